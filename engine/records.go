@@ -1,0 +1,180 @@
+package engine
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// Layer names of the capture pipeline, as they appear in decision trails,
+// the captures table and `ingest --json`.
+const (
+	LayerL1      = "l1"
+	LayerL2      = "l2"
+	LayerJudge   = "judge"
+	LayerGate    = "gate"
+	LayerDedupe  = "dedupe"
+	LayerCorrect = "correction"
+	LayerStore   = "store"
+)
+
+// Decision is one step of a capture's decision trail.
+type Decision struct {
+	Layer   string `json:"layer"`
+	Verdict string `json:"verdict"` // "pass", "drop", "store", "reinforce", "label", "unlabel", "record" …
+	Reason  string `json:"reason,omitempty"`
+	Pattern string `json:"pattern,omitempty"` // the named pattern that matched, when one did
+}
+
+// Outcome of a capture.
+const (
+	OutcomeStored     = "stored"
+	OutcomeReinforced = "reinforced"
+	OutcomeDropped    = "dropped"
+)
+
+// CaptureRecord is every message offered to the capture pipeline, with the
+// verdict of each layer. A dropped message is logged, never silently lost.
+type CaptureRecord struct {
+	ID        int64      `json:"id"`
+	MessageID string     `json:"message_id"`
+	Session   string     `json:"session"`
+	Role      string     `json:"role"`
+	Project   string     `json:"project,omitempty"`
+	Text      string     `json:"text"`
+	At        time.Time  `json:"at"`
+	Outcome   string     `json:"outcome"`
+	DroppedBy string     `json:"dropped_by,omitempty"` // layer that dropped it
+	Reason    string     `json:"reason,omitempty"`     // named pattern or judge reason
+	MemoryID  int64      `json:"memory_id,omitempty"`
+	Trail     []Decision `json:"trail"`
+	CreatedAt time.Time  `json:"created_at"`
+}
+
+// CaptureFilter selects capture records.
+type CaptureFilter struct {
+	Outcome   string
+	DroppedBy string
+	Reason    string
+	Text      string
+	Limit     int
+	Offset    int
+}
+
+// ReasonCount is a count of captures dropped by one layer for one reason.
+type ReasonCount struct {
+	Layer  string `json:"layer"`
+	Reason string `json:"reason"`
+	Count  int    `json:"count"`
+}
+
+// Correction statuses.
+const (
+	CorrectionPending   = "pending"
+	CorrectionCandidate = "candidate"
+	CorrectionPromoted  = "promoted"
+	CorrectionRejected  = "rejected"
+)
+
+// PromotionThreshold is how many times the same lesson must be seen before it
+// becomes a promotion candidate (seed 002).
+const PromotionThreshold = 3
+
+// Correction is a lesson learnt from explicit corrections and stated
+// preferences; the same lesson seen PromotionThreshold times becomes a
+// candidate for the HOT tier.
+type Correction struct {
+	ID          int64        `json:"id"`
+	LessonKey   string       `json:"lesson_key"`
+	Context     string       `json:"context"`
+	Correction  string       `json:"correction"`
+	Lesson      string       `json:"lesson"`
+	Scope       string       `json:"scope"`
+	Count       int          `json:"count"`
+	FirstSeen   time.Time    `json:"first_seen"`
+	LastSeen    time.Time    `json:"last_seen"`
+	Status      string       `json:"status"`
+	Occurrences []Occurrence `json:"occurrences"`
+}
+
+// Occurrence is one sighting of a lesson.
+type Occurrence struct {
+	MessageID string    `json:"message_id,omitempty"`
+	Session   string    `json:"session,omitempty"`
+	Text      string    `json:"text"`
+	At        time.Time `json:"at"`
+}
+
+// Proposal kinds, proposers and statuses.
+const (
+	ProposalQuarantine = "quarantine"
+	ProposalRetype     = "retype"
+	ProposalRestore    = "restore"
+	ProposalPromote    = "promote"
+	ProposalDemote     = "demote"
+	ProposalArchive    = "archive"
+
+	ProposerJudge     = "judge"
+	ProposerHeartbeat = "heartbeat"
+	ProposerRule      = "rule"
+	ProposerCurator   = "curator"
+
+	ProposalPending    = "pending"
+	ProposalApproved   = "approved"
+	ProposalRejected   = "rejected"
+	ProposalApplied    = "applied"
+	ProposalRolledBack = "rolled_back"
+	ProposalReview     = "needs_review"
+)
+
+// Proposal is a change somebody (the judge, the heartbeat, a rule) suggests
+// and a curator decides. Nothing in memories changes until it is approved and
+// applied.
+type Proposal struct {
+	ID         int64           `json:"id"`
+	Kind       string          `json:"kind"`
+	MemoryID   int64           `json:"memory_id,omitempty"`
+	TargetType string          `json:"target_type,omitempty"` // retype target, or target tier/scope for moves
+	Proposer   string          `json:"proposer"`
+	Verdict    json.RawMessage `json:"verdict,omitempty"`
+	Model      string          `json:"model,omitempty"`
+	PromptHash string          `json:"prompt_hash,omitempty"`
+	Confidence float64         `json:"confidence"`
+	Reason     string          `json:"reason"`
+	Status     string          `json:"status"`
+	DecidedBy  string          `json:"decided_by,omitempty"`
+	DecidedAt  time.Time       `json:"decided_at,omitzero"`
+	Batch      string          `json:"batch,omitempty"`
+	CreatedAt  time.Time       `json:"created_at"`
+}
+
+// ProposalFilter selects proposals.
+type ProposalFilter struct {
+	Kind     string
+	Status   string
+	Proposer string
+	MemoryID int64
+	Batch    string
+	Limit    int
+}
+
+// GoldenRun is a stored result of a golden-set run.
+type GoldenRun struct {
+	ID         string          `json:"id"`
+	File       string          `json:"file"`
+	ConfigHash string          `json:"config_hash"`
+	StartedAt  time.Time       `json:"started_at"`
+	Summary    json.RawMessage `json:"summary"`
+	Results    json.RawMessage `json:"results"`
+}
+
+// StoredTrace is a recall trace kept for later inspection (recalls made by an
+// agent through MCP, opened afterwards in the TUI).
+type StoredTrace struct {
+	ID        int64           `json:"id"`
+	Query     string          `json:"query"`
+	Session   string          `json:"session,omitempty"`
+	Source    string          `json:"source"` // "mcp", "cli", "tui"
+	At        time.Time       `json:"at"`
+	Trace     json.RawMessage `json:"trace"`
+	CreatedAt time.Time       `json:"created_at"`
+}

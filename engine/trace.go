@@ -1,0 +1,89 @@
+package engine
+
+import "time"
+
+// Stage names of the recall pipeline, in order. They are a published
+// contract (`recall --json`, golden runs, OpenTelemetry spans).
+var StageNames = [...]string{
+	"preprocess", "candidates", "exclude", "rerank", "temporal",
+	"guaranteed", "mmr", "merge", "blend", "prompt", "budget",
+}
+
+// Query is one recall request.
+type Query struct {
+	Text    string    `json:"text"`
+	At      time.Time `json:"at"` // the time the recall happens at (time override)
+	Session string    `json:"session,omitempty"`
+	Project string    `json:"project,omitempty"`
+	K       int       `json:"k"`
+	Budget  int       `json:"budget"` // characters
+	// ReadOnly recalls change nothing in the store (the inspector's mode and
+	// every simulation). A committed recall updates access statistics and
+	// association boosts.
+	ReadOnly    bool `json:"read_only"`
+	IncludeCold bool `json:"include_cold,omitempty"`
+}
+
+// TraceItem is one memory as a stage saw it. Scores are higher-is-better;
+// distances (named *_distance) are lower-is-better; never mixed.
+type TraceItem struct {
+	ID      int64              `json:"id"`
+	Key     string             `json:"key"`
+	Text    string             `json:"text"`
+	Type    string             `json:"type,omitempty"`
+	Kind    Kind               `json:"kind,omitempty"`
+	Tier    Tier               `json:"tier,omitempty"`
+	Channel string             `json:"channel,omitempty"`
+	Scores  map[string]float64 `json:"scores"`
+	Dropped string             `json:"dropped,omitempty"`
+}
+
+// StageTrace records one stage: how many items came in, how many went out,
+// and every item with its scores and, when dropped, why.
+type StageTrace struct {
+	Name   string            `json:"name"`
+	In     int               `json:"in"`
+	Out    int               `json:"out"`
+	Items  []TraceItem       `json:"items"`
+	Notes  map[string]string `json:"notes,omitempty"`
+	TookMS float64           `json:"took_ms"`
+}
+
+// Survivor is a memory that made it into the prompt.
+type Survivor struct {
+	ID   int64  `json:"id"`
+	Key  string `json:"key"`
+	Text string `json:"text"`
+	Type string `json:"type,omitempty"`
+	Kind Kind   `json:"kind,omitempty"`
+	Tier Tier   `json:"tier,omitempty"`
+	// Channel is "semantic", "fact" or "guaranteed".
+	Channel string `json:"channel,omitempty"`
+}
+
+// Trace is the full record of one recall; its JSON is the `recall --json`
+// contract.
+type Trace struct {
+	Query       string       `json:"query"`
+	At          time.Time    `json:"at"`
+	Session     string       `json:"session,omitempty"`
+	Project     string       `json:"project,omitempty"`
+	K           int          `json:"k"`
+	Budget      int          `json:"budget"`
+	ReadOnly    bool         `json:"read_only"`
+	Stages      []StageTrace `json:"stages"`
+	Prompt      string       `json:"prompt"`
+	PromptChars int          `json:"prompt_chars"`
+	Survivors   []Survivor   `json:"survivors"`
+	Guaranteed  int          `json:"guaranteed"` // survivors from the guaranteed channel
+}
+
+// Stage returns the named stage, or nil.
+func (t *Trace) Stage(name string) *StageTrace {
+	for i := range t.Stages {
+		if t.Stages[i].Name == name {
+			return &t.Stages[i]
+		}
+	}
+	return nil
+}

@@ -1,0 +1,3 @@
+module memtrace
+
+go 1.26

@@ -1,0 +1,111 @@
+// Command memtrace is a long-term memory engine for AI agents with a terminal
+// UI that shows why an agent recalled what it recalled. main parses flags,
+// opens the store, wires it into the engine, calls one package and prints.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+
+	"memtrace/engine"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// env is what every subcommand gets: streams, the database path and the
+// context that is cancelled on Ctrl-C.
+type env struct {
+	ctx    context.Context
+	stdin  io.Reader
+	stdout io.Writer
+	stderr io.Writer
+	dbPath string
+}
+
+// command is one subcommand. Each lives in its own cmd_*.go file.
+type command struct {
+	name    string
+	usage   string
+	summary string
+	run     func(e *env, args []string) error
+}
+
+func commands() []command {
+	return []command{
+		// Subcommands register here, one line each, in the order `memtrace help` lists them.
+	}
+}
+
+// usageError is returned for bad flags or arguments; run prints the usage.
+type usageError struct{ msg string }
+
+func (u usageError) Error() string { return u.msg }
+
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	e := &env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr}
+	global := flag.NewFlagSet("memtrace", flag.ContinueOnError)
+	global.SetOutput(io.Discard)
+	global.StringVar(&e.dbPath, "db", "", "database file (default $MEMTRACE_DB or ./memtrace.db)")
+	if err := global.Parse(args); err != nil {
+		fmt.Fprintf(stderr, "memtrace: %v\n", err)
+		printUsage(stderr)
+		return 2
+	}
+	args = global.Args()
+	if e.dbPath == "" {
+		e.dbPath = os.Getenv("MEMTRACE_DB")
+	}
+	if e.dbPath == "" {
+		e.dbPath = "memtrace.db"
+	}
+	if len(args) == 0 {
+		args = []string{"tui"}
+	}
+	name := args[0]
+	if name == "-h" || name == "--help" {
+		name = "help"
+	}
+	for _, c := range commands() {
+		if c.name != name {
+			continue
+		}
+		err := c.run(e, args[1:])
+		if err == nil {
+			return 0
+		}
+		var ue usageError
+		if errors.As(err, &ue) || errors.Is(err, flag.ErrHelp) {
+			if ue.msg != "" {
+				fmt.Fprintf(stderr, "memtrace %s: %s\n", c.name, ue.msg)
+			}
+			fmt.Fprintf(stderr, "usage: memtrace %s\n", c.usage)
+			return 2
+		}
+		fmt.Fprintf(stderr, "memtrace %s: %s\n", c.name, engine.ErrorMessage(err))
+		return 1
+	}
+	fmt.Fprintf(stderr, "memtrace: unknown command %q\n", name)
+	printUsage(stderr)
+	return 2
+}
+
+func printUsage(w io.Writer) {
+	fmt.Fprintln(w, "usage: memtrace [--db PATH] COMMAND [ARGS]")
+	fmt.Fprintln(w)
+	var b strings.Builder
+	for _, c := range commands() {
+		fmt.Fprintf(&b, "  %-44s %s\n", c.usage, c.summary)
+	}
+	fmt.Fprint(w, b.String())
+}
