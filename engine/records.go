@@ -178,3 +178,35 @@ type StoredTrace struct {
 	Trace     json.RawMessage `json:"trace"`
 	CreatedAt time.Time       `json:"created_at"`
 }
+
+// CaptureResult is what the capture pipeline decided for one message.
+type CaptureResult struct {
+	MessageID string     `json:"message_id,omitempty"`
+	Outcome   string     `json:"outcome"` // stored | reinforced | dropped
+	MemoryID  int64      `json:"memory_id,omitempty"`
+	Key       string     `json:"key,omitempty"`
+	Kind      Kind       `json:"kind,omitempty"`
+	Type      string     `json:"type,omitempty"`
+	DroppedBy string     `json:"dropped_by,omitempty"` // l1 | l2 | judge
+	Reason    string     `json:"reason,omitempty"`
+	Decider   string     `json:"decider,omitempty"` // "rules" when no judge is configured, else "judge:<model>"
+	Trail     []Decision `json:"trail"`
+	// Correction is set when the message recorded (or counted) a lesson.
+	Correction *Correction `json:"correction,omitempty"`
+}
+
+// LineError is a malformed input line, reported by number while the rest of
+// the input is still processed.
+type LineError struct {
+	Line  int    `json:"line"`
+	Error string `json:"error"`
+}
+
+// IngestStats is the `ingest --json` contract.
+type IngestStats struct {
+	Offered    int            `json:"offered"`
+	Stored     int            `json:"stored"`
+	Reinforced int            `json:"reinforced"`
+	Dropped    map[string]int `json:"dropped"` // l1, l2, judge
+	Errors     []LineError    `json:"errors"`
+}
