@@ -1,3 +1,5 @@
 module memtrace
 
 go 1.26
+
+require github.com/mattn/go-sqlite3 v1.14.53 // indirect
