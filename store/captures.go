@@ -13,11 +13,11 @@ const captureColumns = `id, message_id, session, role, project, text, at, outcom
 
 func scanCapture(s scanner) (*engine.CaptureRecord, error) {
 	var (
-		c             engine.CaptureRecord
-		at, created   string
-		memoryID      sql.NullInt64
-		trail         string
-		err           error
+		c           engine.CaptureRecord
+		at, created string
+		memoryID    sql.NullInt64
+		trail       string
+		err         error
 	)
 	if err := s.Scan(&c.ID, &c.MessageID, &c.Session, &c.Role, &c.Project, &c.Text, &at, &c.Outcome,
 		&c.DroppedBy, &c.Reason, &memoryID, &trail, &created); err != nil {
