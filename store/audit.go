@@ -154,12 +154,13 @@ func (tx *Tx) AuditForBatch(ctx context.Context, batch string) ([]*engine.AuditE
 // row, their row count, the time of their first row and whether a rollback
 // of them exists.
 func (tx *Tx) Batches(ctx context.Context, limit int) ([]engine.BatchInfo, error) {
-	rows, err := tx.tx.QueryContext(ctx, `SELECT a.batch,
-			(SELECT actor FROM audit f WHERE f.id = MIN(a.id)),
-			COUNT(*), MIN(a.at),
-			EXISTS (SELECT 1 FROM audit r WHERE r.batch = 'rollback:' || a.batch)
-		FROM audit a WHERE a.batch <> ''
-		GROUP BY a.batch ORDER BY MAX(a.id) DESC`+limitClause(limit, 0))
+	rows, err := tx.tx.QueryContext(ctx, `WITH b AS (
+			SELECT batch, MIN(id) AS first_id, MAX(id) AS last_id, COUNT(*) AS n, MIN(at) AS at
+			FROM audit WHERE batch <> '' GROUP BY batch)
+		SELECT b.batch, f.actor, b.n, b.at,
+			EXISTS (SELECT 1 FROM audit r WHERE r.batch = 'rollback:' || b.batch)
+		FROM b JOIN audit f ON f.id = b.first_id
+		ORDER BY b.last_id DESC`+limitClause(limit, 0))
 	if err != nil {
 		return nil, fmt.Errorf("list batches: %w", err)
 	}
