@@ -357,7 +357,7 @@ func script() []session {
 			u("고마워", "n:ack"),
 		}},
 		{"2026-05-03T10:00:00Z", "", "new job at Northwind Labs; Kyoto matcha running out", []turn{
-			u("Big news: I got the job! I'm joining Northwind Labs as a senior backend engineer, starting June 1.", "gm"),
+			u("Big news: I got the new job! I'm joining Northwind Labs as a senior backend engineer, starting June 1.", "gm"),
 			a("Congratulations!! That's wonderful news."),
 			u("I'll still work on memtrace on weekends; it stays my side project after I start.", "f"),
 			a("Good to know: memtrace stays your weekend project."),
@@ -486,7 +486,7 @@ func script() []session {
 			a("[MISSING]", "n:missing"),
 		}},
 		{"2026-06-30T18:00:00Z", "garden-app", "garden-app 1.0 live on the deadline; Minho covers design", []turn{
-			u("garden-app 1.0 is live in both stores today, right on the June 30 deadline!", "gm"),
+			u("We launched garden-app 1.0 today, live in both stores, right on the June 30 deadline!", "gm"),
 			a("Congratulations! Shipping on the promised date is a big deal."),
 			u("(laughs) you're my best friend forever, seriously, couldn't have done it without you", "fm"),
 			a("Ha, the community garden folks are the real winners today."),
