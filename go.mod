@@ -2,4 +2,4 @@ module memtrace
 
 go 1.26
 
-require go.yaml.in/yaml/v3 v3.0.6 // indirect
+require go.yaml.in/yaml/v3 v3.0.6

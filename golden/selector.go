@@ -43,10 +43,7 @@ func ParseSelector(raw string) (Selector, error) {
 	if !ok {
 		return Selector{}, fmt.Errorf("selector %q has no kind: write kind:value with kind one of %s", raw, kindList())
 	}
-	s := Selector{Kind: SelectorKind(strings.TrimSpace(kind)), Value: value}
-	if s.Kind != SelectText {
-		s.Value = strings.TrimSpace(value)
-	}
+	s := Selector{Kind: SelectorKind(strings.TrimSpace(kind)), Value: strings.TrimSpace(value)}
 	if s.Value == "" {
 		return Selector{}, fmt.Errorf("selector %q has an empty value", raw)
 	}
