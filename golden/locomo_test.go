@@ -145,3 +145,22 @@ func TestReferenceFigure(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkReferenceOneConversation indexes one LoCoMo conversation and
+// ranks all of its questions with the BM25 reference.
+func BenchmarkReferenceOneConversation(b *testing.B) {
+	l, err := LoadLoCoMo(locomoPath)
+	if errors.Is(err, fs.ErrNotExist) {
+		b.Skip("LoCoMo data absent:", locomoPath)
+	}
+	if err != nil {
+		b.Fatal(err)
+	}
+	c := &l.Conversations[0]
+	for b.Loop() {
+		idx := NewReferenceBM25(c)
+		for _, q := range c.QA {
+			idx.Rank(q.Question, 50)
+		}
+	}
+}
