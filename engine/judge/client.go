@@ -116,7 +116,7 @@ func (c *Client) ModelInfo(ctx context.Context, model string) (ModelInfo, error)
 	}
 	show, err := c.api.Show(ctx, &api.ShowRequest{Model: model})
 	if err != nil {
-		return ModelInfo{}, c.explain(ctx, err, model, "look up the model")
+		return ModelInfo{}, c.explain(ctx, err, model, "looking it up")
 	}
 	mi = ModelInfo{
 		Model:             model,
@@ -129,7 +129,7 @@ func (c *Client) ModelInfo(ctx context.Context, model string) (ModelInfo, error)
 	}
 	list, err := c.api.List(ctx)
 	if err != nil {
-		return ModelInfo{}, c.explain(ctx, err, model, "list models")
+		return ModelInfo{}, c.explain(ctx, err, model, "listing models")
 	}
 	for _, m := range list.Models {
 		if sameModel(m.Name, model) || sameModel(m.Model, model) {
@@ -190,7 +190,7 @@ func (c *Client) chat(ctx context.Context, req *api.ChatRequest) (chatResult, er
 		return nil
 	})
 	if err != nil {
-		return res, c.explain(ctx, err, req.Model, "judge")
+		return res, c.explain(ctx, err, req.Model, "judging")
 	}
 	if !done {
 		if ctx.Err() != nil {
@@ -209,7 +209,7 @@ func (c *Client) chat(ctx context.Context, req *api.ChatRequest) (chatResult, er
 func (c *Client) explain(ctx context.Context, err error, model, doing string) error {
 	if ctx.Err() != nil {
 		// The caller cancelled or its own deadline passed: not Ollama's fault.
-		return fmt.Errorf("judge %s: %w", doing, ctx.Err())
+		return fmt.Errorf("judge (%s): %w", doing, ctx.Err())
 	}
 	host := c.Host()
 	var se api.StatusError
@@ -226,28 +226,28 @@ func (c *Client) explain(ctx context.Context, err error, model, doing string) er
 			msg = se.Status
 		}
 		return engine.Errorf(engine.EUNAVAIL,
-			"Ollama at %s failed to %s with model %s (HTTP %d: %s): check the server log; `ollama run %s` shows whether the model loads",
-			host, doing, model, se.StatusCode, msg, model)
+			"Ollama at %s failed for model %s (while %s): HTTP %d: %s; check the server log, and `ollama run %s` to see whether the model loads",
+			host, model, doing, se.StatusCode, msg, model)
 	case errors.As(err, &ae):
 		return engine.Errorf(engine.EUNAVAIL,
-			"Ollama at %s refused to %s with model %s: it requires sign-in (HTTP %d); use a local model or run `ollama signin`",
-			host, doing, model, ae.StatusCode)
+			"Ollama at %s refused model %s (while %s): it requires sign-in (HTTP %d); use a local model or run `ollama signin`",
+			host, model, doing, ae.StatusCode)
 	case errors.Is(err, syscall.ECONNREFUSED):
 		return engine.Errorf(engine.EUNAVAIL,
-			"cannot reach Ollama at %s to %s with model %s: connection refused; start it with `ollama serve`, or set OLLAMA_HOST to where it listens",
-			host, doing, model)
+			"cannot reach Ollama at %s for model %s (while %s): connection refused; start it with `ollama serve`, or set OLLAMA_HOST to where it listens",
+			host, model, doing)
 	case errors.As(err, &ne) && ne.Timeout():
 		return engine.Errorf(engine.EUNAVAIL,
-			"Ollama at %s did not answer within %s to %s with model %s: the model may still be loading or the machine is busy; retry, raise the timeout, or pick a smaller model",
-			host, c.timeout, doing, model)
+			"Ollama at %s did not answer within %s for model %s (while %s): the model may still be loading or the machine is busy; retry, raise the timeout, or pick a smaller model",
+			host, c.timeout, model, doing)
 	case isTransport(err):
 		return engine.Errorf(engine.EUNAVAIL,
-			"cannot reach Ollama at %s to %s with model %s (%v): check that `ollama serve` is running and OLLAMA_HOST is right",
-			host, doing, model, err)
+			"cannot reach Ollama at %s for model %s (while %s): %v; check that `ollama serve` is running and OLLAMA_HOST is right",
+			host, model, doing, err)
 	default:
 		return engine.Errorf(engine.EUNAVAIL,
-			"Ollama at %s sent an unreadable response while trying to %s with model %s (%v): check the server log, or update Ollama",
-			host, doing, model, err)
+			"Ollama at %s gave no usable response for model %s (while %s): %v; check the server log, or update Ollama",
+			host, model, doing, err)
 	}
 }
 

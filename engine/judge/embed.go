@@ -57,7 +57,7 @@ func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, erro
 		batch := texts[min(start, len(texts)):min(start+embedBatch, len(texts))]
 		resp, err := e.client.api.Embed(ctx, &api.EmbedRequest{Model: e.model, Input: batch})
 		if err != nil {
-			return nil, e.client.explain(ctx, err, e.model, "embed")
+			return nil, e.client.explain(ctx, err, e.model, "embedding")
 		}
 		if len(resp.Embeddings) != len(batch) {
 			return nil, engine.Errorf(engine.EUNAVAIL,
