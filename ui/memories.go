@@ -14,10 +14,10 @@ import (
 
 // memoriesKeys are the Memories tab's own keys.
 type memoriesKeys struct {
-	list                                       listKeys
-	Filter, Apply, Clear, Detail, Close        key.Binding
+	list                                        listKeys
+	Filter, Apply, Clear, Detail, Close         key.Binding
 	Quarantine, Restore, MoreImp, LessImp, Undo key.Binding
-	Reload                                     key.Binding
+	Reload                                      key.Binding
 }
 
 func defaultMemoriesKeys() memoriesKeys {

@@ -66,7 +66,7 @@ func (p memoriesPane) curate(action string, change func(m *engine.Memory) bool) 
 		return p, nil
 	}
 	p.batchSeq++
-	batch := fmt.Sprintf("curator-%s-%d", p.c.now().UTC().Format("20060102T150405.000000000"), p.batchSeq)
+	batch := fmt.Sprintf("curator-%d-%d", p.c.now().UnixMilli(), p.batchSeq)
 	id, ctx := sel.ID, p.c.ctx
 	p.writes++
 	p.status = fmt.Sprintf("%s #%d…", action, id)

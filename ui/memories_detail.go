@@ -20,7 +20,8 @@ func (p memoriesPane) detailView(n int) []string {
 	if !ok {
 		return fill([]string{st.Detail.Heading.Render("Detail")}, n)
 	}
-	lines := []string{st.Detail.Heading.Render(safetext.Truncate(fmt.Sprintf("── memory %d %s", m.ID, strings.Repeat("─", p.width)), p.width))}
+	head := fmt.Sprintf("── memory %d ", m.ID)
+	lines := []string{st.Detail.Heading.Render(head + strings.Repeat("─", max(0, p.width-safetext.Width(head))))}
 
 	fields := memoryFields(m)
 	half := max(20, (p.width-2)/2)
@@ -53,7 +54,7 @@ func (p memoriesPane) detailView(n int) []string {
 	default:
 		cols := layoutColumns([]column{
 			{Title: "AT", Width: 16}, {Title: "ACTOR", Width: 10}, {Title: "ACTION", Width: 12},
-			{Title: "BATCH", Width: 22}, {Title: "CHANGE"},
+			{Title: "BATCH", Width: 24}, {Title: "CHANGE"},
 		}, p.width, 10)
 		lines = append(lines, st.Table.Header.Render(tableHeader(cols)))
 		// Newest first: what the curator just did is on top.
