@@ -65,7 +65,9 @@ func TestLexicalContextWindow(t *testing.T) {
 	// Quarantining the question takes its words out of its neighbours.
 	m, _ := e.Memory(q)
 	m.Status, m.OrigType = engine.StatusQuarantined, m.Type
-	if err := e.Update(ctx, func(qs engine.Queries) error { return qs.UpdateMemory(ctx, &m, engine.Actor{Name: "test"}, "quarantine") }); err != nil {
+	if err := e.Update(ctx, func(qs engine.Queries) error {
+		return qs.UpdateMemory(ctx, &m, engine.Actor{Name: "test"}, "quarantine")
+	}); err != nil {
 		t.Fatal(err)
 	}
 	if r := rank(e, "shelter"); r[a] != 0 || r[mid] != 0 || r[q] != 1 {
