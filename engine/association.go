@@ -39,22 +39,19 @@ func (e *Engine) Associations(id int64) []int64 {
 
 // commitRecall is the write half of a live (not read-only) recall, in one
 // transaction: every survivor's access is recorded at q.At, and every
-// neighbour of a survivor (Associations) that is not itself a survivor gets
-// boost(q.At) + AssocBoost, stamped at q.At — once per recall, however many
-// survivors it neighbours. The budget stage's notes say what was written.
+// neighbour of a survivor (Associations) gets boost(q.At) + AssocBoost,
+// stamped at q.At — once per recall, however many survivors it neighbours.
+// Survivors recalled together strengthen each other when they are similar
+// enough, as memories recalled together do. The budget stage's notes say what was written.
 func (e *Engine) commitRecall(ctx context.Context, q Query, survivors []*candidate, tr *Trace) error {
 	if len(survivors) == 0 {
 		return nil
-	}
-	isSurvivor := make(map[int64]bool, len(survivors))
-	for _, c := range survivors {
-		isSurvivor[c.m.ID] = true
 	}
 	seen := make(map[int64]bool)
 	var boosted []int64
 	for _, c := range survivors {
 		for _, n := range e.Associations(c.m.ID) {
-			if !isSurvivor[n] && !seen[n] {
+			if !seen[n] {
 				seen[n] = true
 				boosted = append(boosted, n)
 			}

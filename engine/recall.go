@@ -93,7 +93,8 @@ type recallRun struct {
 	q   Query
 	cfg Config
 
-	terms    []string // kept query terms
+	terms    []string           // kept query terms
+	weights  map[string]float64 // BM25 weight per distinct term
 	qvec     []float32
 	live     []*candidate
 	prompt   string

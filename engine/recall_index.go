@@ -1,5 +1,7 @@
 package engine
 
+import "sort"
+
 // Read-only views of the engine's caches that the recall pipeline needs
 // beyond the search methods of engine.go.
 
@@ -17,21 +19,22 @@ func (e *Engine) hotIDs() []int64 {
 	return ids
 }
 
-// idfSum is Σ idf(t) over the distinct terms: the BM25 score of a document
-// of average length that contains each term once. Recall divides by it to
-// put BM25 scores on an absolute 0..1 scale.
-func (e *Engine) idfSum(terms []string) float64 {
+// idfSum is Σ weight(t) × idf(t) over the query terms: the BM25 score of a
+// document of average length that contains each term once. Recall divides
+// by it to put BM25 scores on an absolute 0..1 scale. Terms no memory
+// contains are left out.
+func (e *Engine) idfSum(weights map[string]float64) float64 {
+	terms := make([]string, 0, len(weights))
+	for t := range weights {
+		terms = append(terms, t)
+	}
+	sort.Strings(terms) // float addition is not associative: fix the order
 	e.mu.RLock()
 	defer e.mu.RUnlock()
-	seen := make(map[string]bool, len(terms))
 	sum := 0.0
 	for _, t := range terms {
-		if seen[t] {
-			continue
-		}
-		seen[t] = true
 		if e.lex.DocFreq(t) > 0 {
-			sum += e.lex.IDF(t)
+			sum += weights[t] * e.lex.IDF(t)
 		}
 	}
 	return sum

@@ -2,9 +2,11 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"memtrace/engine/textnorm"
 	"memtrace/engine/vector"
@@ -20,11 +22,29 @@ const (
 	// relevanceFloor: retrieved items scoring below it are unrelated to the
 	// query and leave at rerank. HOT items are judged by the stricter
 	// guaranteed gate instead.
-	relevanceFloor = 0.10
+	relevanceFloor = 0.20
 	// echoWindow: a memory of the live session created this recently before
 	// the query is the conversation echoing itself, not something recalled.
 	echoWindow = 10 * time.Minute
 )
+
+// shortTermWeight is the BM25 weight of a one-character query term. A
+// single Hangul syllable is usually a homograph — "시" is a city, an hour
+// ("6시") or a poem — so it counts for less than a real word.
+const shortTermWeight = 0.5
+
+// termWeights gives every distinct query term its BM25 weight.
+func termWeights(terms []string) map[string]float64 {
+	w := make(map[string]float64, len(terms))
+	for _, t := range terms {
+		if utf8.RuneCountInString(t) == 1 {
+			w[t] = shortTermWeight
+		} else {
+			w[t] = 1
+		}
+	}
+	return w
+}
 
 // excludedRoles are sources whose text is never recalled as memory: tool
 // output and system prompts are context, not things the user said.
@@ -35,12 +55,21 @@ var excludedRoles = [...]string{"tool", "system"}
 func (r *recallRun) preprocess(st *StageTrace) error {
 	kept, dropped := textnorm.QueryTerms(r.q.Text)
 	r.terms = kept
+	r.weights = termWeights(kept)
 	st.In = len(kept) + len(dropped)
 	st.Out = len(kept)
 	st.Notes["normalized"] = textnorm.Normalize(r.q.Text)
 	st.Notes["surface"] = textnorm.Surface(r.q.Text)
 	st.Notes["kept_terms"] = strings.Join(kept, " ")
 	st.Notes["dropped_words"] = strings.Join(dropped, " ")
+	var short []string
+	for _, t := range kept {
+		if r.weights[t] < 1 && !slices.Contains(short, t) {
+			short = append(short, t)
+		}
+	}
+	st.Notes["down_weighted_terms"] = strings.Join(short, " ")
+	st.Notes["term_weights"] = "1 per term; " + f3(shortTermWeight) + " for one-character terms"
 	vs, err := r.e.Embed(r.ctx, r.q.Text)
 	if err != nil {
 		return err
@@ -72,7 +101,7 @@ func (r *recallRun) candidates(st *StageTrace) error {
 		order = append(order, c)
 		return c
 	}
-	lex := r.e.LexicalSearch(r.terms, pool)
+	lex := r.e.LexicalSearchWeighted(r.weights, pool)
 	for _, h := range lex {
 		if c := add(h.ID); c != nil {
 			c.fromLex, c.bm25 = true, h.Score
@@ -134,7 +163,7 @@ func cosineScore(a, b []float32) float64 {
 }
 
 // exclude drops what must never be recalled for this query: quarantined
-// memories, archived (COLD) ones unless asked for, other projects' WARM
+// memories, archived (COLD) ones unless asked for, other projects'
 // memories, excluded sources, and echoes of the live session.
 func (r *recallRun) exclude(st *StageTrace) {
 	past := r.q.IncludeCold || AsksAboutPast(r.q.Text)
@@ -168,10 +197,10 @@ func (r *recallRun) excludeReason(c *candidate, includeCold bool) string {
 			return "excluded source: role " + role
 		}
 	}
-	if strings.HasPrefix(m.Scope, "project:") && m.Scope != ProjectScope(r.q.Project) {
-		if r.q.Project == "" {
-			return "scoped to " + m.Scope + "; the query names no project"
-		}
+	// A project's memories are loaded for that project, and for queries
+	// that name no project at all (the CLI without --project); never for
+	// another project.
+	if r.q.Project != "" && strings.HasPrefix(m.Scope, "project:") && m.Scope != ProjectScope(r.q.Project) {
 		return "scoped to " + m.Scope + ", not project:" + r.q.Project
 	}
 	if r.q.Session != "" && m.Session == r.q.Session {
@@ -205,16 +234,16 @@ func AsksAboutPast(text string) bool {
 
 // rerank gives every item one relevance score in [0, 1]:
 //
-//	bm25_norm_score = min(1, bm25_score / Σ idf(term))
+//	bm25_norm_score = min(1, bm25_score / Σ weight(term) × idf(term))
 //	relevance_score = 0.5 × bm25_norm_score + 0.5 × cosine_score
 //
-// Σ idf is what a document of average length containing every query term
+// Σ weight × idf is what a document of average length containing every query term
 // once would score, so the normalisation is absolute (it does not make the
 // best match of an unrelated query look perfect) and the guaranteed gate
 // means the same for every query. Retrieved items below relevanceFloor are
 // dropped; HOT items go on to the guaranteed gate.
 func (r *recallRun) rerank(st *StageTrace) {
-	idfSum := r.e.idfSum(r.terms)
+	idfSum := r.e.idfSum(r.weights)
 	var kept []*candidate
 	var dropped []TraceItem
 	for _, c := range r.live {
@@ -234,7 +263,7 @@ func (r *recallRun) rerank(st *StageTrace) {
 		}
 		kept = append(kept, c)
 	}
-	st.Notes["formula"] = "relevance_score = 0.5 × min(1, bm25_score / Σidf) + 0.5 × cosine_score"
+	st.Notes["formula"] = "relevance_score = 0.5 × min(1, bm25_score / Σ weight·idf) + 0.5 × cosine_score"
 	st.Notes["idf_sum"] = f3(idfSum)
 	st.Notes["relevance_floor"] = f3(relevanceFloor)
 	r.keep(st, kept, dropped)
