@@ -53,7 +53,11 @@ func (e *Engine) Recall(ctx context.Context, q Query) (*Trace, error) {
 		if err := r.stage(name, &st); err != nil {
 			return nil, fmt.Errorf("recall stage %s: %w", name, err)
 		}
-		if name != "preprocess" {
+		switch name {
+		case "preprocess": // counts query words, set by the stage
+		case "candidates": // in = out = the pool it built
+			st.In, st.Out = len(r.live), len(r.live)
+		default:
 			st.In, st.Out = in, len(r.live)
 		}
 		st.TookMS = float64(time.Since(start).Microseconds()) / 1000

@@ -119,7 +119,11 @@ func (r *recallRun) candidates(st *StageTrace) error {
 		}
 	}
 	hot := 0
-	for _, id := range r.e.hotIDs() {
+	hotIDs, err := r.e.hotIDs(r.ctx)
+	if err != nil {
+		return err
+	}
+	for _, id := range hotIDs {
 		if c := add(id); c != nil {
 			c.fromHot = true
 			hot++
@@ -141,7 +145,6 @@ func (r *recallRun) candidates(st *StageTrace) error {
 	st.Notes["vector_hits"] = strconv.Itoa(vecHits)
 	st.Notes["hot_tier_items"] = strconv.Itoa(hot)
 	st.Notes["sources"] = "bm25 top-N ∪ cosine top-N (cosine_score > 0) ∪ active HOT tier"
-	st.In = len(order)
 	r.keep(st, order, nil)
 	return nil
 }
