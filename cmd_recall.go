@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"memtrace/engine"
+	"memtrace/engine/safetext"
 )
 
 // cmdRecall runs `memtrace recall TEXT`: the recall pipeline, read-only
@@ -91,9 +92,10 @@ func openRecallEngine(e *env) (*engine.Engine, func(), error) {
 // printTraceTable prints one line per stage — items in, out, and the drop
 // reasons counted — then the preprocessing and the survivors.
 func printTraceTable(w io.Writer, tr *engine.Trace) {
-	fmt.Fprintf(w, "query   %s\n", engine.SanitizeText(tr.Query))
+	fmt.Fprintf(w, "query   %s\n", safetext.SanitizeLine(tr.Query))
 	if st := tr.Stage("preprocess"); st != nil {
-		fmt.Fprintf(w, "terms   %s   (dropped: %s)\n", st.Notes["surface"], orNone(st.Notes["dropped_words"]))
+		fmt.Fprintf(w, "terms   %s   (dropped: %s)\n", safetext.SanitizeLine(st.Notes["surface"]),
+			safetext.SanitizeLine(orNone(st.Notes["dropped_words"])))
 	}
 	mode := "read-only"
 	if !tr.ReadOnly {
@@ -106,7 +108,8 @@ func printTraceTable(w io.Writer, tr *engine.Trace) {
 	}
 	fmt.Fprintf(w, "\nsurvivors %d (guaranteed %d), prompt %d chars\n", len(tr.Survivors), tr.Guaranteed, tr.PromptChars)
 	for _, s := range tr.Survivors {
-		fmt.Fprintf(w, "  #%-5d %-10s %-10s %s\n", s.ID, s.Channel, engine.SanitizeText(s.Type), engine.SanitizeText(truncateRunes(s.Text, 60)))
+		fmt.Fprintf(w, "  #%-5d %-10s %s %s\n", s.ID, s.Channel, safetext.PadRight(safetext.SanitizeLine(s.Type), 12),
+			safetext.Truncate(safetext.SanitizeLine(s.Text), 64))
 	}
 	fmt.Fprintln(w)
 }
@@ -140,14 +143,6 @@ func reasonKind(reason string) string {
 		reason = reason[:i]
 	}
 	return reason
-}
-
-func truncateRunes(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
 }
 
 func orNone(s string) string {
