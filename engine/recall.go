@@ -147,6 +147,10 @@ type candidate struct {
 	decay, boost, final       float64
 	channel                   string
 	scores                    []namedScore
+	// snapshot is the Scores map last handed to a stage; it is reused until
+	// a score changes, so stages that only filter allocate no maps. A map
+	// in a trace is never written after it was handed out.
+	snapshot map[string]float64
 }
 
 type namedScore struct {
@@ -156,6 +160,7 @@ type namedScore struct {
 
 // set records a score under its name (replacing an earlier value).
 func (c *candidate) set(name string, v float64) {
+	c.snapshot = nil
 	for i := range c.scores {
 		if c.scores[i].name == name {
 			c.scores[i].value = v
@@ -167,13 +172,15 @@ func (c *candidate) set(name string, v float64) {
 
 // item is c as a stage shows it, with dropped as the reason ("" if kept).
 func (c *candidate) item(dropped string) TraceItem {
-	s := make(map[string]float64, len(c.scores))
-	for _, ns := range c.scores {
-		s[ns.name] = round6(ns.value)
+	if c.snapshot == nil {
+		c.snapshot = make(map[string]float64, len(c.scores))
+		for _, ns := range c.scores {
+			c.snapshot[ns.name] = round6(ns.value)
+		}
 	}
 	return TraceItem{
 		ID: c.m.ID, Key: c.m.Key, Text: c.m.Content, Type: c.m.Type, Kind: c.m.Kind,
-		Tier: c.m.Tier, Channel: c.channel, Scores: s, Dropped: dropped,
+		Tier: c.m.Tier, Channel: c.channel, Scores: c.snapshot, Dropped: dropped,
 	}
 }
 
