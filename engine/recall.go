@@ -21,6 +21,9 @@ import (
 // for byte, except the timing fields (named *_ms, e.g. took_ms), which are
 // the only nondeterministic values. Ties are broken by memory id.
 //
+// A Scores map may be shared by one memory's items in several stages (it is
+// reused until a score changes); readers must not modify it.
+//
 // A read-only recall (q.ReadOnly) writes nothing. Otherwise, in one store
 // transaction, every survivor's access is recorded (last_accessed_at = q.At,
 // access_count + 1) and its neighbours gain an association boost (see
