@@ -1,0 +1,355 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"sync"
+	"time"
+
+	"memtrace/engine/lexical"
+	"memtrace/engine/textnorm"
+	"memtrace/engine/vector"
+)
+
+// Options wire an Engine.
+type Options struct {
+	Store    Store
+	Embedder Embedder         // nil: the offline hashed n-gram embedder
+	Judge    Judge            // nil: the rule-based fallback decides
+	Now      func() time.Time // nil: time.Now
+	Config   Config           // zero fields take DefaultConfig()
+}
+
+// Hit is a search result; Score is higher-is-better.
+type Hit struct {
+	ID    int64
+	Score float64
+}
+
+// Engine holds the caches derived from the store — every memory, a BM25
+// index and a vector index — and runs the pipelines over them. It is safe for
+// concurrent use.
+type Engine struct {
+	store    Store
+	embedder Embedder
+	judge    Judge
+	now      func() time.Time
+	cfg      Config
+
+	mu    sync.RWMutex
+	mems  map[int64]*Memory
+	ids   []int64 // sorted
+	byKey map[string]int64
+	lex   *lexical.Index
+	vec   *vector.Index
+	seq   int64
+}
+
+// Open loads every memory from the store and builds the indexes. Memories
+// without a vector from the current embedder are embedded in memory (not
+// written back: opening must not write, so the inspector stays read-only).
+func Open(ctx context.Context, o Options) (*Engine, error) {
+	if o.Store == nil {
+		return nil, Errorf(EINVALID, "engine: no store")
+	}
+	e := &Engine{
+		store:    o.Store,
+		embedder: o.Embedder,
+		judge:    o.Judge,
+		now:      o.Now,
+		cfg:      o.Config.withDefaults(),
+		mems:     make(map[int64]*Memory),
+		byKey:    make(map[string]int64),
+		lex:      lexical.New(),
+	}
+	if e.embedder == nil {
+		e.embedder = vector.NewHashed(vector.DefaultDim)
+	}
+	if e.now == nil {
+		e.now = time.Now
+	}
+	e.vec = vector.NewIndex(e.embedder.Dim())
+	var batch []*Memory
+	err := o.Store.ForEachMemory(ctx, func(m *Memory) error {
+		batch = append(batch, m)
+		if len(batch) == 1024 {
+			if err := e.load(ctx, batch); err != nil {
+				return err
+			}
+			batch = batch[:0:0]
+		}
+		return nil
+	})
+	if err == nil {
+		err = e.load(ctx, batch)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("open engine: %w", err)
+	}
+	sort.Slice(e.ids, func(i, j int) bool { return e.ids[i] < e.ids[j] })
+	return e, nil
+}
+
+// load indexes a batch of memories read from the store.
+func (e *Engine) load(ctx context.Context, ms []*Memory) error {
+	if err := e.ensureVectors(ctx, ms); err != nil {
+		return err
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for _, m := range ms {
+		e.put(m)
+	}
+	return nil
+}
+
+// ensureVectors embeds, in memory, the memories that lack a vector from the
+// current embedder.
+func (e *Engine) ensureVectors(ctx context.Context, ms []*Memory) error {
+	var need []*Memory
+	var texts []string
+	name := e.embedder.Name()
+	for _, m := range ms {
+		if m.Embedder != name || len(m.Embedding) != e.embedder.Dim() {
+			need = append(need, m)
+			texts = append(texts, m.Content)
+		}
+	}
+	if len(need) == 0 {
+		return nil
+	}
+	vecs, err := e.embedder.Embed(ctx, texts)
+	if err != nil {
+		return fmt.Errorf("embed with %s: %w", name, err)
+	}
+	for i, m := range need {
+		m.Embedding, m.Embedder = vecs[i], name
+	}
+	return nil
+}
+
+// put replaces the cached copy of m and its index entries. Caller holds mu.
+func (e *Engine) put(m *Memory) {
+	old, existed := e.mems[m.ID]
+	if existed && old.Key != "" && e.byKey[old.Key] == m.ID {
+		delete(e.byKey, old.Key)
+	}
+	e.mems[m.ID] = m
+	if !existed {
+		e.ids = append(e.ids, m.ID)
+		if n := len(e.ids); n > 1 && e.ids[n-2] > m.ID {
+			sort.Slice(e.ids, func(i, j int) bool { return e.ids[i] < e.ids[j] })
+		}
+	}
+	if m.Key != "" {
+		e.byKey[m.Key] = m.ID
+	}
+	if !existed || old.Content != m.Content {
+		e.lex.Add(m.ID, textnorm.Tokens(m.Content))
+	}
+	e.vec.Set(m.ID, m.Embedding)
+	if m.Seq > e.seq {
+		e.seq = m.Seq
+	}
+}
+
+// Store returns the store the engine reads and writes.
+func (e *Engine) Store() Store { return e.store }
+
+// Embedder returns the embedder in use.
+func (e *Engine) Embedder() Embedder { return e.embedder }
+
+// Judge returns the configured L3 judge, or nil when the rules decide.
+func (e *Engine) Judge() Judge { return e.judge }
+
+// Config returns the effective configuration.
+func (e *Engine) Config() Config { return e.cfg }
+
+// Now is the engine's clock.
+func (e *Engine) Now() time.Time { return e.now().UTC() }
+
+// Update runs fn in one store transaction and then refreshes the caches.
+func (e *Engine) Update(ctx context.Context, fn func(q Queries) error) error {
+	if err := e.store.Update(ctx, fn); err != nil {
+		return err
+	}
+	return e.Refresh(ctx)
+}
+
+// Refresh picks up every memory written since the last refresh — by this
+// process or another one sharing the database file.
+func (e *Engine) Refresh(ctx context.Context) error {
+	e.mu.RLock()
+	seq := e.seq
+	e.mu.RUnlock()
+	ms, _, err := e.store.MemoriesChangedSince(ctx, seq)
+	if err != nil {
+		return fmt.Errorf("refresh: %w", err)
+	}
+	if len(ms) == 0 {
+		return nil
+	}
+	return e.load(ctx, ms)
+}
+
+// Memory returns a copy of the cached memory with this id (any status).
+func (e *Engine) Memory(id int64) (Memory, bool) {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	m, ok := e.mems[id]
+	if !ok {
+		return Memory{}, false
+	}
+	return *m, true
+}
+
+// MemoryByKey returns a copy of the memory with this key.
+func (e *Engine) MemoryByKey(key string) (Memory, bool) {
+	e.mu.RLock()
+	id, ok := e.byKey[key]
+	e.mu.RUnlock()
+	if !ok {
+		return Memory{}, false
+	}
+	return e.Memory(id)
+}
+
+// Len is the number of cached memories (any status).
+func (e *Engine) Len() int {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	return len(e.ids)
+}
+
+// EachMemory calls fn for every cached memory in id order until fn returns
+// false. fn runs under a read lock: it must not call back into the engine's
+// write paths, and must not keep m.
+func (e *Engine) EachMemory(fn func(m *Memory) bool) {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	for _, id := range e.ids {
+		if !fn(e.mems[id]) {
+			return
+		}
+	}
+}
+
+// Embed embeds texts with the engine's embedder.
+func (e *Engine) Embed(ctx context.Context, texts ...string) ([][]float32, error) {
+	return e.embedder.Embed(ctx, texts)
+}
+
+// PrepareMemory fills the derived and default fields of a memory about to
+// be inserted: hash, vector, status, tier, scope, kind and timestamps.
+func (e *Engine) PrepareMemory(ctx context.Context, m *Memory) error {
+	if m.Content == "" {
+		return Errorf(EINVALID, "a memory needs content")
+	}
+	m.Hash = ContentHash(m.Content)
+	if m.Embedder != e.embedder.Name() || len(m.Embedding) != e.embedder.Dim() {
+		vs, err := e.embedder.Embed(ctx, []string{m.Content})
+		if err != nil {
+			return fmt.Errorf("embed with %s: %w", e.embedder.Name(), err)
+		}
+		m.Embedding, m.Embedder = vs[0], e.embedder.Name()
+	}
+	if m.Status == "" {
+		m.Status = StatusActive
+	}
+	if m.Tier == "" {
+		m.Tier = TierWarm
+	}
+	if m.Scope == "" {
+		m.Scope = ScopeGlobal
+	}
+	if m.Kind == "" {
+		m.Kind = KindFact
+	}
+	if m.Type == "" {
+		m.Type = "note"
+	}
+	if m.CreatedAt.IsZero() {
+		m.CreatedAt = e.Now()
+	}
+	if m.LastAccessedAt.IsZero() {
+		m.LastAccessedAt = m.CreatedAt
+	}
+	return nil
+}
+
+// AddMemory prepares and inserts one memory, audited under a, and refreshes
+// the caches.
+func (e *Engine) AddMemory(ctx context.Context, m *Memory, a Actor) error {
+	if err := e.PrepareMemory(ctx, m); err != nil {
+		return err
+	}
+	return e.Update(ctx, func(q Queries) error { return q.InsertMemory(ctx, m, a) })
+}
+
+// LexicalSearch returns the n best BM25 matches for terms over every cached
+// memory, whatever its status (the recall pipeline's exclude stage filters).
+func (e *Engine) LexicalSearch(terms []string, n int) []Hit {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	hs := e.lex.Search(terms, n)
+	out := make([]Hit, len(hs))
+	for i, h := range hs {
+		out[i] = Hit{ID: h.ID, Score: h.Score}
+	}
+	return out
+}
+
+// LexicalSearchWeighted is LexicalSearch with a weight per term.
+func (e *Engine) LexicalSearchWeighted(terms map[string]float64, n int) []Hit {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	hs := e.lex.SearchWeighted(terms, n)
+	out := make([]Hit, len(hs))
+	for i, h := range hs {
+		out[i] = Hit{ID: h.ID, Score: h.Score}
+	}
+	return out
+}
+
+// VectorSearch returns the n memories whose vectors are most similar
+// (cosine) to vec.
+func (e *Engine) VectorSearch(vec []float32, n int) []Hit {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	hs := e.vec.Search(vec, n)
+	out := make([]Hit, len(hs))
+	for i, h := range hs {
+		out[i] = Hit{ID: h.ID, Score: h.Score}
+	}
+	return out
+}
+
+// ScanFloor runs one brute-force similarity pass over every stored vector —
+// the reference a recall's latency is reported against.
+func (e *Engine) ScanFloor(vec []float32) int {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	n, _ := e.vec.ScanAll(vec)
+	return n
+}
+
+// Similarity is the cosine similarity of two memories' vectors (0 when
+// either is unknown).
+func (e *Engine) Similarity(a, b int64) float64 {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	va, ok1 := e.vec.Get(a)
+	vb, ok2 := e.vec.Get(b)
+	if !ok1 || !ok2 {
+		return 0
+	}
+	return vector.Cosine(va, vb)
+}
+
+// VectorOf returns a memory's vector (shared: do not modify).
+func (e *Engine) VectorOf(id int64) ([]float32, bool) {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	return e.vec.Get(id)
+}

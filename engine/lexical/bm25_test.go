@@ -1,0 +1,59 @@
+package lexical
+
+import (
+	"fmt"
+	"testing"
+
+	"memtrace/engine/textnorm"
+)
+
+func TestSearchRanksByBM25(t *testing.T) {
+	ix := New()
+	ix.Add(1, textnorm.Tokens("충주 사과가 정말 달고 맛있었어"))
+	ix.Add(2, textnorm.Tokens("사과 한 박스를 엄마께 보냈어"))
+	ix.Add(3, textnorm.Tokens("오늘 비가 많이 와서 우산 샀어"))
+	hits := ix.Search(textnorm.Tokens("충주 사과가 맛있었지?"), 10)
+	if len(hits) != 2 || hits[0].ID != 1 || hits[1].ID != 2 {
+		t.Fatalf("hits = %+v, want ids 1 then 2", hits)
+	}
+	if hits[0].Score <= hits[1].Score {
+		t.Errorf("score of the doc matching three terms (%v) not above one term (%v)", hits[0].Score, hits[1].Score)
+	}
+}
+
+func TestRemoveAndReAdd(t *testing.T) {
+	ix := New()
+	ix.Add(1, []string{"apple"})
+	ix.Add(2, []string{"apple", "pie"})
+	ix.Remove(1)
+	if hits := ix.Search([]string{"apple"}, 10); len(hits) != 1 || hits[0].ID != 2 {
+		t.Fatalf("after remove: %+v", hits)
+	}
+	ix.Add(2, []string{"cherry"})
+	if hits := ix.Search([]string{"apple"}, 10); len(hits) != 0 {
+		t.Fatalf("re-added doc still matches its old terms: %+v", hits)
+	}
+	if hits := ix.Search([]string{"cherry"}, 10); len(hits) != 1 || hits[0].ID != 2 {
+		t.Fatalf("re-added doc not found by its new terms: %+v", hits)
+	}
+	if ix.Len() != 1 {
+		t.Errorf("Len = %d, want 1", ix.Len())
+	}
+}
+
+func TestCompactionKeepsLiveDocs(t *testing.T) {
+	ix := New()
+	for i := int64(0); i < 3000; i++ {
+		ix.Add(i, []string{"common", fmt.Sprintf("w%d", i)})
+	}
+	for i := int64(0); i < 2900; i++ {
+		ix.Remove(i)
+	}
+	hits := ix.Search([]string{"common"}, 1000)
+	if len(hits) != 100 {
+		t.Fatalf("live docs after compaction = %d, want 100", len(hits))
+	}
+	if ix.DocFreq("common") != 100 {
+		t.Errorf("DocFreq = %d", ix.DocFreq("common"))
+	}
+}

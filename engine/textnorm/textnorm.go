@@ -1,0 +1,203 @@
+// Package textnorm turns English and Korean text into the terms the lexical
+// index and the query preprocessor work with: lower-cased, Hangul-aware
+// (particles and common verb endings stripped from the end of a word), with a
+// light English stemmer and bilingual stop words.
+//
+// Korean is agglutinative: "사과가", "사과를", "사과는" are one word with
+// different particles. Stripping the particle is what lets a two-syllable word
+// such as "사과" match at all — SQLite FTS5's trigram tokenizer cannot.
+package textnorm
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Normalize lower-cases s and folds runs of white space to one space.
+func Normalize(s string) string {
+	return strings.Join(strings.Fields(strings.ToLower(s)), " ")
+}
+
+// Tokens returns the index terms of s: content words only (stop words
+// dropped), Korean particles stripped, English words stemmed. The order of
+// words is kept; duplicates are kept (term frequency matters).
+func Tokens(s string) []string {
+	var out []string
+	eachWord(s, func(w string, hangul bool) {
+		if t, ok := term(w, hangul); ok {
+			out = append(out, t)
+		}
+	})
+	return out
+}
+
+// QueryTerms splits a query into the terms that are searched for and the
+// words the preprocessor dropped (stop words, particles-only words), so the
+// trace can show both.
+func QueryTerms(s string) (kept, dropped []string) {
+	eachWord(s, func(w string, hangul bool) {
+		if t, ok := term(w, hangul); ok {
+			kept = append(kept, t)
+		} else {
+			dropped = append(dropped, w)
+		}
+	})
+	return kept, dropped
+}
+
+// Surface returns the query with stop words removed and particles stripped,
+// as a human would write it: "그 프로젝트의 진행 상황을 알려줘" → "프로젝트 진행 상황".
+// Unlike Tokens it does not stem English words.
+func Surface(s string) string {
+	var parts []string
+	eachWord(s, func(w string, hangul bool) {
+		if hangul {
+			base := stripKorean(w)
+			if base == "" || IsStopWord(base) || IsStopWord(w) {
+				return
+			}
+			parts = append(parts, base)
+			return
+		}
+		if IsStopWord(w) {
+			return
+		}
+		parts = append(parts, w)
+	})
+	return strings.Join(parts, " ")
+}
+
+// eachWord calls fn for every run of letters and digits in s, lower-cased.
+// A run is split where the script changes between Hangul and anything else,
+// so "memtrace의" yields "memtrace" and "의".
+func eachWord(s string, fn func(w string, hangul bool)) {
+	s = strings.ToLower(s)
+	start := -1
+	startHangul := false
+	for i, r := range s {
+		isWord := unicode.IsLetter(r) || unicode.IsDigit(r)
+		h := isHangul(r)
+		if start >= 0 && (!isWord || h != startHangul) {
+			fn(s[start:i], startHangul)
+			start = -1
+		}
+		if isWord && start < 0 {
+			start, startHangul = i, h
+		}
+	}
+	if start >= 0 {
+		fn(s[start:], startHangul)
+	}
+}
+
+func term(w string, hangul bool) (string, bool) {
+	if hangul {
+		if IsStopWord(w) {
+			return "", false
+		}
+		base := stripKorean(w)
+		if base == "" || IsStopWord(base) {
+			return "", false
+		}
+		return base, true
+	}
+	if IsStopWord(w) {
+		return "", false
+	}
+	if utf8.RuneCountInString(w) == 1 && !unicode.IsDigit(rune(w[0])) && w[0] < utf8.RuneSelf {
+		return "", false // single Latin letters carry no meaning on their own
+	}
+	return Stem(w), true
+}
+
+func isHangul(r rune) bool {
+	return (r >= 0xAC00 && r <= 0xD7A3) || (r >= 0x1100 && r <= 0x11FF) || (r >= 0x3130 && r <= 0x318F)
+}
+
+// koSuffixes are particles and common verb endings, longest first. A suffix
+// is stripped only when at least minStem syllables remain: one-syllable
+// particles need two syllables left ("사과" keeps its 과, "사과가" loses 가),
+// longer endings need one ("맛있었어" → "맛있").
+var koSuffixes = func() []string {
+	list := []string{
+		// verb and adjective endings
+		"었습니다", "았습니다", "했습니다", "하였다", "었어요", "았어요", "했어요", "였어요",
+		"합니다", "습니다", "입니다", "이에요", "예요", "해줘요", "해주세요", "주세요",
+		"었는데", "았는데", "했는데", "는데요", "었어", "았어", "했어", "였어", "었지", "았지", "했지",
+		"었다", "았다", "했다", "였다", "해요", "어요", "아요", "네요", "군요", "지요", "죠",
+		"하고", "해서", "해줘", "했던", "하는", "하던", "한테", "에게", "에서", "으로", "부터",
+		"까지", "처럼", "보다", "이랑", "하고", "에는", "에도", "으로는", "로는", "에서는", "께서",
+		"이라고", "라고", "이다", "이야", "이지", "인데", "이고",
+		// one-syllable particles
+		"은", "는", "이", "가", "을", "를", "의", "에", "도", "만", "과", "와", "로", "랑", "야", "요",
+	}
+	return list
+}()
+
+// looseParticles are one-syllable particles that almost never end a noun,
+// so they are stripped even from a two-syllable word ("시에" → "시").
+var looseParticles = map[string]bool{"를": true, "은": true, "는": true, "에": true}
+
+func stripKorean(w string) string {
+	n := utf8.RuneCountInString(w)
+	for _, suf := range koSuffixes {
+		if !strings.HasSuffix(w, suf) {
+			continue
+		}
+		sl := utf8.RuneCountInString(suf)
+		minStem := 1
+		if sl == 1 && !looseParticles[suf] {
+			minStem = 2
+		}
+		if n-sl >= minStem {
+			return w[:len(w)-len(suf)]
+		}
+	}
+	return w
+}
+
+// Stem is a light English stemmer: plural and verb inflections only
+// (-ies, -es, -s, -ing, -ed), enough to match "apples"/"apple" and
+// "painting"/"painted"/"paint" without the over-stemming of a full Porter
+// stemmer on names.
+func Stem(w string) string {
+	if len(w) < 4 || !isASCIILetters(w) {
+		return w
+	}
+	switch {
+	case strings.HasSuffix(w, "ies") && len(w) > 4:
+		return w[:len(w)-3] + "y"
+	case strings.HasSuffix(w, "sses"):
+		return w[:len(w)-2]
+	case strings.HasSuffix(w, "ss"), strings.HasSuffix(w, "us"), strings.HasSuffix(w, "is"):
+		return w
+	case strings.HasSuffix(w, "ing") && len(w) > 5:
+		return undouble(w[:len(w)-3])
+	case strings.HasSuffix(w, "ed") && len(w) > 4:
+		return undouble(w[:len(w)-2])
+	case strings.HasSuffix(w, "es") && len(w) > 4 && strings.ContainsAny(w[len(w)-3:len(w)-2], "sxz"):
+		return w[:len(w)-2]
+	case strings.HasSuffix(w, "s"):
+		return w[:len(w)-1]
+	}
+	return w
+}
+
+func undouble(s string) string {
+	n := len(s)
+	if n >= 3 && s[n-1] == s[n-2] && !strings.ContainsRune("aeiouls", rune(s[n-1])) {
+		return s[:n-1]
+	}
+	return s
+}
+
+func isASCIILetters(w string) bool {
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		if c < 'a' || c > 'z' {
+			return false
+		}
+	}
+	return true
+}

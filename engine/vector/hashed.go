@@ -1,0 +1,152 @@
+// Package vector holds the default offline embedder and a flat vector index.
+//
+// The Hashed embedder needs no model files and is deterministic: it hashes
+// word terms (from engine/textnorm) and character n-grams into a fixed number
+// of signed buckets and L2-normalises the result. It captures lexical and
+// sub-word overlap — "충주호" is near "충주", "apples" near "apple" — which is
+// what the dedupe check, the extraction gates and association need; it does
+// not know that "doctor" is near "dentist". An Ollama embedder can replace it.
+package vector
+
+import (
+	"context"
+	"fmt"
+	"hash/fnv"
+	"math"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"memtrace/engine/textnorm"
+)
+
+// DefaultDim is the dimension of the default hashed embedder.
+const DefaultDim = 256
+
+// Hashed is the default embedder.
+type Hashed struct{ dim int }
+
+// NewHashed returns a hashed embedder of dim dimensions (DefaultDim if ≤ 0).
+func NewHashed(dim int) *Hashed {
+	if dim <= 0 {
+		dim = DefaultDim
+	}
+	return &Hashed{dim: dim}
+}
+
+// Name identifies the embedder and its parameters; vectors of different
+// names are never compared.
+func (h *Hashed) Name() string { return fmt.Sprintf("hashed-ngram-v1/%d", h.dim) }
+
+// Dim is the vector length.
+func (h *Hashed) Dim() int { return h.dim }
+
+// Embed returns one unit vector per text (the zero vector for a text with no
+// features).
+func (h *Hashed) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	out := make([][]float32, len(texts))
+	for i, t := range texts {
+		if i%256 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		out[i] = h.EmbedOne(t)
+	}
+	return out, nil
+}
+
+// Feature weights: whole terms dominate, n-grams give sub-word overlap.
+const (
+	termWeight  = 1.0
+	ngramWeight = 0.35
+)
+
+// EmbedOne embeds a single text.
+func (h *Hashed) EmbedOne(text string) []float32 {
+	v := make([]float32, h.dim)
+	for _, t := range textnorm.Tokens(text) {
+		h.add(v, "w:"+t, termWeight)
+		for _, g := range ngrams(t) {
+			h.add(v, "g:"+g, ngramWeight)
+		}
+	}
+	Normalize(v)
+	return v
+}
+
+func (h *Hashed) add(v []float32, feature string, w float64) {
+	f := fnv.New64a()
+	f.Write([]byte(feature))
+	x := f.Sum64()
+	i := int(x % uint64(h.dim))
+	if x>>63 == 1 {
+		w = -w
+	}
+	v[i] += float32(w)
+}
+
+// ngrams of a term: Hangul syllable bigrams (a Korean syllable is already a
+// dense unit), Latin trigrams with boundary marks.
+func ngrams(t string) []string {
+	if t == "" {
+		return nil
+	}
+	r, _ := utf8.DecodeRuneInString(t)
+	if unicode.Is(unicode.Hangul, r) {
+		rs := []rune(t)
+		if len(rs) < 2 {
+			return nil
+		}
+		out := make([]string, 0, len(rs)-1)
+		for i := 0; i+1 < len(rs); i++ {
+			out = append(out, string(rs[i:i+2]))
+		}
+		return out
+	}
+	s := "^" + t + "$"
+	if len(s) < 4 {
+		return nil
+	}
+	var b strings.Builder
+	out := make([]string, 0, len(s)-2)
+	for i := 0; i+3 <= len(s); i++ {
+		b.Reset()
+		b.WriteString(s[i : i+3])
+		out = append(out, b.String())
+	}
+	return out
+}
+
+// Normalize scales v to unit length in place (a zero vector stays zero).
+func Normalize(v []float32) {
+	var s float64
+	for _, x := range v {
+		s += float64(x) * float64(x)
+	}
+	if s == 0 {
+		return
+	}
+	inv := float32(1 / math.Sqrt(s))
+	for i := range v {
+		v[i] *= inv
+	}
+}
+
+// Cosine is the cosine similarity of two vectors (a score: 1 identical,
+// 0 unrelated). Vectors of different length, or a zero vector, score 0.
+func Cosine(a, b []float32) float64 {
+	if len(a) != len(b) || len(a) == 0 {
+		return 0
+	}
+	var dot, na, nb float64
+	for i := range a {
+		dot += float64(a[i]) * float64(b[i])
+		na += float64(a[i]) * float64(a[i])
+		nb += float64(b[i]) * float64(b[i])
+	}
+	if na == 0 || nb == 0 {
+		return 0
+	}
+	return dot / math.Sqrt(na*nb)
+}

@@ -1,0 +1,86 @@
+package vector
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"sort"
+	"testing"
+)
+
+func TestHashedIsDeterministicAndUnit(t *testing.T) {
+	h := NewHashed(0)
+	a, _ := h.Embed(context.Background(), []string{"충주 사과가 맛있었어", "충주 사과가 맛있었어"})
+	if Cosine(a[0], a[1]) < 0.9999 {
+		t.Fatalf("same text, different vectors")
+	}
+	if c := Cosine(a[0], a[0]); c < 0.9999 || c > 1.0001 {
+		t.Errorf("self cosine = %v", c)
+	}
+}
+
+func TestHashedSimilarityOrder(t *testing.T) {
+	h := NewHashed(0)
+	q := h.EmbedOne("충주 사과")
+	near := h.EmbedOne("충주에서 산 사과가 달았어")
+	far := h.EmbedOne("I prefer concise answers with code first")
+	if Cosine(q, near) <= Cosine(q, far)+0.2 {
+		t.Errorf("cos(near)=%.3f not clearly above cos(far)=%.3f", Cosine(q, near), Cosine(q, far))
+	}
+	en := h.EmbedOne("apples")
+	if Cosine(en, h.EmbedOne("apple")) < 0.5 {
+		t.Errorf("apples/apple similarity %.3f < 0.5", Cosine(en, h.EmbedOne("apple")))
+	}
+}
+
+func TestIndexMatchesBruteForce(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	ix := NewIndex(16)
+	vecs := map[int64][]float32{}
+	for id := int64(1); id <= 500; id++ {
+		v := make([]float32, 16)
+		for i := range v {
+			v[i] = float32(r.NormFloat64())
+		}
+		ix.Set(id, v)
+		vecs[id] = v
+	}
+	for id := int64(1); id <= 500; id += 3 {
+		ix.Remove(id)
+		delete(vecs, id)
+	}
+	q := make([]float32, 16)
+	for i := range q {
+		q[i] = float32(r.NormFloat64())
+	}
+	var want []Hit
+	for id, v := range vecs {
+		want = append(want, Hit{ID: id, Score: Cosine(q, v)})
+	}
+	sort.Slice(want, func(i, j int) bool { return worse(want[j], want[i]) })
+	got := ix.Search(q, 10)
+	if len(got) != 10 {
+		t.Fatalf("got %d hits", len(got))
+	}
+	for i := range got {
+		if got[i].ID != want[i].ID {
+			t.Fatalf("rank %d: got id %d (%.4f), want %d (%.4f)", i, got[i].ID, got[i].Score, want[i].ID, want[i].Score)
+		}
+	}
+	if ix.Len() != len(vecs) {
+		t.Errorf("Len = %d, want %d", ix.Len(), len(vecs))
+	}
+}
+
+func BenchmarkSearch100k(b *testing.B) {
+	h := NewHashed(0)
+	ix := NewIndex(h.Dim())
+	for i := 0; i < 100000; i++ {
+		ix.Set(int64(i), h.EmbedOne(fmt.Sprintf("memory number %d about topic %d", i, i%97)))
+	}
+	q := h.EmbedOne("topic 42")
+	b.ResetTimer()
+	for b.Loop() {
+		ix.Search(q, 50)
+	}
+}
