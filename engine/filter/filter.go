@@ -47,15 +47,20 @@ const (
 	ScopeSpan
 	// ScopeSentence removes the sentence that holds the match.
 	ScopeSentence
-	// ScopeLine removes a line that holds the match, and only when that line
-	// is nothing but an error or log line.
+	// ScopeLine removes a line that holds the match when the line is a
+	// status or log line: the match stands at the head of the line (after
+	// whitespace, brackets or a timestamp) and fewer than MaxStatusWords
+	// content words other than log vocabulary follow it. "Error: connect
+	// ECONNREFUSED 10.0.3.14:5433 (worker could not reach db)" is such a
+	// line; "The deploy failed with ECONNREFUSED because the DB port changed
+	// to 5433" is prose and is kept, and so is "HEARTBEAT_OK 메시지는 4시간마다
+	// 오는 거니까 무시하고, 진짜 점검 결과는 #ops 채널에 올려줘".
 	ScopeLine
-	// ScopeMarkerLine removes every line that holds a system marker
-	// (HEARTBEAT_OK, NO_REPLY, [MISSING], GatewayRestart): such a line is a
-	// status report of the agent's runtime, whatever words follow the marker
-	// on it. Other lines of the message still count.
-	ScopeMarkerLine
 )
+
+// MaxStatusWords is how many content words a status or log line may carry
+// beside its vocabulary (a host name, a hint in parentheses).
+const MaxStatusWords = 5
 
 // Rule is one named entry of a layer's table. Exactly one of Pattern or Func
 // is set.
@@ -111,8 +116,9 @@ func (f *Filter) L2Rules() []Rule { return append([]Rule(nil), f.l2...) }
 // L1 returns the first L1 rule that drops text.
 func (f *Filter) L1(text string) (Match, bool) {
 	stripped := f.StripMemoryTags(text)
+	lower := asciiLower(stripped)
 	for i := range f.l1 {
-		if m, ok := f.applyL1(&f.l1[i], text, stripped); ok && m.Pure {
+		if m, ok := f.applyL1(&f.l1[i], text, stripped, lower); ok && m.Pure {
 			return m, true
 		}
 	}
@@ -122,11 +128,11 @@ func (f *Filter) L1(text string) (Match, bool) {
 // applyL1 gives message rules the raw text (they strip what they need) and
 // pattern rules the text without recalled-memory blocks, as the seed's
 // shouldCapture did.
-func (f *Filter) applyL1(r *Rule, raw, stripped string) (Match, bool) {
+func (f *Filter) applyL1(r *Rule, raw, stripped, lower string) (Match, bool) {
 	if r.Func != nil {
-		return f.apply(r, raw)
+		return f.apply(r, raw, "")
 	}
-	return f.apply(r, stripped)
+	return f.apply(r, stripped, lower)
 }
 
 // L2 parses the assistant content out of text (tool wrappers and JSON
@@ -136,8 +142,9 @@ func (f *Filter) L2(text string) (Match, bool) {
 }
 
 func (f *Filter) first(rules []Rule, text string) (Match, bool) {
+	lower := asciiLower(text)
 	for i := range rules {
-		if m, ok := f.apply(&rules[i], text); ok && m.Pure {
+		if m, ok := f.apply(&rules[i], text, lower); ok && m.Pure {
 			return m, true
 		}
 	}
@@ -150,14 +157,16 @@ func (f *Filter) first(rules []Rule, text string) (Match, bool) {
 func (f *Filter) Scan(text string) []Match {
 	var out []Match
 	stripped := f.StripMemoryTags(text)
+	lower := asciiLower(stripped)
 	for i := range f.l1 {
-		if m, ok := f.applyL1(&f.l1[i], text, stripped); ok {
+		if m, ok := f.applyL1(&f.l1[i], text, stripped, lower); ok {
 			out = append(out, m)
 		}
 	}
 	parsed := f.ParseContent(text)
+	lower = asciiLower(parsed)
 	for i := range f.l2 {
-		if m, ok := f.apply(&f.l2[i], parsed); ok {
+		if m, ok := f.apply(&f.l2[i], parsed, lower); ok {
 			out = append(out, m)
 		}
 	}
@@ -173,8 +182,19 @@ func (f *Filter) Noise(text string) (Match, bool) {
 	return f.L2(text)
 }
 
-func (f *Filter) apply(r *Rule, text string) (Match, bool) {
+// apply runs one rule; lower is text with ASCII letters lower-cased (for
+// the hints), or "" when the rule is a Func.
+func (f *Filter) apply(r *Rule, text, lower string) (Match, bool) {
 	m := Match{Name: r.Name, Layer: r.Layer}
+	if r.Scope == ScopeMessage && r.Pattern != nil {
+		// A whole-message pattern (the agent's self-limitation): any match
+		// is pure.
+		if anyHint(lower, r.Hints) && r.Pattern.MatchString(text) {
+			m.Pure = true
+			return m, true
+		}
+		return m, false
+	}
 	if r.Func != nil {
 		if r.Func(text) {
 			m.Pure = true
@@ -182,7 +202,7 @@ func (f *Filter) apply(r *Rule, text string) (Match, bool) {
 		}
 		return m, false
 	}
-	if r.MaxLen > 0 && len(text) > r.MaxLen || !anyHint(text, r.Hints) {
+	if r.MaxLen > 0 && len(text) > r.MaxLen || !anyHint(lower, r.Hints) {
 		return m, false
 	}
 	locs := r.Pattern.FindAllStringIndex(text, -1)
@@ -193,12 +213,10 @@ func (f *Filter) apply(r *Rule, text string) (Match, bool) {
 	switch r.Scope {
 	case ScopeLine:
 		var removed bool
-		rest, removed = removeLines(text, locs, isLogLine)
+		rest, removed = removeStatusLines(text, locs)
 		if !removed {
 			return m, true // an error word inside a sentence that says more
 		}
-	case ScopeMarkerLine:
-		rest, _ = removeLines(text, locs, func(string) bool { return true })
 	case ScopeSentence:
 		rest = removeSentences(text, locs)
 	default:
@@ -208,39 +226,34 @@ func (f *Filter) apply(r *Rule, text string) (Match, bool) {
 	return m, true
 }
 
-// anyHint reports whether s holds one of hints (none: true).
-func anyHint(s string, hints []string) bool {
+// anyHint reports whether lower (a text from asciiLower) holds one of the
+// lower-case hints (none: true).
+func anyHint(lower string, hints []string) bool {
 	if len(hints) == 0 {
 		return true
 	}
 	for _, h := range hints {
-		if containsFold(s, h) {
+		if strings.Contains(lower, h) {
 			return true
 		}
 	}
 	return false
 }
 
-// containsFold is an ASCII case-insensitive strings.Contains for a lower-case
-// hint, without allocating.
-func containsFold(s, hint string) bool {
-	n := len(hint)
-	for i := 0; i+n <= len(s); i++ {
-		j := 0
-		for ; j < n; j++ {
-			c := s[i+j]
-			if 'A' <= c && c <= 'Z' {
-				c += 'a' - 'A'
-			}
-			if c != hint[j] {
-				break
-			}
-		}
-		if j == n {
-			return true
+// asciiLower lower-cases ASCII letters only (hints are ASCII or Hangul), and
+// allocates only when there is an upper-case letter.
+func asciiLower(s string) string {
+	i := strings.IndexFunc(s, func(r rune) bool { return 'A' <= r && r <= 'Z' })
+	if i < 0 {
+		return s
+	}
+	b := []byte(s)
+	for j := i; j < len(b); j++ {
+		if 'A' <= b[j] && b[j] <= 'Z' {
+			b[j] += 'a' - 'A'
 		}
 	}
-	return false
+	return string(b)
 }
 
 func removeSpans(text string, locs [][]int) string {
@@ -300,9 +313,9 @@ func sentences(text string) [][2]int {
 	return out
 }
 
-// removeLines removes the lines that hold a match and satisfy keep-out
-// predicate drop; it reports whether any was removed.
-func removeLines(text string, locs [][]int, drop func(line string) bool) (string, bool) {
+// removeStatusLines removes the lines that hold a match at their head and
+// are status or log lines (see ScopeLine); it reports whether any was.
+func removeStatusLines(text string, locs [][]int) (string, bool) {
 	var b strings.Builder
 	removed := false
 	start := 0
@@ -314,14 +327,14 @@ func removeLines(text string, locs [][]int, drop func(line string) bool) (string
 			end += start
 		}
 		line := text[start:end]
-		hit := false
+		status := false
 		for _, l := range locs {
-			if l[0] < end && l[1] > start {
-				hit = true
+			if l[0] >= start && l[0] < end && atHead(line[:l[0]-start]) {
+				status = isStatusLine(line)
 				break
 			}
 		}
-		if hit && drop(line) {
+		if status {
 			removed = true
 		} else {
 			b.WriteString(line)
@@ -330,6 +343,24 @@ func removeLines(text string, locs [][]int, drop func(line string) bool) (string
 		start = end + 1
 	}
 	return b.String(), removed
+}
+
+// atHead reports whether before (the part of a line before a match) holds
+// nothing but whitespace, bracketed tags ("[2026-03-01 10:00] [gw]") and
+// timestamps: no words of prose.
+func atHead(before string) bool {
+	depth := 0
+	for _, r := range before {
+		switch {
+		case r == '[' || r == '(':
+			depth++
+		case r == ']' || r == ')':
+			depth--
+		case depth == 0 && unicode.IsLetter(r) && r != 'T' && r != 'Z':
+			return false
+		}
+	}
+	return true
 }
 
 // MinContentWords is the information floor of what is left of a message
@@ -346,7 +377,7 @@ func (f *Filter) informative(rest string) bool {
 	}
 	for i := range f.filler {
 		r := &f.filler[i]
-		if !anyHint(rest, r.Hints) {
+		if !anyHint(asciiLower(rest), r.Hints) {
 			continue
 		}
 		if locs := r.Pattern.FindAllStringIndex(rest, -1); len(locs) > 0 {

@@ -10,7 +10,7 @@ func TestLayers(t *testing.T) {
 	}{
 		{"I don't have access to that file, so I can't open it.", "self_limitation_en", "noise_self_limitation"},
 		{"HEARTBEAT_OK", "heartbeat_ok", "noise_heartbeat"},
-		{"HEARTBEAT_OK — nothing to report for the last four hours of monitoring.", "heartbeat_ok", "noise_heartbeat"},
+		{"HEARTBEAT_OK — all checks ok, nothing to report", "heartbeat_ok", "noise_heartbeat"},
 		{"[compacted: tool output removed to free context]", "compacted_placeholder", "noise_compacted"},
 		{"[compacted: 3 tool outputs removed]", "compacted_placeholder", "noise_compacted"},
 		{"[truncated: output exceeded 30000 characters, showing the first 200 lines]", "truncated_placeholder", "noise_truncated"},
@@ -25,7 +25,7 @@ func TestLayers(t *testing.T) {
 		{"ㅇㅋ ㅋㅋㅋ", "acknowledgement", "noise_ack"},
 		{"죄송하지만 그 파일에 접근할 수 없습니다. 내용을 붙여 넣어 주시겠어요?", "self_limitation_ko", "noise_self_limitation"},
 		{"I'm unable to access your calendar. Could you paste the event details here?", "self_limitation_en", "noise_self_limitation"},
-		{`{"role":"assistant","content":[{"type":"text","text":"HEARTBEAT_OK"}]}`, "heartbeat_ok", "noise_heartbeat"},
+		{`{"role":"assistant","content":[{"type":"text","text":"HEARTBEAT_OK"}]}`, "", "noise_heartbeat"}, // L1 reads the raw text; L2 parses the envelope
 		{"hmm interesting", "too_short", ""},
 		{"that sounds like a plan, let's see how it goes", "too_short_stripped", ""},
 		{"<memory>User likes tea and lives in Busan since 2020</memory> sure thing", "too_short_stripped", ""},

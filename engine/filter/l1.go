@@ -99,15 +99,15 @@ func l1Rules(strip func(string) string, ack func(string) bool) []Rule {
 	errorHints := []string{"eno", "etimedout", "econn", "eacces", "eperm", "eaddr", "epipe", "ehost", "rror", "xception", "atal", "panic", "raceback", "err!", "오류", "에러", " at ", "\tat "}
 	en, ko := []string{"en"}, []string{"ko"}
 	return []Rule{
-		{Name: "heartbeat_ok", Layer: LayerL1, Langs: both, Scope: ScopeMarkerLine, Hints: []string{"heartbeat_ok"},
+		{Name: "heartbeat_ok", Layer: LayerL1, Langs: both, Scope: ScopeLine, Hints: []string{"heartbeat_ok"},
 			Pattern: regexp.MustCompile(`HEARTBEAT_OK`)},
-		{Name: "heartbeat", Layer: LayerL1, Langs: both, Scope: ScopeMarkerLine, Hints: []string{"heartbeat"},
+		{Name: "heartbeat", Layer: LayerL1, Langs: both, Scope: ScopeLine, Hints: []string{"heartbeat"},
 			Pattern: regexp.MustCompile(`(?i)\bheartbeat\b(?:[ :_-]*(?:ok|ping|pong|check|tick|alive|received|ack|sent))?`)},
-		{Name: "no_reply", Layer: LayerL1, Langs: both, Scope: ScopeMarkerLine, Hints: []string{"no_reply"},
+		{Name: "no_reply", Layer: LayerL1, Langs: both, Scope: ScopeLine, Hints: []string{"no_reply"},
 			Pattern: regexp.MustCompile(`NO_REPLY`)},
-		{Name: "missing_placeholder", Layer: LayerL1, Langs: both, Scope: ScopeMarkerLine, Hints: []string{"[missing]"},
+		{Name: "missing_placeholder", Layer: LayerL1, Langs: both, Scope: ScopeLine, Hints: []string{"[missing]"},
 			Pattern: regexp.MustCompile(`\[MISSING\]`)},
-		{Name: "gateway_restart", Layer: LayerL1, Langs: both, Scope: ScopeMarkerLine, Hints: []string{"gateway"},
+		{Name: "gateway_restart", Layer: LayerL1, Langs: both, Scope: ScopeLine, Hints: []string{"gateway"},
 			Pattern: regexp.MustCompile(`(?i)\bgateway ?restart(?:ed|ing)?\b`)},
 		{Name: "compacted_placeholder", Layer: LayerL1, Langs: both, Scope: ScopeSpan, Hints: []string{"[compacted"},
 			Pattern: regexp.MustCompile(`(?i)\[compacted:[^\]\n]*(?:\]|$)`)},
@@ -115,9 +115,9 @@ func l1Rules(strip func(string) string, ack func(string) bool) []Rule {
 			Pattern: regexp.MustCompile(`(?i)\[truncated:[^\]\n]*(?:\]|$)`)},
 		{Name: "error_log_line", Layer: LayerL1, Langs: both, Scope: ScopeLine, Hints: errorHints,
 			Pattern: errorPattern()},
-		{Name: "self_limitation_en", Layer: LayerL1, Langs: en, Scope: ScopeSentence, Hints: selfLimitHintsEN,
+		{Name: "self_limitation_en", Layer: LayerL1, Langs: en, Scope: ScopeMessage, Hints: selfLimitHintsEN,
 			Pattern: selfLimitEN()},
-		{Name: "self_limitation_ko", Layer: LayerL1, Langs: ko, Scope: ScopeSentence, Hints: selfLimitHintsKO,
+		{Name: "self_limitation_ko", Layer: LayerL1, Langs: ko, Scope: ScopeMessage, Hints: selfLimitHintsKO,
 			Pattern: selfLimitKO()},
 		{Name: "acknowledgement", Layer: LayerL1, Langs: both, Scope: ScopeMessage, Func: ack},
 		{Name: "too_short", Layer: LayerL1, Langs: both, Scope: ScopeMessage, Func: func(t string) bool {
@@ -143,35 +143,35 @@ func errorPattern() *regexp.Regexp {
 
 func selfLimitEN() *regexp.Regexp {
 	return regexp.MustCompile(`(?i)\bI (?:do not|don'?t|don’t) have (?:direct |the )?(?:access|ability|permission|capability|the ability)\b` +
-		`|\bI(?: cannot| can ?not| can'?t| can’t| am unable to|'m unable to|’m unable to| am not able to|'m not able to|’m not able to) (?:directly )?(?:summarize|summarise|process|access|read|open|browse|view|see the|retrieve|fetch|fulfill|fulfil|comply|execute|load|locate|verify|reach|browse)\b` +
+		`|\bI(?: cannot| can ?not| can'?t| can’t| am unable to|'m unable to|’m unable to| am not able to|'m not able to|’m not able to) (?:directly )?(?:summarize|summarise|process|access|read|open|browse|view|see the|retrieve|fetch|fulfill|fulfil|comply|execute|run|push|install|load|locate|verify|reach|set|send|check live|connect|make calls)\b` +
 		`|\bI (?:don'?t|don’t|do not) have the ability\b` +
 		`|\bas an AI(?: language model| assistant)?\b`)
 }
 
 func selfLimitKO() *regexp.Regexp {
-	return regexp.MustCompile(`(?:파일|링크|URL|url|웹|인터넷|실시간|이미지|첨부|사이트|페이지|디렉터리|디렉토리|폴더|경로|시스템|도구|툴|데이터베이스|DB|계정|캘린더|메일|저장소)[^.!?\n]{0,24}?(?:접근|열람|확인|처리|요약|실행|접속|조회|열|읽|불러올|가져올|볼|찾을)[을를할]?\s?수\s?(?:가\s?)?없` +
+	return regexp.MustCompile(`(?:접근|접속|액세스|열람)(?:을|를|할)?\s?수\s?(?:가\s?)?없|(?:파일|링크|URL|url|웹|인터넷|실시간|이미지|첨부|사이트|페이지|디렉터리|디렉토리|폴더|경로|시스템|도구|툴|데이터베이스|DB|계정|캘린더|메일|저장소)[^.!?\n]{0,24}?(?:접근|열람|확인|처리|요약|실행|접속|조회|열|읽|불러올|가져올|볼|찾을)[을를할]?\s?수\s?(?:가\s?)?없` +
 		`|(?:접근|액세스)\s?권한이\s?없` +
 		`|(?:저는|제가)\s?AI(?:라서|이기\s?때문에|로서|\s?언어\s?모델)`)
 }
 
-// isLogLine reports whether line is nothing but an error or log line: once
-// the error marks, paths, addresses, numbers, quoted names and the words
-// error messages are made of are removed, fewer than MinContentWords content
-// words are left.
-func isLogLine(line string) bool {
+// isStatusLine reports whether line, which starts with a noise mark, is a
+// status or log line: fewer than MaxStatusWords content words are left once
+// the marks, paths, addresses, host names, numbers with units, quoted names
+// and the words error and status messages are made of are set aside.
+func isStatusLine(line string) bool {
 	n := 0
 	for w := range strings.FieldsFuncSeq(line, func(r rune) bool {
 		return unicode.IsSpace(r) || r == ',' || r == ';' || r == '(' || r == ')' || r == '[' || r == ']' || r == '—' || r == '–'
 	}) {
-		if strings.ContainsAny(w, "/\\:=@'\"`<>{}") || strings.HasPrefix(w, "E") && strings.ToUpper(w) == w {
-			continue // paths, urls, key=value, quoted names, errno codes
+		if strings.ContainsAny(w, "/\\:=@'\"`<>{}_.") || strings.ToUpper(w) == w && strings.ToLower(w) != w {
+			continue // paths, hosts, key=value, quoted names, codes and marks
 		}
 		w = strings.TrimFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
-		if w == "" || logVocabulary(strings.ToLower(w)) || !isContentWord(w) {
+		if w == "" || logVocabulary(strings.ToLower(w)) || !isContentWord(w) || strings.IndexFunc(w, unicode.IsDigit) >= 0 {
 			continue
 		}
 		n++
-		if n >= MinContentWords {
+		if n >= MaxStatusWords {
 			return false
 		}
 	}
@@ -189,7 +189,7 @@ func logVocabulary(w string) bool {
 		"host", "unreachable", "reset", "peer", "getaddrinfo", "node", "internal", "modules", "module", "not",
 		"found", "cannot", "find", "command", "exit", "status", "exited", "process", "gateway", "socket", "tcp",
 		"http", "https", "get", "post", "response", "while", "trying", "attempting", "retry", "retrying", "after",
-		"ms", "sec", "seconds", "goroutine", "running", "stack", "trace", "invalid", "argument", "operation",
+		"ms", "sec", "seconds", "upload", "download", "notice", "restarted", "restart", "resumed", "session", "sessions", "established", "reload", "config", "upstream", "deploy", "ok", "all", "checks", "check", "nothing", "report", "goroutine", "running", "stack", "trace", "invalid", "argument", "operation",
 		"파일을", "파일", "찾을", "없습니다", "없음", "연결", "실패", "시간", "초과", "거부", "권한", "오류", "에러", "발생":
 		return true
 	}

@@ -18,18 +18,18 @@ func l2Rules() []Rule {
 			return strings.IndexFunc(t, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) < 0
 		}},
 		{Name: "noise_ack", Layer: LayerL2, Langs: both, Scope: ScopeSpan, MaxLen: 160,
-			Pattern: regexp.MustCompile(`(?i)^[\s\p{P}\p{S}]*(?:(?:ok(?:ay)?|k+|thanks?(?: a lot| so much)?|thank you(?: so much)?|thx|ty|got it|sure|noted|understood|will do|sounds good|no problem|np|cool|great|perfect|nice|yes|yep|yeah|yup|alright|lgtm|네+|넵|넹|예|응|웅|ㅇㅇ|ㅇㅋ|오케이|알겠습니다|알겠어요?|알았어요?|감사합니다|감사해요|고마워요?|고맙습니다|좋아요?|좋습니다|확인(?:했습니다|했어요)?|그래요?|맞아요?|수고하셨습니다)[\s\p{P}\p{S}ㅋㅎㅠㅜ]*)+$`)},
-		{Name: "noise_self_limitation", Layer: LayerL2, Langs: both, Scope: ScopeSentence,
+			Pattern: regexp.MustCompile(`(?i)^[\s\p{P}\p{S}]*(?:(?:ok(?:ay)?|k+|thanks?(?: a lot| so much)?|thank you(?: so much)?|thx|ty|got it|sure|noted|understood|will do|sounds good|no problem|np|cool|great|perfect|nice|yes|yep|yeah|yup|alright|lgtm|right|fine|hmm+|h+m+|wait|lol|nah|meh|ㅋ{2,}|ㅎ{2,}|음+|흠+|잠깐만?|네+|넵|넹|예|응|웅|ㅇㅇ|ㅇㅋ|오케이|알겠습니다|알겠어요?|알았어요?|감사합니다|감사해요|고마워요?|고맙습니다|좋아요?|좋습니다|확인(?:했습니다|했어요)?|그래요?|맞아요?|수고하셨습니다)[\s\p{P}\p{S}ㅋㅎㅠㅜ]*)+$`)},
+		{Name: "noise_self_limitation", Layer: LayerL2, Langs: both, Scope: ScopeMessage,
 			Hints: []string{"have access", "the ability", "cannot", "unable", "수 없", "수없", "수가 없", "권한"},
-			Pattern: regexp.MustCompile(`(?i)I don.t have (?:access|the ability) to|I cannot (?:summarize|process|access|read|fulfill)|I.m unable to (?:access|read|open|process|summarize|fulfill|browse|view|retrieve)` +
-				`|(?:파일|링크|웹|인터넷|실시간|이미지|첨부|사이트|페이지|폴더|경로|시스템|계정|캘린더)[^.!?\n]{0,24}?(?:접근|열람|확인|읽|열|조회)[을를할]?\s?수\s?(?:가\s?)?없|접근\s?권한이\s?없`)},
-		{Name: "noise_no_reply", Layer: LayerL2, Langs: both, Scope: ScopeMarkerLine, Hints: []string{"no_reply"},
+			Pattern: regexp.MustCompile(`(?i)I don.t have (?:access|the ability) to|I cannot (?:summarize|process|access|read|fulfill)|I.m unable to (?:access|read|open|process|summarize|fulfill|browse|view|retrieve|fetch|run)|I cannot browse` +
+				`|(?:파일|링크|웹|인터넷|실시간|이미지|첨부|사이트|페이지|폴더|경로|시스템|계정|캘린더)[^.!?\n]{0,24}?(?:접근|열람|확인|읽|열|조회)[을를할]?\s?수\s?(?:가\s?)?없|(?:접근|접속)할\s?수\s?(?:가\s?)?없|접근\s?권한이\s?없`)},
+		{Name: "noise_no_reply", Layer: LayerL2, Langs: both, Scope: ScopeLine, Hints: []string{"no_reply"},
 			Pattern: regexp.MustCompile(`NO_REPLY`)},
-		{Name: "noise_heartbeat", Layer: LayerL2, Langs: both, Scope: ScopeMarkerLine, Hints: []string{"heartbeat"},
+		{Name: "noise_heartbeat", Layer: LayerL2, Langs: both, Scope: ScopeLine, Hints: []string{"heartbeat"},
 			Pattern: regexp.MustCompile(`(?i)HEARTBEAT(?:_OK|[ :_-]*(?:ok|ping|pong|check|tick|alive|ack))?`)},
-		{Name: "noise_missing", Layer: LayerL2, Langs: both, Scope: ScopeMarkerLine, Hints: []string{"[missing]"},
+		{Name: "noise_missing", Layer: LayerL2, Langs: both, Scope: ScopeLine, Hints: []string{"[missing]"},
 			Pattern: regexp.MustCompile(`\[MISSING\]`)},
-		{Name: "noise_gateway_restart", Layer: LayerL2, Langs: both, Scope: ScopeMarkerLine, Hints: []string{"gateway"},
+		{Name: "noise_gateway_restart", Layer: LayerL2, Langs: both, Scope: ScopeLine, Hints: []string{"gateway"},
 			Pattern: regexp.MustCompile(`(?i)Gateway ?Restart(?:ed|ing)?`)},
 		{Name: "noise_error_log", Layer: LayerL2, Langs: both, Scope: ScopeLine,
 			Hints:   []string{"enoent", "etimedout", "econn", "eacces", " at ", "\tat "},
@@ -148,6 +148,9 @@ func ackPhrases() []string {
 // newAck returns the acknowledgement predicate over phrases.
 func newAck(phrases []string) func(string) bool {
 	return func(text string) bool {
+		if len(text) > 120 { // six words at most
+			return false
+		}
 		s := strings.ToLower(text)
 		s = strings.Map(func(r rune) rune {
 			if unicode.IsLetter(r) || unicode.IsDigit(r) {
