@@ -26,7 +26,9 @@ import (
 // The similarity is calibrated to the embedder: the raw cosine to the
 // centroid divided by the reference cosine, which is the mean cosine of each
 // exemplar to the centroid of the other exemplars (leave-one-out) — what a
-// genuine declaration the gate has never seen scores. The seed's 0.50 was a
+// genuine declaration the gate has never seen scores. Centroids are kept per
+// script (English, Korean): a lexical embedder has nothing to compare across
+// scripts. The seed's 0.50 was a
 // raw cosine under a sentence-transformer; the offline hashed embedder
 // measures word and n-gram overlap, so two genuine declarations in other
 // words score ~0.2 raw, and a raw 0.50 would stop every one of them. The
@@ -53,8 +55,10 @@ func isDeclaration(typ string) bool {
 
 func milestoneWords() lexicon {
 	return lexicon{
-		en: []string{"i love you", "love you", "i trust you", "trust you", "in love", "fell for", "engaged", "married", "marry", "proposed", "moved in together", "our first date", "build a life", "be together forever", "you mean everything", "boyfriend", "girlfriend", "relationship", "promoted", "promotion", "graduated", "retired", "had a baby", "was born", "pregnant"},
-		ko: []string{"사랑해", "사랑한다", "사랑합니다", "믿어", "신뢰해", "사귀", "연애", "약혼", "결혼", "청혼", "프러포즈", "동거", "첫 데이트", "평생 함께", "승진", "졸업", "은퇴", "태어났", "출산", "임신"},
+		en: []string{"i love you", "love you", "i trust you", "trust you", "in love", "fell for", "engaged", "married", "marry", "proposed", "moved in together", "our first date", "build a life", "be together forever", "you mean everything", "boyfriend", "girlfriend", "relationship", "promoted", "promotion", "graduated", "retired", "had a baby", "was born", "pregnant",
+			"new job", "got the job", "shipped", "launched", "went live", "first marathon", "anniversary ring"},
+		ko: []string{"사랑해", "사랑한다", "사랑합니다", "믿어", "신뢰해", "사귀", "연애", "약혼", "결혼", "청혼", "프러포즈", "동거", "첫 데이트", "평생 함께", "승진", "졸업", "은퇴", "태어났", "출산", "임신",
+			"주년", "완주", "첫 풀코스", "출시", "런칭", "새 직장", "이직", "합격"},
 	}
 }
 
@@ -115,10 +119,18 @@ func gateExemplars(typ string) []string {
 			"I got promoted to senior engineer today.",
 			"I trust you completely, you mean everything to me.",
 			"Our daughter was born this morning.",
+			"We just shipped version 1.0 of our product today!",
+			"We launched the app today, it is live in the stores.",
+			"Big news: I got the new job, I start next month as a senior engineer.",
+			"I finished my first marathon today!",
 			"사랑해, 평생 함께하고 싶어.",
 			"우리 약혼했어, 어제 청혼 받았어.",
 			"내년 봄에 결혼해요.",
 			"오늘 승진했어요.",
+			"오늘 첫 풀코스 마라톤 완주했어!",
+			"결혼 10주년 기념으로 반지를 선물했어.",
+			"드디어 우리 앱을 출시했어!",
+			"새 직장에 합격했어, 다음 달부터 출근해.",
 		}
 	case "habit":
 		return []string{
@@ -165,8 +177,8 @@ func gateExemplars(typ string) []string {
 // embedder, and the role-play guard.
 type gateSet struct {
 	embedder  string
-	centroids map[string][]float32
-	reference map[string]float64 // leave-one-out mean cosine of the exemplars
+	centroids map[string][]float32 // by type + "/" + script (en, ko)
+	reference map[string]float64   // leave-one-out mean cosine of the exemplars
 	guards    []namedPattern
 	threshold float64
 }
@@ -180,18 +192,47 @@ type namedPattern struct {
 func newGateSet(ctx context.Context, emb Embedder, threshold float64) (*gateSet, error) {
 	g := &gateSet{embedder: emb.Name(), centroids: map[string][]float32{}, reference: map[string]float64{}, guards: roleplayPatterns(), threshold: threshold}
 	for _, typ := range declarationTypes() {
-		vs, err := emb.Embed(ctx, gateExemplars(typ))
-		if err != nil {
-			return nil, fmt.Errorf("embed %s exemplars: %w", typ, err)
+		byScript := map[string][]string{}
+		for _, x := range gateExemplars(typ) {
+			byScript[scriptOf(x)] = append(byScript[scriptOf(x)], x)
 		}
-		g.centroids[typ] = centroid(vs, -1)
-		ref := 0.0
-		for i, v := range vs {
-			ref += vector.Cosine(v, centroid(vs, i))
+		for script, xs := range byScript {
+			vs, err := emb.Embed(ctx, xs)
+			if err != nil {
+				return nil, fmt.Errorf("embed %s exemplars: %w", typ, err)
+			}
+			k := typ + "/" + script
+			g.centroids[k] = centroid(vs, -1)
+			ref := 0.0
+			for i, v := range vs {
+				ref += vector.Cosine(v, centroid(vs, i))
+			}
+			g.reference[k] = max(ref/float64(len(vs)), minReference)
 		}
-		g.reference[typ] = max(ref/float64(len(vs)), 0.05)
 	}
 	return g, nil
+}
+
+// minReference keeps the calibration finite for exemplars that share
+// almost nothing.
+const minReference = 0.05
+
+// scriptOf is "ko" when most letters of text are Hangul, else "en".
+func scriptOf(text string) string {
+	letters, hangul := 0, 0
+	for _, r := range text {
+		switch {
+		case r >= 0xAC00 && r <= 0xD7A3:
+			hangul++
+			letters++
+		case r < 0x80 && (r|0x20 >= 'a' && r|0x20 <= 'z'):
+			letters++
+		}
+	}
+	if hangul*2 >= letters && hangul > 0 {
+		return "ko"
+	}
+	return "en"
 }
 
 // centroid is the mean of vs, leaving out index skip (-1: none).
@@ -212,10 +253,25 @@ func centroid(vs [][]float32, skip int) []float32 {
 func roleplayPatterns() []namedPattern {
 	return []namedPattern{
 		{"roleplay_action", regexp.MustCompile(`\*[^*\n]{1,60}\*`)},
-		{"roleplay_stage_direction", regexp.MustCompile(`(?i)[(\[](?:laughs?|smiles?|sighs?|winks?|giggles?|blushes|whispers?|grins?|nods?|hugs?|cries|crying|chuckles?|sobs?|kisses?|웃음|미소|한숨|윙크|속삭|끄덕|포옹|울음|눈물)[^)\]\n]{0,30}[)\]]`)},
-		{"roleplay_narration", regexp.MustCompile(`(?i)\b(?:she|he|they)\s+(?:smiles|whispers|laughs|sighs|blushes|leans|looks|gazes|hugs|kisses|grins|nods|takes\s+(?:your|his|her)\s+hand)\b|(?:그녀는|그는)\s?[^.!?\n]{0,20}(?:미소|속삭|웃으며|바라보|끌어안)`)},
+		{"roleplay_stage_direction", regexp.MustCompile(`(?i)[(\[](?:laughs?|laughing|smiles?|smiling|sighs?|winks?|giggles?|blushes|whispers?|grins?|nods?|hugs?|cries|crying|chuckles?|sobs?|kisses?|웃음|웃으며|웃는|미소|한숨|윙크|속삭|끄덕|포옹|울음|눈물)[^)\]\n]{0,30}[)\]]`)},
+		{"roleplay_narration", regexp.MustCompile(`(?i)\b(?:she|he|they)\s+(?:\w+ly\s+)?(?:smiles|smiled|whispers|whispered|laughs|laughed|sighs|sighed|blushes|blushed|leans|leaned|looks|looked|gazes|gazed|hugs|hugged|kisses|kissed|grins|grinned|nods|nodded|bows|bowed|takes\s+(?:your|his|her)\s+hand)\b|(?:그녀는|그는|[가-힣]{1,4}(?:는|은))\s[^.!?\n]{0,40}(?:속삭였다|속삭이며|미소 지었다|바라보았다|끌어안았다|고백했다|맹세했다)`)},
 		{"roleplay_joke", regexp.MustCompile(`ㅋㅋ|ㅎㅎㅎ|(?i)\b(?:lol|lmao|haha+|jk|just kidding|kidding)\b|농담`)},
 	}
+}
+
+// isQuestionOrRequest reports whether text asks for something instead of
+// declaring it: it ends with a question mark, or asks the assistant to do
+// something ("how do I …", "can you …", "…알려줘", "…해 주세요").
+func isQuestionOrRequest(text string) bool {
+	t := strings.TrimSpace(text)
+	if strings.HasSuffix(t, "?") || strings.HasSuffix(t, "？") {
+		return true
+	}
+	norm := lexNorm(t)
+	return kwFind(norm, lexicon{
+		en: []string{"how do i", "how to", "can you", "could you", "help me", "tell me how", "what should"},
+		ko: []string{"알려줘", "알려 줘", "알려주세요", "도와줘", "어떻게 해", "방법"},
+	}) != ""
 }
 
 // roleplay returns the name of the first role-play pattern text matches.
@@ -238,27 +294,33 @@ func (g *gateSet) check(ctx context.Context, emb Embedder, text string, vec []fl
 		return "note", []Decision{{Layer: LayerGate, Verdict: "unlabel", Pattern: p,
 			Reason: fmt.Sprintf("%s → note: role-play or joking never becomes a declaration", typ)}}, nil
 	}
+	if isQuestionOrRequest(text) {
+		return "note", []Decision{{Layer: LayerGate, Verdict: "unlabel", Pattern: "question_or_request",
+			Reason: fmt.Sprintf("%s → note: a question or request declares nothing", typ)}}, nil
+	}
 	norm := lexNorm(text)
 	kw := kwFind(norm, gateKeywords(typ))
 	if kw == "" {
 		return "note", []Decision{{Layer: LayerGate, Verdict: "unlabel", Pattern: "no_keyword",
 			Reason: fmt.Sprintf("%s → note: no %s keyword", typ, typ)}}, nil
 	}
-	sim := vector.Cosine(vec, g.centroids[typ])
+	k := typ + "/" + scriptOf(text)
+	sim := vector.Cosine(vec, g.centroids[k])
 	if s := keywordSentence(text, kw); s != "" && s != text {
 		vs, err := emb.Embed(ctx, []string{s})
 		if err != nil {
 			return "", nil, fmt.Errorf("embed gate sentence: %w", err)
 		}
-		sim = max(sim, vector.Cosine(vs[0], g.centroids[typ]))
+		sim = max(sim, vector.Cosine(vs[0], g.centroids[k]))
 	}
-	cal := sim / g.reference[typ]
+	ref := g.reference[k]
+	cal := sim / ref
 	if cal < g.threshold {
 		return "note", []Decision{{Layer: LayerGate, Verdict: "unlabel", Pattern: "low_similarity",
-			Reason: fmt.Sprintf("%s → note: keyword %q but similarity %.2f < %.2f to the %s exemplars (raw cosine %.2f, reference %.2f)", typ, kw, cal, g.threshold, typ, sim, g.reference[typ])}}, nil
+			Reason: fmt.Sprintf("%s → note: keyword %q but similarity %.2f < %.2f to the %s exemplars (raw cosine %.2f, reference %.2f)", typ, kw, cal, g.threshold, typ, sim, ref)}}, nil
 	}
 	return typ, []Decision{{Layer: LayerGate, Verdict: "label", Pattern: kw,
-		Reason: fmt.Sprintf("%s: keyword %q, similarity %.2f ≥ %.2f (raw cosine %.2f, reference %.2f)", typ, kw, cal, g.threshold, sim, g.reference[typ])}}, nil
+		Reason: fmt.Sprintf("%s: keyword %q, similarity %.2f ≥ %.2f (raw cosine %.2f, reference %.2f)", typ, kw, cal, g.threshold, sim, ref)}}, nil
 }
 
 // keywordSentence returns the sentence of text that holds kw.

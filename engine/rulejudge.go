@@ -11,23 +11,27 @@ import (
 // from keyword tables, in English and Korean, and says so: its verdicts carry
 // Source "rules" and the capture result Decider "rules".
 //
-// Store or skip. A user message is stored when it carries a memory cue — a
-// type keyword below, a first-person statement ("I …", "my …", "저는 …",
-// "제 …"), a number or date, or "remember"/"기억해". With detail high every
-// user message that passed L1/L2 is stored; with detail low only typed ones
+// Store or skip. L1 and L2 have already removed the noise, so at detail
+// medium a user message is stored unless it is a question or a request with
+// no type keyword and no memory cue (a first-person statement, a number,
+// "remember"/"기억해"): "디버깅 도와줘", "what's the weather in Seoul?". With
+// detail high every user message is stored; with detail low only typed ones
 // (not note). Assistant messages are echoes of the conversation and are
 // stored only when they record a decision or a rule ("we decided", "결정");
 // tool and system output is never stored by the rules.
 //
 // Type. The first table in priority order whose keyword occurs wins:
-// correction, rule, health, date, milestone, achievement, gift, habit,
+// correction, rule, milestone, health, date, achievement, gift, habit,
 // shared_thing, preference, current_project; else note. Declaration-like
 // types are proposals only: the extraction gates confirm or reject them.
 //
 // Kind. correction, rule, preference, health, habit and current_project are
-// facts; achievement and gift are episodes; for the rest, time-bound cues
-// ("today", "yesterday", "last night", "오늘", "어제", "방금", Korean past
-// endings -었/았/했 with no standing cue) make an episode, otherwise a fact.
+// facts; achievement and gift are episodes. For the rest, a time-bound cue
+// ("today", "tonight", "last night", "next week", "오늘", "어제", "방금",
+// "다음 주") makes an episode; then a decision or standing cue ("decided",
+// "going with", "always", "기로 했", "항상") a fact; then a past-tense verb
+// (EN went/had/ate…, KO a syllable closed by ㅆ: 먹었어, 샀어) an episode;
+// otherwise a fact.
 //
 // Importance comes from the type (typeImportance), nudged +0.1 by "remember"
 // or "important"/"중요".
@@ -73,11 +77,11 @@ func (RuleJudge) JudgeCapture(ctx context.Context, in CaptureInput) (CaptureVerd
 	case in.Detail == DetailHigh:
 		v.Store = true
 		v.Reason = fmt.Sprintf("rules: detail high keeps user statements; type %s%s", typ, cueNote(cue))
-	case cue == "":
-		v.Reason = "rules: no memory cue (no type keyword, first-person statement, number or date)"
+	case typ == "note" && cue == "" && isQuestionOrRequest(in.Text):
+		v.Reason = "rules: a question or request with nothing to remember"
 	default:
 		v.Store = true
-		v.Reason = fmt.Sprintf("rules: type %s%s", typ, cueNote(cue))
+		v.Reason = fmt.Sprintf("rules: user statement, type %s%s", typ, cueNote(cue))
 	}
 	return v, nil
 }
@@ -168,17 +172,17 @@ func typeTables() []struct {
 	}{
 		{"correction", lexicon{
 			en: []string{"don't", "do not", "stop", "never", "instead of", "not like that", "that's wrong", "wrong again"},
-			ko: []string{"하지 마", "하지마", "하지 말", "말고", "그렇게 말고", "틀렸", "아니라"}}},
+			ko: []string{"지 마", "지마", "지 말", "말고", "틀렸", "아니라"}}},
 		{"rule", lexicon{
 			en: []string{"always", "from now on", "every time", "must", "make sure to", "rule"},
 			ko: []string{"항상", "앞으로는", "앞으로", "반드시", "꼭", "규칙", "매번"}}},
+		{"milestone", lexicon{en: milestoneWords().en, ko: milestoneWords().ko}},
 		{"health", lexicon{
 			en: []string{"allerg*", "doctor", "dentist", "medication", "medicine", "diagnosed", "diabet*", "asthma", "migraine", "surgery", "blood pressure", "pregnan*", "symptom*", "prescri*", "vegetarian", "vegan", "gluten", "lactose", "injur*", "therapy"},
 			ko: []string{"알레르기", "병원", "약을", "약 ", "진단", "당뇨", "천식", "편두통", "수술", "혈압", "임신", "증상", "처방", "채식", "유당", "부상", "치료", "두통", "아파"}}},
 		{"date", lexicon{
 			en: []string{"birthday", "anniversary", "appointment", "deadline", "due on", "scheduled", "wedding day", "january", "february", "march", "april", "june", "july", "august", "september", "october", "november", "december"},
 			ko: []string{"생일", "기념일", "예약", "마감", "일정", "결혼식", "월 ", "일에", "요일"}}},
-		{"milestone", lexicon{en: milestoneWords().en, ko: milestoneWords().ko}},
 		{"achievement", lexicon{en: achievementWords().en, ko: achievementWords().ko}},
 		{"gift", lexicon{en: giftWords().en, ko: giftWords().ko}},
 		{"habit", lexicon{en: habitWords().en, ko: habitWords().ko}},
@@ -236,21 +240,43 @@ func kindOf(typ, norm string) Kind {
 		return KindEpisode
 	}
 	if kwFind(norm, lexicon{
-		en: []string{"today", "yesterday", "tonight", "this morning", "last night", "last week", "just now", "earlier today", "this afternoon"},
-		ko: []string{"오늘", "어제", "방금", "아까", "지난주", "지난 주", "오늘 아침", "어젯밤"},
+		en: []string{"today", "yesterday", "tonight", "this morning", "last night", "last week", "last weekend", "just now",
+			"earlier today", "this afternoon", "this week", "this weekend", "next week", "tomorrow", "just got back",
+			"thinking about", "planning to", "plan to"},
+		ko: []string{"오늘", "어제", "방금", "아까", "지난주", "지난 주", "어젯밤", "이번 주", "이번주", "다음 주", "다음주", "내일", "주말에"},
 	}) != "" {
 		return KindEpisode
 	}
 	if kwFind(norm, lexicon{
-		en: []string{"i am", "i'm", "i prefer", "i have", "my", "always", "usually", "is", "are"},
-		ko: []string{"저는", "제 ", "나는", "항상", "보통"},
+		en: []string{"decided", "we're going with", "going with", "we chose", "always", "usually", "prefer"},
+		ko: []string{"기로 했", "기로 정했", "결정", "항상", "보통"},
 	}) != "" {
-		return KindFact
+		return KindFact // a decision or a standing statement, even in the past tense
 	}
-	for _, past := range []string{"었어", "았어", "했어", "었다", "았다", "했다", "었습니다", "았습니다", "했습니다"} {
-		if strings.Contains(norm, past) {
-			return KindEpisode
-		}
+	if pastTense(norm) {
+		return KindEpisode
 	}
 	return KindFact
+}
+
+// pastTense reports an English past-tense verb of an event, or a Korean
+// verb in the past tense (a syllable closed by ㅆ — 먹었, 샀, 했 — followed by
+// an ending; 있 "to be" and 겠 "will" are not past).
+func pastTense(norm string) bool {
+	if kwFind(norm, lexicon{en: []string{"was", "were", "went", "had", "got", "ate", "bought", "saw", "visited", "came",
+		"brought", "booked", "met", "tried", "watched", "took", "spent", "finished"}}) != "" {
+		return true
+	}
+	rs := []rune(norm)
+	for i := 0; i+1 < len(rs); i++ {
+		r := rs[i]
+		if r < 0xAC00 || r > 0xD7A3 || (r-0xAC00)%28 != 20 || r == '있' || r == '겠' {
+			continue
+		}
+		switch rs[i+1] {
+		case '어', '다', '습', '지', '는', '고', '대', '더':
+			return true
+		}
+	}
+	return false
 }
