@@ -44,6 +44,11 @@ type command struct {
 func commands() []command {
 	return []command{
 		// Subcommands register here, one line each, in the order `memtrace help` lists them.
+		{"demo", "demo --no-tui [--db PATH]", "build a fresh demo DB from testdata through the capture pipeline", cmdDemo},
+		{"ingest", "ingest FILE.jsonl|- [--json] [--batch N]", "capture pipeline; per-layer counts", cmdIngest},
+		{"add", "add --kind K --type T --importance X [--key K] [--scope S] TEXT", "write one memory directly (curator)", cmdAdd},
+		{"list", "list [--status S] [--type T] [--kind K] [--tier T] [--text X] [--json]", "list memories", cmdList},
+		{"show", "show ID|key:K [--json]", "one memory with its audit history", cmdShow},
 		{"judge", "judge check [--model M] [--timeout 30s] [--json]", "check the Ollama judge: host reachable, model present, digest", cmdJudge},
 	}
 }
