@@ -91,12 +91,16 @@ func ingestStream(ctx context.Context, eng *engine.Engine, r io.Reader, batchSiz
 		ByPattern: map[string]int{},
 		Lessons:   map[string]*engine.Correction{},
 	}
+	c, err := eng.NewCapturer(ctx)
+	if err != nil {
+		return nil, err
+	}
 	var batch []engine.Message
 	flush := func() error {
 		if len(batch) == 0 {
 			return nil
 		}
-		rs, err := eng.CaptureBatch(ctx, batch)
+		rs, err := c.CaptureBatch(ctx, batch)
 		if err != nil {
 			return err
 		}

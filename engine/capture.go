@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"memtrace/engine/filter"
-	"memtrace/engine/vector"
 )
 
 // OutcomeSkipped is the outcome of a message whose id is already in
@@ -20,24 +19,35 @@ const OutcomeSkipped = "skipped"
 // ReasonAlreadyCaptured is the reason of a skipped capture.
 const ReasonAlreadyCaptured = "already_captured"
 
-// capturer is what one CaptureBatch needs beside the engine: the compiled
-// filter tables, the gates with their embedded exemplars, and the judge.
-type capturer struct {
+// Capturer runs batch after batch through the capture pipeline with what
+// it needs prepared once: the compiled filter tables, the gates with their
+// embedded exemplars, the judge, and the dedupe index (content hashes and
+// an LSH over the active memories' vectors), which it keeps current from
+// the engine's cache instead of rebuilding it per batch. An import uses one
+// Capturer; Engine.CaptureBatch makes a fresh one per call. A Capturer is
+// not safe for concurrent use.
+type Capturer struct {
 	e       *Engine
 	filter  *filter.Filter
 	gates   *gateSet
 	judge   Judge
 	decider string
+
+	// Dedupe index; nil until the first write, reset when a batch fails.
+	byHash  map[string]int64
+	lsh     *lshIndex
+	indexed map[int64]bool
 }
 
-func (e *Engine) newCapturer(ctx context.Context) (*capturer, error) {
+// NewCapturer prepares the pipeline for e.
+func (e *Engine) NewCapturer(ctx context.Context) (*Capturer, error) {
 	g, err := newGateSet(ctx, e.embedder, e.cfg.GateSimilarity)
 	if err != nil {
 		return nil, err
 	}
-	c := &capturer{e: e, filter: filter.New(), gates: g, judge: e.judge}
+	c := &Capturer{e: e, filter: filter.New(), gates: g, judge: e.judge}
 	if c.judge == nil {
-		c.judge = RuleJudge{}
+		c.judge = RuleJudge{tables: typeTables()}
 	}
 	c.decider = judgeDecider(c.judge)
 	return c, nil
@@ -78,24 +88,44 @@ type pending struct {
 // is skipped (OutcomeSkipped), so an interrupted import can be re-run.
 // Messages of every role go through the same filters.
 func (e *Engine) CaptureBatch(ctx context.Context, msgs []Message) ([]*CaptureResult, error) {
-	c, err := e.newCapturer(ctx)
+	c, err := e.NewCapturer(ctx)
 	if err != nil {
 		return nil, err
 	}
+	return c.CaptureBatch(ctx, msgs)
+}
+
+// CaptureBatch is Engine.CaptureBatch with the prepared state of c.
+func (c *Capturer) CaptureBatch(ctx context.Context, msgs []Message) ([]*CaptureResult, error) {
+	e := c.e
 	ps := make([]*pending, len(msgs))
-	inBatch := map[string]bool{}
 	for i, m := range msgs {
 		if m.ID == "" {
 			m.ID = derivedMessageID(m)
 		}
 		m.At = m.At.UTC()
-		p := &pending{msg: m, res: &CaptureResult{MessageID: m.ID, Key: m.ID, Trail: []Decision{}}}
-		ps[i] = p
-		done, err := e.store.CaptureExists(ctx, m.ID)
-		if err != nil {
-			return nil, fmt.Errorf("capture %s: %w", m.ID, err)
+		ps[i] = &pending{msg: m, res: &CaptureResult{MessageID: m.ID, Key: m.ID, Trail: []Decision{}}}
+	}
+	// Which messages were captured before: one short transaction for the
+	// batch, so that a resumed import does not judge them again.
+	done := make([]bool, len(ps))
+	err := e.store.Update(ctx, func(q Queries) error {
+		for i, p := range ps {
+			ok, err := q.CaptureExists(ctx, p.msg.ID)
+			if err != nil {
+				return fmt.Errorf("capture %s: %w", p.msg.ID, err)
+			}
+			done[i] = ok
 		}
-		if done || inBatch[m.ID] {
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	inBatch := map[string]bool{}
+	for i, p := range ps {
+		m := p.msg
+		if done[i] || inBatch[m.ID] {
 			p.res.Outcome, p.res.Reason = OutcomeSkipped, ReasonAlreadyCaptured
 			continue
 		}
@@ -118,6 +148,7 @@ func (e *Engine) CaptureBatch(ctx context.Context, msgs []Message) ([]*CaptureRe
 		return nil
 	})
 	if err != nil {
+		c.byHash, c.lsh, c.indexed = nil, nil, nil // it may hold rolled-back inserts
 		return nil, fmt.Errorf("capture batch: %w", err)
 	}
 	out := make([]*CaptureResult, len(ps))
@@ -140,7 +171,7 @@ func derivedMessageID(m Message) string {
 
 // decide runs the stages that need no database write: L1, L2, the judge,
 // the gates, the lesson detection and the embedding.
-func (c *capturer) decide(ctx context.Context, p *pending) error {
+func (c *Capturer) decide(ctx context.Context, p *pending) error {
 	r, m := p.res, p.msg
 	r.Decider = c.decider
 	if match, ok := c.filter.L1(m.Text); ok {
@@ -157,9 +188,11 @@ func (c *capturer) decide(ctx context.Context, p *pending) error {
 		return nil
 	}
 	r.Trail = append(r.Trail, Decision{Layer: LayerL2, Verdict: "pass"})
-	if m.Role == "user" && c.gates.roleplay(m.Text) == "" {
+	if m.Role == "user" {
 		// Role-play and jokes state no lesson ("*bows* I'll always trust you").
-		p.lesson = detectLesson(m.Text)
+		if f := detectLesson(m.Text); f != nil && c.gates.roleplay(m.Text) == "" {
+			p.lesson = f
+		}
 	}
 
 	in := CaptureInput{Text: c.filter.StripMemoryTags(m.Text), Role: m.Role, Session: m.Session, Project: m.Project, Detail: c.e.cfg.Detail}
@@ -222,12 +255,13 @@ func normalType(t string) string {
 // memories written earlier in the same batch, which the engine's caches do
 // not see until the commit.
 type batchWriter struct {
-	c        *capturer
-	q        Queries
-	actor    Actor
-	inserted []*Memory
-	touched  map[int64]*Memory // cached memories reinforced in this batch
-	byHash   map[string]int64
+	c            *Capturer
+	q            Queries
+	actor        Actor
+	inserted     []*Memory
+	insertedByID map[int64]*Memory
+	touched      map[int64]*Memory // cached memories reinforced in this batch
+	synced       bool              // the dedupe index has caught up with the cache
 }
 
 func (w *batchWriter) write(ctx context.Context, p *pending) error {
@@ -310,9 +344,11 @@ func (w *batchWriter) storeOrReinforce(ctx context.Context, p *pending) error {
 		return fmt.Errorf("store memory %s: %w", m.ID, err)
 	}
 	w.inserted = append(w.inserted, mem)
-	if w.byHash != nil {
-		w.byHash[mem.Hash] = mem.ID
+	if w.insertedByID == nil {
+		w.insertedByID = map[int64]*Memory{}
 	}
+	w.insertedByID[mem.ID] = mem
+	w.c.index(mem)
 	r.Outcome, r.MemoryID = OutcomeStored, mem.ID
 	r.Trail = append(r.Trail, Decision{Layer: LayerDedupe, Verdict: "pass", Reason: "no active duplicate"},
 		Decision{Layer: LayerStore, Verdict: "store", Reason: fmt.Sprintf("memory %d: %s %s, importance %.2f, %s", mem.ID, mem.Kind, mem.Type, mem.Importance, mem.Scope)})
@@ -321,52 +357,64 @@ func (w *batchWriter) storeOrReinforce(ctx context.Context, p *pending) error {
 
 // duplicate finds an active memory with the same content hash or a vector
 // at least DedupeSimilarity close, in the engine's caches or among this
-// batch's inserts. It returns a copy to update and how it matched.
+// batch's inserts. It returns the memory to update and how it matched.
 func (w *batchWriter) duplicate(hash string, vec []float32) (*Memory, string) {
 	e := w.c.e
-	if w.byHash == nil {
-		w.byHash = map[string]int64{}
-		e.EachMemory(func(m *Memory) bool {
-			if m.Status == StatusActive {
-				w.byHash[m.Hash] = m.ID
-			}
-			return true
-		})
+	if !w.synced {
+		w.c.syncIndex()
+		w.synced = true
 	}
-	if id, ok := w.byHash[hash]; ok {
-		if m := w.find(id); m != nil {
+	if id, ok := w.c.byHash[hash]; ok {
+		if m := w.find(id); m != nil && m.Hash == hash {
 			return m, "same content"
 		}
 	}
-	threshold := e.cfg.DedupeSimilarity
-	var best *Memory
-	bestSim := threshold
-	for _, h := range e.VectorSearch(vec, 3) {
-		if h.Score < bestSim {
-			continue
-		}
-		if m := w.find(h.ID); m != nil {
-			best, bestSim = m, h.Score
-		}
-	}
-	for _, m := range w.inserted {
-		if s := vector.Cosine(vec, m.Embedding); s >= bestSim && m.Status == StatusActive {
-			best, bestSim = m, s
-		}
-	}
-	if best == nil {
+	id, sim := w.c.lsh.nearDuplicate(vec, e.cfg.DedupeSimilarity, w.vectorOf)
+	if id == 0 {
 		return nil, ""
 	}
-	return best, "similarity " + strconv.FormatFloat(bestSim, 'f', 2, 64)
+	m := w.find(id)
+	if m == nil {
+		return nil, ""
+	}
+	return m, "similarity " + strconv.FormatFloat(sim, 'f', 2, 64)
+}
+
+// syncIndex adds to the dedupe index the active memories of the engine's
+// cache it has not seen (all of them the first time; afterwards only what
+// another writer added): a map lookup per memory, hashing only new ones.
+func (c *Capturer) syncIndex() {
+	if c.lsh == nil {
+		c.byHash, c.lsh, c.indexed = map[string]int64{}, newLSH(c.e.embedder.Dim()), map[int64]bool{}
+	}
+	c.e.EachMemory(func(m *Memory) bool {
+		if m.Status == StatusActive && !c.indexed[m.ID] {
+			c.index(m)
+		}
+		return true
+	})
+}
+
+// index adds one memory to the dedupe index.
+func (c *Capturer) index(m *Memory) {
+	c.indexed[m.ID] = true
+	c.byHash[m.Hash] = m.ID
+	c.lsh.add(m.ID, m.Embedding)
+}
+
+// vectorOf is the vector of a cached memory or of one inserted in this batch.
+func (w *batchWriter) vectorOf(id int64) ([]float32, bool) {
+	if m, ok := w.insertedByID[id]; ok {
+		return m.Embedding, true
+	}
+	return w.c.e.VectorOf(id)
 }
 
 // find returns the memory to update: this batch's own insert, or a copy of
 // the cached one when it is still active.
 func (w *batchWriter) find(id int64) *Memory {
-	for _, m := range w.inserted {
-		if m.ID == id {
-			return m
-		}
+	if m, ok := w.insertedByID[id]; ok {
+		return m
 	}
 	if m, ok := w.touched[id]; ok {
 		return m

@@ -59,7 +59,7 @@ func TestDemoDecisions(t *testing.T) {
 	_, byID, l := loadDemo(t)
 	ctx := context.Background()
 	e := &Engine{embedder: vector.NewHashed(0), cfg: Config{}.withDefaults(), now: func() time.Time { return time.Unix(0, 0) }}
-	c, err := e.newCapturer(ctx)
+	c, err := e.NewCapturer(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}

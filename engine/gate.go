@@ -58,7 +58,7 @@ func milestoneWords() lexicon {
 		en: []string{"i love you", "love you", "i trust you", "trust you", "in love", "fell for", "engaged", "married", "marry", "proposed", "moved in together", "our first date", "build a life", "be together forever", "you mean everything", "boyfriend", "girlfriend", "relationship", "promoted", "promotion", "graduated", "retired", "had a baby", "was born", "pregnant",
 			"new job", "got the job", "shipped", "launched", "went live", "first marathon", "anniversary ring"},
 		ko: []string{"사랑해", "사랑한다", "사랑합니다", "믿어", "신뢰해", "사귀", "연애", "약혼", "결혼", "청혼", "프러포즈", "동거", "첫 데이트", "평생 함께", "승진", "졸업", "은퇴", "태어났", "출산", "임신",
-			"주년", "완주", "첫 풀코스", "출시", "런칭", "새 직장", "이직", "합격"},
+			"주년", "완주했", "첫 풀코스", "출시", "런칭", "새 직장", "이직", "합격"},
 	}
 }
 

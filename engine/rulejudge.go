@@ -25,7 +25,8 @@ import (
 // shared_thing, preference, current_project; else note. Declaration-like
 // types are proposals only: the extraction gates confirm or reject them.
 //
-// Kind. correction, rule, preference, health, habit and current_project are
+// Kind. correction, rule, preference, health, habit, current_project and
+// milestone (a life or project milestone is remembered for long) are
 // facts; achievement and gift are episodes. For the rest, a time-bound cue
 // ("today", "tonight", "last night", "next week", "오늘", "어제", "방금",
 // "다음 주") makes an episode; then a decision or standing cue ("decided",
@@ -35,19 +36,28 @@ import (
 //
 // Importance comes from the type (typeImportance), nudged +0.1 by "remember"
 // or "important"/"중요".
-type RuleJudge struct{}
+//
+// The zero RuleJudge is ready to use; the engine builds one with its keyword
+// tables prepared once.
+type RuleJudge struct {
+	tables []typeTable // nil: built per call
+}
 
 // Name identifies the fallback in capture results.
 func (RuleJudge) Name() string { return "rules" }
 
 // JudgeCapture decides one message by the rules documented on RuleJudge.
-func (RuleJudge) JudgeCapture(ctx context.Context, in CaptureInput) (CaptureVerdict, error) {
+func (r RuleJudge) JudgeCapture(ctx context.Context, in CaptureInput) (CaptureVerdict, error) {
 	if err := ctx.Err(); err != nil {
 		return CaptureVerdict{}, err
 	}
 	v := CaptureVerdict{Source: "rules"}
 	norm := lexNorm(in.Text)
-	typ, kw := classify(norm)
+	tables := r.tables
+	if tables == nil {
+		tables = typeTables()
+	}
+	typ, kw := classify(norm, tables)
 	v.Type = typ
 	v.Kind = kindOf(typ, norm)
 	v.Importance = typeImportance(typ)
@@ -146,10 +156,10 @@ func lexNorm(text string) string {
 func kwFind(norm string, l lexicon) string {
 	for _, k := range l.en {
 		if strings.HasSuffix(k, "*") {
-			if strings.Contains(norm, " "+k[:len(k)-1]) {
+			if hasWord(norm, k[:len(k)-1], false) {
 				return k
 			}
-		} else if strings.Contains(norm, " "+k+" ") {
+		} else if hasWord(norm, k, true) {
 			return k
 		}
 	}
@@ -161,15 +171,32 @@ func kwFind(norm string, l lexicon) string {
 	return ""
 }
 
-// typeTables lists the type keyword tables in priority order.
-func typeTables() []struct {
+// hasWord reports whether w occurs in norm starting at a word boundary and,
+// when whole, ending at one; norm is padded with spaces (lexNorm), and the
+// search allocates nothing.
+func hasWord(norm, w string, whole bool) bool {
+	for from := 0; ; {
+		i := strings.Index(norm[from:], w)
+		if i < 0 {
+			return false
+		}
+		i += from
+		if i > 0 && norm[i-1] == ' ' && (!whole || i+len(w) < len(norm) && norm[i+len(w)] == ' ') {
+			return true
+		}
+		from = i + 1
+	}
+}
+
+// typeTable is the keyword table of one type.
+type typeTable struct {
 	typ string
 	lex lexicon
-} {
-	return []struct {
-		typ string
-		lex lexicon
-	}{
+}
+
+// typeTables lists the type keyword tables in priority order.
+func typeTables() []typeTable {
+	return []typeTable{
 		{"correction", lexicon{
 			en: []string{"don't", "do not", "stop", "never", "instead of", "not like that", "that's wrong", "wrong again"},
 			ko: []string{"지 마", "지마", "지 말", "말고", "틀렸", "아니라"}}},
@@ -198,8 +225,8 @@ func typeTables() []struct {
 
 // classify returns the type of a normalised text and the keyword that
 // decided it.
-func classify(norm string) (typ, kw string) {
-	for _, t := range typeTables() {
+func classify(norm string, tables []typeTable) (typ, kw string) {
+	for _, t := range tables {
 		if k := kwFind(norm, t.lex); k != "" {
 			return t.typ, k
 		}
@@ -234,7 +261,7 @@ func memoryCue(norm string) string {
 // kindOf decides fact vs episode.
 func kindOf(typ, norm string) Kind {
 	switch typ {
-	case "correction", "rule", "preference", "health", "habit", "current_project":
+	case "correction", "rule", "preference", "health", "habit", "current_project", "milestone":
 		return KindFact
 	case "achievement", "gift":
 		return KindEpisode
