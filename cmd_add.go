@@ -22,7 +22,7 @@ func cmdAdd(e *env, args []string) error {
 	tier := fs.String("tier", string(engine.TierWarm), "hot, warm or cold")
 	session := fs.String("session", "", "session the memory belongs to")
 	asJSON := fs.Bool("json", false, "print the memory as JSON")
-	words, err := parseAnywhere(fs, args)
+	words, err := parseArgs(fs, args)
 	if err != nil {
 		return usageError{err.Error()}
 	}
@@ -39,7 +39,7 @@ func cmdAdd(e *env, args []string) error {
 	case *tier != string(engine.TierHot) && *tier != string(engine.TierWarm) && *tier != string(engine.TierCold):
 		return usageError{fmt.Sprintf("--tier %q: want hot, warm or cold", *tier)}
 	}
-	eng, closeDB, err := openCaptureEngine(e.ctx, e.dbPath)
+	eng, closeDB, err := openCaptureEngine(e, false)
 	if err != nil {
 		return err
 	}

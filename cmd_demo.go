@@ -27,7 +27,7 @@ func cmdDemo(e *env, args []string) error {
 	fs.SetOutput(io.Discard)
 	noTUI := fs.Bool("no-tui", false, "build the demo database and print a summary")
 	dbPath := fs.String("db", "", "where to build it (default: --db before the command, else a new temporary directory)")
-	words, err := parseAnywhere(fs, args)
+	words, err := parseArgs(fs, args)
 	if err != nil {
 		return usageError{err.Error()}
 	}
@@ -51,7 +51,9 @@ func cmdDemo(e *env, args []string) error {
 	if _, err := os.Stat(path); err == nil {
 		return engine.Errorf(engine.ECONFLICT, "%s already exists; the demo builds a fresh database: remove it or pass another --db PATH", path)
 	}
-	eng, closeDB, err := openCaptureEngine(e.ctx, path)
+	de := *e
+	de.dbPath = path
+	eng, closeDB, err := openCaptureEngine(&de, false)
 	if err != nil {
 		return err
 	}

@@ -10,7 +10,6 @@ import (
 	"sort"
 
 	"memtrace/engine"
-	"memtrace/store"
 )
 
 // defaultIngestBatch is how many messages share one transaction.
@@ -23,7 +22,7 @@ func cmdIngest(e *env, args []string) error {
 	fs.SetOutput(io.Discard)
 	asJSON := fs.Bool("json", false, "print the IngestStats JSON contract")
 	batch := fs.Int("batch", defaultIngestBatch, "messages per transaction")
-	words, err := parseAnywhere(fs, args)
+	words, err := parseArgs(fs, args)
 	if err != nil {
 		return usageError{err.Error()}
 	}
@@ -43,7 +42,7 @@ func cmdIngest(e *env, args []string) error {
 		defer f.Close()
 		in, name = f, words[0]
 	}
-	eng, closeDB, err := openCaptureEngine(e.ctx, e.dbPath)
+	eng, closeDB, err := openCaptureEngine(e, false)
 	if err != nil {
 		return err
 	}
@@ -59,14 +58,15 @@ func cmdIngest(e *env, args []string) error {
 	return nil
 }
 
-// openCaptureEngine opens (creating when absent) the database at path and the
-// engine over it; the returned func closes the database.
-func openCaptureEngine(ctx context.Context, path string) (*engine.Engine, func(), error) {
-	db, err := store.Open(ctx, path, nil)
+// openCaptureEngine opens the database at e.dbPath (with mustExist, a
+// missing file is an error saying how to make one; otherwise it is created)
+// and the engine over it; the returned func closes the database.
+func openCaptureEngine(e *env, mustExist bool) (*engine.Engine, func(), error) {
+	db, err := openStore(e, mustExist)
 	if err != nil {
 		return nil, nil, err
 	}
-	eng, err := engine.Open(ctx, engine.Options{Store: db})
+	eng, err := engine.Open(e.ctx, engine.Options{Store: db})
 	if err != nil {
 		db.Close()
 		return nil, nil, err
@@ -205,24 +205,4 @@ func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
-}
-
-// parseAnywhere parses flags that may come before, between or after the
-// positional words, and returns the words.
-func parseAnywhere(fs *flag.FlagSet, args []string) ([]string, error) {
-	var words []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			return words, nil
-		}
-		if args[0] == "--" {
-			return append(words, args[1:]...), nil
-		}
-		words = append(words, args[0])
-		args = args[1:]
-	}
 }

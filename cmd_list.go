@@ -28,7 +28,7 @@ func cmdList(e *env, args []string) error {
 	text := fs.String("text", "", "case-insensitive substring of the content")
 	limit := fs.Int("limit", 50, "at most this many (0: all)")
 	asJSON := fs.Bool("json", false, "print JSON")
-	words, err := parseAnywhere(fs, args)
+	words, err := parseArgs(fs, args)
 	if err != nil {
 		return usageError{err.Error()}
 	}
@@ -63,7 +63,7 @@ func cmdList(e *env, args []string) error {
 	if *scope != "" {
 		f.Scope = scope
 	}
-	eng, closeDB, err := openCaptureEngine(e.ctx, e.dbPath)
+	eng, closeDB, err := openCaptureEngine(e, true)
 	if err != nil {
 		return err
 	}

@@ -23,14 +23,14 @@ func cmdShow(e *env, args []string) error {
 	fs := flag.NewFlagSet("show", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	asJSON := fs.Bool("json", false, "print JSON")
-	words, err := parseAnywhere(fs, args)
+	words, err := parseArgs(fs, args)
 	if err != nil {
 		return usageError{err.Error()}
 	}
 	if len(words) != 1 {
 		return usageError{"want one memory: ID or key:K"}
 	}
-	eng, closeDB, err := openCaptureEngine(e.ctx, e.dbPath)
+	eng, closeDB, err := openCaptureEngine(e, true)
 	if err != nil {
 		return err
 	}

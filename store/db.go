@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"io"
@@ -61,18 +62,12 @@ func Open(ctx context.Context, path string, now func() time.Time) (*DB, error) {
 		return nil, err
 	}
 	db := &DB{path: path, now: now}
-	var err error
-	if db.writer, err = sql.Open("sqlite3", dsn(path, true)); err != nil {
-		return nil, fmt.Errorf("open database: %w", err)
-	}
+	db.writer = openPool(dsn(path, true), writerPragmas)
 	db.writer.SetMaxOpenConns(1)
 	db.writer.SetMaxIdleConns(1)
 	db.writer.SetConnMaxLifetime(0)
 	db.writer.SetConnMaxIdleTime(0)
-	if db.reader, err = sql.Open("sqlite3", dsn(path, false)); err != nil {
-		db.writer.Close()
-		return nil, fmt.Errorf("open database: %w", err)
-	}
+	db.reader = openPool(dsn(path, false), readerPragmas)
 	db.reader.SetMaxOpenConns(readConns)
 	db.reader.SetMaxIdleConns(readConns)
 	if err := migrate(ctx, db.writer, migrations()); err != nil {
@@ -81,6 +76,32 @@ func Open(ctx context.Context, path string, now func() time.Time) (*DB, error) {
 	}
 	return db, nil
 }
+
+// Connection settings beyond what the DSN can say. The writer gets a larger
+// page cache so that the indexes of a bulk import stay in memory, and
+// checkpoints the WAL less often (each checkpoint syncs the file).
+const (
+	writerPragmas = "PRAGMA cache_size = -65536; PRAGMA wal_autocheckpoint = 8192"
+	readerPragmas = "PRAGMA cache_size = -8192"
+)
+
+// openPool opens a connection pool whose connections run pragmas on connect.
+func openPool(dsn string, pragmas string) *sql.DB {
+	drv := &sqlite3.SQLiteDriver{ConnectHook: func(c *sqlite3.SQLiteConn) error {
+		_, err := c.Exec(pragmas, nil)
+		return err
+	}}
+	return sql.OpenDB(connector{drv: drv, dsn: dsn})
+}
+
+// connector opens connections of one pool through a driver with a hook.
+type connector struct {
+	drv *sqlite3.SQLiteDriver
+	dsn string
+}
+
+func (c connector) Connect(context.Context) (driver.Conn, error) { return c.drv.Open(c.dsn) }
+func (c connector) Driver() driver.Driver                        { return c.drv }
 
 // dsn builds a file: URI so that any character in path is escaped, with the
 // connection settings every connection gets.

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"strings"
@@ -15,34 +16,23 @@ const memoryColumns = `id, key, content, kind, type, orig_type, status, tier, sc
 	importance, role, session, created_at, last_accessed_at, access_count,
 	boost, boost_at, hash, embedding, embedder, seq`
 
+const memoryColumnCount = 21
+
 // scanMemory reads one row selected with memoryColumns.
 func scanMemory(s scanner) (*engine.Memory, error) {
-	var (
-		m                          engine.Memory
-		key                        sql.NullString
-		created, accessed, boostAt string
-		embedding                  []byte
-	)
-	if err := s.Scan(&m.ID, &key, &m.Content, &m.Kind, &m.Type, &m.OrigType, &m.Status, &m.Tier, &m.Scope,
-		&m.Importance, &m.Role, &m.Session, &created, &accessed, &m.AccessCount,
-		&m.Boost, &boostAt, &m.Hash, &embedding, &m.Embedder, &m.Seq); err != nil {
+	var v [memoryColumnCount]any
+	var ptrs [memoryColumnCount]any
+	for i := range v {
+		ptrs[i] = &v[i]
+	}
+	if err := s.Scan(ptrs[:]...); err != nil {
 		return nil, err
 	}
-	m.Key = key.String
-	var err error
-	if m.CreatedAt, err = parseTime(created); err != nil {
-		return nil, err
+	var dv [memoryColumnCount]driver.Value
+	for i := range v {
+		dv[i] = v[i]
 	}
-	if m.LastAccessedAt, err = parseTime(accessed); err != nil {
-		return nil, err
-	}
-	if m.BoostAt, err = parseTime(boostAt); err != nil {
-		return nil, err
-	}
-	if m.Embedding, err = decodeEmbedding(embedding); err != nil {
-		return nil, fmt.Errorf("memory %d: %w", m.ID, err)
-	}
-	return &m, nil
+	return memoryFromValues(dv[:], nil)
 }
 
 // GetMemory returns the memory with id, or ENOTFOUND.
@@ -285,28 +275,6 @@ func (tx *Tx) MemoriesChangedSince(ctx context.Context, seq int64) ([]*engine.Me
 		return nil, seq, fmt.Errorf("memories changed: %w", err)
 	}
 	return ms, highest, nil
-}
-
-// forEachMemory streams every memory in id order.
-func (tx *Tx) forEachMemory(ctx context.Context, fn func(*engine.Memory) error) error {
-	rows, err := tx.tx.QueryContext(ctx, `SELECT `+memoryColumns+` FROM memories ORDER BY id`)
-	if err != nil {
-		return fmt.Errorf("load memories: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		m, err := scanMemory(rows)
-		if err != nil {
-			return fmt.Errorf("load memories: %w", err)
-		}
-		if err := fn(m); err != nil {
-			return err
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("load memories: %w", err)
-	}
-	return nil
 }
 
 func checkActor(a engine.Actor) error {

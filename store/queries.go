@@ -67,7 +67,7 @@ func (db *DB) MemoriesChangedSince(ctx context.Context, seq int64) ([]*engine.Me
 // ForEachMemory streams every memory (any status) in id order, from one
 // consistent snapshot.
 func (db *DB) ForEachMemory(ctx context.Context, fn func(*engine.Memory) error) error {
-	return db.read(ctx, func(tx *Tx) error { return tx.forEachMemory(ctx, fn) })
+	return db.forEachMemoryRaw(ctx, fn)
 }
 
 // InsertCapture logs one offered message.

@@ -88,14 +88,6 @@ const timeLayout = "2006-01-02T15:04:05.000000000Z"
 
 func formatTime(t time.Time) string { return t.UTC().Format(timeLayout) }
 
-func parseTime(s string) (time.Time, error) {
-	t, err := time.Parse(timeLayout, s)
-	if err != nil {
-		return time.Time{}, fmt.Errorf("stored time %q: %w", s, err)
-	}
-	return t, nil
-}
-
 // encodeEmbedding stores a vector as little-endian float32; nil stays NULL.
 func encodeEmbedding(v []float32) []byte {
 	if v == nil {
@@ -106,20 +98,6 @@ func encodeEmbedding(v []float32) []byte {
 		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(f))
 	}
 	return b
-}
-
-func decodeEmbedding(b []byte) ([]float32, error) {
-	if b == nil {
-		return nil, nil
-	}
-	if len(b)%4 != 0 {
-		return nil, fmt.Errorf("stored embedding has %d bytes, not a multiple of 4", len(b))
-	}
-	v := make([]float32, len(b)/4)
-	for i := range v {
-		v[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
-	}
-	return v, nil
 }
 
 // nullString stores "" as NULL.

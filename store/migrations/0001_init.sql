@@ -38,7 +38,6 @@ CREATE INDEX memories_seq ON memories (seq);
 CREATE INDEX memories_status ON memories (status);
 CREATE INDEX memories_type ON memories (type);
 CREATE INDEX memories_tier ON memories (tier);
-CREATE INDEX memories_hash ON memories (hash);
 
 -- Every message offered to the capture pipeline, kept or dropped.
 CREATE TABLE captures (
