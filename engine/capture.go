@@ -251,14 +251,13 @@ func normalType(t string) string {
 	return t
 }
 
-// batchWriter writes one batch inside its transaction. inserted holds the
-// memories written earlier in the same batch, which the engine's caches do
-// not see until the commit.
+// batchWriter writes one batch inside its transaction. insertedByID holds
+// the memories written earlier in the same batch, which the engine's caches
+// do not see until the commit.
 type batchWriter struct {
 	c            *Capturer
 	q            Queries
 	actor        Actor
-	inserted     []*Memory
 	insertedByID map[int64]*Memory
 	touched      map[int64]*Memory // cached memories reinforced in this batch
 	synced       bool              // the dedupe index has caught up with the cache
@@ -343,7 +342,6 @@ func (w *batchWriter) storeOrReinforce(ctx context.Context, p *pending) error {
 	if err := w.q.InsertMemory(ctx, mem, w.actor); err != nil {
 		return fmt.Errorf("store memory %s: %w", m.ID, err)
 	}
-	w.inserted = append(w.inserted, mem)
 	if w.insertedByID == nil {
 		w.insertedByID = map[int64]*Memory{}
 	}

@@ -56,3 +56,26 @@ func name(m Match, ok bool) string {
 	}
 	return m.Name
 }
+
+// TestScanReportsNoiseThatCarriesInformation: a cleanup sees the pattern,
+// and that the text is not pure noise.
+func TestScanReportsNoiseThatCarriesInformation(t *testing.T) {
+	f := New()
+	got := map[string]bool{}
+	for _, m := range f.Scan("deploy failed with ECONNREFUSED because the DB port changed to 5433 — remember that") {
+		got[m.Layer+"/"+m.Name] = m.Pure
+	}
+	if pure, ok := got["l1/error_log_line"]; !ok || pure {
+		t.Errorf("l1/error_log_line: matched %v pure %v (all: %v)", ok, pure, got)
+	}
+	if pure, ok := got["l2/noise_error_log"]; !ok || pure {
+		t.Errorf("l2/noise_error_log: matched %v pure %v (all: %v)", ok, pure, got)
+	}
+	ms := f.Scan("HEARTBEAT_OK")
+	if len(ms) == 0 || !ms[0].Pure || ms[0].Name != "heartbeat_ok" {
+		t.Errorf("Scan(HEARTBEAT_OK) = %+v", ms)
+	}
+	if ms := f.Scan("I moved to Busan in 2021 and I work from home on Fridays."); len(ms) != 0 {
+		t.Errorf("clean text matched %+v", ms)
+	}
+}
