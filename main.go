@@ -49,6 +49,8 @@ func commands() []command {
 		{"apply", "apply FILE|--approved [--json]", "apply approved proposals in one verified, audited batch", cmdApply},
 		{"rollback", "rollback BATCH [--json]", "undo an applied batch", cmdRollback},
 		{"judge", "judge check [--model M] [--timeout 30s] [--json]", "check the Ollama judge: host reachable, model present, digest", cmdJudge},
+		{"recall", "recall TEXT [--at +30d|-2h|RFC3339] [--session S] [--project P] [--k N] [--budget N] [--trace|--json] [--commit-access]", "recall for a query, read-only unless --commit-access", cmdRecall},
+		{"help", "help [decay|stages|json|COMMAND]", "commands, the decay math, the recall stages, the trace JSON", cmdHelp},
 	}
 }
 
