@@ -45,6 +45,8 @@ func commands() []command {
 	return []command{
 		// Subcommands register here, one line each, in the order `memtrace help` lists them.
 		{"judge", "judge check [--model M] [--timeout 30s] [--json]", "check the Ollama judge: host reachable, model present, digest", cmdJudge},
+		{"import", "import jsonl|claude-code|locomo PATH [--json]", "import conversations through the capture pipeline; idempotent", cmdImport},
+		{"mcp", "mcp [--db PATH] [--keep-traces N]", "serve memory to an agent over MCP (stdio)", cmdMCP},
 	}
 }
 
