@@ -13,7 +13,6 @@ import (
 
 	"memtrace/engine"
 	"memtrace/importer"
-	"memtrace/store"
 )
 
 // cmdImport dispatches `memtrace import KIND PATH`. Every message importer
@@ -60,7 +59,7 @@ func importMessages(e *env, kind string, args []string) error {
 	fl.SetOutput(e.stderr)
 	asJSON := fl.Bool("json", false, "print the counts as JSON")
 	db := fl.String("db", e.dbPath, "database file")
-	pos, err := parseInterspersed(fl, args)
+	pos, err := parseArgs(fl, args)
 	if err != nil {
 		return err
 	}
@@ -90,23 +89,6 @@ func importMessages(e *env, kind string, args []string) error {
 		return err
 	}
 	return printImport(e.stdout, path, im.stats, *asJSON)
-}
-
-// parseInterspersed parses flags that may come before or after the
-// positional arguments ("import jsonl FILE --json") and returns the
-// positional ones.
-func parseInterspersed(fl *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fl.Parse(args); err != nil {
-			return nil, err
-		}
-		if fl.NArg() == 0 {
-			return pos, nil
-		}
-		pos = append(pos, fl.Arg(0))
-		args = fl.Args()[1:]
-	}
 }
 
 // importFiles lists what to read: the file itself, "-" for standard input,
@@ -253,10 +235,10 @@ func printImport(w io.Writer, path string, s ImportStats, asJSON bool) error {
 	return nil
 }
 
-// openImportEngine opens the store at e.dbPath and the engine over it; the
-// returned func closes the store.
+// openImportEngine opens (creating when absent) the database at e.dbPath
+// and the engine over it; the returned func closes the database.
 func openImportEngine(e *env) (*engine.Engine, func(), error) {
-	db, err := store.Open(e.ctx, e.dbPath, nil)
+	db, err := openStore(e, false)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -216,6 +216,10 @@ func TestMCPServerSubprocess(t *testing.T) {
 	if err != nil || k.Status != engine.StatusActive || k.Scope != "project:family" {
 		t.Fatalf("Korean memory: %+v %v", k, err)
 	}
+	cs2, err := db.GetCorrection(ctx, cc.Lesson.Key)
+	if err != nil || cs2.Context != "the agent wrote panic(err) in the orders handler" || cs2.Count != 1 {
+		t.Fatalf("correction in the DB: %+v %v", cs2, err)
+	}
 	// Traces: source mcp, bounded by --keep-traces 2 (three recalls made).
 	trs, err := db.FindTraces(ctx, 10)
 	if err != nil {
