@@ -44,6 +44,7 @@ type command struct {
 func commands() []command {
 	return []command{
 		// Subcommands register here, one line each, in the order `memtrace help` lists them.
+		{"tui", "tui [--db PATH]", "terminal UI on an existing database (what `memtrace` with no arguments runs)", cmdTUI},
 		{"backup", "backup DIR [--json]", "online SQLite backup + JSON dump of memories, each with .sha256", cmdBackup},
 		{"triage", "triage --type T [--model M] [--sample N] [--verdicts FILE] [--json]", "judge every active memory of a type; proposals for the curator", cmdTriage},
 		{"apply", "apply FILE|--approved [--json]", "apply approved proposals in one verified, audited batch", cmdApply},
