@@ -45,6 +45,11 @@ func commands() []command {
 	return []command{
 		// Subcommands register here, one line each, in the order `memtrace help` lists them.
 		{"tui", "tui [--db PATH]", "terminal UI on an existing database (what `memtrace` with no arguments runs)", cmdTUI},
+		{"demo", "demo --no-tui [--db PATH]", "build a fresh demo DB from testdata through the capture pipeline", cmdDemo},
+		{"ingest", "ingest FILE.jsonl|- [--json] [--batch N]", "capture pipeline; per-layer counts", cmdIngest},
+		{"add", "add --kind K --type T --importance X [--key K] [--scope S] TEXT", "write one memory directly (curator)", cmdAdd},
+		{"list", "list [--status S] [--type T] [--kind K] [--tier T] [--text X] [--json]", "list memories", cmdList},
+		{"show", "show ID|key:K [--json]", "one memory with its audit history", cmdShow},
 		{"backup", "backup DIR [--json]", "online SQLite backup + JSON dump of memories, each with .sha256", cmdBackup},
 		{"triage", "triage --type T [--model M] [--sample N] [--verdicts FILE] [--json]", "judge every active memory of a type; proposals for the curator", cmdTriage},
 		{"apply", "apply FILE|--approved [--json]", "apply approved proposals in one verified, audited batch", cmdApply},
