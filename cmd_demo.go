@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"time"
 
 	"memtrace/engine"
 )
@@ -19,13 +20,14 @@ import (
 //go:embed testdata/demo.jsonl
 var demoJSONL []byte
 
-// cmdDemo runs `memtrace demo --no-tui [--db PATH]`: a fresh demo database
-// built from testdata/demo.jsonl through the real capture pipeline, and a
-// summary of what it holds.
+// cmdDemo runs `memtrace demo [--no-tui] [--db PATH]`: a fresh demo
+// database built from testdata/demo.jsonl through the real capture
+// pipeline, a summary of what it holds, and then (unless --no-tui) the TUI
+// on it, its clock set to the morning after the conversation (demoClock).
 func cmdDemo(e *env, args []string) error {
 	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	noTUI := fs.Bool("no-tui", false, "build the demo database and print a summary")
+	noTUI := fs.Bool("no-tui", false, "build the demo database and print a summary; do not open the TUI")
 	dbPath := fs.String("db", "", "where to build it (default: --db before the command, else a new temporary directory)")
 	words, err := parseArgs(fs, args)
 	if err != nil {
@@ -33,9 +35,6 @@ func cmdDemo(e *env, args []string) error {
 	}
 	if len(words) > 0 {
 		return usageError{fmt.Sprintf("unexpected argument %q", words[0])}
-	}
-	if !*noTUI {
-		return usageError{"the demo TUI is not wired yet; run `memtrace demo --no-tui`"}
 	}
 	path := *dbPath
 	if path == "" && e.dbPath != "memtrace.db" {
@@ -51,16 +50,26 @@ func cmdDemo(e *env, args []string) error {
 	if _, err := os.Stat(path); err == nil {
 		return engine.Errorf(engine.ECONFLICT, "%s already exists; the demo builds a fresh database: remove it or pass another --db PATH", path)
 	}
+	last, err := buildDemo(e, path)
+	if err != nil || *noTUI {
+		return err
+	}
+	return openTUI(e, path, demoClock(last, time.Now()))
+}
+
+// buildDemo builds the demo database at path, prints what it holds and
+// returns the creation time of its newest memory.
+func buildDemo(e *env, path string) (time.Time, error) {
 	de := *e
 	de.dbPath = path
 	eng, closeDB, err := openCaptureEngine(&de, false)
 	if err != nil {
-		return err
+		return time.Time{}, err
 	}
 	defer closeDB()
 	t, err := ingestStream(e.ctx, eng, bytes.NewReader(demoJSONL), defaultIngestBatch)
 	if err != nil {
-		return err
+		return time.Time{}, err
 	}
 	w := e.stdout
 	fmt.Fprintf(w, "demo database: %s\n", path)
@@ -88,5 +97,6 @@ func cmdDemo(e *env, args []string) error {
 	}
 	fmt.Fprintf(w, "next: memtrace --db %s list --type milestone\n", path)
 	fmt.Fprintf(w, "      memtrace --db %s recall \"충주 사과\" --trace\n", path)
-	return nil
+	fmt.Fprintf(w, "      memtrace --db %s   (the TUI)\n", path)
+	return lastCreated(eng), nil
 }
