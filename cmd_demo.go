@@ -23,7 +23,7 @@ var demoJSONL []byte
 // cmdDemo runs `memtrace demo [--no-tui] [--db PATH]`: a fresh demo
 // database built from testdata/demo.jsonl through the real capture
 // pipeline, a summary of what it holds, and then (unless --no-tui) the TUI
-// on it, its clock set to the morning after the conversation (demoClock).
+// on it, its clock pinned to the morning after the conversation (demoClock).
 func cmdDemo(e *env, args []string) error {
 	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -50,26 +50,26 @@ func cmdDemo(e *env, args []string) error {
 	if _, err := os.Stat(path); err == nil {
 		return engine.Errorf(engine.ECONFLICT, "%s already exists; the demo builds a fresh database: remove it or pass another --db PATH", path)
 	}
-	last, err := buildDemo(e, path)
-	if err != nil || *noTUI {
-		return err
-	}
-	return openTUI(e, path, demoClock(last, time.Now()))
-}
-
-// buildDemo builds the demo database at path, prints what it holds and
-// returns the creation time of its newest memory.
-func buildDemo(e *env, path string) (time.Time, error) {
 	de := *e
 	de.dbPath = path
-	eng, closeDB, err := openCaptureEngine(&de, false)
+	if err := buildDemo(&de); err != nil || *noTUI {
+		return err
+	}
+	return openTUI(&de)
+}
+
+// buildDemo builds the demo database at e.dbPath, pins its clock and prints
+// what it holds.
+func buildDemo(e *env) error {
+	path := e.dbPath
+	eng, closeDB, err := openCaptureEngine(e, false)
 	if err != nil {
-		return time.Time{}, err
+		return err
 	}
 	defer closeDB()
 	t, err := ingestStream(e.ctx, eng, bytes.NewReader(demoJSONL), defaultIngestBatch)
 	if err != nil {
-		return time.Time{}, err
+		return err
 	}
 	now := demoClock(eng)
 	if err := eng.Store().SetSetting(e.ctx, settingClock, now.Format(time.RFC3339)); err != nil {
@@ -102,5 +102,5 @@ func buildDemo(e *env, path string) (time.Time, error) {
 	fmt.Fprintf(w, "next: memtrace --db %s list --type milestone\n", path)
 	fmt.Fprintf(w, "      memtrace --db %s recall \"충주 사과\" --trace\n", path)
 	fmt.Fprintf(w, "      memtrace --db %s   (the TUI)\n", path)
-	return lastCreated(eng), nil
+	return nil
 }

@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 func TestTUIWithoutDatabase(t *testing.T) {
@@ -47,15 +46,5 @@ func TestTUIWithoutDatabase(t *testing.T) {
 				t.Errorf("the TUI created %s (stat: %v); it must only open existing databases", want, err)
 			}
 		})
-	}
-}
-
-func TestDemoClock(t *testing.T) {
-	last := time.Date(2026, 7, 20, 19, 30, 27, 0, time.UTC)
-	start := time.Now()
-	now := demoClock(last, start)()
-	want := time.Date(2026, 7, 21, 9, 0, 0, 0, time.UTC)
-	if now.Before(want) || now.After(want.Add(time.Minute)) {
-		t.Errorf("demo clock reads %v, want the morning after the last message, %v", now, want)
 	}
 }
