@@ -459,7 +459,10 @@ func (p tracePane) hintView() []string {
 		"o opens a stored trace: the recalls an agent made through MCP.",
 		"←/→ switch between the stages and their items; p shows the final prompt.",
 	} {
-		for _, w := range wrapText(l, rw, 0) {
+		if l == "" {
+			out = append(out, "")
+		}
+		for _, w := range wrapParts(strings.Fields(l), " ", rw, 0) {
 			out = append(out, st.App.Muted.Render(w))
 		}
 	}
