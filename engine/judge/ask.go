@@ -1,0 +1,185 @@
+package judge
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/ollama/ollama/api"
+)
+
+// Options configure a CaptureJudge or a Triager.
+type Options struct {
+	Model string // "" → DefaultModel
+	Seed  int    // 0 → DefaultSeed
+	// MaxTokens bounds one answer (num_predict); the verdicts are short, and
+	// a bound turns a runaway model into a cut-off, rejected answer instead
+	// of a hung run. 0 → 256.
+	MaxTokens int
+	Cache     Cache            // nil: every item is judged
+	Now       func() time.Time // nil: time.Now; stamps cache entries
+	Types     []string         // labels the judge may assign; nil → DefaultTypes
+	// EchoBelow is the triage confidence below which any verdict other than
+	// echo becomes echo (seed 001: ambiguous → echo). 0 → DefaultEchoBelow.
+	EchoBelow float64
+}
+
+// DefaultEchoBelow: a triage verdict the judge is less than 60% sure of is
+// treated as ambiguous and mapped to echo (quarantine, reversible), the
+// conservative choice of seed 001.
+const DefaultEchoBelow = 0.6
+
+func (o Options) withDefaults() Options {
+	if o.Model == "" {
+		o.Model = DefaultModel
+	}
+	if o.Seed == 0 {
+		o.Seed = DefaultSeed
+	}
+	if o.MaxTokens <= 0 {
+		o.MaxTokens = 256
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if len(o.Types) == 0 {
+		o.Types = DefaultTypes
+	}
+	if o.EchoBelow <= 0 {
+		o.EchoBelow = DefaultEchoBelow
+	}
+	return o
+}
+
+// sampling is the options map sent with every chat. A map, not
+// api.Options: the typed struct marshals with omitempty and would drop
+// temperature 0, leaving the model's default (0.8) in force.
+func (o Options) sampling() map[string]any {
+	return map[string]any{"temperature": 0, "seed": o.Seed, "num_predict": o.MaxTokens}
+}
+
+// optionsHash covers everything in the request besides the prompt, the
+// schema and the weights.
+func (o Options) optionsHash() string {
+	b, _ := json.Marshal(struct {
+		Model   string         `json:"model"`
+		Options map[string]any `json:"options"`
+		Think   bool           `json:"think"`
+	}{o.Model, o.sampling(), false})
+	return hashHex(b)
+}
+
+// answer is the outcome of asking the model one question.
+type answer struct {
+	raw      json.RawMessage // the validated answer, compact
+	fields   map[string]any
+	model    ModelInfo
+	key      CacheKey
+	cached   bool
+	attempts int
+	invalid  error // set when the answer failed validation twice: needs review
+}
+
+// ask sends system+user with format=schema, validates the answer (schema,
+// then check), retries once with the rejection in the conversation (with
+// temperature 0 and a fixed seed the same request would only repeat the
+// same answer), and caches a valid answer. An error means the call could
+// not be made; an invalid answer is not an error but answer.invalid.
+func ask(ctx context.Context, c *Client, o Options, kind, system, user string, schema json.RawMessage, check func(map[string]any) error) (answer, error) {
+	mi, err := c.ModelInfo(ctx, o.Model)
+	if err != nil {
+		return answer{}, err
+	}
+	a := answer{model: mi, key: CacheKey{
+		Digest:        mi.Digest,
+		PromptVersion: PromptVersion,
+		SchemaHash:    SchemaHash(schema),
+		OptionsHash:   o.optionsHash(),
+		InputHash:     hashHex([]byte(system + "\x00" + user)),
+	}}
+	if o.Cache != nil {
+		e, ok, err := o.Cache.Get(ctx, a.key.ID())
+		if err != nil {
+			return answer{}, fmt.Errorf("judge cache: %w", err)
+		}
+		if ok {
+			// Re-validate: a cache file edited by hand must not smuggle in
+			// an action. An entry that fails is ignored and re-judged.
+			if fields, err := validateAnswer(schema, string(e.Verdict)); err == nil && check(fields) == nil {
+				a.raw, a.fields, a.cached = e.Verdict, fields, true
+				return a, nil
+			}
+		}
+	}
+	stream := true
+	req := &api.ChatRequest{
+		Model: o.Model,
+		Messages: []api.Message{
+			{Role: "system", Content: system},
+			{Role: "user", Content: user},
+		},
+		Stream:  &stream,
+		Format:  schema,
+		Options: o.sampling(),
+		Think:   &api.ThinkValue{Value: false},
+	}
+	for a.attempts < 2 {
+		a.attempts++
+		res, err := c.chat(ctx, req)
+		if err != nil {
+			return answer{}, err
+		}
+		content := strings.TrimSpace(res.Content)
+		fields, verr := validateAnswer(schema, content)
+		if verr == nil {
+			verr = check(fields)
+		}
+		if verr == nil && res.DoneReason == "length" {
+			verr = fmt.Errorf("answer was cut off at %d tokens", o.MaxTokens)
+		}
+		if verr == nil {
+			var buf bytes.Buffer
+			_ = json.Compact(&buf, []byte(content))
+			a.raw, a.fields, a.invalid = buf.Bytes(), fields, nil
+			if o.Cache != nil {
+				e := CacheEntry{ID: a.key.ID(), Key: a.key, Kind: kind, Model: o.Model, Verdict: a.raw, At: o.Now().UTC()}
+				if err := o.Cache.Put(ctx, e); err != nil {
+					return answer{}, fmt.Errorf("judge cache: %w", err)
+				}
+			}
+			return a, nil
+		}
+		a.invalid = verr
+		req.Messages = append(req.Messages,
+			api.Message{Role: "assistant", Content: clip(content, 2000)},
+			api.Message{Role: "user", Content: fmt.Sprintf(retryInstruction, verr)})
+	}
+	return a, nil
+}
+
+// clip shortens s to at most n bytes on a rune boundary.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }
+
+func str(m map[string]any, k string) string {
+	s, _ := m[k].(string)
+	return s
+}
+
+func num(m map[string]any, k string) float64 {
+	n, _ := m[k].(json.Number)
+	f, _ := n.Float64()
+	return f
+}

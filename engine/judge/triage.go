@@ -1,0 +1,149 @@
+package judge
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Triage verdicts. The model answers one of the first four; the client
+// adds needs_review for an answer that failed validation twice.
+const (
+	VerdictKeep        = "keep"
+	VerdictEcho        = "echo"
+	VerdictRoleplay    = "roleplay_scene"
+	VerdictRetype      = "retype"
+	VerdictNeedsReview = "needs_review"
+)
+
+// TriageItem is one stored memory under review.
+type TriageItem struct {
+	ID   int64  `json:"id"`
+	Key  string `json:"key,omitempty"`
+	Type string `json:"type"` // the label under review, e.g. "milestone"
+	Text string `json:"text"`
+}
+
+// TriageVerdict is the judge's decision on one item, pinned with what
+// produced it (model, digest, prompt and input hashes) so a verdict file
+// can be audited and replayed. Its JSON is one line of the verdict file.
+type TriageVerdict struct {
+	MemoryID   int64   `json:"memory_id"`
+	Key        string  `json:"key,omitempty"`
+	Type       string  `json:"type"`
+	Verdict    string  `json:"verdict"` // keep | echo | roleplay_scene | retype | needs_review
+	RetypeTo   string  `json:"retype_to,omitempty"`
+	Reason     string  `json:"reason"`
+	Confidence float64 `json:"confidence"`
+	// JudgeVerdict is what the model answered when a rule changed it (low
+	// confidence mapped to echo); empty when Verdict is the model's own.
+	JudgeVerdict string `json:"judge_verdict,omitempty"`
+	// Flags are for the curator: injection_attempt, low_confidence,
+	// label_prefix_stripped.
+	Flags         []string `json:"flags,omitempty"`
+	NeedsReview   bool     `json:"needs_review,omitempty"`
+	Model         string   `json:"model"`
+	Digest        string   `json:"digest"`
+	PromptVersion string   `json:"prompt_version"`
+	PromptHash    string   `json:"prompt_hash"`
+	SchemaHash    string   `json:"schema_hash"`
+	InputHash     string   `json:"input_hash"`
+	Attempts      int      `json:"attempts"` // model calls made; 0 when served from the cache
+	Cached        bool     `json:"-"`
+}
+
+// Label is the verdict in DESIGN.md's notation: "retype:<type>" for a
+// retype, else the verdict itself.
+func (v TriageVerdict) Label() string {
+	if v.Verdict == VerdictRetype {
+		return VerdictRetype + ":" + v.RetypeTo
+	}
+	return v.Verdict
+}
+
+// HasFlag reports whether the verdict carries flag.
+func (v TriageVerdict) HasFlag(flag string) bool { return slices.Contains(v.Flags, flag) }
+
+// Triager judges already-stored memories of a population (seed 001, Fix B).
+// Every item is judged by the model — no keyword shortcut for old data.
+type Triager struct {
+	client *Client
+	opts   Options
+}
+
+// NewTriager returns a triager using client and o.Model.
+func NewTriager(client *Client, o Options) *Triager {
+	return &Triager{client: client, opts: o.withDefaults()}
+}
+
+// Model is the model name the triager asks.
+func (t *Triager) Model() string { return t.opts.Model }
+
+// Triage judges one item. Extraction-label prefixes are stripped first
+// (they leak the answer); the text is delimited data and is scanned for
+// attempts to instruct the judge, which are flagged, never obeyed. An
+// answer that fails validation twice gives Verdict needs_review. An error
+// means Ollama could not be asked and says what to do.
+func (t *Triager) Triage(ctx context.Context, item TriageItem) (TriageVerdict, error) {
+	itemType := normalizeType(item.Type)
+	text := StripLabels(item.Text, itemType)
+	v := TriageVerdict{
+		MemoryID:      item.ID,
+		Key:           item.Key,
+		Type:          item.Type,
+		Model:         t.opts.Model,
+		PromptVersion: PromptVersion,
+		PromptHash:    PromptHash(),
+		SchemaHash:    SchemaHash(triageSchema),
+		Flags:         DetectInjection(item.Text),
+	}
+	if text != strings.TrimSpace(item.Text) {
+		v.Flags = append(v.Flags, FlagLabelsFound)
+	}
+	system := triageSystemPrompt(itemType, t.opts.Types)
+	check := func(f map[string]any) error { return t.checkTriage(itemType, f) }
+	a, err := ask(ctx, t.client, t.opts, "triage", system, delimit(text), triageSchema, check)
+	if err != nil {
+		return TriageVerdict{}, err
+	}
+	v.Digest, v.InputHash, v.Attempts, v.Cached = a.model.Digest, a.key.InputHash, a.attempts, a.cached
+	if a.invalid != nil {
+		v.Verdict, v.NeedsReview = VerdictNeedsReview, true
+		v.Reason = fmt.Sprintf("judge answer rejected twice (%v); needs review", a.invalid)
+		return v, nil
+	}
+	v.Verdict = str(a.fields, "verdict")
+	v.Reason = str(a.fields, "reason")
+	v.Confidence = num(a.fields, "confidence")
+	if v.Verdict == VerdictRetype {
+		v.RetypeTo = normalizeType(str(a.fields, "retype_to"))
+	}
+	if v.Verdict != VerdictEcho && v.Confidence < t.opts.EchoBelow {
+		// Ambiguous → echo: quarantine is reversible, a wrong keep is not
+		// noticed.
+		v.JudgeVerdict = v.Label()
+		v.Verdict, v.RetypeTo = VerdictEcho, ""
+		v.Flags = append(v.Flags, FlagLowConf)
+		v.Reason = fmt.Sprintf("ambiguous (confidence %.2f < %.2f), judge said %s: %s", v.Confidence, t.opts.EchoBelow, v.JudgeVerdict, v.Reason)
+	}
+	return v, nil
+}
+
+// checkTriage adds what the schema cannot say: a retype names a known,
+// different label.
+func (t *Triager) checkTriage(itemType string, f map[string]any) error {
+	if str(f, "verdict") != VerdictRetype {
+		return nil
+	}
+	to := normalizeType(str(f, "retype_to"))
+	switch {
+	case to == "":
+		return fmt.Errorf(`"retype" needs "retype_to"`)
+	case to == itemType:
+		return fmt.Errorf(`"retype_to" %q is the label under review; answer "keep" instead`, to)
+	case !slices.Contains(t.opts.Types, to):
+		return fmt.Errorf(`"retype_to" %q is not one of %s`, to, strings.Join(t.opts.Types, ", "))
+	}
+	return nil
+}

@@ -1,0 +1,118 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"memtrace/engine"
+)
+
+// Deps is what the UI needs from the rest of the program.
+type Deps struct {
+	// Engine, when set, runs every write (so its caches and indexes follow)
+	// and is refreshed after a rollback. Without it writes go to Store.
+	Engine *engine.Engine
+	// Store is read for pages of memories, captures and audit rows.
+	Store engine.Store
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+	// NoColor removes every colour (the NO_COLOR convention). Run sets it
+	// from the environment.
+	NoColor bool
+}
+
+// transactor runs fn in one transaction. *engine.Engine (which refreshes
+// its caches afterwards) and engine.Store both are one.
+type transactor interface {
+	Update(ctx context.Context, fn func(q engine.Queries) error) error
+}
+
+// common is shared by the root and every pane: dependencies, styles, the
+// context the program runs under.
+type common struct {
+	ctx    context.Context
+	deps   Deps
+	styles *Styles
+}
+
+func (c *common) now() time.Time {
+	if c.deps.Now != nil {
+		return c.deps.Now()
+	}
+	return time.Now()
+}
+
+func (c *common) writer() transactor {
+	if c.deps.Engine != nil {
+		return c.deps.Engine
+	}
+	return c.deps.Store
+}
+
+// paneID names a pane; envelopes carry it so that an async result reaches
+// the pane that asked for it even after the user switched tabs.
+type paneID string
+
+// Pane names, in tab order. Trace, Golden and Curate are built by their own
+// issues and get a tab when their pane is added to newPanes.
+const (
+	paneTrace    paneID = "trace"
+	paneGolden   paneID = "golden"
+	paneCurate   paneID = "curate"
+	paneMemories paneID = "memories"
+	paneCaptures paneID = "captures"
+)
+
+// paneMsg is the envelope of an async result: To names the pane.
+type paneMsg struct {
+	To  paneID
+	Msg tea.Msg
+}
+
+// pane is one tab. Panes are plain values; Update returns the pane itself
+// after the change, so the root stores it back.
+type pane interface {
+	ID() paneID
+	Title() string
+	SetSize(w, h int) pane
+	Update(msg tea.Msg) (pane, tea.Cmd)
+	View() string
+	// KeyBindings are the pane's keys for the footer and the help overlay.
+	KeyBindings() []key.Binding
+	// Typing reports that a text input has focus: printable keys belong to
+	// the pane, not to the global key map.
+	Typing() bool
+	// Busy reports that a load or a write is in flight (the spinner shows).
+	Busy() bool
+}
+
+// newPanes builds every tab in tab order (Trace, Golden, Curate, Memories,
+// Captures). A pane exists here or has no tab: add Trace, Golden and Curate
+// in their place when they are built.
+func newPanes(c *common) []pane {
+	return []pane{
+		newMemoriesPane(c),
+		newCapturesPane(c),
+	}
+}
+
+// startMsg tells every pane that the program runs: time for the first load.
+type startMsg struct{}
+
+// send wraps a message for the pane to.
+func send(to paneID, msg tea.Msg) tea.Msg { return paneMsg{To: to, Msg: msg} }
+
+// errMsg is a failed task, shown in the status line in the engine's human
+// words.
+type errMsg struct {
+	What string
+	Err  error
+}
+
+func (e errMsg) text() string {
+	return fmt.Sprintf("%s: %s", e.What, engine.ErrorMessage(e.Err))
+}

@@ -1,0 +1,462 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+
+	"memtrace/engine"
+	"memtrace/engine/safetext"
+)
+
+// memoriesKeys are the Memories tab's own keys.
+type memoriesKeys struct {
+	list                                        listKeys
+	Filter, Apply, Clear, Detail, Close         key.Binding
+	Quarantine, Restore, MoreImp, LessImp, Undo key.Binding
+	Reload                                      key.Binding
+}
+
+func defaultMemoriesKeys() memoriesKeys {
+	return memoriesKeys{
+		list:       defaultListKeys(),
+		Filter:     key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
+		Apply:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "done")),
+		Clear:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "leave filter")),
+		Detail:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "detail")),
+		Close:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close detail")),
+		Quarantine: key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "quarantine")),
+		Restore:    key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "restore")),
+		MoreImp:    key.NewBinding(key.WithKeys("+", "="), key.WithHelp("+", "importance +0.1")),
+		LessImp:    key.NewBinding(key.WithKeys("-"), key.WithHelp("-", "importance −0.1")),
+		Undo:       key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "undo last curator batch")),
+		Reload:     key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "reload")),
+	}
+}
+
+// memoryQuery is the filter bar parsed: "status:quarantined type:health
+// kind:fact tier:hot 녹차" — prefixed words select fields, the rest is a
+// case-insensitive substring of the content.
+func memoryQuery(s string) engine.MemoryFilter {
+	var f engine.MemoryFilter
+	var text []string
+	for _, w := range strings.Fields(s) {
+		name, value, ok := strings.Cut(w, ":")
+		if !ok || value == "" {
+			text = append(text, w)
+			continue
+		}
+		switch strings.ToLower(name) {
+		case "status":
+			st := engine.Status(strings.ToLower(value))
+			f.Status = &st
+		case "type":
+			t := value
+			f.Type = &t
+		case "kind":
+			k := engine.Kind(strings.ToLower(value))
+			f.Kind = &k
+		case "tier":
+			t := engine.Tier(strings.ToLower(value))
+			f.Tier = &t
+		default:
+			text = append(text, w)
+		}
+	}
+	f.Text = strings.Join(text, " ")
+	return f
+}
+
+// Messages of the Memories tab, delivered in a paneMsg envelope.
+type (
+	memoriesPageMsg struct {
+		Seq, Offset int
+		Rows        []*engine.Memory
+		Total       int
+		Err         error
+	}
+	memoryAuditMsg struct {
+		ID      int64
+		Entries []*engine.AuditEntry
+		Err     error
+	}
+	curatedMsg struct {
+		Action  string
+		ID      int64
+		Batch   string
+		Changed bool
+		Err     error
+	}
+	undoneMsg struct {
+		Batch      string
+		Restored   int
+		Err        error // the rollback failed: the batch can be undone again
+		RefreshErr error // rolled back, but the engine's caches lag
+	}
+)
+
+// memoriesPane is the Memories tab: a virtualised, filterable list of every
+// memory, a detail view with the audit history, and curator actions.
+type memoriesPane struct {
+	c      *common
+	keys   memoriesKeys
+	input  textinput.Model
+	filter engine.MemoryFilter
+
+	list          pager[*engine.Memory]
+	width, height int
+
+	detail       bool
+	audit        []*engine.AuditEntry
+	auditFor     int64
+	auditLoading bool
+
+	// batches are the curator batches written in this session, newest
+	// last; undo rolls back the newest.
+	batches  []string
+	batchSeq int
+	writes   int
+
+	status string
+	err    string
+}
+
+func newMemoriesPane(c *common) memoriesPane {
+	in := textinput.New()
+	in.Prompt = "/ "
+	in.Placeholder = "status:quarantined type:preference kind:fact tier:hot text…"
+	in.SetStyles(c.styles.Input)
+	return memoriesPane{c: c, keys: defaultMemoriesKeys(), input: in}
+}
+
+func (p memoriesPane) ID() paneID    { return paneMemories }
+func (p memoriesPane) Title() string { return "Memories" }
+func (p memoriesPane) Typing() bool  { return p.input.Focused() }
+func (p memoriesPane) Busy() bool    { return p.list.loading || p.auditLoading || p.writes > 0 }
+
+func (p memoriesPane) KeyBindings() []key.Binding {
+	k := p.keys
+	if p.input.Focused() {
+		return []key.Binding{k.Apply, k.Clear}
+	}
+	out := []key.Binding{k.Filter}
+	if p.detail {
+		out = append(out, k.Close)
+	} else {
+		out = append(out, k.Detail)
+	}
+	out = append(out, k.Quarantine, k.Restore, k.MoreImp, k.LessImp, k.Undo, k.Reload)
+	return append(out, k.list.bindings()...)
+}
+
+// Layout: filter bar, column header, rows, then (with the detail open) the
+// detail; one status line at the bottom.
+const memoriesChrome = 3
+
+func (p memoriesPane) SetSize(w, h int) pane {
+	p.width, p.height = w, h
+	p.input.SetWidth(max(10, w-4))
+	p.list.setVisible(p.listRows())
+	return p
+}
+
+func (p memoriesPane) listRows() int {
+	rows := p.height - memoriesChrome
+	if p.detail {
+		rows = max(3, rows/3)
+	}
+	return max(1, rows)
+}
+
+func (p memoriesPane) Update(msg tea.Msg) (pane, tea.Cmd) {
+	p, cmd := p.update(msg)
+	return p, cmd
+}
+
+func (p memoriesPane) update(msg tea.Msg) (memoriesPane, tea.Cmd) {
+	switch msg := msg.(type) {
+	case restyleMsg:
+		p.input.SetStyles(p.c.styles.Input)
+		return p, nil
+	case startMsg:
+		return p.fetchIfNeeded()
+	case memoriesPageMsg:
+		if msg.Err != nil {
+			p.list.fail(msg.Seq)
+			p.err = "load memories: " + engine.ErrorMessage(msg.Err)
+			return p, nil
+		}
+		if !p.list.receive(msg.Seq, msg.Offset, msg.Rows, msg.Total) {
+			return p, nil
+		}
+		p.err = ""
+		return p.moved()
+	case memoryAuditMsg:
+		if msg.ID != p.auditFor {
+			return p, nil
+		}
+		p.auditLoading = false
+		if msg.Err != nil {
+			p.err = "load audit: " + engine.ErrorMessage(msg.Err)
+			return p, nil
+		}
+		p.audit = msg.Entries
+		return p, nil
+	case curatedMsg:
+		return p.curated(msg)
+	case undoneMsg:
+		return p.undone(msg)
+	case tea.KeyPressMsg:
+		return p.handleKey(msg)
+	case tea.MouseWheelMsg:
+		switch msg.Mouse().Button {
+		case tea.MouseWheelUp:
+			p.list.scroll(-3)
+		case tea.MouseWheelDown:
+			p.list.scroll(3)
+		}
+		return p.moved()
+	case tea.MouseClickMsg:
+		// Rows start below the filter bar and the column header.
+		if y := msg.Mouse().Y - 2; y >= 0 && y < p.listRows() && msg.Mouse().Button == tea.MouseLeft {
+			p.list.moveTo(p.list.top + y)
+			return p.moved()
+		}
+		return p, nil
+	}
+	if p.input.Focused() {
+		var cmd tea.Cmd
+		p.input, cmd = p.input.Update(msg)
+		return p, cmd
+	}
+	return p, nil
+}
+
+func (p memoriesPane) handleKey(msg tea.KeyPressMsg) (memoriesPane, tea.Cmd) {
+	k := p.keys
+	if p.input.Focused() {
+		if key.Matches(msg, k.Apply, k.Clear) {
+			p.input.Blur()
+			return p, nil
+		}
+		var cmd tea.Cmd
+		p.input, cmd = p.input.Update(msg)
+		if f := memoryQuery(p.input.Value()); !sameMemoryFilter(f, p.filter) {
+			p.filter = f
+			p.list.reset()
+			var fetch tea.Cmd
+			p, fetch = p.fetchIfNeeded()
+			cmd = tea.Batch(cmd, fetch)
+		}
+		return p, cmd
+	}
+	switch {
+	case key.Matches(msg, k.Filter):
+		return p, p.input.Focus()
+	case key.Matches(msg, k.Close) && p.detail:
+		p.detail = false
+		p.list.setVisible(p.listRows())
+		return p.moved()
+	case key.Matches(msg, k.Detail):
+		p.detail = !p.detail
+		p.list.setVisible(p.listRows())
+		return p.moved()
+	case key.Matches(msg, k.list.Up):
+		p.list.move(-1)
+	case key.Matches(msg, k.list.Down):
+		p.list.move(1)
+	case key.Matches(msg, k.list.PageUp):
+		p.list.move(-p.list.visible)
+	case key.Matches(msg, k.list.PageDown):
+		p.list.move(p.list.visible)
+	case key.Matches(msg, k.list.Top):
+		p.list.moveTo(0)
+	case key.Matches(msg, k.list.Bottom):
+		p.list.moveTo(p.list.total - 1)
+	case key.Matches(msg, k.Quarantine):
+		return p.quarantine()
+	case key.Matches(msg, k.Restore):
+		return p.restore()
+	case key.Matches(msg, k.MoreImp):
+		return p.changeImportance(+0.1)
+	case key.Matches(msg, k.LessImp):
+		return p.changeImportance(-0.1)
+	case key.Matches(msg, k.Undo):
+		return p.undo()
+	case key.Matches(msg, k.Reload):
+		return p.reload()
+	default:
+		return p, nil
+	}
+	return p.moved()
+}
+
+// moved fetches the window when the visible rows left it, and the audit of
+// the newly selected memory when the detail is open.
+func (p memoriesPane) moved() (memoriesPane, tea.Cmd) {
+	p, cmd := p.fetchIfNeeded()
+	audit := p.loadAuditIfNeeded()
+	return p, tea.Batch(cmd, audit)
+}
+
+// reload fetches the current window again (after a write, or on R: another
+// process may have changed the store).
+func (p memoriesPane) reload() (memoriesPane, tea.Cmd) {
+	off := p.list.off
+	if !p.list.loaded {
+		off = 0
+	}
+	p, cmd := p.fetch(off)
+	p.auditFor = 0
+	audit := p.loadAuditIfNeeded()
+	return p, tea.Batch(cmd, audit)
+}
+
+func (p memoriesPane) fetchIfNeeded() (memoriesPane, tea.Cmd) {
+	off, ok := p.list.need()
+	if !ok {
+		return p, nil
+	}
+	return p.fetch(off)
+}
+
+func (p memoriesPane) fetch(off int) (memoriesPane, tea.Cmd) {
+	if p.c.deps.Store == nil {
+		p.err = "no store: open the UI on a database"
+		return p, nil
+	}
+	seq := p.list.request(off)
+	f := p.filter
+	f.Limit, f.Offset = p.list.windowSize(), off
+	ctx, store := p.c.ctx, p.c.deps.Store
+	return p, func() tea.Msg {
+		rows, total, err := store.FindMemories(ctx, f)
+		return send(paneMemories, memoriesPageMsg{Seq: seq, Offset: off, Rows: rows, Total: total, Err: err})
+	}
+}
+
+// loadAuditIfNeeded fetches the audit history of the selected memory when
+// the detail shows and it is not loaded yet.
+func (p *memoriesPane) loadAuditIfNeeded() tea.Cmd {
+	if !p.detail {
+		return nil
+	}
+	m, ok := p.list.selected()
+	if !ok || m.ID == p.auditFor {
+		return nil
+	}
+	p.auditFor, p.audit, p.auditLoading = m.ID, nil, true
+	id, ctx, store := m.ID, p.c.ctx, p.c.deps.Store
+	return func() tea.Msg {
+		entries, err := store.AuditForMemory(ctx, id)
+		return send(paneMemories, memoryAuditMsg{ID: id, Entries: entries, Err: err})
+	}
+}
+
+func sameMemoryFilter(a, b engine.MemoryFilter) bool {
+	eq := func(x, y *string) bool { return (x == nil && y == nil) || (x != nil && y != nil && *x == *y) }
+	str := func(s *engine.Status) *string {
+		if s == nil {
+			return nil
+		}
+		v := string(*s)
+		return &v
+	}
+	kind := func(k *engine.Kind) *string {
+		if k == nil {
+			return nil
+		}
+		v := string(*k)
+		return &v
+	}
+	tier := func(t *engine.Tier) *string {
+		if t == nil {
+			return nil
+		}
+		v := string(*t)
+		return &v
+	}
+	return a.Text == b.Text && eq(a.Type, b.Type) && eq(str(a.Status), str(b.Status)) &&
+		eq(kind(a.Kind), kind(b.Kind)) && eq(tier(a.Tier), tier(b.Tier))
+}
+
+// memoryColumns are the list's columns at width w.
+func memoryColumns(w int) []column {
+	return layoutColumns([]column{
+		{Title: "ID", Width: 6, Right: true},
+		{Title: "KEY", Width: 12},
+		{Title: "TYPE", Width: 14},
+		{Title: "KIND", Width: 7},
+		{Title: "TIER", Width: 4},
+		{Title: "STATUS", Width: 11},
+		{Title: "IMP", Width: 4, Right: true},
+		{Title: "CONTENT"},
+	}, w, 10)
+}
+
+func memoryCells(m *engine.Memory) []string {
+	return []string{
+		fmt.Sprint(m.ID), m.Key, m.Type, string(m.Kind), string(m.Tier), string(m.Status),
+		fmt.Sprintf("%.2f", m.Importance), m.Content,
+	}
+}
+
+func (p memoriesPane) View() string {
+	st := p.c.styles
+	cols := memoryColumns(p.width)
+	var lines []string
+	if p.input.Focused() || p.input.Value() != "" {
+		lines = append(lines, p.input.View())
+	} else {
+		lines = append(lines, st.Filter.Label.Render("/ filter: status:… type:… kind:… tier:… text"))
+	}
+	lines = append(lines, st.Table.Header.Render(tableHeader(cols)))
+	for i := p.list.top; i < p.list.top+p.list.visible; i++ {
+		if i >= p.list.total {
+			lines = append(lines, "")
+			continue
+		}
+		m, ok := p.list.row(i)
+		if !ok {
+			lines = append(lines, st.Table.Muted.Render(tableRow(cols, []string{fmt.Sprint("#", i+1), "loading…"})))
+			continue
+		}
+		row := tableRow(cols, memoryCells(m))
+		if i == p.list.cursor {
+			lines = append(lines, st.Table.Selected.Render(row))
+		} else {
+			lines = append(lines, st.Table.Row.Render(row))
+		}
+	}
+	if p.detail {
+		lines = append(lines, p.detailView(p.height-memoriesChrome-p.list.visible)...)
+	}
+	lines = append(lines, p.statusLine())
+	return strings.Join(lines, "\n")
+}
+
+func (p memoriesPane) statusLine() string {
+	st := p.c.styles
+	if p.err != "" {
+		return st.App.Error.Render(safetext.Truncate(safetext.SanitizeLine(p.err), p.width))
+	}
+	var parts []string
+	switch {
+	case !p.list.loaded:
+		parts = append(parts, "loading…")
+	case p.list.total == 0:
+		parts = append(parts, "no memories match")
+	default:
+		parts = append(parts, fmt.Sprintf("%d of %d", p.list.cursor+1, p.list.total))
+	}
+	if p.status != "" {
+		parts = append(parts, p.status)
+	}
+	if n := len(p.batches); n > 0 {
+		parts = append(parts, fmt.Sprintf("u undoes %d curator batch(es)", n))
+	}
+	return st.App.Status.Render(safetext.Truncate(safetext.SanitizeLine(strings.Join(parts, " · ")), p.width))
+}

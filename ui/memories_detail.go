@@ -1,0 +1,137 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"memtrace/engine"
+	"memtrace/engine/safetext"
+)
+
+// detailView draws every field of the selected memory, its content and its
+// audit history in n lines.
+func (p memoriesPane) detailView(n int) []string {
+	st := p.c.styles
+	if n <= 0 {
+		return nil
+	}
+	m, ok := p.list.selected()
+	if !ok {
+		return fill([]string{st.Detail.Heading.Render("Detail")}, n)
+	}
+	head := fmt.Sprintf("── memory %d ", m.ID)
+	lines := []string{st.Detail.Heading.Render(head + strings.Repeat("─", max(0, p.width-safetext.Width(head))))}
+
+	fields := memoryFields(m)
+	half := max(20, (p.width-2)/2)
+	label := 13
+	cell := func(f [2]string) string {
+		return st.Detail.Label.Render(safetext.PadRight(f[0], label)) +
+			st.Detail.Value.Render(safetext.PadRight(safetext.SanitizeLine(f[1]), half-label))
+	}
+	for i := 0; i < len(fields); i += 2 {
+		row := cell(fields[i])
+		if i+1 < len(fields) && p.width >= 2*half {
+			row += "  " + cell(fields[i+1])
+		} else if i+1 < len(fields) {
+			lines = append(lines, row)
+			row = cell(fields[i+1])
+		}
+		lines = append(lines, row)
+	}
+	lines = append(lines, st.Detail.Label.Render("content"))
+	for _, l := range wrapText(m.Content, max(10, p.width-2), 4) {
+		lines = append(lines, "  "+st.Detail.Value.Render(l))
+	}
+
+	lines = append(lines, st.Detail.Heading.Render("audit history"))
+	switch {
+	case p.auditLoading:
+		lines = append(lines, st.App.Muted.Render("  loading…"))
+	case len(p.audit) == 0:
+		lines = append(lines, st.App.Muted.Render("  no audit rows"))
+	default:
+		cols := layoutColumns([]column{
+			{Title: "AT", Width: 16}, {Title: "ACTOR", Width: 10}, {Title: "ACTION", Width: 12},
+			{Title: "BATCH", Width: 24}, {Title: "CHANGE"},
+		}, p.width, 10)
+		lines = append(lines, st.Table.Header.Render(tableHeader(cols)))
+		// Newest first: what the curator just did is on top.
+		for i := len(p.audit) - 1; i >= 0; i-- {
+			a := p.audit[i]
+			lines = append(lines, tableRow(cols, []string{
+				a.At.UTC().Format("2006-01-02 15:04"), a.Actor, a.Action, a.Batch, auditChange(a),
+			}))
+		}
+	}
+	return fill(lines, n)
+}
+
+// fill cuts lines to exactly n, padding with empty lines.
+func fill(lines []string, n int) []string {
+	if len(lines) > n {
+		return lines[:n]
+	}
+	for len(lines) < n {
+		lines = append(lines, "")
+	}
+	return lines
+}
+
+func memoryFields(m *engine.Memory) [][2]string {
+	at := func(t time.Time) string {
+		if t.IsZero() {
+			return "—"
+		}
+		return t.UTC().Format("2006-01-02 15:04")
+	}
+	return [][2]string{
+		{"id", fmt.Sprint(m.ID)}, {"key", m.Key},
+		{"kind", string(m.Kind)}, {"type", m.Type},
+		{"orig_type", m.OrigType}, {"status", string(m.Status)},
+		{"tier", string(m.Tier)}, {"scope", m.Scope},
+		{"importance", fmt.Sprintf("%.2f", m.Importance)}, {"role", m.Role},
+		{"session", m.Session}, {"created", at(m.CreatedAt)},
+		{"last access", at(m.LastAccessedAt)}, {"accesses", fmt.Sprint(m.AccessCount)},
+		{"boost", fmt.Sprintf("%.3f (%s)", m.Boost, at(m.BoostAt))}, {"hash", short(m.Hash, 16)},
+	}
+}
+
+func short(s string, n int) string {
+	if len(s) > n {
+		return s[:n]
+	}
+	return s
+}
+
+// auditChange says in a few words what an audit row changed.
+func auditChange(a *engine.AuditEntry) string {
+	switch {
+	case a.Before == nil && a.After != nil:
+		return "created: " + a.After.Content
+	case a.Before == nil || a.After == nil:
+		return ""
+	}
+	b, f := a.Before, a.After
+	var parts []string
+	diff := func(name, x, y string) {
+		if x != y {
+			parts = append(parts, fmt.Sprintf("%s %s→%s", name, x, y))
+		}
+	}
+	diff("status", string(b.Status), string(f.Status))
+	diff("type", b.Type, f.Type)
+	diff("orig_type", b.OrigType, f.OrigType)
+	diff("kind", string(b.Kind), string(f.Kind))
+	diff("tier", string(b.Tier), string(f.Tier))
+	diff("scope", b.Scope, f.Scope)
+	diff("importance", fmt.Sprintf("%.2f", b.Importance), fmt.Sprintf("%.2f", f.Importance))
+	if b.Content != f.Content {
+		parts = append(parts, "content edited")
+	}
+	if len(parts) == 0 {
+		return "no field changed"
+	}
+	return strings.Join(parts, ", ")
+}

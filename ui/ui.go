@@ -1,0 +1,319 @@
+// Package ui is memtrace's terminal UI: one root model that routes keys,
+// mouse and async results to one pane per tab (Trace, Golden, Curate,
+// Memories, Captures — each tab shown once its pane exists).
+//
+// Nothing in Update does I/O: every read and write runs in a tea.Cmd whose
+// result comes back in an envelope naming the pane. Memory text is untrusted
+// and goes through engine/safetext before it is drawn.
+package ui
+
+import (
+	"context"
+	"errors"
+	"os"
+	"strings"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/spinner"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"memtrace/engine/safetext"
+)
+
+// Model is the root model.
+type Model struct {
+	c        *common
+	keys     KeyMap
+	help     help.Model
+	spin     spinner.Model
+	spinning bool
+	isDark   bool
+
+	panes  []pane
+	active int
+
+	width, height int
+	showHelp      bool
+}
+
+// New builds the UI on deps. The program's context is context.Background;
+// Run uses the caller's.
+func New(deps Deps) Model {
+	return newModel(context.Background(), deps)
+}
+
+func newModel(ctx context.Context, deps Deps) Model {
+	styles := NewStyles(true, deps.NoColor)
+	c := &common{ctx: ctx, deps: deps, styles: &styles}
+	m := Model{
+		c:      c,
+		keys:   DefaultKeyMap(),
+		help:   help.New(),
+		spin:   spinner.New(spinner.WithSpinner(spinner.Dot)),
+		isDark: true,
+		panes:  newPanes(c),
+		width:  80,
+		height: 24,
+	}
+	m.applyStyles()
+	m.resize()
+	return m
+}
+
+// Run opens the UI full screen and returns when the user quits or ctx ends.
+func Run(ctx context.Context, deps Deps) error {
+	if os.Getenv("NO_COLOR") != "" {
+		deps.NoColor = true
+	}
+	p := tea.NewProgram(newModel(ctx, deps), tea.WithContext(ctx))
+	_, err := p.Run()
+	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
+		return nil
+	}
+	return err
+}
+
+// Init asks for the background colour and starts every pane's first load
+// (Init cannot change the model, so the load starts on startMsg).
+func (m Model) Init() tea.Cmd {
+	start := func() tea.Msg { return startMsg{} }
+	return tea.Batch(tea.RequestBackgroundColor, start)
+}
+
+// Update routes: window size to every pane, async envelopes to the pane they
+// name, keys global → help overlay → active pane, mouse on the tab bar to the
+// root and below it to the active pane.
+func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	var cmd tea.Cmd
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		m.resize()
+	case tea.BackgroundColorMsg:
+		m.isDark = msg.IsDark()
+		*m.c.styles = NewStyles(m.isDark, m.c.deps.NoColor)
+		m.applyStyles()
+	case spinner.TickMsg:
+		if !m.busy() {
+			m.spinning = false
+			return m, nil
+		}
+		m.spin, cmd = m.spin.Update(msg)
+		return m, cmd
+	case startMsg:
+		cmds := make([]tea.Cmd, len(m.panes))
+		for i, p := range m.panes {
+			m.panes[i], cmds[i] = p.Update(msg)
+		}
+		cmd = tea.Batch(cmds...)
+	case paneMsg:
+		for i, p := range m.panes {
+			if p.ID() == msg.To {
+				m.panes[i], cmd = p.Update(msg.Msg)
+			}
+		}
+	case tea.KeyPressMsg:
+		m, cmd = m.handleKey(msg)
+	case tea.MouseClickMsg:
+		mouse := msg.Mouse()
+		if mouse.Y == 0 {
+			if i, ok := m.tabAt(mouse.X); ok && mouse.Button == tea.MouseLeft {
+				m.active = i
+			}
+			break
+		}
+		mouse.Y--
+		cmd = m.updateActive(tea.MouseClickMsg(mouse))
+	case tea.MouseWheelMsg:
+		mouse := msg.Mouse()
+		mouse.Y--
+		cmd = m.updateActive(tea.MouseWheelMsg(mouse))
+	default:
+		// Blink, paste and anything a bubble sends itself go to the pane
+		// that has the focus.
+		cmd = m.updateActive(msg)
+	}
+	return m, tea.Batch(cmd, m.startSpinner())
+}
+
+func (m Model) handleKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
+	if key.Matches(msg, m.keys.ForceQuit) {
+		return m, tea.Quit
+	}
+	if m.showHelp {
+		if key.Matches(msg, m.keys.Help, m.keys.Quit) || msg.String() == "esc" {
+			m.showHelp = false
+		}
+		return m, nil
+	}
+	if p, ok := m.activePane(); ok && p.Typing() {
+		return m, m.updateActive(msg)
+	}
+	switch {
+	case key.Matches(msg, m.keys.Quit):
+		return m, tea.Quit
+	case key.Matches(msg, m.keys.Help):
+		m.showHelp = true
+		return m, nil
+	case key.Matches(msg, m.keys.NextTab) && len(m.panes) > 0:
+		m.active = (m.active + 1) % len(m.panes)
+		return m, nil
+	case key.Matches(msg, m.keys.PrevTab) && len(m.panes) > 0:
+		m.active = (m.active + len(m.panes) - 1) % len(m.panes)
+		return m, nil
+	}
+	for i, b := range m.keys.tabKeys() {
+		if key.Matches(msg, b) && i < len(m.panes) {
+			m.active = i
+			return m, nil
+		}
+	}
+	return m, m.updateActive(msg)
+}
+
+func (m *Model) updateActive(msg tea.Msg) tea.Cmd {
+	if _, ok := m.activePane(); !ok {
+		return nil
+	}
+	var cmd tea.Cmd
+	m.panes[m.active], cmd = m.panes[m.active].Update(msg)
+	return cmd
+}
+
+func (m Model) activePane() (pane, bool) {
+	if m.active < 0 || m.active >= len(m.panes) {
+		return nil, false
+	}
+	return m.panes[m.active], true
+}
+
+func (m Model) busy() bool {
+	for _, p := range m.panes {
+		if p.Busy() {
+			return true
+		}
+	}
+	return false
+}
+
+// startSpinner starts the spinner's ticks when a task is running and it is
+// not spinning yet; the ticks stop by themselves once nothing is busy.
+func (m *Model) startSpinner() tea.Cmd {
+	if m.spinning || !m.busy() {
+		return nil
+	}
+	m.spinning = true
+	return m.spin.Tick
+}
+
+// The root draws one line of tabs at the top and one line of footer at the
+// bottom; panes get the rest.
+const chromeLines = 2
+
+func (m *Model) resize() {
+	m.help.SetWidth(m.width)
+	for i, p := range m.panes {
+		m.panes[i] = p.SetSize(m.width, max(1, m.height-chromeLines))
+	}
+}
+
+type restyleMsg struct{}
+
+func (m *Model) applyStyles() {
+	m.help.Styles = m.c.styles.Help
+	m.spin.Style = m.c.styles.Spinner
+	for i, p := range m.panes {
+		m.panes[i], _ = p.Update(restyleMsg{})
+	}
+}
+
+// tabLabel is the text of tab i, without styling.
+func (m Model) tabLabel(i int) string {
+	return safetext.SanitizeLine(strings.TrimSpace(string(rune('1'+i)) + " " + m.panes[i].Title()))
+}
+
+// tabSpans returns the cell columns [from, to) of each tab, for mouse hits.
+// It measures the same strings View draws.
+func (m Model) tabSpans() [][2]int {
+	st := m.c.styles.Tabs
+	spans := make([][2]int, len(m.panes))
+	x := 0
+	for i := range m.panes {
+		style := st.Inactive
+		if i == m.active {
+			style = st.Active
+		}
+		w := lipgloss.Width(style.Render(m.tabLabel(i)))
+		spans[i] = [2]int{x, x + w}
+		x += w + 1
+	}
+	return spans
+}
+
+func (m Model) tabAt(x int) (int, bool) {
+	for i, s := range m.tabSpans() {
+		if x >= s[0] && x < s[1] {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+func (m Model) helpKeys() helpKeys {
+	h := helpKeys{global: m.keys}
+	if p, ok := m.activePane(); ok {
+		h.pane = p.KeyBindings()
+	}
+	return h
+}
+
+// View draws the tab bar, the active pane (or the help overlay) and the
+// footer.
+func (m Model) View() tea.View {
+	v := tea.NewView(m.render())
+	v.AltScreen = true
+	v.MouseMode = tea.MouseModeCellMotion
+	v.WindowTitle = "memtrace"
+	return v
+}
+
+func (m Model) render() string {
+	st := m.c.styles
+	var tabs []string
+	for i := range m.panes {
+		style := st.Tabs.Inactive
+		if i == m.active {
+			style = st.Tabs.Active
+		}
+		tabs = append(tabs, style.Render(m.tabLabel(i)))
+	}
+	bar := strings.Join(tabs, st.Tabs.Gap.Render(" "))
+	if m.busy() {
+		right := m.spin.View() + " " + st.App.Muted.Render("working")
+		if gap := m.width - lipgloss.Width(bar) - lipgloss.Width(right); gap > 0 {
+			bar += strings.Repeat(" ", gap) + right
+		}
+	}
+
+	bodyHeight := max(1, m.height-chromeLines)
+	var body string
+	if p, ok := m.activePane(); ok {
+		body = p.View()
+	} else {
+		body = st.App.Muted.Render("No tabs to show.")
+	}
+	if m.showHelp {
+		h := m.help
+		h.ShowAll = true
+		box := st.Overlay.Render(st.App.Title.Render("Keys") + "\n\n" + h.View(m.helpKeys()))
+		body = lipgloss.Place(m.width, bodyHeight, lipgloss.Center, lipgloss.Center, box)
+	}
+	body = lipgloss.NewStyle().Width(m.width).Height(bodyHeight).MaxHeight(bodyHeight).MaxWidth(m.width).Render(body)
+
+	// The help bubble drops items that do not fit, but measures its
+	// separators loosely; never let the footer widen the frame.
+	footer := safetext.Truncate(m.help.View(m.helpKeys()), m.width)
+	return lipgloss.JoinVertical(lipgloss.Left, bar, body, footer)
+}
