@@ -75,7 +75,7 @@ func (e *Engine) Heartbeat(ctx context.Context, o HeartbeatOptions) (*HeartbeatR
 		props = append(props, p)
 	}
 	props = append(props, e.ageProposals(at, open)...)
-	props = append(props, e.capProposals(open)...)
+	props = append(props, e.capProposals(at, open)...)
 
 	if len(props) > 0 {
 		err = e.Update(ctx, func(q Queries) error {
@@ -165,7 +165,9 @@ func (ix proposalIndex) rejectedSince(m *Memory, kind string) bool {
 // did not flip the status), without a proposal already.
 func (e *Engine) promotionCandidates(ctx context.Context, ix proposalIndex) ([]*Correction, error) {
 	var out []*Correction
-	for _, status := range []string{CorrectionCandidate, CorrectionPending} {
+	// A promoted lesson whose approval was rolled back (by any rollback
+	// command) has no live promote proposal left and is proposed again.
+	for _, status := range []string{CorrectionCandidate, CorrectionPending, CorrectionPromoted} {
 		cs, err := e.Store().FindCorrections(ctx, status)
 		if err != nil {
 			return nil, fmt.Errorf("heartbeat: corrections: %w", err)
@@ -197,16 +199,16 @@ func (e *Engine) ageProposals(at time.Time, ix proposalIndex) []*Proposal {
 			if ix.rejectedSince(m, ProposalArchive) {
 				return true
 			}
-			out = append(out, &Proposal{Kind: ProposalArchive, MemoryID: m.ID, TargetType: string(TierCold),
+			out = append(out, withEvidence(&Proposal{Kind: ProposalArchive, MemoryID: m.ID, TargetType: string(TierCold),
 				Proposer: ProposerHeartbeat, Status: ProposalPending, Confidence: 1,
-				Reason: fmt.Sprintf("unused for %d days (archive after %d): %s → COLD archive", days, int(ArchiveAfter.Hours()/24), tier)})
+				Reason: fmt.Sprintf("unused for %d days (archive after %d): %s → COLD archive", days, int(ArchiveAfter.Hours()/24), tier)}, m, at, nil))
 		case unused >= DemoteAfter && (tier == TierHot || tier == TierWarm):
 			if ix.rejectedSince(m, ProposalDemote) {
 				return true
 			}
-			out = append(out, &Proposal{Kind: ProposalDemote, MemoryID: m.ID, TargetType: string(demoteTarget(tier)),
+			out = append(out, withEvidence(&Proposal{Kind: ProposalDemote, MemoryID: m.ID, TargetType: string(demoteTarget(tier)),
 				Proposer: ProposerHeartbeat, Status: ProposalPending, Confidence: 1,
-				Reason: fmt.Sprintf("unused for %d days (demote after %d): %s → %s", days, int(DemoteAfter.Hours()/24), tier, demoteTarget(tier))})
+				Reason: fmt.Sprintf("unused for %d days (demote after %d): %s → %s", days, int(DemoteAfter.Hours()/24), tier, demoteTarget(tier))}, m, at, nil))
 		default:
 			return true
 		}
@@ -214,6 +216,31 @@ func (e *Engine) ageProposals(at time.Time, ix proposalIndex) []*Proposal {
 		return true
 	})
 	return out
+}
+
+// LifecycleEvidence is the verdict JSON of a demote or archive proposal:
+// what the curator needs to judge it (the Curate tab adds the decay
+// forecast from the forgetting math).
+type LifecycleEvidence struct {
+	File        string    `json:"file"`
+	From        Tier      `json:"from"`
+	To          Tier      `json:"to"`
+	LastUse     time.Time `json:"last_use"`
+	UnusedDays  int       `json:"unused_days"`
+	AccessCount int       `json:"access_count"`
+	Lines       int       `json:"lines,omitempty"` // the file's lines, for a cap proposal
+	Cap         int       `json:"cap,omitempty"`
+}
+
+// withEvidence attaches the lifecycle evidence of m to p.
+func withEvidence(p *Proposal, m *Memory, at time.Time, s *TierScope) *Proposal {
+	ev := LifecycleEvidence{File: TierFile(m), From: TierOf(m), To: Tier(p.TargetType), LastUse: LastUse(m),
+		UnusedDays: int(UnusedFor(m, at) / (24 * time.Hour)), AccessCount: m.AccessCount}
+	if s != nil {
+		ev.Lines, ev.Cap = s.Lines, s.Cap
+	}
+	p.Verdict, _ = json.Marshal(ev) // plain struct: cannot fail
+	return p
 }
 
 // demoteTarget is one tier down.
@@ -227,9 +254,11 @@ func demoteTarget(t Tier) Tier {
 // capProposals proposes demoting the least recently used memories of a HOT
 // or WARM file over its line cap, as many as bring it back under the cap
 // (counting the ones already proposed to leave).
-func (e *Engine) capProposals(ix proposalIndex) []*Proposal {
+func (e *Engine) capProposals(at time.Time, ix proposalIndex) []*Proposal {
 	var out []*Proposal
-	for _, s := range e.TierScopes() {
+	scopes := e.TierScopes()
+	for si := range scopes {
+		s := &scopes[si]
 		if !s.Over() || s.Tier == TierCold {
 			continue
 		}
@@ -253,10 +282,10 @@ func (e *Engine) capProposals(ix proposalIndex) []*Proposal {
 		})
 		for i := 0; i < excess && i < len(movable); i++ {
 			m := movable[i]
-			out = append(out, &Proposal{Kind: ProposalDemote, MemoryID: m.ID, TargetType: string(demoteTarget(s.Tier)),
+			out = append(out, withEvidence(&Proposal{Kind: ProposalDemote, MemoryID: m.ID, TargetType: string(demoteTarget(s.Tier)),
 				Proposer: ProposerHeartbeat, Status: ProposalPending, Confidence: 1,
 				Reason: fmt.Sprintf("%s over cap: %d/%d lines; least recently used (last use %s)", s.File, s.Lines, s.Cap,
-					LastUse(&m).Format("2006-01-02"))})
+					LastUse(&m).Format("2006-01-02"))}, &m, at, s))
 			ix.memOpen[m.ID] = true
 		}
 	}
