@@ -7,6 +7,7 @@ require (
 	charm.land/bubbletea/v2 v2.1.1
 	charm.land/lipgloss/v2 v2.1.0
 	github.com/charmbracelet/x/ansi v0.11.9
+	github.com/mattn/go-sqlite3 v1.14.53
 	github.com/ollama/ollama v0.17.4
 	go.yaml.in/yaml/v3 v3.0.6
 )

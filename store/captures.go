@@ -1,0 +1,146 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+
+	"memtrace/engine"
+)
+
+const captureColumns = `id, message_id, session, role, project, text, at, outcome, dropped_by, reason, memory_id, trail, created_at`
+
+func scanCapture(s scanner) (*engine.CaptureRecord, error) {
+	var (
+		c           engine.CaptureRecord
+		at, created string
+		memoryID    sql.NullInt64
+		trail       string
+		err         error
+	)
+	if err := s.Scan(&c.ID, &c.MessageID, &c.Session, &c.Role, &c.Project, &c.Text, &at, &c.Outcome,
+		&c.DroppedBy, &c.Reason, &memoryID, &trail, &created); err != nil {
+		return nil, err
+	}
+	c.MemoryID = memoryID.Int64
+	if err := json.Unmarshal([]byte(trail), &c.Trail); err != nil {
+		return nil, fmt.Errorf("capture %d: trail: %w", c.ID, err)
+	}
+	if c.At, err = parseTime(at); err != nil {
+		return nil, err
+	}
+	if c.CreatedAt, err = parseTime(created); err != nil {
+		return nil, err
+	}
+	return &c, nil
+}
+
+// InsertCapture logs one message offered to the capture pipeline and sets
+// c.ID (and c.CreatedAt when it is zero).
+func (tx *Tx) InsertCapture(ctx context.Context, c *engine.CaptureRecord) error {
+	if c.CreatedAt.IsZero() {
+		c.CreatedAt = tx.now().UTC()
+	}
+	trail := c.Trail
+	if trail == nil {
+		trail = []engine.Decision{}
+	}
+	tb, err := json.Marshal(trail)
+	if err != nil {
+		return fmt.Errorf("encode capture trail: %w", err)
+	}
+	s, err := tx.stmt(ctx, `INSERT INTO captures (message_id, session, role, project, text, at, outcome,
+		dropped_by, reason, memory_id, trail, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	if err != nil {
+		return fmt.Errorf("insert capture: %w", err)
+	}
+	res, err := s.ExecContext(ctx, c.MessageID, c.Session, c.Role, c.Project, c.Text, formatTime(c.At), c.Outcome,
+		c.DroppedBy, c.Reason, nullID(c.MemoryID), string(tb), formatTime(c.CreatedAt))
+	if isForeignKey(err) {
+		return engine.Errorf(engine.ENOTFOUND, "capture refers to memory %d, which does not exist", c.MemoryID)
+	} else if err != nil {
+		return fmt.Errorf("insert capture: %w", err)
+	}
+	if c.ID, err = res.LastInsertId(); err != nil {
+		return fmt.Errorf("insert capture: %w", err)
+	}
+	return nil
+}
+
+// FindCaptures returns the captures matching f in id order, and the total
+// number matching.
+func (tx *Tx) FindCaptures(ctx context.Context, f engine.CaptureFilter) ([]*engine.CaptureRecord, int, error) {
+	var where []string
+	var args []any
+	if f.Outcome != "" {
+		where, args = append(where, `outcome = ?`), append(args, f.Outcome)
+	}
+	if f.DroppedBy != "" {
+		where, args = append(where, `dropped_by = ?`), append(args, f.DroppedBy)
+	}
+	if f.Reason != "" {
+		where, args = append(where, `reason = ?`), append(args, f.Reason)
+	}
+	if f.Text != "" {
+		where, args = append(where, `text LIKE ? ESCAPE '\'`), append(args, likePattern(f.Text))
+	}
+	cond := whereClause(where)
+	var total int
+	if err := tx.tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM captures`+cond, args...).Scan(&total); err != nil {
+		return nil, 0, fmt.Errorf("count captures: %w", err)
+	}
+	rows, err := tx.tx.QueryContext(ctx, `SELECT `+captureColumns+` FROM captures`+cond+` ORDER BY id`+limitClause(f.Limit, f.Offset), args...)
+	if err != nil {
+		return nil, 0, fmt.Errorf("find captures: %w", err)
+	}
+	defer rows.Close()
+	var out []*engine.CaptureRecord
+	for rows.Next() {
+		c, err := scanCapture(rows)
+		if err != nil {
+			return nil, 0, fmt.Errorf("find captures: %w", err)
+		}
+		out = append(out, c)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, fmt.Errorf("find captures: %w", err)
+	}
+	return out, total, nil
+}
+
+// CaptureReasonCounts counts dropped captures by the layer that dropped them
+// and the reason, most frequent first.
+func (tx *Tx) CaptureReasonCounts(ctx context.Context) ([]engine.ReasonCount, error) {
+	rows, err := tx.tx.QueryContext(ctx, `SELECT dropped_by, reason, COUNT(*) FROM captures
+		WHERE dropped_by <> '' GROUP BY dropped_by, reason ORDER BY COUNT(*) DESC, dropped_by, reason`)
+	if err != nil {
+		return nil, fmt.Errorf("count capture reasons: %w", err)
+	}
+	defer rows.Close()
+	var out []engine.ReasonCount
+	for rows.Next() {
+		var rc engine.ReasonCount
+		if err := rows.Scan(&rc.Layer, &rc.Reason, &rc.Count); err != nil {
+			return nil, fmt.Errorf("count capture reasons: %w", err)
+		}
+		out = append(out, rc)
+	}
+	return out, rows.Err()
+}
+
+// CaptureExists reports whether a message id was already offered.
+func (tx *Tx) CaptureExists(ctx context.Context, messageID string) (bool, error) {
+	if messageID == "" {
+		return false, nil
+	}
+	s, err := tx.stmt(ctx, `SELECT EXISTS (SELECT 1 FROM captures WHERE message_id = ?)`)
+	if err != nil {
+		return false, fmt.Errorf("capture exists: %w", err)
+	}
+	var ok bool
+	if err := s.QueryRowContext(ctx, messageID).Scan(&ok); err != nil {
+		return false, fmt.Errorf("capture exists: %w", err)
+	}
+	return ok, nil
+}

@@ -1,0 +1,230 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"memtrace/engine"
+)
+
+const correctionColumns = `id, lesson_key, context, correction, lesson, scope, count, first_seen, last_seen, status, occurrences`
+
+func scanCorrection(s scanner) (*engine.Correction, error) {
+	var (
+		c                 engine.Correction
+		first, last, occs string
+		err               error
+	)
+	if err := s.Scan(&c.ID, &c.LessonKey, &c.Context, &c.Correction, &c.Lesson, &c.Scope, &c.Count,
+		&first, &last, &c.Status, &occs); err != nil {
+		return nil, err
+	}
+	if err := json.Unmarshal([]byte(occs), &c.Occurrences); err != nil {
+		return nil, fmt.Errorf("correction %d: occurrences: %w", c.ID, err)
+	}
+	if c.FirstSeen, err = parseTime(first); err != nil {
+		return nil, err
+	}
+	if c.LastSeen, err = parseTime(last); err != nil {
+		return nil, err
+	}
+	return &c, nil
+}
+
+// GetCorrection returns the lesson with a key, or ENOTFOUND.
+func (tx *Tx) GetCorrection(ctx context.Context, lessonKey string) (*engine.Correction, error) {
+	c, err := scanCorrection(tx.tx.QueryRowContext(ctx, `SELECT `+correctionColumns+` FROM corrections WHERE lesson_key = ?`, lessonKey))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, engine.Errorf(engine.ENOTFOUND, "correction %q not found", lessonKey)
+	} else if err != nil {
+		return nil, fmt.Errorf("get correction %q: %w", lessonKey, err)
+	}
+	return c, nil
+}
+
+// SaveCorrection inserts the lesson or, when its key exists, overwrites it;
+// it sets c.ID.
+func (tx *Tx) SaveCorrection(ctx context.Context, c *engine.Correction) error {
+	if c.LessonKey == "" {
+		return engine.Errorf(engine.EINVALID, "correction has no lesson key")
+	}
+	occs := c.Occurrences
+	if occs == nil {
+		occs = []engine.Occurrence{}
+	}
+	ob, err := json.Marshal(occs)
+	if err != nil {
+		return fmt.Errorf("encode occurrences: %w", err)
+	}
+	err = tx.tx.QueryRowContext(ctx, `INSERT INTO corrections (lesson_key, context, correction, lesson, scope, count,
+			first_seen, last_seen, status, occurrences) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (lesson_key) DO UPDATE SET context = excluded.context, correction = excluded.correction,
+			lesson = excluded.lesson, scope = excluded.scope, count = excluded.count,
+			first_seen = excluded.first_seen, last_seen = excluded.last_seen, status = excluded.status,
+			occurrences = excluded.occurrences
+		RETURNING id`,
+		c.LessonKey, c.Context, c.Correction, c.Lesson, c.Scope, c.Count,
+		formatTime(c.FirstSeen), formatTime(c.LastSeen), c.Status, string(ob)).Scan(&c.ID)
+	if err != nil {
+		return fmt.Errorf("save correction %q: %w", c.LessonKey, err)
+	}
+	return nil
+}
+
+// FindCorrections returns the lessons with a status ("" for all) in id order.
+func (tx *Tx) FindCorrections(ctx context.Context, status string) ([]*engine.Correction, error) {
+	query, args := `SELECT `+correctionColumns+` FROM corrections ORDER BY id`, []any(nil)
+	if status != "" {
+		query, args = `SELECT `+correctionColumns+` FROM corrections WHERE status = ? ORDER BY id`, []any{status}
+	}
+	rows, err := tx.tx.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, fmt.Errorf("find corrections: %w", err)
+	}
+	defer rows.Close()
+	var out []*engine.Correction
+	for rows.Next() {
+		c, err := scanCorrection(rows)
+		if err != nil {
+			return nil, fmt.Errorf("find corrections: %w", err)
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+const proposalColumns = `id, kind, memory_id, target_type, proposer, verdict, model, prompt_hash, confidence,
+	reason, status, decided_by, decided_at, batch, created_at`
+
+func scanProposal(s scanner) (*engine.Proposal, error) {
+	var (
+		p                engine.Proposal
+		memoryID         sql.NullInt64
+		verdict          sql.NullString
+		decided, created string
+		err              error
+	)
+	if err := s.Scan(&p.ID, &p.Kind, &memoryID, &p.TargetType, &p.Proposer, &verdict, &p.Model, &p.PromptHash,
+		&p.Confidence, &p.Reason, &p.Status, &p.DecidedBy, &decided, &p.Batch, &created); err != nil {
+		return nil, err
+	}
+	p.MemoryID = memoryID.Int64
+	if verdict.Valid {
+		p.Verdict = json.RawMessage(verdict.String)
+	}
+	if p.DecidedAt, err = parseTime(decided); err != nil {
+		return nil, err
+	}
+	if p.CreatedAt, err = parseTime(created); err != nil {
+		return nil, err
+	}
+	return &p, nil
+}
+
+func checkVerdict(p *engine.Proposal) error {
+	if len(p.Verdict) > 0 && !json.Valid(p.Verdict) {
+		return engine.Errorf(engine.EINVALID, "proposal verdict is not valid JSON")
+	}
+	return nil
+}
+
+// InsertProposal stores a new proposal and sets p.ID (and p.CreatedAt when
+// it is zero).
+func (tx *Tx) InsertProposal(ctx context.Context, p *engine.Proposal) error {
+	if err := checkVerdict(p); err != nil {
+		return err
+	}
+	if p.CreatedAt.IsZero() {
+		p.CreatedAt = tx.now().UTC()
+	}
+	s, err := tx.stmt(ctx, `INSERT INTO proposals (kind, memory_id, target_type, proposer, verdict, model, prompt_hash,
+		confidence, reason, status, decided_by, decided_at, batch, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	if err != nil {
+		return fmt.Errorf("insert proposal: %w", err)
+	}
+	res, err := s.ExecContext(ctx, p.Kind, nullID(p.MemoryID), p.TargetType, p.Proposer, nullJSON(p.Verdict), p.Model,
+		p.PromptHash, p.Confidence, p.Reason, p.Status, p.DecidedBy, formatTime(p.DecidedAt), p.Batch, formatTime(p.CreatedAt))
+	if isForeignKey(err) {
+		return engine.Errorf(engine.ENOTFOUND, "proposal refers to memory %d, which does not exist", p.MemoryID)
+	} else if err != nil {
+		return fmt.Errorf("insert proposal: %w", err)
+	}
+	if p.ID, err = res.LastInsertId(); err != nil {
+		return fmt.Errorf("insert proposal: %w", err)
+	}
+	return nil
+}
+
+// UpdateProposal overwrites every field of the proposal with p.ID.
+func (tx *Tx) UpdateProposal(ctx context.Context, p *engine.Proposal) error {
+	if err := checkVerdict(p); err != nil {
+		return err
+	}
+	res, err := tx.tx.ExecContext(ctx, `UPDATE proposals SET kind = ?, memory_id = ?, target_type = ?, proposer = ?,
+		verdict = ?, model = ?, prompt_hash = ?, confidence = ?, reason = ?, status = ?, decided_by = ?,
+		decided_at = ?, batch = ?, created_at = ? WHERE id = ?`,
+		p.Kind, nullID(p.MemoryID), p.TargetType, p.Proposer, nullJSON(p.Verdict), p.Model, p.PromptHash,
+		p.Confidence, p.Reason, p.Status, p.DecidedBy, formatTime(p.DecidedAt), p.Batch, formatTime(p.CreatedAt), p.ID)
+	if isForeignKey(err) {
+		return engine.Errorf(engine.ENOTFOUND, "proposal refers to memory %d, which does not exist", p.MemoryID)
+	} else if err != nil {
+		return fmt.Errorf("update proposal %d: %w", p.ID, err)
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return fmt.Errorf("update proposal %d: %w", p.ID, err)
+	} else if n == 0 {
+		return engine.Errorf(engine.ENOTFOUND, "proposal %d not found", p.ID)
+	}
+	return nil
+}
+
+// GetProposal returns the proposal with id, or ENOTFOUND.
+func (tx *Tx) GetProposal(ctx context.Context, id int64) (*engine.Proposal, error) {
+	p, err := scanProposal(tx.tx.QueryRowContext(ctx, `SELECT `+proposalColumns+` FROM proposals WHERE id = ?`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, engine.Errorf(engine.ENOTFOUND, "proposal %d not found", id)
+	} else if err != nil {
+		return nil, fmt.Errorf("get proposal %d: %w", id, err)
+	}
+	return p, nil
+}
+
+// FindProposals returns the proposals matching f in id order.
+func (tx *Tx) FindProposals(ctx context.Context, f engine.ProposalFilter) ([]*engine.Proposal, error) {
+	var where []string
+	var args []any
+	if f.Kind != "" {
+		where, args = append(where, `kind = ?`), append(args, f.Kind)
+	}
+	if f.Status != "" {
+		where, args = append(where, `status = ?`), append(args, f.Status)
+	}
+	if f.Proposer != "" {
+		where, args = append(where, `proposer = ?`), append(args, f.Proposer)
+	}
+	if f.MemoryID != 0 {
+		where, args = append(where, `memory_id = ?`), append(args, f.MemoryID)
+	}
+	if f.Batch != "" {
+		where, args = append(where, `batch = ?`), append(args, f.Batch)
+	}
+	rows, err := tx.tx.QueryContext(ctx, `SELECT `+proposalColumns+` FROM proposals`+whereClause(where)+
+		` ORDER BY id`+limitClause(f.Limit, 0), args...)
+	if err != nil {
+		return nil, fmt.Errorf("find proposals: %w", err)
+	}
+	defer rows.Close()
+	var out []*engine.Proposal
+	for rows.Next() {
+		p, err := scanProposal(rows)
+		if err != nil {
+			return nil, fmt.Errorf("find proposals: %w", err)
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}

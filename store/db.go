@@ -1,0 +1,263 @@
+// Package store implements engine.Store on one SQLite file: schema and
+// numbered migrations, the queries of engine.Queries, the audit log with
+// batch rollback, and online backups with a JSON dump and checksums. It is the
+// only package in memtrace that writes SQL.
+package store
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/mattn/go-sqlite3"
+
+	"memtrace/engine"
+)
+
+// busyTimeout is how long a writer waits for another process's write lock
+// (the MCP server and the TUI share one file) before giving up.
+const busyTimeout = 10 * time.Second
+
+// readConns bounds the reader pool; writes go through a single connection.
+const readConns = 4
+
+// DB is a memtrace database. It implements engine.Store.
+//
+// Writes go through one connection that begins every transaction with BEGIN
+// IMMEDIATE: in WAL mode a deferred transaction that starts reading and then
+// writes can fail at once with "database is locked" instead of waiting, so
+// writers take the lock up front and wait for it under busy_timeout. Reads
+// use a separate pool and never block on writers.
+type DB struct {
+	path   string
+	now    func() time.Time
+	writer *sql.DB
+	reader *sql.DB
+}
+
+var _ engine.Store = (*DB)(nil)
+
+// sqliteHeader starts every SQLite database file.
+var sqliteHeader = []byte("SQLite format 3\x00")
+
+// Open opens (creating if needed) the database at path, applies any pending
+// migrations and returns it. now is the clock used for audit and creation
+// times; nil means time.Now.
+func Open(ctx context.Context, path string, now func() time.Time) (*DB, error) {
+	if now == nil {
+		now = time.Now
+	}
+	if path == "" {
+		return nil, engine.Errorf(engine.EINVALID, "no database path given")
+	}
+	if err := checkDatabaseFile(path); err != nil {
+		return nil, err
+	}
+	db := &DB{path: path, now: now}
+	db.writer = openPool(dsn(path, true), writerPragmas)
+	db.writer.SetMaxOpenConns(1)
+	db.writer.SetMaxIdleConns(1)
+	db.writer.SetConnMaxLifetime(0)
+	db.writer.SetConnMaxIdleTime(0)
+	db.reader = openPool(dsn(path, false), readerPragmas)
+	db.reader.SetMaxOpenConns(readConns)
+	db.reader.SetMaxIdleConns(readConns)
+	if err := migrate(ctx, db.writer, migrations()); err != nil {
+		db.Close()
+		return nil, openError(path, err)
+	}
+	return db, nil
+}
+
+// Connection settings beyond what the DSN can say. The writer gets a larger
+// page cache so that the indexes of a bulk import stay in memory, and
+// checkpoints the WAL less often (each checkpoint syncs the file).
+const (
+	writerPragmas = "PRAGMA cache_size = -65536; PRAGMA wal_autocheckpoint = 8192"
+	readerPragmas = "PRAGMA cache_size = -8192"
+)
+
+// openPool opens a connection pool whose connections run pragmas on connect.
+func openPool(dsn string, pragmas string) *sql.DB {
+	drv := &sqlite3.SQLiteDriver{ConnectHook: func(c *sqlite3.SQLiteConn) error {
+		_, err := c.Exec(pragmas, nil)
+		return err
+	}}
+	return sql.OpenDB(connector{drv: drv, dsn: dsn})
+}
+
+// connector opens connections of one pool through a driver with a hook.
+type connector struct {
+	drv *sqlite3.SQLiteDriver
+	dsn string
+}
+
+func (c connector) Connect(context.Context) (driver.Conn, error) { return c.drv.Open(c.dsn) }
+func (c connector) Driver() driver.Driver                        { return c.drv }
+
+// dsn builds a file: URI so that any character in path is escaped, with the
+// connection settings every connection gets.
+func dsn(path string, writer bool) string {
+	q := url.Values{}
+	q.Set("_busy_timeout", fmt.Sprint(busyTimeout.Milliseconds()))
+	q.Set("_journal_mode", "WAL")
+	q.Set("_foreign_keys", "on")
+	q.Set("_synchronous", "NORMAL")
+	if writer {
+		q.Set("_txlock", "immediate")
+	}
+	return "file:" + escapePath(path) + "?" + q.Encode()
+}
+
+// escapePath percent-escapes a path for a file: URI, so that '?', '#' and
+// '%' in a file name are not read as URI syntax.
+func escapePath(path string) string {
+	return (&url.URL{Path: path}).EscapedPath()
+}
+
+// checkDatabaseFile refuses a path that exists but is not a SQLite file, and
+// a path whose directory does not exist, with a message a user can act on.
+func checkDatabaseFile(path string) error {
+	fi, err := os.Stat(path)
+	if errors.Is(err, os.ErrNotExist) {
+		dir := filepath.Dir(path)
+		if di, err := os.Stat(dir); err != nil || !di.IsDir() {
+			return engine.Errorf(engine.EINVALID, "cannot create database %s: directory %s does not exist", path, dir)
+		}
+		return nil
+	} else if err != nil {
+		return engine.Errorf(engine.EUNAVAIL, "cannot read database %s: %v", path, err)
+	}
+	if fi.IsDir() {
+		return engine.Errorf(engine.EINVALID, "%s is a directory, not a memtrace database", path)
+	}
+	if fi.Size() == 0 {
+		return nil // SQLite treats an empty file as an empty database.
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return engine.Errorf(engine.EUNAVAIL, "cannot read database %s: %v", path, err)
+	}
+	defer f.Close()
+	head := make([]byte, len(sqliteHeader))
+	if _, err := io.ReadFull(f, head); err != nil || !bytes.Equal(head, sqliteHeader) {
+		return engine.Errorf(engine.EINVALID, "%s is not a memtrace database (not a SQLite file)", path)
+	}
+	return nil
+}
+
+// openError turns driver failures at open into messages that say what is
+// wrong with the file rather than what the driver said.
+func openError(path string, err error) error {
+	var se sqlite3.Error
+	if !errors.As(err, &se) {
+		return err
+	}
+	switch se.Code {
+	case sqlite3.ErrNotADB, sqlite3.ErrCorrupt:
+		return engine.Errorf(engine.EINVALID, "%s is not a memtrace database (damaged or not a SQLite file)", path)
+	case sqlite3.ErrCantOpen, sqlite3.ErrPerm, sqlite3.ErrReadonly:
+		return engine.Errorf(engine.EUNAVAIL, "cannot open database %s for writing; check the path and its permissions", path)
+	case sqlite3.ErrBusy, sqlite3.ErrLocked:
+		return engine.Errorf(engine.EUNAVAIL, "database %s is busy (another memtrace holds a write lock); try again", path)
+	}
+	return fmt.Errorf("open database %s: %w", path, err)
+}
+
+// Path returns the database file.
+func (db *DB) Path() string { return db.path }
+
+// Now returns the current time of the store's clock, in UTC.
+func (db *DB) Now() time.Time { return db.now().UTC() }
+
+// Close closes both connection pools.
+func (db *DB) Close() error {
+	var errs []error
+	if db.reader != nil {
+		errs = append(errs, db.reader.Close())
+	}
+	if db.writer != nil {
+		errs = append(errs, db.writer.Close())
+	}
+	return errors.Join(errs...)
+}
+
+// Update runs fn in one write transaction: everything fn does commits, or
+// nothing does when fn (or the commit) fails. The Queries given to fn must
+// not be used after fn returns.
+func (db *DB) Update(ctx context.Context, fn func(q engine.Queries) error) error {
+	return db.write(ctx, func(tx *Tx) error { return fn(tx) })
+}
+
+// write runs fn in a write transaction.
+func (db *DB) write(ctx context.Context, fn func(tx *Tx) error) error {
+	return db.run(ctx, db.writer, fn)
+}
+
+// read runs fn in a read transaction on the reader pool.
+func (db *DB) read(ctx context.Context, fn func(tx *Tx) error) error {
+	return db.run(ctx, db.reader, fn)
+}
+
+func (db *DB) run(ctx context.Context, pool *sql.DB, fn func(tx *Tx) error) error {
+	sqlTx, err := pool.BeginTx(ctx, nil)
+	if err != nil {
+		return txError(db.path, "begin transaction", err)
+	}
+	tx := &Tx{tx: sqlTx, now: db.now}
+	defer tx.close()
+	if err := fn(tx); err != nil {
+		_ = sqlTx.Rollback()
+		return err
+	}
+	if err := tx.flushSeq(ctx); err != nil {
+		_ = sqlTx.Rollback()
+		return err
+	}
+	if err := sqlTx.Commit(); err != nil {
+		return txError(db.path, "commit", err)
+	}
+	return nil
+}
+
+// txError maps the failures a user can meet at begin/commit to coded errors.
+func txError(path, what string, err error) error {
+	var se sqlite3.Error
+	if errors.As(err, &se) && (se.Code == sqlite3.ErrBusy || se.Code == sqlite3.ErrLocked) {
+		return engine.Errorf(engine.EUNAVAIL, "database %s stayed locked by another writer for %s; try again", path, busyTimeout)
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return fmt.Errorf("%s: %w", what, err)
+}
+
+// readValue runs fn in a read transaction and returns its value.
+func readValue[T any](ctx context.Context, db *DB, fn func(tx *Tx) (T, error)) (T, error) {
+	var v T
+	err := db.read(ctx, func(tx *Tx) error {
+		var err error
+		v, err = fn(tx)
+		return err
+	})
+	return v, err
+}
+
+// writeValue runs fn in a write transaction and returns its value.
+func writeValue[T any](ctx context.Context, db *DB, fn func(tx *Tx) (T, error)) (T, error) {
+	var v T
+	err := db.write(ctx, func(tx *Tx) error {
+		var err error
+		v, err = fn(tx)
+		return err
+	})
+	return v, err
+}

@@ -1,0 +1,333 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"memtrace/engine"
+)
+
+const memoryColumns = `id, key, content, kind, type, orig_type, status, tier, scope,
+	importance, role, session, created_at, last_accessed_at, access_count,
+	boost, boost_at, hash, embedding, embedder, seq`
+
+const memoryColumnCount = 21
+
+// scanMemory reads one row selected with memoryColumns.
+func scanMemory(s scanner) (*engine.Memory, error) {
+	var v [memoryColumnCount]any
+	var ptrs [memoryColumnCount]any
+	for i := range v {
+		ptrs[i] = &v[i]
+	}
+	if err := s.Scan(ptrs[:]...); err != nil {
+		return nil, err
+	}
+	var dv [memoryColumnCount]driver.Value
+	for i := range v {
+		dv[i] = v[i]
+	}
+	return memoryFromValues(dv[:], nil)
+}
+
+// GetMemory returns the memory with id, or ENOTFOUND.
+func (tx *Tx) GetMemory(ctx context.Context, id int64) (*engine.Memory, error) {
+	m, err := scanMemory(tx.tx.QueryRowContext(ctx, `SELECT `+memoryColumns+` FROM memories WHERE id = ?`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, engine.Errorf(engine.ENOTFOUND, "memory %d not found", id)
+	} else if err != nil {
+		return nil, fmt.Errorf("get memory %d: %w", id, err)
+	}
+	return m, nil
+}
+
+// GetMemoryByKey returns the memory with an external key, or ENOTFOUND.
+func (tx *Tx) GetMemoryByKey(ctx context.Context, key string) (*engine.Memory, error) {
+	if key == "" {
+		return nil, engine.Errorf(engine.EINVALID, "memory key is empty")
+	}
+	m, err := scanMemory(tx.tx.QueryRowContext(ctx, `SELECT `+memoryColumns+` FROM memories WHERE key = ?`, key))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, engine.Errorf(engine.ENOTFOUND, "memory with key %q not found", key)
+	} else if err != nil {
+		return nil, fmt.Errorf("get memory by key %q: %w", key, err)
+	}
+	return m, nil
+}
+
+// FindMemories returns the memories matching f in id order, and how many
+// match in all (ignoring Limit and Offset) for paging.
+func (tx *Tx) FindMemories(ctx context.Context, f engine.MemoryFilter) ([]*engine.Memory, int, error) {
+	var where []string
+	var args []any
+	if len(f.IDs) > 0 {
+		where = append(where, `id IN (SELECT value FROM json_each(?))`)
+		args = append(args, int64sJSON(f.IDs))
+	}
+	if f.Status != nil {
+		where, args = append(where, `status = ?`), append(args, string(*f.Status))
+	}
+	if f.Type != nil {
+		where, args = append(where, `type = ?`), append(args, *f.Type)
+	}
+	if f.Kind != nil {
+		where, args = append(where, `kind = ?`), append(args, string(*f.Kind))
+	}
+	if f.Tier != nil {
+		where, args = append(where, `tier = ?`), append(args, string(*f.Tier))
+	}
+	if f.Scope != nil {
+		where, args = append(where, `scope = ?`), append(args, *f.Scope)
+	}
+	if f.Text != "" {
+		where, args = append(where, `content LIKE ? ESCAPE '\'`), append(args, likePattern(f.Text))
+	}
+	if f.Key != "" {
+		where, args = append(where, `key = ?`), append(args, f.Key)
+	}
+	if f.Session != "" {
+		where, args = append(where, `session = ?`), append(args, f.Session)
+	}
+	cond := whereClause(where)
+
+	var total int
+	if err := tx.tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM memories`+cond, args...).Scan(&total); err != nil {
+		return nil, 0, fmt.Errorf("count memories: %w", err)
+	}
+	rows, err := tx.tx.QueryContext(ctx, `SELECT `+memoryColumns+` FROM memories`+cond+` ORDER BY id`+limitClause(f.Limit, f.Offset), args...)
+	if err != nil {
+		return nil, 0, fmt.Errorf("find memories: %w", err)
+	}
+	defer rows.Close()
+	var ms []*engine.Memory
+	for rows.Next() {
+		m, err := scanMemory(rows)
+		if err != nil {
+			return nil, 0, fmt.Errorf("find memories: %w", err)
+		}
+		ms = append(ms, m)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, fmt.Errorf("find memories: %w", err)
+	}
+	return ms, total, nil
+}
+
+// InsertMemory writes a new memory, sets m.ID and m.Seq, and audits it as a
+// "create" under a.
+func (tx *Tx) InsertMemory(ctx context.Context, m *engine.Memory, a engine.Actor) error {
+	if err := checkActor(a); err != nil {
+		return err
+	}
+	if m.ID != 0 {
+		return engine.Errorf(engine.EINVALID, "memory to insert already has id %d", m.ID)
+	}
+	seq, err := tx.nextSeq(ctx)
+	if err != nil {
+		return err
+	}
+	s, err := tx.stmt(ctx, `INSERT INTO memories (key, content, kind, type, orig_type, status, tier, scope,
+		importance, role, session, created_at, last_accessed_at, access_count,
+		boost, boost_at, hash, embedding, embedder, seq)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	if err != nil {
+		return fmt.Errorf("insert memory: %w", err)
+	}
+	res, err := s.ExecContext(ctx, nullString(m.Key), m.Content, string(m.Kind), m.Type, m.OrigType,
+		string(m.Status), string(m.Tier), m.Scope, m.Importance, m.Role, m.Session,
+		formatTime(m.CreatedAt), formatTime(m.LastAccessedAt), m.AccessCount,
+		m.Boost, formatTime(m.BoostAt), m.Hash, encodeEmbedding(m.Embedding), m.Embedder, seq)
+	if isUnique(err) {
+		return engine.Errorf(engine.ECONFLICT, "a memory with key %q already exists", m.Key)
+	} else if err != nil {
+		return fmt.Errorf("insert memory: %w", err)
+	}
+	id, err := res.LastInsertId()
+	if err != nil {
+		return fmt.Errorf("insert memory: %w", err)
+	}
+	m.ID, m.Seq = id, seq
+	return tx.writeAudit(ctx, auditRow{Batch: a.Batch, Actor: a.Name, Action: "create", MemoryID: id, After: m})
+}
+
+// UpdateMemory writes every field of m over the row with m.ID and audits the
+// row before and after under a and action. It sets m.Seq.
+func (tx *Tx) UpdateMemory(ctx context.Context, m *engine.Memory, a engine.Actor, action string) error {
+	if err := checkActor(a); err != nil {
+		return err
+	}
+	if action == "" {
+		action = "update"
+	}
+	before, err := tx.GetMemory(ctx, m.ID)
+	if err != nil {
+		return err
+	}
+	if err := tx.writeMemory(ctx, m); err != nil {
+		return err
+	}
+	row := auditRow{Batch: a.Batch, Actor: a.Name, Action: action, MemoryID: m.ID, Before: before, After: m}
+	if before.Embedder != m.Embedder || !sameVector(before.Embedding, m.Embedding) {
+		row.EmbeddingReplaced = true
+		row.BeforeEmbedding, row.BeforeEmbedder = before.Embedding, before.Embedder
+	}
+	return tx.writeAudit(ctx, row)
+}
+
+// writeMemory overwrites every column of the row with m.ID and bumps seq.
+func (tx *Tx) writeMemory(ctx context.Context, m *engine.Memory) error {
+	seq, err := tx.nextSeq(ctx)
+	if err != nil {
+		return err
+	}
+	s, err := tx.stmt(ctx, `UPDATE memories SET key = ?, content = ?, kind = ?, type = ?, orig_type = ?,
+		status = ?, tier = ?, scope = ?, importance = ?, role = ?, session = ?, created_at = ?,
+		last_accessed_at = ?, access_count = ?, boost = ?, boost_at = ?, hash = ?,
+		embedding = ?, embedder = ?, seq = ? WHERE id = ?`)
+	if err != nil {
+		return fmt.Errorf("update memory %d: %w", m.ID, err)
+	}
+	res, err := s.ExecContext(ctx, nullString(m.Key), m.Content, string(m.Kind), m.Type, m.OrigType,
+		string(m.Status), string(m.Tier), m.Scope, m.Importance, m.Role, m.Session,
+		formatTime(m.CreatedAt), formatTime(m.LastAccessedAt), m.AccessCount,
+		m.Boost, formatTime(m.BoostAt), m.Hash, encodeEmbedding(m.Embedding), m.Embedder, seq, m.ID)
+	if isUnique(err) {
+		return engine.Errorf(engine.ECONFLICT, "another memory already has key %q", m.Key)
+	} else if err != nil {
+		return fmt.Errorf("update memory %d: %w", m.ID, err)
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return fmt.Errorf("update memory %d: %w", m.ID, err)
+	} else if n == 0 {
+		return engine.Errorf(engine.ENOTFOUND, "memory %d not found", m.ID)
+	}
+	m.Seq = seq
+	return nil
+}
+
+// RecordAccess notes that a recall used the memory: last access and count.
+// Not audited (telemetry), but it bumps seq so other readers see it.
+func (tx *Tx) RecordAccess(ctx context.Context, id int64, at time.Time) error {
+	seq, err := tx.nextSeq(ctx)
+	if err != nil {
+		return err
+	}
+	s, err := tx.stmt(ctx, `UPDATE memories SET last_accessed_at = ?, access_count = access_count + 1, seq = ? WHERE id = ?`)
+	if err != nil {
+		return fmt.Errorf("record access: %w", err)
+	}
+	return affectOne(s.ExecContext(ctx, formatTime(at), seq, id))(id)
+}
+
+// SetBoost sets the association boost of a memory as of at. Not audited,
+// but it bumps seq.
+func (tx *Tx) SetBoost(ctx context.Context, id int64, boost float64, at time.Time) error {
+	seq, err := tx.nextSeq(ctx)
+	if err != nil {
+		return err
+	}
+	s, err := tx.stmt(ctx, `UPDATE memories SET boost = ?, boost_at = ?, seq = ? WHERE id = ?`)
+	if err != nil {
+		return fmt.Errorf("set boost: %w", err)
+	}
+	return affectOne(s.ExecContext(ctx, boost, formatTime(at), seq, id))(id)
+}
+
+// affectOne checks that an update of memory id hit a row.
+func affectOne(res sql.Result, err error) func(id int64) error {
+	return func(id int64) error {
+		if err != nil {
+			return fmt.Errorf("update memory %d: %w", id, err)
+		}
+		if n, err := res.RowsAffected(); err != nil {
+			return fmt.Errorf("update memory %d: %w", id, err)
+		} else if n == 0 {
+			return engine.Errorf(engine.ENOTFOUND, "memory %d not found", id)
+		}
+		return nil
+	}
+}
+
+// MemoriesChangedSince returns the memories written after seq, in seq order,
+// and the highest seq among them (seq itself when none changed).
+func (tx *Tx) MemoriesChangedSince(ctx context.Context, seq int64) ([]*engine.Memory, int64, error) {
+	rows, err := tx.tx.QueryContext(ctx, `SELECT `+memoryColumns+` FROM memories WHERE seq > ? ORDER BY seq`, seq)
+	if err != nil {
+		return nil, seq, fmt.Errorf("memories changed: %w", err)
+	}
+	defer rows.Close()
+	var ms []*engine.Memory
+	highest := seq
+	for rows.Next() {
+		m, err := scanMemory(rows)
+		if err != nil {
+			return nil, seq, fmt.Errorf("memories changed: %w", err)
+		}
+		highest = max(highest, m.Seq)
+		ms = append(ms, m)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, seq, fmt.Errorf("memories changed: %w", err)
+	}
+	return ms, highest, nil
+}
+
+func checkActor(a engine.Actor) error {
+	if a.Name == "" {
+		return engine.Errorf(engine.EINVALID, "a change to a memory needs an actor for the audit log")
+	}
+	return nil
+}
+
+func sameVector(a, b []float32) bool {
+	if (a == nil) != (b == nil) || len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// likePattern makes a LIKE pattern matching s as a literal substring.
+func likePattern(s string) string {
+	r := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
+	return "%" + r.Replace(s) + "%"
+}
+
+func whereClause(conds []string) string {
+	if len(conds) == 0 {
+		return ""
+	}
+	return " WHERE " + strings.Join(conds, " AND ")
+}
+
+func limitClause(limit, offset int) string {
+	if limit <= 0 && offset <= 0 {
+		return ""
+	}
+	if limit <= 0 {
+		limit = -1
+	}
+	return fmt.Sprintf(" LIMIT %d OFFSET %d", limit, max(offset, 0))
+}
+
+func int64sJSON(ids []int64) string {
+	var b strings.Builder
+	b.WriteByte('[')
+	for i, id := range ids {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprint(&b, id)
+	}
+	b.WriteByte(']')
+	return b.String()
+}

@@ -1,0 +1,189 @@
+package store
+
+import (
+	"context"
+	"time"
+
+	"memtrace/engine"
+)
+
+// The methods below run one Tx method each in a transaction of its own:
+// reads on the reader pool, writes on the writer.
+
+// GetMemory returns the memory with id, or ENOTFOUND.
+func (db *DB) GetMemory(ctx context.Context, id int64) (*engine.Memory, error) {
+	return readValue(ctx, db, func(tx *Tx) (*engine.Memory, error) { return tx.GetMemory(ctx, id) })
+}
+
+// GetMemoryByKey returns the memory with an external key, or ENOTFOUND.
+func (db *DB) GetMemoryByKey(ctx context.Context, key string) (*engine.Memory, error) {
+	return readValue(ctx, db, func(tx *Tx) (*engine.Memory, error) { return tx.GetMemoryByKey(ctx, key) })
+}
+
+// FindMemories returns the memories matching f in id order, and the total.
+func (db *DB) FindMemories(ctx context.Context, f engine.MemoryFilter) ([]*engine.Memory, int, error) {
+	var ms []*engine.Memory
+	var total int
+	err := db.read(ctx, func(tx *Tx) error {
+		var err error
+		ms, total, err = tx.FindMemories(ctx, f)
+		return err
+	})
+	return ms, total, err
+}
+
+// InsertMemory writes a new memory and its "create" audit row.
+func (db *DB) InsertMemory(ctx context.Context, m *engine.Memory, a engine.Actor) error {
+	return db.write(ctx, func(tx *Tx) error { return tx.InsertMemory(ctx, m, a) })
+}
+
+// UpdateMemory overwrites a memory and audits it before and after.
+func (db *DB) UpdateMemory(ctx context.Context, m *engine.Memory, a engine.Actor, action string) error {
+	return db.write(ctx, func(tx *Tx) error { return tx.UpdateMemory(ctx, m, a, action) })
+}
+
+// RecordAccess notes a recall of the memory (not audited).
+func (db *DB) RecordAccess(ctx context.Context, id int64, at time.Time) error {
+	return db.write(ctx, func(tx *Tx) error { return tx.RecordAccess(ctx, id, at) })
+}
+
+// SetBoost sets a memory's association boost (not audited).
+func (db *DB) SetBoost(ctx context.Context, id int64, boost float64, at time.Time) error {
+	return db.write(ctx, func(tx *Tx) error { return tx.SetBoost(ctx, id, boost, at) })
+}
+
+// MemoriesChangedSince returns memories written after seq and the highest seq.
+func (db *DB) MemoriesChangedSince(ctx context.Context, seq int64) ([]*engine.Memory, int64, error) {
+	var ms []*engine.Memory
+	highest := seq
+	err := db.read(ctx, func(tx *Tx) error {
+		var err error
+		ms, highest, err = tx.MemoriesChangedSince(ctx, seq)
+		return err
+	})
+	return ms, highest, err
+}
+
+// ForEachMemory streams every memory (any status) in id order, from one
+// consistent snapshot.
+func (db *DB) ForEachMemory(ctx context.Context, fn func(*engine.Memory) error) error {
+	return db.forEachMemoryRaw(ctx, fn)
+}
+
+// InsertCapture logs one offered message.
+func (db *DB) InsertCapture(ctx context.Context, c *engine.CaptureRecord) error {
+	return db.write(ctx, func(tx *Tx) error { return tx.InsertCapture(ctx, c) })
+}
+
+// FindCaptures returns the captures matching f in id order, and the total.
+func (db *DB) FindCaptures(ctx context.Context, f engine.CaptureFilter) ([]*engine.CaptureRecord, int, error) {
+	var cs []*engine.CaptureRecord
+	var total int
+	err := db.read(ctx, func(tx *Tx) error {
+		var err error
+		cs, total, err = tx.FindCaptures(ctx, f)
+		return err
+	})
+	return cs, total, err
+}
+
+// CaptureReasonCounts counts dropped captures by layer and reason.
+func (db *DB) CaptureReasonCounts(ctx context.Context) ([]engine.ReasonCount, error) {
+	return readValue(ctx, db, func(tx *Tx) ([]engine.ReasonCount, error) { return tx.CaptureReasonCounts(ctx) })
+}
+
+// CaptureExists reports whether a message id was already offered.
+func (db *DB) CaptureExists(ctx context.Context, messageID string) (bool, error) {
+	return readValue(ctx, db, func(tx *Tx) (bool, error) { return tx.CaptureExists(ctx, messageID) })
+}
+
+// GetCorrection returns a lesson by key, or ENOTFOUND.
+func (db *DB) GetCorrection(ctx context.Context, lessonKey string) (*engine.Correction, error) {
+	return readValue(ctx, db, func(tx *Tx) (*engine.Correction, error) { return tx.GetCorrection(ctx, lessonKey) })
+}
+
+// SaveCorrection inserts or updates a lesson by key.
+func (db *DB) SaveCorrection(ctx context.Context, c *engine.Correction) error {
+	return db.write(ctx, func(tx *Tx) error { return tx.SaveCorrection(ctx, c) })
+}
+
+// FindCorrections returns the lessons with a status ("" for all).
+func (db *DB) FindCorrections(ctx context.Context, status string) ([]*engine.Correction, error) {
+	return readValue(ctx, db, func(tx *Tx) ([]*engine.Correction, error) { return tx.FindCorrections(ctx, status) })
+}
+
+// InsertProposal stores a new proposal.
+func (db *DB) InsertProposal(ctx context.Context, p *engine.Proposal) error {
+	return db.write(ctx, func(tx *Tx) error { return tx.InsertProposal(ctx, p) })
+}
+
+// UpdateProposal overwrites a proposal.
+func (db *DB) UpdateProposal(ctx context.Context, p *engine.Proposal) error {
+	return db.write(ctx, func(tx *Tx) error { return tx.UpdateProposal(ctx, p) })
+}
+
+// GetProposal returns a proposal, or ENOTFOUND.
+func (db *DB) GetProposal(ctx context.Context, id int64) (*engine.Proposal, error) {
+	return readValue(ctx, db, func(tx *Tx) (*engine.Proposal, error) { return tx.GetProposal(ctx, id) })
+}
+
+// FindProposals returns the proposals matching f in id order.
+func (db *DB) FindProposals(ctx context.Context, f engine.ProposalFilter) ([]*engine.Proposal, error) {
+	return readValue(ctx, db, func(tx *Tx) ([]*engine.Proposal, error) { return tx.FindProposals(ctx, f) })
+}
+
+// AuditForMemory returns a memory's audit history, oldest first.
+func (db *DB) AuditForMemory(ctx context.Context, memoryID int64) ([]*engine.AuditEntry, error) {
+	return readValue(ctx, db, func(tx *Tx) ([]*engine.AuditEntry, error) { return tx.AuditForMemory(ctx, memoryID) })
+}
+
+// AuditForBatch returns a batch's audit rows, oldest first.
+func (db *DB) AuditForBatch(ctx context.Context, batch string) ([]*engine.AuditEntry, error) {
+	return readValue(ctx, db, func(tx *Tx) ([]*engine.AuditEntry, error) { return tx.AuditForBatch(ctx, batch) })
+}
+
+// Batches lists audited batches, newest first.
+func (db *DB) Batches(ctx context.Context, limit int) ([]engine.BatchInfo, error) {
+	return readValue(ctx, db, func(tx *Tx) ([]engine.BatchInfo, error) { return tx.Batches(ctx, limit) })
+}
+
+// RollbackBatch restores every memory the batch changed, in one transaction
+// audited under "rollback:<batch>", and returns how many it restored.
+func (db *DB) RollbackBatch(ctx context.Context, batch string, actor string) (int, error) {
+	return writeValue(ctx, db, func(tx *Tx) (int, error) { return tx.rollbackBatch(ctx, batch, actor) })
+}
+
+// SaveGoldenRun stores a golden-set run.
+func (db *DB) SaveGoldenRun(ctx context.Context, r *engine.GoldenRun) error {
+	return db.write(ctx, func(tx *Tx) error { return tx.SaveGoldenRun(ctx, r) })
+}
+
+// FindGoldenRuns returns runs of a file ("" for all), newest first.
+func (db *DB) FindGoldenRuns(ctx context.Context, file string, limit int) ([]*engine.GoldenRun, error) {
+	return readValue(ctx, db, func(tx *Tx) ([]*engine.GoldenRun, error) { return tx.FindGoldenRuns(ctx, file, limit) })
+}
+
+// SaveTrace stores a trace and keeps only the newest keep.
+func (db *DB) SaveTrace(ctx context.Context, t *engine.StoredTrace, keep int) error {
+	return db.write(ctx, func(tx *Tx) error { return tx.SaveTrace(ctx, t, keep) })
+}
+
+// FindTraces returns stored traces, newest first.
+func (db *DB) FindTraces(ctx context.Context, limit int) ([]*engine.StoredTrace, error) {
+	return readValue(ctx, db, func(tx *Tx) ([]*engine.StoredTrace, error) { return tx.FindTraces(ctx, limit) })
+}
+
+// GetTrace returns a stored trace, or ENOTFOUND.
+func (db *DB) GetTrace(ctx context.Context, id int64) (*engine.StoredTrace, error) {
+	return readValue(ctx, db, func(tx *Tx) (*engine.StoredTrace, error) { return tx.GetTrace(ctx, id) })
+}
+
+// GetSetting returns a setting, or "" when unset.
+func (db *DB) GetSetting(ctx context.Context, key string) (string, error) {
+	return readValue(ctx, db, func(tx *Tx) (string, error) { return tx.GetSetting(ctx, key) })
+}
+
+// SetSetting stores a setting.
+func (db *DB) SetSetting(ctx context.Context, key, value string) error {
+	return db.write(ctx, func(tx *Tx) error { return tx.SetSetting(ctx, key, value) })
+}

@@ -1,0 +1,142 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/mattn/go-sqlite3"
+
+	"memtrace/engine"
+)
+
+// Tx is one transaction. It implements engine.Queries; Store.Update hands it
+// to the caller, and every DB method runs one of its methods in a
+// transaction of its own.
+type Tx struct {
+	tx  *sql.Tx
+	now func() time.Time
+
+	// The seq counter is read once per transaction and written back at
+	// commit. Write transactions hold the write lock from BEGIN IMMEDIATE, so
+	// nobody else can move it meanwhile and values are handed out in commit
+	// order.
+	seq       int64
+	seqLoaded bool
+	seqDirty  bool
+
+	stmts map[string]*sql.Stmt
+}
+
+var _ engine.Queries = (*Tx)(nil)
+
+// stmt returns a statement prepared once per transaction, for the statements
+// a bulk import runs thousands of times.
+func (tx *Tx) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
+	if s, ok := tx.stmts[query]; ok {
+		return s, nil
+	}
+	s, err := tx.tx.PrepareContext(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	if tx.stmts == nil {
+		tx.stmts = map[string]*sql.Stmt{}
+	}
+	tx.stmts[query] = s
+	return s, nil
+}
+
+func (tx *Tx) close() {
+	for _, s := range tx.stmts {
+		s.Close()
+	}
+	tx.stmts = nil
+}
+
+// nextSeq returns the next value of the global write counter.
+func (tx *Tx) nextSeq(ctx context.Context) (int64, error) {
+	if !tx.seqLoaded {
+		if err := tx.tx.QueryRowContext(ctx, `SELECT value FROM counters WHERE name = 'seq'`).Scan(&tx.seq); err != nil {
+			return 0, fmt.Errorf("read seq: %w", err)
+		}
+		tx.seqLoaded = true
+	}
+	tx.seq++
+	tx.seqDirty = true
+	return tx.seq, nil
+}
+
+func (tx *Tx) flushSeq(ctx context.Context) error {
+	if !tx.seqDirty {
+		return nil
+	}
+	if _, err := tx.tx.ExecContext(ctx, `UPDATE counters SET value = ? WHERE name = 'seq'`, tx.seq); err != nil {
+		return fmt.Errorf("write seq: %w", err)
+	}
+	tx.seqDirty = false
+	return nil
+}
+
+// timeLayout is fixed-width so that stored times sort as text; UTC with
+// nanoseconds so that they round-trip exactly.
+const timeLayout = "2006-01-02T15:04:05.000000000Z"
+
+func formatTime(t time.Time) string { return t.UTC().Format(timeLayout) }
+
+// encodeEmbedding stores a vector as little-endian float32; nil stays NULL.
+func encodeEmbedding(v []float32) []byte {
+	if v == nil {
+		return nil
+	}
+	b := make([]byte, 4*len(v))
+	for i, f := range v {
+		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(f))
+	}
+	return b
+}
+
+// nullString stores "" as NULL.
+func nullString(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+// nullID stores 0 as NULL (for optional references to memories).
+func nullID(id int64) any {
+	if id == 0 {
+		return nil
+	}
+	return id
+}
+
+// nullJSON stores an empty raw JSON value as NULL.
+func nullJSON(b []byte) any {
+	if len(b) == 0 {
+		return nil
+	}
+	return string(b)
+}
+
+// isUnique reports whether err is a UNIQUE constraint violation.
+func isUnique(err error) bool {
+	var se sqlite3.Error
+	return errors.As(err, &se) && se.ExtendedCode == sqlite3.ErrConstraintUnique
+}
+
+// isForeignKey reports whether err is a FOREIGN KEY constraint violation.
+func isForeignKey(err error) bool {
+	var se sqlite3.Error
+	return errors.As(err, &se) && se.ExtendedCode == sqlite3.ErrConstraintForeignKey
+}
+
+// scanner is *sql.Row or *sql.Rows.
+type scanner interface {
+	Scan(dest ...any) error
+}
