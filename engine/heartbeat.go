@@ -117,15 +117,22 @@ type proposalIndex struct {
 	memRejected map[string]time.Time
 	// lesson key → a promote proposal exists that was not rolled back.
 	lessons map[string]bool
+	// memory id → when an approved move (promote, demote) last put it in
+	// its tier: its demotion clock starts again there, so a memory demoted
+	// HOT → WARM is not proposed for WARM → COLD at the very next pass.
+	moved map[int64]time.Time
 	pending int
 }
 
 func memKindKey(id int64, kind string) string { return fmt.Sprintf("%d/%s", id, kind) }
 
 func openProposals(ps []*Proposal) proposalIndex {
-	ix := proposalIndex{memOpen: map[int64]bool{}, memRejected: map[string]time.Time{}, lessons: map[string]bool{}}
+	ix := proposalIndex{memOpen: map[int64]bool{}, memRejected: map[string]time.Time{}, lessons: map[string]bool{}, moved: map[int64]time.Time{}}
 	for _, p := range ps {
 		isOpen := p.Status == ProposalPending || p.Status == ProposalReview || p.Status == ProposalApproved
+		if p.Status == ProposalApplied && (p.Kind == ProposalPromote || p.Kind == ProposalDemote) && p.MemoryID != 0 && p.DecidedAt.After(ix.moved[p.MemoryID]) {
+			ix.moved[p.MemoryID] = p.DecidedAt
+		}
 		if p.Kind == ProposalPromote {
 			var ev PromotionEvidence
 			if json.Unmarshal(p.Verdict, &ev) == nil && ev.LessonKey != "" && p.Status != ProposalRolledBack {
@@ -202,7 +209,7 @@ func (e *Engine) ageProposals(at time.Time, ix proposalIndex) []*Proposal {
 			out = append(out, withEvidence(&Proposal{Kind: ProposalArchive, MemoryID: m.ID, TargetType: string(TierCold),
 				Proposer: ProposerHeartbeat, Status: ProposalPending, Confidence: 1,
 				Reason: fmt.Sprintf("unused for %d days (archive after %d): %s → COLD archive", days, int(ArchiveAfter.Hours()/24), tier)}, m, at, nil))
-		case unused >= DemoteAfter && (tier == TierHot || tier == TierWarm):
+		case unused >= DemoteAfter && at.Sub(ix.moved[m.ID]) >= DemoteAfter && (tier == TierHot || tier == TierWarm):
 			if ix.rejectedSince(m, ProposalDemote) {
 				return true
 			}

@@ -198,6 +198,13 @@ func TestHeartbeatDemotesAndArchivesByLastUse(t *testing.T) {
 			t.Errorf("audit of %d = %+v, %v", id, hist, err)
 		}
 	}
+	// The demoted memory's clock starts again in WARM: nothing is due.
+	if r4, err := e.Heartbeat(ctx, engine.HeartbeatOptions{}); err != nil || len(r4.Proposals) != 0 {
+		t.Fatalf("heartbeat right after approval = %+v, %v; want nothing", r4, err)
+	}
+	if r5, _ := e.Heartbeat(ctx, engine.HeartbeatOptions{At: tiersEpoch.Add(31 * day)}); len(r5.Proposals) != 1 || r5.Proposals[0].MemoryID != hot31 || r5.Proposals[0].Target != "cold" {
+		t.Fatalf("heartbeat 31 days after the demotion = %+v; want WARM → COLD for %d (%d is already pending)", r5.Proposals, hot31, fresh)
+	}
 	if _, err := e.ApproveProposals(ctx, ids[:1], engine.ApproveOptions{}); engine.ErrorCode(err) != engine.ECONFLICT {
 		t.Fatalf("approving an applied proposal again: %v, want conflict", err)
 	}
