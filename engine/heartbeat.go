@@ -120,7 +120,7 @@ type proposalIndex struct {
 	// memory id → when an approved move (promote, demote) last put it in
 	// its tier: its demotion clock starts again there, so a memory demoted
 	// HOT → WARM is not proposed for WARM → COLD at the very next pass.
-	moved map[int64]time.Time
+	moved   map[int64]time.Time
 	pending int
 }
 
