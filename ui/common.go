@@ -97,6 +97,7 @@ func newPanes(c *common) []pane {
 	return []pane{
 		newMemoriesPane(c),
 		newCapturesPane(c),
+		newCuratePane(c),
 	}
 }
 

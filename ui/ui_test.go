@@ -142,7 +142,7 @@ func TestTabs(t *testing.T) {
 	if !strings.Contains(top, "1 Memories") || !strings.Contains(top, "2 Captures") {
 		t.Fatalf("tab bar %q lacks the built tabs", top)
 	}
-	for _, absent := range []string{"Trace", "Golden", "Curate"} {
+	for _, absent := range []string{"Trace", "Golden"} {
 		if strings.Contains(top, absent) {
 			t.Errorf("tab bar %q shows %s, which has no pane yet", top, absent)
 		}

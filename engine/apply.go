@@ -1,0 +1,361 @@
+package engine
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+	"time"
+)
+
+// ApplyOptions configure ApplyApproved.
+type ApplyOptions struct {
+	Actor string           // audit actor; "" → "curator"
+	Batch string           // audit batch id; "" → "apply-<time>"
+	Now   func() time.Time // nil: time.Now
+	// Verdicts, when set (the pinned verdict file), limits the apply to
+	// approved proposals of memories it lists, and each such proposal must
+	// carry the same verdict, model and input hash as its line: a file and a
+	// database that disagree apply nothing.
+	Verdicts []TriageVerdict
+	// AfterEach is called inside the transaction after each memory update
+	// with the count so far (progress; crash tests block in it).
+	AfterEach func(n int)
+}
+
+// ApplyReport is the `memtrace apply --json` contract; Confirmed (keep
+// records marked applied without a change) is for people.
+type ApplyReport struct {
+	Batch     string `json:"batch"`
+	Applied   int    `json:"applied"`
+	Confirmed int    `json:"-"`
+}
+
+// applyExpect is the state one applied proposal must leave.
+type applyExpect struct {
+	proposal *Proposal
+	memory   int64
+	status   Status
+	typ      string
+	tier     Tier
+}
+
+// ApplyApproved applies every approved proposal in ONE transaction: it sets
+// status, orig_type and type (tier for demote/archive) per proposal with an
+// audit row under one batch, marks the proposals applied with the batch,
+// then re-reads what it wrote and checks it 1:1 against the approved
+// verdicts — audit rows, memory states, applied proposals. Any mismatch
+// rolls the whole transaction back and nothing changes.
+func ApplyApproved(ctx context.Context, w Updater, o ApplyOptions) (*ApplyReport, error) {
+	if o.Actor == "" {
+		o.Actor = ProposerCurator
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	now := o.Now().UTC()
+	if o.Batch == "" {
+		o.Batch = "apply-" + now.Format("20060102T150405.000Z")
+	}
+	a := Actor{Name: o.Actor, Batch: o.Batch}
+	rep := &ApplyReport{Batch: o.Batch}
+	err := w.Update(ctx, func(q Queries) error {
+		rep.Applied, rep.Confirmed = 0, 0
+		if prior, err := q.AuditForBatch(ctx, o.Batch); err != nil {
+			return err
+		} else if len(prior) > 0 {
+			return Errorf(ECONFLICT, "batch %s already exists; choose another batch id", o.Batch)
+		}
+		approved, err := q.FindProposals(ctx, ProposalFilter{Status: ProposalApproved})
+		if err != nil {
+			return err
+		}
+		if o.Verdicts != nil {
+			if approved, err = matchVerdicts(approved, o.Verdicts); err != nil {
+				return err
+			}
+		}
+		if len(approved) == 0 {
+			return Errorf(EINVALID, "no approved proposals to apply; approve some in the Curate tab first")
+		}
+		var expect []applyExpect
+		for _, p := range approved {
+			ex, changed, err := applyOne(ctx, q, p, a)
+			if err != nil {
+				return err
+			}
+			if changed {
+				rep.Applied++
+				expect = append(expect, ex)
+				if o.AfterEach != nil {
+					o.AfterEach(rep.Applied)
+				}
+			} else {
+				rep.Confirmed++
+			}
+			p.Status, p.Batch = ProposalApplied, o.Batch
+			if err := q.UpdateProposal(ctx, p); err != nil {
+				return err
+			}
+		}
+		return verifyApply(ctx, q, o.Batch, approved, expect)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return rep, nil
+}
+
+// matchVerdicts keeps the approved proposals whose memory the verdict file
+// lists, and refuses when a proposal's pinned verdict differs from the line.
+func matchVerdicts(approved []*Proposal, vs []TriageVerdict) ([]*Proposal, error) {
+	byMemory := make(map[int64]TriageVerdict, len(vs))
+	for _, v := range vs {
+		byMemory[v.MemoryID] = v
+	}
+	var out []*Proposal
+	for _, p := range approved {
+		v, ok := byMemory[p.MemoryID]
+		if !ok || !isJudgeKind(p.Kind) {
+			continue
+		}
+		pv, ok := ParseProposalVerdict(p)
+		if !ok || pv.Label() != v.Label() || pv.Model != v.Model || pv.InputHash != v.InputHash {
+			return nil, Errorf(ECONFLICT, "proposal %d (memory %d) does not match the verdict file (%s by %s there); re-run triage or apply --approved",
+				p.ID, p.MemoryID, v.Label(), v.Model)
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// applyOne changes the memory of one approved proposal. changed is false
+// for a keep record, which only confirms the memory as it is.
+func applyOne(ctx context.Context, q Queries, p *Proposal, a Actor) (applyExpect, bool, error) {
+	ex := applyExpect{proposal: p, memory: p.MemoryID}
+	if p.Kind == ProposalPromote {
+		return ex, false, Errorf(EINVALID, "proposal %d is a promotion; approve it with `memtrace approve %d`, which writes the HOT rule", p.ID, p.ID)
+	}
+	m, err := q.GetMemory(ctx, p.MemoryID)
+	if err != nil {
+		return ex, false, fmt.Errorf("proposal %d: %w", p.ID, err)
+	}
+	stale := func(what string) error {
+		return Errorf(ECONFLICT, "proposal %d: memory %d %s since it was proposed (now %s, %s); reject the proposal or re-run triage; nothing was applied",
+			p.ID, m.ID, what, m.Status, m.Type)
+	}
+	if pv, ok := ParseProposalVerdict(p); ok && isJudgeKind(p.Kind) {
+		if m.Status != StatusActive || m.Type != pv.Type {
+			return ex, false, stale("changed")
+		}
+	}
+	switch p.Kind {
+	case ProposalKeep:
+		return ex, false, nil
+	case ProposalQuarantine:
+		if m.Status == StatusQuarantined {
+			return ex, false, stale("was quarantined")
+		}
+		if m.OrigType == "" {
+			m.OrigType = m.Type
+		}
+		m.Status = StatusQuarantined
+	case ProposalRetype:
+		if p.TargetType == "" || p.TargetType == m.Type {
+			return ex, false, Errorf(EINVALID, "proposal %d: retype of memory %d has no new type", p.ID, m.ID)
+		}
+		if m.OrigType == "" {
+			m.OrigType = m.Type
+		}
+		m.Type = p.TargetType
+	case ProposalRestore:
+		if m.Status == StatusActive {
+			return ex, false, stale("is already active")
+		}
+		m.Status = StatusActive
+		if m.Tier == TierCold {
+			m.Tier = TierWarm
+		}
+		if p.TargetType != "" {
+			m.Type = p.TargetType
+		} else if m.OrigType != "" {
+			m.Type = m.OrigType
+		}
+	case ProposalDemote:
+		if m.Status != StatusActive {
+			return ex, false, stale("is not active")
+		}
+		switch Tier(p.TargetType) {
+		case TierCold:
+			m.Tier, m.Status = TierCold, StatusArchived
+		case TierWarm, "":
+			m.Tier = TierWarm
+		default:
+			return ex, false, Errorf(EINVALID, "proposal %d: cannot demote to %q", p.ID, p.TargetType)
+		}
+	case ProposalArchive:
+		if m.Status != StatusActive {
+			return ex, false, stale("is not active")
+		}
+		m.Tier, m.Status = TierCold, StatusArchived
+	default:
+		return ex, false, Errorf(EINVALID, "proposal %d: unknown kind %q", p.ID, p.Kind)
+	}
+	if err := q.UpdateMemory(ctx, m, a, p.Kind); err != nil {
+		return ex, false, err
+	}
+	ex.status, ex.typ, ex.tier = m.Status, m.Type, m.Tier
+	return ex, true, nil
+}
+
+// verifyApply is the 1:1 check of seed 001 ("count가 reviewed verdict와
+// 1:1로 맞는지 확인"), made inside the transaction so a mismatch undoes it.
+func verifyApply(ctx context.Context, q Queries, batch string, approved []*Proposal, expect []applyExpect) error {
+	var problems []string
+	rows, err := q.AuditForBatch(ctx, batch)
+	if err != nil {
+		return err
+	}
+	want := map[int64]applyExpect{}
+	for _, ex := range expect {
+		if _, dup := want[ex.memory]; dup {
+			problems = append(problems, fmt.Sprintf("memory %d has more than one approved change", ex.memory))
+		}
+		want[ex.memory] = ex
+	}
+	if len(rows) != len(expect) {
+		problems = append(problems, fmt.Sprintf("%d audit rows for %d approved changes", len(rows), len(expect)))
+	}
+	for _, r := range rows {
+		if _, ok := want[r.MemoryID]; !ok {
+			problems = append(problems, fmt.Sprintf("memory %d changed without an approved proposal", r.MemoryID))
+		}
+	}
+	ids := make([]int64, 0, len(want))
+	for id := range want {
+		ids = append(ids, id)
+	}
+	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+	for _, id := range ids {
+		ex := want[id]
+		m, err := q.GetMemory(ctx, id)
+		if err != nil {
+			return err
+		}
+		if m.Status != ex.status || m.Type != ex.typ || m.Tier != ex.tier {
+			problems = append(problems, fmt.Sprintf("memory %d is %s/%s/%s, expected %s/%s/%s", id, m.Status, m.Type, m.Tier, ex.status, ex.typ, ex.tier))
+		}
+	}
+	applied, err := q.FindProposals(ctx, ProposalFilter{Batch: batch, Status: ProposalApplied})
+	if err != nil {
+		return err
+	}
+	if len(applied) != len(approved) {
+		problems = append(problems, fmt.Sprintf("%d proposals marked applied for %d approved", len(applied), len(approved)))
+	}
+	if len(problems) > 0 {
+		return Errorf(EINTERNAL, "apply of batch %s did not verify (%s); it was rolled back and nothing changed",
+			batch, strings.Join(problems, "; "))
+	}
+	return nil
+}
+
+// RollbackReport is the `memtrace rollback --json` contract.
+type RollbackReport struct {
+	Batch    string `json:"batch"`
+	Restored int    `json:"restored"`
+}
+
+// RollbackApplied undoes an applied batch: Store.RollbackBatch restores
+// every memory it changed (one transaction, audited under
+// "rollback:<batch>"), then the batch's proposals move to rolled_back. A
+// rollback interrupted between the two steps finishes on the next call.
+// The caller refreshes an engine's caches afterwards.
+func RollbackApplied(ctx context.Context, st Store, batch, actor string) (*RollbackReport, error) {
+	if batch == "" {
+		return nil, Errorf(EINVALID, "which batch? list them in the Curate tab's history")
+	}
+	if actor == "" {
+		actor = ProposerCurator
+	}
+	rep := &RollbackReport{Batch: batch}
+	props, err := st.FindProposals(ctx, ProposalFilter{Batch: batch})
+	if err != nil {
+		return nil, err
+	}
+	n, err := st.RollbackBatch(ctx, batch, actor)
+	switch {
+	case err == nil:
+		rep.Restored = n
+	case ErrorCode(err) == ENOTFOUND && len(props) > 0:
+		// A batch of keep records only: no memory changed, nothing to restore.
+	case ErrorCode(err) == ECONFLICT:
+		done, aerr := st.AuditForBatch(ctx, "rollback:"+batch)
+		if aerr != nil || len(done) == 0 || !hasStatus(props, ProposalApplied) {
+			return nil, err
+		}
+		// The memories were restored by an earlier call that stopped before
+		// the proposals were marked: finish it.
+		rep.Restored = len(done)
+	default:
+		return nil, err
+	}
+	err = st.Update(ctx, func(q Queries) error {
+		for _, p := range props {
+			if p.Status != ProposalApplied {
+				continue
+			}
+			p.Status = ProposalRolledBack
+			if err := q.UpdateProposal(ctx, p); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("rolled back batch %s, but marking its proposals failed (run rollback again): %w", batch, err)
+	}
+	return rep, nil
+}
+
+func hasStatus(ps []*Proposal, status string) bool {
+	for _, p := range ps {
+		if p.Status == status {
+			return true
+		}
+	}
+	return false
+}
+
+// ReadVerdictFile reads a JSONL verdict file written by RunTriage.
+func ReadVerdictFile(path string) ([]TriageVerdict, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, Errorf(ENOTFOUND, "verdict file %s does not exist; run `memtrace triage` first", path)
+	} else if err != nil {
+		return nil, Errorf(EUNAVAIL, "cannot read verdict file %s: %v", path, err)
+	}
+	defer f.Close()
+	var out []TriageVerdict
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 64*1024), 16<<20)
+	for line := 1; sc.Scan(); line++ {
+		b := strings.TrimSpace(sc.Text())
+		if b == "" {
+			continue
+		}
+		var v TriageVerdict
+		if err := json.Unmarshal([]byte(b), &v); err != nil || v.MemoryID == 0 || v.Verdict == "" {
+			return nil, Errorf(EINVALID, "verdict file %s line %d is not a verdict; was it edited by hand?", path, line)
+		}
+		out = append(out, v)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, Errorf(EUNAVAIL, "cannot read verdict file %s: %v", path, err)
+	}
+	return out, nil
+}

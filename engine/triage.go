@@ -1,0 +1,323 @@
+package engine
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"time"
+)
+
+// Triage verdicts (seed 001, Fix B). The judge answers one of the first
+// four; needs_review marks an answer that failed validation and is never
+// acted upon.
+const (
+	TriageKeep        = "keep"
+	TriageEcho        = "echo"
+	TriageRoleplay    = "roleplay_scene"
+	TriageRetype      = "retype"
+	TriageNeedsReview = "needs_review"
+)
+
+// ProposalKeep is the record of a "keep" verdict: applying it changes no
+// memory, but it lets the curator see (and sample) what the judge kept.
+const ProposalKeep = "keep"
+
+// FlagInjectionAttempt is the verdict flag of an item whose text tries to
+// instruct the judge; the curator must see it.
+const FlagInjectionAttempt = "injection_attempt"
+
+// TriageItem is one stored memory under review.
+type TriageItem struct {
+	ID   int64  `json:"id"`
+	Key  string `json:"key,omitempty"`
+	Type string `json:"type"`
+	Text string `json:"text"`
+}
+
+// TriageVerdict is the judge's decision on one item, pinned with what
+// produced it. Its JSON is one line of the verdict file; the field names
+// match engine/judge's TriageVerdict.
+type TriageVerdict struct {
+	MemoryID      int64    `json:"memory_id"`
+	Key           string   `json:"key,omitempty"`
+	Type          string   `json:"type"`
+	Verdict       string   `json:"verdict"`
+	RetypeTo      string   `json:"retype_to,omitempty"`
+	Reason        string   `json:"reason"`
+	Confidence    float64  `json:"confidence"`
+	JudgeVerdict  string   `json:"judge_verdict,omitempty"`
+	Flags         []string `json:"flags,omitempty"`
+	NeedsReview   bool     `json:"needs_review,omitempty"`
+	Model         string   `json:"model"`
+	Digest        string   `json:"digest"`
+	PromptVersion string   `json:"prompt_version"`
+	PromptHash    string   `json:"prompt_hash"`
+	SchemaHash    string   `json:"schema_hash"`
+	InputHash     string   `json:"input_hash"`
+	Attempts      int      `json:"attempts"`
+	Cached        bool     `json:"-"`
+}
+
+// Label is the verdict in DESIGN.md's notation: "retype:<type>" or the
+// verdict itself.
+func (v TriageVerdict) Label() string {
+	if v.Verdict == TriageRetype {
+		return TriageRetype + ":" + v.RetypeTo
+	}
+	return v.Verdict
+}
+
+// HasFlag reports whether the verdict carries flag.
+func (v TriageVerdict) HasFlag(flag string) bool {
+	for _, f := range v.Flags {
+		if f == flag {
+			return true
+		}
+	}
+	return false
+}
+
+// Triager judges one stored memory. engine/judge provides the Ollama one;
+// the engine never imports it, so tests and other judges plug in here.
+type Triager interface {
+	Triage(ctx context.Context, item TriageItem) (TriageVerdict, error)
+	// Model names the model that judges, for messages and the report.
+	Model() string
+}
+
+// TriageOptions configure RunTriage.
+type TriageOptions struct {
+	Type         string // the population under review, e.g. "milestone"
+	BackupDir    string // where Store.Backup writes; required
+	VerdictsFile string // the JSONL verdict file to write; required
+	SampleSize   int    // control sample size; 0 → DefaultControlSample, <0 → none
+	Seed         uint64 // control sample seed
+	Now          func() time.Time
+	// Progress, when set, is called after every judged item.
+	Progress func(done, total int, v TriageVerdict)
+}
+
+// DefaultControlSample is how many proposals the curator judges blind
+// before approving (seed 001 used 50 on 1,751 items).
+const DefaultControlSample = 20
+
+// TriageReport is the `memtrace triage --json` contract; the fields after
+// NeedsReview are for people and stay out of the JSON.
+type TriageReport struct {
+	VerdictsFile string         `json:"verdicts_file"`
+	Backup       *BackupInfo    `json:"backup"`
+	Judged       int            `json:"judged"`
+	ByVerdict    map[string]int `json:"by_verdict"`
+	NeedsReview  int            `json:"needs_review"`
+
+	Model     string  `json:"-"`
+	Cached    int     `json:"-"` // verdicts served from the judge cache
+	Proposals int     `json:"-"` // proposals written or refreshed
+	Kept      int     `json:"-"` // items whose earlier decided proposal was left as it was
+	Control   []int64 `json:"-"` // proposal ids of the control sample
+	Flagged   []int64 `json:"-"` // memory ids flagged injection_attempt
+}
+
+// RunTriage judges every active memory of o.Type (no keyword shortcut: old
+// data holds genuine declarations without keywords), after a backup. The
+// verdicts are pinned to o.VerdictsFile and stored as pending proposals in
+// one transaction; nothing in memories changes. A run cut short leaves no
+// proposals and a ".partial" verdict file; with the judge's cache the next
+// run does not re-judge what was judged.
+func RunTriage(ctx context.Context, st Store, t Triager, o TriageOptions) (*TriageReport, error) {
+	if o.Type == "" {
+		return nil, Errorf(EINVALID, "triage needs a memory type, e.g. --type milestone")
+	}
+	if o.BackupDir == "" || o.VerdictsFile == "" {
+		return nil, Errorf(EINVALID, "triage needs a backup directory and a verdict file")
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.SampleSize == 0 {
+		o.SampleSize = DefaultControlSample
+	}
+	backup, err := st.Backup(ctx, o.BackupDir)
+	if err != nil {
+		return nil, fmt.Errorf("backup before triage: %w", err)
+	}
+	active, typ := StatusActive, o.Type
+	mems, _, err := st.FindMemories(ctx, MemoryFilter{Status: &active, Type: &typ})
+	if err != nil {
+		return nil, fmt.Errorf("find %s memories: %w", o.Type, err)
+	}
+	sort.Slice(mems, func(i, j int) bool { return mems[i].ID < mems[j].ID })
+
+	rep := &TriageReport{VerdictsFile: o.VerdictsFile, Backup: backup, ByVerdict: map[string]int{}, Model: t.Model()}
+	verdicts := make([]TriageVerdict, 0, len(mems))
+	partial := o.VerdictsFile + ".partial"
+	if err := os.MkdirAll(filepath.Dir(o.VerdictsFile), 0o755); err != nil {
+		return nil, Errorf(EUNAVAIL, "cannot create the directory of %s: %v", o.VerdictsFile, err)
+	}
+	f, err := os.Create(partial)
+	if err != nil {
+		return nil, Errorf(EUNAVAIL, "cannot write the verdict file %s: %v", partial, err)
+	}
+	defer f.Close()
+	w := bufio.NewWriter(f)
+	for i, m := range mems {
+		v, err := t.Triage(ctx, TriageItem{ID: m.ID, Key: m.Key, Type: m.Type, Text: m.Content})
+		if err != nil {
+			return nil, fmt.Errorf("triage memory %d (%d of %d judged; run again to resume): %w", m.ID, i, len(mems), err)
+		}
+		v.MemoryID, v.Key, v.Type = m.ID, m.Key, m.Type
+		line, _ := json.Marshal(v)
+		if _, err := w.Write(append(line, '\n')); err != nil {
+			return nil, Errorf(EUNAVAIL, "cannot write the verdict file %s: %v", partial, err)
+		}
+		verdicts = append(verdicts, v)
+		rep.Judged++
+		if v.Cached {
+			rep.Cached++
+		}
+		if v.Verdict == TriageNeedsReview || v.NeedsReview {
+			rep.NeedsReview++
+		} else {
+			rep.ByVerdict[v.Label()]++
+		}
+		if v.HasFlag(FlagInjectionAttempt) {
+			rep.Flagged = append(rep.Flagged, m.ID)
+		}
+		if o.Progress != nil {
+			o.Progress(i+1, len(mems), v)
+		}
+	}
+	if err := w.Flush(); err == nil {
+		err = f.Sync()
+	} else {
+		return nil, Errorf(EUNAVAIL, "cannot write the verdict file %s: %v", partial, err)
+	}
+	if err := f.Close(); err != nil {
+		return nil, Errorf(EUNAVAIL, "cannot write the verdict file %s: %v", partial, err)
+	}
+
+	now := o.Now().UTC()
+	err = st.Update(ctx, func(q Queries) error {
+		rep.Proposals, rep.Kept, rep.Control = 0, 0, nil
+		var fresh []*Proposal
+		for _, v := range verdicts {
+			p, changed, err := upsertTriageProposal(ctx, q, v, now)
+			if err != nil {
+				return err
+			}
+			if !changed {
+				rep.Kept++
+				continue
+			}
+			rep.Proposals++
+			fresh = append(fresh, p)
+		}
+		ids, err := markControlSample(ctx, q, fresh, o.Type, o.SampleSize, o.Seed)
+		rep.Control = ids
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store triage proposals: %w", err)
+	}
+	if err := os.Rename(partial, o.VerdictsFile); err != nil {
+		return nil, Errorf(EUNAVAIL, "cannot move %s into place: %v", partial, err)
+	}
+	return rep, nil
+}
+
+// ProposalVerdict is the verdict JSON of a judge proposal: the pinned
+// verdict, plus the control-sample marks the curator's blind review adds.
+type ProposalVerdict struct {
+	TriageVerdict
+	// Control marks a proposal of the random control sample; the curator
+	// labels it blind (without seeing the verdict) before approving.
+	Control bool `json:"control,omitempty"`
+	// CuratorLabel is the curator's blind label: keep, echo,
+	// roleplay_scene or retype:<type>.
+	CuratorLabel string `json:"curator_label,omitempty"`
+}
+
+// ParseProposalVerdict reads the verdict JSON of a judge proposal; ok is
+// false for proposals that carry no triage verdict.
+func ParseProposalVerdict(p *Proposal) (ProposalVerdict, bool) {
+	var pv ProposalVerdict
+	if len(p.Verdict) == 0 || json.Unmarshal(p.Verdict, &pv) != nil || pv.Verdict == "" {
+		return pv, false
+	}
+	return pv, true
+}
+
+// proposalFor maps a verdict to the proposal a curator decides: echo and
+// roleplay_scene → quarantine, retype → retype, keep → a keep record, and an
+// answer that needs review → a keep record in status needs_review, which no
+// approval can turn into an action by itself.
+func proposalFor(v TriageVerdict, now time.Time) *Proposal {
+	p := &Proposal{
+		MemoryID:   v.MemoryID,
+		Proposer:   ProposerJudge,
+		Model:      v.Model,
+		PromptHash: v.PromptHash,
+		Confidence: v.Confidence,
+		Reason:     v.Reason,
+		Status:     ProposalPending,
+		CreatedAt:  now,
+	}
+	switch {
+	case v.Verdict == TriageNeedsReview || v.NeedsReview:
+		p.Kind, p.Status = ProposalKeep, ProposalReview
+	case v.Verdict == TriageEcho || v.Verdict == TriageRoleplay:
+		p.Kind = ProposalQuarantine
+	case v.Verdict == TriageRetype:
+		p.Kind, p.TargetType = ProposalRetype, v.RetypeTo
+	default:
+		p.Kind = ProposalKeep
+	}
+	return p
+}
+
+// judgeKinds are the proposal kinds a triage writes.
+func isJudgeKind(kind string) bool {
+	return kind == ProposalKeep || kind == ProposalQuarantine || kind == ProposalRetype
+}
+
+// upsertTriageProposal stores v as a proposal. An open (pending or
+// needs_review) judge proposal of the memory is refreshed in place, keeping
+// its control mark and the curator's blind label; a decided one (approved,
+// rejected) with the same verdict is left alone, so a rerun never overrides
+// the curator. changed is false when nothing was written.
+func upsertTriageProposal(ctx context.Context, q Queries, v TriageVerdict, now time.Time) (*Proposal, bool, error) {
+	existing, err := q.FindProposals(ctx, ProposalFilter{MemoryID: v.MemoryID, Proposer: ProposerJudge})
+	if err != nil {
+		return nil, false, err
+	}
+	p := proposalFor(v, now)
+	pv := ProposalVerdict{TriageVerdict: v}
+newest:
+	for i := len(existing) - 1; i >= 0; i-- {
+		old := existing[i]
+		if !isJudgeKind(old.Kind) {
+			continue
+		}
+		prev, _ := ParseProposalVerdict(old)
+		switch old.Status {
+		case ProposalPending, ProposalReview:
+			p.ID, p.CreatedAt = old.ID, old.CreatedAt
+			pv.Control, pv.CuratorLabel = prev.Control, prev.CuratorLabel
+		case ProposalApproved, ProposalRejected:
+			if prev.Label() == v.Label() && prev.Model == v.Model {
+				return old, false, nil
+			}
+		}
+		break newest
+	}
+	raw, _ := json.Marshal(pv)
+	p.Verdict = raw
+	if p.ID != 0 {
+		return p, true, q.UpdateProposal(ctx, p)
+	}
+	return p, true, q.InsertProposal(ctx, p)
+}

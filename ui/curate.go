@@ -1,0 +1,477 @@
+package ui
+
+import (
+	"fmt"
+	"sort"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"memtrace/engine"
+)
+
+// curateKinds are the proposal queues in the order the Curate tab shows
+// them; "review" is the judge answers that need a curator's label.
+func curateKinds() []string {
+	return []string{engine.ProposalQuarantine, engine.ProposalRetype, engine.ProposalKeep, curateReview,
+		engine.ProposalRestore, engine.ProposalPromote, engine.ProposalDemote, engine.ProposalArchive}
+}
+
+const curateReview = "review"
+
+// retypeTargets are the labels the retype chooser offers.
+func retypeTargets() []string {
+	return []string{"preference", "health", "date", "milestone", "habit", "achievement", "gift",
+		"shared_thing", "current_project", "rule", "correction", "note"}
+}
+
+type curateMode int
+
+const (
+	modeControl curateMode = iota // blind labelling of the control sample
+	modeQueue                     // proposals by kind
+	modeHistory                   // applied batches, with rollback
+)
+
+type curateKeys struct {
+	Up, Down, Prev, Next                   key.Binding
+	Approve, Reject, Retype, Select, Batch key.Binding
+	ApplyAll, History, Control, Reload     key.Binding
+	LabelKeep, LabelEcho, LabelRoleplay    key.Binding
+	Rollback, Confirm, Cancel              key.Binding
+}
+
+func defaultCurateKeys() curateKeys {
+	return curateKeys{
+		Up:            key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
+		Down:          key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
+		Prev:          key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←/h", "previous queue")),
+		Next:          key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→/l", "next queue")),
+		Approve:       key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "approve")),
+		Reject:        key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "reject")),
+		Retype:        key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "retype…")),
+		Select:        key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "select")),
+		Batch:         key.NewBinding(key.WithKeys("A"), key.WithHelp("A", "approve selected/queue…")),
+		ApplyAll:      key.NewBinding(key.WithKeys("P"), key.WithHelp("P", "apply approved…")),
+		History:       key.NewBinding(key.WithKeys("H"), key.WithHelp("H", "batch history")),
+		Control:       key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "control sample")),
+		Reload:        key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "reload")),
+		LabelKeep:     key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "label keep")),
+		LabelEcho:     key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "label echo")),
+		LabelRoleplay: key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "label role-play scene")),
+		Rollback:      key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "roll back batch…")),
+		Confirm:       key.NewBinding(key.WithKeys("enter", "y"), key.WithHelp("enter/y", "confirm")),
+		Cancel:        key.NewBinding(key.WithKeys("esc", "n"), key.WithHelp("esc/n", "cancel")),
+	}
+}
+
+// Messages of the Curate tab's tasks.
+type (
+	curateLoadedMsg struct {
+		Seq      int
+		Props    []*engine.Proposal
+		Memories map[int64]*engine.Memory
+		Batches  []engine.BatchInfo
+		Err      error
+	}
+	curateDoneMsg struct {
+		What string // shown in the status line when it worked
+		Err  error
+	}
+)
+
+// dialog is an open confirmation or chooser.
+type dialog struct {
+	kind    string // "batch", "apply", "rollback", "retype"
+	text    string
+	ids     []int64
+	batch   string
+	cursor  int   // retype chooser
+	control bool  // the retype chooser labels a control item
+	target  int64 // the proposal the chooser is for
+}
+
+// curatePane is the Curate tab: the control sample labelled blind first,
+// then queues of pending proposals by kind with approve, reject, retype and
+// batch approval, apply of everything approved as one batch, and the batch
+// history with rollback.
+type curatePane struct {
+	c    *common
+	keys curateKeys
+
+	mode     curateMode
+	kindIdx  int
+	cursor   int
+	histCur  int
+	selected map[int64]bool
+	dlg      *dialog
+
+	props    []*engine.Proposal
+	memories map[int64]*engine.Memory
+	batches  []engine.BatchInfo
+	stats    engine.ControlStats
+
+	seq           int
+	loading       bool
+	loaded        bool
+	writes        int
+	width, height int
+	status, err   string
+}
+
+func newCuratePane(c *common) curatePane {
+	return curatePane{c: c, keys: defaultCurateKeys(), selected: map[int64]bool{}, memories: map[int64]*engine.Memory{}}
+}
+
+func (p curatePane) ID() paneID    { return paneCurate }
+func (p curatePane) Title() string { return "Curate" }
+func (p curatePane) Typing() bool  { return p.dlg != nil }
+func (p curatePane) Busy() bool    { return p.loading || p.writes > 0 }
+
+func (p curatePane) SetSize(w, h int) pane {
+	p.width, p.height = w, h
+	return p
+}
+
+func (p curatePane) KeyBindings() []key.Binding {
+	k := p.keys
+	if p.dlg != nil {
+		if p.dlg.kind == "retype" {
+			return []key.Binding{k.Up, k.Down, k.Confirm, k.Cancel}
+		}
+		return []key.Binding{k.Confirm, k.Cancel}
+	}
+	switch p.mode {
+	case modeControl:
+		return []key.Binding{k.LabelKeep, k.LabelEcho, k.LabelRoleplay, k.Retype, k.Up, k.Down, k.Control, k.History, k.Reload}
+	case modeHistory:
+		return []key.Binding{k.Rollback, k.Up, k.Down, k.History, k.Control, k.Reload}
+	}
+	return []key.Binding{k.Approve, k.Reject, k.Retype, k.Select, k.Batch, k.ApplyAll, k.Prev, k.Next, k.Up, k.Down, k.Control, k.History, k.Reload}
+}
+
+func (p curatePane) Update(msg tea.Msg) (pane, tea.Cmd) {
+	p, cmd := p.update(msg)
+	return p, cmd
+}
+
+func (p curatePane) update(msg tea.Msg) (curatePane, tea.Cmd) {
+	switch msg := msg.(type) {
+	case startMsg:
+		return p.reload()
+	case curateLoadedMsg:
+		if msg.Seq != p.seq {
+			return p, nil
+		}
+		p.loading = false
+		if msg.Err != nil {
+			p.err = "load proposals: " + engine.ErrorMessage(msg.Err)
+			return p, nil
+		}
+		first := !p.loaded
+		p.loaded, p.err = true, ""
+		p.props, p.memories, p.batches = msg.Props, msg.Memories, msg.Batches
+		p.stats = engine.ComputeControlStats(p.props)
+		for id := range p.selected {
+			if pr := p.proposal(id); pr == nil || !isOpen(pr) {
+				delete(p.selected, id)
+			}
+		}
+		if first {
+			// The control sample comes first: the curator judges it blind
+			// before seeing any verdict.
+			if len(p.controlItems()) > 0 && !p.stats.Done() {
+				p.mode = modeControl
+			} else {
+				p.mode = modeQueue
+			}
+		}
+		p.clampCursors()
+		return p, nil
+	case curateDoneMsg:
+		p.writes--
+		if msg.Err != nil {
+			p.err = engine.ErrorMessage(msg.Err)
+			p.status = ""
+		} else {
+			p.err, p.status = "", msg.What
+		}
+		return p.reload()
+	case tea.KeyPressMsg:
+		if p.dlg != nil {
+			return p.dialogKey(msg)
+		}
+		return p.handleKey(msg)
+	}
+	return p, nil
+}
+
+func (p curatePane) handleKey(msg tea.KeyPressMsg) (curatePane, tea.Cmd) {
+	k := p.keys
+	switch {
+	case key.Matches(msg, k.Reload):
+		return p.reload()
+	case key.Matches(msg, k.History):
+		if p.mode == modeHistory {
+			p.mode = modeQueue
+		} else {
+			p.mode = modeHistory
+		}
+		return p, nil
+	case key.Matches(msg, k.Control):
+		if p.mode == modeControl {
+			p.mode = modeQueue
+		} else {
+			p.mode = modeControl
+		}
+		p.cursor = 0
+		return p, nil
+	}
+	switch p.mode {
+	case modeControl:
+		return p.controlKey(msg)
+	case modeHistory:
+		return p.historyKey(msg)
+	}
+	return p.queueKey(msg)
+}
+
+func (p curatePane) controlKey(msg tea.KeyPressMsg) (curatePane, tea.Cmd) {
+	k := p.keys
+	items := p.controlItems()
+	switch {
+	case key.Matches(msg, k.Up):
+		p.cursor = max(0, p.cursor-1)
+	case key.Matches(msg, k.Down):
+		p.cursor = max(0, min(len(items)-1, p.cursor+1))
+	case key.Matches(msg, k.LabelKeep):
+		return p.label(engine.TriageKeep)
+	case key.Matches(msg, k.LabelEcho):
+		return p.label(engine.TriageEcho)
+	case key.Matches(msg, k.LabelRoleplay):
+		return p.label(engine.TriageRoleplay)
+	case key.Matches(msg, k.Retype):
+		if p.cursor < len(items) {
+			p.dlg = &dialog{kind: "retype", control: true, target: items[p.cursor].ID}
+		}
+	}
+	return p, nil
+}
+
+func (p curatePane) historyKey(msg tea.KeyPressMsg) (curatePane, tea.Cmd) {
+	k := p.keys
+	switch {
+	case key.Matches(msg, k.Up):
+		p.histCur = max(0, p.histCur-1)
+	case key.Matches(msg, k.Down):
+		p.histCur = max(0, min(len(p.batches)-1, p.histCur+1))
+	case key.Matches(msg, k.Rollback):
+		if p.histCur >= len(p.batches) {
+			return p, nil
+		}
+		b := p.batches[p.histCur]
+		if b.RolledBack {
+			p.status = "batch " + b.Batch + " was already rolled back"
+			return p, nil
+		}
+		p.dlg = &dialog{kind: "rollback", batch: b.Batch,
+			text: fmt.Sprintf("Roll back batch %s? %d audited change(s) by %s will be undone.", b.Batch, b.Rows, b.Actor)}
+	}
+	return p, nil
+}
+
+func (p curatePane) queueKey(msg tea.KeyPressMsg) (curatePane, tea.Cmd) {
+	k := p.keys
+	queue := p.queue()
+	var cur *engine.Proposal
+	if p.cursor < len(queue) {
+		cur = queue[p.cursor]
+	}
+	switch {
+	case key.Matches(msg, k.Up):
+		p.cursor = max(0, p.cursor-1)
+	case key.Matches(msg, k.Down):
+		p.cursor = max(0, min(len(queue)-1, p.cursor+1))
+	case key.Matches(msg, k.Prev):
+		p.kindIdx = (p.kindIdx + len(curateKinds()) - 1) % len(curateKinds())
+		p.cursor = 0
+	case key.Matches(msg, k.Next):
+		p.kindIdx = (p.kindIdx + 1) % len(curateKinds())
+		p.cursor = 0
+	case key.Matches(msg, k.Select) && cur != nil:
+		if p.selected[cur.ID] {
+			delete(p.selected, cur.ID)
+		} else {
+			p.selected[cur.ID] = true
+		}
+		p.cursor = min(len(queue)-1, p.cursor+1)
+	case key.Matches(msg, k.Approve) && cur != nil:
+		return p.decide([]int64{cur.ID}, engine.ProposalApproved)
+	case key.Matches(msg, k.Reject) && cur != nil:
+		return p.decide([]int64{cur.ID}, engine.ProposalRejected)
+	case key.Matches(msg, k.Retype) && cur != nil:
+		p.dlg = &dialog{kind: "retype", target: cur.ID}
+	case key.Matches(msg, k.Batch):
+		ids := p.batchTargets()
+		if len(ids) == 0 {
+			p.status = "nothing pending to approve in this queue"
+			return p, nil
+		}
+		p.dlg = &dialog{kind: "batch", ids: ids, text: "Approve " + p.countText(ids) + "?"}
+	case key.Matches(msg, k.ApplyAll):
+		var ids []int64
+		for _, pr := range p.props {
+			if pr.Status == engine.ProposalApproved {
+				ids = append(ids, pr.ID)
+			}
+		}
+		if len(ids) == 0 {
+			p.status = "nothing approved to apply"
+			return p, nil
+		}
+		p.dlg = &dialog{kind: "apply", ids: ids,
+			text: "Apply " + p.countText(ids) + " in one batch? Each change is audited; the batch can be rolled back."}
+	}
+	return p, nil
+}
+
+// batchTargets are the selected proposals, or with none selected every
+// pending proposal of the current queue.
+func (p curatePane) batchTargets() []int64 {
+	var ids []int64
+	if len(p.selected) > 0 {
+		for id := range p.selected {
+			if pr := p.proposal(id); pr != nil && pr.Status == engine.ProposalPending {
+				ids = append(ids, id)
+			}
+		}
+		sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+		return ids
+	}
+	for _, pr := range p.queue() {
+		if pr.Status == engine.ProposalPending {
+			ids = append(ids, pr.ID)
+		}
+	}
+	return ids
+}
+
+// countText states the counts per kind: "12 proposals (9 quarantine, 3 retype)".
+func (p curatePane) countText(ids []int64) string {
+	by := map[string]int{}
+	for _, id := range ids {
+		if pr := p.proposal(id); pr != nil {
+			by[pr.Kind]++
+		}
+	}
+	s := fmt.Sprintf("%d proposal(s) (", len(ids))
+	first := true
+	for _, kind := range curateKinds() {
+		if by[kind] == 0 {
+			continue
+		}
+		if !first {
+			s += ", "
+		}
+		s += fmt.Sprintf("%d %s", by[kind], kind)
+		first = false
+	}
+	return s + ")"
+}
+
+func (p curatePane) dialogKey(msg tea.KeyPressMsg) (curatePane, tea.Cmd) {
+	k := p.keys
+	d := *p.dlg
+	if d.kind == "retype" {
+		types := retypeTargets()
+		switch {
+		case key.Matches(msg, k.Up):
+			d.cursor = max(0, d.cursor-1)
+		case key.Matches(msg, k.Down):
+			d.cursor = min(len(types)-1, d.cursor+1)
+		case msg.String() == "esc":
+			p.dlg = nil
+			return p, nil
+		case msg.String() == "enter":
+			p.dlg = nil
+			label := engine.TriageRetype + ":" + types[d.cursor]
+			if d.control {
+				return p.labelID(d.target, label)
+			}
+			return p.override(d.target, label)
+		}
+		p.dlg = &d
+		return p, nil
+	}
+	switch {
+	case key.Matches(msg, k.Cancel):
+		p.dlg = nil
+		p.status = "cancelled"
+	case key.Matches(msg, k.Confirm):
+		p.dlg = nil
+		switch d.kind {
+		case "batch":
+			p.selected = map[int64]bool{}
+			return p.decide(d.ids, engine.ProposalApproved)
+		case "apply":
+			return p.apply()
+		case "rollback":
+			return p.rollback(d.batch)
+		}
+	}
+	return p, nil
+}
+
+// controlItems are the control-sample proposals, labelled or not, in id
+// order.
+func (p curatePane) controlItems() []*engine.Proposal {
+	var out []*engine.Proposal
+	for _, pr := range p.props {
+		if pv, ok := engine.ParseProposalVerdict(pr); ok && pv.Control && isOpen(pr) {
+			out = append(out, pr)
+		}
+	}
+	return out
+}
+
+// queueKind is the kind a proposal is queued under.
+func queueKind(pr *engine.Proposal) string {
+	if pr.Status == engine.ProposalReview {
+		return curateReview
+	}
+	return pr.Kind
+}
+
+// isOpen: pending, needing review, or approved and waiting to be applied.
+func isOpen(pr *engine.Proposal) bool {
+	return pr.Status == engine.ProposalPending || pr.Status == engine.ProposalReview || pr.Status == engine.ProposalApproved
+}
+
+func (p curatePane) queue() []*engine.Proposal {
+	kind := curateKinds()[p.kindIdx]
+	var out []*engine.Proposal
+	for _, pr := range p.props {
+		if isOpen(pr) && queueKind(pr) == kind {
+			out = append(out, pr)
+		}
+	}
+	return out
+}
+
+func (p curatePane) proposal(id int64) *engine.Proposal {
+	for _, pr := range p.props {
+		if pr.ID == id {
+			return pr
+		}
+	}
+	return nil
+}
+
+func (p *curatePane) clampCursors() {
+	n := len(p.queue())
+	if p.mode == modeControl {
+		n = len(p.controlItems())
+	}
+	p.cursor = max(0, min(p.cursor, n-1))
+	p.histCur = max(0, min(p.histCur, len(p.batches)-1))
+}

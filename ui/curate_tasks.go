@@ -1,0 +1,123 @@
+package ui
+
+import (
+	"fmt"
+
+	tea "charm.land/bubbletea/v2"
+
+	"memtrace/engine"
+)
+
+// The Curate tab's tasks. Each runs in a tea.Cmd and answers with a
+// message for paneCurate; writes go through the engine when there is one
+// (its caches follow) and end with a reload.
+
+const curateHistoryLimit = 50
+
+func (p curatePane) reload() (curatePane, tea.Cmd) {
+	st := p.c.deps.Store
+	if st == nil {
+		p.err = "no store: open the UI on a database"
+		return p, nil
+	}
+	p.seq++
+	p.loading = true
+	seq, ctx := p.seq, p.c.ctx
+	return p, func() tea.Msg {
+		msg := curateLoadedMsg{Seq: seq, Memories: map[int64]*engine.Memory{}}
+		msg.Props, msg.Err = st.FindProposals(ctx, engine.ProposalFilter{})
+		if msg.Err == nil {
+			var ids []int64
+			for _, pr := range msg.Props {
+				if pr.MemoryID != 0 && isOpen(pr) {
+					ids = append(ids, pr.MemoryID)
+				}
+			}
+			if len(ids) > 0 {
+				var ms []*engine.Memory
+				ms, _, msg.Err = st.FindMemories(ctx, engine.MemoryFilter{IDs: ids})
+				for _, m := range ms {
+					msg.Memories[m.ID] = m
+				}
+			}
+		}
+		if msg.Err == nil {
+			msg.Batches, msg.Err = st.Batches(ctx, curateHistoryLimit)
+		}
+		return send(paneCurate, msg)
+	}
+}
+
+// task runs fn as a write and reports what with its outcome.
+func (p curatePane) task(fn func() (string, error)) (curatePane, tea.Cmd) {
+	if p.c.deps.Store == nil {
+		p.err = "no store: open the UI on a database"
+		return p, nil
+	}
+	p.writes++
+	return p, func() tea.Msg {
+		what, err := fn()
+		return send(paneCurate, curateDoneMsg{What: what, Err: err})
+	}
+}
+
+func (p curatePane) decide(ids []int64, status string) (curatePane, tea.Cmd) {
+	ctx, w, now := p.c.ctx, p.c.writer(), p.c.now()
+	return p.task(func() (string, error) {
+		n, err := engine.DecideProposals(ctx, w, ids, status, curatorActor, now)
+		return fmt.Sprintf("%s %d proposal(s)", status, n), err
+	})
+}
+
+func (p curatePane) override(id int64, label string) (curatePane, tea.Cmd) {
+	ctx, w, now := p.c.ctx, p.c.writer(), p.c.now()
+	return p.task(func() (string, error) {
+		return fmt.Sprintf("proposal %d approved as %s", id, label), engine.OverrideProposal(ctx, w, id, label, curatorActor, now)
+	})
+}
+
+func (p curatePane) label(label string) (curatePane, tea.Cmd) {
+	items := p.controlItems()
+	if p.cursor >= len(items) {
+		return p, nil
+	}
+	return p.labelID(items[p.cursor].ID, label)
+}
+
+func (p curatePane) labelID(id int64, label string) (curatePane, tea.Cmd) {
+	ctx, w := p.c.ctx, p.c.writer()
+	// Move on to the next item at once; the label lands with the reload.
+	p.cursor = min(p.cursor+1, max(0, len(p.controlItems())-1))
+	return p.task(func() (string, error) {
+		return fmt.Sprintf("proposal %d labelled %s", id, label), engine.LabelControl(ctx, w, id, label)
+	})
+}
+
+func (p curatePane) apply() (curatePane, tea.Cmd) {
+	ctx, w, now := p.c.ctx, p.c.writer(), p.c.now
+	return p.task(func() (string, error) {
+		rep, err := engine.ApplyApproved(ctx, w, engine.ApplyOptions{Actor: curatorActor, Now: now})
+		if err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("applied %d change(s), confirmed %d keep(s) in batch %s", rep.Applied, rep.Confirmed, rep.Batch), nil
+	})
+}
+
+func (p curatePane) rollback(batch string) (curatePane, tea.Cmd) {
+	ctx, st, eng := p.c.ctx, p.c.deps.Store, p.c.deps.Engine
+	return p.task(func() (string, error) {
+		rep, err := engine.RollbackApplied(ctx, st, batch, curatorActor)
+		if err != nil {
+			return "", err
+		}
+		if eng != nil {
+			// The rollback went around the engine: let it pick the restored
+			// rows up.
+			if err := eng.Refresh(ctx); err != nil {
+				return "", fmt.Errorf("rolled back %s, but the engine did not refresh (press R): %w", batch, err)
+			}
+		}
+		return fmt.Sprintf("rolled back %s: %d memor(y/ies) restored", rep.Batch, rep.Restored), nil
+	})
+}

@@ -1,0 +1,295 @@
+package ui
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"memtrace/engine"
+	"memtrace/engine/safetext"
+)
+
+// curateDetailLines is the height of the selected proposal's detail.
+const curateDetailLines = 9
+
+func (p curatePane) View() string {
+	st := p.c.styles
+	var lines []string
+	lines = append(lines, p.headerLine())
+	switch p.mode {
+	case modeControl:
+		lines = append(lines, p.controlView()...)
+	case modeHistory:
+		lines = append(lines, p.historyView()...)
+	default:
+		lines = append(lines, p.queueView()...)
+	}
+	body := strings.Join(lines, "\n")
+	if p.dlg != nil {
+		body += "\n" + p.dialogView()
+	}
+	status := st.App.Status.Render(safetext.Truncate(safetext.SanitizeLine(p.status), p.width))
+	if p.err != "" {
+		status = st.App.Error.Render(safetext.Truncate(safetext.SanitizeLine(p.err), p.width))
+	} else if !p.loaded {
+		status = st.App.Status.Render("loading proposals…")
+	}
+	return body + "\n" + status
+}
+
+func (p curatePane) headerLine() string {
+	st := p.c.styles
+	switch p.mode {
+	case modeControl:
+		return st.App.Title.Render("CONTROL SAMPLE · judge verdicts hidden · ") + st.App.Muted.Render(safetext.Truncate(p.stats.String(), max(10, p.width-40)))
+	case modeHistory:
+		return st.App.Title.Render("BATCH HISTORY") + st.App.Muted.Render(" · u rolls the selected batch back")
+	}
+	var parts []string
+	approved := 0
+	for _, pr := range p.props {
+		if pr.Status == engine.ProposalApproved {
+			approved++
+		}
+	}
+	for i, kind := range curateKinds() {
+		n := 0
+		for _, pr := range p.props {
+			if isOpen(pr) && queueKind(pr) == kind {
+				n++
+			}
+		}
+		label := fmt.Sprintf("%s %d", kind, n)
+		if i == p.kindIdx {
+			parts = append(parts, st.Tabs.Active.Render(label))
+		} else {
+			parts = append(parts, st.Tabs.Inactive.Render(label))
+		}
+	}
+	line := strings.Join(parts, "")
+	if approved > 0 {
+		line += st.Status.Active.Render(fmt.Sprintf("  %d approved (P applies)", approved))
+	}
+	return line
+}
+
+func (p curatePane) listRows() int {
+	return max(1, p.height-3-curateDetailLines)
+}
+
+func (p curatePane) memoryText(id int64) string {
+	if m, ok := p.memories[id]; ok {
+		return m.Content
+	}
+	return fmt.Sprintf("(memory %d not loaded)", id)
+}
+
+// flagsOf returns the verdict's flags, injection_attempt first.
+func flagsOf(pr *engine.Proposal) []string {
+	pv, ok := engine.ParseProposalVerdict(pr)
+	if !ok {
+		return nil
+	}
+	var out []string
+	if pv.HasFlag(engine.FlagInjectionAttempt) {
+		out = append(out, engine.FlagInjectionAttempt)
+	}
+	for _, f := range pv.Flags {
+		if f != engine.FlagInjectionAttempt {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func (p curatePane) controlView() []string {
+	st := p.c.styles
+	items := p.controlItems()
+	cols := layoutColumns([]column{{Title: "PROP", Width: 6, Right: true}, {Title: "MEM", Width: 6, Right: true}, {Title: "YOUR LABEL", Width: 22}, {Title: "MEMORY (judge the text; the verdict is hidden)"}}, p.width, 10)
+	out := []string{st.Table.Header.Render(tableHeader(cols))}
+	rows := p.listRows()
+	start := max(0, min(p.cursor-rows+1, len(items)-rows))
+	for i := start; i < len(items) && i < start+rows; i++ {
+		pr := items[i]
+		pv, _ := engine.ParseProposalVerdict(pr)
+		lbl := pv.CuratorLabel
+		if lbl == "" {
+			lbl = "—"
+		}
+		row := tableRow(cols, []string{fmt.Sprint(pr.ID), fmt.Sprint(pr.MemoryID), lbl, p.memoryText(pr.MemoryID)})
+		if i == p.cursor {
+			row = st.Table.Selected.Render(row)
+		}
+		out = append(out, row)
+	}
+	if len(items) == 0 {
+		out = append(out, st.App.Muted.Render("no control sample: run `memtrace triage --type milestone` first"))
+	}
+	out = fill(out, rows+1)
+	var detail []string
+	if p.cursor < len(items) {
+		pr := items[p.cursor]
+		detail = append(detail, st.Detail.Heading.Render(fmt.Sprintf("── memory %d", pr.MemoryID)))
+		for _, l := range wrapText(p.memoryText(pr.MemoryID), max(10, p.width-2), 4) {
+			detail = append(detail, "  "+l)
+		}
+		detail = append(detail, st.App.Muted.Render("y keep · e echo · s role-play scene · t retype…"))
+	}
+	if p.stats.Labelled > 0 {
+		detail = append(detail, st.Detail.Heading.Render(p.statsLine()))
+	}
+	return append(out, fill(detail, curateDetailLines)...)
+}
+
+func (p curatePane) statsLine() string {
+	s := p.stats
+	return fmt.Sprintf("agreement %.0f%% · Cohen's κ %.2f · false keeps %d · false quarantines %d · %d of %d labelled",
+		100*s.Agreement, s.Kappa, s.FalseKeeps, s.FalseQuarantines, s.Labelled, s.Sample)
+}
+
+func (p curatePane) queueView() []string {
+	st := p.c.styles
+	queue := p.queue()
+	cols := layoutColumns([]column{{Title: " ", Width: 1}, {Title: "PROP", Width: 6, Right: true}, {Title: "MEM", Width: 6, Right: true}, {Title: "STATUS", Width: 12}, {Title: "CONF", Width: 4, Right: true}, {Title: "FLAGS", Width: 10}, {Title: "MEMORY"}}, p.width, 10)
+	out := []string{st.Table.Header.Render(tableHeader(cols))}
+	rows := p.listRows()
+	start := max(0, min(p.cursor-rows+1, len(queue)-rows))
+	for i := start; i < len(queue) && i < start+rows; i++ {
+		pr := queue[i]
+		mark := ""
+		if p.selected[pr.ID] {
+			mark = "●"
+		}
+		flags := ""
+		fs := flagsOf(pr)
+		if len(fs) > 0 && fs[0] == engine.FlagInjectionAttempt {
+			flags = "⚠ INJECT"
+		} else if len(fs) > 0 {
+			flags = fs[0]
+		}
+		row := tableRow(cols, []string{mark, fmt.Sprint(pr.ID), fmt.Sprint(pr.MemoryID), pr.Status, fmt.Sprintf("%.2f", pr.Confidence), flags, p.memoryText(pr.MemoryID)})
+		switch {
+		case i == p.cursor:
+			row = st.Table.Selected.Render(row)
+		case flags == "⚠ INJECT":
+			row = st.App.Error.Render(row)
+		}
+		out = append(out, row)
+	}
+	if len(queue) == 0 {
+		out = append(out, st.App.Muted.Render("nothing in this queue (←/→ for the others)"))
+	}
+	out = fill(out, rows+1)
+	return append(out, fill(p.detailView(queue), curateDetailLines)...)
+}
+
+// detailView is the selected proposal: the memory, the reason, the
+// confidence, the flags (injection first, loudly) and the evidence of its
+// kind.
+func (p curatePane) detailView(queue []*engine.Proposal) []string {
+	st := p.c.styles
+	if p.cursor >= len(queue) {
+		return nil
+	}
+	pr := queue[p.cursor]
+	w := max(10, p.width-2)
+	head := fmt.Sprintf("── proposal %d · %s", pr.ID, pr.Kind)
+	if pr.TargetType != "" {
+		head += " → " + pr.TargetType
+	}
+	head += fmt.Sprintf(" · by %s", pr.Proposer)
+	if pr.Model != "" {
+		head += " (" + pr.Model + ")"
+	}
+	out := []string{st.Detail.Heading.Render(safetext.Truncate(safetext.SanitizeLine(head), p.width))}
+	fs := flagsOf(pr)
+	if len(fs) > 0 && fs[0] == engine.FlagInjectionAttempt {
+		out = append(out, st.App.Error.Render(safetext.Truncate("⚠ injection_attempt: this memory's text tries to instruct the judge — do not trust the verdict", p.width)))
+	}
+	for _, l := range wrapText(p.memoryText(pr.MemoryID), w, 3) {
+		out = append(out, "  "+l)
+	}
+	out = append(out, st.Detail.Label.Render("reason ")+st.Detail.Value.Render(safetext.Truncate(safetext.SanitizeLine(pr.Reason), max(10, p.width-7))))
+	meta := fmt.Sprintf("confidence %.2f", pr.Confidence)
+	if len(fs) > 0 {
+		meta += " · flags " + strings.Join(fs, ", ")
+	}
+	out = append(out, st.Detail.Label.Render(safetext.Truncate(meta, p.width)))
+	out = append(out, p.evidence(pr)...)
+	return out
+}
+
+// evidence is kind-specific: occurrences for a promotion, last use for a
+// demotion or an archive.
+func (p curatePane) evidence(pr *engine.Proposal) []string {
+	st := p.c.styles
+	switch pr.Kind {
+	case engine.ProposalPromote:
+		var ev struct {
+			Occurrences []engine.Occurrence `json:"occurrences"`
+		}
+		_ = json.Unmarshal(pr.Verdict, &ev)
+		out := []string{st.Detail.Label.Render(fmt.Sprintf("seen %d time(s):", len(ev.Occurrences)))}
+		for _, o := range ev.Occurrences {
+			line := fmt.Sprintf("  %s %s: %s", o.At.UTC().Format("2006-01-02"), o.Session, o.Text)
+			out = append(out, safetext.Truncate(safetext.SanitizeLine(line), p.width))
+		}
+		return out
+	case engine.ProposalDemote, engine.ProposalArchive:
+		if m, ok := p.memories[pr.MemoryID]; ok {
+			last := m.LastAccessedAt
+			if last.IsZero() {
+				last = m.CreatedAt
+			}
+			days := int(p.c.now().Sub(last).Hours() / 24)
+			return []string{st.Detail.Label.Render(fmt.Sprintf("last used %s (%d days ago) · tier %s · used %d time(s)",
+				last.UTC().Format("2006-01-02"), days, m.Tier, m.AccessCount))}
+		}
+	}
+	return nil
+}
+
+func (p curatePane) historyView() []string {
+	st := p.c.styles
+	cols := layoutColumns([]column{{Title: "BATCH", Width: 32}, {Title: "ACTOR", Width: 10}, {Title: "ROWS", Width: 5, Right: true}, {Title: "AT", Width: 16}, {Title: "STATE"}}, p.width, 8)
+	out := []string{st.Table.Header.Render(tableHeader(cols))}
+	for i, b := range p.batches {
+		state := "applied"
+		if b.RolledBack {
+			state = "rolled back"
+		}
+		if strings.HasPrefix(b.Batch, "rollback:") {
+			state = "rollback"
+		}
+		row := tableRow(cols, []string{b.Batch, b.Actor, fmt.Sprint(b.Rows), b.At.UTC().Format("2006-01-02 15:04"), state})
+		if i == p.histCur {
+			row = st.Table.Selected.Render(row)
+		}
+		out = append(out, row)
+	}
+	if len(p.batches) == 0 {
+		out = append(out, st.App.Muted.Render("no batches yet"))
+	}
+	return fill(out, p.listRows()+1+curateDetailLines)
+}
+
+func (p curatePane) dialogView() string {
+	st := p.c.styles
+	d := p.dlg
+	var b strings.Builder
+	if d.kind == "retype" {
+		b.WriteString(st.App.Title.Render("Retype to:") + "\n")
+		for i, t := range retypeTargets() {
+			line := "  " + t
+			if i == d.cursor {
+				line = st.Table.Selected.Render("> " + t)
+			}
+			b.WriteString(line + "\n")
+		}
+		b.WriteString(st.App.Muted.Render("enter choose · esc cancel"))
+	} else {
+		b.WriteString(st.App.Title.Render(safetext.SanitizeLine(d.text)) + "\n")
+		b.WriteString(st.App.Muted.Render("enter/y confirm · esc/n cancel"))
+	}
+	return st.Overlay.Render(b.String())
+}
