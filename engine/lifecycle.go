@@ -37,7 +37,8 @@ type ApproveResult struct {
 // quarantine, restore, retype) in ONE transaction: every memory change is
 // audited under the batch, every proposal is marked applied with the batch,
 // so Store.RollbackBatch (or RollbackApproval) undoes all of it. A proposal
-// that is not pending (or needs_review, which a curator's approval settles),
+// that is not pending (or needs_review, which a curator's approval settles,
+// or approved in the Curate tab and not yet applied),
 // or whose memory is no longer in the state it was proposed for, fails the
 // whole batch and nothing changes.
 func (e *Engine) ApproveProposals(ctx context.Context, ids []int64, o ApproveOptions) (*ApproveResult, error) {
@@ -69,7 +70,7 @@ func (e *Engine) ApproveProposals(ctx context.Context, ids []int64, o ApproveOpt
 			if err != nil {
 				return err
 			}
-			if p.Status != ProposalPending && p.Status != ProposalReview {
+			if p.Status != ProposalPending && p.Status != ProposalReview && p.Status != ProposalApproved {
 				return Errorf(ECONFLICT, "proposal %d is %s, not pending; nothing was applied", id, p.Status)
 			}
 			ap, err := e.applyProposal(ctx, q, p, a, o.Wording[id], now)
