@@ -91,4 +91,17 @@ func TestTiersCommandsEndToEnd(t *testing.T) {
 	if out, code = runTiers(t, path, "reflect", "--intended", "one pass", "--actual", "two passes", "--lesson", "read the test first"); code != 0 || !strings.Contains(out, "count 1/3") {
 		t.Fatalf("reflect = %d %s", code, out)
 	}
+	// The generic rollback undoes an approval batch.
+	if out, code = runTiers(t, path, "rollback", ap.Batch); code != 0 {
+		t.Fatalf("rollback %s = %d %s", ap.Batch, code, out)
+	}
+	if out, _ = runTiers(t, path, "proposals", "--status", "rolled_back", "--json"); !strings.Contains(out, `"kind": "demote"`) {
+		t.Fatalf("proposals after rollback = %s", out)
+	}
+	if out, _ = runTiers(t, path, "export", "md", dir); !strings.Contains(out, "HOT.md") {
+		t.Fatalf("export after rollback = %s", out)
+	}
+	if hot, _ := os.ReadFile(filepath.Join(dir, "HOT.md")); !strings.Contains(string(hot), "I prefer code first") {
+		t.Fatalf("HOT.md after rollback lacks the restored rule:\n%s", hot)
+	}
 }
