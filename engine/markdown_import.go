@@ -80,9 +80,13 @@ func (e *Engine) ImportMarkdown(ctx context.Context, dir string) (*MarkdownImpor
 	res.Lines = len(entries)
 	a := Actor{Name: ActorImport, Batch: batch}
 	err = e.Update(ctx, func(q Queries) error {
-		res.Updated, res.Inserted, res.Unchanged, res.Lessons = 0, 0, 0, 0
+		res.Updated, res.Inserted, res.Unchanged, res.Lessons, res.Skipped = 0, 0, 0, 0, nil
 		for _, en := range entries {
-			changed, inserted, err := e.importEntry(ctx, q, en, a, now)
+			changed, inserted, skip, err := e.importEntry(ctx, q, en, a, now)
+			if skip != "" {
+				res.Skipped = append(res.Skipped, fmt.Sprintf("%s:%d: %s", en.file, en.line, skip))
+				continue
+			}
 			if err != nil {
 				return Errorf(ErrorCode(err), "%s:%d: %s", en.file, en.line, ErrorMessage(err))
 			}
@@ -188,45 +192,51 @@ func (en mdEntry) apply(m *Memory) bool {
 		m.Importance != before.Importance || m.Scope != before.Scope || m.Tier != before.Tier || m.Status != before.Status
 }
 
-func (e *Engine) importEntry(ctx context.Context, q Queries, en mdEntry, a Actor, now time.Time) (changed, inserted bool, err error) {
+// importEntry writes one line; skip says why a line was left alone.
+func (e *Engine) importEntry(ctx context.Context, q Queries, en mdEntry, a Actor, now time.Time) (changed, inserted bool, skip string, err error) {
 	if en.t.Scope != "" && !ValidScope(en.t.Scope) {
-		return false, false, Errorf(EINVALID, "scope %q is not global, project:NAME or domain:NAME", en.t.Scope)
+		return false, false, "", Errorf(EINVALID, "scope %q is not global, project:NAME or domain:NAME", en.t.Scope)
 	}
 	var m *Memory
 	if en.t.ID != 0 {
 		m, err = q.GetMemory(ctx, en.t.ID)
 		if err != nil && ErrorCode(err) != ENOTFOUND {
-			return false, false, err
+			return false, false, "", err
 		}
 		if m != nil && en.t.Key != "" && m.Key != en.t.Key {
-			return false, false, Errorf(ECONFLICT, "id %d has key %q in the database, %q in the file; the file comes from another database — remove the id to import it as new", m.ID, m.Key, en.t.Key)
+			return false, false, "", Errorf(ECONFLICT, "id %d has key %q in the database, %q in the file; the file comes from another database — remove the id to import it as new", m.ID, m.Key, en.t.Key)
 		}
 	}
 	if m == nil && en.t.Key != "" {
 		m, err = q.GetMemoryByKey(ctx, en.t.Key)
 		if err != nil && ErrorCode(err) != ENOTFOUND {
-			return false, false, err
+			return false, false, "", err
 		}
 	}
 	if m == nil {
 		nm := &Memory{Key: en.t.Key, Importance: 0.5, Role: "user", CreatedAt: now, LastAccessedAt: now}
 		en.apply(nm)
 		if err := e.PrepareMemory(ctx, nm); err != nil {
-			return false, false, err
+			return false, false, "", err
 		}
-		return true, true, q.InsertMemory(ctx, nm, a)
+		return true, true, "", q.InsertMemory(ctx, nm, a)
+	}
+	if m.Status == StatusQuarantined {
+		// An export never lists quarantined memories: the file predates the
+		// quarantine, and importing it must not undo a curator's decision.
+		return false, false, fmt.Sprintf("memory %d is quarantined; restore it with a restore proposal, not an import", m.ID), nil
 	}
 	oldContent := m.Content
 	if !en.apply(m) {
-		return false, false, nil
+		return false, false, "", nil
 	}
 	if m.Content != oldContent {
 		m.Embedding, m.Embedder = nil, ""
 	}
 	if err := e.PrepareMemory(ctx, m); err != nil {
-		return false, false, err
+		return false, false, "", err
 	}
-	return true, false, q.UpdateMemory(ctx, m, a, "import")
+	return true, false, "", q.UpdateMemory(ctx, m, a, "import")
 }
 
 // parseCorrections reads corrections.md entries.

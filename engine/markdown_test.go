@@ -231,4 +231,21 @@ func TestMarkdownExportImportExportIsByteIdentical(t *testing.T) {
 	if m, _ := e.Memory(trailer.ID); m.Content == "Code first, then a short explanation." {
 		t.Fatalf("rollback kept the edit")
 	}
+
+	// A memory quarantined after the export is not resurrected by
+	// importing the old files.
+	m, _ := e.Memory(tricky)
+	m.Status, m.OrigType = engine.StatusQuarantined, m.Type
+	if err := e.Update(ctx, func(q engine.Queries) error {
+		return q.UpdateMemory(ctx, &m, engine.Actor{Name: "curator"}, "quarantine")
+	}); err != nil {
+		t.Fatal(err)
+	}
+	res, err = e.ImportMarkdown(ctx, dir2)
+	if err != nil || len(res.Skipped) != 1 || !strings.HasPrefix(res.Skipped[0], "domains/code.md:3: memory") {
+		t.Fatalf("import over a quarantined memory = %+v, %v", res, err)
+	}
+	if m, _ := e.Memory(tricky); m.Status != engine.StatusQuarantined {
+		t.Fatalf("import restored quarantined memory %d", tricky)
+	}
 }
