@@ -13,22 +13,15 @@ import (
 	"memtrace/engine/judge"
 )
 
-// openTiersEngine opens the store at e.dbPath and the engine over it; the
+// openTiersEngine opens the database at e.dbPath (which must exist) and
+// the engine over it, with the database's pinned clock when it has one; the
 // returned func closes the store.
 func openTiersEngine(e *env) (*engine.Engine, func(), error) {
-	db, err := openStore(e, true)
-	if err != nil {
-		return nil, nil, err
-	}
-	eng, err := engine.Open(e.ctx, engine.Options{Store: db})
-	if err != nil {
-		db.Close()
-		return nil, nil, err
-	}
-	return eng, func() { db.Close() }, nil
+	eng, _, closeDB, err := openEngine(e, true, engine.Options{})
+	return eng, closeDB, err
 }
 
-// parseAt reads --at: "" (now), +Nd / +Nh / -Nd relative to now, or RFC 3339.
+// parseTiersAt reads --at: "" (now), +Nd / +Nh / -Nd relative to now, or RFC 3339.
 func parseTiersAt(s string, now time.Time) (time.Time, error) {
 	if s == "" {
 		return now, nil

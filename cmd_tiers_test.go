@@ -57,7 +57,14 @@ func TestTiersCommandsEndToEnd(t *testing.T) {
 	if out, _ := runTiers(t, path, "heartbeat", "--json"); !strings.Contains(out, `"proposals": []`) {
 		t.Fatalf("second heartbeat = %s", out)
 	}
-	if out, code = runTiers(t, path, "proposals"); code != 0 || !strings.Contains(out, "demote") {
+	out, code = runTiers(t, path, "cleanup", "--dry-run")
+	if code != 0 || !strings.Contains(out, "heartbeat_ok") || !strings.Contains(out, "dry run") {
+		t.Fatalf("cleanup --dry-run = %d %s", code, out)
+	}
+	if out, code = runTiers(t, path, "cleanup"); code != 0 || !strings.Contains(out, "wrote 1 quarantine proposals") {
+		t.Fatalf("cleanup = %d %s", code, out)
+	}
+	if out, code = runTiers(t, path, "proposals"); code != 0 || !strings.Contains(out, "demote") || !strings.Contains(out, "quarantine") {
 		t.Fatalf("proposals = %d %s", code, out)
 	}
 	out, code = runTiers(t, path, "approve", "--all-pending", "--json")
@@ -65,7 +72,7 @@ func TestTiersCommandsEndToEnd(t *testing.T) {
 		Batch   string `json:"batch"`
 		Applied int    `json:"applied"`
 	}
-	if code != 0 || json.Unmarshal([]byte(out), &ap) != nil || ap.Applied != 1 || !strings.HasPrefix(ap.Batch, "approve-") {
+	if code != 0 || json.Unmarshal([]byte(out), &ap) != nil || ap.Applied != 2 || !strings.HasPrefix(ap.Batch, "approve-") {
 		t.Fatalf("approve = %d %s", code, out)
 	}
 	if out, code = runTiers(t, path, "approve", "1"); code != 1 || !strings.Contains(out, "not pending") {
@@ -85,7 +92,7 @@ func TestTiersCommandsEndToEnd(t *testing.T) {
 	}
 	var stdout bytes.Buffer
 	e := &env{ctx: ctx, stdout: &stdout, stderr: &stdout, dbPath: path}
-	if err := importMarkdown(e, dir, nil); err != nil || !strings.Contains(stdout.String(), "0 updated, 0 inserted, 2 unchanged") {
+	if err := importMarkdown(e, dir, nil); err != nil || !strings.Contains(stdout.String(), "0 updated, 0 inserted, 1 unchanged") {
 		t.Fatalf("import md = %v %s", err, stdout.String())
 	}
 	if out, code = runTiers(t, path, "reflect", "--intended", "one pass", "--actual", "two passes", "--lesson", "read the test first"); code != 0 || !strings.Contains(out, "count 1/3") {

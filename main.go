@@ -60,6 +60,7 @@ func commands() []command {
 		{"approve", "approve ID…|--all-pending [--kind K] [--wording TEXT] [--json]", "apply proposals in one audited batch", cmdApprove},
 		{"reject", "reject ID… [--reason TEXT]", "reject proposals", cmdReject},
 		{"reflect", "reflect --intended TEXT --actual TEXT [--lesson TEXT] [--session S]", "file a self-reflection record", cmdReflect},
+		{"cleanup", "cleanup [--dry-run] [--json]", "scan stored memories for noise; propose quarantine", cmdCleanup},
 		{"export", "export md DIR [--json]", "write the tiers as Markdown files", cmdExport},
 		{"judge", "judge check [--model M] [--timeout 30s] [--json]", "check the Ollama judge: host reachable, model present, digest", cmdJudge},
 		{"backup", "backup DIR [--json]", "online SQLite backup + JSON dump of memories, each with .sha256", cmdBackup},

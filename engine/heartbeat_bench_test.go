@@ -15,7 +15,7 @@ import (
 // and an export of the Markdown tiers.
 func BenchmarkHeartbeatPass(b *testing.B) {
 	ctx := context.Background()
-	c := &clock{t: tiersEpoch}
+	c := &tierClock{t: tiersEpoch}
 	db := storetest.MustOpenClock(b, c.now)
 	e, err := engine.Open(ctx, engine.Options{Store: db, Now: c.now})
 	if err != nil {

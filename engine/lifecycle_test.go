@@ -11,16 +11,16 @@ import (
 	"memtrace/store/storetest"
 )
 
-// clock is a settable test clock.
-type clock struct{ t time.Time }
+// tierClock is a settable test clock.
+type tierClock struct{ t time.Time }
 
-func (c *clock) now() time.Time { return c.t }
+func (c *tierClock) now() time.Time { return c.t }
 
 var tiersEpoch = time.Date(2026, 6, 1, 9, 0, 0, 0, time.UTC)
 
-func openTiers(t *testing.T) (*engine.Engine, *clock) {
+func openTiers(t *testing.T) (*engine.Engine, *tierClock) {
 	t.Helper()
-	c := &clock{t: tiersEpoch}
+	c := &tierClock{t: tiersEpoch}
 	db := storetest.MustOpenClock(t, c.now)
 	e, err := engine.Open(context.Background(), engine.Options{Store: db, Now: c.now})
 	if err != nil {
@@ -29,7 +29,7 @@ func openTiers(t *testing.T) (*engine.Engine, *clock) {
 	return e, c
 }
 
-func addMem(t *testing.T, e *engine.Engine, key, text string, tier engine.Tier, scope string, lastUse time.Time) int64 {
+func addTierMemory(t *testing.T, e *engine.Engine, key, text string, tier engine.Tier, scope string, lastUse time.Time) int64 {
 	t.Helper()
 	m := &engine.Memory{Key: key, Content: text, Tier: tier, Scope: scope, Type: "note", Importance: 0.5,
 		CreatedAt: lastUse, LastAccessedAt: lastUse}
@@ -60,7 +60,7 @@ func saveLesson(t *testing.T, e *engine.Engine, key string, sessions ...string) 
 	}
 }
 
-func kinds(r *engine.HeartbeatReport) map[string][]int64 {
+func proposalKinds(r *engine.HeartbeatReport) map[string][]int64 {
 	out := map[string][]int64{}
 	for _, p := range r.Proposals {
 		out[p.Kind] = append(out[p.Kind], p.MemoryID)
@@ -143,16 +143,16 @@ func TestHeartbeatDemotesAndArchivesByLastUse(t *testing.T) {
 	ctx := context.Background()
 	e, clk := openTiers(t)
 	day := 24 * time.Hour
-	hot31 := addMem(t, e, "hot31", "Always answer in Korean when the user writes in Korean.", engine.TierHot, engine.ScopeGlobal, tiersEpoch.Add(-31*day))
-	warm31 := addMem(t, e, "warm31", "memtrace uses SQLite in WAL mode with a busy timeout.", engine.TierWarm, "project:memtrace", tiersEpoch.Add(-31*day))
-	warm91 := addMem(t, e, "warm91", "The garden-app splash screen uses the green logo.", engine.TierWarm, "project:garden-app", tiersEpoch.Add(-91*day))
-	fresh := addMem(t, e, "fresh", "The user is lactose intolerant and drinks oat milk.", engine.TierHot, engine.ScopeGlobal, tiersEpoch.Add(-29*day))
+	hot31 := addTierMemory(t, e, "hot31", "Always answer in Korean when the user writes in Korean.", engine.TierHot, engine.ScopeGlobal, tiersEpoch.Add(-31*day))
+	warm31 := addTierMemory(t, e, "warm31", "memtrace uses SQLite in WAL mode with a busy timeout.", engine.TierWarm, "project:memtrace", tiersEpoch.Add(-31*day))
+	warm91 := addTierMemory(t, e, "warm91", "The garden-app splash screen uses the green logo.", engine.TierWarm, "project:garden-app", tiersEpoch.Add(-91*day))
+	fresh := addTierMemory(t, e, "fresh", "The user is lactose intolerant and drinks oat milk.", engine.TierHot, engine.ScopeGlobal, tiersEpoch.Add(-29*day))
 
 	r, err := e.Heartbeat(ctx, engine.HeartbeatOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := kinds(r)
+	got := proposalKinds(r)
 	if fmt.Sprint(got[engine.ProposalDemote]) != fmt.Sprint([]int64{hot31, warm31}) || fmt.Sprint(got[engine.ProposalArchive]) != fmt.Sprint([]int64{warm91}) || len(r.Proposals) != 3 {
 		t.Fatalf("proposals = %+v; want demote %d,%d and archive %d (not %d)", r.Proposals, hot31, warm31, warm91, fresh)
 	}
@@ -231,7 +231,7 @@ func TestHeartbeatDemotesAndArchivesByLastUse(t *testing.T) {
 func TestRejectedDemotionIsNotProposedAgainUntilUsed(t *testing.T) {
 	ctx := context.Background()
 	e, _ := openTiers(t)
-	id := addMem(t, e, "k", "Deploys of garden-app go through the staging track first.", engine.TierHot, engine.ScopeGlobal, tiersEpoch.Add(-40*24*time.Hour))
+	id := addTierMemory(t, e, "k", "Deploys of garden-app go through the staging track first.", engine.TierHot, engine.ScopeGlobal, tiersEpoch.Add(-40*24*time.Hour))
 	r, err := e.Heartbeat(ctx, engine.HeartbeatOptions{})
 	if err != nil || len(r.Proposals) != 1 {
 		t.Fatalf("heartbeat = %+v, %v", r, err)
@@ -253,7 +253,7 @@ func TestHeartbeatProposesDemotionsForAHotTierOverItsCap(t *testing.T) {
 	var ids []int64
 	for i := range engine.HotLineCap + 1 {
 		// Recently used, so only the cap can be the reason; the oldest use first.
-		ids = append(ids, addMem(t, e, fmt.Sprintf("h%03d", i), fmt.Sprintf("Rule number %d: keep replies short and code first.", i),
+		ids = append(ids, addTierMemory(t, e, fmt.Sprintf("h%03d", i), fmt.Sprintf("Rule number %d: keep replies short and code first.", i),
 			engine.TierHot, engine.ScopeGlobal, tiersEpoch.Add(-time.Duration(200-i)*time.Hour)))
 	}
 	r, err := e.Heartbeat(ctx, engine.HeartbeatOptions{})
@@ -261,7 +261,7 @@ func TestHeartbeatProposesDemotionsForAHotTierOverItsCap(t *testing.T) {
 		t.Fatal(err)
 	}
 	// 101 memories + 2 header lines = 103 lines: three must leave.
-	got := kinds(r)[engine.ProposalDemote]
+	got := proposalKinds(r)[engine.ProposalDemote]
 	if fmt.Sprint(got) != fmt.Sprint(ids[:3]) {
 		t.Fatalf("cap demotions = %v, want the three least recently used %v", got, ids[:3])
 	}
@@ -271,13 +271,13 @@ func TestHeartbeatProposesDemotionsForAHotTierOverItsCap(t *testing.T) {
 }
 
 // reviewer answers from a fixed verdict, as the Ollama judge would.
-type reviewer struct {
+type fixedReviewer struct {
 	v     engine.PromotionVerdict
 	calls int
 }
 
-func (r *reviewer) Name() string { return "judge:test" }
-func (r *reviewer) Review(_ context.Context, c engine.Correction) (engine.PromotionVerdict, error) {
+func (r *fixedReviewer) Name() string { return "judge:test" }
+func (r *fixedReviewer) Review(_ context.Context, c engine.Correction) (engine.PromotionVerdict, error) {
 	r.calls++
 	return r.v, nil
 }
@@ -287,7 +287,7 @@ func TestPromotionReviewerProposesWordingAndScope(t *testing.T) {
 	e, _ := openTiers(t)
 	saveLesson(t, e, "gofmt", "s04", "s10", "s16")
 	saveLesson(t, e, "bad", "s01", "s02", "s03")
-	good := &reviewer{v: engine.PromotionVerdict{Verdict: "keep_warm", Wording: "Run gofmt before every commit.", Scope: "project:memtrace", Reason: "Go only", Confidence: 0.8}}
+	good := &fixedReviewer{v: engine.PromotionVerdict{Verdict: "keep_warm", Wording: "Run gofmt before every commit.", Scope: "project:memtrace", Reason: "Go only", Confidence: 0.8}}
 	r, err := e.Heartbeat(ctx, engine.HeartbeatOptions{Reviewer: good})
 	if err != nil || len(r.Proposals) != 2 || good.calls != 2 {
 		t.Fatalf("heartbeat = %+v, %v, %d calls", r, err, good.calls)
@@ -301,7 +301,7 @@ func TestPromotionReviewerProposesWordingAndScope(t *testing.T) {
 	// An answer that does not validate is needs_review, never an action.
 	e2, _ := openTiers(t)
 	saveLesson(t, e2, "gofmt", "s04", "s10", "s16")
-	bad := &reviewer{v: engine.PromotionVerdict{Verdict: "promote", Wording: "", Scope: "everywhere", Confidence: 3}}
+	bad := &fixedReviewer{v: engine.PromotionVerdict{Verdict: "promote", Wording: "", Scope: "everywhere", Confidence: 3}}
 	r2, err := e2.Heartbeat(ctx, engine.HeartbeatOptions{Reviewer: bad})
 	if err != nil || len(r2.Proposals) != 1 || r2.Proposals[0].Status != engine.ProposalReview {
 		t.Fatalf("invalid review = %+v, %v; want needs_review", r2, err)

@@ -15,7 +15,7 @@ import (
 	"memtrace/engine"
 )
 
-type demoLabels struct {
+type tierLabels struct {
 	Noise        []string            `json:"noise"`
 	NoiseReason  map[string]string   `json:"noise_reason"`
 	Preferences  []string            `json:"preferences"`
@@ -27,7 +27,7 @@ type demoLabels struct {
 	NotLessons   []string            `json:"not_lessons"`
 }
 
-func readDemo(t *testing.T) ([]engine.Message, demoLabels) {
+func readTierDemo(t *testing.T) ([]engine.Message, tierLabels) {
 	t.Helper()
 	f, err := os.Open("../testdata/demo.jsonl")
 	if err != nil {
@@ -48,7 +48,7 @@ func readDemo(t *testing.T) ([]engine.Message, demoLabels) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var l demoLabels
+	var l tierLabels
 	if err := json.Unmarshal(raw, &l); err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +61,7 @@ func readDemo(t *testing.T) ([]engine.Message, demoLabels) {
 func seedDemoTiers(t *testing.T, e *engine.Engine) {
 	t.Helper()
 	ctx := context.Background()
-	msgs, l := readDemo(t)
+	msgs, l := readTierDemo(t)
 	keep := map[string]bool{}
 	for _, id := range l.MustKeep {
 		keep[id] = true
@@ -104,7 +104,7 @@ func seedDemoTiers(t *testing.T, e *engine.Engine) {
 	}
 }
 
-func readTree(t *testing.T, dir string) map[string][]byte {
+func readTierTree(t *testing.T, dir string) map[string][]byte {
 	t.Helper()
 	out := map[string][]byte{}
 	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
@@ -122,7 +122,7 @@ func readTree(t *testing.T, dir string) map[string][]byte {
 	return out
 }
 
-func sameTree(t *testing.T, a, b map[string][]byte) {
+func sameTierTree(t *testing.T, a, b map[string][]byte) {
 	t.Helper()
 	if len(a) != len(b) {
 		t.Fatalf("file sets differ: %d vs %d files", len(a), len(b))
@@ -140,14 +140,14 @@ func TestMarkdownExportImportExportIsByteIdentical(t *testing.T) {
 	seedDemoTiers(t, e)
 	// Text that must survive a line-based format: a line break, a
 	// backslash, a tab and a terminal escape.
-	tricky := addMem(t, e, "tricky", "first line\nsecond \\ line\twith \x1b[2J escape <!-- mt {\"id\":1} -->", engine.TierWarm, "domain:code", tiersEpoch)
+	tricky := addTierMemory(t, e, "tricky", "first line\nsecond \\ line\twith \x1b[2J escape <!-- mt {\"id\":1} -->", engine.TierWarm, "domain:code", tiersEpoch)
 
 	dir1 := t.TempDir()
 	exp, err := e.ExportMarkdown(ctx, dir1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tree1 := readTree(t, dir1)
+	tree1 := readTierTree(t, dir1)
 	for _, want := range []string{"HOT.md", "WARM.md", "projects/memtrace.md", "projects/garden-app.md", "domains/code.md", "corrections.md"} {
 		if _, ok := tree1[want]; !ok {
 			t.Fatalf("export wrote %v, missing %s", exp.Files, want)
@@ -190,7 +190,7 @@ func TestMarkdownExportImportExportIsByteIdentical(t *testing.T) {
 	if _, err := e.ExportMarkdown(ctx, dir2); err != nil {
 		t.Fatal(err)
 	}
-	sameTree(t, tree1, readTree(t, dir2))
+	sameTierTree(t, tree1, readTierTree(t, dir2))
 	if m, _ := e.Memory(tricky); !strings.Contains(m.Content, "\x1b[2J") || !strings.Contains(m.Content, "\n") {
 		t.Fatalf("tricky content changed: %q", m.Content)
 	}
