@@ -51,6 +51,9 @@ func printCleanup(w io.Writer, r *engine.CleanupReport) {
 	tw.Flush()
 	fmt.Fprintf(w, "scanned %d active memories: %d are nothing but noise; %d match a pattern but carry other information and are kept\n",
 		r.Scanned, r.Noise, r.Kept)
+	if r.Curated > 0 {
+		fmt.Fprintf(w, "%d curator-written memories match a pattern and are left alone\n", r.Curated)
+	}
 	switch {
 	case r.DryRun:
 		fmt.Fprintln(w, "dry run: no proposals written; run without --dry-run to propose quarantine")

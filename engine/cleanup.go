@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strings"
 
 	"memtrace/engine/filter"
 )
@@ -48,6 +49,10 @@ type CleanupReport struct {
 	Patterns []CleanupPattern `json:"patterns"`
 	Items    []CleanupItem    `json:"items"`
 	Proposed int              `json:"proposed"`
+	// Curated counts pure-noise matches left alone because a curator wrote
+	// the memory (`memtrace add`, an approved promotion): the filters judge
+	// chat messages, and a short curated rule is not noise.
+	Curated int `json:"curated"`
 }
 
 // cleanupEvidence is the verdict JSON of a cleanup quarantine proposal.
@@ -64,6 +69,8 @@ type cleanupEvidence struct {
 // a curator approves. A memory that matches a pattern but carries other
 // information is kept and counted as such under the first pattern it
 // matched. A memory with an open quarantine proposal is not proposed again.
+// A memory a curator wrote (`memtrace add`, an approved promotion) is never
+// proposed: a short rule is not chat noise; it is counted as Curated.
 func (e *Engine) Cleanup(ctx context.Context, o CleanupOptions) (*CleanupReport, error) {
 	f := filter.New()
 	rep := &CleanupReport{DryRun: o.DryRun, Patterns: []CleanupPattern{}, Items: []CleanupItem{}}
@@ -104,14 +111,34 @@ func (e *Engine) Cleanup(ctx context.Context, o CleanupOptions) (*CleanupReport,
 		}
 		return true
 	})
-	if rep.Scanned > 0 {
-		rep.Share = 100 * float64(rep.Noise) / float64(rep.Scanned)
-		for _, r := range rows {
+	// A curator's memory that a pattern matches is left alone and counted
+	// apart.
+	kept := noise[:0]
+	for _, n := range noise {
+		curated, err := e.curatedMemory(ctx, n.item.MemoryID, n.item.Key)
+		if err != nil {
+			return nil, err
+		}
+		if curated {
+			rep.Curated++
+			rep.Noise--
+			rows[n.item.Pattern].Count--
+			continue
+		}
+		kept = append(kept, n)
+	}
+	noise = kept
+	for _, r := range rows {
+		if r.Count == 0 && r.Kept == 0 {
+			continue
+		}
+		if rep.Scanned > 0 {
 			r.Share = 100 * float64(r.Count) / float64(rep.Scanned)
 		}
-	}
-	for _, r := range rows {
 		rep.Patterns = append(rep.Patterns, *r)
+	}
+	if rep.Scanned > 0 {
+		rep.Share = 100 * float64(rep.Noise) / float64(rep.Scanned)
 	}
 	sort.Slice(rep.Patterns, func(i, j int) bool {
 		a, b := rep.Patterns[i], rep.Patterns[j]
@@ -200,4 +227,17 @@ func reportedMatch(ms []filter.Match) (filter.Match, bool) {
 		return ms[0], false
 	}
 	return ms[best], true
+}
+
+// curatedMemory reports whether a curator wrote the memory: a promoted
+// lesson, or a memory whose creation is audited under the curator.
+func (e *Engine) curatedMemory(ctx context.Context, id int64, key string) (bool, error) {
+	if strings.HasPrefix(key, "lesson:") {
+		return true, nil
+	}
+	rows, err := e.Store().AuditForMemory(ctx, id)
+	if err != nil {
+		return false, fmt.Errorf("cleanup: audit of memory %d: %w", id, err)
+	}
+	return len(rows) > 0 && rows[0].Action == "create" && rows[0].Actor == ActorCurator, nil
 }

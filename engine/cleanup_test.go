@@ -70,6 +70,12 @@ func TestCleanupDryRunCountsTheDemoNoisePerPattern(t *testing.T) {
 	ctx := context.Background()
 	e, _ := openTiers(t)
 	ids, l, byID := seedNoisyDB(t, e)
+	// A short rule the curator wrote matches the length floor but is not
+	// chat noise.
+	rule := &engine.Memory{Key: "rule", Content: "Use tabs.", Type: "rule"}
+	if err := e.AddMemory(ctx, rule, engine.Actor{Name: "curator"}); err != nil {
+		t.Fatal(err)
+	}
 
 	expect := map[string]int{}
 	for _, id := range l.Noise {
@@ -88,10 +94,13 @@ func TestCleanupDryRunCountsTheDemoNoisePerPattern(t *testing.T) {
 	if fmt.Sprint(got) != fmt.Sprint(expect) {
 		t.Fatalf("pure-noise counts per pattern:\n got  %v\n want %v", got, expect)
 	}
-	if rep.Scanned != len(ids) || rep.Noise != len(l.Noise) || rep.Kept != len(l.NoiseInfo) || rep.Proposed != 0 {
-		t.Fatalf("report = scanned %d noise %d kept %d proposed %d; want %d %d %d 0", rep.Scanned, rep.Noise, rep.Kept, rep.Proposed, len(ids), len(l.Noise), len(l.NoiseInfo))
+	if rep.Curated != 1 {
+		t.Fatalf("curated = %d, want 1 (memory %d)", rep.Curated, rule.ID)
 	}
-	wantShare := 100 * float64(len(l.Noise)) / float64(len(ids))
+	if rep.Scanned != len(ids)+1 || rep.Noise != len(l.Noise) || rep.Kept != len(l.NoiseInfo) || rep.Proposed != 0 {
+		t.Fatalf("report = scanned %d noise %d kept %d proposed %d; want %d %d %d 0", rep.Scanned, rep.Noise, rep.Kept, rep.Proposed, len(ids)+1, len(l.Noise), len(l.NoiseInfo))
+	}
+	wantShare := 100 * float64(len(l.Noise)) / float64(len(ids)+1)
 	if rep.Share != wantShare {
 		t.Fatalf("share = %v, want %v", rep.Share, wantShare)
 	}
