@@ -53,6 +53,7 @@ func cmdHeartbeat(e *env, args []string) error {
 	every := fs.Duration("every", 0, "run a pass every interval until Ctrl-C (e.g. 4h)")
 	at := fs.String("at", "", "simulate the pass at +Nd or an RFC 3339 time")
 	asJSON := fs.Bool("json", false, "print {\"proposals\": [...]} as JSON")
+	dry := fs.Bool("dry-run", false, "report what is due without writing proposals (e.g. with --at)")
 	review := fs.Bool("review", false, "have the local Ollama judge review each new promotion candidate first")
 	model := fs.String("model", judgeModelFromEnv(), "judge model for --review (default $MEMTRACE_JUDGE_MODEL)")
 	timeout := fs.Duration("timeout", 60*time.Second, "judge timeout per call for --review")
@@ -83,7 +84,7 @@ func cmdHeartbeat(e *env, args []string) error {
 		if err := eng.Refresh(e.ctx); err != nil {
 			return err
 		}
-		rep, err := eng.Heartbeat(e.ctx, engine.HeartbeatOptions{At: when, Reviewer: reviewer})
+		rep, err := eng.Heartbeat(e.ctx, engine.HeartbeatOptions{At: when, Reviewer: reviewer, DryRun: *dry})
 		if err != nil {
 			return err
 		}
@@ -108,7 +109,11 @@ func cmdHeartbeat(e *env, args []string) error {
 }
 
 func printHeartbeat(w io.Writer, r *engine.HeartbeatReport) {
-	fmt.Fprintf(w, "heartbeat at %s: %d new proposals (%d already waiting)\n", r.At.Format(time.RFC3339), len(r.Proposals), r.AlreadyPending)
+	verb := "new proposals"
+	if r.DryRun {
+		verb = "proposals due (dry run: nothing written)"
+	}
+	fmt.Fprintf(w, "heartbeat at %s: %d %s (%d already waiting)\n", r.At.Format(time.RFC3339), len(r.Proposals), verb, r.AlreadyPending)
 	if len(r.Proposals) > 0 {
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "ID\tKIND\tMEMORY\tREASON")
@@ -135,7 +140,7 @@ func printHeartbeat(w io.Writer, r *engine.HeartbeatReport) {
 			fmt.Fprintf(w, "  %-28s %4d lines\n", s.File, s.Lines)
 		}
 	}
-	if len(r.Proposals) > 0 {
+	if len(r.Proposals) > 0 && !r.DryRun {
 		fmt.Fprintln(w, "nothing was moved; review with `memtrace proposals`, then `memtrace approve ID…` or `memtrace reject ID…`")
 	}
 }

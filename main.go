@@ -55,7 +55,7 @@ func commands() []command {
 		{"triage", "triage --type T [--model M] [--sample N] [--verdicts FILE] [--json]", "judge every active memory of a type; proposals for the curator", cmdTriage},
 		{"apply", "apply FILE|--approved [--json]", "apply approved proposals in one verified, audited batch", cmdApply},
 		{"rollback", "rollback BATCH [--json]", "undo an applied batch", cmdRollback},
-		{"heartbeat", "heartbeat [--every 4h] [--at +Nd|RFC3339] [--review [--model M]] [--json]", "propose promotions, demotions, archiving, cap fixes; moves nothing", cmdHeartbeat},
+		{"heartbeat", "heartbeat [--every 4h] [--at +Nd|RFC3339] [--dry-run] [--review [--model M]] [--json]", "propose promotions, demotions, archiving, cap fixes; moves nothing", cmdHeartbeat},
 		{"proposals", "proposals [--status pending|all|…] [--kind K] [--json]", "list proposals waiting for the curator", cmdProposals},
 		{"approve", "approve ID…|--all-pending [--kind K] [--wording TEXT] [--json]", "apply proposals in one audited batch", cmdApprove},
 		{"reject", "reject ID… [--reason TEXT]", "reject proposals", cmdReject},

@@ -15,6 +15,8 @@ type HeartbeatOptions struct {
 	At time.Time
 	// Reviewer, when set, reviews each new promotion candidate first.
 	Reviewer PromotionReviewer
+	// DryRun reports what the pass would propose without writing it.
+	DryRun bool
 }
 
 // HeartbeatProposal is one proposal a heartbeat wrote (the `heartbeat
@@ -32,6 +34,7 @@ type HeartbeatProposal struct {
 // HeartbeatReport is what a pass found and wrote.
 type HeartbeatReport struct {
 	At        time.Time           `json:"at"`
+	DryRun    bool                `json:"dry_run,omitempty"`
 	Proposals []HeartbeatProposal `json:"proposals"`
 	// Scopes are the tier files with their line counts against the caps.
 	Scopes []TierScope `json:"scopes"`
@@ -60,7 +63,7 @@ func (e *Engine) Heartbeat(ctx context.Context, o HeartbeatOptions) (*HeartbeatR
 		return nil, fmt.Errorf("heartbeat: %w", err)
 	}
 	open := openProposals(existing)
-	rep := &HeartbeatReport{At: at, AlreadyPending: open.pending}
+	rep := &HeartbeatReport{At: at, AlreadyPending: open.pending, DryRun: o.DryRun}
 
 	var props []*Proposal
 	promos, err := e.promotionCandidates(ctx, open)
@@ -77,7 +80,7 @@ func (e *Engine) Heartbeat(ctx context.Context, o HeartbeatOptions) (*HeartbeatR
 	props = append(props, e.ageProposals(at, open)...)
 	props = append(props, e.capProposals(at, open)...)
 
-	if len(props) > 0 {
+	if len(props) > 0 && !o.DryRun {
 		err = e.Update(ctx, func(q Queries) error {
 			for _, p := range props {
 				p.CreatedAt = at

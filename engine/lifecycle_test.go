@@ -169,7 +169,12 @@ func TestHeartbeatDemotesAndArchivesByLastUse(t *testing.T) {
 	if r2, err := e.Heartbeat(ctx, engine.HeartbeatOptions{}); err != nil || len(r2.Proposals) != 0 {
 		t.Fatalf("second heartbeat = %+v, %v; want nothing new", r2, err)
 	}
-	// Simulated at +2 days, the fresh memory crosses 30 days.
+	// Simulated at +2 days, the fresh memory crosses 30 days; a dry run
+	// reports it and writes nothing.
+	dry, err := e.Heartbeat(ctx, engine.HeartbeatOptions{At: tiersEpoch.Add(2 * day), DryRun: true})
+	if err != nil || len(dry.Proposals) != 1 || dry.Proposals[0].MemoryID != fresh || dry.Proposals[0].ID != 0 {
+		t.Fatalf("dry run at +2d = %+v, %v", dry, err)
+	}
 	r3, err := e.Heartbeat(ctx, engine.HeartbeatOptions{At: tiersEpoch.Add(2 * day)})
 	if err != nil || len(r3.Proposals) != 1 || r3.Proposals[0].MemoryID != fresh {
 		t.Fatalf("heartbeat at +2d = %+v, %v; want the demotion of %d", r3, err, fresh)
