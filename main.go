@@ -44,8 +44,10 @@ type command struct {
 func commands() []command {
 	return []command{
 		// Subcommands register here, one line each, in the order `memtrace help` lists them.
-		{"demo", "demo --no-tui [--db PATH]", "build a fresh demo DB from testdata through the capture pipeline", cmdDemo},
+		{"tui", "tui [--db PATH]", "terminal UI on an existing database (what `memtrace` with no arguments runs)", cmdTUI},
+		{"demo", "demo [--no-tui] [--db PATH]", "build a fresh demo DB from testdata through the capture pipeline and open the TUI on it", cmdDemo},
 		{"ingest", "ingest FILE.jsonl|- [--json] [--batch N]", "capture pipeline; per-layer counts", cmdIngest},
+		{"import", "import jsonl|claude-code|locomo PATH [--json]", "import conversations through the capture pipeline; idempotent", cmdImport},
 		{"add", "add --kind K --type T --importance X [--key K] [--scope S] TEXT", "write one memory directly (curator)", cmdAdd},
 		{"list", "list [--status S] [--type T] [--kind K] [--tier T] [--text X] [--json]", "list memories", cmdList},
 		{"show", "show ID|key:K [--json]", "one memory with its audit history", cmdShow},
@@ -62,6 +64,7 @@ func commands() []command {
 		{"reflect", "reflect --intended TEXT --actual TEXT [--lesson TEXT] [--session S]", "file a self-reflection record", cmdReflect},
 		{"cleanup", "cleanup [--dry-run] [--json]", "scan stored memories for noise; propose quarantine", cmdCleanup},
 		{"export", "export md DIR [--json]", "write the tiers as Markdown files", cmdExport},
+		{"mcp", "mcp [--db PATH] [--keep-traces N]", "serve memory to an agent over MCP (stdio)", cmdMCP},
 		{"judge", "judge check [--model M] [--timeout 30s] [--json]", "check the Ollama judge: host reachable, model present, digest", cmdJudge},
 		{"backup", "backup DIR [--json]", "online SQLite backup + JSON dump of memories, each with .sha256", cmdBackup},
 		{"clock", "clock [TIME|--unset]", "show, pin or unpin the database's clock (demo databases pin theirs)", cmdClock},
