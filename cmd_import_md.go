@@ -8,17 +8,28 @@ import (
 )
 
 // importMarkdown reads the Markdown tiers back: `memtrace import md DIR
-// [--json]`. The import dispatcher calls it for the md kind; args are the
-// arguments after DIR.
+// [--json]`. The import dispatcher calls it for the md kind, either with
+// DIR and the arguments after it, or with dir "" and every argument after
+// "md" (DIR is then the first positional one):
+//
+//	case "md":
+//		return importMarkdown(e, "", rest)
 func importMarkdown(e *env, dir string, args []string) error {
 	fs := flag.NewFlagSet("import md", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	asJSON := fs.Bool("json", false, "print what changed as JSON")
-	if err := fs.Parse(args); err != nil {
+	pos, err := parseArgs(fs, args)
+	if err != nil {
 		return usageError{err.Error()}
 	}
-	if fs.NArg() > 0 {
-		return usageError{"unexpected argument " + fs.Arg(0)}
+	if dir == "" && len(pos) > 0 {
+		dir, pos = pos[0], pos[1:]
+	}
+	if dir == "" {
+		return usageError{"name the directory: `memtrace import md DIR` (written by `memtrace export md DIR`)"}
+	}
+	if len(pos) > 0 {
+		return usageError{"unexpected argument " + pos[0]}
 	}
 	eng, closeDB, err := openTiersEngine(e)
 	if err != nil {

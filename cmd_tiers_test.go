@@ -95,6 +95,13 @@ func TestTiersCommandsEndToEnd(t *testing.T) {
 	if err := importMarkdown(e, dir, nil); err != nil || !strings.Contains(stdout.String(), "0 updated, 0 inserted, 1 unchanged") {
 		t.Fatalf("import md = %v %s", err, stdout.String())
 	}
+	stdout.Reset()
+	if err := importMarkdown(e, "", []string{dir, "--json"}); err != nil || !strings.Contains(stdout.String(), `"unchanged": 1`) {
+		t.Fatalf("import md DIR --json = %v %s", err, stdout.String())
+	}
+	if err := importMarkdown(e, "", nil); err == nil {
+		t.Fatal("import md without a directory succeeded")
+	}
 	if out, code = runTiers(t, path, "reflect", "--intended", "one pass", "--actual", "two passes", "--lesson", "read the test first"); code != 0 || !strings.Contains(out, "count 1/3") {
 		t.Fatalf("reflect = %d %s", code, out)
 	}
