@@ -25,8 +25,10 @@ func cmdImport(e *env, args []string) error {
 	switch kind {
 	case "jsonl", "claude-code", "locomo":
 		return importMessages(e, kind, rest)
+	case "md":
+		return importMarkdown(e, "", rest)
 	default:
-		return usageError{fmt.Sprintf("cannot import %q: use jsonl, claude-code or locomo", kind)}
+		return usageError{fmt.Sprintf("cannot import %q: use md, jsonl, claude-code or locomo", kind)}
 	}
 }
 
