@@ -29,8 +29,11 @@ func (p curatePane) View() string {
 		body += "\n" + p.dialogView()
 	}
 	status := st.App.Status.Render(safetext.Truncate(safetext.SanitizeLine(p.status), p.width))
-	if p.err != "" {
-		status = st.App.Error.Render(safetext.Truncate(safetext.SanitizeLine(p.err), p.width))
+	if e := p.err + p.loadErr; e != "" {
+		if p.err != "" && p.loadErr != "" {
+			e = p.err + " · " + p.loadErr
+		}
+		status = st.App.Error.Render(safetext.Truncate(safetext.SanitizeLine(e), p.width))
 	} else if !p.loaded {
 		status = st.App.Status.Render("loading proposals…")
 	}
@@ -251,7 +254,9 @@ func (p curatePane) evidence(pr *engine.Proposal) []string {
 
 func (p curatePane) historyView() []string {
 	st := p.c.styles
-	cols := layoutColumns([]column{{Title: "BATCH", Width: 32}, {Title: "ACTOR", Width: 10}, {Title: "ROWS", Width: 5, Right: true}, {Title: "AT", Width: 16}, {Title: "STATE"}}, p.width, 8)
+	// BATCH fits "rollback:apply-20060102T150405.000Z" whole: the curator
+	// matches a rollback to its batch by name.
+	cols := layoutColumns([]column{{Title: "BATCH", Width: 36}, {Title: "ACTOR", Width: 10}, {Title: "ROWS", Width: 5, Right: true}, {Title: "AT", Width: 16}, {Title: "STATE"}}, p.width, 8)
 	out := []string{st.Table.Header.Render(tableHeader(cols))}
 	for i, b := range p.batches {
 		state := "applied"
