@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"memtrace/engine/lexical"
-	"memtrace/engine/textnorm"
 	"memtrace/engine/vector"
 )
 
@@ -44,6 +43,8 @@ type Engine struct {
 	lex   *lexical.Index
 	vec   *vector.Index
 	seq   int64
+
+	sessions *sessionIndex // conversation order for the lexical context window (context_index.go)
 }
 
 // Open loads every memory from the store and builds the indexes. Memories
@@ -145,9 +146,7 @@ func (e *Engine) put(m *Memory) {
 	if m.Key != "" {
 		e.byKey[m.Key] = m.ID
 	}
-	if !existed || old.Content != m.Content {
-		e.lex.Add(m.ID, textnorm.Tokens(m.Content))
-	}
+	e.indexLexical(m, old, existed) // with its session neighbours: context_index.go
 	e.vec.Set(m.ID, m.Embedding)
 	if m.Seq > e.seq {
 		e.seq = m.Seq

@@ -48,8 +48,14 @@ func (db *DB) Backup(ctx context.Context, dir string) (*engine.BackupInfo, error
 		return nil, fmt.Errorf("backup: %w", err)
 	}
 	defer dest.Close()
+	dest.SetMaxOpenConns(1)
 	if err := db.copyTo(ctx, dest); err != nil {
 		return nil, err
+	}
+	// The copy carries the source's WAL flag in its header; a backup should
+	// be one self-contained file that opens even from read-only media.
+	if _, err := dest.ExecContext(ctx, `PRAGMA journal_mode = DELETE`); err != nil {
+		return nil, fmt.Errorf("backup: %w", err)
 	}
 	dump, n, err := dumpMemories(ctx, dest)
 	if err != nil {

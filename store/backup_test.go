@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -39,6 +40,18 @@ func TestBackup(t *testing.T) {
 		if want := sum + "  " + filepath.Base(path) + "\n"; string(line) != want {
 			t.Fatalf("%s.sha256 = %q, want %q", path, line, want)
 		}
+	}
+
+	// The backup is one self-contained file in rollback-journal mode
+	// (header bytes 18 and 19 are 1, not WAL's 2).
+	head := make([]byte, 20)
+	f, err := os.Open(info.DB)
+	must(t, err)
+	_, err = io.ReadFull(f, head)
+	f.Close()
+	must(t, err)
+	if head[18] != 1 || head[19] != 1 {
+		t.Fatalf("backup header journal bytes = %d,%d, want 1,1", head[18], head[19])
 	}
 
 	// The dump is the memories, exactly as DumpMemories renders them.

@@ -193,6 +193,11 @@ func (db *DB) Close() error {
 // Update runs fn in one write transaction: everything fn does commits, or
 // nothing does when fn (or the commit) fails. The Queries given to fn must
 // not be used after fn returns.
+//
+// Inside fn, write only through q: the DB has one write connection, so a
+// write through the DB's own methods (or a nested Update) would wait for fn
+// to finish, forever. Reads through the DB do not block but do not see fn's
+// uncommitted writes.
 func (db *DB) Update(ctx context.Context, fn func(q engine.Queries) error) error {
 	return db.write(ctx, func(tx *Tx) error { return fn(tx) })
 }

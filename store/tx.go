@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 	"time"
+	"unsafe"
 
 	"github.com/mattn/go-sqlite3"
 
@@ -94,6 +95,10 @@ func encodeEmbedding(v []float32) []byte {
 		return nil
 	}
 	b := make([]byte, 4*len(v))
+	if len(v) > 0 && nativeLittleEndian() {
+		copy(b, unsafe.Slice((*byte)(unsafe.Pointer(&v[0])), len(b)))
+		return b
+	}
 	for i, f := range v {
 		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(f))
 	}

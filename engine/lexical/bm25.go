@@ -23,11 +23,12 @@ type Hit struct {
 type posting struct {
 	id  int64
 	gen uint32
-	tf  uint16
+	tf  float32 // term frequency; fractional for lower-weighted fields
 }
 
 type doc struct {
-	length int
+	length float64 // weighted term count
+	terms  int     // postings (distinct terms)
 	gen    uint32
 }
 
@@ -37,14 +38,19 @@ type Index struct {
 	postings map[string][]posting
 	docs     map[int64]doc
 	gen      uint32
-	totalLen int
+	totalLen float64
 	stale    int // postings whose document was removed or re-added
 	live     int // postings in total
+	k1, b    float64
 }
 
-// New returns an empty index.
-func New() *Index {
-	return &Index{postings: make(map[string][]posting), docs: make(map[int64]doc)}
+// New returns an empty index with the default parameters K1 and B.
+func New() *Index { return NewWith(K1, B) }
+
+// NewWith returns an empty index with BM25 parameters k1 (term-frequency
+// saturation) and b (length normalisation).
+func NewWith(k1, b float64) *Index {
+	return &Index{postings: make(map[string][]posting), docs: make(map[int64]doc), k1: k1, b: b}
 }
 
 // Len is the number of documents.
@@ -52,22 +58,33 @@ func (ix *Index) Len() int { return len(ix.docs) }
 
 // Add indexes a document, replacing any earlier version with the same id.
 func (ix *Index) Add(id int64, tokens []string) {
-	ix.Remove(id)
-	ix.gen++
-	d := doc{length: len(tokens), gen: ix.gen}
-	ix.docs[id] = d
-	ix.totalLen += d.length
-	tf := make(map[string]int, len(tokens))
+	tf := make(map[string]float64, len(tokens))
 	for _, t := range tokens {
 		tf[t]++
 	}
+	ix.AddWeighted(id, tf)
+}
+
+// AddWeighted indexes a document given as weighted term frequencies,
+// replacing any earlier version with the same id. A term seen in a
+// lower-weighted field (a neighbouring turn, say) counts fractionally, as
+// in BM25F: its weighted frequency feeds both the saturation and the
+// document length. Terms with a weight ≤ 0 are ignored.
+func (ix *Index) AddWeighted(id int64, tf map[string]float64) {
+	ix.Remove(id)
+	ix.gen++
+	d := doc{gen: ix.gen}
 	for t, n := range tf {
-		if n > math.MaxUint16 {
-			n = math.MaxUint16
+		if n <= 0 {
+			continue
 		}
-		ix.postings[t] = append(ix.postings[t], posting{id: id, gen: d.gen, tf: uint16(n)})
+		d.length += n
+		d.terms++
+		ix.postings[t] = append(ix.postings[t], posting{id: id, gen: d.gen, tf: float32(n)})
 		ix.live++
 	}
+	ix.docs[id] = d
+	ix.totalLen += d.length
 }
 
 // Remove drops a document. Its postings become stale and are skipped, and
@@ -79,7 +96,7 @@ func (ix *Index) Remove(id int64) {
 	}
 	delete(ix.docs, id)
 	ix.totalLen -= d.length
-	ix.stale += d.length // an upper bound of its postings; good enough to trigger compaction
+	ix.stale += d.terms
 	if ix.stale > ix.live/2 && ix.live > 1024 {
 		ix.compact()
 	}
@@ -143,7 +160,7 @@ func (ix *Index) SearchWeighted(terms map[string]float64, n int) []Hit {
 	if len(ix.docs) == 0 || n <= 0 {
 		return nil
 	}
-	avg := float64(ix.totalLen) / float64(len(ix.docs))
+	avg := ix.totalLen / float64(len(ix.docs))
 	if avg == 0 {
 		avg = 1
 	}
@@ -166,7 +183,7 @@ func (ix *Index) SearchWeighted(terms map[string]float64, n int) []Hit {
 				continue
 			}
 			tf := float64(p.tf)
-			scores[p.id] += idf * tf * (K1 + 1) / (tf + K1*(1-B+B*float64(d.length)/avg))
+			scores[p.id] += idf * tf * (ix.k1 + 1) / (tf + ix.k1*(1-ix.b+ix.b*d.length/avg))
 		}
 	}
 	hits := make([]Hit, 0, len(scores))

@@ -57,3 +57,41 @@ func TestCompactionKeepsLiveDocs(t *testing.T) {
 		t.Errorf("DocFreq = %d", ix.DocFreq("common"))
 	}
 }
+
+func TestAddWeightedCountsFractionally(t *testing.T) {
+	ix := New()
+	// Doc 1 mentions "lake" itself; doc 2 only through a neighbour at weight 0.3.
+	ix.AddWeighted(1, map[string]float64{"lake": 1, "paint": 1})
+	ix.AddWeighted(2, map[string]float64{"sunrise": 1, "lake": 0.3})
+	ix.AddWeighted(3, map[string]float64{"dog": 1, "walk": 1, "ignored": 0})
+	hits := ix.Search([]string{"lake"}, 10)
+	if len(hits) != 2 || hits[0].ID != 1 || hits[1].ID != 2 {
+		t.Fatalf("hits = %+v, want ids 1 then 2", hits)
+	}
+	if got := ix.Search([]string{"ignored"}, 10); len(got) != 0 {
+		t.Errorf("a zero-weight term is indexed: %+v", got)
+	}
+	// Add is AddWeighted with whole counts.
+	a, b := New(), New()
+	a.Add(7, []string{"x", "x", "y"})
+	b.AddWeighted(7, map[string]float64{"x": 2, "y": 1})
+	if ha, hb := a.Search([]string{"x"}, 1), b.Search([]string{"x"}, 1); ha[0].Score != hb[0].Score {
+		t.Errorf("Add %v != AddWeighted %v", ha[0].Score, hb[0].Score)
+	}
+}
+
+func TestNewWithParameters(t *testing.T) {
+	long := []string{"apple", "a1", "a2", "a3", "a4", "a5", "a6", "a7"}
+	for _, tc := range []struct {
+		b         float64
+		shortWins bool
+	}{{0, false}, {0.75, true}} {
+		ix := NewWith(1.2, tc.b)
+		ix.Add(1, long)
+		ix.Add(2, []string{"apple", "pie"})
+		hits := ix.Search([]string{"apple"}, 2)
+		if tc.shortWins != (hits[0].Score > hits[1].Score) {
+			t.Errorf("b=%v: scores %+v", tc.b, hits)
+		}
+	}
+}

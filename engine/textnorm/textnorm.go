@@ -157,41 +157,6 @@ func stripKorean(w string) string {
 	return w
 }
 
-// Stem is a light English stemmer: plural and verb inflections only
-// (-ies, -es, -s, -ing, -ed), enough to match "apples"/"apple" and
-// "painting"/"painted"/"paint" without the over-stemming of a full Porter
-// stemmer on names.
-func Stem(w string) string {
-	if len(w) < 4 || !isASCIILetters(w) {
-		return w
-	}
-	switch {
-	case strings.HasSuffix(w, "ies") && len(w) > 4:
-		return w[:len(w)-3] + "y"
-	case strings.HasSuffix(w, "sses"):
-		return w[:len(w)-2]
-	case strings.HasSuffix(w, "ss"), strings.HasSuffix(w, "us"), strings.HasSuffix(w, "is"):
-		return w
-	case strings.HasSuffix(w, "ing") && len(w) > 5:
-		return undouble(w[:len(w)-3])
-	case strings.HasSuffix(w, "ed") && len(w) > 4:
-		return undouble(w[:len(w)-2])
-	case strings.HasSuffix(w, "es") && len(w) > 4 && strings.ContainsAny(w[len(w)-3:len(w)-2], "sxz"):
-		return w[:len(w)-2]
-	case strings.HasSuffix(w, "s"):
-		return w[:len(w)-1]
-	}
-	return w
-}
-
-func undouble(s string) string {
-	n := len(s)
-	if n >= 3 && s[n-1] == s[n-2] && !strings.ContainsRune("aeiouls", rune(s[n-1])) {
-		return s[:n-1]
-	}
-	return s
-}
-
 func isASCIILetters(w string) bool {
 	for i := 0; i < len(w); i++ {
 		c := w[i]

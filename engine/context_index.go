@@ -1,0 +1,188 @@
+package engine
+
+import (
+	"sort"
+	"time"
+
+	"memtrace/engine/textnorm"
+)
+
+// Conversational context in the lexical index.
+//
+// A memory is rarely understood on its own: "Yes, I adopted her last
+// month" answers "Did Caroline adopt a dog?" only together with the turn
+// before it. So each memory of a session is indexed with the terms of its
+// neighbours — the ContextWindow memories either side in the same session,
+// in time order — at a lower weight: a neighbour at distance d counts
+// ContextWeight × ContextDecay^(d−1) per occurrence (BM25F-style fractional
+// term frequency; the document's length grows by the same amount). A
+// memory's own words always weigh 1, so a memory that says the thing
+// outranks one that only sits next to it. Quarantined neighbours lend no
+// words. Memories without a session are indexed alone.
+//
+// Measured on LoCoMo (golden/bench_lexical.go, turn-level recall, 1,981
+// questions): Porter2 stemming alone gives R@10 0.633; adding ±2
+// neighbours at 0.5 and 0.3 gives 0.760 (R@5 0.674, R@25 0.839, R@50 0.882)
+// against DRAGON's 0.662.
+const (
+	ContextWindow = 2
+	ContextWeight = 0.5
+	ContextDecay  = 0.6
+)
+
+// sessionIndex keeps each session's memories in conversation order and
+// every memory's own terms, so that a memory and its neighbours can be
+// re-indexed when one of them changes. Guarded by Engine.mu.
+type sessionIndex struct {
+	toks     map[int64][]string
+	order    map[string][]int64 // session → ids by (CreatedAt, ID)
+	position map[int64]sessionPos
+}
+
+type sessionPos struct {
+	session string
+	at      time.Time
+	status  Status
+}
+
+func newSessionIndex() *sessionIndex {
+	return &sessionIndex{toks: map[int64][]string{}, order: map[string][]int64{}, position: map[int64]sessionPos{}}
+}
+
+// indexLexical puts m into the lexical index with its conversational
+// context, and re-indexes the neighbours whose context m joined or left.
+// Caller holds e.mu; e.mems already holds m.
+func (e *Engine) indexLexical(m *Memory, old *Memory, existed bool) {
+	if e.sessions == nil {
+		e.sessions = newSessionIndex()
+	}
+	s := e.sessions
+	pos := sessionPos{session: m.Session, at: m.CreatedAt, status: m.Status}
+	prev, had := s.position[m.ID]
+	contentChanged := !existed || old.Content != m.Content
+	if !contentChanged && had && prev == pos {
+		return // access counts, tiers, boosts: nothing the index sees
+	}
+	if contentChanged {
+		s.toks[m.ID] = textnorm.Tokens(m.Content)
+	}
+	dirty := map[int64]bool{m.ID: true}
+	if had && (prev.session != pos.session || !prev.at.Equal(pos.at)) {
+		for _, id := range s.remove(m.ID, prev) {
+			dirty[id] = true
+		}
+		had = false
+	}
+	if !had && pos.session != "" {
+		s.insert(m.ID, pos, e.mems)
+	}
+	s.position[m.ID] = pos
+	// m's neighbours see its new words or status.
+	for _, id := range s.neighbours(m.ID, pos.session) {
+		dirty[id] = true
+	}
+	for id := range dirty {
+		e.lex.AddWeighted(id, s.termFrequencies(id, e.mems))
+	}
+}
+
+// less orders a session's memories by time, then id.
+func lessMem(a, b *Memory) bool {
+	if !a.CreatedAt.Equal(b.CreatedAt) {
+		return a.CreatedAt.Before(b.CreatedAt)
+	}
+	return a.ID < b.ID
+}
+
+func (s *sessionIndex) insert(id int64, pos sessionPos, mems map[int64]*Memory) {
+	ids := s.order[pos.session]
+	m := mems[id]
+	i := sort.Search(len(ids), func(i int) bool { return lessMem(m, mems[ids[i]]) })
+	ids = append(ids, 0)
+	copy(ids[i+1:], ids[i:])
+	ids[i] = id
+	s.order[pos.session] = ids
+}
+
+// remove takes id out of its old session and returns the neighbours it had.
+func (s *sessionIndex) remove(id int64, prev sessionPos) []int64 {
+	if prev.session == "" {
+		return nil
+	}
+	around := s.neighbours(id, prev.session)
+	ids := s.order[prev.session]
+	for i, x := range ids {
+		if x == id {
+			ids = append(ids[:i], ids[i+1:]...)
+			break
+		}
+	}
+	if len(ids) == 0 {
+		delete(s.order, prev.session)
+	} else {
+		s.order[prev.session] = ids
+	}
+	return around
+}
+
+// neighbours are the ids within ContextWindow of id in its session.
+func (s *sessionIndex) neighbours(id int64, session string) []int64 {
+	if session == "" {
+		return nil
+	}
+	ids := s.order[session]
+	at := -1
+	for i := len(ids) - 1; i >= 0; i-- { // appends are the common case: search from the end
+		if ids[i] == id {
+			at = i
+			break
+		}
+	}
+	if at < 0 {
+		return nil
+	}
+	var out []int64
+	for j := max(0, at-ContextWindow); j <= min(len(ids)-1, at+ContextWindow); j++ {
+		if j != at {
+			out = append(out, ids[j])
+		}
+	}
+	return out
+}
+
+// termFrequencies is the weighted document of id: its own terms at 1 and
+// its neighbours' at the context weight of their distance.
+func (s *sessionIndex) termFrequencies(id int64, mems map[int64]*Memory) map[string]float64 {
+	tf := make(map[string]float64, 3*len(s.toks[id]))
+	for _, t := range s.toks[id] {
+		tf[t]++
+	}
+	pos := s.position[id]
+	if pos.session == "" {
+		return tf
+	}
+	ids := s.order[pos.session]
+	at := -1
+	for i := len(ids) - 1; i >= 0; i-- {
+		if ids[i] == id {
+			at = i
+			break
+		}
+	}
+	w := ContextWeight
+	for d := 1; d <= ContextWindow && at >= 0; d++ {
+		for _, j := range [2]int{at - d, at + d} {
+			if j < 0 || j >= len(ids) {
+				continue
+			}
+			if n := mems[ids[j]]; n == nil || n.Status == StatusQuarantined {
+				continue
+			}
+			for _, t := range s.toks[ids[j]] {
+				tf[t] += w
+			}
+		}
+		w *= ContextDecay
+	}
+	return tf
+}

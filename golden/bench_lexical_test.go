@@ -1,0 +1,110 @@
+package golden
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strings"
+	"testing"
+
+	"memtrace/engine/textnorm"
+)
+
+func loadLoCoMoOrSkip(tb testing.TB) *LoCoMo {
+	tb.Helper()
+	l, err := LoadLoCoMo(locomoPath)
+	if errors.Is(err, fs.ErrNotExist) {
+		tb.Skip("LoCoMo data absent:", locomoPath)
+	}
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return l
+}
+
+// turnModelVariants are the experiments of the report, each one change
+// from the row it names.
+func turnModelVariants() []TurnModel {
+	plain := TurnModel{Name: "bm25 speaker+caption, no stem", Speaker: true, Caption: true}
+	light := plain
+	light.Name, light.Stem = "+ light stemmer", textnorm.LightStem
+	p2 := plain
+	p2.Name, p2.Stem = "+ porter2", textnorm.Porter2
+	p2e := plain
+	p2e.Name, p2e.Stem = "+ porter2 keeping final e (textnorm.Stem)", textnorm.Porter2KeepE
+	var out []TurnModel
+	out = append(out, plain, light, p2, p2e)
+	for _, v := range []struct {
+		win   int
+		w, dc float64
+	}{{1, 0.3, 1}, {1, 0.5, 1}, {2, 0.3, 1}, {2, 0.5, 1}, {2, 0.35, 0.6}, {2, 0.5, 0.6}, {3, 0.35, 0.6}, {4, 0.35, 0.6}} {
+		m := p2
+		m.Name = fmt.Sprintf("porter2 + ±%d neighbours w=%.2f decay=%.1f", v.win, v.w, v.dc)
+		m.Window, m.NeighbourWeight, m.NeighbourDecay = v.win, v.w, v.dc
+		out = append(out, m)
+	}
+	def := DefaultTurnModel()
+	def.Name = "default"
+	out = append(out, def)
+	noSpk := def
+	noSpk.Name, noSpk.Speaker = "default − speaker names", false
+	date := def
+	date.Name, date.DateWeight = "default + session month/year w=0.5", 0.5
+	ent := def
+	ent.Name, ent.EntityBoost = "default + entity boost 0.5", 0.5
+	prf := def
+	prf.Name, prf.PRFDocs, prf.PRFTerms, prf.PRFWeight = "default + PRF 5 docs 10 terms w=0.3", 5, 10, 0.3
+	prf2 := def
+	prf2.Name, prf2.PRFDocs, prf2.PRFTerms, prf2.PRFWeight = "default + PRF 3 docs 5 terms w=0.2", 3, 5, 0.2
+	vec := def
+	vec.Name, vec.VectorWeight = "default + hashed cosine w=0.2", 0.2
+	vec4 := def
+	vec4.Name, vec4.VectorWeight = "default + hashed cosine w=0.4", 0.4
+	rrf := def
+	rrf.Name, rrf.VectorWeight, rrf.RRF = "default + RRF(bm25, hashed) 0.3", 0.3, true
+	k1 := def
+	k1.Name, k1.K1, k1.B = "default k1=0.9 b=0.4", 0.9, 0.4
+	k2 := def
+	k2.Name, k2.K1, k2.B = "default k1=1.5 b=0.75", 1.5, 0.75
+	return append(out, noSpk, date, ent, prf, prf2, vec, vec4, rrf, k1, k2)
+}
+
+// TestTurnModelVariants prints the R@k table of every variant with
+// MEMTRACE_VARIANTS=1 (it takes a few seconds) and always checks the
+// default model against the targets: R@10 ≥ 0.72 and DRAGON's published
+// figure at every k.
+func TestTurnModelVariants(t *testing.T) {
+	l := loadLoCoMoOrSkip(t)
+	ctx := context.Background()
+	if os.Getenv("MEMTRACE_VARIANTS") != "" {
+		ref, err := ReferenceRecall(ctx, l, 5, 10, 25, 50)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b strings.Builder
+		row := func(name string, r *RecallAtK) {
+			fmt.Fprintf(&b, "| %-48s | %.3f | %.3f | %.3f | %.3f |\n", name, r.Overall(5), r.Overall(10), r.Overall(25), r.Overall(50))
+		}
+		b.WriteString("| variant | R@5 | R@10 | R@25 | R@50 |\n|---|---|---|---|---|\n")
+		row("reference BM25 (data README)", ref)
+		for _, m := range turnModelVariants() {
+			r, err := m.Recall(ctx, l, 5, 10, 25, 50)
+			if err != nil {
+				t.Fatal(err)
+			}
+			row(m.Name, r)
+		}
+		t.Log("\n" + b.String())
+	}
+	r, err := DefaultTurnModel().Recall(ctx, l, 5, 10, 25, 50)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, floor := range map[int]float64{5: 0.567, 10: 0.72, 25: 0.767, 50: 0.827} {
+		if got := r.Overall(k); got < floor {
+			t.Errorf("default model R@%d = %.4f, below the target %.3f", k, got, floor)
+		}
+	}
+}
