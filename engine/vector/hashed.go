@@ -36,7 +36,7 @@ func NewHashed(dim int) *Hashed {
 
 // Name identifies the embedder and its parameters; vectors of different
 // names are never compared.
-func (h *Hashed) Name() string { return fmt.Sprintf("hashed-ngram-v1/%d", h.dim) }
+func (h *Hashed) Name() string { return fmt.Sprintf("hashed-ngram-v2/%d", h.dim) }
 
 // Dim is the vector length.
 func (h *Hashed) Dim() int { return h.dim }

@@ -1,0 +1,92 @@
+package main
+
+import (
+	"bytes"
+	_ "embed"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"memtrace/engine"
+)
+
+// demoJSONL is the bilingual demo conversation, built into the binary so
+// that `memtrace demo` works from any directory.
+//
+//go:embed testdata/demo.jsonl
+var demoJSONL []byte
+
+// cmdDemo runs `memtrace demo --no-tui [--db PATH]`: a fresh demo database
+// built from testdata/demo.jsonl through the real capture pipeline, and a
+// summary of what it holds.
+func cmdDemo(e *env, args []string) error {
+	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	noTUI := fs.Bool("no-tui", false, "build the demo database and print a summary")
+	dbPath := fs.String("db", "", "where to build it (default: --db before the command, else a new temporary directory)")
+	words, err := parseArgs(fs, args)
+	if err != nil {
+		return usageError{err.Error()}
+	}
+	if len(words) > 0 {
+		return usageError{fmt.Sprintf("unexpected argument %q", words[0])}
+	}
+	if !*noTUI {
+		return usageError{"the demo TUI is not wired yet; run `memtrace demo --no-tui`"}
+	}
+	path := *dbPath
+	if path == "" && e.dbPath != "memtrace.db" {
+		path = e.dbPath // --db before the command, or $MEMTRACE_DB
+	}
+	if path == "" {
+		dir, err := os.MkdirTemp("", "memtrace-demo-")
+		if err != nil {
+			return fmt.Errorf("make a temporary directory: %w", err)
+		}
+		path = filepath.Join(dir, "demo.db")
+	}
+	if _, err := os.Stat(path); err == nil {
+		return engine.Errorf(engine.ECONFLICT, "%s already exists; the demo builds a fresh database: remove it or pass another --db PATH", path)
+	}
+	de := *e
+	de.dbPath = path
+	eng, closeDB, err := openCaptureEngine(&de, false)
+	if err != nil {
+		return err
+	}
+	defer closeDB()
+	t, err := ingestStream(e.ctx, eng, bytes.NewReader(demoJSONL), defaultIngestBatch)
+	if err != nil {
+		return err
+	}
+	w := e.stdout
+	fmt.Fprintf(w, "demo database: %s\n", path)
+	t.print(w, "testdata/demo.jsonl")
+	byType := map[string]int{}
+	kinds := map[engine.Kind]int{}
+	eng.EachMemory(func(m *engine.Memory) bool {
+		byType[m.Type]++
+		kinds[m.Kind]++
+		return true
+	})
+	types := make([]string, 0, len(byType))
+	for k := range byType {
+		types = append(types, k)
+	}
+	sort.Slice(types, func(i, j int) bool {
+		if byType[types[i]] != byType[types[j]] {
+			return byType[types[i]] > byType[types[j]]
+		}
+		return types[i] < types[j]
+	})
+	fmt.Fprintf(w, "memories: %d (%d facts, %d episodes)\n", eng.Len(), kinds[engine.KindFact], kinds[engine.KindEpisode])
+	for _, k := range types {
+		fmt.Fprintf(w, "  %4d  %s\n", byType[k], k)
+	}
+	fmt.Fprintf(w, "next: memtrace --db %s list --type milestone\n", path)
+	fmt.Fprintf(w, "      memtrace --db %s recall \"충주 사과\" --trace\n", path)
+	return nil
+}

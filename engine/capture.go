@@ -1,0 +1,429 @@
+package engine
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"memtrace/engine/filter"
+)
+
+// OutcomeSkipped is the outcome of a message whose id is already in
+// captures: it is not offered to the pipeline again (resumable imports).
+const OutcomeSkipped = "skipped"
+
+// ReasonAlreadyCaptured is the reason of a skipped capture.
+const ReasonAlreadyCaptured = "already_captured"
+
+// Capturer runs batch after batch through the capture pipeline with what
+// it needs prepared once: the compiled filter tables, the gates with their
+// embedded exemplars, the judge, and the dedupe index (content hashes and
+// an LSH over the active memories' vectors), which it keeps current from
+// the engine's cache instead of rebuilding it per batch. An import uses one
+// Capturer; Engine.CaptureBatch makes a fresh one per call. A Capturer is
+// not safe for concurrent use.
+type Capturer struct {
+	e       *Engine
+	filter  *filter.Filter
+	gates   *gateSet
+	judge   Judge
+	decider string
+
+	// Dedupe index; nil until the first write, reset when a batch fails.
+	byHash  map[string]int64
+	lsh     *lshIndex
+	indexed map[int64]bool
+}
+
+// NewCapturer prepares the pipeline for e.
+func (e *Engine) NewCapturer(ctx context.Context) (*Capturer, error) {
+	g, err := newGateSet(ctx, e.embedder, e.cfg.GateSimilarity)
+	if err != nil {
+		return nil, err
+	}
+	c := &Capturer{e: e, filter: filter.New(), gates: g, judge: e.judge}
+	if c.judge == nil {
+		c.judge = RuleJudge{tables: typeTables()}
+	}
+	c.decider = judgeDecider(c.judge)
+	return c, nil
+}
+
+func judgeDecider(j Judge) string {
+	if _, ok := j.(RuleJudge); ok {
+		return "rules"
+	}
+	return "judge:" + j.Name()
+}
+
+// Capture runs one message through the capture pipeline in its own
+// transaction.
+func (e *Engine) Capture(ctx context.Context, m Message) (*CaptureResult, error) {
+	rs, err := e.CaptureBatch(ctx, []Message{m})
+	if err != nil {
+		return nil, err
+	}
+	return rs[0], nil
+}
+
+// pending is one message between the pure stages and the write.
+type pending struct {
+	msg     Message
+	res     *CaptureResult
+	store   bool
+	verdict CaptureVerdict
+	vec     []float32
+	lesson  *lessonFinding
+}
+
+// CaptureBatch runs msgs through the pipeline — L1 rules, L2 regex, the L3
+// judge, the extraction gates, dedupe/reinforce, corrections — and writes
+// every message to captures with its trail, all in one transaction. The
+// judge and the embedder run before the transaction opens, so a slow judge
+// never holds the database lock. A message whose id is already in captures
+// is skipped (OutcomeSkipped), so an interrupted import can be re-run.
+// Messages of every role go through the same filters.
+func (e *Engine) CaptureBatch(ctx context.Context, msgs []Message) ([]*CaptureResult, error) {
+	c, err := e.NewCapturer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return c.CaptureBatch(ctx, msgs)
+}
+
+// CaptureBatch is Engine.CaptureBatch with the prepared state of c.
+func (c *Capturer) CaptureBatch(ctx context.Context, msgs []Message) ([]*CaptureResult, error) {
+	e := c.e
+	ps := make([]*pending, len(msgs))
+	for i, m := range msgs {
+		if m.ID == "" {
+			m.ID = derivedMessageID(m)
+		}
+		m.At = m.At.UTC()
+		ps[i] = &pending{msg: m, res: &CaptureResult{MessageID: m.ID, Key: m.ID, Trail: []Decision{}}}
+	}
+	// Which messages were captured before: one short transaction for the
+	// batch, so that a resumed import does not judge them again.
+	done := make([]bool, len(ps))
+	err := e.store.Update(ctx, func(q Queries) error {
+		for i, p := range ps {
+			ok, err := q.CaptureExists(ctx, p.msg.ID)
+			if err != nil {
+				return fmt.Errorf("capture %s: %w", p.msg.ID, err)
+			}
+			done[i] = ok
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	inBatch := map[string]bool{}
+	for i, p := range ps {
+		m := p.msg
+		if done[i] || inBatch[m.ID] {
+			p.res.Outcome, p.res.Reason = OutcomeSkipped, ReasonAlreadyCaptured
+			continue
+		}
+		inBatch[m.ID] = true
+		if err := c.decide(ctx, p); err != nil {
+			return nil, err
+		}
+	}
+	batch := "capture:" + e.Now().Format("20060102T150405.000000000")
+	err = e.Update(ctx, func(q Queries) error {
+		w := &batchWriter{c: c, q: q, actor: Actor{Name: "capture", Batch: batch}}
+		for _, p := range ps {
+			if p.res.Outcome == OutcomeSkipped {
+				continue
+			}
+			if err := w.write(ctx, p); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		c.byHash, c.lsh, c.indexed = nil, nil, nil // it may hold rolled-back inserts
+		return nil, fmt.Errorf("capture batch: %w", err)
+	}
+	out := make([]*CaptureResult, len(ps))
+	for i, p := range ps {
+		out[i] = p.res
+	}
+	return out, nil
+}
+
+// derivedMessageID names a message that came without an id by its content,
+// so that re-importing it is still recognised.
+func derivedMessageID(m Message) string {
+	h := sha256.New()
+	for _, s := range []string{m.Session, m.Role, m.At.UTC().Format(time.RFC3339Nano), m.Text} {
+		h.Write([]byte(s))
+		h.Write([]byte{0})
+	}
+	return "msg:" + hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+// decide runs the stages that need no database write: L1, L2, the judge,
+// the gates, the lesson detection and the embedding.
+func (c *Capturer) decide(ctx context.Context, p *pending) error {
+	r, m := p.res, p.msg
+	r.Decider = c.decider
+	if match, ok := c.filter.L1(m.Text); ok {
+		r.Outcome, r.DroppedBy, r.Reason = OutcomeDropped, LayerL1, match.Name
+		r.Trail = append(r.Trail, Decision{Layer: LayerL1, Verdict: "drop", Pattern: match.Name, Reason: "L1 rule " + match.Name})
+		r.Decider = ""
+		return nil
+	}
+	r.Trail = append(r.Trail, Decision{Layer: LayerL1, Verdict: "pass"})
+	if match, ok := c.filter.L2(m.Text); ok {
+		r.Outcome, r.DroppedBy, r.Reason = OutcomeDropped, LayerL2, match.Name
+		r.Trail = append(r.Trail, Decision{Layer: LayerL2, Verdict: "drop", Pattern: match.Name, Reason: "L2 pattern " + match.Name})
+		r.Decider = ""
+		return nil
+	}
+	r.Trail = append(r.Trail, Decision{Layer: LayerL2, Verdict: "pass"})
+	if m.Role == "user" {
+		// Role-play and jokes state no lesson ("*bows* I'll always trust you").
+		if f := detectLesson(m.Text); f != nil && c.gates.roleplay(m.Text) == "" {
+			p.lesson = f
+		}
+	}
+
+	in := CaptureInput{Text: c.filter.StripMemoryTags(m.Text), Role: m.Role, Session: m.Session, Project: m.Project, Detail: c.e.cfg.Detail}
+	v, err := c.judge.JudgeCapture(ctx, in)
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		// The judge is unreachable or broke: the rules decide, and the
+		// trail says so.
+		r.Trail = append(r.Trail, Decision{Layer: LayerJudge, Verdict: "error", Reason: fmt.Sprintf("%s failed (%v); rules decide", c.judge.Name(), err)})
+		v, _ = RuleJudge{}.JudgeCapture(ctx, in)
+		r.Decider = "rules"
+	}
+	if v.NeedsReview {
+		r.Outcome, r.DroppedBy, r.Reason = OutcomeDropped, LayerJudge, ProposalReview
+		r.Trail = append(r.Trail, Decision{Layer: LayerJudge, Verdict: "drop", Reason: "needs_review: the judge's answer did not validate; held, not acted on"})
+		return nil
+	}
+	if !v.Store {
+		r.Outcome, r.DroppedBy, r.Reason = OutcomeDropped, LayerJudge, v.Reason
+		r.Trail = append(r.Trail, Decision{Layer: LayerJudge, Verdict: "drop", Reason: v.Reason})
+		return nil
+	}
+	r.Trail = append(r.Trail, Decision{Layer: LayerJudge, Verdict: "store", Reason: fmt.Sprintf("%s (kind %s, type %s, importance %.2f)", v.Reason, v.Kind, v.Type, v.Importance)})
+
+	vs, err := c.e.embedder.Embed(ctx, []string{in.Text})
+	if err != nil {
+		return fmt.Errorf("embed message %s: %w", m.ID, err)
+	}
+	p.vec = vs[0]
+	typ, ds, err := c.gates.check(ctx, c.e.embedder, in.Text, p.vec, normalType(v.Type))
+	if err != nil {
+		return err
+	}
+	r.Trail = append(r.Trail, ds...)
+	v.Type = typ
+	if v.Kind != KindEpisode {
+		v.Kind = KindFact
+	}
+	if v.Importance <= 0 || v.Importance > 1 {
+		v.Importance = typeImportance(typ)
+	}
+	p.verdict, p.store = v, true
+	r.Kind, r.Type = v.Kind, v.Type
+	return nil
+}
+
+// normalType lower-cases a judge's type and maps the seed's spelling
+// "shared-thing" to shared_thing; an empty type is a note.
+func normalType(t string) string {
+	t = strings.ReplaceAll(strings.ToLower(strings.TrimSpace(t)), "-", "_")
+	if t == "" {
+		return "note"
+	}
+	return t
+}
+
+// batchWriter writes one batch inside its transaction. insertedByID holds
+// the memories written earlier in the same batch, which the engine's caches
+// do not see until the commit.
+type batchWriter struct {
+	c            *Capturer
+	q            Queries
+	actor        Actor
+	insertedByID map[int64]*Memory
+	touched      map[int64]*Memory // cached memories reinforced in this batch
+	synced       bool              // the dedupe index has caught up with the cache
+}
+
+func (w *batchWriter) write(ctx context.Context, p *pending) error {
+	r, m := p.res, p.msg
+	if done, err := w.q.CaptureExists(ctx, m.ID); err != nil {
+		return fmt.Errorf("capture %s: %w", m.ID, err)
+	} else if done { // another writer took it since the check
+		r.Outcome, r.Reason, r.Trail = OutcomeSkipped, ReasonAlreadyCaptured, nil
+		return nil
+	}
+	if p.lesson != nil {
+		if err := w.lesson(ctx, p); err != nil {
+			return err
+		}
+	}
+	if p.store {
+		if err := w.storeOrReinforce(ctx, p); err != nil {
+			return err
+		}
+	}
+	rec := &CaptureRecord{MessageID: m.ID, Session: m.Session, Role: m.Role, Project: m.Project, Text: m.Text, At: m.At,
+		Outcome: r.Outcome, DroppedBy: r.DroppedBy, Reason: r.Reason, MemoryID: r.MemoryID, Trail: r.Trail, CreatedAt: w.c.e.Now()}
+	if err := w.q.InsertCapture(ctx, rec); err != nil {
+		return fmt.Errorf("record capture %s: %w", m.ID, err)
+	}
+	return nil
+}
+
+func (w *batchWriter) lesson(ctx context.Context, p *pending) error {
+	r, f := p.res, p.lesson
+	if f.Skip != "" {
+		r.Trail = append(r.Trail, Decision{Layer: LayerCorrect, Verdict: "skip", Pattern: f.Skip,
+			Reason: fmt.Sprintf("%s instruction (%q): not a lesson", strings.ReplaceAll(f.Skip, "_", "-"), f.Marker)})
+		return nil
+	}
+	c, counted, err := recordLesson(ctx, w.q, f, p.msg, p.msg.At)
+	if err != nil {
+		return err
+	}
+	r.Correction = c
+	verdict := "record"
+	if !counted {
+		verdict = "seen"
+	}
+	r.Trail = append(r.Trail, Decision{Layer: LayerCorrect, Verdict: verdict, Pattern: f.Key,
+		Reason: fmt.Sprintf("lesson %s by %q: %d/%d, %s", f.Key, f.Marker, c.Count, PromotionThreshold, c.Status)})
+	return nil
+}
+
+// storeOrReinforce inserts the memory, or reinforces the active memory it
+// duplicates (same content hash, or cosine ≥ Config.DedupeSimilarity).
+func (w *batchWriter) storeOrReinforce(ctx context.Context, p *pending) error {
+	r, m, v := p.res, p.msg, p.verdict
+	content := w.c.filter.StripMemoryTags(m.Text)
+	content = strings.TrimSpace(content)
+	hash := ContentHash(content)
+	dup, sim := w.duplicate(hash, p.vec)
+	if dup != nil {
+		before := dup.Importance
+		dup.AccessCount++
+		dup.Importance = min(1, dup.Importance+0.1*(1-dup.Importance))
+		if m.At.After(dup.LastAccessedAt) {
+			dup.LastAccessedAt = m.At
+		}
+		if err := w.q.UpdateMemory(ctx, dup, w.actor, "reinforce"); err != nil {
+			return fmt.Errorf("reinforce memory %d: %w", dup.ID, err)
+		}
+		r.Outcome, r.MemoryID, r.Key = OutcomeReinforced, dup.ID, dup.Key
+		r.Trail = append(r.Trail, Decision{Layer: LayerDedupe, Verdict: "reinforce",
+			Reason: fmt.Sprintf("duplicates memory %d (%s); access_count %d, importance %.2f → %.2f", dup.ID, sim, dup.AccessCount, before, dup.Importance)})
+		return nil
+	}
+	mem := &Memory{Key: m.ID, Content: content, Kind: v.Kind, Type: v.Type, Importance: v.Importance,
+		Scope: ProjectScope(m.Project), Role: m.Role, Session: m.Session, CreatedAt: m.At, LastAccessedAt: m.At,
+		Embedding: p.vec, Embedder: w.c.e.embedder.Name()}
+	if err := w.c.e.PrepareMemory(ctx, mem); err != nil {
+		return err
+	}
+	if err := w.q.InsertMemory(ctx, mem, w.actor); err != nil {
+		return fmt.Errorf("store memory %s: %w", m.ID, err)
+	}
+	if w.insertedByID == nil {
+		w.insertedByID = map[int64]*Memory{}
+	}
+	w.insertedByID[mem.ID] = mem
+	w.c.index(mem)
+	r.Outcome, r.MemoryID = OutcomeStored, mem.ID
+	r.Trail = append(r.Trail, Decision{Layer: LayerDedupe, Verdict: "pass", Reason: "no active duplicate"},
+		Decision{Layer: LayerStore, Verdict: "store", Reason: fmt.Sprintf("memory %d: %s %s, importance %.2f, %s", mem.ID, mem.Kind, mem.Type, mem.Importance, mem.Scope)})
+	return nil
+}
+
+// duplicate finds an active memory with the same content hash or a vector
+// at least DedupeSimilarity close, in the engine's caches or among this
+// batch's inserts. It returns the memory to update and how it matched.
+func (w *batchWriter) duplicate(hash string, vec []float32) (*Memory, string) {
+	e := w.c.e
+	if !w.synced {
+		w.c.syncIndex()
+		w.synced = true
+	}
+	if id, ok := w.c.byHash[hash]; ok {
+		if m := w.find(id); m != nil && m.Hash == hash {
+			return m, "same content"
+		}
+	}
+	id, sim := w.c.lsh.nearDuplicate(vec, e.cfg.DedupeSimilarity, w.vectorOf)
+	if id == 0 {
+		return nil, ""
+	}
+	m := w.find(id)
+	if m == nil {
+		return nil, ""
+	}
+	return m, "similarity " + strconv.FormatFloat(sim, 'f', 2, 64)
+}
+
+// syncIndex adds to the dedupe index the active memories of the engine's
+// cache it has not seen (all of them the first time; afterwards only what
+// another writer added): a map lookup per memory, hashing only new ones.
+func (c *Capturer) syncIndex() {
+	if c.lsh == nil {
+		c.byHash, c.lsh, c.indexed = map[string]int64{}, newLSH(c.e.embedder.Dim()), map[int64]bool{}
+	}
+	c.e.EachMemory(func(m *Memory) bool {
+		if m.Status == StatusActive && !c.indexed[m.ID] {
+			c.index(m)
+		}
+		return true
+	})
+}
+
+// index adds one memory to the dedupe index.
+func (c *Capturer) index(m *Memory) {
+	c.indexed[m.ID] = true
+	c.byHash[m.Hash] = m.ID
+	c.lsh.add(m.ID, m.Embedding)
+}
+
+// vectorOf is the vector of a cached memory or of one inserted in this batch.
+func (w *batchWriter) vectorOf(id int64) ([]float32, bool) {
+	if m, ok := w.insertedByID[id]; ok {
+		return m.Embedding, true
+	}
+	return w.c.e.VectorOf(id)
+}
+
+// find returns the memory to update: this batch's own insert, or a copy of
+// the cached one when it is still active.
+func (w *batchWriter) find(id int64) *Memory {
+	if m, ok := w.insertedByID[id]; ok {
+		return m
+	}
+	if m, ok := w.touched[id]; ok {
+		return m
+	}
+	m, ok := w.c.e.Memory(id)
+	if !ok || m.Status != StatusActive {
+		return nil
+	}
+	if w.touched == nil {
+		w.touched = map[int64]*Memory{}
+	}
+	w.touched[id] = &m
+	return &m
+}

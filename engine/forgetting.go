@@ -1,0 +1,179 @@
+package engine
+
+import (
+	"math"
+	"time"
+)
+
+// DecayHelp explains the forgetting and association math. It is what
+// `memtrace help decay` prints, word for word, and it is the documentation
+// of the functions in this file (a test keeps the two from drifting apart).
+//
+// Forgetting — every memory fades unless it is used.
+//
+//	half-life   H = H_kind × (1 + 2·importance) × (1 + ln(1 + access_count))
+//	            H_kind = HalfLifeFact for facts (default 180 days),
+//	                     HalfLifeEpisode for everything else (default 14 days)
+//	decay       d(t) = 2^(−Δt / H)   Δt = t − last access (creation if never
+//	            accessed); Δt < 0 counts as 0, so d ≤ 1 always
+//	forgotten   when d(t) × importance < ForgetThreshold (default 0.05)
+//	forecast    the closed form gives the moment of forgetting:
+//	            Δt* = H × log2(importance / ForgetThreshold)
+//	            forget_at = last access + Δt*; a memory whose importance is
+//	            already ≤ ForgetThreshold is forgotten from its last access on.
+//	            Recall at forget_at − 1 day keeps it; at + 1 day drops it.
+//
+// Because H grows with importance and with every committed access, a fact of
+// importance 0.5 lasts years while an episode of the same importance is gone
+// in about three months; recalling a memory resets Δt and lengthens H.
+//
+// Association — recalling a memory strengthens its neighbours.
+//
+//	on a committed recall of m, every active neighbour n with
+//	cosine(m, n) ≥ AssocThreshold (τ, default 0.35) gets
+//	            boost_n ← boost_n(now) + AssocBoost (default 0.5)
+//	boost(t)    = boost × 2^(−(t − boost_at) / BoostHalfLife) (default 7 days)
+//	            a neighbour is boosted at most once per recall.
+//
+// Ranking — the score a recalled memory competes with:
+//
+//	final_score = relevance_score × decay × (1 + boost)
+const DecayHelp = `Forgetting — every memory fades unless it is used.
+
+  half-life   H = H_kind × (1 + 2·importance) × (1 + ln(1 + access_count))
+              H_kind = HalfLifeFact for facts (default 180 days),
+                       HalfLifeEpisode for everything else (default 14 days)
+  decay       d(t) = 2^(−Δt / H)   Δt = t − last access (creation if never
+              accessed); Δt < 0 counts as 0, so d ≤ 1 always
+  forgotten   when d(t) × importance < ForgetThreshold (default 0.05)
+  forecast    the closed form gives the moment of forgetting:
+              Δt* = H × log2(importance / ForgetThreshold)
+              forget_at = last access + Δt*; a memory whose importance is
+              already ≤ ForgetThreshold is forgotten from its last access on.
+              Recall at forget_at − 1 day keeps it; at + 1 day drops it.
+
+Because H grows with importance and with every committed access, a fact of
+importance 0.5 lasts years while an episode of the same importance is gone
+in about three months; recalling a memory resets Δt and lengthens H.
+
+Association — recalling a memory strengthens its neighbours.
+
+  on a committed recall of m, every active neighbour n with
+  cosine(m, n) ≥ AssocThreshold (τ, default 0.35) gets
+              boost_n ← boost_n(now) + AssocBoost (default 0.5)
+  boost(t)    = boost × 2^(−(t − boost_at) / BoostHalfLife) (default 7 days)
+              a neighbour is boosted at most once per recall.
+
+Ranking — the score a recalled memory competes with:
+
+  final_score = relevance_score × decay × (1 + boost)
+`
+
+// HalfLife is H = H_kind × (1 + 2·importance) × (1 + ln(1 + access_count)).
+// See DecayHelp.
+func HalfLife(m Memory, cfg Config) time.Duration {
+	return time.Duration(halfLifeHours(m, cfg.withDefaults()) * float64(time.Hour))
+}
+
+// halfLifeHours is HalfLife in hours for a config that already has its
+// defaults (the recall hot path calls it once per candidate).
+func halfLifeHours(m Memory, cfg Config) float64 {
+	hKind := cfg.HalfLifeEpisode
+	if m.Kind == KindFact {
+		hKind = cfg.HalfLifeFact
+	}
+	access := math.Max(0, float64(m.AccessCount))
+	return hKind.Hours() * (1 + 2*clamp01(m.Importance)) * (1 + math.Log1p(access))
+}
+
+// anchor is the moment decay counts from: the last access, or the creation
+// when the memory was never accessed (or the access time is older).
+func anchor(m Memory) time.Time {
+	if m.LastAccessedAt.After(m.CreatedAt) {
+		return m.LastAccessedAt
+	}
+	return m.CreatedAt
+}
+
+// Decay is d = 2^(−Δt/H), Δt from the last access (or creation) to at.
+// It is 1 at the anchor and for any at before it. See DecayHelp.
+func Decay(m Memory, at time.Time, cfg Config) float64 {
+	return decayAt(m, at, cfg.withDefaults())
+}
+
+func decayAt(m Memory, at time.Time, cfg Config) float64 {
+	dt := at.Sub(anchor(m)).Hours()
+	if dt <= 0 {
+		return 1
+	}
+	h := halfLifeHours(m, cfg)
+	if h <= 0 {
+		return 0
+	}
+	return math.Exp2(-dt / h)
+}
+
+// Forgotten reports whether decay × importance < ForgetThreshold at at.
+func Forgotten(m Memory, at time.Time, cfg Config) bool {
+	cfg = cfg.withDefaults()
+	return forgottenAt(m, decayAt(m, at, cfg), cfg)
+}
+
+func forgottenAt(m Memory, decay float64, cfg Config) bool {
+	return decay*clamp01(m.Importance) < cfg.ForgetThreshold
+}
+
+// ForgetAt is the closed-form forecast of the moment m is forgotten if it
+// is not accessed again: anchor + H × log2(importance / ForgetThreshold).
+// A memory whose importance is at or below the threshold is forgotten from
+// its anchor on. Before the returned time the memory is remembered; after
+// it, forgotten. See DecayHelp.
+func ForgetAt(m Memory, cfg Config) time.Time {
+	cfg = cfg.withDefaults()
+	imp := clamp01(m.Importance)
+	a := anchor(m)
+	if imp <= cfg.ForgetThreshold {
+		return a
+	}
+	hours := halfLifeHours(m, cfg) * math.Log2(imp/cfg.ForgetThreshold)
+	// Durations saturate near 292 years; nothing memtrace keeps lives longer.
+	const maxHours = float64(math.MaxInt64/int64(time.Hour)) - 1
+	if hours > maxHours {
+		hours = maxHours
+	}
+	return a.Add(time.Duration(hours * float64(time.Hour)))
+}
+
+// BoostAt is the association boost of m at time at: the stored boost
+// halved every BoostHalfLife since BoostAt. It is the stored boost for any
+// at before BoostAt. See DecayHelp.
+func BoostAt(m Memory, at time.Time, cfg Config) float64 {
+	return boostAt(m, at, cfg.withDefaults())
+}
+
+func boostAt(m Memory, at time.Time, cfg Config) float64 {
+	if m.Boost <= 0 {
+		return 0
+	}
+	dt := at.Sub(m.BoostAt).Hours()
+	if dt <= 0 || m.BoostAt.IsZero() {
+		return m.Boost
+	}
+	return m.Boost * math.Exp2(-dt/cfg.BoostHalfLife.Hours())
+}
+
+// FinalScore is relevance × decay × (1 + boost), the score recalled
+// memories compete with.
+func FinalScore(relevance, decay, boost float64) float64 {
+	return relevance * decay * (1 + boost)
+}
+
+func clamp01(x float64) float64 {
+	if x < 0 || math.IsNaN(x) {
+		return 0
+	}
+	if x > 1 {
+		return 1
+	}
+	return x
+}

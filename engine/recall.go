@@ -1,0 +1,221 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"time"
+)
+
+// Recall runs the recall pipeline for q and returns its full trace: the
+// eleven stages of StageNames, in that order, each with the items it saw,
+// their scores, and the reason for every item it dropped. The survivors of
+// the last stage (`budget`) are what the agent receives, rendered in
+// Trace.Prompt.
+//
+// Zero fields of q take defaults: At the engine clock, K and Budget the
+// config's. q.At is a time override: memories are aged to it, and memories
+// created after it do not exist yet.
+//
+// Determinism: the same memories, query and q.At give the same trace, byte
+// for byte, except the timing fields (named *_ms, e.g. took_ms), which are
+// the only nondeterministic values. Ties are broken by memory id.
+//
+// A Scores map may be shared by one memory's items in several stages (it is
+// reused until a score changes); readers must not modify it.
+//
+// A read-only recall (q.ReadOnly) writes nothing. Otherwise, in one store
+// transaction, every survivor's access is recorded (last_accessed_at = q.At,
+// access_count + 1) and its neighbours gain an association boost (see
+// DecayHelp and commitRecall).
+func (e *Engine) Recall(ctx context.Context, q Query) (*Trace, error) {
+	cfg := e.cfg
+	if q.At.IsZero() {
+		q.At = e.Now()
+	}
+	q.At = q.At.UTC()
+	if q.K <= 0 {
+		q.K = cfg.K
+	}
+	if q.Budget <= 0 {
+		q.Budget = cfg.Budget
+	}
+	r := &recallRun{e: e, ctx: ctx, q: q, cfg: cfg}
+	tr := &Trace{
+		Query: q.Text, At: q.At, Session: q.Session, Project: q.Project,
+		K: q.K, Budget: q.Budget, ReadOnly: q.ReadOnly,
+		Stages: make([]StageTrace, 0, len(StageNames)), Survivors: []Survivor{},
+	}
+	for _, name := range StageNames {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("recall: %w", err)
+		}
+		st := StageTrace{Name: name, Items: []TraceItem{}, Notes: map[string]string{}}
+		start := time.Now()
+		in := len(r.live)
+		if err := r.stage(name, &st); err != nil {
+			return nil, fmt.Errorf("recall stage %s: %w", name, err)
+		}
+		switch name {
+		case "preprocess": // counts query words, set by the stage
+		case "candidates": // in = out = the pool it built
+			st.In, st.Out = len(r.live), len(r.live)
+		default:
+			st.In, st.Out = in, len(r.live)
+		}
+		st.TookMS = float64(time.Since(start).Microseconds()) / 1000
+		tr.Stages = append(tr.Stages, st)
+	}
+	tr.Prompt = r.prompt
+	tr.PromptChars = runeCount(r.prompt)
+	for _, c := range r.live {
+		tr.Survivors = append(tr.Survivors, Survivor{
+			ID: c.m.ID, Key: c.m.Key, Text: c.m.Content, Type: c.m.Type,
+			Kind: c.m.Kind, Tier: c.m.Tier, Channel: c.channel,
+		})
+		if c.channel == ChannelGuaranteed {
+			tr.Guaranteed++
+		}
+	}
+	if !q.ReadOnly {
+		if err := e.commitRecall(ctx, q, r.live, tr); err != nil {
+			return nil, err
+		}
+	}
+	return tr, nil
+}
+
+// Channels a survivor comes through.
+const (
+	ChannelSemantic   = "semantic"
+	ChannelFact       = "fact"
+	ChannelGuaranteed = "guaranteed"
+)
+
+// recallRun is the state of one recall as it moves through the stages.
+// live holds the items still in the running, in the current stage's order.
+type recallRun struct {
+	e   *Engine
+	ctx context.Context
+	q   Query
+	cfg Config
+
+	terms    []string           // kept query terms
+	weights  map[string]float64 // BM25 weight per distinct term
+	qvec     []float32
+	live     []*candidate
+	prompt   string
+	rendered []promptLine
+}
+
+// stage dispatches one stage by name, so Recall runs exactly StageNames.
+func (r *recallRun) stage(name string, st *StageTrace) error {
+	switch name {
+	case "preprocess":
+		return r.preprocess(st)
+	case "candidates":
+		return r.candidates(st)
+	case "exclude":
+		r.exclude(st)
+	case "rerank":
+		r.rerank(st)
+	case "temporal":
+		r.temporal(st)
+	case "guaranteed":
+		r.guaranteed(st)
+	case "mmr":
+		r.mmr(st)
+	case "merge":
+		r.merge(st)
+	case "blend":
+		r.blend(st)
+	case "prompt":
+		r.renderPrompt(st)
+	case "budget":
+		r.budget(st)
+	default:
+		return Errorf(EINTERNAL, "unknown recall stage %q", name)
+	}
+	return nil
+}
+
+// candidate is one memory in the running, with every score computed so
+// far. Scores are recorded in the order they were computed so that the
+// trace shows them stage by stage.
+type candidate struct {
+	m                         Memory
+	vec                       []float32
+	fromLex, fromVec, fromHot bool
+	bm25, cosine, relevance   float64
+	decay, boost, final       float64
+	channel                   string
+	scores                    []namedScore
+	// snapshot is the Scores map last handed to a stage; it is reused until
+	// a score changes, so stages that only filter allocate no maps. A map
+	// in a trace is never written after it was handed out.
+	snapshot map[string]float64
+}
+
+type namedScore struct {
+	name  string
+	value float64
+}
+
+// set records a score under its name (replacing an earlier value).
+func (c *candidate) set(name string, v float64) {
+	c.snapshot = nil
+	for i := range c.scores {
+		if c.scores[i].name == name {
+			c.scores[i].value = v
+			return
+		}
+	}
+	c.scores = append(c.scores, namedScore{name, v})
+}
+
+// item is c as a stage shows it, with dropped as the reason ("" if kept).
+func (c *candidate) item(dropped string) TraceItem {
+	if c.snapshot == nil {
+		c.snapshot = make(map[string]float64, len(c.scores))
+		for _, ns := range c.scores {
+			c.snapshot[ns.name] = round6(ns.value)
+		}
+	}
+	return TraceItem{
+		ID: c.m.ID, Key: c.m.Key, Text: c.m.Content, Type: c.m.Type, Kind: c.m.Kind,
+		Tier: c.m.Tier, Channel: c.channel, Scores: c.snapshot, Dropped: dropped,
+	}
+}
+
+// keep appends the kept items to the stage in their order, then the
+// dropped ones (already recorded by the caller), and replaces live.
+func (r *recallRun) keep(st *StageTrace, kept []*candidate, dropped []TraceItem) {
+	items := make([]TraceItem, 0, len(kept)+len(dropped))
+	for _, c := range kept {
+		items = append(items, c.item(""))
+	}
+	st.Items = append(items, dropped...)
+	r.live = kept
+}
+
+// sortByScore orders candidates by score (higher first), ties by id.
+func sortByScore(cs []*candidate, score func(*candidate) float64) {
+	sort.SliceStable(cs, func(i, j int) bool {
+		a, b := score(cs[i]), score(cs[j])
+		if a != b {
+			return a > b
+		}
+		return cs[i].m.ID < cs[j].m.ID
+	})
+}
+
+// round6 keeps scores readable and stable in JSON.
+func round6(x float64) float64 {
+	const p = 1e6
+	if x >= 0 {
+		return float64(int64(x*p+0.5)) / p
+	}
+	return -float64(int64(-x*p+0.5)) / p
+}
+
+func f3(x float64) string { return fmt.Sprintf("%.3f", x) }

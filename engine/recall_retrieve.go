@@ -1,0 +1,273 @@
+package engine
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"memtrace/engine/textnorm"
+	"memtrace/engine/vector"
+)
+
+// Stages 0–3: preprocess, candidates, exclude, rerank.
+
+// Relevance weights (stage rerank): relevance_score = wLexical ×
+// bm25_norm_score + wVector × cosine_score, both parts in [0, 1].
+const (
+	wLexical = 0.5
+	wVector  = 0.5
+	// relevanceFloor: retrieved items scoring below it are unrelated to the
+	// query and leave at rerank. HOT items are judged by the stricter
+	// guaranteed gate instead.
+	relevanceFloor = 0.20
+	// echoWindow: a memory of the live session created this recently before
+	// the query is the conversation echoing itself, not something recalled.
+	echoWindow = 10 * time.Minute
+)
+
+// shortTermWeight is the BM25 weight of a one-character query term. A
+// single Hangul syllable is usually a homograph — "시" is a city, an hour
+// ("6시") or a poem — so it counts for less than a real word.
+const shortTermWeight = 0.5
+
+// termWeights gives every distinct query term its BM25 weight.
+func termWeights(terms []string) map[string]float64 {
+	w := make(map[string]float64, len(terms))
+	for _, t := range terms {
+		if utf8.RuneCountInString(t) == 1 {
+			w[t] = shortTermWeight
+		} else {
+			w[t] = 1
+		}
+	}
+	return w
+}
+
+// excludedRoles are sources whose text is never recalled as memory: tool
+// output and system prompts are context, not things the user said.
+var excludedRoles = [...]string{"tool", "system"}
+
+// preprocess normalises the query and strips English and Korean stop words
+// and particles ("그 프로젝트의 진행 상황을 알려줘" → "프로젝트 진행 상황").
+func (r *recallRun) preprocess(st *StageTrace) error {
+	kept, dropped := textnorm.QueryTerms(r.q.Text)
+	r.terms = kept
+	r.weights = termWeights(kept)
+	st.In = len(kept) + len(dropped)
+	st.Out = len(kept)
+	st.Notes["normalized"] = textnorm.Normalize(r.q.Text)
+	st.Notes["surface"] = textnorm.Surface(r.q.Text)
+	st.Notes["kept_terms"] = strings.Join(kept, " ")
+	st.Notes["dropped_words"] = strings.Join(dropped, " ")
+	var short []string
+	for _, t := range kept {
+		if r.weights[t] < 1 && !slices.Contains(short, t) {
+			short = append(short, t)
+		}
+	}
+	st.Notes["down_weighted_terms"] = strings.Join(short, " ")
+	st.Notes["term_weights"] = "1 per term; " + f3(shortTermWeight) + " for one-character terms"
+	vs, err := r.e.Embed(r.ctx, r.q.Text)
+	if err != nil {
+		return err
+	}
+	r.qvec = make([]float32, len(vs[0]))
+	copy(r.qvec, vs[0])
+	vector.Normalize(r.qvec)
+	st.Notes["embedder"] = r.e.Embedder().Name()
+	return nil
+}
+
+// candidates pools the lexical (BM25) top-N and the vector (cosine) top-N,
+// plus every active HOT memory, which the guaranteed stage judges.
+func (r *recallRun) candidates(st *StageTrace) error {
+	pool := r.cfg.CandidatePool
+	byID := make(map[int64]*candidate)
+	var order []*candidate
+	add := func(id int64) *candidate {
+		if c, ok := byID[id]; ok {
+			return c
+		}
+		m, ok := r.e.Memory(id)
+		if !ok {
+			return nil
+		}
+		v, _ := r.e.VectorOf(id)
+		c := &candidate{m: m, vec: v}
+		byID[id] = c
+		order = append(order, c)
+		return c
+	}
+	lex := r.e.LexicalSearchWeighted(r.weights, pool)
+	for _, h := range lex {
+		if c := add(h.ID); c != nil {
+			c.fromLex, c.bm25 = true, h.Score
+		}
+	}
+	vec := r.e.VectorSearch(r.qvec, pool)
+	vecHits := 0
+	for _, h := range vec {
+		if h.Score <= 0 {
+			continue // orthogonal or opposite: not similar at all
+		}
+		if c := add(h.ID); c != nil {
+			c.fromVec = true
+			vecHits++
+		}
+	}
+	hot := 0
+	hotIDs, err := r.e.hotIDs(r.ctx)
+	if err != nil {
+		return err
+	}
+	for _, id := range hotIDs {
+		if c := add(id); c != nil {
+			c.fromHot = true
+			hot++
+		}
+	}
+	for _, c := range order {
+		c.cosine = cosineScore(r.qvec, c.vec)
+		c.set("bm25_score", c.bm25)
+		c.set("cosine_score", c.cosine)
+		if c.m.Kind == KindFact {
+			c.channel = ChannelFact
+		} else {
+			c.channel = ChannelSemantic
+		}
+	}
+	sortByScore(order, func(c *candidate) float64 { return c.bm25 + c.cosine })
+	st.Notes["pool_per_retriever"] = strconv.Itoa(pool)
+	st.Notes["lexical_hits"] = strconv.Itoa(len(lex))
+	st.Notes["vector_hits"] = strconv.Itoa(vecHits)
+	st.Notes["hot_tier_items"] = strconv.Itoa(hot)
+	st.Notes["sources"] = "bm25 top-N ∪ cosine top-N (cosine_score > 0) ∪ active HOT tier"
+	r.keep(st, order, nil)
+	return nil
+}
+
+// cosineScore is the cosine similarity of two unit vectors, clamped at 0
+// (a negative cosine means unrelated, not "negatively relevant").
+func cosineScore(a, b []float32) float64 {
+	if len(a) == 0 || len(a) != len(b) {
+		return 0
+	}
+	s := float64(vector.Dot(a, b))
+	if s < 0 {
+		return 0
+	}
+	if s > 1 {
+		return 1
+	}
+	return s
+}
+
+// exclude drops what must never be recalled for this query: quarantined
+// memories, archived (COLD) ones unless asked for, other projects'
+// memories, excluded sources, and echoes of the live session.
+func (r *recallRun) exclude(st *StageTrace) {
+	past := r.q.IncludeCold || AsksAboutPast(r.q.Text)
+	var kept []*candidate
+	var dropped []TraceItem
+	for _, c := range r.live {
+		if reason := r.excludeReason(c, past); reason != "" {
+			dropped = append(dropped, c.item(reason))
+			continue
+		}
+		kept = append(kept, c)
+	}
+	st.Notes["include_cold"] = strconv.FormatBool(past)
+	st.Notes["echo_window"] = echoWindow.String()
+	st.Notes["excluded_roles"] = strings.Join(excludedRoles[:], ",")
+	r.keep(st, kept, dropped)
+}
+
+func (r *recallRun) excludeReason(c *candidate, includeCold bool) string {
+	m := &c.m
+	switch {
+	case m.Status == StatusQuarantined:
+		return "quarantined (noise kept for review, never recalled)"
+	case m.Status == StatusArchived && !includeCold:
+		return "archived (COLD tier): recalled only when the query asks about the past or with include_cold"
+	case m.Status != StatusActive && m.Status != StatusArchived:
+		return "status " + string(m.Status) + " is not recallable"
+	}
+	for _, role := range excludedRoles {
+		if m.Role == role {
+			return "excluded source: role " + role
+		}
+	}
+	// A project's memories are loaded for that project, and for queries
+	// that name no project at all (the CLI without --project); never for
+	// another project.
+	if r.q.Project != "" && strings.HasPrefix(m.Scope, "project:") && m.Scope != ProjectScope(r.q.Project) {
+		return "scoped to " + m.Scope + ", not project:" + r.q.Project
+	}
+	if r.q.Session != "" && m.Session == r.q.Session {
+		age := r.q.At.Sub(m.CreatedAt)
+		if age >= 0 && age <= echoWindow {
+			return fmt.Sprintf("echo of the current session (created %s before the query)", age.Round(time.Second))
+		}
+	}
+	return ""
+}
+
+// pastMarkers are words with which a query asks about the past, so COLD
+// (archived) memories may answer it.
+var pastMarkers = [...]string{
+	"last year", "years ago", "months ago", "back then", "used to", "long ago", "in the past",
+	"remember when", "archive", "archived", "previously",
+	"작년", "재작년", "예전", "옛날", "지난번", "지난해", "몇 년 전", "몇 달 전", "그때", "과거", "아카이브",
+}
+
+// AsksAboutPast reports whether a query asks about the past ("작년에 …",
+// "back then …"): the hook through which archived memories come back.
+func AsksAboutPast(text string) bool {
+	t := textnorm.Normalize(text)
+	for _, w := range pastMarkers {
+		if strings.Contains(t, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// rerank gives every item one relevance score in [0, 1]:
+//
+//	bm25_norm_score = min(1, bm25_score / Σ weight(term) × idf(term))
+//	relevance_score = 0.5 × bm25_norm_score + 0.5 × cosine_score
+//
+// Σ weight × idf is what a document of average length containing every query term
+// once would score, so the normalisation is absolute (it does not make the
+// best match of an unrelated query look perfect) and the guaranteed gate
+// means the same for every query. Retrieved items below relevanceFloor are
+// dropped; HOT items go on to the guaranteed gate.
+func (r *recallRun) rerank(st *StageTrace) {
+	idfSum := r.e.idfSum(r.weights)
+	var kept []*candidate
+	var dropped []TraceItem
+	for _, c := range r.live {
+		norm := 0.0
+		if idfSum > 0 {
+			norm = min(1, c.bm25/idfSum)
+		}
+		c.relevance = wLexical*norm + wVector*c.cosine
+		c.set("bm25_norm_score", norm)
+		c.set("relevance_score", c.relevance)
+	}
+	sortByScore(r.live, func(c *candidate) float64 { return c.relevance })
+	for _, c := range r.live {
+		if c.relevance < relevanceFloor && !c.fromHot {
+			dropped = append(dropped, c.item(fmt.Sprintf("unrelated: relevance_score %s < floor %s", f3(c.relevance), f3(relevanceFloor))))
+			continue
+		}
+		kept = append(kept, c)
+	}
+	st.Notes["formula"] = "relevance_score = 0.5 × min(1, bm25_score / Σ weight·idf) + 0.5 × cosine_score"
+	st.Notes["idf_sum"] = f3(idfSum)
+	st.Notes["relevance_floor"] = f3(relevanceFloor)
+	r.keep(st, kept, dropped)
+}

@@ -1,0 +1,83 @@
+package engine_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"memtrace/engine"
+)
+
+func channelCounts(tr *engine.Trace) map[string]int {
+	n := map[string]int{}
+	for _, s := range tr.Survivors {
+		n[s.Channel]++
+	}
+	return n
+}
+
+func TestMMRDropsNearDuplicates(t *testing.T) {
+	e, _ := openEngine(t, "", t0)
+	a := add(t, e, engine.Memory{Key: "a", Content: "the staging server runs postgres on port 5433", Importance: 0.6, CreatedAt: t0.Add(-day)})
+	add(t, e, engine.Memory{Key: "b", Content: "The staging server runs Postgres on port 5433.", Importance: 0.6, CreatedAt: t0.Add(-day)})
+	add(t, e, engine.Memory{Key: "c", Content: "the staging server deploys every night at two", Importance: 0.6, CreatedAt: t0.Add(-day)})
+	tr := recall(t, e, engine.Query{Text: "staging server postgres port", ReadOnly: true, At: t0})
+	it, _ := item(tr, "mmr", "b")
+	if want := fmt.Sprintf("near-duplicate of id %d", a.ID); !strings.HasPrefix(it.Dropped, want) {
+		t.Errorf("b at mmr: %q, want %q…", it.Dropped, want)
+	}
+	if got := survivorKeys(tr); len(got) != 2 || got[0] != "a" || got[1] != "c" {
+		t.Errorf("survivors = %v, want [a c]", got)
+	}
+	if st := tr.Stage("mmr"); st.Notes["lambda"] != "0.700" {
+		t.Errorf("mmr notes = %v", st.Notes)
+	}
+}
+
+func TestMergeQuotasAndBlendShare(t *testing.T) {
+	e, _ := openEngine(t, "", t0)
+	for i := range 6 {
+		add(t, e, engine.Memory{Key: fmt.Sprintf("fact%d", i), Content: fmt.Sprintf("garden app release checklist item %d: signing keys", i),
+			Kind: engine.KindFact, Importance: 0.6, CreatedAt: t0.Add(-time.Duration(i+1) * time.Hour), Session: "live"})
+		if i >= 2 {
+			continue // two episodes only
+		}
+		add(t, e, engine.Memory{Key: fmt.Sprintf("ep%d", i), Content: fmt.Sprintf("today the garden app release checklist review %d ran late", i),
+			Kind: engine.KindEpisode, Importance: 0.6, CreatedAt: t0.Add(-time.Duration(i+1) * day), Session: fmt.Sprintf("old%d", i)})
+	}
+	q := engine.Query{Text: "garden app release checklist", ReadOnly: true, At: t0, K: 4}
+	tr := recall(t, e, q)
+	if n := channelCounts(tr); n[engine.ChannelFact] != 2 || n[engine.ChannelSemantic] != 2 {
+		t.Errorf("k=4 survivors by channel = %v, want 2 fact + 2 semantic", n)
+	}
+	for _, it := range tr.Stage("merge").Items {
+		if it.Dropped != "" && !strings.HasPrefix(it.Dropped, "merge: k=4 slots filled") {
+			t.Errorf("merge dropped %s: %q", it.Key, it.Dropped)
+		}
+	}
+
+	// The six facts are from the live session. With k=10, merge passes all
+	// eight (the semantic quota it cannot fill goes to facts); blend keeps
+	// the session to half of k, 5, and drops the sixth fact.
+	q.Session, q.K = "live", 10
+	tr = recall(t, e, q)
+	session := 0
+	for _, s := range tr.Survivors {
+		if strings.HasPrefix(s.Key, "fact") {
+			session++
+		}
+	}
+	if session != 5 {
+		t.Errorf("current-session survivors = %d, want 5 (half of k=10)", session)
+	}
+	dropped := 0
+	for _, it := range tr.Stage("blend").Items {
+		if strings.HasPrefix(it.Dropped, "blend: current-session share full") {
+			dropped++
+		}
+	}
+	if got := tr.Stage("blend").Notes["mix"]; got != "5 current-session, 2 long-term" || dropped != 1 {
+		t.Errorf("blend mix %q, %d dropped by the share", got, dropped)
+	}
+}

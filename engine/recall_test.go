@@ -1,0 +1,263 @@
+package engine_test
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"memtrace/engine"
+)
+
+func TestRecallRunsTheElevenStagesInOrder(t *testing.T) {
+	e, _ := openEngine(t, "", demoNow)
+	loadDemo(t, e)
+	tr := recall(t, e, readOnly("충주 시에 충주 사과가 맛있었지?"))
+	var names []string
+	for _, st := range tr.Stages {
+		names = append(names, st.Name)
+	}
+	if !slices.Equal(names, engine.StageNames[:]) {
+		t.Fatalf("stages = %v, want %v", names, engine.StageNames)
+	}
+	for i, st := range tr.Stages {
+		if i < 2 {
+			continue // preprocess counts words; candidates is the pool itself
+		}
+		if prev := tr.Stages[i-1]; st.In != prev.Out {
+			t.Errorf("%s.in = %d, but %s.out = %d", st.Name, st.In, prev.Name, prev.Out)
+		}
+		kept, dropped := 0, 0
+		for _, it := range st.Items {
+			if it.Dropped != "" {
+				dropped++
+			} else {
+				kept++
+			}
+			if it.Scores == nil {
+				t.Errorf("%s: item %s has no scores", st.Name, it.Key)
+			}
+			for name := range it.Scores {
+				if strings.Contains(name, "distance") {
+					t.Errorf("%s: item %s shows a distance %q", st.Name, it.Key, name)
+				}
+			}
+		}
+		if kept != st.Out || kept+dropped != st.In {
+			t.Errorf("%s: in %d out %d, but items show %d kept and %d dropped", st.Name, st.In, st.Out, kept, dropped)
+		}
+	}
+	if got := tr.Stage("budget").Out; got != len(tr.Survivors) || got == 0 {
+		t.Errorf("budget.out = %d, survivors = %d", got, len(tr.Survivors))
+	}
+	if it, ok := item(tr, "temporal", "m0216"); !ok || it.Scores["final_score"] <= 0 || it.Scores["decay"] <= 0 {
+		t.Errorf("temporal shows m0216 as %+v", it)
+	}
+}
+
+func TestPreprocessStripsStopWordsAndParticles(t *testing.T) {
+	e, _ := openEngine(t, "", demoNow)
+	add(t, e, engine.Memory{Content: "memtrace 프로젝트 진행 상황: 스토어 완료", CreatedAt: demoNow.Add(-day)})
+	tr := recall(t, e, readOnly("그 프로젝트의 진행 상황을 알려줘"))
+	st := tr.Stage("preprocess")
+	if got := st.Notes["surface"]; got != "프로젝트 진행 상황" {
+		t.Errorf("surface = %q, want %q", got, "프로젝트 진행 상황")
+	}
+	if got := st.Notes["dropped_words"]; got != "그 알려줘" {
+		t.Errorf("dropped_words = %q, want %q", got, "그 알려줘")
+	}
+	if st.In != 5 || st.Out != 3 {
+		t.Errorf("preprocess in/out = %d/%d, want 5/3", st.In, st.Out)
+	}
+}
+
+// TestGuaranteedChannelIsGatedByRelevance is seed 001's failure: two
+// importance-1.0 milestones in the HOT tier must not ride along with a
+// greeting or an unrelated request.
+func TestGuaranteedChannelIsGatedByRelevance(t *testing.T) {
+	e, _ := openEngine(t, "", demoNow)
+	loadDemo(t, e)
+	for _, q := range []string{"안녕", "배가 아파", "디버깅 도와줘", "hi"} {
+		t.Run(q, func(t *testing.T) {
+			tr := recall(t, e, readOnly(q))
+			if tr.Guaranteed != 0 {
+				t.Errorf("guaranteed = %d, want 0", tr.Guaranteed)
+			}
+			for _, s := range tr.Survivors {
+				if s.Type == "milestone" {
+					t.Errorf("milestone %s (%s) reached the prompt", s.Key, s.Text)
+				}
+			}
+			for _, key := range hotMilestones {
+				it, ok := item(tr, "guaranteed", key)
+				if !ok || !strings.HasPrefix(it.Dropped, "guaranteed gate") {
+					t.Errorf("%s at the guaranteed stage: %+v, want dropped by the gate", key, it)
+				}
+			}
+			if strings.Contains(tr.Prompt, "마라톤") || strings.Contains(tr.Prompt, "반지") {
+				t.Errorf("prompt carries a milestone:\n%s", tr.Prompt)
+			}
+		})
+	}
+	t.Run("relevant milestone is guaranteed", func(t *testing.T) {
+		tr := recall(t, e, readOnly("수진이랑 10주년 기념 반지 선물"))
+		if tr.Guaranteed != 1 {
+			t.Errorf("guaranteed = %d, want 1", tr.Guaranteed)
+		}
+		if len(tr.Survivors) == 0 || tr.Survivors[0].Key != "m0369" || tr.Survivors[0].Channel != engine.ChannelGuaranteed {
+			t.Errorf("survivors = %+v, want m0369 first through the guaranteed channel", tr.Survivors)
+		}
+	})
+}
+
+func TestChungjuAppleIsRecalled(t *testing.T) {
+	e, _ := openEngine(t, "", demoNow)
+	loadDemo(t, e)
+	tr := recall(t, e, readOnly("충주 시에 충주 사과가 맛있었지?"))
+	if len(tr.Survivors) == 0 || tr.Survivors[0].Key != "m0216" {
+		t.Fatalf("충주 사과 (m0216) is not the first survivor: %v", survivorKeys(tr))
+	}
+	if !strings.Contains(tr.Prompt, "충주 사과가 정말 달고 맛있었어") {
+		t.Errorf("prompt lacks the apple memory:\n%s", tr.Prompt)
+	}
+	for _, key := range []string{"m0218", "m0441"} { // the box for mom, apple picking
+		if !slices.Contains(survivorKeys(tr), key) {
+			t.Errorf("%s not recalled with the apples: %v", key, survivorKeys(tr))
+		}
+	}
+}
+
+// TestCommittedRecallStrengthensAssociations: a live recall of the apples
+// records the access and boosts the memories similar to it, which then rank
+// higher for a related question. The hashed embedder scores related Korean
+// sentences at cosine 0.25–0.35, so τ is 0.25 here (see the report of the
+// default 0.35); 충주호 (m0162) shares no term with the apples and stays
+// unassociated under it (cosine 0.01).
+func TestCommittedRecallStrengthensAssociations(t *testing.T) {
+	ctx := context.Background()
+	cfg := engine.DefaultConfig()
+	cfg.AssocThreshold = 0.25
+	e, db := openEngineConfig(t, "", demoNow, cfg)
+	labels := loadDemo(t, e)
+	probe := engine.Query{Text: "충주", ReadOnly: true, K: 20, Budget: 10000}
+	before := recall(t, e, probe)
+
+	live := engine.Query{Text: "충주 시에 충주 사과가 맛있었지?", K: 1}
+	committed := recall(t, e, live)
+	if got := survivorKeys(committed); !slices.Equal(got, []string{"m0216"}) {
+		t.Fatalf("committed recall survivors = %v, want [m0216]", got)
+	}
+	apple, _ := e.MemoryByKey("m0216")
+	stored, err := db.GetMemory(ctx, apple.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stored.AccessCount != 1 || !stored.LastAccessedAt.Equal(demoNow) {
+		t.Errorf("m0216 after a committed recall: access_count %d, last_accessed_at %v", stored.AccessCount, stored.LastAccessedAt)
+	}
+
+	after := recall(t, e, probe)
+	for _, key := range []string{"m0218", "m0308"} { // the box for mom, mom wants more
+		if !slices.Contains(labels.Association["chungju"], key) {
+			t.Fatalf("%s is not labelled as a chungju association", key)
+		}
+		nb, _ := e.MemoryByKey(key)
+		if nb.Boost != cfg.AssocBoost || !nb.BoostAt.Equal(demoNow) || nb.AccessCount != 0 {
+			t.Errorf("%s: boost %v at %v (access %d), want %v at %v", key, nb.Boost, nb.BoostAt, nb.AccessCount, cfg.AssocBoost, demoNow)
+		}
+		b, _ := item(before, "temporal", key)
+		a, _ := item(after, "temporal", key)
+		if a.Scores["boost"] != cfg.AssocBoost || a.Scores["final_score"] <= b.Scores["final_score"] {
+			t.Errorf("%s: final_score %v → %v, boost %v", key, b.Scores["final_score"], a.Scores["final_score"], a.Scores["boost"])
+		}
+	}
+	// m0218 was not recalled itself (no access): only the boost moves it.
+	rb, ra := rankOf(before, "temporal", "m0218"), rankOf(after, "temporal", "m0218")
+	if ra == 0 || ra >= rb {
+		t.Errorf("m0218 (apples for mom) rank %d → %d for %q, want higher", rb, ra, probe.Text)
+	}
+	if got := survivorKeys(after); len(got) == 0 || got[0] != "m0218" {
+		t.Errorf("survivors for %q after the boost = %v, want m0218 first", probe.Text, got)
+	}
+	if lake, _ := e.MemoryByKey("m0162"); lake.Boost != 0 {
+		t.Errorf("m0162 boosted to %v with cosine %.2f to the apples", lake.Boost, e.Similarity(apple.ID, lake.ID))
+	}
+	// Boosts fade on their own half-life.
+	later := probe
+	later.At = demoNow.Add(cfg.BoostHalfLife)
+	if it, _ := item(recall(t, e, later), "temporal", "m0218"); it.Scores["boost"] != cfg.AssocBoost/2 {
+		t.Errorf("m0218 boost one boost half-life later = %v, want %v", it.Scores["boost"], cfg.AssocBoost/2)
+	}
+}
+
+func TestMovingAtForgetsEpisodesBeforeFacts(t *testing.T) {
+	e, _ := openEngine(t, "", demoNow)
+	labels := loadDemo(t, e)
+	checked := 0
+	for name, pair := range labels.DecayPairs {
+		ep, _ := e.MemoryByKey(pair[0])
+		fact, _ := e.MemoryByKey(pair[1])
+		if ep.Importance != fact.Importance {
+			t.Fatalf("%s: importance %v vs %v", name, ep.Importance, fact.Importance)
+		}
+		q := readOnly(ep.Content + " " + fact.Content)
+		now := recall(t, e, q)
+		epNow, _ := item(now, "temporal", pair[0])
+		if epNow.Dropped != "" {
+			continue // this episode is already gone at +0d
+		}
+		checked++
+		if f, _ := item(now, "temporal", pair[1]); f.Dropped != "" {
+			t.Errorf("%s: fact %s dropped at +0d: %s", name, pair[1], f.Dropped)
+		}
+		q.At = demoNow.Add(90 * day)
+		later := recall(t, e, q)
+		if it, _ := item(later, "temporal", pair[0]); !strings.HasPrefix(it.Dropped, "forgotten") {
+			t.Errorf("%s: episode %s at +90d: %q, want forgotten", name, pair[0], it.Dropped)
+		}
+		if it, _ := item(later, "temporal", pair[1]); it.Dropped != "" {
+			t.Errorf("%s: fact %s at +90d: %q, want remembered", name, pair[1], it.Dropped)
+		}
+		if slices.Contains(survivorKeys(later), pair[0]) || !slices.Contains(survivorKeys(later), pair[1]) {
+			t.Errorf("%s at +90d: survivors %v", name, survivorKeys(later))
+		}
+	}
+	if checked < 2 {
+		t.Errorf("only %d decay pairs still had their episode at +0d", checked)
+	}
+}
+
+func TestForgetAtPredictsTheStepInRecall(t *testing.T) {
+	e, _ := openEngine(t, "", demoNow)
+	loadDemo(t, e)
+	for _, key := range []string{"m0414", "m0416"} { // an episode and a fact
+		m, _ := e.MemoryByKey(key)
+		at := engine.ForgetAt(m, e.Config())
+		q := readOnly(m.Content)
+		q.At = at.Add(-day)
+		if tr := recall(t, e, q); !slices.Contains(survivorKeys(tr), key) {
+			it, _ := item(tr, "temporal", key)
+			t.Errorf("%s a day before its forecast %s: not recalled (%s)", key, at.Format(time.DateOnly), it.Dropped)
+		}
+		q.At = at.Add(day)
+		tr := recall(t, e, q)
+		if it, _ := item(tr, "temporal", key); !strings.HasPrefix(it.Dropped, "forgotten") {
+			t.Errorf("%s a day after its forecast %s: %q, want forgotten", key, at.Format(time.DateOnly), it.Dropped)
+		}
+	}
+}
+
+func TestTimeOverrideHidesMemoriesNotYetCreated(t *testing.T) {
+	e, _ := openEngine(t, "", demoNow)
+	loadDemo(t, e)
+	q := readOnly("충주 사과")
+	q.At = time.Date(2026, 3, 20, 0, 0, 0, 0, time.UTC) // before the apples (03-28), after the trip (03-07)
+	tr := recall(t, e, q)
+	if it, _ := item(tr, "temporal", "m0216"); !strings.HasPrefix(it.Dropped, "not yet created") {
+		t.Errorf("m0216 on 2026-03-20: %q, want not yet created", it.Dropped)
+	}
+	if slices.Contains(survivorKeys(tr), "m0216") {
+		t.Error("a memory from the future reached the prompt")
+	}
+}
