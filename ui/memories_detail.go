@@ -45,6 +45,8 @@ func (p memoriesPane) detailView(n int) []string {
 		lines = append(lines, "  "+st.Detail.Value.Render(l))
 	}
 
+	lines = append(lines, p.decayView(m, n-len(lines))...)
+
 	lines = append(lines, st.Detail.Heading.Render("audit history"))
 	switch {
 	case p.auditLoading:
@@ -66,6 +68,35 @@ func (p memoriesPane) detailView(n int) []string {
 		}
 	}
 	return fill(lines, n)
+}
+
+// detailAuditMin is what the detail keeps for the audit history: its
+// heading, the column header and the newest row.
+const detailAuditMin = 3
+
+// decayView is the decay curve of m over the next year in the avail lines
+// left above the audit history: the plot with 2 to 6 rows of bars when
+// the audit history keeps detailAuditMin lines, else the forecast caption
+// alone (it goes before audit rows), else nothing.
+func (p memoriesPane) decayView(m *engine.Memory, avail int) []string {
+	budget := avail - detailAuditMin
+	if avail < 2 {
+		return nil
+	}
+	cfg := engine.DefaultConfig()
+	if p.c.deps.Engine != nil {
+		cfg = p.c.deps.Engine.Config()
+	}
+	cols := max(10, p.width-2-decayLabelWidth)
+	plot := newDecayPlot(*m, p.c.now(), cols, cfg)
+	lines := plot.render(p.c.styles, max(2, min(6, budget-2)))
+	if budget < 4 {
+		return lines[:1]
+	}
+	for i := range lines[1:] {
+		lines[i+1] = "  " + lines[i+1]
+	}
+	return lines
 }
 
 // fill cuts lines to exactly n, padding with empty lines.
