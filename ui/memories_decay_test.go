@@ -124,7 +124,15 @@ func TestDecayCurveBeyondTheYearAndAlreadyForgotten(t *testing.T) {
 func TestDecayCaptionWhenTheDetailIsShort(t *testing.T) {
 	mem := newMemories(1)[0]
 	mem.Kind = engine.KindEpisode
-	view := detailOf(t, mem, 100, 24)
+	// 100×30 still has room for the bars above one audit row.
+	view := detailOf(t, mem, 100, 30)
+	if _, ok := axisLine(view); !ok || !strings.Contains(view, "created: memory number 1") {
+		t.Errorf("no plot or no audit row at 100×30:\n%s", view)
+	}
+	view = detailOf(t, mem, 100, 24)
+	if _, ok := axisLine(view); ok {
+		t.Errorf("bars squeezed into 100×24:\n%s", view)
+	}
 	if !strings.Contains(view, "decay forecast: forgotten") {
 		t.Errorf("no forecast at 100×24:\n%s", view)
 	}

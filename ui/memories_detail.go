@@ -24,21 +24,27 @@ func (p memoriesPane) detailView(n int) []string {
 	lines := []string{st.Detail.Heading.Render(head + strings.Repeat("─", max(0, p.width-safetext.Width(head))))}
 
 	fields := memoryFields(m)
-	half := max(20, (p.width-2)/2)
-	label := 13
+	// Three fields a row where they fit (room for the decay plot below),
+	// else two, else one.
+	const label, minValue, gap = 13, 18, 2
+	per := 1
+	for _, n := range []int{3, 2} {
+		if p.width >= n*(label+minValue)+(n-1)*gap {
+			per = n
+			break
+		}
+	}
+	cellW := max(label+1, (p.width-(per-1)*gap)/per)
 	cell := func(f [2]string) string {
 		return st.Detail.Label.Render(safetext.PadRight(f[0], label)) +
-			st.Detail.Value.Render(safetext.PadRight(safetext.SanitizeLine(f[1]), half-label))
+			st.Detail.Value.Render(safetext.PadRight(safetext.SanitizeLine(f[1]), cellW-label))
 	}
-	for i := 0; i < len(fields); i += 2 {
-		row := cell(fields[i])
-		if i+1 < len(fields) && p.width >= 2*half {
-			row += "  " + cell(fields[i+1])
-		} else if i+1 < len(fields) {
-			lines = append(lines, row)
-			row = cell(fields[i+1])
+	for i := 0; i < len(fields); i += per {
+		var cells []string
+		for _, f := range fields[i:min(i+per, len(fields))] {
+			cells = append(cells, cell(f))
 		}
-		lines = append(lines, row)
+		lines = append(lines, strings.Join(cells, strings.Repeat(" ", gap)))
 	}
 	lines = append(lines, st.Detail.Label.Render("content"))
 	for _, l := range wrapText(m.Content, max(10, p.width-2), 4) {
@@ -117,6 +123,12 @@ func memoryFields(m *engine.Memory) [][2]string {
 		}
 		return t.UTC().Format("2006-01-02 15:04")
 	}
+	day := func(t time.Time) string {
+		if t.IsZero() {
+			return "—"
+		}
+		return t.UTC().Format("2006-01-02")
+	}
 	return [][2]string{
 		{"id", fmt.Sprint(m.ID)}, {"key", m.Key},
 		{"kind", string(m.Kind)}, {"type", m.Type},
@@ -125,7 +137,7 @@ func memoryFields(m *engine.Memory) [][2]string {
 		{"importance", fmt.Sprintf("%.2f", m.Importance)}, {"role", m.Role},
 		{"session", m.Session}, {"created", at(m.CreatedAt)},
 		{"last access", at(m.LastAccessedAt)}, {"accesses", fmt.Sprint(m.AccessCount)},
-		{"boost", fmt.Sprintf("%.3f (%s)", m.Boost, at(m.BoostAt))}, {"hash", short(m.Hash, 16)},
+		{"boost", fmt.Sprintf("%.3f (%s)", m.Boost, day(m.BoostAt))}, {"hash", short(m.Hash, 16)},
 	}
 }
 
