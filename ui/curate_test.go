@@ -222,8 +222,8 @@ func TestCurateEndToEnd(t *testing.T) {
 	// queue with A (the confirmation states the counts).
 	m = drive(t, m, press("x"))
 	m = drive(t, m, press("A"))
-	if d := m.curate().dlg; d == nil || !strings.Contains(d.text, fmt.Sprintf("Approve %d proposal(s) (%d keep)", len(f.demo.Genuine), len(f.demo.Genuine))) {
-		t.Fatalf("batch approval dialog: %+v", d)
+	if !dialogShows(m, fmt.Sprintf("Approve %d proposal(s) (%d keep)", len(f.demo.Genuine), len(f.demo.Genuine))) {
+		t.Fatalf("batch approval dialog not on screen:\n%s", screen(m))
 	}
 	m = drive(t, m, press("enter"))
 	// The quarantine queue: every false milestone, approved with A.
@@ -235,8 +235,8 @@ func TestCurateEndToEnd(t *testing.T) {
 		t.Fatalf("quarantine queue has %d, want %d", n, quarantine)
 	}
 	m = drive(t, m, press("A"))
-	if d := m.curate().dlg; d == nil || !strings.Contains(d.text, fmt.Sprintf("Approve %d proposal(s) (%d quarantine)", quarantine, quarantine)) {
-		t.Fatalf("batch approval dialog: %+v", d)
+	if !dialogShows(m, fmt.Sprintf("Approve %d proposal(s) (%d quarantine)", quarantine, quarantine)) {
+		t.Fatalf("batch approval dialog not on screen:\n%s", screen(m))
 	}
 	m = drive(t, m, press("enter"))
 	approved := f.proposals(t, engine.ProposalFilter{Status: engine.ProposalApproved})
@@ -256,8 +256,8 @@ func TestCurateEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	m = drive(t, m, press("P"))
-	if d := m.curate().dlg; d == nil || !strings.Contains(d.text, fmt.Sprintf("Apply %d proposal(s) (%d quarantine, %d keep) in one batch", total-1, quarantine, len(f.demo.Genuine))) {
-		t.Fatalf("apply dialog: %+v", d)
+	if !dialogShows(m, fmt.Sprintf("Apply %d proposal(s) (%d quarantine, %d keep) in one batch", total-1, quarantine, len(f.demo.Genuine))) {
+		t.Fatalf("apply dialog not on screen:\n%s", screen(m))
 	}
 	m = drive(t, m, press("enter"))
 	if e := m.curate().err; e != "" {
@@ -320,8 +320,8 @@ func TestCurateEndToEnd(t *testing.T) {
 		t.Fatalf("the history cursor is on %s", m.curate().batches[m.curate().histCur].Batch)
 	}
 	m = drive(t, m, press("u"))
-	if d := m.curate().dlg; d == nil || !strings.Contains(d.text, fmt.Sprintf("Roll back batch %s? %d audited change(s) by curator", batch, quarantine)) {
-		t.Fatalf("rollback dialog: %+v", d)
+	if !dialogShows(m, fmt.Sprintf("Roll back batch %s? %d audited change(s) by curator", batch, quarantine)) {
+		t.Fatalf("rollback dialog not on screen:\n%s", screen(m))
 	}
 	m = drive(t, m, press("enter"))
 	if e := m.curate().err; e != "" {
@@ -369,4 +369,101 @@ func historyRow(view, batch string) string {
 		}
 	}
 	return ""
+}
+
+// labelControlByKeys labels the whole control sample the way a careful
+// curator would, with y and e.
+func (f *curateFixture) labelControlByKeys(t *testing.T, m Model) Model {
+	t.Helper()
+	items := m.curate().controlItems()
+	for i := range items {
+		if f.curatorClass(f.keys[m.curate().controlItems()[i].MemoryID]) == "keep" {
+			m = drive(t, m, press("y"))
+		} else {
+			m = drive(t, m, press("e"))
+		}
+	}
+	if s := m.curate().stats; !s.Done() {
+		t.Fatalf("control sample not done after labelling: %+v", s)
+	}
+	return m
+}
+
+// TestCurateRetypeOverridesTheJudge: t opens the type chooser on a queued
+// proposal; the choice replaces the judge's verdict, is approved at once,
+// and apply retypes the memory keeping its old label in orig_type.
+func TestCurateRetypeOverridesTheJudge(t *testing.T) {
+	ctx := context.Background()
+	f := newCurateFixture(t, 4, 2)
+	m := f.labelControlByKeys(t, f.open(t, 120, 40))
+	m = drive(t, m, press("c"))
+	if k := curateKinds()[m.curate().kindIdx]; k != engine.ProposalQuarantine {
+		t.Fatalf("the queue opens on %s", k)
+	}
+	target := m.curate().queue()[0]
+	m = drive(t, m, press("t"))
+	if !m.curate().Typing() || !strings.Contains(screen(m), "Retype to:") {
+		t.Fatalf("t did not open the chooser:\n%s", screen(m))
+	}
+	// The chooser owns the keys: q is not quit, and 1 does not switch tabs.
+	next, cmd := m.Update(press("q"))
+	m = next.(Model)
+	if cmd != nil {
+		if msgs := runCmd(t, cmd); len(msgs) != 0 {
+			t.Errorf("q in the chooser produced %v", msgs)
+		}
+	}
+	types := retypeTargets()
+	want := -1
+	for i, typ := range types {
+		if typ == "note" {
+			want = i
+		}
+	}
+	for range want {
+		m = drive(t, m, press("down"))
+	}
+	if !strings.Contains(screen(m), "> note") {
+		t.Fatalf("the chooser's cursor is not on note:\n%s", screen(m))
+	}
+	m = drive(t, m, press("enter"))
+	pr, err := f.db.GetProposal(ctx, target.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pr.Kind != engine.ProposalRetype || pr.TargetType != "note" || pr.Status != engine.ProposalApproved || pr.DecidedBy != curatorActor ||
+		!strings.HasPrefix(pr.Reason, "curator: retype:note (judge: ") {
+		t.Fatalf("after the chooser: %+v", pr)
+	}
+	if st := m.curate().status; st != fmt.Sprintf("proposal %d approved as retype:note", target.ID) {
+		t.Errorf("status %q", st)
+	}
+	m = drive(t, m, press("P"))
+	if !dialogShows(m, "Apply 1 proposal(s) (1 retype)") {
+		t.Fatalf("apply dialog not on screen:\n%s", screen(m))
+	}
+	m = drive(t, m, press("n"))
+	if m.curate().dlg != nil || m.curate().status != "cancelled" {
+		t.Fatalf("n did not cancel: %+v %q", m.curate().dlg, m.curate().status)
+	}
+	if n := len(f.proposals(t, engine.ProposalFilter{Status: engine.ProposalApplied})); n != 0 {
+		t.Fatalf("a cancelled apply applied %d", n)
+	}
+	m = drive(t, m, press("P"), press("y"))
+	got, err := f.db.GetMemory(ctx, target.MemoryID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Type != "note" || got.OrigType != "milestone" || got.Status != engine.StatusActive {
+		t.Errorf("memory %d after apply: type %s orig_type %s status %s", got.ID, got.Type, got.OrigType, got.Status)
+	}
+	if cached, _ := f.e.Memory(target.MemoryID); cached.Type != "note" {
+		t.Errorf("the engine's cache says type %s", cached.Type)
+	}
+}
+
+// dialogShows reports whether a dialog is open and its text, want, is on
+// screen.
+func dialogShows(m Model, want string) bool {
+	return m.curate().dlg != nil && strings.Contains(screen(m), want)
 }

@@ -24,10 +24,14 @@ func (p curatePane) View() string {
 	default:
 		lines = append(lines, p.queueView()...)
 	}
-	body := strings.Join(lines, "\n")
 	if p.dlg != nil {
-		body += "\n" + p.dialogView()
+		// The dialog takes the bottom of the pane, above the status line;
+		// the lists above it give way so that it is always on screen.
+		dlg := strings.Split(p.dialogView(), "\n")
+		keep := max(1, p.height-1-len(dlg))
+		lines = append(fill(lines, keep), dlg...)
 	}
+	body := strings.Join(lines, "\n")
 	status := st.App.Status.Render(safetext.Truncate(safetext.SanitizeLine(p.status), p.width))
 	if e := p.err + p.loadErr; e != "" {
 		if p.err != "" && p.loadErr != "" {
