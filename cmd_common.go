@@ -43,3 +43,44 @@ func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 		args = args[1:]
 	}
 }
+
+// settingClock is the settings key of a database's pinned clock. A demo or
+// fixture database pins "now" to the end of its conversation, so that what
+// it remembers today does not depend on the day it is opened; `--at`
+// offsets are relative to it. Without the setting the wall clock is used.
+const settingClock = "clock.now"
+
+// openEngine opens the database at e.dbPath and the engine over it, with the
+// database's pinned clock when it has one. o.Store and o.Now are filled in.
+// The returned func closes the database.
+func openEngine(e *env, mustExist bool, o engine.Options) (*engine.Engine, *store.DB, func(), error) {
+	db, err := openStore(e, mustExist)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	now, err := dbClock(e, db)
+	if err != nil {
+		db.Close()
+		return nil, nil, nil, err
+	}
+	o.Store, o.Now = db, now
+	eng, err := engine.Open(e.ctx, o)
+	if err != nil {
+		db.Close()
+		return nil, nil, nil, err
+	}
+	return eng, db, func() { db.Close() }, nil
+}
+
+// dbClock returns the database's pinned clock, or time.Now.
+func dbClock(e *env, db engine.Store) (func() time.Time, error) {
+	v, err := db.GetSetting(e.ctx, settingClock)
+	if err != nil || v == "" {
+		return time.Now, err
+	}
+	t, err := time.Parse(time.RFC3339, v)
+	if err != nil {
+		return nil, engine.Errorf(engine.EINVALID, "the database pins its clock to %q, which is not RFC 3339; fix it with `memtrace clock --unset` or `memtrace clock 2026-07-21T09:00:00Z`", v)
+	}
+	return func() time.Time { return t }, nil
+}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"time"
 
 	"memtrace/engine"
 )
@@ -62,8 +63,12 @@ func cmdDemo(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	now := demoClock(eng)
+	if err := eng.Store().SetSetting(e.ctx, settingClock, now.Format(time.RFC3339)); err != nil {
+		return err
+	}
 	w := e.stdout
-	fmt.Fprintf(w, "demo database: %s\n", path)
+	fmt.Fprintf(w, "demo database: %s (clock pinned at %s)\n", path, now.Format(time.RFC3339))
 	t.print(w, "testdata/demo.jsonl")
 	byType := map[string]int{}
 	kinds := map[engine.Kind]int{}

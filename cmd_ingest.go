@@ -62,16 +62,8 @@ func cmdIngest(e *env, args []string) error {
 // missing file is an error saying how to make one; otherwise it is created)
 // and the engine over it; the returned func closes the database.
 func openCaptureEngine(e *env, mustExist bool) (*engine.Engine, func(), error) {
-	db, err := openStore(e, mustExist)
-	if err != nil {
-		return nil, nil, err
-	}
-	eng, err := engine.Open(e.ctx, engine.Options{Store: db})
-	if err != nil {
-		db.Close()
-		return nil, nil, err
-	}
-	return eng, func() { db.Close() }, nil
+	eng, _, closeDB, err := openEngine(e, mustExist, engine.Options{})
+	return eng, closeDB, err
 }
 
 // ingestTally is what an ingest did: the JSON contract plus what the human

@@ -77,16 +77,8 @@ func cmdRecall(e *env, args []string) error {
 // openRecallEngine opens the database and the engine over it. The returned
 // func closes the database.
 func openRecallEngine(e *env) (*engine.Engine, func(), error) {
-	db, err := openStore(e, true)
-	if err != nil {
-		return nil, nil, err
-	}
-	eng, err := engine.Open(e.ctx, engine.Options{Store: db})
-	if err != nil {
-		db.Close()
-		return nil, nil, err
-	}
-	return eng, func() { db.Close() }, nil
+	eng, _, closeDB, err := openEngine(e, true, engine.Options{})
+	return eng, closeDB, err
 }
 
 // printTraceTable prints one line per stage — items in, out, and the drop

@@ -52,7 +52,7 @@ func demo(t testing.TB) ([]engine.Message, labels) {
 	return msgs, l
 }
 
-func openEngine(t testing.TB, judge engine.Judge) *engine.Engine {
+func openCaptureEngine(t testing.TB, judge engine.Judge) *engine.Engine {
 	t.Helper()
 	db := storetest.MustOpenClock(t, func() time.Time { return testNow })
 	e, err := engine.Open(context.Background(), engine.Options{Store: db, Judge: judge, Now: func() time.Time { return testNow }})
@@ -81,7 +81,7 @@ func captureAll(t testing.TB, e *engine.Engine, msgs []engine.Message, batch int
 // checks every labelled message's fate by id.
 func TestCaptureDemo(t *testing.T) {
 	msgs, l := demo(t)
-	e := openEngine(t, nil)
+	e := openCaptureEngine(t, nil)
 	ctx := context.Background()
 	rs := captureAll(t, e, msgs, 100)
 
@@ -235,7 +235,7 @@ func TestCaptureDemo(t *testing.T) {
 }
 
 func TestCaptureDedupeReinforces(t *testing.T) {
-	e := openEngine(t, nil)
+	e := openCaptureEngine(t, nil)
 	ctx := context.Background()
 	at := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
 	text := "My sister Jiyeon lives in Daejeon and works as a nurse at the university hospital."
@@ -291,7 +291,7 @@ func TestCaptureJudge(t *testing.T) {
 	msg := engine.Message{ID: "j1", Session: "s1", Role: "user", Text: "I am allergic to peanuts and carry an epinephrine pen.", At: testNow.Add(-time.Hour)}
 
 	t.Run("NeedsReviewIsNeverActedOn", func(t *testing.T) {
-		e := openEngine(t, fakeJudge{v: engine.CaptureVerdict{Store: true, Kind: engine.KindFact, Type: "health", Importance: 0.9, NeedsReview: true}})
+		e := openCaptureEngine(t, fakeJudge{v: engine.CaptureVerdict{Store: true, Kind: engine.KindFact, Type: "health", Importance: 0.9, NeedsReview: true}})
 		r, err := e.Capture(ctx, msg)
 		if err != nil {
 			t.Fatal(err)
@@ -301,7 +301,7 @@ func TestCaptureJudge(t *testing.T) {
 		}
 	})
 	t.Run("JudgeTypeStored", func(t *testing.T) {
-		e := openEngine(t, fakeJudge{v: engine.CaptureVerdict{Store: true, Kind: engine.KindFact, Type: "health", Importance: 0.9, Reason: "allergy"}})
+		e := openCaptureEngine(t, fakeJudge{v: engine.CaptureVerdict{Store: true, Kind: engine.KindFact, Type: "health", Importance: 0.9, Reason: "allergy"}})
 		r, err := e.Capture(ctx, msg)
 		if err != nil {
 			t.Fatal(err)
@@ -312,7 +312,7 @@ func TestCaptureJudge(t *testing.T) {
 		}
 	})
 	t.Run("JudgeErrorFallsBackToRules", func(t *testing.T) {
-		e := openEngine(t, fakeJudge{err: errors.New("connection refused")})
+		e := openCaptureEngine(t, fakeJudge{err: errors.New("connection refused")})
 		r, err := e.Capture(ctx, msg)
 		if err != nil {
 			t.Fatal(err)
@@ -322,7 +322,7 @@ func TestCaptureJudge(t *testing.T) {
 		}
 	})
 	t.Run("DeclarationFailsGate", func(t *testing.T) {
-		e := openEngine(t, fakeJudge{v: engine.CaptureVerdict{Store: true, Kind: engine.KindFact, Type: "milestone", Importance: 1}})
+		e := openCaptureEngine(t, fakeJudge{v: engine.CaptureVerdict{Store: true, Kind: engine.KindFact, Type: "milestone", Importance: 1}})
 		r, err := e.Capture(ctx, engine.Message{ID: "j2", Session: "s1", Role: "user", Text: "*smiles warmly* I will always trust you with my code, partner", At: testNow})
 		if err != nil {
 			t.Fatal(err)
@@ -382,7 +382,7 @@ func BenchmarkIngest(b *testing.B) {
 	var elapsed, cpu time.Duration
 	for b.Loop() {
 		b.StopTimer()
-		e := openEngine(b, nil)
+		e := openCaptureEngine(b, nil)
 		b.StartTimer()
 		start, cpu0 := time.Now(), cpuTime()
 		c, err := e.NewCapturer(context.Background())

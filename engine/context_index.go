@@ -186,3 +186,26 @@ func (s *sessionIndex) termFrequencies(id int64, mems map[int64]*Memory) map[str
 	}
 	return tf
 }
+
+// ownTermMatches counts the query terms that occur in a memory's own text
+// (not its neighbours'). Caller must not hold e.mu.
+func (e *Engine) ownTermMatches(id int64, weights map[string]float64) int {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	var toks []string
+	if e.sessions != nil {
+		toks = e.sessions.toks[id]
+	}
+	if toks == nil {
+		if m, ok := e.mems[id]; ok {
+			toks = textnorm.Tokens(m.Content)
+		}
+	}
+	n := 0
+	for _, t := range toks {
+		if _, ok := weights[t]; ok {
+			n++
+		}
+	}
+	return n
+}

@@ -26,6 +26,10 @@ const (
 	// echoWindow: a memory of the live session created this recently before
 	// the query is the conversation echoing itself, not something recalled.
 	echoWindow = 10 * time.Minute
+	// contextOnlyCosine: a candidate none of whose own words is a query
+	// term, and whose own text is this dissimilar to the query, matched only
+	// through its neighbours (see context_index.go) and leaves at rerank.
+	contextOnlyCosine = 0.10
 )
 
 // shortTermWeight is the BM25 weight of a one-character query term. A
@@ -260,6 +264,13 @@ func (r *recallRun) rerank(st *StageTrace) {
 	}
 	sortByScore(r.live, func(c *candidate) float64 { return c.relevance })
 	for _, c := range r.live {
+		if !c.fromHot && c.cosine < contextOnlyCosine && r.e.ownTermMatches(c.m.ID, r.weights) == 0 {
+			// Its BM25 score came from its neighbours' words alone: context
+			// helps rank a memory that says something about the query, but
+			// must not surface one that says nothing about it.
+			dropped = append(dropped, c.item(fmt.Sprintf("unrelated: matched only through neighbouring memories (no query term in its own text, cosine_score %s < %s)", f3(c.cosine), f3(contextOnlyCosine))))
+			continue
+		}
 		if c.relevance < relevanceFloor && !c.fromHot {
 			dropped = append(dropped, c.item(fmt.Sprintf("unrelated: relevance_score %s < floor %s", f3(c.relevance), f3(relevanceFloor))))
 			continue
@@ -269,5 +280,6 @@ func (r *recallRun) rerank(st *StageTrace) {
 	st.Notes["formula"] = "relevance_score = 0.5 × min(1, bm25_score / Σ weight·idf) + 0.5 × cosine_score"
 	st.Notes["idf_sum"] = f3(idfSum)
 	st.Notes["relevance_floor"] = f3(relevanceFloor)
+	st.Notes["context_only_cosine"] = f3(contextOnlyCosine)
 	r.keep(st, kept, dropped)
 }

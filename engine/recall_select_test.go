@@ -1,6 +1,8 @@
 package engine_test
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -79,5 +81,18 @@ func TestMergeQuotasAndBlendShare(t *testing.T) {
 	}
 	if got := tr.Stage("blend").Notes["mix"]; got != "5 current-session, 2 long-term" || dropped != 1 {
 		t.Errorf("blend mix %q, %d dropped by the share", got, dropped)
+	}
+}
+
+func TestRecallStopsWhenCancelled(t *testing.T) {
+	e, _ := openEngine(t, "", t0)
+	add(t, e, engine.Memory{Key: "a", Content: "the staging server runs postgres", Importance: 0.6, CreatedAt: t0.Add(-day)})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if tr, err := e.Recall(ctx, engine.Query{Text: "staging server", At: t0}); err == nil || !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled recall: trace %v, error %v", tr != nil, err)
+	}
+	if m, _ := e.MemoryByKey("a"); m.AccessCount != 0 {
+		t.Errorf("a cancelled committed recall recorded access %d", m.AccessCount)
 	}
 }

@@ -1,0 +1,202 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"memtrace/engine"
+	"memtrace/golden"
+	"memtrace/store"
+)
+
+// cmdBench runs the benchmarks: `bench locomo` (retrieval quality on the
+// LoCoMo conversations) and `bench recall` (recall latency against the
+// brute-force scan floor as the store grows).
+func cmdBench(e *env, args []string) error {
+	if len(args) == 0 {
+		return usageError{"name a benchmark: locomo or recall"}
+	}
+	switch args[0] {
+	case "locomo":
+		return benchLoCoMo(e, args[1:])
+	case "recall":
+		return benchRecall(e, args[1:])
+	}
+	return usageError{fmt.Sprintf("unknown benchmark %q: use locomo or recall", args[0])}
+}
+
+func benchLoCoMo(e *env, args []string) error {
+	fs := flag.NewFlagSet("bench locomo", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	ksFlag := fs.String("k", "5,10,25,50", "recall cut-offs, comma-separated")
+	asJSON := fs.Bool("json", false, "print the result as JSON")
+	limit := fs.Int("limit-conversations", 0, "only the first N conversations (0: all)")
+	budget := fs.Int("budget", 0, "character budget of each recall (0: the engine's default)")
+	kind := fs.String("kind", "episode", "kind of the turn memories: episode or fact")
+	importance := fs.Float64("importance", 0.5, "importance of the turn memories, 0..1")
+	files, err := parseArgs(fs, args)
+	if err != nil {
+		return usageError{err.Error()}
+	}
+	if len(files) != 1 {
+		return usageError{"give one LoCoMo file, e.g. ../shared/data/locomo10.json"}
+	}
+	ks, err := benchInts(*ksFlag)
+	if err != nil {
+		return usageError{"--k: " + err.Error()}
+	}
+	if *limit < 0 || *budget < 0 {
+		return usageError{"--limit-conversations and --budget must not be negative"}
+	}
+	l, err := golden.LoadLoCoMo(files[0])
+	if err != nil {
+		return engine.Errorf(engine.ENOTFOUND, "%v; pass the path of locomo10.json", err)
+	}
+	tmp, err := os.MkdirTemp("", "memtrace-bench-")
+	if err != nil {
+		return fmt.Errorf("bench locomo: temporary directory: %w", err)
+	}
+	defer os.RemoveAll(tmp)
+	if *kind != string(engine.KindEpisode) && *kind != string(engine.KindFact) {
+		return usageError{"--kind must be episode or fact"}
+	}
+	if *importance <= 0 || *importance > 1 {
+		return usageError{"--importance must be in (0, 1]"}
+	}
+	opts := golden.LoCoMoOptions{Ks: ks, Conversations: *limit, Budget: *budget, Kind: engine.Kind(*kind), Importance: *importance}
+	if !*asJSON {
+		opts.Progress = func(done, total int, id string) {
+			fmt.Fprintf(e.stderr, "\rbench locomo: %d/%d conversations (%s)   ", done, total, id)
+			if done == total {
+				fmt.Fprintln(e.stderr)
+			}
+		}
+	}
+	res, err := golden.RunLoCoMo(e.ctx, l, tempEngines(tmp), opts)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return benchJSON(e.stdout, res)
+	}
+	fmt.Fprint(e.stdout, res.Text())
+	return nil
+}
+
+func benchRecall(e *env, args []string) error {
+	fs := flag.NewFlagSet("bench recall", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	nsFlag := fs.String("n", "10000,100000", "store sizes, comma-separated")
+	queries := fs.Int("queries", 200, "traced recalls per store size")
+	asJSON := fs.Bool("json", false, "print the result as JSON")
+	rest, err := parseArgs(fs, args)
+	if err != nil {
+		return usageError{err.Error()}
+	}
+	if len(rest) > 0 {
+		return usageError{fmt.Sprintf("unexpected argument %q", rest[0])}
+	}
+	ns, err := benchInts(*nsFlag)
+	if err != nil {
+		return usageError{"--n: " + err.Error()}
+	}
+	if *queries <= 0 {
+		return usageError{"--queries must be positive"}
+	}
+	tmp, err := os.MkdirTemp("", "memtrace-bench-")
+	if err != nil {
+		return fmt.Errorf("bench recall: temporary directory: %w", err)
+	}
+	defer os.RemoveAll(tmp)
+	opts := golden.RecallBenchOptions{Sizes: ns, Queries: *queries, RSS: residentMB}
+	if !*asJSON {
+		opts.Progress = func(stage string, n int) { fmt.Fprintf(e.stderr, "bench recall: n=%d: %s\n", n, stage) }
+	}
+	res, err := golden.RunRecallBench(e.ctx, tempEngines(tmp), opts)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return benchJSON(e.stdout, res)
+	}
+	fmt.Fprint(e.stdout, res.Text())
+	return nil
+}
+
+// tempEngines opens each engine on a fresh SQLite file under dir.
+func tempEngines(dir string) golden.EngineFactory {
+	return func(ctx context.Context, name string) (golden.BenchEngine, func() error, error) {
+		path := filepath.Join(dir, strings.NewReplacer("/", "_", ":", "_").Replace(name)+".db")
+		db, err := store.Open(ctx, path, nil)
+		if err != nil {
+			return nil, nil, err
+		}
+		eng, err := engine.Open(ctx, engine.Options{Store: db})
+		if err != nil {
+			db.Close()
+			return nil, nil, err
+		}
+		return eng, func() error {
+			err := db.Close()
+			os.Remove(path)
+			os.Remove(path + "-wal")
+			os.Remove(path + "-shm")
+			return err
+		}, nil
+	}
+}
+
+// residentMB is the process's resident set size in MiB (Linux
+// /proc/self/status VmRSS; 0 where unavailable).
+func residentMB() float64 {
+	data, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			f := strings.Fields(rest)
+			if len(f) >= 1 {
+				kb, err := strconv.ParseFloat(f[0], 64)
+				if err == nil {
+					return float64(int64(kb/1024*10+0.5)) / 10
+				}
+			}
+		}
+	}
+	return 0
+}
+
+// benchInts parses "5,10,25".
+func benchInts(s string) ([]int, error) {
+	var out []int
+	for _, part := range strings.Split(s, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		n, err := strconv.Atoi(part)
+		if err != nil || n <= 0 {
+			return nil, fmt.Errorf("%q is not a positive integer (write e.g. 5,10,25)", part)
+		}
+		out = append(out, n)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no values given")
+	}
+	return out, nil
+}
+
+func benchJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}

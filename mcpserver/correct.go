@@ -1,0 +1,43 @@
+package agentmcp
+
+import (
+	"context"
+	"fmt"
+
+	"memtrace/engine"
+)
+
+// recordCorrection runs a correction through the capture pipeline as a user
+// message — the pipeline's correction step recognises it and counts its
+// lesson — and, when this is the lesson's first sighting, keeps the agent's
+// description of what was corrected as the lesson's context (in place of
+// the session name the pipeline records).
+func (s *Server) recordCorrection(ctx context.Context, in CorrectIn) (*engine.CaptureResult, error) {
+	res, err := s.e.Capture(ctx, engine.Message{Role: "user", Text: in.Text, At: s.e.Now()})
+	if err != nil {
+		return nil, err
+	}
+	c := res.Correction
+	if c == nil || in.Context == "" || c.Count != 1 {
+		return res, nil
+	}
+	err = s.e.Update(ctx, func(q engine.Queries) error {
+		cur, err := q.GetCorrection(ctx, c.LessonKey)
+		if err != nil {
+			return err
+		}
+		if cur.Count != 1 {
+			return nil
+		}
+		cur.Context = in.Context
+		if err := q.SaveCorrection(ctx, cur); err != nil {
+			return err
+		}
+		res.Correction = cur
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("keep the correction's context: %w", err)
+	}
+	return res, nil
+}

@@ -1,0 +1,127 @@
+// Package agentmcp serves a memtrace engine to AI agents over the Model
+// Context Protocol: four tools — memory_capture, memory_recall,
+// memory_correct and memory_forget — backed by the engine's capture and
+// recall pipelines. Every recall is stored as a trace (source "mcp") so the
+// TUI, reading the same database, can open it afterwards.
+//
+// The directory is mcpserver/ and the package agentmcp because the SDK's
+// package is already called mcp.
+package agentmcp
+
+import (
+	"context"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"memtrace/engine"
+)
+
+// Tool names: a published contract (DESIGN.md, "Machine-readable contracts").
+const (
+	ToolCapture = "memory_capture"
+	ToolRecall  = "memory_recall"
+	ToolCorrect = "memory_correct"
+	ToolForget  = "memory_forget"
+)
+
+// Actor is the audit actor of every change made through MCP.
+const Actor = "mcp"
+
+// TraceSource is the StoredTrace.Source of recalls made through MCP.
+const TraceSource = "mcp"
+
+// Options configure the server.
+type Options struct {
+	// Keep is how many stored traces the database keeps (the newest);
+	// 0 means the engine's Config().TraceKeep.
+	Keep int
+	// Version is reported to clients in the initialize handshake.
+	Version string
+}
+
+// instructions is what a client shows its model about this server.
+const instructions = `memtrace is your long-term memory.
+- Call memory_recall at the start of a task (and whenever the user refers to something from before) with the user's request as the query; put the returned memory block into your context. Pass project when you work in one.
+- Call memory_capture with each user message that states a fact, a preference, a decision or a date worth keeping (English or Korean). Noise is filtered out for you; the result says what was kept and why.
+- Call memory_correct when the user corrects you or states how things must be done ("don't do X", "이렇게 하지 마"); repeated lessons become rules.
+- Call memory_forget when the user asks you to forget something or a recalled memory is wrong; it is quarantined (reversible), never deleted.`
+
+// Server is the MCP front of one engine.
+type Server struct {
+	e    *engine.Engine
+	keep int
+	srv  *mcp.Server
+}
+
+// New builds the MCP server for e with the four memory tools.
+func New(e *engine.Engine, o Options) *Server {
+	keep := o.Keep
+	if keep <= 0 {
+		keep = e.Config().TraceKeep
+	}
+	version := o.Version
+	if version == "" {
+		version = "dev"
+	}
+	s := &Server{e: e, keep: keep}
+	s.srv = mcp.NewServer(&mcp.Implementation{Name: "memtrace", Title: "memtrace long-term memory", Version: version},
+		&mcp.ServerOptions{Instructions: instructions})
+	s.addTools()
+	return s
+}
+
+// MCP returns the underlying SDK server (to connect it to other transports).
+func (s *Server) MCP() *mcp.Server { return s.srv }
+
+// Run serves one client over t until the client disconnects or ctx ends.
+func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
+	return s.srv.Run(ctx, t)
+}
+
+// RunStdio serves one client over the process's stdin and stdout.
+func (s *Server) RunStdio(ctx context.Context) error {
+	return s.Run(ctx, &mcp.StdioTransport{})
+}
+
+func (s *Server) addTools() {
+	no, yes := false, true
+	mcp.AddTool(s.srv, &mcp.Tool{
+		Name:  ToolCapture,
+		Title: "Remember a message",
+		Description: "Offer one message to long-term memory. It goes through the full capture pipeline: " +
+			"noise filters (acknowledgements, agent self-limitations, heartbeats, tool errors …), the judge, " +
+			"extraction gates, de-duplication (a near-duplicate reinforces the existing memory) and correction " +
+			"tracking. Returns the outcome (stored | reinforced | dropped), the memory id and key when one was " +
+			"stored or reinforced, which layer dropped it and why, and the full decision trail. " +
+			"English and Korean are both understood.",
+		Annotations: &mcp.ToolAnnotations{Title: "Remember a message", DestructiveHint: &no, OpenWorldHint: &no},
+	}, s.capture)
+	mcp.AddTool(s.srv, &mcp.Tool{
+		Name:  ToolRecall,
+		Title: "Recall memories",
+		Description: "Recall what is relevant to a query (English or Korean). Returns the memory block exactly as " +
+			"it should be put into your context (`prompt`), the memories in it (`survivors`) and the id of the " +
+			"stored trace (`trace_id`) that a person can open in the memtrace TUI to see why each memory was or " +
+			"was not recalled. A recall counts as a use of the memories it returns (it refreshes them and boosts " +
+			"associated memories) unless read_only is true.",
+		Annotations: &mcp.ToolAnnotations{Title: "Recall memories", DestructiveHint: &no, OpenWorldHint: &no},
+	}, s.recall)
+	mcp.AddTool(s.srv, &mcp.Tool{
+		Name:  ToolCorrect,
+		Title: "Record a correction",
+		Description: "Record a correction or a stated preference from the user (\"don't use panic in handlers\", " +
+			"\"I prefer table-driven tests\", \"커밋 메시지는 영어로 써 주세요\"). The same lesson seen three times " +
+			"becomes a candidate rule for a person to promote. context says what you did that was corrected. " +
+			"Returns the capture outcome and the lesson with its count.",
+		Annotations: &mcp.ToolAnnotations{Title: "Record a correction", DestructiveHint: &no, OpenWorldHint: &no},
+	}, s.correct)
+	mcp.AddTool(s.srv, &mcp.Tool{
+		Name:  ToolForget,
+		Title: "Forget a memory",
+		Description: "Forget one memory, named by its id or its key (as returned by memory_recall or " +
+			"memory_capture), giving the reason. The memory is quarantined — it is no longer recalled — and the " +
+			"change is audited with the reason; nothing is deleted and a person can restore it. Forgetting an " +
+			"already forgotten memory changes nothing.",
+		Annotations: &mcp.ToolAnnotations{Title: "Forget a memory", DestructiveHint: &yes, IdempotentHint: true, OpenWorldHint: &no},
+	}, s.forget)
+}

@@ -1,0 +1,224 @@
+package agentmcp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"memtrace/engine"
+)
+
+// CaptureIn is the input of memory_capture.
+type CaptureIn struct {
+	Text    string `json:"text" jsonschema:"the message to remember, verbatim (English or Korean)"`
+	Role    string `json:"role,omitempty" jsonschema:"who said it: user (default) or assistant"`
+	Session string `json:"session,omitempty" jsonschema:"conversation or session id the message belongs to"`
+	Project string `json:"project,omitempty" jsonschema:"project the message is about; its memories are scoped to it"`
+	At      string `json:"at,omitempty" jsonschema:"when it was said, RFC 3339 (default: now)"`
+}
+
+// CaptureOut is the result of memory_capture and memory_correct.
+type CaptureOut struct {
+	Outcome   string            `json:"outcome" jsonschema:"stored, reinforced or dropped"`
+	MemoryID  int64             `json:"memory_id,omitempty" jsonschema:"the memory stored or reinforced"`
+	Key       string            `json:"key,omitempty" jsonschema:"the memory's stable key"`
+	Kind      string            `json:"kind,omitempty"`
+	Type      string            `json:"type,omitempty"`
+	DroppedBy string            `json:"dropped_by,omitempty" jsonschema:"the layer that dropped the message: l1, l2 or judge"`
+	Reason    string            `json:"reason,omitempty" jsonschema:"why: the named pattern or the judge's reason"`
+	Decider   string            `json:"decider,omitempty" jsonschema:"rules, or judge:<model>"`
+	Trail     []engine.Decision `json:"trail" jsonschema:"every step of the capture pipeline with its verdict"`
+	Lesson    *LessonOut        `json:"lesson,omitempty" jsonschema:"the correction lesson the message recorded or counted"`
+}
+
+// LessonOut is a correction lesson as memory_capture and memory_correct
+// report it.
+type LessonOut struct {
+	Key    string `json:"key"`
+	Lesson string `json:"lesson"`
+	Count  int    `json:"count" jsonschema:"how many times the lesson has been seen; 3 makes it a promotion candidate"`
+	Status string `json:"status" jsonschema:"pending, candidate, promoted or rejected"`
+}
+
+// RecallIn is the input of memory_recall.
+type RecallIn struct {
+	Query    string `json:"query" jsonschema:"what to recall: the user's request or a question (English or Korean)"`
+	Project  string `json:"project,omitempty" jsonschema:"the project you work in; its memories are loaded too"`
+	Session  string `json:"session,omitempty" jsonschema:"the current session; its own messages are not echoed back"`
+	K        int    `json:"k,omitempty" jsonschema:"at most this many memories (default 8)"`
+	Budget   int    `json:"budget,omitempty" jsonschema:"at most this many characters in the memory block (default 2000)"`
+	ReadOnly bool   `json:"read_only,omitempty" jsonschema:"true: only look, do not count this as a use of the memories"`
+}
+
+// RecallOut is the result of memory_recall.
+type RecallOut struct {
+	TraceID     int64             `json:"trace_id" jsonschema:"the stored trace; open it in the memtrace TUI"`
+	Prompt      string            `json:"prompt" jsonschema:"the memory block to put into your context"`
+	PromptChars int               `json:"prompt_chars"`
+	Survivors   []engine.Survivor `json:"survivors" jsonschema:"the memories in the block"`
+	Guaranteed  int               `json:"guaranteed" jsonschema:"how many came from the always-included channel"`
+	ReadOnly    bool              `json:"read_only"`
+	At          time.Time         `json:"at"`
+}
+
+// CorrectIn is the input of memory_correct.
+type CorrectIn struct {
+	Text    string `json:"text" jsonschema:"the correction or preference as the user said it"`
+	Context string `json:"context,omitempty" jsonschema:"what you did that was corrected"`
+}
+
+// ForgetIn is the input of memory_forget: id or key, and a reason.
+type ForgetIn struct {
+	ID     int64  `json:"id,omitempty" jsonschema:"the memory's id"`
+	Key    string `json:"key,omitempty" jsonschema:"the memory's key (instead of id)"`
+	Reason string `json:"reason" jsonschema:"why it must be forgotten; kept in the audit log"`
+}
+
+// ForgetOut is the result of memory_forget.
+type ForgetOut struct {
+	ID      int64  `json:"id"`
+	Key     string `json:"key,omitempty"`
+	Content string `json:"content"`
+	Status  string `json:"status" jsonschema:"quarantined"`
+	Changed bool   `json:"changed" jsonschema:"false when the memory was already quarantined"`
+	Batch   string `json:"batch,omitempty" jsonschema:"the audit batch; memtrace rollback BATCH restores the memory"`
+}
+
+// refresh picks up what other processes (the TUI, another agent) wrote.
+func (s *Server) refresh(ctx context.Context) error {
+	if err := s.e.Refresh(ctx); err != nil {
+		return toolError(err)
+	}
+	return nil
+}
+
+func (s *Server) capture(ctx context.Context, _ *mcp.CallToolRequest, in CaptureIn) (*mcp.CallToolResult, CaptureOut, error) {
+	if strings.TrimSpace(in.Text) == "" {
+		return nil, CaptureOut{}, fmt.Errorf("text is empty: pass the message to remember")
+	}
+	at := s.e.Now()
+	if in.At != "" {
+		t, err := time.Parse(time.RFC3339Nano, in.At)
+		if err != nil {
+			return nil, CaptureOut{}, fmt.Errorf("at %q is not RFC 3339 (e.g. 2026-03-01T09:30:00Z): leave it out to use now", in.At)
+		}
+		at = t.UTC()
+	}
+	role := in.Role
+	if role == "" {
+		role = "user"
+	}
+	if err := s.refresh(ctx); err != nil {
+		return nil, CaptureOut{}, err
+	}
+	res, err := s.e.Capture(ctx, engine.Message{Session: in.Session, Role: role, Text: in.Text, At: at, Project: in.Project})
+	if err != nil {
+		return nil, CaptureOut{}, toolError(err)
+	}
+	return nil, captureOut(res), nil
+}
+
+func captureOut(r *engine.CaptureResult) CaptureOut {
+	out := CaptureOut{
+		Outcome: r.Outcome, MemoryID: r.MemoryID, Key: r.Key, Kind: string(r.Kind), Type: r.Type,
+		DroppedBy: r.DroppedBy, Reason: r.Reason, Decider: r.Decider, Trail: r.Trail,
+	}
+	if out.Trail == nil {
+		out.Trail = []engine.Decision{}
+	}
+	if c := r.Correction; c != nil {
+		out.Lesson = &LessonOut{Key: c.LessonKey, Lesson: c.Lesson, Count: c.Count, Status: c.Status}
+	}
+	return out
+}
+
+func (s *Server) recall(ctx context.Context, _ *mcp.CallToolRequest, in RecallIn) (*mcp.CallToolResult, RecallOut, error) {
+	if strings.TrimSpace(in.Query) == "" {
+		return nil, RecallOut{}, fmt.Errorf("query is empty: pass what to recall")
+	}
+	if in.K < 0 || in.Budget < 0 {
+		return nil, RecallOut{}, fmt.Errorf("k and budget must be positive (or left out for the defaults)")
+	}
+	if err := s.refresh(ctx); err != nil {
+		return nil, RecallOut{}, err
+	}
+	cfg := s.e.Config()
+	q := engine.Query{Text: in.Query, At: s.e.Now(), Session: in.Session, Project: in.Project,
+		K: in.K, Budget: in.Budget, ReadOnly: in.ReadOnly}
+	if q.K == 0 {
+		q.K = cfg.K
+	}
+	if q.Budget == 0 {
+		q.Budget = cfg.Budget
+	}
+	tr, err := s.e.Recall(ctx, q)
+	if err != nil {
+		return nil, RecallOut{}, toolError(err)
+	}
+	raw, err := json.Marshal(tr)
+	if err != nil {
+		return nil, RecallOut{}, fmt.Errorf("encode trace: %w", err)
+	}
+	st := &engine.StoredTrace{Query: in.Query, Session: in.Session, Source: TraceSource, At: tr.At, Trace: raw}
+	if err := s.e.Store().SaveTrace(ctx, st, s.keep); err != nil {
+		return nil, RecallOut{}, toolError(fmt.Errorf("store the trace: %w", err))
+	}
+	out := RecallOut{TraceID: st.ID, Prompt: tr.Prompt, PromptChars: tr.PromptChars, Survivors: tr.Survivors,
+		Guaranteed: tr.Guaranteed, ReadOnly: tr.ReadOnly, At: tr.At}
+	if out.Survivors == nil {
+		out.Survivors = []engine.Survivor{}
+	}
+	// The block itself first, as the agent is to use it; then the whole
+	// result as JSON for clients that ignore structured content.
+	js, err := json.Marshal(out)
+	if err != nil {
+		return nil, RecallOut{}, fmt.Errorf("encode result: %w", err)
+	}
+	block := tr.Prompt
+	if strings.TrimSpace(block) == "" {
+		block = "(no memories matched)"
+	}
+	res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: block}, &mcp.TextContent{Text: string(js)}}}
+	return res, out, nil
+}
+
+func (s *Server) correct(ctx context.Context, _ *mcp.CallToolRequest, in CorrectIn) (*mcp.CallToolResult, CaptureOut, error) {
+	if strings.TrimSpace(in.Text) == "" {
+		return nil, CaptureOut{}, fmt.Errorf("text is empty: pass the user's correction")
+	}
+	if err := s.refresh(ctx); err != nil {
+		return nil, CaptureOut{}, err
+	}
+	res, err := s.recordCorrection(ctx, in)
+	if err != nil {
+		return nil, CaptureOut{}, toolError(err)
+	}
+	return nil, captureOut(res), nil
+}
+
+func (s *Server) forget(ctx context.Context, _ *mcp.CallToolRequest, in ForgetIn) (*mcp.CallToolResult, ForgetOut, error) {
+	if (in.ID == 0) == (in.Key == "") {
+		return nil, ForgetOut{}, fmt.Errorf("name the memory by id or by key (exactly one of them)")
+	}
+	if strings.TrimSpace(in.Reason) == "" {
+		return nil, ForgetOut{}, fmt.Errorf("reason is empty: say why the memory must be forgotten")
+	}
+	if err := s.refresh(ctx); err != nil {
+		return nil, ForgetOut{}, err
+	}
+	out, err := Forget(ctx, s.e, in.ID, in.Key, in.Reason)
+	if err != nil {
+		return nil, ForgetOut{}, toolError(err)
+	}
+	return nil, out, nil
+}
+
+// toolError turns an engine error into the message the agent sees: the
+// human message, never driver text.
+func toolError(err error) error {
+	return fmt.Errorf("%s", engine.ErrorMessage(err))
+}
