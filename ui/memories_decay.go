@@ -79,7 +79,12 @@ func (d decayPlot) column(t time.Time) int {
 // caption states the forecast in words.
 func (d decayPlot) caption() string {
 	day := func(t time.Time) string { return t.UTC().Format("2006-01-02") }
-	level := fmt.Sprintf("forgotten below decay %.2f", math.Min(d.forgetLevel, 9.99))
+	level := fmt.Sprintf("forgotten below decay %.2f", d.forgetLevel)
+	if d.forgetLevel > 1 {
+		// No decay is low enough to matter: the importance alone is under
+		// the threshold.
+		level = "importance under the forget threshold"
+	}
 	switch {
 	case !d.forgetAt.After(d.from):
 		return fmt.Sprintf("forgotten since %s · %s", day(d.forgetAt), level)

@@ -119,6 +119,14 @@ func TestDecayCurveBeyondTheYearAndAlreadyForgotten(t *testing.T) {
 	if axis, _ := axisLine(view); strings.Contains(axis, "▲") {
 		t.Errorf("old episode: a mark on %q", axis)
 	}
+
+	// Importance under the threshold: forgotten from its creation on.
+	faint := newMemories(1)[0]
+	faint.Importance = 0.04
+	view = detailOf(t, faint, 120, 40)
+	if want := "forgotten since " + faint.CreatedAt.Format(time.DateOnly) + " · importance under the forget threshold"; !strings.Contains(view, want) {
+		t.Errorf("faint memory: %q missing:\n%s", want, view)
+	}
 }
 
 func TestDecayCaptionWhenTheDetailIsShort(t *testing.T) {
