@@ -467,3 +467,38 @@ func TestCurateRetypeOverridesTheJudge(t *testing.T) {
 func dialogShows(m Model, want string) bool {
 	return m.curate().dlg != nil && strings.Contains(screen(m), want)
 }
+
+// TestCurateControlLabelsRoleplayAndRetype: s labels a control item a
+// role-play scene; t opens the type chooser and labels it retype:<type>.
+// Both are stored on the proposal as the curator's blind label.
+func TestCurateControlLabelsRoleplayAndRetype(t *testing.T) {
+	ctx := context.Background()
+	f := newCurateFixture(t, 2, 2)
+	m := f.open(t, 120, 40)
+	items := m.curate().controlItems()
+	if len(items) != 2 || m.curate().mode != modeControl {
+		t.Fatalf("control sample %d items, mode %d", len(items), m.curate().mode)
+	}
+	m = drive(t, m, press("s"))
+	m = drive(t, m, press("t"))
+	if !strings.Contains(screen(m), "Retype to:") {
+		t.Fatalf("t did not open the chooser in the control sample:\n%s", screen(m))
+	}
+	for range 2 {
+		m = drive(t, m, press("down")) // preference, health, date
+	}
+	m = drive(t, m, press("enter"))
+	for i, want := range []string{engine.TriageRoleplay, "retype:date"} {
+		pr, err := f.db.GetProposal(ctx, items[i].ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pv, _ := engine.ParseProposalVerdict(pr)
+		if pv.CuratorLabel != want || pr.Status != engine.ProposalPending {
+			t.Errorf("proposal %d: label %q status %s, want %q and still pending", pr.ID, pv.CuratorLabel, pr.Status, want)
+		}
+	}
+	if view := screen(m); !strings.Contains(view, "2 of 2 labelled") || !strings.Contains(lineWith(view, "retype:date"), fmt.Sprint(items[1].MemoryID)) {
+		t.Errorf("the labels are not on screen:\n%s", view)
+	}
+}
