@@ -95,6 +95,7 @@ type pane interface {
 // their place when they are built.
 func newPanes(c *common) []pane {
 	return []pane{
+		newTracePane(c),
 		newCuratePane(c),
 		newMemoriesPane(c),
 		newCapturesPane(c),
