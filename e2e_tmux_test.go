@@ -201,14 +201,14 @@ func (s *tmuxSession) walkThrough(t *testing.T) {
 	s.send(t, "[")
 	s.waitText(t, "at +7d", "forgotten by +7d:")
 
-	s.send(t, "2")
+	s.send(t, "3")
 	s.waitFor(t, "the Memories tab", func(screen string) bool {
 		return strings.Contains(screen, "CONTENT") && regexp.MustCompile(`(?m)^1 of \d+`).MatchString(screen)
 	})
-	s.send(t, "3")
-	s.waitText(t, "dropped, per pattern", "heartbeat_ok")
 	s.send(t, "4")
-	s.waitText(t, "4 Curate")
+	s.waitText(t, "dropped, per pattern", "heartbeat_ok")
+	s.send(t, "2")
+	s.waitText(t, "2 Curate")
 	s.send(t, "1")
 	s.waitText(t, "forgotten by +7d:")
 }

@@ -91,14 +91,14 @@ type pane interface {
 }
 
 // newPanes builds every tab in tab order (Trace, Golden, Curate, Memories,
-// Captures). A pane exists here or has no tab: add Trace, Golden and Curate
-// in their place when they are built.
+// Captures). A pane exists here or has no tab: add Trace and Golden in
+// their place when they are built.
 func newPanes(c *common) []pane {
 	return []pane{
 		newTracePane(c),
+		newCuratePane(c),
 		newMemoriesPane(c),
 		newCapturesPane(c),
-		newCuratePane(c),
 	}
 }
 
