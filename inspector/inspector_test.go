@@ -220,7 +220,7 @@ func TestForecastOfAndCurve(t *testing.T) {
 func TestReasonKind(t *testing.T) {
 	for in, want := range map[string]string{
 		"forgotten: decay 0.100 × importance 0.400 < threshold 0.050 (forgot at 2026-07-31)": "forgotten",
-		"not yet created at 2026-06-01T09:00Z (created 2026-07-01T09:00Z)":                  "not yet created",
+		"not yet created at 2026-06-01T09:00Z (created 2026-07-01T09:00Z)":                   "not yet created",
 		"near-duplicate of id 7 (cosine_score 0.990 ≥ 0.950)":                                "near-duplicate",
 		"guaranteed gate: relevance_score 0.1 < gate 0.25 for this query":                    "guaranteed gate",
 		"echo of the current session (created 1m0s before the query)":                        "echo of the current session",
