@@ -95,6 +95,7 @@ type pane interface {
 // in their place when they are built.
 func newPanes(c *common) []pane {
 	return []pane{
+		newTracePane(c),
 		newMemoriesPane(c),
 		newCapturesPane(c),
 		newCuratePane(c),
