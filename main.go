@@ -52,8 +52,6 @@ func commands() []command {
 		{"list", "list [--status S] [--type T] [--kind K] [--tier T] [--text X] [--json]", "list memories", cmdList},
 		{"show", "show ID|key:K [--json]", "one memory with its audit history", cmdShow},
 		{"recall", "recall TEXT [--at +30d|-2h|RFC3339] [--session S] [--project P] [--k N] [--budget N] [--trace|--json] [--commit-access] [--otel FILE]", "recall for a query, read-only unless --commit-access", cmdRecall},
-		{"compare", "compare TEXT [--at-a now] [--at-b +90d] [--session S] [--project P] [--k N] [--budget N] [--json] [--otel FILE]", "one query recalled read-only at two times: what is forgotten, rises, falls, is new", cmdCompare},
-		{"forecast", "forecast [ID|key:K] [--at T] [--n 20] [--json]", "what will be forgotten next, and when; or one memory's forecast", cmdForecast},
 		{"golden", "golden run SET [--baseline RUN.json] [--save RUN.json] [--json] [--fail-on-regression] [--at T] | golden stress SET --inflate 10[,100] [--json]", "golden probe sets: run, diff against a baseline, stress", cmdGolden},
 		{"bench", "bench locomo FILE [--k 5,10,25,50] [--json] [--limit-conversations N] | bench recall [--n 10000,100000] [--json]", "LoCoMo retrieval recall@k; recall latency vs the scan floor", cmdBench},
 		{"triage", "triage --type T [--model M] [--sample N] [--verdicts FILE] [--json]", "judge every active memory of a type; proposals for the curator", cmdTriage},
@@ -71,6 +69,8 @@ func commands() []command {
 		{"backup", "backup DIR [--json]", "online SQLite backup + JSON dump of memories, each with .sha256", cmdBackup},
 		{"clock", "clock [TIME|--unset]", "show, pin or unpin the database's clock (demo databases pin theirs)", cmdClock},
 		{"help", "help [decay|stages|json|COMMAND]", "commands, the decay math, the recall stages, the trace JSON", cmdHelp},
+		{"compare", "compare TEXT [--at-a now] [--at-b +90d] [--session S] [--project P] [--k N] [--budget N] [--json] [--otel FILE]", "one query recalled read-only at two times: what is forgotten, rises, falls, is new", cmdCompare},
+		{"forecast", "forecast [ID|key:K] [--at T] [--n 20] [--json]", "what will be forgotten next, and when; or one memory's forecast", cmdForecast},
 	}
 }
 
