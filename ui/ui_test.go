@@ -33,7 +33,9 @@ func newTestModel(t testing.TB, s *memStore, w, h int) Model {
 	}
 	m := New(Deps{Store: s, Now: func() time.Time { return testNow }, NoColor: true})
 	m = drive(t, m, tea.WindowSizeMsg{Width: w, Height: h})
-	return drive(t, m, startMsg{})
+	m = drive(t, m, startMsg{})
+	// Golden is the first tab here; these tests are about the Memories tab.
+	return goTo(t, m, "Memories")
 }
 
 // drive sends msg to the model and keeps feeding back what the returned
@@ -139,10 +141,10 @@ func goTo(t testing.TB, m Model, title string) Model {
 func TestTabs(t *testing.T) {
 	m := newTestModel(t, &memStore{memories: seedMemories(3)}, 100, 30)
 	top := strings.Split(screen(m), "\n")[0]
-	if !strings.Contains(top, "1 Memories") || !strings.Contains(top, "2 Captures") {
+	if !strings.Contains(top, "1 Golden") || !strings.Contains(top, "2 Memories") || !strings.Contains(top, "3 Captures") {
 		t.Fatalf("tab bar %q lacks the built tabs", top)
 	}
-	for _, absent := range []string{"Trace", "Golden"} {
+	for _, absent := range []string{"Trace"} {
 		if strings.Contains(top, absent) {
 			t.Errorf("tab bar %q shows %s, which has no pane yet", top, absent)
 		}
@@ -158,15 +160,15 @@ func TestTabs(t *testing.T) {
 	if got := m.panes[m.active].Title(); got != "Memories" {
 		t.Errorf("after shift+tab: %s, want Memories", got)
 	}
-	m = drive(t, m, press("2"))
+	m = drive(t, m, press("3"))
 	if got := m.panes[m.active].Title(); got != "Captures" {
-		t.Errorf("after 2: %s, want Captures", got)
+		t.Errorf("after 3: %s, want Captures", got)
 	}
-	// A click on the first tab's label switches back.
-	span := m.tabSpans()[0]
+	// A click on the Memories tab's label switches back.
+	span := m.tabSpans()[1]
 	m = drive(t, m, tea.MouseClickMsg{X: span[0] + 1, Y: 0, Button: tea.MouseLeft})
 	if got := m.panes[m.active].Title(); got != "Memories" {
-		t.Errorf("after clicking tab 1 at x=%d: %s", span[0]+1, got)
+		t.Errorf("after clicking tab 2 at x=%d: %s", span[0]+1, got)
 	}
 	// The tab a click lands on is the one drawn there.
 	x := strings.Index(top, "Captures")

@@ -1,0 +1,58 @@
+package ui
+
+import (
+	"time"
+
+	"memtrace/engine"
+	"memtrace/golden"
+)
+
+// OpenTraceMsg asks the Trace tab to show the trace of Query. The Golden
+// tab returns it from a tea.Cmd when the user opens a probe's trace.
+//
+// Defined here until the Trace tab lands (its branch declares the same
+// type in ui/trace.go); the integrator keeps one of the two.
+type OpenTraceMsg struct {
+	Query engine.Query
+}
+
+// The Golden tab's async results, each delivered in a paneMsg envelope.
+type (
+	// goldenSetMsg is a set loaded (or not) with its conventional baseline.
+	goldenSetMsg struct {
+		Path string // "" with Missing: no default set in the working directory
+		// Missing: the default set does not exist; the user types a path.
+		Missing  bool
+		Set      *golden.Set
+		Err      error
+		BasePath string
+		Base     *golden.RunResult // nil: no baseline file (BaseErr says why when it was unreadable)
+		BaseErr  error
+	}
+	// goldenBaselineMsg is a baseline file chosen with `b`.
+	goldenBaselineMsg struct {
+		Path string
+		Run  *golden.RunResult
+		Err  error
+	}
+	// goldenProgressMsg is one step of a run: the fixture being built
+	// (Fixture), or Done of Total probes recalled.
+	goldenProgressMsg struct {
+		Seq         int
+		Fixture     bool
+		Done, Total int
+	}
+	// goldenRunMsg ends a run: its result, or why it stopped.
+	goldenRunMsg struct {
+		Seq     int
+		Run     *golden.RunResult
+		Err     error
+		Elapsed time.Duration
+	}
+	// goldenSavedMsg is the run written as a baseline and read back.
+	goldenSavedMsg struct {
+		Path string
+		Run  *golden.RunResult
+		Err  error
+	}
+)
