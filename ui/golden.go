@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -90,6 +89,7 @@ type goldenPane struct {
 	fixture     bool // the run is building its fixture
 	done, total int
 	bar         progress.Model
+	target      float64 // where the bar is heading: done/total
 
 	confirmSave bool
 	saving      bool
@@ -169,9 +169,8 @@ func (p goldenPane) update(msg tea.Msg) (goldenPane, tea.Cmd) {
 	switch msg := msg.(type) {
 	case restyleMsg:
 		p.input.SetStyles(p.c.styles.Input)
-		pct := p.bar.Percent()
 		p.bar = p.newBar()
-		return p, p.frame(p.bar.SetPercent(pct))
+		return p, p.aim(p.target)
 	case startMsg:
 		if p.set != nil || p.loading {
 			return p, nil
@@ -199,7 +198,7 @@ func (p goldenPane) update(msg tea.Msg) (goldenPane, tea.Cmd) {
 		if msg.Total > 0 {
 			pct = float64(msg.Done) / float64(msg.Total)
 		}
-		return p, tea.Batch(p.frame(p.bar.SetPercent(pct)), waitGolden(p.events))
+		return p, tea.Batch(p.aim(pct), waitGolden(p.events))
 	case goldenRunMsg:
 		return p.runFinished(msg)
 	case goldenSavedMsg:
@@ -215,6 +214,11 @@ func (p goldenPane) update(msg tea.Msg) (goldenPane, tea.Cmd) {
 	case progress.FrameMsg:
 		var cmd tea.Cmd
 		p.bar, cmd = p.bar.Update(msg)
+		// A live frame (or a settled bar) picks up the latest target; a
+		// stale frame of a replaced animation does nothing.
+		if p.bar.Percent() != p.target && (cmd != nil || !p.bar.IsAnimating()) {
+			cmd = p.bar.SetPercent(p.target)
+		}
 		return p, p.frame(cmd)
 	case tea.KeyPressMsg:
 		return p.handleKey(msg)
@@ -238,6 +242,17 @@ func (p goldenPane) update(msg tea.Msg) (goldenPane, tea.Cmd) {
 		return p, cmd
 	}
 	return p, nil
+}
+
+// aim points the progress bar at pct. Probes finish faster than the bar's
+// frames, and every SetPercent restarts its animation, so while it is moving
+// the next frame picks up the new target instead.
+func (p *goldenPane) aim(pct float64) tea.Cmd {
+	p.target = pct
+	if p.bar.IsAnimating() {
+		return nil
+	}
+	return p.frame(p.bar.SetPercent(pct))
 }
 
 // frame routes the progress bar's animation frames back to this pane even
@@ -287,7 +302,7 @@ func (p goldenPane) runFinished(msg goldenRunMsg) (goldenPane, tea.Cmd) {
 		p.cancel = nil
 	}
 	if msg.Err != nil {
-		if errors.Is(msg.Err, context.Canceled) {
+		if msg.Cancelled {
 			p.status = fmt.Sprintf("run cancelled after %d of %d probes; the last complete run is still shown", p.done, p.total)
 			p.err = ""
 		} else {
@@ -298,7 +313,7 @@ func (p goldenPane) runFinished(msg goldenRunMsg) (goldenPane, tea.Cmd) {
 	p.run, p.err = msg.Run, ""
 	p.status = fmt.Sprintf("ran %d probes in %.1fs", len(msg.Run.Probes), msg.Elapsed.Seconds())
 	p.rebuild()
-	return p, p.frame(p.bar.SetPercent(1))
+	return p, p.aim(1)
 }
 
 // rebuild recomputes the diff and the rows after the set, the baseline or

@@ -44,10 +44,11 @@ type (
 	}
 	// goldenRunMsg ends a run: its result, or why it stopped.
 	goldenRunMsg struct {
-		Seq     int
-		Run     *golden.RunResult
-		Err     error
-		Elapsed time.Duration
+		Seq       int
+		Run       *golden.RunResult
+		Err       error
+		Cancelled bool // esc (or the program ending) stopped the run
+		Elapsed   time.Duration
 	}
 	// goldenSavedMsg is the run written as a baseline and read back.
 	goldenSavedMsg struct {

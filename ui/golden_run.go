@@ -102,7 +102,7 @@ func (p goldenPane) startRun() (goldenPane, tea.Cmd) {
 			emit(goldenProgressMsg{Seq: seq, Fixture: true, Total: len(set.Probes)})
 			fx, closeFx, err := golden.FixtureEngine(ctx, set, "", golden.StoreOpener(open))
 			if err != nil {
-				return send(paneGolden, goldenRunMsg{Seq: seq, Err: err})
+				return send(paneGolden, goldenRunMsg{Seq: seq, Err: err, Cancelled: ctx.Err() != nil})
 			}
 			defer closeFx()
 			rec = fx
@@ -110,9 +110,9 @@ func (p goldenPane) startRun() (goldenPane, tea.Cmd) {
 		res, err := (&golden.Runner{Now: now}).Run(ctx, set, rec, func(done, total int) {
 			emit(goldenProgressMsg{Seq: seq, Done: done, Total: total})
 		})
-		return send(paneGolden, goldenRunMsg{Seq: seq, Run: res, Err: err, Elapsed: time.Since(start)})
+		return send(paneGolden, goldenRunMsg{Seq: seq, Run: res, Err: err, Cancelled: err != nil && ctx.Err() != nil, Elapsed: time.Since(start)})
 	}
-	return p, tea.Batch(run, waitGolden(events), p.frame(p.bar.SetPercent(0)))
+	return p, tea.Batch(run, waitGolden(events), p.aim(0))
 }
 
 // waitGolden delivers the next progress message of a run; the pane issues

@@ -17,8 +17,9 @@ func (p goldenPane) View() string {
 	cols := p.columns()
 	lines = append(lines, p.c.styles.Table.Header.Render(tableHeader(cols)))
 	lines = append(lines, p.listLines(cols)...)
-	lines = append(lines, p.detailView()...)
-	lines = append(lines, p.statusLine())
+	status := p.statusLines()
+	lines = append(lines, p.detailView(p.detailLines()-len(status)+1)...)
+	lines = append(lines, status...)
 	return strings.Join(lines, "\n")
 }
 
@@ -207,9 +208,11 @@ func (p goldenPane) listLines(cols []column) []string {
 // detailView is the selected probe: its query and recall parameters, its
 // failures, the survivors that entered or left against the baseline (by
 // key), the metrics, and this run's survivors. J/K scroll it.
-func (p goldenPane) detailView() []string {
+func (p goldenPane) detailView(n int) []string {
 	st := p.c.styles
-	n := p.detailLines()
+	if n <= 0 {
+		return nil
+	}
 	r, ok := p.selected()
 	if !ok {
 		return fill([]string{st.Detail.Heading.Render("probe")}, n)
@@ -365,11 +368,23 @@ func passWord(pass bool) string {
 	return "fail"
 }
 
+// statusLines is one line of status, or the save confirmation wrapped over
+// up to three lines (it names the file it overwrites, which must show in
+// full).
+func (p goldenPane) statusLines() []string {
+	if !p.confirmSave {
+		return []string{p.statusLine()}
+	}
+	lines := wrapText(p.saveQuestion(), max(10, p.width), min(3, p.detailLines()))
+	for i, l := range lines {
+		lines[i] = p.c.styles.App.Error.Render(l)
+	}
+	return lines
+}
+
 func (p goldenPane) statusLine() string {
 	st := p.c.styles
 	switch {
-	case p.confirmSave:
-		return st.App.Error.Render(p.line(p.saveQuestion()))
 	case p.err != "":
 		return st.App.Error.Render(p.line(p.err))
 	case p.saving:
