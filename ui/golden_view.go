@@ -242,9 +242,9 @@ func (p goldenPane) detailView(n int) []string {
 
 func (p goldenPane) detailBody(r goldenRow) []string {
 	st := p.c.styles
-	w := max(10, p.width-6)
 	var out []string
 	add := func(style func(...string) string, prefix, text string) {
+		w := max(10, p.width-safetext.Width(prefix)-1)
 		for i, l := range wrapText(text, w, 3) {
 			if i > 0 {
 				prefix = strings.Repeat(" ", safetext.Width(prefix))
