@@ -20,13 +20,14 @@ import (
 //go:embed testdata/demo.jsonl
 var demoJSONL []byte
 
-// cmdDemo runs `memtrace demo --no-tui [--db PATH]`: a fresh demo database
-// built from testdata/demo.jsonl through the real capture pipeline, and a
-// summary of what it holds.
+// cmdDemo runs `memtrace demo [--no-tui] [--db PATH]`: a fresh demo
+// database built from testdata/demo.jsonl through the real capture
+// pipeline, a summary of what it holds, and then (unless --no-tui) the TUI
+// on it, its clock pinned to the morning after the conversation (demoClock).
 func cmdDemo(e *env, args []string) error {
 	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	noTUI := fs.Bool("no-tui", false, "build the demo database and print a summary")
+	noTUI := fs.Bool("no-tui", false, "build the demo database and print a summary; do not open the TUI")
 	dbPath := fs.String("db", "", "where to build it (default: --db before the command, else a new temporary directory)")
 	words, err := parseArgs(fs, args)
 	if err != nil {
@@ -34,9 +35,6 @@ func cmdDemo(e *env, args []string) error {
 	}
 	if len(words) > 0 {
 		return usageError{fmt.Sprintf("unexpected argument %q", words[0])}
-	}
-	if !*noTUI {
-		return usageError{"the demo TUI is not wired yet; run `memtrace demo --no-tui`"}
 	}
 	path := *dbPath
 	if path == "" && e.dbPath != "memtrace.db" {
@@ -54,7 +52,17 @@ func cmdDemo(e *env, args []string) error {
 	}
 	de := *e
 	de.dbPath = path
-	eng, closeDB, err := openCaptureEngine(&de, false)
+	if err := buildDemo(&de); err != nil || *noTUI {
+		return err
+	}
+	return openTUI(&de)
+}
+
+// buildDemo builds the demo database at e.dbPath, pins its clock and prints
+// what it holds.
+func buildDemo(e *env) error {
+	path := e.dbPath
+	eng, closeDB, err := openCaptureEngine(e, false)
 	if err != nil {
 		return err
 	}
@@ -93,5 +101,6 @@ func cmdDemo(e *env, args []string) error {
 	}
 	fmt.Fprintf(w, "next: memtrace --db %s list --type milestone\n", path)
 	fmt.Fprintf(w, "      memtrace --db %s recall \"충주 사과\" --trace\n", path)
+	fmt.Fprintf(w, "      memtrace --db %s   (the TUI)\n", path)
 	return nil
 }

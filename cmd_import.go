@@ -25,8 +25,10 @@ func cmdImport(e *env, args []string) error {
 	switch kind {
 	case "jsonl", "claude-code", "locomo":
 		return importMessages(e, kind, rest)
+	case "md":
+		return importMarkdown(e, "", rest)
 	default:
-		return usageError{fmt.Sprintf("cannot import %q: use jsonl, claude-code or locomo", kind)}
+		return usageError{fmt.Sprintf("cannot import %q: use md, jsonl, claude-code or locomo", kind)}
 	}
 }
 
@@ -59,6 +61,7 @@ func importMessages(e *env, kind string, args []string) error {
 	fl.SetOutput(e.stderr)
 	asJSON := fl.Bool("json", false, "print the counts as JSON")
 	db := fl.String("db", e.dbPath, "database file")
+	jf := addJudgeFlags(fl)
 	pos, err := parseArgs(fl, args)
 	if err != nil {
 		return err
@@ -72,7 +75,12 @@ func importMessages(e *env, kind string, args []string) error {
 		return err
 	}
 	e.dbPath = *db
-	eng, closeDB, err := openImportEngine(e)
+	opts, release, err := jf.options(e)
+	if err != nil {
+		return err
+	}
+	defer release()
+	eng, _, closeDB, err := openEngine(e, false, opts)
 	if err != nil {
 		return err
 	}
@@ -233,19 +241,4 @@ func printImport(w io.Writer, path string, s ImportStats, asJSON bool) error {
 		}
 	}
 	return nil
-}
-
-// openImportEngine opens (creating when absent) the database at e.dbPath
-// and the engine over it; the returned func closes the database.
-func openImportEngine(e *env) (*engine.Engine, func(), error) {
-	db, err := openStore(e, false)
-	if err != nil {
-		return nil, nil, err
-	}
-	eng, err := engine.Open(e.ctx, engine.Options{Store: db})
-	if err != nil {
-		db.Close()
-		return nil, nil, err
-	}
-	return eng, func() { db.Close() }, nil
 }

@@ -22,6 +22,7 @@ func cmdIngest(e *env, args []string) error {
 	fs.SetOutput(io.Discard)
 	asJSON := fs.Bool("json", false, "print the IngestStats JSON contract")
 	batch := fs.Int("batch", defaultIngestBatch, "messages per transaction")
+	jf := addJudgeFlags(fs)
 	words, err := parseArgs(fs, args)
 	if err != nil {
 		return usageError{err.Error()}
@@ -42,7 +43,12 @@ func cmdIngest(e *env, args []string) error {
 		defer f.Close()
 		in, name = f, words[0]
 	}
-	eng, closeDB, err := openCaptureEngine(e, false)
+	opts, release, err := jf.options(e)
+	if err != nil {
+		return err
+	}
+	defer release()
+	eng, _, closeDB, err := openEngine(e, false, opts)
 	if err != nil {
 		return err
 	}

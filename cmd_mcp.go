@@ -18,6 +18,7 @@ func cmdMCP(e *env, args []string) error {
 	fl := flag.NewFlagSet("mcp", flag.ContinueOnError)
 	fl.SetOutput(e.stderr)
 	db := fl.String("db", e.dbPath, "database file the agent reads and writes (the TUI can open it at the same time)")
+	jf := addJudgeFlags(fl)
 	keep := fl.Int("keep-traces", 0, "how many recall traces to keep for the TUI (0: the configured default, 200)")
 	if err := fl.Parse(args); err != nil {
 		return err
@@ -29,7 +30,12 @@ func cmdMCP(e *env, args []string) error {
 		return usageError{"--keep-traces must be 0 or more"}
 	}
 	e.dbPath = *db
-	eng, closeDB, err := openImportEngine(e)
+	opts, release, err := jf.options(e)
+	if err != nil {
+		return err
+	}
+	defer release()
+	eng, _, closeDB, err := openEngine(e, false, opts)
 	if err != nil {
 		return err
 	}

@@ -27,6 +27,7 @@ func cmdRecall(e *env, args []string) error {
 	asJSON := fs.Bool("json", false, "print the trace document (see `memtrace help json`)")
 	commit := fs.Bool("commit-access", false, "record access and association boosts, as a live agent recall does")
 	includeCold := fs.Bool("include-cold", false, "also recall archived (COLD) memories")
+	otel := fs.String("otel", "", "also write the trace as OpenTelemetry-style spans (JSONL) to FILE (cmd_otel.go)")
 	words, err := parseArgs(fs, args)
 	if err != nil {
 		return usageError{err.Error()}
@@ -55,6 +56,9 @@ func cmdRecall(e *env, args []string) error {
 		ReadOnly: !*commit, IncludeCold: *includeCold,
 	})
 	if err != nil {
+		return err
+	}
+	if err := recallOTel(*otel, tr); err != nil {
 		return err
 	}
 	switch {

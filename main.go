@@ -44,23 +44,33 @@ type command struct {
 func commands() []command {
 	return []command{
 		// Subcommands register here, one line each, in the order `memtrace help` lists them.
-		{"demo", "demo --no-tui [--db PATH]", "build a fresh demo DB from testdata through the capture pipeline", cmdDemo},
+		{"tui", "tui [--db PATH]", "terminal UI on an existing database (what `memtrace` with no arguments runs)", cmdTUI},
+		{"demo", "demo [--no-tui] [--db PATH]", "build a fresh demo DB from testdata through the capture pipeline and open the TUI on it", cmdDemo},
 		{"ingest", "ingest FILE.jsonl|- [--json] [--batch N]", "capture pipeline; per-layer counts", cmdIngest},
-		{"import", "import jsonl|claude-code|locomo PATH [--json]", "import conversations through the capture pipeline; idempotent", cmdImport},
+		{"import", "import md|jsonl|claude-code|locomo PATH [--json]", "import conversations through the capture pipeline; idempotent", cmdImport},
 		{"add", "add --kind K --type T --importance X [--key K] [--scope S] TEXT", "write one memory directly (curator)", cmdAdd},
 		{"list", "list [--status S] [--type T] [--kind K] [--tier T] [--text X] [--json]", "list memories", cmdList},
 		{"show", "show ID|key:K [--json]", "one memory with its audit history", cmdShow},
-		{"recall", "recall TEXT [--at +30d|-2h|RFC3339] [--session S] [--project P] [--k N] [--budget N] [--trace|--json] [--commit-access]", "recall for a query, read-only unless --commit-access", cmdRecall},
+		{"recall", "recall TEXT [--at +30d|-2h|RFC3339] [--session S] [--project P] [--k N] [--budget N] [--trace|--json] [--commit-access] [--otel FILE]", "recall for a query, read-only unless --commit-access", cmdRecall},
 		{"golden", "golden run SET [--baseline RUN.json] [--save RUN.json] [--json] [--fail-on-regression] [--at T] | golden stress SET --inflate 10[,100] [--json]", "golden probe sets: run, diff against a baseline, stress", cmdGolden},
 		{"bench", "bench locomo FILE [--k 5,10,25,50] [--json] [--limit-conversations N] | bench recall [--n 10000,100000] [--json]", "LoCoMo retrieval recall@k; recall latency vs the scan floor", cmdBench},
 		{"triage", "triage --type T [--model M] [--sample N] [--verdicts FILE] [--json]", "judge every active memory of a type; proposals for the curator", cmdTriage},
 		{"apply", "apply FILE|--approved [--json]", "apply approved proposals in one verified, audited batch", cmdApply},
+		{"approve", "approve ID…|--all-pending [--kind K] [--wording TEXT] [--json]", "apply proposals in one audited batch", cmdApprove},
+		{"reject", "reject ID… [--reason TEXT]", "reject proposals", cmdReject},
+		{"proposals", "proposals [--status pending|all|…] [--kind K] [--json]", "list proposals waiting for the curator", cmdProposals},
 		{"rollback", "rollback BATCH [--json]", "undo an applied batch", cmdRollback},
+		{"heartbeat", "heartbeat [--every 4h] [--at +Nd|RFC3339] [--dry-run] [--review [--model M]] [--json]", "propose promotions, demotions, archiving, cap fixes; moves nothing", cmdHeartbeat},
+		{"reflect", "reflect --intended TEXT --actual TEXT [--lesson TEXT] [--session S]", "file a self-reflection record", cmdReflect},
+		{"cleanup", "cleanup [--dry-run] [--json]", "scan stored memories for noise; propose quarantine", cmdCleanup},
+		{"export", "export md DIR [--json]", "write the tiers as Markdown files", cmdExport},
 		{"mcp", "mcp [--db PATH] [--keep-traces N]", "serve memory to an agent over MCP (stdio)", cmdMCP},
 		{"judge", "judge check [--model M] [--timeout 30s] [--json]", "check the Ollama judge: host reachable, model present, digest", cmdJudge},
 		{"backup", "backup DIR [--json]", "online SQLite backup + JSON dump of memories, each with .sha256", cmdBackup},
 		{"clock", "clock [TIME|--unset]", "show, pin or unpin the database's clock (demo databases pin theirs)", cmdClock},
 		{"help", "help [decay|stages|json|COMMAND]", "commands, the decay math, the recall stages, the trace JSON", cmdHelp},
+		{"compare", "compare TEXT [--at-a now] [--at-b +90d] [--session S] [--project P] [--k N] [--budget N] [--json] [--otel FILE]", "one query recalled read-only at two times: what is forgotten, rises, falls, is new", cmdCompare},
+		{"forecast", "forecast [ID|key:K] [--at T] [--n 20] [--json]", "what will be forgotten next, and when; or one memory's forecast", cmdForecast},
 	}
 }
 

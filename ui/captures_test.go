@@ -12,8 +12,8 @@ func seedCaptures() []*engine.CaptureRecord {
 	var cs []*engine.CaptureRecord
 	add := func(n int, outcome, layer, reason, text string) {
 		for range n {
-			id := int64(len(cs) + 1)
-			cs = append(cs, &engine.CaptureRecord{ID: id, MessageID: fmt.Sprint("m", id), Session: "s1", Role: "user",
+			id := int64(len(cs) + 1) // the id the store gives it
+			cs = append(cs, &engine.CaptureRecord{MessageID: fmt.Sprint("m", id), Session: "s1", Role: "user",
 				Text: text, At: testNow, Outcome: outcome, DroppedBy: layer, Reason: reason,
 				Trail: []engine.Decision{{Layer: engine.LayerL1, Verdict: "pass"}, {Layer: layer, Verdict: "drop", Pattern: reason, Reason: "matched " + reason}}})
 		}
@@ -26,8 +26,7 @@ func seedCaptures() []*engine.CaptureRecord {
 }
 
 func TestCapturesLayersPatternsAndTrail(t *testing.T) {
-	s := &memStore{captures: seedCaptures()}
-	m := newTestModel(t, s, 120, 30)
+	m := newTestModel(t, openStore(t, nil, seedCaptures()), 120, 30)
 	m = goTo(t, m, "Captures")
 	view := screen(m)
 	for _, want := range []string{"dropped, per pattern", "HEARTBEAT", "I don't have access", "10 captures"} {

@@ -95,14 +95,14 @@ type pane interface {
 }
 
 // newPanes builds every tab in tab order (Trace, Golden, Curate, Memories,
-// Captures). A pane exists here or has no tab: add Trace, Golden and Curate
-// in their place when they are built.
+// Captures). A pane exists here or has no tab.
 func newPanes(c *common) []pane {
 	return []pane{
-		newGoldenPane(c), // second, after the Trace tab
+		newTracePane(c),
+		newGoldenPane(c),
+		newCuratePane(c),
 		newMemoriesPane(c),
 		newCapturesPane(c),
-		newCuratePane(c),
 	}
 }
 

@@ -117,6 +117,7 @@ type curatePane struct {
 	writes        int
 	width, height int
 	status, err   string
+	loadErr       string
 }
 
 func newCuratePane(c *common) curatePane {
@@ -165,11 +166,13 @@ func (p curatePane) update(msg tea.Msg) (curatePane, tea.Cmd) {
 		}
 		p.loading = false
 		if msg.Err != nil {
-			p.err = "load proposals: " + engine.ErrorMessage(msg.Err)
+			p.loadErr = "load proposals: " + engine.ErrorMessage(msg.Err)
 			return p, nil
 		}
 		first := !p.loaded
-		p.loaded, p.err = true, ""
+		// A write's error stays on screen through the reload that follows
+		// it; only a load error is cleared by a load that works.
+		p.loaded, p.loadErr = true, ""
 		p.props, p.memories, p.batches = msg.Props, msg.Memories, msg.Batches
 		p.stats = engine.ComputeControlStats(p.props)
 		for id := range p.selected {

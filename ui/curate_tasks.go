@@ -17,7 +17,7 @@ const curateHistoryLimit = 50
 func (p curatePane) reload() (curatePane, tea.Cmd) {
 	st := p.c.deps.Store
 	if st == nil {
-		p.err = "no store: open the UI on a database"
+		p.loadErr = "no store: open the UI on a database"
 		return p, nil
 	}
 	p.seq++

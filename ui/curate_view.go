@@ -24,13 +24,20 @@ func (p curatePane) View() string {
 	default:
 		lines = append(lines, p.queueView()...)
 	}
-	body := strings.Join(lines, "\n")
 	if p.dlg != nil {
-		body += "\n" + p.dialogView()
+		// The dialog takes the bottom of the pane, above the status line;
+		// the lists above it give way so that it is always on screen.
+		dlg := strings.Split(p.dialogView(), "\n")
+		keep := max(1, p.height-1-len(dlg))
+		lines = append(fill(lines, keep), dlg...)
 	}
+	body := strings.Join(lines, "\n")
 	status := st.App.Status.Render(safetext.Truncate(safetext.SanitizeLine(p.status), p.width))
-	if p.err != "" {
-		status = st.App.Error.Render(safetext.Truncate(safetext.SanitizeLine(p.err), p.width))
+	if e := p.err + p.loadErr; e != "" {
+		if p.err != "" && p.loadErr != "" {
+			e = p.err + " · " + p.loadErr
+		}
+		status = st.App.Error.Render(safetext.Truncate(safetext.SanitizeLine(e), p.width))
 	} else if !p.loaded {
 		status = st.App.Status.Render("loading proposals…")
 	}
@@ -251,7 +258,9 @@ func (p curatePane) evidence(pr *engine.Proposal) []string {
 
 func (p curatePane) historyView() []string {
 	st := p.c.styles
-	cols := layoutColumns([]column{{Title: "BATCH", Width: 32}, {Title: "ACTOR", Width: 10}, {Title: "ROWS", Width: 5, Right: true}, {Title: "AT", Width: 16}, {Title: "STATE"}}, p.width, 8)
+	// BATCH fits "rollback:apply-20060102T150405.000Z" whole: the curator
+	// matches a rollback to its batch by name.
+	cols := layoutColumns([]column{{Title: "BATCH", Width: 36}, {Title: "ACTOR", Width: 10}, {Title: "ROWS", Width: 5, Right: true}, {Title: "AT", Width: 16}, {Title: "STATE"}}, p.width, 8)
 	out := []string{st.Table.Header.Render(tableHeader(cols))}
 	for i, b := range p.batches {
 		state := "applied"

@@ -3,18 +3,8 @@ package ui
 import (
 	"time"
 
-	"memtrace/engine"
 	"memtrace/golden"
 )
-
-// OpenTraceMsg asks the Trace tab to show the trace of Query. The Golden
-// tab returns it from a tea.Cmd when the user opens a probe's trace.
-//
-// Defined here until the Trace tab lands (its branch declares the same
-// type in ui/trace.go); the integrator keeps one of the two.
-type OpenTraceMsg struct {
-	Query engine.Query
-}
 
 // The Golden tab's async results, each delivered in a paneMsg envelope.
 type (

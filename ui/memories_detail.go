@@ -24,26 +24,34 @@ func (p memoriesPane) detailView(n int) []string {
 	lines := []string{st.Detail.Heading.Render(head + strings.Repeat("─", max(0, p.width-safetext.Width(head))))}
 
 	fields := memoryFields(m)
-	half := max(20, (p.width-2)/2)
-	label := 13
+	// Three fields a row where they fit (room for the decay plot below),
+	// else two, else one.
+	const label, minValue, gap = 13, 18, 2
+	per := 1
+	for _, n := range []int{3, 2} {
+		if p.width >= n*(label+minValue)+(n-1)*gap {
+			per = n
+			break
+		}
+	}
+	cellW := max(label+1, (p.width-(per-1)*gap)/per)
 	cell := func(f [2]string) string {
 		return st.Detail.Label.Render(safetext.PadRight(f[0], label)) +
-			st.Detail.Value.Render(safetext.PadRight(safetext.SanitizeLine(f[1]), half-label))
+			st.Detail.Value.Render(safetext.PadRight(safetext.SanitizeLine(f[1]), cellW-label))
 	}
-	for i := 0; i < len(fields); i += 2 {
-		row := cell(fields[i])
-		if i+1 < len(fields) && p.width >= 2*half {
-			row += "  " + cell(fields[i+1])
-		} else if i+1 < len(fields) {
-			lines = append(lines, row)
-			row = cell(fields[i+1])
+	for i := 0; i < len(fields); i += per {
+		var cells []string
+		for _, f := range fields[i:min(i+per, len(fields))] {
+			cells = append(cells, cell(f))
 		}
-		lines = append(lines, row)
+		lines = append(lines, strings.Join(cells, strings.Repeat(" ", gap)))
 	}
 	lines = append(lines, st.Detail.Label.Render("content"))
 	for _, l := range wrapText(m.Content, max(10, p.width-2), 4) {
 		lines = append(lines, "  "+st.Detail.Value.Render(l))
 	}
+
+	lines = append(lines, p.decayView(m, n-len(lines))...)
 
 	lines = append(lines, st.Detail.Heading.Render("audit history"))
 	switch {
@@ -68,6 +76,35 @@ func (p memoriesPane) detailView(n int) []string {
 	return fill(lines, n)
 }
 
+// detailAuditMin is what the detail keeps for the audit history: its
+// heading, the column header and the newest row.
+const detailAuditMin = 3
+
+// decayView is the decay curve of m over the next year in the avail lines
+// left above the audit history: the plot with 2 to 6 rows of bars when
+// the audit history keeps detailAuditMin lines, else the forecast caption
+// alone (it goes before audit rows), else nothing.
+func (p memoriesPane) decayView(m *engine.Memory, avail int) []string {
+	budget := avail - detailAuditMin
+	if avail < 2 {
+		return nil
+	}
+	cfg := engine.DefaultConfig()
+	if p.c.deps.Engine != nil {
+		cfg = p.c.deps.Engine.Config()
+	}
+	cols := max(10, p.width-2-decayLabelWidth)
+	plot := newDecayPlot(*m, p.c.now(), cols, cfg)
+	lines := plot.render(p.c.styles, max(2, min(6, budget-2)))
+	if budget < 4 {
+		return lines[:1]
+	}
+	for i := range lines[1:] {
+		lines[i+1] = "  " + lines[i+1]
+	}
+	return lines
+}
+
 // fill cuts lines to exactly n, padding with empty lines.
 func fill(lines []string, n int) []string {
 	if len(lines) > n {
@@ -86,6 +123,12 @@ func memoryFields(m *engine.Memory) [][2]string {
 		}
 		return t.UTC().Format("2006-01-02 15:04")
 	}
+	day := func(t time.Time) string {
+		if t.IsZero() {
+			return "—"
+		}
+		return t.UTC().Format("2006-01-02")
+	}
 	return [][2]string{
 		{"id", fmt.Sprint(m.ID)}, {"key", m.Key},
 		{"kind", string(m.Kind)}, {"type", m.Type},
@@ -94,7 +137,7 @@ func memoryFields(m *engine.Memory) [][2]string {
 		{"importance", fmt.Sprintf("%.2f", m.Importance)}, {"role", m.Role},
 		{"session", m.Session}, {"created", at(m.CreatedAt)},
 		{"last access", at(m.LastAccessedAt)}, {"accesses", fmt.Sprint(m.AccessCount)},
-		{"boost", fmt.Sprintf("%.3f (%s)", m.Boost, at(m.BoostAt))}, {"hash", short(m.Hash, 16)},
+		{"boost", fmt.Sprintf("%.3f (%s)", m.Boost, day(m.BoostAt))}, {"hash", short(m.Hash, 16)},
 	}
 }
 

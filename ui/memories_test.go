@@ -11,12 +11,19 @@ import (
 	"memtrace/engine/safetext"
 )
 
+// openMemories opens the UI on a store holding ms, on the Memories tab.
+func openMemories(t testing.TB, ms []*engine.Memory, w, h int) (Model, *recordingStore) {
+	t.Helper()
+	s := openStore(t, ms, nil)
+	return goTo(t, newTestModel(t, s, w, h), "Memories"), s
+}
+
 func TestMemoriesFilterTyping(t *testing.T) {
-	s := &memStore{memories: seedMemories(30)}
-	s.memories[4].Status = engine.StatusQuarantined
-	s.memories[4].Content = "녹차를 좋아함"
-	s.memories[9].Content = "녹차 말고 커피"
-	m := newTestModel(t, s, 100, 30)
+	ms := newMemories(30)
+	ms[4].Status = engine.StatusQuarantined
+	ms[4].Content = "녹차를 좋아함"
+	ms[9].Content = "녹차 말고 커피"
+	m, _ := openMemories(t, ms, 100, 30)
 
 	m = drive(t, m, press("/"))
 	if !m.memories().Typing() {
@@ -56,13 +63,13 @@ func TestMemoryQuery(t *testing.T) {
 }
 
 func TestMemoriesPaging(t *testing.T) {
-	s := &memStore{memories: seedMemories(5000)}
-	m := newTestModel(t, s, 100, 30)
+	m, s := openMemories(t, newMemories(5000), 100, 30)
 	p := m.memories()
 	if p.list.total != 5000 {
 		t.Fatalf("total = %d", p.list.total)
 	}
-	for _, n := range s.fetched {
+	_, fetched := s.last()
+	for _, n := range fetched {
 		if n > p.list.windowSize() {
 			t.Fatalf("fetched %d rows at once, window is %d", n, p.list.windowSize())
 		}
@@ -76,7 +83,7 @@ func TestMemoriesPaging(t *testing.T) {
 	if !ok || sel.ID != int64(want) {
 		t.Fatalf("after 40 pages: selected %v, want #%d", sel, want)
 	}
-	if s.lastFilter.Offset == 0 {
+	if last, _ := s.last(); last.Offset == 0 {
 		t.Error("paging never asked for a later offset")
 	}
 	if !strings.Contains(screen(m), fmt.Sprintf("memory number %d likes", want)) {
@@ -98,51 +105,54 @@ func TestMemoriesPaging(t *testing.T) {
 }
 
 func TestQuarantineRestoreImportanceUndo(t *testing.T) {
-	s := &memStore{memories: seedMemories(3)}
-	m := newTestModel(t, s, 100, 30)
+	m, s := openMemories(t, newMemories(3), 100, 30)
 	m = drive(t, m, press("down")) // #2
 	m = drive(t, m, press("x"))
-	got := s.memories[1]
+	got := memory(t, s, 2)
 	if got.Status != engine.StatusQuarantined || got.OrigType != "preference" || got.Type != "preference" {
 		t.Fatalf("after x: %+v", got)
 	}
-	if len(s.audit) != 1 || s.audit[0].Actor != "curator" || s.audit[0].Action != "quarantine" || s.audit[0].MemoryID != 2 {
-		t.Fatalf("audit after x: %+v", s.audit)
+	audit := changes(t, s)
+	if len(audit) != 1 || audit[0].Actor != "curator" || audit[0].Action != "quarantine" || audit[0].MemoryID != 2 {
+		t.Fatalf("audit after x: %+v", audit)
 	}
-	firstBatch := s.audit[0].Batch
+	firstBatch := audit[0].Batch
 	if !strings.Contains(screen(m), "quarantined") {
 		t.Error("the list still shows the old status")
 	}
 
+	m = drive(t, m, press("u"))
+	if got := memory(t, s, 2); got.Status != engine.StatusActive || got.OrigType != "" {
+		t.Fatalf("undo of x left %+v\n%s", got, screen(m))
+	}
+	audit = changes(t, s)
+	last := audit[len(audit)-1]
+	if len(audit) != 2 || last.Batch != "rollback:"+firstBatch || last.Actor != "curator" || last.MemoryID != 2 {
+		t.Errorf("rollback audit rows = %+v", audit)
+	}
+
 	m = drive(t, m, press("+"))
-	if got.Importance != 0.6 {
+	if got := memory(t, s, 2); got.Importance != 0.6 {
 		t.Fatalf("importance after + = %v", got.Importance)
 	}
-	if s.audit[1].Batch == firstBatch {
-		t.Error("two curator actions share a batch")
+	if audit := changes(t, s); len(audit) != 3 || audit[2].Batch == firstBatch || audit[2].Action != "importance" {
+		t.Errorf("the importance change is not a batch of its own: %+v", audit)
 	}
 	m = drive(t, m, press("u"))
-	if got.Importance != 0.5 || got.Status != engine.StatusQuarantined {
+	if got := memory(t, s, 2); got.Importance != 0.5 || got.Status != engine.StatusActive {
 		t.Fatalf("undo of + left %+v", got)
 	}
-	m = drive(t, m, press("u"))
-	if got.Status != engine.StatusActive {
-		t.Fatalf("undo of x left status %s", got.Status)
-	}
-	last := s.audit[len(s.audit)-1]
-	if last.Batch != "rollback:"+firstBatch || last.Actor != "curator" {
-		t.Errorf("rollback audit row = %+v", last)
-	}
+
 	m = drive(t, m, press("u"))
 	if !strings.Contains(screen(m), "nothing to undo") {
 		t.Error("a third u did not say there is nothing to undo")
 	}
 
 	// Restore undoes a quarantine made elsewhere; the detail lists the audit.
-	s.memories[2].Status = engine.StatusQuarantined
+	setMemory(t, s, 3, func(m *engine.Memory) { m.Status = engine.StatusQuarantined })
 	m = drive(t, m, press("R"), press("down"), press("r"))
-	if s.memories[2].Status != engine.StatusActive {
-		t.Fatalf("r left %s", s.memories[2].Status)
+	if got := memory(t, s, 3); got.Status != engine.StatusActive {
+		t.Fatalf("r left %s", got.Status)
 	}
 	m = drive(t, m, press("enter"))
 	view := screen(m)
@@ -152,23 +162,50 @@ func TestQuarantineRestoreImportanceUndo(t *testing.T) {
 		}
 	}
 	// Importance stays within 0..1 and a no-op writes nothing.
-	s.memories[2].Importance = 1
-	before := len(s.audit)
+	setMemory(t, s, 3, func(m *engine.Memory) { m.Importance = 1 })
+	before := len(changes(t, s))
 	m = drive(t, m, press("R"), press("+"))
-	if len(s.audit) != before || !strings.Contains(screen(m), "nothing to change") {
-		t.Errorf("+ at importance 1 wrote %d audit rows", len(s.audit)-before)
+	if n := len(changes(t, s)); n != before || !strings.Contains(screen(m), "nothing to change") {
+		t.Errorf("+ at importance 1 wrote %d audit rows", n-before)
+	}
+	if got := memory(t, s, 3); got.Importance != 1 {
+		t.Errorf("+ at importance 1 left %v", got.Importance)
+	}
+}
+
+// TestUndoOfStackedBatchesOnOneMemory: undo takes the newest batch back
+// first. The store refuses to roll back a batch when a later audit row
+// touches the same memory — even the row of a batch that was itself rolled
+// back — so the older undo is refused with the store's reason, nothing
+// changes, and it stays on offer.
+func TestUndoOfStackedBatchesOnOneMemory(t *testing.T) {
+	m, s := openMemories(t, newMemories(3), 100, 30)
+	m = drive(t, m, press("down"), press("x"), press("+"))
+	m = drive(t, m, press("u"))
+	if got := memory(t, s, 2); got.Importance != 0.5 || got.Status != engine.StatusQuarantined {
+		t.Fatalf("undo of + after x left %+v", got)
+	}
+	before := len(changes(t, s))
+	m = drive(t, m, press("u"))
+	view := screen(m)
+	if got := memory(t, s, 2); got.Status != engine.StatusQuarantined || len(changes(t, s)) != before {
+		t.Errorf("a refused undo changed memory 2: %+v", got)
+	}
+	if !strings.Contains(view, "undo: cannot roll back batch curator-") || len(m.memories().batches) != 1 {
+		t.Errorf("the refused undo is not explained or no longer offered:\n%s", view)
 	}
 }
 
 func TestKoreanRowsAlign(t *testing.T) {
-	s := &memStore{memories: seedMemories(6)}
-	s.memories[0].Content = "사용자는 녹차를 좋아하고 커피는 마시지 않는다"
-	s.memories[1].Type = "선호"
-	s.memories[1].Key = "메시지-열두번째-키"
-	s.memories[2].Content = "mixed 한국어 and English 텍스트 with wide 문자"
-	s.memories[3].Content = "👩\u200d💻 emoji and 日本語"
+	ms := newMemories(6)
+	ms[0].Content = "사용자는 녹차를 좋아하고 커피는 마시지 않는다"
+	ms[1].Type = "선호"
+	ms[1].Key = "메시지-열두번째-키"
+	ms[2].Content = "mixed 한국어 and English 텍스트 with wide 문자"
+	ms[3].Content = "👩\u200d💻 emoji and 日本語"
+	s := openStore(t, ms, nil)
 	for _, w := range []int{100, 137} {
-		m := newTestModel(t, s, w, 30)
+		m := goTo(t, newTestModel(t, s, w, 30), "Memories")
 		var rows []string
 		for _, l := range strings.Split(screen(m), "\n") {
 			if strings.Contains(l, "msg-") || strings.Contains(l, "메시지") || strings.HasPrefix(strings.TrimSpace(l), "ID") {
@@ -195,10 +232,10 @@ func TestKoreanRowsAlign(t *testing.T) {
 }
 
 func TestMemoryTextIsNeutralised(t *testing.T) {
-	s := &memStore{memories: seedMemories(2)}
-	s.memories[0].Content = "hi\x1b]0;pwned\x07 there\x1b[2J gone \u202eevil"
-	s.memories[0].Key = "k\x1b[31m"
-	m := newTestModel(t, s, 120, 30)
+	ms := newMemories(2)
+	ms[0].Content = "hi\x1b]0;pwned\x07 there\x1b[2J gone \u202eevil"
+	ms[0].Key = "k\x1b[31m"
+	m, _ := openMemories(t, ms, 120, 30)
 	m = drive(t, m, press("enter")) // the detail shows the content in full
 	raw := m.View().Content
 	for _, bad := range []string{"\x1b]0;pwned", "\x1b[2J", "\x07", "\u202e", "k\x1b[31m"} {
@@ -214,29 +251,5 @@ func TestMemoryTextIsNeutralised(t *testing.T) {
 		if !strings.Contains(view, want) {
 			t.Errorf("the curator cannot see %q:\n%s", want, view)
 		}
-	}
-}
-
-// BenchmarkMemoriesView100k measures a keypress to a rendered frame with
-// 100k memories behind the list (target: ≤ 16 ms).
-func BenchmarkMemoriesView100k(b *testing.B) {
-	s := &memStore{memories: seedMemories(100_000)}
-	for i, mem := range s.memories {
-		if i%3 == 0 {
-			mem.Content = "사용자는 녹차를 좋아하고 커피는 마시지 않는다 " + mem.Content
-		}
-	}
-	m := newTestModel(b, s, 200, 50)
-	m = drive(b, m, press("enter"))
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		next, cmd := m.Update(press("down"))
-		m = next.(Model)
-		if cmd != nil {
-			b.StopTimer()
-			m = drive(b, m, run(cmd)...)
-			b.StartTimer()
-		}
-		_ = m.View()
 	}
 }

@@ -114,6 +114,14 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 				m.panes[i], cmd = p.Update(msg.Msg)
 			}
 		}
+	case OpenTraceMsg:
+		// Another tab (Golden) asks to inspect a query: show the Trace tab.
+		for i, p := range m.panes {
+			if p.ID() == paneTrace {
+				m.active = i
+				m.panes[i], cmd = p.Update(msg)
+			}
+		}
 	case tea.KeyPressMsg:
 		m, cmd = m.handleKey(msg)
 	case tea.MouseClickMsg:

@@ -4,187 +4,94 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
-	"memtrace/engine"
 	"memtrace/engine/safetext"
 )
 
-var testNow = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
-
-func seedMemories(n int) []*engine.Memory {
-	ms := make([]*engine.Memory, n)
-	for i := range ms {
-		id := int64(i + 1)
-		ms[i] = &engine.Memory{ID: id, Key: fmt.Sprintf("msg-%d", id), Content: fmt.Sprintf("memory number %d likes green tea", id),
-			Kind: engine.KindFact, Type: "preference", Status: engine.StatusActive, Tier: engine.TierWarm,
-			Scope: engine.ScopeGlobal, Importance: 0.5, CreatedAt: testNow}
-	}
-	return ms
-}
-
-func newTestModel(t testing.TB, s *memStore, w, h int) Model {
-	t.Helper()
-	if s.now == nil {
-		s.now = func() time.Time { return testNow }
-	}
-	m := New(Deps{Store: s, Now: func() time.Time { return testNow }, NoColor: true})
-	m = drive(t, m, tea.WindowSizeMsg{Width: w, Height: h})
-	m = drive(t, m, startMsg{})
-	// Golden is the first tab here; these tests are about the Memories tab.
-	return goTo(t, m, "Memories")
-}
-
-// drive sends msg to the model and keeps feeding back what the returned
-// commands produce — the envelopes of async results — the way the program
-// would, until nothing is left. Timers (spinner ticks) are not followed.
-func drive(t testing.TB, m Model, msgs ...tea.Msg) Model {
-	t.Helper()
-	queue := append([]tea.Msg{}, msgs...)
-	for steps := 0; len(queue) > 0; steps++ {
-		if steps > 1000 {
-			t.Fatal("drive: the model keeps producing messages")
-		}
-		msg := queue[0]
-		queue = queue[1:]
-		next, cmd := m.Update(msg)
-		m = next.(Model)
-		queue = append(queue, run(cmd)...)
-	}
-	return m
-}
-
-func run(cmd tea.Cmd) []tea.Msg {
-	if cmd == nil {
-		return nil
-	}
-	done := make(chan tea.Msg, 1)
-	go func() { done <- cmd() }()
-	var msg tea.Msg
-	select {
-	case msg = <-done:
-	case <-time.After(50 * time.Millisecond):
-		return nil // a timer: the test does not wait for it
-	}
-	switch msg := msg.(type) {
-	case tea.BatchMsg:
-		var out []tea.Msg
-		for _, c := range msg {
-			out = append(out, run(c)...)
-		}
-		return out
-	case paneMsg, startMsg:
-		return []tea.Msg{msg}
-	}
-	return nil
-}
-
-func press(s string) tea.KeyPressMsg {
-	switch s {
-	case "enter":
-		return tea.KeyPressMsg{Code: tea.KeyEnter}
-	case "esc":
-		return tea.KeyPressMsg{Code: tea.KeyEscape}
-	case "tab":
-		return tea.KeyPressMsg{Code: tea.KeyTab}
-	case "shift+tab":
-		return tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
-	case "pgdown":
-		return tea.KeyPressMsg{Code: tea.KeyPgDown}
-	case "down":
-		return tea.KeyPressMsg{Code: tea.KeyDown}
-	}
-	r := []rune(s)[0]
-	return tea.KeyPressMsg{Code: r, Text: s}
-}
-
-func typeText(t testing.TB, m Model, s string) Model {
-	for _, r := range s {
-		m = drive(t, m, tea.KeyPressMsg{Code: r, Text: string(r)})
-	}
-	return m
-}
-
-func screen(m Model) string { return ansi.Strip(m.View().Content) }
-
-func (m Model) memories() memoriesPane {
-	for _, p := range m.panes {
-		if mp, ok := p.(memoriesPane); ok {
-			return mp
-		}
-	}
-	panic("no memories pane")
-}
-
-func (m Model) captures() capturesPane {
-	for _, p := range m.panes {
-		if cp, ok := p.(capturesPane); ok {
-			return cp
-		}
-	}
-	panic("no captures pane")
-}
-
-func goTo(t testing.TB, m Model, title string) Model {
-	for i, p := range m.panes {
-		if p.Title() == title {
-			return drive(t, m, press(fmt.Sprint(i+1)))
-		}
-	}
-	t.Fatalf("no tab %q", title)
-	return m
-}
+// designTabs is the tab order DESIGN.md gives.
+func designTabs() []string { return []string{"Trace", "Golden", "Curate", "Memories", "Captures"} }
 
 func TestTabs(t *testing.T) {
-	m := newTestModel(t, &memStore{memories: seedMemories(3)}, 100, 30)
+	m := newTestModel(t, openStore(t, newMemories(3), nil), 140, 30)
 	top := strings.Split(screen(m), "\n")[0]
-	if !strings.Contains(top, "1 Golden") || !strings.Contains(top, "2 Memories") || !strings.Contains(top, "3 Captures") {
-		t.Fatalf("tab bar %q lacks the built tabs", top)
-	}
-	for _, absent := range []string{"Trace"} {
-		if strings.Contains(top, absent) {
-			t.Errorf("tab bar %q shows %s, which has no pane yet", top, absent)
+
+	// The tabs that exist come in DESIGN.md's order, numbered from 1, and
+	// the built ones are all there.
+	var titles []string
+	for i, p := range m.panes {
+		titles = append(titles, p.Title())
+		if label := fmt.Sprintf("%d %s", i+1, p.Title()); !strings.Contains(top, label) {
+			t.Errorf("tab bar %q lacks %q", top, label)
 		}
 	}
-	if got := m.panes[m.active].Title(); got != "Memories" {
-		t.Fatalf("first tab = %s", got)
+	order := designTabs()
+	next := 0
+	for _, title := range titles {
+		for next < len(order) && order[next] != title {
+			next++
+		}
+		if next == len(order) {
+			t.Fatalf("tabs %v are not in the order %v", titles, order)
+		}
 	}
+	for _, built := range []string{"Curate", "Memories", "Captures"} {
+		if m.tabIndex(built) < 0 {
+			t.Errorf("no %s tab in %v", built, titles)
+		}
+	}
+	if m.tabIndex("Curate") != m.tabIndex("Memories")-1 || m.tabIndex("Memories") != m.tabIndex("Captures")-1 {
+		t.Errorf("tabs %v: want Curate, Memories, Captures side by side", titles)
+	}
+	if got := m.panes[m.active].Title(); got != titles[0] {
+		t.Fatalf("the program opens on %s, want the first tab %s", got, titles[0])
+	}
+
+	mem, capt := m.tabIndex("Memories"), m.tabIndex("Captures")
+	m = goTo(t, m, "Memories")
 	m = drive(t, m, press("tab"))
 	if got := m.panes[m.active].Title(); got != "Captures" {
-		t.Errorf("after tab: %s, want Captures", got)
+		t.Errorf("tab after Memories: %s, want Captures", got)
+	}
+	m = drive(t, m, press("tab"))
+	if got := m.panes[m.active].Title(); got != titles[0] {
+		t.Errorf("tab after the last tab: %s, want %s (wraps)", got, titles[0])
+	}
+	m = drive(t, m, press("shift+tab"))
+	if got := m.panes[m.active].Title(); got != "Captures" {
+		t.Errorf("shift+tab from the first tab: %s, want Captures", got)
 	}
 	m = drive(t, m, press("shift+tab"))
 	if got := m.panes[m.active].Title(); got != "Memories" {
 		t.Errorf("after shift+tab: %s, want Memories", got)
 	}
-	m = drive(t, m, press("3"))
+	m = drive(t, m, press(fmt.Sprint(capt+1)))
 	if got := m.panes[m.active].Title(); got != "Captures" {
-		t.Errorf("after 3: %s, want Captures", got)
+		t.Errorf("after %d: %s, want Captures", capt+1, got)
 	}
-	// A click on the Memories tab's label switches back.
-	span := m.tabSpans()[1]
+	// A click on the Memories tab's label switches to it.
+	span := m.tabSpans()[mem]
 	m = drive(t, m, tea.MouseClickMsg{X: span[0] + 1, Y: 0, Button: tea.MouseLeft})
 	if got := m.panes[m.active].Title(); got != "Memories" {
-		t.Errorf("after clicking tab 2 at x=%d: %s", span[0]+1, got)
+		t.Errorf("after clicking tab %d at x=%d: %s", mem+1, span[0]+1, got)
 	}
 	// The tab a click lands on is the one drawn there.
+	top = strings.Split(screen(m), "\n")[0]
 	x := strings.Index(top, "Captures")
 	m = drive(t, m, tea.MouseClickMsg{X: safetext.Width(top[:x]), Y: 0, Button: tea.MouseLeft})
 	if got := m.panes[m.active].Title(); got != "Captures" {
 		t.Errorf("clicking on the word Captures opened %s", got)
 	}
-	next, cmd := m.Update(press("q"))
-	_ = next
+	next2, cmd := m.Update(press("q"))
+	_ = next2
 	if cmd == nil || cmd() != tea.Quit() {
 		t.Error("q does not quit")
 	}
 }
 
 func TestResizeFitsEveryPane(t *testing.T) {
-	m := newTestModel(t, &memStore{memories: seedMemories(50)}, 100, 30)
+	m := newTestModel(t, openStore(t, newMemories(50), seedCaptures()), 100, 30)
 	for _, size := range [][2]int{{100, 30}, {200, 50}, {60, 20}} {
 		m = drive(t, m, tea.WindowSizeMsg{Width: size[0], Height: size[1]})
 		for range m.panes {
@@ -203,7 +110,8 @@ func TestResizeFitsEveryPane(t *testing.T) {
 }
 
 func TestHelpOverlayAndFooter(t *testing.T) {
-	m := newTestModel(t, &memStore{memories: seedMemories(3)}, 120, 30)
+	m := newTestModel(t, openStore(t, newMemories(3), nil), 120, 30)
+	m = goTo(t, m, "Memories")
 	footer := lastLine(screen(m))
 	for _, want := range []string{"filter", "quarantine", "? all keys", "q quit"} {
 		if !strings.Contains(footer, want) {

@@ -109,8 +109,8 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		}
 		text := ""
 		for _, m := range req.Messages {
-			if m.Role == "user" && strings.HasPrefix(m.Content, "<memory>") {
-				text = memoryText(m.Content)
+			if i := strings.Index(m.Content, "<memory>"); m.Role == "user" && i >= 0 {
+				text = memoryText(m.Content[i:])
 			}
 		}
 		s.mu.Lock()

@@ -1,0 +1,246 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"memtrace/engine"
+	"memtrace/engine/safetext"
+)
+
+// TestTUIEndToEnd runs the real binary in tmux at 100×30 and 200×50: it
+// types a query on the Trace tab, steps the time override, opens the split
+// view, switches tabs and quits, asserting on what tmux shows.
+func TestTUIEndToEnd(t *testing.T) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed: the end-to-end TUI test needs it (.ci/run installs it)")
+	}
+	if testing.Short() {
+		t.Skip("-short: the end-to-end TUI test builds the binary")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "memtrace")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	db := filepath.Join(dir, "demo.db")
+	if out, err := exec.Command(bin, "demo", "--no-tui", "--db", db).CombinedOutput(); err != nil {
+		t.Fatalf("demo --no-tui: %v\n%s", err, out)
+	}
+
+	t.Run("100x30", func(t *testing.T) {
+		s := startTmux(t, dir, 100, 30, bin, "--db", db)
+		s.walkThrough(t)
+		s.send(t, "q")
+		s.waitExit(t)
+	})
+	t.Run("200x50 demo", func(t *testing.T) {
+		// `memtrace demo` builds a fresh database and opens the TUI on it.
+		s := startTmux(t, dir, 200, 50, bin, "demo", "--db", filepath.Join(dir, "demo2.db"))
+		s.walkThrough(t)
+		s.send(t, "C-c")
+		s.waitExit(t)
+	})
+}
+
+// tmuxSession is one program running in a detached tmux session on a
+// private tmux server (its own socket), so a developer's tmux is never
+// touched.
+type tmuxSession struct {
+	socket, name string
+	width        int
+	exitFile     string
+}
+
+func startTmux(t *testing.T, dir string, w, h int, argv ...string) *tmuxSession {
+	t.Helper()
+	s := &tmuxSession{
+		socket:   filepath.Join(dir, fmt.Sprintf("tmux-%dx%d.sock", w, h)),
+		name:     "memtrace",
+		width:    w,
+		exitFile: filepath.Join(dir, fmt.Sprintf("exit-%dx%d", w, h)),
+	}
+	quoted := make([]string, len(argv))
+	for i, a := range argv {
+		quoted[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+	}
+	// The shell records the exit status, so the test can tell a clean quit.
+	script := strings.Join(quoted, " ") + "; echo $? > '" + s.exitFile + "'"
+	cmd := exec.Command("tmux", "-S", s.socket, "-f", "/dev/null", "new-session", "-d", "-s", s.name,
+		"-x", fmt.Sprint(w), "-y", fmt.Sprint(h), "sh", "-c", script)
+	cmd.Env = append(os.Environ(), "TERM=xterm-256color", "MEMTRACE_DB=", "NO_COLOR=")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("tmux new-session: %v\n%s", err, out)
+	}
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("screen at the end:\n%s", s.capture(t))
+		}
+		exec.Command("tmux", "-S", s.socket, "kill-server").Run()
+	})
+	return s
+}
+
+func (s *tmuxSession) tmux(t *testing.T, args ...string) string {
+	t.Helper()
+	out, err := exec.Command("tmux", append([]string{"-S", s.socket}, args...)...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("tmux %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return string(out)
+}
+
+func (s *tmuxSession) capture(t *testing.T) string {
+	out, err := exec.Command("tmux", "-S", s.socket, "capture-pane", "-p", "-t", s.name).CombinedOutput()
+	if err != nil {
+		return fmt.Sprintf("(no screen: %v %s)", err, out)
+	}
+	return string(out)
+}
+
+// send presses tmux keys (names such as Enter, C-c, or single characters).
+func (s *tmuxSession) send(t *testing.T, keys ...string) {
+	t.Helper()
+	s.tmux(t, append([]string{"send-keys", "-t", s.name}, keys...)...)
+}
+
+// typeText types text literally (Korean included).
+func (s *tmuxSession) typeText(t *testing.T, text string) {
+	t.Helper()
+	s.tmux(t, "send-keys", "-t", s.name, "-l", text)
+}
+
+// waitFor polls the screen until ok accepts it, failing after a deadline.
+func (s *tmuxSession) waitFor(t *testing.T, what string, ok func(screen string) bool) string {
+	t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		screen := s.capture(t)
+		if ok(screen) {
+			return screen
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("waited 15s for %s; the screen:\n%s", what, screen)
+		}
+		time.Sleep(40 * time.Millisecond)
+	}
+}
+
+func (s *tmuxSession) waitText(t *testing.T, texts ...string) string {
+	t.Helper()
+	return s.waitFor(t, fmt.Sprintf("%q", texts), func(screen string) bool {
+		for _, x := range texts {
+			if !strings.Contains(screen, x) {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// waitExit waits for the program to end and checks its exit status.
+func (s *tmuxSession) waitExit(t *testing.T) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if b, err := os.ReadFile(s.exitFile); err == nil && len(bytes.TrimSpace(b)) > 0 {
+			if code := string(bytes.TrimSpace(b)); code != "0" {
+				t.Fatalf("memtrace exited with status %s", code)
+			}
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("memtrace did not exit; the screen:\n%s", s.capture(t))
+		}
+		time.Sleep(40 * time.Millisecond)
+	}
+}
+
+var stageRow = regexp.MustCompile(`(?m)^\s*(\d+) (\w+)\s+(\d+)\s+(\d+)`)
+
+// walkThrough is the user's path: Trace tab first, a Korean query, the 11
+// stages, the time override, the split view, then every other tab.
+func (s *tmuxSession) walkThrough(t *testing.T) {
+	t.Helper()
+	screen := s.waitText(t, "1 Trace", "query ›", "10 budget")
+	if !strings.HasPrefix(strings.TrimSpace(screen), "1 Trace") {
+		t.Fatalf("the Trace tab is not the first tab:\n%s", screen)
+	}
+	s.send(t, "/")
+	s.typeText(t, "충주 사과")
+	s.send(t, "Enter")
+	screen = s.waitFor(t, "the 11 stages of a recall of 충주 사과", func(screen string) bool {
+		return len(stageRow.FindAllString(screen, -1)) == len(engine.StageNames) && strings.Contains(screen, "read-only recall at")
+	})
+	for i, m := range stageRow.FindAllStringSubmatch(screen, -1) {
+		if m[1] != fmt.Sprint(i) || m[2] != engine.StageNames[i] {
+			t.Errorf("stage row %d reads %q, want %d %s", i, m[0], i, engine.StageNames[i])
+		}
+	}
+	if !strings.Contains(screen, "충주") || !regexp.MustCompile(`prompt [█░]+ \d+ / \d+ chars`).MatchString(screen) {
+		t.Errorf("no Chungju memory or no budget meter after the query:\n%s", screen)
+	}
+	s.checkAlignment(t, screen)
+
+	s.send(t, "]")
+	s.waitText(t, "at +1d")
+	s.send(t, "]", "]")
+	screen = s.waitFor(t, "the recall at +30d", func(screen string) bool {
+		return strings.Contains(screen, "at +30d") && regexp.MustCompile(`read-only recall at \d{4}-\d\d-\d\d`).MatchString(screen) &&
+			!strings.Contains(screen, "recalling")
+	})
+	s.send(t, "s")
+	s.waitText(t, "forgotten by +30d:", "now · ")
+	s.send(t, "[")
+	s.waitText(t, "at +7d", "forgotten by +7d:")
+
+	s.send(t, "4")
+	s.waitFor(t, "the Memories tab", func(screen string) bool {
+		return strings.Contains(screen, "CONTENT") && regexp.MustCompile(`(?m)^1 of \d+`).MatchString(screen)
+	})
+	s.send(t, "5")
+	s.waitText(t, "dropped, per pattern", "heartbeat_ok")
+	s.send(t, "3")
+	s.waitText(t, "3 Curate")
+	s.send(t, "1")
+	s.waitText(t, "forgotten by +7d:")
+
+	// Golden: the project's set (found from the working directory) runs
+	// over its fixture; enter opens the first probe's trace.
+	s.send(t, "2")
+	s.waitText(t, "2 Golden", "32 probes", "greeting-annyeong")
+	s.send(t, "r")
+	s.waitText(t, "32/32 passed", "vs baseline: no regression")
+	s.send(t, "Enter")
+	s.waitText(t, "안녕", "read-only recall at 2026-07-21")
+}
+
+// checkAlignment checks that Korean rows take as many cells as English
+// ones: the stage column's border sits in the same column on every row.
+func (s *tmuxSession) checkAlignment(t *testing.T, screen string) {
+	t.Helper()
+	col := -1
+	for i, line := range strings.Split(screen, "\n") {
+		x := strings.Index(line, "│")
+		if x < 0 {
+			continue
+		}
+		w := safetext.Width(line[:x])
+		if col < 0 {
+			col = w
+		}
+		if w != col {
+			t.Errorf("line %d: border at cell %d, want %d: %q", i, w, col, line)
+		}
+	}
+	if col < 0 {
+		t.Errorf("no stage column border on the screen:\n%s", screen)
+	}
+}

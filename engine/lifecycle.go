@@ -1,0 +1,342 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// ApproveOptions configure an approval.
+type ApproveOptions struct {
+	// Curator names who decided (default "curator").
+	Curator string
+	// Wording replaces, per promote proposal id, the rule text the HOT
+	// memory gets (the curator's edit).
+	Wording map[int64]string
+	// Batch is the audit batch id (default "approve-<timestamp>").
+	Batch string
+}
+
+// AppliedProposal is one proposal an approval applied.
+type AppliedProposal struct {
+	ProposalID int64  `json:"proposal_id"`
+	Kind       string `json:"kind"`
+	MemoryID   int64  `json:"memory_id"`
+	From       string `json:"from"`
+	To         string `json:"to"`
+}
+
+// ApproveResult is what an approval changed.
+type ApproveResult struct {
+	Batch   string            `json:"batch"`
+	Applied []AppliedProposal `json:"applied"`
+}
+
+// ApproveProposals applies the given proposals (promote, demote, archive,
+// quarantine, restore, retype) in ONE transaction: every memory change is
+// audited under the batch, every proposal is marked applied with the batch,
+// so Store.RollbackBatch (or RollbackApproval) undoes all of it. A proposal
+// that is not pending (or needs_review, which a curator's approval settles,
+// or approved in the Curate tab and not yet applied),
+// or whose memory is no longer in the state it was proposed for, fails the
+// whole batch and nothing changes.
+func (e *Engine) ApproveProposals(ctx context.Context, ids []int64, o ApproveOptions) (*ApproveResult, error) {
+	if len(ids) == 0 {
+		return nil, Errorf(EINVALID, "no proposals to approve; list them with `memtrace proposals`")
+	}
+	if o.Curator == "" {
+		o.Curator = ActorCurator
+	}
+	now := e.Now()
+	if o.Batch == "" {
+		b, err := e.freshBatch(ctx, "approve-"+now.Format("20060102T150405Z"))
+		if err != nil {
+			return nil, err
+		}
+		o.Batch = b
+	}
+	res := &ApproveResult{Batch: o.Batch}
+	a := Actor{Name: o.Curator, Batch: o.Batch}
+	err := e.Update(ctx, func(q Queries) error {
+		res.Applied = res.Applied[:0]
+		seen := map[int64]bool{}
+		for _, id := range ids {
+			if seen[id] {
+				continue
+			}
+			seen[id] = true
+			p, err := q.GetProposal(ctx, id)
+			if err != nil {
+				return err
+			}
+			if p.Status != ProposalPending && p.Status != ProposalReview && p.Status != ProposalApproved {
+				return Errorf(ECONFLICT, "proposal %d is %s, not pending; nothing was applied", id, p.Status)
+			}
+			ap, err := e.applyProposal(ctx, q, p, a, o.Wording[id], now)
+			if err != nil {
+				return err
+			}
+			p.Status, p.DecidedBy, p.DecidedAt, p.Batch = ProposalApplied, o.Curator, now, o.Batch
+			if ap.MemoryID != 0 && p.MemoryID == 0 {
+				p.MemoryID = ap.MemoryID
+			}
+			if err := q.UpdateProposal(ctx, p); err != nil {
+				return err
+			}
+			res.Applied = append(res.Applied, ap)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// freshBatch returns base, or base-2, base-3 … when base is already in the
+// audit log.
+func (e *Engine) freshBatch(ctx context.Context, base string) (string, error) {
+	b := base
+	for i := 2; ; i++ {
+		rows, err := e.Store().AuditForBatch(ctx, b)
+		if err != nil {
+			return "", fmt.Errorf("batch id: %w", err)
+		}
+		if len(rows) == 0 {
+			return b, nil
+		}
+		b = fmt.Sprintf("%s-%d", base, i)
+	}
+}
+
+func (e *Engine) applyProposal(ctx context.Context, q Queries, p *Proposal, a Actor, wording string, now time.Time) (AppliedProposal, error) {
+	ap := AppliedProposal{ProposalID: p.ID, Kind: p.Kind, MemoryID: p.MemoryID}
+	if p.Kind == ProposalPromote {
+		return e.applyPromotion(ctx, q, p, a, wording, now)
+	}
+	m, err := q.GetMemory(ctx, p.MemoryID)
+	if err != nil {
+		return ap, err
+	}
+	ap.From = describeState(m)
+	switch p.Kind {
+	case ProposalDemote:
+		if m.Status != StatusActive || string(TierOf(m)) == p.TargetType || TierOf(m) == TierCold {
+			return ap, Errorf(ECONFLICT, "proposal %d: memory %d is %s now, cannot demote it to %s; reject the proposal", p.ID, m.ID, ap.From, p.TargetType)
+		}
+		if p.TargetType == string(TierCold) {
+			m.Tier, m.Status = TierCold, StatusArchived
+		} else {
+			m.Tier = TierWarm
+		}
+	case ProposalArchive:
+		if m.Status != StatusActive {
+			return ap, Errorf(ECONFLICT, "proposal %d: memory %d is %s now, cannot archive it; reject the proposal", p.ID, m.ID, ap.From)
+		}
+		m.Tier, m.Status = TierCold, StatusArchived
+	case ProposalQuarantine:
+		if m.Status == StatusQuarantined {
+			return ap, Errorf(ECONFLICT, "proposal %d: memory %d is already quarantined; reject the proposal", p.ID, m.ID)
+		}
+		if m.OrigType == "" {
+			m.OrigType = m.Type
+		}
+		m.Status = StatusQuarantined
+	case ProposalRestore:
+		if m.Status == StatusActive {
+			return ap, Errorf(ECONFLICT, "proposal %d: memory %d is already active; reject the proposal", p.ID, m.ID)
+		}
+		m.Status = StatusActive
+		if m.Tier == TierCold {
+			m.Tier = TierWarm
+		}
+		if p.TargetType != "" {
+			m.Type = p.TargetType
+		} else if m.OrigType != "" {
+			m.Type = m.OrigType
+		}
+	case ProposalRetype:
+		if p.TargetType == "" {
+			return ap, Errorf(EINVALID, "proposal %d: retype without a target type", p.ID)
+		}
+		if m.OrigType == "" {
+			m.OrigType = m.Type
+		}
+		m.Type = p.TargetType
+	default:
+		return ap, Errorf(EINVALID, "proposal %d: unknown kind %q", p.ID, p.Kind)
+	}
+	if err := q.UpdateMemory(ctx, m, a, p.Kind); err != nil {
+		return ap, err
+	}
+	ap.To = describeState(m)
+	return ap, nil
+}
+
+// describeState is a memory's lifecycle state for reports: "warm/active".
+func describeState(m *Memory) string {
+	s := string(m.Tier) + "/" + string(m.Status)
+	if m.Status == StatusQuarantined || m.Type != "" {
+		s += " " + m.Type
+	}
+	return s
+}
+
+// applyPromotion creates (or moves) the HOT memory of a lesson, type rule,
+// with the proposed or curator-edited wording, and marks the lesson
+// promoted.
+func (e *Engine) applyPromotion(ctx context.Context, q Queries, p *Proposal, a Actor, wording string, now time.Time) (AppliedProposal, error) {
+	ap := AppliedProposal{ProposalID: p.ID, Kind: p.Kind}
+	ev, err := ParsePromotion(p)
+	if err != nil {
+		return ap, err
+	}
+	text := strings.Join(strings.Fields(wording), " ")
+	if text == "" {
+		text = ev.Wording
+	}
+	if text == "" {
+		return ap, Errorf(EINVALID, "proposal %d has no wording; approve it with --wording", p.ID)
+	}
+	tier := TierHot
+	if p.TargetType == string(TierWarm) {
+		tier = TierWarm
+	}
+	scope := ev.Scope
+	if !ValidScope(scope) {
+		scope = ScopeGlobal
+	}
+	key := LessonMemoryKey(ev.LessonKey)
+	m, err := q.GetMemoryByKey(ctx, key)
+	switch {
+	case err == nil:
+		ap.From = describeState(m)
+		if m.Content != text {
+			m.Content, m.Embedding, m.Embedder = text, nil, ""
+		}
+		if m.OrigType == "" && m.Type != "rule" {
+			m.OrigType = m.Type
+		}
+		m.Type, m.Tier, m.Scope, m.Status = "rule", tier, scope, StatusActive
+		m.LastAccessedAt = now
+		if err := e.PrepareMemory(ctx, m); err != nil {
+			return ap, err
+		}
+		if err := q.UpdateMemory(ctx, m, a, ProposalPromote); err != nil {
+			return ap, err
+		}
+	case ErrorCode(err) == ENOTFOUND:
+		ap.From = "lesson " + ev.LessonKey
+		m = &Memory{Key: key, Content: text, Kind: KindFact, Type: "rule", Tier: tier, Scope: scope,
+			Importance: 0.9, Role: "user", CreatedAt: now, LastAccessedAt: now}
+		if err := e.PrepareMemory(ctx, m); err != nil {
+			return ap, err
+		}
+		if err := q.InsertMemory(ctx, m, a); err != nil {
+			return ap, err
+		}
+	default:
+		return ap, err
+	}
+	ap.MemoryID, ap.To = m.ID, describeState(m)
+	c, err := q.GetCorrection(ctx, ev.LessonKey)
+	if err == nil {
+		c.Status = CorrectionPromoted
+		if err := q.SaveCorrection(ctx, c); err != nil {
+			return ap, err
+		}
+	} else if ErrorCode(err) != ENOTFOUND {
+		return ap, err
+	}
+	return ap, nil
+}
+
+// RejectProposals marks proposals rejected. Rejecting a promotion marks its
+// lesson rejected, so the heartbeat does not propose it again.
+func (e *Engine) RejectProposals(ctx context.Context, ids []int64, curator, reason string) (int, error) {
+	if len(ids) == 0 {
+		return 0, Errorf(EINVALID, "no proposals to reject; list them with `memtrace proposals`")
+	}
+	if curator == "" {
+		curator = ActorCurator
+	}
+	now := e.Now()
+	n := 0
+	err := e.Update(ctx, func(q Queries) error {
+		n = 0
+		for _, id := range ids {
+			p, err := q.GetProposal(ctx, id)
+			if err != nil {
+				return err
+			}
+			if p.Status != ProposalPending && p.Status != ProposalReview {
+				return Errorf(ECONFLICT, "proposal %d is %s, not pending; nothing was rejected", id, p.Status)
+			}
+			p.Status, p.DecidedBy, p.DecidedAt = ProposalRejected, curator, now
+			if reason != "" {
+				p.Reason = strings.TrimSpace(p.Reason + "; rejected: " + reason)
+			}
+			if err := q.UpdateProposal(ctx, p); err != nil {
+				return err
+			}
+			if p.Kind == ProposalPromote {
+				if ev, err := ParsePromotion(p); err == nil {
+					if c, err := q.GetCorrection(ctx, ev.LessonKey); err == nil {
+						c.Status = CorrectionRejected
+						if err := q.SaveCorrection(ctx, c); err != nil {
+							return err
+						}
+					}
+				}
+			}
+			n++
+		}
+		return nil
+	})
+	return n, err
+}
+
+// RollbackApproval undoes an approval batch: Store.RollbackBatch restores
+// every memory it changed (audited under "rollback:<batch>"), then the
+// batch's proposals are marked rolled_back and promoted lessons return to
+// candidate. The second step is its own transaction; if it fails the
+// memories are already restored and re-running reports the batch as rolled
+// back.
+func (e *Engine) RollbackApproval(ctx context.Context, batch, actor string) (int, error) {
+	n, err := e.Store().RollbackBatch(ctx, batch, actor)
+	if err != nil {
+		return 0, err
+	}
+	err = e.Update(ctx, func(q Queries) error {
+		ps, err := q.FindProposals(ctx, ProposalFilter{Batch: batch})
+		if err != nil {
+			return err
+		}
+		for _, p := range ps {
+			if p.Status != ProposalApplied {
+				continue
+			}
+			p.Status = ProposalRolledBack
+			if err := q.UpdateProposal(ctx, p); err != nil {
+				return err
+			}
+			if p.Kind != ProposalPromote {
+				continue
+			}
+			if ev, err := ParsePromotion(p); err == nil {
+				if c, err := q.GetCorrection(ctx, ev.LessonKey); err == nil && c.Status == CorrectionPromoted {
+					c.Status = CorrectionCandidate
+					if err := q.SaveCorrection(ctx, c); err != nil {
+						return err
+					}
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return n, fmt.Errorf("rollback %s: memories restored, proposals not updated: %w", batch, err)
+	}
+	return n, nil
+}

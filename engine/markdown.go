@@ -1,0 +1,324 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// The Markdown tiers (seed 002) are files an agent can read: HOT.md,
+// WARM.md (global WARM memories), projects/NAME.md, domains/NAME.md,
+// archive/YYYY-MM.md and corrections.md. One memory is one line:
+//
+//	- TEXT <!-- mt {"id":12,"key":"m0005","kind":"fact","type":"preference","imp":0.7} -->
+//
+// TEXT is the content with backslashes, line breaks and control characters
+// escaped (\\, \n, \r, \t, \u001b), so a file never carries a terminal
+// control sequence and one memory never spans two lines. The trailer names
+// the memory so that `import md` can update it; a line without a trailer is
+// a new memory. Export is deterministic (files by name, memories by id), and
+// export → import → export is byte-identical.
+
+// mdTrailerStart opens the machine-readable trailer of a line.
+const mdTrailerStart = " <!-- mt "
+
+// mdLine is the trailer of one memory line. Fields the file already implies
+// (tier, scope of a WARM file, status) are left out.
+type mdLine struct {
+	ID     int64   `json:"id,omitempty"`
+	Key    string  `json:"key,omitempty"`
+	Kind   Kind    `json:"kind,omitempty"`
+	Type   string  `json:"type,omitempty"`
+	Imp    float64 `json:"imp"`
+	Scope  string  `json:"scope,omitempty"`
+	Status Status  `json:"status,omitempty"`
+}
+
+// mdLesson is the trailer of a corrections.md entry's title.
+type mdLesson struct {
+	LessonKey string `json:"lesson_key"`
+	Scope     string `json:"scope,omitempty"`
+}
+
+// MarkdownFile is one file an export wrote.
+type MarkdownFile struct {
+	Path  string `json:"path"` // relative to the export directory
+	Lines int    `json:"lines"`
+	Cap   int    `json:"cap,omitempty"`
+	Items int    `json:"items"`
+}
+
+// MarkdownExport reports an export.
+type MarkdownExport struct {
+	Dir     string         `json:"dir"`
+	Files   []MarkdownFile `json:"files"`
+	Removed []string       `json:"removed,omitempty"` // stale tier files of an earlier export
+}
+
+// RenderMarkdown renders every tier file and corrections.md, keyed by path
+// relative to the export directory.
+func (e *Engine) RenderMarkdown(ctx context.Context) (map[string][]byte, error) {
+	files := map[string][]byte{}
+	for _, s := range e.TierScopes() {
+		var b bytes.Buffer
+		fmt.Fprintln(&b, tierTitle(s))
+		fmt.Fprintln(&b)
+		for _, id := range s.Memories {
+			m, ok := e.Memory(id)
+			if !ok {
+				continue
+			}
+			line, err := memoryLine(&m, s.File)
+			if err != nil {
+				return nil, err
+			}
+			b.WriteString(line)
+			b.WriteByte('\n')
+		}
+		files[s.File] = b.Bytes()
+	}
+	if _, ok := files["HOT.md"]; !ok {
+		files["HOT.md"] = []byte(tierTitle(TierScope{File: "HOT.md", Tier: TierHot, Lines: tierHeaderLines, Cap: HotLineCap}) + "\n\n")
+	}
+	cs, err := e.allCorrections(ctx)
+	if err != nil {
+		return nil, err
+	}
+	corr, err := renderCorrections(cs)
+	if err != nil {
+		return nil, err
+	}
+	files["corrections.md"] = corr
+	return files, nil
+}
+
+func tierTitle(s TierScope) string {
+	count := fmt.Sprintf("%d/%d lines", s.Lines, s.Cap)
+	if s.Cap == 0 {
+		count = fmt.Sprintf("%d lines", s.Lines)
+	}
+	switch {
+	case s.File == "HOT.md":
+		return "# HOT — always loaded (" + count + ")"
+	case s.File == "WARM.md":
+		return "# WARM — global (" + count + ")"
+	case strings.HasPrefix(s.File, "projects/"):
+		return "# WARM — project " + strings.TrimPrefix(s.Scope, "project:") + " (" + count + ")"
+	case strings.HasPrefix(s.File, "domains/"):
+		return "# WARM — domain " + strings.TrimPrefix(s.Scope, "domain:") + " (" + count + ")"
+	}
+	month := strings.TrimSuffix(strings.TrimPrefix(s.File, "archive/"), ".md")
+	return "# COLD — archive " + month + " (" + count + ")"
+}
+
+// memoryLine renders one memory for file.
+func memoryLine(m *Memory, file string) (string, error) {
+	t := mdLine{ID: m.ID, Key: m.Key, Kind: m.Kind, Type: m.Type, Imp: m.Importance}
+	cold := strings.HasPrefix(file, "archive/")
+	if cold || m.Scope != fileScope(file) {
+		t.Scope = m.Scope
+	}
+	if cold && m.Status != StatusArchived {
+		t.Status = m.Status
+	}
+	raw, err := json.Marshal(t) // escapes < and >, so "-->" never appears inside
+	if err != nil {
+		return "", fmt.Errorf("render memory %d: %w", m.ID, err)
+	}
+	return "- " + escapeLine(m.Content) + mdTrailerStart + string(raw) + " -->", nil
+}
+
+func (e *Engine) allCorrections(ctx context.Context) ([]*Correction, error) {
+	var all []*Correction
+	for _, st := range []string{CorrectionPending, CorrectionCandidate, CorrectionPromoted, CorrectionRejected} {
+		cs, err := e.Store().FindCorrections(ctx, st)
+		if err != nil {
+			return nil, fmt.Errorf("corrections: %w", err)
+		}
+		all = append(all, cs...)
+	}
+	sort.Slice(all, func(i, j int) bool {
+		a, b := all[i].FirstSeen, all[j].FirstSeen
+		if !a.Equal(b) {
+			return a.Before(b)
+		}
+		return all[i].LessonKey < all[j].LessonKey
+	})
+	return all, nil
+}
+
+// renderCorrections writes corrections.md in seed 002's entry format.
+func renderCorrections(cs []*Correction) ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteString("# Corrections\n")
+	for _, c := range cs {
+		raw, err := json.Marshal(mdLesson{LessonKey: c.LessonKey, Scope: c.Scope})
+		if err != nil {
+			return nil, fmt.Errorf("render lesson %s: %w", c.LessonKey, err)
+		}
+		fmt.Fprintf(&b, "\n## %s — %s%s%s -->\n\n", c.FirstSeen.UTC().Format("2006-01-02"), lessonTitle(c), mdTrailerStart, raw)
+		fmt.Fprintf(&b, "- Context: %s\n", escapeLine(c.Context))
+		fmt.Fprintf(&b, "- Correction: \"%s\"\n", escapeLine(c.Correction))
+		fmt.Fprintf(&b, "- Lesson: %s\n", escapeLine(c.Lesson))
+		fmt.Fprintf(&b, "- Count: %d/%d\n", c.Count, PromotionThreshold)
+		fmt.Fprintf(&b, "- Status: %s\n", c.Status)
+	}
+	return b.Bytes(), nil
+}
+
+// lessonTitle is a short title for a lesson entry (display only; import
+// reads the lesson from its own line).
+func lessonTitle(c *Correction) string {
+	t := squashSpaces(c.Lesson)
+	if t == "" {
+		t = c.LessonKey
+	}
+	if utf8.RuneCountInString(t) > 60 {
+		t = string([]rune(t)[:59]) + "…"
+	}
+	return escapeLine(t)
+}
+
+// ExportMarkdown writes the Markdown tiers to dir and removes tier files of
+// an earlier export that no longer have memories (only *.md files at the
+// paths the tiers use).
+func (e *Engine) ExportMarkdown(ctx context.Context, dir string) (*MarkdownExport, error) {
+	files, err := e.RenderMarkdown(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := &MarkdownExport{Dir: dir}
+	paths := make([]string, 0, len(files))
+	for p := range files {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			return nil, fmt.Errorf("export md: %w", err)
+		}
+		if err := os.WriteFile(full, files[p], 0o644); err != nil {
+			return nil, fmt.Errorf("export md: %w", err)
+		}
+		lines := bytes.Count(files[p], []byte("\n"))
+		items := bytes.Count(files[p], []byte("\n- "))
+		if p == "corrections.md" {
+			items = bytes.Count(files[p], []byte("\n## "))
+		}
+		out.Files = append(out.Files, MarkdownFile{Path: p, Lines: lines, Cap: capOf(p), Items: items})
+	}
+	stale, err := tierFiles(dir)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range stale {
+		if _, ok := files[p]; ok {
+			continue
+		}
+		if err := os.Remove(filepath.Join(dir, filepath.FromSlash(p))); err != nil {
+			return nil, fmt.Errorf("export md: remove stale %s: %w", p, err)
+		}
+		out.Removed = append(out.Removed, p)
+	}
+	return out, nil
+}
+
+func capOf(p string) int {
+	if p == "corrections.md" {
+		return 0
+	}
+	return fileCap(p)
+}
+
+// tierFiles lists the tier files present in dir, relative and sorted.
+func tierFiles(dir string) ([]string, error) {
+	var out []string
+	for _, p := range []string{"HOT.md", "WARM.md", "corrections.md"} {
+		if _, err := os.Stat(filepath.Join(dir, p)); err == nil {
+			out = append(out, p)
+		}
+	}
+	for _, sub := range []string{"projects", "domains", "archive"} {
+		ms, err := filepath.Glob(filepath.Join(dir, sub, "*.md"))
+		if err != nil {
+			return nil, fmt.Errorf("list %s: %w", sub, err)
+		}
+		for _, m := range ms {
+			out = append(out, sub+"/"+filepath.Base(m))
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// escapeLine makes text one line with no control characters; unescapeLine
+// reverses it exactly.
+func escapeLine(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == '\\':
+			b.WriteString(`\\`)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) || r == 0x2028 || r == 0x2029 || r == 0x85:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+func unescapeLine(s string) (string, error) {
+	if !strings.Contains(s, `\`) {
+		return s, nil
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '\\' {
+			b.WriteByte(c)
+			continue
+		}
+		if i+1 >= len(s) {
+			return "", fmt.Errorf("a lone backslash ends the line; write \\\\ for a backslash")
+		}
+		i++
+		switch s[i] {
+		case '\\':
+			b.WriteByte('\\')
+		case 'n':
+			b.WriteByte('\n')
+		case 'r':
+			b.WriteByte('\r')
+		case 't':
+			b.WriteByte('\t')
+		case 'u':
+			if i+4 >= len(s) {
+				return "", fmt.Errorf("\\u needs four hex digits")
+			}
+			v, err := strconv.ParseUint(s[i+1:i+5], 16, 32)
+			if err != nil {
+				return "", fmt.Errorf("\\u%s is not four hex digits", s[i+1:i+5])
+			}
+			b.WriteRune(rune(v))
+			i += 4
+		default:
+			return "", fmt.Errorf("unknown escape \\%c; write \\\\ for a backslash", s[i])
+		}
+	}
+	return b.String(), nil
+}

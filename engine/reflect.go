@@ -1,0 +1,104 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"memtrace/engine/textnorm"
+)
+
+// ReflectionPrefix starts the lesson key of a self-reflection record. Such
+// records live among the corrections (no schema of their own) and take the
+// same path to promotion: the same lesson reflected PromotionThreshold times
+// becomes a promote proposal at the next heartbeat.
+const ReflectionPrefix = "reflection:"
+
+// Reflection is an agent's note after a task (seed 002): what it intended,
+// what actually happened, and the lesson it draws.
+type Reflection struct {
+	Intended string    `json:"intended"`
+	Actual   string    `json:"actual"`
+	Lesson   string    `json:"lesson,omitempty"` // "" : the lesson is the actual outcome
+	Session  string    `json:"session,omitempty"`
+	Project  string    `json:"project,omitempty"`
+	At       time.Time `json:"at,omitzero"`
+}
+
+// Reflect files a self-reflection record and returns the lesson it counted
+// toward. The lesson key is the reflection prefix plus the lesson's
+// normalised terms in sorted order, so rewordings with the same words (in
+// any order, with Korean particles or English inflections) count as one.
+func (e *Engine) Reflect(ctx context.Context, r Reflection) (*Correction, error) {
+	r.Intended, r.Actual, r.Lesson = squashSpaces(r.Intended), squashSpaces(r.Actual), squashSpaces(r.Lesson)
+	if r.Intended == "" || r.Actual == "" {
+		return nil, Errorf(EINVALID, "a reflection needs both --intended and --actual")
+	}
+	lesson := r.Lesson
+	if lesson == "" {
+		lesson = r.Actual
+	}
+	key := ReflectionKey(lesson)
+	if key == ReflectionPrefix {
+		return nil, Errorf(EINVALID, "the lesson %q has no words to key it by; say what to do differently", lesson)
+	}
+	at := r.At
+	if at.IsZero() {
+		at = e.Now()
+	}
+	at = at.UTC()
+	occ := Occurrence{Session: r.Session, Text: "intended: " + r.Intended + " | actual: " + r.Actual, At: at}
+	var out *Correction
+	err := e.Update(ctx, func(q Queries) error {
+		c, err := q.GetCorrection(ctx, key)
+		switch {
+		case err == nil:
+		case ErrorCode(err) == ENOTFOUND:
+			c = &Correction{LessonKey: key, Lesson: lesson, Scope: ProjectScope(r.Project),
+				FirstSeen: at, Status: CorrectionPending}
+		default:
+			return err
+		}
+		c.Context = "self-reflection: intended " + r.Intended
+		c.Correction = r.Actual
+		c.Count++
+		c.Occurrences = append(c.Occurrences, occ)
+		if at.After(c.LastSeen) {
+			c.LastSeen = at
+		}
+		if c.Status == CorrectionPending && c.Count >= PromotionThreshold {
+			c.Status = CorrectionCandidate
+		}
+		out = c
+		return q.SaveCorrection(ctx, c)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("reflect: %w", err)
+	}
+	return out, nil
+}
+
+// ReflectionKey is the lesson key of a reflection's lesson.
+func ReflectionKey(lesson string) string {
+	seen := map[string]bool{}
+	var terms []string
+	for _, t := range textnorm.Tokens(lesson) {
+		if textnorm.IsStopWord(t) || seen[t] {
+			continue
+		}
+		seen[t] = true
+		terms = append(terms, t)
+	}
+	sort.Strings(terms)
+	if len(terms) > 12 {
+		terms = terms[:12]
+	}
+	return ReflectionPrefix + strings.Join(terms, "-")
+}
+
+// IsReflection reports whether a lesson came from self-reflection.
+func IsReflection(c *Correction) bool { return strings.HasPrefix(c.LessonKey, ReflectionPrefix) }
+
+func squashSpaces(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -1,0 +1,162 @@
+package engine
+
+import (
+	"sort"
+	"strings"
+	"time"
+)
+
+// Tier caps and lifecycle ages (seed 002). A cap is a number of lines of the
+// tier's Markdown file; one memory is one line. Caps are enforced by
+// proposals written by the heartbeat, never by silent truncation.
+const (
+	HotLineCap  = 100
+	WarmLineCap = 200
+	// DemoteAfter: a HOT or WARM memory unused this long is a demotion
+	// candidate (HOT → WARM, WARM → COLD).
+	DemoteAfter = 30 * 24 * time.Hour
+	// ArchiveAfter: a memory unused this long is an archive candidate.
+	ArchiveAfter = 90 * 24 * time.Hour
+)
+
+// Lifecycle audit actions and actors of the tiers.
+const (
+	ActorHeartbeat = "heartbeat"
+	ActorCurator   = "curator"
+	ActorImport    = "import"
+)
+
+// TierOf says in which tier a memory lives: archived memories are COLD
+// whatever their tier field says, quarantined ones are in no tier ("").
+func TierOf(m *Memory) Tier {
+	switch {
+	case m.Status == StatusQuarantined:
+		return ""
+	case m.Status == StatusArchived || m.Tier == TierCold:
+		return TierCold
+	case m.Tier == TierHot:
+		return TierHot
+	default:
+		return TierWarm
+	}
+}
+
+// LastUse is when a memory was last recalled, or created when never.
+func LastUse(m *Memory) time.Time {
+	if m.LastAccessedAt.After(m.CreatedAt) {
+		return m.LastAccessedAt
+	}
+	return m.CreatedAt
+}
+
+// UnusedFor is how long a memory has gone without use at time at.
+func UnusedFor(m *Memory, at time.Time) time.Duration {
+	d := at.Sub(LastUse(m))
+	if d < 0 {
+		return 0
+	}
+	return d
+}
+
+// TierFile is the Markdown file (relative to the export directory) a memory
+// is written to: HOT.md, projects/NAME.md, domains/NAME.md, WARM.md for
+// global WARM memories, archive/YYYY-MM.md for COLD ones (by the month of
+// last use — the month it went out of use). Quarantined memories have no
+// file ("").
+func TierFile(m *Memory) string {
+	switch TierOf(m) {
+	case TierHot:
+		return "HOT.md"
+	case TierCold:
+		return "archive/" + LastUse(m).UTC().Format("2006-01") + ".md"
+	case TierWarm:
+		return warmFile(m.Scope)
+	}
+	return ""
+}
+
+func warmFile(scope string) string {
+	if name, ok := strings.CutPrefix(scope, "project:"); ok && validScopeName(name) {
+		return "projects/" + name + ".md"
+	}
+	if name, ok := strings.CutPrefix(scope, "domain:"); ok && validScopeName(name) {
+		return "domains/" + name + ".md"
+	}
+	return "WARM.md"
+}
+
+// safeName accepts a project or domain name usable as a file name.
+func validScopeName(s string) bool {
+	if s == "" || s == "." || s == ".." || len(s) > 100 {
+		return false
+	}
+	return !strings.ContainsAny(s, "/\\\x00:*?\"<>|")
+}
+
+// fileScope is the scope a WARM file implies ("" for files that do not
+// imply one).
+func fileScope(file string) string {
+	switch {
+	case file == "HOT.md" || file == "WARM.md":
+		return ScopeGlobal
+	case strings.HasPrefix(file, "projects/"):
+		return "project:" + strings.TrimSuffix(strings.TrimPrefix(file, "projects/"), ".md")
+	case strings.HasPrefix(file, "domains/"):
+		return "domain:" + strings.TrimSuffix(strings.TrimPrefix(file, "domains/"), ".md")
+	}
+	return ""
+}
+
+// fileCap is the line cap of a tier file (0: uncapped).
+func fileCap(file string) int {
+	switch {
+	case file == "HOT.md":
+		return HotLineCap
+	case strings.HasPrefix(file, "archive/"):
+		return 0
+	}
+	return WarmLineCap
+}
+
+// TierScope is one file of the tiers with its memories (id order) and its
+// size in lines against its cap.
+type TierScope struct {
+	File     string  `json:"file"`
+	Tier     Tier    `json:"tier"`
+	Scope    string  `json:"scope,omitempty"`
+	Lines    int     `json:"lines"`
+	Cap      int     `json:"cap,omitempty"`
+	Memories []int64 `json:"memories"`
+}
+
+// Over reports whether the scope is over its cap.
+func (s TierScope) Over() bool { return s.Cap > 0 && s.Lines > s.Cap }
+
+// tierHeaderLines is how many lines a tier file spends on its header; the
+// rest is one line per memory.
+const tierHeaderLines = 2
+
+// TierScopes groups the cached memories by tier file, sorted by file name.
+func (e *Engine) TierScopes() []TierScope {
+	by := map[string]*TierScope{}
+	e.EachMemory(func(m *Memory) bool {
+		f := TierFile(m)
+		if f == "" {
+			return true
+		}
+		s, ok := by[f]
+		if !ok {
+			s = &TierScope{File: f, Tier: TierOf(m), Scope: fileScope(f), Cap: fileCap(f), Lines: tierHeaderLines}
+			by[f] = s
+		}
+		s.Memories = append(s.Memories, m.ID)
+		s.Lines++
+		return true
+	})
+	out := make([]TierScope, 0, len(by))
+	for _, s := range by {
+		out = append(out, *s)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].File < out[j].File })
+	return out
+}

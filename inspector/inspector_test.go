@@ -1,0 +1,233 @@
+package inspector_test
+
+import (
+	"context"
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"memtrace/engine"
+	"memtrace/inspector"
+)
+
+const day = 24 * time.Hour
+
+// keys lists the keys of a comparison's changes, in order.
+func keys(cs []inspector.Change) []string {
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = c.Key
+	}
+	return out
+}
+
+func survivorKeys(tr *engine.Trace) []string {
+	out := make([]string, len(tr.Survivors))
+	for i, s := range tr.Survivors {
+		out[i] = s.Key
+	}
+	return out
+}
+
+func contains(ss []string, s string) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// The inspector never writes: recalls (even one asking for a commit),
+// comparisons and forecasts leave the database file and its log byte for
+// byte as they were. A committed recall afterwards does change them, which
+// shows the checksum sees a write.
+func TestInspectorWritesNothing(t *testing.T) {
+	d := openDemo(t)
+	ctx := context.Background()
+	before := fileSum(t, d.path)
+	m0216, ok := d.e.MemoryByKey("m0216")
+	if !ok {
+		t.Fatal("the demo lacks m0216 (the Chungju apples)")
+	}
+	for _, at := range []string{"now", "+30d", "-10d", "2026-12-01T00:00:00Z"} {
+		when, err := inspector.At(d.e, at)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr, err := inspector.Recall(ctx, d.e, engine.Query{Text: "충주 시에 충주 사과가 맛있었지?", At: when, ReadOnly: false})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !tr.ReadOnly || !tr.At.Equal(when) {
+			t.Errorf("at %s: read_only %v, at %v", at, tr.ReadOnly, tr.At)
+		}
+	}
+	if _, err := inspector.Compare(ctx, d.e, engine.Query{Text: "충주 사과"}, d.now, d.now.Add(90*day)); err != nil {
+		t.Fatal(err)
+	}
+	if len(inspector.Forecast(d.e, d.now, 20)) != 20 {
+		t.Error("forecast of the demo has fewer than 20 entries")
+	}
+	if after := fileSum(t, d.path); after != before {
+		t.Fatal("the database file changed during read-only inspection")
+	}
+	if m, _ := d.e.Memory(m0216.ID); m.AccessCount != m0216.AccessCount || !m.LastAccessedAt.Equal(m0216.LastAccessedAt) {
+		t.Errorf("m0216 access changed: %d %v → %d %v", m0216.AccessCount, m0216.LastAccessedAt, m.AccessCount, m.LastAccessedAt)
+	}
+
+	if _, err := d.e.Recall(ctx, engine.Query{Text: "충주 시에 충주 사과가 맛있었지?"}); err != nil {
+		t.Fatal(err)
+	}
+	if fileSum(t, d.path) == before {
+		t.Error("a committed recall left the checksum unchanged: the test cannot see writes")
+	}
+}
+
+// Between now and +90 days, the Chungju episodes of importance 0.4 are
+// forgotten while the fact of the same importance stays and rises; given
+// long enough for that fact to go too, it is listed after the episodes.
+func TestCompareForgetsEpisodesBeforeFactsOfEqualImportance(t *testing.T) {
+	d := openDemo(t)
+	ctx := context.Background()
+	q := engine.Query{Text: "충주 사과"}
+	c, err := inspector.Compare(ctx, d.e, q, d.now, d.now.Add(90*day))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := survivorKeys(c.A)
+	for _, k := range []string{"m0308", "m0441", "m0310"} {
+		if !contains(a, k) {
+			t.Fatalf("survivors at A %v lack %s", a, k)
+		}
+	}
+	if got := keys(c.Forgotten); strings.Join(got, ",") != "m0308,m0441" {
+		t.Errorf("forgotten by +90d = %v, want the two episodes m0308, m0441", got)
+	}
+	for _, ch := range c.Forgotten {
+		if ch.Kind != engine.KindEpisode || ch.Importance != 0.4 || ch.RankB != 0 || !strings.Contains(ch.Reason, "forgotten") {
+			t.Errorf("forgotten %s: %+v", ch.Key, ch)
+		}
+		if !ch.ForgetAt.After(c.AtA) || !ch.ForgetAt.Before(c.AtB) {
+			t.Errorf("%s forget_at %v outside (A, B]", ch.Key, ch.ForgetAt)
+		}
+	}
+	if !contains(keys(c.Rose), "m0310") {
+		t.Errorf("the fact m0310 (importance 0.4) should survive and rise at +90d; rose %v held %v fell %v left %v",
+			keys(c.Rose), keys(c.Held), keys(c.Fell), keys(c.Left))
+	}
+	for _, ch := range c.Rose {
+		if ch.RankDelta <= 0 || ch.RankB >= ch.RankA || ch.FinalScoreB >= ch.FinalScoreA {
+			t.Errorf("rose %s: rank %d → %d, final_score %v → %v", ch.Key, ch.RankA, ch.RankB, ch.FinalScoreA, ch.FinalScoreB)
+		}
+	}
+
+	long, err := inspector.Compare(ctx, d.e, q, d.now, time.Date(2029, 6, 1, 0, 0, 0, 0, time.UTC))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := keys(long.Forgotten)
+	if strings.Join(got, ",") != "m0308,m0441,m0310" {
+		t.Errorf("forgotten by 2029-06 = %v, want the episodes, then the fact m0310", got)
+	}
+	seenFact := map[float64]bool{}
+	for _, ch := range long.Forgotten {
+		if ch.Kind == engine.KindFact {
+			seenFact[ch.Importance] = true
+		} else if seenFact[ch.Importance] {
+			t.Errorf("episode %s listed after a fact of importance %v", ch.Key, ch.Importance)
+		}
+	}
+}
+
+// The forecast's first entry is forgotten exactly when it says: a recall
+// of its own text the day before keeps it, the day after drops it as
+// forgotten.
+func TestForecastFirstEntryDropsOutAtItsForgetAt(t *testing.T) {
+	d := openDemo(t)
+	ctx := context.Background()
+	fc := inspector.Forecast(d.e, d.now, 5)
+	if len(fc) != 5 {
+		t.Fatalf("forecast: %d entries", len(fc))
+	}
+	first := fc[0]
+	if first.Key != "m0308" || first.Kind != engine.KindEpisode || first.Forgotten {
+		t.Fatalf("first to be forgotten: %+v", first)
+	}
+	for i := 1; i < len(fc); i++ {
+		if fc[i].ForgetAt.Before(fc[i-1].ForgetAt) {
+			t.Errorf("forecast out of order at %d: %v before %v", i, fc[i].ForgetAt, fc[i-1].ForgetAt)
+		}
+	}
+	m, _ := d.e.Memory(first.ID)
+	if want := engine.ForgetAt(m, d.e.Config()); !first.ForgetAt.Equal(want) || first.InDays <= 0 {
+		t.Errorf("forget_at %v (in %v days), engine says %v", first.ForgetAt, first.InDays, want)
+	}
+	if first.HalfLifeDays != 14*1.8 || first.Importance != 0.4 {
+		t.Errorf("half-life %v days, importance %v; want 25.2 (14 × (1 + 2·0.4)) and 0.4", first.HalfLifeDays, first.Importance)
+	}
+	fate := func(at time.Time) (survived bool, dropped string) {
+		tr, err := inspector.Recall(ctx, d.e, engine.Query{Text: first.Text, At: at})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, it := range tr.Stage("temporal").Items {
+			if it.ID == first.ID {
+				dropped = it.Dropped
+			}
+		}
+		return contains(survivorKeys(tr), first.Key), dropped
+	}
+	if ok, why := fate(first.ForgetAt.Add(-day)); !ok || why != "" {
+		t.Errorf("the day before forget_at: survivor %v, temporal drop %q", ok, why)
+	}
+	if ok, why := fate(first.ForgetAt.Add(day)); ok || !strings.HasPrefix(why, "forgotten") {
+		t.Errorf("the day after forget_at: survivor %v, temporal drop %q", ok, why)
+	}
+	// Past its forget_at it leaves the forecast, and the next one leads.
+	later := inspector.Forecast(d.e, first.ForgetAt.Add(time.Second), 1)
+	if len(later) != 1 || later[0].ID == first.ID || later[0].ID != fc[1].ID {
+		t.Errorf("forecast after the first is forgotten: %+v, want %s", later, fc[1].Key)
+	}
+}
+
+// The per-memory forecast and decay curve of the Memories detail.
+func TestForecastOfAndCurve(t *testing.T) {
+	d := openDemo(t)
+	m, _ := d.e.MemoryByKey("m0308")
+	f, ok := inspector.ForecastOf(d.e, m.ID, d.now)
+	if !ok || f.Key != "m0308" || f.Forgotten || f.Decay <= 0 || f.Decay >= 1 || math.Abs(f.Strength-f.Decay*0.4) > 1e-6 {
+		t.Errorf("forecast of m0308: %+v", f)
+	}
+	if _, ok := inspector.ForecastOf(d.e, -1, d.now); ok {
+		t.Error("forecast of an unknown id")
+	}
+	pts, ok := inspector.Curve(d.e, m.ID, d.now, d.now.Add(20*day), 21)
+	if !ok || len(pts) != 21 || !pts[20].At.Equal(d.now.Add(20*day)) {
+		t.Fatalf("curve: %d points", len(pts))
+	}
+	for i, p := range pts {
+		if i > 0 && p.Decay >= pts[i-1].Decay {
+			t.Errorf("decay does not fall at point %d: %v ≥ %v", i, p.Decay, pts[i-1].Decay)
+		}
+		if want := p.At.After(f.ForgetAt); p.Forgotten != want {
+			t.Errorf("point %d at %v: forgotten %v, forget_at %v", i, p.At, p.Forgotten, f.ForgetAt)
+		}
+	}
+}
+
+func TestReasonKind(t *testing.T) {
+	for in, want := range map[string]string{
+		"forgotten: decay 0.100 × importance 0.400 < threshold 0.050 (forgot at 2026-07-31)": "forgotten",
+		"not yet created at 2026-06-01T09:00Z (created 2026-07-01T09:00Z)":                   "not yet created",
+		"near-duplicate of id 7 (cosine_score 0.990 ≥ 0.950)":                                "near-duplicate",
+		"guaranteed gate: relevance_score 0.1 < gate 0.25 for this query":                    "guaranteed gate",
+		"echo of the current session (created 1m0s before the query)":                        "echo of the current session",
+		"scoped to project:garden, not project:memtrace":                                     "scoped to project",
+	} {
+		if got := inspector.ReasonKind(in); got != want {
+			t.Errorf("ReasonKind(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -1,0 +1,504 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"memtrace/engine"
+	"memtrace/internal/ollamatest"
+	"memtrace/internal/triagetest"
+	"memtrace/store"
+	"memtrace/store/storetest"
+)
+
+// curateFixture is the demo's milestones in a real store, judged by the
+// real Ollama client against the fake server (genuine → keep, the injection
+// → keep as a compromised judge would, the rest → echo or roleplay_scene),
+// with the UI open on the result.
+type curateFixture struct {
+	db   *store.DB
+	e    *engine.Engine
+	demo triagetest.Demo
+	ids  map[string]int64
+	keys map[int64]string
+	rep  *engine.TriageReport
+}
+
+func newCurateFixture(t *testing.T, sample int, seed uint64) *curateFixture {
+	t.Helper()
+	ctx := context.Background()
+	f := &curateFixture{db: storetest.MustOpenClock(t, func() time.Time { return testNow }), demo: triagetest.LoadDemo(t), keys: map[int64]string{}}
+	e, err := engine.Open(ctx, engine.Options{Store: f.db, Now: func() time.Time { return testNow }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.e = e
+	f.ids = f.demo.Insert(t, e)
+	for k, id := range f.ids {
+		f.keys[id] = k
+	}
+	dir := t.TempDir()
+	srv := ollamatest.New(t, f.demo.Route)
+	f.rep, err = engine.RunTriage(ctx, f.db, triagetest.Triager(t, srv, filepath.Join(dir, "cache.jsonl")), engine.TriageOptions{
+		Type: "milestone", BackupDir: filepath.Join(dir, "backups"), VerdictsFile: filepath.Join(dir, "verdicts.jsonl"),
+		SampleSize: sample, Seed: seed, Now: func() time.Time { return testNow },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+func (f *curateFixture) open(t *testing.T, w, h int) Model {
+	t.Helper()
+	return goTo(t, startModel(t, Deps{Engine: f.e, Store: f.db, Now: func() time.Time { return testNow }, NoColor: true}, w, h), "Curate")
+}
+
+func (f *curateFixture) proposals(t *testing.T, filter engine.ProposalFilter) []*engine.Proposal {
+	t.Helper()
+	ps, err := f.db.FindProposals(context.Background(), filter)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ps
+}
+
+// judgeClass is what the fake judge does with a key: keep genuine
+// milestones and (obeying it) the injection, quarantine the rest.
+func (f *curateFixture) judgeClass(key string) string {
+	if f.demo.Genuine[key] || key == "inject-1" {
+		return "keep"
+	}
+	return "quarantine"
+}
+
+// curatorClass is what a careful curator does with a key.
+func (f *curateFixture) curatorClass(key string) string {
+	if f.demo.Genuine[key] {
+		return "keep"
+	}
+	return "quarantine"
+}
+
+// TestCurateEndToEnd drives the Curate tab with keys only, on the demo
+// milestones judged through the fake Ollama: the blind control sample, its
+// agreement and κ, approval, one apply batch checked in the database, and
+// the rollback from the history that returns the memories to the dump taken
+// before the apply.
+func TestCurateEndToEnd(t *testing.T) {
+	ctx := context.Background()
+	const sample = 10
+	f := newCurateFixture(t, sample, 2)
+	total := len(f.demo.Text)
+	if f.rep.Judged != total || f.rep.NeedsReview != 0 {
+		t.Fatalf("triage judged %d (needs review %d) of %d", f.rep.Judged, f.rep.NeedsReview, total)
+	}
+	m := f.open(t, 140, 40)
+
+	// 1. The control sample comes first, blind: no verdict, reason or
+	// confidence of the judge is on screen.
+	p := m.curate()
+	if p.mode != modeControl {
+		t.Fatalf("the Curate tab opened in mode %d, want the control sample", p.mode)
+	}
+	items := p.controlItems()
+	if len(items) != sample {
+		t.Fatalf("%d control items, want %d", len(items), sample)
+	}
+	view := screen(m)
+	if !strings.Contains(view, "CONTROL SAMPLE · judge verdicts hidden") || !strings.Contains(view, fmt.Sprintf("0 of %d labelled", sample)) {
+		t.Fatalf("control header missing:\n%s", view)
+	}
+	for _, pr := range items {
+		if strings.Contains(view, pr.Reason) {
+			t.Fatalf("the judge's reason %q shows during the blind review:\n%s", pr.Reason, view)
+		}
+	}
+	// Approving before the sample is labelled is refused by the engine; the
+	// queue says so and nothing is approved.
+	m = drive(t, m, press("c"), press("a"))
+	if n := len(f.proposals(t, engine.ProposalFilter{Status: engine.ProposalApproved})); n != 0 {
+		t.Fatalf("%d proposals approved before the control sample was labelled", n)
+	}
+	if e := m.curate().err; !strings.Contains(e, "control") {
+		t.Errorf("approval before the control sample: status %q does not point at the control sample", e)
+	}
+	m = drive(t, m, press("c"))
+
+	// 2. Label every control item as a careful curator would, y for keep
+	// and e for echo, reading the memory id off the selected row.
+	judgeN, curatorN := map[string]int{}, map[string]int{}
+	agree, falseKeeps, injectionSampled := 0, 0, false
+	for i := range sample {
+		p := m.curate()
+		if p.cursor != i {
+			t.Fatalf("after %d labels the cursor is on %d", i, p.cursor)
+		}
+		key := f.keys[p.controlItems()[i].MemoryID]
+		j, c := f.judgeClass(key), f.curatorClass(key)
+		judgeN[j]++
+		curatorN[c]++
+		if j == c {
+			agree++
+		}
+		if j == "keep" && c == "quarantine" {
+			falseKeeps++
+		}
+		injectionSampled = injectionSampled || key == "inject-1"
+		if c == "keep" {
+			m = drive(t, m, press("y"))
+		} else {
+			m = drive(t, m, press("e"))
+		}
+	}
+	if !injectionSampled {
+		t.Fatal("seed 2 no longer samples the injection; choose a seed that does, the false keep is the point")
+	}
+	for _, pr := range f.proposals(t, engine.ProposalFilter{Proposer: engine.ProposerJudge}) {
+		pv, _ := engine.ParseProposalVerdict(pr)
+		key := f.keys[pr.MemoryID]
+		want := ""
+		if pv.Control {
+			want = engine.TriageEcho
+			if f.curatorClass(key) == "keep" {
+				want = engine.TriageKeep
+			}
+		}
+		if pv.CuratorLabel != want {
+			t.Errorf("proposal %d (%s): curator label %q, want %q", pr.ID, key, pv.CuratorLabel, want)
+		}
+	}
+	// Agreement and Cohen's κ over actions, computed here from the
+	// confusion counts.
+	po := float64(agree) / sample
+	pe := 0.0
+	for class, n := range judgeN {
+		pe += float64(n) / sample * float64(curatorN[class]) / sample
+	}
+	kappa := (po - pe) / (1 - pe)
+	want := fmt.Sprintf("agreement %.0f%% · Cohen's κ %.2f · false keeps %d · false quarantines 0 · %d of %d labelled",
+		100*po, kappa, falseKeeps, sample, sample)
+	if view := screen(m); !strings.Contains(view, want) {
+		t.Fatalf("the control figures %q are not on screen:\n%s", want, view)
+	}
+	if falseKeeps != 1 || agree != sample-1 {
+		t.Fatalf("agree %d, false keeps %d: the injection should be the one false keep", agree, falseKeeps)
+	}
+
+	// 3. The queues. The injection sits in the keep queue, flagged on its
+	// row and in its detail.
+	m = drive(t, m, press("c"))
+	if m.curate().mode != modeQueue {
+		t.Fatal("c did not leave the control sample")
+	}
+	for curateKinds()[m.curate().kindIdx] != engine.ProposalKeep {
+		m = drive(t, m, press("l"))
+	}
+	queue := m.curate().queue()
+	inject := -1
+	for i, pr := range queue {
+		if f.keys[pr.MemoryID] == "inject-1" {
+			inject = i
+		}
+	}
+	if inject < 0 || len(queue) != len(f.demo.Genuine)+1 {
+		t.Fatalf("keep queue: %d proposals, injection at %d", len(queue), inject)
+	}
+	row := lineWith(screen(m), fmt.Sprint(f.ids["inject-1"])+" pending")
+	if !strings.Contains(row, "⚠ INJECT") || !strings.Contains(row, "Ignore previous instructions") {
+		t.Errorf("the injection's row is not flagged: %q\n%s", row, screen(m))
+	}
+	for range inject {
+		m = drive(t, m, press("down"))
+	}
+	if view := screen(m); !strings.Contains(view, "⚠ injection_attempt: this memory's text tries to instruct the judge") {
+		t.Errorf("the injection's detail lacks the warning:\n%s", view)
+	}
+	// The curator rejects the injected keep and approves the rest of the
+	// queue with A (the confirmation states the counts).
+	m = drive(t, m, press("x"))
+	m = drive(t, m, press("A"))
+	if !dialogShows(m, fmt.Sprintf("Approve %d proposal(s) (%d keep)", len(f.demo.Genuine), len(f.demo.Genuine))) {
+		t.Fatalf("batch approval dialog not on screen:\n%s", screen(m))
+	}
+	m = drive(t, m, press("enter"))
+	// The quarantine queue: every false milestone, approved with A.
+	for curateKinds()[m.curate().kindIdx] != engine.ProposalQuarantine {
+		m = drive(t, m, press("h"))
+	}
+	quarantine := total - len(f.demo.Genuine) - 1
+	if n := len(m.curate().queue()); n != quarantine {
+		t.Fatalf("quarantine queue has %d, want %d", n, quarantine)
+	}
+	m = drive(t, m, press("A"))
+	if !dialogShows(m, fmt.Sprintf("Approve %d proposal(s) (%d quarantine)", quarantine, quarantine)) {
+		t.Fatalf("batch approval dialog not on screen:\n%s", screen(m))
+	}
+	m = drive(t, m, press("enter"))
+	approved := f.proposals(t, engine.ProposalFilter{Status: engine.ProposalApproved})
+	if len(approved) != total-1 {
+		t.Fatalf("%d approved, want %d", len(approved), total-1)
+	}
+	if rej := f.proposals(t, engine.ProposalFilter{Status: engine.ProposalRejected}); len(rej) != 1 || f.keys[rej[0].MemoryID] != "inject-1" || rej[0].DecidedBy != curatorActor {
+		t.Fatalf("rejected: %+v", rej)
+	}
+	if !strings.Contains(screen(m), fmt.Sprintf("%d approved (P applies)", total-1)) {
+		t.Errorf("the header does not count the approved proposals:\n%s", screen(m))
+	}
+
+	// 4. Apply: one batch, confirmed with the counts.
+	before, err := f.db.DumpMemories(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m = drive(t, m, press("P"))
+	if !dialogShows(m, fmt.Sprintf("Apply %d proposal(s) (%d quarantine, %d keep) in one batch", total-1, quarantine, len(f.demo.Genuine))) {
+		t.Fatalf("apply dialog not on screen:\n%s", screen(m))
+	}
+	m = drive(t, m, press("enter"))
+	if e := m.curate().err; e != "" {
+		t.Fatalf("apply failed: %s", e)
+	}
+	batches, err := f.db.Batches(ctx, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(batches) == 0 || !strings.HasPrefix(batches[0].Batch, "apply-") || batches[0].Rows != quarantine || batches[0].Actor != curatorActor {
+		t.Fatalf("newest batch %+v, want an apply batch of %d rows by curator", batches, quarantine)
+	}
+	batch := batches[0].Batch
+	if st := m.curate().status; !strings.Contains(st, fmt.Sprintf("applied %d change(s), confirmed %d keep(s) in batch %s", quarantine, len(f.demo.Genuine), batch)) {
+		t.Errorf("status after apply: %q", st)
+	}
+	rows, err := f.db.AuditForBatch(ctx, batch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != quarantine {
+		t.Fatalf("%d audit rows in %s, want %d", len(rows), batch, quarantine)
+	}
+	audited := map[int64]bool{}
+	for _, r := range rows {
+		audited[r.MemoryID] = true
+		if r.Actor != curatorActor || r.Action != engine.ProposalQuarantine || r.Before.Status != engine.StatusActive || r.After.Status != engine.StatusQuarantined {
+			t.Errorf("audit row %+v", r)
+		}
+	}
+	for key, id := range f.ids {
+		got, err := f.db.GetMemory(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantQ := f.curatorClass(key) == "quarantine" && key != "inject-1"
+		if wantQ != (got.Status == engine.StatusQuarantined) || wantQ != audited[id] || (wantQ && got.OrigType != "milestone") || got.Type != "milestone" {
+			t.Errorf("%s after apply: status %s orig_type %q type %q, audited %v", key, got.Status, got.OrigType, got.Type, audited[id])
+		}
+		if cached, _ := f.e.Memory(id); cached.Status != got.Status {
+			t.Errorf("%s: the engine's cache says %s, the store %s", key, cached.Status, got.Status)
+		}
+	}
+	for _, pr := range f.proposals(t, engine.ProposalFilter{Batch: batch}) {
+		if pr.Status != engine.ProposalApplied {
+			t.Errorf("proposal %d is %s after apply", pr.ID, pr.Status)
+		}
+	}
+	if n := len(f.proposals(t, engine.ProposalFilter{Batch: batch})); n != total-1 {
+		t.Errorf("%d proposals in batch %s, want %d", n, batch, total-1)
+	}
+
+	// 5. Roll back from the history: the memories are the dump from before
+	// the apply again, byte for byte.
+	m = drive(t, m, press("H"))
+	if view := screen(m); !strings.Contains(historyRow(view, batch), "applied") {
+		t.Fatalf("the history does not list %s as applied:\n%s", batch, view)
+	}
+	if m.curate().batches[m.curate().histCur].Batch != batch {
+		t.Fatalf("the history cursor is on %s", m.curate().batches[m.curate().histCur].Batch)
+	}
+	m = drive(t, m, press("u"))
+	if !dialogShows(m, fmt.Sprintf("Roll back batch %s? %d audited change(s) by curator", batch, quarantine)) {
+		t.Fatalf("rollback dialog not on screen:\n%s", screen(m))
+	}
+	m = drive(t, m, press("enter"))
+	if e := m.curate().err; e != "" {
+		t.Fatalf("rollback failed: %s", e)
+	}
+	after, err := f.db.DumpMemories(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(after) != string(before) {
+		t.Error("after the rollback the memories differ from the dump taken before the apply")
+	}
+	for key, id := range f.ids {
+		if cached, _ := f.e.Memory(id); cached.Status != engine.StatusActive {
+			t.Errorf("%s: the engine's cache still says %s after the rollback", key, cached.Status)
+		}
+	}
+	for _, pr := range f.proposals(t, engine.ProposalFilter{Batch: batch}) {
+		if pr.Status != engine.ProposalRolledBack {
+			t.Errorf("proposal %d is %s after the rollback", pr.ID, pr.Status)
+		}
+	}
+	view = screen(m)
+	if !strings.Contains(historyRow(view, batch), "rolled back") || !strings.Contains(historyRow(view, "rollback:"+batch), "rollback") {
+		t.Errorf("the history does not show the rollback:\n%s", view)
+	}
+	if st := m.curate().status; !strings.Contains(st, fmt.Sprintf("rolled back %s: %d memor(y/ies) restored", batch, quarantine)) {
+		t.Errorf("status after the rollback: %q", st)
+	}
+	// A second rollback of the same batch is refused before it starts.
+	for m.curate().batches[m.curate().histCur].Batch != batch {
+		m = drive(t, m, press("down"))
+	}
+	m = drive(t, m, press("u"))
+	if m.curate().dlg != nil || !strings.Contains(m.curate().status, "was already rolled back") {
+		t.Errorf("a second rollback: dialog %+v, status %q", m.curate().dlg, m.curate().status)
+	}
+}
+
+// historyRow is the history line of batch: the line that starts with it.
+func historyRow(view, batch string) string {
+	for _, l := range strings.Split(view, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(l), batch+" ") {
+			return l
+		}
+	}
+	return ""
+}
+
+// labelControlByKeys labels the whole control sample the way a careful
+// curator would, with y and e.
+func (f *curateFixture) labelControlByKeys(t *testing.T, m Model) Model {
+	t.Helper()
+	items := m.curate().controlItems()
+	for i := range items {
+		if f.curatorClass(f.keys[m.curate().controlItems()[i].MemoryID]) == "keep" {
+			m = drive(t, m, press("y"))
+		} else {
+			m = drive(t, m, press("e"))
+		}
+	}
+	if s := m.curate().stats; !s.Done() {
+		t.Fatalf("control sample not done after labelling: %+v", s)
+	}
+	return m
+}
+
+// TestCurateRetypeOverridesTheJudge: t opens the type chooser on a queued
+// proposal; the choice replaces the judge's verdict, is approved at once,
+// and apply retypes the memory keeping its old label in orig_type.
+func TestCurateRetypeOverridesTheJudge(t *testing.T) {
+	ctx := context.Background()
+	f := newCurateFixture(t, 4, 2)
+	m := f.labelControlByKeys(t, f.open(t, 120, 40))
+	m = drive(t, m, press("c"))
+	if k := curateKinds()[m.curate().kindIdx]; k != engine.ProposalQuarantine {
+		t.Fatalf("the queue opens on %s", k)
+	}
+	target := m.curate().queue()[0]
+	m = drive(t, m, press("t"))
+	if !m.curate().Typing() || !strings.Contains(screen(m), "Retype to:") {
+		t.Fatalf("t did not open the chooser:\n%s", screen(m))
+	}
+	// The chooser owns the keys: q is not quit, and 1 does not switch tabs.
+	next, cmd := m.Update(press("q"))
+	m = next.(Model)
+	if cmd != nil {
+		if msgs := runCmd(t, cmd); len(msgs) != 0 {
+			t.Errorf("q in the chooser produced %v", msgs)
+		}
+	}
+	types := retypeTargets()
+	want := -1
+	for i, typ := range types {
+		if typ == "note" {
+			want = i
+		}
+	}
+	for range want {
+		m = drive(t, m, press("down"))
+	}
+	if !strings.Contains(screen(m), "> note") {
+		t.Fatalf("the chooser's cursor is not on note:\n%s", screen(m))
+	}
+	m = drive(t, m, press("enter"))
+	pr, err := f.db.GetProposal(ctx, target.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pr.Kind != engine.ProposalRetype || pr.TargetType != "note" || pr.Status != engine.ProposalApproved || pr.DecidedBy != curatorActor ||
+		!strings.HasPrefix(pr.Reason, "curator: retype:note (judge: ") {
+		t.Fatalf("after the chooser: %+v", pr)
+	}
+	if st := m.curate().status; st != fmt.Sprintf("proposal %d approved as retype:note", target.ID) {
+		t.Errorf("status %q", st)
+	}
+	m = drive(t, m, press("P"))
+	if !dialogShows(m, "Apply 1 proposal(s) (1 retype)") {
+		t.Fatalf("apply dialog not on screen:\n%s", screen(m))
+	}
+	m = drive(t, m, press("n"))
+	if m.curate().dlg != nil || m.curate().status != "cancelled" {
+		t.Fatalf("n did not cancel: %+v %q", m.curate().dlg, m.curate().status)
+	}
+	if n := len(f.proposals(t, engine.ProposalFilter{Status: engine.ProposalApplied})); n != 0 {
+		t.Fatalf("a cancelled apply applied %d", n)
+	}
+	m = drive(t, m, press("P"), press("y"))
+	got, err := f.db.GetMemory(ctx, target.MemoryID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Type != "note" || got.OrigType != "milestone" || got.Status != engine.StatusActive {
+		t.Errorf("memory %d after apply: type %s orig_type %s status %s", got.ID, got.Type, got.OrigType, got.Status)
+	}
+	if cached, _ := f.e.Memory(target.MemoryID); cached.Type != "note" {
+		t.Errorf("the engine's cache says type %s", cached.Type)
+	}
+}
+
+// dialogShows reports whether a dialog is open and its text, want, is on
+// screen.
+func dialogShows(m Model, want string) bool {
+	return m.curate().dlg != nil && strings.Contains(screen(m), want)
+}
+
+// TestCurateControlLabelsRoleplayAndRetype: s labels a control item a
+// role-play scene; t opens the type chooser and labels it retype:<type>.
+// Both are stored on the proposal as the curator's blind label.
+func TestCurateControlLabelsRoleplayAndRetype(t *testing.T) {
+	ctx := context.Background()
+	f := newCurateFixture(t, 2, 2)
+	m := f.open(t, 120, 40)
+	items := m.curate().controlItems()
+	if len(items) != 2 || m.curate().mode != modeControl {
+		t.Fatalf("control sample %d items, mode %d", len(items), m.curate().mode)
+	}
+	m = drive(t, m, press("s"))
+	m = drive(t, m, press("t"))
+	if !strings.Contains(screen(m), "Retype to:") {
+		t.Fatalf("t did not open the chooser in the control sample:\n%s", screen(m))
+	}
+	for range 2 {
+		m = drive(t, m, press("down")) // preference, health, date
+	}
+	m = drive(t, m, press("enter"))
+	for i, want := range []string{engine.TriageRoleplay, "retype:date"} {
+		pr, err := f.db.GetProposal(ctx, items[i].ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pv, _ := engine.ParseProposalVerdict(pr)
+		if pv.CuratorLabel != want || pr.Status != engine.ProposalPending {
+			t.Errorf("proposal %d: label %q status %s, want %q and still pending", pr.ID, pv.CuratorLabel, pr.Status, want)
+		}
+	}
+	if view := screen(m); !strings.Contains(view, "2 of 2 labelled") || !strings.Contains(lineWith(view, "retype:date"), fmt.Sprint(items[1].MemoryID)) {
+		t.Errorf("the labels are not on screen:\n%s", view)
+	}
+}

@@ -1,0 +1,473 @@
+package ui
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+
+	"memtrace/engine"
+)
+
+// OpenTraceMsg asks the Trace tab to show the trace of Query: the root
+// switches to the Trace tab and the pane runs the recall read-only. Other
+// tabs (Golden: a probe's trace) return it from a tea.Cmd. A zero Query.At
+// means now.
+type OpenTraceMsg struct {
+	Query engine.Query
+}
+
+type traceKeys struct {
+	list                               listKeys
+	Query, Run, Leave, Earlier, Later  key.Binding
+	TypeTime, Split, Open, Prompt      key.Binding
+	Stages, Items, Rerun, Pick, Cancel key.Binding
+}
+
+func defaultTraceKeys() traceKeys {
+	return traceKeys{
+		list:     defaultListKeys(),
+		Query:    key.NewBinding(key.WithKeys("/", "i"), key.WithHelp("/ i", "query")),
+		Run:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "run")),
+		Leave:    key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "leave input")),
+		Earlier:  key.NewBinding(key.WithKeys("["), key.WithHelp("[", "earlier")),
+		Later:    key.NewBinding(key.WithKeys("]"), key.WithHelp("]", "later")),
+		TypeTime: key.NewBinding(key.WithKeys("@"), key.WithHelp("@", "type a time")),
+		Split:    key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "now vs +N")),
+		Open:     key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "stored traces")),
+		Prompt:   key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "prompt ⇄ items")),
+		Stages:   key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←/h", "stages")),
+		Items:    key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→/l", "items")),
+		Rerun:    key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "re-run")),
+		Pick:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open trace")),
+		Cancel:   key.NewBinding(key.WithKeys("esc", "o"), key.WithHelp("esc", "close")),
+	}
+}
+
+type (
+	// traceResultMsg is the reply to recall request Seq: the trace at the
+	// override and, in the split view, the trace now.
+	traceResultMsg struct {
+		Seq        int
+		Trace, Now *engine.Trace
+		Err        error
+	}
+	storedTracesMsg struct {
+		Traces []*engine.StoredTrace
+		Err    error
+	}
+)
+
+// traceFocus is the column the arrow keys move in.
+type traceFocus int
+
+const (
+	focusStages traceFocus = iota
+	focusItems
+)
+
+// storedTraceLimit is how many stored traces `o` lists (the store keeps
+// only the newest anyway).
+const storedTraceLimit = 100
+
+// tracePane is the Trace tab: a read-only recall of a query, stage by
+// stage, at a time override, optionally next to the same recall now.
+type tracePane struct {
+	c        *common
+	keys     traceKeys
+	query    textinput.Model
+	atInput  textinput.Model
+	override timeOverride
+
+	// q is the query template: text, session, project, k and budget; At is
+	// set from override on every run.
+	q       engine.Query
+	trace   *engine.Trace
+	nowTr   *engine.Trace // the split view's "now" side
+	source  string        // where the shown trace came from, when not a live run
+	ranAt   time.Time     // the clock when the shown trace ran
+	split   bool
+	prompt  bool // the right column shows the prompt instead of the items
+	focus   traceFocus
+	stage   int
+	item    int
+	itemTop int
+	// promptTop is the first line the prompt view shows.
+	promptTop int
+
+	seq     int
+	loading bool
+
+	picker        bool
+	stored        []*engine.StoredTrace
+	storedCursor  int
+	storedLoading bool
+
+	width, height int
+	err           string
+}
+
+func newTracePane(c *common) tracePane {
+	q := textinput.New()
+	q.Prompt = "query › "
+	q.Placeholder = "what would the agent recall? e.g. 충주 사과"
+	q.SetStyles(c.styles.Input)
+	at := textinput.New()
+	at.Prompt = "at › "
+	at.Placeholder = "+45d, 2027-01-01 or 2027-01-01T09:00:00Z"
+	at.SetStyles(c.styles.Input)
+	return tracePane{c: c, keys: defaultTraceKeys(), query: q, atInput: at, stage: len(engine.StageNames) - 1}
+}
+
+func (p tracePane) ID() paneID    { return paneTrace }
+func (p tracePane) Title() string { return "Trace" }
+func (p tracePane) Typing() bool  { return p.query.Focused() || p.atInput.Focused() }
+func (p tracePane) Busy() bool    { return p.loading || p.storedLoading }
+
+func (p tracePane) KeyBindings() []key.Binding {
+	k := p.keys
+	switch {
+	case p.query.Focused():
+		return []key.Binding{k.Run, k.Leave}
+	case p.atInput.Focused():
+		return []key.Binding{withHelp(k.Run, "enter", "set time"), k.Leave}
+	case p.picker:
+		return []key.Binding{k.Pick, k.Cancel, k.list.Up, k.list.Down}
+	}
+	return []key.Binding{k.Query, k.Earlier, k.Later, k.TypeTime, k.Split, k.Open, k.Prompt,
+		k.Stages, k.Items, k.list.Up, k.list.Down, k.list.PageUp, k.list.PageDown, k.Rerun}
+}
+
+// withHelp is b with other help text (the same key doing another thing in
+// another mode).
+func withHelp(b key.Binding, keys, desc string) key.Binding {
+	b.SetHelp(keys, desc)
+	return b
+}
+
+func (p tracePane) SetSize(w, h int) pane {
+	p.width, p.height = w, h
+	p.query.SetWidth(max(10, w-len(p.query.Prompt)-2))
+	p.atInput.SetWidth(max(10, w-len(p.atInput.Prompt)-2))
+	return p.clampItems()
+}
+
+func (p tracePane) Update(msg tea.Msg) (pane, tea.Cmd) {
+	p, cmd := p.update(msg)
+	return p, cmd
+}
+
+func (p tracePane) update(msg tea.Msg) (tracePane, tea.Cmd) {
+	switch msg := msg.(type) {
+	case restyleMsg:
+		p.query.SetStyles(p.c.styles.Input)
+		p.atInput.SetStyles(p.c.styles.Input)
+		return p, nil
+	case startMsg:
+		return p, nil
+	case OpenTraceMsg:
+		p.q = msg.Query
+		p.query.SetValue(msg.Query.Text)
+		p.override = timeOverride{}
+		if !msg.Query.At.IsZero() {
+			p.override = timeOverride{custom: msg.Query.At.UTC()}
+		}
+		return p.run()
+	case traceResultMsg:
+		if msg.Seq != p.seq {
+			return p, nil // an older request finished after a newer one started
+		}
+		p.loading = false
+		if msg.Err != nil {
+			p.err = "recall: " + engine.ErrorMessage(msg.Err)
+			return p, nil
+		}
+		p.err = ""
+		p.trace, p.nowTr, p.source = msg.Trace, msg.Now, ""
+		return p.clampItems(), nil
+	case storedTracesMsg:
+		p.storedLoading = false
+		if msg.Err != nil {
+			p.picker = false
+			p.err = "stored traces: " + engine.ErrorMessage(msg.Err)
+			return p, nil
+		}
+		p.stored = msg.Traces
+		p.storedCursor = 0
+		return p, nil
+	case tea.KeyPressMsg:
+		return p.handleKey(msg)
+	case tea.MouseWheelMsg:
+		switch msg.Mouse().Button {
+		case tea.MouseWheelUp:
+			p.item = max(0, p.item-3)
+		case tea.MouseWheelDown:
+			p.item += 3
+		}
+		p.focus = focusItems
+		return p.clampItems(), nil
+	case tea.MouseClickMsg:
+		if y := msg.Mouse().Y - traceHeaderLines - 1; msg.Mouse().X < traceStagesWidth && y >= 0 && y < len(engine.StageNames) {
+			p.stage, p.item, p.itemTop, p.focus = y, 0, 0, focusStages
+		}
+		return p, nil
+	}
+	var cmd tea.Cmd
+	switch {
+	case p.query.Focused():
+		p.query, cmd = p.query.Update(msg)
+	case p.atInput.Focused():
+		p.atInput, cmd = p.atInput.Update(msg)
+	}
+	return p, cmd
+}
+
+func (p tracePane) handleKey(msg tea.KeyPressMsg) (tracePane, tea.Cmd) {
+	k := p.keys
+	if p.query.Focused() {
+		switch {
+		case key.Matches(msg, k.Run):
+			p.query.Blur()
+			p.q = engine.Query{Text: strings.TrimSpace(p.query.Value())}
+			return p.run()
+		case key.Matches(msg, k.Leave):
+			p.query.Blur()
+			return p, nil
+		}
+		var cmd tea.Cmd
+		p.query, cmd = p.query.Update(msg)
+		return p, cmd
+	}
+	if p.atInput.Focused() {
+		switch {
+		case key.Matches(msg, k.Run):
+			o, err := parseOverride(p.atInput.Value(), p.c.now())
+			if err != nil {
+				p.err = err.Error()
+				return p, nil
+			}
+			p.atInput.Blur()
+			p.err = ""
+			p.override = o
+			return p.run()
+		case key.Matches(msg, k.Leave):
+			p.atInput.Blur()
+			return p, nil
+		}
+		var cmd tea.Cmd
+		p.atInput, cmd = p.atInput.Update(msg)
+		return p, cmd
+	}
+	if p.picker {
+		return p.handlePickerKey(msg)
+	}
+	switch {
+	case key.Matches(msg, k.Query):
+		return p, p.query.Focus()
+	case key.Matches(msg, k.TypeTime):
+		p.atInput.SetValue("")
+		return p, p.atInput.Focus()
+	case key.Matches(msg, k.Later):
+		p.override = p.override.next(p.c.now())
+		return p.run()
+	case key.Matches(msg, k.Earlier):
+		p.override = p.override.prev(p.c.now())
+		return p.run()
+	case key.Matches(msg, k.Split):
+		p.split = !p.split
+		if p.split && (p.nowTr == nil || p.source != "") {
+			return p.run()
+		}
+		return p, nil
+	case key.Matches(msg, k.Prompt):
+		p.prompt = !p.prompt
+		return p, nil
+	case key.Matches(msg, k.Open):
+		return p.openPicker()
+	case key.Matches(msg, k.Rerun):
+		return p.run()
+	case key.Matches(msg, k.Stages):
+		p.focus = focusStages
+		return p, nil
+	case key.Matches(msg, k.Items):
+		p.focus = focusItems
+		return p, nil
+	}
+	return p.move(msg), nil
+}
+
+// move handles the list keys in the focused column.
+func (p tracePane) move(msg tea.KeyPressMsg) tracePane {
+	k := p.keys.list
+	if p.focus == focusStages {
+		last := len(engine.StageNames) - 1
+		switch {
+		case key.Matches(msg, k.Up):
+			p.stage = max(0, p.stage-1)
+		case key.Matches(msg, k.Down):
+			p.stage = min(last, p.stage+1)
+		case key.Matches(msg, k.Top, k.PageUp):
+			p.stage = 0
+		case key.Matches(msg, k.Bottom, k.PageDown):
+			p.stage = last
+		default:
+			return p
+		}
+		p.item, p.itemTop = 0, 0
+		return p
+	}
+	if p.prompt {
+		switch {
+		case key.Matches(msg, k.Up):
+			p.promptTop--
+		case key.Matches(msg, k.Down):
+			p.promptTop++
+		case key.Matches(msg, k.PageUp):
+			p.promptTop -= p.bodyRows() - 1
+		case key.Matches(msg, k.PageDown):
+			p.promptTop += p.bodyRows() - 1
+		case key.Matches(msg, k.Top):
+			p.promptTop = 0
+		}
+		p.promptTop = max(0, p.promptTop)
+		return p
+	}
+	page := max(1, p.itemRows()/traceItemLines)
+	switch {
+	case key.Matches(msg, k.Up):
+		p.item--
+	case key.Matches(msg, k.Down):
+		p.item++
+	case key.Matches(msg, k.PageUp):
+		p.item -= page
+	case key.Matches(msg, k.PageDown):
+		p.item += page
+	case key.Matches(msg, k.Top):
+		p.item = 0
+	case key.Matches(msg, k.Bottom):
+		p.item = 1 << 30
+	}
+	return p.clampItems()
+}
+
+// clampItems keeps the item cursor on an item of the selected stage and
+// scrolls it into view.
+func (p tracePane) clampItems() tracePane {
+	n := len(p.stageItems())
+	p.item = max(0, min(p.item, n-1))
+	page := max(1, p.itemRows()/traceItemLines)
+	if p.item < p.itemTop {
+		p.itemTop = p.item
+	}
+	if p.item >= p.itemTop+page {
+		p.itemTop = p.item - page + 1
+	}
+	p.itemTop = max(0, min(p.itemTop, n-page))
+	return p
+}
+
+func (p tracePane) stageItems() []engine.TraceItem {
+	if p.trace == nil || p.stage >= len(p.trace.Stages) {
+		return nil
+	}
+	return p.trace.Stages[p.stage].Items
+}
+
+// run starts a read-only recall of the current query at the override (and
+// now, for the split view) in a tea.Cmd; the reply names its request so a
+// slow older run cannot overwrite a newer one.
+func (p tracePane) run() (tracePane, tea.Cmd) {
+	if strings.TrimSpace(p.q.Text) == "" {
+		p.err = "type a query first: press / (or i), write it, then enter"
+		return p, nil
+	}
+	eng := p.c.deps.Engine
+	if eng == nil {
+		p.err = "no engine: open the UI on a database to run recalls"
+		return p, nil
+	}
+	now := p.c.now()
+	q := p.q
+	q.ReadOnly = true
+	q.At = p.override.at(now)
+	split := p.split
+	p.seq++
+	p.loading = true
+	p.ranAt = now
+	seq, ctx := p.seq, p.c.ctx
+	return p, func() tea.Msg {
+		return send(paneTrace, recallBoth(ctx, eng, q, now, split, seq))
+	}
+}
+
+// recallBoth runs the recall at q.At and, for the split view, again now.
+// It picks up what other processes (an agent through MCP) wrote first.
+func recallBoth(ctx context.Context, eng *engine.Engine, q engine.Query, now time.Time, split bool, seq int) traceResultMsg {
+	if err := eng.Refresh(ctx); err != nil {
+		return traceResultMsg{Seq: seq, Err: err}
+	}
+	tr, err := eng.Recall(ctx, q)
+	if err != nil {
+		return traceResultMsg{Seq: seq, Err: err}
+	}
+	out := traceResultMsg{Seq: seq, Trace: tr}
+	if split {
+		q.At = now.UTC()
+		if out.Now, err = eng.Recall(ctx, q); err != nil {
+			return traceResultMsg{Seq: seq, Err: err}
+		}
+	}
+	return out
+}
+
+func (p tracePane) openPicker() (tracePane, tea.Cmd) {
+	store := p.c.deps.Store
+	if store == nil {
+		p.err = "no store: open the UI on a database to list stored traces"
+		return p, nil
+	}
+	p.picker, p.storedLoading, p.stored = true, true, nil
+	ctx := p.c.ctx
+	return p, func() tea.Msg {
+		ts, err := store.FindTraces(ctx, storedTraceLimit)
+		return send(paneTrace, storedTracesMsg{Traces: ts, Err: err})
+	}
+}
+
+func (p tracePane) handlePickerKey(msg tea.KeyPressMsg) (tracePane, tea.Cmd) {
+	k := p.keys
+	switch {
+	case key.Matches(msg, k.Cancel):
+		p.picker = false
+	case key.Matches(msg, k.list.Up):
+		p.storedCursor = max(0, p.storedCursor-1)
+	case key.Matches(msg, k.list.Down):
+		p.storedCursor = max(0, min(len(p.stored)-1, p.storedCursor+1))
+	case key.Matches(msg, k.Pick):
+		if p.storedCursor >= len(p.stored) {
+			return p, nil
+		}
+		st := p.stored[p.storedCursor]
+		var tr engine.Trace
+		if err := json.Unmarshal(st.Trace, &tr); err != nil {
+			p.err = fmt.Sprintf("stored trace %d cannot be read: %v", st.ID, err)
+			return p, nil
+		}
+		p.picker = false
+		p.err = ""
+		p.trace, p.nowTr, p.split = &tr, nil, false
+		p.source = fmt.Sprintf("stored trace #%d · %s · %s", st.ID, st.Source, st.CreatedAt.UTC().Format("2006-01-02 15:04"))
+		// Stepping the time from here re-runs the same query live (read-only).
+		p.q = engine.Query{Text: tr.Query, Session: tr.Session, Project: tr.Project, K: tr.K, Budget: tr.Budget}
+		p.query.SetValue(tr.Query)
+		p.override = timeOverride{custom: tr.At.UTC()}
+		p.item, p.itemTop = 0, 0
+		return p.clampItems(), nil
+	}
+	return p, nil
+}

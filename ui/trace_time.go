@@ -1,0 +1,103 @@
+package ui
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// timeSteps are the offsets `[` and `]` step through, in days from now.
+func timeSteps() []int { return []int{0, 1, 7, 30, 90, 365} }
+
+// timeOverride is the moment the Trace tab recalls at: one of timeSteps
+// after now, or a typed time (custom).
+type timeOverride struct {
+	step   int       // index into timeSteps when custom is zero
+	custom time.Time // a typed time; zero when stepping
+}
+
+// at is the recall time for the clock reading now.
+func (o timeOverride) at(now time.Time) time.Time {
+	if !o.custom.IsZero() {
+		return o.custom.UTC()
+	}
+	return now.UTC().AddDate(0, 0, timeSteps()[o.step])
+}
+
+// isNow reports that the override is "now" itself.
+func (o timeOverride) isNow() bool { return o.custom.IsZero() && o.step == 0 }
+
+// label is how the status line names the override: "now", "+7d", or the
+// typed time.
+func (o timeOverride) label() string {
+	if !o.custom.IsZero() {
+		return "@ " + o.custom.UTC().Format(time.RFC3339)
+	}
+	if o.step == 0 {
+		return "now"
+	}
+	return fmt.Sprintf("+%dd", timeSteps()[o.step])
+}
+
+// next is the following step (`]`): from a typed time, the first step
+// after it. It stays at the last step.
+func (o timeOverride) next(now time.Time) timeOverride {
+	if o.custom.IsZero() {
+		o.step = min(o.step+1, len(timeSteps())-1)
+		return o
+	}
+	for i := range timeSteps() {
+		if (timeOverride{step: i}).at(now).After(o.custom) {
+			return timeOverride{step: i}
+		}
+	}
+	return timeOverride{step: len(timeSteps()) - 1}
+}
+
+// prev is the step before (`[`): from a typed time, the last step before it.
+func (o timeOverride) prev(now time.Time) timeOverride {
+	if o.custom.IsZero() {
+		o.step = max(o.step-1, 0)
+		return o
+	}
+	for i := len(timeSteps()) - 1; i >= 0; i-- {
+		if (timeOverride{step: i}).at(now).Before(o.custom) {
+			return timeOverride{step: i}
+		}
+	}
+	return timeOverride{}
+}
+
+// parseOverride reads what the user typed after `@`: "now", an offset in
+// days from now ("+45d", "-3d"), an RFC 3339 time or a date (YYYY-MM-DD,
+// midnight UTC). An offset that is one of the steps becomes that step, so
+// `[` and `]` carry on from it.
+func parseOverride(s string, now time.Time) (timeOverride, error) {
+	s = strings.TrimSpace(s)
+	switch {
+	case s == "" || s == "now":
+		return timeOverride{}, nil
+	case s[0] == '+' || s[0] == '-':
+		n, err := strconv.Atoi(strings.TrimSuffix(s[1:], "d"))
+		if err != nil || !strings.HasSuffix(s, "d") {
+			return timeOverride{}, fmt.Errorf("bad offset %q: write days as +30d or -2d", s)
+		}
+		if s[0] == '-' {
+			n = -n
+		}
+		for i, d := range timeSteps() {
+			if d == n {
+				return timeOverride{step: i}, nil
+			}
+		}
+		return timeOverride{custom: now.UTC().AddDate(0, 0, n)}, nil
+	}
+	if t, err := time.Parse(time.RFC3339, s); err == nil {
+		return timeOverride{custom: t.UTC()}, nil
+	}
+	if t, err := time.Parse(time.DateOnly, s); err == nil {
+		return timeOverride{custom: t.UTC()}, nil
+	}
+	return timeOverride{}, fmt.Errorf("bad time %q: use +Nd, an RFC 3339 time (2026-06-01T09:00:00Z) or a date (2026-06-01)", s)
+}
