@@ -47,6 +47,13 @@ type Engine struct {
 
 	sessions *sessionIndex  // conversation order for the lexical context window (context_index.go)
 	hot      map[int64]bool // active HOT-tier memories: the guaranteed channel's candidates
+
+	// capturer serves Capture and CaptureBatch: created on first use, so
+	// the filter tables, the gates' embedded exemplars and the dedupe index
+	// are prepared once, not per call. capMu serialises its use (a Capturer
+	// is not safe for concurrent use).
+	capMu    sync.Mutex
+	capturer *Capturer
 }
 
 // Open loads every memory from the store and builds the indexes. Memories
