@@ -75,9 +75,16 @@ func buildDemo(e *env) error {
 	if err := eng.Store().SetSetting(e.ctx, settingClock, now.Format(time.RFC3339)); err != nil {
 		return err
 	}
+	// One heartbeat pass at the demo's now, so the Curate tab opens on what a
+	// curator would find: the lessons seen three times, and what went unused.
+	hb, err := eng.Heartbeat(e.ctx, engine.HeartbeatOptions{At: now})
+	if err != nil {
+		return err
+	}
 	w := e.stdout
 	fmt.Fprintf(w, "demo database: %s (clock pinned at %s)\n", path, now.Format(time.RFC3339))
 	t.print(w, "testdata/demo.jsonl")
+	fmt.Fprintf(w, "heartbeat: %d proposals for the curator (memtrace proposals, or the Curate tab)\n", len(hb.Proposals))
 	byType := map[string]int{}
 	kinds := map[engine.Kind]int{}
 	eng.EachMemory(func(m *engine.Memory) bool {

@@ -248,52 +248,18 @@ func openEngineAt(ctx context.Context, path string) (*engine.Engine, func(), err
 
 // buildFixture ingests the set's fixture through the capture pipeline into
 // a new database at path, applies <set>.quarantine when it exists, and
-// closes the database.
+// closes the database (golden.BuildFixture on a SQLite store).
 func buildFixture(ctx context.Context, set *golden.Set, path string) error {
-	f, err := os.Open(set.Fixture)
+	return golden.BuildFixture(ctx, set, path, openStoreFile)
+}
+
+// openStoreFile is store.Open as a golden.StoreOpener.
+func openStoreFile(ctx context.Context, path string) (engine.Store, error) {
+	db, err := store.Open(ctx, path, nil)
 	if err != nil {
-		return engine.Errorf(engine.ENOTFOUND, "fixture of %s: %v; the path is relative to the set file", set.File, err)
+		return nil, err
 	}
-	defer f.Close()
-	eng, closeDB, err := openEngineAt(ctx, path)
-	if err != nil {
-		return err
-	}
-	defer closeDB()
-	var batch []engine.Message
-	flush := func() error {
-		if len(batch) == 0 {
-			return nil
-		}
-		_, err := eng.CaptureBatch(ctx, batch)
-		batch = batch[:0]
-		return err
-	}
-	lineErrs, err := engine.ReadMessages(f, func(_ int, m engine.Message) error {
-		batch = append(batch, m)
-		if len(batch) == 64 {
-			return flush()
-		}
-		return nil
-	})
-	if err == nil {
-		err = flush()
-	}
-	if err != nil {
-		return fmt.Errorf("fixture %s: %w", set.Fixture, err)
-	}
-	if len(lineErrs) > 0 {
-		return engine.Errorf(engine.EINVALID, "fixture %s: line %d: %s; fix the fixture", set.Fixture, lineErrs[0].Line, lineErrs[0].Error)
-	}
-	qpath := strings.TrimSuffix(set.File, filepath.Ext(set.File)) + ".quarantine"
-	sels, err := golden.QuarantineList(qpath)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return nil
-	case err != nil:
-		return engine.Errorf(engine.EINVALID, "%v", err)
-	}
-	return golden.Quarantine(ctx, eng, sels)
+	return db, nil
 }
 
 // stressRun is one inflation factor of `golden stress --json`.

@@ -42,7 +42,7 @@ func openTUI(e *env) error {
 		return err
 	}
 	defer closeDB()
-	if err := ui.Run(e.ctx, ui.Deps{Engine: eng, Store: db, Now: eng.Now}); err != nil {
+	if err := ui.Run(e.ctx, ui.Deps{Engine: eng, Store: db, Now: eng.Now, OpenStore: openStoreFile}); err != nil {
 		return fmt.Errorf("terminal UI: %w", err)
 	}
 	return nil

@@ -201,16 +201,25 @@ func (s *tmuxSession) walkThrough(t *testing.T) {
 	s.send(t, "[")
 	s.waitText(t, "at +7d", "forgotten by +7d:")
 
-	s.send(t, "3")
+	s.send(t, "4")
 	s.waitFor(t, "the Memories tab", func(screen string) bool {
 		return strings.Contains(screen, "CONTENT") && regexp.MustCompile(`(?m)^1 of \d+`).MatchString(screen)
 	})
-	s.send(t, "4")
+	s.send(t, "5")
 	s.waitText(t, "dropped, per pattern", "heartbeat_ok")
-	s.send(t, "2")
-	s.waitText(t, "2 Curate")
+	s.send(t, "3")
+	s.waitText(t, "3 Curate")
 	s.send(t, "1")
 	s.waitText(t, "forgotten by +7d:")
+
+	// Golden: the project's set (found from the working directory) runs
+	// over its fixture; enter opens the first probe's trace.
+	s.send(t, "2")
+	s.waitText(t, "2 Golden", "32 probes", "greeting-annyeong")
+	s.send(t, "r")
+	s.waitText(t, "32/32 passed", "vs baseline: no regression")
+	s.send(t, "Enter")
+	s.waitText(t, "안녕", "read-only recall at 2026-07-21")
 }
 
 // checkAlignment checks that Korean rows take as many cells as English

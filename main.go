@@ -46,12 +46,14 @@ func commands() []command {
 		// Subcommands register here, one line each, in the order `memtrace help` lists them.
 		{"tui", "tui [--db PATH]", "terminal UI on an existing database (what `memtrace` with no arguments runs)", cmdTUI},
 		{"demo", "demo [--no-tui] [--db PATH]", "build a fresh demo DB from testdata through the capture pipeline and open the TUI on it", cmdDemo},
-		{"ingest", "ingest FILE.jsonl|- [--json] [--batch N]", "capture pipeline; per-layer counts", cmdIngest},
+		{"ingest", "ingest FILE.jsonl|- [--json] [--batch N] [--judge MODEL [--detail high|medium|low] [--judge-cache FILE]]", "capture pipeline; per-layer counts", cmdIngest},
 		{"import", "import md|jsonl|claude-code|locomo PATH [--json]", "import conversations through the capture pipeline; idempotent", cmdImport},
 		{"add", "add --kind K --type T --importance X [--key K] [--scope S] TEXT", "write one memory directly (curator)", cmdAdd},
 		{"list", "list [--status S] [--type T] [--kind K] [--tier T] [--text X] [--json]", "list memories", cmdList},
 		{"show", "show ID|key:K [--json]", "one memory with its audit history", cmdShow},
 		{"recall", "recall TEXT [--at +30d|-2h|RFC3339] [--session S] [--project P] [--k N] [--budget N] [--trace|--json] [--commit-access] [--otel FILE]", "recall for a query, read-only unless --commit-access", cmdRecall},
+		{"compare", "compare TEXT [--at-a now] [--at-b +90d] [--session S] [--project P] [--k N] [--budget N] [--json] [--otel FILE]", "one query recalled read-only at two times: what is forgotten, rises, falls, is new", cmdCompare},
+		{"forecast", "forecast [ID|key:K] [--at T] [--n 20] [--json]", "what will be forgotten next, and when; or one memory's forecast", cmdForecast},
 		{"golden", "golden run SET [--baseline RUN.json] [--save RUN.json] [--json] [--fail-on-regression] [--at T] | golden stress SET --inflate 10[,100] [--json]", "golden probe sets: run, diff against a baseline, stress", cmdGolden},
 		{"bench", "bench locomo FILE [--k 5,10,25,50] [--json] [--limit-conversations N] | bench recall [--n 10000,100000] [--json]", "LoCoMo retrieval recall@k; recall latency vs the scan floor", cmdBench},
 		{"triage", "triage --type T [--model M] [--sample N] [--verdicts FILE] [--json]", "judge every active memory of a type; proposals for the curator", cmdTriage},
@@ -64,13 +66,11 @@ func commands() []command {
 		{"reflect", "reflect --intended TEXT --actual TEXT [--lesson TEXT] [--session S]", "file a self-reflection record", cmdReflect},
 		{"cleanup", "cleanup [--dry-run] [--json]", "scan stored memories for noise; propose quarantine", cmdCleanup},
 		{"export", "export md DIR [--json]", "write the tiers as Markdown files", cmdExport},
-		{"mcp", "mcp [--db PATH] [--keep-traces N]", "serve memory to an agent over MCP (stdio)", cmdMCP},
+		{"mcp", "mcp [--db PATH] [--keep-traces N] [--judge MODEL]", "serve memory to an agent over MCP (stdio)", cmdMCP},
 		{"judge", "judge check [--model M] [--timeout 30s] [--json]", "check the Ollama judge: host reachable, model present, digest", cmdJudge},
 		{"backup", "backup DIR [--json]", "online SQLite backup + JSON dump of memories, each with .sha256", cmdBackup},
 		{"clock", "clock [TIME|--unset]", "show, pin or unpin the database's clock (demo databases pin theirs)", cmdClock},
 		{"help", "help [decay|stages|json|COMMAND]", "commands, the decay math, the recall stages, the trace JSON", cmdHelp},
-		{"compare", "compare TEXT [--at-a now] [--at-b +90d] [--session S] [--project P] [--k N] [--budget N] [--json] [--otel FILE]", "one query recalled read-only at two times: what is forgotten, rises, falls, is new", cmdCompare},
-		{"forecast", "forecast [ID|key:K] [--at T] [--n 20] [--json]", "what will be forgotten next, and when; or one memory's forecast", cmdForecast},
 	}
 }
 
@@ -132,7 +132,7 @@ func printUsage(w io.Writer) {
 	fmt.Fprintln(w)
 	var b strings.Builder
 	for _, c := range commands() {
-		fmt.Fprintf(&b, "  %-44s %s\n", c.usage, c.summary)
+		fmt.Fprintf(&b, "  %s\n      %s\n", c.usage, c.summary)
 	}
 	fmt.Fprint(w, b.String())
 }

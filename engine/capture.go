@@ -24,7 +24,7 @@ const ReasonAlreadyCaptured = "already_captured"
 // embedded exemplars, the judge, and the dedupe index (content hashes and
 // an LSH over the active memories' vectors), which it keeps current from
 // the engine's cache instead of rebuilding it per batch. An import uses one
-// Capturer; Engine.CaptureBatch makes a fresh one per call. A Capturer is
+// Capturer; Engine.Capture and CaptureBatch share one the engine keeps. A Capturer is
 // not safe for concurrent use.
 type Capturer struct {
 	e       *Engine
@@ -87,12 +87,20 @@ type pending struct {
 // never holds the database lock. A message whose id is already in captures
 // is skipped (OutcomeSkipped), so an interrupted import can be re-run.
 // Messages of every role go through the same filters.
+//
+// The engine keeps one Capturer for these calls, created on first use and
+// used by one call at a time; its dedupe index follows the engine's cache.
 func (e *Engine) CaptureBatch(ctx context.Context, msgs []Message) ([]*CaptureResult, error) {
-	c, err := e.NewCapturer(ctx)
-	if err != nil {
-		return nil, err
+	e.capMu.Lock()
+	defer e.capMu.Unlock()
+	if e.capturer == nil {
+		c, err := e.NewCapturer(ctx)
+		if err != nil {
+			return nil, err
+		}
+		e.capturer = c
 	}
-	return c.CaptureBatch(ctx, msgs)
+	return e.capturer.CaptureBatch(ctx, msgs)
 }
 
 // CaptureBatch is Engine.CaptureBatch with the prepared state of c.

@@ -4,6 +4,7 @@ import (
 	"sort"
 	"time"
 
+	"memtrace/engine/lexical"
 	"memtrace/engine/textnorm"
 )
 
@@ -37,6 +38,7 @@ type sessionIndex struct {
 	toks     map[int64][]string
 	order    map[string][]int64 // session → ids by (CreatedAt, ID)
 	position map[int64]sessionPos
+	memo     *textnorm.Memo // word → term, for the bulk load at open
 }
 
 type sessionPos struct {
@@ -84,6 +86,93 @@ func (e *Engine) indexLexical(m *Memory, old *Memory, existed bool) {
 	for id := range dirty {
 		e.lex.AddWeighted(id, s.termFrequencies(id, e.mems))
 	}
+}
+
+// placeSession records m's terms and its place in its session without
+// touching the lexical index: the bulk load at open calls it for every
+// memory and then rebuildLexical once. Caller owns e.
+func (e *Engine) placeSession(m *Memory) {
+	if e.sessions == nil {
+		e.sessions = newSessionIndex()
+	}
+	s := e.sessions
+	if prev, had := s.position[m.ID]; had {
+		s.remove(m.ID, prev)
+	}
+	if s.memo == nil {
+		s.memo = textnorm.NewMemo(1 << 16)
+	}
+	s.toks[m.ID] = s.memo.Tokens(m.Content)
+	pos := sessionPos{session: m.Session, at: m.CreatedAt, status: m.Status}
+	if pos.session != "" {
+		s.insert(m.ID, pos, e.mems)
+	}
+	s.position[m.ID] = pos
+}
+
+// rebuildLexical indexes every cached memory once, with its context, into a
+// fresh lexical index: each token is looked up once (as a term number) and
+// each document's weighted frequencies are summed in a flat array — the same
+// sums, in the same order, as termFrequencies. Caller owns e (or holds e.mu).
+func (e *Engine) rebuildLexical() {
+	if e.sessions == nil {
+		e.sessions = newSessionIndex()
+	}
+	s := e.sessions
+	lex := lexical.New()
+	nos := make(map[int64][]int32, len(e.ids))
+	for _, id := range e.ids {
+		toks := s.toks[id]
+		ns := make([]int32, len(toks))
+		for i, t := range toks {
+			ns[i] = lex.TermNo(t)
+		}
+		nos[id] = ns
+	}
+	at := make(map[int64]int, len(e.ids)) // position in its session
+	for _, ids := range s.order {
+		for i, id := range ids {
+			at[id] = i
+		}
+	}
+	acc := make([]float64, lex.NumTerms())
+	var touched []int32
+	var vals []float64
+	add := func(ns []int32, w float64) {
+		for _, no := range ns {
+			if acc[no] == 0 {
+				touched = append(touched, no)
+			}
+			acc[no] += w
+		}
+	}
+	for _, id := range e.ids {
+		touched, vals = touched[:0], vals[:0]
+		add(nos[id], 1)
+		if session := s.position[id].session; session != "" {
+			ids, i := s.order[session], at[id]
+			w := ContextWeight
+			for d := 1; d <= ContextWindow; d++ {
+				for _, j := range [2]int{i - d, i + d} {
+					if j < 0 || j >= len(ids) {
+						continue
+					}
+					if n := e.mems[ids[j]]; n == nil || n.Status == StatusQuarantined {
+						continue
+					}
+					add(nos[ids[j]], w)
+				}
+				w *= ContextDecay
+			}
+		}
+		for _, no := range touched {
+			vals = append(vals, acc[no])
+			acc[no] = 0
+		}
+		lex.AddTerms(id, touched, vals)
+	}
+	e.lex = lex
+	s.memo = nil // its job was the bulk load
 }
 
 // less orders a session's memories by time, then id.
@@ -154,12 +243,18 @@ func (s *sessionIndex) neighbours(id int64, session string) []int64 {
 // its neighbours' at the context weight of their distance.
 func (s *sessionIndex) termFrequencies(id int64, mems map[int64]*Memory) map[string]float64 {
 	tf := make(map[string]float64, 3*len(s.toks[id]))
+	s.fillTermFrequencies(id, mems, tf)
+	return tf
+}
+
+// fillTermFrequencies adds id's weighted document to tf.
+func (s *sessionIndex) fillTermFrequencies(id int64, mems map[int64]*Memory, tf map[string]float64) {
 	for _, t := range s.toks[id] {
 		tf[t]++
 	}
 	pos := s.position[id]
 	if pos.session == "" {
-		return tf
+		return
 	}
 	ids := s.order[pos.session]
 	at := -1
@@ -184,7 +279,6 @@ func (s *sessionIndex) termFrequencies(id int64, mems map[int64]*Memory) map[str
 		}
 		w *= ContextDecay
 	}
-	return tf
 }
 
 // ownTermMatches counts the query terms that occur in a memory's own text

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -44,7 +45,15 @@ type Engine struct {
 	vec   *vector.Index
 	seq   int64
 
-	sessions *sessionIndex // conversation order for the lexical context window (context_index.go)
+	sessions *sessionIndex  // conversation order for the lexical context window (context_index.go)
+	hot      map[int64]bool // active HOT-tier memories: the guaranteed channel's candidates
+
+	// capturer serves Capture and CaptureBatch: created on first use, so
+	// the filter tables, the gates' embedded exemplars and the dedupe index
+	// are prepared once, not per call. capMu serialises its use (a Capturer
+	// is not safe for concurrent use).
+	capMu    sync.Mutex
+	capturer *Capturer
 }
 
 // Open loads every memory from the store and builds the indexes. Memories
@@ -62,6 +71,7 @@ func Open(ctx context.Context, o Options) (*Engine, error) {
 		cfg:      o.Config.withDefaults(),
 		mems:     make(map[int64]*Memory),
 		byKey:    make(map[string]int64),
+		hot:      make(map[int64]bool),
 		lex:      lexical.New(),
 	}
 	if e.embedder == nil {
@@ -71,11 +81,14 @@ func Open(ctx context.Context, o Options) (*Engine, error) {
 		e.now = time.Now
 	}
 	e.vec = vector.NewIndex(e.embedder.Dim())
+	// Bulk load: cache every memory and its session position first, then
+	// build the lexical index once — indexing memory by memory would
+	// re-index each one's neighbours every time one joins its session.
 	var batch []*Memory
 	err := o.Store.ForEachMemory(ctx, func(m *Memory) error {
 		batch = append(batch, m)
 		if len(batch) == 1024 {
-			if err := e.load(ctx, batch); err != nil {
+			if err := e.loadBulk(ctx, batch); err != nil {
 				return err
 			}
 			batch = batch[:0:0]
@@ -83,13 +96,27 @@ func Open(ctx context.Context, o Options) (*Engine, error) {
 		return nil
 	})
 	if err == nil {
-		err = e.load(ctx, batch)
+		err = e.loadBulk(ctx, batch)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("open engine: %w", err)
 	}
 	sort.Slice(e.ids, func(i, j int) bool { return e.ids[i] < e.ids[j] })
+	e.rebuildLexical()
 	return e, nil
+}
+
+// loadBulk caches a batch read at open without indexing it lexically
+// (rebuildLexical does that once at the end).
+func (e *Engine) loadBulk(ctx context.Context, ms []*Memory) error {
+	if err := e.ensureVectors(ctx, ms); err != nil {
+		return err
+	}
+	for _, m := range ms {
+		e.cache(m)
+		e.placeSession(m)
+	}
+	return nil
 }
 
 // load indexes a batch of memories read from the store.
@@ -132,7 +159,15 @@ func (e *Engine) ensureVectors(ctx context.Context, ms []*Memory) error {
 
 // put replaces the cached copy of m and its index entries. Caller holds mu.
 func (e *Engine) put(m *Memory) {
-	old, existed := e.mems[m.ID]
+	old, existed := e.cache(m)
+	e.indexLexical(m, old, existed) // with its session neighbours: context_index.go
+}
+
+// cache replaces the cached copy of m and every index entry but the
+// lexical one, and returns the copy it replaced. Caller holds mu (or owns
+// the engine, at open).
+func (e *Engine) cache(m *Memory) (old *Memory, existed bool) {
+	old, existed = e.mems[m.ID]
 	if existed && old.Key != "" && e.byKey[old.Key] == m.ID {
 		delete(e.byKey, old.Key)
 	}
@@ -146,11 +181,30 @@ func (e *Engine) put(m *Memory) {
 	if m.Key != "" {
 		e.byKey[m.Key] = m.ID
 	}
-	e.indexLexical(m, old, existed) // with its session neighbours: context_index.go
+	if m.Tier == TierHot && m.Status == StatusActive {
+		e.hot[m.ID] = true
+	} else {
+		delete(e.hot, m.ID)
+	}
 	e.vec.Set(m.ID, m.Embedding)
 	if m.Seq > e.seq {
 		e.seq = m.Seq
 	}
+	return old, existed
+}
+
+// HotIDs returns the ids of the active HOT-tier memories, in id order: the
+// candidates of the guaranteed channel. The set is kept current by every
+// cache update, so a recall does not ask the store for it.
+func (e *Engine) HotIDs() []int64 {
+	e.mu.RLock()
+	ids := make([]int64, 0, len(e.hot))
+	for id := range e.hot {
+		ids = append(ids, id)
+	}
+	e.mu.RUnlock()
+	slices.Sort(ids)
+	return ids
 }
 
 // Store returns the store the engine reads and writes.

@@ -123,11 +123,7 @@ func (r *recallRun) candidates(st *StageTrace) error {
 		}
 	}
 	hot := 0
-	hotIDs, err := r.e.hotIDs(r.ctx)
-	if err != nil {
-		return err
-	}
-	for _, id := range hotIDs {
+	for _, id := range r.e.HotIDs() {
 		if c := add(id); c != nil {
 			c.fromHot = true
 			hot++

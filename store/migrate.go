@@ -93,8 +93,17 @@ func migrate(ctx context.Context, db *sql.DB, ms []migration) error {
 			return err
 		}
 	}
-	if _, err := db.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", known)); err != nil {
-		return fmt.Errorf("set user_version: %w", err)
+	// Set user_version only when it changes: writing it, even to the same
+	// value, rewrites the header page, and a read-only open must leave the
+	// file byte for byte as it was.
+	var version int
+	if err := db.QueryRowContext(ctx, `PRAGMA user_version`).Scan(&version); err != nil {
+		return fmt.Errorf("read user_version: %w", err)
+	}
+	if version != known {
+		if _, err := db.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", known)); err != nil {
+			return fmt.Errorf("set user_version: %w", err)
+		}
 	}
 	return nil
 }

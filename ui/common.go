@@ -20,6 +20,10 @@ type Deps struct {
 	Store engine.Store
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// OpenStore opens (creating) a database file: the Golden tab builds a
+	// set's fixture in a fresh temporary database with it. main passes
+	// store.Open; nil: sets with a fixture cannot run in the UI.
+	OpenStore func(ctx context.Context, path string) (engine.Store, error)
 	// NoColor removes every colour (the NO_COLOR convention). Run sets it
 	// from the environment.
 	NoColor bool
@@ -91,11 +95,11 @@ type pane interface {
 }
 
 // newPanes builds every tab in tab order (Trace, Golden, Curate, Memories,
-// Captures). A pane exists here or has no tab: add Trace and Golden in
-// their place when they are built.
+// Captures). A pane exists here or has no tab.
 func newPanes(c *common) []pane {
 	return []pane{
 		newTracePane(c),
+		newGoldenPane(c),
 		newCuratePane(c),
 		newMemoriesPane(c),
 		newCapturesPane(c),

@@ -20,7 +20,7 @@ var demoNow = time.Date(2026, 7, 21, 9, 0, 0, 0, time.UTC)
 
 // TestTeatestSmoke runs the whole program headless (teatest) on a real
 // SQLite database: the Trace tab comes first, a query runs and renders its
-// stages, ] moves the time override, 3 opens Memories, q quits.
+// stages, ] moves the time override, 4 opens Memories, q quits.
 func TestTeatestSmoke(t *testing.T) {
 	clock := func() time.Time { return demoNow }
 	db := storetest.MustOpenClock(t, clock)
@@ -50,7 +50,7 @@ func TestTeatestSmoke(t *testing.T) {
 	teatest.WaitFor(t, tm.Output(), contains("chars ("), wait)
 	tm.Type("]")
 	teatest.WaitFor(t, tm.Output(), contains("+1d"), wait)
-	tm.Type("3")
+	tm.Type("4")
 	teatest.WaitFor(t, tm.Output(), contains("CONTENT"), wait)
 	tm.Type("q")
 

@@ -6,6 +6,7 @@ package lexical
 import (
 	"math"
 	"sort"
+	"sync"
 )
 
 // BM25 parameters: the usual k1 and b (Robertson & Zaragoza).
@@ -20,29 +21,57 @@ type Hit struct {
 	Score float64
 }
 
+// posting points at a document slot; gen tells a live posting from one left
+// behind by a removed or re-added document.
 type posting struct {
-	id  int64
-	gen uint32
-	tf  float32 // term frequency; fractional for lower-weighted fields
+	slot int32
+	gen  uint32
+	tf   float32 // term frequency; fractional for lower-weighted fields
 }
 
+// term is one vocabulary entry: its postings and its document frequency,
+// kept current on Add and Remove so a search never re-counts postings.
+type term struct {
+	postings []posting
+	df       int
+}
+
+// doc is one document slot. terms lists the term numbers it contains, so
+// removing it can lower their document frequencies.
 type doc struct {
-	length float64 // weighted term count
-	terms  int     // postings (distinct terms)
+	id     int64
+	length float64 // weighted term count, = float64(fixed) / lengthScale
+	fixed  int64   // the length in fixed point: sums exactly, in any order
+	terms  []int32
 	gen    uint32
+	live   bool
 }
 
 // Index is not safe for concurrent writes; callers hold their own lock
 // (reads may run concurrently with each other).
+//
+// Documents live in dense slots so a search accumulates scores in a flat
+// array rather than a map, and keeps the n best in a heap rather than
+// sorting every hit.
 type Index struct {
-	postings map[string][]posting
-	docs     map[int64]doc
+	termNo   map[string]int32
+	terms    []term
+	slotOf   map[int64]int32
+	docs     []doc
+	free     []int32 // slots of removed documents
+	n        int     // live documents
 	gen      uint32
-	totalLen float64
-	stale    int // postings whose document was removed or re-added
-	live     int // postings in total
-	k1, b    float64
+	totalLen int64 // Σ doc.fixed: exact, so the average length (and every
+	// score) does not depend on the order documents were added and removed
+	stale   int // postings whose document was removed or re-added
+	live    int // postings in total
+	k1, b   float64
+	scratch sync.Pool // *accumulator, one per concurrent search
 }
+
+// lengthScale is the fixed-point scale of document lengths (term weights
+// are kept to a millionth).
+const lengthScale = 1e6
 
 // New returns an empty index with the default parameters K1 and B.
 func New() *Index { return NewWith(K1, B) }
@@ -50,11 +79,11 @@ func New() *Index { return NewWith(K1, B) }
 // NewWith returns an empty index with BM25 parameters k1 (term-frequency
 // saturation) and b (length normalisation).
 func NewWith(k1, b float64) *Index {
-	return &Index{postings: make(map[string][]posting), docs: make(map[int64]doc), k1: k1, b: b}
+	return &Index{termNo: make(map[string]int32), slotOf: make(map[int64]int32), k1: k1, b: b}
 }
 
 // Len is the number of documents.
-func (ix *Index) Len() int { return len(ix.docs) }
+func (ix *Index) Len() int { return ix.n }
 
 // Add indexes a document, replacing any earlier version with the same id.
 func (ix *Index) Add(id int64, tokens []string) {
@@ -71,72 +100,149 @@ func (ix *Index) Add(id int64, tokens []string) {
 // in BM25F: its weighted frequency feeds both the saturation and the
 // document length. Terms with a weight ≤ 0 are ignored.
 func (ix *Index) AddWeighted(id int64, tf map[string]float64) {
-	ix.Remove(id)
-	ix.gen++
-	d := doc{gen: ix.gen}
+	slot, d := ix.begin(id, len(tf))
 	for t, n := range tf {
-		if n <= 0 {
-			continue
+		if n > 0 {
+			ix.post(d, slot, ix.TermNo(t), n)
 		}
-		d.length += n
-		d.terms++
-		ix.postings[t] = append(ix.postings[t], posting{id: id, gen: d.gen, tf: float32(n)})
-		ix.live++
 	}
-	ix.docs[id] = d
-	ix.totalLen += d.length
+	ix.finish(d)
+}
+
+// TermNo is the number of term t in this index, assigned on first use.
+// With AddTerms it lets a bulk load look each token up once.
+func (ix *Index) TermNo(t string) int32 {
+	no, ok := ix.termNo[t]
+	if !ok {
+		no = int32(len(ix.terms))
+		ix.termNo[t] = no
+		ix.terms = append(ix.terms, term{})
+	}
+	return no
+}
+
+// NumTerms is the number of term numbers assigned so far.
+func (ix *Index) NumTerms() int { return len(ix.terms) }
+
+// AddTerms is AddWeighted with the document given as distinct term numbers
+// (from TermNo) and their weighted frequencies, in parallel slices.
+func (ix *Index) AddTerms(id int64, nos []int32, tfs []float64) {
+	slot, d := ix.begin(id, len(nos))
+	for i, no := range nos {
+		if tfs[i] > 0 {
+			ix.post(d, slot, no, tfs[i])
+		}
+	}
+	ix.finish(d)
+}
+
+// finish counts a fully posted document into the statistics.
+func (ix *Index) finish(d *doc) {
+	d.length = float64(d.fixed) / lengthScale
+	ix.n++
+	ix.totalLen += d.fixed
+}
+
+// begin (re)assigns id's slot and resets its document.
+func (ix *Index) begin(id int64, terms int) (int32, *doc) {
+	slot, had := ix.slotOf[id]
+	if had {
+		ix.unlink(slot)
+	} else if k := len(ix.free); k > 0 {
+		slot, ix.free = ix.free[k-1], ix.free[:k-1]
+	} else {
+		slot = int32(len(ix.docs))
+		ix.docs = append(ix.docs, doc{})
+	}
+	ix.slotOf[id] = slot
+	ix.gen++
+	d := &ix.docs[slot]
+	d.id, d.gen, d.live, d.length, d.fixed = id, ix.gen, true, 0, 0
+	d.terms = d.terms[:0]
+	if cap(d.terms) == 0 {
+		d.terms = make([]int32, 0, terms)
+	}
+	return slot, d
+}
+
+// post appends one posting of term no to the document in slot.
+func (ix *Index) post(d *doc, slot, no int32, n float64) {
+	te := &ix.terms[no]
+	te.postings = append(te.postings, posting{slot: slot, gen: d.gen, tf: float32(n)})
+	te.df++
+	d.terms = append(d.terms, no)
+	d.fixed += int64(math.Round(n * lengthScale))
+	ix.live++
+}
+
+// unlink takes the document in slot out of the statistics; its postings
+// become stale. The slot stays assigned to the same id.
+func (ix *Index) unlink(slot int32) {
+	d := &ix.docs[slot]
+	for _, no := range d.terms {
+		ix.terms[no].df--
+	}
+	ix.stale += len(d.terms)
+	ix.totalLen -= d.fixed
+	ix.n--
+	d.live = false
 }
 
 // Remove drops a document. Its postings become stale and are skipped, and
 // compacted away once they are half of all postings.
 func (ix *Index) Remove(id int64) {
-	d, ok := ix.docs[id]
+	slot, ok := ix.slotOf[id]
 	if !ok {
 		return
 	}
-	delete(ix.docs, id)
-	ix.totalLen -= d.length
-	ix.stale += d.terms
+	ix.unlink(slot)
+	delete(ix.slotOf, id)
+	ix.docs[slot].terms = nil
+	ix.free = append(ix.free, slot)
 	if ix.stale > ix.live/2 && ix.live > 1024 {
 		ix.compact()
 	}
 }
 
+func (ix *Index) valid(p posting) bool {
+	d := &ix.docs[p.slot]
+	return d.live && d.gen == p.gen
+}
+
 func (ix *Index) compact() {
 	live := 0
-	for t, ps := range ix.postings {
+	for no := range ix.terms {
+		ps := ix.terms[no].postings
 		kept := ps[:0]
 		for _, p := range ps {
-			if d, ok := ix.docs[p.id]; ok && d.gen == p.gen {
+			if ix.valid(p) {
 				kept = append(kept, p)
 			}
 		}
-		if len(kept) == 0 {
-			delete(ix.postings, t)
-			continue
-		}
-		ix.postings[t] = kept
+		clear(ps[len(kept):])
+		ix.terms[no].postings = kept
 		live += len(kept)
 	}
 	ix.live, ix.stale = live, 0
 }
 
 // DocFreq is the number of live documents containing term.
-func (ix *Index) DocFreq(term string) int {
-	n := 0
-	for _, p := range ix.postings[term] {
-		if d, ok := ix.docs[p.id]; ok && d.gen == p.gen {
-			n++
-		}
+func (ix *Index) DocFreq(t string) int {
+	no, ok := ix.termNo[t]
+	if !ok {
+		return 0
 	}
-	return n
+	return ix.terms[no].df
 }
 
 // IDF is BM25's inverse document frequency of term (always ≥ 0).
-func (ix *Index) IDF(term string) float64 {
-	n := float64(len(ix.docs))
-	df := float64(ix.DocFreq(term))
-	return math.Log(1 + (n-df+0.5)/(df+0.5))
+func (ix *Index) IDF(t string) float64 {
+	return ix.idf(ix.DocFreq(t))
+}
+
+func (ix *Index) idf(df int) float64 {
+	n, f := float64(ix.n), float64(df)
+	return math.Log(1 + (n-f+0.5)/(f+0.5))
 }
 
 // Search scores every document containing at least one of terms and returns
@@ -154,50 +260,112 @@ func weightsOf(terms []string) map[string]float64 {
 	return w
 }
 
+// accumulator is a search's scratch space: a score and a seen flag per
+// slot, and the slots touched (so resetting costs what the search did).
+type accumulator struct {
+	score   []float64
+	seen    []bool
+	touched []int32
+}
+
 // SearchWeighted is Search with a weight per query term (query expansion
 // adds related terms at a lower weight).
 func (ix *Index) SearchWeighted(terms map[string]float64, n int) []Hit {
-	if len(ix.docs) == 0 || n <= 0 {
+	if ix.n == 0 || n <= 0 {
 		return nil
 	}
-	avg := ix.totalLen / float64(len(ix.docs))
+	avg := float64(ix.totalLen) / lengthScale / float64(ix.n)
 	if avg == 0 {
 		avg = 1
 	}
-	scores := make(map[int64]float64)
+	acc, _ := ix.scratch.Get().(*accumulator)
+	if acc == nil {
+		acc = &accumulator{}
+	}
+	if len(acc.score) < len(ix.docs) {
+		acc.score = make([]float64, len(ix.docs))
+		acc.seen = make([]bool, len(ix.docs))
+	}
 	// Iterate terms in a fixed order: float addition is not associative.
 	keys := make([]string, 0, len(terms))
 	for t := range terms {
 		keys = append(keys, t)
 	}
 	sort.Strings(keys)
+	k1, b := ix.k1, ix.b
 	for _, t := range keys {
-		ps := ix.postings[t]
-		if len(ps) == 0 {
+		no, ok := ix.termNo[t]
+		if !ok || len(ix.terms[no].postings) == 0 {
 			continue
 		}
-		idf := ix.IDF(t) * terms[t]
-		for _, p := range ps {
-			d, ok := ix.docs[p.id]
-			if !ok || d.gen != p.gen {
+		te := &ix.terms[no]
+		idf := ix.idf(te.df) * terms[t]
+		for _, p := range te.postings {
+			d := &ix.docs[p.slot]
+			if !d.live || d.gen != p.gen {
 				continue
 			}
 			tf := float64(p.tf)
-			scores[p.id] += idf * tf * (ix.k1 + 1) / (tf + ix.k1*(1-ix.b+ix.b*d.length/avg))
+			if !acc.seen[p.slot] {
+				acc.seen[p.slot] = true
+				acc.touched = append(acc.touched, p.slot)
+			}
+			acc.score[p.slot] += idf * tf * (k1 + 1) / (tf + k1*(1-b+b*d.length/avg))
 		}
 	}
-	hits := make([]Hit, 0, len(scores))
-	for id, s := range scores {
-		hits = append(hits, Hit{ID: id, Score: s})
-	}
-	sort.Slice(hits, func(i, j int) bool {
-		if hits[i].Score != hits[j].Score {
-			return hits[i].Score > hits[j].Score
+	// The n best in a min-heap: the root is the worst kept hit.
+	h := make([]Hit, 0, min(n, len(acc.touched)))
+	for _, s := range acc.touched {
+		hit := Hit{ID: ix.docs[s].id, Score: acc.score[s]}
+		acc.score[s], acc.seen[s] = 0, false
+		if len(h) < n {
+			h = append(h, hit)
+			up(h, len(h)-1)
+		} else if worse(h[0], hit) {
+			h[0] = hit
+			down(h, 0)
 		}
-		return hits[i].ID < hits[j].ID
-	})
-	if len(hits) > n {
-		hits = hits[:n]
 	}
-	return hits
+	acc.touched = acc.touched[:0]
+	ix.scratch.Put(acc)
+	sort.Slice(h, func(i, j int) bool { return worse(h[j], h[i]) })
+	return h
+}
+
+// worse reports whether a ranks below b: a lower score, or an equal score
+// and a higher id.
+func worse(a, b Hit) bool {
+	if a.Score != b.Score {
+		return a.Score < b.Score
+	}
+	return a.ID > b.ID
+}
+
+func up(h []Hit, i int) {
+	for i > 0 {
+		p := (i - 1) / 2
+		if !worse(h[i], h[p]) {
+			return
+		}
+		h[i], h[p] = h[p], h[i]
+		i = p
+	}
+}
+
+func down(h []Hit, i int) {
+	for {
+		l := 2*i + 1
+		if l >= len(h) {
+			return
+		}
+		m := l
+		if r := l + 1; r < len(h) && worse(h[r], h[l]) {
+			m = r
+		}
+		if !worse(h[m], h[i]) {
+			return
+		}
+		h[i], h[m] = h[m], h[i]
+		i = m
+	}
 }

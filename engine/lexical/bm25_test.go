@@ -2,6 +2,7 @@ package lexical
 
 import (
 	"fmt"
+	"math"
 	"testing"
 
 	"memtrace/engine/textnorm"
@@ -94,4 +95,97 @@ func TestNewWithParameters(t *testing.T) {
 			t.Errorf("b=%v: scores %+v", tc.b, hits)
 		}
 	}
+}
+
+// TestMatchesReferenceUnderChurn checks the incremental statistics (document
+// frequency, length, slot reuse, compaction) and the top-n heap against a
+// BM25 computed from scratch, over random adds, re-adds and removals.
+func TestMatchesReferenceUnderChurn(t *testing.T) {
+	ix := New()
+	docs := map[int64][]string{}
+	vocab := []string{"a", "b", "c", "d", "e", "f", "g", "h"}
+	seed := uint64(1)
+	next := func(n int) int {
+		seed = seed*6364136223846793005 + 1442695040888963407
+		return int(seed>>33) % n
+	}
+	for step := 0; step < 6000; step++ {
+		id := int64(next(1500))
+		if next(4) == 0 {
+			ix.Remove(id)
+			delete(docs, id)
+			continue
+		}
+		toks := make([]string, 1+next(6))
+		for i := range toks {
+			toks[i] = vocab[next(len(vocab))]
+		}
+		ix.Add(id, toks)
+		docs[id] = toks
+	}
+	if ix.Len() != len(docs) {
+		t.Fatalf("Len = %d, want %d", ix.Len(), len(docs))
+	}
+	total := 0.0
+	for _, ts := range docs {
+		total += float64(len(ts))
+	}
+	avg := total / float64(len(docs))
+	for _, q := range [][]string{{"a"}, {"b", "h"}, {"c", "d", "e"}} {
+		want := map[int64]float64{}
+		for _, term := range q {
+			df := 0
+			for _, ts := range docs {
+				for _, x := range ts {
+					if x == term {
+						df++
+						break
+					}
+				}
+			}
+			if got := ix.DocFreq(term); got != df {
+				t.Fatalf("DocFreq(%q) = %d, want %d", term, got, df)
+			}
+			idf := math.Log(1 + (float64(len(docs))-float64(df)+0.5)/(float64(df)+0.5))
+			for id, ts := range docs {
+				tf := 0.0
+				for _, x := range ts {
+					if x == term {
+						tf++
+					}
+				}
+				if tf > 0 {
+					want[id] += idf * tf * (K1 + 1) / (tf + K1*(1-B+B*float64(len(ts))/avg))
+				}
+			}
+		}
+		hits := ix.Search(q, 20)
+		if len(hits) != min(20, len(want)) {
+			t.Fatalf("query %v: %d hits, want %d", q, len(hits), min(20, len(want)))
+		}
+		for i, h := range hits {
+			if math.Abs(h.Score-want[h.ID]) > 1e-9 {
+				t.Fatalf("query %v: id %d score %v, want %v", q, h.ID, h.Score, want[h.ID])
+			}
+			if i > 0 && worse(hits[i-1], h) {
+				t.Fatalf("query %v: hits out of order at %d: %+v", q, i, hits)
+			}
+		}
+		// Nothing outside the top 20 beats the 20th.
+		last := hits[len(hits)-1]
+		for id, s := range want {
+			if worse(last, Hit{ID: id, Score: s}) && !containsID(hits, id) {
+				t.Fatalf("query %v: id %d (%v) belongs in the top 20 above %+v", q, id, s, last)
+			}
+		}
+	}
+}
+
+func containsID(hs []Hit, id int64) bool {
+	for _, h := range hs {
+		if h.ID == id {
+			return true
+		}
+	}
+	return false
 }

@@ -2,6 +2,7 @@ package textnorm
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -43,5 +44,18 @@ func TestQueryTermsReportsDropped(t *testing.T) {
 	}
 	if !reflect.DeepEqual(dropped, []string{"그", "알려줘"}) {
 		t.Errorf("dropped = %q", dropped)
+	}
+}
+
+func TestMemoTokensEqualTokens(t *testing.T) {
+	mm := NewMemo(4) // small: the reset path runs too
+	for _, s := range []string{
+		"그 프로젝트의 진행 상황을 알려줘", "Caroline adopted running dogs; creative creators",
+		"충주 사과가 맛있었지? memtrace의 SQLite", "the the a an I", "프로젝트 진행 running",
+	} {
+		got, want := mm.Tokens(s), Tokens(s)
+		if strings.Join(got, "|") != strings.Join(want, "|") {
+			t.Errorf("Memo.Tokens(%q) = %q, want %q", s, got, want)
+		}
 	}
 }

@@ -1,9 +1,6 @@
 package vector
 
-import (
-	"container/heap"
-	"sort"
-)
+import "sort"
 
 // Hit is a scored vector; Score is cosine similarity, higher is better.
 type Hit struct {
@@ -11,13 +8,16 @@ type Hit struct {
 	Score float64
 }
 
-// Index is a flat (exact) index of unit vectors: one contiguous slab, so a
-// search is one linear pass of dot products. At 100k × 256 that pass is the
-// "scan floor" the recall benchmark reports against.
+// Index is a flat (exact) index of unit vectors, so a search is one linear
+// pass of dot products. At 100k × 256 that pass is the "scan floor" the
+// recall benchmark reports against. A vector that is already of unit length
+// is shared with the caller, not copied (the engine's cached memories and
+// the index hold one copy between them); callers must not modify a vector
+// after handing it to Set.
 type Index struct {
 	dim  int
 	ids  []int64
-	vecs []float32
+	rows [][]float32
 	pos  map[int64]int
 }
 
@@ -30,22 +30,33 @@ func NewIndex(dim int) *Index {
 func (ix *Index) Dim() int { return ix.dim }
 func (ix *Index) Len() int { return len(ix.ids) }
 
-// Set stores (a normalised copy of) v under id, replacing any earlier one.
-// A vector of the wrong length is ignored and reported as false.
+// unitTolerance: a vector whose squared length is this close to 1 is
+// stored as it is.
+const unitTolerance = 1e-5
+
+// Set stores v, normalised, under id, replacing any earlier one. A vector
+// of the wrong length is ignored and reported as false.
 func (ix *Index) Set(id int64, v []float32) bool {
 	if len(v) != ix.dim {
 		return false
 	}
-	c := make([]float32, ix.dim)
-	copy(c, v)
-	Normalize(c)
+	var s float64
+	for _, x := range v {
+		s += float64(x) * float64(x)
+	}
+	row := v[:len(v):len(v)]
+	if s == 0 || s < 1-unitTolerance || s > 1+unitTolerance {
+		row = make([]float32, ix.dim)
+		copy(row, v)
+		Normalize(row)
+	}
 	if p, ok := ix.pos[id]; ok {
-		copy(ix.vecs[p*ix.dim:], c)
+		ix.rows[p] = row
 		return true
 	}
 	ix.pos[id] = len(ix.ids)
 	ix.ids = append(ix.ids, id)
-	ix.vecs = append(ix.vecs, c...)
+	ix.rows = append(ix.rows, row)
 	return true
 }
 
@@ -55,7 +66,7 @@ func (ix *Index) Get(id int64) ([]float32, bool) {
 	if !ok {
 		return nil, false
 	}
-	return ix.vecs[p*ix.dim : (p+1)*ix.dim], true
+	return ix.rows[p], true
 }
 
 // Remove drops id (swap with the last vector).
@@ -67,12 +78,11 @@ func (ix *Index) Remove(id int64) {
 	last := len(ix.ids) - 1
 	if p != last {
 		lastID := ix.ids[last]
-		ix.ids[p] = lastID
-		copy(ix.vecs[p*ix.dim:(p+1)*ix.dim], ix.vecs[last*ix.dim:(last+1)*ix.dim])
+		ix.ids[p], ix.rows[p] = lastID, ix.rows[last]
 		ix.pos[lastID] = p
 	}
-	ix.ids = ix.ids[:last]
-	ix.vecs = ix.vecs[:last*ix.dim]
+	ix.rows[last] = nil
+	ix.ids, ix.rows = ix.ids[:last], ix.rows[:last]
 	delete(ix.pos, id)
 }
 
@@ -84,27 +94,29 @@ func (ix *Index) Search(q []float32, n int) []Hit {
 	qn := make([]float32, ix.dim)
 	copy(qn, q)
 	Normalize(qn)
-	h := &minHeap{}
+	// A min-heap of the n best (the root is the worst kept), managed by
+	// hand: container/heap would box every pushed Hit.
+	h := make([]Hit, 0, min(n, len(ix.ids)))
 	for i, id := range ix.ids {
-		s := float64(Dot(qn, ix.vecs[i*ix.dim:(i+1)*ix.dim]))
-		if h.Len() < n {
-			heap.Push(h, Hit{ID: id, Score: s})
-		} else if worse((*h)[0], Hit{ID: id, Score: s}) {
-			(*h)[0] = Hit{ID: id, Score: s}
-			heap.Fix(h, 0)
+		s := float64(Dot(qn, ix.rows[i]))
+		if len(h) < n {
+			h = append(h, Hit{ID: id, Score: s})
+			siftUp(h, len(h)-1)
+		} else if s >= h[0].Score && worse(h[0], Hit{ID: id, Score: s}) {
+			h[0] = Hit{ID: id, Score: s}
+			siftDown(h, 0)
 		}
 	}
-	out := []Hit(*h)
-	sort.Slice(out, func(i, j int) bool { return worse(out[j], out[i]) })
-	return out
+	sort.Slice(h, func(i, j int) bool { return worse(h[j], h[i]) })
+	return h
 }
 
 // ScanAll computes the similarity of q to every stored vector and returns
 // how many it scanned: the brute-force floor a recall is compared against.
 func (ix *Index) ScanAll(q []float32) (n int, best float64) {
 	best = -2
-	for i := range ix.ids {
-		s := float64(Dot(q, ix.vecs[i*ix.dim:(i+1)*ix.dim]))
+	for _, row := range ix.rows {
+		s := float64(Dot(q, row))
 		if s > best {
 			best = s
 		}
@@ -113,16 +125,18 @@ func (ix *Index) ScanAll(q []float32) (n int, best float64) {
 	return n, best
 }
 
-// Dot is the dot product of equal-length vectors, unrolled by four.
+// Dot is the dot product of equal-length vectors, unrolled by eight
+// (the bounds are checked once, before the loop).
 func Dot(a, b []float32) float32 {
 	b = b[:len(a)]
 	var s0, s1, s2, s3 float32
 	i := 0
-	for ; i+4 <= len(a); i += 4 {
-		s0 += a[i] * b[i]
-		s1 += a[i+1] * b[i+1]
-		s2 += a[i+2] * b[i+2]
-		s3 += a[i+3] * b[i+3]
+	for ; i+8 <= len(a); i += 8 {
+		aa, bb := a[i:i+8:i+8], b[i:i+8:i+8]
+		s0 += aa[0]*bb[0] + aa[4]*bb[4]
+		s1 += aa[1]*bb[1] + aa[5]*bb[5]
+		s2 += aa[2]*bb[2] + aa[6]*bb[6]
+		s3 += aa[3]*bb[3] + aa[7]*bb[7]
 	}
 	for ; i < len(a); i++ {
 		s0 += a[i] * b[i]
@@ -139,15 +153,31 @@ func worse(a, b Hit) bool {
 	return a.ID > b.ID
 }
 
-type minHeap []Hit
+func siftUp(h []Hit, i int) {
+	for i > 0 {
+		p := (i - 1) / 2
+		if !worse(h[i], h[p]) {
+			return
+		}
+		h[i], h[p] = h[p], h[i]
+		i = p
+	}
+}
 
-func (h minHeap) Len() int           { return len(h) }
-func (h minHeap) Less(i, j int) bool { return worse(h[i], h[j]) }
-func (h minHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *minHeap) Push(x any)        { *h = append(*h, x.(Hit)) }
-func (h *minHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
+func siftDown(h []Hit, i int) {
+	for {
+		l := 2*i + 1
+		if l >= len(h) {
+			return
+		}
+		m := l
+		if r := l + 1; r < len(h) && worse(h[r], h[l]) {
+			m = r
+		}
+		if !worse(h[m], h[i]) {
+			return
+		}
+		h[i], h[m] = h[m], h[i]
+		i = m
+	}
 }

@@ -1,0 +1,126 @@
+package golden
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"memtrace/engine"
+)
+
+// StoreOpener opens the database file at path, creating it when absent.
+// golden never opens databases itself: the caller (main) passes store.Open.
+type StoreOpener func(ctx context.Context, path string) (engine.Store, error)
+
+// OpenEngine opens the database at path through open and an engine on it
+// with the default options (the rule-based judge, the offline embedder), as
+// `golden run` does; close closes the database.
+func OpenEngine(ctx context.Context, path string, open StoreOpener) (*engine.Engine, func() error, error) {
+	db, err := open(ctx, path)
+	if err != nil {
+		return nil, nil, err
+	}
+	eng, err := engine.Open(ctx, engine.Options{Store: db})
+	if err != nil {
+		db.Close()
+		return nil, nil, err
+	}
+	return eng, db.Close, nil
+}
+
+// stem is a set file's path without its extension: the prefix of the files
+// that travel with the set.
+func stem(setFile string) string {
+	return strings.TrimSuffix(setFile, filepath.Ext(setFile))
+}
+
+// QuarantinePath is the curation file applied after building a set's
+// fixture: <set file without extension>.quarantine, beside the set.
+func QuarantinePath(setFile string) string { return stem(setFile) + ".quarantine" }
+
+// BaselinePath is where a set's reviewed baseline lives by convention:
+// <set file without extension>.baseline.json, beside the set.
+func BaselinePath(setFile string) string { return stem(setFile) + ".baseline.json" }
+
+// BuildFixture ingests the set's fixture through the capture pipeline into a
+// new database at path, applies the set's quarantine file when it exists,
+// and closes the database. Errors say which file to fix.
+func BuildFixture(ctx context.Context, set *Set, path string, open StoreOpener) error {
+	f, err := os.Open(set.Fixture)
+	if err != nil {
+		return engine.Errorf(engine.ENOTFOUND, "fixture of %s: %v; the path is relative to the set file", set.File, err)
+	}
+	defer f.Close()
+	eng, closeDB, err := OpenEngine(ctx, path, open)
+	if err != nil {
+		return err
+	}
+	defer closeDB()
+	var batch []engine.Message
+	flush := func() error {
+		if len(batch) == 0 {
+			return nil
+		}
+		_, err := eng.CaptureBatch(ctx, batch)
+		batch = batch[:0]
+		return err
+	}
+	lineErrs, err := engine.ReadMessages(f, func(_ int, m engine.Message) error {
+		batch = append(batch, m)
+		if len(batch) == 64 {
+			return flush()
+		}
+		return nil
+	})
+	if err == nil {
+		err = flush()
+	}
+	if err != nil {
+		return fmt.Errorf("fixture %s: %w", set.Fixture, err)
+	}
+	if len(lineErrs) > 0 {
+		return engine.Errorf(engine.EINVALID, "fixture %s: line %d: %s; fix the fixture", set.Fixture, lineErrs[0].Line, lineErrs[0].Error)
+	}
+	sels, err := QuarantineList(QuarantinePath(set.File))
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return engine.Errorf(engine.EINVALID, "%v", err)
+	}
+	return Quarantine(ctx, eng, sels)
+}
+
+// FixtureEngine builds the set's fixture into a fresh database in a new
+// temporary directory under dir ("" for the system's) and opens an engine
+// on it; close closes the database and removes the directory.
+func FixtureEngine(ctx context.Context, set *Set, dir string, open StoreOpener) (*engine.Engine, func() error, error) {
+	if set.Fixture == "" {
+		return nil, nil, engine.Errorf(engine.EINVALID, "golden set %s has no fixture", set.Name)
+	}
+	tmp, err := os.MkdirTemp(dir, "memtrace-golden-")
+	if err != nil {
+		return nil, nil, fmt.Errorf("golden fixture: temporary directory: %w", err)
+	}
+	path := filepath.Join(tmp, "fixture.db")
+	if err := BuildFixture(ctx, set, path, open); err != nil {
+		os.RemoveAll(tmp)
+		return nil, nil, err
+	}
+	eng, closeDB, err := OpenEngine(ctx, path, open)
+	if err != nil {
+		os.RemoveAll(tmp)
+		return nil, nil, err
+	}
+	return eng, func() error {
+		err := closeDB()
+		if rmErr := os.RemoveAll(tmp); err == nil {
+			err = rmErr
+		}
+		return err
+	}, nil
+}

@@ -1,0 +1,471 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/progress"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+
+	"memtrace/engine"
+	"memtrace/golden"
+)
+
+// defaultGoldenSet is the set the Golden tab opens at start when it exists
+// relative to the working directory: the project's own.
+const defaultGoldenSet = "testdata/golden/demo.yaml"
+
+type goldenKeys struct {
+	list                              listKeys
+	Run, Cancel, Save, Baseline       key.Binding
+	Open, Trace, DetailUp, DetailDown key.Binding
+	Yes, No, Load, Leave              key.Binding
+}
+
+func defaultGoldenKeys() goldenKeys {
+	return goldenKeys{
+		list:       defaultListKeys(),
+		Run:        key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "run all")),
+		Cancel:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel run")),
+		Save:       key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "save as baseline")),
+		Baseline:   key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "choose baseline")),
+		Open:       key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "open set")),
+		Trace:      key.NewBinding(key.WithKeys("enter", "t"), key.WithHelp("enter/t", "trace")),
+		DetailUp:   key.NewBinding(key.WithKeys("K"), key.WithHelp("K", "detail up")),
+		DetailDown: key.NewBinding(key.WithKeys("J"), key.WithHelp("J", "detail down")),
+		Yes:        key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "save")),
+		No:         key.NewBinding(key.WithKeys("n", "esc"), key.WithHelp("n/esc", "keep the old one")),
+		Load:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "load")),
+		Leave:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
+	}
+}
+
+// inputTarget is what the path input is for.
+type inputTarget int
+
+const (
+	inputSet inputTarget = iota
+	inputBaseline
+)
+
+// goldenRow is one line of the probe list: a probe of the set or of the
+// current run, with its baseline result and how it moved.
+type goldenRow struct {
+	ID     string
+	Query  string
+	Probe  *golden.Probe       // nil: not in the loaded set (a missing probe)
+	Result *golden.ProbeResult // this run; nil before a run or when missing
+	Was    *golden.ProbeResult // the baseline's; nil without one
+	Change *golden.ProbeDiff   // nil: no baseline, no run, or nothing moved
+}
+
+// goldenPane is the Golden tab: a golden set's probes with pass/fail and
+// the change against a reviewed baseline, run with a progress bar, the
+// selected probe's diff, and the jump into its trace.
+type goldenPane struct {
+	c          *common
+	keys       goldenKeys
+	input      textinput.Model
+	inputFor   inputTarget
+	defaultSet string
+
+	setPath  string
+	set      *golden.Set
+	basePath string
+	base     *golden.RunResult
+	run      *golden.RunResult
+	diff     *golden.RunDiff
+	rows     []goldenRow
+	loading  bool
+	notFound bool // the default set is absent: the user types a path
+
+	running     bool
+	cancel      context.CancelFunc
+	seq         int
+	events      <-chan goldenProgressMsg
+	fixture     bool // the run is building its fixture
+	done, total int
+	bar         progress.Model
+	target      float64 // where the bar is heading: done/total
+
+	confirmSave bool
+	saving      bool
+
+	cursor, top, detailTop int
+	width, height          int
+	status, err            string
+}
+
+func newGoldenPane(c *common) goldenPane {
+	in := textinput.New()
+	in.SetStyles(c.styles.Input)
+	p := goldenPane{c: c, keys: defaultGoldenKeys(), input: in, defaultSet: defaultGoldenSet}
+	p.bar = p.newBar()
+	return p
+}
+
+func (p goldenPane) newBar() progress.Model {
+	st := p.c.styles
+	b := progress.New(progress.WithColors(st.App.Title.GetForeground()), progress.WithFillCharacters('█', '░'))
+	b.EmptyColor = st.Table.Muted.GetForeground()
+	b.SetWidth(p.barWidth())
+	return b
+}
+
+// barWidth leaves room beside the bar for "  12/32 probes".
+func (p goldenPane) barWidth() int { return max(10, min(60, p.width-24)) }
+
+func (p goldenPane) ID() paneID    { return paneGolden }
+func (p goldenPane) Title() string { return "Golden" }
+
+// Typing: the path input and the save confirmation take every key.
+func (p goldenPane) Typing() bool { return p.input.Focused() || p.confirmSave }
+func (p goldenPane) Busy() bool   { return p.running || p.loading || p.saving }
+
+func (p goldenPane) KeyBindings() []key.Binding {
+	k := p.keys
+	switch {
+	case p.input.Focused():
+		return []key.Binding{k.Load, k.Leave}
+	case p.confirmSave:
+		return []key.Binding{k.Yes, k.No}
+	case p.running:
+		return append([]key.Binding{k.Cancel, k.Trace}, k.list.bindings()...)
+	}
+	out := []key.Binding{k.Run, k.Trace, k.Save, k.Baseline, k.Open, k.DetailDown, k.DetailUp}
+	return append(out, k.list.bindings()...)
+}
+
+// Layout: three header lines, the table header, the probe rows, the
+// selected probe's detail, a status line.
+const goldenHeaderLines = 4
+
+func (p goldenPane) SetSize(w, h int) pane {
+	p.width, p.height = w, h
+	p.input.SetWidth(max(10, w-12))
+	p.bar.SetWidth(p.barWidth())
+	p.clampCursor()
+	return p
+}
+
+func (p goldenPane) listRows() int {
+	avail := max(2, p.height-goldenHeaderLines-1)
+	return max(1, avail*2/5)
+}
+
+func (p goldenPane) detailLines() int {
+	return max(1, p.height-goldenHeaderLines-1-p.listRows())
+}
+
+func (p goldenPane) Update(msg tea.Msg) (pane, tea.Cmd) {
+	p, cmd := p.update(msg)
+	return p, cmd
+}
+
+func (p goldenPane) update(msg tea.Msg) (goldenPane, tea.Cmd) {
+	switch msg := msg.(type) {
+	case restyleMsg:
+		p.input.SetStyles(p.c.styles.Input)
+		p.bar = p.newBar()
+		return p, p.aim(p.target)
+	case startMsg:
+		if p.set != nil || p.loading {
+			return p, nil
+		}
+		p.loading = true
+		return p, loadDefaultSet(p.defaultSet)
+	case goldenSetMsg:
+		return p.setLoaded(msg), nil
+	case goldenBaselineMsg:
+		p.loading = false
+		if msg.Err != nil {
+			p.err = "baseline: " + engine.ErrorMessage(msg.Err)
+			return p, nil
+		}
+		p.basePath, p.base, p.err = msg.Path, msg.Run, ""
+		p.status = fmt.Sprintf("baseline %s: %d/%d passed", msg.Path, msg.Run.Summary.Passed, msg.Run.Summary.Probes)
+		p.rebuild()
+		return p, nil
+	case goldenProgressMsg:
+		if msg.Seq != p.seq || !p.running {
+			return p, nil
+		}
+		p.fixture, p.done, p.total = msg.Fixture, msg.Done, msg.Total
+		pct := 0.0
+		if msg.Total > 0 {
+			pct = float64(msg.Done) / float64(msg.Total)
+		}
+		return p, tea.Batch(p.aim(pct), waitGolden(p.events))
+	case goldenRunMsg:
+		return p.runFinished(msg)
+	case goldenSavedMsg:
+		p.saving = false
+		if msg.Err != nil {
+			p.err = "save baseline: " + engine.ErrorMessage(msg.Err)
+			return p, nil
+		}
+		p.basePath, p.base, p.err = msg.Path, msg.Run, ""
+		p.status = fmt.Sprintf("saved the run as the baseline %s (%d/%d passed); review it in code review", msg.Path, msg.Run.Summary.Passed, msg.Run.Summary.Probes)
+		p.rebuild()
+		return p, nil
+	case progress.FrameMsg:
+		var cmd tea.Cmd
+		p.bar, cmd = p.bar.Update(msg)
+		// A live frame (or a settled bar) picks up the latest target; a
+		// stale frame of a replaced animation does nothing.
+		if p.bar.Percent() != p.target && (cmd != nil || !p.bar.IsAnimating()) {
+			cmd = p.bar.SetPercent(p.target)
+		}
+		return p, p.frame(cmd)
+	case tea.KeyPressMsg:
+		return p.handleKey(msg)
+	case tea.MouseWheelMsg:
+		switch msg.Mouse().Button {
+		case tea.MouseWheelUp:
+			p.move(-3)
+		case tea.MouseWheelDown:
+			p.move(3)
+		}
+		return p, nil
+	case tea.MouseClickMsg:
+		if y := msg.Mouse().Y - goldenHeaderLines; y >= 0 && y < p.listRows() && p.top+y < len(p.rows) {
+			p.moveTo(p.top + y)
+		}
+		return p, nil
+	}
+	if p.input.Focused() {
+		var cmd tea.Cmd
+		p.input, cmd = p.input.Update(msg)
+		return p, cmd
+	}
+	return p, nil
+}
+
+// aim points the progress bar at pct. Probes finish faster than the bar's
+// frames, and every SetPercent restarts its animation, so while it is moving
+// the next frame picks up the new target instead.
+func (p *goldenPane) aim(pct float64) tea.Cmd {
+	p.target = pct
+	if p.bar.IsAnimating() {
+		return nil
+	}
+	return p.frame(p.bar.SetPercent(pct))
+}
+
+// frame routes the progress bar's animation frames back to this pane even
+// when another tab is active (the root sends bare messages to the active
+// pane only).
+func (p goldenPane) frame(cmd tea.Cmd) tea.Cmd {
+	if cmd == nil {
+		return nil
+	}
+	return func() tea.Msg { return send(paneGolden, cmd()) }
+}
+
+func (p goldenPane) setLoaded(msg goldenSetMsg) goldenPane {
+	p.loading = false
+	switch {
+	case msg.Missing:
+		p.notFound = true
+		p.status = fmt.Sprintf("no golden set at %s: press o and type the path of a set file", p.defaultSet)
+		return p
+	case msg.Err != nil:
+		p.err = "open set: " + engine.ErrorMessage(msg.Err)
+		return p
+	}
+	p.notFound = false
+	p.setPath, p.set, p.run, p.diff = msg.Path, msg.Set, nil, nil
+	p.basePath, p.base = msg.BasePath, msg.Base
+	p.cursor, p.top, p.detailTop, p.err = 0, 0, 0, ""
+	switch {
+	case msg.BaseErr != nil:
+		p.err = "baseline: " + engine.ErrorMessage(msg.BaseErr)
+	case msg.Base == nil:
+		p.status = fmt.Sprintf("%d probes; no baseline at %s: r runs them, S saves the run as one", len(msg.Set.Probes), msg.BasePath)
+	default:
+		p.status = fmt.Sprintf("%d probes; r runs them against the baseline", len(msg.Set.Probes))
+	}
+	p.rebuild()
+	return p
+}
+
+func (p goldenPane) runFinished(msg goldenRunMsg) (goldenPane, tea.Cmd) {
+	if msg.Seq != p.seq {
+		return p, nil
+	}
+	p.running, p.fixture = false, false
+	if p.cancel != nil {
+		p.cancel()
+		p.cancel = nil
+	}
+	if msg.Err != nil {
+		if msg.Cancelled {
+			p.status = fmt.Sprintf("run cancelled after %d of %d probes; the last complete run is still shown", p.done, p.total)
+			p.err = ""
+		} else {
+			p.err = "run: " + engine.ErrorMessage(msg.Err)
+		}
+		return p, nil
+	}
+	p.run, p.err = msg.Run, ""
+	p.status = fmt.Sprintf("ran %d probes in %.1fs", len(msg.Run.Probes), msg.Elapsed.Seconds())
+	p.rebuild()
+	return p, p.aim(1)
+}
+
+func (p goldenPane) handleKey(msg tea.KeyPressMsg) (goldenPane, tea.Cmd) {
+	k := p.keys
+	if p.input.Focused() {
+		switch {
+		case key.Matches(msg, k.Leave):
+			p.input.Blur()
+			return p, nil
+		case key.Matches(msg, k.Load):
+			p.input.Blur()
+			path := strings.TrimSpace(p.input.Value())
+			if path == "" {
+				return p, nil
+			}
+			p.loading = true
+			if p.inputFor == inputBaseline {
+				return p, loadBaseline(path)
+			}
+			return p, loadSet(path)
+		}
+		var cmd tea.Cmd
+		p.input, cmd = p.input.Update(msg)
+		return p, cmd
+	}
+	if p.confirmSave {
+		switch {
+		case key.Matches(msg, k.Yes):
+			p.confirmSave = false
+			return p.save()
+		case key.Matches(msg, k.No):
+			p.confirmSave = false
+			p.status = "baseline kept"
+		}
+		return p, nil
+	}
+	switch {
+	case p.running && key.Matches(msg, k.Cancel):
+		if p.cancel != nil {
+			p.cancel()
+		}
+		p.status = "cancelling the run…"
+		return p, nil
+	case key.Matches(msg, k.Run):
+		return p.startRun()
+	case key.Matches(msg, k.Trace):
+		return p.openTrace()
+	case key.Matches(msg, k.Save):
+		return p.askSave(), nil
+	case key.Matches(msg, k.Baseline), key.Matches(msg, k.Open):
+		if p.running {
+			p.status = "a run is in progress: esc cancels it first"
+			return p, nil
+		}
+		p.inputFor, p.input.Prompt, p.input.Placeholder = inputSet, "set: ", "path/to/set.yaml"
+		value := p.setPath
+		if key.Matches(msg, k.Baseline) {
+			p.inputFor, p.input.Prompt, p.input.Placeholder = inputBaseline, "baseline: ", "path/to/run.json"
+			value = p.baselineTarget()
+		}
+		p.input.SetValue(value)
+		p.input.CursorEnd()
+		return p, p.input.Focus()
+	case key.Matches(msg, k.DetailDown):
+		p.detailTop++
+		return p, nil
+	case key.Matches(msg, k.DetailUp):
+		p.detailTop = max(0, p.detailTop-1)
+		return p, nil
+	case key.Matches(msg, k.list.Up):
+		p.move(-1)
+	case key.Matches(msg, k.list.Down):
+		p.move(1)
+	case key.Matches(msg, k.list.PageUp):
+		p.move(-p.listRows())
+	case key.Matches(msg, k.list.PageDown):
+		p.move(p.listRows())
+	case key.Matches(msg, k.list.Top):
+		p.moveTo(0)
+	case key.Matches(msg, k.list.Bottom):
+		p.moveTo(len(p.rows) - 1)
+	}
+	return p, nil
+}
+
+// baselineTarget is the file `b` offers and `S` writes: the chosen
+// baseline, else the set's conventional one.
+func (p goldenPane) baselineTarget() string {
+	switch {
+	case p.basePath != "":
+		return p.basePath
+	case p.setPath != "":
+		return golden.BaselinePath(p.setPath)
+	}
+	return ""
+}
+
+func (p goldenPane) askSave() goldenPane {
+	switch {
+	case p.running:
+		p.status = "a run is in progress: wait for it, then save"
+		return p
+	case p.run == nil:
+		p.err = "nothing to save yet: r runs the set first"
+		return p
+	}
+	p.err = ""
+	p.confirmSave = true
+	return p
+}
+
+// saveQuestion is the confirmation shown before S overwrites a baseline.
+func (p goldenPane) saveQuestion() string {
+	s := p.run.Summary
+	q := fmt.Sprintf("Save this run (%d/%d passed) as the baseline %s?", s.Passed, s.Probes, p.baselineTarget())
+	if p.base != nil {
+		q += fmt.Sprintf(" It replaces one with %d/%d passed", p.base.Summary.Passed, p.base.Summary.Probes)
+		if p.diff != nil && p.diff.Regressed() {
+			q += fmt.Sprintf(", and this run REGRESSED (%d broke, %d missing)", p.diff.Count(golden.ChangeBroke), p.diff.Count(golden.ChangeMissing))
+		}
+		q += "."
+	}
+	return q + " y/n"
+}
+
+func (p *goldenPane) move(d int) {
+	p.moveTo(p.cursor + d)
+}
+
+func (p *goldenPane) moveTo(i int) {
+	if i != p.cursor {
+		p.detailTop = 0
+	}
+	p.cursor = i
+	p.clampCursor()
+}
+
+func (p *goldenPane) clampCursor() {
+	p.cursor = max(0, min(p.cursor, len(p.rows)-1))
+	rows := p.listRows()
+	if p.cursor < p.top {
+		p.top = p.cursor
+	}
+	if p.cursor >= p.top+rows {
+		p.top = p.cursor - rows + 1
+	}
+	p.top = max(0, min(p.top, len(p.rows)-rows))
+}
+
+func (p goldenPane) selected() (goldenRow, bool) {
+	if p.cursor < 0 || p.cursor >= len(p.rows) {
+		return goldenRow{}, false
+	}
+	return p.rows[p.cursor], true
+}

@@ -1,0 +1,49 @@
+package ui
+
+import (
+	"time"
+
+	"memtrace/golden"
+)
+
+// The Golden tab's async results, each delivered in a paneMsg envelope.
+type (
+	// goldenSetMsg is a set loaded (or not) with its conventional baseline.
+	goldenSetMsg struct {
+		Path string // "" with Missing: no default set in the working directory
+		// Missing: the default set does not exist; the user types a path.
+		Missing  bool
+		Set      *golden.Set
+		Err      error
+		BasePath string
+		Base     *golden.RunResult // nil: no baseline file (BaseErr says why when it was unreadable)
+		BaseErr  error
+	}
+	// goldenBaselineMsg is a baseline file chosen with `b`.
+	goldenBaselineMsg struct {
+		Path string
+		Run  *golden.RunResult
+		Err  error
+	}
+	// goldenProgressMsg is one step of a run: the fixture being built
+	// (Fixture), or Done of Total probes recalled.
+	goldenProgressMsg struct {
+		Seq         int
+		Fixture     bool
+		Done, Total int
+	}
+	// goldenRunMsg ends a run: its result, or why it stopped.
+	goldenRunMsg struct {
+		Seq       int
+		Run       *golden.RunResult
+		Err       error
+		Cancelled bool // esc (or the program ending) stopped the run
+		Elapsed   time.Duration
+	}
+	// goldenSavedMsg is the run written as a baseline and read back.
+	goldenSavedMsg struct {
+		Path string
+		Run  *golden.RunResult
+		Err  error
+	}
+)
