@@ -197,6 +197,7 @@ func (p curatePane) update(msg tea.Msg) (curatePane, tea.Cmd) {
 			} else {
 				p.mode = modeQueue
 			}
+			p.kindIdx = p.firstNonEmptyQueue()
 		}
 		p.clampCursors()
 		return p, nil
@@ -464,6 +465,20 @@ func (p curatePane) controlItems() []*engine.Proposal {
 		}
 	}
 	return out
+}
+
+// firstNonEmptyQueue is the index of the first queue with an open
+// proposal, so the tab opens on work rather than on an empty list; the
+// current queue when every queue is empty.
+func (p curatePane) firstNonEmptyQueue() int {
+	for i, kind := range curateKinds() {
+		for _, pr := range p.props {
+			if isOpen(pr) && queueKind(pr) == kind {
+				return i
+			}
+		}
+	}
+	return p.kindIdx
 }
 
 // queueKind is the kind a proposal is queued under.

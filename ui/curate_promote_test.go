@@ -190,3 +190,16 @@ func firstRunes(s string, n int) string {
 	r := []rune(s)
 	return string(r[:min(n, len(r))])
 }
+
+// The tab opens on the first queue that has work: on the demo that is the
+// promotions, not the empty quarantine queue.
+func TestCurateOpensOnFirstNonEmptyQueue(t *testing.T) {
+	e, st, now := demoLessons(t)
+	m := goTo(t, startModel(t, Deps{Engine: e, Store: st, Now: now, NoColor: true}, 140, 40), "Curate")
+	if got := curateKinds()[m.curate().kindIdx]; got != engine.ProposalPromote {
+		t.Fatalf("Curate opened on the %q queue, want promote", got)
+	}
+	if v := m.View().Content; strings.Contains(v, "nothing in this queue") {
+		t.Fatalf("Curate opened on an empty queue:\n%s", v)
+	}
+}
