@@ -30,7 +30,7 @@ import (
 // Association — recalling a memory strengthens its neighbours.
 //
 //	on a committed recall of m, every active neighbour n with
-//	cosine(m, n) ≥ AssocThreshold (τ, default 0.35) gets
+//	cosine(m, n) ≥ AssocThreshold (τ, default 0.25) gets
 //	            boost_n ← boost_n(now) + AssocBoost (default 0.5)
 //	boost(t)    = boost × 2^(−(t − boost_at) / BoostHalfLife) (default 7 days)
 //	            a neighbour is boosted at most once per recall.
@@ -59,7 +59,7 @@ in about three months; recalling a memory resets Δt and lengthens H.
 Association — recalling a memory strengthens its neighbours.
 
   on a committed recall of m, every active neighbour n with
-  cosine(m, n) ≥ AssocThreshold (τ, default 0.35) gets
+  cosine(m, n) ≥ AssocThreshold (τ, default 0.25) gets
               boost_n ← boost_n(now) + AssocBoost (default 0.5)
   boost(t)    = boost × 2^(−(t − boost_at) / BoostHalfLife) (default 7 days)
               a neighbour is boosted at most once per recall.

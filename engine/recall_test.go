@@ -130,14 +130,13 @@ func TestChungjuAppleIsRecalled(t *testing.T) {
 
 // TestCommittedRecallStrengthensAssociations: a live recall of the apples
 // records the access and boosts the memories similar to it, which then rank
-// higher for a related question. The hashed embedder scores related Korean
-// sentences at cosine 0.25–0.35, so τ is 0.25 here (see the report of the
-// default 0.35); 충주호 (m0162) shares no term with the apples and stays
-// unassociated under it (cosine 0.01).
+// higher for a related question — with the default configuration: the
+// hashed embedder scores related Korean sentences at cosine 0.25–0.35, and
+// τ defaults to 0.25 for that reason. 충주호 (m0162) shares no term with the
+// apples and stays unassociated (cosine 0.01).
 func TestCommittedRecallStrengthensAssociations(t *testing.T) {
 	ctx := context.Background()
 	cfg := engine.DefaultConfig()
-	cfg.AssocThreshold = 0.25
 	e, db := openEngineConfig(t, "", demoNow, cfg)
 	labels := loadDemo(t, e)
 	probe := engine.Query{Text: "충주", ReadOnly: true, K: 20, Budget: 10000}
