@@ -240,7 +240,9 @@ func TestForgetAtPredictsTheStepInRecall(t *testing.T) {
 	// Loose cues: related questions that do not say most of the memory's
 	// own words, so the step is the one of free recall.
 	for key, cue := range map[string]string{ // an episode and a fact
-		"m0414": "coffee and my keyboard at the office during the memtrace project lunch",
+		// cue_score 0.21: coffee, and the rest of its session (s29)
+		"m0414": "the coffee and the americano on a coaster, back when we planned Kyoto and the matcha shop",
+		// cue_score 0.234: the knee, and what it does not say
 		"m0416": "my left knee, skiing last winter, the doctor and the allergy medication",
 	} {
 		m, _ := e.MemoryByKey(key)
