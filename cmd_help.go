@@ -68,10 +68,12 @@ is named *_distance (lower is better).
                memories; echoes (same session, created ≤ 10 min before --at)
  3 rerank      relevance_score = 0.5 × bm25_norm_score + 0.5 × cosine_score,
                bm25_norm_score = min(1, bm25_score / Σ weight·idf(term));
-               drops retrieved items below the floor 0.20
+               drops retrieved items below the floor 0.20, and items that
+               matched only through their session neighbours' words
  4 temporal    memories created after --at do not exist yet; decay and
-               boost at --at; drops the forgotten (see memtrace help decay)
-               final_score = relevance_score × decay × (1 + boost)
+               boost at --at; drops the forgotten unless the query cues
+               them specifically (recognised; see memtrace help decay)
+               final_score = relevance_score × retention × (1 + boost)
  5 guaranteed  HOT memories enter the guaranteed channel only when
                relevance_score ≥ GuaranteedGate (0.25) for THIS query, at
                most GuaranteedCap (2); a HOT memory that fails the gate

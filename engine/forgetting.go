@@ -192,10 +192,11 @@ func boostAt(m Memory, at time.Time, cfg Config) float64 {
 	return m.Boost * math.Exp2(-dt/cfg.BoostHalfLife.Hours())
 }
 
-// FinalScore is relevance × decay × (1 + boost), the score recalled
-// memories compete with.
-func FinalScore(relevance, decay, boost float64) float64 {
-	return relevance * decay * (1 + boost)
+// FinalScore is relevance × retention × (1 + boost), the score recalled
+// memories compete with; retention is decay, or more for a memory the
+// query recognises (see Retention).
+func FinalScore(relevance, retention, boost float64) float64 {
+	return relevance * retention * (1 + boost)
 }
 
 func clamp01(x float64) float64 {

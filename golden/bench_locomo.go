@@ -20,7 +20,7 @@ import (
 // k = the deepest cut-off, and three rankings are scored:
 //
 //   - pipeline: the items of the `merge` stage, in order — the pipeline's
-//     full ranking (relevance × decay, MMR) just before the budget; at most
+//     full ranking (relevance × retention, MMR) just before the budget; at most
 //     k items, so R@k for every reported k is measured on it;
 //   - final: the budget survivors, what the agent would receive;
 //   - bm25: the plain BM25 reference (ReferenceRecall) on the same data.
@@ -191,7 +191,7 @@ func RunLoCoMo(ctx context.Context, l *LoCoMo, open EngineFactory, o LoCoMoOptio
 		Questions: ref.Questions(), Conversations: len(convs), Ks: NewRecallAtK(ks...).Ks(),
 		Results: map[string]map[string]map[string]float64{}, Counts: map[string]int{},
 		Systems: []string{SystemPipeline, SystemFinal, SystemRerank, SystemBM25},
-		Ranking: "pipeline = the merge stage's items in order (relevance × decay, MMR; k = " +
+		Ranking: "pipeline = the merge stage's items in order (relevance × retention, MMR; k = " +
 			fmt.Sprint(depth) + "), before the character budget; final = the budget survivors; " +
 			"rerank = the rerank stage's relevance order (before time decay); bm25 = the plain BM25 reference",
 		Budget: budget, Recalled: recalls,
