@@ -55,6 +55,18 @@ func newSessionIndex() *sessionIndex {
 // context, and re-indexes the neighbours whose context m joined or left.
 // Caller holds e.mu; e.mems already holds m.
 func (e *Engine) indexLexical(m *Memory, old *Memory, existed bool) {
+	dirty := map[int64]bool{}
+	e.markLexical(m, old, existed, dirty)
+	e.flushLexical(dirty)
+}
+
+// markLexical updates m's terms and session place and adds to dirty the
+// documents whose weighted terms may have changed: m and the neighbours
+// whose context it joined or left. A batch marks every memory first and
+// flushes once, so a document that several of the batch's memories touch
+// is indexed once, from the final state — the same document an index per
+// memory would have ended with. Caller holds e.mu; e.mems already holds m.
+func (e *Engine) markLexical(m *Memory, old *Memory, existed bool, dirty map[int64]bool) {
 	if e.sessions == nil {
 		e.sessions = newSessionIndex()
 	}
@@ -68,7 +80,7 @@ func (e *Engine) indexLexical(m *Memory, old *Memory, existed bool) {
 	if contentChanged {
 		s.toks[m.ID] = textnorm.Tokens(m.Content)
 	}
-	dirty := map[int64]bool{m.ID: true}
+	dirty[m.ID] = true
 	if had && (prev.session != pos.session || !prev.at.Equal(pos.at)) {
 		for _, id := range s.remove(m.ID, prev) {
 			dirty[id] = true
@@ -83,8 +95,20 @@ func (e *Engine) indexLexical(m *Memory, old *Memory, existed bool) {
 	for _, id := range s.neighbours(m.ID, pos.session) {
 		dirty[id] = true
 	}
+}
+
+// flushLexical (re)indexes the dirty documents with their context. Caller
+// holds e.mu.
+func (e *Engine) flushLexical(dirty map[int64]bool) {
+	if len(dirty) == 0 {
+		return
+	}
+	s := e.sessions
+	tf := make(map[string]float64, 64)
 	for id := range dirty {
-		e.lex.AddWeighted(id, s.termFrequencies(id, e.mems))
+		clear(tf)
+		s.fillTermFrequencies(id, e.mems, tf)
+		e.lex.AddWeighted(id, tf)
 	}
 }
 

@@ -126,9 +126,12 @@ func (e *Engine) load(ctx context.Context, ms []*Memory) error {
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	dirty := map[int64]bool{}
 	for _, m := range ms {
-		e.put(m)
+		old, existed := e.cache(m)
+		e.markLexical(m, old, existed, dirty)
 	}
+	e.flushLexical(dirty)
 	return nil
 }
 
