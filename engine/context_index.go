@@ -38,7 +38,6 @@ type sessionIndex struct {
 	toks     map[int64][]string
 	order    map[string][]int64 // session → ids by (CreatedAt, ID)
 	position map[int64]sessionPos
-	memo     *textnorm.Memo // word → term, for the bulk load at open
 }
 
 type sessionPos struct {
@@ -112,10 +111,11 @@ func (e *Engine) flushLexical(dirty map[int64]bool) {
 	}
 }
 
-// placeSession records m's terms and its place in its session without
-// touching the lexical index: the bulk load at open calls it for every
-// memory and then rebuildLexical once. Caller owns e.
-func (e *Engine) placeSession(m *Memory) {
+// placeSession records m's terms (toks: textnorm.Tokens of its content)
+// and its place in its session without touching the lexical index: the
+// bulk load at open calls it for every memory and then rebuildLexical once.
+// Caller owns e.
+func (e *Engine) placeSession(m *Memory, toks []string) {
 	if e.sessions == nil {
 		e.sessions = newSessionIndex()
 	}
@@ -123,10 +123,7 @@ func (e *Engine) placeSession(m *Memory) {
 	if prev, had := s.position[m.ID]; had {
 		s.remove(m.ID, prev)
 	}
-	if s.memo == nil {
-		s.memo = textnorm.NewMemo(1 << 16)
-	}
-	s.toks[m.ID] = s.memo.Tokens(m.Content)
+	s.toks[m.ID] = toks
 	pos := sessionPos{session: m.Session, at: m.CreatedAt, status: m.Status}
 	if pos.session != "" {
 		s.insert(m.ID, pos, e.mems)
@@ -134,24 +131,79 @@ func (e *Engine) placeSession(m *Memory) {
 	s.position[m.ID] = pos
 }
 
+// tokeniser tokenises the batches an open reads on a goroutine of its own
+// (with a memo: each distinct word is stemmed once), in the order given.
+type tokeniser struct {
+	jobs    chan *tokBatch
+	done    chan struct{}
+	batches []*tokBatch
+}
+
+type tokBatch struct {
+	ms   []*Memory
+	toks [][]string
+}
+
+func startTokeniser() *tokeniser {
+	tk := &tokeniser{jobs: make(chan *tokBatch, 8), done: make(chan struct{})}
+	go func() {
+		defer close(tk.done)
+		memo := textnorm.NewMemo(1 << 16)
+		for b := range tk.jobs {
+			b.toks = make([][]string, len(b.ms))
+			for i, m := range b.ms {
+				b.toks[i] = memo.Tokens(m.Content)
+			}
+		}
+	}()
+	return tk
+}
+
+// add queues a batch; ms must not be modified afterwards.
+func (tk *tokeniser) add(ms []*Memory) {
+	b := &tokBatch{ms: ms}
+	tk.batches = append(tk.batches, b)
+	tk.jobs <- b
+}
+
+// finish waits for every queued batch and returns them in queue order.
+func (tk *tokeniser) finish() []*tokBatch {
+	close(tk.jobs)
+	<-tk.done
+	return tk.batches
+}
+
 // rebuildLexical indexes every cached memory once, with its context, into a
 // fresh lexical index: each token is looked up once (as a term number) and
 // each document's weighted frequencies are summed in a flat array — the same
-// sums, in the same order, as termFrequencies. Caller owns e (or holds e.mu).
+// sums, in the same order, as termFrequencies. The documents are summed
+// first and posted second, so every term's postings are allocated once, at
+// their final size (lexical.Index.Reserve). Caller owns e (or holds e.mu).
 func (e *Engine) rebuildLexical() {
 	if e.sessions == nil {
 		e.sessions = newSessionIndex()
 	}
 	s := e.sessions
 	lex := lexical.New()
-	nos := make(map[int64][]int32, len(e.ids))
-	for _, id := range e.ids {
-		toks := s.toks[id]
-		ns := make([]int32, len(toks))
-		for i, t := range toks {
-			ns[i] = lex.TermNo(t)
+	// Every memory's term numbers, in one block; idx maps an id to its
+	// place in e.ids (and so to its span of the block).
+	idx := make(map[int64]int32, len(e.ids))
+	start := make([]int32, len(e.ids)+1)
+	total := 0
+	for i, id := range e.ids {
+		idx[id] = int32(i)
+		total += len(s.toks[id])
+	}
+	block := make([]int32, 0, total)
+	for i, id := range e.ids {
+		for _, t := range s.toks[id] {
+			block = append(block, lex.TermNo(t))
 		}
-		nos[id] = ns
+		start[i+1] = int32(len(block))
+	}
+	nos := func(id int64) []int32 {
+		i := idx[id]
+		return block[start[i]:start[i+1]]
 	}
 	at := make(map[int64]int, len(e.ids)) // position in its session
 	for _, ids := range s.order {
@@ -160,19 +212,23 @@ func (e *Engine) rebuildLexical() {
 		}
 	}
 	acc := make([]float64, lex.NumTerms())
-	var touched []int32
-	var vals []float64
+	counts := make([]int, lex.NumTerms())
+	docStart := make([]int, len(e.ids)+1)
+	// A document holds at most its own tokens and its 2×ContextWindow
+	// neighbours': room for that, so the appends never reallocate.
+	docTerms := make([]int32, 0, (2*ContextWindow+1)*total)
+	docVals := make([]float64, 0, (2*ContextWindow+1)*total)
 	add := func(ns []int32, w float64) {
 		for _, no := range ns {
 			if acc[no] == 0 {
-				touched = append(touched, no)
+				docTerms = append(docTerms, no)
 			}
 			acc[no] += w
 		}
 	}
-	for _, id := range e.ids {
-		touched, vals = touched[:0], vals[:0]
-		add(nos[id], 1)
+	for k, id := range e.ids {
+		first := len(docTerms)
+		add(nos(id), 1)
 		if session := s.position[id].session; session != "" {
 			ids, i := s.order[session], at[id]
 			w := ContextWeight
@@ -184,19 +240,23 @@ func (e *Engine) rebuildLexical() {
 					if n := e.mems[ids[j]]; n == nil || n.Status == StatusQuarantined {
 						continue
 					}
-					add(nos[ids[j]], w)
+					add(nos(ids[j]), w)
 				}
 				w *= ContextDecay
 			}
 		}
-		for _, no := range touched {
-			vals = append(vals, acc[no])
+		for _, no := range docTerms[first:] {
+			docVals = append(docVals, acc[no])
 			acc[no] = 0
+			counts[no]++
 		}
-		lex.AddTerms(id, touched, vals)
+		docStart[k+1] = len(docTerms)
+	}
+	lex.Reserve(len(e.ids), counts)
+	for k, id := range e.ids {
+		lex.AddTerms(id, docTerms[docStart[k]:docStart[k+1]], docVals[docStart[k]:docStart[k+1]])
 	}
 	e.lex = lex
-	s.memo = nil // its job was the bulk load
 }
 
 // less orders a session's memories by time, then id.

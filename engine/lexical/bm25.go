@@ -67,6 +67,9 @@ type Index struct {
 	live    int // postings in total
 	k1, b   float64
 	scratch sync.Pool // *accumulator, one per concurrent search
+	// termBlock is reserved room for documents' term lists (Reserve):
+	// begin carves from it instead of allocating per document.
+	termBlock []int32
 }
 
 // lengthScale is the fixed-point scale of document lengths (term weights
@@ -136,6 +139,41 @@ func (ix *Index) AddTerms(id int64, nos []int32, tfs []float64) {
 	ix.finish(d)
 }
 
+// Reserve prepares the index for a bulk load of docs documents in which
+// term number no (from TermNo) will get counts[no] postings: each term's
+// postings and each document's term list are carved from one block each,
+// sized exactly, instead of growing posting by posting. It changes no
+// score; documents added beyond the reservation allocate as usual.
+func (ix *Index) Reserve(docs int, counts []int) {
+	if docs > len(ix.docs) {
+		grown := make([]doc, len(ix.docs), docs)
+		copy(grown, ix.docs)
+		ix.docs = grown
+	}
+	total, room := 0, 0
+	for no, c := range counts {
+		total += c
+		if no < len(ix.terms) && cap(ix.terms[no].postings)-len(ix.terms[no].postings) < c {
+			room += len(ix.terms[no].postings) + c
+		}
+	}
+	block := make([]posting, room)
+	for no, c := range counts {
+		if no >= len(ix.terms) {
+			break
+		}
+		te := &ix.terms[no]
+		if cap(te.postings)-len(te.postings) >= c {
+			continue
+		}
+		n := len(te.postings)
+		ps := block[: n : n+c]
+		copy(ps, te.postings)
+		te.postings, block = ps, block[n+c:]
+	}
+	ix.termBlock = make([]int32, total)
+}
+
 // finish counts a fully posted document into the statistics.
 func (ix *Index) finish(d *doc) {
 	d.length = float64(d.fixed) / lengthScale
@@ -160,7 +198,11 @@ func (ix *Index) begin(id int64, terms int) (int32, *doc) {
 	d.id, d.gen, d.live, d.length, d.fixed = id, ix.gen, true, 0, 0
 	d.terms = d.terms[:0]
 	if cap(d.terms) == 0 {
-		d.terms = make([]int32, 0, terms)
+		if len(ix.termBlock) >= terms && terms > 0 {
+			d.terms, ix.termBlock = ix.termBlock[:0:terms], ix.termBlock[terms:]
+		} else {
+			d.terms = make([]int32, 0, terms)
+		}
 	}
 	return slot, d
 }

@@ -3,6 +3,7 @@ package lexical
 import (
 	"fmt"
 	"math"
+	"slices"
 	"testing"
 
 	"memtrace/engine/textnorm"
@@ -188,4 +189,49 @@ func containsID(hs []Hit, id int64) bool {
 		}
 	}
 	return false
+}
+
+// TestReserveScoresAlike: an index bulk-loaded after Reserve scores and
+// ranks every query exactly as one grown posting by posting, and keeps
+// accepting documents, replacements and removals beyond the reservation.
+func TestReserveScoresAlike(t *testing.T) {
+	docs := map[int64][]string{
+		1: {"red", "apple", "pie"}, 2: {"green", "apple"}, 3: {"red", "car", "red"},
+		4: {"사과", "빨간", "사과"}, 5: {"pie", "crust", "apple", "butter"},
+	}
+	plain, reserved := New(), New()
+	counts := make([]int, 0)
+	for id := int64(1); id <= 5; id++ {
+		seen := map[string]bool{}
+		for _, w := range docs[id] {
+			no := reserved.TermNo(w)
+			for int(no) >= len(counts) {
+				counts = append(counts, 0)
+			}
+			if !seen[w] {
+				seen[w] = true
+				counts[no]++
+			}
+		}
+	}
+	reserved.Reserve(len(docs), counts)
+	for id := int64(1); id <= 5; id++ {
+		plain.Add(id, docs[id])
+		reserved.Add(id, docs[id])
+	}
+	// Beyond the reservation: a new document, a replacement, a removal.
+	for _, ix := range []*Index{plain, reserved} {
+		ix.Add(6, []string{"apple", "crumble", "apple"})
+		ix.Add(2, []string{"green", "pear"})
+		ix.Remove(3)
+	}
+	for _, q := range [][]string{{"apple"}, {"red"}, {"pie", "apple"}, {"사과"}, {"green", "pear", "crumble"}} {
+		a, b := plain.Search(q, 10), reserved.Search(q, 10)
+		if len(a) == 0 || !slices.Equal(a, b) {
+			t.Errorf("%v: grown %v, reserved %v", q, a, b)
+		}
+	}
+	if got := reserved.Search([]string{"red"}, 10); len(got) != 1 || got[0].ID != 1 {
+		t.Errorf("red after removing 3: %v, want only 1", got)
+	}
 }
