@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"sort"
 	"time"
 
@@ -131,46 +132,47 @@ func (e *Engine) placeSession(m *Memory, toks []string) {
 	s.position[m.ID] = pos
 }
 
-// tokeniser tokenises the batches an open reads on a goroutine of its own
-// (with a memo: each distinct word is stemmed once), in the order given.
-type tokeniser struct {
-	jobs    chan *tokBatch
-	done    chan struct{}
-	batches []*tokBatch
+// bulkLoad caches the batches an open reads — vectors, caches, terms and
+// session places, without the lexical index (rebuildLexical builds that
+// once at the end) — on a goroutine of its own, in the order given. Until
+// finish returns, that goroutine owns e.
+type bulkLoad struct {
+	jobs chan []*Memory
+	done chan struct{}
+	err  error // the first failure; written by the goroutine, read after done
 }
 
-type tokBatch struct {
-	ms   []*Memory
-	toks [][]string
-}
-
-func startTokeniser() *tokeniser {
-	tk := &tokeniser{jobs: make(chan *tokBatch, 8), done: make(chan struct{})}
+func (e *Engine) startBulkLoad(ctx context.Context) *bulkLoad {
+	ld := &bulkLoad{jobs: make(chan []*Memory, 8), done: make(chan struct{})}
 	go func() {
-		defer close(tk.done)
-		memo := textnorm.NewMemo(1 << 16)
-		for b := range tk.jobs {
-			b.toks = make([][]string, len(b.ms))
-			for i, m := range b.ms {
-				b.toks[i] = memo.Tokens(m.Content)
+		defer close(ld.done)
+		memo := textnorm.NewMemo(1 << 16) // each distinct word is stemmed once
+		for ms := range ld.jobs {
+			if ld.err != nil {
+				continue // drain
+			}
+			if err := e.ensureVectors(ctx, ms); err != nil {
+				ld.err = err
+				continue
+			}
+			for _, m := range ms {
+				e.cache(m)
+				e.placeSession(m, memo.Tokens(m.Content))
 			}
 		}
 	}()
-	return tk
+	return ld
 }
 
-// add queues a batch; ms must not be modified afterwards.
-func (tk *tokeniser) add(ms []*Memory) {
-	b := &tokBatch{ms: ms}
-	tk.batches = append(tk.batches, b)
-	tk.jobs <- b
-}
+// add queues a batch; ms must not be modified afterwards. A failure shows
+// at finish (the goroutine drains the rest).
+func (ld *bulkLoad) add(ms []*Memory) { ld.jobs <- ms }
 
-// finish waits for every queued batch and returns them in queue order.
-func (tk *tokeniser) finish() []*tokBatch {
-	close(tk.jobs)
-	<-tk.done
-	return tk.batches
+// finish waits for every queued batch and returns the first failure.
+func (ld *bulkLoad) finish() error {
+	close(ld.jobs)
+	<-ld.done
+	return ld.err
 }
 
 // rebuildLexical indexes every cached memory once, with its context, into a
@@ -211,51 +213,69 @@ func (e *Engine) rebuildLexical() {
 			at[id] = i
 		}
 	}
-	acc := make([]float64, lex.NumTerms())
-	counts := make([]int, lex.NumTerms())
-	docStart := make([]int, len(e.ids)+1)
-	// A document holds at most its own tokens and its 2×ContextWindow
-	// neighbours': room for that, so the appends never reallocate.
-	docTerms := make([]int32, 0, (2*ContextWindow+1)*total)
-	docVals := make([]float64, 0, (2*ContextWindow+1)*total)
-	add := func(ns []int32, w float64) {
-		for _, no := range ns {
-			if acc[no] == 0 {
-				docTerms = append(docTerms, no)
-			}
-			acc[no] += w
-		}
+	// Sum the documents on two goroutines, each over half of the ids with
+	// its own accumulator, then post them (lexical.Index.AddDocs).
+	type part struct {
+		start []int
+		terms []int32
+		vals  []float64
 	}
-	for k, id := range e.ids {
-		first := len(docTerms)
-		add(nos(id), 1)
-		if session := s.position[id].session; session != "" {
-			ids, i := s.order[session], at[id]
-			w := ContextWeight
-			for d := 1; d <= ContextWindow; d++ {
-				for _, j := range [2]int{i - d, i + d} {
-					if j < 0 || j >= len(ids) {
-						continue
-					}
-					if n := e.mems[ids[j]]; n == nil || n.Status == StatusQuarantined {
-						continue
-					}
-					add(nos(ids[j]), w)
+	sum := func(ids []int64, size int) part {
+		acc := make([]float64, lex.NumTerms())
+		// A document holds at most its own tokens and its 2×ContextWindow
+		// neighbours': room for that, so the appends never reallocate.
+		p := part{start: make([]int, 1, len(ids)+1), terms: make([]int32, 0, size), vals: make([]float64, 0, size)}
+		add := func(ns []int32, w float64) {
+			for _, no := range ns {
+				if acc[no] == 0 {
+					p.terms = append(p.terms, no)
 				}
-				w *= ContextDecay
+				acc[no] += w
 			}
 		}
-		for _, no := range docTerms[first:] {
-			docVals = append(docVals, acc[no])
-			acc[no] = 0
-			counts[no]++
+		for _, id := range ids {
+			first := len(p.terms)
+			add(nos(id), 1)
+			if session := s.position[id].session; session != "" {
+				ids, i := s.order[session], at[id]
+				w := ContextWeight
+				for d := 1; d <= ContextWindow; d++ {
+					for _, j := range [2]int{i - d, i + d} {
+						if j < 0 || j >= len(ids) {
+							continue
+						}
+						if n := e.mems[ids[j]]; n == nil || n.Status == StatusQuarantined {
+							continue
+						}
+						add(nos(ids[j]), w)
+					}
+					w *= ContextDecay
+				}
+			}
+			for _, no := range p.terms[first:] {
+				p.vals = append(p.vals, acc[no])
+				acc[no] = 0
+			}
+			p.start = append(p.start, len(p.terms))
 		}
-		docStart[k+1] = len(docTerms)
+		return p
 	}
-	lex.Reserve(len(e.ids), counts)
-	for k, id := range e.ids {
-		lex.AddTerms(id, docTerms[docStart[k]:docStart[k+1]], docVals[docStart[k]:docStart[k+1]])
+	h := len(e.ids) / 2
+	var second part
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		second = sum(e.ids[h:], (2*ContextWindow+1)*(int(start[len(e.ids)])-int(start[h])))
+	}()
+	p := sum(e.ids[:h], (2*ContextWindow+1)*int(start[h]))
+	<-done
+	off := len(p.terms)
+	for _, x := range second.start[1:] {
+		p.start = append(p.start, off+x)
 	}
+	p.terms = append(p.terms, second.terms...)
+	p.vals = append(p.vals, second.vals...)
+	lex.AddDocs(e.ids, p.start, p.terms, p.vals, 2)
 	e.lex = lex
 }
 

@@ -84,53 +84,31 @@ func Open(ctx context.Context, o Options) (*Engine, error) {
 	// Bulk load: cache every memory and its session position first, then
 	// build the lexical index once — indexing memory by memory would
 	// re-index each one's neighbours every time one joins its session.
-	// Tokenising is the largest cost after reading the rows, so a second
-	// goroutine tokenises each batch while this one decodes the next; the
-	// tokens are placed in read order afterwards, so the result is the same
-	// as tokenising in line.
-	tk := startTokeniser()
+	// Decoding the rows is the floor of an open, so a second goroutine
+	// caches and tokenises each batch (in read order: the result is the
+	// same as doing it in line) while this one decodes the next.
+	ld := e.startBulkLoad(ctx)
 	var batch []*Memory
 	err := o.Store.ForEachMemory(ctx, func(m *Memory) error {
 		batch = append(batch, m)
 		if len(batch) == 1024 {
-			if err := e.loadBulk(ctx, batch, tk); err != nil {
-				return err
-			}
+			ld.add(batch)
 			batch = nil
 		}
 		return nil
 	})
-	if err == nil {
-		err = e.loadBulk(ctx, batch, tk)
+	if err == nil && len(batch) > 0 {
+		ld.add(batch)
 	}
-	batches := tk.finish()
+	if ferr := ld.finish(); err == nil {
+		err = ferr
+	}
 	if err != nil {
 		return nil, fmt.Errorf("open engine: %w", err)
-	}
-	for _, b := range batches {
-		for i, m := range b.ms {
-			e.placeSession(m, b.toks[i])
-		}
 	}
 	sort.Slice(e.ids, func(i, j int) bool { return e.ids[i] < e.ids[j] })
 	e.rebuildLexical()
 	return e, nil
-}
-
-// loadBulk caches a batch read at open and hands it to the tokeniser,
-// without indexing it lexically (rebuildLexical does that once at the end).
-func (e *Engine) loadBulk(ctx context.Context, ms []*Memory, tk *tokeniser) error {
-	if len(ms) == 0 {
-		return nil
-	}
-	if err := e.ensureVectors(ctx, ms); err != nil {
-		return err
-	}
-	for _, m := range ms {
-		e.cache(m)
-	}
-	tk.add(ms)
-	return nil
 }
 
 // load indexes a batch of memories read from the store.

@@ -235,3 +235,46 @@ func TestReserveScoresAlike(t *testing.T) {
 		t.Errorf("red after removing 3: %v, want only 1", got)
 	}
 }
+
+// TestAddDocsMatchesAddTerms: a bulk load on two workers leaves an index
+// that ranks every query as AddTerms document by document does, before and
+// after later replacements and removals.
+func TestAddDocsMatchesAddTerms(t *testing.T) {
+	words := []string{"apple", "pie", "red", "car", "사과", "빨간", "tea", "green", "pear", "crust"}
+	one, bulk := New(), New()
+	var ids []int64
+	start := []int{0}
+	var nos []int32
+	var tfs []float64
+	for id := int64(1); id <= 40; id++ {
+		ids = append(ids, id)
+		for k, w := range words {
+			if (int(id)+k)%3 == 0 || (int(id)*k)%7 == 1 {
+				nos = append(nos, bulk.TermNo(w))
+				one.TermNo(w)
+				tfs = append(tfs, 0.5+float64((int(id)+k)%4)*0.3)
+			}
+		}
+		start = append(start, len(nos))
+	}
+	for k, id := range ids {
+		one.AddTerms(id, slices.Clone(nos[start[k]:start[k+1]]), tfs[start[k]:start[k+1]])
+	}
+	bulk.AddDocs(ids, start, nos, tfs, 2)
+	check := func(when string) {
+		t.Helper()
+		for _, w := range words {
+			a, b := one.Search([]string{w, "pie"}, 15), bulk.Search([]string{w, "pie"}, 15)
+			if len(a) == 0 || !slices.Equal(a, b) {
+				t.Errorf("%s, %q: one by one %v, bulk %v", when, w, a, b)
+			}
+		}
+	}
+	check("after the load")
+	for _, ix := range []*Index{one, bulk} {
+		ix.Add(7, []string{"pear", "pear", "tea"})
+		ix.Remove(8)
+		ix.Add(41, []string{"apple", "crust"})
+	}
+	check("after changes")
+}
