@@ -5,10 +5,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"time"
 
 	"memtrace/engine"
-	"memtrace/store"
 )
 
 // cmdApply runs `memtrace apply FILE|--approved`: every approved proposal
@@ -36,13 +34,15 @@ func cmdApply(e *env, args []string) error {
 	default:
 		return usageError{"name one verdict file, or --approved"}
 	}
-	db, err := store.Open(e.ctx, e.dbPath, time.Now)
+	// Through the engine: an approved promotion writes a HOT rule, which is
+	// embedded and indexed like any memory.
+	eng, closeDB, err := openTiersEngine(e)
 	if err != nil {
 		return err
 	}
-	defer db.Close()
+	defer closeDB()
 	o.Batch = *batch
-	rep, err := engine.ApplyApproved(e.ctx, db, o)
+	rep, err := eng.ApplyApproved(e.ctx, o)
 	if err != nil {
 		return err
 	}

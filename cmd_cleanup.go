@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"text/tabwriter"
 
 	"memtrace/engine"
 )
@@ -42,13 +41,12 @@ func cmdCleanup(e *env, args []string) error {
 }
 
 func printCleanup(w io.Writer, r *engine.CleanupReport) {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "PATTERN\tLAYER\tCOUNT\tSHARE\tKEPT (has other info)\t")
+	tbl := newTextTable("PATTERN", "LAYER", "COUNT", "SHARE", "KEPT (has other info)").alignRight(2, 3, 4)
 	for _, p := range r.Patterns {
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%.1f%%\t%d\t\n", p.Pattern, p.Layer, p.Count, p.Share, p.Kept)
+		tbl.add(p.Pattern, p.Layer, p.Count, fmt.Sprintf("%.1f%%", p.Share), p.Kept)
 	}
-	fmt.Fprintf(tw, "total\t\t%d\t%.1f%%\t%d\t\n", r.Noise, r.Share, r.Kept)
-	tw.Flush()
+	tbl.add("total", "", r.Noise, fmt.Sprintf("%.1f%%", r.Share), r.Kept)
+	tbl.write(w)
 	fmt.Fprintf(w, "scanned %d active memories: %d are nothing but noise; %d match a pattern but carry other information and are kept\n",
 		r.Scanned, r.Noise, r.Kept)
 	if r.Curated > 0 {

@@ -5,6 +5,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+
+	"memtrace/engine/safetext"
 )
 
 // cmdExport writes the Markdown tiers: `memtrace export md DIR [--json]`.
@@ -38,9 +40,9 @@ func cmdExport(e *env, args []string) error {
 	}
 	for _, f := range res.Files {
 		if f.Cap > 0 {
-			fmt.Fprintf(e.stdout, "%-28s %4d items %4d/%d lines\n", f.Path, f.Items, f.Lines, f.Cap)
+			fmt.Fprintf(e.stdout, "%s %4d items %4d/%d lines\n", safetext.PadRight(safetext.SanitizeLine(f.Path), 28), f.Items, f.Lines, f.Cap)
 		} else {
-			fmt.Fprintf(e.stdout, "%-28s %4d items %4d lines\n", f.Path, f.Items, f.Lines)
+			fmt.Fprintf(e.stdout, "%s %4d items %4d lines\n", safetext.PadRight(safetext.SanitizeLine(f.Path), 28), f.Items, f.Lines)
 		}
 	}
 	for _, p := range res.Removed {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"memtrace/engine"
+	"memtrace/engine/safetext"
 	"memtrace/golden"
 	"memtrace/store"
 )
@@ -147,7 +148,7 @@ func printRun(w io.Writer, r *golden.RunResult) {
 		if !p.Pass {
 			verdict = "FAIL"
 		}
-		fmt.Fprintf(w, "%s  %-40s %d survivors\n", verdict, p.ID, len(p.Survivors))
+		fmt.Fprintf(w, "%s  %s %d survivors\n", verdict, safetext.PadRight(safetext.SanitizeLine(p.ID), 40), len(p.Survivors))
 		for _, f := range p.Failures {
 			fmt.Fprintf(w, "      ✗ %s\n", f)
 		}
@@ -361,7 +362,7 @@ func goldenStress(e *env, args []string) error {
 	for _, r := range out.Runs {
 		fmt.Fprintf(w, "\n%d×: %d probe(s) degraded (broke, or lost a survivor)\n", r.Inflate, len(r.Degraded))
 		for _, p := range r.Degraded {
-			fmt.Fprintf(w, "  %-40s %s → %s, lost %d survivor(s), %d distractor(s) entered\n", p.ID, passWordMain(p.WasPass), passWordMain(p.Pass), len(p.Left), len(p.Entered))
+			fmt.Fprintf(w, "  %s %s → %s, lost %d survivor(s), %d distractor(s) entered\n", safetext.PadRight(safetext.SanitizeLine(p.ID), 40), passWordMain(p.WasPass), passWordMain(p.Pass), len(p.Left), len(p.Entered))
 			for _, s := range p.Left {
 				fmt.Fprintf(w, "      - %s %q\n", survivorName(s), clipRunes(s.Text, 60))
 			}

@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"memtrace/engine"
 	"memtrace/engine/judge"
+	"memtrace/engine/safetext"
 )
 
 // openTiersEngine opens the database at e.dbPath (which must exist) and
@@ -115,8 +115,7 @@ func printHeartbeat(w io.Writer, r *engine.HeartbeatReport) {
 	}
 	fmt.Fprintf(w, "heartbeat at %s: %d %s (%d already waiting)\n", r.At.Format(time.RFC3339), len(r.Proposals), verb, r.AlreadyPending)
 	if len(r.Proposals) > 0 {
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "ID\tKIND\tMEMORY\tREASON")
+		tbl := newTextTable("ID", "KIND", "MEMORY", "REASON").alignRight(0).cap(2, 40).cap(3, 100)
 		for _, p := range r.Proposals {
 			mem := "-"
 			if p.MemoryID != 0 {
@@ -124,9 +123,9 @@ func printHeartbeat(w io.Writer, r *engine.HeartbeatReport) {
 			} else if p.LessonKey != "" {
 				mem = "lesson " + p.LessonKey
 			}
-			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", p.ID, p.Kind, mem, p.Reason)
+			tbl.add(p.ID, p.Kind, mem, p.Reason)
 		}
-		tw.Flush()
+		tbl.write(w)
 	}
 	fmt.Fprintln(w, "tiers:")
 	for _, s := range r.Scopes {
@@ -135,9 +134,9 @@ func printHeartbeat(w io.Writer, r *engine.HeartbeatReport) {
 			mark = "  OVER CAP"
 		}
 		if s.Cap > 0 {
-			fmt.Fprintf(w, "  %-28s %4d/%d lines%s\n", s.File, s.Lines, s.Cap, mark)
+			fmt.Fprintf(w, "  %s %4d/%d lines%s\n", safetext.PadRight(safetext.SanitizeLine(s.File), 28), s.Lines, s.Cap, mark)
 		} else {
-			fmt.Fprintf(w, "  %-28s %4d lines\n", s.File, s.Lines)
+			fmt.Fprintf(w, "  %s %4d lines\n", safetext.PadRight(safetext.SanitizeLine(s.File), 28), s.Lines)
 		}
 	}
 	if len(r.Proposals) > 0 && !r.DryRun {

@@ -10,6 +10,7 @@ import (
 	"sort"
 
 	"memtrace/engine"
+	"memtrace/engine/safetext"
 )
 
 // defaultIngestBatch is how many messages share one transaction.
@@ -187,7 +188,7 @@ func (t *ingestTally) print(w io.Writer, name string) {
 		fmt.Fprintln(w, "lessons seen:")
 		for _, k := range keys {
 			c := t.Lessons[k]
-			fmt.Fprintf(w, "  %d/%d  %-9s  %s\n", c.Count, engine.PromotionThreshold, c.Status, k)
+			fmt.Fprintf(w, "  %d/%d  %-9s  %s\n", c.Count, engine.PromotionThreshold, c.Status, safetext.SanitizeLine(k))
 		}
 	}
 	for _, le := range s.Errors {

@@ -6,7 +6,6 @@ import (
 	"io"
 
 	"memtrace/engine"
-	"memtrace/engine/safetext"
 )
 
 // listOutput is the `memtrace list --json` contract.
@@ -82,12 +81,13 @@ func cmdList(e *env, args []string) error {
 		fmt.Fprintln(e.stdout, "no memories match; try fewer filters, or `memtrace ingest FILE.jsonl` to add some")
 		return nil
 	}
-	fmt.Fprintf(e.stdout, "%6s  %-10s  %-11s  %-4s  %-7s  %-15s  %4s  %s\n", "ID", "KEY", "STATUS", "TIER", "KIND", "TYPE", "IMP", "CONTENT")
+	tbl := newTextTable("ID", "KEY", "STATUS", "TIER", "KIND", "TYPE", "IMP", "CONTENT").
+		alignRight(0, 6).cap(1, 16).cap(5, 15).cap(7, 80)
 	for _, m := range ms {
-		fmt.Fprintf(e.stdout, "%6d  %s  %-11s  %-4s  %-7s  %s  %4.2f  %s\n", m.ID,
-			safetext.PadRight(safetext.Truncate(safetext.SanitizeLine(m.Key), 10), 10), m.Status, m.Tier, m.Kind,
-			safetext.PadRight(safetext.Truncate(safetext.SanitizeLine(m.Type), 15), 15), m.Importance,
-			safetext.Truncate(safetext.SanitizeLine(m.Content), 80))
+		tbl.add(m.ID, m.Key, m.Status, m.Tier, m.Kind, m.Type, fmt.Sprintf("%.2f", m.Importance), m.Content)
+	}
+	if err := tbl.write(e.stdout); err != nil {
+		return err
 	}
 	if total > len(ms) {
 		fmt.Fprintf(e.stdout, "%d of %d shown; --limit 0 shows all\n", len(ms), total)

@@ -87,7 +87,7 @@ func TestMCPServerSubprocess(t *testing.T) {
 		t.Fatalf("instructions do not tell the model how to use the tools: %q", cs.InitializeResult().Instructions)
 	}
 
-	// tools/list: exactly the four tools, with their hints.
+	// tools/list: exactly the five tools, with their hints.
 	lt, err := cs.ListTools(ctx, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -96,10 +96,11 @@ func TestMCPServerSubprocess(t *testing.T) {
 	for _, tl := range lt.Tools {
 		tools[tl.Name] = tl
 	}
-	if len(tools) != 4 {
-		t.Fatalf("tools %v, want the four memory tools", tools)
+	if len(tools) != 5 {
+		t.Fatalf("tools %v, want the five memory tools", tools)
 	}
-	for name, destructive := range map[string]bool{"memory_capture": false, "memory_recall": false, "memory_correct": false, "memory_forget": true} {
+	for name, destructive := range map[string]bool{"memory_capture": false, "memory_recall": false, "memory_correct": false,
+		"memory_reflect": false, "memory_forget": true} {
 		tl := tools[name]
 		if tl == nil {
 			t.Fatalf("tool %s missing", name)
@@ -155,6 +156,30 @@ func TestMCPServerSubprocess(t *testing.T) {
 		t.Fatalf("correction: %+v", cc)
 	}
 
+	// Reflect twice on one lesson, worded differently the second time, in
+	// Korean and English; a reflection without its outcome is refused.
+	var r1, r2 agentmcp.LessonOut
+	callTool(t, ctx, cs, "memory_reflect", map[string]any{
+		"intended": "배포 전에 마이그레이션을 확인하려고 했다",
+		"actual":   "migration skipped; staging broke",
+		"lesson":   "run migrations before deploy",
+		"session":  "s2", "project": "family",
+	}, &r1)
+	if !strings.HasPrefix(r1.Key, engine.ReflectionPrefix) || r1.Count != 1 || r1.Status != engine.CorrectionPending ||
+		r1.Lesson != "run migrations before deploy" {
+		t.Fatalf("reflection: %+v", r1)
+	}
+	callTool(t, ctx, cs, "memory_reflect", map[string]any{
+		"intended": "ship the release", "actual": "deploy failed again", "lesson": "before deploy, run migrations",
+	}, &r2)
+	if r2.Key != r1.Key || r2.Count != 2 {
+		t.Fatalf("the reworded lesson did not count toward %s: %+v", r1.Key, r2)
+	}
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "memory_reflect", Arguments: map[string]any{"intended": "x"}})
+	if err != nil || !res.IsError || !strings.Contains(toolText(res), "actual") {
+		t.Fatalf("reflect without actual: %v %q", err, toolText(res))
+	}
+
 	// Forget the English memory by key.
 	var fo agentmcp.ForgetOut
 	callTool(t, ctx, cs, "memory_forget", map[string]any{"id": ec.MemoryID, "reason": "the staging database moved"}, &fo)
@@ -166,7 +191,7 @@ func TestMCPServerSubprocess(t *testing.T) {
 	if again.Changed {
 		t.Fatalf("forgetting twice changed something: %+v", again)
 	}
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "memory_forget", Arguments: map[string]any{"reason": "no target"}})
+	res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "memory_forget", Arguments: map[string]any{"reason": "no target"}})
 	if err != nil || !res.IsError || !strings.Contains(toolText(res), "id or by key") {
 		t.Fatalf("forget without a target: %v %+v", err, res)
 	}
@@ -219,6 +244,17 @@ func TestMCPServerSubprocess(t *testing.T) {
 	cs2, err := db.GetCorrection(ctx, cc.Lesson.Key)
 	if err != nil || cs2.Context != "the agent wrote panic(err) in the orders handler" || cs2.Count != 1 {
 		t.Fatalf("correction in the DB: %+v %v", cs2, err)
+	}
+	// The reflection is a correction row under its "reflection:" key.
+	rc, err := db.GetCorrection(ctx, r1.Key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(rc.LessonKey, "reflection:") || rc.Count != 2 || len(rc.Occurrences) != 2 ||
+		rc.Occurrences[0].Session != "s2" || rc.Scope != "project:family" || rc.Lesson != "run migrations before deploy" ||
+		!strings.Contains(rc.Occurrences[0].Text, "intended: 배포 전에 마이그레이션을 확인하려고 했다") ||
+		rc.Status != engine.CorrectionPending {
+		t.Fatalf("reflection in the DB: %+v", rc)
 	}
 	// Traces: source mcp, bounded by --keep-traces 2 (three recalls made).
 	trs, err := db.FindTraces(ctx, 10)

@@ -7,7 +7,6 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"memtrace/engine"
 )
@@ -51,41 +50,27 @@ func cmdProposals(e *env, args []string) error {
 		fmt.Fprintln(e.stdout, "no proposals; `memtrace heartbeat` and `memtrace cleanup` write them")
 		return nil
 	}
-	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tKIND\tSTATUS\tPROPOSER\tMEMORY\tREASON")
+	tbl := newTextTable("ID", "KIND", "STATUS", "PROPOSER", "MEMORY", "REASON").alignRight(0).cap(4, 60).cap(5, 80)
 	for _, p := range ps {
 		target := "-"
 		if p.MemoryID != 0 {
 			target = strconv.FormatInt(p.MemoryID, 10)
 			if m, ok := eng.Memory(p.MemoryID); ok {
-				target += " " + clipText(m.Content, 40)
+				target += " " + m.Content
 			}
 		}
 		if p.Kind == engine.ProposalPromote {
 			if ev, err := engine.ParsePromotion(p); err == nil {
-				target = fmt.Sprintf("lesson %s ×%d → %q", ev.LessonKey, ev.Count, clipText(ev.Wording, 40))
+				target = fmt.Sprintf("lesson %s ×%d → “%s”", ev.LessonKey, ev.Count, ev.RuleWording())
 			}
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\n", p.ID, p.Kind, p.Status, p.Proposer, target, clipText(p.Reason, 80))
+		tbl.add(p.ID, p.Kind, p.Status, p.Proposer, target, p.Reason)
 	}
-	tw.Flush()
+	if err := tbl.write(e.stdout); err != nil {
+		return err
+	}
 	fmt.Fprintln(e.stdout, "approve with `memtrace approve ID…` (one audited batch, undo with `memtrace rollback BATCH`), or `memtrace reject ID…`")
 	return nil
-}
-
-// clipText makes untrusted memory text one short, printable line.
-func clipText(s string, n int) string {
-	s = strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) {
-			return ' '
-		}
-		return r
-	}, s)
-	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); len(r) > n {
-		return string(r[:n-1]) + "…"
-	}
-	return s
 }
 
 // proposalIDs parses positional proposal ids.

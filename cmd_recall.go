@@ -127,6 +127,11 @@ func dropSummary(st engine.StageTrace) string {
 	for i, k := range kinds {
 		parts[i] = fmt.Sprintf("%s × %d", k, counts[k])
 	}
+	// Kept, not dropped: memories forgotten in free recall that the query
+	// recognises (see `memtrace help decay`).
+	if n := strings.Count(st.Notes["recognised"], ": recognised ("); n > 0 {
+		parts = append(parts, fmt.Sprintf("(kept: recognised × %d)", n))
+	}
 	return strings.Join(parts, ", ")
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -93,10 +94,31 @@ func TestRecallTraceTableAndTimeOverride(t *testing.T) {
 	if !strings.Contains(out, "guaranteed gate × 1") || !strings.Contains(out, "<memories") {
 		t.Errorf("trace output lacks the gate drop or the prompt:\n%s", out)
 	}
-	// 120 days on, the episode (importance 0.4) is forgotten and the facts stay.
+	// 120 days on, the episode (importance 0.4) has dropped out of free
+	// recall, but "충주 사과" is all its own words say of the query
+	// (cue_score 1): the temporal row shows it kept by recognition, and it
+	// survives with the facts.
 	later, _, _ := runRecallCLI(t, "--db", db, "recall", "충주 사과", "--at", "2026-07-30T09:00:00Z", "--trace")
-	if !strings.Contains(later, "forgotten × 1") || strings.Contains(later, "김치찌개") || !strings.Contains(later, "충주 사과가 정말") {
+	if !regexp.MustCompile(`(?m)^4\s+temporal\s+4\s+4\s+\(kept: recognised × 1\)$`).MatchString(later) ||
+		strings.Contains(later, "forgotten ×") || !strings.Contains(later, "김치찌개") || !strings.Contains(later, "충주 사과가 정말") {
 		t.Errorf("at +120d:\n%s", later)
+	}
+	js, _, _ := runRecallCLI(t, "--db", db, "recall", "충주 사과", "--at", "2026-07-30T09:00:00Z", "--json")
+	var tr engine.Trace
+	if err := json.Unmarshal([]byte(js), &tr); err != nil {
+		t.Fatal(err)
+	}
+	st := tr.Stage("temporal")
+	found := false
+	for _, it := range st.Items {
+		found = found || it.Key == "m0222"
+		if it.Key == "m0222" && (it.Dropped != "" || it.Scores["cue_score"] != 1 ||
+			!strings.Contains(st.Notes["recognised"], fmt.Sprintf("id %d: recognised (forgotten in free recall on", it.ID))) {
+			t.Errorf("m0222 at +120d: dropped %q, cue_score %v, notes %q", it.Dropped, it.Scores["cue_score"], st.Notes["recognised"])
+		}
+	}
+	if !found {
+		t.Error("m0222 did not reach the temporal stage at +120d")
 	}
 }
 

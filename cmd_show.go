@@ -64,13 +64,13 @@ func cmdShow(e *env, args []string) error {
 	w := e.stdout
 	fmt.Fprintf(w, "memory %d  key %s\n", m.ID, safetext.SanitizeLine(m.Key))
 	fmt.Fprintf(w, "  %s\n", safetext.SanitizeLine(m.Content))
-	fmt.Fprintf(w, "kind %s  type %s", m.Kind, m.Type)
+	fmt.Fprintf(w, "kind %s  type %s", m.Kind, safetext.SanitizeLine(m.Type))
 	if m.OrigType != "" {
-		fmt.Fprintf(w, " (was %s)", m.OrigType)
+		fmt.Fprintf(w, " (was %s)", safetext.SanitizeLine(m.OrigType))
 	}
 	fmt.Fprintf(w, "  status %s  tier %s  scope %s  importance %.2f\n", m.Status, m.Tier, m.Scope, m.Importance)
 	fmt.Fprintf(w, "role %s  session %s  created %s  last accessed %s  accessed %d×  boost %.2f\n",
-		m.Role, m.Session, m.CreatedAt.Format(time.RFC3339), m.LastAccessedAt.Format(time.RFC3339), m.AccessCount, m.Boost)
+		safetext.SanitizeLine(m.Role), safetext.SanitizeLine(m.Session), m.CreatedAt.Format(time.RFC3339), m.LastAccessedAt.Format(time.RFC3339), m.AccessCount, m.Boost)
 	fmt.Fprintf(w, "audit (%d):\n", len(audit))
 	for _, a := range audit {
 		batch := a.Batch

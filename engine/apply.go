@@ -50,7 +50,41 @@ type applyExpect struct {
 // then re-reads what it wrote and checks it 1:1 against the approved
 // verdicts — audit rows, memory states, applied proposals. Any mismatch
 // rolls the whole transaction back and nothing changes.
+//
+// A promotion needs the engine (the HOT rule is embedded and indexed like
+// any memory): an approved promote proposal makes this function refuse the
+// whole apply; (*Engine).ApplyApproved applies it.
 func ApplyApproved(ctx context.Context, w Updater, o ApplyOptions) (*ApplyReport, error) {
+	return applyApproved(ctx, w, o, nil)
+}
+
+// ApplyApproved applies every approved proposal, promotions included, in
+// ONE transaction of the engine, verified 1:1 like the package function
+// ApplyApproved. A promotion writes the HOT rule by the same code as
+// ApproveProposals, with the wording the curator settled on when approving
+// it (ApprovePromotion), else the proposed one; its lesson is marked
+// promoted. RollbackApplied (`memtrace rollback BATCH`) undoes the batch.
+// Without a batch id it picks one not yet in the audit log, so that applies
+// under a pinned clock do not collide.
+func (e *Engine) ApplyApproved(ctx context.Context, o ApplyOptions) (*ApplyReport, error) {
+	if o.Now == nil {
+		o.Now = e.Now
+	}
+	if o.Batch == "" {
+		b, err := e.freshBatch(ctx, "apply-"+o.Now().UTC().Format("20060102T150405.000Z"))
+		if err != nil {
+			return nil, err
+		}
+		o.Batch = b
+	}
+	return applyApproved(ctx, e, o, e.applyPromotion)
+}
+
+// promoteFunc writes the HOT memory of an approved promote proposal; wording
+// "" takes the proposal's own.
+type promoteFunc func(ctx context.Context, q Queries, p *Proposal, a Actor, wording string, now time.Time) (AppliedProposal, error)
+
+func applyApproved(ctx context.Context, w Updater, o ApplyOptions, promote promoteFunc) (*ApplyReport, error) {
 	if o.Actor == "" {
 		o.Actor = ProposerCurator
 	}
@@ -84,9 +118,12 @@ func ApplyApproved(ctx context.Context, w Updater, o ApplyOptions) (*ApplyReport
 		}
 		var expect []applyExpect
 		for _, p := range approved {
-			ex, changed, err := applyOne(ctx, q, p, a)
+			ex, changed, err := applyOne(ctx, q, p, a, promote, now)
 			if err != nil {
 				return err
+			}
+			if p.MemoryID == 0 {
+				p.MemoryID = ex.memory // the HOT memory a promotion wrote
 			}
 			if changed {
 				rep.Applied++
@@ -135,10 +172,22 @@ func matchVerdicts(approved []*Proposal, vs []TriageVerdict) ([]*Proposal, error
 
 // applyOne changes the memory of one approved proposal. changed is false
 // for a keep record, which only confirms the memory as it is.
-func applyOne(ctx context.Context, q Queries, p *Proposal, a Actor) (applyExpect, bool, error) {
+func applyOne(ctx context.Context, q Queries, p *Proposal, a Actor, promote promoteFunc, now time.Time) (applyExpect, bool, error) {
 	ex := applyExpect{proposal: p, memory: p.MemoryID}
 	if p.Kind == ProposalPromote {
-		return ex, false, Errorf(EINVALID, "proposal %d is a promotion; approve it with `memtrace approve %d`, which writes the HOT rule", p.ID, p.ID)
+		if promote == nil {
+			return ex, false, Errorf(EINVALID, "proposal %d is a promotion, which needs the engine; apply with `memtrace apply --approved` or the Curate tab, or approve it with `memtrace approve %d`", p.ID, p.ID)
+		}
+		ap, err := promote(ctx, q, p, a, "", now)
+		if err != nil {
+			return ex, false, err
+		}
+		// What the HOT-rule write must leave, checked by verifyApply.
+		ex.memory, ex.status, ex.typ, ex.tier = ap.MemoryID, StatusActive, "rule", TierHot
+		if p.TargetType == string(TierWarm) {
+			ex.tier = TierWarm
+		}
+		return ex, true, nil
 	}
 	m, err := q.GetMemory(ctx, p.MemoryID)
 	if err != nil {
@@ -272,7 +321,8 @@ type RollbackReport struct {
 
 // RollbackApplied undoes an applied batch: Store.RollbackBatch restores
 // every memory it changed (one transaction, audited under
-// "rollback:<batch>"), then the batch's proposals move to rolled_back. A
+// "rollback:<batch>"), then the batch's proposals move to rolled_back and
+// the lessons of its promotions return to candidate. A
 // rollback interrupted between the two steps finishes on the next call.
 // The caller refreshes an engine's caches afterwards.
 func RollbackApplied(ctx context.Context, st Store, batch, actor string) (*RollbackReport, error) {
@@ -311,6 +361,9 @@ func RollbackApplied(ctx context.Context, st Store, batch, actor string) (*Rollb
 			}
 			p.Status = ProposalRolledBack
 			if err := q.UpdateProposal(ctx, p); err != nil {
+				return err
+			}
+			if err := unpromoteLesson(ctx, q, p); err != nil {
 				return err
 			}
 		}

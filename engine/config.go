@@ -42,7 +42,7 @@ func DefaultConfig() Config {
 		HalfLifeFact:     180 * 24 * time.Hour,
 		HalfLifeEpisode:  14 * 24 * time.Hour,
 		ForgetThreshold:  0.05,
-		AssocThreshold:   0.35,
+		AssocThreshold:   0.25,
 		AssocBoost:       0.5,
 		BoostHalfLife:    7 * 24 * time.Hour,
 		K:                8,

@@ -194,7 +194,7 @@ func (e *Engine) applyPromotion(ctx context.Context, q Queries, p *Proposal, a A
 	}
 	text := strings.Join(strings.Fields(wording), " ")
 	if text == "" {
-		text = ev.Wording
+		text = ev.RuleWording()
 	}
 	if text == "" {
 		return ap, Errorf(EINVALID, "proposal %d has no wording; approve it with --wording", p.ID)
@@ -321,16 +321,8 @@ func (e *Engine) RollbackApproval(ctx context.Context, batch, actor string) (int
 			if err := q.UpdateProposal(ctx, p); err != nil {
 				return err
 			}
-			if p.Kind != ProposalPromote {
-				continue
-			}
-			if ev, err := ParsePromotion(p); err == nil {
-				if c, err := q.GetCorrection(ctx, ev.LessonKey); err == nil && c.Status == CorrectionPromoted {
-					c.Status = CorrectionCandidate
-					if err := q.SaveCorrection(ctx, c); err != nil {
-						return err
-					}
-				}
+			if err := unpromoteLesson(ctx, q, p); err != nil {
+				return err
 			}
 		}
 		return nil

@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"memtrace/engine/vector"
 )
@@ -14,41 +15,71 @@ import (
 const nearDuplicate = 0.95
 
 // temporal ages every item to q.At: memories created after q.At do not
-// exist yet; the rest get decay and boost (see DecayHelp), forgotten ones
-// leave, and final_score = relevance_score × decay × (1 + boost).
+// exist yet; the rest get decay, boost and the cue_score of the query
+// against their own text (recall_cue.go). A memory forgotten in free recall
+// (decay × importance < threshold) leaves unless the query cues it
+// specifically (cue_score ≥ RecognitionCue): then it is recognised and
+// stays. Every item ranks with
+// final_score = relevance_score × retention × (1 + boost), retention =
+// max(decay, min(1, ρ·cue_score²)). See DecayHelp.
 func (r *recallRun) temporal(st *StageTrace) {
 	at := r.q.At
-	var kept []*candidate
-	var dropped []TraceItem
-	for _, c := range r.live {
+	ids := make([]int64, len(r.live))
+	for i, c := range r.live {
+		ids[i] = c.m.ID
+	}
+	cues := r.e.cueScores(ids, r.weights)
+	retention := make(map[*candidate]float64, len(r.live))
+	for i, c := range r.live {
 		c.decay = decayAt(c.m, at, r.cfg)
 		c.boost = boostAt(c.m, at, r.cfg)
-		c.final = FinalScore(c.relevance, c.decay, c.boost)
+		ret := Retention(c.decay, cues[i])
+		retention[c] = ret
+		c.final = FinalScore(c.relevance, ret, c.boost)
 		c.set("importance", clamp01(c.m.Importance))
 		c.set("decay", c.decay)
+		c.set("cue_score", cues[i])
+		c.set("retention", ret)
 		c.set("boost", c.boost)
 		c.set("final_score", c.final)
 	}
+	cueOf := make(map[*candidate]float64, len(r.live))
+	for i, c := range r.live {
+		cueOf[c] = cues[i]
+	}
 	sortByScore(r.live, func(c *candidate) float64 { return c.final })
+	var kept []*candidate
+	var dropped []TraceItem
+	var recognised []string
 	for _, c := range r.live {
+		cue := cueOf[c]
 		switch {
 		case c.m.CreatedAt.After(at):
 			dropped = append(dropped, c.item("not yet created at "+at.Format("2006-01-02T15:04Z07:00")+
 				" (created "+c.m.CreatedAt.Format("2006-01-02T15:04Z07:00")+")"))
-		case forgottenAt(c.m, c.decay, r.cfg):
-			dropped = append(dropped, c.item(fmt.Sprintf("forgotten: decay %s × importance %s < threshold %s (forgot at %s)",
+		case forgottenAt(c.m, c.decay, r.cfg) && !Recognised(cue):
+			dropped = append(dropped, c.item(fmt.Sprintf("forgotten: decay %s × importance %s < threshold %s (forgot at %s); cue_score %s < recognition %s",
 				f3(c.decay), f3(clamp01(c.m.Importance)), f3(r.cfg.ForgetThreshold),
-				ForgetAt(c.m, r.cfg).Format("2006-01-02"))))
+				ForgetAt(c.m, r.cfg).Format("2006-01-02"), f3(cue), f3(RecognitionCue))))
+		case forgottenAt(c.m, c.decay, r.cfg):
+			recognised = append(recognised, fmt.Sprintf("id %d: recognised (forgotten in free recall on %s): cue_score %s ≥ %s, retention %s",
+				c.m.ID, ForgetAt(c.m, r.cfg).Format("2006-01-02"), f3(cue), f3(RecognitionCue), f3(retention[c])))
+			kept = append(kept, c)
 		default:
 			kept = append(kept, c)
 		}
 	}
 	st.Notes["at"] = at.Format("2006-01-02T15:04:05Z07:00")
-	st.Notes["formula"] = "final_score = relevance_score × decay × (1 + boost); decay = 2^(−Δt/H); see `memtrace help decay`"
+	st.Notes["formula"] = "final_score = relevance_score × retention × (1 + boost); retention = max(decay, min(1, ρ·cue_score²)); decay = 2^(−Δt/H); see `memtrace help decay`"
 	st.Notes["half_life_fact"] = r.cfg.HalfLifeFact.String()
 	st.Notes["half_life_episode"] = r.cfg.HalfLifeEpisode.String()
 	st.Notes["forget_threshold"] = f3(r.cfg.ForgetThreshold)
 	st.Notes["boost_half_life"] = r.cfg.BoostHalfLife.String()
+	st.Notes["recognition"] = fmt.Sprintf("a forgotten memory stays when cue_score ≥ %s (query idf mass in its own text); ρ = %s",
+		f3(RecognitionCue), f3(RecognitionStrength))
+	if len(recognised) > 0 {
+		st.Notes["recognised"] = strings.Join(recognised, "; ")
+	}
 	r.keep(st, kept, dropped)
 }
 

@@ -83,15 +83,18 @@ func ValidScope(s string) bool {
 // PromotionEvidence is the verdict JSON of a promote proposal: the lesson
 // with every occurrence, and the review when a reviewer saw it.
 type PromotionEvidence struct {
-	LessonKey   string            `json:"lesson_key"`
-	Lesson      string            `json:"lesson"`
-	Context     string            `json:"context,omitempty"`
-	Correction  string            `json:"correction,omitempty"`
-	Scope       string            `json:"scope"`
-	Count       int               `json:"count"`
-	Occurrences []Occurrence      `json:"occurrences"`
-	Wording     string            `json:"wording"` // proposed HOT rule text
-	Review      *PromotionVerdict `json:"review,omitempty"`
+	LessonKey   string       `json:"lesson_key"`
+	Lesson      string       `json:"lesson"`
+	Context     string       `json:"context,omitempty"`
+	Correction  string       `json:"correction,omitempty"`
+	Scope       string       `json:"scope"`
+	Count       int          `json:"count"`
+	Occurrences []Occurrence `json:"occurrences"`
+	Wording     string       `json:"wording"` // proposed HOT rule text
+	// CuratorWording is the curator's edit of Wording, recorded when the
+	// proposal was approved (ApprovePromotion); applying it uses this text.
+	CuratorWording string            `json:"curator_wording,omitempty"`
+	Review         *PromotionVerdict `json:"review,omitempty"`
 }
 
 // ParsePromotion reads the evidence of a promote proposal.

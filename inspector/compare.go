@@ -41,11 +41,13 @@ type Comparison struct {
 	Query string    `json:"query"`
 	AtA   time.Time `json:"at_a"`
 	AtB   time.Time `json:"at_b"`
-	// Forgotten: survivors at A that are forgotten at B, in the order they
-	// are forgotten (forget_at, then id).
+	// Forgotten: survivors at A that are forgotten at B — dropped out of
+	// free recall and not recognised by the query — in the order they are
+	// forgotten (forget_at, then id).
 	Forgotten []Change `json:"forgotten"`
-	// Left: survivors at A missing at B although still remembered
-	// (displaced by the k slots or the budget, or not yet created at B).
+	// Left: survivors at A missing at B although still remembered or
+	// recognised (displaced by the k slots or the budget, or not yet
+	// created at B).
 	Left []Change `json:"left"`
 	// Rose, Fell, Held: survivors at both, by rank (rose and fell by the
 	// size of the move, then id; held by rank at B).
@@ -83,15 +85,21 @@ type side struct {
 	rank    map[int64]int
 	final   map[int64]float64
 	dropped map[int64]string
+	// kept: ids the temporal stage kept — remembered, or forgotten in free
+	// recall but recognised by the query.
+	kept map[int64]bool
 }
 
 func sideOf(tr *engine.Trace) side {
-	s := side{rank: map[int64]int{}, final: map[int64]float64{}, dropped: map[int64]string{}}
+	s := side{rank: map[int64]int{}, final: map[int64]float64{}, dropped: map[int64]string{}, kept: map[int64]bool{}}
 	for i, sv := range tr.Survivors {
 		s.rank[sv.ID] = i + 1
 	}
 	for _, st := range tr.Stages {
 		for _, it := range st.Items {
+			if st.Name == "temporal" && it.Dropped == "" {
+				s.kept[it.ID] = true
+			}
 			if v, ok := it.Scores["final_score"]; ok {
 				s.final[it.ID] = v
 			}
@@ -135,7 +143,10 @@ func compareTraces(e *engine.Engine, a, b *engine.Trace) *Comparison {
 		case ch.RankB == 0:
 			ch.Reason = reasonOr(sb.dropped[sv.ID], "not retrieved at B")
 			m, ok := e.Memory(sv.ID)
-			if ok && !m.CreatedAt.After(b.At) && engine.Forgotten(m, b.At, cfg) {
+			// A memory recognised at B (kept by the temporal stage although
+			// forgotten in free recall) is still recalled: it left for
+			// another reason.
+			if ok && !m.CreatedAt.After(b.At) && engine.Forgotten(m, b.At, cfg) && !sb.kept[sv.ID] {
 				c.Forgotten = append(c.Forgotten, ch)
 			} else {
 				c.Left = append(c.Left, ch)

@@ -85,13 +85,18 @@ func TestInspectorWritesNothing(t *testing.T) {
 	}
 }
 
+// looseChungju asks about the Chungju trip without saying most of what the
+// memories say (cue_score 0.224 < engine.RecognitionCue for m0308, m0441 and
+// m0310): a free-recall question, so forgetting shows in its recalls.
+const looseChungju = "충주 시 다녀온 뒤 요즘 나눴던 얘기 기억나?"
+
 // Between now and +90 days, the Chungju episodes of importance 0.4 are
 // forgotten while the fact of the same importance stays and rises; given
 // long enough for that fact to go too, it is listed after the episodes.
 func TestCompareForgetsEpisodesBeforeFactsOfEqualImportance(t *testing.T) {
 	d := openDemo(t)
 	ctx := context.Background()
-	q := engine.Query{Text: "충주 사과"}
+	q := engine.Query{Text: looseChungju}
 	c, err := inspector.Compare(ctx, d.e, q, d.now, d.now.Add(90*day))
 	if err != nil {
 		t.Fatal(err)
@@ -131,6 +136,20 @@ func TestCompareForgetsEpisodesBeforeFactsOfEqualImportance(t *testing.T) {
 	if strings.Join(got, ",") != "m0308,m0441,m0310" {
 		t.Errorf("forgotten by 2029-06 = %v, want the episodes, then the fact m0310", got)
 	}
+	// A specific cue recognises the episodes at +90d: they are still
+	// recalled, so Compare lists them as survivors, not as forgotten.
+	specific, err := inspector.Compare(ctx, d.e, engine.Query{Text: "충주 사과"}, d.now, d.now.Add(90*day))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := keys(specific.Forgotten); len(got) != 0 {
+		t.Errorf("충주 사과 at +90d: forgotten %v, want none (the cue recognises them)", got)
+	}
+	for _, k := range []string{"m0308", "m0441"} {
+		if !contains(survivorKeys(specific.B), k) || !strings.Contains(specific.B.Stage("temporal").Notes["recognised"], "recognised (forgotten in free recall on") {
+			t.Errorf("충주 사과 at +90d: %s not recognised; survivors %v, notes %q", k, survivorKeys(specific.B), specific.B.Stage("temporal").Notes["recognised"])
+		}
+	}
 	seenFact := map[float64]bool{}
 	for _, ch := range long.Forgotten {
 		if ch.Kind == engine.KindFact {
@@ -141,9 +160,9 @@ func TestCompareForgetsEpisodesBeforeFactsOfEqualImportance(t *testing.T) {
 	}
 }
 
-// The forecast's first entry is forgotten exactly when it says: a recall
-// of its own text the day before keeps it, the day after drops it as
-// forgotten.
+// The forecast's first entry is forgotten exactly when it says: a loose
+// question about it the day before keeps it, the day after drops it as
+// forgotten; its own text still recognises it then.
 func TestForecastFirstEntryDropsOutAtItsForgetAt(t *testing.T) {
 	d := openDemo(t)
 	ctx := context.Background()
@@ -167,8 +186,8 @@ func TestForecastFirstEntryDropsOutAtItsForgetAt(t *testing.T) {
 	if first.HalfLifeDays != 14*1.8 || first.Importance != 0.4 {
 		t.Errorf("half-life %v days, importance %v; want 25.2 (14 × (1 + 2·0.4)) and 0.4", first.HalfLifeDays, first.Importance)
 	}
-	fate := func(at time.Time) (survived bool, dropped string) {
-		tr, err := inspector.Recall(ctx, d.e, engine.Query{Text: first.Text, At: at})
+	fate := func(text string, at time.Time) (survived bool, dropped string) {
+		tr, err := inspector.Recall(ctx, d.e, engine.Query{Text: text, At: at})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -179,11 +198,14 @@ func TestForecastFirstEntryDropsOutAtItsForgetAt(t *testing.T) {
 		}
 		return contains(survivorKeys(tr), first.Key), dropped
 	}
-	if ok, why := fate(first.ForgetAt.Add(-day)); !ok || why != "" {
+	if ok, why := fate(looseChungju, first.ForgetAt.Add(-day)); !ok || why != "" {
 		t.Errorf("the day before forget_at: survivor %v, temporal drop %q", ok, why)
 	}
-	if ok, why := fate(first.ForgetAt.Add(day)); ok || !strings.HasPrefix(why, "forgotten") {
+	if ok, why := fate(looseChungju, first.ForgetAt.Add(day)); ok || !strings.HasPrefix(why, "forgotten") {
 		t.Errorf("the day after forget_at: survivor %v, temporal drop %q", ok, why)
+	}
+	if ok, why := fate(first.Text, first.ForgetAt.Add(day)); !ok || why != "" {
+		t.Errorf("its own text the day after forget_at: survivor %v, temporal drop %q; want recognised", ok, why)
 	}
 	// Past its forget_at it leaves the forecast, and the next one leads.
 	later := inspector.Forecast(d.e, first.ForgetAt.Add(time.Second), 1)

@@ -1,7 +1,7 @@
 // Package agentmcp serves a memtrace engine to AI agents over the Model
-// Context Protocol: four tools — memory_capture, memory_recall,
-// memory_correct and memory_forget — backed by the engine's capture and
-// recall pipelines. Every recall is stored as a trace (source "mcp") so the
+// Context Protocol: five tools — memory_capture, memory_recall,
+// memory_correct, memory_reflect and memory_forget — backed by the engine's
+// capture, recall and correction pipelines. Every recall is stored as a trace (source "mcp") so the
 // TUI, reading the same database, can open it afterwards.
 //
 // The directory is mcpserver/ and the package agentmcp because the SDK's
@@ -22,6 +22,7 @@ const (
 	ToolRecall  = "memory_recall"
 	ToolCorrect = "memory_correct"
 	ToolForget  = "memory_forget"
+	ToolReflect = "memory_reflect"
 )
 
 // Actor is the audit actor of every change made through MCP.
@@ -44,6 +45,7 @@ const instructions = `memtrace is your long-term memory.
 - Call memory_recall at the start of a task (and whenever the user refers to something from before) with the user's request as the query; put the returned memory block into your context. Pass project when you work in one.
 - Call memory_capture with each user message that states a fact, a preference, a decision or a date worth keeping (English or Korean). Noise is filtered out for you; the result says what was kept and why.
 - Call memory_correct when the user corrects you or states how things must be done ("don't do X", "이렇게 하지 마"); repeated lessons become rules.
+- Call memory_reflect after a task that did not go as intended: what you intended, what actually happened, and the lesson; the same lesson reflected three times becomes a candidate rule.
 - Call memory_forget when the user asks you to forget something or a recalled memory is wrong; it is quarantined (reversible), never deleted.`
 
 // Server is the MCP front of one engine.
@@ -53,7 +55,7 @@ type Server struct {
 	srv  *mcp.Server
 }
 
-// New builds the MCP server for e with the four memory tools.
+// New builds the MCP server for e with the five memory tools.
 func New(e *engine.Engine, o Options) *Server {
 	keep := o.Keep
 	if keep <= 0 {
@@ -115,6 +117,16 @@ func (s *Server) addTools() {
 			"Returns the capture outcome and the lesson with its count.",
 		Annotations: &mcp.ToolAnnotations{Title: "Record a correction", DestructiveHint: &no, OpenWorldHint: &no},
 	}, s.correct)
+	mcp.AddTool(s.srv, &mcp.Tool{
+		Name:  ToolReflect,
+		Title: "Reflect on a task",
+		Description: "Record a self-reflection after a task: what you intended, what actually happened and, " +
+			"optionally, the lesson (what to do differently; by default the actual outcome). The lesson is counted " +
+			"among the corrections under a key starting with \"reflection:\" — rewordings with the same words count " +
+			"as one — and a lesson reflected three times becomes a candidate rule for a person to promote. Nothing " +
+			"is moved or deleted. Returns the lesson's key, its count and its status. English and Korean.",
+		Annotations: &mcp.ToolAnnotations{Title: "Reflect on a task", DestructiveHint: &no, OpenWorldHint: &no},
+	}, s.reflection)
 	mcp.AddTool(s.srv, &mcp.Tool{
 		Name:  ToolForget,
 		Title: "Forget a memory",

@@ -182,7 +182,9 @@ func (tx *Tx) Batches(ctx context.Context, limit int) ([]engine.BatchInfo, error
 
 // rollbackBatch restores every memory the batch changed to its state before
 // the batch. It refuses when the batch was already rolled back, or when a
-// memory was changed (in the audit log) after the batch by anything else.
+// memory was changed (in the audit log) after the batch by anything else
+// that still stands: a later batch that was itself rolled back, together
+// with its "rollback:" rows, changed nothing, so undo works as a stack.
 //
 // A memory the batch created had no state before it; since nothing is
 // hard-deleted, it is quarantined instead (orig_type keeps its type).
@@ -224,21 +226,15 @@ func (tx *Tx) rollbackBatch(ctx context.Context, batch, actor string) (int, erro
 	}
 
 	var conflicts []string
+	undone := map[string]bool{}
 	for _, id := range order {
-		var later struct{ batch, actor, action, at string }
-		err := tx.tx.QueryRowContext(ctx, `SELECT batch, actor, action, at FROM audit
-			WHERE memory_id = ? AND id > ? ORDER BY id LIMIT 1`, id, spans[id].last.ID).
-			Scan(&later.batch, &later.actor, &later.action, &later.at)
-		if err == sql.ErrNoRows {
-			continue
-		} else if err != nil {
+		c, err := tx.laterChange(ctx, id, spans[id].last.ID, undone)
+		if err != nil {
 			return 0, fmt.Errorf("rollback %s: %w", batch, err)
 		}
-		by := later.actor
-		if later.batch != "" {
-			by += " in batch " + later.batch
+		if c != "" {
+			conflicts = append(conflicts, fmt.Sprintf("memory %d (%s)", id, c))
 		}
-		conflicts = append(conflicts, fmt.Sprintf("memory %d (%s by %s at %s)", id, later.action, by, later.at))
 	}
 	if len(conflicts) > 0 {
 		return 0, engine.Errorf(engine.ECONFLICT, "cannot roll back batch %s: changed after it: %s; roll those changes back first",
@@ -299,4 +295,85 @@ func restoredState(first, last *storedAudit, batchRows []*storedAudit, current *
 		}
 	}
 	return &m
+}
+
+// laterChange describes the first audit row after row afterID that changed
+// memory id and still stands, or returns "" when there is none. A row
+// stands unless its batch was undone, or it belongs to the rollback of a
+// batch that was undone (the pair nets to nothing). undone caches
+// batchUndone per batch for one rollback.
+func (tx *Tx) laterChange(ctx context.Context, id, afterID int64, undone map[string]bool) (string, error) {
+	rows, err := tx.tx.QueryContext(ctx, `SELECT batch, actor, action, at FROM audit
+		WHERE memory_id = ? AND id > ? ORDER BY id`, id, afterID)
+	if err != nil {
+		return "", err
+	}
+	type later struct{ batch, actor, action, at string }
+	var all []later
+	for rows.Next() {
+		var l later
+		if err := rows.Scan(&l.batch, &l.actor, &l.action, &l.at); err != nil {
+			rows.Close()
+			return "", err
+		}
+		all = append(all, l)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return "", err
+	}
+	for _, l := range all {
+		neutral, err := tx.rowUndone(ctx, l.batch, undone)
+		if err != nil {
+			return "", err
+		}
+		if neutral {
+			continue
+		}
+		by := l.actor
+		if l.batch != "" {
+			by += " in batch " + l.batch
+		}
+		return fmt.Sprintf("%s by %s at %s", l.action, by, l.at), nil
+	}
+	return "", nil
+}
+
+// rowUndone reports whether the rows of batch no longer count: the batch
+// was undone, or it is the rollback of a batch that was undone.
+func (tx *Tx) rowUndone(ctx context.Context, batch string, undone map[string]bool) (bool, error) {
+	if batch == "" {
+		return false, nil
+	}
+	u, err := tx.batchUndone(ctx, batch, undone)
+	if err != nil || u {
+		return u, err
+	}
+	if rolled, ok := strings.CutPrefix(batch, "rollback:"); ok {
+		return tx.batchUndone(ctx, rolled, undone)
+	}
+	return false, nil
+}
+
+// batchUndone reports whether a batch's changes were taken back: it has a
+// rollback, and that rollback was not itself rolled back (a redo). The
+// chain rollback:…:batch is as long as the number of undo/redo steps.
+func (tx *Tx) batchUndone(ctx context.Context, batch string, undone map[string]bool) (bool, error) {
+	if u, ok := undone[batch]; ok {
+		return u, nil
+	}
+	var rolledBack bool
+	if err := tx.tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM audit WHERE batch = ?)`, "rollback:"+batch).Scan(&rolledBack); err != nil {
+		return false, err
+	}
+	u := rolledBack
+	if rolledBack {
+		redone, err := tx.batchUndone(ctx, "rollback:"+batch, undone)
+		if err != nil {
+			return false, err
+		}
+		u = !redone
+	}
+	undone[batch] = u
+	return u, nil
 }

@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
 	"memtrace/engine"
@@ -39,6 +40,7 @@ type curateKeys struct {
 	ApplyAll, History, Control, Reload     key.Binding
 	LabelKeep, LabelEcho, LabelRoleplay    key.Binding
 	Rollback, Confirm, Cancel              key.Binding
+	ApproveWording, CancelWording          key.Binding
 }
 
 func defaultCurateKeys() curateKeys {
@@ -62,6 +64,9 @@ func defaultCurateKeys() curateKeys {
 		Rollback:      key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "roll back batch…")),
 		Confirm:       key.NewBinding(key.WithKeys("enter", "y"), key.WithHelp("enter/y", "confirm")),
 		Cancel:        key.NewBinding(key.WithKeys("esc", "n"), key.WithHelp("esc/n", "cancel")),
+		// In the wording editor y and n are letters of the rule.
+		ApproveWording: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "approve with this wording")),
+		CancelWording:  key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
 	}
 }
 
@@ -82,13 +87,14 @@ type (
 
 // dialog is an open confirmation or chooser.
 type dialog struct {
-	kind    string // "batch", "apply", "rollback", "retype"
+	kind    string // "batch", "apply", "rollback", "retype", "wording"
 	text    string
 	ids     []int64
 	batch   string
-	cursor  int   // retype chooser
-	control bool  // the retype chooser labels a control item
-	target  int64 // the proposal the chooser is for
+	cursor  int             // retype chooser
+	control bool            // the retype chooser labels a control item
+	target  int64           // the proposal the chooser or the editor is for
+	input   textinput.Model // the wording editor of a promotion
 }
 
 // curatePane is the Curate tab: the control sample labelled blind first,
@@ -137,8 +143,11 @@ func (p curatePane) SetSize(w, h int) pane {
 func (p curatePane) KeyBindings() []key.Binding {
 	k := p.keys
 	if p.dlg != nil {
-		if p.dlg.kind == "retype" {
+		switch p.dlg.kind {
+		case "retype":
 			return []key.Binding{k.Up, k.Down, k.Confirm, k.Cancel}
+		case "wording":
+			return []key.Binding{k.ApproveWording, k.CancelWording}
 		}
 		return []key.Binding{k.Confirm, k.Cancel}
 	}
@@ -188,6 +197,7 @@ func (p curatePane) update(msg tea.Msg) (curatePane, tea.Cmd) {
 			} else {
 				p.mode = modeQueue
 			}
+			p.kindIdx = p.firstNonEmptyQueue()
 		}
 		p.clampCursors()
 		return p, nil
@@ -200,11 +210,26 @@ func (p curatePane) update(msg tea.Msg) (curatePane, tea.Cmd) {
 			p.err, p.status = "", msg.What
 		}
 		return p.reload()
+	case restyleMsg:
+		if p.dlg != nil && p.dlg.kind == "wording" {
+			d := *p.dlg
+			d.input.SetStyles(p.c.styles.Input)
+			p.dlg = &d
+		}
+		return p, nil
 	case tea.KeyPressMsg:
 		if p.dlg != nil {
 			return p.dialogKey(msg)
 		}
 		return p.handleKey(msg)
+	}
+	if p.dlg != nil && p.dlg.kind == "wording" {
+		// The editor's cursor blink.
+		d := *p.dlg
+		var cmd tea.Cmd
+		d.input, cmd = d.input.Update(msg)
+		p.dlg = &d
+		return p, cmd
 	}
 	return p, nil
 }
@@ -308,6 +333,8 @@ func (p curatePane) queueKey(msg tea.KeyPressMsg) (curatePane, tea.Cmd) {
 			p.selected[cur.ID] = true
 		}
 		p.cursor = min(len(queue)-1, p.cursor+1)
+	case key.Matches(msg, k.Approve) && cur != nil && cur.Kind == engine.ProposalPromote:
+		return p.editWording(cur)
 	case key.Matches(msg, k.Approve) && cur != nil:
 		return p.decide([]int64{cur.ID}, engine.ProposalApproved)
 	case key.Matches(msg, k.Reject) && cur != nil:
@@ -385,6 +412,9 @@ func (p curatePane) countText(ids []int64) string {
 func (p curatePane) dialogKey(msg tea.KeyPressMsg) (curatePane, tea.Cmd) {
 	k := p.keys
 	d := *p.dlg
+	if d.kind == "wording" {
+		return p.wordingKey(msg)
+	}
 	if d.kind == "retype" {
 		types := retypeTargets()
 		switch {
@@ -435,6 +465,20 @@ func (p curatePane) controlItems() []*engine.Proposal {
 		}
 	}
 	return out
+}
+
+// firstNonEmptyQueue is the index of the first queue with an open
+// proposal, so the tab opens on work rather than on an empty list; the
+// current queue when every queue is empty.
+func (p curatePane) firstNonEmptyQueue() int {
+	for i, kind := range curateKinds() {
+		for _, pr := range p.props {
+			if isOpen(pr) && queueKind(pr) == kind {
+				return i
+			}
+		}
+	}
+	return p.kindIdx
 }
 
 // queueKind is the kind a proposal is queued under.

@@ -93,10 +93,20 @@ func (p curatePane) labelID(id int64, label string) (curatePane, tea.Cmd) {
 	})
 }
 
+// apply applies every approved proposal in one batch. With the engine,
+// promotions are part of it (their HOT rules are embedded and indexed);
+// on a bare store an approved promotion makes the apply refuse, saying so.
 func (p curatePane) apply() (curatePane, tea.Cmd) {
-	ctx, w, now := p.c.ctx, p.c.writer(), p.c.now
+	ctx, w, eng, now := p.c.ctx, p.c.writer(), p.c.deps.Engine, p.c.now
 	return p.task(func() (string, error) {
-		rep, err := engine.ApplyApproved(ctx, w, engine.ApplyOptions{Actor: curatorActor, Now: now})
+		o := engine.ApplyOptions{Actor: curatorActor, Now: now}
+		var rep *engine.ApplyReport
+		var err error
+		if eng != nil {
+			rep, err = eng.ApplyApproved(ctx, o)
+		} else {
+			rep, err = engine.ApplyApproved(ctx, w, o)
+		}
 		if err != nil {
 			return "", err
 		}

@@ -174,7 +174,11 @@ func (p curatePane) queueView() []string {
 		} else if len(fs) > 0 {
 			flags = fs[0]
 		}
-		row := tableRow(cols, []string{mark, fmt.Sprint(pr.ID), fmt.Sprint(pr.MemoryID), pr.Status, fmt.Sprintf("%.2f", pr.Confidence), flags, p.memoryText(pr.MemoryID)})
+		mem := fmt.Sprint(pr.MemoryID)
+		if pr.MemoryID == 0 {
+			mem = "—" // a promotion's rule does not exist yet
+		}
+		row := tableRow(cols, []string{mark, fmt.Sprint(pr.ID), mem, pr.Status, fmt.Sprintf("%.2f", pr.Confidence), flags, p.subject(pr)})
 		switch {
 		case i == p.cursor:
 			row = st.Table.Selected.Render(row)
@@ -213,8 +217,26 @@ func (p curatePane) detailView(queue []*engine.Proposal) []string {
 	if len(fs) > 0 && fs[0] == engine.FlagInjectionAttempt {
 		out = append(out, st.App.Error.Render(safetext.Truncate("⚠ injection_attempt: this memory's text tries to instruct the judge — do not trust the verdict", p.width)))
 	}
-	for _, l := range wrapText(p.memoryText(pr.MemoryID), w, 3) {
-		out = append(out, "  "+l)
+	if pr.Kind == engine.ProposalPromote {
+		// No memory yet: the rule it would write, two lines at most so
+		// that the occurrences below stay on screen.
+		rule, edited := ruleWording(pr)
+		label := "HOT rule "
+		if edited {
+			label = "HOT rule (edited) "
+		}
+		lines := wrapText(rule, max(10, w-safetext.Width(label)), 2)
+		for i, l := range lines {
+			if i == 0 {
+				out = append(out, st.Detail.Label.Render(label)+st.Detail.Value.Render(l))
+			} else {
+				out = append(out, strings.Repeat(" ", safetext.Width(label))+st.Detail.Value.Render(l))
+			}
+		}
+	} else {
+		for _, l := range wrapText(p.memoryText(pr.MemoryID), w, 3) {
+			out = append(out, "  "+l)
+		}
 	}
 	out = append(out, st.Detail.Label.Render("reason ")+st.Detail.Value.Render(safetext.Truncate(safetext.SanitizeLine(pr.Reason), max(10, p.width-7))))
 	meta := fmt.Sprintf("confidence %.2f", pr.Confidence)
@@ -286,6 +308,9 @@ func (p curatePane) dialogView() string {
 	st := p.c.styles
 	d := p.dlg
 	var b strings.Builder
+	if d.kind == "wording" {
+		return st.Overlay.Render(p.wordingView())
+	}
 	if d.kind == "retype" {
 		b.WriteString(st.App.Title.Render("Retype to:") + "\n")
 		for i, t := range retypeTargets() {

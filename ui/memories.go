@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
@@ -90,7 +91,10 @@ type (
 		Changed bool
 		Err     error
 	}
-	undoneMsg struct {
+	// filterTickMsg fires filterDebounce after a keystroke in the filter;
+	// only the tick of the latest keystroke (Seq) runs the query.
+	filterTickMsg struct{ Seq int }
+	undoneMsg     struct {
 		Batch      string
 		Restored   int
 		Err        error // the rollback failed: the batch can be undone again
@@ -104,7 +108,10 @@ type memoriesPane struct {
 	c      *common
 	keys   memoriesKeys
 	input  textinput.Model
-	filter engine.MemoryFilter
+	filter engine.MemoryFilter // the filter of the rows on screen
+	// filterSeq counts keystrokes that changed the filter text; filterRan
+	// is the count the last query ran at.
+	filterSeq, filterRan int
 
 	list          pager[*engine.Memory]
 	width, height int
@@ -205,6 +212,11 @@ func (p memoriesPane) update(msg tea.Msg) (memoriesPane, tea.Cmd) {
 		}
 		p.audit = msg.Entries
 		return p, nil
+	case filterTickMsg:
+		if msg.Seq != p.filterSeq {
+			return p, nil // a keystroke came after it
+		}
+		return p.runFilter()
 	case curatedMsg:
 		return p.curated(msg)
 	case undoneMsg:
@@ -239,17 +251,19 @@ func (p memoriesPane) handleKey(msg tea.KeyPressMsg) (memoriesPane, tea.Cmd) {
 	k := p.keys
 	if p.input.Focused() {
 		if key.Matches(msg, k.Apply, k.Clear) {
+			// Leaving the filter runs what was typed at once.
 			p.input.Blur()
-			return p, nil
+			return p.runFilter()
 		}
 		var cmd tea.Cmd
 		p.input, cmd = p.input.Update(msg)
-		if f := memoryQuery(p.input.Value()); !sameMemoryFilter(f, p.filter) {
-			p.filter = f
-			p.list.reset()
-			var fetch tea.Cmd
-			p, fetch = p.fetchIfNeeded()
-			cmd = tea.Batch(cmd, fetch)
+		if f := memoryQuery(p.input.Value()); !sameMemoryFilter(f, p.filter) || p.filterSeq != p.filterRan {
+			// Debounced: each keystroke re-arms the timer; only the tick
+			// of the last one queries the store.
+			p.filterSeq++
+			seq := p.filterSeq
+			tick := tea.Tick(filterDebounce, func(time.Time) tea.Msg { return send(paneMemories, filterTickMsg{Seq: seq}) })
+			cmd = tea.Batch(cmd, tick)
 		}
 		return p, cmd
 	}
@@ -354,6 +368,25 @@ func (p *memoriesPane) loadAuditIfNeeded() tea.Cmd {
 		entries, err := store.AuditForMemory(ctx, id)
 		return send(paneMemories, memoryAuditMsg{ID: id, Entries: entries, Err: err})
 	}
+}
+
+// filterDebounce is how long the filter waits after the last keystroke
+// before it queries: a burst of typing runs one query, not one a key (at
+// 100k memories a query takes tens of milliseconds, a frame must take 16).
+const filterDebounce = 150 * time.Millisecond
+
+// runFilter applies the typed filter now: a new query when it changed.
+// Pending ticks become stale.
+func (p memoriesPane) runFilter() (memoriesPane, tea.Cmd) {
+	p.filterSeq++
+	p.filterRan = p.filterSeq
+	f := memoryQuery(p.input.Value())
+	if sameMemoryFilter(f, p.filter) {
+		return p, nil
+	}
+	p.filter = f
+	p.list.reset()
+	return p.fetchIfNeeded()
 }
 
 func sameMemoryFilter(a, b engine.MemoryFilter) bool {

@@ -11,6 +11,11 @@ import (
 // Update, every command it returns run to completion (page fetches, the
 // audit of the newly selected memory) and fed back, then View. The detail
 // pane is open, so each move also loads an audit history.
+//
+// The filter is debounced: "filter-keystroke" is one keystroke to its frame
+// (the query waits for the debounce tick, as in the program), and
+// "filter-burst" a burst of keystrokes, then the last one's tick, its one
+// query and the frame with the result.
 func BenchmarkMemoriesView100k(b *testing.B) {
 	ms := newMemories(100_000)
 	for i, mem := range ms {
@@ -25,29 +30,13 @@ func BenchmarkMemoriesView100k(b *testing.B) {
 	}{
 		{"down", []tea.Msg{press("down")}},
 		{"pgdown", []tea.Msg{press("pgdown")}},
-		// One keystroke in the filter: a new query over every row.
-		{"filter", []tea.Msg{press("/"), press("녹")}},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			m := goTo(b, newTestModel(b, s, 200, 50), "Memories")
 			m = drive(b, m, press("enter"))
-			keys := bc.keys
-			if bc.name == "filter" {
-				m = drive(b, m, keys[0])
-				keys = keys[1:]
-			}
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				if bc.name == "filter" && i > 0 {
-					// Alternate adding and removing the character, so every
-					// keystroke changes the query.
-					if i%2 == 1 {
-						keys = []tea.Msg{tea.KeyPressMsg{Code: tea.KeyBackspace}}
-					} else {
-						keys = bc.keys[1:]
-					}
-				}
-				m = drive(b, m, keys...)
+				m = drive(b, m, bc.keys...)
 				_ = m.View()
 			}
 			b.StopTimer()
@@ -56,20 +45,58 @@ func BenchmarkMemoriesView100k(b *testing.B) {
 			}
 		})
 	}
-	// The UI thread alone on a filter keystroke: Update and View, the
-	// query left running in its command as the program would.
-	b.Run("filter-frame", func(b *testing.B) {
+	// Alternate adding and removing the characters, so every keystroke
+	// changes the query.
+	keystroke := func(i int) tea.Msg {
+		if i%2 == 1 {
+			return tea.KeyPressMsg{Code: tea.KeyBackspace}
+		}
+		return press("녹")
+	}
+	b.Run("filter-keystroke", func(b *testing.B) {
 		m := goTo(b, newTestModel(b, s, 200, 50), "Memories")
 		m = drive(b, m, press("/"))
+		_, before := s.last()
 		b.ResetTimer()
 		for i := 0; i < b.N; i++ {
-			var k tea.Msg = press("녹")
-			if i%2 == 1 {
-				k = tea.KeyPressMsg{Code: tea.KeyBackspace}
-			}
-			next, _ := m.Update(k)
+			next, _ := m.Update(keystroke(i))
 			m = next.(Model)
 			_ = m.View()
+		}
+		b.StopTimer()
+		if _, after := s.last(); len(after) != len(before) {
+			b.Fatalf("keystrokes ran %d queries; the debounce should have held them", len(after)-len(before))
+		}
+	})
+	b.Run("filter-burst", func(b *testing.B) {
+		m := goTo(b, newTestModel(b, s, 200, 50), "Memories")
+		m = drive(b, m, press("enter"), press("/"))
+		_, before := s.last()
+		const burst = 4
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			for k := range burst {
+				next, _ := m.Update(keystroke(i + k))
+				m = next.(Model)
+				_ = m.View()
+			}
+			if i%2 == 0 {
+				// Leave "녹" in the filter on every other burst, so each
+				// burst's query differs from the last.
+				next, _ := m.Update(press("녹"))
+				m = next.(Model)
+			} else {
+				next, _ := m.Update(tea.KeyPressMsg{Code: tea.KeyBackspace})
+				m = next.(Model)
+			}
+			m = drive(b, m, send(paneMemories, filterTickMsg{Seq: m.memories().filterSeq}))
+			_ = m.View()
+		}
+		b.StopTimer()
+		_, after := s.last()
+		b.ReportMetric(float64(len(after)-len(before))/float64(b.N), "queries/burst")
+		if m.memories().list.total == 0 {
+			b.Fatal("the list is empty")
 		}
 	})
 }

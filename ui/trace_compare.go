@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 
 	"memtrace/engine"
@@ -27,6 +28,9 @@ type comparedItem struct {
 	Mark      compareMark
 	// Reason is why a memory that left was dropped later, as "stage: reason".
 	Reason string
+	// Recognised: forgotten in free recall at its side's time, kept by the
+	// temporal stage because the query cues it (engine.RecognitionCue).
+	Recognised bool
 }
 
 // traceComparison is "now vs +N days" for one query, computed from two
@@ -36,6 +40,9 @@ type traceComparison struct {
 	// Forgotten is every memory that the temporal stage kept now and drops
 	// as forgotten later, whether or not it reached the prompt.
 	Forgotten []comparedItem
+	// Recognised counts the later survivors forgotten in free recall but
+	// recognised by the query.
+	Recognised int
 }
 
 // compareTraces compares the survivors of a recall now with those of the
@@ -45,8 +52,9 @@ func compareTraces(now, later *engine.Trace) traceComparison {
 	var c traceComparison
 	rankNow := survivorRanks(now)
 	rankLater := survivorRanks(later)
+	recNow, recLater := recognisedIDs(now), recognisedIDs(later)
 	for i, s := range now.Survivors {
-		it := comparedItem{ID: s.ID, Key: s.Key, Text: s.Text, Rank: i + 1, OtherRank: rankLater[s.ID]}
+		it := comparedItem{ID: s.ID, Key: s.Key, Text: s.Text, Rank: i + 1, OtherRank: rankLater[s.ID], Recognised: recNow[s.ID]}
 		switch {
 		case it.OtherRank == 0:
 			stage, reason := dropOf(later, s.ID)
@@ -63,7 +71,10 @@ func compareTraces(now, later *engine.Trace) traceComparison {
 		c.Now = append(c.Now, it)
 	}
 	for i, s := range later.Survivors {
-		it := comparedItem{ID: s.ID, Key: s.Key, Text: s.Text, Rank: i + 1, OtherRank: rankNow[s.ID]}
+		it := comparedItem{ID: s.ID, Key: s.Key, Text: s.Text, Rank: i + 1, OtherRank: rankNow[s.ID], Recognised: recLater[s.ID]}
+		if it.Recognised {
+			c.Recognised++
+		}
 		if it.OtherRank == 0 {
 			it.Mark = markNew
 		} else {
@@ -129,4 +140,21 @@ func dropOf(t *engine.Trace, id int64) (stage, reason string) {
 // start with "forgotten"), as opposed to "not yet created".
 func isForgotten(reason string) bool {
 	return strings.HasPrefix(reason, "forgotten")
+}
+
+// recognisedIDs are the memories the temporal stage of t kept by
+// recognition: its "recognised" note lists them as "id N: recognised (…)".
+func recognisedIDs(t *engine.Trace) map[int64]bool {
+	out := map[int64]bool{}
+	st := t.Stage("temporal")
+	if st == nil {
+		return out
+	}
+	for _, part := range strings.Split(st.Notes["recognised"], "; ") {
+		var id int64
+		if _, err := fmt.Sscanf(part, "id %d: recognised", &id); err == nil {
+			out[id] = true
+		}
+	}
+	return out
 }

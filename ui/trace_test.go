@@ -234,7 +234,9 @@ func TestTraceOnDemo(t *testing.T) {
 	})
 
 	t.Run("SplitListsForgottenAt365d", func(t *testing.T) {
-		p := pressTrace(t, newTestTrace(eng, db, 200, 48), "/", "충주 사과", "enter", "]", "]", "]", "]", "]", "s")
+		// A loose question (cue_score 0.224 < engine.RecognitionCue for the
+		// Chungju episodes): free recall, where forgetting shows.
+		p := pressTrace(t, newTestTrace(eng, db, 200, 48), "/", "충주 시 다녀온 뒤 요즘 나눴던 얘기 기억나", "enter", "]", "]", "]", "]", "]", "s")
 		if p.nowTr == nil || !p.nowTr.At.Equal(demoNow) || !p.trace.At.Equal(demoNow.AddDate(1, 0, 0)) {
 			t.Fatalf("split did not recall now and +365d")
 		}
@@ -263,6 +265,30 @@ func TestTraceOnDemo(t *testing.T) {
 		for _, it := range cmp.Now {
 			if it.Mark == markForgotten && !regexp.MustCompile(`✗ forgotten\s+\d+\s+`+itoa(int(it.ID))+`\b`).MatchString(v) {
 				t.Errorf("survivor %d forgotten by +365d is not marked:\n%s", it.ID, v)
+			}
+		}
+	})
+
+	t.Run("SplitMarksRecognisedAt365d", func(t *testing.T) {
+		// "충주 사과" is what the Chungju episodes say: a year on they are
+		// out of free recall but recognised, so nothing is forgotten and
+		// the later side marks them.
+		p := pressTrace(t, newTestTrace(eng, db, 200, 48), "/", "충주 사과", "enter", "]", "]", "]", "]", "]", "s")
+		v := view(p)
+		cmp := compareTraces(p.nowTr, p.trace)
+		if len(cmp.Forgotten) != 0 || cmp.Recognised == 0 || !strings.Contains(v, "forgotten by +365d: 0") ||
+			!strings.Contains(v, "recognised at +365d: "+itoa(cmp.Recognised)) {
+			t.Fatalf("forgotten %d, recognised %d:\n%s", len(cmp.Forgotten), cmp.Recognised, v)
+		}
+		for _, it := range cmp.Later {
+			if !it.Recognised {
+				continue
+			}
+			if m, _ := eng.Memory(it.ID); !engine.Forgotten(m, demoNow.AddDate(1, 0, 0), eng.Config()) {
+				t.Errorf("memory %d marked recognised but still in free recall a year on", it.ID)
+			}
+			if !regexp.MustCompile(`recognised\s+` + itoa(it.Rank) + `\s+` + itoa(int(it.ID)) + `\b`).MatchString(v) {
+				t.Errorf("recognised memory %d is not marked:\n%s", it.ID, v)
 			}
 		}
 	})

@@ -327,7 +327,8 @@ func (p tracePane) promptView(n int) []string {
 }
 
 // splitView is "now vs +N days": the survivors now and later side by side,
-// each marked (✗ forgotten, − left, ↑ rose, ↓ fell, + new), then every
+// each marked (✗ forgotten, − left, ↑ rose, ↓ fell, + new, recognised:
+// kept although out of free recall), then every
 // memory forgotten in between.
 func (p tracePane) splitView(n int) []string {
 	st := p.c.styles
@@ -389,6 +390,9 @@ func (p tracePane) splitView(n int) []string {
 		out = append(append(left, ""), right...)
 	}
 	out = append(out, "", st.Detail.Heading.Render(fmt.Sprintf("forgotten by %s: %d (kept by the temporal stage now, forgotten then)", p.override.label(), len(cmp.Forgotten))))
+	if cmp.Recognised > 0 {
+		out = append(out, st.App.Muted.Render(safetext.Truncate(fmt.Sprintf("recognised at %s: %d (forgotten in free recall, kept because the query cues them)", p.override.label(), cmp.Recognised), rw)))
+	}
 	fcols := layoutColumns([]column{{Title: "ID", Width: 5, Right: true}, {Title: "KEY", Width: 8}, {Title: "TEXT", Width: 30}, {Title: "WHY"}}, rw, 10)
 	for _, it := range cmp.Forgotten {
 		if len(out) >= n {
@@ -401,6 +405,11 @@ func (p tracePane) splitView(n int) []string {
 
 // markText is the mark column of the split view. later is the right side.
 func markText(it comparedItem, later bool) string {
+	// Kept by recognition on its side (forgotten in free recall): the
+	// label says so instead of the rank move.
+	if it.Recognised && (it.Mark == markSame || it.Mark == markRose || it.Mark == markFell) {
+		return "recognised"
+	}
 	switch it.Mark {
 	case markForgotten:
 		return "✗ forgotten"

@@ -1,0 +1,96 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"time"
+)
+
+// maxRuleWording is the longest HOT rule, in characters: one line an agent
+// reads every turn.
+const maxRuleWording = 200
+
+// RuleWording is the text a promote proposal's HOT rule gets when applied:
+// the curator's edit when there is one, else the proposed wording.
+func (ev PromotionEvidence) RuleWording() string {
+	if ev.CuratorWording != "" {
+		return ev.CuratorWording
+	}
+	return ev.Wording
+}
+
+// ApprovePromotion marks a promote proposal approved with the HOT rule's
+// wording the curator settled on (whitespace collapsed to one line of at
+// most 200 characters). The wording is recorded in the proposal, so the
+// apply that follows — the Curate tab's or `memtrace apply --approved` —
+// writes exactly it. A wording equal to the proposed one records no edit.
+func ApprovePromotion(ctx context.Context, w Updater, id int64, wording, by string, now time.Time) error {
+	text := strings.Join(strings.Fields(wording), " ")
+	if text == "" {
+		return Errorf(EINVALID, "the HOT rule's wording is empty; type the rule or press esc")
+	}
+	if n := len([]rune(text)); n > maxRuleWording {
+		return Errorf(EINVALID, "the HOT rule's wording is %d characters; shorten it to %d", n, maxRuleWording)
+	}
+	if by == "" {
+		by = ActorCurator
+	}
+	return w.Update(ctx, func(q Queries) error {
+		p, err := q.GetProposal(ctx, id)
+		if err != nil {
+			return err
+		}
+		if p.Kind != ProposalPromote {
+			return Errorf(EINVALID, "proposal %d is a %s proposal; only a promotion has a wording", id, p.Kind)
+		}
+		switch p.Status {
+		case ProposalPending, ProposalReview, ProposalApproved:
+		default:
+			return Errorf(ECONFLICT, "proposal %d is already %s; roll its batch back instead", id, p.Status)
+		}
+		ev, err := ParsePromotion(p)
+		if err != nil {
+			return err
+		}
+		// Edit the stored evidence in place, keeping every field this
+		// version does not know.
+		var fields map[string]json.RawMessage
+		if err := json.Unmarshal(p.Verdict, &fields); err != nil {
+			return Errorf(EINVALID, "proposal %d carries no lesson; re-run `memtrace heartbeat`", id)
+		}
+		if text == ev.Wording {
+			delete(fields, "curator_wording")
+		} else if fields["curator_wording"], err = json.Marshal(text); err != nil {
+			return err
+		}
+		if p.Verdict, err = json.Marshal(fields); err != nil {
+			return err
+		}
+		p.Status, p.DecidedBy, p.DecidedAt = ProposalApproved, by, now.UTC()
+		return q.UpdateProposal(ctx, p)
+	})
+}
+
+// unpromoteLesson returns the lesson of a rolled-back promotion to
+// candidate, so that it can be decided again.
+func unpromoteLesson(ctx context.Context, q Queries, p *Proposal) error {
+	if p.Kind != ProposalPromote {
+		return nil
+	}
+	ev, err := ParsePromotion(p)
+	if err != nil {
+		return nil // no lesson to return
+	}
+	c, err := q.GetCorrection(ctx, ev.LessonKey)
+	if ErrorCode(err) == ENOTFOUND {
+		return nil
+	} else if err != nil {
+		return err
+	}
+	if c.Status != CorrectionPromoted {
+		return nil
+	}
+	c.Status = CorrectionCandidate
+	return q.SaveCorrection(ctx, c)
+}
