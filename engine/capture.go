@@ -1,10 +1,12 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -143,8 +145,22 @@ func (c *Capturer) CaptureBatch(ctx context.Context, msgs []Message) ([]*Capture
 		}
 	}
 	batch := "capture:" + e.Now().Format("20060102T150405.000000000")
-	err = e.Update(ctx, func(q Queries) error {
+	e.mu.RLock()
+	seq0 := e.seq
+	e.mu.RUnlock()
+	var changed []*Memory
+	err = e.store.Update(ctx, func(q Queries) error {
+		// The transaction holds the write lock from its start (BEGIN
+		// IMMEDIATE), so the rows other writers changed since the cache's
+		// last refresh, read here, together with this batch's own writes
+		// are every change up to the commit: the caches take both without
+		// reading the batch's rows back.
+		others, _, err := q.MemoriesChangedSince(ctx, seq0)
+		if err != nil {
+			return fmt.Errorf("refresh: %w", err)
+		}
 		w := &batchWriter{c: c, q: q, actor: Actor{Name: "capture", Batch: batch}}
+		defer func() { changed = append(others, w.written()...) }()
 		for _, p := range ps {
 			if p.res.Outcome == OutcomeSkipped {
 				continue
@@ -157,6 +173,9 @@ func (c *Capturer) CaptureBatch(ctx context.Context, msgs []Message) ([]*Capture
 	})
 	if err != nil {
 		c.byHash, c.lsh, c.indexed = nil, nil, nil // it may hold rolled-back inserts
+		return nil, fmt.Errorf("capture batch: %w", err)
+	}
+	if err := e.load(ctx, changed); err != nil {
 		return nil, fmt.Errorf("capture batch: %w", err)
 	}
 	out := make([]*CaptureResult, len(ps))
@@ -267,7 +286,8 @@ type batchWriter struct {
 	q            Queries
 	actor        Actor
 	insertedByID map[int64]*Memory
-	touched      map[int64]*Memory // cached memories reinforced in this batch
+	touched      map[int64]*Memory // copies of cached memories looked at in this batch
+	reinforced   map[int64]*Memory // those of them written (reinforced)
 	synced       bool              // the dedupe index has caught up with the cache
 }
 
@@ -336,6 +356,12 @@ func (w *batchWriter) storeOrReinforce(ctx context.Context, p *pending) error {
 		if err := w.q.UpdateMemory(ctx, dup, w.actor, "reinforce"); err != nil {
 			return fmt.Errorf("reinforce memory %d: %w", dup.ID, err)
 		}
+		if _, ok := w.insertedByID[dup.ID]; !ok {
+			if w.reinforced == nil {
+				w.reinforced = map[int64]*Memory{}
+			}
+			w.reinforced[dup.ID] = dup
+		}
 		r.Outcome, r.MemoryID, r.Key = OutcomeReinforced, dup.ID, dup.Key
 		r.Trail = append(r.Trail, Decision{Layer: LayerDedupe, Verdict: "reinforce",
 			Reason: fmt.Sprintf("duplicates memory %d (%s); access_count %d, importance %.2f → %.2f", dup.ID, sim, dup.AccessCount, before, dup.Importance)})
@@ -375,7 +401,11 @@ func (w *batchWriter) duplicate(hash string, vec []float32) (*Memory, string) {
 			return m, "same content"
 		}
 	}
-	id, sim := w.c.lsh.nearDuplicate(vec, e.cfg.DedupeSimilarity, w.vectorOf)
+	// One read lock over the whole candidate scan rather than one per
+	// candidate; vectorOfLocked reads the cache under it.
+	e.mu.RLock()
+	id, sim := w.c.lsh.nearDuplicate(vec, e.cfg.DedupeSimilarity, w.vectorOfLocked)
+	e.mu.RUnlock()
 	if id == 0 {
 		return nil, ""
 	}
@@ -408,12 +438,27 @@ func (c *Capturer) index(m *Memory) {
 	c.lsh.add(m.ID, m.Embedding)
 }
 
-// vectorOf is the vector of a cached memory or of one inserted in this batch.
-func (w *batchWriter) vectorOf(id int64) ([]float32, bool) {
+// written returns the memories this batch inserted or reinforced, as
+// written (ID and Seq set by the store), in seq order.
+func (w *batchWriter) written() []*Memory {
+	out := make([]*Memory, 0, len(w.insertedByID)+len(w.reinforced))
+	for _, m := range w.insertedByID {
+		out = append(out, m)
+	}
+	for _, m := range w.reinforced {
+		out = append(out, m)
+	}
+	slices.SortFunc(out, func(a, b *Memory) int { return cmp.Compare(a.Seq, b.Seq) })
+	return out
+}
+
+// vectorOfLocked is the vector of a cached memory or of one inserted in
+// this batch. Caller holds e.mu (read).
+func (w *batchWriter) vectorOfLocked(id int64) ([]float32, bool) {
 	if m, ok := w.insertedByID[id]; ok {
 		return m.Embedding, true
 	}
-	return w.c.e.VectorOf(id)
+	return w.c.e.vec.Get(id)
 }
 
 // find returns the memory to update: this batch's own insert, or a copy of

@@ -35,7 +35,9 @@ type lshIndex struct {
 	// which sign, so hashing a sparse vector only touches its non-zeros.
 	byDim   [][]projRef
 	buckets []map[uint16][]int64
-	norms   map[int64]float64
+	// norms[id] is the norm of id's vector when added (ids are the store's
+	// dense row ids; 0 for ids not added).
+	norms []float64
 	// seen[id] == gen marks an id already returned by this candidates call;
 	// ids are the store's dense row ids, so a slice beats a map here.
 	seen []uint32
@@ -49,7 +51,7 @@ type projRef struct {
 
 func newLSH(dim int) *lshIndex {
 	rng := rand.New(rand.NewPCG(0x6d656d, 0x7472616365))
-	ix := &lshIndex{byDim: make([][]projRef, max(dim, 1)), buckets: make([]map[uint16][]int64, lshBands), norms: map[int64]float64{}}
+	ix := &lshIndex{byDim: make([][]projRef, max(dim, 1)), buckets: make([]map[uint16][]int64, lshBands)}
 	for p := 0; p < lshBands*lshBits; p++ {
 		for k := 0; k < lshFanIn; k++ {
 			d := rng.IntN(len(ix.byDim))
@@ -83,6 +85,12 @@ func (ix *lshIndex) codes(v []float32) [lshBands]uint16 {
 }
 
 func (ix *lshIndex) add(id int64, v []float32) {
+	if id < 0 || id > 1<<31 {
+		return // not a row id: candidates skips such ids anyway
+	}
+	if int(id) >= len(ix.norms) {
+		ix.norms = append(ix.norms, make([]float64, int(id)+1-len(ix.norms)+len(ix.norms)/2)...)
+	}
 	ix.norms[id] = norm(v)
 	for b, c := range ix.codes(v) {
 		ix.buckets[b][c] = append(ix.buckets[b][c], id)
@@ -120,12 +128,16 @@ func (ix *lshIndex) nearDuplicate(vec []float32, threshold float64, vecOf func(i
 		return 0, 0
 	}
 	for _, id := range ix.candidates(vec) {
+		vn := ix.norms[id] // candidates are added ids: in range
+		if vn == 0 {
+			continue
+		}
 		v, ok := vecOf(id)
-		if !ok || len(v) != len(vec) || ix.norms[id] == 0 {
+		if !ok || len(v) != len(vec) {
 			continue
 		}
 		// Cosine with both norms known: one dot product per candidate.
-		s := float64(vector.Dot(vec, v)) / (qn * ix.norms[id])
+		s := float64(vector.Dot(vec, v)) / (qn * vn)
 		if s >= bestSim && (best == 0 || s > bestSim || id < best) {
 			best, bestSim = id, s
 		}

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"sort"
 	"time"
 
@@ -38,7 +39,6 @@ type sessionIndex struct {
 	toks     map[int64][]string
 	order    map[string][]int64 // session → ids by (CreatedAt, ID)
 	position map[int64]sessionPos
-	memo     *textnorm.Memo // word → term, for the bulk load at open
 }
 
 type sessionPos struct {
@@ -55,6 +55,18 @@ func newSessionIndex() *sessionIndex {
 // context, and re-indexes the neighbours whose context m joined or left.
 // Caller holds e.mu; e.mems already holds m.
 func (e *Engine) indexLexical(m *Memory, old *Memory, existed bool) {
+	dirty := map[int64]bool{}
+	e.markLexical(m, old, existed, dirty)
+	e.flushLexical(dirty)
+}
+
+// markLexical updates m's terms and session place and adds to dirty the
+// documents whose weighted terms may have changed: m and the neighbours
+// whose context it joined or left. A batch marks every memory first and
+// flushes once, so a document that several of the batch's memories touch
+// is indexed once, from the final state — the same document an index per
+// memory would have ended with. Caller holds e.mu; e.mems already holds m.
+func (e *Engine) markLexical(m *Memory, old *Memory, existed bool, dirty map[int64]bool) {
 	if e.sessions == nil {
 		e.sessions = newSessionIndex()
 	}
@@ -68,7 +80,7 @@ func (e *Engine) indexLexical(m *Memory, old *Memory, existed bool) {
 	if contentChanged {
 		s.toks[m.ID] = textnorm.Tokens(m.Content)
 	}
-	dirty := map[int64]bool{m.ID: true}
+	dirty[m.ID] = true
 	if had && (prev.session != pos.session || !prev.at.Equal(pos.at)) {
 		for _, id := range s.remove(m.ID, prev) {
 			dirty[id] = true
@@ -83,15 +95,28 @@ func (e *Engine) indexLexical(m *Memory, old *Memory, existed bool) {
 	for _, id := range s.neighbours(m.ID, pos.session) {
 		dirty[id] = true
 	}
+}
+
+// flushLexical (re)indexes the dirty documents with their context. Caller
+// holds e.mu.
+func (e *Engine) flushLexical(dirty map[int64]bool) {
+	if len(dirty) == 0 {
+		return
+	}
+	s := e.sessions
+	tf := make(map[string]float64, 64)
 	for id := range dirty {
-		e.lex.AddWeighted(id, s.termFrequencies(id, e.mems))
+		clear(tf)
+		s.fillTermFrequencies(id, e.mems, tf)
+		e.lex.AddWeighted(id, tf)
 	}
 }
 
-// placeSession records m's terms and its place in its session without
-// touching the lexical index: the bulk load at open calls it for every
-// memory and then rebuildLexical once. Caller owns e.
-func (e *Engine) placeSession(m *Memory) {
+// placeSession records m's terms (toks: textnorm.Tokens of its content)
+// and its place in its session without touching the lexical index: the
+// bulk load at open calls it for every memory and then rebuildLexical once.
+// Caller owns e.
+func (e *Engine) placeSession(m *Memory, toks []string) {
 	if e.sessions == nil {
 		e.sessions = newSessionIndex()
 	}
@@ -99,10 +124,7 @@ func (e *Engine) placeSession(m *Memory) {
 	if prev, had := s.position[m.ID]; had {
 		s.remove(m.ID, prev)
 	}
-	if s.memo == nil {
-		s.memo = textnorm.NewMemo(1 << 16)
-	}
-	s.toks[m.ID] = s.memo.Tokens(m.Content)
+	s.toks[m.ID] = toks
 	pos := sessionPos{session: m.Session, at: m.CreatedAt, status: m.Status}
 	if pos.session != "" {
 		s.insert(m.ID, pos, e.mems)
@@ -110,24 +132,80 @@ func (e *Engine) placeSession(m *Memory) {
 	s.position[m.ID] = pos
 }
 
+// bulkLoad caches the batches an open reads — vectors, caches, terms and
+// session places, without the lexical index (rebuildLexical builds that
+// once at the end) — on a goroutine of its own, in the order given. Until
+// finish returns, that goroutine owns e.
+type bulkLoad struct {
+	jobs chan []*Memory
+	done chan struct{}
+	err  error // the first failure; written by the goroutine, read after done
+}
+
+func (e *Engine) startBulkLoad(ctx context.Context) *bulkLoad {
+	ld := &bulkLoad{jobs: make(chan []*Memory, 8), done: make(chan struct{})}
+	go func() {
+		defer close(ld.done)
+		memo := textnorm.NewMemo(1 << 16) // each distinct word is stemmed once
+		for ms := range ld.jobs {
+			if ld.err != nil {
+				continue // drain
+			}
+			if err := e.ensureVectors(ctx, ms); err != nil {
+				ld.err = err
+				continue
+			}
+			for _, m := range ms {
+				e.cache(m)
+				e.placeSession(m, memo.Tokens(m.Content))
+			}
+		}
+	}()
+	return ld
+}
+
+// add queues a batch; ms must not be modified afterwards. A failure shows
+// at finish (the goroutine drains the rest).
+func (ld *bulkLoad) add(ms []*Memory) { ld.jobs <- ms }
+
+// finish waits for every queued batch and returns the first failure.
+func (ld *bulkLoad) finish() error {
+	close(ld.jobs)
+	<-ld.done
+	return ld.err
+}
+
 // rebuildLexical indexes every cached memory once, with its context, into a
 // fresh lexical index: each token is looked up once (as a term number) and
 // each document's weighted frequencies are summed in a flat array — the same
-// sums, in the same order, as termFrequencies. Caller owns e (or holds e.mu).
+// sums, in the same order, as termFrequencies. The documents are summed
+// first and posted second, so every term's postings are allocated once, at
+// their final size (lexical.Index.Reserve). Caller owns e (or holds e.mu).
 func (e *Engine) rebuildLexical() {
 	if e.sessions == nil {
 		e.sessions = newSessionIndex()
 	}
 	s := e.sessions
 	lex := lexical.New()
-	nos := make(map[int64][]int32, len(e.ids))
-	for _, id := range e.ids {
-		toks := s.toks[id]
-		ns := make([]int32, len(toks))
-		for i, t := range toks {
-			ns[i] = lex.TermNo(t)
+	// Every memory's term numbers, in one block; idx maps an id to its
+	// place in e.ids (and so to its span of the block).
+	idx := make(map[int64]int32, len(e.ids))
+	start := make([]int32, len(e.ids)+1)
+	total := 0
+	for i, id := range e.ids {
+		idx[id] = int32(i)
+		total += len(s.toks[id])
+	}
+	block := make([]int32, 0, total)
+	for i, id := range e.ids {
+		for _, t := range s.toks[id] {
+			block = append(block, lex.TermNo(t))
 		}
-		nos[id] = ns
+		start[i+1] = int32(len(block))
+	}
+	nos := func(id int64) []int32 {
+		i := idx[id]
+		return block[start[i]:start[i+1]]
 	}
 	at := make(map[int64]int, len(e.ids)) // position in its session
 	for _, ids := range s.order {
@@ -135,44 +213,70 @@ func (e *Engine) rebuildLexical() {
 			at[id] = i
 		}
 	}
-	acc := make([]float64, lex.NumTerms())
-	var touched []int32
-	var vals []float64
-	add := func(ns []int32, w float64) {
-		for _, no := range ns {
-			if acc[no] == 0 {
-				touched = append(touched, no)
-			}
-			acc[no] += w
-		}
+	// Sum the documents on two goroutines, each over half of the ids with
+	// its own accumulator, then post them (lexical.Index.AddDocs).
+	type part struct {
+		start []int
+		terms []int32
+		vals  []float64
 	}
-	for _, id := range e.ids {
-		touched, vals = touched[:0], vals[:0]
-		add(nos[id], 1)
-		if session := s.position[id].session; session != "" {
-			ids, i := s.order[session], at[id]
-			w := ContextWeight
-			for d := 1; d <= ContextWindow; d++ {
-				for _, j := range [2]int{i - d, i + d} {
-					if j < 0 || j >= len(ids) {
-						continue
-					}
-					if n := e.mems[ids[j]]; n == nil || n.Status == StatusQuarantined {
-						continue
-					}
-					add(nos[ids[j]], w)
+	sum := func(ids []int64, size int) part {
+		acc := make([]float64, lex.NumTerms())
+		// A document holds at most its own tokens and its 2×ContextWindow
+		// neighbours': room for that, so the appends never reallocate.
+		p := part{start: make([]int, 1, len(ids)+1), terms: make([]int32, 0, size), vals: make([]float64, 0, size)}
+		add := func(ns []int32, w float64) {
+			for _, no := range ns {
+				if acc[no] == 0 {
+					p.terms = append(p.terms, no)
 				}
-				w *= ContextDecay
+				acc[no] += w
 			}
 		}
-		for _, no := range touched {
-			vals = append(vals, acc[no])
-			acc[no] = 0
+		for _, id := range ids {
+			first := len(p.terms)
+			add(nos(id), 1)
+			if session := s.position[id].session; session != "" {
+				ids, i := s.order[session], at[id]
+				w := ContextWeight
+				for d := 1; d <= ContextWindow; d++ {
+					for _, j := range [2]int{i - d, i + d} {
+						if j < 0 || j >= len(ids) {
+							continue
+						}
+						if n := e.mems[ids[j]]; n == nil || n.Status == StatusQuarantined {
+							continue
+						}
+						add(nos(ids[j]), w)
+					}
+					w *= ContextDecay
+				}
+			}
+			for _, no := range p.terms[first:] {
+				p.vals = append(p.vals, acc[no])
+				acc[no] = 0
+			}
+			p.start = append(p.start, len(p.terms))
 		}
-		lex.AddTerms(id, touched, vals)
+		return p
 	}
+	h := len(e.ids) / 2
+	var second part
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		second = sum(e.ids[h:], (2*ContextWindow+1)*(int(start[len(e.ids)])-int(start[h])))
+	}()
+	p := sum(e.ids[:h], (2*ContextWindow+1)*int(start[h]))
+	<-done
+	off := len(p.terms)
+	for _, x := range second.start[1:] {
+		p.start = append(p.start, off+x)
+	}
+	p.terms = append(p.terms, second.terms...)
+	p.vals = append(p.vals, second.vals...)
+	lex.AddDocs(e.ids, p.start, p.terms, p.vals, 2)
 	e.lex = lex
-	s.memo = nil // its job was the bulk load
 }
 
 // less orders a session's memories by time, then id.

@@ -84,19 +84,24 @@ func Open(ctx context.Context, o Options) (*Engine, error) {
 	// Bulk load: cache every memory and its session position first, then
 	// build the lexical index once — indexing memory by memory would
 	// re-index each one's neighbours every time one joins its session.
+	// Decoding the rows is the floor of an open, so a second goroutine
+	// caches and tokenises each batch (in read order: the result is the
+	// same as doing it in line) while this one decodes the next.
+	ld := e.startBulkLoad(ctx)
 	var batch []*Memory
 	err := o.Store.ForEachMemory(ctx, func(m *Memory) error {
 		batch = append(batch, m)
 		if len(batch) == 1024 {
-			if err := e.loadBulk(ctx, batch); err != nil {
-				return err
-			}
-			batch = batch[:0:0]
+			ld.add(batch)
+			batch = nil
 		}
 		return nil
 	})
-	if err == nil {
-		err = e.loadBulk(ctx, batch)
+	if err == nil && len(batch) > 0 {
+		ld.add(batch)
+	}
+	if ferr := ld.finish(); err == nil {
+		err = ferr
 	}
 	if err != nil {
 		return nil, fmt.Errorf("open engine: %w", err)
@@ -106,19 +111,6 @@ func Open(ctx context.Context, o Options) (*Engine, error) {
 	return e, nil
 }
 
-// loadBulk caches a batch read at open without indexing it lexically
-// (rebuildLexical does that once at the end).
-func (e *Engine) loadBulk(ctx context.Context, ms []*Memory) error {
-	if err := e.ensureVectors(ctx, ms); err != nil {
-		return err
-	}
-	for _, m := range ms {
-		e.cache(m)
-		e.placeSession(m)
-	}
-	return nil
-}
-
 // load indexes a batch of memories read from the store.
 func (e *Engine) load(ctx context.Context, ms []*Memory) error {
 	if err := e.ensureVectors(ctx, ms); err != nil {
@@ -126,9 +118,12 @@ func (e *Engine) load(ctx context.Context, ms []*Memory) error {
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	dirty := map[int64]bool{}
 	for _, m := range ms {
-		e.put(m)
+		old, existed := e.cache(m)
+		e.markLexical(m, old, existed, dirty)
 	}
+	e.flushLexical(dirty)
 	return nil
 }
 

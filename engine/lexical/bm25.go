@@ -67,6 +67,9 @@ type Index struct {
 	live    int // postings in total
 	k1, b   float64
 	scratch sync.Pool // *accumulator, one per concurrent search
+	// termBlock is reserved room for documents' term lists (Reserve):
+	// begin carves from it instead of allocating per document.
+	termBlock []int32
 }
 
 // lengthScale is the fixed-point scale of document lengths (term weights
@@ -136,6 +139,120 @@ func (ix *Index) AddTerms(id int64, nos []int32, tfs []float64) {
 	ix.finish(d)
 }
 
+// Reserve prepares the index for a bulk load of docs documents in which
+// term number no (from TermNo) will get counts[no] postings: each term's
+// postings and each document's term list are carved from one block each,
+// sized exactly, instead of growing posting by posting. It changes no
+// score; documents added beyond the reservation allocate as usual.
+func (ix *Index) Reserve(docs int, counts []int) {
+	total := ix.reservePostings(docs, counts)
+	ix.termBlock = make([]int32, total)
+}
+
+// reservePostings is Reserve without the room for documents' term lists;
+// it returns the postings counted.
+func (ix *Index) reservePostings(docs int, counts []int) int {
+	if docs > len(ix.docs) {
+		grown := make([]doc, len(ix.docs), docs)
+		copy(grown, ix.docs)
+		ix.docs = grown
+	}
+	total, room := 0, 0
+	for no, c := range counts {
+		total += c
+		if no < len(ix.terms) && cap(ix.terms[no].postings)-len(ix.terms[no].postings) < c {
+			room += len(ix.terms[no].postings) + c
+		}
+	}
+	block := make([]posting, room)
+	for no, c := range counts {
+		if no >= len(ix.terms) {
+			break
+		}
+		te := &ix.terms[no]
+		if cap(te.postings)-len(te.postings) >= c {
+			continue
+		}
+		n := len(te.postings)
+		ps := block[: n : n+c]
+		copy(ps, te.postings)
+		te.postings, block = ps, block[n+c:]
+	}
+	return total
+}
+
+// AddDocs bulk-loads n = len(ids) documents, none of them in the index
+// yet: document k is ids[k] with the distinct term numbers (from TermNo)
+// nos[start[k]:start[k+1]] and their weighted frequencies, all > 0, in tfs
+// at the same positions. The index ends up exactly as AddTerms document by
+// document would leave it — same slots, same postings in the same order —
+// but the postings are allocated once and written by workers goroutines,
+// each owning a share of the terms. The index keeps nos (documents' term
+// lists are carved from it): the caller must not modify it afterwards.
+func (ix *Index) AddDocs(ids []int64, start []int, nos []int32, tfs []float64, workers int) {
+	bulk := len(ix.free) == 0
+	for _, id := range ids {
+		if _, had := ix.slotOf[id]; had {
+			bulk = false
+			break
+		}
+	}
+	for _, tf := range tfs {
+		if tf <= 0 {
+			bulk = false
+			break
+		}
+	}
+	if !bulk {
+		for k, id := range ids {
+			ix.AddTerms(id, nos[start[k]:start[k+1]], tfs[start[k]:start[k+1]])
+		}
+		return
+	}
+	counts := make([]int, len(ix.terms))
+	for _, no := range nos {
+		counts[no]++
+	}
+	ix.reservePostings(len(ix.docs)+len(ids), counts) // term lists: carved from nos
+	first := int32(len(ix.docs))
+	for k, id := range ids {
+		a, b := start[k], start[k+1]
+		var fixed int64
+		for _, tf := range tfs[a:b] {
+			fixed += int64(math.Round(tf * lengthScale))
+		}
+		ix.gen++
+		slot := int32(len(ix.docs))
+		ix.docs = append(ix.docs, doc{id: id, gen: ix.gen, live: true, terms: nos[a:b:b], fixed: fixed, length: float64(fixed) / lengthScale})
+		ix.slotOf[id] = slot
+		ix.n++
+		ix.totalLen += fixed
+		ix.live += b - a
+	}
+	for no, c := range counts {
+		ix.terms[no].df += c
+	}
+	workers = max(1, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range ids {
+				slot := first + int32(k)
+				gen := ix.docs[slot].gen
+				for i := start[k]; i < start[k+1]; i++ {
+					if no := nos[i]; int(no)%workers == w {
+						te := &ix.terms[no]
+						te.postings = append(te.postings, posting{slot: slot, gen: gen, tf: float32(tfs[i])})
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
+
 // finish counts a fully posted document into the statistics.
 func (ix *Index) finish(d *doc) {
 	d.length = float64(d.fixed) / lengthScale
@@ -160,7 +277,11 @@ func (ix *Index) begin(id int64, terms int) (int32, *doc) {
 	d.id, d.gen, d.live, d.length, d.fixed = id, ix.gen, true, 0, 0
 	d.terms = d.terms[:0]
 	if cap(d.terms) == 0 {
-		d.terms = make([]int32, 0, terms)
+		if len(ix.termBlock) >= terms && terms > 0 {
+			d.terms, ix.termBlock = ix.termBlock[:0:terms], ix.termBlock[terms:]
+		} else {
+			d.terms = make([]int32, 0, terms)
+		}
 	}
 	return slot, d
 }

@@ -3,6 +3,7 @@ package lexical
 import (
 	"fmt"
 	"math"
+	"slices"
 	"testing"
 
 	"memtrace/engine/textnorm"
@@ -188,4 +189,92 @@ func containsID(hs []Hit, id int64) bool {
 		}
 	}
 	return false
+}
+
+// TestReserveScoresAlike: an index bulk-loaded after Reserve scores and
+// ranks every query exactly as one grown posting by posting, and keeps
+// accepting documents, replacements and removals beyond the reservation.
+func TestReserveScoresAlike(t *testing.T) {
+	docs := map[int64][]string{
+		1: {"red", "apple", "pie"}, 2: {"green", "apple"}, 3: {"red", "car", "red"},
+		4: {"사과", "빨간", "사과"}, 5: {"pie", "crust", "apple", "butter"},
+	}
+	plain, reserved := New(), New()
+	counts := make([]int, 0)
+	for id := int64(1); id <= 5; id++ {
+		seen := map[string]bool{}
+		for _, w := range docs[id] {
+			no := reserved.TermNo(w)
+			for int(no) >= len(counts) {
+				counts = append(counts, 0)
+			}
+			if !seen[w] {
+				seen[w] = true
+				counts[no]++
+			}
+		}
+	}
+	reserved.Reserve(len(docs), counts)
+	for id := int64(1); id <= 5; id++ {
+		plain.Add(id, docs[id])
+		reserved.Add(id, docs[id])
+	}
+	// Beyond the reservation: a new document, a replacement, a removal.
+	for _, ix := range []*Index{plain, reserved} {
+		ix.Add(6, []string{"apple", "crumble", "apple"})
+		ix.Add(2, []string{"green", "pear"})
+		ix.Remove(3)
+	}
+	for _, q := range [][]string{{"apple"}, {"red"}, {"pie", "apple"}, {"사과"}, {"green", "pear", "crumble"}} {
+		a, b := plain.Search(q, 10), reserved.Search(q, 10)
+		if len(a) == 0 || !slices.Equal(a, b) {
+			t.Errorf("%v: grown %v, reserved %v", q, a, b)
+		}
+	}
+	if got := reserved.Search([]string{"red"}, 10); len(got) != 1 || got[0].ID != 1 {
+		t.Errorf("red after removing 3: %v, want only 1", got)
+	}
+}
+
+// TestAddDocsMatchesAddTerms: a bulk load on two workers leaves an index
+// that ranks every query as AddTerms document by document does, before and
+// after later replacements and removals.
+func TestAddDocsMatchesAddTerms(t *testing.T) {
+	words := []string{"apple", "pie", "red", "car", "사과", "빨간", "tea", "green", "pear", "crust"}
+	one, bulk := New(), New()
+	var ids []int64
+	start := []int{0}
+	var nos []int32
+	var tfs []float64
+	for id := int64(1); id <= 40; id++ {
+		ids = append(ids, id)
+		for k, w := range words {
+			if (int(id)+k)%3 == 0 || (int(id)*k)%7 == 1 {
+				nos = append(nos, bulk.TermNo(w))
+				one.TermNo(w)
+				tfs = append(tfs, 0.5+float64((int(id)+k)%4)*0.3)
+			}
+		}
+		start = append(start, len(nos))
+	}
+	for k, id := range ids {
+		one.AddTerms(id, slices.Clone(nos[start[k]:start[k+1]]), tfs[start[k]:start[k+1]])
+	}
+	bulk.AddDocs(ids, start, nos, tfs, 2)
+	check := func(when string) {
+		t.Helper()
+		for _, w := range words {
+			a, b := one.Search([]string{w, "pie"}, 15), bulk.Search([]string{w, "pie"}, 15)
+			if len(a) == 0 || !slices.Equal(a, b) {
+				t.Errorf("%s, %q: one by one %v, bulk %v", when, w, a, b)
+			}
+		}
+	}
+	check("after the load")
+	for _, ix := range []*Index{one, bulk} {
+		ix.Add(7, []string{"pear", "pear", "tea"})
+		ix.Remove(8)
+		ix.Add(41, []string{"apple", "crust"})
+	}
+	check("after changes")
 }
