@@ -45,8 +45,9 @@ import (
 //	              does not count)
 //	recognised  when forgotten and cue_score ≥ RecognitionCue (0.25); the
 //	            trace says "recognised (forgotten in free recall on DATE)"
-//	retention   = max(decay, min(1, ρ·cue_score²)), ρ = 8: a cue carrying
-//	              ≥ 35% of the query's idf mass restores the memory fully
+//	retention   = max(decay, min(0.6, ρ·cue_score²)), ρ = 8: a cue carrying
+//	              ≥ 27% of the query's idf mass restores the memory to 0.6
+//	              of a fresh one's strength — recognised, but known to be old
 //	a committed recall of a recognised memory records its access like any
 //	survivor's, so it is back in free recall (reconsolidation).
 //
@@ -89,8 +90,9 @@ Recognition — a specific cue finds what free recall has lost.
                 does not count)
   recognised  when forgotten and cue_score ≥ RecognitionCue (0.25); the
               trace says "recognised (forgotten in free recall on DATE)"
-  retention   = max(decay, min(1, ρ·cue_score²)), ρ = 8: a cue carrying
-                ≥ 35% of the query's idf mass restores the memory fully
+  retention   = max(decay, min(0.6, ρ·cue_score²)), ρ = 8: a cue carrying
+                ≥ 27% of the query's idf mass restores the memory to 0.6
+                of a fresh one's strength — recognised, but known to be old
   a committed recall of a recognised memory records its access like any
   survivor's, so it is back in free recall (reconsolidation).
 
@@ -221,19 +223,27 @@ const (
 	// 0.25 keeps "a quarter of the query's rare words" as the meaning of a
 	// specific cue, so a loose question ("요즘 뭐 먹었지") still forgets.
 	RecognitionCue = 0.25
-	// RecognitionStrength (ρ): retention = max(decay, min(1, ρ·cue²)).
+	// RecognitionStrength (ρ): retention = max(decay, min(ceiling, ρ·cue²)).
 	// With 8 a cue of 0.35 restores full strength (ρ = 1, 2, 4 gave LoCoMo
 	// R@10 .625, .645, .660 at a 0.30 threshold against .670 for 8).
 	RecognitionStrength = 8.0
+	// RecognitionCeiling caps what recognition restores: a recognised
+	// memory ranks at most at 0.6 of a fresh one of equal relevance, so an
+	// old memory never passes for a current one (seed 003: stale facts
+	// answered as fresh are the failure forgetting prevents) and the split
+	// view shows it falling. LoCoMo pipeline R@5/R@10 by ceiling: 1.0 →
+	// .616/.682, 0.8 → .613/.680, 0.6 → .591/.672, 0.5 → .564/.664 (DRAGON
+	// .567/.662); 0.6 is the lowest that stays above DRAGON at both.
+	RecognitionCeiling = 0.6
 )
 
 // Retention is the weight a memory ranks with in recall:
-// max(decay, min(1, ρ·cue_score²)). Without a specific cue it is the decay; a
+// max(decay, min(RecognitionCeiling, ρ·cue_score²)). Without a specific cue it is the decay; a
 // specific cue lifts it, the more so the more of the query the memory
 // itself says. See DecayHelp.
 func Retention(decay, cue float64) float64 {
 	cue = clamp01(cue)
-	return max(decay, min(1, RecognitionStrength*cue*cue))
+	return max(decay, min(RecognitionCeiling, RecognitionStrength*cue*cue))
 }
 
 // Recognised reports whether a memory forgotten in free recall is

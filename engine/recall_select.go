@@ -21,7 +21,7 @@ const nearDuplicate = 0.95
 // specifically (cue_score ≥ RecognitionCue): then it is recognised and
 // stays. Every item ranks with
 // final_score = relevance_score × retention × (1 + boost), retention =
-// max(decay, min(1, ρ·cue_score²)). See DecayHelp.
+// max(decay, min(0.6, ρ·cue_score²)). See DecayHelp.
 func (r *recallRun) temporal(st *StageTrace) {
 	at := r.q.At
 	ids := make([]int64, len(r.live))
@@ -70,7 +70,7 @@ func (r *recallRun) temporal(st *StageTrace) {
 		}
 	}
 	st.Notes["at"] = at.Format("2006-01-02T15:04:05Z07:00")
-	st.Notes["formula"] = "final_score = relevance_score × retention × (1 + boost); retention = max(decay, min(1, ρ·cue_score²)); decay = 2^(−Δt/H); see `memtrace help decay`"
+	st.Notes["formula"] = "final_score = relevance_score × retention × (1 + boost); retention = max(decay, min(0.6, ρ·cue_score²)); decay = 2^(−Δt/H); see `memtrace help decay`"
 	st.Notes["half_life_fact"] = r.cfg.HalfLifeFact.String()
 	st.Notes["half_life_episode"] = r.cfg.HalfLifeEpisode.String()
 	st.Notes["forget_threshold"] = f3(r.cfg.ForgetThreshold)
