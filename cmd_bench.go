@@ -20,16 +20,8 @@ import (
 // LoCoMo conversations) and `bench recall` (recall latency against the
 // brute-force scan floor as the store grows).
 func cmdBench(e *env, args []string) error {
-	if len(args) == 0 {
-		return usageError{"name a benchmark: locomo or recall"}
-	}
-	switch args[0] {
-	case "locomo":
-		return benchLoCoMo(e, args[1:])
-	case "recall":
-		return benchRecall(e, args[1:])
-	}
-	return usageError{fmt.Sprintf("unknown benchmark %q: use locomo or recall", args[0])}
+	return runSubcommand(e, args, "benchmark",
+		subcommand{"locomo", benchLoCoMo}, subcommand{"recall", benchRecall})
 }
 
 func benchLoCoMo(e *env, args []string) error {

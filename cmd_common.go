@@ -3,7 +3,9 @@ package main
 import (
 	"errors"
 	"flag"
+	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"memtrace/engine"
@@ -83,4 +85,29 @@ func dbClock(e *env, db engine.Store) (func() time.Time, error) {
 		return nil, engine.Errorf(engine.EINVALID, "the database pins its clock to %q, which is not RFC 3339; fix it with `memtrace clock --unset` or `memtrace clock 2026-07-21T09:00:00Z`", v)
 	}
 	return func() time.Time { return t }, nil
+}
+
+// subcommand is one word of a command with subcommands (`bench locomo`).
+type subcommand struct {
+	name string
+	run  func(e *env, args []string) error
+}
+
+// runSubcommand runs the subcommand args[0] names; what names the family
+// in the usage errors ("name a benchmark: locomo or recall").
+func runSubcommand(e *env, args []string, what string, subs ...subcommand) error {
+	names := make([]string, len(subs))
+	for i, s := range subs {
+		names[i] = s.name
+	}
+	choice := strings.Join(names, " or ")
+	if len(args) == 0 {
+		return usageError{"name a " + what + ": " + choice}
+	}
+	for _, s := range subs {
+		if s.name == args[0] {
+			return s.run(e, args[1:])
+		}
+	}
+	return usageError{fmt.Sprintf("unknown %s %q: use %s", what, args[0], choice)}
 }

@@ -23,16 +23,8 @@ import (
 // summary and a diff against a reviewed baseline) and `golden stress` (the
 // same set over its fixture inflated with distractors).
 func cmdGolden(e *env, args []string) error {
-	if len(args) == 0 {
-		return usageError{"name a golden command: run or stress"}
-	}
-	switch args[0] {
-	case "run":
-		return goldenRun(e, args[1:])
-	case "stress":
-		return goldenStress(e, args[1:])
-	}
-	return usageError{fmt.Sprintf("unknown golden command %q: use run or stress", args[0])}
+	return runSubcommand(e, args, "golden command",
+		subcommand{"run", goldenRun}, subcommand{"stress", goldenStress})
 }
 
 // goldenRunJSON is `golden run --json`: the run, plus the diff when a
