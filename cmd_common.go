@@ -87,6 +87,21 @@ func dbClock(e *env, db engine.Store) (func() time.Time, error) {
 	return func() time.Time { return t }, nil
 }
 
+// queryText parses args with fs and returns the query TEXT its positional
+// words make; purpose ends the message when there are none ("give the
+// query TEXT to " + purpose).
+func queryText(fs *flag.FlagSet, args []string, purpose string) (string, error) {
+	words, err := parseArgs(fs, args)
+	if err != nil {
+		return "", usageError{err.Error()}
+	}
+	text := strings.TrimSpace(strings.Join(words, " "))
+	if text == "" {
+		return "", usageError{"give the query TEXT to " + purpose}
+	}
+	return text, nil
+}
+
 // subcommand is one word of a command with subcommands (`bench locomo`).
 type subcommand struct {
 	name string
