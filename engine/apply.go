@@ -355,24 +355,30 @@ func RollbackApplied(ctx context.Context, st Store, batch, actor string) (*Rollb
 		return nil, err
 	}
 	err = st.Update(ctx, func(q Queries) error {
-		for _, p := range props {
-			if p.Status != ProposalApplied {
-				continue
-			}
-			p.Status = ProposalRolledBack
-			if err := q.UpdateProposal(ctx, p); err != nil {
-				return err
-			}
-			if err := unpromoteLesson(ctx, q, p); err != nil {
-				return err
-			}
-		}
-		return nil
+		return markRolledBack(ctx, q, props)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("rolled back batch %s, but marking its proposals failed (run rollback again): %w", batch, err)
 	}
 	return rep, nil
+}
+
+// markRolledBack marks the applied proposals of ps rolled back and returns
+// the lessons they promoted to candidate.
+func markRolledBack(ctx context.Context, q Queries, ps []*Proposal) error {
+	for _, p := range ps {
+		if p.Status != ProposalApplied {
+			continue
+		}
+		p.Status = ProposalRolledBack
+		if err := q.UpdateProposal(ctx, p); err != nil {
+			return err
+		}
+		if err := unpromoteLesson(ctx, q, p); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func hasStatus(ps []*Proposal, status string) bool {

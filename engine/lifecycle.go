@@ -313,19 +313,7 @@ func (e *Engine) RollbackApproval(ctx context.Context, batch, actor string) (int
 		if err != nil {
 			return err
 		}
-		for _, p := range ps {
-			if p.Status != ProposalApplied {
-				continue
-			}
-			p.Status = ProposalRolledBack
-			if err := q.UpdateProposal(ctx, p); err != nil {
-				return err
-			}
-			if err := unpromoteLesson(ctx, q, p); err != nil {
-				return err
-			}
-		}
-		return nil
+		return markRolledBack(ctx, q, ps)
 	})
 	if err != nil {
 		return n, fmt.Errorf("rollback %s: memories restored, proposals not updated: %w", batch, err)
