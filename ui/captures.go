@@ -169,12 +169,7 @@ func (p capturesPane) update(msg tea.Msg) (capturesPane, tea.Cmd) {
 	case tea.KeyPressMsg:
 		return p.handleKey(msg)
 	case tea.MouseWheelMsg:
-		switch msg.Mouse().Button {
-		case tea.MouseWheelUp:
-			p.list.scroll(-3)
-		case tea.MouseWheelDown:
-			p.list.scroll(3)
-		}
+		p.list.wheel(msg)
 		return p.fetchIfNeeded()
 	case tea.MouseClickMsg:
 		if y := msg.Mouse().Y - 2; y >= 0 && y < p.listRows() && msg.Mouse().X < p.listWidth() {

@@ -224,12 +224,7 @@ func (p memoriesPane) update(msg tea.Msg) (memoriesPane, tea.Cmd) {
 	case tea.KeyPressMsg:
 		return p.handleKey(msg)
 	case tea.MouseWheelMsg:
-		switch msg.Mouse().Button {
-		case tea.MouseWheelUp:
-			p.list.scroll(-3)
-		case tea.MouseWheelDown:
-			p.list.scroll(3)
-		}
+		p.list.wheel(msg)
 		return p.moved()
 	case tea.MouseClickMsg:
 		// Rows start below the filter bar and the column header.

@@ -1,5 +1,7 @@
 package ui
 
+import tea "charm.land/bubbletea/v2"
+
 // pager keeps a window of rows of a result that may be far larger than the
 // screen (100k memories): the pane fetches pages with Limit/Offset and
 // renders only the visible rows. Replies carry the request's sequence number;
@@ -129,4 +131,15 @@ func (p *pager[T]) row(i int) (T, bool) {
 // selected is the row under the cursor.
 func (p *pager[T]) selected() (T, bool) {
 	return p.row(p.cursor)
+}
+
+// wheel scrolls three rows a notch of the mouse wheel; a sideways wheel does
+// nothing.
+func (p *pager[T]) wheel(msg tea.MouseWheelMsg) {
+	switch msg.Mouse().Button {
+	case tea.MouseWheelUp:
+		p.scroll(-3)
+	case tea.MouseWheelDown:
+		p.scroll(3)
+	}
 }
