@@ -73,10 +73,7 @@ type capturesPane struct {
 }
 
 func newCapturesPane(c *common) capturesPane {
-	in := textinput.New()
-	in.Prompt = "/ "
-	in.Placeholder = "text in the message…"
-	in.SetStyles(c.styles.Input)
+	in := newTextInput(c, "/ ", "text in the message…")
 	return capturesPane{c: c, keys: defaultCapturesKeys(), input: in}
 }
 

@@ -132,10 +132,7 @@ type memoriesPane struct {
 }
 
 func newMemoriesPane(c *common) memoriesPane {
-	in := textinput.New()
-	in.Prompt = "/ "
-	in.Placeholder = "status:quarantined type:preference kind:fact tier:hot text…"
-	in.SetStyles(c.styles.Input)
+	in := newTextInput(c, "/ ", "status:quarantined type:preference kind:fact tier:hot text…")
 	return memoriesPane{c: c, keys: defaultMemoriesKeys(), input: in}
 }
 
