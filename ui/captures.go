@@ -40,12 +40,7 @@ func defaultCapturesKeys() capturesKeys {
 }
 
 type (
-	capturesPageMsg struct {
-		Seq, Offset int
-		Rows        []*engine.CaptureRecord
-		Total       int
-		Err         error
-	}
+	capturesPageMsg = pageMsg[*engine.CaptureRecord]
 	reasonCountsMsg struct {
 		Counts []engine.ReasonCount
 		Err    error
@@ -295,14 +290,12 @@ func (p capturesPane) fetch(off int) (capturesPane, tea.Cmd) {
 		p.err = "no store: open the UI on a database"
 		return p, nil
 	}
-	seq := p.list.request(off)
 	f := p.filter()
-	f.Limit, f.Offset = p.list.windowSize(), off
 	ctx, store := p.c.ctx, p.c.deps.Store
-	return p, func() tea.Msg {
-		rows, total, err := store.FindCaptures(ctx, f)
-		return send(paneCaptures, capturesPageMsg{Seq: seq, Offset: off, Rows: rows, Total: total, Err: err})
-	}
+	return p, p.list.fetchCmd(paneCaptures, off, func(limit, offset int) ([]*engine.CaptureRecord, int, error) {
+		f.Limit, f.Offset = limit, offset
+		return store.FindCaptures(ctx, f)
+	})
 }
 
 // captureLayer is what the layer column shows: the layer that dropped the

@@ -73,13 +73,8 @@ func memoryQuery(s string) engine.MemoryFilter {
 
 // Messages of the Memories tab, delivered in a paneMsg envelope.
 type (
-	memoriesPageMsg struct {
-		Seq, Offset int
-		Rows        []*engine.Memory
-		Total       int
-		Err         error
-	}
-	memoryAuditMsg struct {
+	memoriesPageMsg = pageMsg[*engine.Memory]
+	memoryAuditMsg  struct {
 		ID      int64
 		Entries []*engine.AuditEntry
 		Err     error
@@ -334,14 +329,12 @@ func (p memoriesPane) fetch(off int) (memoriesPane, tea.Cmd) {
 		p.err = "no store: open the UI on a database"
 		return p, nil
 	}
-	seq := p.list.request(off)
 	f := p.filter
-	f.Limit, f.Offset = p.list.windowSize(), off
 	ctx, store := p.c.ctx, p.c.deps.Store
-	return p, func() tea.Msg {
-		rows, total, err := store.FindMemories(ctx, f)
-		return send(paneMemories, memoriesPageMsg{Seq: seq, Offset: off, Rows: rows, Total: total, Err: err})
-	}
+	return p, p.list.fetchCmd(paneMemories, off, func(limit, offset int) ([]*engine.Memory, int, error) {
+		f.Limit, f.Offset = limit, offset
+		return store.FindMemories(ctx, f)
+	})
 }
 
 // loadAuditIfNeeded fetches the audit history of the selected memory when

@@ -143,3 +143,24 @@ func (p *pager[T]) wheel(msg tea.MouseWheelMsg) {
 		p.scroll(3)
 	}
 }
+
+// pageMsg is the reply to a pager request: the rows at Offset of a result
+// of Total rows.
+type pageMsg[T any] struct {
+	Seq, Offset int
+	Rows        []T
+	Total       int
+	Err         error
+}
+
+// fetchCmd requests the window at off and returns the command that reads
+// it with find, given the window's limit and offset; the reply goes to the
+// pane to.
+func (p *pager[T]) fetchCmd(to paneID, off int, find func(limit, offset int) ([]T, int, error)) tea.Cmd {
+	seq := p.request(off)
+	limit := p.windowSize()
+	return func() tea.Msg {
+		rows, total, err := find(limit, off)
+		return send(to, pageMsg[T]{Seq: seq, Offset: off, Rows: rows, Total: total, Err: err})
+	}
+}
