@@ -139,16 +139,10 @@ func (p capturesPane) update(msg tea.Msg) (capturesPane, tea.Cmd) {
 	case startMsg:
 		return p.reload()
 	case capturesPageMsg:
-		if msg.Err != nil {
-			p.list.fail(msg.Seq)
-			p.err = "load captures: " + engine.ErrorMessage(msg.Err)
+		if !p.list.accept(msg, "captures", &p.err) {
 			return p, nil
 		}
-		if p.list.receive(msg.Seq, msg.Offset, msg.Rows, msg.Total) {
-			p.err = ""
-			return p.fetchIfNeeded()
-		}
-		return p, nil
+		return p.fetchIfNeeded()
 	case reasonCountsMsg:
 		p.countsLoading = false
 		if msg.Err != nil {

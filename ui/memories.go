@@ -183,15 +183,9 @@ func (p memoriesPane) update(msg tea.Msg) (memoriesPane, tea.Cmd) {
 	case startMsg:
 		return p.fetchIfNeeded()
 	case memoriesPageMsg:
-		if msg.Err != nil {
-			p.list.fail(msg.Seq)
-			p.err = "load memories: " + engine.ErrorMessage(msg.Err)
+		if !p.list.accept(msg, "memories", &p.err) {
 			return p, nil
 		}
-		if !p.list.receive(msg.Seq, msg.Offset, msg.Rows, msg.Total) {
-			return p, nil
-		}
-		p.err = ""
 		return p.moved()
 	case memoryAuditMsg:
 		if msg.ID != p.auditFor {

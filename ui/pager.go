@@ -1,6 +1,10 @@
 package ui
 
-import tea "charm.land/bubbletea/v2"
+import (
+	tea "charm.land/bubbletea/v2"
+
+	"memtrace/engine"
+)
 
 // pager keeps a window of rows of a result that may be far larger than the
 // screen (100k memories): the pane fetches pages with Limit/Offset and
@@ -163,4 +167,20 @@ func (p *pager[T]) fetchCmd(to paneID, off int, find func(limit, offset int) ([]
 		rows, total, err := find(limit, off)
 		return send(to, pageMsg[T]{Seq: seq, Offset: off, Rows: rows, Total: total, Err: err})
 	}
+}
+
+// accept takes a page reply and reports whether its rows are now shown (it
+// answers the newest request). It sets *status: "" on success, or what
+// failed ("load " + what) in the engine's words.
+func (p *pager[T]) accept(msg pageMsg[T], what string, status *string) bool {
+	if msg.Err != nil {
+		p.fail(msg.Seq)
+		*status = "load " + what + ": " + engine.ErrorMessage(msg.Err)
+		return false
+	}
+	if !p.receive(msg.Seq, msg.Offset, msg.Rows, msg.Total) {
+		return false
+	}
+	*status = ""
+	return true
 }
