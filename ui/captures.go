@@ -222,20 +222,7 @@ func (p capturesPane) handleKey(msg tea.KeyPressMsg) (capturesPane, tea.Cmd) {
 		}
 		return p, nil
 	}
-	switch {
-	case key.Matches(msg, k.list.Up):
-		p.list.move(-1)
-	case key.Matches(msg, k.list.Down):
-		p.list.move(1)
-	case key.Matches(msg, k.list.PageUp):
-		p.list.move(-p.list.visible)
-	case key.Matches(msg, k.list.PageDown):
-		p.list.move(p.list.visible)
-	case key.Matches(msg, k.list.Top):
-		p.list.moveTo(0)
-	case key.Matches(msg, k.list.Bottom):
-		p.list.moveTo(p.list.total - 1)
-	}
+	p.list.navigate(k.list, msg)
 	return p.fetchIfNeeded()
 }
 

@@ -259,18 +259,6 @@ func (p memoriesPane) handleKey(msg tea.KeyPressMsg) (memoriesPane, tea.Cmd) {
 		p.detail = !p.detail
 		p.list.setVisible(p.listRows())
 		return p.moved()
-	case key.Matches(msg, k.list.Up):
-		p.list.move(-1)
-	case key.Matches(msg, k.list.Down):
-		p.list.move(1)
-	case key.Matches(msg, k.list.PageUp):
-		p.list.move(-p.list.visible)
-	case key.Matches(msg, k.list.PageDown):
-		p.list.move(p.list.visible)
-	case key.Matches(msg, k.list.Top):
-		p.list.moveTo(0)
-	case key.Matches(msg, k.list.Bottom):
-		p.list.moveTo(p.list.total - 1)
 	case key.Matches(msg, k.Quarantine):
 		return p.quarantine()
 	case key.Matches(msg, k.Restore):
@@ -283,10 +271,11 @@ func (p memoriesPane) handleKey(msg tea.KeyPressMsg) (memoriesPane, tea.Cmd) {
 		return p.undo()
 	case key.Matches(msg, k.Reload):
 		return p.reload()
-	default:
-		return p, nil
 	}
-	return p.moved()
+	if p.list.navigate(k.list, msg) {
+		return p.moved()
+	}
+	return p, nil
 }
 
 // moved fetches the window when the visible rows left it, and the audit of

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"memtrace/engine"
@@ -182,5 +183,27 @@ func (p *pager[T]) accept(msg pageMsg[T], what string, status *string) bool {
 		return false
 	}
 	*status = ""
+	return true
+}
+
+// navigate moves the cursor for a movement key (a row, a page, the first
+// or the last row) and reports whether msg was one.
+func (p *pager[T]) navigate(k listKeys, msg tea.KeyPressMsg) bool {
+	switch {
+	case key.Matches(msg, k.Up):
+		p.move(-1)
+	case key.Matches(msg, k.Down):
+		p.move(1)
+	case key.Matches(msg, k.PageUp):
+		p.move(-p.visible)
+	case key.Matches(msg, k.PageDown):
+		p.move(p.visible)
+	case key.Matches(msg, k.Top):
+		p.moveTo(0)
+	case key.Matches(msg, k.Bottom):
+		p.moveTo(p.total - 1)
+	default:
+		return false
+	}
 	return true
 }
