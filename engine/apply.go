@@ -225,15 +225,7 @@ func applyOne(ctx context.Context, q Queries, p *Proposal, a Actor, promote prom
 		if m.Status == StatusActive {
 			return ex, false, stale("is already active")
 		}
-		m.Status = StatusActive
-		if m.Tier == TierCold {
-			m.Tier = TierWarm
-		}
-		if p.TargetType != "" {
-			m.Type = p.TargetType
-		} else if m.OrigType != "" {
-			m.Type = m.OrigType
-		}
+		reactivate(m, p.TargetType)
 	case ProposalDemote:
 		if m.Status != StatusActive {
 			return ex, false, stale("is not active")
@@ -361,6 +353,20 @@ func RollbackApplied(ctx context.Context, st Store, batch, actor string) (*Rollb
 		return nil, fmt.Errorf("rolled back batch %s, but marking its proposals failed (run rollback again): %w", batch, err)
 	}
 	return rep, nil
+}
+
+// reactivate makes m active again, out of COLD, with the target type, or
+// its original type when there is none.
+func reactivate(m *Memory, targetType string) {
+	m.Status = StatusActive
+	if m.Tier == TierCold {
+		m.Tier = TierWarm
+	}
+	if targetType != "" {
+		m.Type = targetType
+	} else if m.OrigType != "" {
+		m.Type = m.OrigType
+	}
 }
 
 // markRolledBack marks the applied proposals of ps rolled back and returns

@@ -147,15 +147,7 @@ func (e *Engine) applyProposal(ctx context.Context, q Queries, p *Proposal, a Ac
 		if m.Status == StatusActive {
 			return ap, Errorf(ECONFLICT, "proposal %d: memory %d is already active; reject the proposal", p.ID, m.ID)
 		}
-		m.Status = StatusActive
-		if m.Tier == TierCold {
-			m.Tier = TierWarm
-		}
-		if p.TargetType != "" {
-			m.Type = p.TargetType
-		} else if m.OrigType != "" {
-			m.Type = m.OrigType
-		}
+		reactivate(m, p.TargetType)
 	case ProposalRetype:
 		if p.TargetType == "" {
 			return ap, Errorf(EINVALID, "proposal %d: retype without a target type", p.ID)
