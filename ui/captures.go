@@ -164,12 +164,7 @@ func (p capturesPane) update(msg tea.Msg) (capturesPane, tea.Cmd) {
 		}
 		return p, nil
 	}
-	if p.input.Focused() {
-		var cmd tea.Cmd
-		p.input, cmd = p.input.Update(msg)
-		return p, cmd
-	}
-	return p, nil
+	return p, updateFocused(&p.input, msg)
 }
 
 func (p capturesPane) handleKey(msg tea.KeyPressMsg) (capturesPane, tea.Cmd) {

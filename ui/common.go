@@ -133,3 +133,14 @@ func newTextInput(c *common, prompt, placeholder string) textinput.Model {
 	in.SetStyles(c.styles.Input)
 	return in
 }
+
+// updateFocused passes msg (a cursor blink, a paste) to in when it has the
+// focus.
+func updateFocused(in *textinput.Model, msg tea.Msg) tea.Cmd {
+	if !in.Focused() {
+		return nil
+	}
+	var cmd tea.Cmd
+	*in, cmd = in.Update(msg)
+	return cmd
+}

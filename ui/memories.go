@@ -220,12 +220,7 @@ func (p memoriesPane) update(msg tea.Msg) (memoriesPane, tea.Cmd) {
 		}
 		return p, nil
 	}
-	if p.input.Focused() {
-		var cmd tea.Cmd
-		p.input, cmd = p.input.Update(msg)
-		return p, cmd
-	}
-	return p, nil
+	return p, updateFocused(&p.input, msg)
 }
 
 func (p memoriesPane) handleKey(msg tea.KeyPressMsg) (memoriesPane, tea.Cmd) {
