@@ -87,6 +87,22 @@ func dbClock(e *env, db engine.Store) (func() time.Time, error) {
 	return func() time.Time { return t }, nil
 }
 
+// openJudgedEngine opens the engine at e.dbPath, creating the database when
+// missing, with the judge jf chooses. closeEngine closes the store, then
+// releases the judge.
+func openJudgedEngine(e *env, jf *judgeFlags) (eng *engine.Engine, closeEngine func(), err error) {
+	opts, release, err := jf.options(e)
+	if err != nil {
+		return nil, nil, err
+	}
+	eng, _, closeDB, err := openEngine(e, false, opts)
+	if err != nil {
+		release()
+		return nil, nil, err
+	}
+	return eng, func() { closeDB(); release() }, nil
+}
+
 // queryText parses args with fs and returns the query TEXT its positional
 // words make; purpose ends the message when there are none ("give the
 // query TEXT to " + purpose).

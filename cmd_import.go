@@ -75,16 +75,11 @@ func importMessages(e *env, kind string, args []string) error {
 		return err
 	}
 	e.dbPath = *db
-	opts, release, err := jf.options(e)
+	eng, closeEngine, err := openJudgedEngine(e, jf)
 	if err != nil {
 		return err
 	}
-	defer release()
-	eng, _, closeDB, err := openEngine(e, false, opts)
-	if err != nil {
-		return err
-	}
-	defer closeDB()
+	defer closeEngine()
 
 	im := &messageImport{env: e, eng: eng,
 		stats: ImportStats{Kind: kind, Files: len(files), Dropped: map[string]int{engine.LayerL1: 0, engine.LayerL2: 0, engine.LayerJudge: 0}, Errors: []ImportError{}}}

@@ -44,16 +44,11 @@ func cmdIngest(e *env, args []string) error {
 		defer f.Close()
 		in, name = f, words[0]
 	}
-	opts, release, err := jf.options(e)
+	eng, closeEngine, err := openJudgedEngine(e, jf)
 	if err != nil {
 		return err
 	}
-	defer release()
-	eng, _, closeDB, err := openEngine(e, false, opts)
-	if err != nil {
-		return err
-	}
-	defer closeDB()
+	defer closeEngine()
 	t, err := ingestStream(e.ctx, eng, in, *batch)
 	if err != nil {
 		return err
