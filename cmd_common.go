@@ -1,9 +1,11 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"time"
@@ -141,4 +143,11 @@ func runSubcommand(e *env, args []string, what string, subs ...subcommand) error
 		}
 	}
 	return usageError{fmt.Sprintf("unknown %s %q: use %s", what, args[0], choice)}
+}
+
+// writeJSON prints v as indented JSON.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -211,9 +210,7 @@ func (im *messageImport) flush() error {
 
 func printImport(w io.Writer, path string, s ImportStats, asJSON bool) error {
 	if asJSON {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(s)
+		return writeJSON(w, s)
 	}
 	dropped := 0
 	var layers []string

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -192,11 +191,4 @@ func (t *ingestTally) print(w io.Writer, name string) {
 	if len(s.Errors) > 0 {
 		fmt.Fprintf(w, "%d line(s) reported above; fix them and re-run — captured messages are skipped, so a re-run is safe\n", len(s.Errors))
 	}
-}
-
-// writeJSON prints v as indented JSON.
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
 }
