@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -76,7 +75,7 @@ func benchLoCoMo(e *env, args []string) error {
 		return err
 	}
 	if *asJSON {
-		return benchJSON(e.stdout, res)
+		return writeJSONText(e.stdout, res)
 	}
 	fmt.Fprint(e.stdout, res.Text())
 	return nil
@@ -116,7 +115,7 @@ func benchRecall(e *env, args []string) error {
 		return err
 	}
 	if *asJSON {
-		return benchJSON(e.stdout, res)
+		return writeJSONText(e.stdout, res)
 	}
 	fmt.Fprint(e.stdout, res.Text())
 	return nil
@@ -184,11 +183,4 @@ func benchInts(s string) ([]int, error) {
 		return nil, fmt.Errorf("no values given")
 	}
 	return out, nil
-}
-
-func benchJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
 }

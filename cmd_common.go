@@ -151,3 +151,12 @@ func writeJSON(w io.Writer, v any) error {
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
 }
+
+// writeJSONText prints v as indented JSON with <, > and & left as they are,
+// for documents whose strings are memory text.
+func writeJSONText(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"io"
 	"time"
@@ -57,10 +56,7 @@ func cmdCompare(e *env, args []string) error {
 		}
 	}
 	if *asJSON {
-		enc := json.NewEncoder(e.stdout)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		return enc.Encode(c)
+		return writeJSONText(e.stdout, c)
 	}
 	c.WriteText(e.stdout)
 	return nil

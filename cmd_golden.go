@@ -109,7 +109,7 @@ type reportOptions struct {
 func report(w io.Writer, out goldenRunJSON, o reportOptions) error {
 	res := out.RunResult
 	if o.json {
-		if err := benchJSON(w, out); err != nil {
+		if err := writeJSONText(w, out); err != nil {
 			return err
 		}
 	} else {
@@ -341,7 +341,7 @@ func goldenStress(e *env, args []string) error {
 		out.Runs = append(out.Runs, run)
 	}
 	if *asJSON {
-		return benchJSON(e.stdout, out)
+		return writeJSONText(e.stdout, out)
 	}
 	w := e.stdout
 	fmt.Fprintf(w, "%s: %d memories in the fixture, distractors: paraphrased near-duplicates + chit-chat (%s)\n", set.Name, out.Memories, out.ChitChat)

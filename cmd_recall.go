@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -59,10 +58,7 @@ func cmdRecall(e *env, args []string) error {
 	}
 	switch {
 	case *asJSON:
-		enc := json.NewEncoder(e.stdout)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		return enc.Encode(tr)
+		return writeJSONText(e.stdout, tr)
 	case *showTrace:
 		printTraceTable(e.stdout, tr)
 	}
