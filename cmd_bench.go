@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -20,16 +19,8 @@ import (
 // LoCoMo conversations) and `bench recall` (recall latency against the
 // brute-force scan floor as the store grows).
 func cmdBench(e *env, args []string) error {
-	if len(args) == 0 {
-		return usageError{"name a benchmark: locomo or recall"}
-	}
-	switch args[0] {
-	case "locomo":
-		return benchLoCoMo(e, args[1:])
-	case "recall":
-		return benchRecall(e, args[1:])
-	}
-	return usageError{fmt.Sprintf("unknown benchmark %q: use locomo or recall", args[0])}
+	return runSubcommand(e, args, "benchmark",
+		subcommand{"locomo", benchLoCoMo}, subcommand{"recall", benchRecall})
 }
 
 func benchLoCoMo(e *env, args []string) error {
@@ -84,7 +75,7 @@ func benchLoCoMo(e *env, args []string) error {
 		return err
 	}
 	if *asJSON {
-		return benchJSON(e.stdout, res)
+		return writeJSONText(e.stdout, res)
 	}
 	fmt.Fprint(e.stdout, res.Text())
 	return nil
@@ -124,7 +115,7 @@ func benchRecall(e *env, args []string) error {
 		return err
 	}
 	if *asJSON {
-		return benchJSON(e.stdout, res)
+		return writeJSONText(e.stdout, res)
 	}
 	fmt.Fprint(e.stdout, res.Text())
 	return nil
@@ -192,11 +183,4 @@ func benchInts(s string) ([]int, error) {
 		return nil, fmt.Errorf("no values given")
 	}
 	return out, nil
-}
-
-func benchJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
 }

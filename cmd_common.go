@@ -1,9 +1,13 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"flag"
+	"fmt"
+	"io"
 	"os"
+	"strings"
 	"time"
 
 	"memtrace/engine"
@@ -83,4 +87,76 @@ func dbClock(e *env, db engine.Store) (func() time.Time, error) {
 		return nil, engine.Errorf(engine.EINVALID, "the database pins its clock to %q, which is not RFC 3339; fix it with `memtrace clock --unset` or `memtrace clock 2026-07-21T09:00:00Z`", v)
 	}
 	return func() time.Time { return t }, nil
+}
+
+// openJudgedEngine opens the engine at e.dbPath, creating the database when
+// missing, with the judge jf chooses. closeEngine closes the store, then
+// releases the judge.
+func openJudgedEngine(e *env, jf *judgeFlags) (eng *engine.Engine, closeEngine func(), err error) {
+	opts, release, err := jf.options(e)
+	if err != nil {
+		return nil, nil, err
+	}
+	eng, _, closeDB, err := openEngine(e, false, opts)
+	if err != nil {
+		release()
+		return nil, nil, err
+	}
+	return eng, func() { closeDB(); release() }, nil
+}
+
+// queryText parses args with fs and returns the query TEXT its positional
+// words make; purpose ends the message when there are none ("give the
+// query TEXT to " + purpose).
+func queryText(fs *flag.FlagSet, args []string, purpose string) (string, error) {
+	words, err := parseArgs(fs, args)
+	if err != nil {
+		return "", usageError{err.Error()}
+	}
+	text := strings.TrimSpace(strings.Join(words, " "))
+	if text == "" {
+		return "", usageError{"give the query TEXT to " + purpose}
+	}
+	return text, nil
+}
+
+// subcommand is one word of a command with subcommands (`bench locomo`).
+type subcommand struct {
+	name string
+	run  func(e *env, args []string) error
+}
+
+// runSubcommand runs the subcommand args[0] names; what names the family
+// in the usage errors ("name a benchmark: locomo or recall").
+func runSubcommand(e *env, args []string, what string, subs ...subcommand) error {
+	names := make([]string, len(subs))
+	for i, s := range subs {
+		names[i] = s.name
+	}
+	choice := strings.Join(names, " or ")
+	if len(args) == 0 {
+		return usageError{"name a " + what + ": " + choice}
+	}
+	for _, s := range subs {
+		if s.name == args[0] {
+			return s.run(e, args[1:])
+		}
+	}
+	return usageError{fmt.Sprintf("unknown %s %q: use %s", what, args[0], choice)}
+}
+
+// writeJSON prints v as indented JSON.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// writeJSONText prints v as indented JSON with <, > and & left as they are,
+// for documents whose strings are memory text.
+func writeJSONText(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
 }

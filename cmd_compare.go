@@ -1,10 +1,8 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"io"
-	"strings"
 	"time"
 
 	"memtrace/engine"
@@ -26,13 +24,9 @@ func cmdCompare(e *env, args []string) error {
 	includeCold := fs.Bool("include-cold", false, "also recall archived (COLD) memories")
 	asJSON := fs.Bool("json", false, "print the comparison as JSON (see docs/inspector.md)")
 	otel := fs.String("otel", "", "also write both recalls as OpenTelemetry-style spans (JSONL) to FILE")
-	words, err := parseArgs(fs, args)
+	text, err := queryText(fs, args, "compare")
 	if err != nil {
-		return usageError{err.Error()}
-	}
-	text := strings.TrimSpace(strings.Join(words, " "))
-	if text == "" {
-		return usageError{"give the query TEXT to compare"}
+		return err
 	}
 	if *k < 0 || *budget < 0 {
 		return usageError{"--k and --budget must be positive"}
@@ -62,10 +56,7 @@ func cmdCompare(e *env, args []string) error {
 		}
 	}
 	if *asJSON {
-		enc := json.NewEncoder(e.stdout)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		return enc.Encode(c)
+		return writeJSONText(e.stdout, c)
 	}
 	c.WriteText(e.stdout)
 	return nil

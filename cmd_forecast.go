@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -79,10 +78,7 @@ func cmdForecast(e *env, args []string) error {
 		out.Forecast = append(out.Forecast, inspector.Forecast(eng, when, *n)...)
 	}
 	if *asJSON {
-		enc := json.NewEncoder(e.stdout)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		return enc.Encode(out)
+		return writeJSONText(e.stdout, out)
 	}
 	if out.Memory != nil {
 		printForecastMemory(e.stdout, out)

@@ -23,16 +23,8 @@ import (
 // summary and a diff against a reviewed baseline) and `golden stress` (the
 // same set over its fixture inflated with distractors).
 func cmdGolden(e *env, args []string) error {
-	if len(args) == 0 {
-		return usageError{"name a golden command: run or stress"}
-	}
-	switch args[0] {
-	case "run":
-		return goldenRun(e, args[1:])
-	case "stress":
-		return goldenStress(e, args[1:])
-	}
-	return usageError{fmt.Sprintf("unknown golden command %q: use run or stress", args[0])}
+	return runSubcommand(e, args, "golden command",
+		subcommand{"run", goldenRun}, subcommand{"stress", goldenStress})
 }
 
 // goldenRunJSON is `golden run --json`: the run, plus the diff when a
@@ -117,7 +109,7 @@ type reportOptions struct {
 func report(w io.Writer, out goldenRunJSON, o reportOptions) error {
 	res := out.RunResult
 	if o.json {
-		if err := benchJSON(w, out); err != nil {
+		if err := writeJSONText(w, out); err != nil {
 			return err
 		}
 	} else {
@@ -349,7 +341,7 @@ func goldenStress(e *env, args []string) error {
 		out.Runs = append(out.Runs, run)
 	}
 	if *asJSON {
-		return benchJSON(e.stdout, out)
+		return writeJSONText(e.stdout, out)
 	}
 	w := e.stdout
 	fmt.Fprintf(w, "%s: %d memories in the fixture, distractors: paraphrased near-duplicates + chit-chat (%s)\n", set.Name, out.Memories, out.ChitChat)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -75,16 +74,11 @@ func importMessages(e *env, kind string, args []string) error {
 		return err
 	}
 	e.dbPath = *db
-	opts, release, err := jf.options(e)
+	eng, closeEngine, err := openJudgedEngine(e, jf)
 	if err != nil {
 		return err
 	}
-	defer release()
-	eng, _, closeDB, err := openEngine(e, false, opts)
-	if err != nil {
-		return err
-	}
-	defer closeDB()
+	defer closeEngine()
 
 	im := &messageImport{env: e, eng: eng,
 		stats: ImportStats{Kind: kind, Files: len(files), Dropped: map[string]int{engine.LayerL1: 0, engine.LayerL2: 0, engine.LayerJudge: 0}, Errors: []ImportError{}}}
@@ -216,9 +210,7 @@ func (im *messageImport) flush() error {
 
 func printImport(w io.Writer, path string, s ImportStats, asJSON bool) error {
 	if asJSON {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(s)
+		return writeJSON(w, s)
 	}
 	dropped := 0
 	var layers []string

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -44,16 +43,11 @@ func cmdIngest(e *env, args []string) error {
 		defer f.Close()
 		in, name = f, words[0]
 	}
-	opts, release, err := jf.options(e)
+	eng, closeEngine, err := openJudgedEngine(e, jf)
 	if err != nil {
 		return err
 	}
-	defer release()
-	eng, _, closeDB, err := openEngine(e, false, opts)
-	if err != nil {
-		return err
-	}
-	defer closeDB()
+	defer closeEngine()
 	t, err := ingestStream(e.ctx, eng, in, *batch)
 	if err != nil {
 		return err
@@ -197,11 +191,4 @@ func (t *ingestTally) print(w io.Writer, name string) {
 	if len(s.Errors) > 0 {
 		fmt.Fprintf(w, "%d line(s) reported above; fix them and re-run — captured messages are skipped, so a re-run is safe\n", len(s.Errors))
 	}
-}
-
-// writeJSON prints v as indented JSON.
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -43,9 +42,7 @@ func cmdJudge(e *env, args []string) error {
 	}
 	r := judgeCheckReport{Host: c.Host(), Model: mi, PromptVersion: judge.PromptVersion, PromptHash: judge.PromptHash()}
 	if *asJSON {
-		enc := json.NewEncoder(e.stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(r)
+		return writeJSON(e.stdout, r)
 	}
 	fmt.Fprintf(e.stdout, "host     %s\n", r.Host)
 	fmt.Fprintf(e.stdout, "model    %s (%s %s %s)\n", mi.Model, mi.Family, mi.ParameterSize, mi.QuantizationLevel)

@@ -30,16 +30,11 @@ func cmdMCP(e *env, args []string) error {
 		return usageError{"--keep-traces must be 0 or more"}
 	}
 	e.dbPath = *db
-	opts, release, err := jf.options(e)
+	eng, closeEngine, err := openJudgedEngine(e, jf)
 	if err != nil {
 		return err
 	}
-	defer release()
-	eng, _, closeDB, err := openEngine(e, false, opts)
-	if err != nil {
-		return err
-	}
-	defer closeDB()
+	defer closeEngine()
 	srv := agentmcp.New(eng, agentmcp.Options{Keep: *keep})
 	// stdout belongs to the protocol: nothing else may be written to it.
 	t := &mcp.IOTransport{Reader: io.NopCloser(e.stdin), Writer: nopWriteCloser{e.stdout}}

@@ -42,9 +42,7 @@ func cmdProposals(e *env, args []string) error {
 		if ps == nil {
 			ps = []*engine.Proposal{}
 		}
-		enc := json.NewEncoder(e.stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(map[string]any{"proposals": ps})
+		return writeJSON(e.stdout, map[string]any{"proposals": ps})
 	}
 	if len(ps) == 0 {
 		fmt.Fprintln(e.stdout, "no proposals; `memtrace heartbeat` and `memtrace cleanup` write them")

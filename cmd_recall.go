@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -28,13 +27,9 @@ func cmdRecall(e *env, args []string) error {
 	commit := fs.Bool("commit-access", false, "record access and association boosts, as a live agent recall does")
 	includeCold := fs.Bool("include-cold", false, "also recall archived (COLD) memories")
 	otel := fs.String("otel", "", "also write the trace as OpenTelemetry-style spans (JSONL) to FILE (cmd_otel.go)")
-	words, err := parseArgs(fs, args)
+	text, err := queryText(fs, args, "recall for")
 	if err != nil {
-		return usageError{err.Error()}
-	}
-	text := strings.TrimSpace(strings.Join(words, " "))
-	if text == "" {
-		return usageError{"give the query TEXT to recall for"}
+		return err
 	}
 	if *showTrace && *asJSON {
 		return usageError{"choose one of --trace and --json"}
@@ -63,10 +58,7 @@ func cmdRecall(e *env, args []string) error {
 	}
 	switch {
 	case *asJSON:
-		enc := json.NewEncoder(e.stdout)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		return enc.Encode(tr)
+		return writeJSONText(e.stdout, tr)
 	case *showTrace:
 		printTraceTable(e.stdout, tr)
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -39,9 +38,7 @@ func cmdReflect(e *env, args []string) error {
 		return err
 	}
 	if *asJSON {
-		enc := json.NewEncoder(e.stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(c)
+		return writeJSON(e.stdout, c)
 	}
 	fmt.Fprintf(e.stdout, "reflection recorded under lesson %s: count %d/%d, status %s\n", c.LessonKey, c.Count, engine.PromotionThreshold, c.Status)
 	if c.Status == engine.CorrectionCandidate {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -87,9 +86,7 @@ func cmdTriage(e *env, args []string) error {
 		return err
 	}
 	if *asJSON {
-		enc := json.NewEncoder(e.stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rep)
+		return writeJSON(e.stdout, rep)
 	}
 	fmt.Fprintf(e.stdout, "backup    %s (sha256 %s)\n", rep.Backup.DB, rep.Backup.DBSHA256)
 	fmt.Fprintf(e.stdout, "dump      %s (sha256 %s, %d memories)\n", rep.Backup.Dump, rep.Backup.DumpSHA256, rep.Backup.Memories)

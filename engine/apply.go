@@ -225,15 +225,7 @@ func applyOne(ctx context.Context, q Queries, p *Proposal, a Actor, promote prom
 		if m.Status == StatusActive {
 			return ex, false, stale("is already active")
 		}
-		m.Status = StatusActive
-		if m.Tier == TierCold {
-			m.Tier = TierWarm
-		}
-		if p.TargetType != "" {
-			m.Type = p.TargetType
-		} else if m.OrigType != "" {
-			m.Type = m.OrigType
-		}
+		reactivate(m, p.TargetType)
 	case ProposalDemote:
 		if m.Status != StatusActive {
 			return ex, false, stale("is not active")
@@ -355,24 +347,44 @@ func RollbackApplied(ctx context.Context, st Store, batch, actor string) (*Rollb
 		return nil, err
 	}
 	err = st.Update(ctx, func(q Queries) error {
-		for _, p := range props {
-			if p.Status != ProposalApplied {
-				continue
-			}
-			p.Status = ProposalRolledBack
-			if err := q.UpdateProposal(ctx, p); err != nil {
-				return err
-			}
-			if err := unpromoteLesson(ctx, q, p); err != nil {
-				return err
-			}
-		}
-		return nil
+		return markRolledBack(ctx, q, props)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("rolled back batch %s, but marking its proposals failed (run rollback again): %w", batch, err)
 	}
 	return rep, nil
+}
+
+// reactivate makes m active again, out of COLD, with the target type, or
+// its original type when there is none.
+func reactivate(m *Memory, targetType string) {
+	m.Status = StatusActive
+	if m.Tier == TierCold {
+		m.Tier = TierWarm
+	}
+	if targetType != "" {
+		m.Type = targetType
+	} else if m.OrigType != "" {
+		m.Type = m.OrigType
+	}
+}
+
+// markRolledBack marks the applied proposals of ps rolled back and returns
+// the lessons they promoted to candidate.
+func markRolledBack(ctx context.Context, q Queries, ps []*Proposal) error {
+	for _, p := range ps {
+		if p.Status != ProposalApplied {
+			continue
+		}
+		p.Status = ProposalRolledBack
+		if err := q.UpdateProposal(ctx, p); err != nil {
+			return err
+		}
+		if err := unpromoteLesson(ctx, q, p); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func hasStatus(ps []*Proposal, status string) bool {

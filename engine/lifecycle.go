@@ -147,15 +147,7 @@ func (e *Engine) applyProposal(ctx context.Context, q Queries, p *Proposal, a Ac
 		if m.Status == StatusActive {
 			return ap, Errorf(ECONFLICT, "proposal %d: memory %d is already active; reject the proposal", p.ID, m.ID)
 		}
-		m.Status = StatusActive
-		if m.Tier == TierCold {
-			m.Tier = TierWarm
-		}
-		if p.TargetType != "" {
-			m.Type = p.TargetType
-		} else if m.OrigType != "" {
-			m.Type = m.OrigType
-		}
+		reactivate(m, p.TargetType)
 	case ProposalRetype:
 		if p.TargetType == "" {
 			return ap, Errorf(EINVALID, "proposal %d: retype without a target type", p.ID)
@@ -313,19 +305,7 @@ func (e *Engine) RollbackApproval(ctx context.Context, batch, actor string) (int
 		if err != nil {
 			return err
 		}
-		for _, p := range ps {
-			if p.Status != ProposalApplied {
-				continue
-			}
-			p.Status = ProposalRolledBack
-			if err := q.UpdateProposal(ctx, p); err != nil {
-				return err
-			}
-			if err := unpromoteLesson(ctx, q, p); err != nil {
-				return err
-			}
-		}
-		return nil
+		return markRolledBack(ctx, q, ps)
 	})
 	if err != nil {
 		return n, fmt.Errorf("rollback %s: memories restored, proposals not updated: %w", batch, err)

@@ -110,20 +110,7 @@ func scanAudit(s scanner) (*storedAudit, error) {
 }
 
 func (tx *Tx) queryAudit(ctx context.Context, query string, args ...any) ([]*storedAudit, error) {
-	rows, err := tx.tx.QueryContext(ctx, `SELECT `+auditColumns+` FROM audit `+query, args...)
-	if err != nil {
-		return nil, fmt.Errorf("read audit: %w", err)
-	}
-	defer rows.Close()
-	var out []*storedAudit
-	for rows.Next() {
-		a, err := scanAudit(rows)
-		if err != nil {
-			return nil, fmt.Errorf("read audit: %w", err)
-		}
-		out = append(out, a)
-	}
-	return out, rows.Err()
+	return queryAll(ctx, tx, "read audit", scanAudit, `SELECT `+auditColumns+` FROM audit `+query, args...)
 }
 
 func entries(rows []*storedAudit) []*engine.AuditEntry {

@@ -80,20 +80,7 @@ func (tx *Tx) FindCorrections(ctx context.Context, status string) ([]*engine.Cor
 	if status != "" {
 		query, args = `SELECT `+correctionColumns+` FROM corrections WHERE status = ? ORDER BY id`, []any{status}
 	}
-	rows, err := tx.tx.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, fmt.Errorf("find corrections: %w", err)
-	}
-	defer rows.Close()
-	var out []*engine.Correction
-	for rows.Next() {
-		c, err := scanCorrection(rows)
-		if err != nil {
-			return nil, fmt.Errorf("find corrections: %w", err)
-		}
-		out = append(out, c)
-	}
-	return out, rows.Err()
+	return queryAll(ctx, tx, "find corrections", scanCorrection, query, args...)
 }
 
 const proposalColumns = `id, kind, memory_id, target_type, proposer, verdict, model, prompt_hash, confidence,
@@ -212,19 +199,6 @@ func (tx *Tx) FindProposals(ctx context.Context, f engine.ProposalFilter) ([]*en
 	if f.Batch != "" {
 		where, args = append(where, `batch = ?`), append(args, f.Batch)
 	}
-	rows, err := tx.tx.QueryContext(ctx, `SELECT `+proposalColumns+` FROM proposals`+whereClause(where)+
-		` ORDER BY id`+limitClause(f.Limit, 0), args...)
-	if err != nil {
-		return nil, fmt.Errorf("find proposals: %w", err)
-	}
-	defer rows.Close()
-	var out []*engine.Proposal
-	for rows.Next() {
-		p, err := scanProposal(rows)
-		if err != nil {
-			return nil, fmt.Errorf("find proposals: %w", err)
-		}
-		out = append(out, p)
-	}
-	return out, rows.Err()
+	return queryAll(ctx, tx, "find proposals", scanProposal,
+		`SELECT `+proposalColumns+` FROM proposals`+whereClause(where)+` ORDER BY id`+limitClause(f.Limit, 0), args...)
 }

@@ -116,20 +116,7 @@ func scanTrace(s scanner) (*engine.StoredTrace, error) {
 
 // FindTraces returns stored traces, newest first.
 func (tx *Tx) FindTraces(ctx context.Context, limit int) ([]*engine.StoredTrace, error) {
-	rows, err := tx.tx.QueryContext(ctx, `SELECT `+traceColumns+` FROM traces ORDER BY id DESC`+limitClause(limit, 0))
-	if err != nil {
-		return nil, fmt.Errorf("find traces: %w", err)
-	}
-	defer rows.Close()
-	var out []*engine.StoredTrace
-	for rows.Next() {
-		t, err := scanTrace(rows)
-		if err != nil {
-			return nil, fmt.Errorf("find traces: %w", err)
-		}
-		out = append(out, t)
-	}
-	return out, rows.Err()
+	return queryAll(ctx, tx, "find traces", scanTrace, `SELECT `+traceColumns+` FROM traces ORDER BY id DESC`+limitClause(limit, 0))
 }
 
 // GetTrace returns a stored trace, or ENOTFOUND.

@@ -145,3 +145,23 @@ func isForeignKey(err error) bool {
 type scanner interface {
 	Scan(dest ...any) error
 }
+
+// queryAll runs query and maps every row with scan; what names the
+// operation in a query or scan failure. An error met while iterating the
+// rows is returned as it is.
+func queryAll[T any](ctx context.Context, tx *Tx, what string, scan func(scanner) (T, error), query string, args ...any) ([]T, error) {
+	rows, err := tx.tx.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	defer rows.Close()
+	var out []T
+	for rows.Next() {
+		v, err := scan(rows)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", what, err)
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
+}

@@ -40,12 +40,7 @@ func defaultCapturesKeys() capturesKeys {
 }
 
 type (
-	capturesPageMsg struct {
-		Seq, Offset int
-		Rows        []*engine.CaptureRecord
-		Total       int
-		Err         error
-	}
+	capturesPageMsg = pageMsg[*engine.CaptureRecord]
 	reasonCountsMsg struct {
 		Counts []engine.ReasonCount
 		Err    error
@@ -73,10 +68,7 @@ type capturesPane struct {
 }
 
 func newCapturesPane(c *common) capturesPane {
-	in := textinput.New()
-	in.Prompt = "/ "
-	in.Placeholder = "text in the message…"
-	in.SetStyles(c.styles.Input)
+	in := newTextInput(c, "/ ", "text in the message…")
 	return capturesPane{c: c, keys: defaultCapturesKeys(), input: in}
 }
 
@@ -147,16 +139,10 @@ func (p capturesPane) update(msg tea.Msg) (capturesPane, tea.Cmd) {
 	case startMsg:
 		return p.reload()
 	case capturesPageMsg:
-		if msg.Err != nil {
-			p.list.fail(msg.Seq)
-			p.err = "load captures: " + engine.ErrorMessage(msg.Err)
+		if !p.list.accept(msg, "captures", &p.err) {
 			return p, nil
 		}
-		if p.list.receive(msg.Seq, msg.Offset, msg.Rows, msg.Total) {
-			p.err = ""
-			return p.fetchIfNeeded()
-		}
-		return p, nil
+		return p.fetchIfNeeded()
 	case reasonCountsMsg:
 		p.countsLoading = false
 		if msg.Err != nil {
@@ -169,12 +155,7 @@ func (p capturesPane) update(msg tea.Msg) (capturesPane, tea.Cmd) {
 	case tea.KeyPressMsg:
 		return p.handleKey(msg)
 	case tea.MouseWheelMsg:
-		switch msg.Mouse().Button {
-		case tea.MouseWheelUp:
-			p.list.scroll(-3)
-		case tea.MouseWheelDown:
-			p.list.scroll(3)
-		}
+		p.list.wheel(msg)
 		return p.fetchIfNeeded()
 	case tea.MouseClickMsg:
 		if y := msg.Mouse().Y - 2; y >= 0 && y < p.listRows() && msg.Mouse().X < p.listWidth() {
@@ -183,12 +164,7 @@ func (p capturesPane) update(msg tea.Msg) (capturesPane, tea.Cmd) {
 		}
 		return p, nil
 	}
-	if p.input.Focused() {
-		var cmd tea.Cmd
-		p.input, cmd = p.input.Update(msg)
-		return p, cmd
-	}
-	return p, nil
+	return p, updateFocused(&p.input, msg)
 }
 
 func (p capturesPane) handleKey(msg tea.KeyPressMsg) (capturesPane, tea.Cmd) {
@@ -241,20 +217,7 @@ func (p capturesPane) handleKey(msg tea.KeyPressMsg) (capturesPane, tea.Cmd) {
 		}
 		return p, nil
 	}
-	switch {
-	case key.Matches(msg, k.list.Up):
-		p.list.move(-1)
-	case key.Matches(msg, k.list.Down):
-		p.list.move(1)
-	case key.Matches(msg, k.list.PageUp):
-		p.list.move(-p.list.visible)
-	case key.Matches(msg, k.list.PageDown):
-		p.list.move(p.list.visible)
-	case key.Matches(msg, k.list.Top):
-		p.list.moveTo(0)
-	case key.Matches(msg, k.list.Bottom):
-		p.list.moveTo(p.list.total - 1)
-	}
+	p.list.navigate(k.list, msg)
 	return p.fetchIfNeeded()
 }
 
@@ -303,14 +266,12 @@ func (p capturesPane) fetch(off int) (capturesPane, tea.Cmd) {
 		p.err = "no store: open the UI on a database"
 		return p, nil
 	}
-	seq := p.list.request(off)
 	f := p.filter()
-	f.Limit, f.Offset = p.list.windowSize(), off
 	ctx, store := p.c.ctx, p.c.deps.Store
-	return p, func() tea.Msg {
-		rows, total, err := store.FindCaptures(ctx, f)
-		return send(paneCaptures, capturesPageMsg{Seq: seq, Offset: off, Rows: rows, Total: total, Err: err})
-	}
+	return p, p.list.fetchCmd(paneCaptures, off, func(limit, offset int) ([]*engine.CaptureRecord, int, error) {
+		f.Limit, f.Offset = limit, offset
+		return store.FindCaptures(ctx, f)
+	})
 }
 
 // captureLayer is what the layer column shows: the layer that dropped the

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
 	"memtrace/engine"
@@ -121,4 +122,25 @@ type errMsg struct {
 
 func (e errMsg) text() string {
 	return fmt.Sprintf("%s: %s", e.What, engine.ErrorMessage(e.Err))
+}
+
+// newTextInput is a one-line input with the prompt, placeholder and the
+// theme's input styles.
+func newTextInput(c *common, prompt, placeholder string) textinput.Model {
+	in := textinput.New()
+	in.Prompt = prompt
+	in.Placeholder = placeholder
+	in.SetStyles(c.styles.Input)
+	return in
+}
+
+// updateFocused passes msg (a cursor blink, a paste) to in when it has the
+// focus.
+func updateFocused(in *textinput.Model, msg tea.Msg) tea.Cmd {
+	if !in.Focused() {
+		return nil
+	}
+	var cmd tea.Cmd
+	*in, cmd = in.Update(msg)
+	return cmd
 }

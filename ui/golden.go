@@ -236,12 +236,7 @@ func (p goldenPane) update(msg tea.Msg) (goldenPane, tea.Cmd) {
 		}
 		return p, nil
 	}
-	if p.input.Focused() {
-		var cmd tea.Cmd
-		p.input, cmd = p.input.Update(msg)
-		return p, cmd
-	}
-	return p, nil
+	return p, updateFocused(&p.input, msg)
 }
 
 // aim points the progress bar at pct. Probes finish faster than the bar's

@@ -73,13 +73,8 @@ func memoryQuery(s string) engine.MemoryFilter {
 
 // Messages of the Memories tab, delivered in a paneMsg envelope.
 type (
-	memoriesPageMsg struct {
-		Seq, Offset int
-		Rows        []*engine.Memory
-		Total       int
-		Err         error
-	}
-	memoryAuditMsg struct {
+	memoriesPageMsg = pageMsg[*engine.Memory]
+	memoryAuditMsg  struct {
 		ID      int64
 		Entries []*engine.AuditEntry
 		Err     error
@@ -132,10 +127,7 @@ type memoriesPane struct {
 }
 
 func newMemoriesPane(c *common) memoriesPane {
-	in := textinput.New()
-	in.Prompt = "/ "
-	in.Placeholder = "status:quarantined type:preference kind:fact tier:hot text…"
-	in.SetStyles(c.styles.Input)
+	in := newTextInput(c, "/ ", "status:quarantined type:preference kind:fact tier:hot text…")
 	return memoriesPane{c: c, keys: defaultMemoriesKeys(), input: in}
 }
 
@@ -191,15 +183,9 @@ func (p memoriesPane) update(msg tea.Msg) (memoriesPane, tea.Cmd) {
 	case startMsg:
 		return p.fetchIfNeeded()
 	case memoriesPageMsg:
-		if msg.Err != nil {
-			p.list.fail(msg.Seq)
-			p.err = "load memories: " + engine.ErrorMessage(msg.Err)
+		if !p.list.accept(msg, "memories", &p.err) {
 			return p, nil
 		}
-		if !p.list.receive(msg.Seq, msg.Offset, msg.Rows, msg.Total) {
-			return p, nil
-		}
-		p.err = ""
 		return p.moved()
 	case memoryAuditMsg:
 		if msg.ID != p.auditFor {
@@ -224,12 +210,7 @@ func (p memoriesPane) update(msg tea.Msg) (memoriesPane, tea.Cmd) {
 	case tea.KeyPressMsg:
 		return p.handleKey(msg)
 	case tea.MouseWheelMsg:
-		switch msg.Mouse().Button {
-		case tea.MouseWheelUp:
-			p.list.scroll(-3)
-		case tea.MouseWheelDown:
-			p.list.scroll(3)
-		}
+		p.list.wheel(msg)
 		return p.moved()
 	case tea.MouseClickMsg:
 		// Rows start below the filter bar and the column header.
@@ -239,12 +220,7 @@ func (p memoriesPane) update(msg tea.Msg) (memoriesPane, tea.Cmd) {
 		}
 		return p, nil
 	}
-	if p.input.Focused() {
-		var cmd tea.Cmd
-		p.input, cmd = p.input.Update(msg)
-		return p, cmd
-	}
-	return p, nil
+	return p, updateFocused(&p.input, msg)
 }
 
 func (p memoriesPane) handleKey(msg tea.KeyPressMsg) (memoriesPane, tea.Cmd) {
@@ -278,18 +254,6 @@ func (p memoriesPane) handleKey(msg tea.KeyPressMsg) (memoriesPane, tea.Cmd) {
 		p.detail = !p.detail
 		p.list.setVisible(p.listRows())
 		return p.moved()
-	case key.Matches(msg, k.list.Up):
-		p.list.move(-1)
-	case key.Matches(msg, k.list.Down):
-		p.list.move(1)
-	case key.Matches(msg, k.list.PageUp):
-		p.list.move(-p.list.visible)
-	case key.Matches(msg, k.list.PageDown):
-		p.list.move(p.list.visible)
-	case key.Matches(msg, k.list.Top):
-		p.list.moveTo(0)
-	case key.Matches(msg, k.list.Bottom):
-		p.list.moveTo(p.list.total - 1)
 	case key.Matches(msg, k.Quarantine):
 		return p.quarantine()
 	case key.Matches(msg, k.Restore):
@@ -302,10 +266,11 @@ func (p memoriesPane) handleKey(msg tea.KeyPressMsg) (memoriesPane, tea.Cmd) {
 		return p.undo()
 	case key.Matches(msg, k.Reload):
 		return p.reload()
-	default:
-		return p, nil
 	}
-	return p.moved()
+	if p.list.navigate(k.list, msg) {
+		return p.moved()
+	}
+	return p, nil
 }
 
 // moved fetches the window when the visible rows left it, and the audit of
@@ -342,14 +307,12 @@ func (p memoriesPane) fetch(off int) (memoriesPane, tea.Cmd) {
 		p.err = "no store: open the UI on a database"
 		return p, nil
 	}
-	seq := p.list.request(off)
 	f := p.filter
-	f.Limit, f.Offset = p.list.windowSize(), off
 	ctx, store := p.c.ctx, p.c.deps.Store
-	return p, func() tea.Msg {
-		rows, total, err := store.FindMemories(ctx, f)
-		return send(paneMemories, memoriesPageMsg{Seq: seq, Offset: off, Rows: rows, Total: total, Err: err})
-	}
+	return p, p.list.fetchCmd(paneMemories, off, func(limit, offset int) ([]*engine.Memory, int, error) {
+		f.Limit, f.Offset = limit, offset
+		return store.FindMemories(ctx, f)
+	})
 }
 
 // loadAuditIfNeeded fetches the audit history of the selected memory when

@@ -1,5 +1,12 @@
 package ui
 
+import (
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"memtrace/engine"
+)
+
 // pager keeps a window of rows of a result that may be far larger than the
 // screen (100k memories): the pane fetches pages with Limit/Offset and
 // renders only the visible rows. Replies carry the request's sequence number;
@@ -129,4 +136,74 @@ func (p *pager[T]) row(i int) (T, bool) {
 // selected is the row under the cursor.
 func (p *pager[T]) selected() (T, bool) {
 	return p.row(p.cursor)
+}
+
+// wheel scrolls three rows a notch of the mouse wheel; a sideways wheel does
+// nothing.
+func (p *pager[T]) wheel(msg tea.MouseWheelMsg) {
+	switch msg.Mouse().Button {
+	case tea.MouseWheelUp:
+		p.scroll(-3)
+	case tea.MouseWheelDown:
+		p.scroll(3)
+	}
+}
+
+// pageMsg is the reply to a pager request: the rows at Offset of a result
+// of Total rows.
+type pageMsg[T any] struct {
+	Seq, Offset int
+	Rows        []T
+	Total       int
+	Err         error
+}
+
+// fetchCmd requests the window at off and returns the command that reads
+// it with find, given the window's limit and offset; the reply goes to the
+// pane to.
+func (p *pager[T]) fetchCmd(to paneID, off int, find func(limit, offset int) ([]T, int, error)) tea.Cmd {
+	seq := p.request(off)
+	limit := p.windowSize()
+	return func() tea.Msg {
+		rows, total, err := find(limit, off)
+		return send(to, pageMsg[T]{Seq: seq, Offset: off, Rows: rows, Total: total, Err: err})
+	}
+}
+
+// accept takes a page reply and reports whether its rows are now shown (it
+// answers the newest request). It sets *status: "" on success, or what
+// failed ("load " + what) in the engine's words.
+func (p *pager[T]) accept(msg pageMsg[T], what string, status *string) bool {
+	if msg.Err != nil {
+		p.fail(msg.Seq)
+		*status = "load " + what + ": " + engine.ErrorMessage(msg.Err)
+		return false
+	}
+	if !p.receive(msg.Seq, msg.Offset, msg.Rows, msg.Total) {
+		return false
+	}
+	*status = ""
+	return true
+}
+
+// navigate moves the cursor for a movement key (a row, a page, the first
+// or the last row) and reports whether msg was one.
+func (p *pager[T]) navigate(k listKeys, msg tea.KeyPressMsg) bool {
+	switch {
+	case key.Matches(msg, k.Up):
+		p.move(-1)
+	case key.Matches(msg, k.Down):
+		p.move(1)
+	case key.Matches(msg, k.PageUp):
+		p.move(-p.visible)
+	case key.Matches(msg, k.PageDown):
+		p.move(p.visible)
+	case key.Matches(msg, k.Top):
+		p.moveTo(0)
+	case key.Matches(msg, k.Bottom):
+		p.moveTo(p.total - 1)
+	default:
+		return false
+	}
+	return true
 }

@@ -113,14 +113,8 @@ type tracePane struct {
 }
 
 func newTracePane(c *common) tracePane {
-	q := textinput.New()
-	q.Prompt = "query › "
-	q.Placeholder = "what would the agent recall? e.g. 충주 사과"
-	q.SetStyles(c.styles.Input)
-	at := textinput.New()
-	at.Prompt = "at › "
-	at.Placeholder = "+45d, 2027-01-01 or 2027-01-01T09:00:00Z"
-	at.SetStyles(c.styles.Input)
+	q := newTextInput(c, "query › ", "what would the agent recall? e.g. 충주 사과")
+	at := newTextInput(c, "at › ", "+45d, 2027-01-01 or 2027-01-01T09:00:00Z")
 	return tracePane{c: c, keys: defaultTraceKeys(), query: q, atInput: at, stage: len(engine.StageNames) - 1}
 }
 

@@ -7,6 +7,8 @@ import (
 	"math"
 	"sort"
 	"sync"
+
+	"memtrace/engine/topn"
 )
 
 // BM25 parameters: the usual k1 and b (Robertson & Zaragoza).
@@ -16,10 +18,7 @@ const (
 )
 
 // Hit is a scored document; Score is higher-is-better.
-type Hit struct {
-	ID    int64
-	Score float64
-}
+type Hit = topn.Hit
 
 // posting points at a document slot; gen tells a live posting from one left
 // behind by a removed or re-added document.
@@ -437,56 +436,11 @@ func (ix *Index) SearchWeighted(terms map[string]float64, n int) []Hit {
 	// The n best in a min-heap: the root is the worst kept hit.
 	h := make([]Hit, 0, min(n, len(acc.touched)))
 	for _, s := range acc.touched {
-		hit := Hit{ID: ix.docs[s].id, Score: acc.score[s]}
+		h = topn.Push(h, Hit{ID: ix.docs[s].id, Score: acc.score[s]}, n)
 		acc.score[s], acc.seen[s] = 0, false
-		if len(h) < n {
-			h = append(h, hit)
-			up(h, len(h)-1)
-		} else if worse(h[0], hit) {
-			h[0] = hit
-			down(h, 0)
-		}
 	}
 	acc.touched = acc.touched[:0]
 	ix.scratch.Put(acc)
-	sort.Slice(h, func(i, j int) bool { return worse(h[j], h[i]) })
+	topn.Sort(h)
 	return h
-}
-
-// worse reports whether a ranks below b: a lower score, or an equal score
-// and a higher id.
-func worse(a, b Hit) bool {
-	if a.Score != b.Score {
-		return a.Score < b.Score
-	}
-	return a.ID > b.ID
-}
-
-func up(h []Hit, i int) {
-	for i > 0 {
-		p := (i - 1) / 2
-		if !worse(h[i], h[p]) {
-			return
-		}
-		h[i], h[p] = h[p], h[i]
-		i = p
-	}
-}
-
-func down(h []Hit, i int) {
-	for {
-		l := 2*i + 1
-		if l >= len(h) {
-			return
-		}
-		m := l
-		if r := l + 1; r < len(h) && worse(h[r], h[l]) {
-			m = r
-		}
-		if !worse(h[m], h[i]) {
-			return
-		}
-		h[i], h[m] = h[m], h[i]
-		i = m
-	}
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"memtrace/engine/textnorm"
+	"memtrace/engine/topn"
 )
 
 func TestSearchRanksByBM25(t *testing.T) {
@@ -168,14 +169,14 @@ func TestMatchesReferenceUnderChurn(t *testing.T) {
 			if math.Abs(h.Score-want[h.ID]) > 1e-9 {
 				t.Fatalf("query %v: id %d score %v, want %v", q, h.ID, h.Score, want[h.ID])
 			}
-			if i > 0 && worse(hits[i-1], h) {
+			if i > 0 && topn.Worse(hits[i-1], h) {
 				t.Fatalf("query %v: hits out of order at %d: %+v", q, i, hits)
 			}
 		}
 		// Nothing outside the top 20 beats the 20th.
 		last := hits[len(hits)-1]
 		for id, s := range want {
-			if worse(last, Hit{ID: id, Score: s}) && !containsID(hits, id) {
+			if topn.Worse(last, Hit{ID: id, Score: s}) && !containsID(hits, id) {
 				t.Fatalf("query %v: id %d (%v) belongs in the top 20 above %+v", q, id, s, last)
 			}
 		}

@@ -1,12 +1,9 @@
 package vector
 
-import "sort"
+import "memtrace/engine/topn"
 
 // Hit is a scored vector; Score is cosine similarity, higher is better.
-type Hit struct {
-	ID    int64
-	Score float64
-}
+type Hit = topn.Hit
 
 // Index is a flat (exact) index of unit vectors, so a search is one linear
 // pass of dot products. At 100k × 256 that pass is the "scan floor" the
@@ -94,20 +91,15 @@ func (ix *Index) Search(q []float32, n int) []Hit {
 	qn := make([]float32, ix.dim)
 	copy(qn, q)
 	Normalize(qn)
-	// A min-heap of the n best (the root is the worst kept), managed by
-	// hand: container/heap would box every pushed Hit.
+	// A min-heap of the n best; the root is the worst kept.
 	h := make([]Hit, 0, min(n, len(ix.ids)))
 	for i, id := range ix.ids {
-		s := float64(Dot(qn, ix.rows[i]))
-		if len(h) < n {
-			h = append(h, Hit{ID: id, Score: s})
-			siftUp(h, len(h)-1)
-		} else if s >= h[0].Score && worse(h[0], Hit{ID: id, Score: s}) {
-			h[0] = Hit{ID: id, Score: s}
-			siftDown(h, 0)
+		// Most rows rank below the root of a full heap: skip the call.
+		if s := float64(Dot(qn, ix.rows[i])); len(h) < n || s >= h[0].Score {
+			h = topn.Push(h, Hit{ID: id, Score: s}, n)
 		}
 	}
-	sort.Slice(h, func(i, j int) bool { return worse(h[j], h[i]) })
+	topn.Sort(h)
 	return h
 }
 
@@ -142,42 +134,4 @@ func Dot(a, b []float32) float32 {
 		s0 += a[i] * b[i]
 	}
 	return s0 + s1 + s2 + s3
-}
-
-// worse reports whether a ranks below b (lower score, or equal score and
-// higher id).
-func worse(a, b Hit) bool {
-	if a.Score != b.Score {
-		return a.Score < b.Score
-	}
-	return a.ID > b.ID
-}
-
-func siftUp(h []Hit, i int) {
-	for i > 0 {
-		p := (i - 1) / 2
-		if !worse(h[i], h[p]) {
-			return
-		}
-		h[i], h[p] = h[p], h[i]
-		i = p
-	}
-}
-
-func siftDown(h []Hit, i int) {
-	for {
-		l := 2*i + 1
-		if l >= len(h) {
-			return
-		}
-		m := l
-		if r := l + 1; r < len(h) && worse(h[r], h[l]) {
-			m = r
-		}
-		if !worse(h[m], h[i]) {
-			return
-		}
-		h[i], h[m] = h[m], h[i]
-		i = m
-	}
 }

@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"sort"
 	"testing"
+
+	"memtrace/engine/topn"
 )
 
 func TestHashedIsDeterministicAndUnit(t *testing.T) {
@@ -57,7 +59,7 @@ func TestIndexMatchesBruteForce(t *testing.T) {
 	for id, v := range vecs {
 		want = append(want, Hit{ID: id, Score: Cosine(q, v)})
 	}
-	sort.Slice(want, func(i, j int) bool { return worse(want[j], want[i]) })
+	sort.Slice(want, func(i, j int) bool { return topn.Worse(want[j], want[i]) })
 	got := ix.Search(q, 10)
 	if len(got) != 10 {
 		t.Fatalf("got %d hits", len(got))
