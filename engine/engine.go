@@ -81,6 +81,11 @@ func Open(ctx context.Context, o Options) (*Engine, error) {
 		e.now = time.Now
 	}
 	e.vec = vector.NewIndex(e.embedder.Dim())
+	// Size the vector slab once: growing a 100 MB slab by appends copies it
+	// again and again and leaves the old copies to the collector.
+	if _, total, err := o.Store.FindMemories(ctx, MemoryFilter{Limit: 1}); err == nil {
+		e.vec.Reserve(total)
+	}
 	// Bulk load: cache every memory and its session position first, then
 	// build the lexical index once — indexing memory by memory would
 	// re-index each one's neighbours every time one joins its session.

@@ -23,6 +23,21 @@ func NewIndex(dim int) *Index {
 	return &Index{dim: dim, pos: make(map[int64]int)}
 }
 
+// Reserve makes room for n vectors in all, so that adding them does not
+// reallocate the slab.
+func (ix *Index) Reserve(n int) {
+	if need := n * ix.dim; need > cap(ix.vecs) {
+		vecs := make([]float32, len(ix.vecs), need)
+		copy(vecs, ix.vecs)
+		ix.vecs = vecs
+	}
+	if n > cap(ix.ids) {
+		ids := make([]int64, len(ix.ids), n)
+		copy(ids, ix.ids)
+		ix.ids = ids
+	}
+}
+
 // Dim is the vector length; Len the number of vectors.
 func (ix *Index) Dim() int { return ix.dim }
 func (ix *Index) Len() int { return len(ix.ids) }
