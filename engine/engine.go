@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"memtrace/engine/lexical"
+	"memtrace/engine/topn"
 	"memtrace/engine/vector"
 )
 
@@ -21,11 +22,10 @@ type Options struct {
 	Config   Config           // zero fields take DefaultConfig()
 }
 
-// Hit is a search result; Score is higher-is-better.
-type Hit struct {
-	ID    int64
-	Score float64
-}
+// Hit is a search result; Score is higher-is-better. It is the type the
+// lexical and vector indexes rank with, so their results pass through as
+// they are.
+type Hit = topn.Hit
 
 // Engine holds the caches derived from the store — every memory, a BM25
 // index and a vector index — and runs the pipelines over them. It is safe for
@@ -345,24 +345,14 @@ func (e *Engine) AddMemory(ctx context.Context, m *Memory, a Actor) error {
 func (e *Engine) LexicalSearch(terms []string, n int) []Hit {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
-	hs := e.lex.Search(terms, n)
-	out := make([]Hit, len(hs))
-	for i, h := range hs {
-		out[i] = Hit{ID: h.ID, Score: h.Score}
-	}
-	return out
+	return e.lex.Search(terms, n)
 }
 
 // LexicalSearchWeighted is LexicalSearch with a weight per term.
 func (e *Engine) LexicalSearchWeighted(terms map[string]float64, n int) []Hit {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
-	hs := e.lex.SearchWeighted(terms, n)
-	out := make([]Hit, len(hs))
-	for i, h := range hs {
-		out[i] = Hit{ID: h.ID, Score: h.Score}
-	}
-	return out
+	return e.lex.SearchWeighted(terms, n)
 }
 
 // VectorSearch returns the n memories whose vectors are most similar
@@ -370,12 +360,7 @@ func (e *Engine) LexicalSearchWeighted(terms map[string]float64, n int) []Hit {
 func (e *Engine) VectorSearch(vec []float32, n int) []Hit {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
-	hs := e.vec.Search(vec, n)
-	out := make([]Hit, len(hs))
-	for i, h := range hs {
-		out[i] = Hit{ID: h.ID, Score: h.Score}
-	}
-	return out
+	return e.vec.Search(vec, n)
 }
 
 // ScanFloor runs one brute-force similarity pass over every stored vector —
