@@ -99,7 +99,7 @@ func scanAudit(s scanner) (*storedAudit, error) {
 	}
 	if embedder.Valid {
 		a.EmbeddingReplaced, a.BeforeEmbedder = true, embedder.String
-		if a.BeforeEmbedding, err = decodeEmbedding(embedding, nil); err != nil {
+		if a.BeforeEmbedding, err = decodeEmbedding(embedding, false); err != nil {
 			return nil, fmt.Errorf("audit %d: %w", a.ID, err)
 		}
 	}

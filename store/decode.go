@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 	"time"
 	"unsafe"
 
@@ -19,12 +20,11 @@ import (
 // The engine loads every memory at open (100k memories with 256-dimensional
 // vectors must load in well under a second), so ForEachMemory reads rows
 // straight from the driver and decodes them here without database/sql's
-// per-column conversions, and carves vectors out of shared blocks instead of
-// allocating one per row.
+// per-column conversions, and adopts the driver's fresh copy of each vector
+// blob as the vector itself instead of copying it again.
 
-// memoryFromValues decodes one row of memoryColumns. Vectors are carved from
-// arena when it is not nil.
-func memoryFromValues(v []driver.Value, arena *floatArena) (*engine.Memory, error) {
+// memoryFromValues decodes one row of memoryColumns.
+func memoryFromValues(v []driver.Value) (*engine.Memory, error) {
 	var (
 		m  engine.Memory
 		d  valueDecoder
@@ -67,31 +67,39 @@ func memoryFromValues(v []driver.Value, arena *floatArena) (*engine.Memory, erro
 		return nil, fmt.Errorf("memory %d: %w", m.ID, err)
 	}
 	if isBlob {
-		if m.Embedding, err = decodeEmbedding(blob, arena); err != nil {
+		if m.Embedding, err = decodeEmbedding(blob, false); err != nil {
 			return nil, fmt.Errorf("memory %d: %w", m.ID, err)
 		}
 	}
 	return &m, nil
 }
 
-// decodeEmbedding reads a little-endian float32 vector; nil stays nil.
-func decodeEmbedding(b []byte, arena *floatArena) ([]float32, error) {
+// decodeEmbedding reads a little-endian float32 vector; nil stays nil. When
+// the bytes are owned (no one else holds them) and the machine is
+// little-endian, the vector is the bytes themselves: at open this saves a
+// copy of every vector (100 MB at 100k memories) and its allocation.
+func decodeEmbedding(b []byte, owned bool) ([]float32, error) {
 	if b == nil {
 		return nil, nil
 	}
 	if len(b)%4 != 0 {
 		return nil, fmt.Errorf("stored embedding has %d bytes, not a multiple of 4", len(b))
 	}
-	v := arena.take(len(b) / 4)
-	if len(v) == 0 {
-		return v, nil
+	n := len(b) / 4
+	if n == 0 {
+		return []float32{}, nil
 	}
 	if nativeLittleEndian() {
+		if owned && uintptr(unsafe.Pointer(&b[0]))%unsafe.Alignof(float32(0)) == 0 {
+			return unsafe.Slice((*float32)(unsafe.Pointer(&b[0])), n), nil
+		}
 		// The stored layout is the in-memory layout: one copy of the bytes
-		// instead of a conversion per float (this is most of a load).
+		// instead of a conversion per float.
+		v := make([]float32, n)
 		copy(unsafe.Slice((*byte)(unsafe.Pointer(&v[0])), len(b)), b)
 		return v, nil
 	}
+	v := make([]float32, n)
 	for i := range v {
 		v[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
 	}
@@ -148,26 +156,6 @@ func (d *valueDecoder) fail(v driver.Value, want string) {
 	}
 }
 
-// floatArena hands out float32 slices from shared blocks. A nil arena
-// allocates each slice on its own.
-type floatArena struct{ block []float32 }
-
-const arenaBlock = 1 << 16
-
-func (a *floatArena) take(n int) []float32 {
-	if a == nil || n > arenaBlock/4 {
-		return make([]float32, n)
-	}
-	if len(a.block) < n {
-		a.block = make([]float32, arenaBlock)
-	}
-	// The capacity is capped so that an append by the caller reallocates
-	// instead of writing into the next memory's vector.
-	s := a.block[:n:n]
-	a.block = a.block[n:]
-	return s
-}
-
 // forEachMemoryRaw streams every memory in id order through one statement
 // on a reader connection: one statement reads one consistent snapshot.
 func (db *DB) forEachMemoryRaw(ctx context.Context, fn func(*engine.Memory) error) error {
@@ -181,13 +169,13 @@ func (db *DB) forEachMemoryRaw(ctx context.Context, fn func(*engine.Memory) erro
 		if !ok {
 			return fmt.Errorf("load memories: unexpected driver connection %T", dc)
 		}
-		rows, err := c.QueryContext(ctx, `SELECT `+memoryColumns+` FROM memories ORDER BY id`, nil)
+		rows, err := c.QueryContext(ctx, `SELECT `+loadColumns+` FROM memories ORDER BY id`, nil)
 		if err != nil {
 			return txError(db.path, "load memories", err)
 		}
 		defer rows.Close()
-		vals := make([]driver.Value, memoryColumnCount)
-		arena := &floatArena{}
+		vals := make([]driver.Value, loadColumnCount)
+		ld := loadDecoder{vocab: map[string]string{}}
 		for n := 0; ; n++ {
 			if n%1024 == 0 {
 				if err := ctx.Err(); err != nil {
@@ -200,7 +188,10 @@ func (db *DB) forEachMemoryRaw(ctx context.Context, fn func(*engine.Memory) erro
 			} else if err != nil {
 				return txError(db.path, "load memories", err)
 			}
-			m, err := memoryFromValues(vals, arena)
+			m, err := ld.memory(vals)
+			if errors.Is(err, errUnpackable) {
+				m, err = readUnpacked(ctx, c, vals[0])
+			}
 			if err != nil {
 				return fmt.Errorf("load memories: %w", err)
 			}
@@ -209,6 +200,128 @@ func (db *DB) forEachMemoryRaw(ctx context.Context, fn func(*engine.Memory) erro
 			}
 		}
 	})
+}
+
+// loadColumns is the bulk load's row: memoryColumns with the short text
+// columns packed into one, separated by unitSep. The driver's cost is per
+// column (a value boxed, a string allocated), and the load reads 100k rows
+// and more: one packed column instead of twelve took the 100k-memory load
+// from about 450 to 380 ms.
+// Free text (key, content, session) stays in columns of its own; the packed
+// fields are a controlled vocabulary, hashes and timestamps, none of which
+// can hold the separator.
+const loadColumns = `id, key, content, session,
+	kind||char(31)||type||char(31)||orig_type||char(31)||status||char(31)||tier||char(31)||
+	scope||char(31)||role||char(31)||embedder||char(31)||hash||char(31)||
+	created_at||char(31)||last_accessed_at||char(31)||boost_at,
+	importance, access_count, boost, embedding, seq`
+
+const (
+	loadColumnCount = 10
+	loadPacked      = 12 // fields in the packed column
+	unitSep         = '\x1f'
+)
+
+// loadDecoder decodes loadColumns rows. The packed column's vocabulary
+// fields (kind, type, status, …) are interned: 100k memories share a
+// handful of strings instead of each holding its own.
+type loadDecoder struct {
+	vocab  map[string]string
+	fields [loadPacked]string
+}
+
+func (ld *loadDecoder) intern(s string) string {
+	if v, ok := ld.vocab[s]; ok {
+		return v
+	}
+	if len(ld.vocab) < 4096 {
+		s = strings.Clone(s)
+		ld.vocab[s] = s
+	}
+	return s
+}
+
+// errUnpackable: a packed field holds the separator (a type or role given
+// with a 0x1f byte in it, say); the row is read again unpacked.
+var errUnpackable = errors.New("packed fields hold the separator")
+
+// memory decodes one row, or returns errUnpackable.
+func (ld *loadDecoder) memory(v []driver.Value) (*engine.Memory, error) {
+	var (
+		m engine.Memory
+		d valueDecoder
+	)
+	m.ID = d.int64(v[0])
+	m.Key = d.string(v[1])
+	m.Content = d.string(v[2])
+	m.Session = d.string(v[3])
+	packed := d.string(v[4])
+	m.Importance = d.float64(v[5])
+	m.AccessCount = int(d.int64(v[6]))
+	m.Boost = d.float64(v[7])
+	blob, isBlob := v[8].([]byte)
+	if v[8] != nil && !isBlob {
+		d.err = fmt.Errorf("embedding is %T, not a blob", v[8])
+	}
+	m.Seq = d.int64(v[9])
+	if d.err != nil {
+		return nil, fmt.Errorf("memory %d: %w", m.ID, d.err)
+	}
+	f := ld.fields[:]
+	for i := range f {
+		if i == len(f)-1 {
+			f[i] = packed
+			if strings.IndexByte(packed, unitSep) >= 0 {
+				return nil, errUnpackable
+			}
+			break
+		}
+		j := strings.IndexByte(packed, unitSep)
+		if j < 0 {
+			return nil, errUnpackable
+		}
+		f[i], packed = packed[:j], packed[j+1:]
+	}
+	m.Kind = engine.Kind(ld.intern(f[0]))
+	m.Type = ld.intern(f[1])
+	m.OrigType = ld.intern(f[2])
+	m.Status = engine.Status(ld.intern(f[3]))
+	m.Tier = engine.Tier(ld.intern(f[4]))
+	m.Scope = ld.intern(f[5])
+	m.Role = ld.intern(f[6])
+	m.Embedder = ld.intern(f[7])
+	m.Hash = strings.Clone(f[8]) // not a substring: it would keep the whole packed string
+	var err error
+	if m.CreatedAt, err = parseTime(f[9]); err != nil {
+		return nil, fmt.Errorf("memory %d: %w", m.ID, err)
+	}
+	if m.LastAccessedAt, err = parseTime(f[10]); err != nil {
+		return nil, fmt.Errorf("memory %d: %w", m.ID, err)
+	}
+	if m.BoostAt, err = parseTime(f[11]); err != nil {
+		return nil, fmt.Errorf("memory %d: %w", m.ID, err)
+	}
+	if isBlob {
+		if m.Embedding, err = decodeEmbedding(blob, true); err != nil {
+			return nil, fmt.Errorf("memory %d: %w", m.ID, err)
+		}
+	}
+	return &m, nil
+}
+
+// readUnpacked reads one memory with a column per field, on the load's
+// connection (its statement stays open meanwhile; SQLite allows that).
+func readUnpacked(ctx context.Context, c *sqlite3.SQLiteConn, id driver.Value) (*engine.Memory, error) {
+	rows, err := c.QueryContext(ctx, `SELECT `+memoryColumns+` FROM memories WHERE id = ?`, []driver.NamedValue{{Ordinal: 1, Value: id}})
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	vals := make([]driver.Value, memoryColumnCount)
+	if err := rows.Next(vals); err != nil {
+		return nil, fmt.Errorf("memory %v: %w", id, err)
+	}
+	return memoryFromValues(vals)
 }
 
 // parseTime reads a time written by formatTime

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"math"
 	"reflect"
 	"testing"
@@ -16,25 +17,29 @@ func TestEmbeddingEncoding(t *testing.T) {
 	if !reflect.DeepEqual(b[:12], want) || len(b) != 16 {
 		t.Fatalf("encoded % x, want % x…", b, want)
 	}
-	for _, arena := range []*floatArena{nil, {}} {
-		got, err := decodeEmbedding(b, arena)
+	for _, owned := range []bool{false, true} {
+		in := bytes.Clone(b)
+		got, err := decodeEmbedding(in, owned)
 		if err != nil || !reflect.DeepEqual(got, v) {
 			t.Fatalf("decoded %v (%v), want %v", got, err, v)
 		}
+		// A vector decoded from bytes it does not own must not share them.
+		in[0] ^= 0xff
+		if changed := got[0] != v[0]; changed != (owned && nativeLittleEndian()) {
+			t.Fatalf("owned=%v: the vector shares the blob's memory: %v", owned, changed)
+		}
+		// Nor can an append to the vector write past its end.
+		if cap(got) != len(got) {
+			t.Fatalf("owned=%v: vector capacity %d > length %d", owned, cap(got), len(got))
+		}
 	}
-	if got, err := decodeEmbedding(nil, nil); got != nil || err != nil {
-		t.Fatalf("nil blob decoded to %v, %v", got, err)
-	}
-	if _, err := decodeEmbedding([]byte{1, 2, 3}, nil); err == nil {
-		t.Fatal("a 3-byte blob decoded without error")
-	}
-	// A vector handed out by the arena cannot grow into its neighbour.
-	a := &floatArena{}
-	x, y := a.take(2), a.take(2)
-	y[0] = 7
-	x = append(x, 99)
-	if y[0] != 7 || len(x) != 3 {
-		t.Fatalf("append to one arena vector changed the next: %v %v", x, y)
+	for _, owned := range []bool{false, true} {
+		if got, err := decodeEmbedding(nil, owned); got != nil || err != nil {
+			t.Fatalf("nil blob decoded to %v, %v", got, err)
+		}
+		if _, err := decodeEmbedding([]byte{1, 2, 3}, owned); err == nil {
+			t.Fatal("a 3-byte blob decoded without error")
+		}
 	}
 }
 

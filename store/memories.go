@@ -32,7 +32,7 @@ func scanMemory(s scanner) (*engine.Memory, error) {
 	for i := range v {
 		dv[i] = v[i]
 	}
-	return memoryFromValues(dv[:], nil)
+	return memoryFromValues(dv[:])
 }
 
 // GetMemory returns the memory with id, or ENOTFOUND.

@@ -1,6 +1,7 @@
 package store_test
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -187,6 +188,42 @@ func TestMemories(t *testing.T) {
 		}))
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("ids %v, want %v", got, want)
+		}
+	})
+	// The bulk load reads the short columns packed into one; every field
+	// must come back as a single-row read gives it — a field holding the
+	// packing's separator too.
+	t.Run("ForEachEqualsGet", func(t *testing.T) {
+		db := storetest.MustOpen(t)
+		at := time.Date(2026, 5, 1, 8, 30, 0, 123, time.UTC)
+		for i, edit := range []func(m *engine.Memory){
+			func(m *engine.Memory) {},
+			func(m *engine.Memory) {
+				m.Kind, m.Type, m.OrigType, m.Status, m.Tier = engine.KindEpisode, "milestone", "habit", engine.StatusQuarantined, engine.TierHot
+				m.Scope, m.Role, m.Session, m.Importance = engine.ProjectScope("alpha"), "user", "s\x1f1", 0.75
+				m.AccessCount, m.Boost, m.BoostAt, m.LastAccessedAt = 3, 0.4, at, at.Add(time.Hour)
+				m.Embedding, m.Embedder = []float32{0.6, 0.8}, "test-2"
+			},
+			func(m *engine.Memory) { m.Type, m.Role = "odd\x1ftype", "x\x1f" },
+			func(m *engine.Memory) { m.Embedding, m.Embedder = []float32{}, "empty" },
+		} {
+			m := newMemory(fmt.Sprintf("k%d", i), fmt.Sprintf("memory %d 사과", i))
+			m.CreatedAt = at.Add(-time.Duration(i) * time.Hour)
+			edit(m)
+			must(t, db.InsertMemory(t.Context(), m, engine.Actor{Name: "t"}))
+		}
+		n := 0
+		must(t, db.ForEachMemory(t.Context(), func(m *engine.Memory) error {
+			n++
+			want, err := db.GetMemory(t.Context(), m.ID)
+			must(t, err)
+			if !reflect.DeepEqual(m, want) {
+				t.Errorf("ForEachMemory:\n%+v\nGetMemory:\n%+v", *m, *want)
+			}
+			return nil
+		}))
+		if n != 4 {
+			t.Fatalf("ForEachMemory gave %d memories, want 4", n)
 		}
 	})
 }
