@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"sort"
+	"strings"
 	"time"
 
 	"memtrace/engine/lexical"
@@ -13,14 +14,20 @@ import (
 //
 // A memory is rarely understood on its own: "Yes, I adopted her last
 // month" answers "Did Caroline adopt a dog?" only together with the turn
-// before it. So each memory of a session is indexed with the terms of its
+// before it. So each memory of a session counts the terms of its
 // neighbours — the ContextWindow memories either side in the same session,
 // in time order — at a lower weight: a neighbour at distance d counts
 // ContextWeight × ContextDecay^(d−1) per occurrence (BM25F-style fractional
 // term frequency; the document's length grows by the same amount). A
 // memory's own words always weigh 1, so a memory that says the thing
 // outranks one that only sits next to it. Quarantined neighbours lend no
-// words. Memories without a session are indexed alone.
+// words. Memories without a session stand alone.
+//
+// The lexical index holds each memory's own words and its window of
+// neighbours (lexical.NewContext); a search spreads a term over the windows
+// as it scores it. Writing the context out into every memory's postings —
+// the first design — held four times the postings and made the rebuild at
+// open sum every memory with its neighbours: half of a 100k-memory open.
 //
 // Measured on LoCoMo (golden/bench_lexical.go, turn-level recall, 1,981
 // questions): Porter2 stemming alone gives R@10 0.633; adding ±2
@@ -33,10 +40,12 @@ const (
 )
 
 // sessionIndex keeps each session's memories in conversation order and
-// every memory's own terms, so that a memory and its neighbours can be
-// re-indexed when one of them changes. Guarded by Engine.mu.
+// every memory's own terms, so that a memory can be re-posted and its
+// neighbours' windows set when one of them changes. Terms are kept as the
+// lexical index's term numbers (lexical.Index.TermNo): a quarter of the
+// memory of strings. Guarded by Engine.mu.
 type sessionIndex struct {
-	toks     map[int64][]string
+	toks     map[int64][]int32
 	order    map[string][]int64 // session → ids by (CreatedAt, ID)
 	position map[int64]sessionPos
 }
@@ -47,13 +56,104 @@ type sessionPos struct {
 	status  Status
 }
 
-func newSessionIndex() *sessionIndex {
-	return &sessionIndex{toks: map[int64][]string{}, order: map[string][]int64{}, position: map[int64]sessionPos{}}
+// newSessionIndex returns an empty index with room for n memories.
+func newSessionIndex(n int) *sessionIndex {
+	return &sessionIndex{toks: make(map[int64][]int32, n), order: map[string][]int64{}, position: make(map[int64]sessionPos, n)}
+}
+
+// newLexical returns an empty lexical index with the engine's context
+// window: for each distance d ≤ ContextWindow, the neighbour before and the
+// one after at ContextWeight × ContextDecay^(d−1).
+func newLexical() *lexical.Index {
+	var w []float64
+	x := ContextWeight
+	for range ContextWindow {
+		w = append(w, x, x)
+		x *= ContextDecay
+	}
+	return lexical.NewContext(lexical.K1, lexical.B, w)
+}
+
+// window is the lexical window of id in its session: the neighbours at
+// distance 1 (before, after), then 2, …, lexical.None where there is none.
+func (s *sessionIndex) window(id int64) []int64 {
+	w := make([]int64, 2*ContextWindow)
+	for k := range w {
+		w[k] = lexical.None
+	}
+	pos, ok := s.position[id]
+	if !ok || pos.session == "" {
+		return w
+	}
+	ids := s.order[pos.session]
+	at := -1
+	for i := len(ids) - 1; i >= 0; i-- { // appends are the common case: search from the end
+		if ids[i] == id {
+			at = i
+			break
+		}
+	}
+	if at < 0 {
+		return w
+	}
+	for d := 1; d <= ContextWindow; d++ {
+		if j := at - d; j >= 0 {
+			w[2*(d-1)] = ids[j]
+		}
+		if j := at + d; j < len(ids) {
+			w[2*(d-1)+1] = ids[j]
+		}
+	}
+	return w
+}
+
+// termNos appends to dst the term numbers of text's tokens (textnorm.Tokens),
+// assigning numbers to new terms. Caller holds e.mu (it writes e.lex).
+func (e *Engine) termNos(dst []int32, text string) []int32 {
+	textnorm.Words(text, func(w string, hangul bool) {
+		if t, ok := textnorm.Term(w, hangul); ok {
+			dst = append(dst, e.lex.TermNo(t))
+		}
+	})
+	return dst
+}
+
+// termSet maps query terms to the term numbers of the index; terms no
+// memory has are left out. Caller holds e.mu (read).
+func (e *Engine) termSet(terms map[string]float64) map[int32]string {
+	set := make(map[int32]string, len(terms))
+	for t := range terms {
+		if no, ok := e.lex.Lookup(t); ok {
+			set[no] = t
+		}
+	}
+	return set
+}
+
+// ownTerms is the term numbers of a memory's own text. Caller holds e.mu
+// (read).
+func (e *Engine) ownTerms(id int64) []int32 {
+	if e.sessions != nil {
+		if toks, ok := e.sessions.toks[id]; ok {
+			return toks
+		}
+	}
+	m, ok := e.mems[id]
+	if !ok {
+		return nil
+	}
+	var out []int32
+	for _, t := range textnorm.Tokens(m.Content) {
+		if no, ok := e.lex.Lookup(t); ok {
+			out = append(out, no)
+		}
+	}
+	return out
 }
 
 // indexLexical puts m into the lexical index with its conversational
-// context, and re-indexes the neighbours whose context m joined or left.
-// Caller holds e.mu; e.mems already holds m.
+// context, and sets the windows of the neighbours whose context m joined or
+// left. Caller holds e.mu; e.mems already holds m.
 func (e *Engine) indexLexical(m *Memory, old *Memory, existed bool) {
 	dirty := map[int64]bool{}
 	e.markLexical(m, old, existed, dirty)
@@ -61,14 +161,15 @@ func (e *Engine) indexLexical(m *Memory, old *Memory, existed bool) {
 }
 
 // markLexical updates m's terms and session place and adds to dirty the
-// documents whose weighted terms may have changed: m and the neighbours
-// whose context it joined or left. A batch marks every memory first and
+// documents whose words, window, lending or length may have changed: m and
+// the neighbours whose context it joined or left. dirty[id] is true when
+// id's own words must be posted again. A batch marks every memory first and
 // flushes once, so a document that several of the batch's memories touch
 // is indexed once, from the final state — the same document an index per
 // memory would have ended with. Caller holds e.mu; e.mems already holds m.
 func (e *Engine) markLexical(m *Memory, old *Memory, existed bool, dirty map[int64]bool) {
 	if e.sessions == nil {
-		e.sessions = newSessionIndex()
+		e.sessions = newSessionIndex(0)
 	}
 	s := e.sessions
 	pos := sessionPos{session: m.Session, at: m.CreatedAt, status: m.Status}
@@ -78,12 +179,17 @@ func (e *Engine) markLexical(m *Memory, old *Memory, existed bool, dirty map[int
 		return // access counts, tiers, boosts: nothing the index sees
 	}
 	if contentChanged {
-		s.toks[m.ID] = textnorm.Tokens(m.Content)
+		s.toks[m.ID] = e.termNos(nil, m.Content)
 	}
-	dirty[m.ID] = true
+	dirty[m.ID] = dirty[m.ID] || contentChanged || !had
+	mark := func(id int64) {
+		if _, ok := dirty[id]; !ok {
+			dirty[id] = false
+		}
+	}
 	if had && (prev.session != pos.session || !prev.at.Equal(pos.at)) {
 		for _, id := range s.remove(m.ID, prev) {
-			dirty[id] = true
+			mark(id)
 		}
 		had = false
 	}
@@ -91,34 +197,70 @@ func (e *Engine) markLexical(m *Memory, old *Memory, existed bool, dirty map[int
 		s.insert(m.ID, pos, e.mems)
 	}
 	s.position[m.ID] = pos
-	// m's neighbours see its new words or status.
+	// m's neighbours see its new words or status, and a new window.
 	for _, id := range s.neighbours(m.ID, pos.session) {
-		dirty[id] = true
+		mark(id)
 	}
 }
 
-// flushLexical (re)indexes the dirty documents with their context. Caller
-// holds e.mu.
+// flushLexical posts the dirty documents' own words where they changed,
+// then sets every dirty document's window and lending, then its length
+// (which depends on its neighbours' words and lending, so it comes last).
+// Caller holds e.mu.
 func (e *Engine) flushLexical(dirty map[int64]bool) {
 	if len(dirty) == 0 {
 		return
 	}
 	s := e.sessions
-	tf := make(map[string]float64, 64)
+	var tf termCounts
+	for id, own := range dirty {
+		if own {
+			tf.count(s.toks[id])
+			e.lex.AddTerms(id, tf.nos, tf.vals)
+		}
+	}
 	for id := range dirty {
-		clear(tf)
-		s.fillTermFrequencies(id, e.mems, tf)
-		e.lex.AddWeighted(id, tf)
+		m := e.mems[id]
+		e.lex.SetContext(id, s.window(id), m != nil && m.Status != StatusQuarantined)
+	}
+	for id := range dirty {
+		e.lex.Relength(id)
 	}
 }
 
-// placeSession records m's terms (toks: textnorm.Tokens of its content)
-// and its place in its session without touching the lexical index: the
-// bulk load at open calls it for every memory and then rebuildLexical once.
-// Caller owns e.
-func (e *Engine) placeSession(m *Memory, toks []string) {
+// termCounts is one document's distinct terms and how often each occurs,
+// in the order the terms first occur.
+type termCounts struct {
+	at   map[int32]int
+	nos  []int32
+	vals []float64
+}
+
+func (tf *termCounts) count(toks []int32) {
+	if tf.at == nil {
+		tf.at = make(map[int32]int, 64)
+	}
+	clear(tf.at)
+	tf.nos, tf.vals = tf.nos[:0], tf.vals[:0]
+	for _, no := range toks {
+		i, ok := tf.at[no]
+		if !ok {
+			i = len(tf.nos)
+			tf.at[no] = i
+			tf.nos = append(tf.nos, no)
+			tf.vals = append(tf.vals, 0)
+		}
+		tf.vals[i]++
+	}
+}
+
+// placeSession records m's terms (toks: term numbers of its content) and
+// its place in its session without touching the lexical index's postings:
+// the bulk load at open calls it for every memory and then buildLexical
+// once. Caller owns e.
+func (e *Engine) placeSession(m *Memory, toks []int32) {
 	if e.sessions == nil {
-		e.sessions = newSessionIndex()
+		e.sessions = newSessionIndex(0)
 	}
 	s := e.sessions
 	if prev, had := s.position[m.ID]; had {
@@ -132,21 +274,46 @@ func (e *Engine) placeSession(m *Memory, toks []string) {
 	s.position[m.ID] = pos
 }
 
-// bulkLoad caches the batches an open reads — vectors, caches, terms and
-// session places, without the lexical index (rebuildLexical builds that
-// once at the end) — on a goroutine of its own, in the order given. Until
-// finish returns, that goroutine owns e.
+// bulkLoad caches the batches an open reads — caches, terms and session
+// places on one goroutine, the vector index on another, without the
+// lexical postings (buildLexical posts them once at the end) — in the
+// order given. Until finish returns, those goroutines own e.
 type bulkLoad struct {
-	jobs chan []*Memory
-	done chan struct{}
-	err  error // the first failure; written by the goroutine, read after done
+	jobs  chan []*Memory
+	vecs  chan []*Memory
+	done  chan struct{}
+	vdone chan struct{}
+	err   error // the first failure; written by the goroutine, read after done
+	moved bool  // the vector slab moved: cached memories must follow their rows
 }
 
-func (e *Engine) startBulkLoad(ctx context.Context) *bulkLoad {
-	ld := &bulkLoad{jobs: make(chan []*Memory, 8), done: make(chan struct{})}
+// startBulkLoad starts the goroutines; n is the number of memories
+// expected (a hint: the caches are sized for it).
+func (e *Engine) startBulkLoad(ctx context.Context, n int) *bulkLoad {
+	ld := &bulkLoad{jobs: make(chan []*Memory, 8), vecs: make(chan []*Memory, 8), done: make(chan struct{}), vdone: make(chan struct{})}
+	e.sessions = newSessionIndex(n)
+	e.mems = make(map[int64]*Memory, n)
+	e.ids = make([]int64, 0, n)
+	go func() {
+		defer close(ld.vdone)
+		for ms := range ld.vecs {
+			for _, m := range ms {
+				if e.cacheVector(m) {
+					ld.moved = true
+				}
+			}
+		}
+	}()
 	go func() {
 		defer close(ld.done)
-		memo := textnorm.NewMemo(1 << 16) // each distinct word is stemmed once
+		defer close(ld.vecs)
+		// Each distinct word is turned into a term number once: a word's
+		// term (stemming, particle stripping) and its number are the cost
+		// of tokenising, and text repeats its words (Zipf). The numbers of
+		// many memories share one block.
+		const memoLimit = 1 << 18
+		memo := make(map[string]int32, 1<<14) // word → term number, -1: no term
+		var block []int32
 		for ms := range ld.jobs {
 			if ld.err != nil {
 				continue // drain
@@ -155,9 +322,34 @@ func (e *Engine) startBulkLoad(ctx context.Context) *bulkLoad {
 				ld.err = err
 				continue
 			}
+			ld.vecs <- ms
 			for _, m := range ms {
-				e.cache(m)
-				e.placeSession(m, memo.Tokens(m.Content))
+				e.cacheFields(m)
+				if cap(block)-len(block) < 256 {
+					block = make([]int32, 0, 1<<14)
+				}
+				first := len(block)
+				textnorm.Words(m.Content, func(w string, hangul bool) {
+					no, hit := memo[w]
+					if !hit {
+						no = -1
+						if t, ok := textnorm.Term(w, hangul); ok {
+							no = e.lex.TermNo(t)
+						}
+						if len(memo) >= memoLimit {
+							clear(memo)
+						}
+						memo[strings.Clone(w)] = no
+					}
+					if no >= 0 {
+						block = append(block, no)
+					}
+				})
+				var toks []int32 // a memory without terms has none (as termNos)
+				if len(block) > first {
+					toks = block[first:len(block):len(block)]
+				}
+				e.placeSession(m, toks)
 			}
 		}
 	}()
@@ -165,118 +357,69 @@ func (e *Engine) startBulkLoad(ctx context.Context) *bulkLoad {
 }
 
 // add queues a batch; ms must not be modified afterwards. A failure shows
-// at finish (the goroutine drains the rest).
+// at finish (the goroutines drain the rest).
 func (ld *bulkLoad) add(ms []*Memory) { ld.jobs <- ms }
 
 // finish waits for every queued batch and returns the first failure.
 func (ld *bulkLoad) finish() error {
 	close(ld.jobs)
 	<-ld.done
+	<-ld.vdone
 	return ld.err
 }
 
-// rebuildLexical indexes every cached memory once, with its context, into a
-// fresh lexical index: each token is looked up once (as a term number) and
-// each document's weighted frequencies are summed in a flat array — the same
-// sums, in the same order, as termFrequencies. The documents are summed
-// first and posted second, so every term's postings are allocated once, at
-// their final size (lexical.Index.Reserve). Caller owns e (or holds e.mu).
-func (e *Engine) rebuildLexical() {
+// buildLexical posts every cached memory's own words into the lexical
+// index, which holds no document yet (its term numbers were assigned as the
+// memories were tokenised), with lexical.Index.AddDocs — every term's
+// postings allocated once, at their final size — then gives each memory of
+// a session its window and every memory its length. Caller owns e.
+func (e *Engine) buildLexical() {
 	if e.sessions == nil {
-		e.sessions = newSessionIndex()
+		e.sessions = newSessionIndex(0)
 	}
 	s := e.sessions
-	lex := lexical.New()
-	// Every memory's term numbers, in one block; idx maps an id to its
-	// place in e.ids (and so to its span of the block).
-	idx := make(map[int64]int32, len(e.ids))
-	start := make([]int32, len(e.ids)+1)
 	total := 0
-	for i, id := range e.ids {
-		idx[id] = int32(i)
+	for _, id := range e.ids {
 		total += len(s.toks[id])
 	}
-	block := make([]int32, 0, total)
-	for i, id := range e.ids {
-		for _, t := range s.toks[id] {
-			block = append(block, lex.TermNo(t))
+	// Each document's distinct terms and their counts, in the order they
+	// first occur (as termCounts), counted in a flat array.
+	seen := make([]float64, e.lex.NumTerms())
+	start := make([]int, 1, len(e.ids)+1)
+	nos := make([]int32, 0, total)
+	vals := make([]float64, 0, total)
+	for _, id := range e.ids {
+		first := len(nos)
+		for _, no := range s.toks[id] {
+			if seen[no] == 0 {
+				nos = append(nos, no)
+			}
+			seen[no]++
 		}
-		start[i+1] = int32(len(block))
+		for _, no := range nos[first:] {
+			vals = append(vals, seen[no])
+			seen[no] = 0
+		}
+		start = append(start, len(nos))
 	}
-	nos := func(id int64) []int32 {
-		i := idx[id]
-		return block[start[i]:start[i+1]]
-	}
-	at := make(map[int64]int, len(e.ids)) // position in its session
+	e.lex.AddDocs(e.ids, start, nos, vals, 2)
+	window := make([]int64, 2*ContextWindow)
 	for _, ids := range s.order {
 		for i, id := range ids {
-			at[id] = i
-		}
-	}
-	// Sum the documents on two goroutines, each over half of the ids with
-	// its own accumulator, then post them (lexical.Index.AddDocs).
-	type part struct {
-		start []int
-		terms []int32
-		vals  []float64
-	}
-	sum := func(ids []int64, size int) part {
-		acc := make([]float64, lex.NumTerms())
-		// A document holds at most its own tokens and its 2×ContextWindow
-		// neighbours': room for that, so the appends never reallocate.
-		p := part{start: make([]int, 1, len(ids)+1), terms: make([]int32, 0, size), vals: make([]float64, 0, size)}
-		add := func(ns []int32, w float64) {
-			for _, no := range ns {
-				if acc[no] == 0 {
-					p.terms = append(p.terms, no)
+			for d := 1; d <= ContextWindow; d++ {
+				window[2*(d-1)], window[2*(d-1)+1] = lexical.None, lexical.None
+				if j := i - d; j >= 0 {
+					window[2*(d-1)] = ids[j]
 				}
-				acc[no] += w
-			}
-		}
-		for _, id := range ids {
-			first := len(p.terms)
-			add(nos(id), 1)
-			if session := s.position[id].session; session != "" {
-				ids, i := s.order[session], at[id]
-				w := ContextWeight
-				for d := 1; d <= ContextWindow; d++ {
-					for _, j := range [2]int{i - d, i + d} {
-						if j < 0 || j >= len(ids) {
-							continue
-						}
-						if n := e.mems[ids[j]]; n == nil || n.Status == StatusQuarantined {
-							continue
-						}
-						add(nos(ids[j]), w)
-					}
-					w *= ContextDecay
+				if j := i + d; j < len(ids) {
+					window[2*(d-1)+1] = ids[j]
 				}
 			}
-			for _, no := range p.terms[first:] {
-				p.vals = append(p.vals, acc[no])
-				acc[no] = 0
-			}
-			p.start = append(p.start, len(p.terms))
+			m := e.mems[id]
+			e.lex.SetContext(id, window, m != nil && m.Status != StatusQuarantined)
 		}
-		return p
 	}
-	h := len(e.ids) / 2
-	var second part
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		second = sum(e.ids[h:], (2*ContextWindow+1)*(int(start[len(e.ids)])-int(start[h])))
-	}()
-	p := sum(e.ids[:h], (2*ContextWindow+1)*int(start[h]))
-	<-done
-	off := len(p.terms)
-	for _, x := range second.start[1:] {
-		p.start = append(p.start, off+x)
-	}
-	p.terms = append(p.terms, second.terms...)
-	p.vals = append(p.vals, second.vals...)
-	lex.AddDocs(e.ids, p.start, p.terms, p.vals, 2)
-	e.lex = lex
+	e.lex.RelengthAll()
 }
 
 // less orders a session's memories by time, then id.
@@ -343,65 +486,15 @@ func (s *sessionIndex) neighbours(id int64, session string) []int64 {
 	return out
 }
 
-// termFrequencies is the weighted document of id: its own terms at 1 and
-// its neighbours' at the context weight of their distance.
-func (s *sessionIndex) termFrequencies(id int64, mems map[int64]*Memory) map[string]float64 {
-	tf := make(map[string]float64, 3*len(s.toks[id]))
-	s.fillTermFrequencies(id, mems, tf)
-	return tf
-}
-
-// fillTermFrequencies adds id's weighted document to tf.
-func (s *sessionIndex) fillTermFrequencies(id int64, mems map[int64]*Memory, tf map[string]float64) {
-	for _, t := range s.toks[id] {
-		tf[t]++
-	}
-	pos := s.position[id]
-	if pos.session == "" {
-		return
-	}
-	ids := s.order[pos.session]
-	at := -1
-	for i := len(ids) - 1; i >= 0; i-- {
-		if ids[i] == id {
-			at = i
-			break
-		}
-	}
-	w := ContextWeight
-	for d := 1; d <= ContextWindow && at >= 0; d++ {
-		for _, j := range [2]int{at - d, at + d} {
-			if j < 0 || j >= len(ids) {
-				continue
-			}
-			if n := mems[ids[j]]; n == nil || n.Status == StatusQuarantined {
-				continue
-			}
-			for _, t := range s.toks[ids[j]] {
-				tf[t] += w
-			}
-		}
-		w *= ContextDecay
-	}
-}
-
 // ownTermMatches counts the query terms that occur in a memory's own text
 // (not its neighbours'). Caller must not hold e.mu.
 func (e *Engine) ownTermMatches(id int64, weights map[string]float64) int {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
-	var toks []string
-	if e.sessions != nil {
-		toks = e.sessions.toks[id]
-	}
-	if toks == nil {
-		if m, ok := e.mems[id]; ok {
-			toks = textnorm.Tokens(m.Content)
-		}
-	}
+	set := e.termSet(weights)
 	n := 0
-	for _, t := range toks {
-		if _, ok := weights[t]; ok {
+	for _, no := range e.ownTerms(id) {
+		if _, ok := set[no]; ok {
 			n++
 		}
 	}

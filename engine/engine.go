@@ -72,7 +72,7 @@ func Open(ctx context.Context, o Options) (*Engine, error) {
 		mems:     make(map[int64]*Memory),
 		byKey:    make(map[string]int64),
 		hot:      make(map[int64]bool),
-		lex:      lexical.New(),
+		lex:      newLexical(),
 	}
 	if e.embedder == nil {
 		e.embedder = vector.NewHashed(vector.DefaultDim)
@@ -83,16 +83,19 @@ func Open(ctx context.Context, o Options) (*Engine, error) {
 	e.vec = vector.NewIndex(e.embedder.Dim())
 	// Size the vector slab once: growing a 100 MB slab by appends copies it
 	// again and again and leaves the old copies to the collector.
-	if _, total, err := o.Store.FindMemories(ctx, MemoryFilter{Limit: 1}); err == nil {
+	total := 0
+	if _, n, err := o.Store.FindMemories(ctx, MemoryFilter{Limit: 1}); err == nil {
+		total = n
 		e.vec.Reserve(total)
 	}
-	// Bulk load: cache every memory and its session position first, then
-	// build the lexical index once — indexing memory by memory would
+	// Bulk load: cache every memory, its terms and its session position
+	// first, then post the lexical index once — indexing memory by memory would
 	// re-index each one's neighbours every time one joins its session.
-	// Decoding the rows is the floor of an open, so a second goroutine
-	// caches and tokenises each batch (in read order: the result is the
-	// same as doing it in line) while this one decodes the next.
-	ld := e.startBulkLoad(ctx)
+	// Decoding the rows is the floor of an open, so two more goroutines
+	// take each batch while this one decodes the next: one caches and
+	// tokenises, the other fills the vector index (each in read order: the
+	// result is the same as doing it in line).
+	ld := e.startBulkLoad(ctx, total)
 	var batch []*Memory
 	err := o.Store.ForEachMemory(ctx, func(m *Memory) error {
 		batch = append(batch, m)
@@ -108,11 +111,14 @@ func Open(ctx context.Context, o Options) (*Engine, error) {
 	if ferr := ld.finish(); err == nil {
 		err = ferr
 	}
+	if ld.moved {
+		e.followRows()
+	}
 	if err != nil {
 		return nil, fmt.Errorf("open engine: %w", err)
 	}
 	sort.Slice(e.ids, func(i, j int) bool { return e.ids[i] < e.ids[j] })
-	e.rebuildLexical()
+	e.buildLexical()
 	return e, nil
 }
 
@@ -167,6 +173,15 @@ func (e *Engine) put(m *Memory) {
 // lexical one, and returns the copy it replaced. Caller holds mu (or owns
 // the engine, at open).
 func (e *Engine) cache(m *Memory) (old *Memory, existed bool) {
+	old, existed = e.cacheFields(m)
+	if e.cacheVector(m) {
+		e.followRows()
+	}
+	return old, existed
+}
+
+// cacheFields is cache without the vector index.
+func (e *Engine) cacheFields(m *Memory) (old *Memory, existed bool) {
 	old, existed = e.mems[m.ID]
 	if existed && old.Key != "" && e.byKey[old.Key] == m.ID {
 		delete(e.byKey, old.Key)
@@ -186,11 +201,34 @@ func (e *Engine) cache(m *Memory) (old *Memory, existed bool) {
 	} else {
 		delete(e.hot, m.ID)
 	}
-	e.vec.Set(m.ID, m.Embedding)
 	if m.Seq > e.seq {
 		e.seq = m.Seq
 	}
 	return old, existed
+}
+
+// cacheVector puts m's vector into the vector index, and the index's row
+// becomes the memory's vector: one copy of each vector, not two (100 MB at
+// 100k memories). The row is the vector normalised, which no similarity
+// can tell from the original. It reports whether the slab moved, after
+// which every cached memory must follow its row (followRows). It touches
+// only e.vec and m.Embedding.
+func (e *Engine) cacheVector(m *Memory) (moved bool) {
+	moves := e.vec.Moves()
+	if e.vec.Set(m.ID, m.Embedding) {
+		m.Embedding, _ = e.vec.Get(m.ID)
+	}
+	return e.vec.Moves() != moves
+}
+
+// followRows points every cached memory's vector at its row of the vector
+// index again, after the slab moved.
+func (e *Engine) followRows() {
+	for id, c := range e.mems {
+		if row, ok := e.vec.Get(id); ok && len(c.Embedding) == len(row) {
+			c.Embedding = row
+		}
+	}
 }
 
 // HotIDs returns the ids of the active HOT-tier memories, in id order: the

@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -50,5 +51,37 @@ func TestBulkOpenMatchesIncrementalIndex(t *testing.T) {
 	}
 	if got, want := reopened.HotIDs(), live.HotIDs(); len(got) != len(want) || len(want) == 0 {
 		t.Errorf("HOT ids reopened %v, live %v", got, want)
+	}
+}
+
+// A cached memory's vector is its row of the vector index — one copy of
+// each vector — and stays so when adding memories grows the index.
+func TestMemoryVectorIsTheIndexRow(t *testing.T) {
+	ctx := context.Background()
+	e, db := openEngine(t, "", demoNow)
+	for i := range 300 { // the index starts empty: it grows, and moves, many times
+		m := &engine.Memory{Key: fmt.Sprintf("k%d", i), Content: fmt.Sprintf("memory number %d about 사과 %d", i, i*7), Kind: engine.KindFact, CreatedAt: demoNow}
+		if err := e.AddMemory(ctx, m, engine.Actor{Name: "test"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	reopened, err := engine.Open(ctx, engine.Options{Store: db, Now: func() time.Time { return demoNow }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, eng := range []*engine.Engine{e, reopened} {
+		n := 0
+		eng.EachMemory(func(m *engine.Memory) bool {
+			row, ok := eng.VectorOf(m.ID)
+			if !ok || len(m.Embedding) != len(row) || &m.Embedding[0] != &row[0] {
+				t.Errorf("memory %d: its vector is not its index row", m.ID)
+				return false
+			}
+			n++
+			return true
+		})
+		if n != 300 {
+			t.Fatalf("checked %d memories", n)
+		}
 	}
 }

@@ -2,8 +2,6 @@ package engine
 
 import (
 	"sort"
-
-	"memtrace/engine/textnorm"
 )
 
 // Cue-dependent recall: recognition versus free recall.
@@ -38,30 +36,23 @@ func (e *Engine) cueScores(ids []int64, weights map[string]float64) []float64 {
 	mass := make(map[string]float64, len(terms))
 	total := 0.0
 	for _, t := range terms {
-		if e.lex.DocFreq(t) == 0 {
+		df := e.lex.DocFreq(t)
+		if df == 0 {
 			continue
 		}
-		w := weights[t] * e.lex.IDF(t)
+		w := weights[t] * e.lex.IDFOf(df)
 		mass[t] = w
 		total += w
 	}
 	if total <= 0 {
 		return out
 	}
+	set := e.termSet(mass)
 	seen := make(map[string]bool, len(mass))
 	for i, id := range ids {
-		var toks []string
-		if e.sessions != nil {
-			toks = e.sessions.toks[id]
-		}
-		if toks == nil {
-			if m, ok := e.mems[id]; ok {
-				toks = textnorm.Tokens(m.Content)
-			}
-		}
 		clear(seen)
-		for _, t := range toks {
-			if _, ok := mass[t]; ok {
+		for _, no := range e.ownTerms(id) {
+			if t, ok := set[no]; ok {
 				seen[t] = true
 			}
 		}

@@ -19,8 +19,8 @@ func (e *Engine) idfSum(weights map[string]float64) float64 {
 	defer e.mu.RUnlock()
 	sum := 0.0
 	for _, t := range terms {
-		if e.lex.DocFreq(t) > 0 {
-			sum += weights[t] * e.lex.IDF(t)
+		if df := e.lex.DocFreq(t); df > 0 {
+			sum += weights[t] * e.lex.IDFOf(df)
 		}
 	}
 	return sum

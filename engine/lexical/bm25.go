@@ -39,11 +39,13 @@ type term struct {
 // removing it can lower their document frequencies.
 type doc struct {
 	id     int64
-	length float64 // weighted term count, = float64(fixed) / lengthScale
+	length float64 // weighted term count with context, = float64(fixed) / lengthScale
 	fixed  int64   // the length in fixed point: sums exactly, in any order
+	own    int64   // the length of its own terms alone, in fixed point
 	terms  []int32
 	gen    uint32
 	live   bool
+	mute   bool // lends its words to no neighbour (context.go)
 }
 
 // Index is not safe for concurrent writes; callers hold their own lock
@@ -69,6 +71,10 @@ type Index struct {
 	// termBlock is reserved room for documents' term lists (Reserve):
 	// begin carves from it instead of allocating per document.
 	termBlock []int32
+	// Context (context.go): each document's window of neighbour slots,
+	// ctxW[k] the weight at which it counts the words of neighbour k.
+	ctxW []float64
+	win  []int32 // slot*len(ctxW) + k → neighbour slot, or -1
 }
 
 // lengthScale is the fixed-point scale of document lengths (term weights
@@ -121,6 +127,13 @@ func (ix *Index) TermNo(t string) int32 {
 		ix.terms = append(ix.terms, term{})
 	}
 	return no
+}
+
+// Lookup is the number of term t if it has one; unlike TermNo it assigns
+// none, so readers may call it concurrently.
+func (ix *Index) Lookup(t string) (int32, bool) {
+	no, ok := ix.termNo[t]
+	return no, ok
 }
 
 // NumTerms is the number of term numbers assigned so far.
@@ -222,7 +235,7 @@ func (ix *Index) AddDocs(ids []int64, start []int, nos []int32, tfs []float64, w
 		}
 		ix.gen++
 		slot := int32(len(ix.docs))
-		ix.docs = append(ix.docs, doc{id: id, gen: ix.gen, live: true, terms: nos[a:b:b], fixed: fixed, length: float64(fixed) / lengthScale})
+		ix.docs = append(ix.docs, doc{id: id, gen: ix.gen, live: true, terms: nos[a:b:b], fixed: fixed, own: fixed, length: float64(fixed) / lengthScale})
 		ix.slotOf[id] = slot
 		ix.n++
 		ix.totalLen += fixed
@@ -231,6 +244,7 @@ func (ix *Index) AddDocs(ids []int64, start []int, nos []int32, tfs []float64, w
 	for no, c := range counts {
 		ix.terms[no].df += c
 	}
+	ix.growWindows()
 	workers = max(1, workers)
 	var wg sync.WaitGroup
 	for w := range workers {
@@ -252,8 +266,10 @@ func (ix *Index) AddDocs(ids []int64, start []int, nos []int32, tfs []float64, w
 	wg.Wait()
 }
 
-// finish counts a fully posted document into the statistics.
+// finish counts a fully posted document into the statistics. Its length
+// is its own until SetContext gives it its neighbours' words.
 func (ix *Index) finish(d *doc) {
+	d.own = d.fixed
 	d.length = float64(d.fixed) / lengthScale
 	ix.n++
 	ix.totalLen += d.fixed
@@ -266,14 +282,16 @@ func (ix *Index) begin(id int64, terms int) (int32, *doc) {
 		ix.unlink(slot)
 	} else if k := len(ix.free); k > 0 {
 		slot, ix.free = ix.free[k-1], ix.free[:k-1]
+		ix.clearWindow(slot)
 	} else {
 		slot = int32(len(ix.docs))
 		ix.docs = append(ix.docs, doc{})
+		ix.growWindows()
 	}
 	ix.slotOf[id] = slot
 	ix.gen++
 	d := &ix.docs[slot]
-	d.id, d.gen, d.live, d.length, d.fixed = id, ix.gen, true, 0, 0
+	d.id, d.gen, d.live, d.length, d.fixed, d.own = id, ix.gen, true, 0, 0, 0
 	d.terms = d.terms[:0]
 	if cap(d.terms) == 0 {
 		if len(ix.termBlock) >= terms && terms > 0 {
@@ -316,6 +334,7 @@ func (ix *Index) Remove(id int64) {
 		return
 	}
 	ix.unlink(slot)
+	ix.detach(slot)
 	delete(ix.slotOf, id)
 	ix.docs[slot].terms = nil
 	ix.free = append(ix.free, slot)
@@ -346,19 +365,32 @@ func (ix *Index) compact() {
 	ix.live, ix.stale = live, 0
 }
 
-// DocFreq is the number of live documents containing term.
+// DocFreq is the number of live documents containing term, in their own
+// words or, with context, in a neighbour's.
 func (ix *Index) DocFreq(t string) int {
 	no, ok := ix.termNo[t]
 	if !ok {
 		return 0
 	}
-	return ix.terms[no].df
+	if len(ix.ctxW) == 0 {
+		return ix.terms[no].df
+	}
+	acc := ix.getAcc()
+	df := ix.spread(acc, no)
+	acc.release()
+	ix.scratch.Put(acc)
+	return df
 }
 
 // IDF is BM25's inverse document frequency of term (always ≥ 0).
 func (ix *Index) IDF(t string) float64 {
 	return ix.idf(ix.DocFreq(t))
 }
+
+// IDFOf is the inverse document frequency of a term in df documents: IDF
+// for a caller that has DocFreq already (with context, each costs a pass
+// over the term's postings).
+func (ix *Index) IDFOf(df int) float64 { return ix.idf(df) }
 
 func (ix *Index) idf(df int) float64 {
 	n, f := float64(ix.n), float64(df)
@@ -381,11 +413,29 @@ func weightsOf(terms []string) map[string]float64 {
 }
 
 // accumulator is a search's scratch space: a score and a seen flag per
-// slot, and the slots touched (so resetting costs what the search did).
+// slot, and the slots touched (so resetting costs what the search did);
+// with context, one term's frequency per slot and the slots it reached.
 type accumulator struct {
 	score   []float64
 	seen    []bool
 	touched []int32
+	tf      []int64 // fixed point, as doc.fixed
+	reached []int32
+}
+
+// getAcc takes a scratch accumulator sized for every slot; put it back in
+// ix.scratch when done.
+func (ix *Index) getAcc() *accumulator {
+	acc, _ := ix.scratch.Get().(*accumulator)
+	if acc == nil {
+		acc = &accumulator{}
+	}
+	if len(acc.score) < len(ix.docs) {
+		acc.score = make([]float64, len(ix.docs))
+		acc.seen = make([]bool, len(ix.docs))
+		acc.tf = make([]int64, len(ix.docs))
+	}
+	return acc
 }
 
 // SearchWeighted is Search with a weight per query term (query expansion
@@ -398,14 +448,7 @@ func (ix *Index) SearchWeighted(terms map[string]float64, n int) []Hit {
 	if avg == 0 {
 		avg = 1
 	}
-	acc, _ := ix.scratch.Get().(*accumulator)
-	if acc == nil {
-		acc = &accumulator{}
-	}
-	if len(acc.score) < len(ix.docs) {
-		acc.score = make([]float64, len(ix.docs))
-		acc.seen = make([]bool, len(ix.docs))
-	}
+	acc := ix.getAcc()
 	// Iterate terms in a fixed order: float addition is not associative.
 	keys := make([]string, 0, len(terms))
 	for t := range terms {
@@ -413,9 +456,28 @@ func (ix *Index) SearchWeighted(terms map[string]float64, n int) []Hit {
 	}
 	sort.Strings(keys)
 	k1, b := ix.k1, ix.b
+	add := func(slot int32, idf, tf float64) {
+		if !acc.seen[slot] {
+			acc.seen[slot] = true
+			acc.touched = append(acc.touched, slot)
+		}
+		d := &ix.docs[slot]
+		acc.score[slot] += idf * tf * (k1 + 1) / (tf + k1*(1-b+b*d.length/avg))
+	}
 	for _, t := range keys {
 		no, ok := ix.termNo[t]
 		if !ok || len(ix.terms[no].postings) == 0 {
+			continue
+		}
+		if len(ix.ctxW) > 0 {
+			// With context a document's frequency of t is its own plus
+			// its neighbours' at their weights: spread the postings over
+			// the windows first, then score every document reached.
+			idf := ix.idf(ix.spread(acc, no)) * terms[t]
+			for _, slot := range acc.reached {
+				add(slot, idf, float64(acc.tf[slot])/lengthScale)
+			}
+			acc.release()
 			continue
 		}
 		te := &ix.terms[no]
@@ -425,12 +487,7 @@ func (ix *Index) SearchWeighted(terms map[string]float64, n int) []Hit {
 			if !d.live || d.gen != p.gen {
 				continue
 			}
-			tf := float64(p.tf)
-			if !acc.seen[p.slot] {
-				acc.seen[p.slot] = true
-				acc.touched = append(acc.touched, p.slot)
-			}
-			acc.score[p.slot] += idf * tf * (k1 + 1) / (tf + k1*(1-b+b*d.length/avg))
+			add(p.slot, idf, float64(p.tf))
 		}
 	}
 	// The n best in a min-heap: the root is the worst kept hit.

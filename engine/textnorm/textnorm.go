@@ -68,26 +68,57 @@ func Surface(s string) string {
 	return strings.Join(parts, " ")
 }
 
+// Words calls fn for every word of s — a run of letters and digits,
+// lower-cased — and says whether it is Hangul. It is the tokeniser's first
+// half; Term is the second. A caller that sees the same words again and
+// again (the index rebuild at open) can remember Term's answer per word.
+func Words(s string, fn func(w string, hangul bool)) { eachWord(s, fn) }
+
+// Term is the index term of one word from Words, or false for a stop word,
+// a particle alone or a single Latin letter.
+func Term(w string, hangul bool) (string, bool) { return term(w, hangul) }
+
 // eachWord calls fn for every run of letters and digits in s, lower-cased.
 // A run is split where the script changes between Hangul and anything else,
 // so "memtrace의" yields "memtrace" and "의".
+//
+// It lowers word by word (rune by rune, as strings.ToLower does), so a word
+// with no capital letters is passed as a substring of s: lowering the whole
+// text first cost an allocation and a copy of every Korean text.
 func eachWord(s string, fn func(w string, hangul bool)) {
-	s = strings.ToLower(s)
 	start := -1
-	startHangul := false
+	startHangul, upper := false, false
+	emit := func(w string) {
+		if upper {
+			w = strings.ToLower(w)
+		}
+		fn(w, startHangul)
+	}
 	for i, r := range s {
-		isWord := unicode.IsLetter(r) || unicode.IsDigit(r)
-		h := isHangul(r)
+		lr := r
+		if r >= utf8.RuneSelf || ('A' <= r && r <= 'Z') {
+			lr = unicode.ToLower(r)
+		}
+		var isWord bool
+		if lr < utf8.RuneSelf {
+			isWord = ('a' <= lr && lr <= 'z') || ('0' <= lr && lr <= '9')
+		} else {
+			isWord = unicode.IsLetter(lr) || unicode.IsDigit(lr)
+		}
+		h := isHangul(lr)
 		if start >= 0 && (!isWord || h != startHangul) {
-			fn(s[start:i], startHangul)
+			emit(s[start:i])
 			start = -1
 		}
 		if isWord && start < 0 {
-			start, startHangul = i, h
+			start, startHangul, upper = i, h, false
+		}
+		if isWord && lr != r {
+			upper = true
 		}
 	}
 	if start >= 0 {
-		fn(s[start:], startHangul)
+		emit(s[start:])
 	}
 }
 

@@ -1,9 +1,11 @@
 package textnorm
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
+	"unicode"
 )
 
 func TestSurface(t *testing.T) {
@@ -47,15 +49,54 @@ func TestQueryTermsReportsDropped(t *testing.T) {
 	}
 }
 
-func TestMemoTokensEqualTokens(t *testing.T) {
-	mm := NewMemo(4) // small: the reset path runs too
+// eachWord lowers word by word; the words must be exactly those of
+// lowering the whole text first and splitting that (what it did before).
+func TestWordsEqualLoweringFirst(t *testing.T) {
 	for _, s := range []string{
-		"그 프로젝트의 진행 상황을 알려줘", "Caroline adopted running dogs; creative creators",
-		"충주 사과가 맛있었지? memtrace의 SQLite", "the the a an I", "프로젝트 진행 running",
+		"그 프로젝트의 진행 상황을 알려줘", "Caroline adopted running DOGS; creative Creators",
+		"충주 사과가 맛있었지? memtrace의 SQLite", "ΣΊΣΥΦΟΣ Straße İstanbul ǅemal", "bad\xffutf8 X\x00Y",
+		"ⒶⒷ circled", "Ⅻ roman numerals", "MixedCase한글Mixed",
 	} {
-		got, want := mm.Tokens(s), Tokens(s)
-		if strings.Join(got, "|") != strings.Join(want, "|") {
-			t.Errorf("Memo.Tokens(%q) = %q, want %q", s, got, want)
+		if got, want := words(s, eachWord), words(s, wordsLoweringFirst); got != want {
+			t.Errorf("words(%q) = %q, want %q", s, got, want)
 		}
+	}
+}
+
+func FuzzWordsEqualLoweringFirst(f *testing.F) {
+	f.Add("Caroline adopted 충주 사과를 SQLite의")
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := words(s, eachWord), words(s, wordsLoweringFirst); got != want {
+			t.Errorf("words(%q) = %q, want %q", s, got, want)
+		}
+	})
+}
+
+func words(s string, each func(string, func(string, bool))) string {
+	var b strings.Builder
+	each(s, func(w string, hangul bool) {
+		fmt.Fprintf(&b, "%s/%v|", w, hangul)
+	})
+	return b.String()
+}
+
+// wordsLoweringFirst is the reference: lower the whole text, then split.
+func wordsLoweringFirst(s string, fn func(w string, hangul bool)) {
+	s = strings.ToLower(s)
+	start := -1
+	startHangul := false
+	for i, r := range s {
+		isWord := unicode.IsLetter(r) || unicode.IsDigit(r)
+		h := isHangul(r)
+		if start >= 0 && (!isWord || h != startHangul) {
+			fn(s[start:i], startHangul)
+			start = -1
+		}
+		if isWord && start < 0 {
+			start, startHangul = i, h
+		}
+	}
+	if start >= 0 {
+		fn(s[start:], startHangul)
 	}
 }

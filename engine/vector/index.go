@@ -8,14 +8,20 @@ type Hit = topn.Hit
 // Index is a flat (exact) index of unit vectors in one contiguous slab, so
 // a search is one linear pass of dot products over sequential memory. At
 // 100k × 256 that pass is the "scan floor" the recall benchmark reports
-// against. The slab costs a copy of every vector (100 MB at 100k), bought
-// back in speed: rows scattered over the heap by incremental ingest made the
-// same pass 3.5× slower (35 ms against 10 ms at 100k).
+// against. Rows scattered over the heap by incremental ingest made the same
+// pass 3.5× slower (35 ms against 10 ms at 100k).
+//
+// A row stays where it is until the slab grows (Moves counts the times it
+// did) or Remove moves the last row into a removed one's place, so a caller
+// that never removes may keep the row Get returns as its one copy of a
+// vector, and fetch it again when Moves changes: the engine does, so the
+// slab is the only copy of its vectors (100 MB at 100k memories).
 type Index struct {
-	dim  int
-	ids  []int64
-	vecs []float32 // row i is vecs[i*dim : (i+1)*dim]
-	pos  map[int64]int
+	dim   int
+	ids   []int64
+	vecs  []float32 // row i is vecs[i*dim : (i+1)*dim]
+	pos   map[int64]int
+	moves int
 }
 
 // NewIndex returns an empty index of dim dimensions.
@@ -30,6 +36,7 @@ func (ix *Index) Reserve(n int) {
 		vecs := make([]float32, len(ix.vecs), need)
 		copy(vecs, ix.vecs)
 		ix.vecs = vecs
+		ix.moves++
 	}
 	if n > cap(ix.ids) {
 		ids := make([]int64, len(ix.ids), n)
@@ -37,6 +44,9 @@ func (ix *Index) Reserve(n int) {
 		ix.ids = ids
 	}
 }
+
+// Moves counts the times the slab was reallocated, moving every row.
+func (ix *Index) Moves() int { return ix.moves }
 
 // Dim is the vector length; Len the number of vectors.
 func (ix *Index) Dim() int { return ix.dim }
@@ -57,6 +67,9 @@ func (ix *Index) Set(id int64, v []float32) bool {
 		p = len(ix.ids)
 		ix.pos[id] = p
 		ix.ids = append(ix.ids, id)
+		if cap(ix.vecs)-len(ix.vecs) < len(v) {
+			ix.moves++
+		}
 		ix.vecs = append(ix.vecs, v...)
 	}
 	row := ix.row(p)

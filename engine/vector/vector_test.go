@@ -86,3 +86,31 @@ func BenchmarkSearch100k(b *testing.B) {
 		ix.Search(q, 50)
 	}
 }
+
+// Rows stay put until the slab grows, and every growth is counted: the
+// engine keeps rows as its memories' vectors and follows them on a move.
+func TestIndexRowsStayUntilMoves(t *testing.T) {
+	ix := NewIndex(2)
+	ix.Reserve(2)
+	moves := ix.Moves()
+	ix.Set(1, []float32{3, 4})
+	ix.Set(2, []float32{1, 0})
+	row1, _ := ix.Get(1)
+	if ix.Moves() != moves {
+		t.Fatalf("the slab moved within its reservation")
+	}
+	ix.Set(1, []float32{0, 2}) // replaced in place
+	if got, _ := ix.Get(1); &got[0] != &row1[0] || got[1] != 1 {
+		t.Fatalf("replacing a vector moved its row or did not normalise it: %v", got)
+	}
+	ix.Set(3, []float32{1, 1}) // beyond the reservation
+	if ix.Moves() == moves {
+		t.Fatalf("the slab grew without counting a move")
+	}
+	if got, _ := ix.Get(1); got[1] != 1 || got[0] != 0 {
+		t.Fatalf("row 1 after the move = %v", got)
+	}
+	if row1[1] != 1 {
+		t.Fatalf("the old row was overwritten")
+	}
+}
