@@ -2,11 +2,13 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 
@@ -16,11 +18,12 @@ import (
 )
 
 // cmdBench runs the benchmarks: `bench locomo` (retrieval quality on the
-// LoCoMo conversations) and `bench recall` (recall latency against the
-// brute-force scan floor as the store grows).
+// LoCoMo conversations), `bench recall` (recall latency against the
+// brute-force scan floor as the store grows) and `bench open` (opening a
+// database against reading its rows).
 func cmdBench(e *env, args []string) error {
 	return runSubcommand(e, args, "benchmark",
-		subcommand{"locomo", benchLoCoMo}, subcommand{"recall", benchRecall})
+		subcommand{"locomo", benchLoCoMo}, subcommand{"recall", benchRecall}, subcommand{"open", benchOpen})
 }
 
 func benchLoCoMo(e *env, args []string) error {
@@ -119,6 +122,96 @@ func benchRecall(e *env, args []string) error {
 	}
 	fmt.Fprint(e.stdout, res.Text())
 	return nil
+}
+
+func benchOpen(e *env, args []string) error {
+	fs := flag.NewFlagSet("bench open", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	nsFlag := fs.String("n", "10000,100000", "store sizes, comma-separated")
+	opens := fs.Int("opens", 5, "opens per store size")
+	asJSON := fs.Bool("json", false, "print the result as JSON")
+	rest, err := parseArgs(fs, args)
+	if err != nil {
+		return usageError{err.Error()}
+	}
+	if len(rest) > 0 {
+		return usageError{fmt.Sprintf("unexpected argument %q", rest[0])}
+	}
+	ns, err := benchInts(*nsFlag)
+	if err != nil {
+		return usageError{"--n: " + err.Error()}
+	}
+	if *opens <= 0 {
+		return usageError{"--opens must be positive"}
+	}
+	tmp, err := os.MkdirTemp("", "memtrace-bench-")
+	if err != nil {
+		return fmt.Errorf("bench open: temporary directory: %w", err)
+	}
+	defer os.RemoveAll(tmp)
+	opts := golden.OpenBenchOptions{Sizes: ns, Opens: *opens}
+	if !*asJSON {
+		opts.Progress = func(stage string, n int) { fmt.Fprintf(e.stderr, "bench open: n=%d: %s\n", n, stage) }
+	}
+	res, err := golden.RunOpenBench(e.ctx, func(ctx context.Context, name string) (golden.OpenBenchDB, func() error, error) {
+		path := filepath.Join(tmp, name+".db")
+		return benchDB{path}, func() error {
+			for _, p := range []string{path, path + "-wal", path + "-shm"} {
+				if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
+					return err
+				}
+			}
+			return nil
+		}, nil
+	}, opts)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return writeJSONText(e.stdout, res)
+	}
+	fmt.Fprint(e.stdout, res.Text())
+	return nil
+}
+
+// benchDB is one database file of `bench open`.
+type benchDB struct{ path string }
+
+func (b benchDB) Fill(ctx context.Context, ms []*engine.Memory) error {
+	db, err := store.Open(ctx, b.path, nil)
+	if err != nil {
+		return err
+	}
+	eng, err := engine.Open(ctx, engine.Options{Store: db})
+	if err == nil {
+		err = golden.AddSynthetic(ctx, eng, ms)
+	}
+	return errors.Join(err, db.Close())
+}
+
+func (b benchDB) ReadFloor(ctx context.Context) (int, error) {
+	db, err := store.Open(ctx, b.path, nil)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	err = db.ForEachMemory(ctx, func(*engine.Memory) error { n++; return nil })
+	return n, errors.Join(err, db.Close())
+}
+
+func (b benchDB) Open(ctx context.Context) (int, func() error, error) {
+	db, err := store.Open(ctx, b.path, nil)
+	if err != nil {
+		return 0, nil, err
+	}
+	eng, err := engine.Open(ctx, engine.Options{Store: db})
+	if err != nil {
+		return 0, nil, errors.Join(err, db.Close())
+	}
+	return eng.Len(), func() error {
+		runtime.KeepAlive(eng)
+		return db.Close()
+	}, nil
 }
 
 // tempEngines opens each engine on a fresh SQLite file under dir.

@@ -72,6 +72,35 @@ func TestBenchRecallJSON(t *testing.T) {
 	}
 }
 
+// bench open writes a database, opens it repeatedly and reads its rows
+// alone; the JSON row carries every figure, and the temporary database is
+// gone afterwards.
+func TestBenchOpenJSON(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	out, errOut, code := runCLI(t, "bench", "open", "--n", "400", "--opens", "3", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var got golden.OpenBenchResult
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Runs) != 1 {
+		t.Fatalf("runs %+v", got.Runs)
+	}
+	r := got.Runs[0]
+	if r.N != 400 || r.Opens != 3 || r.FirstMS <= 0 || r.P50MS <= 0 || r.P95MS < r.P50MS || r.ReadFloorMS <= 0 || r.Ratio <= 0 || r.HeapMB <= 0 {
+		t.Errorf("run %+v", r)
+	}
+	if left, _ := os.ReadDir(tmp); len(left) != 0 {
+		t.Errorf("bench open left %d entries in the temporary directory", len(left))
+	}
+	if _, _, code := runCLI(t, "bench", "open", "--opens", "0"); code != 2 {
+		t.Errorf("--opens 0: exit %d, want 2", code)
+	}
+}
+
 // BenchmarkLoCoMoOneConversation ingests conv-26 into a fresh database and
 // runs its 197 questions through the full recall pipeline.
 func BenchmarkLoCoMoOneConversation(b *testing.B) {
