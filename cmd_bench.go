@@ -77,11 +77,7 @@ func benchLoCoMo(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if *asJSON {
-		return writeJSONText(e.stdout, res)
-	}
-	fmt.Fprint(e.stdout, res.Text())
-	return nil
+	return printBench(e, *asJSON, res)
 }
 
 func benchRecall(e *env, args []string) error {
@@ -90,23 +86,9 @@ func benchRecall(e *env, args []string) error {
 	nsFlag := fs.String("n", "10000,100000", "store sizes, comma-separated")
 	queries := fs.Int("queries", 200, "traced recalls per store size")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
-	rest, err := parseArgs(fs, args)
+	ns, tmp, err := sizedBench(fs, args, nsFlag, "queries", queries)
 	if err != nil {
-		return usageError{err.Error()}
-	}
-	if len(rest) > 0 {
-		return usageError{fmt.Sprintf("unexpected argument %q", rest[0])}
-	}
-	ns, err := benchInts(*nsFlag)
-	if err != nil {
-		return usageError{"--n: " + err.Error()}
-	}
-	if *queries <= 0 {
-		return usageError{"--queries must be positive"}
-	}
-	tmp, err := os.MkdirTemp("", "memtrace-bench-")
-	if err != nil {
-		return fmt.Errorf("bench recall: temporary directory: %w", err)
+		return err
 	}
 	defer os.RemoveAll(tmp)
 	opts := golden.RecallBenchOptions{Sizes: ns, Queries: *queries, RSS: residentMB}
@@ -117,11 +99,7 @@ func benchRecall(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if *asJSON {
-		return writeJSONText(e.stdout, res)
-	}
-	fmt.Fprint(e.stdout, res.Text())
-	return nil
+	return printBench(e, *asJSON, res)
 }
 
 func benchOpen(e *env, args []string) error {
@@ -130,23 +108,9 @@ func benchOpen(e *env, args []string) error {
 	nsFlag := fs.String("n", "10000,100000", "store sizes, comma-separated")
 	opens := fs.Int("opens", 5, "opens per store size")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
-	rest, err := parseArgs(fs, args)
+	ns, tmp, err := sizedBench(fs, args, nsFlag, "opens", opens)
 	if err != nil {
-		return usageError{err.Error()}
-	}
-	if len(rest) > 0 {
-		return usageError{fmt.Sprintf("unexpected argument %q", rest[0])}
-	}
-	ns, err := benchInts(*nsFlag)
-	if err != nil {
-		return usageError{"--n: " + err.Error()}
-	}
-	if *opens <= 0 {
-		return usageError{"--opens must be positive"}
-	}
-	tmp, err := os.MkdirTemp("", "memtrace-bench-")
-	if err != nil {
-		return fmt.Errorf("bench open: temporary directory: %w", err)
+		return err
 	}
 	defer os.RemoveAll(tmp)
 	opts := golden.OpenBenchOptions{Sizes: ns, Opens: *opens}
@@ -167,11 +131,41 @@ func benchOpen(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if *asJSON {
+	return printBench(e, *asJSON, res)
+}
+
+// printBench writes a benchmark's result as JSON or as its table.
+func printBench(e *env, asJSON bool, res interface{ Text() string }) error {
+	if asJSON {
 		return writeJSONText(e.stdout, res)
 	}
 	fmt.Fprint(e.stdout, res.Text())
 	return nil
+}
+
+// sizedBench parses the flags of a benchmark over store sizes — fs defines
+// --n (given back parsed) and a count that must be positive — and makes its
+// temporary directory; the caller removes it.
+func sizedBench(fs *flag.FlagSet, args []string, sizes *string, countName string, count *int) ([]int, string, error) {
+	rest, err := parseArgs(fs, args)
+	if err != nil {
+		return nil, "", usageError{err.Error()}
+	}
+	if len(rest) > 0 {
+		return nil, "", usageError{fmt.Sprintf("unexpected argument %q", rest[0])}
+	}
+	ns, err := benchInts(*sizes)
+	if err != nil {
+		return nil, "", usageError{"--n: " + err.Error()}
+	}
+	if *count <= 0 {
+		return nil, "", usageError{"--" + countName + " must be positive"}
+	}
+	tmp, err := os.MkdirTemp("", "memtrace-bench-")
+	if err != nil {
+		return nil, "", fmt.Errorf("%s: temporary directory: %w", fs.Name(), err)
+	}
+	return ns, tmp, nil
 }
 
 // benchDB is one database file of `bench open`.

@@ -85,14 +85,7 @@ func (s *sessionIndex) window(id int64) []int64 {
 	if !ok || pos.session == "" {
 		return w
 	}
-	ids := s.order[pos.session]
-	at := -1
-	for i := len(ids) - 1; i >= 0; i-- { // appends are the common case: search from the end
-		if ids[i] == id {
-			at = i
-			break
-		}
-	}
+	ids, at := s.place(id, pos.session)
 	if at < 0 {
 		return w
 	}
@@ -461,19 +454,24 @@ func (s *sessionIndex) remove(id int64, prev sessionPos) []int64 {
 	return around
 }
 
+// place returns session's memories in order and id's position among them
+// (-1 if it is not there).
+func (s *sessionIndex) place(id int64, session string) ([]int64, int) {
+	ids := s.order[session]
+	for i := len(ids) - 1; i >= 0; i-- { // appends are the common case: search from the end
+		if ids[i] == id {
+			return ids, i
+		}
+	}
+	return ids, -1
+}
+
 // neighbours are the ids within ContextWindow of id in its session.
 func (s *sessionIndex) neighbours(id int64, session string) []int64 {
 	if session == "" {
 		return nil
 	}
-	ids := s.order[session]
-	at := -1
-	for i := len(ids) - 1; i >= 0; i-- { // appends are the common case: search from the end
-		if ids[i] == id {
-			at = i
-			break
-		}
-	}
+	ids, at := s.place(id, session)
 	if at < 0 {
 		return nil
 	}
