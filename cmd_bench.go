@@ -108,18 +108,32 @@ func benchOpen(e *env, args []string) error {
 	nsFlag := fs.String("n", "10000,100000", "store sizes, comma-separated")
 	opens := fs.Int("opens", 5, "opens per store size")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
+	keep := fs.String("keep", "", "write the databases into this directory and keep them (open-N.db)")
 	ns, tmp, err := sizedBench(fs, args, nsFlag, "opens", opens)
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(tmp)
+	dir := tmp
+	if *keep != "" {
+		if err := os.MkdirAll(*keep, 0o755); err != nil {
+			return engine.Errorf(engine.EINVALID, "bench open: --keep %s: %v", *keep, err)
+		}
+		dir = *keep
+	}
 	opts := golden.OpenBenchOptions{Sizes: ns, Opens: *opens}
 	if !*asJSON {
 		opts.Progress = func(stage string, n int) { fmt.Fprintf(e.stderr, "bench open: n=%d: %s\n", n, stage) }
 	}
 	res, err := golden.RunOpenBench(e.ctx, func(ctx context.Context, name string) (golden.OpenBenchDB, func() error, error) {
-		path := filepath.Join(tmp, name+".db")
+		path := filepath.Join(dir, name+".db")
+		if _, err := os.Stat(path); err == nil {
+			return nil, nil, engine.Errorf(engine.EINVALID, "bench open: %s exists; remove it or keep the databases elsewhere", path)
+		}
 		return benchDB{path}, func() error {
+			if *keep != "" {
+				return nil
+			}
 			for _, p := range []string{path, path + "-wal", path + "-shm"} {
 				if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
 					return err

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"memtrace/golden"
@@ -98,6 +100,19 @@ func TestBenchOpenJSON(t *testing.T) {
 	}
 	if _, _, code := runCLI(t, "bench", "open", "--opens", "0"); code != 2 {
 		t.Errorf("--opens 0: exit %d, want 2", code)
+	}
+	// --keep leaves the database, a memtrace database like any other, and
+	// refuses to overwrite it.
+	keep := filepath.Join(t.TempDir(), "dbs")
+	if _, errOut, code := runCLI(t, "bench", "open", "--n", "50", "--opens", "1", "--keep", keep); code != 0 {
+		t.Fatalf("--keep: exit %d: %s", code, errOut)
+	}
+	out, errOut, code = runCLI(t, "--db", filepath.Join(keep, "open-50.db"), "list", "--json")
+	if code != 0 || !strings.Contains(out, "syn-49") {
+		t.Fatalf("list on the kept database: exit %d: %s %.200s", code, errOut, out)
+	}
+	if _, errOut, code := runCLI(t, "bench", "open", "--n", "50", "--opens", "1", "--keep", keep); code == 0 || !strings.Contains(errOut, "exists") {
+		t.Errorf("a second --keep run into the same directory: exit %d: %s", code, errOut)
 	}
 }
 
