@@ -1,0 +1,161 @@
+package engine
+
+import (
+	"context"
+	"strings"
+
+	"memtrace/engine/lexical"
+	"memtrace/engine/textnorm"
+)
+
+// The bulk load at open: Open decodes the rows, and these goroutines cache
+// them, tokenise them and fill the vector index as they come; buildLexical
+// posts the lexical index once at the end.
+
+// bulkLoad caches the batches an open reads — caches, terms and session
+// places on one goroutine, the vector index on another, without the
+// lexical postings (buildLexical posts them once at the end) — in the
+// order given. Until finish returns, those goroutines own e.
+type bulkLoad struct {
+	jobs  chan []*Memory
+	vecs  chan []*Memory
+	done  chan struct{}
+	vdone chan struct{}
+	err   error // the first failure; written by the goroutine, read after done
+	moved bool  // the vector slab moved: cached memories must follow their rows
+}
+
+// startBulkLoad starts the goroutines; n is the number of memories
+// expected (a hint: the caches are sized for it).
+func (e *Engine) startBulkLoad(ctx context.Context, n int) *bulkLoad {
+	ld := &bulkLoad{jobs: make(chan []*Memory, 8), vecs: make(chan []*Memory, 8), done: make(chan struct{}), vdone: make(chan struct{})}
+	e.sessions = newSessionIndex(n)
+	e.mems = make(map[int64]*Memory, n)
+	e.ids = make([]int64, 0, n)
+	go func() {
+		defer close(ld.vdone)
+		for ms := range ld.vecs {
+			for _, m := range ms {
+				if e.cacheVector(m) {
+					ld.moved = true
+				}
+			}
+		}
+	}()
+	go func() {
+		defer close(ld.done)
+		defer close(ld.vecs)
+		// Each distinct word is turned into a term number once: a word's
+		// term (stemming, particle stripping) and its number are the cost
+		// of tokenising, and text repeats its words (Zipf). The numbers of
+		// many memories share one block.
+		const memoLimit = 1 << 18
+		memo := make(map[string]int32, 1<<14) // word → term number, -1: no term
+		var block []int32
+		for ms := range ld.jobs {
+			if ld.err != nil {
+				continue // drain
+			}
+			if err := e.ensureVectors(ctx, ms); err != nil {
+				ld.err = err
+				continue
+			}
+			ld.vecs <- ms
+			for _, m := range ms {
+				e.cacheFields(m)
+				if cap(block)-len(block) < 256 {
+					block = make([]int32, 0, 1<<14)
+				}
+				first := len(block)
+				textnorm.Words(m.Content, func(w string, hangul bool) {
+					no, hit := memo[w]
+					if !hit {
+						no = -1
+						if t, ok := textnorm.Term(w, hangul); ok {
+							no = e.lex.TermNo(t)
+						}
+						if len(memo) >= memoLimit {
+							clear(memo)
+						}
+						memo[strings.Clone(w)] = no
+					}
+					if no >= 0 {
+						block = append(block, no)
+					}
+				})
+				var toks []int32 // a memory without terms has none (as termNos)
+				if len(block) > first {
+					toks = block[first:len(block):len(block)]
+				}
+				e.placeSession(m, toks)
+			}
+		}
+	}()
+	return ld
+}
+
+// add queues a batch; ms must not be modified afterwards. A failure shows
+// at finish (the goroutines drain the rest).
+func (ld *bulkLoad) add(ms []*Memory) { ld.jobs <- ms }
+
+// finish waits for every queued batch and returns the first failure.
+func (ld *bulkLoad) finish() error {
+	close(ld.jobs)
+	<-ld.done
+	<-ld.vdone
+	return ld.err
+}
+
+// buildLexical posts every cached memory's own words into the lexical
+// index, which holds no document yet (its term numbers were assigned as the
+// memories were tokenised), with lexical.Index.AddDocs — every term's
+// postings allocated once, at their final size — then gives each memory of
+// a session its window and every memory its length. Caller owns e.
+func (e *Engine) buildLexical() {
+	if e.sessions == nil {
+		e.sessions = newSessionIndex(0)
+	}
+	s := e.sessions
+	total := 0
+	for _, id := range e.ids {
+		total += len(s.toks[id])
+	}
+	// Each document's distinct terms and their counts, in the order they
+	// first occur (as termCounts), counted in a flat array.
+	seen := make([]float64, e.lex.NumTerms())
+	start := make([]int, 1, len(e.ids)+1)
+	nos := make([]int32, 0, total)
+	vals := make([]float64, 0, total)
+	for _, id := range e.ids {
+		first := len(nos)
+		for _, no := range s.toks[id] {
+			if seen[no] == 0 {
+				nos = append(nos, no)
+			}
+			seen[no]++
+		}
+		for _, no := range nos[first:] {
+			vals = append(vals, seen[no])
+			seen[no] = 0
+		}
+		start = append(start, len(nos))
+	}
+	e.lex.AddDocs(e.ids, start, nos, vals, 2)
+	window := make([]int64, 2*ContextWindow)
+	for _, ids := range s.order {
+		for i, id := range ids {
+			for d := 1; d <= ContextWindow; d++ {
+				window[2*(d-1)], window[2*(d-1)+1] = lexical.None, lexical.None
+				if j := i - d; j >= 0 {
+					window[2*(d-1)] = ids[j]
+				}
+				if j := i + d; j < len(ids) {
+					window[2*(d-1)+1] = ids[j]
+				}
+			}
+			m := e.mems[id]
+			e.lex.SetContext(id, window, m != nil && m.Status != StatusQuarantined)
+		}
+	}
+	e.lex.RelengthAll()
+}
