@@ -1,6 +1,8 @@
 // Package lexical is an in-memory Okapi BM25 index over documents identified
 // by int64 ids. It is a cache derived from the store: rebuilt at open, kept
-// current on every write. Terms come from engine/textnorm.
+// current on every write. Terms come from engine/textnorm. A document may
+// also count its neighbours' words (BM25F-style, context.go): the engine's
+// memories count the turns around them in their conversation.
 package lexical
 
 import (
