@@ -83,7 +83,10 @@ func Open(ctx context.Context, path string, now func() time.Time) (*DB, error) {
 // map the file (mmap_size, up to 1 GiB): the engine's load at open reads
 // every page of the memories table once, and through the map SQLite reads a
 // page in place instead of copying it into each connection's page cache
-// (the 100k-memory load's floor fell from 750 to 530 ms).
+// (the 100k-memory load's floor fell from 750 to 530 ms). The price, as
+// SQLite documents it: a read error under the map (a file truncated behind
+// SQLite's back, a failing network disk) is a SIGBUS, not an error value —
+// acceptable for the local file a memtrace database is.
 const (
 	writerPragmas = "PRAGMA cache_size = -65536; PRAGMA wal_autocheckpoint = 8192"
 	readerPragmas = "PRAGMA cache_size = -8192; PRAGMA mmap_size = 1073741824"
