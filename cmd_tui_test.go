@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestTUIWithoutDatabase(t *testing.T) {
@@ -46,5 +47,34 @@ func TestTUIWithoutDatabase(t *testing.T) {
 				t.Errorf("the TUI created %s (stat: %v); it must only open existing databases", want, err)
 			}
 		})
+	}
+}
+
+// The TUI's command closes what a background open made, waits for an open
+// that is running, and never waits for one that did not begin.
+func TestBackgroundOpen(t *testing.T) {
+	ctx := context.Background()
+	var never backgroundOpen
+	never.close() // returns at once
+	if never.begin(ctx) {
+		t.Fatal("an open began after close")
+	}
+
+	var op backgroundOpen
+	if !op.begin(ctx) {
+		t.Fatal("the open could not begin")
+	}
+	closed := make(chan struct{})
+	go func() { op.close(); close(closed) }()
+	select {
+	case <-closed:
+		t.Fatal("close did not wait for the running open")
+	case <-time.After(50 * time.Millisecond):
+	}
+	n := 0
+	op.end(func() { n++ })
+	<-closed
+	if n != 1 {
+		t.Fatalf("closed %d times", n)
 	}
 }
