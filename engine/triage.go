@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"time"
 )
@@ -39,17 +40,22 @@ type TriageItem struct {
 }
 
 // TriageVerdict is the judge's decision on one item, pinned with what
-// produced it. Its JSON is one line of the verdict file; the field names
-// match engine/judge's TriageVerdict.
+// produced it (model, digest, prompt and input hashes) so a verdict file
+// can be audited and replayed. Its JSON is one line of the verdict file.
+// engine/judge produces it.
 type TriageVerdict struct {
-	MemoryID      int64    `json:"memory_id"`
-	Key           string   `json:"key,omitempty"`
-	Type          string   `json:"type"`
-	Verdict       string   `json:"verdict"`
-	RetypeTo      string   `json:"retype_to,omitempty"`
-	Reason        string   `json:"reason"`
-	Confidence    float64  `json:"confidence"`
-	JudgeVerdict  string   `json:"judge_verdict,omitempty"`
+	MemoryID   int64   `json:"memory_id"`
+	Key        string  `json:"key,omitempty"`
+	Type       string  `json:"type"`
+	Verdict    string  `json:"verdict"` // keep | echo | roleplay_scene | retype | needs_review
+	RetypeTo   string  `json:"retype_to,omitempty"`
+	Reason     string  `json:"reason"`
+	Confidence float64 `json:"confidence"`
+	// JudgeVerdict is what the model answered when a rule changed it (low
+	// confidence mapped to echo); empty when Verdict is the model's own.
+	JudgeVerdict string `json:"judge_verdict,omitempty"`
+	// Flags are for the curator: injection_attempt, low_confidence,
+	// label_prefix_stripped.
 	Flags         []string `json:"flags,omitempty"`
 	NeedsReview   bool     `json:"needs_review,omitempty"`
 	Model         string   `json:"model"`
@@ -58,7 +64,7 @@ type TriageVerdict struct {
 	PromptHash    string   `json:"prompt_hash"`
 	SchemaHash    string   `json:"schema_hash"`
 	InputHash     string   `json:"input_hash"`
-	Attempts      int      `json:"attempts"`
+	Attempts      int      `json:"attempts"` // model calls made; 0 when served from the cache
 	Cached        bool     `json:"-"`
 }
 
@@ -72,14 +78,7 @@ func (v TriageVerdict) Label() string {
 }
 
 // HasFlag reports whether the verdict carries flag.
-func (v TriageVerdict) HasFlag(flag string) bool {
-	for _, f := range v.Flags {
-		if f == flag {
-			return true
-		}
-	}
-	return false
-}
+func (v TriageVerdict) HasFlag(flag string) bool { return slices.Contains(v.Flags, flag) }
 
 // Triager judges one stored memory. engine/judge provides the Ollama one;
 // the engine never imports it, so tests and other judges plug in here.

@@ -5,65 +5,28 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"memtrace/engine"
 )
 
-// Triage verdicts. The model answers one of the first four; the client
-// adds needs_review for an answer that failed validation twice.
+// Triage verdicts: the engine's (engine.TriageKeep …). The model answers
+// one of the first four; the client adds needs_review for an answer that
+// failed validation twice.
 const (
-	VerdictKeep        = "keep"
-	VerdictEcho        = "echo"
-	VerdictRoleplay    = "roleplay_scene"
-	VerdictRetype      = "retype"
-	VerdictNeedsReview = "needs_review"
+	VerdictKeep        = engine.TriageKeep
+	VerdictEcho        = engine.TriageEcho
+	VerdictRoleplay    = engine.TriageRoleplay
+	VerdictRetype      = engine.TriageRetype
+	VerdictNeedsReview = engine.TriageNeedsReview
 )
 
-// TriageItem is one stored memory under review.
-type TriageItem struct {
-	ID   int64  `json:"id"`
-	Key  string `json:"key,omitempty"`
-	Type string `json:"type"` // the label under review, e.g. "milestone"
-	Text string `json:"text"`
-}
+// TriageItem is one stored memory under review (the label under review in
+// Type, e.g. "milestone").
+type TriageItem = engine.TriageItem
 
-// TriageVerdict is the judge's decision on one item, pinned with what
-// produced it (model, digest, prompt and input hashes) so a verdict file
-// can be audited and replayed. Its JSON is one line of the verdict file.
-type TriageVerdict struct {
-	MemoryID   int64   `json:"memory_id"`
-	Key        string  `json:"key,omitempty"`
-	Type       string  `json:"type"`
-	Verdict    string  `json:"verdict"` // keep | echo | roleplay_scene | retype | needs_review
-	RetypeTo   string  `json:"retype_to,omitempty"`
-	Reason     string  `json:"reason"`
-	Confidence float64 `json:"confidence"`
-	// JudgeVerdict is what the model answered when a rule changed it (low
-	// confidence mapped to echo); empty when Verdict is the model's own.
-	JudgeVerdict string `json:"judge_verdict,omitempty"`
-	// Flags are for the curator: injection_attempt, low_confidence,
-	// label_prefix_stripped.
-	Flags         []string `json:"flags,omitempty"`
-	NeedsReview   bool     `json:"needs_review,omitempty"`
-	Model         string   `json:"model"`
-	Digest        string   `json:"digest"`
-	PromptVersion string   `json:"prompt_version"`
-	PromptHash    string   `json:"prompt_hash"`
-	SchemaHash    string   `json:"schema_hash"`
-	InputHash     string   `json:"input_hash"`
-	Attempts      int      `json:"attempts"` // model calls made; 0 when served from the cache
-	Cached        bool     `json:"-"`
-}
-
-// Label is the verdict in DESIGN.md's notation: "retype:<type>" for a
-// retype, else the verdict itself.
-func (v TriageVerdict) Label() string {
-	if v.Verdict == VerdictRetype {
-		return VerdictRetype + ":" + v.RetypeTo
-	}
-	return v.Verdict
-}
-
-// HasFlag reports whether the verdict carries flag.
-func (v TriageVerdict) HasFlag(flag string) bool { return slices.Contains(v.Flags, flag) }
+// TriageVerdict is the judge's decision on one item: the engine's type, so
+// the triage workflow takes it as it is.
+type TriageVerdict = engine.TriageVerdict
 
 // Triager judges already-stored memories of a population (seed 001, Fix B).
 // Every item is judged by the model — no keyword shortcut for old data.
