@@ -18,14 +18,10 @@ func cmdRecall(e *env, args []string) error {
 	fs := flag.NewFlagSet("recall", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	at := fs.String("at", "", "time override: +30d, -2h, now or RFC 3339 (relative to now)")
-	session := fs.String("session", "", "the live session (its last minutes are echoes; its share is capped)")
-	project := fs.String("project", "", "the project the query is about (other projects' memories are excluded)")
-	k := fs.Int("k", 0, "memories to recall (default from config)")
-	budget := fs.Int("budget", 0, "prompt budget in characters (default from config)")
+	qf := addQueryFlags(fs)
 	showTrace := fs.Bool("trace", false, "print the stage table, then the prompt")
 	asJSON := fs.Bool("json", false, "print the trace document (see `memtrace help json`)")
 	commit := fs.Bool("commit-access", false, "record access and association boosts, as a live agent recall does")
-	includeCold := fs.Bool("include-cold", false, "also recall archived (COLD) memories")
 	otel := fs.String("otel", "", "also write the trace as OpenTelemetry-style spans (JSONL) to FILE (cmd_otel.go)")
 	text, err := queryText(fs, args, "recall for")
 	if err != nil {
@@ -34,8 +30,8 @@ func cmdRecall(e *env, args []string) error {
 	if *showTrace && *asJSON {
 		return usageError{"choose one of --trace and --json"}
 	}
-	if *k < 0 || *budget < 0 {
-		return usageError{"--k and --budget must be positive"}
+	if err := qf.check(); err != nil {
+		return err
 	}
 	eng, closeStore, err := openRecallEngine(e)
 	if err != nil {
@@ -46,10 +42,9 @@ func cmdRecall(e *env, args []string) error {
 	if err != nil {
 		return usageError{engine.ErrorMessage(err)}
 	}
-	tr, err := eng.Recall(e.ctx, engine.Query{
-		Text: text, At: when, Session: *session, Project: *project, K: *k, Budget: *budget,
-		ReadOnly: !*commit, IncludeCold: *includeCold,
-	})
+	q := qf.query(text)
+	q.At, q.ReadOnly = when, !*commit
+	tr, err := eng.Recall(e.ctx, q)
 	if err != nil {
 		return err
 	}
@@ -68,6 +63,36 @@ func cmdRecall(e *env, args []string) error {
 	}
 	fmt.Fprintln(e.stdout, tr.Prompt)
 	return nil
+}
+
+// queryFlags are the query flags recall and compare share.
+type queryFlags struct {
+	session, project *string
+	k, budget        *int
+	includeCold      *bool
+}
+
+func addQueryFlags(fs *flag.FlagSet) queryFlags {
+	return queryFlags{
+		session:     fs.String("session", "", "the live session (its last minutes are echoes; its share is capped)"),
+		project:     fs.String("project", "", "the project the query is about (other projects' memories are excluded)"),
+		k:           fs.Int("k", 0, "memories to recall (default from config)"),
+		budget:      fs.Int("budget", 0, "prompt budget in characters (default from config)"),
+		includeCold: fs.Bool("include-cold", false, "also recall archived (COLD) memories"),
+	}
+}
+
+// check refuses a negative --k or --budget.
+func (f queryFlags) check() error {
+	if *f.k < 0 || *f.budget < 0 {
+		return usageError{"--k and --budget must be positive"}
+	}
+	return nil
+}
+
+// query is the query the flags describe, for text.
+func (f queryFlags) query(text string) engine.Query {
+	return engine.Query{Text: text, Session: *f.session, Project: *f.project, K: *f.k, Budget: *f.budget, IncludeCold: *f.includeCold}
 }
 
 // openRecallEngine opens the database and the engine over it. The returned
