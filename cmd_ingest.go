@@ -71,7 +71,6 @@ func openCaptureEngine(e *env, mustExist bool) (*engine.Engine, func(), error) {
 // output shows beside it.
 type ingestTally struct {
 	Stats     engine.IngestStats
-	Skipped   int            // already captured (a resumed import)
 	ByPattern map[string]int // "l1/too_short" → n
 	Lessons   map[string]*engine.Correction
 	Decider   string
@@ -138,7 +137,7 @@ func (t *ingestTally) add(r *engine.CaptureResult) {
 		}
 		t.ByPattern[r.DroppedBy+"/"+reason]++
 	case engine.OutcomeSkipped:
-		t.Skipped++
+		t.Stats.Skipped++
 	}
 	if r.Correction != nil {
 		t.Lessons[r.Correction.LessonKey] = r.Correction
@@ -150,7 +149,7 @@ func (t *ingestTally) print(w io.Writer, name string) {
 	s := t.Stats
 	dropped := s.Dropped[engine.LayerL1] + s.Dropped[engine.LayerL2] + s.Dropped[engine.LayerJudge]
 	fmt.Fprintf(w, "ingested %s: %d offered, %d stored, %d reinforced, %d dropped, %d skipped (already captured)\n",
-		name, s.Offered, s.Stored, s.Reinforced, dropped, t.Skipped)
+		name, s.Offered, s.Stored, s.Reinforced, dropped, s.Skipped)
 	decider := t.Decider
 	if decider == "" {
 		decider = "rules"

@@ -47,7 +47,7 @@ func TestIngestReportsBadLinesAndIngestsTheRest(t *testing.T) {
 	}
 	var raw map[string]json.RawMessage
 	json.Unmarshal([]byte(out), &raw)
-	for _, k := range []string{"offered", "stored", "reinforced", "dropped", "errors"} {
+	for _, k := range []string{"offered", "stored", "reinforced", "dropped", "skipped", "errors"} {
 		if _, ok := raw[k]; !ok {
 			t.Errorf("--json lacks %q", k)
 		}
@@ -57,6 +57,12 @@ func TestIngestReportsBadLinesAndIngestsTheRest(t *testing.T) {
 	code, out, _ = runMemtrace(t, input, "--db", db, "ingest", "-")
 	if code != 0 || !strings.Contains(out, "5 offered, 0 stored, 0 reinforced, 0 dropped, 5 skipped") || !strings.Contains(out, "line 3: ") {
 		t.Errorf("re-ingest: %d\n%s", code, out)
+	}
+	// and the JSON says so: offered = stored + reinforced + dropped + skipped.
+	code, out, _ = runMemtrace(t, input, "--db", db, "ingest", "-", "--json")
+	st = engine.IngestStats{}
+	if err := json.Unmarshal([]byte(out), &st); code != 0 || err != nil || st.Offered != 5 || st.Skipped != 5 || st.Stored != 0 {
+		t.Errorf("re-ingest --json: exit %d, %v, %+v", code, err, st)
 	}
 
 	code, out, _ = runMemtrace(t, "", "--db", db, "list", "--json", "--kind", "fact")

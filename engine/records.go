@@ -208,5 +208,8 @@ type IngestStats struct {
 	Stored     int            `json:"stored"`
 	Reinforced int            `json:"reinforced"`
 	Dropped    map[string]int `json:"dropped"` // l1, l2, judge
-	Errors     []LineError    `json:"errors"`
+	// Skipped counts offered messages whose id was captured before (an
+	// ingest run again): offered = stored + reinforced + dropped + skipped.
+	Skipped int         `json:"skipped"`
+	Errors  []LineError `json:"errors"`
 }
