@@ -1,0 +1,44 @@
+package cli
+
+import (
+	"flag"
+	"fmt"
+	"io"
+
+	"memtrace/engine"
+)
+
+// cmdBackup runs `memtrace backup DIR`: an online SQLite backup of the
+// database and a JSON dump of its memories, each with a .sha256 beside it.
+func cmdBackup(e *env, args []string) error {
+	fs := flag.NewFlagSet("backup", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	asJSON := fs.Bool("json", false, "print the backup description as JSON")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return usageError{err.Error()}
+	}
+	if len(pos) != 1 {
+		return usageError{"want exactly one directory to write the backup to"}
+	}
+	db, err := openStore(e, true)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	info, err := db.Backup(e.ctx, pos[0])
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return writeJSON(e.stdout, info)
+	}
+	printBackup(e.stdout, info)
+	return nil
+}
+
+func printBackup(w io.Writer, info *engine.BackupInfo) {
+	fmt.Fprintf(w, "database  %s\n          sha256 %s\n", info.DB, info.DBSHA256)
+	fmt.Fprintf(w, "dump      %s (%d memories)\n          sha256 %s\n", info.Dump, info.Memories, info.DumpSHA256)
+	fmt.Fprintln(w, "verify with: sha256sum -c FILE.sha256 (run in the backup directory)")
+}

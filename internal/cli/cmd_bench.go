@@ -1,0 +1,287 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+
+	"memtrace/engine"
+	"memtrace/golden"
+	"memtrace/store"
+)
+
+// cmdBench runs the benchmarks: `bench locomo` (retrieval quality on the
+// LoCoMo conversations), `bench recall` (recall latency against the
+// brute-force scan floor as the store grows) and `bench open` (opening a
+// database against reading its rows).
+func cmdBench(e *env, args []string) error {
+	return runSubcommand(e, args, "benchmark",
+		subcommand{"locomo", benchLoCoMo}, subcommand{"recall", benchRecall}, subcommand{"open", benchOpen})
+}
+
+func benchLoCoMo(e *env, args []string) error {
+	fs := flag.NewFlagSet("bench locomo", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	ksFlag := fs.String("k", "5,10,25,50", "recall cut-offs, comma-separated")
+	asJSON := fs.Bool("json", false, "print the result as JSON")
+	limit := fs.Int("limit-conversations", 0, "only the first N conversations (0: all)")
+	budget := fs.Int("budget", 0, "character budget of each recall (0: the engine's default)")
+	kind := fs.String("kind", "episode", "kind of the turn memories: episode or fact")
+	importance := fs.Float64("importance", 0.5, "importance of the turn memories, 0..1")
+	files, err := parseArgs(fs, args)
+	if err != nil {
+		return usageError{err.Error()}
+	}
+	if len(files) != 1 {
+		return usageError{"give one LoCoMo file, e.g. ../shared/data/locomo10.json"}
+	}
+	ks, err := benchInts(*ksFlag)
+	if err != nil {
+		return usageError{"--k: " + err.Error()}
+	}
+	if *limit < 0 || *budget < 0 {
+		return usageError{"--limit-conversations and --budget must not be negative"}
+	}
+	l, err := golden.LoadLoCoMo(files[0])
+	if err != nil {
+		return engine.Errorf(engine.ENOTFOUND, "%v; pass the path of locomo10.json", err)
+	}
+	tmp, err := os.MkdirTemp("", "memtrace-bench-")
+	if err != nil {
+		return fmt.Errorf("bench locomo: temporary directory: %w", err)
+	}
+	defer os.RemoveAll(tmp)
+	if *kind != string(engine.KindEpisode) && *kind != string(engine.KindFact) {
+		return usageError{"--kind must be episode or fact"}
+	}
+	if *importance <= 0 || *importance > 1 {
+		return usageError{"--importance must be in (0, 1]"}
+	}
+	opts := golden.LoCoMoOptions{Ks: ks, Conversations: *limit, Budget: *budget, Kind: engine.Kind(*kind), Importance: *importance}
+	if !*asJSON {
+		opts.Progress = func(done, total int, id string) {
+			fmt.Fprintf(e.stderr, "\rbench locomo: %d/%d conversations (%s)   ", done, total, id)
+			if done == total {
+				fmt.Fprintln(e.stderr)
+			}
+		}
+	}
+	res, err := golden.RunLoCoMo(e.ctx, l, tempEngines(tmp), opts)
+	if err != nil {
+		return err
+	}
+	return printBench(e, *asJSON, res)
+}
+
+func benchRecall(e *env, args []string) error {
+	fs := flag.NewFlagSet("bench recall", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	nsFlag := fs.String("n", "10000,100000", "store sizes, comma-separated")
+	queries := fs.Int("queries", 200, "traced recalls per store size")
+	asJSON := fs.Bool("json", false, "print the result as JSON")
+	ns, tmp, err := sizedBench(fs, args, nsFlag, "queries", queries)
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	opts := golden.RecallBenchOptions{Sizes: ns, Queries: *queries, RSS: residentMB}
+	if !*asJSON {
+		opts.Progress = func(stage string, n int) { fmt.Fprintf(e.stderr, "bench recall: n=%d: %s\n", n, stage) }
+	}
+	res, err := golden.RunRecallBench(e.ctx, tempEngines(tmp), opts)
+	if err != nil {
+		return err
+	}
+	return printBench(e, *asJSON, res)
+}
+
+func benchOpen(e *env, args []string) error {
+	fs := flag.NewFlagSet("bench open", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	nsFlag := fs.String("n", "10000,100000", "store sizes, comma-separated")
+	opens := fs.Int("opens", 5, "opens per store size")
+	asJSON := fs.Bool("json", false, "print the result as JSON")
+	keep := fs.String("keep", "", "write the databases into this directory and keep them (open-N.db)")
+	ns, tmp, err := sizedBench(fs, args, nsFlag, "opens", opens)
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	dir := tmp
+	if *keep != "" {
+		if err := os.MkdirAll(*keep, 0o755); err != nil {
+			return engine.Errorf(engine.EINVALID, "bench open: --keep %s: %v", *keep, err)
+		}
+		dir = *keep
+	}
+	opts := golden.OpenBenchOptions{Sizes: ns, Opens: *opens}
+	if !*asJSON {
+		opts.Progress = func(stage string, n int) { fmt.Fprintf(e.stderr, "bench open: n=%d: %s\n", n, stage) }
+	}
+	res, err := golden.RunOpenBench(e.ctx, func(ctx context.Context, name string) (golden.OpenBenchDB, func() error, error) {
+		path := filepath.Join(dir, name+".db")
+		if _, err := os.Stat(path); err == nil {
+			return nil, nil, engine.Errorf(engine.EINVALID, "bench open: %s exists; remove it or keep the databases elsewhere", path)
+		}
+		return benchDB{path}, func() error {
+			if *keep != "" {
+				return nil
+			}
+			for _, p := range []string{path, path + "-wal", path + "-shm"} {
+				if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
+					return err
+				}
+			}
+			return nil
+		}, nil
+	}, opts)
+	if err != nil {
+		return err
+	}
+	return printBench(e, *asJSON, res)
+}
+
+// printBench writes a benchmark's result as JSON or as its table.
+func printBench(e *env, asJSON bool, res interface{ Text() string }) error {
+	if asJSON {
+		return writeJSONText(e.stdout, res)
+	}
+	fmt.Fprint(e.stdout, res.Text())
+	return nil
+}
+
+// sizedBench parses the flags of a benchmark over store sizes — fs defines
+// --n (given back parsed) and a count that must be positive — and makes its
+// temporary directory; the caller removes it.
+func sizedBench(fs *flag.FlagSet, args []string, sizes *string, countName string, count *int) ([]int, string, error) {
+	rest, err := parseArgs(fs, args)
+	if err != nil {
+		return nil, "", usageError{err.Error()}
+	}
+	if len(rest) > 0 {
+		return nil, "", usageError{fmt.Sprintf("unexpected argument %q", rest[0])}
+	}
+	ns, err := benchInts(*sizes)
+	if err != nil {
+		return nil, "", usageError{"--n: " + err.Error()}
+	}
+	if *count <= 0 {
+		return nil, "", usageError{"--" + countName + " must be positive"}
+	}
+	tmp, err := os.MkdirTemp("", "memtrace-bench-")
+	if err != nil {
+		return nil, "", fmt.Errorf("%s: temporary directory: %w", fs.Name(), err)
+	}
+	return ns, tmp, nil
+}
+
+// benchDB is one database file of `bench open`.
+type benchDB struct{ path string }
+
+func (b benchDB) Fill(ctx context.Context, ms []*engine.Memory) error {
+	db, err := store.Open(ctx, b.path, nil)
+	if err != nil {
+		return err
+	}
+	eng, err := engine.Open(ctx, engine.Options{Store: db})
+	if err == nil {
+		err = golden.AddSynthetic(ctx, eng, ms)
+	}
+	return errors.Join(err, db.Close())
+}
+
+func (b benchDB) ReadFloor(ctx context.Context) (int, error) {
+	db, err := store.Open(ctx, b.path, nil)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	err = db.ForEachMemory(ctx, func(*engine.Memory) error { n++; return nil })
+	return n, errors.Join(err, db.Close())
+}
+
+func (b benchDB) Open(ctx context.Context) (int, func() error, error) {
+	db, err := store.Open(ctx, b.path, nil)
+	if err != nil {
+		return 0, nil, err
+	}
+	eng, err := engine.Open(ctx, engine.Options{Store: db})
+	if err != nil {
+		return 0, nil, errors.Join(err, db.Close())
+	}
+	return eng.Len(), func() error {
+		runtime.KeepAlive(eng)
+		return db.Close()
+	}, nil
+}
+
+// tempEngines opens each engine on a fresh SQLite file under dir.
+func tempEngines(dir string) golden.EngineFactory {
+	return func(ctx context.Context, name string) (golden.BenchEngine, func() error, error) {
+		path := filepath.Join(dir, strings.NewReplacer("/", "_", ":", "_").Replace(name)+".db")
+		db, err := store.Open(ctx, path, nil)
+		if err != nil {
+			return nil, nil, err
+		}
+		eng, err := engine.Open(ctx, engine.Options{Store: db})
+		if err != nil {
+			db.Close()
+			return nil, nil, err
+		}
+		return eng, func() error {
+			err := db.Close()
+			os.Remove(path)
+			os.Remove(path + "-wal")
+			os.Remove(path + "-shm")
+			return err
+		}, nil
+	}
+}
+
+// residentMB is the process's resident set size in MiB (Linux
+// /proc/self/status VmRSS; 0 where unavailable).
+func residentMB() float64 {
+	data, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			f := strings.Fields(rest)
+			if len(f) >= 1 {
+				kb, err := strconv.ParseFloat(f[0], 64)
+				if err == nil {
+					return float64(int64(kb/1024*10+0.5)) / 10
+				}
+			}
+		}
+	}
+	return 0
+}
+
+// benchInts parses "5,10,25".
+func benchInts(s string) ([]int, error) {
+	var out []int
+	for _, part := range strings.Split(s, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		n, err := strconv.Atoi(part)
+		if err != nil || n <= 0 {
+			return nil, fmt.Errorf("%q is not a positive integer (write e.g. 5,10,25)", part)
+		}
+		out = append(out, n)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no values given")
+	}
+	return out, nil
+}

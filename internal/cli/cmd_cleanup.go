@@ -1,0 +1,60 @@
+package cli
+
+import (
+	"flag"
+	"fmt"
+	"io"
+
+	"memtrace/engine"
+)
+
+// cmdCleanup scans stored memories with the noise patterns and proposes
+// quarantine for pure noise.
+func cmdCleanup(e *env, args []string) error {
+	fs := flag.NewFlagSet("cleanup", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	dry := fs.Bool("dry-run", false, "report only; write no proposals")
+	asJSON := fs.Bool("json", false, "print the report as JSON")
+	if err := fs.Parse(args); err != nil {
+		return usageError{err.Error()}
+	}
+	if fs.NArg() > 0 {
+		return usageError{"unexpected argument " + fs.Arg(0)}
+	}
+	eng, closeDB, err := openTiersEngine(e)
+	if err != nil {
+		return err
+	}
+	defer closeDB()
+	rep, err := eng.Cleanup(e.ctx, engine.CleanupOptions{DryRun: *dry})
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return writeJSON(e.stdout, rep)
+	}
+	printCleanup(e.stdout, rep)
+	return nil
+}
+
+func printCleanup(w io.Writer, r *engine.CleanupReport) {
+	tbl := newTextTable("PATTERN", "LAYER", "COUNT", "SHARE", "KEPT (has other info)").alignRight(2, 3, 4)
+	for _, p := range r.Patterns {
+		tbl.add(p.Pattern, p.Layer, p.Count, fmt.Sprintf("%.1f%%", p.Share), p.Kept)
+	}
+	tbl.add("total", "", r.Noise, fmt.Sprintf("%.1f%%", r.Share), r.Kept)
+	tbl.write(w)
+	fmt.Fprintf(w, "scanned %d active memories: %d are nothing but noise; %d match a pattern but carry other information and are kept\n",
+		r.Scanned, r.Noise, r.Kept)
+	if r.Curated > 0 {
+		fmt.Fprintf(w, "%d curator-written memories match a pattern and are left alone\n", r.Curated)
+	}
+	switch {
+	case r.DryRun:
+		fmt.Fprintln(w, "dry run: no proposals written; run without --dry-run to propose quarantine")
+	case r.Proposed > 0:
+		fmt.Fprintf(w, "wrote %d quarantine proposals (nothing deleted or moved); approve with `memtrace approve --all-pending --kind quarantine` or in the Curate tab\n", r.Proposed)
+	default:
+		fmt.Fprintln(w, "no new proposals (the noise already has open quarantine proposals)")
+	}
+}

@@ -1,0 +1,111 @@
+package cli
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"time"
+
+	"memtrace/engine"
+)
+
+// DemoConversation is the bilingual demo conversation (testdata/demo.jsonl).
+// main embeds it into the binary and sets it, so that `memtrace demo` works
+// from any directory; the package's tests read it from the file.
+var DemoConversation []byte
+
+// cmdDemo runs `memtrace demo [--no-tui] [--db PATH]`: a fresh demo
+// database built from testdata/demo.jsonl through the real capture
+// pipeline, a summary of what it holds, and then (unless --no-tui) the TUI
+// on it, its clock pinned to the morning after the conversation (demoClock).
+func cmdDemo(e *env, args []string) error {
+	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	noTUI := fs.Bool("no-tui", false, "build the demo database and print a summary; do not open the TUI")
+	dbPath := fs.String("db", "", "where to build it (default: --db before the command, else a new temporary directory)")
+	words, err := parseArgs(fs, args)
+	if err != nil {
+		return usageError{err.Error()}
+	}
+	if len(words) > 0 {
+		return usageError{fmt.Sprintf("unexpected argument %q", words[0])}
+	}
+	path := *dbPath
+	if path == "" && e.dbPath != "memtrace.db" {
+		path = e.dbPath // --db before the command, or $MEMTRACE_DB
+	}
+	if path == "" {
+		dir, err := os.MkdirTemp("", "memtrace-demo-")
+		if err != nil {
+			return fmt.Errorf("make a temporary directory: %w", err)
+		}
+		path = filepath.Join(dir, "demo.db")
+	}
+	if _, err := os.Stat(path); err == nil {
+		return engine.Errorf(engine.ECONFLICT, "%s already exists; the demo builds a fresh database: remove it or pass another --db PATH", path)
+	}
+	de := *e
+	de.dbPath = path
+	if err := buildDemo(&de); err != nil || *noTUI {
+		return err
+	}
+	return openTUI(&de)
+}
+
+// buildDemo builds the demo database at e.dbPath, pins its clock and prints
+// what it holds.
+func buildDemo(e *env) error {
+	path := e.dbPath
+	eng, closeDB, err := openCaptureEngine(e, false)
+	if err != nil {
+		return err
+	}
+	defer closeDB()
+	t, err := ingestStream(e.ctx, eng, bytes.NewReader(DemoConversation), defaultIngestBatch)
+	if err != nil {
+		return err
+	}
+	now := demoClock(eng)
+	if err := eng.Store().SetSetting(e.ctx, settingClock, now.Format(time.RFC3339)); err != nil {
+		return err
+	}
+	// One heartbeat pass at the demo's now, so the Curate tab opens on what a
+	// curator would find: the lessons seen three times, and what went unused.
+	hb, err := eng.Heartbeat(e.ctx, engine.HeartbeatOptions{At: now})
+	if err != nil {
+		return err
+	}
+	w := e.stdout
+	fmt.Fprintf(w, "demo database: %s (clock pinned at %s)\n", path, now.Format(time.RFC3339))
+	t.print(w, "testdata/demo.jsonl")
+	fmt.Fprintf(w, "heartbeat: %d proposals for the curator (memtrace proposals, or the Curate tab)\n", len(hb.Proposals))
+	byType := map[string]int{}
+	kinds := map[engine.Kind]int{}
+	eng.EachMemory(func(m *engine.Memory) bool {
+		byType[m.Type]++
+		kinds[m.Kind]++
+		return true
+	})
+	types := make([]string, 0, len(byType))
+	for k := range byType {
+		types = append(types, k)
+	}
+	sort.Slice(types, func(i, j int) bool {
+		if byType[types[i]] != byType[types[j]] {
+			return byType[types[i]] > byType[types[j]]
+		}
+		return types[i] < types[j]
+	})
+	fmt.Fprintf(w, "memories: %d (%d facts, %d episodes)\n", eng.Len(), kinds[engine.KindFact], kinds[engine.KindEpisode])
+	for _, k := range types {
+		fmt.Fprintf(w, "  %4d  %s\n", byType[k], k)
+	}
+	fmt.Fprintf(w, "next: memtrace --db %s list --type milestone\n", path)
+	fmt.Fprintf(w, "      memtrace --db %s recall \"충주 사과\" --trace\n", path)
+	fmt.Fprintf(w, "      memtrace --db %s   (the TUI)\n", path)
+	return nil
+}

@@ -1,0 +1,426 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"memtrace/engine"
+	"memtrace/engine/safetext"
+	"memtrace/golden"
+	"memtrace/store"
+)
+
+// cmdGolden runs golden probe sets: `golden run` (per-probe results, a
+// summary and a diff against a reviewed baseline) and `golden stress` (the
+// same set over its fixture inflated with distractors).
+func cmdGolden(e *env, args []string) error {
+	return runSubcommand(e, args, "golden command",
+		subcommand{"run", goldenRun}, subcommand{"stress", goldenStress})
+}
+
+// goldenRunJSON is `golden run --json`: the run, plus the diff when a
+// baseline was given.
+type goldenRunJSON struct {
+	*golden.RunResult
+	Diff      *golden.RunDiff `json:"diff,omitempty"`
+	Regressed bool            `json:"regressed"`
+}
+
+func goldenRun(e *env, args []string) error {
+	fs := flag.NewFlagSet("golden run", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	baseline := fs.String("baseline", "", "compare with this run file (a reviewed baseline)")
+	save := fs.String("save", "", "write this run to a file (e.g. a new baseline)")
+	asJSON := fs.Bool("json", false, "print the run as JSON")
+	failOnRegression := fs.Bool("fail-on-regression", false, "exit 1 on a regression against --baseline (without one: on any failing probe)")
+	at := fs.String("at", "", "run at this time instead of the set's defaults.at: RFC 3339, YYYY-MM-DD, or +30d/+12h relative to it")
+	words, err := parseArgs(fs, args)
+	if err != nil {
+		return usageError{err.Error()}
+	}
+	if len(words) != 1 {
+		return usageError{"give one golden set file, e.g. testdata/golden/demo.yaml"}
+	}
+	set, err := loadSetAt(words[0], *at)
+	if err != nil {
+		return err
+	}
+	var base *golden.RunResult
+	if *baseline != "" {
+		if base, err = golden.LoadRun(*baseline); err != nil {
+			return engine.Errorf(engine.ENOTFOUND, "%v; save one with --save RUN.json", err)
+		}
+	}
+	tmp, err := os.MkdirTemp("", "memtrace-golden-")
+	if err != nil {
+		return fmt.Errorf("golden run: temporary directory: %w", err)
+	}
+	defer os.RemoveAll(tmp)
+	eng, closeDB, err := goldenEngine(e, set, filepath.Join(tmp, "fixture.db"))
+	if err != nil {
+		return err
+	}
+	defer closeDB()
+	out, err := runAgainst(e.ctx, set, eng, base)
+	if err != nil {
+		return err
+	}
+	if *save != "" {
+		if err := out.Save(*save); err != nil {
+			return err
+		}
+	}
+	return report(e.stdout, out, reportOptions{json: *asJSON, saved: *save, baseline: *baseline, failOnRegression: *failOnRegression})
+}
+
+// runAgainst runs the set through rec and diffs it with base (when given).
+func runAgainst(ctx context.Context, set *golden.Set, rec golden.Recaller, base *golden.RunResult) (goldenRunJSON, error) {
+	res, err := (&golden.Runner{}).Run(ctx, set, rec, nil)
+	if err != nil {
+		return goldenRunJSON{}, err
+	}
+	out := goldenRunJSON{RunResult: res}
+	if base != nil {
+		out.Diff = golden.Diff(base, res)
+		out.Regressed = out.Diff.Regressed()
+	} else {
+		out.Regressed = res.Summary.Failed > 0
+	}
+	return out, nil
+}
+
+type reportOptions struct {
+	json             bool
+	saved, baseline  string
+	failOnRegression bool
+}
+
+// report prints a run (and its diff) and turns a regression into an error
+// when asked to.
+func report(w io.Writer, out goldenRunJSON, o reportOptions) error {
+	res := out.RunResult
+	if o.json {
+		if err := writeJSONText(w, out); err != nil {
+			return err
+		}
+	} else {
+		printRun(w, res)
+		if out.Diff != nil {
+			fmt.Fprintln(w)
+			fmt.Fprint(w, out.Diff.Text())
+		}
+		if o.saved != "" {
+			fmt.Fprintf(w, "saved run: %s\n", o.saved)
+		}
+	}
+	if o.failOnRegression && out.Regressed {
+		if out.Diff != nil {
+			return engine.Errorf(engine.EINVALID, "regression against %s: %d probe(s) broke, %d missing; see the diff above, fix the pipeline or review and re-save the baseline",
+				o.baseline, out.Diff.Count(golden.ChangeBroke), out.Diff.Count(golden.ChangeMissing))
+		}
+		return engine.Errorf(engine.EINVALID, "%d of %d probes failed; see the failures above", res.Summary.Failed, res.Summary.Probes)
+	}
+	return nil
+}
+
+// printRun is the human form of a run: one line a probe, its failures
+// indented, then the summary.
+func printRun(w io.Writer, r *golden.RunResult) {
+	for _, p := range r.Probes {
+		verdict := "PASS"
+		if !p.Pass {
+			verdict = "FAIL"
+		}
+		fmt.Fprintf(w, "%s  %s %d survivors\n", verdict, safetext.PadRight(safetext.SanitizeLine(p.ID), 40), len(p.Survivors))
+		for _, f := range p.Failures {
+			fmt.Fprintf(w, "      ✗ %s\n", f)
+		}
+	}
+	s := r.Summary
+	fmt.Fprintf(w, "\n%s: %d/%d passed (%.1f%%), present recall %.3f, mean guaranteed %.2f, mean prompt %.0f chars\n",
+		r.Set, s.Passed, s.Probes, 100*s.PassRate, s.PresentRecall, s.MeanGuaranteed, s.MeanPromptChars)
+}
+
+// loadSetAt loads a set and applies --at to its defaults.
+func loadSetAt(path, at string) (*golden.Set, error) {
+	set, err := golden.Load(path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, engine.Errorf(engine.ENOTFOUND, "%v; check the path of the golden set", err)
+		}
+		return nil, engine.Errorf(engine.EINVALID, "%v", err)
+	}
+	if at == "" {
+		return set, nil
+	}
+	t, err := resolveAt(at, set.Defaults.At, time.Now().UTC())
+	if err != nil {
+		return nil, usageError{"--at: " + err.Error()}
+	}
+	set.Defaults.At = t
+	return set, nil
+}
+
+// resolveAt parses an RFC 3339 time, a date, or an offset (+30d, -12h)
+// from base (or now, when base is zero).
+func resolveAt(s string, base, now time.Time) (time.Time, error) {
+	if base.IsZero() {
+		base = now
+	}
+	if strings.HasPrefix(s, "+") || strings.HasPrefix(s, "-") {
+		sign := time.Duration(1)
+		if s[0] == '-' {
+			sign = -1
+		}
+		body := s[1:]
+		if n, ok := strings.CutSuffix(body, "d"); ok {
+			days, err := strconv.Atoi(n)
+			if err != nil {
+				return time.Time{}, fmt.Errorf("%q: write +30d, +12h or an RFC 3339 time", s)
+			}
+			return base.Add(sign * time.Duration(days) * 24 * time.Hour), nil
+		}
+		d, err := time.ParseDuration(body)
+		if err != nil {
+			return time.Time{}, fmt.Errorf("%q: write +30d, +12h or an RFC 3339 time", s)
+		}
+		return base.Add(sign * d), nil
+	}
+	for _, layout := range []string{time.RFC3339, "2006-01-02"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t.UTC(), nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("%q: write an RFC 3339 time, YYYY-MM-DD, or +30d", s)
+}
+
+// goldenEngine opens the engine a set runs against: with a fixture, a
+// fresh database at path built from it (capture pipeline, then the set's
+// curation file); without one, the database of --db.
+func goldenEngine(e *env, set *golden.Set, path string) (*engine.Engine, func(), error) {
+	if set.Fixture == "" {
+		db, err := openStore(e, true)
+		if err != nil {
+			return nil, nil, err
+		}
+		eng, err := engine.Open(e.ctx, engine.Options{Store: db})
+		if err != nil {
+			db.Close()
+			return nil, nil, err
+		}
+		return eng, func() { db.Close() }, nil
+	}
+	if err := buildFixture(e.ctx, set, path); err != nil {
+		return nil, nil, err
+	}
+	return openEngineAt(e.ctx, path)
+}
+
+func openEngineAt(ctx context.Context, path string) (*engine.Engine, func(), error) {
+	db, err := store.Open(ctx, path, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	eng, err := engine.Open(ctx, engine.Options{Store: db})
+	if err != nil {
+		db.Close()
+		return nil, nil, err
+	}
+	return eng, func() { db.Close() }, nil
+}
+
+// buildFixture ingests the set's fixture through the capture pipeline into
+// a new database at path, applies <set>.quarantine when it exists, and
+// closes the database (golden.BuildFixture on a SQLite store).
+func buildFixture(ctx context.Context, set *golden.Set, path string) error {
+	return golden.BuildFixture(ctx, set, path, openStoreFile)
+}
+
+// openStoreFile is store.Open as a golden.StoreOpener.
+func openStoreFile(ctx context.Context, path string) (engine.Store, error) {
+	db, err := store.Open(ctx, path, nil)
+	if err != nil {
+		return nil, err
+	}
+	return db, nil
+}
+
+// stressRun is one inflation factor of `golden stress --json`.
+type stressRun struct {
+	Inflate  int                `json:"inflate"`
+	Memories int                `json:"memories"`
+	Summary  golden.Summary     `json:"summary"`
+	Degraded []golden.ProbeDiff `json:"degraded"`
+	Diff     *golden.RunDiff    `json:"-"`
+}
+
+// stressJSON is `golden stress --json`.
+type stressJSON struct {
+	Set      string         `json:"set"`
+	Base     golden.Summary `json:"base"`
+	Memories int            `json:"memories"`
+	ChitChat string         `json:"chitchat"`
+	Runs     []stressRun    `json:"runs"`
+}
+
+func goldenStress(e *env, args []string) error {
+	fl := flag.NewFlagSet("golden stress", flag.ContinueOnError)
+	fl.SetOutput(io.Discard)
+	inflate := fl.String("inflate", "10", "grow the fixture store this many times, e.g. 10 or 10,100")
+	chat := fl.String("chitchat", "../shared/data/ko_chatbot.csv", "Korean chit-chat CSV (Q,A,label); generated text when absent")
+	asJSON := fl.Bool("json", false, "print the result as JSON")
+	at := fl.String("at", "", "as for golden run")
+	words, err := parseArgs(fl, args)
+	if err != nil {
+		return usageError{err.Error()}
+	}
+	if len(words) != 1 {
+		return usageError{"give one golden set file with a fixture, e.g. testdata/golden/demo.yaml"}
+	}
+	factors, err := benchInts(*inflate)
+	if err != nil {
+		return usageError{"--inflate: " + err.Error()}
+	}
+	set, err := loadSetAt(words[0], *at)
+	if err != nil {
+		return err
+	}
+	if set.Fixture == "" {
+		return usageError{"golden stress needs a set with a fixture: it inflates the fixture's store"}
+	}
+	out := stressJSON{Set: set.Name, ChitChat: "generated"}
+	var pool []string
+	if lines, err := golden.LoadChitChat(*chat); err == nil {
+		pool, out.ChitChat = lines, *chat
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	tmp, err := os.MkdirTemp("", "memtrace-stress-")
+	if err != nil {
+		return fmt.Errorf("golden stress: temporary directory: %w", err)
+	}
+	defer os.RemoveAll(tmp)
+	fixture := filepath.Join(tmp, "fixture.db")
+	if err := buildFixture(e.ctx, set, fixture); err != nil {
+		return err
+	}
+	base, baseMems, err := stressOnce(e.ctx, set, fixture, 0, nil)
+	if err != nil {
+		return err
+	}
+	out.Base, out.Memories = base.Summary, len(baseMems)
+	for _, f := range factors {
+		if f < 2 {
+			return usageError{"--inflate: each factor must be at least 2"}
+		}
+		path := filepath.Join(tmp, fmt.Sprintf("inflate-%d.db", f))
+		if err := copyFile(fixture, path); err != nil {
+			return err
+		}
+		extra := golden.Distractors(baseMems, (f-1)*len(baseMems), golden.StressOptions{ChitChat: pool, Seed: uint64(f)})
+		res, _, err := stressOnce(e.ctx, set, path, f, extra)
+		if err != nil {
+			return err
+		}
+		d := golden.Diff(base, res)
+		run := stressRun{Inflate: f, Memories: len(baseMems) + len(extra), Summary: res.Summary, Diff: d, Degraded: []golden.ProbeDiff{}}
+		for _, p := range d.Probes {
+			if p.Change == golden.ChangeBroke || len(p.Left) > 0 {
+				run.Degraded = append(run.Degraded, p)
+			}
+		}
+		out.Runs = append(out.Runs, run)
+	}
+	if *asJSON {
+		return writeJSONText(e.stdout, out)
+	}
+	w := e.stdout
+	fmt.Fprintf(w, "%s: %d memories in the fixture, distractors: paraphrased near-duplicates + chit-chat (%s)\n", set.Name, out.Memories, out.ChitChat)
+	fmt.Fprintf(w, "%-8s %9s %8s %9s %15s %12s\n", "inflate", "memories", "passed", "pass_rate", "present_recall", "mean_prompt")
+	fmt.Fprintf(w, "%-8s %9d %8d %9.3f %15.3f %12.0f\n", "1×", out.Memories, out.Base.Passed, out.Base.PassRate, out.Base.PresentRecall, out.Base.MeanPromptChars)
+	for _, r := range out.Runs {
+		s := r.Summary
+		fmt.Fprintf(w, "%-8s %9d %8d %9.3f %15.3f %12.0f\n", fmt.Sprintf("%d×", r.Inflate), r.Memories, s.Passed, s.PassRate, s.PresentRecall, s.MeanPromptChars)
+	}
+	for _, r := range out.Runs {
+		fmt.Fprintf(w, "\n%d×: %d probe(s) degraded (broke, or lost a survivor)\n", r.Inflate, len(r.Degraded))
+		for _, p := range r.Degraded {
+			fmt.Fprintf(w, "  %s %s → %s, lost %d survivor(s), %d distractor(s) entered\n", safetext.PadRight(safetext.SanitizeLine(p.ID), 40), passWordMain(p.WasPass), passWordMain(p.Pass), len(p.Left), len(p.Entered))
+			for _, s := range p.Left {
+				fmt.Fprintf(w, "      - %s %q\n", survivorName(s), clipRunes(s.Text, 60))
+			}
+		}
+	}
+	return nil
+}
+
+// stressOnce opens the database at path, adds extra, runs the set and
+// returns the run with every memory the store held before extra.
+func stressOnce(ctx context.Context, set *golden.Set, path string, factor int, extra []*engine.Memory) (*golden.RunResult, []engine.Memory, error) {
+	eng, closeDB, err := openEngineAt(ctx, path)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer closeDB()
+	var mems []engine.Memory
+	eng.EachMemory(func(m *engine.Memory) bool {
+		mems = append(mems, *m)
+		return true
+	})
+	if len(extra) > 0 {
+		if err := golden.AddSynthetic(ctx, eng, extra); err != nil {
+			return nil, nil, fmt.Errorf("golden stress ×%d: %w", factor, err)
+		}
+	}
+	res, err := (&golden.Runner{}).Run(ctx, set, eng, nil)
+	return res, mems, err
+}
+
+func copyFile(from, to string) error {
+	src, err := os.Open(from)
+	if err != nil {
+		return fmt.Errorf("copy fixture: %w", err)
+	}
+	defer src.Close()
+	dst, err := os.Create(to)
+	if err != nil {
+		return fmt.Errorf("copy fixture: %w", err)
+	}
+	if _, err := io.Copy(dst, src); err != nil {
+		dst.Close()
+		return fmt.Errorf("copy fixture: %w", err)
+	}
+	return dst.Close()
+}
+
+func passWordMain(p bool) string {
+	if p {
+		return "pass"
+	}
+	return "fail"
+}
+
+func survivorName(s golden.SurvivorRef) string {
+	if s.Key != "" {
+		return "key:" + s.Key
+	}
+	return "id:" + strconv.FormatInt(s.ID, 10)
+}
+
+func clipRunes(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}

@@ -1,0 +1,129 @@
+package cli
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"memtrace/engine"
+)
+
+// cmdHelp runs `memtrace help [TOPIC]`: the command list, a topic (decay,
+// stages, json) or one command's usage.
+func cmdHelp(e *env, args []string) error {
+	if len(args) == 0 {
+		printUsage(e.stdout)
+		fmt.Fprintf(e.stdout, "\ntopics: memtrace help %s|COMMAND\n", strings.Join(helpTopicNames(), "|"))
+		return nil
+	}
+	if len(args) > 1 {
+		return usageError{"give one topic"}
+	}
+	topic := args[0]
+	if text, ok := helpTopics()[topic]; ok {
+		fmt.Fprint(e.stdout, text)
+		return nil
+	}
+	for _, c := range commands() {
+		if c.name == topic {
+			fmt.Fprintf(e.stdout, "usage: memtrace %s\n\n%s\n", c.usage, c.summary)
+			return nil
+		}
+	}
+	return usageError{fmt.Sprintf("no help topic %q: try %s or a command name", topic, strings.Join(helpTopicNames(), ", "))}
+}
+
+func helpTopics() map[string]string {
+	return map[string]string{
+		"decay":  engine.DecayHelp,
+		"stages": stagesHelp,
+		"json":   recallJSONHelp,
+	}
+}
+
+func helpTopicNames() []string {
+	var names []string
+	for n := range helpTopics() {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// stagesHelp describes the recall pipeline, stage by stage, with the
+// parameters each stage shows in its notes.
+const stagesHelp = `The recall pipeline: eleven traced stages, always in this order.
+Every stage records the items it saw, their scores and, for every item it
+drops, the reason. Scores are higher-is-better; a distance, if ever shown,
+is named *_distance (lower is better).
+
+ 0 preprocess  normalise the query; drop English and Korean stop words and
+               particles ("그 프로젝트의 진행 상황을 알려줘" → "프로젝트 진행 상황");
+               one-character terms count half in BM25 (시 = city, hour, poem)
+ 1 candidates  BM25 top-N ∪ cosine top-N (N = CandidatePool, default 50)
+               ∪ every active HOT memory (judged at stage 5)
+               scores: bm25_score, cosine_score
+ 2 exclude     quarantined; archived unless the query asks about the past
+               or --include-cold; roles tool/system; another project's
+               memories; echoes (same session, created ≤ 10 min before --at)
+ 3 rerank      relevance_score = 0.5 × bm25_norm_score + 0.5 × cosine_score,
+               bm25_norm_score = min(1, bm25_score / Σ weight·idf(term));
+               drops retrieved items below the floor 0.20, and items that
+               matched only through their session neighbours' words
+ 4 temporal    memories created after --at do not exist yet; decay and
+               boost at --at; drops the forgotten unless the query cues
+               them specifically (recognised; see memtrace help decay)
+               final_score = relevance_score × retention × (1 + boost)
+ 5 guaranteed  HOT memories enter the guaranteed channel only when
+               relevance_score ≥ GuaranteedGate (0.25) for THIS query, at
+               most GuaranteedCap (2); a HOT memory that fails the gate
+               competes as an ordinary item if search found it, else drops
+ 6 mmr         mmr_score = λ × final_score − (1 − λ) × max cosine to the
+               selected (λ = MMRLambda, 0.7); keeps 2·k; drops
+               near-duplicates (cosine ≥ 0.95)
+ 7 merge       k slots: guaranteed first, the rest split evenly between the
+               fact channel (kind fact) and the semantic channel (the rest);
+               unused quota passes to the other channel
+ 8 blend       the current session (--session) takes at most half of k;
+               long-term memory keeps the rest
+ 9 prompt      one line per memory, "- [DATE TYPE] text", inside
+               <memories …> … </memories>; text sanitised (no control
+               characters, no escape sequences, no block tags)
+10 budget      lines that fit --budget characters, whole block counted, in
+               rank order; the survivors are what the agent receives
+
+A read-only recall (the default) writes nothing. --commit-access records
+each survivor's access (last_accessed_at, access_count) and boosts its
+neighbours (memtrace help decay), in one transaction.
+`
+
+// recallJSONHelp documents `memtrace recall --json`.
+const recallJSONHelp = `memtrace recall --json prints one trace document:
+
+{
+  "query": "충주 시에 충주 사과가 맛있었지?",
+  "at": "2026-07-21T09:00:00Z",       the time the recall happened at (--at)
+  "session", "project": "…",           when given
+  "k": 8, "budget": 2000, "read_only": true,
+  "stages": [                          the eleven stages, in order
+    {"name": "preprocess", "in": 5, "out": 5,
+     "items": [{"id": 12, "key": "m0216", "text": "…", "type": "note",
+                "kind": "fact", "tier": "warm", "channel": "fact",
+                "scores": {"bm25_score": 10.2, "cosine_score": 0.53, …},
+                "dropped": "forgotten: …"}],     dropped only when it was
+     "notes": {"surface": "충주 시 충주 사과 맛있", …},  parameters of the stage
+     "took_ms": 0.21}
+  ],
+  "prompt": "<memories …>\n- [2026-03-28 note] …\n</memories>",
+  "prompt_chars": 672,
+  "survivors": [{"id", "key", "text", "type", "kind", "tier", "channel"}],
+  "guaranteed": 0                       survivors from the guaranteed channel
+}
+
+Score names: bm25_score, cosine_score, bm25_norm_score, relevance_score,
+importance, decay, boost, final_score, mmr_score, redundancy_cosine_score
+(all higher-is-better), line_chars (a length). Channels: semantic, fact,
+guaranteed. The same database, query and --at give the same document byte
+for byte, except the timing fields named *_ms (took_ms), the only
+nondeterministic values.
+`

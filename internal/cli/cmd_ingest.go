@@ -1,0 +1,193 @@
+package cli
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+
+	"memtrace/engine"
+	"memtrace/engine/safetext"
+)
+
+// defaultIngestBatch is how many messages share one transaction.
+const defaultIngestBatch = 500
+
+// cmdIngest runs `memtrace ingest FILE.jsonl|-`: every message through the
+// capture pipeline, in batches of one transaction each.
+func cmdIngest(e *env, args []string) error {
+	fs := flag.NewFlagSet("ingest", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	asJSON := fs.Bool("json", false, "print the IngestStats JSON contract")
+	batch := fs.Int("batch", defaultIngestBatch, "messages per transaction")
+	jf := addJudgeFlags(fs)
+	words, err := parseArgs(fs, args)
+	if err != nil {
+		return usageError{err.Error()}
+	}
+	if len(words) != 1 {
+		return usageError{"want one FILE.jsonl, or - for standard input"}
+	}
+	if *batch < 1 {
+		return usageError{"--batch must be at least 1"}
+	}
+	in := e.stdin
+	name := "standard input"
+	if words[0] != "-" {
+		f, err := os.Open(words[0])
+		if err != nil {
+			return engine.Errorf(engine.ENOTFOUND, "cannot open %s: %v; check the path", words[0], err)
+		}
+		defer f.Close()
+		in, name = f, words[0]
+	}
+	eng, closeEngine, err := openJudgedEngine(e, jf)
+	if err != nil {
+		return err
+	}
+	defer closeEngine()
+	t, err := ingestStream(e.ctx, eng, in, *batch)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return writeJSON(e.stdout, t.Stats)
+	}
+	t.print(e.stdout, name)
+	return nil
+}
+
+// openCaptureEngine opens the database at e.dbPath (with mustExist, a
+// missing file is an error saying how to make one; otherwise it is created)
+// and the engine over it; the returned func closes the database.
+func openCaptureEngine(e *env, mustExist bool) (*engine.Engine, func(), error) {
+	eng, _, closeDB, err := openEngine(e, mustExist, engine.Options{})
+	return eng, closeDB, err
+}
+
+// ingestTally is what an ingest did: the JSON contract plus what the human
+// output shows beside it.
+type ingestTally struct {
+	Stats     engine.IngestStats
+	ByPattern map[string]int // "l1/too_short" → n
+	Lessons   map[string]*engine.Correction
+	Decider   string
+}
+
+// ingestStream reads message JSONL from r and captures it in batches.
+func ingestStream(ctx context.Context, eng *engine.Engine, r io.Reader, batchSize int) (*ingestTally, error) {
+	t := &ingestTally{
+		Stats:     engine.IngestStats{Dropped: map[string]int{engine.LayerL1: 0, engine.LayerL2: 0, engine.LayerJudge: 0}, Errors: []engine.LineError{}},
+		ByPattern: map[string]int{},
+		Lessons:   map[string]*engine.Correction{},
+	}
+	c, err := eng.NewCapturer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var batch []engine.Message
+	flush := func() error {
+		if len(batch) == 0 {
+			return nil
+		}
+		rs, err := c.CaptureBatch(ctx, batch)
+		if err != nil {
+			return err
+		}
+		for _, res := range rs {
+			t.add(res)
+		}
+		batch = batch[:0]
+		return nil
+	}
+	errs, err := engine.ReadMessages(r, func(_ int, m engine.Message) error {
+		batch = append(batch, m)
+		if len(batch) >= batchSize {
+			return flush()
+		}
+		return nil
+	})
+	if err == nil {
+		err = flush()
+	}
+	t.Stats.Errors = append(t.Stats.Errors, errs...)
+	if err != nil {
+		return t, err
+	}
+	return t, nil
+}
+
+func (t *ingestTally) add(r *engine.CaptureResult) {
+	t.Stats.Offered++
+	if r.Decider != "" {
+		t.Decider = r.Decider
+	}
+	switch r.Outcome {
+	case engine.OutcomeStored:
+		t.Stats.Stored++
+	case engine.OutcomeReinforced:
+		t.Stats.Reinforced++
+	case engine.OutcomeDropped:
+		t.Stats.Dropped[r.DroppedBy]++
+		reason := r.Reason
+		if r.DroppedBy == engine.LayerJudge && reason != engine.ProposalReview {
+			reason = "judge skip"
+		}
+		t.ByPattern[r.DroppedBy+"/"+reason]++
+	case engine.OutcomeSkipped:
+		t.Stats.Skipped++
+	}
+	if r.Correction != nil {
+		t.Lessons[r.Correction.LessonKey] = r.Correction
+	}
+}
+
+// print writes the human summary.
+func (t *ingestTally) print(w io.Writer, name string) {
+	s := t.Stats
+	dropped := s.Dropped[engine.LayerL1] + s.Dropped[engine.LayerL2] + s.Dropped[engine.LayerJudge]
+	fmt.Fprintf(w, "ingested %s: %d offered, %d stored, %d reinforced, %d dropped, %d skipped (already captured)\n",
+		name, s.Offered, s.Stored, s.Reinforced, dropped, s.Skipped)
+	decider := t.Decider
+	if decider == "" {
+		decider = "rules"
+	}
+	fmt.Fprintf(w, "dropped by layer: l1 %d, l2 %d, judge %d (decider: %s)\n",
+		s.Dropped[engine.LayerL1], s.Dropped[engine.LayerL2], s.Dropped[engine.LayerJudge], decider)
+	if len(t.ByPattern) > 0 {
+		fmt.Fprintln(w, "dropped by pattern:")
+		keys := make([]string, 0, len(t.ByPattern))
+		for k := range t.ByPattern {
+			keys = append(keys, k)
+		}
+		sort.Slice(keys, func(i, j int) bool {
+			if t.ByPattern[keys[i]] != t.ByPattern[keys[j]] {
+				return t.ByPattern[keys[i]] > t.ByPattern[keys[j]]
+			}
+			return keys[i] < keys[j]
+		})
+		for _, k := range keys {
+			fmt.Fprintf(w, "  %5d  %s\n", t.ByPattern[k], k)
+		}
+	}
+	if len(t.Lessons) > 0 {
+		keys := make([]string, 0, len(t.Lessons))
+		for k := range t.Lessons {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		fmt.Fprintln(w, "lessons seen:")
+		for _, k := range keys {
+			c := t.Lessons[k]
+			fmt.Fprintf(w, "  %d/%d  %-9s  %s\n", c.Count, engine.PromotionThreshold, c.Status, safetext.SanitizeLine(k))
+		}
+	}
+	for _, le := range s.Errors {
+		fmt.Fprintln(w, le.String())
+	}
+	if len(s.Errors) > 0 {
+		fmt.Fprintf(w, "%d line(s) reported above; fix them and re-run — captured messages are skipped, so a re-run is safe\n", len(s.Errors))
+	}
+}

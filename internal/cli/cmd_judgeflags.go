@@ -1,0 +1,59 @@
+package cli
+
+import (
+	"flag"
+	"fmt"
+	"time"
+
+	"memtrace/engine"
+	"memtrace/engine/judge"
+)
+
+// judgeFlags are the flags that put the local Ollama judge in the capture
+// pipeline's L3 seat. Without --judge the documented rule-based fallback
+// decides, and every capture result says "rules".
+type judgeFlags struct {
+	model   string
+	detail  string
+	cache   string
+	timeout time.Duration
+}
+
+func addJudgeFlags(fs *flag.FlagSet) *judgeFlags {
+	j := &judgeFlags{}
+	fs.StringVar(&j.model, "judge", "", "Ollama model that judges what passed L1/L2 (host from $OLLAMA_HOST); empty: the rule-based fallback")
+	fs.StringVar(&j.detail, "detail", engine.DetailMedium, "how much the judge keeps: high (lenient), medium, low (strict)")
+	fs.StringVar(&j.cache, "judge-cache", "", "JSONL file of cached verdicts, so a rerun does not ask again")
+	fs.DurationVar(&j.timeout, "judge-timeout", judge.DefaultTimeout, "time limit of one judge request")
+	return j
+}
+
+// options returns engine options with the judge wired in (checked: the host
+// answers and the model is there) and a func that releases its cache.
+func (j *judgeFlags) options(e *env) (engine.Options, func(), error) {
+	switch j.detail {
+	case engine.DetailHigh, engine.DetailMedium, engine.DetailLow:
+	default:
+		return engine.Options{}, nil, usageError{fmt.Sprintf("--detail %q: want high, medium or low", j.detail)}
+	}
+	o := engine.Options{Config: engine.Config{Detail: j.detail}}
+	if j.model == "" {
+		return o, func() {}, nil
+	}
+	client := judge.NewClient(judge.ClientConfig{Timeout: j.timeout})
+	if _, err := client.ModelInfo(e.ctx, j.model); err != nil {
+		return o, nil, err
+	}
+	opts := judge.Options{Model: j.model}
+	release := func() {}
+	if j.cache != "" {
+		c, err := judge.NewFileCache(j.cache)
+		if err != nil {
+			return o, nil, err
+		}
+		opts.Cache = c
+		release = func() { c.Close() }
+	}
+	o.Judge = judge.NewCaptureJudge(client, opts)
+	return o, release, nil
+}

@@ -1,0 +1,50 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	agentmcp "memtrace/mcpserver"
+)
+
+// cmdMCP serves the database to an agent over MCP on stdin/stdout until the
+// client closes the connection.
+func cmdMCP(e *env, args []string) error {
+	fl := flag.NewFlagSet("mcp", flag.ContinueOnError)
+	fl.SetOutput(e.stderr)
+	db := fl.String("db", e.dbPath, "database file the agent reads and writes (the TUI can open it at the same time)")
+	jf := addJudgeFlags(fl)
+	keep := fl.Int("keep-traces", 0, "how many recall traces to keep for the TUI (0: the configured default, 200)")
+	if err := fl.Parse(args); err != nil {
+		return err
+	}
+	if fl.NArg() != 0 {
+		return usageError{"mcp takes no arguments; register it with your agent (see docs/agents.md)"}
+	}
+	if *keep < 0 {
+		return usageError{"--keep-traces must be 0 or more"}
+	}
+	e.dbPath = *db
+	eng, closeEngine, err := openJudgedEngine(e, jf)
+	if err != nil {
+		return err
+	}
+	defer closeEngine()
+	srv := agentmcp.New(eng, agentmcp.Options{Keep: *keep})
+	// stdout belongs to the protocol: nothing else may be written to it.
+	t := &mcp.IOTransport{Reader: io.NopCloser(e.stdin), Writer: nopWriteCloser{e.stdout}}
+	if err := srv.Run(e.ctx, t); err != nil && !errors.Is(err, context.Canceled) {
+		return fmt.Errorf("mcp session: %w", err)
+	}
+	return nil
+}
+
+// nopWriteCloser leaves closing stdout to the process.
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }

@@ -1,0 +1,171 @@
+package cli
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"memtrace/engine"
+	"memtrace/engine/safetext"
+)
+
+// cmdRecall runs `memtrace recall TEXT`: the recall pipeline, read-only
+// unless --commit-access. It prints the prompt the agent would receive,
+// the stage table with --trace, or the trace document with --json.
+func cmdRecall(e *env, args []string) error {
+	fs := flag.NewFlagSet("recall", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	at := fs.String("at", "", "time override: +30d, -2h, now or RFC 3339 (relative to now)")
+	qf := addQueryFlags(fs)
+	showTrace := fs.Bool("trace", false, "print the stage table, then the prompt")
+	asJSON := fs.Bool("json", false, "print the trace document (see `memtrace help json`)")
+	commit := fs.Bool("commit-access", false, "record access and association boosts, as a live agent recall does")
+	otel := fs.String("otel", "", "also write the trace as OpenTelemetry-style spans (JSONL) to FILE")
+	text, err := queryText(fs, args, "recall for")
+	if err != nil {
+		return err
+	}
+	if *showTrace && *asJSON {
+		return usageError{"choose one of --trace and --json"}
+	}
+	if err := qf.check(); err != nil {
+		return err
+	}
+	eng, closeStore, err := openRecallEngine(e)
+	if err != nil {
+		return err
+	}
+	defer closeStore()
+	when, err := engine.ParseAt(*at, eng.Now())
+	if err != nil {
+		return usageError{engine.ErrorMessage(err)}
+	}
+	q := qf.query(text)
+	q.At, q.ReadOnly = when, !*commit
+	tr, err := eng.Recall(e.ctx, q)
+	if err != nil {
+		return err
+	}
+	if err := recallOTel(*otel, tr); err != nil {
+		return err
+	}
+	switch {
+	case *asJSON:
+		return writeJSONText(e.stdout, tr)
+	case *showTrace:
+		printTraceTable(e.stdout, tr)
+	}
+	if tr.Prompt == "" {
+		fmt.Fprintln(e.stdout, "(no memory recalled: nothing relevant survived; run with --trace to see why)")
+		return nil
+	}
+	fmt.Fprintln(e.stdout, tr.Prompt)
+	return nil
+}
+
+// queryFlags are the query flags recall and compare share.
+type queryFlags struct {
+	session, project *string
+	k, budget        *int
+	includeCold      *bool
+}
+
+func addQueryFlags(fs *flag.FlagSet) queryFlags {
+	return queryFlags{
+		session:     fs.String("session", "", "the live session (its last minutes are echoes; its share is capped)"),
+		project:     fs.String("project", "", "the project the query is about (other projects' memories are excluded)"),
+		k:           fs.Int("k", 0, "memories to recall (default from config)"),
+		budget:      fs.Int("budget", 0, "prompt budget in characters (default from config)"),
+		includeCold: fs.Bool("include-cold", false, "also recall archived (COLD) memories"),
+	}
+}
+
+// check refuses a negative --k or --budget.
+func (f queryFlags) check() error {
+	if *f.k < 0 || *f.budget < 0 {
+		return usageError{"--k and --budget must be positive"}
+	}
+	return nil
+}
+
+// query is the query the flags describe, for text.
+func (f queryFlags) query(text string) engine.Query {
+	return engine.Query{Text: text, Session: *f.session, Project: *f.project, K: *f.k, Budget: *f.budget, IncludeCold: *f.includeCold}
+}
+
+// openRecallEngine opens the database and the engine over it. The returned
+// func closes the database.
+func openRecallEngine(e *env) (*engine.Engine, func(), error) {
+	eng, _, closeDB, err := openEngine(e, true, engine.Options{})
+	return eng, closeDB, err
+}
+
+// printTraceTable prints one line per stage — items in, out, and the drop
+// reasons counted — then the preprocessing and the survivors.
+func printTraceTable(w io.Writer, tr *engine.Trace) {
+	fmt.Fprintf(w, "query   %s\n", safetext.SanitizeLine(tr.Query))
+	if st := tr.Stage("preprocess"); st != nil {
+		fmt.Fprintf(w, "terms   %s   (dropped: %s)\n", safetext.SanitizeLine(st.Notes["surface"]),
+			safetext.SanitizeLine(orNone(st.Notes["dropped_words"])))
+	}
+	mode := "read-only"
+	if !tr.ReadOnly {
+		mode = "committed"
+	}
+	fmt.Fprintf(w, "at      %s   k %d   budget %d chars   %s\n\n", tr.At.Format("2006-01-02T15:04:05Z07:00"), tr.K, tr.Budget, mode)
+	fmt.Fprintf(w, "%-3s %-11s %5s %5s  %s\n", "#", "stage", "in", "out", "dropped (reason × count)")
+	for i, st := range tr.Stages {
+		fmt.Fprintf(w, "%-3d %-11s %5d %5d  %s\n", i, st.Name, st.In, st.Out, dropSummary(st))
+	}
+	fmt.Fprintf(w, "\nsurvivors %d (guaranteed %d), prompt %d chars\n", len(tr.Survivors), tr.Guaranteed, tr.PromptChars)
+	for _, s := range tr.Survivors {
+		fmt.Fprintf(w, "  #%-5d %-10s %s %s\n", s.ID, s.Channel, safetext.PadRight(safetext.SanitizeLine(s.Type), 12),
+			safetext.Truncate(safetext.SanitizeLine(s.Text), 64))
+	}
+	fmt.Fprintln(w)
+}
+
+// dropSummary counts a stage's drops by reason ("forgotten × 3, unrelated × 12").
+func dropSummary(st engine.StageTrace) string {
+	counts := map[string]int{}
+	for _, it := range st.Items {
+		if it.Dropped != "" {
+			counts[reasonKind(it.Dropped)]++
+		}
+	}
+	kinds := make([]string, 0, len(counts))
+	for k := range counts {
+		kinds = append(kinds, k)
+	}
+	sort.Strings(kinds)
+	parts := make([]string, len(kinds))
+	for i, k := range kinds {
+		parts[i] = fmt.Sprintf("%s × %d", k, counts[k])
+	}
+	// Kept, not dropped: memories forgotten in free recall that the query
+	// recognises (see `memtrace help decay`).
+	if n := strings.Count(st.Notes["recognised"], ": recognised ("); n > 0 {
+		parts = append(parts, fmt.Sprintf("(kept: recognised × %d)", n))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// reasonKind is the head of a drop reason: up to its first ':' or " (".
+func reasonKind(reason string) string {
+	if i := strings.Index(reason, ":"); i > 0 {
+		reason = reason[:i]
+	}
+	if i := strings.Index(reason, " ("); i > 0 {
+		reason = reason[:i]
+	}
+	return reason
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}
