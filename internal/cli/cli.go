@@ -25,7 +25,9 @@ type env struct {
 	dbPath string
 }
 
-// command is one subcommand. Each lives in a cmd_*.go file of this package.
+// command is one subcommand. Files are named by family: recall*, curate*,
+// tiers*, golden, bench, capture*, admin*, inspect* (list, show), tui, demo,
+// mcp, help.
 type command struct {
 	name    string
 	usage   string
