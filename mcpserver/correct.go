@@ -1,4 +1,4 @@
-package agentmcp
+package mcpserver
 
 import (
 	"context"

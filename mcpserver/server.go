@@ -4,9 +4,9 @@
 // capture, recall and correction pipelines. Every recall is stored as a trace (source "mcp") so the
 // TUI, reading the same database, can open it afterwards.
 //
-// The directory is mcpserver/ and the package agentmcp because the SDK's
+// The directory is mcpserver/ and the package mcpserver because the SDK's
 // package is already called mcp.
-package agentmcp
+package mcpserver
 
 import (
 	"context"

@@ -9,7 +9,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	agentmcp "memtrace/mcpserver"
+	"memtrace/mcpserver"
 )
 
 // cmdMCP serves the database to an agent over MCP on stdin/stdout until the
@@ -35,7 +35,7 @@ func cmdMCP(e *env, args []string) error {
 		return err
 	}
 	defer closeEngine()
-	srv := agentmcp.New(eng, agentmcp.Options{Keep: *keep})
+	srv := mcpserver.New(eng, mcpserver.Options{Keep: *keep})
 	// stdout belongs to the protocol: nothing else may be written to it.
 	t := &mcp.IOTransport{Reader: io.NopCloser(e.stdin), Writer: nopWriteCloser{e.stdout}}
 	if err := srv.Run(e.ctx, t); err != nil && !errors.Is(err, context.Canceled) {

@@ -12,7 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"memtrace/engine"
-	agentmcp "memtrace/mcpserver"
+	"memtrace/mcpserver"
 	"memtrace/store"
 )
 
@@ -57,7 +57,7 @@ func toolText(res *mcp.CallToolResult) string {
 	return b.String()
 }
 
-func survivorIDs(out agentmcp.RecallOut) map[int64]bool {
+func survivorIDs(out mcpserver.RecallOut) map[int64]bool {
 	ids := map[int64]bool{}
 	for _, s := range out.Survivors {
 		ids[s.ID] = true
@@ -120,23 +120,23 @@ func TestMCPServerSubprocess(t *testing.T) {
 	// Capture a Korean and an English message.
 	const ko = "우리 딸 서연이는 땅콩 알레르기가 있어서 땅콩이 들어간 음식은 절대 먹으면 안 돼요."
 	const en = "Our staging database runs PostgreSQL 16 on port 5433, not the default 5432."
-	var kc, ec agentmcp.CaptureOut
+	var kc, ec mcpserver.CaptureOut
 	callTool(t, ctx, cs, "memory_capture", map[string]any{"text": ko, "session": "s1", "project": "family"}, &kc)
 	callTool(t, ctx, cs, "memory_capture", map[string]any{"text": en, "role": "user", "session": "s1", "at": "2026-03-01T09:30:00Z"}, &ec)
-	for _, c := range []agentmcp.CaptureOut{kc, ec} {
+	for _, c := range []mcpserver.CaptureOut{kc, ec} {
 		if c.Outcome != engine.OutcomeStored || c.MemoryID == 0 || len(c.Trail) == 0 {
 			t.Fatalf("capture: %+v", c)
 		}
 	}
 	// Noise is dropped and says why.
-	var noise agentmcp.CaptureOut
+	var noise mcpserver.CaptureOut
 	callTool(t, ctx, cs, "memory_capture", map[string]any{"text": "HEARTBEAT_OK"}, &noise)
 	if noise.Outcome != engine.OutcomeDropped || noise.DroppedBy == "" || noise.Reason == "" {
 		t.Fatalf("noise capture: %+v", noise)
 	}
 
 	// Recall both, in each language.
-	var rk, re agentmcp.RecallOut
+	var rk, re mcpserver.RecallOut
 	callTool(t, ctx, cs, "memory_recall", map[string]any{"query": "서연이 땅콩 알레르기", "project": "family"}, &rk)
 	if !strings.Contains(rk.Prompt, ko) || !survivorIDs(rk)[kc.MemoryID] || rk.TraceID == 0 {
 		t.Fatalf("Korean recall: %+v", rk)
@@ -147,7 +147,7 @@ func TestMCPServerSubprocess(t *testing.T) {
 	}
 
 	// Correct.
-	var cc agentmcp.CaptureOut
+	var cc mcpserver.CaptureOut
 	callTool(t, ctx, cs, "memory_correct", map[string]any{
 		"text":    "Don't use panic in HTTP handlers; always return the error through writeError.",
 		"context": "the agent wrote panic(err) in the orders handler",
@@ -158,7 +158,7 @@ func TestMCPServerSubprocess(t *testing.T) {
 
 	// Reflect twice on one lesson, worded differently the second time, in
 	// Korean and English; a reflection without its outcome is refused.
-	var r1, r2 agentmcp.LessonOut
+	var r1, r2 mcpserver.LessonOut
 	callTool(t, ctx, cs, "memory_reflect", map[string]any{
 		"intended": "배포 전에 마이그레이션을 확인하려고 했다",
 		"actual":   "migration skipped; staging broke",
@@ -181,12 +181,12 @@ func TestMCPServerSubprocess(t *testing.T) {
 	}
 
 	// Forget the English memory by key.
-	var fo agentmcp.ForgetOut
+	var fo mcpserver.ForgetOut
 	callTool(t, ctx, cs, "memory_forget", map[string]any{"id": ec.MemoryID, "reason": "the staging database moved"}, &fo)
 	if !fo.Changed || fo.ID != ec.MemoryID || fo.Status != "quarantined" || fo.Batch == "" {
 		t.Fatalf("forget: %+v", fo)
 	}
-	var again agentmcp.ForgetOut
+	var again mcpserver.ForgetOut
 	callTool(t, ctx, cs, "memory_forget", map[string]any{"id": ec.MemoryID, "reason": "twice"}, &again)
 	if again.Changed {
 		t.Fatalf("forgetting twice changed something: %+v", again)
@@ -197,7 +197,7 @@ func TestMCPServerSubprocess(t *testing.T) {
 	}
 
 	// It is no longer recalled.
-	var after agentmcp.RecallOut
+	var after mcpserver.RecallOut
 	callTool(t, ctx, cs, "memory_recall", map[string]any{"query": "which port does the staging PostgreSQL database use?"}, &after)
 	if survivorIDs(after)[ec.MemoryID] || strings.Contains(after.Prompt, en) {
 		t.Fatalf("forgotten memory recalled: %+v", after)
@@ -222,7 +222,7 @@ func TestMCPServerSubprocess(t *testing.T) {
 	}
 	var quarantined *engine.AuditEntry
 	for _, a := range audit {
-		if a.Action == agentmcp.ActionQuarantine {
+		if a.Action == mcpserver.ActionQuarantine {
 			quarantined = a
 		}
 	}
