@@ -1,4 +1,4 @@
-// Package agentmcp serves a memtrace engine to AI agents over the Model
+// Package mcpserver serves a memtrace engine to AI agents over the Model
 // Context Protocol: five tools — memory_capture, memory_recall,
 // memory_correct, memory_reflect and memory_forget — backed by the engine's
 // capture, recall and correction pipelines. Every recall is stored as a trace (source "mcp") so the
