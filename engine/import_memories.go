@@ -219,8 +219,21 @@ func (e *Engine) ImportMemories(ctx context.Context, o MemoryImportOptions, recs
 	batch := importBatchID(o.Source, now)
 	actor := Actor{Name: ActorImport, Batch: batch}
 	stored, raced := 0, 0
-	err := e.Update(ctx, func(q Queries) error {
-		stored, raced = 0, 0
+	e.mu.RLock()
+	seq0 := e.seq
+	e.mu.RUnlock()
+	var changed []*Memory
+	err := e.store.Update(ctx, func(q Queries) error {
+		stored, raced, changed = 0, 0, nil
+		// As in CaptureBatch: the transaction holds the write lock, so what
+		// other writers changed since the cache's last refresh, read here,
+		// and this batch's inserts are every change up to the commit; the
+		// caches take both without reading 100k rows back.
+		others, _, err := q.MemoriesChangedSince(ctx, seq0)
+		if err != nil {
+			return fmt.Errorf("refresh: %w", err)
+		}
+		changed = others
 		for _, it := range items {
 			if err := q.InsertMemory(ctx, it.m, actor); ErrorCode(err) == ECONFLICT {
 				it.m.ID, raced = 0, raced+1 // stored by another process since the check
@@ -229,6 +242,7 @@ func (e *Engine) ImportMemories(ctx context.Context, o MemoryImportOptions, recs
 				return fmt.Errorf("%s: %w", it.src.Position, err)
 			}
 			stored++
+			changed = append(changed, it.m)
 			it.src.MemoryID = it.m.ID
 			if err := q.SaveMemorySource(ctx, it.src); err != nil {
 				return err
@@ -238,6 +252,9 @@ func (e *Engine) ImportMemories(ctx context.Context, o MemoryImportOptions, recs
 	})
 	if err != nil {
 		return rep, fmt.Errorf("import: nothing was stored: %w", err)
+	}
+	if err := e.load(ctx, changed); err != nil {
+		return rep, fmt.Errorf("import: stored, but the indexes did not take it (reopen the database): %w", err)
 	}
 	rep.AlreadyImported += raced
 	rep.Stored = stored
