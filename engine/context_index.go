@@ -142,15 +142,6 @@ func (e *Engine) ownTerms(id int64) []int32 {
 	return out
 }
 
-// indexLexical puts m into the lexical index with its conversational
-// context, and sets the windows of the neighbours whose context m joined or
-// left. Caller holds e.mu; e.mems already holds m.
-func (e *Engine) indexLexical(m *Memory, old *Memory, existed bool) {
-	dirty := map[int64]bool{}
-	e.markLexical(m, old, existed, dirty)
-	e.flushLexical(dirty)
-}
-
 // markLexical updates m's terms and session place and adds to dirty the
 // documents whose words, window, lending or length may have changed: m and
 // the neighbours whose context it joined or left. dirty[id] is true when
