@@ -145,7 +145,7 @@ func TestDeterministicRequest(t *testing.T) {
 	}
 	var got, want bytes.Buffer
 	json.Compact(&got, req.Format)
-	json.Compact(&want, TriageSchema())
+	json.Compact(&want, triageSchema)
 	if got.String() != want.String() {
 		t.Errorf("format = %s\nwant %s", got.String(), want.String())
 	}
