@@ -102,4 +102,7 @@ type BackupInfo struct {
 	Dump       string `json:"dump"`
 	DumpSHA256 string `json:"dump_sha256"`
 	Memories   int    `json:"memories"`
+	// MemtraceVersion is the version of the memtrace that wrote the backup
+	// (the dump's "memtrace" object has its commit and build date too).
+	MemtraceVersion string `json:"memtrace_version"`
 }

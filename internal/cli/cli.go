@@ -65,6 +65,7 @@ func commands() []command {
 		{"judge", "judge check [--model M] [--timeout 30s] [--json]", "check the Ollama judge: host reachable, model present, digest", cmdJudge},
 		{"backup", "backup DIR [--json]", "online SQLite backup + JSON dump of memories, each with .sha256", cmdBackup},
 		{"clock", "clock [TIME|--unset]", "show, pin or unpin the database's clock (demo databases pin theirs)", cmdClock},
+		{"version", "version [--json]", "version, commit and build date of this binary (also `memtrace --version`)", cmdVersion},
 		{"help", "help [decay|stages|json|COMMAND]", "commands, the decay math, the recall stages, the trace JSON", cmdHelp},
 	}
 }
@@ -86,12 +87,16 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	global := flag.NewFlagSet("memtrace", flag.ContinueOnError)
 	global.SetOutput(io.Discard)
 	global.StringVar(&e.dbPath, "db", "", "database file (default $MEMTRACE_DB or ./memtrace.db)")
+	showVersion := global.Bool("version", false, "print the version and exit")
 	if err := global.Parse(args); err != nil {
 		fmt.Fprintf(stderr, "memtrace: %v\n", err)
 		printUsage(stderr)
 		return 2
 	}
 	args = global.Args()
+	if *showVersion {
+		args = []string{"version"}
+	}
 	if e.dbPath == "" {
 		e.dbPath = os.Getenv("MEMTRACE_DB")
 	}
@@ -130,7 +135,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 }
 
 func printUsage(w io.Writer) {
-	fmt.Fprintln(w, "usage: memtrace [--db PATH] COMMAND [ARGS]")
+	fmt.Fprintln(w, "usage: memtrace [--db PATH] COMMAND [ARGS] | memtrace --version")
 	fmt.Fprintln(w)
 	var b strings.Builder
 	for _, c := range commands() {
