@@ -10,10 +10,12 @@ package mcpserver
 
 import (
 	"context"
+	"os"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"memtrace/engine"
+	memversion "memtrace/internal/version"
 )
 
 // Tool names: a published contract (DESIGN.md, "Machine-readable contracts").
@@ -36,7 +38,8 @@ type Options struct {
 	// Keep is how many stored traces the database keeps (the newest);
 	// 0 means the engine's Config().TraceKeep.
 	Keep int
-	// Version is reported to clients in the initialize handshake.
+	// Version is reported to clients in the initialize handshake
+	// (default: version.String()).
 	Version string
 }
 
@@ -63,11 +66,14 @@ func New(e *engine.Engine, o Options) *Server {
 	}
 	version := o.Version
 	if version == "" {
-		version = "dev"
+		version = memversion.String()
 	}
 	s := &Server{e: e, keep: keep}
 	s.srv = mcp.NewServer(&mcp.Implementation{Name: "memtrace", Title: "memtrace long-term memory", Version: version},
-		&mcp.ServerOptions{Instructions: instructions})
+		&mcp.ServerOptions{Instructions: instructions,
+			// The tool list never changes while a session runs, and the
+			// server sends no log messages: say so, not the SDK's defaults.
+			Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: false}}})
 	s.addTools()
 	return s
 }
@@ -80,9 +86,10 @@ func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 	return s.srv.Run(ctx, t)
 }
 
-// RunStdio serves one client over the process's stdin and stdout.
+// RunStdio serves one client over the process's stdin and stdout through
+// a LineTransport, which answers malformed frames instead of dying.
 func (s *Server) RunStdio(ctx context.Context) error {
-	return s.Run(ctx, &mcp.StdioTransport{})
+	return s.Run(ctx, &LineTransport{Reader: os.Stdin, Writer: os.Stdout})
 }
 
 func (s *Server) addTools() {

@@ -5,9 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"memtrace/mcpserver"
 )
@@ -37,14 +34,11 @@ func cmdMCP(e *env, args []string) error {
 	defer closeEngine()
 	srv := mcpserver.New(eng, mcpserver.Options{Keep: *keep})
 	// stdout belongs to the protocol: nothing else may be written to it.
-	t := &mcp.IOTransport{Reader: io.NopCloser(e.stdin), Writer: nopWriteCloser{e.stdout}}
+	// The line transport answers a malformed frame with a JSON-RPC error
+	// and keeps serving.
+	t := &mcpserver.LineTransport{Reader: e.stdin, Writer: e.stdout}
 	if err := srv.Run(e.ctx, t); err != nil && !errors.Is(err, context.Canceled) {
 		return fmt.Errorf("mcp session: %w", err)
 	}
 	return nil
 }
-
-// nopWriteCloser leaves closing stdout to the process.
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
