@@ -71,9 +71,9 @@ type RecallOut struct {
 	Prompt      string           `json:"prompt,omitempty" jsonschema:"the memory block (detail full only; otherwise it is the text content)"`
 	PromptChars int              `json:"prompt_chars" jsonschema:"the block's length in characters"`
 	Survivors   []RecallSurvivor `json:"survivors" jsonschema:"the memories in the block, in its order"`
-	Guaranteed  int               `json:"guaranteed" jsonschema:"how many came from the always-included channel"`
-	ReadOnly    bool              `json:"read_only"`
-	At          time.Time         `json:"at"`
+	Guaranteed  int              `json:"guaranteed" jsonschema:"how many came from the always-included channel"`
+	ReadOnly    bool             `json:"read_only"`
+	At          time.Time        `json:"at"`
 }
 
 // RecallSurvivor is one memory of the block: enough to name it to
