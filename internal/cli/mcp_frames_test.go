@@ -2,14 +2,18 @@ package cli
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // rawMCP speaks newline-delimited JSON-RPC to a `memtrace mcp` subprocess
@@ -220,5 +224,47 @@ func TestMCPBatchBeforeTwentyFiveJuneEighteen(t *testing.T) {
 	r.send(`{"jsonrpc":"2.0","id":3,"method":"ping"}`)
 	if m := r.next(); string(m.ID) != "3" || m.Error != nil {
 		t.Fatalf("ping after the batch: %+v", m)
+	}
+}
+
+// TestMCPOverHTTP: `memtrace mcp --http` serves the same tools over the
+// streamable HTTP transport on loopback, and refuses other addresses.
+func TestMCPOverHTTP(t *testing.T) {
+	bin := buildMemtrace(t)
+	if out, err := exec.Command(bin, "mcp", "--http", "0.0.0.0:0").CombinedOutput(); err == nil || !strings.Contains(string(out), "loopback") {
+		t.Fatalf("--http 0.0.0.0:0: %v %s, want a refusal naming loopback", err, out)
+	}
+	cmd := exec.Command(bin, "mcp", "--db", filepath.Join(t.TempDir(), "http.db"), "--http", "127.0.0.1:0")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		_ = cmd.Process.Signal(os.Interrupt)
+		if err := cmd.Wait(); err != nil {
+			t.Errorf("memtrace mcp --http did not stop cleanly on interrupt: %v", err)
+		}
+	}()
+	line, err := bufio.NewReader(stderr).ReadString('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := strings.TrimSpace(strings.TrimPrefix(line, "memtrace mcp: serving "))
+	if !strings.HasPrefix(url, "http://127.0.0.1:") {
+		t.Fatalf("server said %q", line)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "http-test", Version: "1"}, nil).Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	lt, err := cs.ListTools(ctx, nil)
+	if err != nil || len(lt.Tools) != 5 {
+		t.Fatalf("tools/list over HTTP: %v %v", err, lt)
 	}
 }
