@@ -82,7 +82,11 @@ func importMessages(e *env, kind string, args []string) error {
 	}
 	defer closeEngine()
 
-	im := &messageImport{env: e, eng: eng,
+	capt, err := eng.NewCapturer(e.ctx)
+	if err != nil {
+		return err
+	}
+	im := &messageImport{env: e, eng: eng, capt: capt,
 		stats: ImportStats{Kind: kind, Files: len(files), Dropped: map[string]int{engine.LayerL1: 0, engine.LayerL2: 0, engine.LayerJudge: 0}, Errors: []ImportError{}}}
 	for _, f := range files {
 		if err := im.file(kind, f); err != nil {
@@ -141,6 +145,7 @@ func importFiles(kind, path string) ([]string, error) {
 type messageImport struct {
 	env   *env
 	eng   *engine.Engine
+	capt  *engine.Capturer // one run, one audit batch
 	batch []engine.Message
 	stats ImportStats
 }
@@ -186,7 +191,7 @@ func (im *messageImport) flush() error {
 	if len(im.batch) == 0 {
 		return nil
 	}
-	rs, err := im.eng.CaptureBatch(im.env.ctx, im.batch)
+	rs, err := im.capt.CaptureBatch(im.env.ctx, im.batch)
 	if err != nil {
 		return err
 	}
