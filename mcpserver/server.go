@@ -81,6 +81,9 @@ func New(e *engine.Engine, o Options) *Server {
 	return s
 }
 
+// MCP returns the underlying SDK server (to connect it to other transports).
+func (s *Server) MCP() *mcp.Server { return s.srv }
+
 // Run serves one client over t until the client disconnects or ctx ends.
 func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 	return s.srv.Run(ctx, t)
