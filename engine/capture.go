@@ -262,7 +262,7 @@ func (c *Capturer) decide(ctx context.Context, p *pending) error {
 		}
 		p.held = &ReviewItem{Reason: why, Judge: c.decider}
 		r.Trail = append(r.Trail, Decision{Layer: LayerJudge, Verdict: "hold",
-			Reason: "needs_review: the judge's answer did not validate (" + why + "); held in the review queue, not acted on"})
+			Reason: "needs_review: " + why + " — held in the review queue, not acted on"})
 		return nil
 	}
 	if !v.Store {
