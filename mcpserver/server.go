@@ -72,17 +72,9 @@ func New(e *engine.Engine, o Options) *Server {
 	return s
 }
 
-// MCP returns the underlying SDK server (to connect it to other transports).
-func (s *Server) MCP() *mcp.Server { return s.srv }
-
 // Run serves one client over t until the client disconnects or ctx ends.
 func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 	return s.srv.Run(ctx, t)
-}
-
-// RunStdio serves one client over the process's stdin and stdout.
-func (s *Server) RunStdio(ctx context.Context) error {
-	return s.Run(ctx, &mcp.StdioTransport{})
 }
 
 func (s *Server) addTools() {
