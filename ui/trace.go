@@ -93,7 +93,6 @@ type tracePane struct {
 	trace   *engine.Trace
 	cmp     *inspector.Comparison // the split view: now (A) vs the override (B)
 	source  string                // where the shown trace came from, when not a live run
-	ranAt   time.Time             // the clock when the shown trace ran
 	split   bool
 	prompt  bool // the right column shows the prompt instead of the items
 	focus   traceFocus
@@ -395,7 +394,6 @@ func (p tracePane) run() (tracePane, tea.Cmd) {
 	split := p.split && !p.override.isNow()
 	p.seq++
 	p.loading = true
-	p.ranAt = now
 	seq, ctx := p.seq, p.c.ctx
 	return p, func() tea.Msg {
 		return send(paneTrace, recallBoth(ctx, eng, q, now, split, seq))

@@ -52,7 +52,9 @@ func (p tracePane) itemsView(n int) []string {
 		out = append(out, row)
 		detail := scoreParts(it.Scores)
 		if it.Dropped != "" {
-			detail = append([]string{"dropped: " + it.Dropped}, detail...)
+			// The kind first: it is what `recall --trace` counts and what
+			// scripts read (drop_kind); then the reason in words.
+			detail = append([]string{"dropped [" + string(it.DropKind) + "]: " + it.Dropped}, detail...)
 		}
 		maxLines := 1
 		if i == p.item {

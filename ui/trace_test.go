@@ -181,7 +181,7 @@ func TestTraceOnDemo(t *testing.T) {
 			p = pressTrace(t, p, "j")
 		}
 		v := view(p)
-		if !strings.Contains(v, "dropped: "+dropped.Dropped[:min(len(dropped.Dropped), 30)]) {
+		if !strings.Contains(v, "dropped ["+string(dropped.DropKind)+"]: "+dropped.Dropped[:min(len(dropped.Dropped), 30)]) || dropped.DropKind == "" {
 			t.Errorf("drop reason %q of memory %d not shown:\n%s", dropped.Dropped, dropped.ID, v)
 		}
 		for name, val := range dropped.Scores {
