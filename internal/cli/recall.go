@@ -116,7 +116,7 @@ func printTraceTable(w io.Writer, tr *engine.Trace) {
 		mode = "committed"
 	}
 	fmt.Fprintf(w, "at      %s   k %d   budget %d chars   %s\n\n", tr.At.Format("2006-01-02T15:04:05Z07:00"), tr.K, tr.Budget, mode)
-	fmt.Fprintf(w, "%-3s %-11s %5s %5s  %s\n", "#", "stage", "in", "out", "dropped (reason × count)")
+	fmt.Fprintf(w, "%-3s %-11s %5s %5s  %s\n", "#", "stage", "in", "out", "dropped (drop_kind × count)")
 	for i, st := range tr.Stages {
 		fmt.Fprintf(w, "%-3d %-11s %5d %5d  %s\n", i, st.Name, st.In, st.Out, dropSummary(st))
 	}
