@@ -1,11 +1,14 @@
 package cli
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
 
 	"memtrace/engine"
+	"memtrace/engine/judge"
 )
 
 // cmdHelp runs `memtrace help [TOPIC]`: the command list, a topic (decay,
@@ -38,7 +41,34 @@ func helpTopics() map[string]string {
 		"decay":  engine.DecayHelp,
 		"stages": stagesHelp,
 		"json":   recallJSONHelp(),
+		"judge":  judgeSchemasHelp(),
 	}
+}
+
+// judgeSchemasHelp prints the JSON schemas memtrace sends to Ollama as
+// `format` — the judge contracts of DESIGN.md, exactly as sent, so a
+// person pointing memtrace at their own model sees what it must answer.
+func judgeSchemasHelp() string {
+	var b strings.Builder
+	b.WriteString("The judge's answers are constrained by these JSON schemas (sent as Ollama's\n")
+	b.WriteString("`format`) and validated against them again; an answer that does not validate\n")
+	b.WriteString("is retried once with the reason, then held as needs_review.\n")
+	for _, s := range []struct {
+		name   string
+		schema json.RawMessage
+	}{
+		{"capture verdict (ingest/import/mcp --judge)", judge.CaptureSchema()},
+		{"triage verdict (triage --type milestone)", judge.TriageSchema("milestone")},
+		{"promotion review (heartbeat --review)", judge.PromotionSchema()},
+	} {
+		var out bytes.Buffer
+		if err := json.Indent(&out, s.schema, "", "  "); err != nil {
+			out.Reset()
+			out.Write(s.schema)
+		}
+		fmt.Fprintf(&b, "\n%s:\n%s\n", s.name, out.String())
+	}
+	return b.String()
 }
 
 func helpTopicNames() []string {
