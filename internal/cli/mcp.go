@@ -14,34 +14,32 @@ import (
 
 // cmdMCP serves the database to an agent over MCP on stdin/stdout until the
 // client closes the connection.
-func cmdMCP(e *env, args []string) error {
-	fl := flag.NewFlagSet("mcp", flag.ContinueOnError)
-	fl.SetOutput(e.stderr)
-	db := fl.String("db", e.dbPath, "database file the agent reads and writes (the TUI can open it at the same time)")
+//
+// The database (--db) is the one the agent reads and writes; the TUI can
+// open it at the same time.
+func cmdMCP(fl *flag.FlagSet) runFunc {
 	jf := addJudgeFlags(fl)
 	keep := fl.Int("keep-traces", 0, "how many recall traces to keep for the TUI (0: the configured default, 200)")
-	if err := fl.Parse(args); err != nil {
-		return err
+	return func(e *env, args []string) error {
+		if len(args) != 0 {
+			return usageError{"mcp takes no arguments; register it with your agent (see docs/agents.md)"}
+		}
+		if *keep < 0 {
+			return usageError{"--keep-traces must be 0 or more"}
+		}
+		eng, closeEngine, err := openJudgedEngine(e, jf)
+		if err != nil {
+			return err
+		}
+		defer closeEngine()
+		srv := mcpserver.New(eng, mcpserver.Options{Keep: *keep})
+		// stdout belongs to the protocol: nothing else may be written to it.
+		t := &mcp.IOTransport{Reader: io.NopCloser(e.stdin), Writer: nopWriteCloser{e.stdout}}
+		if err := srv.Run(e.ctx, t); err != nil && !errors.Is(err, context.Canceled) {
+			return fmt.Errorf("mcp session: %w", err)
+		}
+		return nil
 	}
-	if fl.NArg() != 0 {
-		return usageError{"mcp takes no arguments; register it with your agent (see docs/agents.md)"}
-	}
-	if *keep < 0 {
-		return usageError{"--keep-traces must be 0 or more"}
-	}
-	e.dbPath = *db
-	eng, closeEngine, err := openJudgedEngine(e, jf)
-	if err != nil {
-		return err
-	}
-	defer closeEngine()
-	srv := mcpserver.New(eng, mcpserver.Options{Keep: *keep})
-	// stdout belongs to the protocol: nothing else may be written to it.
-	t := &mcp.IOTransport{Reader: io.NopCloser(e.stdin), Writer: nopWriteCloser{e.stdout}}
-	if err := srv.Run(e.ctx, t); err != nil && !errors.Is(err, context.Canceled) {
-		return fmt.Errorf("mcp session: %w", err)
-	}
-	return nil
 }
 
 // nopWriteCloser leaves closing stdout to the process.
