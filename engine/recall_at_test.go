@@ -5,14 +5,14 @@ import (
 	"time"
 
 	"memtrace/engine"
-	"memtrace/internal/testcases"
+	"memtrace/internal/timetest"
 )
 
 // ParseAt is the time grammar: every case of the shared table, with its
 // exact message when rejected (the other entry points show the same one).
 func TestParseAtTimeGrammar(t *testing.T) {
-	for _, c := range testcases.TimeGrammar(t) {
-		got, err := engine.ParseAt(c.Input, testcases.TimeNow)
+	for _, c := range timetest.Cases(t) {
+		got, err := engine.ParseAt(c.Input, timetest.Now)
 		switch {
 		case c.Error != "" && err == nil:
 			t.Errorf("ParseAt(%q) = %v, want the error %q", c.Input, got, c.Error)

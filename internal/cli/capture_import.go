@@ -22,6 +22,7 @@ func importCommands() []command {
 		{name: "jsonl", args: "FILE|-", summary: "import message JSONL through the capture pipeline; idempotent", define: importMessages("jsonl")},
 		{name: "claude-code", args: "FILE|DIR|-", summary: "import Claude Code transcripts (every *.jsonl under DIR, e.g. ~/.claude/projects); idempotent", define: importMessages("claude-code")},
 		{name: "locomo", args: "FILE", summary: "import the LoCoMo conversations (locomo10.json); idempotent", define: importMessages("locomo")},
+		{name: "memories", args: "PATH", summary: "import an agent's memory store as it is (Chroma, mem0, memory files, JSONL), one audited batch; idempotent", define: importStored},
 	}
 }
 
@@ -35,7 +36,11 @@ type ImportStats struct {
 	Reinforced int            `json:"reinforced"`
 	Dropped    map[string]int `json:"dropped"`
 	Skipped    int            `json:"skipped"`
-	Errors     []ImportError  `json:"errors"`
+	// NeedsReview: held by the judge in the review queue (not in dropped);
+	// JudgeErrors: the judge failed and the rules decided (not an addend).
+	NeedsReview int           `json:"needs_review"`
+	JudgeErrors int           `json:"judge_errors"`
+	Errors      []ImportError `json:"errors"`
 }
 
 // ImportError is a malformed input line.
@@ -62,13 +67,17 @@ func importMessages(kind string) func(fl *flag.FlagSet) runFunc {
 			if err != nil {
 				return err
 			}
-			eng, closeEngine, err := openJudgedEngine(e, jf)
+			eng, closeEngine, err := openJudgedEngine(e, jf, false)
 			if err != nil {
 				return err
 			}
 			defer closeEngine()
 
-			im := &messageImport{env: e, eng: eng,
+			capt, err := eng.NewCapturer(e.ctx)
+			if err != nil {
+				return err
+			}
+			im := &messageImport{env: e, eng: eng, capt: capt,
 				stats: ImportStats{Kind: kind, Files: len(files), Dropped: map[string]int{engine.LayerL1: 0, engine.LayerL2: 0, engine.LayerJudge: 0}, Errors: []ImportError{}}}
 			for _, f := range files {
 				if err := im.file(kind, f); err != nil {
@@ -129,6 +138,7 @@ func importFiles(kind, path string) ([]string, error) {
 type messageImport struct {
 	env   *env
 	eng   *engine.Engine
+	capt  *engine.Capturer // one run, one audit batch
 	batch []engine.Message
 	stats ImportStats
 }
@@ -174,7 +184,7 @@ func (im *messageImport) flush() error {
 	if len(im.batch) == 0 {
 		return nil
 	}
-	rs, err := im.eng.CaptureBatch(im.env.ctx, im.batch)
+	rs, err := im.capt.CaptureBatch(im.env.ctx, im.batch)
 	if err != nil {
 		return err
 	}
@@ -189,8 +199,13 @@ func (im *messageImport) flush() error {
 			im.stats.Reinforced++
 		case engine.OutcomeDropped:
 			im.stats.Dropped[r.DroppedBy]++
+		case engine.OutcomeHeld:
+			im.stats.NeedsReview++
 		default:
 			return fmt.Errorf("capture %s: unknown outcome %q", r.MessageID, r.Outcome)
+		}
+		if r.JudgeError {
+			im.stats.JudgeErrors++
 		}
 		im.stats.Offered++
 	}
@@ -214,8 +229,11 @@ func printImport(w io.Writer, path string, s ImportStats, asJSON bool) error {
 		by = append(by, fmt.Sprintf("%s %d", l, s.Dropped[l]))
 	}
 	fmt.Fprintf(w, "imported %s %s (%d file(s))\n", s.Kind, path, s.Files)
-	fmt.Fprintf(w, "  offered     %6d\n  stored      %6d\n  reinforced  %6d\n  dropped     %6d  (%s)\n  skipped     %6d  already imported\n",
-		s.Offered, s.Stored, s.Reinforced, dropped, strings.Join(by, ", "), s.Skipped)
+	fmt.Fprintf(w, "  offered     %6d\n  stored      %6d\n  reinforced  %6d\n  dropped     %6d  (%s)\n  skipped     %6d  already imported\n  held        %6d  needs_review, in the review queue (`memtrace review list`)\n",
+		s.Offered, s.Stored, s.Reinforced, dropped, strings.Join(by, ", "), s.Skipped, s.NeedsReview)
+	if s.JudgeErrors > 0 {
+		fmt.Fprintf(w, "  judge errors %5d  the rules decided them\n", s.JudgeErrors)
+	}
 	if len(s.Errors) > 0 {
 		fmt.Fprintf(w, "  bad lines   %6d\n", len(s.Errors))
 		for _, b := range s.Errors {

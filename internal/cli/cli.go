@@ -49,6 +49,7 @@ type command struct {
 	// that runs it with them. nil for a family.
 	define func(fs *flag.FlagSet) runFunc
 	subs   []command // a family's subcommands
+	dflt   string    // the subcommand a family runs when none is named (review: list)
 }
 
 func commands() []command {
@@ -58,6 +59,7 @@ func commands() []command {
 		{name: "demo", summary: "build a fresh demo DB from testdata through the capture pipeline (at --db, else in a new temporary directory) and open the TUI on it", define: cmdDemo},
 		{name: "ingest", args: "FILE.jsonl|-", summary: "capture pipeline; per-layer counts", define: cmdIngest},
 		{name: "import", summary: "import conversations through the capture pipeline (idempotent), or read edited Markdown tiers back", subs: importCommands()},
+		{name: "review", summary: "the queue of captures the judge held as needs_review: list, ask the judge again, or store/skip by hand (`memtrace review` alone: list)", subs: reviewCommands(), dflt: "list"},
 		{name: "add", args: "TEXT", summary: "write one memory directly (curator)", define: cmdAdd},
 		{name: "list", summary: "list memories, a page at a time", define: cmdList},
 		{name: "show", args: "ID|key:K", summary: "one memory with its audit history", define: cmdShow},
@@ -78,9 +80,11 @@ func commands() []command {
 		{name: "approve", args: "[ID…]", summary: "apply proposals (the ids, or --all-pending) in one audited batch", define: cmdApprove},
 		{name: "reject", args: "ID…", summary: "reject proposals", define: cmdReject},
 		{name: "proposals", summary: "list proposals waiting for the curator", define: cmdProposals},
-		{name: "rollback", args: "BATCH", summary: "undo an applied batch", define: cmdRollback},
+		{name: "batches", summary: "audited batches, newest first: actor, what each did, whether it can be rolled back", define: cmdBatches},
+		{name: "rollback", args: "BATCH", summary: "undo a batch: says what it will do by kind and asks (--yes: don't ask; --force: a whole capture run)", define: cmdRollback},
 		{name: "heartbeat", summary: "propose promotions, demotions, archiving, cap fixes; moves nothing", define: cmdHeartbeat},
 		{name: "reflect", summary: "file a self-reflection record", define: cmdReflect},
+		{name: "audit", summary: "how polluted a store is: noise by pattern, types, label prefixes, duplicates, what capture would not store", define: cmdAudit},
 		{name: "cleanup", summary: "scan stored memories for noise; propose quarantine", define: cmdCleanup},
 		{name: "export", summary: "export the tiers", subs: []command{
 			{name: "md", args: "DIR", summary: "write the tiers as Markdown files", define: cmdExportMD},
@@ -91,6 +95,7 @@ func commands() []command {
 		}},
 		{name: "backup", args: "DIR", summary: "online SQLite backup + JSON dump of memories, each with .sha256", define: cmdBackup},
 		{name: "clock", args: "[TIME]", summary: "show, pin (TIME) or unpin (--unset) the database's clock (demo databases pin theirs)", define: cmdClock},
+		{name: "version", summary: "version, commit and build date of this binary (also `memtrace --version`)", define: cmdVersion},
 		{name: "help", args: "[decay|stages|json|time|COMMAND [SUBCOMMAND]]", summary: "commands, the decay math, the recall stages, the trace JSON, the time grammar", define: cmdHelp},
 	}
 }
@@ -109,9 +114,16 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	e := &env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr}
-	// Global flags before the command name; the command's own flag set
-	// takes them after it.
-	args, err := parseGlobal(e, "memtrace", args)
+	// Global flags before the command name (and --version, which is only
+	// a flag of the program); the command's own flag set takes them after it.
+	top := newFlagSet("memtrace")
+	registerGlobalFlags(top, e)
+	showVersion := top.Bool("version", false, "print the version and exit")
+	err := top.Parse(args)
+	args = top.Args()
+	if err == nil && *showVersion {
+		args = []string{"version"}
+	}
 	switch {
 	case errors.Is(err, flag.ErrHelp):
 		printUsage(stdout)
@@ -135,7 +147,18 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	for c.subs != nil {
 		// Global flags may also come between a family and its subcommand
 		// (`memtrace golden --db X run SET`).
-		rest, err = parseGlobal(e, "memtrace "+name, rest)
+		words, err := parseGlobal(e, "memtrace "+name, rest)
+		if c.dflt != "" && ((err != nil && !errors.Is(err, flag.ErrHelp)) || (err == nil && len(words) == 0)) {
+			// No subcommand named (`review`, `review --status all`): the
+			// default one, with every argument.
+			if err == nil {
+				rest = words
+			}
+			sub, _ := findCommand(c.subs, c.dflt)
+			c, name = sub, name+" "+sub.name
+			break
+		}
+		rest = words
 		switch {
 		case errors.Is(err, flag.ErrHelp):
 			printFamilyHelp(stdout, name, c)

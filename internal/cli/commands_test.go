@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -116,6 +117,10 @@ func globalCases(t *testing.T) map[string]globalCase {
  "session_1":[{"speaker":"Caroline","dia_id":"D1:1","text":"I went to a LGBTQ support group yesterday and it was so powerful."}]}}]`), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	stored := filepath.Join(t.TempDir(), "memories.jsonl")
+	if err := os.WriteFile(stored, []byte(`{"id":"a","text":"I keep my passport in the blue folder."}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	cases := map[string]globalCase{
 		"tui":                {db: "missing"},
 		"demo":               {args: []string{"--no-tui"}, db: "new"},
@@ -124,6 +129,14 @@ func globalCases(t *testing.T) map[string]globalCase {
 		"import jsonl":       {args: []string{"testdata/demo.jsonl", "--json"}, db: "new"},
 		"import claude-code": {args: []string{"testdata/claude-code", "--json"}, db: "new"},
 		"import locomo":      {args: []string{locomo}, db: "new"},
+		"import memories":    {args: []string{stored, "--json"}, db: "new"},
+		"review list":        {args: []string{"--status", "all", "--json"}, db: "demo"},
+		"review retry":       {args: []string{"--all"}, db: "demo"}, // a usage error: no --judge
+		"review store":       {args: []string{"999"}, db: "demo"},
+		"review skip":        {args: []string{"999", "--reason", "not a memory"}, db: "demo"},
+		"batches":            {args: []string{"--json"}, db: "demo"},
+		"audit":              {args: []string{"--json"}, db: "demo"},
+		"version":            {args: []string{"--json"}, db: "demo"},
 		"add":                {args: []string{"--kind", "fact", "--type", "preference", "--importance", "0.7", "I take my coffee black", "--json"}, db: "demo"},
 		"list":               {args: []string{"--type", "milestone"}, db: "demo"},
 		"show":               {args: []string{"key:m0001", "--json"}, db: "demo"},
@@ -197,7 +210,7 @@ func TestGlobalFlagsBeforeOrAfter(t *testing.T) {
 				args = append(append([]string{"--db", db}, words...), fill(c.args)...)
 			}
 			out, stderr, code := runCLI(t, args...)
-			results[i] = result{strings.ReplaceAll(out, dir, "DIR"), strings.ReplaceAll(stderr, dir, "DIR"), code}
+			results[i] = result{normalise(out, dir), normalise(stderr, dir), code}
 			if c.db == "missing" {
 				if _, err := os.Stat(db); !os.IsNotExist(err) {
 					t.Errorf("%v created %s (stat: %v); a command that needs a database must not make one", args, db, err)
@@ -261,4 +274,18 @@ func TestMissingDatabaseCreatesNothing(t *testing.T) {
 			t.Errorf("%s on a missing database left %s behind", name, entries[0].Name())
 		}
 	}
+}
+
+// timings and batch ids are the values that differ from run to run
+// (latency_ms …; a batch id is unique forever).
+var (
+	timings  = regexp.MustCompile(`"(\w+_ms)": [0-9.e+-]+`)
+	batchIDs = regexp.MustCompile(`"batch": "[^"]*"`)
+)
+
+// normalise makes two runs' output comparable: the database's directory
+// is DIR, every *_ms timing 0, every batch id BATCH.
+func normalise(s, dir string) string {
+	s = timings.ReplaceAllString(strings.ReplaceAll(s, dir, "DIR"), `"$1": 0`)
+	return batchIDs.ReplaceAllString(s, `"batch": "BATCH"`)
 }

@@ -32,7 +32,7 @@ func checkDatabase(path string) error {
 // fixture database pins "now" to the end of its conversation, so that what
 // it remembers today does not depend on the day it is opened; `--at`
 // offsets are relative to it. Without the setting the wall clock is used.
-const settingClock = "clock.now"
+const settingClock = engine.SettingClock
 
 // The open path. Every command opens its database through one of these:
 // openStoreAt (the store alone) or openEngineAt (the store and the engine
@@ -41,29 +41,26 @@ const settingClock = "clock.now"
 // the store and the engine share one clock, the database's pinned clock
 // when it has one (settingClock), else the wall clock.
 
-// openStoreAt opens the database at path and returns it with its clock.
+// openStoreAt opens the database at path and returns it with its clock
+// (the store's own: the pinned time when the database pins one, else the
+// wall clock).
 func openStoreAt(ctx context.Context, path string, mustExist bool) (*store.DB, func() time.Time, error) {
 	if mustExist {
 		if err := checkDatabase(path); err != nil {
 			return nil, nil, err
 		}
 	}
-	var pinned time.Time // set once, below, before the store is handed out
-	now := func() time.Time {
-		if !pinned.IsZero() {
-			return pinned
-		}
-		return time.Now()
-	}
-	db, err := store.Open(ctx, path, now)
+	db, err := store.Open(ctx, path, nil)
 	if err != nil {
 		return nil, nil, err
 	}
-	if pinned, err = pinnedClock(ctx, db); err != nil {
+	// The store reads a pinned clock that is not RFC 3339 as the wall
+	// clock; the CLI refuses it and says how to fix it.
+	if _, err := pinnedClock(ctx, db); err != nil {
 		db.Close()
 		return nil, nil, err
 	}
-	return db, now, nil
+	return db, db.Now, nil
 }
 
 // openStore opens the database at e.dbPath (see openStoreAt).
@@ -119,15 +116,21 @@ func pinnedClock(ctx context.Context, db engine.Store) (time.Time, error) {
 	return t.UTC(), nil
 }
 
-// openJudgedEngine opens the engine at e.dbPath, creating the database when
-// missing, with the judge jf chooses. closeEngine closes the store, then
-// releases the judge.
-func openJudgedEngine(e *env, jf *judgeFlags) (eng *engine.Engine, closeEngine func(), err error) {
+// openJudgedEngine opens the engine at e.dbPath (with mustExist it must be
+// there, else it is created) with the judge jf chooses. closeEngine closes
+// the store, then releases the judge.
+func openJudgedEngine(e *env, jf *judgeFlags, mustExist bool) (eng *engine.Engine, closeEngine func(), err error) {
+	if mustExist {
+		// Before the judge is asked: a wrong path is the first thing to say.
+		if err := checkDatabase(e.dbPath); err != nil {
+			return nil, nil, err
+		}
+	}
 	opts, release, err := jf.options(e)
 	if err != nil {
 		return nil, nil, err
 	}
-	eng, _, closeDB, err := openEngine(e, false, opts)
+	eng, _, closeDB, err := openEngine(e, mustExist, opts)
 	if err != nil {
 		release()
 		return nil, nil, err

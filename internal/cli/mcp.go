@@ -5,21 +5,20 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"memtrace/mcpserver"
 )
 
 // cmdMCP serves the database to an agent over MCP on stdin/stdout until the
-// client closes the connection.
+// client closes the connection, or with --http on a loopback address over
+// the streamable HTTP transport until the process is stopped.
 //
 // The database (--db) is the one the agent reads and writes; the TUI can
 // open it at the same time.
 func cmdMCP(fl *flag.FlagSet) runFunc {
 	jf := addJudgeFlags(fl)
 	keep := fl.Int("keep-traces", 0, "how many recall traces to keep for the TUI (0: the configured default, 200)")
+	httpAddr := fl.String("http", "", "serve the streamable HTTP transport on this loopback `HOST:PORT` (path /mcp) instead of stdin/stdout")
 	return func(e *env, args []string) error {
 		if len(args) != 0 {
 			return usageError{"mcp takes no arguments; register it with your agent (see docs/agents.md)"}
@@ -27,22 +26,30 @@ func cmdMCP(fl *flag.FlagSet) runFunc {
 		if *keep < 0 {
 			return usageError{"--keep-traces must be 0 or more"}
 		}
-		eng, closeEngine, err := openJudgedEngine(e, jf)
+		eng, closeEngine, err := openJudgedEngine(e, jf, false)
 		if err != nil {
 			return err
 		}
 		defer closeEngine()
 		srv := mcpserver.New(eng, mcpserver.Options{Keep: *keep})
+		if *httpAddr != "" {
+			ln, err := mcpserver.LoopbackListener(*httpAddr)
+			if err != nil {
+				return usageError{err.Error()}
+			}
+			fmt.Fprintf(e.stderr, "memtrace mcp: serving http://%s%s\n", ln.Addr(), mcpserver.HTTPPath)
+			if err := srv.ServeHTTP(e.ctx, ln); err != nil && !errors.Is(err, context.Canceled) {
+				return fmt.Errorf("mcp http: %w", err)
+			}
+			return nil
+		}
 		// stdout belongs to the protocol: nothing else may be written to it.
-		t := &mcp.IOTransport{Reader: io.NopCloser(e.stdin), Writer: nopWriteCloser{e.stdout}}
+		// The line transport answers a malformed frame with a JSON-RPC error
+		// and keeps serving.
+		t := &mcpserver.LineTransport{Reader: e.stdin, Writer: e.stdout}
 		if err := srv.Run(e.ctx, t); err != nil && !errors.Is(err, context.Canceled) {
 			return fmt.Errorf("mcp session: %w", err)
 		}
 		return nil
 	}
 }
-
-// nopWriteCloser leaves closing stdout to the process.
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }

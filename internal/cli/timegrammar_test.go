@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"memtrace/internal/testcases"
+	"memtrace/internal/timetest"
 )
 
 // pinnedSet is a golden set without fixture and without defaults.at: it
@@ -73,7 +73,7 @@ func TestTimeGrammarEveryEntryPoint(t *testing.T) {
 		{"golden run --at", func(in string) []string { return []string{"golden", "run", plainSet, "--at", in, "--json"} }, probeAt, 2},
 		{"golden YAML at", func(in string) []string { return []string{"golden", "run", pinnedSet(t, in), "--json"} }, probeAt, 1},
 	}
-	for _, c := range testcases.TimeGrammar(t) {
+	for _, c := range timetest.Cases(t) {
 		for _, ep := range entries {
 			args := append([]string{"--db", db}, ep.args(c.Input)...)
 			out, stderr, code := runCLI(t, args...)
