@@ -66,8 +66,8 @@ func TestEveryCommandHelp(t *testing.T) {
 	for _, fam := range []string{"golden", "bench", "judge", "export", "import"} {
 		out, stderr, code := runCLI(t, fam, "-h")
 		c, _ := findCommand(commands(), fam)
-		if code != 0 {
-			t.Errorf("%s -h: exit %d %s", fam, code, stderr)
+		if code != 0 || !strings.HasPrefix(out, "usage: memtrace "+fam+" "+c.subs[0].name) {
+			t.Errorf("%s -h: exit %d %s\n%s", fam, code, stderr, out)
 		}
 		for _, sub := range c.subs {
 			if !strings.Contains(out, "  "+fam+" "+sub.name) {
@@ -288,4 +288,22 @@ var (
 func normalise(s, dir string) string {
 	s = timings.ReplaceAllString(strings.ReplaceAll(s, dir, "DIR"), `"$1": 0`)
 	return batchIDs.ReplaceAllString(s, `"batch": "BATCH"`)
+}
+
+// A family with a default subcommand runs it when none is named: `memtrace
+// review` is `memtrace review list`, with or without flags.
+func TestFamilyDefaultSubcommand(t *testing.T) {
+	db := demoDB(t)
+	want, _, code := runCLI(t, "--db", db, "review", "list", "--status", "all", "--json")
+	if code != 0 {
+		t.Fatalf("review list: exit %d", code)
+	}
+	for _, args := range [][]string{
+		{"--db", db, "review", "--status", "all", "--json"},
+		{"review", "--db", db, "--status", "all", "--json"},
+	} {
+		if out, stderr, code := runCLI(t, args...); code != 0 || out != want {
+			t.Errorf("%v: exit %d %s\n%s\nwant\n%s", args, code, stderr, out, want)
+		}
+	}
 }

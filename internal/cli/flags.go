@@ -221,7 +221,11 @@ func flagTitle(f *flag.Flag) string {
 // printFamilyHelp is `memtrace golden -h` and `memtrace help golden`: the
 // usage line of each subcommand.
 func printFamilyHelp(w io.Writer, name string, c command) {
-	fmt.Fprintf(w, "usage: memtrace %s %s …\n\n%s\n\n", name, strings.ReplaceAll(subNames(c), " or ", "|"), c.summary)
+	names := make([]string, len(c.subs))
+	for i, sub := range c.subs {
+		names[i] = sub.name
+	}
+	fmt.Fprintf(w, "usage: memtrace %s %s …\n\n%s\n\n", name, strings.Join(names, "|"), c.summary)
 	for _, sub := range c.subs {
 		full := name + " " + sub.name
 		fmt.Fprintf(w, "  %s\n      %s\n", synopsis(full, sub, flagSetOf(full, sub)), sub.summary)

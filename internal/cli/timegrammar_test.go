@@ -93,6 +93,13 @@ func TestTimeGrammarEveryEntryPoint(t *testing.T) {
 			}
 		}
 	}
+	// Without any time, a set without fixture runs at the database's pinned
+	// clock (it used to take the wall clock).
+	if out, stderr, code := runCLI(t, "--db", db, "golden", "run", plainSet, "--json"); code != 0 {
+		t.Errorf("golden run: exit %d %s", code, stderr)
+	} else if at, err := probeAt([]byte(out)); err != nil || !at.Equal(timetest.Now) {
+		t.Errorf("golden run without --at ran at %v (%v), want the pinned clock %v", at, err, timetest.Now)
+	}
 	// golden stress rejects a bad --at before it builds anything.
 	if _, stderr, code := runCLI(t, "golden", "stress", demoSet, "--at", "+3y"); code != 2 || !strings.Contains(stderr, `bad time offset "+3y"`) {
 		t.Errorf("golden stress --at +3y: exit %d, %q", code, stderr)
