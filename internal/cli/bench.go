@@ -13,7 +13,6 @@ import (
 
 	"memtrace/engine"
 	"memtrace/golden"
-	"memtrace/store"
 )
 
 // The benchmarks: `bench locomo` (retrieval quality on the LoCoMo
@@ -173,19 +172,15 @@ func sizedBench(name string, rest []string, sizes *string, countName string, cou
 type benchDB struct{ path string }
 
 func (b benchDB) Fill(ctx context.Context, ms []*engine.Memory) error {
-	db, err := store.Open(ctx, b.path, nil)
+	eng, db, _, err := openEngineAt(ctx, b.path, false, engine.Options{})
 	if err != nil {
 		return err
 	}
-	eng, err := engine.Open(ctx, engine.Options{Store: db})
-	if err == nil {
-		err = golden.AddSynthetic(ctx, eng, ms)
-	}
-	return errors.Join(err, db.Close())
+	return errors.Join(golden.AddSynthetic(ctx, eng, ms), db.Close())
 }
 
 func (b benchDB) ReadFloor(ctx context.Context) (int, error) {
-	db, err := store.Open(ctx, b.path, nil)
+	db, _, err := openStoreAt(ctx, b.path, true)
 	if err != nil {
 		return 0, err
 	}
@@ -195,13 +190,9 @@ func (b benchDB) ReadFloor(ctx context.Context) (int, error) {
 }
 
 func (b benchDB) Open(ctx context.Context) (int, func() error, error) {
-	db, err := store.Open(ctx, b.path, nil)
+	eng, db, _, err := openEngineAt(ctx, b.path, true, engine.Options{})
 	if err != nil {
 		return 0, nil, err
-	}
-	eng, err := engine.Open(ctx, engine.Options{Store: db})
-	if err != nil {
-		return 0, nil, errors.Join(err, db.Close())
 	}
 	return eng.Len(), func() error {
 		runtime.KeepAlive(eng)
@@ -213,13 +204,8 @@ func (b benchDB) Open(ctx context.Context) (int, func() error, error) {
 func tempEngines(dir string) golden.EngineFactory {
 	return func(ctx context.Context, name string) (golden.BenchEngine, func() error, error) {
 		path := filepath.Join(dir, strings.NewReplacer("/", "_", ":", "_").Replace(name)+".db")
-		db, err := store.Open(ctx, path, nil)
+		eng, db, _, err := openEngineAt(ctx, path, false, engine.Options{})
 		if err != nil {
-			return nil, nil, err
-		}
-		eng, err := engine.Open(ctx, engine.Options{Store: db})
-		if err != nil {
-			db.Close()
 			return nil, nil, err
 		}
 		return eng, func() error {
