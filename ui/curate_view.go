@@ -77,7 +77,7 @@ func (p curatePane) headerLine() string {
 	if approved > 0 {
 		line += st.Status.Active.Render(fmt.Sprintf("  %d approved (P applies)", approved))
 	}
-	return line
+	return safetext.Truncate(line, p.width)
 }
 
 func (p curatePane) listRows() int {
