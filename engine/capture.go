@@ -35,6 +35,11 @@ type Capturer struct {
 	judge   Judge
 	decider string
 
+	// batch is the audit batch of this Capturer's writes: one Capturer is
+	// one run (an ingest, an import), so every call shares it. It is taken
+	// from the database at the first write that commits.
+	batch string
+
 	// Dedupe index; nil until the first write, reset when a batch fails.
 	byHash  map[string]int64
 	lsh     *lshIndex
@@ -102,10 +107,16 @@ func (e *Engine) CaptureBatch(ctx context.Context, msgs []Message) ([]*CaptureRe
 		}
 		e.capturer = c
 	}
+	e.capturer.batch = "" // each call is one action: its own batch
 	return e.capturer.CaptureBatch(ctx, msgs)
 }
 
-// CaptureBatch is Engine.CaptureBatch with the prepared state of c.
+// Batch is the audit batch of the Capturer's run ("" before its first
+// write).
+func (c *Capturer) Batch() string { return c.batch }
+
+// CaptureBatch is Engine.CaptureBatch with the prepared state of c; every
+// call of one Capturer writes under one batch.
 func (c *Capturer) CaptureBatch(ctx context.Context, msgs []Message) ([]*CaptureResult, error) {
 	e := c.e
 	ps := make([]*pending, len(msgs))
@@ -144,11 +155,11 @@ func (c *Capturer) CaptureBatch(ctx context.Context, msgs []Message) ([]*Capture
 			return nil, err
 		}
 	}
-	batch := "capture:" + e.Now().Format("20060102T150405.000000000")
 	e.mu.RLock()
 	seq0 := e.seq
 	e.mu.RUnlock()
 	var changed []*Memory
+	fresh := false
 	err = e.store.Update(ctx, func(q Queries) error {
 		// The transaction holds the write lock from its start (BEGIN
 		// IMMEDIATE), so the rows other writers changed since the cache's
@@ -159,7 +170,14 @@ func (c *Capturer) CaptureBatch(ctx context.Context, msgs []Message) ([]*Capture
 		if err != nil {
 			return fmt.Errorf("refresh: %w", err)
 		}
-		w := &batchWriter{c: c, q: q, actor: Actor{Name: "capture", Batch: batch}}
+		if c.batch == "" {
+			b, err := q.NextBatchID(ctx, BatchCapture)
+			if err != nil {
+				return err
+			}
+			c.batch, fresh = b, true
+		}
+		w := &batchWriter{c: c, q: q, actor: Actor{Name: "capture", Batch: c.batch}}
 		defer func() { changed = append(others, w.written()...) }()
 		for _, p := range ps {
 			if p.res.Outcome == OutcomeSkipped {
@@ -173,6 +191,9 @@ func (c *Capturer) CaptureBatch(ctx context.Context, msgs []Message) ([]*Capture
 	})
 	if err != nil {
 		c.byHash, c.lsh, c.indexed = nil, nil, nil // it may hold rolled-back inserts
+		if fresh {
+			c.batch = "" // its id was rolled back with it
+		}
 		return nil, fmt.Errorf("capture batch: %w", err)
 	}
 	if err := e.load(ctx, changed); err != nil {

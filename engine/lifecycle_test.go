@@ -193,7 +193,7 @@ func TestHeartbeatDemotesAndArchivesByLastUse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Batch != "approve-20260601T100000Z" || len(res.Applied) != 3 {
+	if res.Batch != "approve-20260601T100000Z-1" || len(res.Applied) != 3 {
 		t.Fatalf("approve = %+v", res)
 	}
 	want := map[int64][2]string{hot31: {"warm", "active"}, warm31: {"cold", "archived"}, warm91: {"cold", "archived"}}

@@ -108,6 +108,17 @@ func newPanes(c *common) []pane {
 // startMsg tells every pane that the program runs: time for the first load.
 type startMsg struct{}
 
+// storeChangedMsg tells every pane but From that a write of the TUI
+// changed the store (a curator action, an approval, a rollback): panes that
+// show stored state reload, so that, for one, the Curate history lists the
+// batch a Memories-tab action just made.
+type storeChangedMsg struct{ From paneID }
+
+// storeChanged is the Cmd a pane returns after a write that committed.
+func storeChanged(from paneID) tea.Cmd {
+	return func() tea.Msg { return storeChangedMsg{From: from} }
+}
+
 // send wraps a message for the pane to.
 func send(to paneID, msg tea.Msg) tea.Msg { return paneMsg{To: to, Msg: msg} }
 

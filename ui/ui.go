@@ -95,6 +95,16 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 				m.panes[i], cmd = p.Update(msg.Msg)
 			}
 		}
+	case storeChangedMsg:
+		cmds := make([]tea.Cmd, 0, len(m.panes))
+		for i, p := range m.panes {
+			if p.ID() != msg.From {
+				var c tea.Cmd
+				m.panes[i], c = p.Update(msg)
+				cmds = append(cmds, c)
+			}
+		}
+		cmd = tea.Batch(cmds...)
 	case OpenTraceMsg:
 		// Another tab (Golden) asks to inspect a query: show the Trace tab.
 		for i, p := range m.panes {

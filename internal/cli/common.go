@@ -24,7 +24,7 @@ func openStore(e *env, mustExist bool) (*store.DB, error) {
 				"no database at %s; run `memtrace demo --no-tui --db %s` or `memtrace ingest FILE` first", e.dbPath, e.dbPath)
 		}
 	}
-	return store.Open(e.ctx, e.dbPath, time.Now)
+	return store.Open(e.ctx, e.dbPath, nil) // the database's clock: pinned when it pins one
 }
 
 // parseArgs parses flags that may come before or after the positional
