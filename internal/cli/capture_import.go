@@ -43,7 +43,11 @@ type ImportStats struct {
 	Reinforced int            `json:"reinforced"`
 	Dropped    map[string]int `json:"dropped"`
 	Skipped    int            `json:"skipped"`
-	Errors     []ImportError  `json:"errors"`
+	// NeedsReview: held by the judge in the review queue (not in dropped);
+	// JudgeErrors: the judge failed and the rules decided (not an addend).
+	NeedsReview int           `json:"needs_review"`
+	JudgeErrors int           `json:"judge_errors"`
+	Errors      []ImportError `json:"errors"`
 }
 
 // ImportError is a malformed input line.
@@ -206,8 +210,13 @@ func (im *messageImport) flush() error {
 			im.stats.Reinforced++
 		case engine.OutcomeDropped:
 			im.stats.Dropped[r.DroppedBy]++
+		case engine.OutcomeHeld:
+			im.stats.NeedsReview++
 		default:
 			return fmt.Errorf("capture %s: unknown outcome %q", r.MessageID, r.Outcome)
+		}
+		if r.JudgeError {
+			im.stats.JudgeErrors++
 		}
 		im.stats.Offered++
 	}
@@ -231,8 +240,11 @@ func printImport(w io.Writer, path string, s ImportStats, asJSON bool) error {
 		by = append(by, fmt.Sprintf("%s %d", l, s.Dropped[l]))
 	}
 	fmt.Fprintf(w, "imported %s %s (%d file(s))\n", s.Kind, path, s.Files)
-	fmt.Fprintf(w, "  offered     %6d\n  stored      %6d\n  reinforced  %6d\n  dropped     %6d  (%s)\n  skipped     %6d  already imported\n",
-		s.Offered, s.Stored, s.Reinforced, dropped, strings.Join(by, ", "), s.Skipped)
+	fmt.Fprintf(w, "  offered     %6d\n  stored      %6d\n  reinforced  %6d\n  dropped     %6d  (%s)\n  skipped     %6d  already imported\n  held        %6d  needs_review, in the review queue (`memtrace review list`)\n",
+		s.Offered, s.Stored, s.Reinforced, dropped, strings.Join(by, ", "), s.Skipped, s.NeedsReview)
+	if s.JudgeErrors > 0 {
+		fmt.Fprintf(w, "  judge errors %5d  the rules decided them\n", s.JudgeErrors)
+	}
 	if len(s.Errors) > 0 {
 		fmt.Fprintf(w, "  bad lines   %6d\n", len(s.Errors))
 		for _, b := range s.Errors {

@@ -42,6 +42,7 @@ func commands() []command {
 		{"demo", "demo [--no-tui] [--db PATH]", "build a fresh demo DB from testdata through the capture pipeline and open the TUI on it", cmdDemo},
 		{"ingest", "ingest FILE.jsonl|- [--json] [--batch N] [--judge MODEL [--detail high|medium|low] [--judge-cache FILE]]", "capture pipeline; per-layer counts", cmdIngest},
 		{"import", "import md|jsonl|claude-code|locomo PATH [--json] | import memories PATH [--from jsonl|chroma|mem0|memory-files] [--key-prefix P] [--json]", "import conversations through the capture pipeline, or an agent's memory store as it is; idempotent", cmdImport},
+		{"review", "review [list [--status held|all|…]] | review retry ID…|--all --judge MODEL | review store ID… [--kind K] [--type T] [--importance X] | review skip ID… [--reason TEXT]  [--json]", "the queue of captures the judge held as needs_review: list, ask the judge again, or store/skip by hand", cmdReview},
 		{"add", "add --kind K --type T --importance X [--key K] [--scope S] TEXT", "write one memory directly (curator)", cmdAdd},
 		{"list", "list [--status S] [--type T] [--kind K] [--tier T] [--text X] [--json]", "list memories", cmdList},
 		{"show", "show ID|key:K [--json]", "one memory with its audit history", cmdShow},
