@@ -132,32 +132,12 @@ var promotionSchema = json.RawMessage(`{"anyOf":[` +
 	`]}`)
 
 // captureSchema and triageSchema are the schemas for the default labels
-// (a triage of "milestone"), for documentation and tests.
+// (a triage of "milestone"): the prompt document (prompt.go) and the tests
+// use them.
 var (
 	captureSchema = captureSchemaFor(DefaultTypes)
 	triageSchema  = triageSchemaFor("milestone", DefaultTypes)
 )
-
-// CaptureSchema returns the capture verdict schema for labels (nil: the
-// default labels).
-func CaptureSchema(labels ...string) json.RawMessage {
-	if len(labels) == 0 {
-		return bytes.Clone(captureSchema)
-	}
-	return captureSchemaFor(labels)
-}
-
-// TriageSchema returns the triage verdict schema for an item labelled
-// itemType ("" → milestone) and the default labels.
-func TriageSchema(itemType ...string) json.RawMessage {
-	if len(itemType) == 0 || itemType[0] == "" {
-		return bytes.Clone(triageSchema)
-	}
-	return triageSchemaFor(itemType[0], DefaultTypes)
-}
-
-// PromotionSchema returns the promotion review schema.
-func PromotionSchema() json.RawMessage { return bytes.Clone(promotionSchema) }
 
 // SchemaHash is the SHA-256 of a schema's compact JSON; it is part of every
 // cache key so a schema change never serves stale verdicts.
