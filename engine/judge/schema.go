@@ -309,3 +309,21 @@ func jsonKind(v any) string {
 	}
 	return fmt.Sprintf("%T", v)
 }
+
+// NamedSchema is one of the schemas the judge sends as `format`, named by
+// what it judges.
+type NamedSchema struct {
+	Name   string
+	Schema json.RawMessage
+}
+
+// Schemas are the schemas sent for the default labels, exactly as sent:
+// `memtrace help judge` prints them, so that a person pointing memtrace at
+// their own model sees what it must answer.
+func Schemas() []NamedSchema {
+	return []NamedSchema{
+		{"capture verdict (ingest/import/mcp --judge)", bytes.Clone(captureSchema)},
+		{"triage verdict (triage --type milestone)", bytes.Clone(triageSchema)},
+		{"promotion review (heartbeat --review)", bytes.Clone(promotionSchema)},
+	}
+}
