@@ -1,12 +1,15 @@
 package cli
 
 import (
+	"bytes"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"sort"
 	"strings"
 
 	"memtrace/engine"
+	"memtrace/engine/judge"
 )
 
 // cmdHelp runs `memtrace help [TOPIC]`: the command list, a topic (decay,
@@ -54,9 +57,36 @@ func helpTopics() map[string]string {
 	return map[string]string{
 		"decay":  engine.DecayHelp,
 		"stages": stagesHelp,
-		"json":   recallJSONHelp,
+		"json":   recallJSONHelp(),
+		"judge":  judgeSchemasHelp(),
 		"time":   timeHelp,
 	}
+}
+
+// judgeSchemasHelp prints the JSON schemas memtrace sends to Ollama as
+// `format` — the judge contracts of DESIGN.md, exactly as sent, so a
+// person pointing memtrace at their own model sees what it must answer.
+func judgeSchemasHelp() string {
+	var b strings.Builder
+	b.WriteString("The judge's answers are constrained by these JSON schemas (sent as Ollama's\n")
+	b.WriteString("`format`) and validated against them again; an answer that does not validate\n")
+	b.WriteString("is retried once with the reason, then held as needs_review.\n")
+	for _, s := range []struct {
+		name   string
+		schema json.RawMessage
+	}{
+		{"capture verdict (ingest/import/mcp --judge)", judge.CaptureSchema()},
+		{"triage verdict (triage --type milestone)", judge.TriageSchema("milestone")},
+		{"promotion review (heartbeat --review)", judge.PromotionSchema()},
+	} {
+		var out bytes.Buffer
+		if err := json.Indent(&out, s.schema, "", "  "); err != nil {
+			out.Reset()
+			out.Write(s.schema)
+		}
+		fmt.Fprintf(&b, "\n%s:\n%s\n", s.name, out.String())
+	}
+	return b.String()
 }
 
 func helpTopicNames() []string {
@@ -115,8 +145,19 @@ each survivor's access (last_accessed_at, access_count) and boosts its
 neighbours (memtrace help decay), in one transaction.
 `
 
-// recallJSONHelp documents `memtrace recall --json`.
-const recallJSONHelp = `memtrace recall --json prints one trace document:
+// recallJSONHelp documents `memtrace recall --json`, with the drop kinds
+// listed from engine.DropKinds so the list cannot drift.
+func recallJSONHelp() string {
+	var b strings.Builder
+	b.WriteString(recallJSONHead)
+	for _, k := range engine.DropKinds() {
+		fmt.Fprintf(&b, "  %-19s %-10s %s\n", k.Kind, k.Stage, k.Meaning)
+	}
+	b.WriteString(recallJSONTail)
+	return b.String()
+}
+
+const recallJSONHead = `memtrace recall --json prints one trace document:
 
 {
   "query": "충주 시에 충주 사과가 맛있었지?",
@@ -128,7 +169,10 @@ const recallJSONHelp = `memtrace recall --json prints one trace document:
      "items": [{"id": 12, "key": "m0216", "text": "…", "type": "note",
                 "kind": "fact", "tier": "warm", "channel": "fact",
                 "scores": {"bm25_score": 10.2, "cosine_score": 0.53, …},
-                "dropped": "forgotten: …"}],     dropped only when it was
+                "dropped": "forgotten: …",   why, for people (when dropped)
+                "drop_kind": "forgotten",    why, for programs (see below)
+                "recognised": true}],        temporal: kept by the query's cue
+                                             although out of free recall
      "notes": {"surface": "충주 시 충주 사과 맛있", …},  parameters of the stage
      "took_ms": 0.21}
   ],
@@ -144,6 +188,18 @@ importance, decay, boost, final_score, mmr_score, redundancy_cosine_score
 guaranteed. The same database, query and --at give the same document byte
 for byte, except the timing fields named *_ms (took_ms), the only
 nondeterministic values.
+
+"dropped" is prose and may change wording; programs read "drop_kind", one
+of this closed set (the stage that drops the item is the stage's "name"):
+
+`
+
+const recallJSONTail = `
+memtrace compare --json gives every change the same facts: "reason" (for
+people, "stage: reason"), "stage", "drop_kind" (not_retrieved when the other
+side's recall never saw the memory) and "recognised_a" / "recognised_b"
+(see docs/inspector.md). recall --trace counts each stage's drops by
+drop_kind.
 `
 
 // timeHelp is the one time grammar (engine.ParseWhen).
