@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"memtrace/engine"
 )
@@ -96,7 +97,7 @@ func commands() []command {
 		{name: "backup", args: "DIR", summary: "online SQLite backup + JSON dump of memories, each with .sha256", define: cmdBackup},
 		{name: "clock", args: "[TIME]", summary: "show, pin (TIME) or unpin (--unset) the database's clock (demo databases pin theirs)", define: cmdClock},
 		{name: "version", summary: "version, commit and build date of this binary (also `memtrace --version`)", define: cmdVersion},
-		{name: "help", args: "[decay|stages|json|time|COMMAND [SUBCOMMAND]]", summary: "commands, the decay math, the recall stages, the trace JSON, the time grammar", define: cmdHelp},
+		{name: "help", args: "[" + strings.Join(helpTopicNames(), "|") + "|COMMAND [SUBCOMMAND]]", summary: "commands, the decay math, the recall stages, the trace JSON, the judge schemas, the time grammar", define: cmdHelp},
 	}
 }
 
