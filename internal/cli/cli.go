@@ -92,7 +92,7 @@ func commands() []command {
 		}},
 		{name: "mcp", summary: "serve memory to an agent over MCP (stdio, or streamable HTTP on loopback with --http)", define: cmdMCP},
 		{name: "judge", summary: "the Ollama judge", subs: []command{
-			{name: "check", summary: "check the Ollama judge: host reachable, model present and able to chat, one JSON chat, digest", define: cmdJudgeCheck},
+			{name: "check", summary: "check the Ollama judge: host reachable, model present and able to chat, one chat with format and its latency, digest", define: cmdJudgeCheck},
 		}},
 		{name: "backup", args: "DIR", summary: "online SQLite backup + JSON dump of memories, each with .sha256", define: cmdBackup},
 		{name: "clock", args: "[TIME]", summary: "show, pin (TIME) or unpin (--unset) the database's clock (demo databases pin theirs)", define: cmdClock},

@@ -71,20 +71,13 @@ func judgeSchemasHelp() string {
 	b.WriteString("The judge's answers are constrained by these JSON schemas (sent as Ollama's\n")
 	b.WriteString("`format`) and validated against them again; an answer that does not validate\n")
 	b.WriteString("is retried once with the reason, then held as needs_review.\n")
-	for _, s := range []struct {
-		name   string
-		schema json.RawMessage
-	}{
-		{"capture verdict (ingest/import/mcp --judge)", judge.CaptureSchema()},
-		{"triage verdict (triage --type milestone)", judge.TriageSchema("milestone")},
-		{"promotion review (heartbeat --review)", judge.PromotionSchema()},
-	} {
+	for _, s := range judge.Schemas() {
 		var out bytes.Buffer
-		if err := json.Indent(&out, s.schema, "", "  "); err != nil {
+		if err := json.Indent(&out, s.Schema, "", "  "); err != nil {
 			out.Reset()
-			out.Write(s.schema)
+			out.Write(s.Schema)
 		}
-		fmt.Fprintf(&b, "\n%s:\n%s\n", s.name, out.String())
+		fmt.Fprintf(&b, "\n%s:\n%s\n", s.Name, out.String())
 	}
 	return b.String()
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"net/http"
 	"os"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -100,6 +102,13 @@ func RealModel(tb testing.TB, kind string) string {
 	}
 	tb.Logf("real Ollama %s model %s capabilities %v", host, name, caps)
 	return name
+}
+
+// Tiny reports whether name is one of the generated tiny models (whose
+// answers are schema-shaped noise, so tests check the protocol, not the
+// judgement).
+func Tiny(name string) bool {
+	return slices.Contains([]string{ChatModel, EmbedModel, RepeatModel}, strings.TrimSuffix(name, ":latest"))
 }
 
 func capabilities(model string) ([]string, error) {
