@@ -115,11 +115,30 @@ func (p capturesPane) listRows() int {
 	return max(1, p.height-3-capturesTrailLines)
 }
 
+// capturesWideWidth is the width from which the pattern counts sit beside
+// the captures; on a narrower terminal one of the two takes the whole
+// width, and f switches between them.
+const capturesWideWidth = 110
+
+func (p capturesPane) narrow() bool { return p.width < capturesWideWidth }
+
 func (p capturesPane) countsWidth() int {
+	if p.narrow() {
+		if p.countsFocus {
+			return p.width
+		}
+		return 0
+	}
 	return min(40, max(24, p.width/3))
 }
 
 func (p capturesPane) listWidth() int {
+	if p.narrow() {
+		if p.countsFocus {
+			return 0
+		}
+		return p.width
+	}
 	return max(20, p.width-p.countsWidth()-1)
 }
 
@@ -369,10 +388,18 @@ func (p capturesPane) View() string {
 		}
 	}
 
-	right := p.countsView(cw, len(left))
-	lines := make([]string, len(left))
-	for i := range left {
-		lines[i] = left[i] + " " + right[i]
+	var lines []string
+	switch {
+	case lw == 0:
+		lines = p.countsView(cw, len(left))
+	case cw == 0:
+		lines = left
+	default:
+		right := p.countsView(cw, len(left))
+		lines = make([]string, len(left))
+		for i := range left {
+			lines[i] = left[i] + " " + right[i]
+		}
 	}
 	lines = append(lines, p.trailView()...)
 	lines = append(lines, p.statusLine())
@@ -391,7 +418,11 @@ func (p capturesPane) filterSummary() string {
 	if p.text != "" {
 		s += " · text: " + safetext.SanitizeLine(p.text)
 	}
-	return s + " · / text"
+	s += " · / text"
+	if p.narrow() {
+		s += " · f pattern counts"
+	}
+	return s
 }
 
 // countsView is the side table: how many captures each layer dropped for

@@ -154,6 +154,10 @@ func (p memoriesPane) KeyBindings() []key.Binding {
 // detail; one status line at the bottom.
 const memoriesChrome = 3
 
+// memoriesTallHeight is the pane height from which the list keeps a third
+// of the pane above the open detail.
+const memoriesTallHeight = 34
+
 func (p memoriesPane) SetSize(w, h int) pane {
 	p.width, p.height = w, h
 	p.input.SetWidth(max(10, w-4))
@@ -165,6 +169,11 @@ func (p memoriesPane) listRows() int {
 	rows := p.height - memoriesChrome
 	if p.detail {
 		rows = max(3, rows/3)
+		if p.height < memoriesTallHeight {
+			// A short terminal keeps the selected row above the detail, so
+			// that the decay curve, its forecast and the audit rows fit.
+			rows = 1
+		}
 	}
 	return max(1, rows)
 }

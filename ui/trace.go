@@ -208,7 +208,7 @@ func (p tracePane) update(msg tea.Msg) (tracePane, tea.Cmd) {
 		p.focus = focusItems
 		return p.clampItems(), nil
 	case tea.MouseClickMsg:
-		if y := msg.Mouse().Y - traceHeaderLines - 1; msg.Mouse().X < traceStagesWidth && y >= 0 && y < len(engine.StageNames) {
+		if y := msg.Mouse().Y - traceHeaderLines - 1; !p.stagesFolded() && msg.Mouse().X < traceStagesWidth && y >= 0 && y < len(engine.StageNames) {
 			p.stage, p.item, p.itemTop, p.focus = y, 0, 0, focusStages
 		}
 		return p, nil

@@ -34,10 +34,23 @@ func (p tracePane) bodyRows() int {
 
 // itemRows is the number of lines for items under the stage heading.
 func (p tracePane) itemRows() int {
-	return max(traceItemLines, p.bodyRows()-1-traceExpandLines)
+	return max(traceItemLines, p.bodyRows()-2-traceExpandLines)
+}
+
+// traceWideWidth is the width from which the stage list stays beside the
+// items; on a narrower terminal it folds away while the items have the
+// focus (← brings it back), so that item text keeps its room.
+const traceWideWidth = 110
+
+// stagesFolded reports that the stage list is folded away.
+func (p tracePane) stagesFolded() bool {
+	return p.width < traceWideWidth && p.focus == focusItems && !p.picker && p.trace != nil
 }
 
 func (p tracePane) rightWidth() int {
+	if p.stagesFolded() {
+		return max(20, p.width)
+	}
 	return max(20, p.width-traceStagesWidth-3)
 }
 
@@ -63,6 +76,10 @@ func (p tracePane) View() string {
 		r := ""
 		if i < len(right) {
 			r = right[i]
+		}
+		if p.stagesFolded() {
+			lines = append(lines, safetext.Truncate(r, rw))
+			continue
 		}
 		lines = append(lines, left[i]+" "+sep+" "+safetext.Truncate(r, rw))
 	}
@@ -264,7 +281,7 @@ func (p tracePane) statusLine() string {
 	case p.trace == nil:
 		return st.App.Status.Render("no trace yet")
 	}
-	s := fmt.Sprintf("stage %d/%d %s", p.stage, len(p.trace.Stages)-1, p.trace.Stages[p.stage].Name)
+	s := fmt.Sprintf("stage %d %s (%d of %d)", p.stage, p.trace.Stages[p.stage].Name, p.stage+1, len(p.trace.Stages))
 	if n := len(p.stageItems()); n > 0 {
 		s += fmt.Sprintf(" · item %d of %d", p.item+1, n)
 	}

@@ -1,0 +1,101 @@
+package ui
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"memtrace/engine/safetext"
+)
+
+// TestTooSmallFrame: below 80×24 the frame says how large the terminal is
+// and what it needs, on every tab, and fits the terminal; at 80×24 the tabs
+// are back.
+func TestTooSmallFrame(t *testing.T) {
+	m := newTestModel(t, openStore(t, newMemories(5), seedCaptures()), 100, 30)
+	for _, size := range [][2]int{{79, 24}, {80, 23}, {40, 10}} {
+		m = drive(t, m, tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+		s := screen(m)
+		want := "need 80×24"
+		if v := strings.Join(strings.Fields(s), " "); !strings.Contains(v, "terminal too small:") || !strings.Contains(v, want) {
+			t.Errorf("%dx%d: no too-small notice:\n%s", size[0], size[1], s)
+		}
+		if strings.Contains(s, "1 Trace") {
+			t.Errorf("%dx%d: the tabs are drawn on a too-small terminal:\n%s", size[0], size[1], s)
+		}
+		lines := strings.Split(s, "\n")
+		if len(lines) != size[1] {
+			t.Errorf("%dx%d: %d lines", size[0], size[1], len(lines))
+		}
+		for i, l := range lines {
+			if w := safetext.Width(l); w > size[0] {
+				t.Errorf("%dx%d: line %d is %d cells", size[0], size[1], i, w)
+			}
+		}
+	}
+	m = drive(t, m, tea.WindowSizeMsg{Width: 80, Height: 24})
+	if s := screen(m); strings.Contains(s, "terminal too small") || !strings.Contains(s, "1 Trace") {
+		t.Errorf("80×24 still shows the notice:\n%s", s)
+	}
+}
+
+// TestNarrowLayouts: at 80×24 the Trace items (focused) give the text at
+// least 40 cells, Captures rows take one line each with the pattern counts
+// one f away, and the Memories detail shows the decay curve, the forecast
+// and an audit row.
+func TestNarrowLayouts(t *testing.T) {
+	eng, db := openDemo(t)
+	m := renderModel(t, eng, db, 80, 24)
+	m = drive(t, m, press("/"))
+	m = typeText(t, m, "충주 사과")
+	m = drive(t, m, press("enter"), press("right"))
+	s := screen(m)
+	if !strings.Contains(s, "← stages") {
+		t.Errorf("the stage list did not fold away with the items focused:\n%s", s)
+	}
+	// The TEXT column starts after the mark, id, key and type; measure it
+	// on the header line.
+	var textCells int
+	for _, l := range strings.Split(s, "\n") {
+		if i := strings.Index(l, "TEXT"); i >= 0 && strings.Contains(l, "KEY") {
+			textCells = 80 - safetext.Width(l[:i])
+		}
+	}
+	if textCells < 40 {
+		t.Errorf("item text gets %d cells at 80 columns, want ≥ 40:\n%s", textCells, s)
+	}
+	m = drive(t, m, press("left"))
+	if s := screen(m); !regexp.MustCompile(`(?m)^10 budget\s+\d+\s+\d+`).MatchString(s) {
+		t.Errorf("← did not bring the stage list back:\n%s", s)
+	}
+
+	c := goTo(t, m, "Captures")
+	s = screen(c)
+	rows := regexp.MustCompile(`(?m)^\s+(\d+) \d\d-\d\d \d\d:\d\d `).FindAllStringSubmatch(s, -1)
+	if len(rows) < 5 {
+		t.Fatalf("fewer than 5 capture rows at 80×24:\n%s", s)
+	}
+	for i := 1; i < len(rows); i++ {
+		if rows[i][1] == rows[i-1][1] {
+			t.Errorf("capture %s takes two lines", rows[i][1])
+		}
+	}
+	if !strings.Contains(s, "decision trail") && !strings.Contains(s, "VERDICT") {
+		t.Errorf("no decision trail at 80×24:\n%s", s)
+	}
+	c = drive(t, c, press("f"))
+	if s := screen(c); !strings.Contains(s, "dropped, per pattern") || !strings.Contains(s, "heartbeat_ok") {
+		t.Errorf("f did not show the pattern counts at 80×24:\n%s", s)
+	}
+
+	mem := drive(t, goTo(t, m, "Memories"), press("enter"))
+	s = screen(mem)
+	if _, ok := axisLine(s); !ok || !strings.Contains(s, "decay forecast: forgotten") {
+		t.Errorf("no decay curve or forecast in the Memories detail at 80×24:\n%s", s)
+	}
+	if !regexp.MustCompile(`(?m)^\d{4}-\d\d-\d\d \d\d:\d\d capture +create`).MatchString(s) {
+		t.Errorf("no audit row in the Memories detail at 80×24:\n%s", s)
+	}
+}
