@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -97,5 +98,78 @@ func TestNarrowLayouts(t *testing.T) {
 	}
 	if !regexp.MustCompile(`(?m)^\d{4}-\d\d-\d\d \d\d:\d\d capture +create`).MatchString(s) {
 		t.Errorf("no audit row in the Memories detail at 80×24:\n%s", s)
+	}
+}
+
+// TestTraceOpenItem: enter on an item shows it whole (full text, numbers
+// grouped, the drop reason with its drop_kind), m shows the memory in
+// Memories, the stage list counts drops by kind, and the footer offers
+// what the mode does.
+func TestTraceOpenItem(t *testing.T) {
+	eng, db := openDemo(t)
+	m := renderModel(t, eng, db, 80, 24)
+	m = drive(t, m, press("/"))
+	m = typeText(t, m, "충주 사과")
+	m = drive(t, m, press("enter"))
+	// rerun drops 31: the stage list counts them by kind.
+	m = drive(t, m, press("g"), press("down"), press("down"), press("down"))
+	s := screen(m)
+	if !strings.Contains(s, "dropped (drop_kind × count)") || !regexp.MustCompile(`\w+ × \d+`).MatchString(s) {
+		t.Errorf("no drop_kind × count for the rerank stage:\n%s", s)
+	}
+	m = drive(t, m, press("right"))
+	if !strings.Contains(lastLine(screen(m)), "enter open item") {
+		t.Errorf("footer does not offer enter on an item: %q", lastLine(screen(m)))
+	}
+	// The last item of rerank is a dropped one.
+	m = drive(t, m, press("G"), press("enter"))
+	s = screen(m)
+	p := m.panes[0].(tracePane)
+	it := p.stageItems()[p.item]
+	if !p.itemOpen || it.Dropped == "" {
+		t.Fatalf("enter did not open a dropped item (open %v, dropped %q)", p.itemOpen, it.Dropped)
+	}
+	flat := strings.Join(strings.Fields(s), " ")
+	if !strings.Contains(flat, "✗ dropped ["+string(it.DropKind)+"]: "+strings.Join(strings.Fields(it.Dropped), " ")) {
+		t.Errorf("the drop reason is not shown in full with its kind %q:\n%s", it.DropKind, s)
+	}
+	if !strings.Contains(flat, strings.Join(strings.Fields(safetext.Sanitize(it.Text)), " ")) {
+		t.Errorf("the item text is not shown whole:\n%s", s)
+	}
+	for _, g := range []string{"scores"} {
+		if !regexp.MustCompile(`(?m)^` + g + `\s*$`).MatchString(s) {
+			t.Errorf("no %s group:\n%s", g, s)
+		}
+	}
+	if f := lastLine(s); strings.Contains(f, "q quit") && strings.Contains(f, "enter open item") || !strings.Contains(f, "m show in Memories") {
+		t.Errorf("footer of the open item: %q", f)
+	}
+	m = drive(t, m, press("m"))
+	if mp, ok := m.activePane(); !ok || mp.ID() != paneMemories {
+		t.Fatalf("m did not switch to Memories")
+	}
+	s = screen(m)
+	if !strings.Contains(s, "key:"+it.Key) || !strings.Contains(s, "── memory "+fmt.Sprint(it.ID)) || !strings.Contains(s, "1 of 1") {
+		t.Errorf("Memories does not show %s with its detail:\n%s", it.Key, s)
+	}
+}
+
+// TestZeroSurvivorsOpensWhereTheyDied: a query nothing survives opens on
+// the last stage that dropped items, not on an empty budget.
+func TestZeroSurvivorsOpensWhereTheyDied(t *testing.T) {
+	eng, db := openDemo(t)
+	m := renderModel(t, eng, db, 120, 40)
+	m = drive(t, m, press("/"))
+	m = typeText(t, m, "배가 아파")
+	m = drive(t, m, press("enter"))
+	p := m.panes[0].(tracePane)
+	if p.trace == nil || len(p.trace.Survivors) != 0 {
+		t.Skipf("the off-topic query has survivors in the demo; this test needs one without")
+	}
+	if want := lastDropStage(p.trace, -1); want < 0 || p.stage != want {
+		t.Errorf("opened on stage %d, want %d (the last that dropped items)", p.stage, want)
+	}
+	if droppedCount(p.trace.Stages[p.stage]) == 0 {
+		t.Errorf("stage %d dropped nothing", p.stage)
 	}
 }

@@ -284,6 +284,14 @@ func (p memoriesPane) update(msg tea.Msg) (memoriesPane, tea.Cmd) {
 		return p.curated(msg)
 	case undoneMsg:
 		return p.undone(msg)
+	case OpenMemoryMsg:
+		// Shown by key, with the detail open.
+		p.input.SetValue("key:" + msg.Key)
+		p.detail = true
+		p.list.setVisible(p.listRows())
+		p, cmd := p.runFilter()
+		p, more := p.moved()
+		return p, tea.Batch(cmd, more)
 	case tea.KeyPressMsg:
 		return p.handleKey(msg)
 	case tea.MouseWheelMsg:
@@ -460,7 +468,7 @@ func sameMemoryFilter(a, b engine.MemoryFilter) bool {
 		v := string(*t)
 		return &v
 	}
-	return a.Text == b.Text && eq(a.Type, b.Type) && eq(str(a.Status), str(b.Status)) &&
+	return a.Text == b.Text && a.Key == b.Key && eq(a.Type, b.Type) && eq(str(a.Status), str(b.Status)) &&
 		eq(kind(a.Kind), kind(b.Kind)) && eq(tier(a.Tier), tier(b.Tier))
 }
 

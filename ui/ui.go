@@ -114,6 +114,14 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 				m.panes[i], cmd = p.Update(msg)
 			}
 		}
+	case OpenMemoryMsg:
+		// The Trace tab asks to show a memory: switch to Memories.
+		for i, p := range m.panes {
+			if p.ID() == paneMemories {
+				m.active = i
+				m.panes[i], cmd = p.Update(msg)
+			}
+		}
 	case tea.KeyPressMsg:
 		m, cmd = m.handleKey(msg)
 	case tea.MouseClickMsg:
@@ -265,6 +273,9 @@ func (m Model) helpKeys() helpKeys {
 	h := helpKeys{global: m.keys}
 	if p, ok := m.activePane(); ok {
 		h.pane = p.KeyBindings()
+		// In an input or a dialog ? and q are text or answers: the
+		// footer offers only what the input does.
+		h.typing = p.Typing()
 	}
 	return h
 }
