@@ -173,3 +173,52 @@ func TestZeroSurvivorsOpensWhereTheyDied(t *testing.T) {
 		t.Errorf("stage %d dropped nothing", p.stage)
 	}
 }
+
+// TestCurateListKeys: Curate's queues move with g/G/pgdn/end like every
+// list (the demo's demote queue is long), and space selects.
+func TestCurateListKeys(t *testing.T) {
+	eng, db := openDemo(t)
+	m := renderModel(t, eng, db, 80, 24)
+	m = goTo(t, m, "Curate")
+	var c curatePane
+	get := func() curatePane { return m.panes[2].(curatePane) }
+	// Find the longest queue.
+	best, bestLen := 0, 0
+	for range curateKinds() {
+		c = get()
+		if n := len(c.queue()); n > bestLen {
+			best, bestLen = c.kindIdx, n
+		}
+		m = drive(t, m, press("right"))
+	}
+	for get().kindIdx != best {
+		m = drive(t, m, press("right"))
+	}
+	if bestLen < 3 {
+		t.Skipf("no Curate queue with 3 rows in the demo (longest %d)", bestLen)
+	}
+	m = drive(t, m, press("G"))
+	if c = get(); c.cursor != bestLen-1 {
+		t.Errorf("G: cursor %d, want %d", c.cursor, bestLen-1)
+	}
+	m = drive(t, m, press("g"))
+	if c = get(); c.cursor != 0 {
+		t.Errorf("g: cursor %d, want 0", c.cursor)
+	}
+	m = drive(t, m, tea.KeyPressMsg{Code: tea.KeyPgDown})
+	if c = get(); c.cursor != min(bestLen-1, c.listRows()) {
+		t.Errorf("pgdn: cursor %d, want %d", c.cursor, min(bestLen-1, c.listRows()))
+	}
+	m = drive(t, m, tea.KeyPressMsg{Code: tea.KeyEnd})
+	if c = get(); c.cursor != bestLen-1 {
+		t.Errorf("end: cursor %d", c.cursor)
+	}
+	m = drive(t, m, tea.KeyPressMsg{Code: tea.KeyHome}, press(" "))
+	if c = get(); len(c.selected) != 1 || c.cursor != 1 {
+		t.Errorf("space: %d selected, cursor %d; want 1 selected and the cursor on row 2", len(c.selected), c.cursor)
+	}
+	m = drive(t, m, press("?"))
+	if s := screen(m); !strings.Contains(s, "select & move down") {
+		t.Errorf("? does not document space:\n%s", s)
+	}
+}
