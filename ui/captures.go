@@ -13,10 +13,11 @@ import (
 )
 
 // captureLayers are the layer filter's values in the order `l` cycles
-// through them; "" is every capture. Dropping layers filter on dropped_by,
-// stored and reinforced on the outcome.
+// through them; "" is every capture. Dropping layers filter on dropped_by;
+// held (needs_review, waiting in the review queue), stored and reinforced
+// on the outcome.
 func captureLayers() []string {
-	return []string{"", engine.LayerL1, engine.LayerL2, engine.LayerJudge, engine.LayerGate, engine.OutcomeStored, engine.OutcomeReinforced}
+	return []string{"", engine.LayerL1, engine.LayerL2, engine.LayerJudge, engine.LayerGate, engine.OutcomeStored, engine.OutcomeReinforced, engine.OutcomeHeld}
 }
 
 type capturesKeys struct {
@@ -118,7 +119,7 @@ func (p capturesPane) listWidth() int {
 func (p capturesPane) filter() engine.CaptureFilter {
 	f := engine.CaptureFilter{Reason: p.reason, Text: p.text}
 	switch l := captureLayers()[p.layer]; l {
-	case engine.OutcomeStored, engine.OutcomeReinforced:
+	case engine.OutcomeHeld, engine.OutcomeStored, engine.OutcomeReinforced:
 		f.Outcome = l
 	default:
 		f.DroppedBy = l
@@ -274,6 +275,20 @@ func (p capturesPane) fetch(off int) (capturesPane, tea.Cmd) {
 	})
 }
 
+// captureReason is what the reason column shows: for a held capture the
+// judge's validation failure from the trail (the record's reason is the
+// constant needs_review, so the counts group them), else the reason.
+func captureReason(c *engine.CaptureRecord) string {
+	if c.Outcome == engine.OutcomeHeld {
+		for _, d := range c.Trail {
+			if d.Layer == engine.LayerJudge && d.Verdict == "hold" {
+				return d.Reason
+			}
+		}
+	}
+	return c.Reason
+}
+
 // captureLayer is what the layer column shows: the layer that dropped the
 // message, or the outcome.
 func captureLayer(c *engine.CaptureRecord) string {
@@ -311,7 +326,7 @@ func (p capturesPane) View() string {
 			left = append(left, st.Table.Muted.Render(tableRow(cols, []string{fmt.Sprint(i + 1), "loading…"})))
 			continue
 		}
-		row := tableRow(cols, []string{fmt.Sprint(c.ID), c.At.UTC().Format("01-02 15:04"), captureLayer(c), c.Reason, c.Text})
+		row := tableRow(cols, []string{fmt.Sprint(c.ID), c.At.UTC().Format("01-02 15:04"), captureLayer(c), captureReason(c), c.Text})
 		if i == p.list.cursor && !p.countsFocus {
 			left = append(left, st.Table.Selected.Render(row))
 		} else {

@@ -18,7 +18,7 @@ import (
 // shares importMessages; an importer of another shape adds one case.
 func cmdImport(e *env, args []string) error {
 	if len(args) == 0 {
-		return usageError{"name what to import: jsonl, claude-code or locomo, then the path"}
+		return usageError{"name what to import: jsonl, claude-code, locomo (conversations), md (tiers) or memories (an agent's memory store), then the path"}
 	}
 	kind, rest := args[0], args[1:]
 	switch kind {
@@ -26,8 +26,10 @@ func cmdImport(e *env, args []string) error {
 		return importMessages(e, kind, rest)
 	case "md":
 		return importMarkdown(e, "", rest)
+	case "memories":
+		return importStored(e, rest)
 	default:
-		return usageError{fmt.Sprintf("cannot import %q: use md, jsonl, claude-code or locomo", kind)}
+		return usageError{fmt.Sprintf("cannot import %q: use md, jsonl, claude-code, locomo or memories", kind)}
 	}
 }
 
@@ -41,7 +43,11 @@ type ImportStats struct {
 	Reinforced int            `json:"reinforced"`
 	Dropped    map[string]int `json:"dropped"`
 	Skipped    int            `json:"skipped"`
-	Errors     []ImportError  `json:"errors"`
+	// NeedsReview: held by the judge in the review queue (not in dropped);
+	// JudgeErrors: the judge failed and the rules decided (not an addend).
+	NeedsReview int           `json:"needs_review"`
+	JudgeErrors int           `json:"judge_errors"`
+	Errors      []ImportError `json:"errors"`
 }
 
 // ImportError is a malformed input line.
@@ -80,7 +86,11 @@ func importMessages(e *env, kind string, args []string) error {
 	}
 	defer closeEngine()
 
-	im := &messageImport{env: e, eng: eng,
+	capt, err := eng.NewCapturer(e.ctx)
+	if err != nil {
+		return err
+	}
+	im := &messageImport{env: e, eng: eng, capt: capt,
 		stats: ImportStats{Kind: kind, Files: len(files), Dropped: map[string]int{engine.LayerL1: 0, engine.LayerL2: 0, engine.LayerJudge: 0}, Errors: []ImportError{}}}
 	for _, f := range files {
 		if err := im.file(kind, f); err != nil {
@@ -139,6 +149,7 @@ func importFiles(kind, path string) ([]string, error) {
 type messageImport struct {
 	env   *env
 	eng   *engine.Engine
+	capt  *engine.Capturer // one run, one audit batch
 	batch []engine.Message
 	stats ImportStats
 }
@@ -184,7 +195,7 @@ func (im *messageImport) flush() error {
 	if len(im.batch) == 0 {
 		return nil
 	}
-	rs, err := im.eng.CaptureBatch(im.env.ctx, im.batch)
+	rs, err := im.capt.CaptureBatch(im.env.ctx, im.batch)
 	if err != nil {
 		return err
 	}
@@ -199,8 +210,13 @@ func (im *messageImport) flush() error {
 			im.stats.Reinforced++
 		case engine.OutcomeDropped:
 			im.stats.Dropped[r.DroppedBy]++
+		case engine.OutcomeHeld:
+			im.stats.NeedsReview++
 		default:
 			return fmt.Errorf("capture %s: unknown outcome %q", r.MessageID, r.Outcome)
+		}
+		if r.JudgeError {
+			im.stats.JudgeErrors++
 		}
 		im.stats.Offered++
 	}
@@ -224,8 +240,11 @@ func printImport(w io.Writer, path string, s ImportStats, asJSON bool) error {
 		by = append(by, fmt.Sprintf("%s %d", l, s.Dropped[l]))
 	}
 	fmt.Fprintf(w, "imported %s %s (%d file(s))\n", s.Kind, path, s.Files)
-	fmt.Fprintf(w, "  offered     %6d\n  stored      %6d\n  reinforced  %6d\n  dropped     %6d  (%s)\n  skipped     %6d  already imported\n",
-		s.Offered, s.Stored, s.Reinforced, dropped, strings.Join(by, ", "), s.Skipped)
+	fmt.Fprintf(w, "  offered     %6d\n  stored      %6d\n  reinforced  %6d\n  dropped     %6d  (%s)\n  skipped     %6d  already imported\n  held        %6d  needs_review, in the review queue (`memtrace review list`)\n",
+		s.Offered, s.Stored, s.Reinforced, dropped, strings.Join(by, ", "), s.Skipped, s.NeedsReview)
+	if s.JudgeErrors > 0 {
+		fmt.Fprintf(w, "  judge errors %5d  the rules decided them\n", s.JudgeErrors)
+	}
 	if len(s.Errors) > 0 {
 		fmt.Fprintf(w, "  bad lines   %6d\n", len(s.Errors))
 		for _, b := range s.Errors {

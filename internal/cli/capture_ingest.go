@@ -132,12 +132,17 @@ func (t *ingestTally) add(r *engine.CaptureResult) {
 	case engine.OutcomeDropped:
 		t.Stats.Dropped[r.DroppedBy]++
 		reason := r.Reason
-		if r.DroppedBy == engine.LayerJudge && reason != engine.ProposalReview {
+		if r.DroppedBy == engine.LayerJudge {
 			reason = "judge skip"
 		}
 		t.ByPattern[r.DroppedBy+"/"+reason]++
+	case engine.OutcomeHeld:
+		t.Stats.NeedsReview++
 	case engine.OutcomeSkipped:
 		t.Stats.Skipped++
+	}
+	if r.JudgeError {
+		t.Stats.JudgeErrors++
 	}
 	if r.Correction != nil {
 		t.Lessons[r.Correction.LessonKey] = r.Correction
@@ -148,14 +153,20 @@ func (t *ingestTally) add(r *engine.CaptureResult) {
 func (t *ingestTally) print(w io.Writer, name string) {
 	s := t.Stats
 	dropped := s.Dropped[engine.LayerL1] + s.Dropped[engine.LayerL2] + s.Dropped[engine.LayerJudge]
-	fmt.Fprintf(w, "ingested %s: %d offered, %d stored, %d reinforced, %d dropped, %d skipped (already captured)\n",
-		name, s.Offered, s.Stored, s.Reinforced, dropped, s.Skipped)
+	fmt.Fprintf(w, "ingested %s: %d offered, %d stored, %d reinforced, %d dropped, %d skipped (already captured), %d held for review\n",
+		name, s.Offered, s.Stored, s.Reinforced, dropped, s.Skipped, s.NeedsReview)
 	decider := t.Decider
 	if decider == "" {
 		decider = "rules"
 	}
 	fmt.Fprintf(w, "dropped by layer: l1 %d, l2 %d, judge %d (decider: %s)\n",
 		s.Dropped[engine.LayerL1], s.Dropped[engine.LayerL2], s.Dropped[engine.LayerJudge], decider)
+	if s.NeedsReview > 0 {
+		fmt.Fprintf(w, "%d message(s) held as needs_review (the judge's answer did not validate): they wait in the review queue — `memtrace review list`, then `memtrace review retry --judge MODEL` or `memtrace review store|skip ID…`\n", s.NeedsReview)
+	}
+	if s.JudgeErrors > 0 {
+		fmt.Fprintf(w, "the judge failed on %d message(s); the rules decided them (each capture's trail says why)\n", s.JudgeErrors)
+	}
 	if len(t.ByPattern) > 0 {
 		fmt.Fprintln(w, "dropped by pattern:")
 		keys := make([]string, 0, len(t.ByPattern))

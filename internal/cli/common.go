@@ -19,12 +19,21 @@ import (
 // than a new empty database.
 func openStore(e *env, mustExist bool) (*store.DB, error) {
 	if mustExist {
-		if _, err := os.Stat(e.dbPath); errors.Is(err, os.ErrNotExist) {
-			return nil, engine.Errorf(engine.ENOTFOUND,
-				"no database at %s; run `memtrace demo --no-tui --db %s` or `memtrace ingest FILE` first", e.dbPath, e.dbPath)
+		if err := requireDB(e); err != nil {
+			return nil, err
 		}
 	}
-	return store.Open(e.ctx, e.dbPath, time.Now)
+	return store.Open(e.ctx, e.dbPath, nil) // the database's clock: pinned when it pins one
+}
+
+// requireDB is the error openStore(e, true) gives for a missing database,
+// for commands that open it another way.
+func requireDB(e *env) error {
+	if _, err := os.Stat(e.dbPath); errors.Is(err, os.ErrNotExist) {
+		return engine.Errorf(engine.ENOTFOUND,
+			"no database at %s; run `memtrace demo --no-tui --db %s` or `memtrace ingest FILE` first", e.dbPath, e.dbPath)
+	}
+	return nil
 }
 
 // parseArgs parses flags that may come before or after the positional
