@@ -40,6 +40,7 @@ type CaptureRecord struct {
 	Session   string     `json:"session"`
 	Role      string     `json:"role"`
 	Project   string     `json:"project,omitempty"`
+	Branch    string     `json:"branch,omitempty"` // version-control branch, when the source records one
 	Text      string     `json:"text"`
 	At        time.Time  `json:"at"`
 	Outcome   string     `json:"outcome"`
