@@ -6,6 +6,7 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"time"
 
 	"memtrace/engine"
 	"memtrace/engine/safetext"
@@ -22,7 +23,7 @@ func cmdRecall(e *env, args []string) error {
 	showTrace := fs.Bool("trace", false, "print the stage table, then the prompt")
 	asJSON := fs.Bool("json", false, "print the trace document (see `memtrace help json`)")
 	commit := fs.Bool("commit-access", false, "record access and association boosts, as a live agent recall does")
-	otel := fs.String("otel", "", "also write the trace as OpenTelemetry-style spans (JSONL) to FILE")
+	otel := fs.String("otel", "", "also append the trace as one OTLP/JSON ExportTraceServiceRequest line to FILE (- for stdout; the report then goes to stderr)")
 	text, err := queryText(fs, args, "recall for")
 	if err != nil {
 		return err
@@ -48,20 +49,21 @@ func cmdRecall(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := recallOTel(*otel, tr); err != nil {
+	if err := writeOTel(e, *otel, time.Now(), tr); err != nil {
 		return err
 	}
+	out := reportOut(e, *otel)
 	switch {
 	case *asJSON:
-		return writeJSONText(e.stdout, tr)
+		return writeJSONText(out, tr)
 	case *showTrace:
-		printTraceTable(e.stdout, tr)
+		printTraceTable(out, tr)
 	}
 	if tr.Prompt == "" {
-		fmt.Fprintln(e.stdout, "(no memory recalled: nothing relevant survived; run with --trace to see why)")
+		fmt.Fprintln(out, "(no memory recalled: nothing relevant survived; run with --trace to see why)")
 		return nil
 	}
-	fmt.Fprintln(e.stdout, tr.Prompt)
+	fmt.Fprintln(out, tr.Prompt)
 	return nil
 }
 

@@ -19,7 +19,7 @@ func cmdCompare(e *env, args []string) error {
 	atB := fs.String("at-b", "+90d", "time B, as --at-a")
 	qf := addQueryFlags(fs)
 	asJSON := fs.Bool("json", false, "print the comparison as JSON (see docs/inspector.md)")
-	otel := fs.String("otel", "", "also write both recalls as OpenTelemetry-style spans (JSONL) to FILE")
+	otel := fs.String("otel", "", "also append both recalls, one OTLP/JSON ExportTraceServiceRequest line each, to FILE (- for stdout; the report then goes to stderr)")
 	text, err := queryText(fs, args, "compare")
 	if err != nil {
 		return err
@@ -44,14 +44,13 @@ func cmdCompare(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if *otel != "" {
-		if err := writeOTel(*otel, time.Now(), c.A, c.B); err != nil {
-			return err
-		}
+	if err := writeOTel(e, *otel, time.Now(), c.A, c.B); err != nil {
+		return err
 	}
+	out := reportOut(e, *otel)
 	if *asJSON {
-		return writeJSONText(e.stdout, c)
+		return writeJSONText(out, c)
 	}
-	c.WriteText(e.stdout)
+	c.WriteText(out)
 	return nil
 }
