@@ -37,7 +37,7 @@ func helpTopics() map[string]string {
 	return map[string]string{
 		"decay":  engine.DecayHelp,
 		"stages": stagesHelp,
-		"json":   recallJSONHelp,
+		"json":   recallJSONHelp(),
 	}
 }
 
@@ -97,8 +97,19 @@ each survivor's access (last_accessed_at, access_count) and boosts its
 neighbours (memtrace help decay), in one transaction.
 `
 
-// recallJSONHelp documents `memtrace recall --json`.
-const recallJSONHelp = `memtrace recall --json prints one trace document:
+// recallJSONHelp documents `memtrace recall --json`, with the drop kinds
+// listed from engine.DropKinds so the list cannot drift.
+func recallJSONHelp() string {
+	var b strings.Builder
+	b.WriteString(recallJSONHead)
+	for _, k := range engine.DropKinds() {
+		fmt.Fprintf(&b, "  %-19s %-10s %s\n", k.Kind, k.Stage, k.Meaning)
+	}
+	b.WriteString(recallJSONTail)
+	return b.String()
+}
+
+const recallJSONHead = `memtrace recall --json prints one trace document:
 
 {
   "query": "충주 시에 충주 사과가 맛있었지?",
@@ -110,7 +121,10 @@ const recallJSONHelp = `memtrace recall --json prints one trace document:
      "items": [{"id": 12, "key": "m0216", "text": "…", "type": "note",
                 "kind": "fact", "tier": "warm", "channel": "fact",
                 "scores": {"bm25_score": 10.2, "cosine_score": 0.53, …},
-                "dropped": "forgotten: …"}],     dropped only when it was
+                "dropped": "forgotten: …",   why, for people (when dropped)
+                "drop_kind": "forgotten",    why, for programs (see below)
+                "recognised": true}],        temporal: kept by the query's cue
+                                             although out of free recall
      "notes": {"surface": "충주 시 충주 사과 맛있", …},  parameters of the stage
      "took_ms": 0.21}
   ],
@@ -126,4 +140,16 @@ importance, decay, boost, final_score, mmr_score, redundancy_cosine_score
 guaranteed. The same database, query and --at give the same document byte
 for byte, except the timing fields named *_ms (took_ms), the only
 nondeterministic values.
+
+"dropped" is prose and may change wording; programs read "drop_kind", one
+of this closed set (the stage that drops the item is the stage's "name"):
+
+`
+
+const recallJSONTail = `
+memtrace compare --json gives every change the same facts: "reason" (for
+people, "stage: reason"), "stage", "drop_kind" (not_retrieved when the other
+side's recall never saw the memory) and "recognised_a" / "recognised_b"
+(see docs/inspector.md). recall --trace counts each stage's drops by
+drop_kind.
 `

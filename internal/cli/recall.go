@@ -10,6 +10,7 @@ import (
 
 	"memtrace/engine"
 	"memtrace/engine/safetext"
+	"memtrace/inspector"
 )
 
 // cmdRecall runs `memtrace recall TEXT`: the recall pipeline, read-only
@@ -117,7 +118,7 @@ func printTraceTable(w io.Writer, tr *engine.Trace) {
 		mode = "committed"
 	}
 	fmt.Fprintf(w, "at      %s   k %d   budget %d chars   %s\n\n", tr.At.Format("2006-01-02T15:04:05Z07:00"), tr.K, tr.Budget, mode)
-	fmt.Fprintf(w, "%-3s %-11s %5s %5s  %s\n", "#", "stage", "in", "out", "dropped (reason × count)")
+	fmt.Fprintf(w, "%-3s %-11s %5s %5s  %s\n", "#", "stage", "in", "out", "dropped (drop_kind × count)")
 	for i, st := range tr.Stages {
 		fmt.Fprintf(w, "%-3d %-11s %5d %5d  %s\n", i, st.Name, st.In, st.Out, dropSummary(st))
 	}
@@ -129,14 +130,10 @@ func printTraceTable(w io.Writer, tr *engine.Trace) {
 	fmt.Fprintln(w)
 }
 
-// dropSummary counts a stage's drops by reason ("forgotten × 3, unrelated × 12").
+// dropSummary counts a stage's drops by drop kind ("forgotten × 3,
+// below_floor × 12"; the kinds are listed by `memtrace help json`).
 func dropSummary(st engine.StageTrace) string {
-	counts := map[string]int{}
-	for _, it := range st.Items {
-		if it.Dropped != "" {
-			counts[reasonKind(it.Dropped)]++
-		}
-	}
+	counts := inspector.DropCounts(st)
 	kinds := make([]string, 0, len(counts))
 	for k := range counts {
 		kinds = append(kinds, k)
@@ -148,21 +145,16 @@ func dropSummary(st engine.StageTrace) string {
 	}
 	// Kept, not dropped: memories forgotten in free recall that the query
 	// recognises (see `memtrace help decay`).
-	if n := strings.Count(st.Notes["recognised"], ": recognised ("); n > 0 {
-		parts = append(parts, fmt.Sprintf("(kept: recognised × %d)", n))
+	recognised := 0
+	for _, it := range st.Items {
+		if it.Recognised {
+			recognised++
+		}
+	}
+	if recognised > 0 {
+		parts = append(parts, fmt.Sprintf("(kept: recognised × %d)", recognised))
 	}
 	return strings.Join(parts, ", ")
-}
-
-// reasonKind is the head of a drop reason: up to its first ':' or " (".
-func reasonKind(reason string) string {
-	if i := strings.Index(reason, ":"); i > 0 {
-		reason = reason[:i]
-	}
-	if i := strings.Index(reason, " ("); i > 0 {
-		reason = reason[:i]
-	}
-	return reason
 }
 
 func orNone(s string) string {

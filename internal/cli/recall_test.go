@@ -91,7 +91,7 @@ func TestRecallTraceTableAndTimeOverride(t *testing.T) {
 			t.Errorf("stage table lacks a row for %s:\n%s", name, out)
 		}
 	}
-	if !strings.Contains(out, "guaranteed gate × 1") || !strings.Contains(out, "<memories") {
+	if !strings.Contains(out, "below_gate × 1") || !strings.Contains(out, "<memories") {
 		t.Errorf("trace output lacks the gate drop or the prompt:\n%s", out)
 	}
 	// 120 days on, the episode (importance 0.4) has dropped out of free
@@ -112,13 +112,19 @@ func TestRecallTraceTableAndTimeOverride(t *testing.T) {
 	found := false
 	for _, it := range st.Items {
 		found = found || it.Key == "m0222"
-		if it.Key == "m0222" && (it.Dropped != "" || it.Scores["cue_score"] != 1 ||
+		if it.Key == "m0222" && (it.Dropped != "" || !it.Recognised || it.Scores["cue_score"] != 1 ||
 			!strings.Contains(st.Notes["recognised"], fmt.Sprintf("id %d: recognised (forgotten in free recall on", it.ID))) {
-			t.Errorf("m0222 at +120d: dropped %q, cue_score %v, notes %q", it.Dropped, it.Scores["cue_score"], st.Notes["recognised"])
+			t.Errorf("m0222 at +120d: dropped %q, recognised %v, cue_score %v, notes %q", it.Dropped, it.Recognised, it.Scores["cue_score"], st.Notes["recognised"])
 		}
 	}
 	if !found {
 		t.Error("m0222 did not reach the temporal stage at +120d")
+	}
+	// Before the apples were written about, the temporal row counts them by
+	// kind — the timestamp in the reason's prose does not split the count.
+	early, _, _ := runRecallCLI(t, "--db", db, "recall", "충주 사과", "--at", "2026-03-01T00:00:00Z", "--trace")
+	if !regexp.MustCompile(`(?m)^4\s+temporal\s+\d+\s+\d+\s+not_yet_created × \d+$`).MatchString(early) || strings.Contains(early, "2026-03-01T00 ×") {
+		t.Errorf("at 2026-03-01:\n%s", early)
 	}
 }
 
