@@ -6,7 +6,6 @@ import (
 	"io"
 	"sort"
 	"strings"
-	"time"
 
 	"memtrace/engine"
 	"memtrace/engine/safetext"
@@ -24,7 +23,7 @@ func cmdRecall(e *env, args []string) error {
 	showTrace := fs.Bool("trace", false, "print the stage table, then the prompt")
 	asJSON := fs.Bool("json", false, "print the trace document (see `memtrace help json`)")
 	commit := fs.Bool("commit-access", false, "record access and association boosts, as a live agent recall does")
-	otel := fs.String("otel", "", "also append the trace as one OTLP/JSON ExportTraceServiceRequest line to FILE (- for stdout; the report then goes to stderr)")
+	of := addOTelFlags(fs, "the trace")
 	text, err := queryText(fs, args, "recall for")
 	if err != nil {
 		return err
@@ -50,10 +49,10 @@ func cmdRecall(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := writeOTel(e, *otel, time.Now(), tr); err != nil {
+	if err := of.export(e, tr); err != nil {
 		return err
 	}
-	out := reportOut(e, *otel)
+	out := reportOut(e, *of.file)
 	switch {
 	case *asJSON:
 		return writeJSONText(out, tr)

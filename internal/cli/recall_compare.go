@@ -3,7 +3,6 @@ package cli
 import (
 	"flag"
 	"io"
-	"time"
 
 	"memtrace/engine"
 	"memtrace/inspector"
@@ -19,7 +18,7 @@ func cmdCompare(e *env, args []string) error {
 	atB := fs.String("at-b", "+90d", "time B, as --at-a")
 	qf := addQueryFlags(fs)
 	asJSON := fs.Bool("json", false, "print the comparison as JSON (see docs/inspector.md)")
-	otel := fs.String("otel", "", "also append both recalls, one OTLP/JSON ExportTraceServiceRequest line each, to FILE (- for stdout; the report then goes to stderr)")
+	of := addOTelFlags(fs, "both recalls")
 	text, err := queryText(fs, args, "compare")
 	if err != nil {
 		return err
@@ -44,10 +43,10 @@ func cmdCompare(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := writeOTel(e, *otel, time.Now(), c.A, c.B); err != nil {
+	if err := of.export(e, c.A, c.B); err != nil {
 		return err
 	}
-	out := reportOut(e, *otel)
+	out := reportOut(e, *of.file)
 	if *asJSON {
 		return writeJSONText(out, c)
 	}

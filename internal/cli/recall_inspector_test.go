@@ -2,10 +2,14 @@ package cli
 
 import (
 	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"go.opentelemetry.io/collector/pdata/pcommon"
@@ -244,5 +248,48 @@ func TestDropKindsAreDocumented(t *testing.T) {
 	}
 	if !strings.Contains(string(doc), "`not_retrieved`") {
 		t.Error("docs/inspector.md does not explain compare's not_retrieved")
+	}
+}
+
+// TestRecallOTLPEndpoint: --otlp-endpoint sends the same requests over
+// OTLP/HTTP (JSON) to a collector, here a loopback receiver that decodes
+// them with the Collector's decoder; a collector's error is reported.
+func TestRecallOTLPEndpoint(t *testing.T) {
+	db := demoDB(t)
+	type got struct {
+		path, ctype string
+		spans       int
+		err         error
+	}
+	recv := make(chan got, 4)
+	var fail atomic.Bool
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		var u ptrace.JSONUnmarshaler
+		td, err := u.UnmarshalTraces(body)
+		recv <- got{r.URL.Path, r.Header.Get("Content-Type"), td.SpanCount(), err}
+		if fail.Load() {
+			http.Error(w, "collector is full", http.StatusServiceUnavailable)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{}`))
+	}))
+	defer srv.Close()
+	if _, stderr, code := runRecallCLI(t, "--db", db, "recall", "충주 사과", "--otlp-endpoint", srv.URL); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	g := <-recv
+	if g.err != nil || g.path != "/v1/traces" || g.ctype != "application/json" || g.spans != 12 {
+		t.Fatalf("collector received %+v, want 12 spans posted as JSON to /v1/traces", g)
+	}
+	fail.Store(true)
+	_, stderr, code := runRecallCLI(t, "--db", db, "recall", "충주 사과", "--otlp-endpoint", srv.URL)
+	<-recv
+	if code == 0 || !strings.Contains(stderr, "503") || !strings.Contains(stderr, "collector is full") {
+		t.Errorf("a failing collector: exit %d, %q", code, stderr)
+	}
+	if _, stderr, code := runRecallCLI(t, "--db", db, "recall", "x", "--otlp-endpoint", "localhost:4318"); code == 0 || !strings.Contains(stderr, "http://localhost:4318") {
+		t.Errorf("an endpoint without a scheme: exit %d, %q", code, stderr)
 	}
 }

@@ -1,10 +1,16 @@
 package cli
 
 import (
+	"bytes"
+	"context"
+	"flag"
 	"fmt"
 	"io"
+	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"memtrace/engine"
@@ -24,15 +30,40 @@ func reportOut(e *env, otelPath string) io.Writer {
 	return e.stdout
 }
 
-// writeOTel appends the traces to path (or writes them to stdout for "-")
-// as OTLP/JSON: one ExportTraceServiceRequest line per recall, from the
-// resource service.name=memtrace with this binary's version, under fresh
-// trace and span ids (see docs/inspector.md). The recalls are laid end to
-// end on the wall clock, the last ending now.
-func writeOTel(e *env, path string, now time.Time, trs ...*engine.Trace) error {
-	if path == "" {
+// otelFlags are --otel and --otlp-endpoint, which recall and compare share.
+type otelFlags struct{ file, endpoint *string }
+
+func addOTelFlags(fs *flag.FlagSet, what string) otelFlags {
+	return otelFlags{
+		file:     fs.String("otel", "", "also append "+what+" as OTLP/JSON ExportTraceServiceRequest lines to FILE (- for stdout; the report then goes to stderr)"),
+		endpoint: fs.String("otlp-endpoint", "", "also send "+what+" over OTLP/HTTP (JSON) to this collector URL, e.g. http://localhost:4318 (/v1/traces is added when the URL has no path)"),
+	}
+}
+
+// export writes and sends the traces as --otel and --otlp-endpoint ask.
+func (o otelFlags) export(e *env, trs ...*engine.Trace) error {
+	if *o.file == "" && *o.endpoint == "" {
 		return nil
 	}
+	reqs := otelRequests(e, time.Now(), trs...)
+	if *o.file != "" {
+		if err := writeOTel(e, *o.file, reqs); err != nil {
+			return err
+		}
+	}
+	if *o.endpoint != "" {
+		if err := postOTLP(e.ctx, *o.endpoint, reqs); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// otelRequests turns the traces into OTLP/JSON export requests, one per
+// recall, from the resource service.name=memtrace with this binary's
+// version, under fresh trace and span ids (see docs/inspector.md). The
+// recalls are laid end to end on the wall clock, the last ending now.
+func otelRequests(e *env, now time.Time, trs ...*engine.Trace) []inspector.ExportTraceServiceRequest {
 	starts := make([]time.Time, len(trs))
 	end := now
 	for i := len(trs) - 1; i >= 0; i-- {
@@ -47,10 +78,19 @@ func writeOTel(e *env, path string, now time.Time, trs ...*engine.Trace) error {
 	if abs, err := filepath.Abs(e.dbPath); err == nil {
 		storeID = "sqlite:" + abs
 	}
+	reqs := make([]inspector.ExportTraceServiceRequest, len(trs))
+	for i, tr := range trs {
+		reqs[i] = inspector.Request(version.String(), inspector.Spans(tr, starts[i], inspector.SpanOptions{StoreID: storeID}))
+	}
+	return reqs
+}
+
+// writeOTel appends the requests to path, one line each, or writes them
+// to stdout for "-".
+func writeOTel(e *env, path string, reqs []inspector.ExportTraceServiceRequest) error {
 	write := func(w io.Writer) error {
-		for i, tr := range trs {
-			spans := inspector.Spans(tr, starts[i], inspector.SpanOptions{StoreID: storeID})
-			if err := inspector.WriteRequest(w, inspector.Request(version.String(), spans)); err != nil {
+		for _, r := range reqs {
+			if err := inspector.WriteRequest(w, r); err != nil {
 				return err
 			}
 		}
@@ -68,4 +108,38 @@ func writeOTel(e *env, path string, now time.Time, trs ...*engine.Trace) error {
 		return err
 	}
 	return f.Close()
+}
+
+// postOTLP sends each request to a collector over OTLP/HTTP with the JSON
+// encoding (POST {endpoint}/v1/traces, Content-Type application/json).
+func postOTLP(ctx context.Context, endpoint string, reqs []inspector.ExportTraceServiceRequest) error {
+	u, err := url.Parse(endpoint)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return usageError{fmt.Sprintf("--otlp-endpoint %q: give the collector's URL, e.g. http://localhost:4318", endpoint)}
+	}
+	if u.Path == "" || u.Path == "/" {
+		u.Path = "/v1/traces"
+	}
+	client := &http.Client{Timeout: 10 * time.Second}
+	for _, r := range reqs {
+		var body bytes.Buffer
+		if err := inspector.WriteRequest(&body, r); err != nil {
+			return err
+		}
+		hr, err := http.NewRequestWithContext(ctx, http.MethodPost, u.String(), &body)
+		if err != nil {
+			return fmt.Errorf("send spans: %w", err)
+		}
+		hr.Header.Set("Content-Type", "application/json")
+		resp, err := client.Do(hr)
+		if err != nil {
+			return fmt.Errorf("send spans to %s: %w (is the collector running?)", u, err)
+		}
+		msg, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
+		resp.Body.Close()
+		if resp.StatusCode/100 != 2 {
+			return fmt.Errorf("send spans to %s: %s %s", u, resp.Status, strings.TrimSpace(string(msg)))
+		}
+	}
+	return nil
 }
