@@ -35,8 +35,8 @@ type otelFlags struct{ file, endpoint *string }
 
 func addOTelFlags(fs *flag.FlagSet, what string) otelFlags {
 	return otelFlags{
-		file:     fs.String("otel", "", "also append "+what+" as OTLP/JSON ExportTraceServiceRequest lines to FILE (- for stdout; the report then goes to stderr)"),
-		endpoint: fs.String("otlp-endpoint", "", "also send "+what+" over OTLP/HTTP (JSON) to this collector URL, e.g. http://localhost:4318 (/v1/traces is added when the URL has no path)"),
+		file:     fs.String("otel", "", "also append "+what+" as OTLP/JSON spans (one ExportTraceServiceRequest a line) to `FILE`; - writes them to stdout and the report to stderr"),
+		endpoint: fs.String("otlp-endpoint", "", "also send "+what+" over OTLP/HTTP (JSON) to the collector at `URL`, e.g. http://localhost:4318 (/v1/traces is added when the URL has no path)"),
 	}
 }
 
