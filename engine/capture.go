@@ -431,7 +431,7 @@ func (w *batchWriter) storeOrReinforce(ctx context.Context, p *pending) error {
 	if err := w.c.e.PrepareMemory(ctx, mem); err != nil {
 		return err
 	}
-	old, subject, marker := w.supersessionFor(p, mem)
+	old, subject, marker, note := w.supersessionFor(mem)
 	if err := w.q.InsertMemory(ctx, mem, w.actor); err != nil {
 		return fmt.Errorf("store memory %s: %w", m.ID, err)
 	}
@@ -443,6 +443,9 @@ func (w *batchWriter) storeOrReinforce(ctx context.Context, p *pending) error {
 	r.Outcome, r.MemoryID = OutcomeStored, mem.ID
 	r.Trail = append(r.Trail, Decision{Layer: LayerDedupe, Verdict: "pass", Reason: "no active duplicate"},
 		Decision{Layer: LayerStore, Verdict: "store", Reason: fmt.Sprintf("memory %d: %s %s, importance %.2f, %s", mem.ID, mem.Kind, mem.Type, mem.Importance, mem.Scope)})
+	if note != nil {
+		r.Trail = append(r.Trail, *note)
+	}
 	if old == nil {
 		return nil
 	}
@@ -499,10 +502,8 @@ func (c *Capturer) index(m *Memory) {
 	c.indexed[m.ID] = true
 	c.byHash[m.Hash] = m.ID
 	c.lsh.add(m.ID, m.Embedding)
-	if m.Kind == KindFact {
-		for _, s := range c.rule.subjectsOf(lexNorm(m.Content)) {
-			c.bySubject[s] = append(c.bySubject[s], m.ID)
-		}
+	for _, s := range c.rule.subjectsOf(lexNorm(m.Content)) {
+		c.bySubject[s] = append(c.bySubject[s], m.ID)
 	}
 }
 

@@ -88,13 +88,17 @@ func (e *Engine) indexSupersession(old, m *Memory) {
 // Supersede links older memory oldID to newer memory newID by hand (a
 // curator action), audited under a. validTo zero: the newer memory's
 // creation time. It refuses a memory superseded already (unlink it first),
-// a link to itself and a cycle.
-func (e *Engine) Supersede(ctx context.Context, oldID, newID int64, validTo time.Time, a Actor) (*Memory, error) {
+// a link to itself and a cycle. With no a.Batch the change is a curator
+// batch of its own (a new id from the database); it returns the batch.
+func (e *Engine) Supersede(ctx context.Context, oldID, newID int64, validTo time.Time, a Actor) (*Memory, string, error) {
 	if oldID == newID {
-		return nil, Errorf(EINVALID, "memory %d cannot supersede itself", oldID)
+		return nil, "", Errorf(EINVALID, "memory %d cannot supersede itself", oldID)
 	}
 	var out *Memory
 	err := e.Update(ctx, func(q Queries) error {
+		if err := takeBatch(ctx, q, &a); err != nil {
+			return err
+		}
 		old, err := q.GetMemory(ctx, oldID)
 		if err != nil {
 			return err
@@ -126,15 +130,31 @@ func (e *Engine) Supersede(ctx context.Context, oldID, newID int64, validTo time
 		out = old
 		return nil
 	})
-	return out, err
+	return out, a.Batch, err
+}
+
+// takeBatch gives a curator action without a batch one of its own.
+func takeBatch(ctx context.Context, q Queries, a *Actor) error {
+	if a.Batch != "" {
+		return nil
+	}
+	b, err := q.NextBatchID(ctx, BatchCurator)
+	if err != nil {
+		return err
+	}
+	a.Batch = b
+	return nil
 }
 
 // Unsupersede removes the supersession link of memory id by hand, audited
 // under a: the memory is current again. It refuses a memory that is not
-// superseded.
-func (e *Engine) Unsupersede(ctx context.Context, id int64, a Actor) (*Memory, error) {
+// superseded. It returns the batch, as Supersede does.
+func (e *Engine) Unsupersede(ctx context.Context, id int64, a Actor) (*Memory, string, error) {
 	var out *Memory
 	err := e.Update(ctx, func(q Queries) error {
+		if err := takeBatch(ctx, q, &a); err != nil {
+			return err
+		}
 		m, err := q.GetMemory(ctx, id)
 		if err != nil {
 			return err
@@ -149,7 +169,7 @@ func (e *Engine) Unsupersede(ctx context.Context, id int64, a Actor) (*Memory, e
 		out = m
 		return nil
 	})
-	return out, err
+	return out, a.Batch, err
 }
 
 // supersessionFor runs the supersession rule for mem, about to be inserted
@@ -159,24 +179,22 @@ func (e *Engine) Unsupersede(ctx context.Context, id int64, a Actor) (*Memory, e
 // memory that supersedes a fact states that fact's current value, so it is
 // made a fact too (a past-tense "I moved to Busan" would otherwise be an
 // episode that fades in weeks while the fact it replaced is hidden).
-func (w *batchWriter) supersessionFor(p *pending, mem *Memory) (*Memory, string, string) {
+func (w *batchWriter) supersessionFor(mem *Memory) (old *Memory, subject, marker string, note *Decision) {
 	c := w.c
 	f := c.rule.find(mem.Content)
 	if f.Marker == "" {
-		return nil, "", ""
+		return nil, "", "", nil
 	}
-	r := p.res
 	if f.Guard != "" {
-		r.Trail = append(r.Trail, Decision{Layer: LayerSupersede, Verdict: "pass", Pattern: f.Guard,
-			Reason: fmt.Sprintf("change marker %q in a %s sentence: supersedes nothing", f.Marker, guardWord(f.Guard))})
-		return nil, "", ""
+		return nil, "", "", &Decision{Layer: LayerSupersede, Verdict: "pass", Pattern: f.Guard,
+			Reason: fmt.Sprintf("change marker %q, but the sentence is %s: supersedes nothing", f.Marker, guardPhrase(f.Guard))}
 	}
 	var best *Memory
 	var bestSubject string
 	bestOverlap := -1
 	for _, id := range w.supersedeCandidates(f) {
 		old := w.find(id)
-		if old == nil || old.Kind != KindFact || old.SupersededBy != 0 || old.Scope != mem.Scope ||
+		if old == nil || old.SupersededBy != 0 || old.Scope != mem.Scope ||
 			old.CreatedAt.After(mem.CreatedAt) {
 			continue
 		}
@@ -199,12 +217,11 @@ func (w *batchWriter) supersessionFor(p *pending, mem *Memory) (*Memory, string,
 		if about != "" {
 			why = "no older active fact about " + about + " in scope " + mem.Scope
 		}
-		r.Trail = append(r.Trail, Decision{Layer: LayerSupersede, Verdict: "pass", Pattern: f.Marker,
-			Reason: fmt.Sprintf("change marker %q but %s: supersedes nothing", f.Marker, why)})
-		return nil, "", ""
+		return nil, "", "", &Decision{Layer: LayerSupersede, Verdict: "pass", Pattern: f.Marker,
+			Reason: fmt.Sprintf("change marker %q but %s: supersedes nothing", f.Marker, why)}
 	}
 	mem.Kind = KindFact
-	return best, bestSubject, f.Marker
+	return best, bestSubject, f.Marker, nil
 }
 
 // linkSuperseded writes the link of old to mem (inserted), audited in the
@@ -232,12 +249,12 @@ func (w *batchWriter) linkSuperseded(ctx context.Context, p *pending, mem, old *
 // tokensOf is textnorm.Tokens for the lexical index.
 func tokensOf(s string) []string { return textnorm.Tokens(s) }
 
-func guardWord(g string) string {
+func guardPhrase(g string) string {
 	switch g {
+	case "question":
+		return "a question"
 	case "addition":
-		return "additive (also, another, 또 …)"
-	case "negated":
-		return "negated"
+		return "an addition (also, another, second, 또, 추가로 …)"
 	}
 	return g
 }

@@ -17,9 +17,9 @@ import (
 //     "더 이상 … 안", "새로", "이사했", "입사했", "입학했" …);
 //  2. it is not a question ("did you switch to Rust?"), a hypothetical
 //     ("if I moved to Jeju…", "만약 …면"), an addition ("I now also use
-//     Postgres", "second car", "또", "…도"), or a negated change ("I haven't
+//     Postgres", "second car", "또", "추가로"), or a negated change ("I haven't
 //     switched", "안 바꿨어");
-//  3. the older memory is an active fact of the same scope, not superseded
+//  3. the older memory is active, of the same scope, not superseded
 //     already, recorded before the new one, and about the same subject: both
 //     name the same entry of the subject lexicon (home, employer, car, phone,
 //     CI, database, school, manager, office, editor) — counted on the new
@@ -82,7 +82,7 @@ var notChange = regexp.MustCompile(`(?i)\b(?:for|right|just|until|by|up\s+to|til
 var (
 	questionStart = regexp.MustCompile(`(?i)^\s*(?:did|do|does|are|is|have|has|will|would|should|can|could|were|was|why|when|how)\b`)
 	hypothetical  = regexp.MustCompile(`(?i)\b(?:if|what\s+if|would|might|maybe|perhaps|thinking\s+(?:about|of)|planning\s+to|plan\s+to|going\s+to|want\s+to|considering|someday|one\s+day)\b|만약|혹시|싶어|싶다|고\s*싶|려고|생각\s*중|예정|할까|을까|ㄹ까|(?:하|가|으|다|되|오|했으|갔으|옮기|바꾸)면(?:\s|$|,)`)
-	additive      = regexp.MustCompile(`(?i)\b(?:also|too|as\s+well|another|second|additionally|in\s+addition|besides|along\s+with|on\s+top\s+of)\b|추가로|하나\s*더|두\s*번째|또\s|[가-힣]도\s`)
+	additive      = regexp.MustCompile(`(?i)\b(?:also|too|as\s+well|another|second|additionally|in\s+addition|besides|along\s+with|on\s+top\s+of)\b|추가로|하나\s*더|두\s*번째|(?:^|\s)또\s`)
 	negatedEN     = regexp.MustCompile(`(?i)\b(?:not|never|n't|haven't|hasn't|didn't|don't|won't)\s+(?:\S+\s+)?(?:moved|switched|migrated|joined|started|stopped|changed|replaced)\b`)
 	negatedKO     = regexp.MustCompile(`(?:안|못)\s*(?:바꿨|옮겼|이사|그만|바꾸)`)
 	newXIs        = regexp.MustCompile(`(?i)\bnew\s+([a-z][a-z-]+)(?:\s+[a-z][a-z-]+)?\s+(?:is|are)\b`)

@@ -185,22 +185,22 @@ func TestSupersedeByHandAndRollback(t *testing.T) {
 
 	// By hand: link, refuse a second link and a cycle, unlink.
 	third := captureAt(t, e, "ci-3", "The release checklist for the Kestrel project lives in the team wiki now.", onDay(70))
-	if _, err := e.Supersede(ctx, old.MemoryID, third.MemoryID, time.Time{}, engine.Actor{Name: "curator", Batch: "curator-test-1"}); err != nil {
+	if _, _, err := e.Supersede(ctx, old.MemoryID, third.MemoryID, time.Time{}, engine.Actor{Name: "curator", Batch: "curator-test-1"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.Supersede(ctx, old.MemoryID, up.MemoryID, time.Time{}, engine.Actor{Name: "curator"}); engine.ErrorCode(err) != engine.ECONFLICT {
+	if _, _, err := e.Supersede(ctx, old.MemoryID, up.MemoryID, time.Time{}, engine.Actor{Name: "curator"}); engine.ErrorCode(err) != engine.ECONFLICT {
 		t.Fatalf("second link: %v, want conflict", err)
 	}
-	if _, err := e.Supersede(ctx, third.MemoryID, old.MemoryID, time.Time{}, engine.Actor{Name: "curator"}); engine.ErrorCode(err) != engine.ECONFLICT {
+	if _, _, err := e.Supersede(ctx, third.MemoryID, old.MemoryID, time.Time{}, engine.Actor{Name: "curator"}); engine.ErrorCode(err) != engine.ECONFLICT {
 		t.Fatalf("cycle: %v, want conflict", err)
 	}
-	if _, err := e.Unsupersede(ctx, old.MemoryID, engine.Actor{Name: "curator", Batch: "curator-test-2"}); err != nil {
+	if _, _, err := e.Unsupersede(ctx, old.MemoryID, engine.Actor{Name: "curator", Batch: "curator-test-2"}); err != nil {
 		t.Fatal(err)
 	}
 	if m, _ := e.Memory(old.MemoryID); m.SupersededBy != 0 {
 		t.Fatalf("unlink left %+v", m)
 	}
-	if _, err := e.Unsupersede(ctx, old.MemoryID, engine.Actor{Name: "curator"}); engine.ErrorCode(err) != engine.EINVALID {
+	if _, _, err := e.Unsupersede(ctx, old.MemoryID, engine.Actor{Name: "curator"}); engine.ErrorCode(err) != engine.EINVALID {
 		t.Fatalf("unlink twice: %v, want invalid", err)
 	}
 }
