@@ -14,6 +14,7 @@ import (
 func cmdAdd(e *env, args []string) error {
 	fs := flag.NewFlagSet("add", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
+	addEmbedderFlag(fs, e)
 	kind := fs.String("kind", string(engine.KindFact), "fact or episode")
 	typ := fs.String("type", "note", "label: preference, health, date, milestone, habit, achievement, gift, shared_thing, current_project, rule, correction, note …")
 	importance := fs.Float64("importance", 0.5, "importance 0..1")

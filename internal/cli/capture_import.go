@@ -62,6 +62,7 @@ const importBatch = 256
 func importMessages(e *env, kind string, args []string) error {
 	fl := flag.NewFlagSet("import "+kind, flag.ContinueOnError)
 	fl.SetOutput(e.stderr)
+	addEmbedderFlag(fl, e)
 	asJSON := fl.Bool("json", false, "print the counts as JSON")
 	db := fl.String("db", e.dbPath, "database file")
 	jf := addJudgeFlags(fl)

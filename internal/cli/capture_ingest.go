@@ -20,6 +20,7 @@ const defaultIngestBatch = 500
 func cmdIngest(e *env, args []string) error {
 	fs := flag.NewFlagSet("ingest", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
+	addEmbedderFlag(fs, e)
 	asJSON := fs.Bool("json", false, "print the IngestStats JSON contract")
 	batch := fs.Int("batch", defaultIngestBatch, "messages per transaction")
 	jf := addJudgeFlags(fs)

@@ -23,6 +23,9 @@ type env struct {
 	stdout io.Writer
 	stderr io.Writer
 	dbPath string
+	// embedder is --embedder (given before the command or on it): the
+	// embedder asked for; "" is the database's own (admin_embedder.go).
+	embedder string
 }
 
 // command is one subcommand. Files are named by family: recall*, curate*,
@@ -63,6 +66,7 @@ func commands() []command {
 		{"export", "export md DIR [--json]", "write the tiers as Markdown files", cmdExport},
 		{"mcp", "mcp [--db PATH] [--keep-traces N] [--judge MODEL]", "serve memory to an agent over MCP (stdio)", cmdMCP},
 		{"judge", "judge check [--model M] [--timeout 30s] [--json]", "check the Ollama judge: host reachable, model present, digest", cmdJudge},
+		{"reembed", "reembed [--embedder hashed|ollama:MODEL] [--batch N] [--json]", "re-embed every memory (progress on stderr; resumable) and make that the database's embedder", cmdReembed},
 		{"backup", "backup DIR [--json]", "online SQLite backup + JSON dump of memories, each with .sha256", cmdBackup},
 		{"clock", "clock [TIME|--unset]", "show, pin or unpin the database's clock (demo databases pin theirs)", cmdClock},
 		{"help", "help [decay|stages|json|COMMAND]", "commands, the decay math, the recall stages, the trace JSON", cmdHelp},
@@ -86,6 +90,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	global := flag.NewFlagSet("memtrace", flag.ContinueOnError)
 	global.SetOutput(io.Discard)
 	global.StringVar(&e.dbPath, "db", "", "database file (default $MEMTRACE_DB or ./memtrace.db)")
+	global.StringVar(&e.embedder, "embedder", "", embedderHelp)
 	if err := global.Parse(args); err != nil {
 		fmt.Fprintf(stderr, "memtrace: %v\n", err)
 		printUsage(stderr)

@@ -77,6 +77,14 @@ func openEngine(e *env, mustExist bool, o engine.Options) (*engine.Engine, *stor
 		return nil, nil, nil, err
 	}
 	o.Store, o.Now = db, now
+	if o.Embedder == nil {
+		// Commands that may create the database (mustExist false) write:
+		// an empty one records the embedder asked for.
+		if o.Embedder, err = chooseEmbedder(e, db, !mustExist); err != nil {
+			db.Close()
+			return nil, nil, nil, err
+		}
+	}
 	eng, err := engine.Open(e.ctx, o)
 	if err != nil {
 		db.Close()

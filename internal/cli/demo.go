@@ -25,6 +25,7 @@ var DemoConversation []byte
 func cmdDemo(e *env, args []string) error {
 	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
+	addEmbedderFlag(fs, e)
 	noTUI := fs.Bool("no-tui", false, "build the demo database and print a summary; do not open the TUI")
 	dbPath := fs.String("db", "", "where to build it (default: --db before the command, else a new temporary directory)")
 	words, err := parseArgs(fs, args)

@@ -212,7 +212,12 @@ func goldenEngine(e *env, set *golden.Set, path string) (*engine.Engine, func(),
 		if err != nil {
 			return nil, nil, err
 		}
-		eng, err := engine.Open(e.ctx, engine.Options{Store: db})
+		emb, err := chooseEmbedder(e, db, false) // the database's own
+		if err != nil {
+			db.Close()
+			return nil, nil, err
+		}
+		eng, err := engine.Open(e.ctx, engine.Options{Store: db, Embedder: emb})
 		if err != nil {
 			db.Close()
 			return nil, nil, err

@@ -17,6 +17,7 @@ import (
 func cmdMCP(e *env, args []string) error {
 	fl := flag.NewFlagSet("mcp", flag.ContinueOnError)
 	fl.SetOutput(e.stderr)
+	addEmbedderFlag(fl, e)
 	db := fl.String("db", e.dbPath, "database file the agent reads and writes (the TUI can open it at the same time)")
 	jf := addJudgeFlags(fl)
 	keep := fl.Int("keep-traces", 0, "how many recall traces to keep for the TUI (0: the configured default, 200)")

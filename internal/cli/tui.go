@@ -19,6 +19,7 @@ import (
 func cmdTUI(e *env, args []string) error {
 	fs := flag.NewFlagSet("tui", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
+	addEmbedderFlag(fs, e)
 	fs.StringVar(&e.dbPath, "db", e.dbPath, "database file")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
