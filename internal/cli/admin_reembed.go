@@ -127,7 +127,7 @@ func cmdReembed(e *env, args []string) error {
 	if *asJSON {
 		return writeJSON(e.stdout, st)
 	}
-	fmt.Fprintf(e.stdout, "re-embedded %d of %d memories with %s (%d-dimensional; %d had its vectors already); the database's embedder is now %s (was %s)\n",
+	fmt.Fprintf(e.stdout, "re-embedded %d of %d memories with %s (%d-dimensional; %d had them already); the database's embedder is now %s (was %s)\n",
 		st.Embedded, st.Memories, name, st.Dim, st.Already, name, from)
 	return nil
 }

@@ -41,12 +41,12 @@ type command struct {
 func commands() []command {
 	return []command{
 		// Subcommands register here, one line each, in the order `memtrace help` lists them.
-		{"tui", "tui [--db PATH]", "terminal UI on an existing database (what `memtrace` with no arguments runs)", cmdTUI},
-		{"demo", "demo [--no-tui] [--db PATH]", "build a fresh demo DB from testdata through the capture pipeline and open the TUI on it", cmdDemo},
-		{"ingest", "ingest FILE.jsonl|- [--json] [--batch N] [--judge MODEL [--detail high|medium|low] [--judge-cache FILE]]", "capture pipeline; per-layer counts", cmdIngest},
-		{"import", "import md|jsonl|claude-code|locomo PATH [--json]", "import conversations through the capture pipeline; idempotent", cmdImport},
+		{"tui", "tui [--db PATH] [--embedder E]", "terminal UI on an existing database (what `memtrace` with no arguments runs)", cmdTUI},
+		{"demo", "demo [--no-tui] [--db PATH] [--embedder E]", "build a fresh demo DB from testdata through the capture pipeline and open the TUI on it", cmdDemo},
+		{"ingest", "ingest FILE.jsonl|- [--json] [--batch N] [--judge MODEL [--detail high|medium|low] [--judge-cache FILE]] [--embedder E]", "capture pipeline; per-layer counts", cmdIngest},
+		{"import", "import md|jsonl|claude-code|locomo PATH [--json] [--embedder E]", "import conversations through the capture pipeline; idempotent", cmdImport},
 		{"review", "review [list [--status held|all|…]] | review retry ID…|--all --judge MODEL | review store ID… [--kind K] [--type T] [--importance X] | review skip ID… [--reason TEXT]  [--json]", "the queue of captures the judge held as needs_review: list, ask the judge again, or store/skip by hand", cmdReview},
-		{"add", "add --kind K --type T --importance X [--key K] [--scope S] TEXT", "write one memory directly (curator)", cmdAdd},
+		{"add", "add --kind K --type T --importance X [--key K] [--scope S] [--embedder E] TEXT", "write one memory directly (curator)", cmdAdd},
 		{"list", "list [--status S] [--type T] [--kind K] [--tier T] [--text X] [--json]", "list memories", cmdList},
 		{"show", "show ID|key:K [--json]", "one memory with its audit history", cmdShow},
 		{"recall", "recall TEXT [--at +30d|-2h|RFC3339] [--session S] [--project P] [--k N] [--budget N] [--trace|--json] [--commit-access] [--otel FILE]", "recall for a query, read-only unless --commit-access", cmdRecall},
@@ -64,7 +64,7 @@ func commands() []command {
 		{"reflect", "reflect --intended TEXT --actual TEXT [--lesson TEXT] [--session S]", "file a self-reflection record", cmdReflect},
 		{"cleanup", "cleanup [--dry-run] [--json]", "scan stored memories for noise; propose quarantine", cmdCleanup},
 		{"export", "export md DIR [--json]", "write the tiers as Markdown files", cmdExport},
-		{"mcp", "mcp [--db PATH] [--keep-traces N] [--judge MODEL]", "serve memory to an agent over MCP (stdio)", cmdMCP},
+		{"mcp", "mcp [--db PATH] [--keep-traces N] [--judge MODEL] [--embedder E]", "serve memory to an agent over MCP (stdio)", cmdMCP},
 		{"judge", "judge check [--model M] [--timeout 30s] [--json]", "check the Ollama judge: host reachable, model present, digest", cmdJudge},
 		{"reembed", "reembed [--embedder hashed|ollama:MODEL] [--batch N] [--json]", "re-embed every memory (progress on stderr; resumable) and make that the database's embedder", cmdReembed},
 		{"backup", "backup DIR [--json]", "online SQLite backup + JSON dump of memories, each with .sha256", cmdBackup},
@@ -135,7 +135,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 }
 
 func printUsage(w io.Writer) {
-	fmt.Fprintln(w, "usage: memtrace [--db PATH] COMMAND [ARGS]")
+	fmt.Fprintln(w, "usage: memtrace [--db PATH] [--embedder hashed|ollama:MODEL] COMMAND [ARGS]")
 	fmt.Fprintln(w)
 	var b strings.Builder
 	for _, c := range commands() {

@@ -35,9 +35,11 @@ func cmdHelp(e *env, args []string) error {
 
 func helpTopics() map[string]string {
 	return map[string]string{
-		"decay":  engine.DecayHelp,
-		"stages": stagesHelp,
-		"json":   recallJSONHelp,
+		"decay":    engine.DecayHelp,
+		"stages":   stagesHelp,
+		"json":     recallJSONHelp,
+		"review":   reviewHelp,
+		"embedder": embedderTopicHelp,
 	}
 }
 
