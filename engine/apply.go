@@ -64,18 +64,11 @@ func ApplyApproved(ctx context.Context, w Updater, o ApplyOptions) (*ApplyReport
 // ApproveProposals, with the wording the curator settled on when approving
 // it (ApprovePromotion), else the proposed one; its lesson is marked
 // promoted. RollbackApplied (`memtrace rollback BATCH`) undoes the batch.
-// Without a batch id it picks one not yet in the audit log, so that applies
-// under a pinned clock do not collide.
+// Without a batch id it takes a fresh one from the database
+// (Queries.NextBatchID), so that applies under a pinned clock never collide.
 func (e *Engine) ApplyApproved(ctx context.Context, o ApplyOptions) (*ApplyReport, error) {
 	if o.Now == nil {
 		o.Now = e.Now
-	}
-	if o.Batch == "" {
-		b, err := e.freshBatch(ctx, "apply-"+o.Now().UTC().Format("20060102T150405.000Z"))
-		if err != nil {
-			return nil, err
-		}
-		o.Batch = b
 	}
 	return applyApproved(ctx, e, o, e.applyPromotion)
 }
@@ -90,15 +83,23 @@ func applyApproved(ctx context.Context, w Updater, o ApplyOptions, promote promo
 	}
 	if o.Now == nil {
 		o.Now = time.Now
+		if c, ok := w.(interface{ Now() time.Time }); ok {
+			o.Now = c.Now // the store's clock: the database's pinned one when set
+		}
 	}
 	now := o.Now().UTC()
-	if o.Batch == "" {
-		o.Batch = "apply-" + now.Format("20060102T150405.000Z")
-	}
-	a := Actor{Name: o.Actor, Batch: o.Batch}
-	rep := &ApplyReport{Batch: o.Batch}
+	rep := &ApplyReport{}
 	err := w.Update(ctx, func(q Queries) error {
 		rep.Applied, rep.Confirmed = 0, 0
+		if o.Batch == "" {
+			b, err := q.NextBatchID(ctx, BatchApply)
+			if err != nil {
+				return err
+			}
+			o.Batch = b
+		}
+		rep.Batch = o.Batch
+		a := Actor{Name: o.Actor, Batch: o.Batch}
 		if prior, err := q.AuditForBatch(ctx, o.Batch); err != nil {
 			return err
 		} else if len(prior) > 0 {
@@ -125,9 +126,9 @@ func applyApproved(ctx context.Context, w Updater, o ApplyOptions, promote promo
 			if p.MemoryID == 0 {
 				p.MemoryID = ex.memory // the HOT memory a promotion wrote
 			}
+			expect = append(expect, ex) // a keep too: its decision is an audit row
 			if changed {
 				rep.Applied++
-				expect = append(expect, ex)
 				if o.AfterEach != nil {
 					o.AfterEach(rep.Applied)
 				}
@@ -204,6 +205,12 @@ func applyOne(ctx context.Context, q Queries, p *Proposal, a Actor, promote prom
 	}
 	switch p.Kind {
 	case ProposalKeep:
+		// The memory stays as it is; the decision is audited (before =
+		// after) under the batch.
+		if err := q.UpdateMemory(ctx, m, a, ProposalKeep); err != nil {
+			return ex, false, err
+		}
+		ex.status, ex.typ, ex.tier = m.Status, m.Type, m.Tier
 		return ex, false, nil
 	case ProposalQuarantine:
 		if m.Status == StatusQuarantined {
@@ -305,56 +312,6 @@ func verifyApply(ctx context.Context, q Queries, batch string, approved []*Propo
 	return nil
 }
 
-// RollbackReport is the `memtrace rollback --json` contract.
-type RollbackReport struct {
-	Batch    string `json:"batch"`
-	Restored int    `json:"restored"`
-}
-
-// RollbackApplied undoes an applied batch: Store.RollbackBatch restores
-// every memory it changed (one transaction, audited under
-// "rollback:<batch>"), then the batch's proposals move to rolled_back and
-// the lessons of its promotions return to candidate. A
-// rollback interrupted between the two steps finishes on the next call.
-// The caller refreshes an engine's caches afterwards.
-func RollbackApplied(ctx context.Context, st Store, batch, actor string) (*RollbackReport, error) {
-	if batch == "" {
-		return nil, Errorf(EINVALID, "which batch? list them in the Curate tab's history")
-	}
-	if actor == "" {
-		actor = ProposerCurator
-	}
-	rep := &RollbackReport{Batch: batch}
-	props, err := st.FindProposals(ctx, ProposalFilter{Batch: batch})
-	if err != nil {
-		return nil, err
-	}
-	n, err := st.RollbackBatch(ctx, batch, actor)
-	switch {
-	case err == nil:
-		rep.Restored = n
-	case ErrorCode(err) == ENOTFOUND && len(props) > 0:
-		// A batch of keep records only: no memory changed, nothing to restore.
-	case ErrorCode(err) == ECONFLICT:
-		done, aerr := st.AuditForBatch(ctx, "rollback:"+batch)
-		if aerr != nil || len(done) == 0 || !hasStatus(props, ProposalApplied) {
-			return nil, err
-		}
-		// The memories were restored by an earlier call that stopped before
-		// the proposals were marked: finish it.
-		rep.Restored = len(done)
-	default:
-		return nil, err
-	}
-	err = st.Update(ctx, func(q Queries) error {
-		return markRolledBack(ctx, q, props)
-	})
-	if err != nil {
-		return nil, fmt.Errorf("rolled back batch %s, but marking its proposals failed (run rollback again): %w", batch, err)
-	}
-	return rep, nil
-}
-
 // reactivate makes m active again, out of COLD, with the target type, or
 // its original type when there is none.
 func reactivate(m *Memory, targetType string) {
@@ -385,15 +342,6 @@ func markRolledBack(ctx context.Context, q Queries, ps []*Proposal) error {
 		}
 	}
 	return nil
-}
-
-func hasStatus(ps []*Proposal, status string) bool {
-	for _, p := range ps {
-		if p.Status == status {
-			return true
-		}
-	}
-	return false
 }
 
 // ReadVerdictFile reads a JSONL verdict file written by RunTriage.

@@ -35,6 +35,11 @@ type Capturer struct {
 	judge   Judge
 	decider string
 
+	// batch is the audit batch of this Capturer's writes: one Capturer is
+	// one run (an ingest, an import), so every call shares it. It is taken
+	// from the database at the first write that commits.
+	batch string
+
 	// Dedupe index; nil until the first write, reset when a batch fails.
 	byHash  map[string]int64
 	lsh     *lshIndex
@@ -104,10 +109,16 @@ func (e *Engine) CaptureBatch(ctx context.Context, msgs []Message) ([]*CaptureRe
 		}
 		e.capturer = c
 	}
+	e.capturer.batch = "" // each call is one action: its own batch
 	return e.capturer.CaptureBatch(ctx, msgs)
 }
 
-// CaptureBatch is Engine.CaptureBatch with the prepared state of c.
+// Batch is the audit batch of the Capturer's run ("" before its first
+// write).
+func (c *Capturer) Batch() string { return c.batch }
+
+// CaptureBatch is Engine.CaptureBatch with the prepared state of c; every
+// call of one Capturer writes under one batch.
 func (c *Capturer) CaptureBatch(ctx context.Context, msgs []Message) ([]*CaptureResult, error) {
 	ps := make([]*pending, len(msgs))
 	for i, m := range msgs {
@@ -133,12 +144,12 @@ func (c *Capturer) CaptureBatch(ctx context.Context, msgs []Message) ([]*Capture
 	if err != nil {
 		return nil, err
 	}
-	batch := "capture:" + c.e.Now().Format("20060102T150405.000000000")
-	return c.run(ctx, ps, done, batch)
+	return c.run(ctx, ps, done, "")
 }
 
 // run decides the messages not done and writes them in one transaction
-// under batch.
+// under batch, or, when batch is "", under the Capturer's batch (a new id
+// from the database's counter on its first write).
 func (c *Capturer) run(ctx context.Context, ps []*pending, done []bool, batch string) ([]*CaptureResult, error) {
 	e := c.e
 	inBatch := map[string]bool{}
@@ -157,6 +168,7 @@ func (c *Capturer) run(ctx context.Context, ps []*pending, done []bool, batch st
 	seq0 := e.seq
 	e.mu.RUnlock()
 	var changed []*Memory
+	fresh := false
 	err := e.store.Update(ctx, func(q Queries) error {
 		// The transaction holds the write lock from its start (BEGIN
 		// IMMEDIATE), so the rows other writers changed since the cache's
@@ -166,6 +178,16 @@ func (c *Capturer) run(ctx context.Context, ps []*pending, done []bool, batch st
 		others, _, err := q.MemoriesChangedSince(ctx, seq0)
 		if err != nil {
 			return fmt.Errorf("refresh: %w", err)
+		}
+		if batch == "" && c.batch == "" {
+			b, err := q.NextBatchID(ctx, BatchCapture)
+			if err != nil {
+				return err
+			}
+			c.batch, fresh = b, true
+		}
+		if batch == "" {
+			batch = c.batch
 		}
 		w := &batchWriter{c: c, q: q, actor: Actor{Name: "capture", Batch: batch}}
 		defer func() { changed = append(others, w.written()...) }()
@@ -181,6 +203,9 @@ func (c *Capturer) run(ctx context.Context, ps []*pending, done []bool, batch st
 	})
 	if err != nil {
 		c.byHash, c.lsh, c.indexed = nil, nil, nil // it may hold rolled-back inserts
+		if fresh {
+			c.batch = "" // its id was rolled back with it
+		}
 		return nil, fmt.Errorf("capture batch: %w", err)
 	}
 	if err := e.load(ctx, changed); err != nil {

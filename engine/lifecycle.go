@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"time"
 )
@@ -36,7 +35,7 @@ type ApproveResult struct {
 // ApproveProposals applies the given proposals (promote, demote, archive,
 // quarantine, restore, retype) in ONE transaction: every memory change is
 // audited under the batch, every proposal is marked applied with the batch,
-// so Store.RollbackBatch (or RollbackApproval) undoes all of it. A proposal
+// so RollbackApplied undoes all of it. A proposal
 // that is not pending (or needs_review, which a curator's approval settles,
 // or approved in the Curate tab and not yet applied),
 // or whose memory is no longer in the state it was proposed for, fails the
@@ -49,17 +48,23 @@ func (e *Engine) ApproveProposals(ctx context.Context, ids []int64, o ApproveOpt
 		o.Curator = ActorCurator
 	}
 	now := e.Now()
-	if o.Batch == "" {
-		b, err := e.freshBatch(ctx, "approve-"+now.Format("20060102T150405Z"))
-		if err != nil {
-			return nil, err
-		}
-		o.Batch = b
-	}
-	res := &ApproveResult{Batch: o.Batch}
-	a := Actor{Name: o.Curator, Batch: o.Batch}
+	res := &ApproveResult{}
 	err := e.Update(ctx, func(q Queries) error {
 		res.Applied = res.Applied[:0]
+		batch := o.Batch
+		if batch == "" {
+			b, err := q.NextBatchID(ctx, BatchApprove)
+			if err != nil {
+				return err
+			}
+			batch = b
+		} else if prior, err := q.AuditForBatch(ctx, batch); err != nil {
+			return err
+		} else if len(prior) > 0 {
+			return Errorf(ECONFLICT, "batch %s already exists; choose another batch id", batch)
+		}
+		res.Batch = batch
+		a := Actor{Name: o.Curator, Batch: batch}
 		seen := map[int64]bool{}
 		for _, id := range ids {
 			if seen[id] {
@@ -77,7 +82,7 @@ func (e *Engine) ApproveProposals(ctx context.Context, ids []int64, o ApproveOpt
 			if err != nil {
 				return err
 			}
-			p.Status, p.DecidedBy, p.DecidedAt, p.Batch = ProposalApplied, o.Curator, now, o.Batch
+			p.Status, p.DecidedBy, p.DecidedAt, p.Batch = ProposalApplied, o.Curator, now, batch
 			if ap.MemoryID != 0 && p.MemoryID == 0 {
 				p.MemoryID = ap.MemoryID
 			}
@@ -94,22 +99,6 @@ func (e *Engine) ApproveProposals(ctx context.Context, ids []int64, o ApproveOpt
 	return res, nil
 }
 
-// freshBatch returns base, or base-2, base-3 … when base is already in the
-// audit log.
-func (e *Engine) freshBatch(ctx context.Context, base string) (string, error) {
-	b := base
-	for i := 2; ; i++ {
-		rows, err := e.Store().AuditForBatch(ctx, b)
-		if err != nil {
-			return "", fmt.Errorf("batch id: %w", err)
-		}
-		if len(rows) == 0 {
-			return b, nil
-		}
-		b = fmt.Sprintf("%s-%d", base, i)
-	}
-}
-
 func (e *Engine) applyProposal(ctx context.Context, q Queries, p *Proposal, a Actor, wording string, now time.Time) (AppliedProposal, error) {
 	ap := AppliedProposal{ProposalID: p.ID, Kind: p.Kind, MemoryID: p.MemoryID}
 	if p.Kind == ProposalPromote {
@@ -120,7 +109,20 @@ func (e *Engine) applyProposal(ctx context.Context, q Queries, p *Proposal, a Ac
 		return ap, err
 	}
 	ap.From = describeState(m)
+	if pv, ok := ParseProposalVerdict(p); ok && isJudgeKind(p.Kind) && (m.Status != StatusActive || m.Type != pv.Type) {
+		return ap, Errorf(ECONFLICT, "proposal %d: memory %d changed since it was judged (now %s); reject the proposal or re-run triage; nothing was applied",
+			p.ID, m.ID, ap.From)
+	}
 	switch p.Kind {
+	case ProposalKeep:
+		// The curator confirms the memory as it is: the decision is an
+		// audit row (before = after) under the batch, and the proposal
+		// leaves the queue as applied.
+		if err := q.UpdateMemory(ctx, m, a, ProposalKeep); err != nil {
+			return ap, err
+		}
+		ap.To = ap.From
+		return ap, nil
 	case ProposalDemote:
 		if m.Status != StatusActive || string(TierOf(m)) == p.TargetType || TierOf(m) == TierCold {
 			return ap, Errorf(ECONFLICT, "proposal %d: memory %d is %s now, cannot demote it to %s; reject the proposal", p.ID, m.ID, ap.From, p.TargetType)
@@ -287,28 +289,4 @@ func (e *Engine) RejectProposals(ctx context.Context, ids []int64, curator, reas
 		return nil
 	})
 	return n, err
-}
-
-// RollbackApproval undoes an approval batch: Store.RollbackBatch restores
-// every memory it changed (audited under "rollback:<batch>"), then the
-// batch's proposals are marked rolled_back and promoted lessons return to
-// candidate. The second step is its own transaction; if it fails the
-// memories are already restored and re-running reports the batch as rolled
-// back.
-func (e *Engine) RollbackApproval(ctx context.Context, batch, actor string) (int, error) {
-	n, err := e.Store().RollbackBatch(ctx, batch, actor)
-	if err != nil {
-		return 0, err
-	}
-	err = e.Update(ctx, func(q Queries) error {
-		ps, err := q.FindProposals(ctx, ProposalFilter{Batch: batch})
-		if err != nil {
-			return err
-		}
-		return markRolledBack(ctx, q, ps)
-	})
-	if err != nil {
-		return n, fmt.Errorf("rollback %s: memories restored, proposals not updated: %w", batch, err)
-	}
-	return n, nil
 }

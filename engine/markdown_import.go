@@ -51,7 +51,7 @@ func (e *Engine) ImportMarkdown(ctx context.Context, dir string) (*MarkdownImpor
 		return nil, Errorf(ENOTFOUND, "no tier files (HOT.md, projects/, domains/, archive/, corrections.md) in %s; write them with `memtrace export md %s`", dir, dir)
 	}
 	now := e.Now()
-	batch, err := e.freshBatch(ctx, "import-md-"+now.Format("20060102T150405Z"))
+	batch, err := e.Store().NextBatchID(ctx, BatchImport)
 	if err != nil {
 		return nil, err
 	}

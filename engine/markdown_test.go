@@ -214,7 +214,7 @@ func TestMarkdownExportImportExportIsByteIdentical(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Updated != 1 || res.Inserted != 1 || res.Batch != "import-md-20260601T100000Z" {
+	if res.Updated != 1 || res.Inserted != 1 || res.Batch != "import-20260601T100000Z-2" {
 		t.Fatalf("import after edit = %+v", res)
 	}
 	if m, _ := e.Memory(trailer.ID); m.Content != "Code first, then a short explanation." || m.Tier != engine.TierHot {

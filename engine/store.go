@@ -56,6 +56,17 @@ type Queries interface {
 	AuditForBatch(ctx context.Context, batch string) ([]*AuditEntry, error)
 	// Batches lists batch ids with their row counts, newest first.
 	Batches(ctx context.Context, limit int) ([]BatchInfo, error)
+	// NextBatchID returns a batch id never handed out before in this
+	// database: kind, the clock's time and a counter the database keeps
+	// (FormatBatchID).
+	NextBatchID(ctx context.Context, kind string) (string, error)
+	// PlanRollback computes what RollbackBatch would do, writing nothing.
+	PlanRollback(ctx context.Context, batch string) (*RollbackPlan, error)
+	// RollbackBatch restores every memory changed by batch to its state
+	// before the batch, audited under a new batch "rollback:<batch>". It
+	// returns how many memories the rollback's audit rows show changed.
+	// Inside Store.Update it shares the caller's transaction.
+	RollbackBatch(ctx context.Context, batch string, actor string) (int, error)
 
 	// Golden runs and stored traces.
 	SaveGoldenRun(ctx context.Context, r *GoldenRun) error
@@ -63,6 +74,10 @@ type Queries interface {
 	SaveTrace(ctx context.Context, t *StoredTrace, keep int) error // keeps the newest `keep`
 	FindTraces(ctx context.Context, limit int) ([]*StoredTrace, error)
 	GetTrace(ctx context.Context, id int64) (*StoredTrace, error)
+
+	// Sources of imported memories (`memtrace import memories`).
+	SaveMemorySource(ctx context.Context, s *MemorySource) error
+	GetMemorySource(ctx context.Context, memoryID int64) (*MemorySource, error) // ENOTFOUND: captured, not imported
 
 	// Settings: small key/value pairs (e.g. the embedder an index was built with).
 	GetSetting(ctx context.Context, key string) (string, error) // "" when unset
@@ -76,6 +91,12 @@ type BatchInfo struct {
 	Rows       int       `json:"rows"`
 	At         time.Time `json:"at"`
 	RolledBack bool      `json:"rolled_back"`
+	// Effect counts what the batch did, one kind per audit row.
+	Effect BatchEffect `json:"effect"`
+	// CanRollback: not rolled back, and no later change that still stands
+	// touches its memories; WhyNot says otherwise in words.
+	CanRollback bool   `json:"can_rollback"`
+	WhyNot      string `json:"why_not,omitempty"`
 }
 
 // Store is the durable source of truth. Indexes in the engine are caches
@@ -86,10 +107,6 @@ type Store interface {
 	Update(ctx context.Context, fn func(q Queries) error) error
 	// ForEachMemory streams every memory (any status) in id order.
 	ForEachMemory(ctx context.Context, fn func(*Memory) error) error
-	// RollbackBatch restores every memory changed by batch to its state
-	// before the batch, in one transaction, audited under a new batch
-	// "rollback:<batch>". It returns how many memories it restored.
-	RollbackBatch(ctx context.Context, batch string, actor string) (int, error)
 	// Backup writes an online SQLite backup and a JSON dump of the memories
 	// to dir, each with a .sha256 file beside it.
 	Backup(ctx context.Context, dir string) (*BackupInfo, error)
@@ -105,4 +122,7 @@ type BackupInfo struct {
 	Dump       string `json:"dump"`
 	DumpSHA256 string `json:"dump_sha256"`
 	Memories   int    `json:"memories"`
+	// MemtraceVersion is the version of the memtrace that wrote the backup
+	// (the dump's "memtrace" object has its commit and build date too).
+	MemtraceVersion string `json:"memtrace_version"`
 }

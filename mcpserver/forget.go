@@ -40,7 +40,10 @@ func Forget(ctx context.Context, e *engine.Engine, id int64, key, reason string)
 		if m.Status == engine.StatusQuarantined {
 			return nil
 		}
-		batch := fmt.Sprintf("mcp-forget-%d-%d", m.ID, now.UnixNano())
+		batch, err := q.NextBatchID(ctx, engine.BatchForget)
+		if err != nil {
+			return err
+		}
 		if m.OrigType == "" {
 			m.OrigType = m.Type
 		}

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
-	"strings"
 
 	"memtrace/engine"
 )
@@ -138,8 +137,9 @@ func (tx *Tx) AuditForBatch(ctx context.Context, batch string) ([]*engine.AuditE
 }
 
 // Batches lists audited batches, newest first, with the actor of their first
-// row, their row count, the time of their first row and whether a rollback
-// of them exists.
+// row, their row count, the time of their first row, whether a rollback
+// of them exists, what they did (one change kind per row) and whether they
+// can be rolled back now.
 func (tx *Tx) Batches(ctx context.Context, limit int) ([]engine.BatchInfo, error) {
 	rows, err := tx.tx.QueryContext(ctx, `WITH b AS (
 			SELECT batch, MIN(id) AS first_id, MAX(id) AS last_id, COUNT(*) AS n, MIN(at) AS at
@@ -151,216 +151,93 @@ func (tx *Tx) Batches(ctx context.Context, limit int) ([]engine.BatchInfo, error
 	if err != nil {
 		return nil, fmt.Errorf("list batches: %w", err)
 	}
-	defer rows.Close()
 	var out []engine.BatchInfo
 	for rows.Next() {
 		var b engine.BatchInfo
 		var at string
 		if err := rows.Scan(&b.Batch, &b.Actor, &b.Rows, &at, &b.RolledBack); err != nil {
+			rows.Close()
 			return nil, fmt.Errorf("list batches: %w", err)
 		}
 		if b.At, err = parseTime(at); err != nil {
+			rows.Close()
 			return nil, fmt.Errorf("list batches: %w", err)
 		}
 		out = append(out, b)
 	}
-	return out, rows.Err()
-}
-
-// rollbackBatch restores every memory the batch changed to its state before
-// the batch. It refuses when the batch was already rolled back, or when a
-// memory was changed (in the audit log) after the batch by anything else
-// that still stands: a later batch that was itself rolled back, together
-// with its "rollback:" rows, changed nothing, so undo works as a stack.
-//
-// A memory the batch created had no state before it; since nothing is
-// hard-deleted, it is quarantined instead (orig_type keeps its type).
-// Access statistics (last access, count, boost) that recalls changed after
-// the batch are telemetry, not curated content, and are kept as they are.
-func (tx *Tx) rollbackBatch(ctx context.Context, batch, actor string) (int, error) {
-	if batch == "" {
-		return 0, engine.Errorf(engine.EINVALID, "batch id is empty")
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("list batches: %w", err)
 	}
-	if actor == "" {
-		actor = "rollback"
-	}
-	var done bool
-	if err := tx.tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM audit WHERE batch = ?)`, "rollback:"+batch).Scan(&done); err != nil {
-		return 0, fmt.Errorf("rollback %s: %w", batch, err)
-	} else if done {
-		return 0, engine.Errorf(engine.ECONFLICT, "batch %s was already rolled back", batch)
-	}
-	rows, err := tx.queryAudit(ctx, `WHERE batch = ? ORDER BY id`, batch)
-	if err != nil {
-		return 0, err
-	}
-	if len(rows) == 0 {
-		return 0, engine.Errorf(engine.ENOTFOUND, "batch %s not found in the audit log", batch)
-	}
-
-	// Per memory, in the order the batch first touched them: its first row
-	// (the state before) and its last row (the state the batch left).
-	type span struct{ first, last *storedAudit }
-	spans := map[int64]*span{}
-	var order []int64
-	for _, r := range rows {
-		if s, ok := spans[r.MemoryID]; ok {
-			s.last = r
+	undone := map[string]bool{}
+	for i := range out {
+		b := &out[i]
+		if b.Effect, err = tx.batchEffect(ctx, b.Batch); err != nil {
+			return nil, err
+		}
+		if b.RolledBack {
+			b.WhyNot = "already rolled back"
 			continue
 		}
-		spans[r.MemoryID] = &span{first: r, last: r}
-		order = append(order, r.MemoryID)
+		if b.WhyNot, err = tx.blockedBy(ctx, b.Batch, undone); err != nil {
+			return nil, err
+		}
+		b.CanRollback = b.WhyNot == ""
 	}
-
-	var conflicts []string
-	undone := map[string]bool{}
-	for _, id := range order {
-		c, err := tx.laterChange(ctx, id, spans[id].last.ID, undone)
-		if err != nil {
-			return 0, fmt.Errorf("rollback %s: %w", batch, err)
-		}
-		if c != "" {
-			conflicts = append(conflicts, fmt.Sprintf("memory %d (%s)", id, c))
-		}
-	}
-	if len(conflicts) > 0 {
-		return 0, engine.Errorf(engine.ECONFLICT, "cannot roll back batch %s: changed after it: %s; roll those changes back first",
-			batch, strings.Join(conflicts, ", "))
-	}
-
-	a := engine.Actor{Name: actor, Batch: "rollback:" + batch}
-	for i := len(order) - 1; i >= 0; i-- {
-		s := spans[order[i]]
-		current, err := tx.GetMemory(ctx, order[i])
-		if err != nil {
-			return 0, err
-		}
-		restored := restoredState(s.first, s.last, rows, current)
-		if err := tx.writeMemory(ctx, restored); err != nil {
-			return 0, err
-		}
-		row := auditRow{Batch: a.Batch, Actor: a.Name, Action: "rollback", MemoryID: restored.ID, Before: current, After: restored}
-		if current.Embedder != restored.Embedder || !sameVector(current.Embedding, restored.Embedding) {
-			row.EmbeddingReplaced, row.BeforeEmbedding, row.BeforeEmbedder = true, current.Embedding, current.Embedder
-		}
-		if err := tx.writeAudit(ctx, row); err != nil {
-			return 0, err
-		}
-	}
-	return len(order), nil
+	return out, nil
 }
 
-// restoredState computes what a memory returns to: its state before the
-// first row of the batch, with the embedding it had then.
-func restoredState(first, last *storedAudit, batchRows []*storedAudit, current *engine.Memory) *engine.Memory {
-	if first.Before == nil {
-		m := *current
-		if m.Status != engine.StatusQuarantined && m.OrigType == "" {
-			m.OrigType = m.Type
-		}
-		m.Status = engine.StatusQuarantined
-		return &m
-	}
-	m := *first.Before
-	m.ID = current.ID
-	// The embedding: the one saved by the earliest row of the batch that
-	// replaced it, else the batch never touched it and the current one stands.
-	m.Embedding, m.Embedder = current.Embedding, current.Embedder
-	for _, r := range batchRows {
-		if r.MemoryID == current.ID && r.EmbeddingReplaced {
-			m.Embedding, m.Embedder = r.BeforeEmbedding, r.BeforeEmbedder
-			break
-		}
-	}
-	// Telemetry written after the batch by recalls is kept.
-	if last.After != nil {
-		if !current.LastAccessedAt.Equal(last.After.LastAccessedAt) || current.AccessCount != last.After.AccessCount {
-			m.LastAccessedAt, m.AccessCount = current.LastAccessedAt, current.AccessCount
-		}
-		if current.Boost != last.After.Boost || !current.BoostAt.Equal(last.After.BoostAt) {
-			m.Boost, m.BoostAt = current.Boost, current.BoostAt
-		}
-	}
-	return &m
-}
-
-// laterChange describes the first audit row after row afterID that changed
-// memory id and still stands, or returns "" when there is none. A row
-// stands unless its batch was undone, or it belongs to the rollback of a
-// batch that was undone (the pair nets to nothing). undone caches
-// batchUndone per batch for one rollback.
-func (tx *Tx) laterChange(ctx context.Context, id, afterID int64, undone map[string]bool) (string, error) {
-	rows, err := tx.tx.QueryContext(ctx, `SELECT batch, actor, action, at FROM audit
-		WHERE memory_id = ? AND id > ? ORDER BY id`, id, afterID)
+// batchEffect counts a batch's rows by the change each made.
+func (tx *Tx) batchEffect(ctx context.Context, batch string) (engine.BatchEffect, error) {
+	var e engine.BatchEffect
+	rows, err := tx.queryAudit(ctx, `WHERE batch = ? ORDER BY id`, batch)
 	if err != nil {
-		return "", err
+		return e, err
 	}
-	type later struct{ batch, actor, action, at string }
-	var all []later
-	for rows.Next() {
-		var l later
-		if err := rows.Scan(&l.batch, &l.actor, &l.action, &l.at); err != nil {
-			rows.Close()
-			return "", err
+	for _, r := range rows {
+		if k := engine.ClassifyChange(r.Before, r.After); k != "" {
+			e.Add(k)
+		} else if r.Action == engine.ProposalKeep {
+			e.Kept++
 		}
-		all = append(all, l)
+	}
+	return e, nil
+}
+
+// blockedBy names a later change that still stands on a memory of batch
+// ("" when there is none): what makes a rollback of it refuse.
+func (tx *Tx) blockedBy(ctx context.Context, batch string, undone map[string]bool) (string, error) {
+	rows, err := tx.tx.QueryContext(ctx, `SELECT DISTINCT l.batch FROM audit a
+		JOIN audit l ON l.memory_id = a.memory_id AND l.id > a.id
+		WHERE a.batch = ? AND l.batch <> a.batch`, batch)
+	if err != nil {
+		return "", fmt.Errorf("list batches: %w", err)
+	}
+	var later []string
+	for rows.Next() {
+		var b string
+		if err := rows.Scan(&b); err != nil {
+			rows.Close()
+			return "", fmt.Errorf("list batches: %w", err)
+		}
+		later = append(later, b)
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
-		return "", err
+		return "", fmt.Errorf("list batches: %w", err)
 	}
-	for _, l := range all {
-		neutral, err := tx.rowUndone(ctx, l.batch, undone)
+	for _, l := range later {
+		neutral, err := tx.rowUndone(ctx, l, undone)
 		if err != nil {
-			return "", err
+			return "", fmt.Errorf("list batches: %w", err)
 		}
 		if neutral {
 			continue
 		}
-		by := l.actor
-		if l.batch != "" {
-			by += " in batch " + l.batch
+		if l == "" {
+			return "a later one-off change stands; roll it back or change it back first", nil
 		}
-		return fmt.Sprintf("%s by %s at %s", l.action, by, l.at), nil
+		return "changed later by batch " + l + "; roll that back first", nil
 	}
 	return "", nil
-}
-
-// rowUndone reports whether the rows of batch no longer count: the batch
-// was undone, or it is the rollback of a batch that was undone.
-func (tx *Tx) rowUndone(ctx context.Context, batch string, undone map[string]bool) (bool, error) {
-	if batch == "" {
-		return false, nil
-	}
-	u, err := tx.batchUndone(ctx, batch, undone)
-	if err != nil || u {
-		return u, err
-	}
-	if rolled, ok := strings.CutPrefix(batch, "rollback:"); ok {
-		return tx.batchUndone(ctx, rolled, undone)
-	}
-	return false, nil
-}
-
-// batchUndone reports whether a batch's changes were taken back: it has a
-// rollback, and that rollback was not itself rolled back (a redo). The
-// chain rollback:…:batch is as long as the number of undo/redo steps.
-func (tx *Tx) batchUndone(ctx context.Context, batch string, undone map[string]bool) (bool, error) {
-	if u, ok := undone[batch]; ok {
-		return u, nil
-	}
-	var rolledBack bool
-	if err := tx.tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM audit WHERE batch = ?)`, "rollback:"+batch).Scan(&rolledBack); err != nil {
-		return false, err
-	}
-	u := rolledBack
-	if rolledBack {
-		redone, err := tx.batchUndone(ctx, "rollback:"+batch, undone)
-		if err != nil {
-			return false, err
-		}
-		u = !redone
-	}
-	undone[batch] = u
-	return u, nil
 }

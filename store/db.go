@@ -15,6 +15,8 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/mattn/go-sqlite3"
@@ -41,6 +43,9 @@ type DB struct {
 	now    func() time.Time
 	writer *sql.DB
 	reader *sql.DB
+	// pinned is the database's pinned clock (engine.SettingClock), read at
+	// open and kept current by SetSetting; used when Open got no clock.
+	pinned atomic.Pointer[time.Time]
 }
 
 var _ engine.Store = (*DB)(nil)
@@ -50,18 +55,28 @@ var sqliteHeader = []byte("SQLite format 3\x00")
 
 // Open opens (creating if needed) the database at path, applies any pending
 // migrations and returns it. now is the clock used for audit and creation
-// times; nil means time.Now.
+// times; nil means the database's own clock: the time it pins
+// (engine.SettingClock) when it pins one, else the wall clock — the same
+// clock the engine is given, so every time the product writes reads as one
+// timeline.
+//
+// A SQLite file that holds other tables and no memtrace schema is refused
+// untouched: memtrace creates its schema only in a new or empty file.
 func Open(ctx context.Context, path string, now func() time.Time) (*DB, error) {
-	if now == nil {
-		now = time.Now
-	}
 	if path == "" {
 		return nil, engine.Errorf(engine.EINVALID, "no database path given")
 	}
 	if err := checkDatabaseFile(path); err != nil {
 		return nil, err
 	}
-	db := &DB{path: path, now: now}
+	if err := checkForeignSchema(ctx, path); err != nil {
+		return nil, err
+	}
+	db := &DB{path: path}
+	if now == nil {
+		now = db.clock
+	}
+	db.now = now
 	db.writer = openPool(dsn(path, true), writerPragmas)
 	db.writer.SetMaxOpenConns(1)
 	db.writer.SetMaxIdleConns(1)
@@ -74,7 +89,33 @@ func Open(ctx context.Context, path string, now func() time.Time) (*DB, error) {
 		db.Close()
 		return nil, openError(path, err)
 	}
+	v, err := db.GetSetting(ctx, engine.SettingClock)
+	if err != nil {
+		db.Close()
+		return nil, openError(path, err)
+	}
+	db.pin(v)
 	return db, nil
+}
+
+// clock is the database's own clock: the pinned time, else the wall clock.
+func (db *DB) clock() time.Time {
+	if t := db.pinned.Load(); t != nil {
+		return *t
+	}
+	return time.Now()
+}
+
+// pin sets the pinned clock from a setting's value; "" or a value that is
+// not RFC 3339 means the wall clock (the CLI reports a bad value).
+func (db *DB) pin(v string) {
+	t, err := time.Parse(time.RFC3339, v)
+	if v == "" || err != nil {
+		db.pinned.Store(nil)
+		return
+	}
+	t = t.UTC()
+	db.pinned.Store(&t)
 }
 
 // Connection settings beyond what the DSN can say. The writer gets a larger
@@ -272,4 +313,50 @@ func writeValue[T any](ctx context.Context, db *DB, fn func(tx *Tx) (T, error)) 
 		return err
 	})
 	return v, err
+}
+
+// checkForeignSchema refuses, without writing to it, a SQLite file that
+// holds tables of another program and no memtrace schema: migrating it would
+// add memtrace's tables to someone else's database. It opens the file
+// read-only and leaves its journal mode alone.
+func checkForeignSchema(ctx context.Context, path string) error {
+	fi, err := os.Stat(path)
+	if err != nil || fi.Size() == 0 {
+		return nil // a new or empty file gets the schema
+	}
+	ro, err := sql.Open("sqlite3", "file:"+escapePath(path)+"?mode=ro&_busy_timeout="+fmt.Sprint(busyTimeout.Milliseconds()))
+	if err != nil {
+		return openError(path, err)
+	}
+	defer ro.Close()
+	rows, err := ro.QueryContext(ctx, `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`)
+	if err != nil {
+		return openError(path, err)
+	}
+	defer rows.Close()
+	var tables []string
+	ours := false
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			return openError(path, err)
+		}
+		if name == "migrations" || name == "memories" {
+			ours = true
+		}
+		tables = append(tables, name)
+	}
+	if err := rows.Err(); err != nil {
+		return openError(path, err)
+	}
+	if len(tables) == 0 || ours {
+		return nil
+	}
+	shown := tables
+	if len(shown) > 5 {
+		shown = append(shown[:5:5], "…")
+	}
+	return engine.Errorf(engine.EINVALID,
+		"not a memtrace database: %s is a SQLite file of another program (tables: %s); it was left as it is — give memtrace a file of its own with --db",
+		path, strings.Join(shown, ", "))
 }

@@ -85,6 +85,16 @@ func migrate(ctx context.Context, db *sql.DB, ms []migration) error {
 		return engine.Errorf(engine.EINVALID,
 			"this database was written by a newer memtrace (schema %d > %d); upgrade memtrace", newest, known)
 	}
+	// user_version is the same fact in the file header: a value above what
+	// this binary knows is a newer schema too, and is refused unchanged.
+	var version int
+	if err := db.QueryRowContext(ctx, `PRAGMA user_version`).Scan(&version); err != nil {
+		return fmt.Errorf("read user_version: %w", err)
+	}
+	if version > known {
+		return engine.Errorf(engine.EINVALID,
+			"this database says it has schema %d (user_version), newer than this memtrace knows (%d); upgrade memtrace — the file was left as it is", version, known)
+	}
 	for _, m := range ms {
 		if applied[m.Name] {
 			continue
@@ -96,10 +106,6 @@ func migrate(ctx context.Context, db *sql.DB, ms []migration) error {
 	// Set user_version only when it changes: writing it, even to the same
 	// value, rewrites the header page, and a read-only open must leave the
 	// file byte for byte as it was.
-	var version int
-	if err := db.QueryRowContext(ctx, `PRAGMA user_version`).Scan(&version); err != nil {
-		return fmt.Errorf("read user_version: %w", err)
-	}
 	if version != known {
 		if _, err := db.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", known)); err != nil {
 			return fmt.Errorf("set user_version: %w", err)

@@ -44,9 +44,12 @@ func TestMigrations(t *testing.T) {
 	// Numbers only increase; gaps are allowed (parallel branches are each
 	// given a number, and land in any order).
 	var allNames []string
+	// Versions only have to increase: work on several branches takes its
+	// numbers in advance, so a gap is harmless (migrate applies whatever is
+	// not yet recorded), while two files with one number would be ambiguous.
 	for i, m := range all {
 		if i > 0 && m.Version <= all[i-1].Version {
-			t.Fatalf("migration %s has version %d, not above %s", m.Name, m.Version, all[i-1].Name)
+			t.Fatalf("migration %s has version %d, not above %s's %d (numbers must increase)", m.Name, m.Version, all[i-1].Name, all[i-1].Version)
 		}
 		allNames = append(allNames, m.Name)
 	}

@@ -150,7 +150,17 @@ func (db *DB) Batches(ctx context.Context, limit int) ([]engine.BatchInfo, error
 // RollbackBatch restores every memory the batch changed, in one transaction
 // audited under "rollback:<batch>", and returns how many it restored.
 func (db *DB) RollbackBatch(ctx context.Context, batch string, actor string) (int, error) {
-	return writeValue(ctx, db, func(tx *Tx) (int, error) { return tx.rollbackBatch(ctx, batch, actor) })
+	return writeValue(ctx, db, func(tx *Tx) (int, error) { return tx.RollbackBatch(ctx, batch, actor) })
+}
+
+// PlanRollback computes what RollbackBatch would do, writing nothing.
+func (db *DB) PlanRollback(ctx context.Context, batch string) (*engine.RollbackPlan, error) {
+	return readValue(ctx, db, func(tx *Tx) (*engine.RollbackPlan, error) { return tx.PlanRollback(ctx, batch) })
+}
+
+// NextBatchID hands out a batch id in a transaction of its own.
+func (db *DB) NextBatchID(ctx context.Context, kind string) (string, error) {
+	return writeValue(ctx, db, func(tx *Tx) (string, error) { return tx.NextBatchID(ctx, kind) })
 }
 
 // SaveGoldenRun stores a golden-set run.
@@ -185,5 +195,11 @@ func (db *DB) GetSetting(ctx context.Context, key string) (string, error) {
 
 // SetSetting stores a setting.
 func (db *DB) SetSetting(ctx context.Context, key, value string) error {
-	return db.write(ctx, func(tx *Tx) error { return tx.SetSetting(ctx, key, value) })
+	if err := db.write(ctx, func(tx *Tx) error { return tx.SetSetting(ctx, key, value) }); err != nil {
+		return err
+	}
+	if key == engine.SettingClock {
+		db.pin(value)
+	}
+	return nil
 }

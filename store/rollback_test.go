@@ -97,8 +97,10 @@ func TestRollbackBatch(t *testing.T) {
 		batches, err := db.Batches(t.Context(), 0)
 		must(t, err)
 		want := []engine.BatchInfo{
-			{Batch: "rollback:triage-1", Actor: "curator", Rows: 3, At: rows[0].At},
-			{Batch: "triage-1", Actor: "curator", Rows: 4, RolledBack: true},
+			{Batch: "rollback:triage-1", Actor: "curator", Rows: 3, At: rows[0].At,
+				Effect: engine.BatchEffect{Restored: 2, Retyped: 1}, CanRollback: true},
+			{Batch: "triage-1", Actor: "curator", Rows: 4, RolledBack: true,
+				Effect: engine.BatchEffect{Quarantined: 2, Retyped: 2}, WhyNot: "already rolled back"},
 		}
 		first, err := db.AuditForBatch(t.Context(), "triage-1")
 		must(t, err)
@@ -114,7 +116,7 @@ func TestRollbackBatch(t *testing.T) {
 
 		_, err = db.RollbackBatch(t.Context(), "triage-1", "curator")
 		wantCode(t, err, engine.ECONFLICT)
-		if err.Error() != "batch triage-1 was already rolled back" {
+		if err.Error() != "batch triage-1 was already rolled back; nothing changed" {
 			t.Fatalf("message = %q", err)
 		}
 	})

@@ -93,14 +93,15 @@ type (
 
 // dialog is an open confirmation or chooser.
 type dialog struct {
-	kind    string // "batch", "apply", "rollback", "retype", "wording", "store" (a held capture), "skip"
+	kind    string // "batch", "apply", "rollback", "rollback-force", "retype", "wording", "store" (a held capture), "skip"
 	text    string
 	ids     []int64
 	batch   string
-	cursor  int             // retype chooser
-	control bool            // the retype chooser labels a control item
-	target  int64           // the proposal the chooser or the editor is for
-	input   textinput.Model // the wording editor of a promotion
+	cursor  int                  // retype chooser
+	control bool                 // the retype chooser labels a control item
+	target  int64                // the proposal the chooser or the editor is for
+	plan    *engine.RollbackPlan // what a rollback would do
+	input   textinput.Model      // the wording editor of a promotion
 }
 
 // curatePane is the Curate tab: the control sample labelled blind first,
@@ -216,10 +217,15 @@ func (p curatePane) update(msg tea.Msg) (curatePane, tea.Cmd) {
 		if msg.Err != nil {
 			p.err = engine.ErrorMessage(msg.Err)
 			p.status = ""
-		} else {
-			p.err, p.status = "", msg.What
+			return p.reload()
 		}
+		p.err, p.status = "", msg.What
+		p, cmd := p.reload()
+		return p, tea.Batch(cmd, storeChanged(paneCurate))
+	case storeChangedMsg:
 		return p.reload()
+	case rollbackPlanMsg:
+		return p.planned(msg)
 	case restyleMsg:
 		if p.dlg != nil && p.dlg.kind == "wording" {
 			d := *p.dlg
@@ -321,8 +327,7 @@ func (p curatePane) historyKey(msg tea.KeyPressMsg) (curatePane, tea.Cmd) {
 			p.status = "batch " + b.Batch + " was already rolled back"
 			return p, nil
 		}
-		p.dlg = &dialog{kind: "rollback", batch: b.Batch,
-			text: fmt.Sprintf("Roll back batch %s? %d audited change(s) by %s will be undone.", b.Batch, b.Rows, b.Actor)}
+		return p.planRollback(b.Batch)
 	}
 	return p, nil
 }
@@ -434,6 +439,9 @@ func (p curatePane) dialogKey(msg tea.KeyPressMsg) (curatePane, tea.Cmd) {
 	if d.kind == "wording" {
 		return p.wordingKey(msg)
 	}
+	if d.kind == "rollback-force" {
+		return p.forceKey(msg)
+	}
 	if d.kind == "retype" || d.kind == "store" {
 		types := retypeTargets()
 		switch {
@@ -471,6 +479,10 @@ func (p curatePane) dialogKey(msg tea.KeyPressMsg) (curatePane, tea.Cmd) {
 		case "apply":
 			return p.apply()
 		case "rollback":
+			if d.plan != nil && d.plan.NeedsForce() {
+				p.dlg = forceDialog(d.plan)
+				return p, nil
+			}
 			return p.rollback(d.batch)
 		case "skip":
 			return p.skipHeld(d.target)

@@ -150,7 +150,8 @@ func TestCuratePromotionEndToEnd(t *testing.T) {
 			}
 		}
 	}
-	m = drive(t, m, press("u"), press("y"))
+	m = drive(t, m, press("u")) // the plan comes back before the dialog opens
+	m = drive(t, m, press("y"))
 	if e := m.curate().err; e != "" {
 		t.Fatalf("rollback failed: %s", e)
 	}

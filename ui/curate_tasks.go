@@ -131,6 +131,13 @@ func (p curatePane) rollback(batch string) (curatePane, tea.Cmd) {
 				return "", fmt.Errorf("rolled back %s, but the engine did not refresh (press R): %w", batch, err)
 			}
 		}
-		return fmt.Sprintf("rolled back %s: %d memor(y/ies) restored", rep.Batch, rep.Restored), nil
+		what := fmt.Sprintf("rolled back %s: %d memor(y/ies) restored", rep.Batch, rep.Restored)
+		if rep.Effect.Changed() > 0 {
+			what += " (" + rep.Effect.String() + ")"
+		}
+		if rep.Proposals > 0 {
+			what += fmt.Sprintf(", %d proposal(s) rolled back", rep.Proposals)
+		}
+		return what, nil
 	})
 }

@@ -267,8 +267,10 @@ func TestCurateEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(batches) == 0 || !strings.HasPrefix(batches[0].Batch, "apply-") || batches[0].Rows != quarantine || batches[0].Actor != curatorActor {
-		t.Fatalf("newest batch %+v, want an apply batch of %d rows by curator", batches, quarantine)
+	keeps := len(f.demo.Genuine)
+	if len(batches) == 0 || !strings.HasPrefix(batches[0].Batch, "apply-") || batches[0].Rows != quarantine+keeps || batches[0].Actor != curatorActor ||
+		batches[0].Effect != (engine.BatchEffect{Quarantined: quarantine, Kept: keeps}) {
+		t.Fatalf("newest batch %+v, want an apply batch by curator that quarantined %d and kept %d", batches, quarantine, keeps)
 	}
 	batch := batches[0].Batch
 	if st := m.curate().status; !strings.Contains(st, fmt.Sprintf("applied %d change(s), confirmed %d keep(s) in batch %s", quarantine, len(f.demo.Genuine), batch)) {
@@ -278,11 +280,18 @@ func TestCurateEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rows) != quarantine {
-		t.Fatalf("%d audit rows in %s, want %d", len(rows), batch, quarantine)
+	if len(rows) != quarantine+keeps {
+		t.Fatalf("%d audit rows in %s, want %d", len(rows), batch, quarantine+keeps)
 	}
 	audited := map[int64]bool{}
 	for _, r := range rows {
+		if r.Action == engine.ProposalKeep {
+			// The keep decision: audited, the memory as it was.
+			if r.Before.Status != engine.StatusActive || r.After.Status != engine.StatusActive || engine.ClassifyChange(r.Before, r.After) != "" {
+				t.Errorf("keep row %+v changed the memory", r)
+			}
+			continue
+		}
 		audited[r.MemoryID] = true
 		if r.Actor != curatorActor || r.Action != engine.ProposalQuarantine || r.Before.Status != engine.StatusActive || r.After.Status != engine.StatusQuarantined {
 			t.Errorf("audit row %+v", r)
@@ -320,7 +329,7 @@ func TestCurateEndToEnd(t *testing.T) {
 		t.Fatalf("the history cursor is on %s", m.curate().batches[m.curate().histCur].Batch)
 	}
 	m = drive(t, m, press("u"))
-	if !dialogShows(m, fmt.Sprintf("Roll back batch %s? %d audited change(s) by curator", batch, quarantine)) {
+	if !dialogShows(m, fmt.Sprintf("Roll back batch %s by curator (2026-03-01 12:00)? This will make %d memories active again", batch, quarantine)) {
 		t.Fatalf("rollback dialog not on screen:\n%s", screen(m))
 	}
 	m = drive(t, m, press("enter"))

@@ -288,19 +288,25 @@ func (p curatePane) evidence(pr *engine.Proposal) []string {
 
 func (p curatePane) historyView() []string {
 	st := p.c.styles
-	// BATCH fits "rollback:apply-20060102T150405.000Z" whole: the curator
-	// matches a rollback to its batch by name.
-	cols := layoutColumns([]column{{Title: "BATCH", Width: 36}, {Title: "ACTOR", Width: 10}, {Title: "ROWS", Width: 5, Right: true}, {Title: "AT", Width: 16}, {Title: "STATE"}}, p.width, 8)
+	// BATCH fits "rollback:capture-20060102T150405Z-1234" whole: the
+	// curator matches a rollback to its batch by name.
+	cols := layoutColumns([]column{{Title: "BATCH", Width: 38}, {Title: "ACTOR", Width: 9}, {Title: "EFFECT", Width: 26},
+		{Title: "AT", Width: 16}, {Title: "STATE"}}, p.width, 8)
 	out := []string{st.Table.Header.Render(tableHeader(cols))}
 	for i, b := range p.batches {
 		state := "applied"
-		if b.RolledBack {
-			state = "rolled back"
-		}
 		if strings.HasPrefix(b.Batch, "rollback:") {
 			state = "rollback"
 		}
-		row := tableRow(cols, []string{b.Batch, b.Actor, fmt.Sprint(b.Rows), b.At.UTC().Format("2006-01-02 15:04"), state})
+		switch {
+		case b.RolledBack:
+			state = "rolled back"
+		case b.CanRollback:
+			state += " · u undoes"
+		default:
+			state += " · blocked"
+		}
+		row := tableRow(cols, []string{b.Batch, b.Actor, b.Effect.String(), b.At.UTC().Format("2006-01-02 15:04"), state})
 		if i == p.histCur {
 			row = st.Table.Selected.Render(row)
 		}
@@ -333,6 +339,9 @@ func (p curatePane) dialogView() string {
 			b.WriteString(line + "\n")
 		}
 		b.WriteString(st.App.Muted.Render("enter choose · esc cancel"))
+	} else if d.kind == "rollback-force" {
+		b.WriteString(st.App.Title.Render(safetext.SanitizeLine(d.text)) + "\n")
+		b.WriteString(st.App.Muted.Render("Y roll back · esc/n cancel"))
 	} else {
 		b.WriteString(st.App.Title.Render(safetext.SanitizeLine(d.text)) + "\n")
 		b.WriteString(st.App.Muted.Render("enter/y confirm · esc/n cancel"))

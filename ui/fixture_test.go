@@ -139,7 +139,7 @@ func newTestModel(t testing.TB, s engine.Store, w, h int) Model {
 
 func startModel(t testing.TB, deps Deps, w, h int) Model {
 	t.Helper()
-	m := New(deps)
+	m := newModel(context.Background(), deps)
 	m = drive(t, m, tea.WindowSizeMsg{Width: w, Height: h})
 	return drive(t, m, startMsg{})
 }
@@ -218,7 +218,7 @@ func collect(cmd tea.Cmd) ([]tea.Msg, error) {
 			out = append(out, results[i]...)
 		}
 		return out, nil
-	case paneMsg, startMsg:
+	case paneMsg, startMsg, storeChangedMsg:
 		return []tea.Msg{msg}, nil
 	}
 	return nil, nil

@@ -118,9 +118,8 @@ type memoriesPane struct {
 
 	// batches are the curator batches written in this session, newest
 	// last; undo rolls back the newest.
-	batches  []string
-	batchSeq int
-	writes   int
+	batches []string
+	writes  int
 
 	status string
 	err    string
@@ -203,6 +202,11 @@ func (p memoriesPane) update(msg tea.Msg) (memoriesPane, tea.Cmd) {
 			return p, nil // a keystroke came after it
 		}
 		return p.runFilter()
+	case storeChangedMsg:
+		if p.writes > 0 {
+			return p, nil // its own reload follows its write
+		}
+		return p.reload()
 	case curatedMsg:
 		return p.curated(msg)
 	case undoneMsg:

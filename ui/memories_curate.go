@@ -65,13 +65,11 @@ func (p memoriesPane) curate(action string, change func(m *engine.Memory) bool) 
 		p.err = "no store: open the UI on a database"
 		return p, nil
 	}
-	p.batchSeq++
-	batch := fmt.Sprintf("curator-%d-%d", p.c.now().UnixMilli(), p.batchSeq)
 	id, ctx := sel.ID, p.c.ctx
 	p.writes++
 	p.status = fmt.Sprintf("%s #%d…", action, id)
 	return p, func() tea.Msg {
-		changed := false
+		changed, batch := false, ""
 		err := w.Update(ctx, func(q engine.Queries) error {
 			m, err := q.GetMemory(ctx, id)
 			if err != nil {
@@ -79,6 +77,11 @@ func (p memoriesPane) curate(action string, change func(m *engine.Memory) bool) 
 			}
 			if !change(m) {
 				return nil
+			}
+			// One TUI action, one batch: its id comes from the database's
+			// counter, so it is unique across processes and clocks.
+			if batch, err = q.NextBatchID(ctx, engine.BatchCurator); err != nil {
+				return err
 			}
 			changed = true
 			return q.UpdateMemory(ctx, m, engine.Actor{Name: curatorActor, Batch: batch}, action)
@@ -100,8 +103,9 @@ func (p memoriesPane) curated(msg curatedMsg) (memoriesPane, tea.Cmd) {
 	}
 	p.err = ""
 	p.batches = append(p.batches, msg.Batch)
-	p.status = fmt.Sprintf("%s #%d done", msg.Action, msg.ID)
-	return p.reload()
+	p.status = fmt.Sprintf("%s #%d done (batch %s)", msg.Action, msg.ID, msg.Batch)
+	p, cmd := p.reload()
+	return p, tea.Batch(cmd, storeChanged(paneMemories))
 }
 
 // undo rolls back the newest curator batch of this session.
@@ -116,10 +120,11 @@ func (p memoriesPane) undo() (memoriesPane, tea.Cmd) {
 	p.writes++
 	p.status = "undo " + batch + "…"
 	return p, func() tea.Msg {
-		n, err := store.RollbackBatch(ctx, batch, curatorActor)
+		rep, err := engine.RollbackApplied(ctx, store, batch, curatorActor)
 		if err != nil {
 			return send(paneMemories, undoneMsg{Batch: batch, Err: err})
 		}
+		n := rep.Restored
 		var refreshErr error
 		if eng != nil {
 			// The rollback went around the engine: let it pick the
@@ -143,5 +148,6 @@ func (p memoriesPane) undone(msg undoneMsg) (memoriesPane, tea.Cmd) {
 		p.err = "undone, but the engine did not refresh: " + engine.ErrorMessage(msg.RefreshErr) + " (press R)"
 	}
 	p.status = fmt.Sprintf("undid %s (%d restored)", msg.Batch, msg.Restored)
-	return p.reload()
+	p, cmd := p.reload()
+	return p, tea.Batch(cmd, storeChanged(paneMemories))
 }

@@ -18,7 +18,7 @@ import (
 // shares importMessages; an importer of another shape adds one case.
 func cmdImport(e *env, args []string) error {
 	if len(args) == 0 {
-		return usageError{"name what to import: jsonl, claude-code or locomo, then the path"}
+		return usageError{"name what to import: jsonl, claude-code, locomo (conversations), md (tiers) or memories (an agent's memory store), then the path"}
 	}
 	kind, rest := args[0], args[1:]
 	switch kind {
@@ -26,8 +26,10 @@ func cmdImport(e *env, args []string) error {
 		return importMessages(e, kind, rest)
 	case "md":
 		return importMarkdown(e, "", rest)
+	case "memories":
+		return importStored(e, rest)
 	default:
-		return usageError{fmt.Sprintf("cannot import %q: use md, jsonl, claude-code or locomo", kind)}
+		return usageError{fmt.Sprintf("cannot import %q: use md, jsonl, claude-code, locomo or memories", kind)}
 	}
 }
 
@@ -85,7 +87,11 @@ func importMessages(e *env, kind string, args []string) error {
 	}
 	defer closeEngine()
 
-	im := &messageImport{env: e, eng: eng,
+	capt, err := eng.NewCapturer(e.ctx)
+	if err != nil {
+		return err
+	}
+	im := &messageImport{env: e, eng: eng, capt: capt,
 		stats: ImportStats{Kind: kind, Files: len(files), Dropped: map[string]int{engine.LayerL1: 0, engine.LayerL2: 0, engine.LayerJudge: 0}, Errors: []ImportError{}}}
 	for _, f := range files {
 		if err := im.file(kind, f); err != nil {
@@ -144,6 +150,7 @@ func importFiles(kind, path string) ([]string, error) {
 type messageImport struct {
 	env   *env
 	eng   *engine.Engine
+	capt  *engine.Capturer // one run, one audit batch
 	batch []engine.Message
 	stats ImportStats
 }
@@ -189,7 +196,7 @@ func (im *messageImport) flush() error {
 	if len(im.batch) == 0 {
 		return nil
 	}
-	rs, err := im.eng.CaptureBatch(im.env.ctx, im.batch)
+	rs, err := im.capt.CaptureBatch(im.env.ctx, im.batch)
 	if err != nil {
 		return err
 	}

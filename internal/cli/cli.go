@@ -44,7 +44,7 @@ func commands() []command {
 		{"tui", "tui [--db PATH] [--embedder E]", "terminal UI on an existing database (what `memtrace` with no arguments runs)", cmdTUI},
 		{"demo", "demo [--no-tui] [--db PATH] [--embedder E]", "build a fresh demo DB from testdata through the capture pipeline and open the TUI on it", cmdDemo},
 		{"ingest", "ingest FILE.jsonl|- [--json] [--batch N] [--judge MODEL [--detail high|medium|low] [--judge-cache FILE]] [--embedder E]", "capture pipeline; per-layer counts", cmdIngest},
-		{"import", "import md|jsonl|claude-code|locomo PATH [--json] [--embedder E]", "import conversations through the capture pipeline; idempotent", cmdImport},
+		{"import", "import md|jsonl|claude-code|locomo PATH [--json] [--embedder E] | import memories PATH [--from jsonl|chroma|mem0|memory-files] [--key-prefix P] [--json]", "import conversations through the capture pipeline, or an agent's memory store as it is; idempotent", cmdImport},
 		{"review", "review [list [--status held|all|…]] | review retry ID…|--all --judge MODEL | review store ID… [--kind K] [--type T] [--importance X] | review skip ID… [--reason TEXT]  [--json]", "the queue of captures the judge held as needs_review: list, ask the judge again, or store/skip by hand", cmdReview},
 		{"add", "add --kind K --type T --importance X [--key K] [--scope S] [--embedder E] TEXT", "write one memory directly (curator)", cmdAdd},
 		{"list", "list [--status S] [--type T] [--kind K] [--tier T] [--text X] [--json]", "list memories", cmdList},
@@ -59,9 +59,11 @@ func commands() []command {
 		{"approve", "approve ID…|--all-pending [--kind K] [--wording TEXT] [--json]", "apply proposals in one audited batch", cmdApprove},
 		{"reject", "reject ID… [--reason TEXT]", "reject proposals", cmdReject},
 		{"proposals", "proposals [--status pending|all|…] [--kind K] [--json]", "list proposals waiting for the curator", cmdProposals},
-		{"rollback", "rollback BATCH [--json]", "undo an applied batch", cmdRollback},
+		{"batches", "batches [--limit N] [--json]", "audited batches, newest first: actor, what each did, whether it can be rolled back", cmdBatches},
+		{"rollback", "rollback BATCH [--yes [--force]] [--dry-run] [--json]", "undo a batch: says what it will do by kind and asks (--yes: don't ask; --force: a whole capture run)", cmdRollback},
 		{"heartbeat", "heartbeat [--every 4h] [--at +Nd|RFC3339] [--dry-run] [--review [--model M]] [--json]", "propose promotions, demotions, archiving, cap fixes; moves nothing", cmdHeartbeat},
 		{"reflect", "reflect --intended TEXT --actual TEXT [--lesson TEXT] [--session S]", "file a self-reflection record", cmdReflect},
+		{"audit", "audit [--json]", "how polluted a store is: noise by pattern, types, label prefixes, duplicates, what capture would not store", cmdAudit},
 		{"cleanup", "cleanup [--dry-run] [--json]", "scan stored memories for noise; propose quarantine", cmdCleanup},
 		{"export", "export md DIR [--json]", "write the tiers as Markdown files", cmdExport},
 		{"mcp", "mcp [--db PATH] [--keep-traces N] [--judge MODEL] [--embedder E]", "serve memory to an agent over MCP (stdio)", cmdMCP},
@@ -69,6 +71,7 @@ func commands() []command {
 		{"reembed", "reembed [--embedder hashed|ollama:MODEL] [--batch N] [--json]", "re-embed every memory (progress on stderr; resumable) and make that the database's embedder", cmdReembed},
 		{"backup", "backup DIR [--json]", "online SQLite backup + JSON dump of memories, each with .sha256", cmdBackup},
 		{"clock", "clock [TIME|--unset]", "show, pin or unpin the database's clock (demo databases pin theirs)", cmdClock},
+		{"version", "version [--json]", "version, commit and build date of this binary (also `memtrace --version`)", cmdVersion},
 		{"help", "help [decay|stages|json|COMMAND]", "commands, the decay math, the recall stages, the trace JSON", cmdHelp},
 	}
 }
@@ -91,12 +94,16 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	global.SetOutput(io.Discard)
 	global.StringVar(&e.dbPath, "db", "", "database file (default $MEMTRACE_DB or ./memtrace.db)")
 	global.StringVar(&e.embedder, "embedder", "", embedderHelp)
+	showVersion := global.Bool("version", false, "print the version and exit")
 	if err := global.Parse(args); err != nil {
 		fmt.Fprintf(stderr, "memtrace: %v\n", err)
 		printUsage(stderr)
 		return 2
 	}
 	args = global.Args()
+	if *showVersion {
+		args = []string{"version"}
+	}
 	if e.dbPath == "" {
 		e.dbPath = os.Getenv("MEMTRACE_DB")
 	}
@@ -135,7 +142,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 }
 
 func printUsage(w io.Writer) {
-	fmt.Fprintln(w, "usage: memtrace [--db PATH] [--embedder hashed|ollama:MODEL] COMMAND [ARGS]")
+	fmt.Fprintln(w, "usage: memtrace [--db PATH] [--embedder hashed|ollama:MODEL] COMMAND [ARGS] | memtrace --version")
 	fmt.Fprintln(w)
 	var b strings.Builder
 	for _, c := range commands() {

@@ -23,7 +23,7 @@ func openStore(e *env, mustExist bool) (*store.DB, error) {
 			return nil, err
 		}
 	}
-	return store.Open(e.ctx, e.dbPath, time.Now)
+	return store.Open(e.ctx, e.dbPath, nil) // the database's clock: pinned when it pins one
 }
 
 // requireDB is the error openStore(e, true) gives for a missing database,

@@ -65,7 +65,7 @@ func cmdTriage(e *env, args []string) error {
 		return err
 	}
 	defer cache.Close()
-	db, err := store.Open(e.ctx, e.dbPath, time.Now)
+	db, err := store.Open(e.ctx, e.dbPath, nil)
 	if err != nil {
 		return err
 	}

@@ -106,7 +106,7 @@ func TestTiersCommandsEndToEnd(t *testing.T) {
 		t.Fatalf("reflect = %d %s", code, out)
 	}
 	// The generic rollback undoes an approval batch.
-	if out, code = runTiers(t, path, "rollback", ap.Batch); code != 0 {
+	if out, code = runTiers(t, path, "rollback", ap.Batch, "--yes"); code != 0 {
 		t.Fatalf("rollback %s = %d %s", ap.Batch, code, out)
 	}
 	if out, _ = runTiers(t, path, "proposals", "--status", "rolled_back", "--json"); !strings.Contains(out, `"kind": "demote"`) {

@@ -1,0 +1,210 @@
+package engine
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Batch kinds: the first word of a batch id, naming the action that made it.
+// An id is KIND-TIME-SEQ, where SEQ is a counter kept in the database, so
+// two batches never share an id even under a pinned clock.
+const (
+	BatchCapture = "capture" // one ingest/import run, one MCP capture
+	BatchApprove = "approve" // one approval of proposals
+	BatchApply   = "apply"   // one apply of approved proposals
+	BatchCurator = "curator" // one curator action in the TUI
+	BatchForget  = "forget"  // one memory_forget over MCP
+	BatchImport  = "import"  // one import of Markdown tiers
+	BatchAdd     = "add"     // one `memtrace add`
+
+	// The review queue (review.go): one `review retry`, one store or one
+	// skip of held captures by a curator.
+	BatchReviewRetry = "review-retry"
+	BatchReviewStore = "review-store"
+	BatchReviewSkip  = "review-skip"
+)
+
+// SettingClock is the settings key of a database's pinned clock (RFC 3339).
+// A demo or fixture database pins "now" so that what it remembers does not
+// depend on the day it is opened; every time the product writes — audit
+// rows, batch ids, created and accessed times — is taken from it.
+const SettingClock = "clock.now"
+
+// FormatBatchID is the one spelling of a batch id: kind, the time of the
+// clock, and the database's batch counter.
+func FormatBatchID(kind string, at time.Time, seq int64) string {
+	return fmt.Sprintf("%s-%s-%d", kind, at.UTC().Format("20060102T150405Z"), seq)
+}
+
+// BatchEffect counts what a batch did (or what its rollback would do), one
+// kind per changed memory; see ClassifyChange.
+type BatchEffect struct {
+	Created     int `json:"created,omitempty"`
+	Quarantined int `json:"quarantined,omitempty"`
+	Restored    int `json:"restored,omitempty"` // made active again
+	Archived    int `json:"archived,omitempty"`
+	Moved       int `json:"moved,omitempty"` // changed tier
+	Retyped     int `json:"retyped,omitempty"`
+	Updated     int `json:"updated,omitempty"` // content, importance, scope, statistics
+	Kept        int `json:"kept,omitempty"`    // keep decisions recorded (no change to the memory)
+}
+
+// Change kinds ClassifyChange returns.
+const (
+	ChangeCreated     = "created"
+	ChangeQuarantined = "quarantined"
+	ChangeRestored    = "restored"
+	ChangeArchived    = "archived"
+	ChangeMoved       = "moved"
+	ChangeRetyped     = "retyped"
+	ChangeUpdated     = "updated"
+)
+
+// ClassifyChange names the most telling difference between a memory before
+// and after a change: created (no before), then a status change
+// (quarantined, restored, archived), a tier move, a retype, any other
+// difference (updated). It returns "" when the two states are the same.
+func ClassifyChange(before, after *Memory) string {
+	switch {
+	case after == nil:
+		return ""
+	case before == nil:
+		return ChangeCreated
+	case before.Status != after.Status:
+		switch after.Status {
+		case StatusQuarantined:
+			return ChangeQuarantined
+		case StatusArchived:
+			return ChangeArchived
+		default:
+			return ChangeRestored
+		}
+	case before.Tier != after.Tier:
+		return ChangeMoved
+	case before.Type != after.Type:
+		return ChangeRetyped
+	case before.Content != after.Content || before.Importance != after.Importance || before.Scope != after.Scope ||
+		before.Kind != after.Kind || before.OrigType != after.OrigType || before.AccessCount != after.AccessCount ||
+		before.Key != after.Key:
+		return ChangeUpdated
+	}
+	return ""
+}
+
+// Add counts one change of kind (a ClassifyChange result).
+func (b *BatchEffect) Add(kind string) {
+	switch kind {
+	case ChangeCreated:
+		b.Created++
+	case ChangeQuarantined:
+		b.Quarantined++
+	case ChangeRestored:
+		b.Restored++
+	case ChangeArchived:
+		b.Archived++
+	case ChangeMoved:
+		b.Moved++
+	case ChangeRetyped:
+		b.Retyped++
+	case ChangeUpdated:
+		b.Updated++
+	}
+}
+
+// Changed is the number of memories changed (keep decisions excluded).
+func (b BatchEffect) Changed() int {
+	return b.Created + b.Quarantined + b.Restored + b.Archived + b.Moved + b.Retyped + b.Updated
+}
+
+// String is the effect for people: "created 141, quarantined 2"; "no change"
+// when there is none.
+func (b BatchEffect) String() string {
+	var parts []string
+	for _, p := range []struct {
+		n    int
+		word string
+	}{{b.Created, "created"}, {b.Quarantined, "quarantined"}, {b.Restored, "restored"}, {b.Archived, "archived"},
+		{b.Moved, "moved"}, {b.Retyped, "retyped"}, {b.Updated, "updated"}, {b.Kept, "kept"}} {
+		if p.n > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d", p.word, p.n))
+		}
+	}
+	if len(parts) == 0 {
+		return "no change"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// RollbackPlan is what rolling back a batch would do, computed without
+// writing: the confirmation of the CLI and the TUI shows it.
+type RollbackPlan struct {
+	Batch string `json:"batch"`
+	// Actor made the batch; At is its first audit row.
+	Actor string    `json:"actor"`
+	At    time.Time `json:"at"`
+	// Memories the batch touched; Effect is what the rollback would do to
+	// them (a memory the batch created is quarantined, since nothing is
+	// deleted); Unchanged are already as the rollback would leave them.
+	Memories  int         `json:"memories"`
+	Effect    BatchEffect `json:"effect"`
+	Unchanged int         `json:"unchanged"`
+	// Proposals of the batch that are applied and would become rolled_back.
+	Proposals int `json:"proposals"`
+	// RolledBack: the batch was rolled back already. Blocked lists later
+	// changes that still stand and must be rolled back first.
+	RolledBack bool     `json:"rolled_back"`
+	Blocked    []string `json:"blocked,omitempty"`
+}
+
+// CanRollback reports whether the rollback may run and would change
+// something.
+func (p *RollbackPlan) CanRollback() bool {
+	return !p.RolledBack && len(p.Blocked) == 0 && (p.Effect.Changed() > 0 || p.Proposals > 0)
+}
+
+// Describe is the plan for a confirmation: "quarantine 141 memories created
+// by this batch, restore 2".
+func (p *RollbackPlan) Describe() string {
+	var parts []string
+	e := p.Effect
+	add := func(n int, format string) {
+		if n > 0 {
+			parts = append(parts, fmt.Sprintf(format, n, plural(n)))
+		}
+	}
+	add(e.Quarantined, "quarantine %d memor%s")
+	add(e.Restored, "make %d memor%s active again")
+	add(e.Archived, "archive %d memor%s")
+	add(e.Moved, "move %d memor%s back to its tier")
+	add(e.Retyped, "give %d memor%s back its type")
+	add(e.Updated, "revert %d memor%s")
+	if p.Proposals > 0 {
+		parts = append(parts, fmt.Sprintf("mark %d proposal(s) rolled back", p.Proposals))
+	}
+	if len(parts) == 0 {
+		return "change nothing"
+	}
+	return strings.Join(parts, ", ")
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return "y"
+	}
+	return "ies"
+}
+
+// LargeRollback is the number of memories above which rolling back a
+// capture batch needs a second, explicit confirmation (`--force` on the
+// command line, a second key in the TUI): such a batch is usually a whole
+// ingest run, and its rollback quarantines everything it remembered.
+const LargeRollback = 5
+
+// NeedsForce reports whether the plan needs the second confirmation: a
+// capture or import batch of more than LargeRollback memories, or any
+// rollback that would quarantine more than that.
+func (p *RollbackPlan) NeedsForce() bool {
+	bulk := strings.HasPrefix(p.Batch, BatchCapture) || strings.HasPrefix(p.Batch, BatchImport)
+	return (bulk && p.Effect.Changed() > LargeRollback) || p.Effect.Quarantined > LargeRollback
+}

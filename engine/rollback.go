@@ -1,0 +1,96 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+)
+
+// RollbackReport is the `memtrace rollback --json` contract: Restored is
+// the number of memories the rollback's audit rows show changed. Effect
+// says how, by kind; Proposals counts the batch's proposals marked
+// rolled_back; Repaired is set when the call only finished a rollback that
+// an older memtrace left half done.
+type RollbackReport struct {
+	Batch     string      `json:"batch"`
+	Restored  int         `json:"restored"`
+	Effect    BatchEffect `json:"effect"`
+	Proposals int         `json:"proposals"`
+	Repaired  bool        `json:"repaired,omitempty"`
+}
+
+// RollbackOptions configure Rollback.
+type RollbackOptions struct {
+	Batch string
+	Actor string // "" → curator
+	// AfterRestore is called inside the transaction after the memories are
+	// restored and before the proposals are marked (crash tests block in it).
+	AfterRestore func()
+}
+
+// PlanRollback says what rolling back batch would do, writing nothing.
+func PlanRollback(ctx context.Context, q Queries, batch string) (*RollbackPlan, error) {
+	if batch == "" {
+		return nil, Errorf(EINVALID, "which batch? list them with `memtrace batches` or in the Curate tab's history")
+	}
+	return q.PlanRollback(ctx, batch)
+}
+
+// RollbackApplied is Rollback of batch by actor.
+func RollbackApplied(ctx context.Context, st Store, batch, actor string) (*RollbackReport, error) {
+	return Rollback(ctx, st, RollbackOptions{Batch: batch, Actor: actor})
+}
+
+// Rollback undoes a batch in ONE transaction: Queries.RollbackBatch
+// restores every memory it changed (audited under "rollback:<batch>"), the
+// batch's applied proposals move to rolled_back and the lessons of its
+// promotions return to candidate. A kill at any point leaves all of it or
+// none. A rollback that would change nothing is refused (ECONFLICT) and
+// writes nothing.
+//
+// A database written by an older memtrace may hold a rollback that was
+// interrupted between its two transactions (memories restored, proposals
+// still applied); Rollback of that batch finishes it and says so
+// (Repaired). The caller refreshes an engine's caches afterwards.
+func Rollback(ctx context.Context, st Store, o RollbackOptions) (*RollbackReport, error) {
+	if o.Batch == "" {
+		return nil, Errorf(EINVALID, "which batch? list them with `memtrace batches` or in the Curate tab's history")
+	}
+	if o.Actor == "" {
+		o.Actor = ProposerCurator
+	}
+	rep := &RollbackReport{Batch: o.Batch}
+	err := st.Update(ctx, func(q Queries) error {
+		*rep = RollbackReport{Batch: o.Batch}
+		plan, err := q.PlanRollback(ctx, o.Batch)
+		if err != nil {
+			return err
+		}
+		props, err := q.FindProposals(ctx, ProposalFilter{Batch: o.Batch, Status: ProposalApplied})
+		if err != nil {
+			return err
+		}
+		if plan.RolledBack {
+			if len(props) == 0 {
+				return Errorf(ECONFLICT, "batch %s was already rolled back; nothing changed", o.Batch)
+			}
+			rep.Repaired = true
+		} else {
+			rep.Effect = plan.Effect
+			if rep.Restored, err = q.RollbackBatch(ctx, o.Batch, o.Actor); err != nil {
+				return err
+			}
+		}
+		if o.AfterRestore != nil {
+			o.AfterRestore()
+		}
+		rep.Proposals = len(props)
+		if err := markRolledBack(ctx, q, props); err != nil {
+			return fmt.Errorf("mark the proposals of batch %s rolled back: %w", o.Batch, err)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return rep, nil
+}
