@@ -63,6 +63,12 @@ func cmdJudge(e *env, args []string) error {
 	return nil
 }
 
+// breakerNotice tells the user, once and loudly on stderr, that the judge's
+// breaker tripped and the rest of the run goes without it.
+func breakerNotice(e *env) func(string) {
+	return func(msg string) { fmt.Fprintf(e.stderr, "memtrace: WARNING: %s\n", msg) }
+}
+
 // judgeModelFromEnv is $MEMTRACE_JUDGE_MODEL, or judge.DefaultModel.
 func judgeModelFromEnv() string {
 	if v := os.Getenv("MEMTRACE_JUDGE_MODEL"); v != "" {

@@ -40,8 +40,8 @@ func (j *judgeFlags) options(e *env) (engine.Options, func(), error) {
 	if j.model == "" {
 		return o, func() {}, nil
 	}
-	client := judge.NewClient(judge.ClientConfig{Timeout: j.timeout})
-	if _, err := client.ModelInfo(e.ctx, j.model); err != nil {
+	client := judge.NewClient(judge.ClientConfig{Timeout: j.timeout, Notify: breakerNotice(e)})
+	if _, err := client.ChatModelInfo(e.ctx, j.model); err != nil {
 		return o, nil, err
 	}
 	opts := judge.Options{Model: j.model}

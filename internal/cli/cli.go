@@ -67,7 +67,7 @@ func commands() []command {
 		{"cleanup", "cleanup [--dry-run] [--json]", "scan stored memories for noise; propose quarantine", cmdCleanup},
 		{"export", "export md DIR [--json]", "write the tiers as Markdown files", cmdExport},
 		{"mcp", "mcp [--db PATH] [--keep-traces N] [--judge MODEL] [--embedder E]", "serve memory to an agent over MCP (stdio)", cmdMCP},
-		{"judge", "judge check [--model M] [--timeout 30s] [--json]", "check the Ollama judge: host reachable, model present, digest", cmdJudge},
+		{"judge", "judge check [--model M] [--timeout 30s] [--json]", "check the Ollama judge: host reachable, model present and able to chat, one chat with format and its latency, digest", cmdJudge},
 		{"reembed", "reembed [--embedder hashed|ollama:MODEL] [--batch N] [--json]", "re-embed every memory (progress on stderr; resumable) and make that the database's embedder", cmdReembed},
 		{"backup", "backup DIR [--json]", "online SQLite backup + JSON dump of memories, each with .sha256", cmdBackup},
 		{"clock", "clock [TIME|--unset]", "show, pin or unpin the database's clock (demo databases pin theirs)", cmdClock},

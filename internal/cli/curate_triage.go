@@ -54,10 +54,11 @@ func cmdTriage(e *env, args []string) error {
 		*cachePath = filepath.Join(dir, "judge-cache.jsonl")
 	}
 
-	client := judge.NewClient(judge.ClientConfig{Timeout: *timeout})
-	// Ask Ollama before the backup: a missing model or a stopped server is
-	// reported with what to do, and nothing is written.
-	if _, err := client.ModelInfo(e.ctx, *model); err != nil {
+	client := judge.NewClient(judge.ClientConfig{Timeout: *timeout, Notify: breakerNotice(e)})
+	// Ask Ollama before the backup: a missing model, a model that cannot
+	// chat or a stopped server is reported with what to do, and nothing is
+	// written.
+	if _, err := client.ChatModelInfo(e.ctx, *model); err != nil {
 		return err
 	}
 	cache, err := judge.NewFileCache(*cachePath)
@@ -102,6 +103,9 @@ func cmdTriage(e *env, args []string) error {
 	}
 	if rep.NeedsReview > 0 {
 		fmt.Fprintf(e.stdout, "  %-24s %d (invalid answers: label them yourself)\n", "needs_review", rep.NeedsReview)
+	}
+	if open, msg := client.Tripped(); open {
+		fmt.Fprintf(e.stdout, "STOPPED   %s\n", msg)
 	}
 	if len(rep.Flagged) > 0 {
 		ids := make([]string, len(rep.Flagged))

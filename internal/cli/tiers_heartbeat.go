@@ -73,7 +73,10 @@ func cmdHeartbeat(e *env, args []string) error {
 	defer closeDB()
 	var reviewer engine.PromotionReviewer
 	if *review {
-		c := judge.NewClient(judge.ClientConfig{Timeout: *timeout})
+		c := judge.NewClient(judge.ClientConfig{Timeout: *timeout, Notify: breakerNotice(e)})
+		if _, err := c.ChatModelInfo(e.ctx, *model); err != nil {
+			return err
+		}
 		reviewer = judge.NewPromotionReviewer(c, judge.Options{Model: *model})
 	}
 	for {
