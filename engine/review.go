@@ -151,9 +151,15 @@ func (w *batchWriter) queue(ctx context.Context, p *pending) error {
 			it.Status = ReviewDropped
 		}
 		it.MemoryID, it.DecidedBy, it.DecidedAt, it.Batch = r.MemoryID, r.Decider, w.c.e.Now(), w.actor.Batch
-		it.Note = r.Reason
-		if r.DroppedBy != "" {
+		switch {
+		case r.DroppedBy != "":
 			it.Note = r.DroppedBy + ": " + r.Reason
+		case r.Outcome == OutcomeStored:
+			it.Note = fmt.Sprintf("stored by %s: %s %s", r.Decider, r.Kind, r.Type)
+		case r.Outcome == OutcomeReinforced:
+			it.Note = fmt.Sprintf("%s found it duplicates memory %d", r.Decider, r.MemoryID)
+		default:
+			it.Note = r.Reason
 		}
 	}
 	if err := w.q.SaveReview(ctx, it); err != nil {

@@ -104,9 +104,13 @@ func cmdReembed(e *env, args []string) error {
 			st.Embedded += n
 			if err != nil {
 				bar.finish()
+				why := engine.ErrorMessage(err)
+				if ctx.Err() != nil {
+					why = "interrupted"
+				}
 				return engine.Errorf(engine.EUNAVAIL,
 					"reembed stopped at %d of %d memories (%s); the %d re-embedded with %s are kept — run `memtrace reembed --db %s` to resume",
-					st.Already+st.Embedded, st.Memories, engine.ErrorMessage(err), st.Already+st.Embedded, name, e.dbPath)
+					st.Already+st.Embedded, st.Memories, why, st.Already+st.Embedded, name, e.dbPath)
 			}
 			bar.set(st.Already + st.Embedded)
 		}
