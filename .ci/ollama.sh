@@ -142,8 +142,10 @@ if [ "${BASH_SOURCE[0]}" = "$0" ]; then
 		cat <<EOF
 export OLLAMA_HOST=$OLLAMA_HOST
 export MEMTRACE_REAL_OLLAMA=1
-# the server runs on: stop it with
-#   kill $OLLAMA_CI_PID; rm -rf $OLLAMA_CI_DIR
+export OLLAMA_CI_PID=$OLLAMA_CI_PID
+export OLLAMA_CI_DIR=$OLLAMA_CI_DIR
+# the server keeps running: stop it with
+#   kill \$OLLAMA_CI_PID; rm -rf \$OLLAMA_CI_DIR
 EOF
 		;;
 	*)

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"strconv"
 	"strings"
@@ -29,10 +28,19 @@ const (
 // embedderHelp is the --embedder flag's help.
 const embedderHelp = "embedder of the database's vectors: hashed (offline, the default) or ollama:MODEL (host from $OLLAMA_HOST); fixed per database — `memtrace reembed --embedder …` changes it"
 
-// addEmbedderFlag registers --embedder on a command's flag set, sharing
-// the value given before the command name.
-func addEmbedderFlag(fs *flag.FlagSet, e *env) {
-	fs.StringVar(&e.embedder, "embedder", e.embedder, embedderHelp)
+// embedderFlag sets *p without resetting it when registered, so that an
+// --embedder given before the command name survives the command's own
+// flag set (registerGlobalFlags).
+type embedderFlag struct{ p *string }
+
+func (f embedderFlag) String() string { return "" }
+
+func (f embedderFlag) Set(v string) error {
+	if _, err := parseEmbedder(v); err != nil {
+		return err
+	}
+	*f.p = v
+	return nil
 }
 
 // embedderSpec is a parsed --embedder value.

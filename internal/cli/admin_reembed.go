@@ -4,7 +4,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"io"
 	"strconv"
 
 	"memtrace/engine"
@@ -28,23 +27,22 @@ type ReembedStats struct {
 // keeps what it did and the next run resumes; until the last batch the
 // database keeps its old embedder (memories already moved are embedded
 // in memory by it when opened).
-func cmdReembed(e *env, args []string) error {
-	fs := flag.NewFlagSet("reembed", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	addEmbedderFlag(fs, e)
+func cmdReembed(fs *flag.FlagSet) runFunc {
 	batch := fs.Int("batch", 64, "memories per embedding request and transaction")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
-	words, err := parseArgs(fs, args)
-	if err != nil {
-		return usageError{err.Error()}
+	return func(e *env, words []string) error {
+		if len(words) > 0 {
+			return usageError{fmt.Sprintf("unexpected argument %q", words[0])}
+		}
+		if *batch < 1 {
+			return usageError{"--batch must be at least 1"}
+		}
+		return reembed(e, *batch, *asJSON)
 	}
-	if len(words) > 0 {
-		return usageError{fmt.Sprintf("unexpected argument %q", words[0])}
-	}
-	if *batch < 1 {
-		return usageError{"--batch must be at least 1"}
-	}
-	db, err := openStore(e, true)
+}
+
+func reembed(e *env, batch int, asJSON bool) error {
+	db, _, err := openStore(e, true)
 	if err != nil {
 		return err
 	}
@@ -98,8 +96,8 @@ func cmdReembed(e *env, args []string) error {
 		if len(jobs) == 0 || pass == 3 {
 			break // pass 3: what is left keeps being edited; the engine embeds it when read
 		}
-		for start := 0; start < len(jobs); start += *batch {
-			chunk := jobs[start:min(start+*batch, len(jobs))]
+		for start := 0; start < len(jobs); start += batch {
+			chunk := jobs[start:min(start+batch, len(jobs))]
 			n, err := reembedChunk(ctx, db, emb, chunk)
 			st.Embedded += n
 			if err != nil {
@@ -128,7 +126,7 @@ func cmdReembed(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if *asJSON {
+	if asJSON {
 		return writeJSON(e.stdout, st)
 	}
 	fmt.Fprintf(e.stdout, "re-embedded %d of %d memories with %s (%d-dimensional; %d had them already); the database's embedder is now %s (was %s)\n",

@@ -31,8 +31,8 @@ const embedderTopicHelp = `Embedders: one per database, named in its settings.
   ollama:MODEL       an Ollama embedding model (host from $OLLAMA_HOST),
                      e.g. ollama:nomic-embed-text
 
---embedder goes before the command, or on ingest, import, add, demo, mcp,
-tui and reembed. A database without memories takes the embedder asked for;
+--embedder, like --db, works on every command, before or after its name.
+A database without memories takes the embedder asked for;
 one whose vectors come from another embedder is refused with the command
 to run. The TUI, the MCP server and the CLI all open a database with its
 own embedder.
