@@ -46,7 +46,7 @@ func (w *batchWriter) write(ctx context.Context, p *pending) error {
 			return err
 		}
 	}
-	rec := &CaptureRecord{MessageID: m.ID, Session: m.Session, Role: m.Role, Project: m.Project, Text: m.Text, At: m.At,
+	rec := &CaptureRecord{MessageID: m.ID, Session: m.Session, Role: m.Role, Project: m.Project, Branch: m.Branch, Text: m.Text, At: m.At,
 		Outcome: r.Outcome, DroppedBy: r.DroppedBy, Reason: r.Reason, MemoryID: r.MemoryID, Trail: r.Trail, CreatedAt: w.c.e.Now()}
 	if err := w.q.InsertCapture(ctx, rec); err != nil {
 		return fmt.Errorf("record capture %s: %w", m.ID, err)

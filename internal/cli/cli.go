@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"memtrace/engine"
 )
@@ -92,7 +93,7 @@ func commands() []command {
 		{name: "export", summary: "export the tiers", subs: []command{
 			{name: "md", args: "DIR", summary: "write the tiers as Markdown files", define: cmdExportMD},
 		}},
-		{name: "mcp", summary: "serve memory to an agent over MCP (stdio)", define: cmdMCP},
+		{name: "mcp", summary: "serve memory to an agent over MCP (stdio, or streamable HTTP on loopback with --http)", define: cmdMCP},
 		{name: "judge", summary: "the Ollama judge", subs: []command{
 			{name: "check", summary: "check the Ollama judge: host reachable, model present and able to chat, one chat with format and its latency, digest", define: cmdJudgeCheck},
 		}},
@@ -100,7 +101,7 @@ func commands() []command {
 		{name: "backup", args: "DIR", summary: "online SQLite backup + JSON dump of memories, each with .sha256", define: cmdBackup},
 		{name: "clock", args: "[TIME]", summary: "show, pin (TIME) or unpin (--unset) the database's clock (demo databases pin theirs)", define: cmdClock},
 		{name: "version", summary: "version, commit and build date of this binary (also `memtrace --version`)", define: cmdVersion},
-		{name: "help", args: "[decay|stages|json|time|review|embedder|judge|COMMAND [SUBCOMMAND]]", summary: "commands, the decay math, the recall stages, the trace JSON, the time grammar, the review queue, the embedder, the judge's schemas", define: cmdHelp},
+		{name: "help", args: "[" + strings.Join(helpTopicNames(), "|") + "|COMMAND [SUBCOMMAND]]", summary: "commands, the decay math, the recall stages, the trace JSON, the judge schemas, the time grammar, the review queue, the embedders", define: cmdHelp},
 	}
 }
 

@@ -253,7 +253,7 @@ func eachCommand(fn func(name string, c command)) {
 
 // printUsage is `memtrace help`: every command with its usage line.
 func printUsage(w io.Writer) {
-	fmt.Fprintln(w, "usage: memtrace [--db PATH] [--embedder hashed|ollama:MODEL] COMMAND [ARGS]   (both also work after the command name)")
+	fmt.Fprintln(w, "usage: memtrace [--db PATH] [--embedder hashed|ollama:MODEL] COMMAND [ARGS] | memtrace --version   (--db and --embedder also work after the command name)")
 	fmt.Fprintln(w)
 	var b strings.Builder
 	eachCommand(func(name string, c command) {
