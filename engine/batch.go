@@ -17,6 +17,12 @@ const (
 	BatchForget  = "forget"  // one memory_forget over MCP
 	BatchImport  = "import"  // one import of Markdown tiers
 	BatchAdd     = "add"     // one `memtrace add`
+
+	// The review queue (review.go): one `review retry`, one store or one
+	// skip of held captures by a curator.
+	BatchReviewRetry = "review-retry"
+	BatchReviewStore = "review-store"
+	BatchReviewSkip  = "review-skip"
 )
 
 // SettingClock is the settings key of a database's pinned clock (RFC 3339).

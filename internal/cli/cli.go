@@ -34,6 +34,9 @@ type env struct {
 	// temporary directory otherwise).
 	dbPath  string
 	dbGiven bool
+	// embedder is --embedder: the embedder asked for; "" is the
+	// database's own (admin_embedder.go).
+	embedder string
 }
 
 // runFunc runs a command on its positional arguments, its flags parsed.
@@ -95,10 +98,11 @@ func commands() []command {
 		{name: "judge", summary: "the Ollama judge", subs: []command{
 			{name: "check", summary: "check the Ollama judge: host reachable, model present and able to chat, one chat with format and its latency, digest", define: cmdJudgeCheck},
 		}},
+		{name: "reembed", summary: "re-embed every memory (progress on stderr; resumable) and make that the database's embedder", define: cmdReembed},
 		{name: "backup", args: "DIR", summary: "online SQLite backup + JSON dump of memories, each with .sha256", define: cmdBackup},
 		{name: "clock", args: "[TIME]", summary: "show, pin (TIME) or unpin (--unset) the database's clock (demo databases pin theirs)", define: cmdClock},
 		{name: "version", summary: "version, commit and build date of this binary (also `memtrace --version`)", define: cmdVersion},
-		{name: "help", args: "[" + strings.Join(helpTopicNames(), "|") + "|COMMAND [SUBCOMMAND]]", summary: "commands, the decay math, the recall stages, the trace JSON, the judge schemas, the time grammar", define: cmdHelp},
+		{name: "help", args: "[" + strings.Join(helpTopicNames(), "|") + "|COMMAND [SUBCOMMAND]]", summary: "commands, the decay math, the recall stages, the trace JSON, the judge schemas, the time grammar, the review queue, the embedders", define: cmdHelp},
 	}
 }
 

@@ -167,6 +167,7 @@ func globalCases(t *testing.T) map[string]globalCase {
 		"export md":          {args: []string{"{dir}/md", "--json"}, db: "demo"},
 		"mcp":                {db: "demo"},
 		"judge check":        {args: []string{"--model", "qwen2.5:0.5b", "--json"}, db: "demo"},
+		"reembed":            {args: []string{"--embedder", "hashed", "--json"}, db: "demo"},
 		"backup":             {args: []string{"{dir}/bk", "--json"}, db: "demo"},
 		"clock":              {db: "demo"},
 		"help":               {args: []string{"recall"}, db: "demo"},

@@ -60,6 +60,9 @@ func helpTopics() map[string]string {
 		"json":   recallJSONHelp(),
 		"judge":  judgeSchemasHelp(),
 		"time":   timeHelp,
+		// The review queue and the per-database embedder (help_review.go).
+		"review":   reviewHelp,
+		"embedder": embedderTopicHelp,
 	}
 }
 
