@@ -54,23 +54,3 @@ func squashBlankLines(s string) string {
 	}
 	return s
 }
-
-// looksLikeHarness reports whether text still holds harness markup after
-// stripHarness (for tests and checks: an element left unclosed).
-func looksLikeHarness(text string) bool {
-	l := strings.ToLower(text)
-	for _, t := range harnessTags {
-		if strings.Contains(l, "<"+t) {
-			return true
-		}
-	}
-	if strings.Contains(l, "<ide_") {
-		return true
-	}
-	for _, m := range interruptMarkers {
-		if strings.Contains(text, m) {
-			return true
-		}
-	}
-	return false
-}

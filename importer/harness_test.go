@@ -162,3 +162,23 @@ func TestSessionProject(t *testing.T) {
 		}
 	}
 }
+
+// looksLikeHarness reports whether text still holds harness markup after
+// stripHarness (an element left unclosed, a marker not removed).
+func looksLikeHarness(text string) bool {
+	l := strings.ToLower(text)
+	for _, t := range harnessTags {
+		if strings.Contains(l, "<"+t) {
+			return true
+		}
+	}
+	if strings.Contains(l, "<ide_") {
+		return true
+	}
+	for _, m := range interruptMarkers {
+		if strings.Contains(text, m) {
+			return true
+		}
+	}
+	return false
+}
