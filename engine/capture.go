@@ -44,6 +44,11 @@ type Capturer struct {
 	byHash  map[string]int64
 	lsh     *lshIndex
 	indexed map[int64]bool
+	// bySubject lists, per subject of the supersession lexicon, the
+	// indexed memories that name it (supersede_rule.go); kept with the
+	// dedupe index.
+	rule      *supersedeRule
+	bySubject map[string][]int64
 }
 
 // NewCapturer prepares the pipeline for e.
@@ -52,7 +57,7 @@ func (e *Engine) NewCapturer(ctx context.Context) (*Capturer, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Capturer{e: e, filter: filter.New(), gates: g, judge: e.judge}
+	c := &Capturer{e: e, filter: filter.New(), gates: g, judge: e.judge, rule: newSupersedeRule()}
 	if c.judge == nil {
 		c.judge = RuleJudge{tables: typeTables()}
 	}
@@ -202,7 +207,7 @@ func (c *Capturer) run(ctx context.Context, ps []*pending, done []bool, batch st
 		return nil
 	})
 	if err != nil {
-		c.byHash, c.lsh, c.indexed = nil, nil, nil // it may hold rolled-back inserts
+		c.byHash, c.lsh, c.indexed, c.bySubject = nil, nil, nil, nil // it may hold rolled-back inserts
 		if fresh {
 			c.batch = "" // its id was rolled back with it
 		}
@@ -350,7 +355,7 @@ type batchWriter struct {
 	actor        Actor
 	insertedByID map[int64]*Memory
 	touched      map[int64]*Memory // copies of cached memories looked at in this batch
-	reinforced   map[int64]*Memory // those of them written (reinforced)
+	reinforced   map[int64]*Memory // those of them written (reinforced or superseded)
 	synced       bool              // the dedupe index has caught up with the cache
 }
 
@@ -438,6 +443,7 @@ func (w *batchWriter) storeOrReinforce(ctx context.Context, p *pending) error {
 	if err := w.c.e.PrepareMemory(ctx, mem); err != nil {
 		return err
 	}
+	old, subject, marker, note := w.supersessionFor(mem)
 	if err := w.q.InsertMemory(ctx, mem, w.actor); err != nil {
 		return fmt.Errorf("store memory %s: %w", m.ID, err)
 	}
@@ -449,7 +455,13 @@ func (w *batchWriter) storeOrReinforce(ctx context.Context, p *pending) error {
 	r.Outcome, r.MemoryID = OutcomeStored, mem.ID
 	r.Trail = append(r.Trail, Decision{Layer: LayerDedupe, Verdict: "pass", Reason: "no active duplicate"},
 		Decision{Layer: LayerStore, Verdict: "store", Reason: fmt.Sprintf("memory %d: %s %s, importance %.2f, %s", mem.ID, mem.Kind, mem.Type, mem.Importance, mem.Scope)})
-	return nil
+	if note != nil {
+		r.Trail = append(r.Trail, *note)
+	}
+	if old == nil {
+		return nil
+	}
+	return w.linkSuperseded(ctx, p, mem, old, subject, marker)
 }
 
 // duplicate finds an active memory with the same content hash or a vector
@@ -487,6 +499,7 @@ func (w *batchWriter) duplicate(hash string, vec []float32) (*Memory, string) {
 func (c *Capturer) syncIndex() {
 	if c.lsh == nil {
 		c.byHash, c.lsh, c.indexed = map[string]int64{}, newLSH(c.e.embedder.Dim()), map[int64]bool{}
+		c.bySubject = map[string][]int64{}
 	}
 	c.e.EachMemory(func(m *Memory) bool {
 		if m.Status == StatusActive && !c.indexed[m.ID] {
@@ -501,6 +514,9 @@ func (c *Capturer) index(m *Memory) {
 	c.indexed[m.ID] = true
 	c.byHash[m.Hash] = m.ID
 	c.lsh.add(m.ID, m.Embedding)
+	for _, s := range c.rule.subjectsOf(lexNorm(m.Content)) {
+		c.bySubject[s] = append(c.bySubject[s], m.ID)
+	}
 }
 
 // written returns the memories this batch inserted or reinforced, as

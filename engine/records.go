@@ -198,6 +198,9 @@ type CaptureResult struct {
 	Trail      []Decision `json:"trail"`
 	// Correction is set when the message recorded (or counted) a lesson.
 	Correction *Correction `json:"correction,omitempty"`
+	// Supersedes lists the older memories this capture superseded (the
+	// supersession rule, supersede_rule.go).
+	Supersedes []SupersedeInfo `json:"supersedes,omitempty"`
 }
 
 // LineError is a malformed input line, reported by number while the rest of

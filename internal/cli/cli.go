@@ -82,6 +82,7 @@ func commands() []command {
 		{name: "reject", args: "ID…", summary: "reject proposals", define: cmdReject},
 		{name: "proposals", summary: "list proposals waiting for the curator", define: cmdProposals},
 		{name: "batches", summary: "audited batches, newest first: actor, what each did, whether it can be rolled back", define: cmdBatches},
+		{name: "supersede", args: "OLD [NEW]", summary: "link by hand: NEW supersedes OLD (a knowledge update); --unlink makes OLD current again; audited, undone by rollback", define: cmdSupersede},
 		{name: "rollback", args: "BATCH", summary: "undo a batch: says what it will do by kind and asks (--yes: don't ask; --force: a whole capture run)", define: cmdRollback},
 		{name: "heartbeat", summary: "propose promotions, demotions, archiving, cap fixes; moves nothing", define: cmdHeartbeat},
 		{name: "reflect", summary: "file a self-reflection record", define: cmdReflect},

@@ -160,6 +160,7 @@ func globalCases(t *testing.T) map[string]globalCase {
 		"reject":             {args: []string{"1", "--reason", "not now"}, db: "demo"},
 		"proposals":          {args: []string{"--json"}, db: "demo"},
 		"rollback":           {args: []string{"capture:x"}, db: "missing"},
+		"supersede":          {args: []string{"1", "2", "--json"}, db: "demo"},
 		"heartbeat":          {args: []string{"--at", "+1w", "--dry-run", "--json"}, db: "demo"},
 		"reflect":            {args: []string{"--intended", "one pass", "--actual", "two passes"}, db: "demo"},
 		"cleanup":            {args: []string{"--dry-run", "--json"}, db: "demo"},

@@ -72,15 +72,17 @@ type queryFlags struct {
 	session, project *string
 	k, budget        *int
 	includeCold      *bool
+	includeSuper     *bool
 }
 
 func addQueryFlags(fs *flag.FlagSet) queryFlags {
 	return queryFlags{
-		session:     fs.String("session", "", "the live `SESSION` (its last minutes are echoes; its share is capped)"),
-		project:     fs.String("project", "", "the `PROJECT` the query is about (other projects' memories are excluded)"),
-		k:           fs.Int("k", 0, "memories to recall (default from config)"),
-		budget:      fs.Int("budget", 0, "prompt budget in characters (default from config)"),
-		includeCold: fs.Bool("include-cold", false, "also recall archived (COLD) memories"),
+		session:      fs.String("session", "", "the live `SESSION` (its last minutes are echoes; its share is capped)"),
+		project:      fs.String("project", "", "the `PROJECT` the query is about (other projects' memories are excluded)"),
+		k:            fs.Int("k", 0, "memories to recall (default from config)"),
+		budget:       fs.Int("budget", 0, "prompt budget in characters (default from config)"),
+		includeCold:  fs.Bool("include-cold", false, "also recall archived (COLD) memories"),
+		includeSuper: fs.Bool("include-superseded", false, "also recall superseded memories, labelled former ([until DATE]); a query about the past does by itself"),
 	}
 }
 
@@ -94,7 +96,8 @@ func (f queryFlags) check() error {
 
 // query is the query the flags describe, for text.
 func (f queryFlags) query(text string) engine.Query {
-	return engine.Query{Text: text, Session: *f.session, Project: *f.project, K: *f.k, Budget: *f.budget, IncludeCold: *f.includeCold}
+	return engine.Query{Text: text, Session: *f.session, Project: *f.project, K: *f.k, Budget: *f.budget, IncludeCold: *f.includeCold,
+		IncludeSuperseded: *f.includeSuper}
 }
 
 // printTraceTable prints one line per stage — items in, out, and the drop
