@@ -164,7 +164,7 @@ func TestSessionProject(t *testing.T) {
 }
 
 // looksLikeHarness reports whether text still holds harness markup after
-// stripHarness (an element left unclosed).
+// stripHarness (an element left unclosed, a marker not removed).
 func looksLikeHarness(text string) bool {
 	l := strings.ToLower(text)
 	for _, t := range harnessTags {
