@@ -23,7 +23,7 @@ func captureLayers() []string {
 type capturesKeys struct {
 	list                                     listKeys
 	Filter, Apply, Leave, Layer, Focus, Pick key.Binding
-	ClearReason, Reload                      key.Binding
+	ClearReason, Reload, Audit               key.Binding
 }
 
 func defaultCapturesKeys() capturesKeys {
@@ -37,6 +37,7 @@ func defaultCapturesKeys() capturesKeys {
 		Pick:        key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "filter by pattern")),
 		ClearReason: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear pattern")),
 		Reload:      key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "reload")),
+		Audit:       key.NewBinding(key.WithKeys("A"), key.WithHelp("A", "store audit")),
 	}
 }
 
@@ -66,6 +67,12 @@ type capturesPane struct {
 	countsLoading bool
 	width, height int
 	err           string
+
+	// The audit view (A), see captures_audit.go.
+	audit        *engine.StoreAudit
+	auditOpen    bool
+	auditLoading bool
+	auditTop     int
 }
 
 func newCapturesPane(c *common) capturesPane {
@@ -144,6 +151,15 @@ func (p capturesPane) update(msg tea.Msg) (capturesPane, tea.Cmd) {
 			return p, nil
 		}
 		return p.fetchIfNeeded()
+	case storeAuditMsg:
+		p.auditLoading = false
+		if msg.Err != nil {
+			p.auditOpen = false
+			p.err = "audit: " + engine.ErrorMessage(msg.Err)
+			return p, nil
+		}
+		p.audit = msg.Audit
+		return p, nil
 	case reasonCountsMsg:
 		p.countsLoading = false
 		if msg.Err != nil {
@@ -184,6 +200,18 @@ func (p capturesPane) handleKey(msg tea.KeyPressMsg) (capturesPane, tea.Cmd) {
 			cmd = tea.Batch(cmd, fetch)
 		}
 		return p, cmd
+	}
+	if key.Matches(msg, k.Audit) {
+		return p.toggleAudit()
+	}
+	if p.auditOpen {
+		switch {
+		case key.Matches(msg, k.list.Up):
+			p.auditTop = max(0, p.auditTop-1)
+		case key.Matches(msg, k.list.Down):
+			p.auditTop = min(p.auditTop+1, max(0, len(p.auditLines(p.width))-1))
+		}
+		return p, nil
 	}
 	switch {
 	case key.Matches(msg, k.Filter):
@@ -300,14 +328,21 @@ func captureLayer(c *engine.CaptureRecord) string {
 
 func (p capturesPane) View() string {
 	st := p.c.styles
+	if p.auditOpen {
+		lines := p.auditView(p.height - 1)
+		return strings.Join(append(lines, p.statusLine()), "\n")
+	}
 	lw, cw := p.listWidth(), p.countsWidth()
+	// REASON gives way on a narrow terminal so that TEXT keeps 8 cells and
+	// the row fits beside the pattern counts.
+	const fixed, minText = 6 + 1 + 11 + 1 + 10 + 1 + 1, 8
 	cols := layoutColumns([]column{
 		{Title: "ID", Width: 6, Right: true},
 		{Title: "AT", Width: 11},
 		{Title: "LAYER", Width: 10},
-		{Title: "REASON", Width: 18},
+		{Title: "REASON", Width: max(6, min(18, lw-fixed-minText))},
 		{Title: "TEXT"},
-	}, lw, 8)
+	}, lw, minText)
 
 	var left []string
 	if p.input.Focused() || p.input.Value() != "" {

@@ -124,7 +124,7 @@ func TestReviewQueueHeldCaptureBecomesMemory(t *testing.T) {
 	if code := run(context.Background(), []string{"--db", db, "review", "store", itoa(r2.ID)}, strings.NewReader(""), &out, &errb); code != 1 || !strings.Contains(errb.String(), "stored already") {
 		t.Fatalf("second store: exit %d %s", code, errb.String())
 	}
-	rb := decodeJSON[map[string]any](t, mustRun(t, "--db", db, "rollback", sd.Batch, "--json"))
+	rb := decodeJSON[map[string]any](t, mustRun(t, "--db", db, "rollback", sd.Batch, "--yes", "--json"))
 	if rb["restored"] != float64(1) {
 		t.Fatalf("rollback: %v", rb)
 	}
