@@ -18,7 +18,9 @@
 OLLAMA_VERSION="${OLLAMA_VERSION:-0.17.4}"
 MALGO_VERSION="v0.11.24"
 # Survives between CI runs on the same machine; the Go build cache is
-# shared anyway, so a rebuild after a version bump is warm.
+# shared anyway, so a rebuild after a version bump is warm — as long as this
+# path stays the same: the cache keys the C++ objects by CGO_CPPFLAGS, which
+# name it.
 if [ -z "${MEMTRACE_CI_CACHE:-}" ]; then
 	if [ -w /var/cache ]; then MEMTRACE_CI_CACHE=/var/cache/memtrace-ci; else MEMTRACE_CI_CACHE="$HOME/.cache/memtrace-ci"; fi
 fi
