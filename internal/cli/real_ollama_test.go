@@ -112,7 +112,9 @@ func TestRealTriageApproveRollback(t *testing.T) {
 	if changed, _ := json.Marshal(listMemories(t, db)); bytes.Equal(changed, mustJSON(t, before)) {
 		t.Fatalf("approving %d proposals changed no memory", ap.Applied)
 	}
-	out, errs, code = realRun(t, "--db", db, "rollback", ap.Batch, "--yes", "--json")
+	// approve applies what it approves, in one batch: nothing is left for
+	// apply --approved.
+	out, errs, code = realRun(t, "--db", db, "rollback", ap.Batch, "--yes", "--force", "--json")
 	if code != 0 {
 		t.Fatalf("rollback: exit %d: %s", code, errs)
 	}
