@@ -22,9 +22,10 @@ import (
 //  3. the older memory is active, of the same scope, not superseded
 //     already, recorded before the new one, and about the same subject: both
 //     name the same entry of the subject lexicon (home, employer, car, phone,
-//     CI, database, school, manager, office, editor) — counted on the new
-//     text outside the marker, or implied by the marker ("moved to" → home,
-//     "joined" → employer, "입학" → school) — or, for "new X is", both name X;
+//     CI, database, school, manager, office, editor), or one the marker
+//     implies ("moved to" → home, "joined" → employer, "입학" → school) —
+//     or, for "new X is", both name X. Of the memories naming a subject,
+//     the 32 most recent are considered (a bound on the cost per capture);
 //  4. both speak of the same people: the person words (wife, son, 아내, 딸 …)
 //     and the names before the marker ("Hana started first grade") of the
 //     new text occur in the old one, and the old one names no other person.
@@ -181,8 +182,7 @@ func (r *supersedeRule) find(text string) changeFinding {
 	if f.Guard != "" {
 		return f
 	}
-	outside := text[:span[0]] + " " + text[span[1]:]
-	f.Subjects = r.subjectsOf(lexNorm(outside))
+	f.Subjects = r.subjectsOf(lexNorm(text))
 	if mk.implies != "" && !slices.Contains(f.Subjects, mk.implies) {
 		f.Subjects = append(f.Subjects, mk.implies)
 	}
@@ -259,19 +259,31 @@ func contentWords(text string) []string {
 	return out
 }
 
+// oldFacts is what the rule reads from an older memory's text, kept per
+// memory by the Capturer so that a memory checked again costs a lookup.
+type oldFacts struct {
+	norm   string
+	people []string
+	words  []string
+}
+
+func readOld(text string) *oldFacts {
+	norm := lexNorm(text)
+	return &oldFacts{norm: norm, people: peopleOf(norm), words: contentWords(text)}
+}
+
 // subjectMatch is why an older memory is about the finding's subject: the
 // shared subject, or "" when it is not.
-func (r *supersedeRule) subjectMatch(f changeFinding, oldText string) string {
-	norm := lexNorm(oldText)
+func (r *supersedeRule) subjectMatch(f changeFinding, old *oldFacts) string {
+	norm := old.norm
 	// Same people: the new text's people must be in the old one, and the
 	// old one must name no person the new one does not.
-	oldPeople := peopleOf(norm)
 	for _, p := range f.People {
 		if !strings.Contains(norm, " "+p) {
 			return ""
 		}
 	}
-	for _, p := range oldPeople {
+	for _, p := range old.people {
 		if !slices.Contains(f.People, p) {
 			return ""
 		}
@@ -291,9 +303,9 @@ func (r *supersedeRule) subjectMatch(f changeFinding, oldText string) string {
 }
 
 // overlap is how many content words two texts share.
-func overlap(words []string, text string) int {
+func overlap(words []string, old *oldFacts) int {
 	n := 0
-	for _, w := range contentWords(text) {
+	for _, w := range old.words {
 		if slices.Contains(words, w) {
 			n++
 		}
@@ -334,9 +346,9 @@ hides a true fact). A newly stored memory supersedes an older one when
      recorded before the new one, and about the same subject: both name the
      same subject of the lexicon (home, employer, car, phone, ci, database,
      school, manager, office, editor; e.g. car = car, drive, 차, 자동차, 운전),
-     counted on the new text outside the marker or implied by it ("moved
-     to" → home, "joined"/입사 → employer, 입학 → school); or, for "new X
-     is", both name X;
+     or one the marker implies ("moved to" → home, "joined"/입사 →
+     employer, 입학 → school); or, for "new X is", both name X (of the
+     memories naming a subject, the 32 most recent are considered);
   4. both are about the same people: the new text's person words (wife, son,
      아내, 딸 …) and the names before its marker ("Hana started first grade")
      occur in the old one, which names no other person ("my wife's new car"
