@@ -21,7 +21,7 @@ func cmdRecall(fs *flag.FlagSet) runFunc {
 	showTrace := fs.Bool("trace", false, "print the stage table, then the prompt")
 	asJSON := fs.Bool("json", false, "print the trace document (see `memtrace help json`)")
 	commit := fs.Bool("commit-access", false, "record access and association boosts, as a live agent recall does")
-	otel := fs.String("otel", "", "also append the trace as OTLP/JSON spans (one request a line) to `FILE`")
+	of := addOTelFlags(fs, "the trace")
 	return func(e *env, words []string) error {
 		text, err := queryText(words, "recall for")
 		if err != nil {
@@ -48,20 +48,21 @@ func cmdRecall(fs *flag.FlagSet) runFunc {
 		if err != nil {
 			return err
 		}
-		if err := recallOTel(*otel, tr); err != nil {
+		if err := of.export(e, tr); err != nil {
 			return err
 		}
+		out := reportOut(e, *of.file)
 		switch {
 		case *asJSON:
-			return writeJSONText(e.stdout, tr)
+			return writeJSONText(out, tr)
 		case *showTrace:
-			printTraceTable(e.stdout, tr)
+			printTraceTable(out, tr)
 		}
 		if tr.Prompt == "" {
-			fmt.Fprintln(e.stdout, "(no memory recalled: nothing relevant survived; run with --trace to see why)")
+			fmt.Fprintln(out, "(no memory recalled: nothing relevant survived; run with --trace to see why)")
 			return nil
 		}
-		fmt.Fprintln(e.stdout, tr.Prompt)
+		fmt.Fprintln(out, tr.Prompt)
 		return nil
 	}
 }
