@@ -49,6 +49,7 @@ type Capturer struct {
 	// dedupe index.
 	rule      *supersedeRule
 	bySubject map[string][]int64
+	facts     map[int64]factsEntry // the rule's reading of memories it checked
 }
 
 // NewCapturer prepares the pipeline for e.
@@ -514,8 +515,10 @@ func (c *Capturer) index(m *Memory) {
 	c.indexed[m.ID] = true
 	c.byHash[m.Hash] = m.ID
 	c.lsh.add(m.ID, m.Embedding)
-	for _, s := range c.rule.subjectsOf(lexNorm(m.Content)) {
-		c.bySubject[s] = append(c.bySubject[s], m.ID)
+	if c.rule != nil {
+		for _, s := range c.rule.subjectsOf(lexNorm(m.Content)) {
+			c.bySubject[s] = append(c.bySubject[s], m.ID)
+		}
 	}
 }
 
