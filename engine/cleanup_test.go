@@ -142,8 +142,11 @@ func TestCleanupDryRunCountsTheDemoNoisePerPattern(t *testing.T) {
 	if after, _ := e.Cleanup(ctx, engine.CleanupOptions{DryRun: true}); after.Noise != 0 || after.Kept != len(l.NoiseInfo) {
 		t.Fatalf("after quarantine: noise %d kept %d", after.Noise, after.Kept)
 	}
-	if n, err := e.RollbackApproval(ctx, res.Batch, "rollback"); err != nil || n != len(l.Noise) {
-		t.Fatalf("rollback = %d, %v", n, err)
+	if rep, err := engine.RollbackApplied(ctx, e.Store(), res.Batch, "rollback"); err != nil || rep.Restored != len(l.Noise) {
+		t.Fatalf("rollback = %+v, %v", rep, err)
+	}
+	if err := e.Refresh(ctx); err != nil {
+		t.Fatal(err)
 	}
 	if m, _ := e.Memory(ids["m0007"]); m.Status != engine.StatusActive {
 		t.Fatalf("after rollback m0007 is %s", m.Status)

@@ -27,10 +27,10 @@ import (
 // the first design — held four times the postings and made the rebuild at
 // open sum every memory with its neighbours: half of a 100k-memory open.
 //
-// Measured on LoCoMo (golden/bench_lexical.go, turn-level recall, 1,981
-// questions): Porter2 stemming alone gives R@10 0.633; adding ±2
-// neighbours at 0.5 and 0.3 gives 0.760 (R@5 0.674, R@25 0.839, R@50 0.882)
-// against DRAGON's 0.662.
+// Measured on LoCoMo (the retrieval lab, golden/turnmodel_lab_test.go,
+// turn-level recall, 1,981 questions): Porter2 stemming alone gives R@10
+// 0.633; adding ±2 neighbours at 0.5 and 0.3 gives 0.760 (R@5 0.671, R@25
+// 0.838, R@50 0.881) against DRAGON's 0.662.
 const (
 	ContextWindow = 2
 	ContextWeight = 0.5
@@ -140,15 +140,6 @@ func (e *Engine) ownTerms(id int64) []int32 {
 		}
 	}
 	return out
-}
-
-// indexLexical puts m into the lexical index with its conversational
-// context, and sets the windows of the neighbours whose context m joined or
-// left. Caller holds e.mu; e.mems already holds m.
-func (e *Engine) indexLexical(m *Memory, old *Memory, existed bool) {
-	dirty := map[int64]bool{}
-	e.markLexical(m, old, existed, dirty)
-	e.flushLexical(dirty)
 }
 
 // markLexical updates m's terms and session place and adds to dirty the

@@ -163,12 +163,6 @@ func (e *Engine) ensureVectors(ctx context.Context, ms []*Memory) error {
 	return nil
 }
 
-// put replaces the cached copy of m and its index entries. Caller holds mu.
-func (e *Engine) put(m *Memory) {
-	old, existed := e.cache(m)
-	e.indexLexical(m, old, existed) // with its session neighbours: context_index.go
-}
-
 // cache replaces the cached copy of m and every index entry but the
 // lexical one, and returns the copy it replaced. Caller holds mu (or owns
 // the engine, at open).

@@ -176,13 +176,9 @@ func ForgetAt(m Memory, cfg Config) time.Time {
 	return a.Add(time.Duration(hours * float64(time.Hour)))
 }
 
-// BoostAt is the association boost of m at time at: the stored boost
-// halved every BoostHalfLife since BoostAt. It is the stored boost for any
-// at before BoostAt. See DecayHelp.
-func BoostAt(m Memory, at time.Time, cfg Config) float64 {
-	return boostAt(m, at, cfg.withDefaults())
-}
-
+// boostAt is the association boost of m at time at: the stored boost
+// halved every BoostHalfLife since m.BoostAt. It is the stored boost for
+// any at before m.BoostAt. See DecayHelp.
 func boostAt(m Memory, at time.Time, cfg Config) float64 {
 	if m.Boost <= 0 {
 		return 0

@@ -121,15 +121,7 @@ func TestForgetAtLowImportanceIsImmediate(t *testing.T) {
 	}
 }
 
-func TestBoostDecaysOnItsOwnHalfLife(t *testing.T) {
-	cfg := engine.DefaultConfig()
-	m := engine.Memory{Boost: 0.8, BoostAt: t0}
-	if got := engine.BoostAt(m, t0.Add(cfg.BoostHalfLife), cfg); math.Abs(got-0.4) > 1e-9 {
-		t.Errorf("boost after one boost half-life = %v, want 0.4", got)
-	}
-	if got := engine.BoostAt(m, t0.Add(-day), cfg); got != 0.8 {
-		t.Errorf("boost before it was set = %v, want 0.8", got)
-	}
+func TestFinalScore(t *testing.T) {
 	if got := engine.FinalScore(0.5, 0.5, 1); got != 0.5 {
 		t.Errorf("FinalScore(0.5, 0.5, 1) = %v, want 0.5", got)
 	}

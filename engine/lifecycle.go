@@ -36,7 +36,7 @@ type ApproveResult struct {
 // ApproveProposals applies the given proposals (promote, demote, archive,
 // quarantine, restore, retype) in ONE transaction: every memory change is
 // audited under the batch, every proposal is marked applied with the batch,
-// so Store.RollbackBatch (or RollbackApproval) undoes all of it. A proposal
+// so RollbackApplied undoes all of it. A proposal
 // that is not pending (or needs_review, which a curator's approval settles,
 // or approved in the Curate tab and not yet applied),
 // or whose memory is no longer in the state it was proposed for, fails the
@@ -290,28 +290,4 @@ func (e *Engine) RejectProposals(ctx context.Context, ids []int64, curator, reas
 		return nil
 	})
 	return n, err
-}
-
-// RollbackApproval undoes an approval batch: Store.RollbackBatch restores
-// every memory it changed (audited under "rollback:<batch>"), then the
-// batch's proposals are marked rolled_back and promoted lessons return to
-// candidate. The second step is its own transaction; if it fails the
-// memories are already restored and re-running reports the batch as rolled
-// back.
-func (e *Engine) RollbackApproval(ctx context.Context, batch, actor string) (int, error) {
-	n, err := e.Store().RollbackBatch(ctx, batch, actor)
-	if err != nil {
-		return 0, err
-	}
-	err = e.Update(ctx, func(q Queries) error {
-		ps, err := q.FindProposals(ctx, ProposalFilter{Batch: batch})
-		if err != nil {
-			return err
-		}
-		return markRolledBack(ctx, q, ps)
-	})
-	if err != nil {
-		return n, fmt.Errorf("rollback %s: memories restored, proposals not updated: %w", batch, err)
-	}
-	return n, nil
 }

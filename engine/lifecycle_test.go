@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -124,8 +125,11 @@ func TestHeartbeatPromotesALessonSeenThreeTimesExactlyOnce(t *testing.T) {
 
 	// Rolling the batch back quarantines the created rule (nothing is
 	// deleted) and returns the lesson to candidate.
-	if n, err := e.RollbackApproval(ctx, res.Batch, "rollback"); err != nil || n != 1 {
-		t.Fatalf("rollback = %d, %v", n, err)
+	if rep, err := engine.RollbackApplied(ctx, e.Store(), res.Batch, "rollback"); err != nil || rep.Restored != 1 {
+		t.Fatalf("rollback = %+v, %v", rep, err)
+	}
+	if err := e.Refresh(ctx); err != nil {
+		t.Fatal(err)
 	}
 	m, _ = e.MemoryByKey(engine.LessonMemoryKey("panic"))
 	if m.Status != engine.StatusQuarantined {
@@ -214,9 +218,12 @@ func TestHeartbeatDemotesAndArchivesByLastUse(t *testing.T) {
 		t.Fatalf("approving an applied proposal again: %v, want conflict", err)
 	}
 
-	n, err := e.RollbackApproval(ctx, res.Batch, "rollback")
-	if err != nil || n != 3 {
-		t.Fatalf("rollback = %d, %v", n, err)
+	rep, err := engine.RollbackApplied(ctx, e.Store(), res.Batch, "rollback")
+	if err != nil || rep.Restored != 3 {
+		t.Fatalf("rollback = %+v, %v", rep, err)
+	}
+	if err := e.Refresh(ctx); err != nil {
+		t.Fatal(err)
 	}
 	back := map[int64]engine.Tier{hot31: engine.TierHot, warm31: engine.TierWarm, warm91: engine.TierWarm}
 	for id, tier := range back {
@@ -335,7 +342,7 @@ func TestReflectionRepeatedThreeTimesBecomesAPromotion(t *testing.T) {
 		key = c.LessonKey
 	}
 	c, _ := e.Store().GetCorrection(ctx, key)
-	if c.Status != engine.CorrectionCandidate || !engine.IsReflection(c) || len(c.Occurrences) != 3 {
+	if c.Status != engine.CorrectionCandidate || !strings.HasPrefix(c.LessonKey, engine.ReflectionPrefix) || len(c.Occurrences) != 3 {
 		t.Fatalf("reflection lesson = %+v", c)
 	}
 	r, err := e.Heartbeat(ctx, engine.HeartbeatOptions{})

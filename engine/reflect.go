@@ -98,7 +98,4 @@ func ReflectionKey(lesson string) string {
 	return ReflectionPrefix + strings.Join(terms, "-")
 }
 
-// IsReflection reports whether a lesson came from self-reflection.
-func IsReflection(c *Correction) bool { return strings.HasPrefix(c.LessonKey, ReflectionPrefix) }
-
 func squashSpaces(s string) string { return strings.Join(strings.Fields(s), " ") }

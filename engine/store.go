@@ -68,6 +68,10 @@ type Queries interface {
 	FindTraces(ctx context.Context, limit int) ([]*StoredTrace, error)
 	GetTrace(ctx context.Context, id int64) (*StoredTrace, error)
 
+	// Sources of imported memories (`memtrace import memories`).
+	SaveMemorySource(ctx context.Context, s *MemorySource) error
+	GetMemorySource(ctx context.Context, memoryID int64) (*MemorySource, error) // ENOTFOUND: captured, not imported
+
 	// Settings: small key/value pairs (e.g. the embedder an index was built with).
 	GetSetting(ctx context.Context, key string) (string, error) // "" when unset
 	SetSetting(ctx context.Context, key, value string) error
@@ -111,4 +115,7 @@ type BackupInfo struct {
 	Dump       string `json:"dump"`
 	DumpSHA256 string `json:"dump_sha256"`
 	Memories   int    `json:"memories"`
+	// MemtraceVersion is the version of the memtrace that wrote the backup
+	// (the dump's "memtrace" object has its commit and build date too).
+	MemtraceVersion string `json:"memtrace_version"`
 }

@@ -11,7 +11,9 @@
 // run with a baseline: probes that broke or were fixed, probes missing from
 // the run (a failure), survivors that entered or left, and metric deltas.
 //
-// locomo*.go load the LoCoMo benchmark, normalise its evidence references,
-// accumulate turn-level recall@k per category, and hold the plain BM25
-// reference the pipeline is compared with.
+// fixture.go builds a set's fixture database (a fresh file the set's
+// messages are captured into). locomo*.go load the LoCoMo benchmark,
+// normalise its evidence references, accumulate turn-level recall@k per
+// category, and hold the plain BM25 reference the pipeline is compared
+// with; bench_*.go are the `memtrace bench` runs (locomo, recall, open).
 package golden

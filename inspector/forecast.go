@@ -85,40 +85,6 @@ func entry(m engine.Memory, at time.Time, cfg engine.Config) ForecastEntry {
 	}
 }
 
-// CurvePoint is one sample of a memory's decay curve.
-type CurvePoint struct {
-	At        time.Time `json:"at"`
-	Decay     float64   `json:"decay"`
-	Strength  float64   `json:"strength"` // decay × importance
-	Forgotten bool      `json:"forgotten"`
-}
-
-// Curve samples memory id's decay at points evenly spaced moments from
-// from to to, both included (points < 2 counts as 2), for the decay curve
-// of the Memories detail. The threshold line is Config().ForgetThreshold.
-func Curve(e *engine.Engine, id int64, from, to time.Time, points int) ([]CurvePoint, bool) {
-	m, ok := e.Memory(id)
-	if !ok {
-		return nil, false
-	}
-	cfg := e.Config()
-	if points < 2 {
-		points = 2
-	}
-	step := to.Sub(from) / time.Duration(points-1)
-	out := make([]CurvePoint, points)
-	for i := range out {
-		t := from.Add(time.Duration(i) * step).UTC()
-		if i == points-1 {
-			t = to.UTC()
-		}
-		d := engine.Decay(m, t, cfg)
-		out[i] = CurvePoint{At: t, Decay: round6(d), Strength: round6(d * clamp01(m.Importance)),
-			Forgotten: engine.Forgotten(m, t, cfg)}
-	}
-	return out, true
-}
-
 func clamp01(x float64) float64 {
 	if x < 0 || x != x {
 		return 0

@@ -214,8 +214,8 @@ func TestForecastFirstEntryDropsOutAtItsForgetAt(t *testing.T) {
 	}
 }
 
-// The per-memory forecast and decay curve of the Memories detail.
-func TestForecastOfAndCurve(t *testing.T) {
+// The per-memory forecast of the Memories detail.
+func TestForecastOf(t *testing.T) {
 	d := openDemo(t)
 	m, _ := d.e.MemoryByKey("m0308")
 	f, ok := inspector.ForecastOf(d.e, m.ID, d.now)
@@ -224,18 +224,6 @@ func TestForecastOfAndCurve(t *testing.T) {
 	}
 	if _, ok := inspector.ForecastOf(d.e, -1, d.now); ok {
 		t.Error("forecast of an unknown id")
-	}
-	pts, ok := inspector.Curve(d.e, m.ID, d.now, d.now.Add(20*day), 21)
-	if !ok || len(pts) != 21 || !pts[20].At.Equal(d.now.Add(20*day)) {
-		t.Fatalf("curve: %d points", len(pts))
-	}
-	for i, p := range pts {
-		if i > 0 && p.Decay >= pts[i-1].Decay {
-			t.Errorf("decay does not fall at point %d: %v ≥ %v", i, p.Decay, pts[i-1].Decay)
-		}
-		if want := p.At.After(f.ForgetAt); p.Forgotten != want {
-			t.Errorf("point %d at %v: forgotten %v, forget_at %v", i, p.At, p.Forgotten, f.ForgetAt)
-		}
 	}
 }
 

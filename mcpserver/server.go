@@ -10,10 +10,13 @@ package mcpserver
 
 import (
 	"context"
+	"os"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"memtrace/engine"
+	memversion "memtrace/internal/version"
 )
 
 // Tool names: a published contract (DESIGN.md, "Machine-readable contracts").
@@ -36,7 +39,8 @@ type Options struct {
 	// Keep is how many stored traces the database keeps (the newest);
 	// 0 means the engine's Config().TraceKeep.
 	Keep int
-	// Version is reported to clients in the initialize handshake.
+	// Version is reported to clients in the initialize handshake
+	// (default: version.String()).
 	Version string
 }
 
@@ -50,9 +54,10 @@ const instructions = `memtrace is your long-term memory.
 
 // Server is the MCP front of one engine.
 type Server struct {
-	e    *engine.Engine
-	keep int
-	srv  *mcp.Server
+	e       *engine.Engine
+	keep    int
+	srv     *mcp.Server
+	schemas map[string]*jsonschema.Schema // each tool's input schema, for checkArguments
 }
 
 // New builds the MCP server for e with the five memory tools.
@@ -63,31 +68,41 @@ func New(e *engine.Engine, o Options) *Server {
 	}
 	version := o.Version
 	if version == "" {
-		version = "dev"
+		version = memversion.String()
 	}
-	s := &Server{e: e, keep: keep}
+	s := &Server{e: e, keep: keep, schemas: map[string]*jsonschema.Schema{}}
 	s.srv = mcp.NewServer(&mcp.Implementation{Name: "memtrace", Title: "memtrace long-term memory", Version: version},
-		&mcp.ServerOptions{Instructions: instructions})
+		&mcp.ServerOptions{Instructions: instructions,
+			// The tool list never changes while a session runs, and the
+			// server sends no log messages: say so, not the SDK's defaults.
+			Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: false}}})
 	s.addTools()
+	s.srv.AddReceivingMiddleware(s.checkArgumentsMiddleware)
 	return s
 }
-
-// MCP returns the underlying SDK server (to connect it to other transports).
-func (s *Server) MCP() *mcp.Server { return s.srv }
 
 // Run serves one client over t until the client disconnects or ctx ends.
 func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 	return s.srv.Run(ctx, t)
 }
 
-// RunStdio serves one client over the process's stdin and stdout.
+// RunStdio serves one client over the process's stdin and stdout through
+// a LineTransport, which answers malformed frames instead of dying.
 func (s *Server) RunStdio(ctx context.Context) error {
-	return s.Run(ctx, &mcp.StdioTransport{})
+	return s.Run(ctx, &LineTransport{Reader: os.Stdin, Writer: os.Stdout})
+}
+
+// withInput sets t's input schema and remembers it for checkArguments.
+func (s *Server) withInput(t *mcp.Tool, schema *jsonschema.Schema) *mcp.Tool {
+	t.InputSchema = schema
+	s.schemas[t.Name] = schema
+	return t
 }
 
 func (s *Server) addTools() {
 	no, yes := false, true
-	mcp.AddTool(s.srv, &mcp.Tool{
+	text, field := maxLen(MaxTextChars), maxLen(MaxFieldChars)
+	mcp.AddTool(s.srv, s.withInput(&mcp.Tool{
 		Name:  ToolCapture,
 		Title: "Remember a message",
 		Description: "Offer one message to long-term memory. It goes through the full capture pipeline: " +
@@ -97,18 +112,19 @@ func (s *Server) addTools() {
 			"stored or reinforced, which layer dropped it and why, and the full decision trail. " +
 			"English and Korean are both understood.",
 		Annotations: &mcp.ToolAnnotations{Title: "Remember a message", DestructiveHint: &no, OpenWorldHint: &no},
-	}, s.capture)
-	mcp.AddTool(s.srv, &mcp.Tool{
+	}, inputSchema[CaptureIn](map[string][]bound{"text": {text}, "role": {oneOf(Roles...)}, "session": {field}, "project": {field}, "at": {field, format("date-time")}})), s.capture)
+	mcp.AddTool(s.srv, s.withInput(&mcp.Tool{
 		Name:  ToolRecall,
 		Title: "Recall memories",
-		Description: "Recall what is relevant to a query (English or Korean). Returns the memory block exactly as " +
-			"it should be put into your context (`prompt`), the memories in it (`survivors`) and the id of the " +
-			"stored trace (`trace_id`) that a person can open in the memtrace TUI to see why each memory was or " +
-			"was not recalled. A recall counts as a use of the memories it returns (it refreshes them and boosts " +
+		Description: "Recall what is relevant to a query (English or Korean). The text content is the memory block " +
+			"exactly as it should be put into your context; the structured result names the memories in it " +
+			"(`survivors`: id, key, type — what memory_forget takes; their texts are in the block, or repeated " +
+			"with detail \"full\") and the id of the stored trace (`trace_id`) that a person can open in the " +
+			"memtrace TUI to see why each memory was or was not recalled. A recall counts as a use of the memories it returns (it refreshes them and boosts " +
 			"associated memories) unless read_only is true.",
 		Annotations: &mcp.ToolAnnotations{Title: "Recall memories", DestructiveHint: &no, OpenWorldHint: &no},
-	}, s.recall)
-	mcp.AddTool(s.srv, &mcp.Tool{
+	}, inputSchema[RecallIn](map[string][]bound{"query": {text}, "project": {field}, "session": {field}, "k": {minimum(1), maximum(MaxK)}, "budget": {minimum(1), maximum(MaxBudget)}, "detail": {oneOf(DetailIDs, DetailFull)}})), s.recall)
+	mcp.AddTool(s.srv, s.withInput(&mcp.Tool{
 		Name:  ToolCorrect,
 		Title: "Record a correction",
 		Description: "Record a correction or a stated preference from the user (\"don't use panic in handlers\", " +
@@ -116,8 +132,8 @@ func (s *Server) addTools() {
 			"becomes a candidate rule for a person to promote. context says what you did that was corrected. " +
 			"Returns the capture outcome and the lesson with its count.",
 		Annotations: &mcp.ToolAnnotations{Title: "Record a correction", DestructiveHint: &no, OpenWorldHint: &no},
-	}, s.correct)
-	mcp.AddTool(s.srv, &mcp.Tool{
+	}, inputSchema[CorrectIn](map[string][]bound{"text": {text}, "context": {text}, "session": {field}, "project": {field}})), s.correct)
+	mcp.AddTool(s.srv, s.withInput(&mcp.Tool{
 		Name:  ToolReflect,
 		Title: "Reflect on a task",
 		Description: "Record a self-reflection after a task: what you intended, what actually happened and, " +
@@ -126,8 +142,8 @@ func (s *Server) addTools() {
 			"as one — and a lesson reflected three times becomes a candidate rule for a person to promote. Nothing " +
 			"is moved or deleted. Returns the lesson's key, its count and its status. English and Korean.",
 		Annotations: &mcp.ToolAnnotations{Title: "Reflect on a task", DestructiveHint: &no, OpenWorldHint: &no},
-	}, s.reflection)
-	mcp.AddTool(s.srv, &mcp.Tool{
+	}, inputSchema[ReflectIn](map[string][]bound{"intended": {text}, "actual": {text}, "lesson": {text}, "session": {field}, "project": {field}})), s.reflection)
+	mcp.AddTool(s.srv, s.withInput(&mcp.Tool{
 		Name:  ToolForget,
 		Title: "Forget a memory",
 		Description: "Forget one memory, named by its id or its key (as returned by memory_recall or " +
@@ -135,5 +151,5 @@ func (s *Server) addTools() {
 			"change is audited with the reason; nothing is deleted and a person can restore it. Forgetting an " +
 			"already forgotten memory changes nothing.",
 		Annotations: &mcp.ToolAnnotations{Title: "Forget a memory", DestructiveHint: &yes, IdempotentHint: true, OpenWorldHint: &no},
-	}, s.forget)
+	}, inputSchema[ForgetIn](map[string][]bound{"id": {minimum(1)}, "key": {field}, "reason": {text}})), s.forget)
 }

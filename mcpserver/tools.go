@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -52,23 +54,44 @@ type RecallIn struct {
 	K        int    `json:"k,omitempty" jsonschema:"at most this many memories (default 8)"`
 	Budget   int    `json:"budget,omitempty" jsonschema:"at most this many characters in the memory block (default 2000)"`
 	ReadOnly bool   `json:"read_only,omitempty" jsonschema:"true: only look, do not count this as a use of the memories"`
+	Detail   string `json:"detail,omitempty" jsonschema:"ids (default): the structured result names the memories by id and key, the block is the text content; full: it repeats the block and each memory's text as well"`
 }
 
-// RecallOut is the result of memory_recall.
+// Recall details: what the structured result of memory_recall carries.
+const (
+	DetailIDs  = "ids"
+	DetailFull = "full"
+)
+
+// RecallOut is the structured result of memory_recall. The memory block
+// itself is the text content of the result; with detail "full" it is
+// repeated here, with each memory's text.
 type RecallOut struct {
-	TraceID     int64             `json:"trace_id" jsonschema:"the stored trace; open it in the memtrace TUI"`
-	Prompt      string            `json:"prompt" jsonschema:"the memory block to put into your context"`
-	PromptChars int               `json:"prompt_chars"`
-	Survivors   []engine.Survivor `json:"survivors" jsonschema:"the memories in the block"`
-	Guaranteed  int               `json:"guaranteed" jsonschema:"how many came from the always-included channel"`
-	ReadOnly    bool              `json:"read_only"`
-	At          time.Time         `json:"at"`
+	TraceID     int64            `json:"trace_id" jsonschema:"the stored trace; open it in the memtrace TUI"`
+	Prompt      string           `json:"prompt,omitempty" jsonschema:"the memory block (detail full only; otherwise it is the text content)"`
+	PromptChars int              `json:"prompt_chars" jsonschema:"the block's length in characters"`
+	Survivors   []RecallSurvivor `json:"survivors" jsonschema:"the memories in the block, in its order"`
+	Guaranteed  int              `json:"guaranteed" jsonschema:"how many came from the always-included channel"`
+	ReadOnly    bool             `json:"read_only"`
+	At          time.Time        `json:"at"`
+}
+
+// RecallSurvivor is one memory of the block: enough to name it to
+// memory_forget; its text is in the block.
+type RecallSurvivor struct {
+	ID      int64  `json:"id"`
+	Key     string `json:"key,omitempty"`
+	Type    string `json:"type,omitempty"`
+	Channel string `json:"channel,omitempty" jsonschema:"semantic, fact or guaranteed"`
+	Text    string `json:"text,omitempty" jsonschema:"detail full only"`
 }
 
 // CorrectIn is the input of memory_correct.
 type CorrectIn struct {
 	Text    string `json:"text" jsonschema:"the correction or preference as the user said it"`
 	Context string `json:"context,omitempty" jsonschema:"what you did that was corrected"`
+	Session string `json:"session,omitempty" jsonschema:"the session the correction was made in"`
+	Project string `json:"project,omitempty" jsonschema:"the project the correction is about"`
 }
 
 // ForgetIn is the input of memory_forget: id or key, and a reason.
@@ -107,10 +130,20 @@ func (s *Server) capture(ctx context.Context, _ *mcp.CallToolRequest, in Capture
 			return nil, CaptureOut{}, fmt.Errorf("at %q is not RFC 3339 (e.g. 2026-03-01T09:30:00Z): leave it out to use now", in.At)
 		}
 		at = t.UTC()
+		skew, _ := time.ParseDuration(MaxFutureSkew)
+		if now := s.e.Now(); at.After(now.Add(skew)) {
+			return nil, CaptureOut{}, fmt.Errorf("at %s is in the future (now is %s): pass when the message was said, or leave at out", in.At, now.Format(time.RFC3339))
+		}
+	}
+	if n := utf8.RuneCountInString(in.Text); n > MaxTextChars {
+		return nil, CaptureOut{}, fmt.Errorf("text is %d characters long, at most %d are accepted: capture what the user said, not a file or a log", n, MaxTextChars)
 	}
 	role := in.Role
 	if role == "" {
 		role = "user"
+	}
+	if !slices.Contains(Roles, role) {
+		return nil, CaptureOut{}, fmt.Errorf("role %q is not accepted: use user or assistant", role)
 	}
 	if err := s.refresh(ctx); err != nil {
 		return nil, CaptureOut{}, err
@@ -167,23 +200,27 @@ func (s *Server) recall(ctx context.Context, _ *mcp.CallToolRequest, in RecallIn
 	if err := s.e.Store().SaveTrace(ctx, st, s.keep); err != nil {
 		return nil, RecallOut{}, toolError(fmt.Errorf("store the trace: %w", err))
 	}
-	out := RecallOut{TraceID: st.ID, Prompt: tr.Prompt, PromptChars: tr.PromptChars, Survivors: tr.Survivors,
+	full := in.Detail == DetailFull
+	out := RecallOut{TraceID: st.ID, PromptChars: tr.PromptChars, Survivors: make([]RecallSurvivor, 0, len(tr.Survivors)),
 		Guaranteed: tr.Guaranteed, ReadOnly: tr.ReadOnly, At: tr.At}
-	if out.Survivors == nil {
-		out.Survivors = []engine.Survivor{}
+	for _, sv := range tr.Survivors {
+		rs := RecallSurvivor{ID: sv.ID, Key: sv.Key, Type: sv.Type, Channel: sv.Channel}
+		if full {
+			rs.Text = sv.Text
+		}
+		out.Survivors = append(out.Survivors, rs)
 	}
-	// The block itself first, as the agent is to use it; then the whole
-	// result as JSON for clients that ignore structured content.
-	js, err := json.Marshal(out)
-	if err != nil {
-		return nil, RecallOut{}, fmt.Errorf("encode result: %w", err)
+	if full {
+		out.Prompt = tr.Prompt
 	}
+	// The block once, as the agent is to use it. The structured result
+	// names the memories without repeating their texts, so a recall costs
+	// the agent about its budget, not four times it.
 	block := tr.Prompt
 	if strings.TrimSpace(block) == "" {
 		block = "(no memories matched)"
 	}
-	res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: block}, &mcp.TextContent{Text: string(js)}}}
-	return res, out, nil
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: block}}}, out, nil
 }
 
 func (s *Server) correct(ctx context.Context, _ *mcp.CallToolRequest, in CorrectIn) (*mcp.CallToolResult, CaptureOut, error) {

@@ -15,6 +15,7 @@ import (
 	"github.com/mattn/go-sqlite3"
 
 	"memtrace/engine"
+	"memtrace/internal/version"
 )
 
 // backupStepPages is how many pages one backup step copies between checks
@@ -33,7 +34,7 @@ func (db *DB) Backup(ctx context.Context, dir string) (*engine.BackupInfo, error
 	if err != nil {
 		return nil, err
 	}
-	info := &engine.BackupInfo{DB: base + ".db", Dump: base + ".json"}
+	info := &engine.BackupInfo{DB: base + ".db", Dump: base + ".json", MemtraceVersion: version.String()}
 	ok := false
 	defer func() {
 		if !ok {
@@ -145,8 +146,10 @@ func (db *DB) copyTo(ctx context.Context, dest *sql.DB) error {
 	})
 }
 
-// memoryDump is the JSON dump's shape: the same as `memtrace list --json`.
+// memoryDump is the JSON dump's shape: the memories as `memtrace list
+// --json` prints them, and which memtrace wrote the dump.
 type memoryDump struct {
+	Memtrace version.Info     `json:"memtrace"`
 	Memories []*engine.Memory `json:"memories"`
 }
 
@@ -159,7 +162,7 @@ func dumpMemories(ctx context.Context, conn *sql.DB) ([]byte, int, error) {
 		return nil, 0, fmt.Errorf("dump memories: %w", err)
 	}
 	defer rows.Close()
-	d := memoryDump{Memories: []*engine.Memory{}}
+	d := memoryDump{Memtrace: version.Get(), Memories: []*engine.Memory{}}
 	for rows.Next() {
 		m, err := scanMemory(rows)
 		if err != nil {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"memtrace/engine"
+	"memtrace/internal/version"
 	"memtrace/store/storetest"
 )
 
@@ -63,11 +64,16 @@ func TestBackup(t *testing.T) {
 		t.Fatalf("dump differs from the live database:\n%s\n%s", dump, live)
 	}
 	var parsed struct {
+		Memtrace version.Info    `json:"memtrace"`
 		Memories []engine.Memory `json:"memories"`
 	}
 	must(t, json.Unmarshal(dump, &parsed))
 	if len(parsed.Memories) != 3 || parsed.Memories[1].Content != "백업에 들어가야 할 기억" {
 		t.Fatalf("dump memories: %+v", parsed.Memories)
+	}
+	// The backup says which memtrace wrote it, in the description and the dump.
+	if info.MemtraceVersion == "" || info.MemtraceVersion != version.String() || parsed.Memtrace.Version != info.MemtraceVersion {
+		t.Fatalf("backup version: info %q, dump %+v, binary %q", info.MemtraceVersion, parsed.Memtrace, version.String())
 	}
 
 	// The backup is a complete database: it opens and holds every memory

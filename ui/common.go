@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -22,11 +21,11 @@ type Deps struct {
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 	// OpenStore opens (creating) a database file: the Golden tab builds a
-	// set's fixture in a fresh temporary database with it. main passes
+	// set's fixture in a fresh temporary database with it. The CLI passes
 	// store.Open; nil: sets with a fixture cannot run in the UI.
 	OpenStore func(ctx context.Context, path string) (engine.Store, error)
-	// NoColor removes every colour (the NO_COLOR convention). Run sets it
-	// from the environment.
+	// NoColor removes every colour (the NO_COLOR convention). RunOpening
+	// sets it from the environment.
 	NoColor bool
 }
 
@@ -62,8 +61,7 @@ func (c *common) writer() transactor {
 // the pane that asked for it even after the user switched tabs.
 type paneID string
 
-// Pane names, in tab order. Trace, Golden and Curate are built by their own
-// issues and get a tab when their pane is added to newPanes.
+// Pane names, in tab order (newPanes).
 const (
 	paneTrace    paneID = "trace"
 	paneGolden   paneID = "golden"
@@ -123,17 +121,6 @@ func storeChanged(from paneID) tea.Cmd {
 
 // send wraps a message for the pane to.
 func send(to paneID, msg tea.Msg) tea.Msg { return paneMsg{To: to, Msg: msg} }
-
-// errMsg is a failed task, shown in the status line in the engine's human
-// words.
-type errMsg struct {
-	What string
-	Err  error
-}
-
-func (e errMsg) text() string {
-	return fmt.Sprintf("%s: %s", e.What, engine.ErrorMessage(e.Err))
-}
 
 // newTextInput is a one-line input with the prompt, placeholder and the
 // theme's input styles.

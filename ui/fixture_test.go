@@ -139,7 +139,7 @@ func newTestModel(t testing.TB, s engine.Store, w, h int) Model {
 
 func startModel(t testing.TB, deps Deps, w, h int) Model {
 	t.Helper()
-	m := New(deps)
+	m := newModel(context.Background(), deps)
 	m = drive(t, m, tea.WindowSizeMsg{Width: w, Height: h})
 	return drive(t, m, startMsg{})
 }

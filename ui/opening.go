@@ -25,8 +25,10 @@ import (
 // goroutine, with the program's context.
 type Opener func(ctx context.Context) (Deps, error)
 
-// RunOpening is Run with the dependencies opened while the first frame is
-// already on screen. label names what is being opened (a path). It returns
+// RunOpening runs the UI full screen until the user quits or ctx ends, with
+// the dependencies opened while the first frame is already on screen.
+// label names what is being opened (a path). NO_COLOR in the environment
+// sets Deps.NoColor. It returns
 // the opener's error, if any, after the terminal is restored; quitting
 // before the open finishes returns nil.
 func RunOpening(ctx context.Context, label string, open Opener) error {

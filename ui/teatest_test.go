@@ -36,7 +36,7 @@ func TestTeatestSmoke(t *testing.T) {
 		}
 	}
 
-	tm := teatest.NewTestModel(t, New(Deps{Engine: eng, Store: db, Now: clock, NoColor: true}),
+	tm := teatest.NewTestModel(t, newModel(context.Background(), Deps{Engine: eng, Store: db, Now: clock, NoColor: true}),
 		teatest.WithInitialTermSize(100, 30),
 		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.Ascii)))
 	contains := func(s string) func([]byte) bool {

@@ -322,7 +322,7 @@ func TestTraceOnDemo(t *testing.T) {
 	})
 
 	t.Run("OpenTraceMsgSwitchesToTrace", func(t *testing.T) {
-		m := New(Deps{Engine: eng, Store: db, Now: func() time.Time { return demoNow }, NoColor: true})
+		m := newModel(context.Background(), Deps{Engine: eng, Store: db, Now: func() time.Time { return demoNow }, NoColor: true})
 		m.active = 1
 		at := demoNow.AddDate(0, 0, 30)
 		next, cmd := m.Update(OpenTraceMsg{Query: engine.Query{Text: "충주 사과", At: at}})
@@ -359,15 +359,6 @@ func runAll(cmd tea.Cmd) []tea.Msg {
 		return out
 	}
 	return []tea.Msg{msg}
-}
-
-func stageIndex(name string) int {
-	for i, n := range engine.StageNames {
-		if n == name {
-			return i
-		}
-	}
-	return -1
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }

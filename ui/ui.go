@@ -1,6 +1,6 @@
 // Package ui is memtrace's terminal UI: one root model that routes keys,
 // mouse and async results to one pane per tab (Trace, Golden, Curate,
-// Memories, Captures — each tab shown once its pane exists).
+// Memories, Captures).
 //
 // Nothing in Update does I/O: every read and write runs in a tea.Cmd whose
 // result comes back in an envelope naming the pane. Memory text is untrusted
@@ -9,8 +9,6 @@ package ui
 
 import (
 	"context"
-	"errors"
-	"os"
 	"strings"
 
 	"charm.land/bubbles/v2/help"
@@ -38,12 +36,8 @@ type Model struct {
 	showHelp      bool
 }
 
-// New builds the UI on deps. The program's context is context.Background;
-// Run uses the caller's.
-func New(deps Deps) Model {
-	return newModel(context.Background(), deps)
-}
-
+// newModel builds the UI on deps; ctx is the context of every task it
+// starts (the program's).
 func newModel(ctx context.Context, deps Deps) Model {
 	styles := NewStyles(true, deps.NoColor)
 	c := &common{ctx: ctx, deps: deps, styles: &styles}
@@ -60,19 +54,6 @@ func newModel(ctx context.Context, deps Deps) Model {
 	m.applyStyles()
 	m.resize()
 	return m
-}
-
-// Run opens the UI full screen and returns when the user quits or ctx ends.
-func Run(ctx context.Context, deps Deps) error {
-	if os.Getenv("NO_COLOR") != "" {
-		deps.NoColor = true
-	}
-	p := tea.NewProgram(newModel(ctx, deps), tea.WithContext(ctx))
-	_, err := p.Run()
-	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
-		return nil
-	}
-	return err
 }
 
 // Init asks for the background colour and starts every pane's first load

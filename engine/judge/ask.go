@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/ollama/ollama/api"
+
+	"memtrace/internal/version"
 )
 
 // Options configure a CaptureJudge or a Triager.
@@ -145,7 +147,7 @@ func ask(ctx context.Context, c *Client, o Options, kind, system, user string, s
 			_ = json.Compact(&buf, []byte(content))
 			a.raw, a.fields, a.invalid = buf.Bytes(), fields, nil
 			if o.Cache != nil {
-				e := CacheEntry{ID: a.key.ID(), Key: a.key, Kind: kind, Model: o.Model, Verdict: a.raw, At: o.Now().UTC()}
+				e := CacheEntry{ID: a.key.ID(), Key: a.key, Kind: kind, Model: o.Model, Verdict: a.raw, At: o.Now().UTC(), Memtrace: version.String()}
 				if err := o.Cache.Put(ctx, e); err != nil {
 					return answer{}, fmt.Errorf("judge cache: %w", err)
 				}

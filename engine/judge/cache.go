@@ -31,13 +31,19 @@ func (k CacheKey) ID() string {
 // CacheEntry is one cached verdict: the validated answer of the model, as
 // JSON, and how it was obtained. Only valid answers are cached, so an item
 // that needed review is judged again on the next run.
+//
+// Memtrace is the version of the memtrace that asked. It is provenance, not
+// part of the key: the key's PromptVersion is what a release changes when
+// its prompts change meaning, so a release that leaves the prompts alone
+// reuses the verdicts of the one before, and one that changes them does not.
 type CacheEntry struct {
-	ID      string          `json:"id"`
-	Key     CacheKey        `json:"key"`
-	Kind    string          `json:"kind"` // "capture" or "triage"
-	Model   string          `json:"model"`
-	Verdict json.RawMessage `json:"verdict"`
-	At      time.Time       `json:"at"`
+	ID       string          `json:"id"`
+	Key      CacheKey        `json:"key"`
+	Kind     string          `json:"kind"` // "capture" or "triage"
+	Model    string          `json:"model"`
+	Verdict  json.RawMessage `json:"verdict"`
+	At       time.Time       `json:"at"`
+	Memtrace string          `json:"memtrace_version,omitempty"`
 }
 
 // Cache stores verdicts so that a partial run resumes without re-judging

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"memtrace/engine"
+	"memtrace/internal/version"
 )
 
 const testModel = "qwen2.5:0.5b"
@@ -145,7 +146,7 @@ func TestDeterministicRequest(t *testing.T) {
 	}
 	var got, want bytes.Buffer
 	json.Compact(&got, req.Format)
-	json.Compact(&want, TriageSchema())
+	json.Compact(&want, triageSchema)
 	if got.String() != want.String() {
 		t.Errorf("format = %s\nwant %s", got.String(), want.String())
 	}
@@ -318,6 +319,12 @@ func TestCache(t *testing.T) {
 	defer reopened.Close()
 	if reopened.Len() != 1 {
 		t.Fatalf("reopened cache has %d entries, want 1", reopened.Len())
+	}
+	// The entry says which memtrace asked; the key does not depend on it.
+	for id := range reopened.entries {
+		if e := reopened.entries[id]; e.Memtrace != version.String() || e.ID != e.Key.ID() {
+			t.Fatalf("cache entry provenance %q (want %q), id %s, key id %s", e.Memtrace, version.String(), e.ID, e.Key.ID())
+		}
 	}
 	tr2 := NewTriager(f.client(5*time.Second), Options{Model: testModel, Cache: reopened})
 	third, err := tr2.Triage(ctx, item)

@@ -9,7 +9,7 @@ import (
 	"strings"
 )
 
-// CaptureSchema is sent as `format` for capture verdicts; its shape is the
+// captureSchema is sent as `format` for capture verdicts; its shape is the
 // published contract of DESIGN.md: {"store", "kind", "type", "importance",
 // "reason"}.
 var captureSchema = json.RawMessage(`{"type":"object","properties":{` +
@@ -28,12 +28,6 @@ var triageSchema = json.RawMessage(`{"type":"object","properties":{` +
 	`"reason":{"type":"string"},` +
 	`"confidence":{"type":"number","minimum":0,"maximum":1}},` +
 	`"required":["verdict","reason","confidence"],"additionalProperties":false}`)
-
-// CaptureSchema returns a copy of the capture verdict schema.
-func CaptureSchema() json.RawMessage { return bytes.Clone(captureSchema) }
-
-// TriageSchema returns a copy of the triage verdict schema.
-func TriageSchema() json.RawMessage { return bytes.Clone(triageSchema) }
 
 // SchemaHash is the SHA-256 of a schema's compact JSON; it is part of every
 // cache key so a schema change never serves stale verdicts.

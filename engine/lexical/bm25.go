@@ -83,9 +83,6 @@ type Index struct {
 // are kept to a millionth).
 const lengthScale = 1e6
 
-// New returns an empty index with the default parameters K1 and B.
-func New() *Index { return NewWith(K1, B) }
-
 // NewWith returns an empty index with BM25 parameters k1 (term-frequency
 // saturation) and b (length normalisation).
 func NewWith(k1, b float64) *Index {

@@ -11,7 +11,7 @@ import (
 )
 
 func TestSearchRanksByBM25(t *testing.T) {
-	ix := New()
+	ix := NewWith(K1, B)
 	ix.Add(1, textnorm.Tokens("충주 사과가 정말 달고 맛있었어"))
 	ix.Add(2, textnorm.Tokens("사과 한 박스를 엄마께 보냈어"))
 	ix.Add(3, textnorm.Tokens("오늘 비가 많이 와서 우산 샀어"))
@@ -25,7 +25,7 @@ func TestSearchRanksByBM25(t *testing.T) {
 }
 
 func TestRemoveAndReAdd(t *testing.T) {
-	ix := New()
+	ix := NewWith(K1, B)
 	ix.Add(1, []string{"apple"})
 	ix.Add(2, []string{"apple", "pie"})
 	ix.Remove(1)
@@ -45,7 +45,7 @@ func TestRemoveAndReAdd(t *testing.T) {
 }
 
 func TestCompactionKeepsLiveDocs(t *testing.T) {
-	ix := New()
+	ix := NewWith(K1, B)
 	for i := int64(0); i < 3000; i++ {
 		ix.Add(i, []string{"common", fmt.Sprintf("w%d", i)})
 	}
@@ -62,7 +62,7 @@ func TestCompactionKeepsLiveDocs(t *testing.T) {
 }
 
 func TestAddWeightedCountsFractionally(t *testing.T) {
-	ix := New()
+	ix := NewWith(K1, B)
 	// Doc 1 mentions "lake" itself; doc 2 only through a neighbour at weight 0.3.
 	ix.AddWeighted(1, map[string]float64{"lake": 1, "paint": 1})
 	ix.AddWeighted(2, map[string]float64{"sunrise": 1, "lake": 0.3})
@@ -75,7 +75,7 @@ func TestAddWeightedCountsFractionally(t *testing.T) {
 		t.Errorf("a zero-weight term is indexed: %+v", got)
 	}
 	// Add is AddWeighted with whole counts.
-	a, b := New(), New()
+	a, b := NewWith(K1, B), NewWith(K1, B)
 	a.Add(7, []string{"x", "x", "y"})
 	b.AddWeighted(7, map[string]float64{"x": 2, "y": 1})
 	if ha, hb := a.Search([]string{"x"}, 1), b.Search([]string{"x"}, 1); ha[0].Score != hb[0].Score {
@@ -103,7 +103,7 @@ func TestNewWithParameters(t *testing.T) {
 // frequency, length, slot reuse, compaction) and the top-n heap against a
 // BM25 computed from scratch, over random adds, re-adds and removals.
 func TestMatchesReferenceUnderChurn(t *testing.T) {
-	ix := New()
+	ix := NewWith(K1, B)
 	docs := map[int64][]string{}
 	vocab := []string{"a", "b", "c", "d", "e", "f", "g", "h"}
 	seed := uint64(1)
@@ -200,7 +200,7 @@ func TestReserveScoresAlike(t *testing.T) {
 		1: {"red", "apple", "pie"}, 2: {"green", "apple"}, 3: {"red", "car", "red"},
 		4: {"사과", "빨간", "사과"}, 5: {"pie", "crust", "apple", "butter"},
 	}
-	plain, reserved := New(), New()
+	plain, reserved := NewWith(K1, B), NewWith(K1, B)
 	counts := make([]int, 0)
 	for id := int64(1); id <= 5; id++ {
 		seen := map[string]bool{}
@@ -242,7 +242,7 @@ func TestReserveScoresAlike(t *testing.T) {
 // after later replacements and removals.
 func TestAddDocsMatchesAddTerms(t *testing.T) {
 	words := []string{"apple", "pie", "red", "car", "사과", "빨간", "tea", "green", "pear", "crust"}
-	one, bulk := New(), New()
+	one, bulk := NewWith(K1, B), NewWith(K1, B)
 	var ids []int64
 	start := []int{0}
 	var nos []int32

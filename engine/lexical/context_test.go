@@ -68,7 +68,7 @@ func TestContextMatchesWrittenOutContext(t *testing.T) {
 		sessions = append(sessions, s)
 	}
 
-	ref := New()
+	ref := NewWith(K1, B)
 	inc := NewContext(K1, B, ctxWeights)
 	bulk := NewContext(K1, B, ctxWeights)
 	var ids []int64

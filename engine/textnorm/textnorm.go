@@ -1,7 +1,7 @@
 // Package textnorm turns English and Korean text into the terms the lexical
 // index and the query preprocessor work with: lower-cased, Hangul-aware
-// (particles and common verb endings stripped from the end of a word), with a
-// light English stemmer and bilingual stop words.
+// (particles and common verb endings stripped from the end of a word),
+// English words stemmed by Porter2 (Stem), and bilingual stop words.
 //
 // Korean is agglutinative: "사과가", "사과를", "사과는" are one word with
 // different particles. Stripping the particle is what lets a two-syllable word

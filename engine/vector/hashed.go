@@ -1,11 +1,15 @@
-// Package vector holds the default offline embedder and a flat vector index.
+// Package vector holds the default offline embedder (Hashed) and the flat
+// vector index (Index) the engine keeps every memory's embedding in.
 //
 // The Hashed embedder needs no model files and is deterministic: it hashes
 // word terms (from engine/textnorm) and character n-grams into a fixed number
 // of signed buckets and L2-normalises the result. It captures lexical and
-// sub-word overlap — "충주호" is near "충주", "apples" near "apple" — which is
-// what the dedupe check, the extraction gates and association need; it does
-// not know that "doctor" is near "dentist". An Ollama embedder can replace it.
+// sub-word overlap — "충주호" is near "충주", "painted" near "painting" —
+// which is what the vector channel of recall (candidates and rerank), the
+// dedupe check, the extraction gates and association use; it does not know
+// that "doctor" is near "dentist". Any engine.Embedder replaces it
+// (engine.Options.Embedder); a memory's vector records which embedder made
+// it, and one made by another embedder is embedded again at open.
 package vector
 
 import (

@@ -40,5 +40,6 @@ func cmdBackup(e *env, args []string) error {
 func printBackup(w io.Writer, info *engine.BackupInfo) {
 	fmt.Fprintf(w, "database  %s\n          sha256 %s\n", info.DB, info.DBSHA256)
 	fmt.Fprintf(w, "dump      %s (%d memories)\n          sha256 %s\n", info.Dump, info.Memories, info.DumpSHA256)
+	fmt.Fprintf(w, "written by memtrace %s\n", info.MemtraceVersion)
 	fmt.Fprintln(w, "verify with: sha256sum -c FILE.sha256 (run in the backup directory)")
 }

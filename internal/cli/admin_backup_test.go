@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"memtrace/engine"
+	"memtrace/internal/version"
 	"memtrace/store/storetest"
 )
 
@@ -36,7 +37,7 @@ func TestCmdBackup(t *testing.T) {
 		if err := json.Unmarshal(stdout.Bytes(), &info); err != nil {
 			t.Fatalf("--json output %q: %v", stdout.String(), err)
 		}
-		if info.Memories != 1 || filepath.Dir(info.DB) != out {
+		if info.Memories != 1 || filepath.Dir(info.DB) != out || info.MemtraceVersion != version.String() {
 			t.Fatalf("backup info %+v", info)
 		}
 		for path, sum := range map[string]string{info.DB: info.DBSHA256, info.Dump: info.DumpSHA256} {
@@ -65,7 +66,8 @@ func TestCmdBackup(t *testing.T) {
 		if code := run(t.Context(), []string{"--db", dbPath, "backup", out}, nil, &stdout, &stderr); code != 0 {
 			t.Fatalf("exit %d: %s", code, stderr.String())
 		}
-		if !strings.Contains(stdout.String(), "(1 memories)") || !strings.Contains(stdout.String(), "sha256 ") {
+		if !strings.Contains(stdout.String(), "(1 memories)") || !strings.Contains(stdout.String(), "sha256 ") ||
+			!strings.Contains(stdout.String(), "written by memtrace "+version.String()) {
 			t.Fatalf("text output:\n%s", stdout.String())
 		}
 	})

@@ -18,7 +18,7 @@ import (
 // shares importMessages; an importer of another shape adds one case.
 func cmdImport(e *env, args []string) error {
 	if len(args) == 0 {
-		return usageError{"name what to import: jsonl, claude-code or locomo, then the path"}
+		return usageError{"name what to import: jsonl, claude-code, locomo (conversations), md (tiers) or memories (an agent's memory store), then the path"}
 	}
 	kind, rest := args[0], args[1:]
 	switch kind {
@@ -26,8 +26,10 @@ func cmdImport(e *env, args []string) error {
 		return importMessages(e, kind, rest)
 	case "md":
 		return importMarkdown(e, "", rest)
+	case "memories":
+		return importStored(e, rest)
 	default:
-		return usageError{fmt.Sprintf("cannot import %q: use md, jsonl, claude-code or locomo", kind)}
+		return usageError{fmt.Sprintf("cannot import %q: use md, jsonl, claude-code, locomo or memories", kind)}
 	}
 }
 

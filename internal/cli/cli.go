@@ -41,7 +41,7 @@ func commands() []command {
 		{"tui", "tui [--db PATH]", "terminal UI on an existing database (what `memtrace` with no arguments runs)", cmdTUI},
 		{"demo", "demo [--no-tui] [--db PATH]", "build a fresh demo DB from testdata through the capture pipeline and open the TUI on it", cmdDemo},
 		{"ingest", "ingest FILE.jsonl|- [--json] [--batch N] [--judge MODEL [--detail high|medium|low] [--judge-cache FILE]]", "capture pipeline; per-layer counts", cmdIngest},
-		{"import", "import md|jsonl|claude-code|locomo PATH [--json]", "import conversations through the capture pipeline; idempotent", cmdImport},
+		{"import", "import md|jsonl|claude-code|locomo PATH [--json] | import memories PATH [--from jsonl|chroma|mem0|memory-files] [--key-prefix P] [--json]", "import conversations through the capture pipeline, or an agent's memory store as it is; idempotent", cmdImport},
 		{"add", "add --kind K --type T --importance X [--key K] [--scope S] TEXT", "write one memory directly (curator)", cmdAdd},
 		{"list", "list [--status S] [--type T] [--kind K] [--tier T] [--text X] [--json]", "list memories", cmdList},
 		{"show", "show ID|key:K [--json]", "one memory with its audit history", cmdShow},
@@ -59,12 +59,14 @@ func commands() []command {
 		{"rollback", "rollback BATCH [--yes [--force]] [--dry-run] [--json]", "undo a batch: says what it will do by kind and asks (--yes: don't ask; --force: a whole capture run)", cmdRollback},
 		{"heartbeat", "heartbeat [--every 4h] [--at +Nd|RFC3339] [--dry-run] [--review [--model M]] [--json]", "propose promotions, demotions, archiving, cap fixes; moves nothing", cmdHeartbeat},
 		{"reflect", "reflect --intended TEXT --actual TEXT [--lesson TEXT] [--session S]", "file a self-reflection record", cmdReflect},
+		{"audit", "audit [--json]", "how polluted a store is: noise by pattern, types, label prefixes, duplicates, what capture would not store", cmdAudit},
 		{"cleanup", "cleanup [--dry-run] [--json]", "scan stored memories for noise; propose quarantine", cmdCleanup},
 		{"export", "export md DIR [--json]", "write the tiers as Markdown files", cmdExport},
 		{"mcp", "mcp [--db PATH] [--keep-traces N] [--judge MODEL]", "serve memory to an agent over MCP (stdio)", cmdMCP},
 		{"judge", "judge check [--model M] [--timeout 30s] [--json]", "check the Ollama judge: host reachable, model present, digest", cmdJudge},
 		{"backup", "backup DIR [--json]", "online SQLite backup + JSON dump of memories, each with .sha256", cmdBackup},
 		{"clock", "clock [TIME|--unset]", "show, pin or unpin the database's clock (demo databases pin theirs)", cmdClock},
+		{"version", "version [--json]", "version, commit and build date of this binary (also `memtrace --version`)", cmdVersion},
 		{"help", "help [decay|stages|json|COMMAND]", "commands, the decay math, the recall stages, the trace JSON", cmdHelp},
 	}
 }
@@ -86,12 +88,16 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	global := flag.NewFlagSet("memtrace", flag.ContinueOnError)
 	global.SetOutput(io.Discard)
 	global.StringVar(&e.dbPath, "db", "", "database file (default $MEMTRACE_DB or ./memtrace.db)")
+	showVersion := global.Bool("version", false, "print the version and exit")
 	if err := global.Parse(args); err != nil {
 		fmt.Fprintf(stderr, "memtrace: %v\n", err)
 		printUsage(stderr)
 		return 2
 	}
 	args = global.Args()
+	if *showVersion {
+		args = []string{"version"}
+	}
 	if e.dbPath == "" {
 		e.dbPath = os.Getenv("MEMTRACE_DB")
 	}
@@ -130,7 +136,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 }
 
 func printUsage(w io.Writer) {
-	fmt.Fprintln(w, "usage: memtrace [--db PATH] COMMAND [ARGS]")
+	fmt.Fprintln(w, "usage: memtrace [--db PATH] COMMAND [ARGS] | memtrace --version")
 	fmt.Fprintln(w)
 	var b strings.Builder
 	for _, c := range commands() {

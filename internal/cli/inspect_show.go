@@ -16,6 +16,9 @@ import (
 type showOutput struct {
 	Memory *engine.Memory       `json:"memory"`
 	Audit  []*engine.AuditEntry `json:"audit"`
+	// Source is where an imported memory came from (`import memories`);
+	// absent for a captured one.
+	Source *engine.MemorySource `json:"source,omitempty"`
 }
 
 // cmdShow runs `memtrace show ID|key:K`: one memory with its audit history.
@@ -55,11 +58,18 @@ func cmdShow(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	src, err := eng.Store().GetMemorySource(e.ctx, m.ID)
+	if engine.ErrorCode(err) == engine.ENOTFOUND {
+		src, err = nil, nil
+	}
+	if err != nil {
+		return err
+	}
 	if *asJSON {
 		if audit == nil {
 			audit = []*engine.AuditEntry{}
 		}
-		return writeJSON(e.stdout, showOutput{Memory: m, Audit: audit})
+		return writeJSON(e.stdout, showOutput{Memory: m, Audit: audit, Source: src})
 	}
 	w := e.stdout
 	fmt.Fprintf(w, "memory %d  key %s\n", m.ID, safetext.SanitizeLine(m.Key))
@@ -71,6 +81,10 @@ func cmdShow(e *env, args []string) error {
 	fmt.Fprintf(w, "  status %s  tier %s  scope %s  importance %.2f\n", m.Status, m.Tier, m.Scope, m.Importance)
 	fmt.Fprintf(w, "role %s  session %s  created %s  last accessed %s  accessed %d×  boost %.2f\n",
 		safetext.SanitizeLine(m.Role), safetext.SanitizeLine(m.Session), m.CreatedAt.Format(time.RFC3339), m.LastAccessedAt.Format(time.RFC3339), m.AccessCount, m.Boost)
+	if src != nil {
+		fmt.Fprintf(w, "imported from %s id %s (%s) at %s; metadata %s\n", src.Source, safetext.SanitizeLine(src.SourceID),
+			safetext.SanitizeLine(src.Position), src.ImportedAt.Format(time.RFC3339), safetext.SanitizeLine(string(src.Metadata)))
+	}
 	fmt.Fprintf(w, "audit (%d):\n", len(audit))
 	for _, a := range audit {
 		batch := a.Batch

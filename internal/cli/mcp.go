@@ -5,21 +5,20 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"memtrace/mcpserver"
 )
 
 // cmdMCP serves the database to an agent over MCP on stdin/stdout until the
-// client closes the connection.
+// client closes the connection, or with --http on a loopback address over
+// the streamable HTTP transport until the process is stopped.
 func cmdMCP(e *env, args []string) error {
 	fl := flag.NewFlagSet("mcp", flag.ContinueOnError)
 	fl.SetOutput(e.stderr)
 	db := fl.String("db", e.dbPath, "database file the agent reads and writes (the TUI can open it at the same time)")
 	jf := addJudgeFlags(fl)
 	keep := fl.Int("keep-traces", 0, "how many recall traces to keep for the TUI (0: the configured default, 200)")
+	httpAddr := fl.String("http", "", "serve the streamable HTTP transport on this loopback HOST:PORT (path /mcp) instead of stdin/stdout")
 	if err := fl.Parse(args); err != nil {
 		return err
 	}
@@ -36,15 +35,23 @@ func cmdMCP(e *env, args []string) error {
 	}
 	defer closeEngine()
 	srv := mcpserver.New(eng, mcpserver.Options{Keep: *keep})
+	if *httpAddr != "" {
+		ln, err := mcpserver.LoopbackListener(*httpAddr)
+		if err != nil {
+			return usageError{err.Error()}
+		}
+		fmt.Fprintf(e.stderr, "memtrace mcp: serving http://%s%s\n", ln.Addr(), mcpserver.HTTPPath)
+		if err := srv.ServeHTTP(e.ctx, ln); err != nil && !errors.Is(err, context.Canceled) {
+			return fmt.Errorf("mcp http: %w", err)
+		}
+		return nil
+	}
 	// stdout belongs to the protocol: nothing else may be written to it.
-	t := &mcp.IOTransport{Reader: io.NopCloser(e.stdin), Writer: nopWriteCloser{e.stdout}}
+	// The line transport answers a malformed frame with a JSON-RPC error
+	// and keeps serving.
+	t := &mcpserver.LineTransport{Reader: e.stdin, Writer: e.stdout}
 	if err := srv.Run(e.ctx, t); err != nil && !errors.Is(err, context.Canceled) {
 		return fmt.Errorf("mcp session: %w", err)
 	}
 	return nil
 }
-
-// nopWriteCloser leaves closing stdout to the process.
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }

@@ -47,6 +47,35 @@ func callTool(t *testing.T, ctx context.Context, cs *mcp.ClientSession, name str
 	}
 }
 
+// recallTool calls memory_recall and returns its structured result with
+// Prompt set from the text content, where the default call puts the block
+// (once: the structured result must not repeat it or the memories' texts).
+func recallTool(t *testing.T, ctx context.Context, cs *mcp.ClientSession, args map[string]any) mcpserver.RecallOut {
+	t.Helper()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "memory_recall", Arguments: args})
+	if err != nil || res.IsError {
+		t.Fatalf("memory_recall: %v %s", err, toolText(res))
+	}
+	var out mcpserver.RecallOut
+	raw, _ := json.Marshal(res.StructuredContent)
+	if err := json.Unmarshal(raw, &out); err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Content) != 1 {
+		t.Fatalf("memory_recall returned %d content blocks, want the memory block alone", len(res.Content))
+	}
+	if out.Prompt != "" {
+		t.Fatalf("structured result repeats the block: %q", out.Prompt)
+	}
+	for _, s := range out.Survivors {
+		if s.Text != "" {
+			t.Fatalf("structured result repeats survivor %d's text", s.ID)
+		}
+	}
+	out.Prompt = toolText(res)
+	return out
+}
+
 func toolText(res *mcp.CallToolResult) string {
 	var b strings.Builder
 	for _, c := range res.Content {
@@ -136,12 +165,11 @@ func TestMCPServerSubprocess(t *testing.T) {
 	}
 
 	// Recall both, in each language.
-	var rk, re mcpserver.RecallOut
-	callTool(t, ctx, cs, "memory_recall", map[string]any{"query": "서연이 땅콩 알레르기", "project": "family"}, &rk)
+	rk := recallTool(t, ctx, cs, map[string]any{"query": "서연이 땅콩 알레르기", "project": "family"})
 	if !strings.Contains(rk.Prompt, ko) || !survivorIDs(rk)[kc.MemoryID] || rk.TraceID == 0 {
 		t.Fatalf("Korean recall: %+v", rk)
 	}
-	callTool(t, ctx, cs, "memory_recall", map[string]any{"query": "which port does the staging PostgreSQL database use?", "read_only": true}, &re)
+	re := recallTool(t, ctx, cs, map[string]any{"query": "which port does the staging PostgreSQL database use?", "read_only": true})
 	if !strings.Contains(re.Prompt, en) || !survivorIDs(re)[ec.MemoryID] || !re.ReadOnly {
 		t.Fatalf("English recall: %+v", re)
 	}
@@ -197,8 +225,7 @@ func TestMCPServerSubprocess(t *testing.T) {
 	}
 
 	// It is no longer recalled.
-	var after mcpserver.RecallOut
-	callTool(t, ctx, cs, "memory_recall", map[string]any{"query": "which port does the staging PostgreSQL database use?"}, &after)
+	after := recallTool(t, ctx, cs, map[string]any{"query": "which port does the staging PostgreSQL database use?"})
 	if survivorIDs(after)[ec.MemoryID] || strings.Contains(after.Prompt, en) {
 		t.Fatalf("forgotten memory recalled: %+v", after)
 	}

@@ -7,6 +7,7 @@ package version
 
 import (
 	"fmt"
+	"runtime"
 	"runtime/debug"
 )
 
@@ -23,12 +24,16 @@ type Info struct {
 	Commit  string `json:"commit,omitempty"`
 	Date    string `json:"date,omitempty"`
 	Dirty   bool   `json:"dirty,omitempty"`
+	// Go and Platform are the toolchain and GOOS/GOARCH the binary was
+	// built with ("go1.26.7", "linux/arm64").
+	Go       string `json:"go"`
+	Platform string `json:"platform"`
 }
 
 // Get returns the ldflags values where set, else the build information the
 // toolchain recorded, else "dev".
 func Get() Info {
-	in := Info{Version: Version, Commit: Commit, Date: Date}
+	in := Info{Version: Version, Commit: Commit, Date: Date, Go: runtime.Version(), Platform: runtime.GOOS + "/" + runtime.GOARCH}
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		if in.Version == "" && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
 			in.Version = bi.Main.Version

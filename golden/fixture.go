@@ -12,8 +12,12 @@ import (
 	"memtrace/engine"
 )
 
+// A golden set's fixture: the database a set runs on, built fresh from its
+// fixture file by `golden run`, `golden stress` and the TUI's Golden tab.
+
 // StoreOpener opens the database file at path, creating it when absent.
-// golden never opens databases itself: the caller (main) passes store.Open.
+// golden never opens databases itself: the caller (the CLI) passes
+// store.Open.
 type StoreOpener func(ctx context.Context, path string) (engine.Store, error)
 
 // OpenEngine opens the database at path through open and an engine on it

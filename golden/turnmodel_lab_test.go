@@ -12,15 +12,20 @@ import (
 	"memtrace/engine/vector"
 )
 
-// TurnModel is an offline turn retriever for LoCoMo built from the
-// engine's parts (engine/lexical BM25, engine/textnorm terms, the hashed
-// embedder): the laboratory in which each retrieval idea is measured on
-// its own before it goes into the engine. The zero value is plain BM25 over
-// the turn text with the light stemmer; DefaultTurnModel is the winner.
+// The retrieval lab: an offline turn retriever for LoCoMo built from the
+// engine's parts, in which each retrieval idea is measured on its own
+// before it goes into the engine. It is test code on purpose — nothing the
+// product runs depends on it, and no test gates on it: the product's own
+// LoCoMo figure is gated by internal/cli's TestBenchLoCoMoPipelineFloor.
+// Run the experiments with MEMTRACE_VARIANTS=1 (turnmodel_variants_test.go).
+
+// TurnModel is one configuration of the lab retriever over LoCoMo turns:
+// engine/lexical BM25 over engine/textnorm terms (the product's
+// tokenisation and stemmer), optionally with neighbours, dates, feedback
+// and the hashed embedder. The zero value is plain BM25 over the turn text;
+// DefaultTurnModel is the configuration the engine adopted.
 type TurnModel struct {
 	Name string
-	// Stem is the English stemmer (nil: none; Korean is never stemmed).
-	Stem func(string) string
 	// K1 and B are the BM25 parameters (0: lexical.K1 and lexical.B).
 	K1, B float64
 	// Speaker indexes the speaker's name with the turn; Caption its image
@@ -56,12 +61,12 @@ type TurnModel struct {
 // TestTurnModelVariants.
 func DefaultTurnModel() TurnModel {
 	return TurnModel{
-		Name: "default", Stem: textnorm.Stem, Speaker: true, Caption: true,
+		Name: "default", Speaker: true, Caption: true,
 		Window: 2, NeighbourWeight: 0.5, NeighbourDecay: 0.6,
 	}
 }
 
-func (m TurnModel) tokens(s string) []string { return textnorm.TokensWith(s, m.Stem) }
+func (m TurnModel) tokens(s string) []string { return textnorm.Tokens(s) }
 
 // TurnIndex is a TurnModel built over one conversation.
 type TurnIndex struct {

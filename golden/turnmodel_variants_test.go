@@ -8,8 +8,6 @@ import (
 	"os"
 	"strings"
 	"testing"
-
-	"memtrace/engine/textnorm"
 )
 
 func loadLoCoMoOrSkip(tb testing.TB) *LoCoMo {
@@ -24,24 +22,17 @@ func loadLoCoMoOrSkip(tb testing.TB) *LoCoMo {
 	return l
 }
 
-// turnModelVariants are the experiments of the report, each one change
-// from the row it names.
+// turnModelVariants are the experiments of testdata/golden/README.md, each
+// one change from the row it names.
 func turnModelVariants() []TurnModel {
-	plain := TurnModel{Name: "bm25 speaker+caption, no stem", Speaker: true, Caption: true}
-	light := plain
-	light.Name, light.Stem = "+ light stemmer", textnorm.LightStem
-	p2 := plain
-	p2.Name, p2.Stem = "+ porter2", textnorm.Porter2
-	p2e := plain
-	p2e.Name, p2e.Stem = "+ porter2 keeping final e (textnorm.Stem)", textnorm.Porter2KeepE
-	var out []TurnModel
-	out = append(out, plain, light, p2, p2e)
+	plain := TurnModel{Name: "bm25 speaker+caption (textnorm.Stem)", Speaker: true, Caption: true}
+	out := []TurnModel{plain}
 	for _, v := range []struct {
 		win   int
 		w, dc float64
 	}{{1, 0.3, 1}, {1, 0.5, 1}, {2, 0.3, 1}, {2, 0.5, 1}, {2, 0.35, 0.6}, {2, 0.5, 0.6}, {3, 0.35, 0.6}, {4, 0.35, 0.6}} {
-		m := p2
-		m.Name = fmt.Sprintf("porter2 + ±%d neighbours w=%.2f decay=%.1f", v.win, v.w, v.dc)
+		m := plain
+		m.Name = fmt.Sprintf("+ ±%d neighbours w=%.2f decay=%.1f", v.win, v.w, v.dc)
 		m.Window, m.NeighbourWeight, m.NeighbourDecay = v.win, v.w, v.dc
 		out = append(out, m)
 	}
@@ -71,40 +62,31 @@ func turnModelVariants() []TurnModel {
 	return append(out, noSpk, date, ent, prf, prf2, vec, vec4, rrf, k1, k2)
 }
 
-// TestTurnModelVariants prints the R@k table of every variant with
-// MEMTRACE_VARIANTS=1 (it takes a few seconds) and always checks the
-// default model against the targets: R@10 ≥ 0.72 and DRAGON's published
-// figure at every k.
+// TestTurnModelVariants prints the R@k table of every lab variant with
+// MEMTRACE_VARIANTS=1 (it takes a few seconds). It is an experiment, not a
+// gate: the product's LoCoMo figure is gated in internal/cli.
 func TestTurnModelVariants(t *testing.T) {
+	if os.Getenv("MEMTRACE_VARIANTS") == "" {
+		t.Skip("retrieval lab: set MEMTRACE_VARIANTS=1 to print the variants table (an experiment, not a gate)")
+	}
 	l := loadLoCoMoOrSkip(t)
 	ctx := context.Background()
-	if os.Getenv("MEMTRACE_VARIANTS") != "" {
-		ref, err := ReferenceRecall(ctx, l, 5, 10, 25, 50)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var b strings.Builder
-		row := func(name string, r *RecallAtK) {
-			fmt.Fprintf(&b, "| %-48s | %.3f | %.3f | %.3f | %.3f |\n", name, r.Overall(5), r.Overall(10), r.Overall(25), r.Overall(50))
-		}
-		b.WriteString("| variant | R@5 | R@10 | R@25 | R@50 |\n|---|---|---|---|---|\n")
-		row("reference BM25 (data README)", ref)
-		for _, m := range turnModelVariants() {
-			r, err := m.Recall(ctx, l, 5, 10, 25, 50)
-			if err != nil {
-				t.Fatal(err)
-			}
-			row(m.Name, r)
-		}
-		t.Log("\n" + b.String())
-	}
-	r, err := DefaultTurnModel().Recall(ctx, l, 5, 10, 25, 50)
+	ref, err := ReferenceRecall(ctx, l, 5, 10, 25, 50)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for k, floor := range map[int]float64{5: 0.567, 10: 0.72, 25: 0.767, 50: 0.827} {
-		if got := r.Overall(k); got < floor {
-			t.Errorf("default model R@%d = %.4f, below the target %.3f", k, got, floor)
-		}
+	var b strings.Builder
+	row := func(name string, r *RecallAtK) {
+		fmt.Fprintf(&b, "| %-48s | %.3f | %.3f | %.3f | %.3f |\n", name, r.Overall(5), r.Overall(10), r.Overall(25), r.Overall(50))
 	}
+	b.WriteString("| variant | R@5 | R@10 | R@25 | R@50 |\n|---|---|---|---|---|\n")
+	row("reference BM25 (data README)", ref)
+	for _, m := range turnModelVariants() {
+		r, err := m.Recall(ctx, l, 5, 10, 25, 50)
+		if err != nil {
+			t.Fatal(err)
+		}
+		row(m.Name, r)
+	}
+	t.Log("\n" + b.String())
 }
