@@ -333,3 +333,38 @@ func mustAudit(t *testing.T, st *store.DB, batch string) []*engine.AuditEntry {
 	}
 	return rows
 }
+
+// The demo pins its clock before it ingests: every audit row, the batch and
+// the heartbeat's proposals are on the pinned timeline, and the demo is one
+// capture batch.
+func TestDemoWritesOnItsPinnedClock(t *testing.T) {
+	ctx := context.Background()
+	db := demoDB(t)
+	st, err := store.Open(ctx, db, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	pinned := time.Date(2026, 7, 21, 9, 0, 0, 0, time.UTC)
+	if !st.Now().Equal(pinned) {
+		t.Fatalf("the store's clock is %s, want the pinned %s", st.Now(), pinned)
+	}
+	bs := listBatches(t, db)
+	if len(bs) != 1 || bs[0].Effect.Created != 141 || !bs[0].At.Equal(pinned) {
+		t.Fatalf("demo batches: %+v", bs)
+	}
+	for _, r := range mustAudit(t, st, bs[0].Batch) {
+		if !r.At.Equal(pinned) {
+			t.Fatalf("audit row %d at %s", r.ID, r.At)
+		}
+	}
+	ps, err := st.FindProposals(ctx, engine.ProposalFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range ps {
+		if p.CreatedAt.After(pinned) {
+			t.Errorf("proposal %d created at %s, after the pinned clock", p.ID, p.CreatedAt)
+		}
+	}
+}

@@ -60,6 +60,21 @@ func cmdDemo(e *env, args []string) error {
 // what it holds.
 func buildDemo(e *env) error {
 	path := e.dbPath
+	// Pin the clock before anything is written, so that the ingest's audit
+	// rows and batch read on the same timeline as the memories.
+	now, err := conversationClock(DemoConversation)
+	if err != nil {
+		return err
+	}
+	db, err := openStore(e, false)
+	if err != nil {
+		return err
+	}
+	err = db.SetSetting(e.ctx, settingClock, now.Format(time.RFC3339))
+	db.Close()
+	if err != nil {
+		return err
+	}
 	eng, closeDB, err := openCaptureEngine(e, false)
 	if err != nil {
 		return err
@@ -67,10 +82,6 @@ func buildDemo(e *env) error {
 	defer closeDB()
 	t, err := ingestStream(e.ctx, eng, bytes.NewReader(DemoConversation), defaultIngestBatch)
 	if err != nil {
-		return err
-	}
-	now := demoClock(eng)
-	if err := eng.Store().SetSetting(e.ctx, settingClock, now.Format(time.RFC3339)); err != nil {
 		return err
 	}
 	// One heartbeat pass at the demo's now, so the Curate tab opens on what a
