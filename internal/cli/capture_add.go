@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"strings"
 
 	"memtrace/engine"
@@ -32,7 +33,7 @@ func cmdAdd(e *env, args []string) error {
 		return usageError{"want the memory TEXT"}
 	case *kind != string(engine.KindFact) && *kind != string(engine.KindEpisode):
 		return usageError{fmt.Sprintf("--kind %q: want fact or episode", *kind)}
-	case *importance < 0 || *importance > 1:
+	case math.IsNaN(*importance) || *importance < 0 || *importance > 1:
 		return usageError{fmt.Sprintf("--importance %g: want a number from 0 to 1", *importance)}
 	case *scope != engine.ScopeGlobal && !strings.HasPrefix(*scope, "project:") && !strings.HasPrefix(*scope, "domain:"):
 		return usageError{fmt.Sprintf("--scope %q: want global, project:NAME or domain:NAME", *scope)}
