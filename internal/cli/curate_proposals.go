@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -138,9 +137,7 @@ func cmdApprove(e *env, args []string) error {
 		return err
 	}
 	if *asJSON {
-		enc := json.NewEncoder(e.stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(struct {
+		return writeJSON(e.stdout, struct {
 			Batch   string                   `json:"batch"`
 			Applied int                      `json:"applied"`
 			Items   []engine.AppliedProposal `json:"items"`
