@@ -79,6 +79,9 @@ func ReadClaudeCode(r io.Reader, fn func(line int, m engine.Message) error) ([]e
 	for sc.Scan() {
 		n++
 		raw := strings.TrimSpace(sc.Text())
+		if n == 1 {
+			raw = strings.TrimPrefix(raw, "\ufeff") // a UTF-8 byte order mark
+		}
 		if raw == "" {
 			continue
 		}
@@ -107,7 +110,7 @@ func ReadClaudeCode(r io.Reader, fn func(line int, m engine.Message) error) ([]e
 func parseClaudeCodeLine(raw []byte) ([]engine.Message, error) {
 	var l ccLine
 	if err := json.Unmarshal(raw, &l); err != nil {
-		return nil, fmt.Errorf("not a JSON object: %v", err)
+		return nil, fmt.Errorf("not a JSON object (%s)", engine.JSONProblem(err))
 	}
 	if l.Type == "" {
 		return nil, errors.New(`no "type" field: not a Claude Code transcript line`)
