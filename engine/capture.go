@@ -86,6 +86,8 @@ type pending struct {
 	verdict CaptureVerdict
 	vec     []float32
 	lesson  *lessonFinding
+	held    *ReviewItem // set when the judge held the message (needs_review)
+	review  *ReviewItem // the queue item this offer re-offers (Reoffer), else nil
 }
 
 // CaptureBatch runs msgs through the pipeline — L1 rules, L2 regex, the L3
@@ -119,7 +121,6 @@ func (c *Capturer) Batch() string { return c.batch }
 // CaptureBatch is Engine.CaptureBatch with the prepared state of c; every
 // call of one Capturer writes under one batch.
 func (c *Capturer) CaptureBatch(ctx context.Context, msgs []Message) ([]*CaptureResult, error) {
-	e := c.e
 	ps := make([]*pending, len(msgs))
 	for i, m := range msgs {
 		if m.ID == "" {
@@ -131,7 +132,7 @@ func (c *Capturer) CaptureBatch(ctx context.Context, msgs []Message) ([]*Capture
 	// Which messages were captured before: one short transaction for the
 	// batch, so that a resumed import does not judge them again.
 	done := make([]bool, len(ps))
-	err := e.store.Update(ctx, func(q Queries) error {
+	err := c.e.store.Update(ctx, func(q Queries) error {
 		for i, p := range ps {
 			ok, err := q.CaptureExists(ctx, p.msg.ID)
 			if err != nil {
@@ -144,6 +145,14 @@ func (c *Capturer) CaptureBatch(ctx context.Context, msgs []Message) ([]*Capture
 	if err != nil {
 		return nil, err
 	}
+	return c.run(ctx, ps, done, "")
+}
+
+// run decides the messages not done and writes them in one transaction
+// under batch, or, when batch is "", under the Capturer's batch (a new id
+// from the database's counter on its first write).
+func (c *Capturer) run(ctx context.Context, ps []*pending, done []bool, batch string) ([]*CaptureResult, error) {
+	e := c.e
 	inBatch := map[string]bool{}
 	for i, p := range ps {
 		m := p.msg
@@ -161,7 +170,7 @@ func (c *Capturer) CaptureBatch(ctx context.Context, msgs []Message) ([]*Capture
 	e.mu.RUnlock()
 	var changed []*Memory
 	fresh := false
-	err = e.store.Update(ctx, func(q Queries) error {
+	err := e.store.Update(ctx, func(q Queries) error {
 		// The transaction holds the write lock from its start (BEGIN
 		// IMMEDIATE), so the rows other writers changed since the cache's
 		// last refresh, read here, together with this batch's own writes
@@ -171,14 +180,17 @@ func (c *Capturer) CaptureBatch(ctx context.Context, msgs []Message) ([]*Capture
 		if err != nil {
 			return fmt.Errorf("refresh: %w", err)
 		}
-		if c.batch == "" {
+		if batch == "" && c.batch == "" {
 			b, err := q.NextBatchID(ctx, BatchCapture)
 			if err != nil {
 				return err
 			}
 			c.batch, fresh = b, true
 		}
-		w := &batchWriter{c: c, q: q, actor: Actor{Name: "capture", Batch: c.batch}}
+		if batch == "" {
+			batch = c.batch
+		}
+		w := &batchWriter{c: c, q: q, actor: Actor{Name: "capture", Batch: batch}}
 		defer func() { changed = append(others, w.written()...) }()
 		for _, p := range ps {
 			if p.res.Outcome == OutcomeSkipped {
@@ -250,15 +262,33 @@ func (c *Capturer) decide(ctx context.Context, p *pending) error {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
+		if p.review != nil {
+			// A retry asked for the judge: the rules do not decide a held
+			// message in its place; it stays held.
+			r.JudgeError = true
+			r.Outcome, r.Reason = OutcomeHeld, ProposalReview
+			p.held = &ReviewItem{Reason: fmt.Sprintf("%s failed on the retry (%v)", c.judge.Name(), err), Judge: c.decider}
+			r.Trail = append(r.Trail, Decision{Layer: LayerJudge, Verdict: "hold", Reason: p.held.Reason + "; still held"})
+			return nil
+		}
 		// The judge is unreachable or broke: the rules decide, and the
 		// trail says so.
 		r.Trail = append(r.Trail, Decision{Layer: LayerJudge, Verdict: "error", Reason: fmt.Sprintf("%s failed (%v); rules decide", c.judge.Name(), err)})
 		v, _ = RuleJudge{}.JudgeCapture(ctx, in)
 		r.Decider = "rules"
+		r.JudgeError = true
 	}
 	if v.NeedsReview {
-		r.Outcome, r.DroppedBy, r.Reason = OutcomeDropped, LayerJudge, ProposalReview
-		r.Trail = append(r.Trail, Decision{Layer: LayerJudge, Verdict: "drop", Reason: "needs_review: the judge's answer did not validate; held, not acted on"})
+		// Neither stored nor dropped: the message waits in the review
+		// queue (written with the capture) for a retry or a curator.
+		r.Outcome, r.Reason = OutcomeHeld, ProposalReview
+		why := strings.TrimSpace(v.Reason)
+		if why == "" {
+			why = "the judge gave no reason"
+		}
+		p.held = &ReviewItem{Reason: why, Judge: c.decider}
+		r.Trail = append(r.Trail, Decision{Layer: LayerJudge, Verdict: "hold",
+			Reason: "needs_review: " + why + " — held in the review queue, not acted on"})
 		return nil
 	}
 	if !v.Store {
@@ -323,11 +353,13 @@ type batchWriter struct {
 
 func (w *batchWriter) write(ctx context.Context, p *pending) error {
 	r, m := p.res, p.msg
-	if done, err := w.q.CaptureExists(ctx, m.ID); err != nil {
-		return fmt.Errorf("capture %s: %w", m.ID, err)
-	} else if done { // another writer took it since the check
-		r.Outcome, r.Reason, r.Trail = OutcomeSkipped, ReasonAlreadyCaptured, nil
-		return nil
+	if p.review == nil {
+		if done, err := w.q.CaptureExists(ctx, m.ID); err != nil {
+			return fmt.Errorf("capture %s: %w", m.ID, err)
+		} else if done { // another writer took it since the check
+			r.Outcome, r.Reason, r.Trail = OutcomeSkipped, ReasonAlreadyCaptured, nil
+			return nil
+		}
 	}
 	if p.lesson != nil {
 		if err := w.lesson(ctx, p); err != nil {
@@ -344,7 +376,7 @@ func (w *batchWriter) write(ctx context.Context, p *pending) error {
 	if err := w.q.InsertCapture(ctx, rec); err != nil {
 		return fmt.Errorf("record capture %s: %w", m.ID, err)
 	}
-	return nil
+	return w.queue(ctx, p)
 }
 
 func (w *batchWriter) lesson(ctx context.Context, p *pending) error {

@@ -296,8 +296,13 @@ func TestCaptureJudge(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if r.Outcome != engine.OutcomeDropped || r.DroppedBy != engine.LayerJudge || r.Reason != "needs_review" || e.Len() != 0 || r.Decider != "judge:fake" {
+		if r.Outcome != engine.OutcomeHeld || r.DroppedBy != "" || r.Reason != "needs_review" || e.Len() != 0 || r.Decider != "judge:fake" {
 			t.Errorf("got %+v, %d memories", r, e.Len())
+		}
+		// Held, not lost: the message waits in the review queue.
+		items, n, err := e.Store().FindReviews(ctx, engine.ReviewFilter{Status: engine.ReviewHeld})
+		if err != nil || n != 1 || items[0].MessageID != "j1" || items[0].Text != msg.Text || items[0].Attempts != 1 || items[0].Judge != "judge:fake" {
+			t.Fatalf("review queue = %+v (%d), %v", items, n, err)
 		}
 	})
 	t.Run("JudgeTypeStored", func(t *testing.T) {

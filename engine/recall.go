@@ -173,8 +173,16 @@ func (c *candidate) set(name string, v float64) {
 	c.scores = append(c.scores, namedScore{name, v})
 }
 
-// item is c as a stage shows it, with dropped as the reason ("" if kept).
-func (c *candidate) item(dropped string) TraceItem {
+// drop is c as a stage shows it when the stage drops it: kind for
+// programs, reason for people.
+func (c *candidate) drop(kind DropKind, reason string) TraceItem {
+	it := c.item()
+	it.DropKind, it.Dropped = kind, reason
+	return it
+}
+
+// item is c as a stage shows it.
+func (c *candidate) item() TraceItem {
 	if c.snapshot == nil {
 		c.snapshot = make(map[string]float64, len(c.scores))
 		for _, ns := range c.scores {
@@ -183,7 +191,7 @@ func (c *candidate) item(dropped string) TraceItem {
 	}
 	return TraceItem{
 		ID: c.m.ID, Key: c.m.Key, Text: c.m.Content, Type: c.m.Type, Kind: c.m.Kind,
-		Tier: c.m.Tier, Channel: c.channel, Scores: c.snapshot, Dropped: dropped,
+		Tier: c.m.Tier, Channel: c.channel, Scores: c.snapshot,
 	}
 }
 
@@ -192,7 +200,7 @@ func (c *candidate) item(dropped string) TraceItem {
 func (r *recallRun) keep(st *StageTrace, kept []*candidate, dropped []TraceItem) {
 	items := make([]TraceItem, 0, len(kept)+len(dropped))
 	for _, c := range kept {
-		items = append(items, c.item(""))
+		items = append(items, c.item())
 	}
 	st.Items = append(items, dropped...)
 	r.live = kept

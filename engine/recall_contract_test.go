@@ -141,16 +141,16 @@ func TestExcludeStageReasons(t *testing.T) {
 	mk(engine.Memory{Key: "same-session-old", Content: "staging database moved to port 5433", Session: "live", CreatedAt: now.Add(-3 * time.Hour)})
 
 	tr := recall(t, e, engine.Query{Text: "staging database port", Session: "live", Project: "memtrace", ReadOnly: true, At: now})
-	want := map[string]string{
-		"quarantined":   "quarantined",
-		"archived":      "archived",
-		"tool":          "excluded source: role tool",
-		"echo":          "echo of the current session",
-		"other-project": "scoped to project:garden-app",
+	want := map[string]engine.DropKind{
+		"quarantined":   engine.DropQuarantined,
+		"archived":      engine.DropArchived,
+		"tool":          engine.DropExcludedRole,
+		"echo":          engine.DropSessionEcho,
+		"other-project": engine.DropOtherProject,
 	}
-	for key, prefix := range want {
-		if it, ok := item(tr, "exclude", key); !ok || !strings.HasPrefix(it.Dropped, prefix) {
-			t.Errorf("%s at exclude: %q, want %q…", key, it.Dropped, prefix)
+	for key, kind := range want {
+		if it, ok := item(tr, "exclude", key); !ok || it.DropKind != kind || it.Dropped == "" {
+			t.Errorf("%s at exclude: %s %q, want %s", key, it.DropKind, it.Dropped, kind)
 		}
 	}
 	got := survivorKeys(tr)
@@ -217,8 +217,8 @@ func TestBudgetIsTheLastWord(t *testing.T) {
 	}
 	st := tight.Stage("budget")
 	for _, it := range st.Items {
-		if it.Dropped != "" && !strings.HasPrefix(it.Dropped, "budget: line of") {
-			t.Errorf("budget dropped %s for %q", it.Key, it.Dropped)
+		if it.Dropped != "" && it.DropKind != engine.DropOverBudget {
+			t.Errorf("budget dropped %s for %s %q", it.Key, it.DropKind, it.Dropped)
 		}
 	}
 	if st.Out != len(tight.Survivors) || tight.Survivors[0].Key != full.Survivors[0].Key {

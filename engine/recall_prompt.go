@@ -56,7 +56,7 @@ func (r *recallRun) budget(st *StageTrace) {
 	for _, pl := range r.rendered {
 		n := runeCount(pl.line) + 1
 		if used+n > limit {
-			dropped = append(dropped, pl.c.item(fmt.Sprintf("budget: line of %d chars does not fit the %d left of %d",
+			dropped = append(dropped, pl.c.drop(DropOverBudget, fmt.Sprintf("line of %d chars does not fit the %d left of %d",
 				n, max(0, limit-used), limit)))
 			continue
 		}

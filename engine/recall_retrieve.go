@@ -173,8 +173,8 @@ func (r *recallRun) exclude(st *StageTrace) {
 	var kept []*candidate
 	var dropped []TraceItem
 	for _, c := range r.live {
-		if reason := r.excludeReason(c, past); reason != "" {
-			dropped = append(dropped, c.item(reason))
+		if kind, reason := r.excludeReason(c, past); kind != "" {
+			dropped = append(dropped, c.drop(kind, reason))
 			continue
 		}
 		kept = append(kept, c)
@@ -185,34 +185,36 @@ func (r *recallRun) exclude(st *StageTrace) {
 	r.keep(st, kept, dropped)
 }
 
-func (r *recallRun) excludeReason(c *candidate, includeCold bool) string {
+// excludeReason is why c must not be recalled for this query, as a kind
+// and a reason; "" when it may.
+func (r *recallRun) excludeReason(c *candidate, includeCold bool) (DropKind, string) {
 	m := &c.m
 	switch {
 	case m.Status == StatusQuarantined:
-		return "quarantined (noise kept for review, never recalled)"
+		return DropQuarantined, "quarantined (noise kept for review, never recalled)"
 	case m.Status == StatusArchived && !includeCold:
-		return "archived (COLD tier): recalled only when the query asks about the past or with include_cold"
+		return DropArchived, "archived (COLD tier): recalled only when the query asks about the past or with include_cold"
 	case m.Status != StatusActive && m.Status != StatusArchived:
-		return "status " + string(m.Status) + " is not recallable"
+		return DropNotRecallable, "status " + string(m.Status) + " is not recallable"
 	}
 	for _, role := range excludedRoles {
 		if m.Role == role {
-			return "excluded source: role " + role
+			return DropExcludedRole, "excluded source: role " + role
 		}
 	}
 	// A project's memories are loaded for that project, and for queries
 	// that name no project at all (the CLI without --project); never for
 	// another project.
 	if r.q.Project != "" && strings.HasPrefix(m.Scope, "project:") && m.Scope != ProjectScope(r.q.Project) {
-		return "scoped to " + m.Scope + ", not project:" + r.q.Project
+		return DropOtherProject, "scoped to " + m.Scope + ", not project:" + r.q.Project
 	}
 	if r.q.Session != "" && m.Session == r.q.Session {
 		age := r.q.At.Sub(m.CreatedAt)
 		if age >= 0 && age <= echoWindow {
-			return fmt.Sprintf("echo of the current session (created %s before the query)", age.Round(time.Second))
+			return DropSessionEcho, fmt.Sprintf("echo of the current session (created %s before the query)", age.Round(time.Second))
 		}
 	}
-	return ""
+	return "", ""
 }
 
 // pastMarkers are words with which a query asks about the past, so COLD
@@ -264,11 +266,11 @@ func (r *recallRun) rerank(st *StageTrace) {
 			// Its BM25 score came from its neighbours' words alone: context
 			// helps rank a memory that says something about the query, but
 			// must not surface one that says nothing about it.
-			dropped = append(dropped, c.item(fmt.Sprintf("unrelated: matched only through neighbouring memories (no query term in its own text, cosine_score %s < %s)", f3(c.cosine), f3(contextOnlyCosine))))
+			dropped = append(dropped, c.drop(DropNeighbourOnly, fmt.Sprintf("unrelated: matched only through neighbouring memories (no query term in its own text, cosine_score %s < %s)", f3(c.cosine), f3(contextOnlyCosine))))
 			continue
 		}
 		if c.relevance < relevanceFloor && !c.fromHot {
-			dropped = append(dropped, c.item(fmt.Sprintf("unrelated: relevance_score %s < floor %s", f3(c.relevance), f3(relevanceFloor))))
+			dropped = append(dropped, c.drop(DropBelowFloor, fmt.Sprintf("unrelated: relevance_score %s < floor %s", f3(c.relevance), f3(relevanceFloor))))
 			continue
 		}
 		kept = append(kept, c)

@@ -51,20 +51,22 @@ func (r *recallRun) temporal(st *StageTrace) {
 	var kept []*candidate
 	var dropped []TraceItem
 	var recognised []string
+	byRecognition := map[int64]bool{}
 	for _, c := range r.live {
 		cue := cueOf[c]
 		switch {
 		case c.m.CreatedAt.After(at):
-			dropped = append(dropped, c.item("not yet created at "+at.Format("2006-01-02T15:04Z07:00")+
+			dropped = append(dropped, c.drop(DropNotYetCreated, "not yet created at "+at.Format("2006-01-02T15:04Z07:00")+
 				" (created "+c.m.CreatedAt.Format("2006-01-02T15:04Z07:00")+")"))
 		case forgottenAt(c.m, c.decay, r.cfg) && !Recognised(cue):
-			dropped = append(dropped, c.item(fmt.Sprintf("forgotten: decay %s × importance %s < threshold %s (forgot at %s); cue_score %s < recognition %s",
+			dropped = append(dropped, c.drop(DropForgotten, fmt.Sprintf("forgotten: decay %s × importance %s < threshold %s (forgot at %s); cue_score %s < recognition %s",
 				f3(c.decay), f3(clamp01(c.m.Importance)), f3(r.cfg.ForgetThreshold),
 				ForgetAt(c.m, r.cfg).Format("2006-01-02"), f3(cue), f3(RecognitionCue))))
 		case forgottenAt(c.m, c.decay, r.cfg):
 			recognised = append(recognised, fmt.Sprintf("id %d: recognised (forgotten in free recall on %s): cue_score %s ≥ %s, retention %s",
 				c.m.ID, ForgetAt(c.m, r.cfg).Format("2006-01-02"), f3(cue), f3(RecognitionCue), f3(retention[c])))
 			kept = append(kept, c)
+			byRecognition[c.m.ID] = true
 		default:
 			kept = append(kept, c)
 		}
@@ -81,6 +83,9 @@ func (r *recallRun) temporal(st *StageTrace) {
 		st.Notes["recognised"] = strings.Join(recognised, "; ")
 	}
 	r.keep(st, kept, dropped)
+	for i := range st.Items {
+		st.Items[i].Recognised = byRecognition[st.Items[i].ID]
+	}
 }
 
 // guaranteed decides the HOT tier's privilege. A HOT memory (always-include
@@ -113,10 +118,10 @@ func (r *recallRun) guaranteed(st *StageTrace) {
 		case retrieved:
 			rest = append(rest, c) // competes on its merits, without the privilege
 		case c.relevance < gate:
-			dropped = append(dropped, c.item(fmt.Sprintf("guaranteed gate: relevance_score %s < gate %s for this query",
+			dropped = append(dropped, c.drop(DropBelowGate, fmt.Sprintf("guaranteed gate: relevance_score %s < gate %s for this query",
 				f3(c.relevance), f3(gate))))
 		default:
-			dropped = append(dropped, c.item(fmt.Sprintf("guaranteed cap %d reached", capN)))
+			dropped = append(dropped, c.drop(DropGuaranteedCap, fmt.Sprintf("guaranteed cap %d reached", capN)))
 		}
 	}
 	sortByScore(rest, func(c *candidate) float64 { return c.final })
@@ -178,10 +183,10 @@ func (r *recallRun) mmr(st *StageTrace) {
 		c.set("redundancy_cosine_score", redundancy[best])
 		switch {
 		case redundancy[best] >= nearDuplicate:
-			dropped = append(dropped, c.item(fmt.Sprintf("near-duplicate of id %d (cosine_score %s ≥ %s)",
+			dropped = append(dropped, c.drop(DropMMRRedundant, fmt.Sprintf("near-duplicate of id %d (cosine_score %s ≥ %s)",
 				redundantWith[best], f3(redundancy[best]), f3(nearDuplicate))))
 		case picked >= keepN:
-			dropped = append(dropped, c.item(fmt.Sprintf("mmr: beyond the %d kept (2·k)", keepN)))
+			dropped = append(dropped, c.drop(DropMMRBeyondKeep, fmt.Sprintf("beyond the %d kept (2·k)", keepN)))
 		default:
 			picked++
 			selected = append(selected, c)
@@ -248,11 +253,11 @@ func (r *recallRun) merge(st *StageTrace) {
 		if take[i] {
 			kept = append(kept, c)
 		} else {
-			dropped = append(dropped, c.item(fmt.Sprintf("merge: k=%d slots filled (%s quota)", k, c.channel)))
+			dropped = append(dropped, c.drop(DropSlotsFull, fmt.Sprintf("k=%d slots filled (%s quota)", k, c.channel)))
 		}
 	}
 	for _, c := range overflow {
-		dropped = append(dropped, c.item("merge: more guaranteed items than k"))
+		dropped = append(dropped, c.drop(DropGuaranteedOverK, "more guaranteed items than k"))
 	}
 	st.Notes["k"] = strconv.Itoa(k)
 	st.Notes["quotas"] = fmt.Sprintf("guaranteed ≤ %d; fact %d, semantic %d of the %d remaining (unused quota passes on)",
@@ -273,7 +278,7 @@ func (r *recallRun) blend(st *StageTrace) {
 		inSession := r.q.Session != "" && c.m.Session == r.q.Session
 		switch {
 		case inSession && c.channel != ChannelGuaranteed && session >= sessionCap:
-			dropped = append(dropped, c.item(fmt.Sprintf("blend: current-session share full (%d of k=%d)", sessionCap, r.q.K)))
+			dropped = append(dropped, c.drop(DropSessionShareFull, fmt.Sprintf("current-session share full (%d of k=%d)", sessionCap, r.q.K)))
 			continue
 		case inSession:
 			session++

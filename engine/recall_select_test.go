@@ -26,8 +26,8 @@ func TestMMRDropsNearDuplicates(t *testing.T) {
 	add(t, e, engine.Memory{Key: "c", Content: "the staging server deploys every night at two", Importance: 0.6, CreatedAt: t0.Add(-day)})
 	tr := recall(t, e, engine.Query{Text: "staging server postgres port", ReadOnly: true, At: t0})
 	it, _ := item(tr, "mmr", "b")
-	if want := fmt.Sprintf("near-duplicate of id %d", a.ID); !strings.HasPrefix(it.Dropped, want) {
-		t.Errorf("b at mmr: %q, want %q…", it.Dropped, want)
+	if want := fmt.Sprintf("near-duplicate of id %d", a.ID); it.DropKind != engine.DropMMRRedundant || !strings.HasPrefix(it.Dropped, want) {
+		t.Errorf("b at mmr: %s %q, want %s %q…", it.DropKind, it.Dropped, engine.DropMMRRedundant, want)
 	}
 	if got := survivorKeys(tr); len(got) != 2 || got[0] != "a" || got[1] != "c" {
 		t.Errorf("survivors = %v, want [a c]", got)
@@ -54,8 +54,8 @@ func TestMergeQuotasAndBlendShare(t *testing.T) {
 		t.Errorf("k=4 survivors by channel = %v, want 2 fact + 2 semantic", n)
 	}
 	for _, it := range tr.Stage("merge").Items {
-		if it.Dropped != "" && !strings.HasPrefix(it.Dropped, "merge: k=4 slots filled") {
-			t.Errorf("merge dropped %s: %q", it.Key, it.Dropped)
+		if it.Dropped != "" && (it.DropKind != engine.DropSlotsFull || !strings.HasPrefix(it.Dropped, "k=4 slots filled")) {
+			t.Errorf("merge dropped %s: %s %q", it.Key, it.DropKind, it.Dropped)
 		}
 	}
 
@@ -75,7 +75,7 @@ func TestMergeQuotasAndBlendShare(t *testing.T) {
 	}
 	dropped := 0
 	for _, it := range tr.Stage("blend").Items {
-		if strings.HasPrefix(it.Dropped, "blend: current-session share full") {
+		if it.DropKind == engine.DropSessionShareFull {
 			dropped++
 		}
 	}

@@ -92,7 +92,7 @@ func TestGuaranteedChannelIsGatedByRelevance(t *testing.T) {
 			}
 			for _, key := range hotMilestones {
 				it, ok := item(tr, "guaranteed", key)
-				if !ok || !strings.HasPrefix(it.Dropped, "guaranteed gate") {
+				if !ok || it.DropKind != engine.DropBelowGate {
 					t.Errorf("%s at the guaranteed stage: %+v, want dropped by the gate", key, it)
 				}
 			}
@@ -218,7 +218,7 @@ func TestMovingAtForgetsEpisodesBeforeFacts(t *testing.T) {
 		}
 		q.At = demoNow.Add(90 * day)
 		later := recall(t, e, q)
-		if it, _ := item(later, "temporal", pair[0]); !strings.HasPrefix(it.Dropped, "forgotten") {
+		if it, _ := item(later, "temporal", pair[0]); it.DropKind != engine.DropForgotten {
 			t.Errorf("%s: episode %s at +90d: %q, want forgotten", name, pair[0], it.Dropped)
 		}
 		if it, _ := item(later, "temporal", pair[1]); it.Dropped != "" {
@@ -254,7 +254,7 @@ func TestForgetAtPredictsTheStepInRecall(t *testing.T) {
 		}
 		q.At = at.Add(day)
 		tr := recall(t, e, q)
-		if it, ok := item(tr, "temporal", key); !ok || !strings.HasPrefix(it.Dropped, "forgotten") || it.Scores["cue_score"] >= engine.RecognitionCue {
+		if it, ok := item(tr, "temporal", key); !ok || it.DropKind != engine.DropForgotten || it.Recognised || it.Scores["cue_score"] >= engine.RecognitionCue {
 			t.Errorf("%s a day after its forecast %s: %q (cue_score %v), want forgotten", key, at.Format(time.DateOnly), it.Dropped, it.Scores["cue_score"])
 		}
 		// Recognition: the memory's own words still find it after ForgetAt.
@@ -264,7 +264,7 @@ func TestForgetAtPredictsTheStepInRecall(t *testing.T) {
 		it, _ := item(tr, "temporal", key)
 		st := tr.Stage("temporal")
 		want := fmt.Sprintf("id %d: recognised (forgotten in free recall on %s)", m.ID, at.Format(time.DateOnly))
-		if it.Dropped != "" || it.Scores["cue_score"] != 1 || !slices.Contains(survivorKeys(tr), key) ||
+		if it.Dropped != "" || !it.Recognised || it.Scores["cue_score"] != 1 || !slices.Contains(survivorKeys(tr), key) ||
 			!strings.Contains(st.Notes["recognised"], want) {
 			t.Errorf("%s by its own text a day after %s: dropped %q, cue_score %v, survivors %v, notes %q",
 				key, at.Format(time.DateOnly), it.Dropped, it.Scores["cue_score"], survivorKeys(tr), st.Notes["recognised"])
@@ -282,7 +282,7 @@ func TestTimeOverrideHidesMemoriesNotYetCreated(t *testing.T) {
 	q := readOnly("충주 사과")
 	q.At = time.Date(2026, 3, 20, 0, 0, 0, 0, time.UTC) // before the apples (03-28), after the trip (03-07)
 	tr := recall(t, e, q)
-	if it, _ := item(tr, "temporal", "m0216"); !strings.HasPrefix(it.Dropped, "not yet created") {
+	if it, _ := item(tr, "temporal", "m0216"); it.DropKind != engine.DropNotYetCreated {
 		t.Errorf("m0216 on 2026-03-20: %q, want not yet created", it.Dropped)
 	}
 	if slices.Contains(survivorKeys(tr), "m0216") {

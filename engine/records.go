@@ -181,16 +181,19 @@ type StoredTrace struct {
 
 // CaptureResult is what the capture pipeline decided for one message.
 type CaptureResult struct {
-	MessageID string     `json:"message_id,omitempty"`
-	Outcome   string     `json:"outcome"` // stored | reinforced | dropped
-	MemoryID  int64      `json:"memory_id,omitempty"`
-	Key       string     `json:"key,omitempty"`
-	Kind      Kind       `json:"kind,omitempty"`
-	Type      string     `json:"type,omitempty"`
-	DroppedBy string     `json:"dropped_by,omitempty"` // l1 | l2 | judge
-	Reason    string     `json:"reason,omitempty"`
-	Decider   string     `json:"decider,omitempty"` // "rules" when no judge is configured, else "judge:<model>"
-	Trail     []Decision `json:"trail"`
+	MessageID string `json:"message_id,omitempty"`
+	Outcome   string `json:"outcome"` // stored | reinforced | dropped | held (needs_review: in the review queue) | skipped
+	MemoryID  int64  `json:"memory_id,omitempty"`
+	Key       string `json:"key,omitempty"`
+	Kind      Kind   `json:"kind,omitempty"`
+	Type      string `json:"type,omitempty"`
+	DroppedBy string `json:"dropped_by,omitempty"` // l1 | l2 | judge
+	Reason    string `json:"reason,omitempty"`
+	Decider   string `json:"decider,omitempty"` // "rules" when no judge is configured, else "judge:<model>"
+	// JudgeError is set when the judge could not be asked or broke, and the
+	// rules decided in its place (the trail says why).
+	JudgeError bool       `json:"judge_error,omitempty"`
+	Trail      []Decision `json:"trail"`
 	// Correction is set when the message recorded (or counted) a lesson.
 	Correction *Correction `json:"correction,omitempty"`
 }
@@ -209,7 +212,16 @@ type IngestStats struct {
 	Reinforced int            `json:"reinforced"`
 	Dropped    map[string]int `json:"dropped"` // l1, l2, judge
 	// Skipped counts offered messages whose id was captured before (an
-	// ingest run again): offered = stored + reinforced + dropped + skipped.
-	Skipped int         `json:"skipped"`
-	Errors  []LineError `json:"errors"`
+	// ingest run again).
+	Skipped int `json:"skipped"`
+	// NeedsReview counts messages the judge held (its answer did not
+	// validate): they wait in the review queue, neither stored nor dropped.
+	// offered = stored + reinforced + dropped.l1 + dropped.l2 +
+	// dropped.judge + skipped + needs_review.
+	NeedsReview int `json:"needs_review"`
+	// JudgeErrors counts offered messages the judge could not answer
+	// (unreachable, timed out, broke): the rules decided them, so each is
+	// also counted in stored, reinforced or dropped — not an addend.
+	JudgeErrors int         `json:"judge_errors"`
+	Errors      []LineError `json:"errors"`
 }

@@ -33,6 +33,9 @@ type Queries interface {
 	// idempotent imports).
 	CaptureExists(ctx context.Context, messageID string) (bool, error)
 
+	// The review queue of held captures (review.go).
+	ReviewQueries
+
 	// Corrections.
 	GetCorrection(ctx context.Context, lessonKey string) (*Correction, error) // ENOTFOUND
 	SaveCorrection(ctx context.Context, c *Correction) error                  // insert or update by LessonKey

@@ -47,7 +47,8 @@ type PromotionReviewer interface {
 
 // ValidatePromotionVerdict checks a reviewer's answer: a known verdict, a
 // one-line wording of at most 200 characters when promoting, a scope of the
-// form global | project:NAME | domain:NAME, confidence in [0, 1].
+// form global | project:NAME | domain:NAME (a reject may leave wording and
+// scope empty, as the reviewer's prompt says), confidence in [0, 1].
 func ValidatePromotionVerdict(v PromotionVerdict) error {
 	switch v.Verdict {
 	case PromoteVerdictPromote, PromoteVerdictKeepWarm, PromoteVerdictReject:
@@ -58,7 +59,7 @@ func ValidatePromotionVerdict(v PromotionVerdict) error {
 	if v.Verdict != PromoteVerdictReject && (w == "" || strings.ContainsAny(w, "\n\r") || len([]rune(w)) > 200) {
 		return Errorf(EINVALID, "promotion wording must be one line of 1–200 characters")
 	}
-	if !ValidScope(v.Scope) {
+	if !ValidScope(v.Scope) && !(v.Verdict == PromoteVerdictReject && strings.TrimSpace(v.Scope) == "") {
 		return Errorf(EINVALID, "promotion scope %q is not global, project:NAME or domain:NAME", v.Scope)
 	}
 	if v.Confidence < 0 || v.Confidence > 1 {
@@ -133,7 +134,13 @@ func (e *Engine) promotionProposal(ctx context.Context, c *Correction, rev Promo
 	if rev != nil {
 		v, err := rev.Review(ctx, *c)
 		if err != nil {
-			return nil, fmt.Errorf("review lesson %s with %s: %w", c.LessonKey, rev.Name(), err)
+			if ctx.Err() != nil {
+				return nil, fmt.Errorf("review lesson %s with %s: %w", c.LessonKey, rev.Name(), err)
+			}
+			// The review is advice: a reviewer that cannot answer leaves
+			// the proposal for the curator, saying why, and the heartbeat
+			// goes on.
+			v = PromotionVerdict{NeedsReview: true, Reason: fmt.Sprintf("%s could not review: %s", rev.Name(), ErrorMessage(err))}
 		}
 		if !v.NeedsReview {
 			if verr := ValidatePromotionVerdict(v); verr != nil {
@@ -145,12 +152,18 @@ func (e *Engine) promotionProposal(ctx context.Context, c *Correction, rev Promo
 		p.Model, p.PromptHash, p.Confidence = v.Model, v.PromptHash, v.Confidence
 		if v.NeedsReview {
 			p.Status = ProposalReview
-			p.Reason += "; the reviewer's answer did not validate"
+			if err != nil {
+				p.Reason += "; " + v.Reason
+			} else {
+				p.Reason += "; the reviewer's answer did not validate"
+			}
 		} else {
 			if v.Wording != "" {
 				ev.Wording = strings.TrimSpace(v.Wording)
 			}
-			ev.Scope = v.Scope
+			if v.Scope != "" {
+				ev.Scope = v.Scope
+			}
 			if v.Verdict == PromoteVerdictKeepWarm {
 				p.TargetType = string(TierWarm)
 			}

@@ -35,7 +35,17 @@ type TraceItem struct {
 	Tier    Tier               `json:"tier,omitempty"`
 	Channel string             `json:"channel,omitempty"`
 	Scores  map[string]float64 `json:"scores"`
-	Dropped string             `json:"dropped,omitempty"`
+	// Dropped is why the stage dropped the memory, for people; "" when it
+	// was kept. Its wording may change: programs read DropKind.
+	Dropped string `json:"dropped,omitempty"`
+	// DropKind is Dropped for programs: one of DropKinds, set exactly when
+	// Dropped is.
+	DropKind DropKind `json:"drop_kind,omitempty"`
+	// Recognised (temporal stage only): kept although forgotten in free
+	// recall at the recall's time, because the query cues it (cue_score ≥
+	// RecognitionCue). Further facts about an item travel as fields like
+	// this one (e.g. superseded_by when knowledge updates land).
+	Recognised bool `json:"recognised,omitempty"`
 }
 
 // StageTrace records one stage: how many items came in, how many went out,

@@ -31,10 +31,26 @@ type Change struct {
 	// FinalScoreDelta is final_score_b − final_score_a.
 	FinalScoreDelta float64   `json:"final_score_delta"`
 	ForgetAt        time.Time `json:"forget_at"`
-	// Reason is why the memory is absent from the other side's survivors:
-	// for forgotten and left, the drop reason at B; for new, at A.
+	// Reason is why the memory is absent from the other side's survivors,
+	// for people, as "stage: reason": for forgotten and left, the drop at B;
+	// for new, at A ("not retrieved at B/A" when no stage saw it there).
 	Reason string `json:"reason,omitempty"`
+	// Stage and DropKind are Reason for programs: the stage that dropped
+	// the memory on the other side and its engine.DropKind, or "" and
+	// DropNotRetrieved when no stage saw it there.
+	Stage    string          `json:"stage,omitempty"`
+	DropKind engine.DropKind `json:"drop_kind,omitempty"`
+	// RecognisedA and RecognisedB: the temporal stage at that time kept the
+	// memory although it is forgotten in free recall, because the query
+	// cues it (engine.TraceItem.Recognised).
+	RecognisedA bool `json:"recognised_a,omitempty"`
+	RecognisedB bool `json:"recognised_b,omitempty"`
 }
+
+// DropNotRetrieved is a Change's DropKind when no stage of the other side's
+// recall saw the memory (it was not a candidate there). It belongs to
+// comparisons only: a trace item is always seen by the stage that drops it.
+const DropNotRetrieved engine.DropKind = "not_retrieved"
 
 // Comparison is what one query recalls at A and at B.
 type Comparison struct {
@@ -84,33 +100,54 @@ func Compare(ctx context.Context, e *engine.Engine, q engine.Query, atA, atB tim
 type side struct {
 	rank    map[int64]int
 	final   map[int64]float64
-	dropped map[int64]string
+	dropped map[int64]drop
 	// kept: ids the temporal stage kept — remembered, or forgotten in free
 	// recall but recognised by the query.
 	kept map[int64]bool
+	// recognised: ids the temporal stage kept by recognition.
+	recognised map[int64]bool
+}
+
+// drop is where and why a trace dropped a memory.
+type drop struct {
+	stage  string
+	kind   engine.DropKind
+	reason string
 }
 
 func sideOf(tr *engine.Trace) side {
-	s := side{rank: map[int64]int{}, final: map[int64]float64{}, dropped: map[int64]string{}, kept: map[int64]bool{}}
+	s := side{rank: map[int64]int{}, final: map[int64]float64{}, dropped: map[int64]drop{},
+		kept: map[int64]bool{}, recognised: map[int64]bool{}}
 	for i, sv := range tr.Survivors {
 		s.rank[sv.ID] = i + 1
 	}
 	for _, st := range tr.Stages {
 		for _, it := range st.Items {
-			if st.Name == "temporal" && it.Dropped == "" {
+			if st.Name == "temporal" && it.DropKind == "" {
 				s.kept[it.ID] = true
+				s.recognised[it.ID] = it.Recognised
 			}
 			if v, ok := it.Scores["final_score"]; ok {
 				s.final[it.ID] = v
 			}
-			if it.Dropped != "" {
+			if it.DropKind != "" {
 				if _, seen := s.dropped[it.ID]; !seen {
-					s.dropped[it.ID] = st.Name + ": " + it.Dropped
+					s.dropped[it.ID] = drop{stage: st.Name, kind: it.DropKind, reason: it.Dropped}
 				}
 			}
 		}
 	}
 	return s
+}
+
+// why fills ch's reason from d, the drop on the other side (zero when no
+// stage saw the memory there); other names that side ("A" or "B").
+func (ch *Change) why(d drop, other string) {
+	if d.kind == "" {
+		ch.Reason, ch.DropKind = "not retrieved at "+other, DropNotRetrieved
+		return
+	}
+	ch.Reason, ch.Stage, ch.DropKind = d.stage+": "+d.reason, d.stage, d.kind
 }
 
 func compareTraces(e *engine.Engine, a, b *engine.Trace) *Comparison {
@@ -126,6 +163,7 @@ func compareTraces(e *engine.Engine, a, b *engine.Trace) *Comparison {
 			ID: sv.ID, Key: sv.Key, Text: sv.Text, Kind: sv.Kind, Type: sv.Type,
 			RankA: sa.rank[sv.ID], RankB: sb.rank[sv.ID],
 			FinalScoreA: sa.final[sv.ID], FinalScoreB: sb.final[sv.ID],
+			RecognisedA: sa.recognised[sv.ID], RecognisedB: sb.recognised[sv.ID],
 		}
 		ch.FinalScoreDelta = round6(ch.FinalScoreB - ch.FinalScoreA)
 		if ch.RankA > 0 && ch.RankB > 0 {
@@ -141,7 +179,7 @@ func compareTraces(e *engine.Engine, a, b *engine.Trace) *Comparison {
 		ch := change(sv)
 		switch {
 		case ch.RankB == 0:
-			ch.Reason = reasonOr(sb.dropped[sv.ID], "not retrieved at B")
+			ch.why(sb.dropped[sv.ID], "B")
 			m, ok := e.Memory(sv.ID)
 			// A memory recognised at B (kept by the temporal stage although
 			// forgotten in free recall) is still recalled: it left for
@@ -162,7 +200,7 @@ func compareTraces(e *engine.Engine, a, b *engine.Trace) *Comparison {
 	for _, sv := range b.Survivors {
 		if sa.rank[sv.ID] == 0 {
 			ch := change(sv)
-			ch.Reason = reasonOr(sa.dropped[sv.ID], "not retrieved at A")
+			ch.why(sa.dropped[sv.ID], "A")
 			c.New = append(c.New, ch)
 		}
 	}
@@ -184,13 +222,6 @@ func compareTraces(e *engine.Engine, a, b *engine.Trace) *Comparison {
 	byMove(c.Rose, 1)
 	byMove(c.Fell, -1)
 	return c
-}
-
-func reasonOr(r, fallback string) string {
-	if r == "" {
-		return fallback
-	}
-	return r
 }
 
 // WriteText renders the comparison for a terminal: one section per kind of

@@ -30,6 +30,17 @@ func survivorKeys(tr *engine.Trace) []string {
 	return out
 }
 
+// recognisedIn reports that the temporal stage of tr kept memory id by
+// recognition.
+func recognisedIn(tr *engine.Trace, id int64) bool {
+	for _, it := range tr.Stage("temporal").Items {
+		if it.ID == id {
+			return it.Recognised
+		}
+	}
+	return false
+}
+
 func contains(ss []string, s string) bool {
 	for _, x := range ss {
 		if x == s {
@@ -146,8 +157,14 @@ func TestCompareForgetsEpisodesBeforeFactsOfEqualImportance(t *testing.T) {
 		t.Errorf("충주 사과 at +90d: forgotten %v, want none (the cue recognises them)", got)
 	}
 	for _, k := range []string{"m0308", "m0441"} {
-		if !contains(survivorKeys(specific.B), k) || !strings.Contains(specific.B.Stage("temporal").Notes["recognised"], "recognised (forgotten in free recall on") {
+		m, _ := d.e.MemoryByKey(k)
+		if !contains(survivorKeys(specific.B), k) || !recognisedIn(specific.B, m.ID) {
 			t.Errorf("충주 사과 at +90d: %s not recognised; survivors %v, notes %q", k, survivorKeys(specific.B), specific.B.Stage("temporal").Notes["recognised"])
+		}
+		for _, ch := range append(append(append([]inspector.Change{}, specific.Held...), specific.Rose...), append(specific.Fell, specific.New...)...) {
+			if ch.Key == k && (!ch.RecognisedB || ch.RecognisedA) {
+				t.Errorf("충주 사과: %s recognised at A %v, at B %v; want only at B", k, ch.RecognisedA, ch.RecognisedB)
+			}
 		}
 	}
 	seenFact := map[float64]bool{}
@@ -186,14 +203,14 @@ func TestForecastFirstEntryDropsOutAtItsForgetAt(t *testing.T) {
 	if first.HalfLifeDays != 14*1.8 || first.Importance != 0.4 {
 		t.Errorf("half-life %v days, importance %v; want 25.2 (14 × (1 + 2·0.4)) and 0.4", first.HalfLifeDays, first.Importance)
 	}
-	fate := func(text string, at time.Time) (survived bool, dropped string) {
+	fate := func(text string, at time.Time) (survived bool, dropped engine.DropKind) {
 		tr, err := inspector.Recall(ctx, d.e, engine.Query{Text: text, At: at})
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, it := range tr.Stage("temporal").Items {
 			if it.ID == first.ID {
-				dropped = it.Dropped
+				dropped = it.DropKind
 			}
 		}
 		return contains(survivorKeys(tr), first.Key), dropped
@@ -201,7 +218,7 @@ func TestForecastFirstEntryDropsOutAtItsForgetAt(t *testing.T) {
 	if ok, why := fate(looseChungju, first.ForgetAt.Add(-day)); !ok || why != "" {
 		t.Errorf("the day before forget_at: survivor %v, temporal drop %q", ok, why)
 	}
-	if ok, why := fate(looseChungju, first.ForgetAt.Add(day)); ok || !strings.HasPrefix(why, "forgotten") {
+	if ok, why := fate(looseChungju, first.ForgetAt.Add(day)); ok || why != engine.DropForgotten {
 		t.Errorf("the day after forget_at: survivor %v, temporal drop %q", ok, why)
 	}
 	if ok, why := fate(first.Text, first.ForgetAt.Add(day)); !ok || why != "" {
@@ -227,17 +244,47 @@ func TestForecastOf(t *testing.T) {
 	}
 }
 
-func TestReasonKind(t *testing.T) {
-	for in, want := range map[string]string{
-		"forgotten: decay 0.100 × importance 0.400 < threshold 0.050 (forgot at 2026-07-31)": "forgotten",
-		"not yet created at 2026-06-01T09:00Z (created 2026-07-01T09:00Z)":                   "not yet created",
-		"near-duplicate of id 7 (cosine_score 0.990 ≥ 0.950)":                                "near-duplicate",
-		"guaranteed gate: relevance_score 0.1 < gate 0.25 for this query":                    "guaranteed gate",
-		"echo of the current session (created 1m0s before the query)":                        "echo of the current session",
-		"scoped to project:garden, not project:memtrace":                                     "scoped to project",
-	} {
-		if got := inspector.ReasonKind(in); got != want {
-			t.Errorf("ReasonKind(%q) = %q, want %q", in, got, want)
+// The forgotten Chungju episodes carry their kind into every reader: the
+// comparison's changes, the drop counts, and a Left change's stage stays
+// out of its reason's prose ("mmr: beyond …", never "mmr: mmr: …").
+func TestDropKindsReachTheComparison(t *testing.T) {
+	d := openDemo(t)
+	ctx := context.Background()
+	c, err := inspector.Compare(ctx, d.e, engine.Query{Text: looseChungju}, d.now, d.now.Add(90*day))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ch := range c.Forgotten {
+		if ch.Stage != "temporal" || ch.DropKind != engine.DropForgotten || !strings.HasPrefix(ch.Reason, "temporal: forgotten: decay") {
+			t.Errorf("forgotten %s: stage %q kind %q reason %q", ch.Key, ch.Stage, ch.DropKind, ch.Reason)
+		}
+	}
+	if got := inspector.DropCounts(*c.B.Stage("temporal"))["forgotten"]; got < len(c.Forgotten) {
+		t.Errorf("temporal at +90d counts %d forgotten, the comparison lists %d", got, len(c.Forgotten))
+	}
+	for _, set := range [][]inspector.Change{c.Left, c.New} {
+		for _, ch := range set {
+			if ch.DropKind == "" || strings.HasPrefix(ch.Reason, ch.Stage+": "+ch.Stage+":") {
+				t.Errorf("%s: stage %q kind %q reason %q", ch.Key, ch.Stage, ch.DropKind, ch.Reason)
+			}
+			if (ch.DropKind == inspector.DropNotRetrieved) != (ch.Stage == "") {
+				t.Errorf("%s: kind %q with stage %q", ch.Key, ch.DropKind, ch.Stage)
+			}
+		}
+	}
+	// With k = 1 a year on, the Chungju memories that were survivors leave
+	// through the slots, not the clock: their stage is named once.
+	k1, err := inspector.Compare(ctx, d.e, engine.Query{Text: "충주 사과", K: 1}, d.now, d.now.Add(2*day))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tr := range []*engine.Trace{k1.A, k1.B} {
+		for _, st := range tr.Stages {
+			for _, it := range st.Items {
+				if it.DropKind != "" && strings.HasPrefix(it.Dropped, st.Name+":") {
+					t.Errorf("%s repeats its stage in the reason: %q", st.Name, it.Dropped)
+				}
+			}
 		}
 	}
 }

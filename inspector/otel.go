@@ -255,7 +255,8 @@ func decays(st engine.StageTrace) AnyValue {
 			kv("decay", Float(it.Scores["decay"])),
 			kv("boost", Float(it.Scores["boost"])),
 			kv("final_score", Float(it.Scores["final_score"])),
-			kv("forgotten", Bool(strings.HasPrefix(it.Dropped, "forgotten"))),
+			kv("forgotten", Bool(it.DropKind == engine.DropForgotten)),
+			kv("recognised", Bool(it.Recognised)),
 		}}})
 	}
 	return AnyValue{ArrayValue: &ArrayValue{Values: nonNil(vs)}}
@@ -292,28 +293,16 @@ func counts(n map[string]int) AnyValue {
 	return AnyValue{KvlistValue: &KeyValueList{Values: vals}}
 }
 
-// DropCounts counts a stage's dropped items by the kind of reason.
+// DropCounts counts a stage's dropped items by drop kind
+// (engine.DropKinds).
 func DropCounts(st engine.StageTrace) map[string]int {
 	n := map[string]int{}
 	for _, it := range st.Items {
-		if it.Dropped != "" {
-			n[ReasonKind(it.Dropped)]++
+		if it.DropKind != "" {
+			n[string(it.DropKind)]++
 		}
 	}
 	return n
-}
-
-// ReasonKind is the head of a drop reason, without its particulars:
-// "forgotten: decay 0.1 × …" → "forgotten", "not yet created at …" → "not
-// yet created", "near-duplicate of id 7 (…)" → "near-duplicate".
-func ReasonKind(reason string) string {
-	cut := len(reason)
-	for _, sep := range []string{":", " (", " at ", " of id "} {
-		if i := strings.Index(reason, sep); i > 0 && i < cut {
-			cut = i
-		}
-	}
-	return strings.TrimSpace(reason[:cut])
 }
 
 // WriteSpans writes spans as JSON lines.

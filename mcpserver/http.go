@@ -29,13 +29,21 @@ func (s *Server) ServeHTTP(ctx context.Context, ln net.Listener) error {
 	case err := <-done:
 		return err
 	case <-ctx.Done():
-		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		// A client's open event stream (the streamable transport's GET) is
+		// never idle, so Shutdown would wait out its whole timeout for it:
+		// give requests in flight a moment, then close what is left. An
+		// interrupt is a clean stop either way.
+		sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
-		err := hs.Shutdown(sctx)
-		if serr := <-done; !errors.Is(serr, http.ErrServerClosed) && err == nil {
-			err = serr
+		if err := hs.Shutdown(sctx); errors.Is(err, context.DeadlineExceeded) {
+			_ = hs.Close()
+		} else if err != nil {
+			return err
 		}
-		return err
+		if serr := <-done; !errors.Is(serr, http.ErrServerClosed) {
+			return serr
+		}
+		return nil
 	}
 }
 

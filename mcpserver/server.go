@@ -10,7 +10,6 @@ package mcpserver
 
 import (
 	"context"
-	"os"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -84,12 +83,6 @@ func New(e *engine.Engine, o Options) *Server {
 // Run serves one client over t until the client disconnects or ctx ends.
 func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 	return s.srv.Run(ctx, t)
-}
-
-// RunStdio serves one client over the process's stdin and stdout through
-// a LineTransport, which answers malformed frames instead of dying.
-func (s *Server) RunStdio(ctx context.Context) error {
-	return s.Run(ctx, &LineTransport{Reader: os.Stdin, Writer: os.Stdout})
 }
 
 // withInput sets t's input schema and remembers it for checkArguments.

@@ -25,7 +25,7 @@ type CaptureIn struct {
 
 // CaptureOut is the result of memory_capture and memory_correct.
 type CaptureOut struct {
-	Outcome   string            `json:"outcome" jsonschema:"stored, reinforced or dropped"`
+	Outcome   string            `json:"outcome" jsonschema:"stored, reinforced, dropped, or held (the judge could not decide: needs_review, kept in the review queue for a curator)"`
 	MemoryID  int64             `json:"memory_id,omitempty" jsonschema:"the memory stored or reinforced"`
 	Key       string            `json:"key,omitempty" jsonschema:"the memory's stable key"`
 	Kind      string            `json:"kind,omitempty"`

@@ -41,6 +41,8 @@ func TestMigrations(t *testing.T) {
 	if len(all) < 2 {
 		t.Fatalf("want at least two migrations, have %d", len(all))
 	}
+	// Numbers only increase; gaps are allowed (parallel branches are each
+	// given a number, and land in any order).
 	var allNames []string
 	// Versions only have to increase: work on several branches takes its
 	// numbers in advance, so a gap is harmless (migrate applies whatever is

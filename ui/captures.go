@@ -13,16 +13,17 @@ import (
 )
 
 // captureLayers are the layer filter's values in the order `l` cycles
-// through them; "" is every capture. Dropping layers filter on dropped_by,
-// stored and reinforced on the outcome.
+// through them; "" is every capture. Dropping layers filter on dropped_by;
+// held (needs_review, waiting in the review queue), stored and reinforced
+// on the outcome.
 func captureLayers() []string {
-	return []string{"", engine.LayerL1, engine.LayerL2, engine.LayerJudge, engine.LayerGate, engine.OutcomeStored, engine.OutcomeReinforced}
+	return []string{"", engine.LayerL1, engine.LayerL2, engine.LayerJudge, engine.LayerGate, engine.OutcomeStored, engine.OutcomeReinforced, engine.OutcomeHeld}
 }
 
 type capturesKeys struct {
 	list                                     listKeys
 	Filter, Apply, Leave, Layer, Focus, Pick key.Binding
-	ClearReason, Reload                      key.Binding
+	ClearReason, Reload, Audit               key.Binding
 }
 
 func defaultCapturesKeys() capturesKeys {
@@ -36,6 +37,7 @@ func defaultCapturesKeys() capturesKeys {
 		Pick:        key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "filter by pattern")),
 		ClearReason: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear pattern")),
 		Reload:      key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "reload")),
+		Audit:       key.NewBinding(key.WithKeys("A"), key.WithHelp("A", "store audit")),
 	}
 }
 
@@ -65,6 +67,12 @@ type capturesPane struct {
 	countsLoading bool
 	width, height int
 	err           string
+
+	// The audit view (A), see captures_audit.go.
+	audit        *engine.StoreAudit
+	auditOpen    bool
+	auditLoading bool
+	auditTop     int
 }
 
 func newCapturesPane(c *common) capturesPane {
@@ -118,7 +126,7 @@ func (p capturesPane) listWidth() int {
 func (p capturesPane) filter() engine.CaptureFilter {
 	f := engine.CaptureFilter{Reason: p.reason, Text: p.text}
 	switch l := captureLayers()[p.layer]; l {
-	case engine.OutcomeStored, engine.OutcomeReinforced:
+	case engine.OutcomeHeld, engine.OutcomeStored, engine.OutcomeReinforced:
 		f.Outcome = l
 	default:
 		f.DroppedBy = l
@@ -143,6 +151,15 @@ func (p capturesPane) update(msg tea.Msg) (capturesPane, tea.Cmd) {
 			return p, nil
 		}
 		return p.fetchIfNeeded()
+	case storeAuditMsg:
+		p.auditLoading = false
+		if msg.Err != nil {
+			p.auditOpen = false
+			p.err = "audit: " + engine.ErrorMessage(msg.Err)
+			return p, nil
+		}
+		p.audit = msg.Audit
+		return p, nil
 	case reasonCountsMsg:
 		p.countsLoading = false
 		if msg.Err != nil {
@@ -183,6 +200,18 @@ func (p capturesPane) handleKey(msg tea.KeyPressMsg) (capturesPane, tea.Cmd) {
 			cmd = tea.Batch(cmd, fetch)
 		}
 		return p, cmd
+	}
+	if key.Matches(msg, k.Audit) {
+		return p.toggleAudit()
+	}
+	if p.auditOpen {
+		switch {
+		case key.Matches(msg, k.list.Up):
+			p.auditTop = max(0, p.auditTop-1)
+		case key.Matches(msg, k.list.Down):
+			p.auditTop = min(p.auditTop+1, max(0, len(p.auditLines(p.width))-1))
+		}
+		return p, nil
 	}
 	switch {
 	case key.Matches(msg, k.Filter):
@@ -274,6 +303,20 @@ func (p capturesPane) fetch(off int) (capturesPane, tea.Cmd) {
 	})
 }
 
+// captureReason is what the reason column shows: for a held capture the
+// judge's validation failure from the trail (the record's reason is the
+// constant needs_review, so the counts group them), else the reason.
+func captureReason(c *engine.CaptureRecord) string {
+	if c.Outcome == engine.OutcomeHeld {
+		for _, d := range c.Trail {
+			if d.Layer == engine.LayerJudge && d.Verdict == "hold" {
+				return d.Reason
+			}
+		}
+	}
+	return c.Reason
+}
+
 // captureLayer is what the layer column shows: the layer that dropped the
 // message, or the outcome.
 func captureLayer(c *engine.CaptureRecord) string {
@@ -285,14 +328,21 @@ func captureLayer(c *engine.CaptureRecord) string {
 
 func (p capturesPane) View() string {
 	st := p.c.styles
+	if p.auditOpen {
+		lines := p.auditView(p.height - 1)
+		return strings.Join(append(lines, p.statusLine()), "\n")
+	}
 	lw, cw := p.listWidth(), p.countsWidth()
+	// REASON gives way on a narrow terminal so that TEXT keeps 8 cells and
+	// the row fits beside the pattern counts.
+	const fixed, minText = 6 + 1 + 11 + 1 + 10 + 1 + 1, 8
 	cols := layoutColumns([]column{
 		{Title: "ID", Width: 6, Right: true},
 		{Title: "AT", Width: 11},
 		{Title: "LAYER", Width: 10},
-		{Title: "REASON", Width: 18},
+		{Title: "REASON", Width: max(6, min(18, lw-fixed-minText))},
 		{Title: "TEXT"},
-	}, lw, 8)
+	}, lw, minText)
 
 	var left []string
 	if p.input.Focused() || p.input.Value() != "" {
@@ -311,7 +361,7 @@ func (p capturesPane) View() string {
 			left = append(left, st.Table.Muted.Render(tableRow(cols, []string{fmt.Sprint(i + 1), "loading…"})))
 			continue
 		}
-		row := tableRow(cols, []string{fmt.Sprint(c.ID), c.At.UTC().Format("01-02 15:04"), captureLayer(c), c.Reason, c.Text})
+		row := tableRow(cols, []string{fmt.Sprint(c.ID), c.At.UTC().Format("01-02 15:04"), captureLayer(c), captureReason(c), c.Text})
 		if i == p.list.cursor && !p.countsFocus {
 			left = append(left, st.Table.Selected.Render(row))
 		} else {

@@ -1,9 +1,11 @@
 package ui
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"memtrace/engine"
 )
@@ -73,4 +75,38 @@ func lineWith(s, sub string) string {
 		}
 	}
 	return ""
+}
+
+// A on the Captures tab audits the open store: the noise patterns of the
+// memories a store brought with it, its label prefixes and the share the
+// capture pipeline would not have stored.
+func TestCapturesAuditView(t *testing.T) {
+	var ms []*engine.Memory
+	for i, text := range []string{"HEARTBEAT_OK", "HEARTBEAT_OK", "NO_REPLY",
+		"[MILESTONE:love] We adopted a cat called Momo on a rainy Sunday.",
+		"I keep my passport in the blue folder in the second drawer."} {
+		ms = append(ms, &engine.Memory{Key: fmt.Sprint("k", i), Content: text, Kind: engine.KindFact, Type: "note",
+			Status: engine.StatusActive, Tier: engine.TierWarm, Scope: engine.ScopeGlobal, Importance: 0.5,
+			CreatedAt: testNow, LastAccessedAt: testNow, Hash: engine.ContentHash(text)})
+	}
+	s := openStore(t, ms, nil)
+	eng, err := engine.Open(context.Background(), engine.Options{Store: s, Now: func() time.Time { return testNow }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := startModel(t, Deps{Store: s, Engine: eng, Now: func() time.Time { return testNow }, NoColor: true}, 120, 40)
+	m = goTo(t, m, "Captures")
+	m = drive(t, m, press("A"))
+	view := screen(m)
+	for _, want := range []string{"store audit · 5 memories", "noise: 3 (60.0%)", "heartbeat_ok", "no_reply",
+		"label prefixes: 1 memories carry one", "MILESTONE:love", "duplicates: 1 exact",
+		"would not be stored by today's capture pipeline: 3 (60.0%)"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("audit view lacks %q:\n%s", want, view)
+		}
+	}
+	m = drive(t, m, press("A"))
+	if view := screen(m); strings.Contains(view, "store audit") || !strings.Contains(view, "dropped, per pattern") {
+		t.Errorf("A again should return to the captures list:\n%s", view)
+	}
 }

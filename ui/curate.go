@@ -32,6 +32,7 @@ const (
 	modeControl curateMode = iota // blind labelling of the control sample
 	modeQueue                     // proposals by kind
 	modeHistory                   // applied batches, with rollback
+	modeHeld                      // captures the judge held (the review queue): store or skip by hand
 )
 
 type curateKeys struct {
@@ -41,6 +42,7 @@ type curateKeys struct {
 	LabelKeep, LabelEcho, LabelRoleplay    key.Binding
 	Rollback, Confirm, Cancel              key.Binding
 	ApproveWording, CancelWording          key.Binding
+	Held, StoreHeld, SkipHeld              key.Binding
 }
 
 func defaultCurateKeys() curateKeys {
@@ -67,6 +69,9 @@ func defaultCurateKeys() curateKeys {
 		// In the wording editor y and n are letters of the rule.
 		ApproveWording: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "approve with this wording")),
 		CancelWording:  key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
+		Held:           key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "held captures")),
+		StoreHeld:      key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "store as…")),
+		SkipHeld:       key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "skip…")),
 	}
 }
 
@@ -77,6 +82,7 @@ type (
 		Props    []*engine.Proposal
 		Memories map[int64]*engine.Memory
 		Batches  []engine.BatchInfo
+		Held     []*engine.ReviewItem
 		Err      error
 	}
 	curateDoneMsg struct {
@@ -87,7 +93,7 @@ type (
 
 // dialog is an open confirmation or chooser.
 type dialog struct {
-	kind    string // "batch", "apply", "rollback", "rollback-force", "retype", "wording"
+	kind    string // "batch", "apply", "rollback", "rollback-force", "retype", "wording", "store" (a held capture), "skip"
 	text    string
 	ids     []int64
 	batch   string
@@ -119,6 +125,8 @@ type curatePane struct {
 	props    []*engine.Proposal
 	memories map[int64]*engine.Memory
 	batches  []engine.BatchInfo
+	held     []*engine.ReviewItem // the review queue: captures held as needs_review
+	heldCur  int
 	stats    engine.ControlStats
 
 	seq           int
@@ -148,7 +156,7 @@ func (p curatePane) KeyBindings() []key.Binding {
 	k := p.keys
 	if p.dlg != nil {
 		switch p.dlg.kind {
-		case "retype":
+		case "retype", "store":
 			return []key.Binding{k.Up, k.Down, k.Confirm, k.Cancel}
 		case "wording":
 			return []key.Binding{k.ApproveWording, k.CancelWording}
@@ -159,9 +167,11 @@ func (p curatePane) KeyBindings() []key.Binding {
 	case modeControl:
 		return []key.Binding{k.LabelKeep, k.LabelEcho, k.LabelRoleplay, k.Retype, k.Up, k.Down, k.Control, k.History, k.Reload}
 	case modeHistory:
-		return []key.Binding{k.Rollback, k.Up, k.Down, k.History, k.Control, k.Reload}
+		return []key.Binding{k.Rollback, k.Up, k.Down, k.History, k.Control, k.Held, k.Reload}
+	case modeHeld:
+		return []key.Binding{k.StoreHeld, k.SkipHeld, k.Up, k.Down, k.Held, k.History, k.Control, k.Reload}
 	}
-	return []key.Binding{k.Approve, k.Reject, k.Retype, k.Select, k.Batch, k.ApplyAll, k.Prev, k.Next, k.Up, k.Down, k.Control, k.History, k.Reload}
+	return []key.Binding{k.Approve, k.Reject, k.Retype, k.Select, k.Batch, k.ApplyAll, k.Prev, k.Next, k.Up, k.Down, k.Control, k.History, k.Held, k.Reload}
 }
 
 func (p curatePane) Update(msg tea.Msg) (pane, tea.Cmd) {
@@ -186,7 +196,7 @@ func (p curatePane) update(msg tea.Msg) (curatePane, tea.Cmd) {
 		// A write's error stays on screen through the reload that follows
 		// it; only a load error is cleared by a load that works.
 		p.loaded, p.loadErr = true, ""
-		p.props, p.memories, p.batches = msg.Props, msg.Memories, msg.Batches
+		p.props, p.memories, p.batches, p.held = msg.Props, msg.Memories, msg.Batches, msg.Held
 		p.stats = engine.ComputeControlStats(p.props)
 		for id := range p.selected {
 			if pr := p.proposal(id); pr == nil || !isOpen(pr) {
@@ -255,6 +265,13 @@ func (p curatePane) handleKey(msg tea.KeyPressMsg) (curatePane, tea.Cmd) {
 			p.mode = modeHistory
 		}
 		return p, nil
+	case key.Matches(msg, k.Held):
+		if p.mode == modeHeld {
+			p.mode = modeQueue
+		} else {
+			p.mode = modeHeld
+		}
+		return p, nil
 	case key.Matches(msg, k.Control):
 		if p.mode == modeControl {
 			p.mode = modeQueue
@@ -269,6 +286,8 @@ func (p curatePane) handleKey(msg tea.KeyPressMsg) (curatePane, tea.Cmd) {
 		return p.controlKey(msg)
 	case modeHistory:
 		return p.historyKey(msg)
+	case modeHeld:
+		return p.heldKey(msg)
 	}
 	return p.queueKey(msg)
 }
@@ -426,7 +445,7 @@ func (p curatePane) dialogKey(msg tea.KeyPressMsg) (curatePane, tea.Cmd) {
 	if d.kind == "rollback-force" {
 		return p.forceKey(msg)
 	}
-	if d.kind == "retype" {
+	if d.kind == "retype" || d.kind == "store" {
 		types := retypeTargets()
 		switch {
 		case key.Matches(msg, k.Up):
@@ -438,6 +457,9 @@ func (p curatePane) dialogKey(msg tea.KeyPressMsg) (curatePane, tea.Cmd) {
 			return p, nil
 		case msg.String() == "enter":
 			p.dlg = nil
+			if d.kind == "store" {
+				return p.storeHeld(d.target, types[d.cursor])
+			}
 			label := engine.TriageRetype + ":" + types[d.cursor]
 			if d.control {
 				return p.labelID(d.target, label)
@@ -465,6 +487,8 @@ func (p curatePane) dialogKey(msg tea.KeyPressMsg) (curatePane, tea.Cmd) {
 				return p, nil
 			}
 			return p.rollback(d.batch)
+		case "skip":
+			return p.skipHeld(d.target)
 		}
 	}
 	return p, nil

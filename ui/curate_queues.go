@@ -70,5 +70,6 @@ func (p *curatePane) clampCursors() {
 		n = len(p.controlItems())
 	}
 	p.cursor = max(0, min(p.cursor, n-1))
+	p.heldCur = max(0, min(p.heldCur, len(p.held)-1))
 	p.histCur = max(0, min(p.histCur, len(p.batches)-1))
 }

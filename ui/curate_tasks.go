@@ -44,6 +44,9 @@ func (p curatePane) reload() (curatePane, tea.Cmd) {
 		if msg.Err == nil {
 			msg.Batches, msg.Err = st.Batches(ctx, curateHistoryLimit)
 		}
+		if msg.Err == nil {
+			msg.Held, _, msg.Err = st.FindReviews(ctx, engine.ReviewFilter{Status: engine.ReviewHeld})
+		}
 		return send(paneCurate, msg)
 	}
 }

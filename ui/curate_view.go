@@ -21,6 +21,8 @@ func (p curatePane) View() string {
 		lines = append(lines, p.controlView()...)
 	case modeHistory:
 		lines = append(lines, p.historyView()...)
+	case modeHeld:
+		lines = append(lines, p.heldView()...)
 	default:
 		lines = append(lines, p.queueView()...)
 	}
@@ -51,6 +53,9 @@ func (p curatePane) headerLine() string {
 		return st.App.Title.Render("CONTROL SAMPLE · judge verdicts hidden · ") + st.App.Muted.Render(safetext.Truncate(p.stats.String(), max(10, p.width-40)))
 	case modeHistory:
 		return st.App.Title.Render("BATCH HISTORY") + st.App.Muted.Render(" · u rolls the selected batch back")
+	case modeHeld:
+		return st.App.Title.Render(fmt.Sprintf("HELD CAPTURES %d", len(p.held))) +
+			st.App.Muted.Render(" · needs_review: nothing is stored until you decide")
 	}
 	var parts []string
 	approved := 0
@@ -77,7 +82,10 @@ func (p curatePane) headerLine() string {
 	if approved > 0 {
 		line += st.Status.Active.Render(fmt.Sprintf("  %d approved (P applies)", approved))
 	}
-	return line
+	if len(p.held) > 0 {
+		line += st.Status.Active.Render(fmt.Sprintf("  %d held captures (v)", len(p.held)))
+	}
+	return safetext.Truncate(line, p.width)
 }
 
 func (p curatePane) listRows() int {
@@ -317,8 +325,12 @@ func (p curatePane) dialogView() string {
 	if d.kind == "wording" {
 		return st.Overlay.Render(p.wordingView())
 	}
-	if d.kind == "retype" {
-		b.WriteString(st.App.Title.Render("Retype to:") + "\n")
+	if d.kind == "retype" || d.kind == "store" {
+		title := "Retype to:"
+		if d.kind == "store" {
+			title = fmt.Sprintf("Store held capture %d as:", d.target)
+		}
+		b.WriteString(st.App.Title.Render(title) + "\n")
 		for i, t := range retypeTargets() {
 			line := "  " + t
 			if i == d.cursor {

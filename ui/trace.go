@@ -12,6 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"memtrace/engine"
+	"memtrace/inspector"
 )
 
 // OpenTraceMsg asks the Trace tab to show the trace of Query: the root
@@ -51,11 +52,13 @@ func defaultTraceKeys() traceKeys {
 
 type (
 	// traceResultMsg is the reply to recall request Seq: the trace at the
-	// override and, in the split view, the trace now.
+	// override and, in the split view, its comparison with now (whose B
+	// side is Trace).
 	traceResultMsg struct {
-		Seq        int
-		Trace, Now *engine.Trace
-		Err        error
+		Seq   int
+		Trace *engine.Trace
+		Cmp   *inspector.Comparison
+		Err   error
 	}
 	storedTracesMsg struct {
 		Traces []*engine.StoredTrace
@@ -88,9 +91,8 @@ type tracePane struct {
 	// set from override on every run.
 	q       engine.Query
 	trace   *engine.Trace
-	nowTr   *engine.Trace // the split view's "now" side
-	source  string        // where the shown trace came from, when not a live run
-	ranAt   time.Time     // the clock when the shown trace ran
+	cmp     *inspector.Comparison // the split view: now (A) vs the override (B)
+	source  string                // where the shown trace came from, when not a live run
 	split   bool
 	prompt  bool // the right column shows the prompt instead of the items
 	focus   traceFocus
@@ -114,7 +116,7 @@ type tracePane struct {
 
 func newTracePane(c *common) tracePane {
 	q := newTextInput(c, "query › ", "what would the agent recall? e.g. 충주 사과")
-	at := newTextInput(c, "at › ", "+45d, 2027-01-01 or 2027-01-01T09:00:00Z")
+	at := newTextInput(c, "at › ", "+45d, -2h, +1w, 2027-01-01 or 2027-01-01T09:00:00Z")
 	return tracePane{c: c, keys: defaultTraceKeys(), query: q, atInput: at, stage: len(engine.StageNames) - 1}
 }
 
@@ -182,7 +184,7 @@ func (p tracePane) update(msg tea.Msg) (tracePane, tea.Cmd) {
 			return p, nil
 		}
 		p.err = ""
-		p.trace, p.nowTr, p.source = msg.Trace, msg.Now, ""
+		p.trace, p.cmp, p.source = msg.Trace, msg.Cmp, ""
 		return p.clampItems(), nil
 	case storedTracesMsg:
 		p.storedLoading = false
@@ -274,7 +276,7 @@ func (p tracePane) handleKey(msg tea.KeyPressMsg) (tracePane, tea.Cmd) {
 		return p.run()
 	case key.Matches(msg, k.Split):
 		p.split = !p.split
-		if p.split && (p.nowTr == nil || p.source != "") {
+		if p.split && (p.cmp == nil || p.source != "") && !p.override.isNow() {
 			return p.run()
 		}
 		return p, nil
@@ -389,34 +391,35 @@ func (p tracePane) run() (tracePane, tea.Cmd) {
 	q := p.q
 	q.ReadOnly = true
 	q.At = p.override.at(now)
-	split := p.split
+	split := p.split && !p.override.isNow()
 	p.seq++
 	p.loading = true
-	p.ranAt = now
 	seq, ctx := p.seq, p.c.ctx
 	return p, func() tea.Msg {
 		return send(paneTrace, recallBoth(ctx, eng, q, now, split, seq))
 	}
 }
 
-// recallBoth runs the recall at q.At and, for the split view, again now.
-// It picks up what other processes (an agent through MCP) wrote first.
+// recallBoth runs the recall at q.At and, for the split view, compares it
+// with the same recall now — through inspector.Compare, as `memtrace
+// compare` does. It picks up what other processes (an agent through MCP)
+// wrote first.
 func recallBoth(ctx context.Context, eng *engine.Engine, q engine.Query, now time.Time, split bool, seq int) traceResultMsg {
 	if err := eng.Refresh(ctx); err != nil {
 		return traceResultMsg{Seq: seq, Err: err}
 	}
-	tr, err := eng.Recall(ctx, q)
+	if split {
+		c, err := inspector.Compare(ctx, eng, q, now, q.At)
+		if err != nil {
+			return traceResultMsg{Seq: seq, Err: err}
+		}
+		return traceResultMsg{Seq: seq, Trace: c.B, Cmp: c}
+	}
+	tr, err := inspector.Recall(ctx, eng, q)
 	if err != nil {
 		return traceResultMsg{Seq: seq, Err: err}
 	}
-	out := traceResultMsg{Seq: seq, Trace: tr}
-	if split {
-		q.At = now.UTC()
-		if out.Now, err = eng.Recall(ctx, q); err != nil {
-			return traceResultMsg{Seq: seq, Err: err}
-		}
-	}
-	return out
+	return traceResultMsg{Seq: seq, Trace: tr}
 }
 
 func (p tracePane) openPicker() (tracePane, tea.Cmd) {
@@ -454,7 +457,7 @@ func (p tracePane) handlePickerKey(msg tea.KeyPressMsg) (tracePane, tea.Cmd) {
 		}
 		p.picker = false
 		p.err = ""
-		p.trace, p.nowTr, p.split = &tr, nil, false
+		p.trace, p.cmp, p.split = &tr, nil, false
 		p.source = fmt.Sprintf("stored trace #%d · %s · %s", st.ID, st.Source, st.CreatedAt.UTC().Format("2006-01-02 15:04"))
 		// Stepping the time from here re-runs the same query live (read-only).
 		p.q = engine.Query{Text: tr.Query, Session: tr.Session, Project: tr.Project, K: tr.K, Budget: tr.Budget}

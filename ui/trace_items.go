@@ -6,7 +6,6 @@ package ui
 import (
 	"fmt"
 	"sort"
-	"strings"
 
 	"memtrace/engine"
 	"memtrace/engine/safetext"
@@ -53,7 +52,9 @@ func (p tracePane) itemsView(n int) []string {
 		out = append(out, row)
 		detail := scoreParts(it.Scores)
 		if it.Dropped != "" {
-			detail = append([]string{"dropped: " + it.Dropped}, detail...)
+			// The kind first: it is what `recall --trace` counts and what
+			// scripts read (drop_kind); then the reason in words.
+			detail = append([]string{"dropped [" + string(it.DropKind) + "]: " + it.Dropped}, detail...)
 		}
 		maxLines := 1
 		if i == p.item {
@@ -153,109 +154,4 @@ func (p tracePane) promptView(n int) []string {
 		out = append(out, l)
 	}
 	return out
-}
-
-// splitView is "now vs +N days": the survivors now and later side by side,
-// each marked (✗ forgotten, − left, ↑ rose, ↓ fell, + new, recognised:
-// kept although out of free recall), then every
-// memory forgotten in between.
-func (p tracePane) splitView(n int) []string {
-	st := p.c.styles
-	rw := p.rightWidth()
-	if p.nowTr == nil {
-		return []string{st.App.Muted.Render("recalling now and " + p.override.label() + "…")}
-	}
-	if p.override.isNow() {
-		return []string{
-			st.Detail.Heading.Render("now vs +N days"),
-			st.App.Muted.Render(safetext.Truncate("the time override is now: step with ] (or type a time with @) to compare", rw)),
-		}
-	}
-	cmp := compareTraces(p.nowTr, p.trace)
-	// Side by side when each side has room for its text; stacked otherwise.
-	sideBySide := rw >= 2*splitMinSide+1
-	half := rw
-	if sideBySide {
-		half = (rw - 1) / 2
-	}
-	cols := layoutColumns([]column{{Title: "", Width: 11}, {Title: "#", Width: 2, Right: true}, {Title: "ID", Width: 5, Right: true}, {Title: "TEXT"}}, half, 6)
-	side := func(title string, items []comparedItem, later bool) []string {
-		out := []string{st.Detail.Heading.Render(safetext.PadRight(title, half)), st.Table.Header.Render(tableHeader(cols))}
-		for _, it := range items {
-			row := tableRow(cols, []string{markText(it, later), fmt.Sprint(it.Rank), fmt.Sprint(it.ID), it.Text})
-			switch it.Mark {
-			case markForgotten:
-				row = st.App.Error.Render(row)
-			case markLeft, markFell:
-				row = st.Status.Quarantined.Render(row)
-			case markNew, markRose:
-				row = st.Status.Active.Render(row)
-			default:
-				row = st.Table.Row.Render(row)
-			}
-			out = append(out, row)
-		}
-		if len(items) == 0 {
-			out = append(out, st.App.Muted.Render(safetext.PadRight("nothing survives", half)))
-		}
-		return out
-	}
-	now := p.ranAt
-	left := side("now · "+now.UTC().Format("2006-01-02"), cmp.Now, false)
-	right := side(p.override.label()+" · "+p.override.at(now).Format("2006-01-02"), cmp.Later, true)
-	var out []string
-	if sideBySide {
-		for i := 0; i < max(len(left), len(right)); i++ {
-			l, r := strings.Repeat(" ", half), ""
-			if i < len(left) {
-				l = left[i]
-			}
-			if i < len(right) {
-				r = right[i]
-			}
-			out = append(out, l+" "+r)
-		}
-	} else {
-		out = append(append(left, ""), right...)
-	}
-	out = append(out, "", st.Detail.Heading.Render(fmt.Sprintf("forgotten by %s: %d (kept by the temporal stage now, forgotten then)", p.override.label(), len(cmp.Forgotten))))
-	if cmp.Recognised > 0 {
-		out = append(out, st.App.Muted.Render(safetext.Truncate(fmt.Sprintf("recognised at %s: %d (forgotten in free recall, kept because the query cues them)", p.override.label(), cmp.Recognised), rw)))
-	}
-	fcols := layoutColumns([]column{{Title: "ID", Width: 5, Right: true}, {Title: "KEY", Width: 8}, {Title: "TEXT", Width: 30}, {Title: "WHY"}}, rw, 10)
-	for _, it := range cmp.Forgotten {
-		if len(out) >= n {
-			break
-		}
-		out = append(out, st.App.Error.Render(tableRow(fcols, []string{fmt.Sprint(it.ID), it.Key, it.Text, it.Reason})))
-	}
-	return out
-}
-
-// markText is the mark column of the split view. later is the right side.
-func markText(it comparedItem, later bool) string {
-	// Kept by recognition on its side (forgotten in free recall): the
-	// label says so instead of the rank move.
-	if it.Recognised && (it.Mark == markSame || it.Mark == markRose || it.Mark == markFell) {
-		return "recognised"
-	}
-	switch it.Mark {
-	case markForgotten:
-		return "✗ forgotten"
-	case markLeft:
-		return "− left"
-	case markNew:
-		return "+ new"
-	case markRose:
-		if later {
-			return fmt.Sprintf("↑ from %d", it.OtherRank)
-		}
-		return fmt.Sprintf("↑ to %d", it.OtherRank)
-	case markFell:
-		if later {
-			return fmt.Sprintf("↓ from %d", it.OtherRank)
-		}
-		return fmt.Sprintf("↓ to %d", it.OtherRank)
-	}
-	return "="
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"memtrace/engine"
+	"memtrace/inspector"
 	"memtrace/store"
 	"memtrace/store/storetest"
 )
@@ -180,7 +181,7 @@ func TestTraceOnDemo(t *testing.T) {
 			p = pressTrace(t, p, "j")
 		}
 		v := view(p)
-		if !strings.Contains(v, "dropped: "+dropped.Dropped[:min(len(dropped.Dropped), 30)]) {
+		if !strings.Contains(v, "dropped ["+string(dropped.DropKind)+"]: "+dropped.Dropped[:min(len(dropped.Dropped), 30)]) || dropped.DropKind == "" {
 			t.Errorf("drop reason %q of memory %d not shown:\n%s", dropped.Dropped, dropped.ID, v)
 		}
 		for name, val := range dropped.Scores {
@@ -237,11 +238,11 @@ func TestTraceOnDemo(t *testing.T) {
 		// A loose question (cue_score 0.224 < engine.RecognitionCue for the
 		// Chungju episodes): free recall, where forgetting shows.
 		p := pressTrace(t, newTestTrace(eng, db, 200, 48), "/", "충주 시 다녀온 뒤 요즘 나눴던 얘기 기억나", "enter", "]", "]", "]", "]", "]", "s")
-		if p.nowTr == nil || !p.nowTr.At.Equal(demoNow) || !p.trace.At.Equal(demoNow.AddDate(1, 0, 0)) {
-			t.Fatalf("split did not recall now and +365d")
+		if p.cmp == nil || !p.cmp.AtA.Equal(demoNow) || !p.trace.At.Equal(demoNow.AddDate(1, 0, 0)) || p.cmp.B != p.trace {
+			t.Fatalf("split did not compare now with +365d")
 		}
 		v := view(p)
-		cmp := compareTraces(p.nowTr, p.trace)
+		cmp := splitOf(p.cmp)
 		if len(cmp.Forgotten) == 0 {
 			t.Fatalf("nothing recalled now is forgotten a year later:\n%s", v)
 		}
@@ -262,10 +263,18 @@ func TestTraceOnDemo(t *testing.T) {
 				t.Errorf("forgotten memory %d %s not listed:\n%s", it.ID, it.Key, v)
 			}
 		}
+		marked := 0
 		for _, it := range cmp.Now {
-			if it.Mark == markForgotten && !regexp.MustCompile(`✗ forgotten\s+\d+\s+`+itoa(int(it.ID))+`\b`).MatchString(v) {
+			if it.Mark != markForgotten {
+				continue
+			}
+			marked++
+			if !regexp.MustCompile(`✗ forgotten\s+\d+\s+` + itoa(int(it.ID)) + `\b`).MatchString(v) {
 				t.Errorf("survivor %d forgotten by +365d is not marked:\n%s", it.ID, v)
 			}
+		}
+		if marked != len(cmp.Forgotten) {
+			t.Errorf("%d survivors marked forgotten, %d listed as forgotten", marked, len(cmp.Forgotten))
 		}
 	})
 
@@ -275,10 +284,10 @@ func TestTraceOnDemo(t *testing.T) {
 		// the later side marks them.
 		p := pressTrace(t, newTestTrace(eng, db, 200, 48), "/", "충주 사과", "enter", "]", "]", "]", "]", "]", "s")
 		v := view(p)
-		cmp := compareTraces(p.nowTr, p.trace)
-		if len(cmp.Forgotten) != 0 || cmp.Recognised == 0 || !strings.Contains(v, "forgotten by +365d: 0") ||
-			!strings.Contains(v, "recognised at +365d: "+itoa(cmp.Recognised)) {
-			t.Fatalf("forgotten %d, recognised %d:\n%s", len(cmp.Forgotten), cmp.Recognised, v)
+		cmp := splitOf(p.cmp)
+		if len(cmp.Forgotten) != 0 || cmp.RecognisedLater == 0 || !strings.Contains(v, "forgotten by +365d: 0") ||
+			!strings.Contains(v, "recognised at +365d: "+itoa(cmp.RecognisedLater)) {
+			t.Fatalf("forgotten %d, recognised %d:\n%s", len(cmp.Forgotten), cmp.RecognisedLater, v)
 		}
 		for _, it := range cmp.Later {
 			if !it.Recognised {
@@ -363,10 +372,9 @@ func runAll(cmd tea.Cmd) []tea.Msg {
 
 func itoa(n int) string { return strconv.Itoa(n) }
 
-func TestCompareTraces(t *testing.T) {
-	item := func(id int64, dropped string) engine.TraceItem {
-		return engine.TraceItem{ID: id, Key: "k" + itoa(int(id)), Dropped: dropped}
-	}
+// splitOf lays a comparison out as it is: each side's survivors in rank
+// order, marked by the list of the comparison they are in.
+func TestSplitOf(t *testing.T) {
 	surv := func(ids ...int64) []engine.Survivor {
 		var out []engine.Survivor
 		for _, id := range ids {
@@ -374,37 +382,33 @@ func TestCompareTraces(t *testing.T) {
 		}
 		return out
 	}
-	now := &engine.Trace{
-		Stages:    []engine.StageTrace{{Name: "temporal", Items: []engine.TraceItem{item(1, ""), item(2, ""), item(3, ""), item(4, ""), item(5, "")}}},
-		Survivors: surv(1, 2, 3, 4),
+	ch := func(id int64, a, b int) inspector.Change {
+		return inspector.Change{ID: id, Key: "k" + itoa(int(id)), RankA: a, RankB: b, RankDelta: a - b}
 	}
-	later := &engine.Trace{
-		Stages: []engine.StageTrace{
-			{Name: "temporal", Items: []engine.TraceItem{item(3, ""), item(2, ""), item(4, ""), item(6, ""),
-				item(1, "forgotten: decay 0.010 × importance 0.400 < threshold 0.050 (forgot at 2026-09-01)"),
-				item(5, "forgotten: decay 0.020 × importance 0.400 < threshold 0.050 (forgot at 2026-10-01)")}},
-			{Name: "mmr", Items: []engine.TraceItem{item(3, ""), item(2, ""), item(6, ""), item(4, "mmr: beyond the 3 kept (2·k)")}},
-		},
-		Survivors: surv(3, 2, 6),
+	c := &inspector.Comparison{
+		AtA: demoNow, AtB: demoNow.AddDate(0, 0, 30),
+		SurvivorsA: surv(1, 2, 3, 4), SurvivorsB: surv(3, 2, 6),
+		Forgotten: []inspector.Change{ch(1, 1, 0)}, Left: []inspector.Change{ch(4, 4, 0)},
+		Rose: []inspector.Change{ch(3, 3, 1)}, Held: []inspector.Change{ch(2, 2, 2)},
+		New: []inspector.Change{ch(6, 0, 3)},
 	}
-	c := compareTraces(now, later)
-	wantNow := map[int64]compareMark{1: markForgotten, 2: markSame, 3: markRose, 4: markLeft}
-	for _, it := range c.Now {
-		if it.Mark != wantNow[it.ID] {
-			t.Errorf("now side: memory %d marked %d, want %d", it.ID, it.Mark, wantNow[it.ID])
-		}
+	c.New[0].RecognisedB = true
+	m := splitOf(c)
+	var now, later []string
+	for _, r := range m.Now {
+		now = append(now, itoa(int(r.ID))+" "+itoa(r.Rank)+" "+markText(r, false))
 	}
-	if c.Now[3].Reason != "mmr: mmr: beyond the 3 kept (2·k)" {
-		t.Errorf("memory 4 left with reason %q", c.Now[3].Reason)
+	for _, r := range m.Later {
+		later = append(later, itoa(int(r.ID))+" "+itoa(r.Rank)+" "+markText(r, true))
 	}
-	wantLater := map[int64]compareMark{3: markRose, 2: markSame, 6: markNew}
-	for _, it := range c.Later {
-		if it.Mark != wantLater[it.ID] {
-			t.Errorf("later side: memory %d marked %d, want %d", it.ID, it.Mark, wantLater[it.ID])
-		}
+	if got := strings.Join(now, "; "); got != "1 1 ✗ forgotten; 2 2 =; 3 3 ↑ to 1; 4 4 − left" {
+		t.Errorf("now side: %s", got)
 	}
-	if len(c.Forgotten) != 2 || c.Forgotten[0].ID != 1 || c.Forgotten[1].ID != 5 || c.Forgotten[0].OtherRank != 1 {
-		t.Errorf("forgotten = %+v, want memories 1 (rank 1 now) and 5", c.Forgotten)
+	if got := strings.Join(later, "; "); got != "3 1 ↑ from 3; 2 2 =; 6 3 + new" {
+		t.Errorf("later side: %s", got)
+	}
+	if m.RecognisedLater != 1 || m.AtLater != "2026-08-20" || len(m.Forgotten) != 1 || len(m.Left) != 1 {
+		t.Errorf("split model: %+v", m)
 	}
 }
 

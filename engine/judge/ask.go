@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -64,14 +65,55 @@ func (o Options) sampling() map[string]any {
 }
 
 // optionsHash covers everything in the request besides the prompt, the
-// schema and the weights.
+// schema and the weights. The model enters by its canonical name, so
+// "Qwen2.5:0.5B" and "library/qwen2.5:0.5b" share verdicts; num_ctx does
+// not enter: it only sizes the context, and a prompt that does not fit is
+// refused, never judged cut.
 func (o Options) optionsHash() string {
 	b, _ := json.Marshal(struct {
 		Model   string         `json:"model"`
 		Options map[string]any `json:"options"`
 		Think   bool           `json:"think"`
-	}{o.Model, o.sampling(), false})
+	}{CanonicalModel(o.Model), o.sampling(), false})
 	return hashHex(b)
+}
+
+// Context sizes (num_ctx) the judge asks for: Ollama's usual default, up
+// to a size small models still support.
+const (
+	minNumCtx = 4096
+	maxNumCtx = 32768
+)
+
+// MaxInputBytes is how much of one memory text the judge sees; a longer
+// text is clipped on a rune boundary and the verdict's reason says so.
+const MaxInputBytes = 16000
+
+// clipInput clips text to MaxInputBytes; note is "" or the visible note
+// for the verdict.
+func clipInput(text string) (clipped, note string) {
+	if len(text) <= MaxInputBytes {
+		return text, ""
+	}
+	c := clip(text, MaxInputBytes)
+	return c, fmt.Sprintf("[clipped: the judge saw the first %d of %d bytes]", len(c), len(text))
+}
+
+// numCtxFor sizes the context for msgs: a byte-level estimate of the
+// prompt (real tokenizers average well over two bytes a token) plus the
+// answer budget, rounded up to a power of two so that Ollama does not
+// reload the model for every size.
+func numCtxFor(msgs []api.Message, maxTokens int) int {
+	n := 0
+	for _, m := range msgs {
+		n += len(m.Content) + 16
+	}
+	need := n/2 + maxTokens + 64
+	size := minNumCtx
+	for size < need && size < maxNumCtx {
+		size *= 2
+	}
+	return size
 }
 
 // answer is the outcome of asking the model one question.
@@ -83,15 +125,39 @@ type answer struct {
 	cached   bool
 	attempts int
 	invalid  error // set when the answer failed validation twice: needs review
+	// promptTokens and numCtx are those of the last call (0 when cached).
+	promptTokens, numCtx int
 }
 
 // ask sends system+user with format=schema, validates the answer (schema,
 // then check), retries once with the rejection in the conversation (with
 // temperature 0 and a fixed seed the same request would only repeat the
 // same answer), and caches a valid answer. An error means the call could
-// not be made; an invalid answer is not an error but answer.invalid.
+// not be made; an invalid answer — including a stream Ollama ended without
+// done, or a prompt that does not fit the model's context — is not an
+// error but answer.invalid. Every call counts for the client's breaker;
+// once it is open, ask fails at once with an error matching
+// ErrBreakerOpen.
 func ask(ctx context.Context, c *Client, o Options, kind, system, user string, schema json.RawMessage, check func(map[string]any) error) (answer, error) {
-	mi, err := c.ModelInfo(ctx, o.Model)
+	if err := c.brk.allow(); err != nil {
+		return answer{}, err
+	}
+	a, err := askModel(ctx, c, o, kind, system, user, schema, check)
+	switch {
+	case err != nil && ctx.Err() != nil:
+		// Cancelled by the caller: not the judge's failure.
+	case err != nil:
+		c.brk.record(c.Host(), o.Model, err)
+	case a.invalid != nil:
+		c.brk.record(c.Host(), o.Model, fmt.Errorf("invalid answer: %w", a.invalid))
+	case !a.cached:
+		c.brk.record(c.Host(), o.Model, nil)
+	}
+	return a, err
+}
+
+func askModel(ctx context.Context, c *Client, o Options, kind, system, user string, schema json.RawMessage, check func(map[string]any) error) (answer, error) {
+	mi, err := c.ChatModelInfo(ctx, o.Model)
 	if err != nil {
 		return answer{}, err
 	}
@@ -116,43 +182,76 @@ func ask(ctx context.Context, c *Client, o Options, kind, system, user string, s
 			}
 		}
 	}
-	stream := true
+	stream, truncate := true, false
 	req := &api.ChatRequest{
 		Model: o.Model,
 		Messages: []api.Message{
 			{Role: "system", Content: system},
 			{Role: "user", Content: user},
 		},
-		Stream:  &stream,
-		Format:  schema,
-		Options: o.sampling(),
-		Think:   &api.ThinkValue{Value: false},
+		Stream: &stream,
+		Format: schema,
+		Think:  &api.ThinkValue{Value: false},
+		// Refuse, never cut: Ollama's default truncation keeps a few tokens
+		// of the head and drops the system prompt with the judging rules,
+		// while still answering 200.
+		Truncate: &truncate,
 	}
+	numCtx := numCtxFor(req.Messages, o.MaxTokens)
 	for a.attempts < 2 {
 		a.attempts++
+		opts := o.sampling()
+		if n := numCtxFor(req.Messages, o.MaxTokens); n > numCtx {
+			numCtx = n
+		}
+		opts["num_ctx"] = numCtx
+		req.Options = opts
 		res, err := c.chat(ctx, req)
-		if err != nil {
+		a.numCtx, a.promptTokens = numCtx, res.Metrics.PromptEvalCount
+		var verr error
+		var incomplete *incompleteError
+		var tooLong *contextError
+		switch {
+		case errors.As(err, &tooLong) && numCtx < maxNumCtx:
+			// The estimate was short for this tokenizer: a bigger context,
+			// and the attempt does not count.
+			numCtx = min(numCtx*4, maxNumCtx)
+			a.attempts--
+			continue
+		case errors.As(err, &tooLong):
+			a.invalid = fmt.Errorf("the prompt does not fit the model's context of %d tokens (%s)", numCtx, tooLong.msg)
+			return a, nil
+		case errors.As(err, &incomplete):
+			verr = incomplete
+		case err != nil:
 			return answer{}, err
 		}
 		content := strings.TrimSpace(res.Content)
-		fields, verr := validateAnswer(schema, content)
 		if verr == nil {
-			verr = check(fields)
-		}
-		if verr == nil && res.DoneReason == "length" {
-			verr = fmt.Errorf("answer was cut off at %d tokens", o.MaxTokens)
-		}
-		if verr == nil {
-			var buf bytes.Buffer
-			_ = json.Compact(&buf, []byte(content))
-			a.raw, a.fields, a.invalid = buf.Bytes(), fields, nil
-			if o.Cache != nil {
-				e := CacheEntry{ID: a.key.ID(), Key: a.key, Kind: kind, Model: o.Model, Verdict: a.raw, At: o.Now().UTC(), Memtrace: version.String()}
-				if err := o.Cache.Put(ctx, e); err != nil {
-					return answer{}, fmt.Errorf("judge cache: %w", err)
-				}
+			var fields map[string]any
+			fields, verr = validateAnswer(schema, content)
+			if verr == nil {
+				verr = check(fields)
 			}
-			return a, nil
+			if verr == nil && res.DoneReason == "length" {
+				verr = fmt.Errorf("answer was cut off at %d tokens", o.MaxTokens)
+			}
+			if verr == nil && res.Metrics.PromptEvalCount >= numCtx-1 {
+				// A server that ignores truncate:false cut the prompt.
+				verr = fmt.Errorf("the prompt filled the whole context (%d of %d tokens): it was truncated", res.Metrics.PromptEvalCount, numCtx)
+			}
+			if verr == nil {
+				var buf bytes.Buffer
+				_ = json.Compact(&buf, []byte(content))
+				a.raw, a.fields, a.invalid = buf.Bytes(), fields, nil
+				if o.Cache != nil {
+					e := CacheEntry{ID: a.key.ID(), Key: a.key, Kind: kind, Model: o.Model, Verdict: a.raw, At: o.Now().UTC(), Memtrace: version.String()}
+					if err := o.Cache.Put(ctx, e); err != nil {
+						return answer{}, fmt.Errorf("judge cache: %w", err)
+					}
+				}
+				return a, nil
+			}
 		}
 		a.invalid = verr
 		req.Messages = append(req.Messages,
@@ -185,3 +284,7 @@ func num(m map[string]any, k string) float64 {
 	f, _ := n.Float64()
 	return f
 }
+
+// fraction reads an integer 0–100 field as a fraction 0..1, the scale the
+// engine and the verdict files use.
+func fraction(m map[string]any, k string) float64 { return num(m, k) / 100 }

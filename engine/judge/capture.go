@@ -33,8 +33,19 @@ func (j *CaptureJudge) Model() string { return j.opts.Model }
 // engine must not act on it. An error means Ollama could not be asked
 // (down, slow, model missing) and says what to do.
 func (j *CaptureJudge) JudgeCapture(ctx context.Context, in engine.CaptureInput) (engine.CaptureVerdict, error) {
+	switch role := strings.ToLower(strings.TrimSpace(in.Role)); role {
+	case "tool", "system":
+		// Tool and system output is never a memory, and never reaches the
+		// model: a model told "Message role: tool" may still say store.
+		return engine.CaptureVerdict{
+			Reason: "rules: " + role + " output is never sent to the judge and never stored",
+			Source: "rules",
+		}, nil
+	}
 	system := captureSystemPrompt(in.Detail, j.opts.Types)
-	a, err := ask(ctx, j.client, j.opts, "capture", system, captureUser(in), captureSchema, checkCapture)
+	text, note := clipInput(in.Text)
+	in.Text = text
+	a, err := ask(ctx, j.client, j.opts, "capture", system, captureUser(in), captureSchemaFor(j.opts.Types), checkCapture)
 	if err != nil {
 		return engine.CaptureVerdict{}, err
 	}
@@ -50,8 +61,8 @@ func (j *CaptureJudge) JudgeCapture(ctx context.Context, in engine.CaptureInput)
 		Store:      a.fields["store"].(bool),
 		Kind:       engine.Kind(str(a.fields, "kind")),
 		Type:       normalizeType(str(a.fields, "type")),
-		Importance: num(a.fields, "importance"),
-		Reason:     str(a.fields, "reason"),
+		Importance: fraction(a.fields, "importance"),
+		Reason:     strings.TrimSpace(str(a.fields, "reason") + " " + note),
 		Source:     source,
 	}
 	if flags := DetectInjection(in.Text); len(flags) > 0 {

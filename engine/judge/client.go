@@ -23,6 +23,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -30,6 +31,7 @@ import (
 
 	"github.com/ollama/ollama/api"
 	"github.com/ollama/ollama/envconfig"
+	ollamamodel "github.com/ollama/ollama/types/model"
 
 	"memtrace/engine"
 )
@@ -56,7 +58,18 @@ func HostFromEnv() *url.URL { return envconfig.Host() }
 type ClientConfig struct {
 	Host    *url.URL      // nil: HostFromEnv()
 	Timeout time.Duration // per request; 0: DefaultTimeout
+	// BreakAfter is how many judge calls in a row may fail (errors,
+	// timeouts, 5xx, answers that stay invalid after the retry) before the
+	// client stops asking for the rest of the run; 0 → DefaultBreakAfter,
+	// negative → never.
+	BreakAfter int
+	// Notify, when set, is told once, when the breaker trips.
+	Notify func(msg string)
 }
+
+// DefaultBreakAfter: five failed calls in a row mean the judge is broken
+// for this run, not unlucky.
+const DefaultBreakAfter = 5
 
 // Client is a connection to one Ollama server. It is safe for concurrent
 // use. It remembers each model's digest after the first look-up so that
@@ -65,6 +78,7 @@ type Client struct {
 	api     *api.Client
 	host    *url.URL
 	timeout time.Duration
+	brk     breaker
 
 	mu     sync.Mutex
 	models map[string]ModelInfo
@@ -83,7 +97,12 @@ func NewClient(cfg ClientConfig) *Client {
 		timeout = DefaultTimeout
 	}
 	hc := &http.Client{Timeout: timeout}
-	return &Client{api: api.NewClient(host, hc), host: host, timeout: timeout, models: map[string]ModelInfo{}}
+	limit := cfg.BreakAfter
+	if limit == 0 {
+		limit = DefaultBreakAfter
+	}
+	return &Client{api: api.NewClient(host, hc), host: host, timeout: timeout, models: map[string]ModelInfo{},
+		brk: breaker{limit: limit, notify: cfg.Notify}}
 }
 
 // Host is the base URL requests go to.
@@ -109,7 +128,7 @@ type ModelInfo struct {
 // change when the model does. Successful look-ups are remembered.
 func (c *Client) ModelInfo(ctx context.Context, model string) (ModelInfo, error) {
 	c.mu.Lock()
-	mi, ok := c.models[model]
+	mi, ok := c.models[CanonicalModel(model)]
 	c.mu.Unlock()
 	if ok {
 		return mi, nil
@@ -145,23 +164,49 @@ func (c *Client) ModelInfo(ctx context.Context, model string) (ModelInfo, error)
 		mi.Digest = "show:" + hashHex(b)
 	}
 	c.mu.Lock()
-	c.models[model] = mi
+	c.models[CanonicalModel(model)] = mi
 	c.mu.Unlock()
 	return mi, nil
 }
 
-// sameModel compares model names the way Ollama resolves them: a name
-// without a tag means ":latest".
-func sameModel(a, b string) bool {
-	norm := func(s string) string {
-		s = strings.ToLower(strings.TrimSpace(s))
-		if i := strings.LastIndex(s, "/"); !strings.Contains(s[i+1:], ":") {
-			s += ":latest"
-		}
-		return s
-	}
-	return norm(a) == norm(b)
+// CanChat reports whether the model can answer /api/chat: Ollama lists the
+// "completion" capability for it. A server too old to list capabilities
+// is given the benefit of the doubt.
+func (mi ModelInfo) CanChat() bool {
+	return len(mi.Capabilities) == 0 || slices.Contains(mi.Capabilities, "completion")
 }
+
+// ChatModelInfo is ModelInfo for a model that must judge: a model that
+// cannot chat (an embedding-only model) is refused with what to do, before
+// any call is made.
+func (c *Client) ChatModelInfo(ctx context.Context, model string) (ModelInfo, error) {
+	mi, err := c.ModelInfo(ctx, model)
+	if err != nil {
+		return mi, err
+	}
+	if !mi.CanChat() {
+		return mi, engine.Errorf(engine.EINVALID,
+			"model %s on Ollama at %s cannot judge: it has no completion capability (capabilities: %s), so every chat would fail with HTTP 400; choose a chat model with --model or MEMTRACE_JUDGE_MODEL, e.g. %s",
+			model, c.Host(), strings.Join(mi.Capabilities, ", "), DefaultModel)
+	}
+	return mi, nil
+}
+
+// CanonicalModel is the name Ollama resolves model to, lower-cased:
+// "Qwen2.5:0.5B", "library/qwen2.5:0.5b" and
+// "registry.ollama.ai/library/qwen2.5:0.5b" are all "qwen2.5:0.5b", and a
+// name without a tag means ":latest". The digest look-up and the verdict
+// cache key use it, so every spelling of a model shares its verdicts.
+func CanonicalModel(name string) string {
+	n := ollamamodel.ParseName(strings.TrimSpace(name))
+	if !n.IsValid() {
+		return strings.ToLower(strings.TrimSpace(name))
+	}
+	return strings.ToLower(n.DisplayShortest())
+}
+
+// sameModel compares model names the way Ollama resolves them.
+func sameModel(a, b string) bool { return CanonicalModel(a) == CanonicalModel(b) }
 
 // chatResult is one streamed answer assembled from its chunks.
 type chatResult struct {
@@ -171,14 +216,32 @@ type chatResult struct {
 	Metrics    api.Metrics
 }
 
+// incompleteError is a 200 stream that ended without done:true while the
+// request was alive and within its timeout. Ollama does this when a model
+// repeats one token more than 30 times in a row (it logs that only at debug
+// level): the answer is invalid, not the server down.
+type incompleteError struct{ chunks int }
+
+func (e *incompleteError) Error() string {
+	return fmt.Sprintf("the answer stream ended after %d chunks without done (Ollama cuts a stream that repeats one token over and over)", e.chunks)
+}
+
+// contextError is Ollama refusing a prompt longer than num_ctx (sent with
+// truncate false, so it is never cut silently).
+type contextError struct{ msg string }
+
+func (e *contextError) Error() string { return e.msg }
+
 // chat streams one /api/chat call (NDJSON, as Ollama streams by default)
 // and assembles the message content. A stream that ends without done:true
-// is an error: api.Client ignores read errors on the body, so a timeout
-// mid-answer shows up only as a missing final chunk.
+// is an *incompleteError unless the timeout or the caller ended it:
+// api.Client ignores read errors on the body, so a timeout mid-answer shows
+// up only as a missing final chunk.
 func (c *Client) chat(ctx context.Context, req *api.ChatRequest) (chatResult, error) {
 	var res chatResult
 	var sb strings.Builder
 	done := false
+	start := time.Now()
 	err := c.api.Chat(ctx, req, func(r api.ChatResponse) error {
 		res.Chunks++
 		sb.WriteString(r.Message.Content)
@@ -190,17 +253,24 @@ func (c *Client) chat(ctx context.Context, req *api.ChatRequest) (chatResult, er
 		return nil
 	})
 	if err != nil {
+		var se api.StatusError
+		if errors.As(err, &se) && strings.Contains(se.ErrorMessage, "exceeds the context length") && ctx.Err() == nil {
+			return res, &contextError{se.ErrorMessage}
+		}
 		return res, c.explain(ctx, err, req.Model, "judging")
 	}
+	res.Content = sb.String()
 	if !done {
 		if ctx.Err() != nil {
 			return res, fmt.Errorf("judge: %w", ctx.Err())
 		}
-		return res, engine.Errorf(engine.EUNAVAIL,
-			"Ollama at %s stopped streaming before model %s finished (after %d chunks); it may have hit the %s timeout or crashed: check `ollama ps` and the server log, or raise the timeout",
-			c.Host(), req.Model, res.Chunks, c.timeout)
+		if time.Since(start) >= c.timeout-c.timeout/20 {
+			return res, engine.Errorf(engine.EUNAVAIL,
+				"Ollama at %s did not finish an answer of model %s within %s (after %d chunks): the model may be slow or the machine busy; retry, raise the timeout, or pick a smaller model",
+				c.Host(), req.Model, c.timeout, res.Chunks)
+		}
+		return res, &incompleteError{chunks: res.Chunks}
 	}
-	res.Content = sb.String()
 	return res, nil
 }
 

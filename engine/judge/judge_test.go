@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"path/filepath"
 	"strings"
@@ -92,7 +93,7 @@ func TestCaptureJudge(t *testing.T) {
 		// The retry carries the rejection, so temperature 0 does not just
 		// repeat the same answer.
 		retry := reqs[1].Messages
-		if len(retry) != 4 || retry[2].Role != "assistant" || !strings.Contains(retry[3].Content, "importance: 1.5 is above the maximum 1") {
+		if len(retry) != 4 || retry[2].Role != "assistant" || !strings.Contains(retry[3].Content, "importance: 150 is above the maximum 100") {
 			t.Fatalf("retry messages = %+v", retry)
 		}
 	})
@@ -208,7 +209,7 @@ func TestTriage(t *testing.T) {
 		if v.Verdict != VerdictNeedsReview || !v.NeedsReview || v.Attempts != 2 {
 			t.Fatalf("verdict = %+v, want needs_review after 2 attempts", v)
 		}
-		if !strings.Contains(f.chatRequests()[1].Messages[3].Content, `"retype_to" "romance" is not one of`) {
+		if !strings.Contains(f.chatRequests()[1].Messages[3].Content, `retype_to: "romance" is not one of`) {
 			t.Fatalf("retry did not name the rejection")
 		}
 	})
@@ -441,11 +442,32 @@ func TestErrors(t *testing.T) {
 		wantUnavail(t, err, "unexpected EOF", f.srv.URL, testModel)
 	})
 
-	t.Run("StreamCutShort", func(t *testing.T) {
+	t.Run("StreamCutShortIsInvalidNotFatal", func(t *testing.T) {
+		// Ollama ends a 200 stream without done:true when the model repeats
+		// one token over 30 times: an invalid answer, retried once with the
+		// reason, then needs_review — never an error that stops the run.
 		f := newFakeOllama(t)
-		f.scriptChat("chat_cut_short.ndjson")
-		err := triage(f.client(5*time.Second), testModel)
-		wantUnavail(t, err, "stopped streaming", f.srv.URL, testModel)
+		f.scriptChat("chat_cut_short.ndjson", "chat_cut_short.ndjson")
+		v, err := NewTriager(f.client(5*time.Second), Options{Model: testModel}).Triage(ctx, TriageItem{ID: 3, Text: "오늘 점심 뭐 먹지?", Type: "milestone"})
+		if err != nil {
+			t.Fatalf("a stream cut short stopped the run: %v", err)
+		}
+		if v.Verdict != VerdictNeedsReview || !v.NeedsReview || v.Attempts != 2 || !strings.Contains(v.Reason, "without done") {
+			t.Fatalf("verdict = %+v, want needs_review after 2 attempts naming the cut stream", v)
+		}
+		reqs := f.chatRequests()
+		if len(reqs) != 2 || !strings.Contains(reqs[1].Messages[len(reqs[1].Messages)-1].Content, "ended after") {
+			t.Fatalf("the retry did not carry the reason: %+v", reqs)
+		}
+	})
+
+	t.Run("StreamCutShortThenValid", func(t *testing.T) {
+		f := newFakeOllama(t)
+		f.scriptChat("chat_cut_short.ndjson", "chat_triage_echo.ndjson")
+		v, err := NewTriager(f.client(5*time.Second), Options{Model: testModel}).Triage(ctx, TriageItem{ID: 3, Text: "오늘 점심 뭐 먹지?", Type: "milestone"})
+		if err != nil || v.Verdict != VerdictEcho || v.Attempts != 2 || v.Confidence != 0.93 {
+			t.Fatalf("verdict = %+v, %v; want the retried echo@0.93", v, err)
+		}
 	})
 
 	t.Run("CallerCancelled", func(t *testing.T) {
@@ -503,5 +525,48 @@ func TestModelInfo(t *testing.T) {
 	if mi.Digest != "0a109f422b47e3a30ba2b10eca18548e944e8a23073ee3f3e947efcf3c45e59f" || mi.Family != "nomic-bert" ||
 		mi.ParameterSize != "137M" || len(mi.Capabilities) != 1 || mi.Capabilities[0] != "embedding" {
 		t.Fatalf("model info = %+v", mi)
+	}
+}
+
+// TestToolAndSystemNeverReachTheJudge: a tool or system message is decided
+// without a call (a model told "Message role: tool" may still say store).
+func TestToolAndSystemNeverReachTheJudge(t *testing.T) {
+	f := newFakeOllama(t)
+	j := NewCaptureJudge(f.client(5*time.Second), Options{Model: testModel})
+	for _, role := range []string{"tool", "system", "Tool"} {
+		v, err := j.JudgeCapture(context.Background(), engine.CaptureInput{Text: "I am allergic to peanuts.", Role: role})
+		if err != nil || v.Store || v.NeedsReview || v.Source != "rules" || !strings.Contains(v.Reason, "never sent to the judge") {
+			t.Fatalf("role %s: %+v, %v", role, v, err)
+		}
+	}
+	if n := f.hitCount("/api/chat"); n != 0 {
+		t.Fatalf("%d chats for tool/system messages, want 0", n)
+	}
+}
+
+// TestBreakerOnErrors: five failed calls in a row (here HTTP 500) trip the
+// breaker: one notice with the count, then no more requests.
+func TestBreakerOnErrors(t *testing.T) {
+	f := newFakeOllama(t)
+	for range 5 {
+		f.chat = append(f.chat, reply{http.StatusInternalServerError, "error_runner_killed.json"})
+	}
+	var notes []string
+	c := NewClient(ClientConfig{Host: f.url(), Timeout: 5 * time.Second, Notify: func(m string) { notes = append(notes, m) }})
+	j := NewCaptureJudge(c, Options{Model: testModel})
+	for i := range 8 {
+		_, err := j.JudgeCapture(context.Background(), captureIn("I am allergic to peanuts."))
+		if err == nil {
+			t.Fatalf("call %d: no error", i)
+		}
+		if open := errors.Is(err, ErrBreakerOpen); open != (i >= 5) {
+			t.Fatalf("call %d: breaker open = %v (%v)", i, open, err)
+		}
+	}
+	if f.hitCount("/api/chat") != 5 || len(notes) != 1 || !strings.Contains(notes[0], "5 calls in a row") || !strings.Contains(notes[0], "HTTP 500") {
+		t.Fatalf("%d chats, notices %q", f.hitCount("/api/chat"), notes)
+	}
+	if open, msg := c.Tripped(); !open || msg != notes[0] {
+		t.Fatalf("Tripped = %v %q", open, msg)
 	}
 }

@@ -10,7 +10,7 @@ import (
 
 // PromptVersion names the wording of the prompts below. Bump it whenever a
 // prompt changes meaning; it is part of every cache key and of PromptHash.
-const PromptVersion = "judge-prompts/1"
+const PromptVersion = "judge-prompts/2"
 
 // noiseExclusions is what the capture judge must never store, English and
 // Korean (seed 000's L1/L3 list, seed 002's "what not to record").
@@ -45,7 +45,7 @@ Answer with one JSON object and nothing else:
 - "store": true to remember the message, false to skip it
 - "kind": "fact" for lasting knowledge (decays slowly), "episode" for an event or a moment (decays fast)
 - "type": one lower-case label: %s
-- "importance": 0 to 1 (1 = the agent must never forget it)
+- "importance": a whole number from 0 to 100 (100 = the agent must never forget it)
 - "reason": one short sentence`
 
 const triageSystem = `You audit an AI agent's long-term memory. Each stored item was labelled %q by an automatic extractor, and most such labels are noise. Decide what this item really is.
@@ -59,7 +59,7 @@ Verdicts:
 - "retype": a real memory with the wrong label; put the right label in "retype_to", one of: %s.
 If you are unsure, answer "echo".
 
-Answer with one JSON object and nothing else: "verdict", "retype_to" (only with "retype"), "reason" (one short sentence), "confidence" (0 to 1).`
+Answer with one JSON object and nothing else: "verdict", "retype_to" (only with "retype"), "reason" (one short sentence), "confidence" (a whole number from 0 to 100: how sure you are).`
 
 const retryInstruction = "Your previous answer was rejected: %s. Answer again with one JSON object that satisfies the schema, and nothing else."
 
@@ -99,6 +99,7 @@ func PromptHash() string {
 	b.WriteString(strings.Join(DefaultTypes, ",") + "\x00")
 	b.Write(captureSchema)
 	b.Write(triageSchema)
+	b.Write(promotionSchema)
 	return hashHex([]byte(b.String()))
 }
 

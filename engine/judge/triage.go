@@ -2,6 +2,7 @@ package judge
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -50,7 +51,8 @@ func (t *Triager) Model() string { return t.opts.Model }
 // means Ollama could not be asked and says what to do.
 func (t *Triager) Triage(ctx context.Context, item TriageItem) (TriageVerdict, error) {
 	itemType := normalizeType(item.Type)
-	text := StripLabels(item.Text, itemType)
+	text, note := clipInput(StripLabels(item.Text, itemType))
+	schema := triageSchemaFor(itemType, t.opts.Types)
 	v := TriageVerdict{
 		MemoryID:      item.ID,
 		Key:           item.Key,
@@ -58,15 +60,22 @@ func (t *Triager) Triage(ctx context.Context, item TriageItem) (TriageVerdict, e
 		Model:         t.opts.Model,
 		PromptVersion: PromptVersion,
 		PromptHash:    PromptHash(),
-		SchemaHash:    SchemaHash(triageSchema),
+		SchemaHash:    SchemaHash(schema),
 		Flags:         DetectInjection(item.Text),
 	}
-	if text != strings.TrimSpace(item.Text) {
+	if note == "" && text != strings.TrimSpace(item.Text) {
 		v.Flags = append(v.Flags, FlagLabelsFound)
 	}
 	system := triageSystemPrompt(itemType, t.opts.Types)
 	check := func(f map[string]any) error { return t.checkTriage(itemType, f) }
-	a, err := ask(ctx, t.client, t.opts, "triage", system, delimit(text), triageSchema, check)
+	a, err := ask(ctx, t.client, t.opts, "triage", system, delimit(text), schema, check)
+	if errors.Is(err, ErrBreakerOpen) {
+		// The judge failed too often in a row: the item is not judged,
+		// and says so; the run goes on and nothing is acted upon.
+		v.Verdict, v.NeedsReview = VerdictNeedsReview, true
+		v.Reason = "not judged: " + engine.ErrorMessage(err)
+		return v, nil
+	}
 	if err != nil {
 		return TriageVerdict{}, err
 	}
@@ -77,8 +86,8 @@ func (t *Triager) Triage(ctx context.Context, item TriageItem) (TriageVerdict, e
 		return v, nil
 	}
 	v.Verdict = str(a.fields, "verdict")
-	v.Reason = str(a.fields, "reason")
-	v.Confidence = num(a.fields, "confidence")
+	v.Reason = strings.TrimSpace(str(a.fields, "reason") + " " + note)
+	v.Confidence = fraction(a.fields, "confidence")
 	if v.Verdict == VerdictRetype {
 		v.RetypeTo = normalizeType(str(a.fields, "retype_to"))
 	}

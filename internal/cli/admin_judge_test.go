@@ -12,8 +12,8 @@ import (
 	"testing"
 )
 
-// ollamaRecordings serves /api/tags and /api/show from testdata/ollama, as
-// an Ollama server would answer them.
+// ollamaRecordings serves /api/tags, /api/show and the judge check's chat
+// from testdata/ollama, as an Ollama server would answer them.
 func ollamaRecordings(t *testing.T) *httptest.Server {
 	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -27,6 +27,10 @@ func ollamaRecordings(t *testing.T) *httptest.Server {
 			file = "tags.json"
 		case r.URL.Path == "/api/show" && req.Model == "qwen2.5:0.5b":
 			file = "show_qwen2.5_0.5b.json"
+		case r.URL.Path == "/api/show" && req.Model == "nomic-embed-text":
+			file = "show_nomic-embed-text.json"
+		case r.URL.Path == "/api/chat" && req.Model == "qwen2.5:0.5b":
+			file = "chat_probe_ok.ndjson"
 		default:
 			w.WriteHeader(http.StatusNotFound)
 			json.NewEncoder(w).Encode(map[string]string{"error": "model '" + req.Model + "' not found"})
@@ -59,6 +63,17 @@ func TestJudgeCheck(t *testing.T) {
 		}
 		if r.Host != srv.URL || r.Model.Digest != "a8b0c51577010a279d933d14c2a8ab4b268079d44c5c8830c0a93900f1827c67" || len(r.PromptHash) != 64 {
 			t.Fatalf("report = %+v", r)
+		}
+		if r.Chat.Answer != `{"ok": true}` || r.Chat.PromptTokens != 31 {
+			t.Fatalf("the check did not chat with format: %+v", r.Chat)
+		}
+	})
+
+	t.Run("EmbeddingModelRefused", func(t *testing.T) {
+		var out, errOut bytes.Buffer
+		code := run(context.Background(), []string{"judge", "check", "--model", "nomic-embed-text"}, nil, &out, &errOut)
+		if code != 1 || !strings.Contains(errOut.String(), "cannot judge: it has no completion capability (capabilities: embedding)") || strings.Contains(out.String(), "ready") {
+			t.Fatalf("exit %d, stdout %q, stderr %q", code, out.String(), errOut.String())
 		}
 	})
 

@@ -15,22 +15,15 @@ import (
 	"memtrace/importer"
 )
 
-// cmdImport dispatches `memtrace import KIND PATH`. Every message importer
-// shares importMessages; an importer of another shape adds one case.
-func cmdImport(e *env, args []string) error {
-	if len(args) == 0 {
-		return usageError{"name what to import: jsonl, claude-code, locomo (conversations), md (tiers) or memories (an agent's memory store), then the path"}
-	}
-	kind, rest := args[0], args[1:]
-	switch kind {
-	case "jsonl", "claude-code", "locomo":
-		return importMessages(e, kind, rest)
-	case "md":
-		return importMarkdown(e, "", rest)
-	case "memories":
-		return importStored(e, rest)
-	default:
-		return usageError{fmt.Sprintf("cannot import %q: use md, jsonl, claude-code, locomo or memories", kind)}
+// importCommands are `memtrace import KIND PATH`. Every message importer
+// shares importMessages; an importer of another shape adds its own.
+func importCommands() []command {
+	return []command{
+		{name: "md", args: "DIR", summary: "read edited Markdown tiers (from `memtrace export md DIR`) back as proposals and updates", define: importMarkdown},
+		{name: "jsonl", args: "FILE|-", summary: "import message JSONL through the capture pipeline; idempotent", define: importMessages("jsonl")},
+		{name: "claude-code", args: "FILE|DIR|-", summary: "import Claude Code transcripts (every *.jsonl under DIR, e.g. ~/.claude/projects); idempotent", define: importMessages("claude-code")},
+		{name: "locomo", args: "FILE", summary: "import the LoCoMo conversations (locomo10.json); idempotent", define: importMessages("locomo")},
+		{name: "memories", args: "PATH", summary: "import an agent's memory store as it is (Chroma, mem0, memory files, JSONL), one audited batch; idempotent", define: importStored},
 	}
 }
 
@@ -44,7 +37,11 @@ type ImportStats struct {
 	Reinforced int            `json:"reinforced"`
 	Dropped    map[string]int `json:"dropped"`
 	Skipped    int            `json:"skipped"`
-	Errors     []ImportError  `json:"errors"`
+	// NeedsReview: held by the judge in the review queue (not in dropped);
+	// JudgeErrors: the judge failed and the rules decided (not an addend).
+	NeedsReview int           `json:"needs_review"`
+	JudgeErrors int           `json:"judge_errors"`
+	Errors      []ImportError `json:"errors"`
 	// Batch is the audit batch of what the run wrote ("" when it wrote
 	// nothing); FailedFiles counts files that could not be read at all or
 	// held no message.
@@ -63,69 +60,65 @@ type ImportError struct {
 // transaction.
 const importBatch = 256
 
-func importMessages(e *env, kind string, args []string) error {
-	fl := flag.NewFlagSet("import "+kind, flag.ContinueOnError)
-	fl.SetOutput(e.stderr)
-	asJSON := fl.Bool("json", false, "print the counts as JSON")
-	db := fl.String("db", e.dbPath, "database file")
-	jf := addJudgeFlags(fl)
-	pos, err := parseArgs(fl, args)
-	if err != nil {
-		return err
-	}
-	if len(pos) != 1 {
-		return usageError{fmt.Sprintf("import %s takes one path", kind)}
-	}
-	path := pos[0]
-	files, err := importFiles(kind, path)
-	if err != nil {
-		return err
-	}
-	e.dbPath = *db
-	eng, closeEngine, err := openJudgedEngine(e, jf)
-	if err != nil {
-		return err
-	}
-	defer closeEngine()
+func importMessages(kind string) func(fl *flag.FlagSet) runFunc {
+	return func(fl *flag.FlagSet) runFunc {
+		asJSON := fl.Bool("json", false, "print the counts as JSON")
+		jf := addJudgeFlags(fl)
+		return func(e *env, pos []string) error {
+			if len(pos) != 1 {
+				return usageError{fmt.Sprintf("import %s takes one path", kind)}
+			}
+			path := pos[0]
+			files, err := importFiles(kind, path)
+			if err != nil {
+				return err
+			}
+			eng, closeEngine, err := openJudgedEngine(e, jf, false)
+			if err != nil {
+				return err
+			}
+			defer closeEngine()
 
-	capt, err := eng.NewCapturer(e.ctx)
-	if err != nil {
-		return err
-	}
-	walked := false
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		walked = true
-	}
-	im := &messageImport{env: e, eng: eng, capt: capt, walked: walked,
-		stats: ImportStats{Kind: kind, Files: len(files), Dropped: map[string]int{engine.LayerL1: 0, engine.LayerL2: 0, engine.LayerJudge: 0}, Errors: []ImportError{}}}
-	// A file that cannot be read is reported and the others still import;
-	// only a failure to write (the database) stops the run. Either way the
-	// counts are printed, with what was committed.
-	var fatal error
-	for _, f := range files {
-		if fatal = im.file(kind, f); fatal != nil {
-			break
+			capt, err := eng.NewCapturer(e.ctx)
+			if err != nil {
+				return err
+			}
+			walked := false
+			if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+				walked = true
+			}
+			im := &messageImport{env: e, eng: eng, capt: capt, walked: walked,
+				stats: ImportStats{Kind: kind, Files: len(files), Dropped: map[string]int{engine.LayerL1: 0, engine.LayerL2: 0, engine.LayerJudge: 0}, Errors: []ImportError{}}}
+			// A file that cannot be read is reported and the others still
+			// import; only a failure to write (the database) stops the run.
+			// Either way the counts are printed, with what was committed.
+			var fatal error
+			for _, f := range files {
+				if fatal = im.file(kind, f); fatal != nil {
+					break
+				}
+			}
+			if fatal == nil {
+				fatal = im.flush()
+			}
+			im.stats.Batch = capt.Batch()
+			if err := printImport(e.stdout, path, im.stats, *asJSON); err != nil {
+				return err
+			}
+			committed := fmt.Sprintf("%d stored and %d reinforced were committed", im.stats.Stored, im.stats.Reinforced)
+			if im.stats.Batch != "" {
+				committed += " in batch " + im.stats.Batch
+			}
+			switch {
+			case fatal != nil:
+				return engine.Errorf(engine.ErrorCode(fatal), "import stopped: %s; %s — run the same import again to go on (messages already captured are skipped)",
+					engine.ErrorMessage(fatal), committed)
+			case im.stats.FailedFiles > 0:
+				return engine.Errorf(engine.EINVALID, "%d of %d file(s) could not be imported (listed above); %s", im.stats.FailedFiles, len(files), committed)
+			}
+			return nil
 		}
 	}
-	if fatal == nil {
-		fatal = im.flush()
-	}
-	im.stats.Batch = capt.Batch()
-	if err := printImport(e.stdout, path, im.stats, *asJSON); err != nil {
-		return err
-	}
-	committed := fmt.Sprintf("%d stored and %d reinforced were committed", im.stats.Stored, im.stats.Reinforced)
-	if im.stats.Batch != "" {
-		committed += " in batch " + im.stats.Batch
-	}
-	switch {
-	case fatal != nil:
-		return engine.Errorf(engine.ErrorCode(fatal), "import stopped: %s; %s — run the same import again to go on (messages already captured are skipped)",
-			engine.ErrorMessage(fatal), committed)
-	case im.stats.FailedFiles > 0:
-		return engine.Errorf(engine.EINVALID, "%d of %d file(s) could not be imported (listed above); %s", im.stats.FailedFiles, len(files), committed)
-	}
-	return nil
 }
 
 // importFiles lists what to read: the file itself, "-" for standard input,
@@ -284,8 +277,13 @@ func (im *messageImport) flush() error {
 			im.stats.Reinforced++
 		case engine.OutcomeDropped:
 			im.stats.Dropped[r.DroppedBy]++
+		case engine.OutcomeHeld:
+			im.stats.NeedsReview++
 		default:
 			return fmt.Errorf("capture %s: unknown outcome %q", r.MessageID, r.Outcome)
+		}
+		if r.JudgeError {
+			im.stats.JudgeErrors++
 		}
 		im.stats.Offered++
 	}
@@ -309,8 +307,11 @@ func printImport(w io.Writer, path string, s ImportStats, asJSON bool) error {
 		by = append(by, fmt.Sprintf("%s %d", l, s.Dropped[l]))
 	}
 	fmt.Fprintf(w, "imported %s %s (%d file(s))\n", s.Kind, path, s.Files)
-	fmt.Fprintf(w, "  offered     %6d\n  stored      %6d\n  reinforced  %6d\n  dropped     %6d  (%s)\n  skipped     %6d  already imported\n",
-		s.Offered, s.Stored, s.Reinforced, dropped, strings.Join(by, ", "), s.Skipped)
+	fmt.Fprintf(w, "  offered     %6d\n  stored      %6d\n  reinforced  %6d\n  dropped     %6d  (%s)\n  skipped     %6d  already imported\n  held        %6d  needs_review, in the review queue (`memtrace review list`)\n",
+		s.Offered, s.Stored, s.Reinforced, dropped, strings.Join(by, ", "), s.Skipped, s.NeedsReview)
+	if s.JudgeErrors > 0 {
+		fmt.Fprintf(w, "  judge errors %5d  the rules decided them\n", s.JudgeErrors)
+	}
 	if len(s.Errors) > 0 {
 		fmt.Fprintf(w, "  problems    %6d  (%d file(s) failed)\n", len(s.Errors), s.FailedFiles)
 		for _, b := range s.Errors {

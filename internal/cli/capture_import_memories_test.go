@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"memtrace/engine"
-	"memtrace/internal/sourcefixture"
+	"memtrace/internal/sourcetest"
 )
 
 // Every source format imports the same population as it is, and the audit
@@ -16,7 +16,7 @@ import (
 // would-not-store share the population was built with; importing again
 // changes nothing.
 func TestImportMemoriesEverySourceThenAudit(t *testing.T) {
-	pop := sourcefixture.Population()
+	pop := sourcetest.Population()
 	if len(pop) < 200 {
 		t.Fatalf("the fixture has %d memories; the acceptance asks for at least 200", len(pop))
 	}
@@ -28,20 +28,20 @@ func TestImportMemoriesEverySourceThenAudit(t *testing.T) {
 	}{
 		{"jsonl", "jsonl", func(dir string) (string, error) {
 			p := filepath.Join(dir, "memories.jsonl")
-			return p, sourcefixture.WriteJSONL(p)
+			return p, sourcetest.WriteJSONL(p)
 		}, 0, 0},
 		{"chroma", "chroma", func(dir string) (string, error) {
 			p := filepath.Join(dir, "chroma")
-			return p, sourcefixture.WriteChroma(p)
+			return p, sourcetest.WriteChroma(p)
 		}, 0, 0},
 		{"mem0", "mem0", func(dir string) (string, error) {
 			p := filepath.Join(dir, "history.db")
-			return p, sourcefixture.WriteMem0(p)
-		}, 0, sourcefixture.Deleted},
+			return p, sourcetest.WriteMem0(p)
+		}, 0, sourcetest.Deleted},
 		{"memory files", "memory-files", func(dir string) (string, error) {
 			p := filepath.Join(dir, "workspace")
-			return p, sourcefixture.WriteMemoryFiles(p)
-		}, sourcefixture.ExtraFileEntries, 0},
+			return p, sourcetest.WriteMemoryFiles(p)
+		}, sourcetest.ExtraFileEntries, 0},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -73,7 +73,7 @@ func TestImportMemoriesEverySourceThenAudit(t *testing.T) {
 				got[p.Pattern] = p.Count
 			}
 			noise := 0
-			for fam, n := range sourcefixture.NoiseCounts {
+			for fam, n := range sourcetest.NoiseCounts {
 				noise += n
 				if got[fam] != n {
 					t.Errorf("noise family %s: audit counts %d, the fixture holds %d (all: %v)", fam, got[fam], n, got)
@@ -86,13 +86,13 @@ func TestImportMemoriesEverySourceThenAudit(t *testing.T) {
 			for _, l := range audit.LabelPrefixes {
 				labels[l.Name] = l.Count
 			}
-			for l, n := range sourcefixture.LabelCounts {
+			for l, n := range sourcetest.LabelCounts {
 				if labels[l] != n {
 					t.Errorf("label prefix %q: audit counts %d, want %d (all: %v)", l, labels[l], n, labels)
 				}
 			}
-			if audit.Duplicates.Exact != sourcefixture.ExactDuplicates {
-				t.Errorf("exact duplicates %d, want %d", audit.Duplicates.Exact, sourcefixture.ExactDuplicates)
+			if audit.Duplicates.Exact != sourcetest.ExactDuplicates {
+				t.Errorf("exact duplicates %d, want %d", audit.Duplicates.Exact, sourcetest.ExactDuplicates)
 			}
 			// Every noise memory would have been dropped at the door today,
 			// and nothing else.
@@ -139,7 +139,7 @@ func runAudit(t *testing.T, db string) engine.StoreAudit {
 func TestImportMemoriesKeepsWhatTheSourceSaid(t *testing.T) {
 	dir := t.TempDir()
 	src := filepath.Join(dir, "history.db")
-	if err := sourcefixture.WriteMem0(src); err != nil {
+	if err := sourcetest.WriteMem0(src); err != nil {
 		t.Fatal(err)
 	}
 	db := filepath.Join(dir, "m.db")
@@ -161,8 +161,8 @@ func TestImportMemoriesKeepsWhatTheSourceSaid(t *testing.T) {
 		!strings.Contains(shown.Memory.Content, "flowerpot number 1") || !strings.Contains(string(shown.Source.Metadata), "DELETE") {
 		t.Fatalf("deleted mem0 memory imported as %+v from %+v", shown.Memory, shown.Source)
 	}
-	var pop sourcefixture.Memory
-	for _, m := range sourcefixture.Population() {
+	var pop sourcetest.Memory
+	for _, m := range sourcetest.Population() {
 		if m.Label == "MILESTONE:love" {
 			pop = m
 			break

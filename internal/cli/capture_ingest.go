@@ -17,66 +17,54 @@ const defaultIngestBatch = 500
 
 // cmdIngest runs `memtrace ingest FILE.jsonl|-`: every message through the
 // capture pipeline, in batches of one transaction each.
-func cmdIngest(e *env, args []string) error {
-	fs := flag.NewFlagSet("ingest", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+func cmdIngest(fs *flag.FlagSet) runFunc {
 	asJSON := fs.Bool("json", false, "print the IngestStats JSON contract")
 	batch := fs.Int("batch", defaultIngestBatch, "messages per transaction")
 	jf := addJudgeFlags(fs)
-	words, err := parseArgs(fs, args)
-	if err != nil {
-		return usageError{err.Error()}
-	}
-	if len(words) != 1 {
-		return usageError{"want one FILE.jsonl, or - for standard input"}
-	}
-	if *batch < 1 {
-		return usageError{"--batch must be at least 1"}
-	}
-	in := e.stdin
-	name := "standard input"
-	if words[0] != "-" {
-		f, err := os.Open(words[0])
+	return func(e *env, words []string) error {
+		if len(words) != 1 {
+			return usageError{"want one FILE.jsonl, or - for standard input"}
+		}
+		if *batch < 1 {
+			return usageError{"--batch must be at least 1"}
+		}
+		in := e.stdin
+		name := "standard input"
+		if words[0] != "-" {
+			f, err := os.Open(words[0])
+			if err != nil {
+				return engine.Errorf(engine.ENOTFOUND, "cannot open %s: %v; check the path", words[0], err)
+			}
+			defer f.Close()
+			in, name = f, words[0]
+		}
+		eng, closeEngine, err := openJudgedEngine(e, jf, false)
 		if err != nil {
-			return engine.Errorf(engine.ENOTFOUND, "cannot open %s: %v; check the path", words[0], err)
+			return err
 		}
-		defer f.Close()
-		in, name = f, words[0]
-	}
-	eng, closeEngine, err := openJudgedEngine(e, jf)
-	if err != nil {
-		return err
-	}
-	defer closeEngine()
-	t, err := ingestStream(e.ctx, eng, in, *batch)
-	if t == nil {
-		return err
-	}
-	// The counts are printed even when the run stopped: they say what was
-	// committed.
-	if *asJSON {
-		if perr := writeJSON(e.stdout, t.Stats); perr != nil {
-			return perr
+		defer closeEngine()
+		t, err := ingestStream(e.ctx, eng, in, *batch)
+		if t == nil {
+			return err
 		}
-	} else {
-		t.print(e.stdout, name)
+		// The counts are printed even when the run stopped: they say what
+		// was committed.
+		if *asJSON {
+			if perr := writeJSON(e.stdout, t.Stats); perr != nil {
+				return perr
+			}
+		} else {
+			t.print(e.stdout, name)
+		}
+		if err != nil {
+			return engine.Errorf(engine.ErrorCode(err), "ingest stopped: %s; %d stored and %d reinforced before it were committed — run the same ingest again to go on (messages already captured are skipped)",
+				engine.ErrorMessage(err), t.Stats.Stored, t.Stats.Reinforced)
+		}
+		if t.Stats.Offered == 0 && len(t.Stats.Errors) > 0 {
+			return engine.Errorf(engine.EINVALID, "no message of %s could be read (%d bad line(s) above); nothing was imported", name, len(t.Stats.Errors))
+		}
+		return nil
 	}
-	if err != nil {
-		return engine.Errorf(engine.ErrorCode(err), "ingest stopped: %s; %d stored and %d reinforced before it were committed — run the same ingest again to go on (messages already captured are skipped)",
-			engine.ErrorMessage(err), t.Stats.Stored, t.Stats.Reinforced)
-	}
-	if t.Stats.Offered == 0 && len(t.Stats.Errors) > 0 {
-		return engine.Errorf(engine.EINVALID, "no message of %s could be read (%d bad line(s) above); nothing was imported", name, len(t.Stats.Errors))
-	}
-	return nil
-}
-
-// openCaptureEngine opens the database at e.dbPath (with mustExist, a
-// missing file is an error saying how to make one; otherwise it is created)
-// and the engine over it; the returned func closes the database.
-func openCaptureEngine(e *env, mustExist bool) (*engine.Engine, func(), error) {
-	eng, _, closeDB, err := openEngine(e, mustExist, engine.Options{})
-	return eng, closeDB, err
 }
 
 // ingestTally is what an ingest did: the JSON contract plus what the human
@@ -144,12 +132,17 @@ func (t *ingestTally) add(r *engine.CaptureResult) {
 	case engine.OutcomeDropped:
 		t.Stats.Dropped[r.DroppedBy]++
 		reason := r.Reason
-		if r.DroppedBy == engine.LayerJudge && reason != engine.ProposalReview {
+		if r.DroppedBy == engine.LayerJudge {
 			reason = "judge skip"
 		}
 		t.ByPattern[r.DroppedBy+"/"+reason]++
+	case engine.OutcomeHeld:
+		t.Stats.NeedsReview++
 	case engine.OutcomeSkipped:
 		t.Stats.Skipped++
+	}
+	if r.JudgeError {
+		t.Stats.JudgeErrors++
 	}
 	if r.Correction != nil {
 		t.Lessons[r.Correction.LessonKey] = r.Correction
@@ -160,14 +153,20 @@ func (t *ingestTally) add(r *engine.CaptureResult) {
 func (t *ingestTally) print(w io.Writer, name string) {
 	s := t.Stats
 	dropped := s.Dropped[engine.LayerL1] + s.Dropped[engine.LayerL2] + s.Dropped[engine.LayerJudge]
-	fmt.Fprintf(w, "ingested %s: %d offered, %d stored, %d reinforced, %d dropped, %d skipped (already captured)\n",
-		name, s.Offered, s.Stored, s.Reinforced, dropped, s.Skipped)
+	fmt.Fprintf(w, "ingested %s: %d offered, %d stored, %d reinforced, %d dropped, %d skipped (already captured), %d held for review\n",
+		name, s.Offered, s.Stored, s.Reinforced, dropped, s.Skipped, s.NeedsReview)
 	decider := t.Decider
 	if decider == "" {
 		decider = "rules"
 	}
 	fmt.Fprintf(w, "dropped by layer: l1 %d, l2 %d, judge %d (decider: %s)\n",
 		s.Dropped[engine.LayerL1], s.Dropped[engine.LayerL2], s.Dropped[engine.LayerJudge], decider)
+	if s.NeedsReview > 0 {
+		fmt.Fprintf(w, "%d message(s) held as needs_review (the judge's answer did not validate): they wait in the review queue — `memtrace review list`, then `memtrace review retry --judge MODEL` or `memtrace review store|skip ID…`\n", s.NeedsReview)
+	}
+	if s.JudgeErrors > 0 {
+		fmt.Fprintf(w, "the judge failed on %d message(s); the rules decided them (each capture's trail says why)\n", s.JudgeErrors)
+	}
 	if len(t.ByPattern) > 0 {
 		fmt.Fprintln(w, "dropped by pattern:")
 		keys := make([]string, 0, len(t.ByPattern))

@@ -1,44 +1,85 @@
 package cli
 
 import (
+	"bytes"
+	"encoding/json"
+	"flag"
 	"fmt"
 	"sort"
 	"strings"
 
 	"memtrace/engine"
+	"memtrace/engine/judge"
 )
 
 // cmdHelp runs `memtrace help [TOPIC]`: the command list, a topic (decay,
-// stages, json) or one command's usage.
-func cmdHelp(e *env, args []string) error {
-	if len(args) == 0 {
-		printUsage(e.stdout)
-		fmt.Fprintf(e.stdout, "\ntopics: memtrace help %s|COMMAND\n", strings.Join(helpTopicNames(), "|"))
-		return nil
-	}
-	if len(args) > 1 {
-		return usageError{"give one topic"}
-	}
-	topic := args[0]
-	if text, ok := helpTopics()[topic]; ok {
-		fmt.Fprint(e.stdout, text)
-		return nil
-	}
-	for _, c := range commands() {
-		if c.name == topic {
-			fmt.Fprintf(e.stdout, "usage: memtrace %s\n\n%s\n", c.usage, c.summary)
+// stages, json, time) or one command's full help (a family's: its
+// subcommands'; `help golden run`: one subcommand's).
+func cmdHelp(fs *flag.FlagSet) runFunc {
+	return func(e *env, args []string) error {
+		if len(args) == 0 {
+			printUsage(e.stdout)
+			fmt.Fprintf(e.stdout, "\ntopics: memtrace help %s|COMMAND\n", strings.Join(helpTopicNames(), "|"))
 			return nil
 		}
+		if text, ok := helpTopics()[args[0]]; ok && len(args) == 1 {
+			fmt.Fprint(e.stdout, text)
+			return nil
+		}
+		cmds, name := commands(), ""
+		for i, word := range args {
+			c, ok := findCommand(cmds, word)
+			if !ok {
+				if name == "" {
+					return usageError{fmt.Sprintf("no help topic %q: try %s or a command name", word, strings.Join(helpTopicNames(), ", "))}
+				}
+				return usageError{fmt.Sprintf("%s has no subcommand %q", name, word)}
+			}
+			name = strings.TrimSpace(name + " " + word)
+			if c.subs == nil {
+				if i != len(args)-1 {
+					return usageError{fmt.Sprintf("%s has no subcommands", name)}
+				}
+				printCommandHelp(e.stdout, name, c, flagSetOf(name, c))
+				return nil
+			}
+			if i == len(args)-1 {
+				printFamilyHelp(e.stdout, name, c)
+				return nil
+			}
+			cmds = c.subs
+		}
+		return nil
 	}
-	return usageError{fmt.Sprintf("no help topic %q: try %s or a command name", topic, strings.Join(helpTopicNames(), ", "))}
 }
 
 func helpTopics() map[string]string {
 	return map[string]string{
 		"decay":  engine.DecayHelp,
 		"stages": stagesHelp,
-		"json":   recallJSONHelp,
+		"json":   recallJSONHelp(),
+		"judge":  judgeSchemasHelp(),
+		"time":   timeHelp,
 	}
+}
+
+// judgeSchemasHelp prints the JSON schemas memtrace sends to Ollama as
+// `format` — the judge contracts of DESIGN.md, exactly as sent, so a
+// person pointing memtrace at their own model sees what it must answer.
+func judgeSchemasHelp() string {
+	var b strings.Builder
+	b.WriteString("The judge's answers are constrained by these JSON schemas (sent as Ollama's\n")
+	b.WriteString("`format`) and validated against them again; an answer that does not validate\n")
+	b.WriteString("is retried once with the reason, then held as needs_review.\n")
+	for _, s := range judge.Schemas() {
+		var out bytes.Buffer
+		if err := json.Indent(&out, s.Schema, "", "  "); err != nil {
+			out.Reset()
+			out.Write(s.Schema)
+		}
+		fmt.Fprintf(&b, "\n%s:\n%s\n", s.Name, out.String())
+	}
+	return b.String()
 }
 
 func helpTopicNames() []string {
@@ -97,8 +138,19 @@ each survivor's access (last_accessed_at, access_count) and boosts its
 neighbours (memtrace help decay), in one transaction.
 `
 
-// recallJSONHelp documents `memtrace recall --json`.
-const recallJSONHelp = `memtrace recall --json prints one trace document:
+// recallJSONHelp documents `memtrace recall --json`, with the drop kinds
+// listed from engine.DropKinds so the list cannot drift.
+func recallJSONHelp() string {
+	var b strings.Builder
+	b.WriteString(recallJSONHead)
+	for _, k := range engine.DropKinds() {
+		fmt.Fprintf(&b, "  %-19s %-10s %s\n", k.Kind, k.Stage, k.Meaning)
+	}
+	b.WriteString(recallJSONTail)
+	return b.String()
+}
+
+const recallJSONHead = `memtrace recall --json prints one trace document:
 
 {
   "query": "충주 시에 충주 사과가 맛있었지?",
@@ -110,7 +162,10 @@ const recallJSONHelp = `memtrace recall --json prints one trace document:
      "items": [{"id": 12, "key": "m0216", "text": "…", "type": "note",
                 "kind": "fact", "tier": "warm", "channel": "fact",
                 "scores": {"bm25_score": 10.2, "cosine_score": 0.53, …},
-                "dropped": "forgotten: …"}],     dropped only when it was
+                "dropped": "forgotten: …",   why, for people (when dropped)
+                "drop_kind": "forgotten",    why, for programs (see below)
+                "recognised": true}],        temporal: kept by the query's cue
+                                             although out of free recall
      "notes": {"surface": "충주 시 충주 사과 맛있", …},  parameters of the stage
      "took_ms": 0.21}
   ],
@@ -126,4 +181,32 @@ importance, decay, boost, final_score, mmr_score, redundancy_cosine_score
 guaranteed. The same database, query and --at give the same document byte
 for byte, except the timing fields named *_ms (took_ms), the only
 nondeterministic values.
+
+"dropped" is prose and may change wording; programs read "drop_kind", one
+of this closed set (the stage that drops the item is the stage's "name"):
+
+`
+
+const recallJSONTail = `
+memtrace compare --json gives every change the same facts: "reason" (for
+people, "stage: reason"), "stage", "drop_kind" (not_retrieved when the other
+side's recall never saw the memory) and "recognised_a" / "recognised_b"
+(see docs/inspector.md). recall --trace counts each stage's drops by
+drop_kind.
+`
+
+// timeHelp is the one time grammar (engine.ParseWhen).
+const timeHelp = `Every time memtrace takes — recall, compare and forecast --at, golden run
+and stress --at, heartbeat --at, the golden YAML's defaults.at and probe at,
+and the TUI's typed override (@) — is read by one grammar:
+
+  now, or nothing      the database clock (its pinned clock, else the wall clock)
+  +30d  -2h  +1w       an offset from now: a sign, then numbers with units
+  +1d12h  +90m  +1.5d  w (weeks), d (days), h, m, s; at most 100 years
+  2026-06-01           a date: midnight UTC
+  2026-06-01T09:00:00Z an RFC 3339 time (any offset; shown in UTC)
+
+In a golden set an offset counts from defaults.at; golden run --at moves
+defaults.at (an offset there counts from it, or from now when the set has
+none).
 `

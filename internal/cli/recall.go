@@ -9,60 +9,61 @@ import (
 
 	"memtrace/engine"
 	"memtrace/engine/safetext"
+	"memtrace/inspector"
 )
 
 // cmdRecall runs `memtrace recall TEXT`: the recall pipeline, read-only
 // unless --commit-access. It prints the prompt the agent would receive,
 // the stage table with --trace, or the trace document with --json.
-func cmdRecall(e *env, args []string) error {
-	fs := flag.NewFlagSet("recall", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	at := fs.String("at", "", "time override: +30d, -2h, now or RFC 3339 (relative to now)")
+func cmdRecall(fs *flag.FlagSet) runFunc {
+	at := fs.String("at", "", "recall at time `T`: now, +30d, -2h, a date or RFC 3339 (offsets from the database clock)")
 	qf := addQueryFlags(fs)
 	showTrace := fs.Bool("trace", false, "print the stage table, then the prompt")
 	asJSON := fs.Bool("json", false, "print the trace document (see `memtrace help json`)")
 	commit := fs.Bool("commit-access", false, "record access and association boosts, as a live agent recall does")
-	otel := fs.String("otel", "", "also write the trace as OpenTelemetry-style spans (JSONL) to FILE")
-	text, err := queryText(fs, args, "recall for")
-	if err != nil {
-		return err
-	}
-	if *showTrace && *asJSON {
-		return usageError{"choose one of --trace and --json"}
-	}
-	if err := qf.check(); err != nil {
-		return err
-	}
-	eng, closeStore, err := openRecallEngine(e)
-	if err != nil {
-		return err
-	}
-	defer closeStore()
-	when, err := engine.ParseAt(*at, eng.Now())
-	if err != nil {
-		return usageError{engine.ErrorMessage(err)}
-	}
-	q := qf.query(text)
-	q.At, q.ReadOnly = when, !*commit
-	tr, err := eng.Recall(e.ctx, q)
-	if err != nil {
-		return err
-	}
-	if err := recallOTel(*otel, tr); err != nil {
-		return err
-	}
-	switch {
-	case *asJSON:
-		return writeJSONText(e.stdout, tr)
-	case *showTrace:
-		printTraceTable(e.stdout, tr)
-	}
-	if tr.Prompt == "" {
-		fmt.Fprintln(e.stdout, "(no memory recalled: nothing relevant survived; run with --trace to see why)")
+	otel := fs.String("otel", "", "also append the trace as OTLP/JSON spans (one request a line) to `FILE`")
+	return func(e *env, words []string) error {
+		text, err := queryText(words, "recall for")
+		if err != nil {
+			return err
+		}
+		if *showTrace && *asJSON {
+			return usageError{"choose one of --trace and --json"}
+		}
+		if err := qf.check(); err != nil {
+			return err
+		}
+		eng, closeStore, err := openExisting(e)
+		if err != nil {
+			return err
+		}
+		defer closeStore()
+		when, err := engine.ParseAt(*at, eng.Now())
+		if err != nil {
+			return usageError{"--at: " + engine.ErrorMessage(err)}
+		}
+		q := qf.query(text)
+		q.At, q.ReadOnly = when, !*commit
+		tr, err := eng.Recall(e.ctx, q)
+		if err != nil {
+			return err
+		}
+		if err := recallOTel(*otel, tr); err != nil {
+			return err
+		}
+		switch {
+		case *asJSON:
+			return writeJSONText(e.stdout, tr)
+		case *showTrace:
+			printTraceTable(e.stdout, tr)
+		}
+		if tr.Prompt == "" {
+			fmt.Fprintln(e.stdout, "(no memory recalled: nothing relevant survived; run with --trace to see why)")
+			return nil
+		}
+		fmt.Fprintln(e.stdout, tr.Prompt)
 		return nil
 	}
-	fmt.Fprintln(e.stdout, tr.Prompt)
-	return nil
 }
 
 // queryFlags are the query flags recall and compare share.
@@ -74,8 +75,8 @@ type queryFlags struct {
 
 func addQueryFlags(fs *flag.FlagSet) queryFlags {
 	return queryFlags{
-		session:     fs.String("session", "", "the live session (its last minutes are echoes; its share is capped)"),
-		project:     fs.String("project", "", "the project the query is about (other projects' memories are excluded)"),
+		session:     fs.String("session", "", "the live `SESSION` (its last minutes are echoes; its share is capped)"),
+		project:     fs.String("project", "", "the `PROJECT` the query is about (other projects' memories are excluded)"),
 		k:           fs.Int("k", 0, "memories to recall (default from config)"),
 		budget:      fs.Int("budget", 0, "prompt budget in characters (default from config)"),
 		includeCold: fs.Bool("include-cold", false, "also recall archived (COLD) memories"),
@@ -95,13 +96,6 @@ func (f queryFlags) query(text string) engine.Query {
 	return engine.Query{Text: text, Session: *f.session, Project: *f.project, K: *f.k, Budget: *f.budget, IncludeCold: *f.includeCold}
 }
 
-// openRecallEngine opens the database and the engine over it. The returned
-// func closes the database.
-func openRecallEngine(e *env) (*engine.Engine, func(), error) {
-	eng, _, closeDB, err := openEngine(e, true, engine.Options{})
-	return eng, closeDB, err
-}
-
 // printTraceTable prints one line per stage — items in, out, and the drop
 // reasons counted — then the preprocessing and the survivors.
 func printTraceTable(w io.Writer, tr *engine.Trace) {
@@ -115,7 +109,7 @@ func printTraceTable(w io.Writer, tr *engine.Trace) {
 		mode = "committed"
 	}
 	fmt.Fprintf(w, "at      %s   k %d   budget %d chars   %s\n\n", tr.At.Format("2006-01-02T15:04:05Z07:00"), tr.K, tr.Budget, mode)
-	fmt.Fprintf(w, "%-3s %-11s %5s %5s  %s\n", "#", "stage", "in", "out", "dropped (reason × count)")
+	fmt.Fprintf(w, "%-3s %-11s %5s %5s  %s\n", "#", "stage", "in", "out", "dropped (drop_kind × count)")
 	for i, st := range tr.Stages {
 		fmt.Fprintf(w, "%-3d %-11s %5d %5d  %s\n", i, st.Name, st.In, st.Out, dropSummary(st))
 	}
@@ -127,14 +121,10 @@ func printTraceTable(w io.Writer, tr *engine.Trace) {
 	fmt.Fprintln(w)
 }
 
-// dropSummary counts a stage's drops by reason ("forgotten × 3, unrelated × 12").
+// dropSummary counts a stage's drops by drop kind ("forgotten × 3,
+// below_floor × 12"; the kinds are listed by `memtrace help json`).
 func dropSummary(st engine.StageTrace) string {
-	counts := map[string]int{}
-	for _, it := range st.Items {
-		if it.Dropped != "" {
-			counts[reasonKind(it.Dropped)]++
-		}
-	}
+	counts := inspector.DropCounts(st)
 	kinds := make([]string, 0, len(counts))
 	for k := range counts {
 		kinds = append(kinds, k)
@@ -146,21 +136,16 @@ func dropSummary(st engine.StageTrace) string {
 	}
 	// Kept, not dropped: memories forgotten in free recall that the query
 	// recognises (see `memtrace help decay`).
-	if n := strings.Count(st.Notes["recognised"], ": recognised ("); n > 0 {
-		parts = append(parts, fmt.Sprintf("(kept: recognised × %d)", n))
+	recognised := 0
+	for _, it := range st.Items {
+		if it.Recognised {
+			recognised++
+		}
+	}
+	if recognised > 0 {
+		parts = append(parts, fmt.Sprintf("(kept: recognised × %d)", recognised))
 	}
 	return strings.Join(parts, ", ")
-}
-
-// reasonKind is the head of a drop reason: up to its first ':' or " (".
-func reasonKind(reason string) string {
-	if i := strings.Index(reason, ":"); i > 0 {
-		reason = reason[:i]
-	}
-	if i := strings.Index(reason, " ("); i > 0 {
-		reason = reason[:i]
-	}
-	return reason
 }
 
 func orNone(s string) string {

@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
+	"memtrace/engine"
 	"memtrace/inspector"
 )
 
@@ -39,6 +41,9 @@ func TestCompareCLI(t *testing.T) {
 	var forgotten []string
 	for _, ch := range c.Forgotten {
 		forgotten = append(forgotten, ch.Key)
+		if ch.DropKind != engine.DropForgotten || ch.Stage != "temporal" {
+			t.Errorf("forgotten %s: drop_kind %q, stage %q", ch.Key, ch.DropKind, ch.Stage)
+		}
 	}
 	if strings.Join(forgotten, ",") != "m0308,m0441" || c.AtA.Format("2006-01-02") != "2026-07-21" ||
 		c.AtB.Sub(c.AtA).Hours() != 90*24 {
@@ -122,5 +127,26 @@ func TestRecallOTelFile(t *testing.T) {
 	// Two recalls; the one at B is the recall above, under the same ids.
 	if len(lines) != 24 || !strings.Contains(lines[12], `"traceId":"`+spans[0].TraceID+`"`) {
 		t.Errorf("compare --otel: %d lines; B's trace id should be %s", len(lines), spans[0].TraceID)
+	}
+}
+
+// Every drop kind is documented where programs look for it: `memtrace help
+// json` and the table of docs/inspector.md, with its stage.
+func TestDropKindsAreDocumented(t *testing.T) {
+	help, _, code := runRecallCLI(t, "help", "json")
+	doc, err := os.ReadFile("docs/inspector.md")
+	if code != 0 || err != nil {
+		t.Fatalf("help json: exit %d; docs/inspector.md: %v", code, err)
+	}
+	for _, k := range engine.DropKinds() {
+		if !regexp.MustCompile(`(?m)^  ` + string(k.Kind) + `\s+` + k.Stage + `\s`).MatchString(help) {
+			t.Errorf("memtrace help json does not list %s (%s)", k.Kind, k.Stage)
+		}
+		if row := "| `" + string(k.Kind) + "` | `" + k.Stage + "` |"; !strings.Contains(string(doc), row) {
+			t.Errorf("docs/inspector.md lacks the row %s", row)
+		}
+	}
+	if !strings.Contains(string(doc), "`not_retrieved`") {
+		t.Error("docs/inspector.md does not explain compare's not_retrieved")
 	}
 }

@@ -1,11 +1,11 @@
-// Package sourcefixture writes one population of an agent's memories in the
+// Package sourcetest writes one population of an agent's memories in the
 // on-disk formats of the stores `memtrace import memories` reads — a Chroma
 // persistent directory, a mem0 history database, OpenClaw/Claude Code
 // memory files and the generic JSONL — so that the tests can check that
 // every source imports the same memories and that the audit counts the
 // noise the population was built with. The formats follow the projects'
 // own schemas (Chroma's metadb/sysdb migrations, mem0's SQLiteManager).
-package sourcefixture
+package sourcetest
 
 import (
 	"database/sql"

@@ -1,0 +1,102 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"memtrace/engine"
+	"memtrace/engine/safetext"
+)
+
+// The Captures tab's audit view (A): `memtrace audit` on the open database —
+// seed 000's look at a store, most useful right after `import memories`
+// brought an agent's existing memory: noise by pattern, types, label
+// prefixes, duplicates, and what today's capture pipeline would not store.
+
+type storeAuditMsg struct {
+	Audit *engine.StoreAudit
+	Err   error
+}
+
+// auditCmd runs the audit off the UI goroutine.
+func (p capturesPane) auditCmd() tea.Cmd {
+	eng, ctx := p.c.deps.Engine, p.c.ctx
+	return func() tea.Msg {
+		a, err := eng.AuditStore(ctx)
+		return send(paneCaptures, storeAuditMsg{Audit: a, Err: err})
+	}
+}
+
+// toggleAudit opens the audit view (running the audit each time it opens,
+// so it shows the store as it is now) or closes it.
+func (p capturesPane) toggleAudit() (capturesPane, tea.Cmd) {
+	if p.auditOpen {
+		p.auditOpen = false
+		return p, nil
+	}
+	if p.c.deps.Engine == nil {
+		p.err = "no engine: open the UI on a database to audit it"
+		return p, nil
+	}
+	p.auditOpen, p.auditLoading, p.auditTop = true, true, 0
+	return p, p.auditCmd()
+}
+
+// auditLines renders the audit as plain rows of width w.
+func (p capturesPane) auditLines(w int) []string {
+	st := p.c.styles
+	if p.auditLoading {
+		return []string{st.App.Muted.Render(safetext.PadRight("auditing the store…", w))}
+	}
+	a := p.audit
+	if a == nil {
+		return []string{st.App.Muted.Render(safetext.PadRight("no audit", w))}
+	}
+	var out []string
+	head := func(s string) { out = append(out, st.Detail.Heading.Render(safetext.PadRight(s, w))) }
+	row := func(cols []column, cells ...string) { out = append(out, tableRow(cols, cells)) }
+	head(fmt.Sprintf("store audit · %d memories · %d active (the figures are about these) · %d quarantined · %d archived",
+		a.Memories, a.Scanned, a.ByStatus[engine.StatusQuarantined], a.ByStatus[engine.StatusArchived]))
+	noise := layoutColumns([]column{{Title: "LAYER", Width: 6}, {Title: "COUNT", Width: 6, Right: true}, {Title: "SHARE", Width: 7, Right: true}, {Title: "PATTERN"}}, w, 12)
+	head(fmt.Sprintf("noise: %d (%.1f%%)", a.Noise.Count, a.Noise.Share))
+	out = append(out, st.Table.Header.Render(tableHeader(noise)))
+	for _, x := range a.Noise.Patterns {
+		row(noise, x.Layer, fmt.Sprint(x.Count), fmt.Sprintf("%.1f%%", x.Share), x.Pattern)
+	}
+	census := layoutColumns([]column{{Title: "COUNT", Width: 6, Right: true}, {Title: "SHARE", Width: 7, Right: true}, {Title: "NAME"}}, w, 12)
+	head("types")
+	for _, x := range a.Types {
+		row(census, fmt.Sprint(x.Count), fmt.Sprintf("%.1f%%", x.Share), x.Name)
+	}
+	head(fmt.Sprintf("label prefixes: %d memories carry one", a.Labelled))
+	for _, x := range a.LabelPrefixes {
+		row(census, fmt.Sprint(x.Count), fmt.Sprintf("%.1f%%", x.Share), x.Name)
+	}
+	head(fmt.Sprintf("duplicates: %d exact, %d near", a.Duplicates.Exact, a.Duplicates.Near))
+	head(fmt.Sprintf("would not be stored by today's capture pipeline: %d (%.1f%%)", a.WouldNotStore.Count, a.WouldNotStore.Share))
+	reasons := layoutColumns([]column{{Title: "LAYER", Width: 6}, {Title: "COUNT", Width: 6, Right: true}, {Title: "REASON"}}, w, 12)
+	for _, x := range a.WouldNotStore.ByReason {
+		row(reasons, x.Layer, fmt.Sprint(x.Count), x.Reason)
+	}
+	return out
+}
+
+// auditView is the audit filling the list area (n rows), scrolled by the
+// list keys.
+func (p capturesPane) auditView(n int) []string {
+	lines := p.auditLines(p.width)
+	top := max(0, min(p.auditTop, len(lines)-n))
+	lines = lines[top:]
+	if len(lines) > n {
+		lines = lines[:n]
+	}
+	for i, l := range lines {
+		lines[i] = safetext.PadRight(l, p.width)
+	}
+	for len(lines) < n {
+		lines = append(lines, strings.Repeat(" ", p.width))
+	}
+	return lines
+}

@@ -1,0 +1,194 @@
+package ui
+
+// The Trace tab's split view, "now vs +N days": it renders the
+// comparison `memtrace compare` prints (inspector.Compare) — the same
+// function, so the TUI and the CLI cannot disagree on what is forgotten.
+
+import (
+	"fmt"
+	"strings"
+
+	"memtrace/engine/safetext"
+	"memtrace/inspector"
+)
+
+// splitMark is what happened to a survivor between now and later, as the
+// comparison classifies it.
+type splitMark int
+
+const (
+	markHeld      splitMark = iota // the same rank at both times
+	markRose                       // a better rank later
+	markFell                       // a worse rank later
+	markNew                        // a survivor later only
+	markForgotten                  // a survivor now, forgotten later
+	markLeft                       // a survivor now, gone later for another reason
+)
+
+// splitRow is one survivor of one side of the split view.
+type splitRow struct {
+	ID        int64
+	Key, Text string
+	Rank      int // 1-based position in its own side's prompt
+	OtherRank int // position on the other side; 0 when absent
+	Mark      splitMark
+	// Recognised: forgotten in free recall at its side's time, kept
+	// because the query cues it.
+	Recognised bool
+}
+
+// splitModel is a comparison laid out for the split view: each side's
+// survivors in rank order with their marks, and the comparison's
+// forgotten and left memories with why.
+type splitModel struct {
+	Now, Later      []splitRow
+	Forgotten, Left []inspector.Change
+	RecognisedLater int
+	AtNow, AtLater  string // dates of the two sides
+}
+
+// splitOf lays c out. Every mark comes from c's classification; nothing is
+// recomputed here.
+func splitOf(c *inspector.Comparison) splitModel {
+	mark := map[int64]splitMark{}
+	change := map[int64]inspector.Change{}
+	for _, g := range []struct {
+		cs []inspector.Change
+		m  splitMark
+	}{{c.Held, markHeld}, {c.Rose, markRose}, {c.Fell, markFell}, {c.New, markNew}, {c.Forgotten, markForgotten}, {c.Left, markLeft}} {
+		for _, ch := range g.cs {
+			mark[ch.ID], change[ch.ID] = g.m, ch
+		}
+	}
+	m := splitModel{Forgotten: c.Forgotten, Left: c.Left,
+		AtNow: c.AtA.UTC().Format("2006-01-02"), AtLater: c.AtB.UTC().Format("2006-01-02")}
+	for i, sv := range c.SurvivorsA {
+		ch := change[sv.ID]
+		m.Now = append(m.Now, splitRow{ID: sv.ID, Key: sv.Key, Text: sv.Text, Rank: i + 1, OtherRank: ch.RankB,
+			Mark: mark[sv.ID], Recognised: ch.RecognisedA})
+	}
+	for i, sv := range c.SurvivorsB {
+		ch := change[sv.ID]
+		m.Later = append(m.Later, splitRow{ID: sv.ID, Key: sv.Key, Text: sv.Text, Rank: i + 1, OtherRank: ch.RankA,
+			Mark: mark[sv.ID], Recognised: ch.RecognisedB})
+		if ch.RecognisedB {
+			m.RecognisedLater++
+		}
+	}
+	return m
+}
+
+// splitView is "now vs +N days": the survivors now and later side by side,
+// each marked (✗ forgotten, − left, ↑ rose, ↓ fell, + new, recognised:
+// kept although out of free recall), then the survivors forgotten in
+// between and those that left for another reason, with why.
+func (p tracePane) splitView(n int) []string {
+	st := p.c.styles
+	rw := p.rightWidth()
+	if p.override.isNow() {
+		return []string{
+			st.Detail.Heading.Render("now vs +N days"),
+			st.App.Muted.Render(safetext.Truncate("the time override is now: step with ] (or type a time with @) to compare", rw)),
+		}
+	}
+	if p.cmp == nil {
+		return []string{st.App.Muted.Render("recalling now and " + p.override.label() + "…")}
+	}
+	m := splitOf(p.cmp)
+	// Side by side when each side has room for its text; stacked otherwise.
+	sideBySide := rw >= 2*splitMinSide+1
+	half := rw
+	if sideBySide {
+		half = (rw - 1) / 2
+	}
+	cols := layoutColumns([]column{{Title: "", Width: 11}, {Title: "#", Width: 2, Right: true}, {Title: "ID", Width: 5, Right: true}, {Title: "TEXT"}}, half, 6)
+	side := func(title string, rows []splitRow, later bool) []string {
+		out := []string{st.Detail.Heading.Render(safetext.PadRight(title, half)), st.Table.Header.Render(tableHeader(cols))}
+		for _, r := range rows {
+			row := tableRow(cols, []string{markText(r, later), fmt.Sprint(r.Rank), fmt.Sprint(r.ID), r.Text})
+			switch r.Mark {
+			case markForgotten:
+				row = st.App.Error.Render(row)
+			case markLeft, markFell:
+				row = st.Status.Quarantined.Render(row)
+			case markNew, markRose:
+				row = st.Status.Active.Render(row)
+			default:
+				row = st.Table.Row.Render(row)
+			}
+			out = append(out, row)
+		}
+		if len(rows) == 0 {
+			out = append(out, st.App.Muted.Render(safetext.PadRight("nothing survives", half)))
+		}
+		return out
+	}
+	label := p.override.label()
+	left := side("now · "+m.AtNow, m.Now, false)
+	right := side(label+" · "+m.AtLater, m.Later, true)
+	var out []string
+	if sideBySide {
+		for i := 0; i < max(len(left), len(right)); i++ {
+			l, r := strings.Repeat(" ", half), ""
+			if i < len(left) {
+				l = left[i]
+			}
+			if i < len(right) {
+				r = right[i]
+			}
+			out = append(out, l+" "+r)
+		}
+	} else {
+		out = append(append(left, ""), right...)
+	}
+	out = append(out, "", st.Detail.Heading.Render(safetext.Truncate(fmt.Sprintf("forgotten by %s: %d (survivors now, forgotten then; as memtrace compare counts)", label, len(m.Forgotten)), rw)))
+	if m.RecognisedLater > 0 {
+		out = append(out, st.App.Muted.Render(safetext.Truncate(fmt.Sprintf("recognised at %s: %d (forgotten in free recall, kept because the query cues them)", label, m.RecognisedLater), rw)))
+	}
+	fcols := layoutColumns([]column{{Title: "ID", Width: 5, Right: true}, {Title: "KEY", Width: 8}, {Title: "FORGOT", Width: 10}, {Title: "TEXT", Width: 30}, {Title: "WHY"}}, rw, 10)
+	for _, ch := range m.Forgotten {
+		if len(out) >= n {
+			return out
+		}
+		out = append(out, st.App.Error.Render(tableRow(fcols, []string{fmt.Sprint(ch.ID), ch.Key, ch.ForgetAt.Format("2006-01-02"), ch.Text, ch.Reason})))
+	}
+	if len(m.Left) > 0 && len(out) < n {
+		out = append(out, st.Detail.Heading.Render(safetext.Truncate(fmt.Sprintf("left by %s: %d (still remembered, displaced or not retrieved)", label, len(m.Left)), rw)))
+	}
+	lcols := layoutColumns([]column{{Title: "ID", Width: 5, Right: true}, {Title: "KEY", Width: 8}, {Title: "TEXT", Width: 30}, {Title: "WHY"}}, rw, 10)
+	for _, ch := range m.Left {
+		if len(out) >= n {
+			break
+		}
+		out = append(out, st.Status.Quarantined.Render(tableRow(lcols, []string{fmt.Sprint(ch.ID), ch.Key, ch.Text, ch.Reason})))
+	}
+	return out
+}
+
+// markText is the mark column of the split view. later is the right side.
+func markText(r splitRow, later bool) string {
+	// Kept by recognition on its side (forgotten in free recall): the
+	// label says so instead of the rank move.
+	if r.Recognised && (r.Mark == markHeld || r.Mark == markRose || r.Mark == markFell) {
+		return "recognised"
+	}
+	switch r.Mark {
+	case markForgotten:
+		return "✗ forgotten"
+	case markLeft:
+		return "− left"
+	case markNew:
+		return "+ new"
+	case markRose:
+		if later {
+			return fmt.Sprintf("↑ from %d", r.OtherRank)
+		}
+		return fmt.Sprintf("↑ to %d", r.OtherRank)
+	case markFell:
+		if later {
+			return fmt.Sprintf("↓ from %d", r.OtherRank)
+		}
+		return fmt.Sprintf("↓ to %d", r.OtherRank)
+	}
+	return "="
+}
