@@ -7,9 +7,10 @@ import (
 
 // ValidateMemory checks the fields of a memory a caller gave before any of
 // it reaches the store, naming the field that is wrong: importance must be
-// a number from 0 to 1 (NaN and ±Inf are not), kind, status and tier known
-// values (or empty for the default), the scope global, project:NAME or
-// domain:NAME.
+// a number from 0 to 1 (NaN and ±Inf are not), kind and tier known values
+// (or empty for the default), the scope global, project:NAME or
+// domain:NAME. The status is not checked: recall must cope with whatever a
+// hand import left there, and treats an unknown one as not active.
 func ValidateMemory(m *Memory) error {
 	switch {
 	case strings.TrimSpace(m.Content) == "":
@@ -18,8 +19,6 @@ func ValidateMemory(m *Memory) error {
 		return Errorf(EINVALID, "importance %v: want a number from 0 to 1", m.Importance)
 	case m.Kind != "" && m.Kind != KindFact && m.Kind != KindEpisode:
 		return Errorf(EINVALID, "kind %q: want fact or episode", m.Kind)
-	case m.Status != "" && m.Status != StatusActive && m.Status != StatusQuarantined && m.Status != StatusArchived:
-		return Errorf(EINVALID, "status %q: want active, quarantined or archived", m.Status)
 	case m.Tier != "" && m.Tier != TierHot && m.Tier != TierWarm && m.Tier != TierCold:
 		return Errorf(EINVALID, "tier %q: want hot, warm or cold", m.Tier)
 	case m.Scope != "" && !ValidScope(m.Scope):
