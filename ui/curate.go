@@ -15,7 +15,8 @@ import (
 // them; "review" is the judge answers that need a curator's label.
 func curateKinds() []string {
 	return []string{engine.ProposalQuarantine, engine.ProposalRetype, engine.ProposalKeep, curateReview,
-		engine.ProposalRestore, engine.ProposalPromote, engine.ProposalDemote, engine.ProposalArchive}
+		engine.ProposalRestore, engine.ProposalPromote, engine.ProposalDemote, engine.ProposalArchive,
+		engine.ProposalAdd, engine.ProposalMove}
 }
 
 const curateReview = "review"

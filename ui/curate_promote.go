@@ -34,6 +34,9 @@ func (p curatePane) subject(pr *engine.Proposal) string {
 		w, _ := ruleWording(pr)
 		return "HOT rule: " + w
 	}
+	if pr.Kind == engine.ProposalAdd {
+		return "new " + pr.TargetType + " line: " + engine.MarkdownProposalText(pr)
+	}
 	return p.memoryText(pr.MemoryID)
 }
 

@@ -254,3 +254,11 @@ func prependRune(r rune) bool {
 	}
 	return false
 }
+
+// ActsOnTerminal reports a non-ASCII rune that Sanitize never lets through
+// as it is: a C1 control, a line or paragraph separator, a bidi control or
+// a Prepend mark. Writers of other formats (Markdown) escape these runes
+// their own way.
+func ActsOnTerminal(r rune) bool {
+	return r >= 0x80 && (unsafeRune(r) || prependRune(r))
+}
