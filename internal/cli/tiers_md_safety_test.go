@@ -248,3 +248,42 @@ func TestImportMarkdownIsCuratedAndIdempotent(t *testing.T) {
 		t.Errorf("after rollback the memory is not WARM again: %s", out)
 	}
 }
+
+// A Count edited in corrections.md is not written: raised to the threshold
+// it becomes a promotion proposal, otherwise it is reported.
+func TestImportMarkdownCountEditIsAProposal(t *testing.T) {
+	db := mdDB(t)
+	for range 2 {
+		if code, _, errOut := runMemtrace(t, "", "--db", db, "reflect", "--intended", "one pass", "--actual", "two passes", "--lesson", "read the failing test before editing code"); code != 0 {
+			t.Fatalf("reflect: %s", errOut)
+		}
+	}
+	dir := filepath.Join(t.TempDir(), "tiers")
+	if code, _, errOut := runMemtrace(t, "", "--db", db, "export", "md", dir); code != 0 {
+		t.Fatal(errOut)
+	}
+	corr := filepath.Join(dir, "corrections.md")
+	body := readFile(t, corr)
+	if !strings.Contains(body, "- Count: 2/3") {
+		t.Fatalf("corrections.md:\n%s", body)
+	}
+	os.WriteFile(corr, []byte(strings.Replace(body, "- Count: 2/3", "- Count: 3/3", 1)), 0o644)
+	if r := importMD(t, db, dir); r.Proposed != 1 {
+		t.Fatalf("count edit to 3/3 = %+v, want one proposal", r)
+	}
+	_, out, _ := runMemtrace(t, "", "--db", db, "proposals", "--kind", "promote", "--json")
+	if !strings.Contains(out, "edited 2→3") {
+		t.Errorf("no promotion proposal for the count edit: %s", out)
+	}
+	if r := importMD(t, db, dir); r.Proposed != 0 {
+		t.Errorf("a second import proposed again: %+v", r)
+	}
+	os.WriteFile(corr, []byte(strings.Replace(body, "- Count: 2/3", "- Count: 1/3", 1)), 0o644)
+	r := importMD(t, db, dir)
+	if r.Proposed != 0 || !strings.Contains(strings.Join(r.Skipped, " "), "Count edited 2→1") {
+		t.Errorf("count edit down = %+v", r)
+	}
+	if code, _, _ := runMemtrace(t, "", "--db", db, "export", "md", dir); code != 0 || !strings.Contains(readFile(t, corr), "- Count: 2/3") {
+		t.Errorf("the count was written:\n%s", readFile(t, corr))
+	}
+}
