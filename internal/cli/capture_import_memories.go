@@ -16,8 +16,8 @@ import (
 // audited batch, so that `memtrace audit` can say how polluted it is and
 // cleanup, triage and rollback work on it as on any memtrace database.
 func importStored(fl *flag.FlagSet) runFunc {
-	from := fl.String("from", "", "the source's kind: "+strings.Join(importer.StoredSources(), ", ")+" (default: detected from PATH)")
-	prefix := fl.String("key-prefix", "", "put this before every source id to make the memory's key (for two stores whose ids could collide)")
+	from := fl.String("from", "", "the source's `KIND`: "+strings.Join(importer.StoredSources(), ", ")+" (default: detected from PATH)")
+	prefix := fl.String("key-prefix", "", "put `PREFIX` before every source id to make the memory's key (for two stores whose ids could collide)")
 	asJSON := fl.Bool("json", false, "print the counts as JSON")
 	return func(e *env, pos []string) error {
 		if len(pos) != 1 {

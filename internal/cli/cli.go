@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"memtrace/engine"
 )
@@ -81,6 +82,7 @@ func commands() []command {
 		{name: "reject", args: "ID…", summary: "reject proposals", define: cmdReject},
 		{name: "proposals", summary: "list proposals waiting for the curator", define: cmdProposals},
 		{name: "batches", summary: "audited batches, newest first: actor, what each did, whether it can be rolled back", define: cmdBatches},
+		{name: "supersede", args: "OLD [NEW]", summary: "link by hand: NEW supersedes OLD (a knowledge update); --unlink makes OLD current again; audited, undone by rollback", define: cmdSupersede},
 		{name: "rollback", args: "BATCH", summary: "undo a batch: says what it will do by kind and asks (--yes: don't ask; --force: a whole capture run)", define: cmdRollback},
 		{name: "heartbeat", summary: "propose promotions, demotions, archiving, cap fixes; moves nothing", define: cmdHeartbeat},
 		{name: "reflect", summary: "file a self-reflection record", define: cmdReflect},
@@ -89,14 +91,14 @@ func commands() []command {
 		{name: "export", summary: "export the tiers", subs: []command{
 			{name: "md", args: "DIR", summary: "write the tiers as Markdown files", define: cmdExportMD},
 		}},
-		{name: "mcp", summary: "serve memory to an agent over MCP (stdio)", define: cmdMCP},
+		{name: "mcp", summary: "serve memory to an agent over MCP (stdio, or streamable HTTP on loopback with --http)", define: cmdMCP},
 		{name: "judge", summary: "the Ollama judge", subs: []command{
 			{name: "check", summary: "check the Ollama judge: host reachable, model present and able to chat, one chat with format and its latency, digest", define: cmdJudgeCheck},
 		}},
 		{name: "backup", args: "DIR", summary: "online SQLite backup + JSON dump of memories, each with .sha256", define: cmdBackup},
 		{name: "clock", args: "[TIME]", summary: "show, pin (TIME) or unpin (--unset) the database's clock (demo databases pin theirs)", define: cmdClock},
 		{name: "version", summary: "version, commit and build date of this binary (also `memtrace --version`)", define: cmdVersion},
-		{name: "help", args: "[decay|stages|json|time|COMMAND [SUBCOMMAND]]", summary: "commands, the decay math, the recall stages, the trace JSON, the time grammar", define: cmdHelp},
+		{name: "help", args: "[" + strings.Join(helpTopicNames(), "|") + "|COMMAND [SUBCOMMAND]]", summary: "commands, the decay math, the recall stages, the trace JSON, the judge schemas, the time grammar", define: cmdHelp},
 	}
 }
 

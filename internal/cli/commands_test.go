@@ -58,6 +58,12 @@ func TestEveryCommandHelp(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("help: exit %d", code)
 	}
+	if !strings.Contains(list, engine.TimeGrammar) {
+		t.Errorf("memtrace help does not state the time grammar:\n%s", list)
+	}
+	if out, _, code := runCLI(t, "help", "time"); code != 0 || !strings.Contains(out, "+1d12h") {
+		t.Errorf("help time: exit %d\n%s", code, out)
+	}
 	eachCommand(func(name string, c command) {
 		if !strings.Contains(list, "  "+synopsis(name, c, flagSetOf(name, c))+"\n") {
 			t.Errorf("memtrace help lacks %s", name)
@@ -154,6 +160,7 @@ func globalCases(t *testing.T) map[string]globalCase {
 		"reject":             {args: []string{"1", "--reason", "not now"}, db: "demo"},
 		"proposals":          {args: []string{"--json"}, db: "demo"},
 		"rollback":           {args: []string{"capture:x"}, db: "missing"},
+		"supersede":          {args: []string{"1", "2", "--json"}, db: "demo"},
 		"heartbeat":          {args: []string{"--at", "+1w", "--dry-run", "--json"}, db: "demo"},
 		"reflect":            {args: []string{"--intended", "one pass", "--actual", "two passes"}, db: "demo"},
 		"cleanup":            {args: []string{"--dry-run", "--json"}, db: "demo"},

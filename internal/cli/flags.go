@@ -252,7 +252,7 @@ func eachCommand(fn func(name string, c command)) {
 
 // printUsage is `memtrace help`: every command with its usage line.
 func printUsage(w io.Writer) {
-	fmt.Fprintln(w, "usage: memtrace [--db PATH] COMMAND [ARGS]   (--db also works after the command name)")
+	fmt.Fprintln(w, "usage: memtrace [--db PATH] COMMAND [ARGS] | memtrace --version   (--db also works after the command name)")
 	fmt.Fprintln(w)
 	var b strings.Builder
 	eachCommand(func(name string, c command) {

@@ -164,14 +164,18 @@ const recallJSONHead = `memtrace recall --json prints one trace document:
                 "scores": {"bm25_score": 10.2, "cosine_score": 0.53, …},
                 "dropped": "forgotten: …",   why, for people (when dropped)
                 "drop_kind": "forgotten",    why, for programs (see below)
-                "recognised": true}],        temporal: kept by the query's cue
+                "recognised": true,          temporal: kept by the query's cue
                                              although out of free recall
+                "superseded": true,          a former fact, kept because the
+                "superseded_by": 31,         query asks about the past or
+                "valid_to": "2026-04-03T…"}], --include-superseded
      "notes": {"surface": "충주 시 충주 사과 맛있", …},  parameters of the stage
      "took_ms": 0.21}
   ],
   "prompt": "<memories …>\n- [2026-03-28 note] …\n</memories>",
   "prompt_chars": 672,
-  "survivors": [{"id", "key", "text", "type", "kind", "tier", "channel"}],
+  "survivors": [{"id", "key", "text", "type", "kind", "tier", "channel",
+                 "superseded_by"?, "valid_to"?}],   the last two: a former fact
   "guaranteed": 0                       survivors from the guaranteed channel
 }
 
