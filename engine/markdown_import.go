@@ -354,6 +354,19 @@ func (e *Engine) importEntry(ctx context.Context, q Queries, en mdEntry, a Actor
 	return "updated", m.ID, q.UpdateMemory(ctx, m, a, "import")
 }
 
+// CheckTierDir reports, before any database is opened, whether dir holds
+// tier files an import can read (and no symbolic link among them).
+func CheckTierDir(dir string) error {
+	files, err := tierFiles(dir)
+	if err != nil {
+		return err
+	}
+	if len(files) == 0 {
+		return Errorf(ENOTFOUND, "no tier files (HOT.md, projects/, domains/, archive/, corrections.md) in %s; write them with `memtrace export md %s`", dir, dir)
+	}
+	return refuseLinks(dir, files)
+}
+
 // refuseLinks refuses an import from a directory whose tier files or
 // subdirectories are symbolic links: a file tree must not point memtrace at
 // files outside it.

@@ -3,6 +3,8 @@ package cli
 import (
 	"flag"
 	"fmt"
+
+	"memtrace/engine"
 )
 
 // importMarkdown reads the Markdown tiers back: `memtrace import md DIR
@@ -15,7 +17,11 @@ func importMarkdown(fs *flag.FlagSet) runFunc {
 		}
 		dir := pos[0]
 		// Like ingest, an import into a new path creates the database:
-		// the tiers can be restored onto a new machine.
+		// the tiers can be restored onto a new machine. A directory with
+		// no tier files creates nothing.
+		if err := engine.CheckTierDir(dir); err != nil {
+			return err
+		}
 		eng, closeDB, err := openOrCreate(e)
 		if err != nil {
 			return err
