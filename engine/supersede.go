@@ -30,12 +30,12 @@ const LayerSupersede = "supersede"
 
 // SupersedeInfo says which older memory a capture superseded and why.
 type SupersedeInfo struct {
-	ID      int64     `json:"id"`
-	Key     string    `json:"key,omitempty"`
-	Text    string    `json:"text"`
-	Subject string    `json:"subject"`
-	Marker  string    `json:"marker"`
-	ValidTo time.Time `json:"valid_to"`
+	ID      int64     `json:"id" jsonschema:"the superseded memory's id"`
+	Key     string    `json:"key,omitempty" jsonschema:"its key (the id of the message it came from)"`
+	Text    string    `json:"text" jsonschema:"its text, the fact that no longer holds"`
+	Subject string    `json:"subject" jsonschema:"the subject words both memories share (e.g. car, 차)"`
+	Marker  string    `json:"marker" jsonschema:"the change marker that made it an update (e.g. moved to, 바꿨어)"`
+	ValidTo time.Time `json:"valid_to" jsonschema:"when the old fact stopped holding (RFC 3339)"`
 }
 
 // supersededAt reports whether m is superseded as of at: linked, the old
