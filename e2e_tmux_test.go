@@ -207,8 +207,10 @@ func (s *tmuxSession) walkThrough(t *testing.T) {
 	})
 	s.send(t, "5")
 	s.waitText(t, "dropped, per pattern", "heartbeat_ok")
+	// The tab bar always reads "3 Curate"; the demo's heartbeat proposals
+	// are what only the Curate tab shows.
 	s.send(t, "3")
-	s.waitText(t, "3 Curate")
+	s.waitText(t, "promote → hot · by heartbeat", "HOT rule")
 	s.send(t, "1")
 	s.waitText(t, "forgotten by +7d:")
 

@@ -2,9 +2,10 @@
 # Dead code gate: golang.org/x/tools/cmd/deadcode at a pinned version, run
 # twice over the module:
 #   - from the product's main (no -test): a function no command of memtrace
-#     reaches is dead, even when a test calls it. Packages whose name ends in
-#     "test" (storetest, ollamatest, triagetest: Go's httptest convention)
-#     are test helpers and are skipped here;
+#     reaches is dead, even when a test calls it. Test helper packages are
+#     skipped here: those whose name ends in "test" (storetest, ollamatest,
+#     triagetest: Go's httptest convention) and those the allowlist names
+#     as "PACKAGE.*";
 #   - from the tests too (-test): a function not even a test reaches —
 #     including test helpers and code in _test.go files — is dead.
 # Anything reported that .ci/deadcode.allow does not list (with its reason)
@@ -18,13 +19,17 @@ bin=$(mktemp -d)
 trap 'rm -rf "$bin"' EXIT
 GOBIN="$bin" go install "golang.org/x/tools/cmd/deadcode@$version"
 
+grep -v '^[[:space:]]*\(#\|$\)' .ci/deadcode.allow | awk '{print $1}' | sort -u >"$bin/entries"
+grep -v '\.\*$' "$bin/entries" >"$bin/allowed" || true
+grep '\.\*$' "$bin/entries" | sed 's/\.\*$//' >"$bin/helpers" || true
+
 fmt='{{range .Funcs}}{{printf "%s.%s\n" $.Path .Name}}{{end}}'
 {
-	"$bin/deadcode" -f "$fmt" ./... | awk -F. '{ split($1, p, "/"); if (p[length(p)] !~ /test$/) print }'
+	"$bin/deadcode" -f "$fmt" ./... | awk -F. -v helpers="$bin/helpers" '
+		BEGIN { while ((getline h < helpers) > 0) helper[h] = 1 }
+		{ n = split($1, p, "/"); if (p[n] !~ /test$/ && !($1 in helper)) print }'
 	"$bin/deadcode" -test -f "$fmt" ./...
 } | sort -u >"$bin/found"
-
-grep -v '^[[:space:]]*\(#\|$\)' .ci/deadcode.allow | awk '{print $1}' | sort -u >"$bin/allowed"
 
 stale=$(comm -13 "$bin/found" "$bin/allowed")
 if [ -n "$stale" ]; then
@@ -37,4 +42,4 @@ if [ -n "$dead" ]; then
 	echo "$dead" | sed 's/^/  /' >&2
 	exit 1
 fi
-echo "deadcode: clean ($(wc -l <"$bin/allowed") allowlisted)"
+echo "deadcode: clean ($(wc -l <"$bin/allowed") functions allowlisted, $(wc -l <"$bin/helpers") test helper packages named)"

@@ -234,13 +234,26 @@ func derivedMessageID(m Message) string {
 func (c *Capturer) decide(ctx context.Context, p *pending) error {
 	r, m := p.res, p.msg
 	r.Decider = c.decider
-	if match, ok := c.filter.L1(m.Text); ok {
+	// A user's lesson, or an explicit correction, is read first: the
+	// length floors of L1 do not apply to it ("Don't use tabs.").
+	var lesson *lessonFinding
+	if m.Role == "user" || m.Correction {
+		// Role-play and jokes state no lesson ("*bows* I'll always trust you").
+		if f := detectLesson(m.Text, m.Correction); f != nil && !f.NoTerms && (m.Correction || c.gates.roleplay(m.Text) == "") {
+			lesson = f
+		}
+	}
+	if match, ok := c.filter.L1(m.Text); ok && !(lesson != nil && lesson.Skip == "" && lengthFloor(match.Name)) {
 		r.Outcome, r.DroppedBy, r.Reason = OutcomeDropped, LayerL1, match.Name
 		r.Trail = append(r.Trail, Decision{Layer: LayerL1, Verdict: "drop", Pattern: match.Name, Reason: "L1 rule " + match.Name})
 		r.Decider = ""
 		return nil
+	} else if ok {
+		r.Trail = append(r.Trail, Decision{Layer: LayerL1, Verdict: "pass", Pattern: match.Name,
+			Reason: "L1 rule " + match.Name + " waived: a correction states its lesson in few words"})
+	} else {
+		r.Trail = append(r.Trail, Decision{Layer: LayerL1, Verdict: "pass"})
 	}
-	r.Trail = append(r.Trail, Decision{Layer: LayerL1, Verdict: "pass"})
 	if match, ok := c.filter.L2(m.Text); ok {
 		r.Outcome, r.DroppedBy, r.Reason = OutcomeDropped, LayerL2, match.Name
 		r.Trail = append(r.Trail, Decision{Layer: LayerL2, Verdict: "drop", Pattern: match.Name, Reason: "L2 pattern " + match.Name})
@@ -248,12 +261,7 @@ func (c *Capturer) decide(ctx context.Context, p *pending) error {
 		return nil
 	}
 	r.Trail = append(r.Trail, Decision{Layer: LayerL2, Verdict: "pass"})
-	if m.Role == "user" {
-		// Role-play and jokes state no lesson ("*bows* I'll always trust you").
-		if f := detectLesson(m.Text); f != nil && c.gates.roleplay(m.Text) == "" {
-			p.lesson = f
-		}
-	}
+	p.lesson = lesson
 
 	in := CaptureInput{Text: c.filter.StripMemoryTags(m.Text), Role: m.Role, Session: m.Session, Project: m.Project, Detail: c.e.cfg.Detail}
 	v, err := c.judge.JudgeCapture(ctx, in)
@@ -319,6 +327,10 @@ func (c *Capturer) decide(ctx context.Context, p *pending) error {
 	return nil
 }
 
+// lengthFloor reports whether an L1 rule is one of the length floors,
+// which a correction is exempt from.
+func lengthFloor(rule string) bool { return rule == "too_short" || rule == "too_short_stripped" }
+
 // normalType lower-cases a judge's type and maps the seed's spelling
 // "shared-thing" to shared_thing; an empty type is a note.
 func normalType(t string) string {
@@ -362,7 +374,7 @@ func (w *batchWriter) write(ctx context.Context, p *pending) error {
 			return err
 		}
 	}
-	rec := &CaptureRecord{MessageID: m.ID, Session: m.Session, Role: m.Role, Project: m.Project, Text: m.Text, At: m.At,
+	rec := &CaptureRecord{MessageID: m.ID, Session: m.Session, Role: m.Role, Project: m.Project, Branch: m.Branch, Text: m.Text, At: m.At,
 		Outcome: r.Outcome, DroppedBy: r.DroppedBy, Reason: r.Reason, MemoryID: r.MemoryID, Trail: r.Trail, CreatedAt: w.c.e.Now()}
 	if err := w.q.InsertCapture(ctx, rec); err != nil {
 		return fmt.Errorf("record capture %s: %w", m.ID, err)

@@ -5,5 +5,5 @@
 //
 // It imports only the standard library and its own leaf sub-packages. The
 // SQLite implementation of Store lives in package store; the Ollama judge and
-// embedder live in engine/judge; main wires them together.
+// embedder live in engine/judge; the CLI (internal/cli) wires them together.
 package engine

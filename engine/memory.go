@@ -95,6 +95,13 @@ type Message struct {
 	Text    string    `json:"text"`
 	At      time.Time `json:"at"`
 	Project string    `json:"project,omitempty"`
+	// Branch is the version-control branch the message was written on
+	// (Claude Code's gitBranch), kept on the capture.
+	Branch string `json:"branch,omitempty"`
+	// Correction says the sender marks the message as a correction
+	// (memory_correct): its lesson is recorded without a marker and
+	// without the length floors (see Engine.Correct).
+	Correction bool `json:"correction,omitempty"`
 }
 
 // MemoryFilter selects memories. Nil pointers and empty strings mean "any".

@@ -5,13 +5,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
 	"unicode"
 
 	"go.yaml.in/yaml/v3"
+
+	"memtrace/engine"
 )
 
 // Set is one golden probe file.
@@ -29,11 +30,14 @@ type Set struct {
 
 // Defaults apply to every probe that does not set the field itself.
 type Defaults struct {
-	At      time.Time // zero: the runner's clock
-	K       int       // 0: the engine's default
-	Budget  int       // 0: the engine's default
-	Session string
-	Project string
+	At time.Time // zero: the runner's clock shifted by AtOffset
+	// AtOffset is defaults.at written as an offset ("now", "-1d"), from
+	// the runner's clock (the database's, pinned or not).
+	AtOffset time.Duration
+	K        int // 0: the engine's default
+	Budget   int // 0: the engine's default
+	Session  string
+	Project  string
 }
 
 // Probe is one query and what its recall must (not) contain.
@@ -268,11 +272,11 @@ func (p *parser) defaults(n *yaml.Node) Defaults {
 	p.fields(n, "defaults", []string{"at", "k", "budget", "session", "project"}, func(key string, k, v *yaml.Node) {
 		switch key {
 		case "at":
-			t, err := parseAbsoluteTime(v.Value)
+			w, err := engine.ParseWhen(v.Value)
 			if err != nil {
-				p.errf(v, "defaults.at: %v", err)
+				p.errf(v, "defaults.at: %v", engine.ErrorMessage(err))
 			}
-			d.At = t
+			d.At, d.AtOffset = w.Abs, w.Offset
 		case "k":
 			d.K = p.positiveInt(v, "defaults.k")
 		case "budget":
@@ -299,11 +303,11 @@ func (p *parser) probe(n *yaml.Node) (Probe, bool) {
 		case "note":
 			pr.Note = p.str(v, "note")
 		case "at":
-			off, rel, abs, err := parseProbeTime(v.Value)
+			w, err := engine.ParseWhen(v.Value)
 			if err != nil {
-				p.errf(v, "at: %v", err)
+				p.errf(v, "at: %v", engine.ErrorMessage(err))
 			}
-			pr.AtOffset, pr.AtRelative, pr.At = off, rel, abs
+			pr.AtOffset, pr.AtRelative, pr.At = w.Offset, w.Relative, w.Abs
 		case "session":
 			pr.Session = p.str(v, "session")
 		case "project":
@@ -430,66 +434,20 @@ func (p *parser) relevant(v *yaml.Node) []Graded {
 	return out
 }
 
-// parseAbsoluteTime accepts RFC 3339 or a bare date (midnight UTC).
-func parseAbsoluteTime(s string) (time.Time, error) {
-	if t, err := time.Parse(time.RFC3339, s); err == nil {
-		return t.UTC(), nil
-	}
-	if t, err := time.Parse(time.DateOnly, s); err == nil {
-		return t, nil
-	}
-	return time.Time{}, fmt.Errorf("%q is not an RFC 3339 time such as 2026-06-01T09:00:00Z", s)
-}
-
-var relativeTime = regexp.MustCompile(`^([+-])((?:\d+[wdhm])+)$`)
-var relativePart = regexp.MustCompile(`(\d+)([wdhm])`)
-
-// ParseRelative parses an offset such as "+30d", "+12h", "-1d", "+1d12h"
-// (units w, d, h, m).
-func ParseRelative(s string) (time.Duration, error) {
-	m := relativeTime.FindStringSubmatch(strings.TrimSpace(s))
-	if m == nil {
-		return 0, fmt.Errorf("%q is not an offset such as +30d, +12h or -1d", s)
-	}
-	var d time.Duration
-	for _, part := range relativePart.FindAllStringSubmatch(m[2], -1) {
-		n, err := strconv.ParseInt(part[1], 10, 64)
-		if err != nil || n > 1e6 {
-			return 0, fmt.Errorf("%q: offset out of range", s)
-		}
-		unit := map[string]time.Duration{"w": 7 * 24 * time.Hour, "d": 24 * time.Hour, "h": time.Hour, "m": time.Minute}[part[2]]
-		d += time.Duration(n) * unit
-	}
-	if m[1] == "-" {
-		d = -d
-	}
-	return d, nil
-}
-
-// parseProbeTime accepts an offset relative to defaults.at or an absolute
-// RFC 3339 time.
-func parseProbeTime(s string) (offset time.Duration, relative bool, abs time.Time, err error) {
-	s = strings.TrimSpace(s)
-	if strings.HasPrefix(s, "+") || strings.HasPrefix(s, "-") {
-		offset, err = ParseRelative(s)
-		return offset, true, time.Time{}, err
-	}
-	abs, err = parseAbsoluteTime(s)
-	if err != nil {
-		err = fmt.Errorf("%q is neither an offset (+30d, +12h, -1d) nor an RFC 3339 time", s)
-	}
-	return 0, false, abs, err
-}
-
 // Time returns when the probe's recall happens: its own time, or the
 // set's default (or now, when the set has none) shifted by its offset.
 func (pr Probe) Time(d Defaults, now time.Time) time.Time {
 	if !pr.AtRelative && !pr.At.IsZero() {
 		return pr.At
 	}
-	base := d.At
-	if base.IsZero() {
-		base = now
+	return d.Base(now).Add(pr.AtOffset)
+}
+
+// Base is the time the set's offsets count from: defaults.at, or the
+// runner's clock now shifted by a relative defaults.at.
+func (d Defaults) Base(now time.Time) time.Time {
+	if !d.At.IsZero() {
+		return d.At
 	}
-	return base.Add(pr.AtOffset)
+	return now.Add(d.AtOffset).UTC()
 }

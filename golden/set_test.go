@@ -1,6 +1,7 @@
 package golden
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -8,6 +9,7 @@ import (
 	"time"
 
 	"memtrace/engine"
+	"memtrace/internal/timetest"
 )
 
 func writeSet(t *testing.T, body string, files ...string) string {
@@ -141,7 +143,7 @@ probes:
     query: q
     at: "+30x"
     expect: {present: ["key:k"]}
-`, []string{`line 2: defaults.at: "tomorrow" is not an RFC 3339 time`, `line 6: at: "+30x" is not an offset`}},
+`, []string{`line 2: defaults.at: bad time "tomorrow"`, `line 6: at: bad time offset "+30x"`}},
 		{"RankingWithoutRelevant", `name: x
 probes:
   - id: a
@@ -174,28 +176,7 @@ probes:
 	}
 }
 
-func TestParseRelative(t *testing.T) {
-	for _, tc := range []struct {
-		in   string
-		want time.Duration
-		ok   bool
-	}{
-		{"+30d", 30 * 24 * time.Hour, true},
-		{"+12h", 12 * time.Hour, true},
-		{"-1d", -24 * time.Hour, true},
-		{"+1d12h", 36 * time.Hour, true},
-		{"+2w", 14 * 24 * time.Hour, true},
-		{"+90m", 90 * time.Minute, true},
-		{"30d", 0, false},
-		{"+d", 0, false},
-		{"+1y", 0, false},
-		{"+1.5d", 0, false},
-	} {
-		got, err := ParseRelative(tc.in)
-		if (err == nil) != tc.ok || got != tc.want {
-			t.Errorf("ParseRelative(%q) = %v, %v; want %v ok=%v", tc.in, got, err, tc.want, tc.ok)
-		}
-	}
+func TestProbeTimeWithoutDefaults(t *testing.T) {
 	// Relative to the clock when the set has no defaults.at.
 	p := Probe{AtRelative: true, AtOffset: -24 * time.Hour}
 	now := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
@@ -233,3 +214,31 @@ func TestSelectorText(t *testing.T) {
 }
 
 func engineDefaults() engine.Config { return engine.DefaultConfig() }
+
+// The golden YAML's time fields read the one time grammar: a probe's at
+// counts from defaults.at, defaults.at written as an offset from the
+// runner's clock; a rejected time is the same message as everywhere else.
+func TestSetTimesTimeGrammar(t *testing.T) {
+	for _, c := range timetest.Cases(t) {
+		probe := fmt.Sprintf("name: x\ndefaults: {at: %q}\nprobes:\n  - id: a\n    query: q\n    at: %q\n    expect: {present: [\"key:k\"]}\n",
+			timetest.Now.Format(time.RFC3339), c.Input)
+		base := fmt.Sprintf("name: x\ndefaults: {at: %q}\nprobes:\n  - id: a\n    query: q\n    expect: {present: [\"key:k\"]}\n", c.Input)
+		for what, yaml := range map[string]string{"probe at": probe, "defaults.at": base} {
+			set, err := Parse([]byte(yaml), "x.yaml")
+			if c.Error != "" {
+				if err == nil || !strings.Contains(err.Error(), c.Error) {
+					t.Errorf("%s %q: error %v, want one saying %q", what, c.Input, err, c.Error)
+				}
+				continue
+			}
+			if err != nil {
+				t.Errorf("%s %q: %v", what, c.Input, err)
+				continue
+			}
+			// The runner's clock is TimeNow: defaults.at = now for the probe case.
+			if got := set.Probes[0].Time(set.Defaults, timetest.Now); !got.Equal(c.Want) {
+				t.Errorf("%s %q: probe time %v, want %v", what, c.Input, got, c.Want)
+			}
+		}
+	}
+}

@@ -28,8 +28,8 @@ type CaptureOut struct {
 	Outcome   string            `json:"outcome" jsonschema:"stored, reinforced, dropped, or held (the judge could not decide: needs_review, kept in the review queue for a curator)"`
 	MemoryID  int64             `json:"memory_id,omitempty" jsonschema:"the memory stored or reinforced"`
 	Key       string            `json:"key,omitempty" jsonschema:"the memory's stable key"`
-	Kind      string            `json:"kind,omitempty"`
-	Type      string            `json:"type,omitempty"`
+	Kind      string            `json:"kind,omitempty" jsonschema:"fact (decays slowly) or episode (decays fast), for a stored memory"`
+	Type      string            `json:"type,omitempty" jsonschema:"the memory's label: preference, health, date, rule, correction, note …"`
 	DroppedBy string            `json:"dropped_by,omitempty" jsonschema:"the layer that dropped the message: l1, l2 or judge"`
 	Reason    string            `json:"reason,omitempty" jsonschema:"why: the named pattern or the judge's reason"`
 	Decider   string            `json:"decider,omitempty" jsonschema:"rules, or judge:<model>"`
@@ -40,8 +40,8 @@ type CaptureOut struct {
 // LessonOut is a correction lesson as memory_capture and memory_correct
 // report it.
 type LessonOut struct {
-	Key    string `json:"key"`
-	Lesson string `json:"lesson"`
+	Key    string `json:"key" jsonschema:"the lesson's key: concept:… (a known convention) or terms:… (its content words); rewordings share it"`
+	Lesson string `json:"lesson" jsonschema:"the sentence that states the lesson"`
 	Count  int    `json:"count" jsonschema:"how many times the lesson has been seen; 3 makes it a promotion candidate"`
 	Status string `json:"status" jsonschema:"pending, candidate, promoted or rejected"`
 }
@@ -72,16 +72,16 @@ type RecallOut struct {
 	PromptChars int              `json:"prompt_chars" jsonschema:"the block's length in characters"`
 	Survivors   []RecallSurvivor `json:"survivors" jsonschema:"the memories in the block, in its order"`
 	Guaranteed  int              `json:"guaranteed" jsonschema:"how many came from the always-included channel"`
-	ReadOnly    bool             `json:"read_only"`
-	At          time.Time        `json:"at"`
+	ReadOnly    bool             `json:"read_only" jsonschema:"true when the recall was not counted as a use of the memories"`
+	At          time.Time        `json:"at" jsonschema:"the time the recall was made at (RFC 3339)"`
 }
 
 // RecallSurvivor is one memory of the block: enough to name it to
 // memory_forget; its text is in the block.
 type RecallSurvivor struct {
-	ID      int64  `json:"id"`
-	Key     string `json:"key,omitempty"`
-	Type    string `json:"type,omitempty"`
+	ID      int64  `json:"id" jsonschema:"the memory's id (memory_forget takes it)"`
+	Key     string `json:"key,omitempty" jsonschema:"the memory's stable key"`
+	Type    string `json:"type,omitempty" jsonschema:"the memory's label"`
 	Channel string `json:"channel,omitempty" jsonschema:"semantic, fact or guaranteed"`
 	Text    string `json:"text,omitempty" jsonschema:"detail full only"`
 }
@@ -103,9 +103,9 @@ type ForgetIn struct {
 
 // ForgetOut is the result of memory_forget.
 type ForgetOut struct {
-	ID      int64  `json:"id"`
-	Key     string `json:"key,omitempty"`
-	Content string `json:"content"`
+	ID      int64  `json:"id" jsonschema:"the memory forgotten"`
+	Key     string `json:"key,omitempty" jsonschema:"its stable key"`
+	Content string `json:"content" jsonschema:"its text, so you can tell the user what was forgotten"`
 	Status  string `json:"status" jsonschema:"quarantined"`
 	Changed bool   `json:"changed" jsonschema:"false when the memory was already quarantined"`
 	Batch   string `json:"batch,omitempty" jsonschema:"the audit batch; memtrace rollback BATCH restores the memory"`

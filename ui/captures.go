@@ -333,13 +333,16 @@ func (p capturesPane) View() string {
 		return strings.Join(append(lines, p.statusLine()), "\n")
 	}
 	lw, cw := p.listWidth(), p.countsWidth()
+	// REASON gives way on a narrow terminal so that TEXT keeps 8 cells and
+	// the row fits beside the pattern counts.
+	const fixed, minText = 6 + 1 + 11 + 1 + 10 + 1 + 1, 8
 	cols := layoutColumns([]column{
 		{Title: "ID", Width: 6, Right: true},
 		{Title: "AT", Width: 11},
 		{Title: "LAYER", Width: 10},
-		{Title: "REASON", Width: 18},
+		{Title: "REASON", Width: max(6, min(18, lw-fixed-minText))},
 		{Title: "TEXT"},
-	}, lw, 8)
+	}, lw, minText)
 
 	var left []string
 	if p.input.Focused() || p.input.Value() != "" {

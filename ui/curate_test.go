@@ -172,16 +172,20 @@ func TestCurateEndToEnd(t *testing.T) {
 			t.Errorf("proposal %d (%s): curator label %q, want %q", pr.ID, key, pv.CuratorLabel, want)
 		}
 	}
-	// Agreement and Cohen's κ over actions, computed here from the
-	// confusion counts.
-	po := float64(agree) / sample
-	pe := 0.0
-	for class, n := range judgeN {
-		pe += float64(n) / sample * float64(curatorN[class]) / sample
+	// Agreement and Cohen's κ over actions, worked by hand for this
+	// fixture (seed 2, 10 control items):
+	//
+	//	                 curator keep   curator quarantine
+	//	judge keep            3               1 (the injection: a false keep)
+	//	judge quarantine      0               6
+	//
+	//	p_o = (3 + 6) / 10 = 0.90
+	//	p_e = (4/10)(3/10) + (6/10)(7/10) = 0.12 + 0.42 = 0.54
+	//	κ   = (0.90 − 0.54) / (1 − 0.54) = 0.36 / 0.46 = 0.7826… → "0.78"
+	if judgeN["keep"] != 4 || judgeN["quarantine"] != 6 || curatorN["keep"] != 3 || curatorN["quarantine"] != 7 || agree != 9 {
+		t.Fatalf("the fixture's labels changed (judge %v, curator %v, %d agree): work the expected κ out again", judgeN, curatorN, agree)
 	}
-	kappa := (po - pe) / (1 - pe)
-	want := fmt.Sprintf("agreement %.0f%% · Cohen's κ %.2f · false keeps %d · false quarantines 0 · %d of %d labelled",
-		100*po, kappa, falseKeeps, sample, sample)
+	const want = "agreement 90% · Cohen's κ 0.78 · false keeps 1 · false quarantines 0 · 10 of 10 labelled"
 	if view := screen(m); !strings.Contains(view, want) {
 		t.Fatalf("the control figures %q are not on screen:\n%s", want, view)
 	}

@@ -85,7 +85,7 @@ func (p curatePane) headerLine() string {
 	if len(p.held) > 0 {
 		line += st.Status.Active.Render(fmt.Sprintf("  %d held captures (v)", len(p.held)))
 	}
-	return line
+	return safetext.Truncate(line, p.width)
 }
 
 func (p curatePane) listRows() int {

@@ -116,7 +116,7 @@ type tracePane struct {
 
 func newTracePane(c *common) tracePane {
 	q := newTextInput(c, "query › ", "what would the agent recall? e.g. 충주 사과")
-	at := newTextInput(c, "at › ", "+45d, 2027-01-01 or 2027-01-01T09:00:00Z")
+	at := newTextInput(c, "at › ", "+45d, -2h, +1w, 2027-01-01 or 2027-01-01T09:00:00Z")
 	return tracePane{c: c, keys: defaultTraceKeys(), query: q, atInput: at, stage: len(engine.StageNames) - 1}
 }
 

@@ -1,10 +1,11 @@
 package ui
 
 import (
+	"errors"
 	"fmt"
-	"strconv"
-	"strings"
 	"time"
+
+	"memtrace/engine"
 )
 
 // timeSteps are the offsets `[` and `]` step through, in days from now.
@@ -69,35 +70,21 @@ func (o timeOverride) prev(now time.Time) timeOverride {
 	return timeOverride{}
 }
 
-// parseOverride reads what the user typed after `@`: "now", an offset in
-// days from now ("+45d", "-3d"), an RFC 3339 time or a date (YYYY-MM-DD,
-// midnight UTC). An offset that is one of the steps becomes that step, so
-// `[` and `]` carry on from it.
+// parseOverride reads what the user typed after `@`, in the one time
+// grammar (engine.ParseWhen: now, +30d, -2h, +1w, +1d12h, a date, an RFC
+// 3339 time), offsets from now. An offset that is one of the steps becomes
+// that step, so `[` and `]` carry on from it.
 func parseOverride(s string, now time.Time) (timeOverride, error) {
-	s = strings.TrimSpace(s)
-	switch {
-	case s == "" || s == "now":
-		return timeOverride{}, nil
-	case s[0] == '+' || s[0] == '-':
-		n, err := strconv.Atoi(strings.TrimSuffix(s[1:], "d"))
-		if err != nil || !strings.HasSuffix(s, "d") {
-			return timeOverride{}, fmt.Errorf("bad offset %q: write days as +30d or -2d", s)
-		}
-		if s[0] == '-' {
-			n = -n
-		}
+	w, err := engine.ParseWhen(s)
+	if err != nil {
+		return timeOverride{}, errors.New(engine.ErrorMessage(err))
+	}
+	if w.Relative {
 		for i, d := range timeSteps() {
-			if d == n {
+			if w.Offset == time.Duration(d)*24*time.Hour {
 				return timeOverride{step: i}, nil
 			}
 		}
-		return timeOverride{custom: now.UTC().AddDate(0, 0, n)}, nil
 	}
-	if t, err := time.Parse(time.RFC3339, s); err == nil {
-		return timeOverride{custom: t.UTC()}, nil
-	}
-	if t, err := time.Parse(time.DateOnly, s); err == nil {
-		return timeOverride{custom: t.UTC()}, nil
-	}
-	return timeOverride{}, fmt.Errorf("bad time %q: use +Nd, an RFC 3339 time (2026-06-01T09:00:00Z) or a date (2026-06-01)", s)
+	return timeOverride{custom: w.From(now)}, nil
 }

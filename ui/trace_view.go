@@ -215,7 +215,7 @@ func (p tracePane) hintView() []string {
 		"Why did the agent recall that? Type a query: press / or i, write it, press enter.",
 		"Every recall here is read-only: nothing in the store changes.",
 		"",
-		"[ and ] step the time override: now → +1d → +7d → +30d → +90d → +365d; @ types a date (+45d, 2027-01-01).",
+		"[ and ] step the time override: now → +1d → +7d → +30d → +90d → +365d; @ types a time (+45d, -2h, +1w, 2027-01-01).",
 		"s puts the recall now next to the recall at the override: what is forgotten, what rose, what fell.",
 		"o opens a stored trace: the recalls an agent made through MCP.",
 		"←/→ switch between the stages and their items; p shows the final prompt.",

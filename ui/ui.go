@@ -309,10 +309,23 @@ func (m Model) render() string {
 		box := st.Overlay.Render(st.App.Title.Render("Keys") + "\n\n" + h.View(m.helpKeys()))
 		body = lipgloss.Place(m.width, bodyHeight, lipgloss.Center, lipgloss.Center, box)
 	}
-	body = lipgloss.NewStyle().Width(m.width).Height(bodyHeight).MaxHeight(bodyHeight).MaxWidth(m.width).Render(body)
+	body = lipgloss.NewStyle().Width(m.width).Height(bodyHeight).MaxHeight(bodyHeight).MaxWidth(m.width).Render(clipLines(body, m.width))
 
 	// The help bubble drops items that do not fit, but measures its
 	// separators loosely; never let the footer widen the frame.
 	footer := safetext.Truncate(m.help.View(m.helpKeys()), m.width)
 	return lipgloss.JoinVertical(lipgloss.Left, bar, body, footer)
+}
+
+// clipLines cuts every line of s to w cells. The body's style would wrap a
+// line that is too wide, and the wrapped part would push the pane's last
+// lines (its status) off the screen; a cut loses only the line's end.
+func clipLines(s string, w int) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		if lipgloss.Width(l) > w {
+			lines[i] = safetext.Truncate(l, w)
+		}
+	}
+	return strings.Join(lines, "\n")
 }

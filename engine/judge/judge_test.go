@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"path/filepath"
 	"strings"
@@ -524,5 +525,48 @@ func TestModelInfo(t *testing.T) {
 	if mi.Digest != "0a109f422b47e3a30ba2b10eca18548e944e8a23073ee3f3e947efcf3c45e59f" || mi.Family != "nomic-bert" ||
 		mi.ParameterSize != "137M" || len(mi.Capabilities) != 1 || mi.Capabilities[0] != "embedding" {
 		t.Fatalf("model info = %+v", mi)
+	}
+}
+
+// TestToolAndSystemNeverReachTheJudge: a tool or system message is decided
+// without a call (a model told "Message role: tool" may still say store).
+func TestToolAndSystemNeverReachTheJudge(t *testing.T) {
+	f := newFakeOllama(t)
+	j := NewCaptureJudge(f.client(5*time.Second), Options{Model: testModel})
+	for _, role := range []string{"tool", "system", "Tool"} {
+		v, err := j.JudgeCapture(context.Background(), engine.CaptureInput{Text: "I am allergic to peanuts.", Role: role})
+		if err != nil || v.Store || v.NeedsReview || v.Source != "rules" || !strings.Contains(v.Reason, "never sent to the judge") {
+			t.Fatalf("role %s: %+v, %v", role, v, err)
+		}
+	}
+	if n := f.hitCount("/api/chat"); n != 0 {
+		t.Fatalf("%d chats for tool/system messages, want 0", n)
+	}
+}
+
+// TestBreakerOnErrors: five failed calls in a row (here HTTP 500) trip the
+// breaker: one notice with the count, then no more requests.
+func TestBreakerOnErrors(t *testing.T) {
+	f := newFakeOllama(t)
+	for range 5 {
+		f.chat = append(f.chat, reply{http.StatusInternalServerError, "error_runner_killed.json"})
+	}
+	var notes []string
+	c := NewClient(ClientConfig{Host: f.url(), Timeout: 5 * time.Second, Notify: func(m string) { notes = append(notes, m) }})
+	j := NewCaptureJudge(c, Options{Model: testModel})
+	for i := range 8 {
+		_, err := j.JudgeCapture(context.Background(), captureIn("I am allergic to peanuts."))
+		if err == nil {
+			t.Fatalf("call %d: no error", i)
+		}
+		if open := errors.Is(err, ErrBreakerOpen); open != (i >= 5) {
+			t.Fatalf("call %d: breaker open = %v (%v)", i, open, err)
+		}
+	}
+	if f.hitCount("/api/chat") != 5 || len(notes) != 1 || !strings.Contains(notes[0], "5 calls in a row") || !strings.Contains(notes[0], "HTTP 500") {
+		t.Fatalf("%d chats, notices %q", f.hitCount("/api/chat"), notes)
+	}
+	if open, msg := c.Tripped(); !open || msg != notes[0] {
+		t.Fatalf("Tripped = %v %q", open, msg)
 	}
 }

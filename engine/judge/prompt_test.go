@@ -143,7 +143,7 @@ func TestPromptHashPinsTheWording(t *testing.T) {
 	if SchemaHash(captureSchema) == SchemaHash(triageSchema) {
 		t.Fatal("schema hashes collide")
 	}
-	if SchemaHash(TriageSchema("milestone")) == SchemaHash(TriageSchema("preference")) {
+	if SchemaHash(triageSchemaFor("milestone", DefaultTypes)) == SchemaHash(triageSchemaFor("preference", DefaultTypes)) {
 		t.Fatal("the triage schema does not depend on the label under review")
 	}
 }
@@ -152,7 +152,7 @@ func TestPromptHashPinsTheWording(t *testing.T) {
 // the one under review; a promotion reject may leave scope and wording
 // empty, as its prompt says.
 func TestValidateAnyOf(t *testing.T) {
-	tri := TriageSchema("milestone")
+	tri := triageSchemaFor("milestone", DefaultTypes)
 	for _, tc := range []struct{ answer, wantErr string }{
 		{`{"verdict":"keep","reason":"r","confidence":90}`, ""},
 		{`{"verdict":"retype","retype_to":"preference","reason":"r","confidence":80}`, ""},

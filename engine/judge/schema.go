@@ -132,32 +132,12 @@ var promotionSchema = json.RawMessage(`{"anyOf":[` +
 	`]}`)
 
 // captureSchema and triageSchema are the schemas for the default labels
-// (a triage of "milestone"), for documentation and tests.
+// (a triage of "milestone"): the prompt document (prompt.go) and the tests
+// use them.
 var (
 	captureSchema = captureSchemaFor(DefaultTypes)
 	triageSchema  = triageSchemaFor("milestone", DefaultTypes)
 )
-
-// CaptureSchema returns the capture verdict schema for labels (nil: the
-// default labels).
-func CaptureSchema(labels ...string) json.RawMessage {
-	if len(labels) == 0 {
-		return bytes.Clone(captureSchema)
-	}
-	return captureSchemaFor(labels)
-}
-
-// TriageSchema returns the triage verdict schema for an item labelled
-// itemType ("" → milestone) and the default labels.
-func TriageSchema(itemType ...string) json.RawMessage {
-	if len(itemType) == 0 || itemType[0] == "" {
-		return bytes.Clone(triageSchema)
-	}
-	return triageSchemaFor(itemType[0], DefaultTypes)
-}
-
-// PromotionSchema returns the promotion review schema.
-func PromotionSchema() json.RawMessage { return bytes.Clone(promotionSchema) }
 
 // SchemaHash is the SHA-256 of a schema's compact JSON; it is part of every
 // cache key so a schema change never serves stale verdicts.
@@ -328,4 +308,22 @@ func jsonKind(v any) string {
 		return "a number"
 	}
 	return fmt.Sprintf("%T", v)
+}
+
+// NamedSchema is one of the schemas the judge sends as `format`, named by
+// what it judges.
+type NamedSchema struct {
+	Name   string
+	Schema json.RawMessage
+}
+
+// Schemas are the schemas sent for the default labels, exactly as sent:
+// `memtrace help judge` prints them, so that a person pointing memtrace at
+// their own model sees what it must answer.
+func Schemas() []NamedSchema {
+	return []NamedSchema{
+		{"capture verdict (ingest/import/mcp --judge)", bytes.Clone(captureSchema)},
+		{"triage verdict (triage --type milestone)", bytes.Clone(triageSchema)},
+		{"promotion review (heartbeat --review)", bytes.Clone(promotionSchema)},
+	}
 }

@@ -10,31 +10,27 @@ import (
 
 // cmdBackup runs `memtrace backup DIR`: an online SQLite backup of the
 // database and a JSON dump of its memories, each with a .sha256 beside it.
-func cmdBackup(e *env, args []string) error {
-	fs := flag.NewFlagSet("backup", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+func cmdBackup(fs *flag.FlagSet) runFunc {
 	asJSON := fs.Bool("json", false, "print the backup description as JSON")
-	pos, err := parseArgs(fs, args)
-	if err != nil {
-		return usageError{err.Error()}
+	return func(e *env, pos []string) error {
+		if len(pos) != 1 {
+			return usageError{"want exactly one directory to write the backup to"}
+		}
+		db, _, err := openStore(e, true)
+		if err != nil {
+			return err
+		}
+		defer db.Close()
+		info, err := db.Backup(e.ctx, pos[0])
+		if err != nil {
+			return err
+		}
+		if *asJSON {
+			return writeJSON(e.stdout, info)
+		}
+		printBackup(e.stdout, info)
+		return nil
 	}
-	if len(pos) != 1 {
-		return usageError{"want exactly one directory to write the backup to"}
-	}
-	db, err := openStore(e, true)
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	info, err := db.Backup(e.ctx, pos[0])
-	if err != nil {
-		return err
-	}
-	if *asJSON {
-		return writeJSON(e.stdout, info)
-	}
-	printBackup(e.stdout, info)
-	return nil
 }
 
 func printBackup(w io.Writer, info *engine.BackupInfo) {

@@ -76,7 +76,7 @@ func TestCmdBackup(t *testing.T) {
 		dbPath := filepath.Join(dir, "missing.db")
 		var stdout, stderr bytes.Buffer
 		code := run(t.Context(), []string{"--db", dbPath, "backup", filepath.Join(dir, "out")}, nil, &stdout, &stderr)
-		want := "memtrace backup: no database at " + dbPath + "; run `memtrace demo --no-tui --db " + dbPath + "` or `memtrace ingest FILE` first\n"
+		want := "memtrace backup: " + engine.ErrorMessage(missingDatabase(dbPath)) + "\n"
 		if code != 1 || stderr.String() != want {
 			t.Fatalf("exit %d, stderr %q; want 1, %q", code, stderr.String(), want)
 		}

@@ -3,7 +3,6 @@ package cli
 import (
 	"flag"
 	"fmt"
-	"io"
 	"time"
 
 	"memtrace/engine"
@@ -11,46 +10,42 @@ import (
 
 // cmdClock runs `memtrace clock [TIME|--unset]`: show, pin or unpin the
 // database's clock (see settingClock).
-func cmdClock(e *env, args []string) error {
-	fs := flag.NewFlagSet("clock", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+func cmdClock(fs *flag.FlagSet) runFunc {
 	unset := fs.Bool("unset", false, "use the wall clock again")
-	words, err := parseArgs(fs, args)
-	if err != nil {
-		return usageError{err.Error()}
-	}
-	if len(words) > 1 || (*unset && len(words) > 0) {
-		return usageError{"give one RFC 3339 time, or --unset, or nothing to show the clock"}
-	}
-	db, err := openStore(e, true)
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	switch {
-	case *unset:
-		if err := db.SetSetting(e.ctx, settingClock, ""); err != nil {
-			return err
+	return func(e *env, words []string) error {
+		if len(words) > 1 || (*unset && len(words) > 0) {
+			return usageError{"give one RFC 3339 time, or --unset, or nothing to show the clock"}
 		}
-	case len(words) == 1:
-		t, err := time.Parse(time.RFC3339, words[0])
+		db, _, err := openStore(e, true)
 		if err != nil {
-			return usageError{fmt.Sprintf("%q is not an RFC 3339 time such as 2026-07-21T09:00:00Z", words[0])}
-		}
-		if err := db.SetSetting(e.ctx, settingClock, t.UTC().Format(time.RFC3339)); err != nil {
 			return err
 		}
-	}
-	v, err := db.GetSetting(e.ctx, settingClock)
-	if err != nil {
-		return err
-	}
-	if v == "" {
-		fmt.Fprintf(e.stdout, "clock: wall clock (%s)\n", time.Now().UTC().Format(time.RFC3339))
+		defer db.Close()
+		switch {
+		case *unset:
+			if err := db.SetSetting(e.ctx, settingClock, ""); err != nil {
+				return err
+			}
+		case len(words) == 1:
+			t, err := time.Parse(time.RFC3339, words[0])
+			if err != nil {
+				return usageError{fmt.Sprintf("%q is not an RFC 3339 time such as 2026-07-21T09:00:00Z", words[0])}
+			}
+			if err := db.SetSetting(e.ctx, settingClock, t.UTC().Format(time.RFC3339)); err != nil {
+				return err
+			}
+		}
+		v, err := db.GetSetting(e.ctx, settingClock)
+		if err != nil {
+			return err
+		}
+		if v == "" {
+			fmt.Fprintf(e.stdout, "clock: wall clock (%s)\n", time.Now().UTC().Format(time.RFC3339))
+			return nil
+		}
+		fmt.Fprintf(e.stdout, "clock: pinned at %s (`memtrace clock --unset` to use the wall clock)\n", v)
 		return nil
 	}
-	fmt.Fprintf(e.stdout, "clock: pinned at %s (`memtrace clock --unset` to use the wall clock)\n", v)
-	return nil
 }
 
 // demoClock is the "now" a demo database is pinned to: 09:00 UTC on the day

@@ -3,7 +3,6 @@ package cli
 import (
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"strings"
 	"time"
@@ -21,46 +20,46 @@ type judgeCheckReport struct {
 	Chat          judge.Probe     `json:"chat"`
 }
 
-// cmdJudge runs `memtrace judge check`: is Ollama reachable at OLLAMA_HOST,
+// cmdJudgeCheck runs `memtrace judge check`: is Ollama reachable at OLLAMA_HOST,
 // is the judge model there and able to chat (an embedding-only model is
 // refused), does one short chat with `format` come back as JSON and how
 // fast, and which digest would verdicts be pinned to.
-func cmdJudge(e *env, args []string) error {
-	if len(args) == 0 || args[0] != "check" {
-		return usageError{"want the subcommand check"}
-	}
-	fs := flag.NewFlagSet("judge check", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	model := fs.String("model", judgeModelFromEnv(), "judge model (default $MEMTRACE_JUDGE_MODEL or "+judge.DefaultModel+")")
+func cmdJudgeCheck(fs *flag.FlagSet) runFunc {
+	model := fs.String("model", judgeModelFromEnv(), "judge `MODEL` (default $MEMTRACE_JUDGE_MODEL or "+judge.DefaultModel+")")
 	timeout := fs.Duration("timeout", 30*time.Second, "per-request timeout")
 	asJSON := fs.Bool("json", false, "print JSON")
-	if err := fs.Parse(args[1:]); err != nil {
-		return usageError{err.Error()}
+	return func(e *env, args []string) error {
+		if len(args) > 0 {
+			return usageError{fmt.Sprintf("unexpected argument %q", args[0])}
+		}
+		c := judge.NewClient(judge.ClientConfig{Timeout: *timeout})
+		mi, err := c.ChatModelInfo(e.ctx, *model)
+		if err != nil {
+			return err
+		}
+		probe, err := c.Probe(e.ctx, *model)
+		if err != nil {
+			return err
+		}
+		r := judgeCheckReport{Host: c.Host(), Model: mi, PromptVersion: judge.PromptVersion, PromptHash: judge.PromptHash(), Chat: probe}
+		if *asJSON {
+			return writeJSON(e.stdout, r)
+		}
+		fmt.Fprintf(e.stdout, "host     %s\n", r.Host)
+		fmt.Fprintf(e.stdout, "model    %s (%s %s %s)\n", mi.Model, mi.Family, mi.ParameterSize, mi.QuantizationLevel)
+		fmt.Fprintf(e.stdout, "digest   %s\n", mi.Digest)
+		fmt.Fprintf(e.stdout, "caps     %s\n", strings.Join(mi.Capabilities, ", "))
+		fmt.Fprintf(e.stdout, "prompts  %s %s\n", r.PromptVersion, r.PromptHash)
+		fmt.Fprintf(e.stdout, "chat     %s: %s\n", probe, safetext.SanitizeLine(probe.Answer))
+		fmt.Fprintln(e.stdout, "ok: the judge is ready")
+		return nil
 	}
-	if fs.NArg() > 0 {
-		return usageError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
-	}
-	c := judge.NewClient(judge.ClientConfig{Timeout: *timeout})
-	mi, err := c.ChatModelInfo(e.ctx, *model)
-	if err != nil {
-		return err
-	}
-	probe, err := c.Probe(e.ctx, *model)
-	if err != nil {
-		return err
-	}
-	r := judgeCheckReport{Host: c.Host(), Model: mi, PromptVersion: judge.PromptVersion, PromptHash: judge.PromptHash(), Chat: probe}
-	if *asJSON {
-		return writeJSON(e.stdout, r)
-	}
-	fmt.Fprintf(e.stdout, "host     %s\n", r.Host)
-	fmt.Fprintf(e.stdout, "model    %s (%s %s %s)\n", mi.Model, mi.Family, mi.ParameterSize, mi.QuantizationLevel)
-	fmt.Fprintf(e.stdout, "digest   %s\n", mi.Digest)
-	fmt.Fprintf(e.stdout, "caps     %s\n", strings.Join(mi.Capabilities, ", "))
-	fmt.Fprintf(e.stdout, "prompts  %s %s\n", r.PromptVersion, r.PromptHash)
-	fmt.Fprintf(e.stdout, "chat     %s: %s\n", probe, safetext.SanitizeLine(probe.Answer))
-	fmt.Fprintln(e.stdout, "ok: the judge is ready")
-	return nil
+}
+
+// breakerNotice tells the user, once and loudly on stderr, that the judge's
+// breaker tripped and the rest of the run goes without it.
+func breakerNotice(e *env) func(string) {
+	return func(msg string) { fmt.Fprintf(e.stderr, "memtrace: WARNING: %s\n", msg) }
 }
 
 // judgeModelFromEnv is $MEMTRACE_JUDGE_MODEL, or judge.DefaultModel.

@@ -21,9 +21,9 @@ type judgeFlags struct {
 
 func addJudgeFlags(fs *flag.FlagSet) *judgeFlags {
 	j := &judgeFlags{}
-	fs.StringVar(&j.model, "judge", "", "Ollama model that judges what passed L1/L2 (host from $OLLAMA_HOST); empty: the rule-based fallback")
-	fs.StringVar(&j.detail, "detail", engine.DetailMedium, "how much the judge keeps: high (lenient), medium, low (strict)")
-	fs.StringVar(&j.cache, "judge-cache", "", "JSONL file of cached verdicts, so a rerun does not ask again")
+	fs.StringVar(&j.model, "judge", "", "Ollama `MODEL` that judges what passed L1/L2 (host from $OLLAMA_HOST); empty: the rule-based fallback")
+	fs.StringVar(&j.detail, "detail", engine.DetailMedium, "how much the judge keeps, `LEVEL`: high (lenient), medium, low (strict)")
+	fs.StringVar(&j.cache, "judge-cache", "", "JSONL `FILE` of cached verdicts, so a rerun does not ask again")
 	fs.DurationVar(&j.timeout, "judge-timeout", judge.DefaultTimeout, "time limit of one judge request")
 	return j
 }
@@ -40,8 +40,8 @@ func (j *judgeFlags) options(e *env) (engine.Options, func(), error) {
 	if j.model == "" {
 		return o, func() {}, nil
 	}
-	client := judge.NewClient(judge.ClientConfig{Timeout: j.timeout})
-	if _, err := client.ModelInfo(e.ctx, j.model); err != nil {
+	client := judge.NewClient(judge.ClientConfig{Timeout: j.timeout, Notify: breakerNotice(e)})
+	if _, err := client.ChatModelInfo(e.ctx, j.model); err != nil {
 		return o, nil, err
 	}
 	opts := judge.Options{Model: j.model}

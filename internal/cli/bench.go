@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -14,138 +13,129 @@ import (
 
 	"memtrace/engine"
 	"memtrace/golden"
-	"memtrace/store"
 )
 
-// cmdBench runs the benchmarks: `bench locomo` (retrieval quality on the
-// LoCoMo conversations), `bench recall` (recall latency against the
-// brute-force scan floor as the store grows) and `bench open` (opening a
-// database against reading its rows).
-func cmdBench(e *env, args []string) error {
-	return runSubcommand(e, args, "benchmark",
-		subcommand{"locomo", benchLoCoMo}, subcommand{"recall", benchRecall}, subcommand{"open", benchOpen})
-}
+// The benchmarks: `bench locomo` (retrieval quality on the LoCoMo
+// conversations), `bench recall` (recall latency against the brute-force
+// scan floor as the store grows) and `bench open` (opening a database
+// against reading its rows). They build their own temporary databases.
 
-func benchLoCoMo(e *env, args []string) error {
-	fs := flag.NewFlagSet("bench locomo", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	ksFlag := fs.String("k", "5,10,25,50", "recall cut-offs, comma-separated")
+func benchLoCoMo(fs *flag.FlagSet) runFunc {
+	ksFlag := fs.String("k", "5,10,25,50", "recall cut-offs `K,K…`, comma-separated")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
 	limit := fs.Int("limit-conversations", 0, "only the first N conversations (0: all)")
 	budget := fs.Int("budget", 0, "character budget of each recall (0: the engine's default)")
-	kind := fs.String("kind", "episode", "kind of the turn memories: episode or fact")
+	kind := fs.String("kind", "episode", "`KIND` of the turn memories: episode or fact")
 	importance := fs.Float64("importance", 0.5, "importance of the turn memories, 0..1")
-	files, err := parseArgs(fs, args)
-	if err != nil {
-		return usageError{err.Error()}
-	}
-	if len(files) != 1 {
-		return usageError{"give one LoCoMo file, e.g. ../shared/data/locomo10.json"}
-	}
-	ks, err := benchInts(*ksFlag)
-	if err != nil {
-		return usageError{"--k: " + err.Error()}
-	}
-	if *limit < 0 || *budget < 0 {
-		return usageError{"--limit-conversations and --budget must not be negative"}
-	}
-	l, err := golden.LoadLoCoMo(files[0])
-	if err != nil {
-		return engine.Errorf(engine.ENOTFOUND, "%v; pass the path of locomo10.json", err)
-	}
-	tmp, err := os.MkdirTemp("", "memtrace-bench-")
-	if err != nil {
-		return fmt.Errorf("bench locomo: temporary directory: %w", err)
-	}
-	defer os.RemoveAll(tmp)
-	if *kind != string(engine.KindEpisode) && *kind != string(engine.KindFact) {
-		return usageError{"--kind must be episode or fact"}
-	}
-	if *importance <= 0 || *importance > 1 {
-		return usageError{"--importance must be in (0, 1]"}
-	}
-	opts := golden.LoCoMoOptions{Ks: ks, Conversations: *limit, Budget: *budget, Kind: engine.Kind(*kind), Importance: *importance}
-	if !*asJSON {
-		opts.Progress = func(done, total int, id string) {
-			fmt.Fprintf(e.stderr, "\rbench locomo: %d/%d conversations (%s)   ", done, total, id)
-			if done == total {
-				fmt.Fprintln(e.stderr)
-			}
+	return func(e *env, files []string) error {
+		if len(files) != 1 {
+			return usageError{"give one LoCoMo file, e.g. ../shared/data/locomo10.json"}
 		}
-	}
-	res, err := golden.RunLoCoMo(e.ctx, l, tempEngines(tmp), opts)
-	if err != nil {
-		return err
-	}
-	return printBench(e, *asJSON, res)
-}
-
-func benchRecall(e *env, args []string) error {
-	fs := flag.NewFlagSet("bench recall", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	nsFlag := fs.String("n", "10000,100000", "store sizes, comma-separated")
-	queries := fs.Int("queries", 200, "traced recalls per store size")
-	asJSON := fs.Bool("json", false, "print the result as JSON")
-	ns, tmp, err := sizedBench(fs, args, nsFlag, "queries", queries)
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(tmp)
-	opts := golden.RecallBenchOptions{Sizes: ns, Queries: *queries, RSS: residentMB}
-	if !*asJSON {
-		opts.Progress = func(stage string, n int) { fmt.Fprintf(e.stderr, "bench recall: n=%d: %s\n", n, stage) }
-	}
-	res, err := golden.RunRecallBench(e.ctx, tempEngines(tmp), opts)
-	if err != nil {
-		return err
-	}
-	return printBench(e, *asJSON, res)
-}
-
-func benchOpen(e *env, args []string) error {
-	fs := flag.NewFlagSet("bench open", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	nsFlag := fs.String("n", "10000,100000", "store sizes, comma-separated")
-	opens := fs.Int("opens", 5, "opens per store size")
-	asJSON := fs.Bool("json", false, "print the result as JSON")
-	keep := fs.String("keep", "", "write the databases into this directory and keep them (open-N.db)")
-	ns, tmp, err := sizedBench(fs, args, nsFlag, "opens", opens)
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(tmp)
-	dir := tmp
-	if *keep != "" {
-		if err := os.MkdirAll(*keep, 0o755); err != nil {
-			return engine.Errorf(engine.EINVALID, "bench open: --keep %s: %v", *keep, err)
+		ks, err := benchInts(*ksFlag)
+		if err != nil {
+			return usageError{"--k: " + err.Error()}
 		}
-		dir = *keep
-	}
-	opts := golden.OpenBenchOptions{Sizes: ns, Opens: *opens}
-	if !*asJSON {
-		opts.Progress = func(stage string, n int) { fmt.Fprintf(e.stderr, "bench open: n=%d: %s\n", n, stage) }
-	}
-	res, err := golden.RunOpenBench(e.ctx, func(ctx context.Context, name string) (golden.OpenBenchDB, func() error, error) {
-		path := filepath.Join(dir, name+".db")
-		if _, err := os.Stat(path); err == nil {
-			return nil, nil, engine.Errorf(engine.EINVALID, "bench open: %s exists; remove it or keep the databases elsewhere", path)
+		if *limit < 0 || *budget < 0 {
+			return usageError{"--limit-conversations and --budget must not be negative"}
 		}
-		return benchDB{path}, func() error {
-			if *keep != "" {
-				return nil
-			}
-			for _, p := range []string{path, path + "-wal", path + "-shm"} {
-				if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
-					return err
+		l, err := golden.LoadLoCoMo(files[0])
+		if err != nil {
+			return engine.Errorf(engine.ENOTFOUND, "%v; pass the path of locomo10.json", err)
+		}
+		tmp, err := os.MkdirTemp("", "memtrace-bench-")
+		if err != nil {
+			return fmt.Errorf("bench locomo: temporary directory: %w", err)
+		}
+		defer os.RemoveAll(tmp)
+		if *kind != string(engine.KindEpisode) && *kind != string(engine.KindFact) {
+			return usageError{"--kind must be episode or fact"}
+		}
+		if *importance <= 0 || *importance > 1 {
+			return usageError{"--importance must be in (0, 1]"}
+		}
+		opts := golden.LoCoMoOptions{Ks: ks, Conversations: *limit, Budget: *budget, Kind: engine.Kind(*kind), Importance: *importance}
+		if !*asJSON {
+			opts.Progress = func(done, total int, id string) {
+				fmt.Fprintf(e.stderr, "\rbench locomo: %d/%d conversations (%s)   ", done, total, id)
+				if done == total {
+					fmt.Fprintln(e.stderr)
 				}
 			}
-			return nil
-		}, nil
-	}, opts)
-	if err != nil {
-		return err
+		}
+		res, err := golden.RunLoCoMo(e.ctx, l, tempEngines(tmp), opts)
+		if err != nil {
+			return err
+		}
+		return printBench(e, *asJSON, res)
 	}
-	return printBench(e, *asJSON, res)
+}
+
+func benchRecall(fs *flag.FlagSet) runFunc {
+	nsFlag := fs.String("n", "10000,100000", "store sizes `N,N…`, comma-separated")
+	queries := fs.Int("queries", 200, "traced recalls per store size")
+	asJSON := fs.Bool("json", false, "print the result as JSON")
+	return func(e *env, args []string) error {
+		ns, tmp, err := sizedBench(fs.Name(), args, nsFlag, "queries", queries)
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(tmp)
+		opts := golden.RecallBenchOptions{Sizes: ns, Queries: *queries, RSS: residentMB}
+		if !*asJSON {
+			opts.Progress = func(stage string, n int) { fmt.Fprintf(e.stderr, "bench recall: n=%d: %s\n", n, stage) }
+		}
+		res, err := golden.RunRecallBench(e.ctx, tempEngines(tmp), opts)
+		if err != nil {
+			return err
+		}
+		return printBench(e, *asJSON, res)
+	}
+}
+
+func benchOpen(fs *flag.FlagSet) runFunc {
+	nsFlag := fs.String("n", "10000,100000", "store sizes `N,N…`, comma-separated")
+	opens := fs.Int("opens", 5, "opens per store size")
+	asJSON := fs.Bool("json", false, "print the result as JSON")
+	keep := fs.String("keep", "", "write the databases into `DIR` and keep them (open-N.db)")
+	return func(e *env, args []string) error {
+		ns, tmp, err := sizedBench(fs.Name(), args, nsFlag, "opens", opens)
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(tmp)
+		dir := tmp
+		if *keep != "" {
+			if err := os.MkdirAll(*keep, 0o755); err != nil {
+				return engine.Errorf(engine.EINVALID, "bench open: --keep %s: %v", *keep, err)
+			}
+			dir = *keep
+		}
+		opts := golden.OpenBenchOptions{Sizes: ns, Opens: *opens}
+		if !*asJSON {
+			opts.Progress = func(stage string, n int) { fmt.Fprintf(e.stderr, "bench open: n=%d: %s\n", n, stage) }
+		}
+		res, err := golden.RunOpenBench(e.ctx, func(ctx context.Context, name string) (golden.OpenBenchDB, func() error, error) {
+			path := filepath.Join(dir, name+".db")
+			if _, err := os.Stat(path); err == nil {
+				return nil, nil, engine.Errorf(engine.EINVALID, "bench open: %s exists; remove it or keep the databases elsewhere", path)
+			}
+			return benchDB{path}, func() error {
+				if *keep != "" {
+					return nil
+				}
+				for _, p := range []string{path, path + "-wal", path + "-shm"} {
+					if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
+						return err
+					}
+				}
+				return nil
+			}, nil
+		}, opts)
+		if err != nil {
+			return err
+		}
+		return printBench(e, *asJSON, res)
+	}
 }
 
 // printBench writes a benchmark's result as JSON or as its table.
@@ -157,14 +147,10 @@ func printBench(e *env, asJSON bool, res interface{ Text() string }) error {
 	return nil
 }
 
-// sizedBench parses the flags of a benchmark over store sizes — fs defines
-// --n (given back parsed) and a count that must be positive — and makes its
-// temporary directory; the caller removes it.
-func sizedBench(fs *flag.FlagSet, args []string, sizes *string, countName string, count *int) ([]int, string, error) {
-	rest, err := parseArgs(fs, args)
-	if err != nil {
-		return nil, "", usageError{err.Error()}
-	}
+// sizedBench checks the arguments of a benchmark over store sizes — no
+// positional ones, --n (given back parsed) and a count that must be
+// positive — and makes its temporary directory; the caller removes it.
+func sizedBench(name string, rest []string, sizes *string, countName string, count *int) ([]int, string, error) {
 	if len(rest) > 0 {
 		return nil, "", usageError{fmt.Sprintf("unexpected argument %q", rest[0])}
 	}
@@ -177,7 +163,7 @@ func sizedBench(fs *flag.FlagSet, args []string, sizes *string, countName string
 	}
 	tmp, err := os.MkdirTemp("", "memtrace-bench-")
 	if err != nil {
-		return nil, "", fmt.Errorf("%s: temporary directory: %w", fs.Name(), err)
+		return nil, "", fmt.Errorf("%s: temporary directory: %w", name, err)
 	}
 	return ns, tmp, nil
 }
@@ -186,19 +172,15 @@ func sizedBench(fs *flag.FlagSet, args []string, sizes *string, countName string
 type benchDB struct{ path string }
 
 func (b benchDB) Fill(ctx context.Context, ms []*engine.Memory) error {
-	db, err := store.Open(ctx, b.path, nil)
+	eng, db, _, err := openEngineAt(ctx, b.path, false, engine.Options{})
 	if err != nil {
 		return err
 	}
-	eng, err := engine.Open(ctx, engine.Options{Store: db})
-	if err == nil {
-		err = golden.AddSynthetic(ctx, eng, ms)
-	}
-	return errors.Join(err, db.Close())
+	return errors.Join(golden.AddSynthetic(ctx, eng, ms), db.Close())
 }
 
 func (b benchDB) ReadFloor(ctx context.Context) (int, error) {
-	db, err := store.Open(ctx, b.path, nil)
+	db, _, err := openStoreAt(ctx, b.path, true)
 	if err != nil {
 		return 0, err
 	}
@@ -208,13 +190,9 @@ func (b benchDB) ReadFloor(ctx context.Context) (int, error) {
 }
 
 func (b benchDB) Open(ctx context.Context) (int, func() error, error) {
-	db, err := store.Open(ctx, b.path, nil)
+	eng, db, _, err := openEngineAt(ctx, b.path, true, engine.Options{})
 	if err != nil {
 		return 0, nil, err
-	}
-	eng, err := engine.Open(ctx, engine.Options{Store: db})
-	if err != nil {
-		return 0, nil, errors.Join(err, db.Close())
 	}
 	return eng.Len(), func() error {
 		runtime.KeepAlive(eng)
@@ -226,13 +204,8 @@ func (b benchDB) Open(ctx context.Context) (int, func() error, error) {
 func tempEngines(dir string) golden.EngineFactory {
 	return func(ctx context.Context, name string) (golden.BenchEngine, func() error, error) {
 		path := filepath.Join(dir, strings.NewReplacer("/", "_", ":", "_").Replace(name)+".db")
-		db, err := store.Open(ctx, path, nil)
+		eng, db, _, err := openEngineAt(ctx, path, false, engine.Options{})
 		if err != nil {
-			return nil, nil, err
-		}
-		eng, err := engine.Open(ctx, engine.Options{Store: db})
-		if err != nil {
-			db.Close()
 			return nil, nil, err
 		}
 		return eng, func() error {

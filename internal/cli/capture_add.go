@@ -3,7 +3,6 @@ package cli
 import (
 	"flag"
 	"fmt"
-	"io"
 	"strings"
 
 	"memtrace/engine"
@@ -11,52 +10,48 @@ import (
 
 // cmdAdd runs `memtrace add`: one memory written directly — no filters, no
 // gates — audited as a curator write.
-func cmdAdd(e *env, args []string) error {
-	fs := flag.NewFlagSet("add", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	kind := fs.String("kind", string(engine.KindFact), "fact or episode")
-	typ := fs.String("type", "note", "label: preference, health, date, milestone, habit, achievement, gift, shared_thing, current_project, rule, correction, note …")
+func cmdAdd(fs *flag.FlagSet) runFunc {
+	kind := fs.String("kind", string(engine.KindFact), "`KIND`: fact or episode")
+	typ := fs.String("type", "note", "`TYPE` label: preference, health, date, milestone, habit, achievement, gift, shared_thing, current_project, rule, correction, note …")
 	importance := fs.Float64("importance", 0.5, "importance 0..1")
-	key := fs.String("key", "", "stable external id (unique)")
-	scope := fs.String("scope", engine.ScopeGlobal, "global, project:NAME or domain:NAME")
-	tier := fs.String("tier", string(engine.TierWarm), "hot, warm or cold")
-	session := fs.String("session", "", "session the memory belongs to")
+	key := fs.String("key", "", "stable external id `K` (unique)")
+	scope := fs.String("scope", engine.ScopeGlobal, "`SCOPE`: global, project:NAME or domain:NAME")
+	tier := fs.String("tier", string(engine.TierWarm), "`TIER`: hot, warm or cold")
+	session := fs.String("session", "", "`SESSION` the memory belongs to")
 	asJSON := fs.Bool("json", false, "print the memory as JSON")
-	words, err := parseArgs(fs, args)
-	if err != nil {
-		return usageError{err.Error()}
-	}
-	text := strings.TrimSpace(strings.Join(words, " "))
-	switch {
-	case text == "":
-		return usageError{"want the memory TEXT"}
-	case *kind != string(engine.KindFact) && *kind != string(engine.KindEpisode):
-		return usageError{fmt.Sprintf("--kind %q: want fact or episode", *kind)}
-	case *importance < 0 || *importance > 1:
-		return usageError{fmt.Sprintf("--importance %g: want a number from 0 to 1", *importance)}
-	case *scope != engine.ScopeGlobal && !strings.HasPrefix(*scope, "project:") && !strings.HasPrefix(*scope, "domain:"):
-		return usageError{fmt.Sprintf("--scope %q: want global, project:NAME or domain:NAME", *scope)}
-	case *tier != string(engine.TierHot) && *tier != string(engine.TierWarm) && *tier != string(engine.TierCold):
-		return usageError{fmt.Sprintf("--tier %q: want hot, warm or cold", *tier)}
-	}
-	eng, closeDB, err := openCaptureEngine(e, false)
-	if err != nil {
-		return err
-	}
-	defer closeDB()
-	if *key != "" {
-		if m, ok := eng.MemoryByKey(*key); ok {
-			return engine.Errorf(engine.ECONFLICT, "key %q is already memory %d; pick another --key or see `memtrace show key:%s`", *key, m.ID, *key)
+	return func(e *env, words []string) error {
+		text := strings.TrimSpace(strings.Join(words, " "))
+		switch {
+		case text == "":
+			return usageError{"want the memory TEXT"}
+		case *kind != string(engine.KindFact) && *kind != string(engine.KindEpisode):
+			return usageError{fmt.Sprintf("--kind %q: want fact or episode", *kind)}
+		case *importance < 0 || *importance > 1:
+			return usageError{fmt.Sprintf("--importance %g: want a number from 0 to 1", *importance)}
+		case *scope != engine.ScopeGlobal && !strings.HasPrefix(*scope, "project:") && !strings.HasPrefix(*scope, "domain:"):
+			return usageError{fmt.Sprintf("--scope %q: want global, project:NAME or domain:NAME", *scope)}
+		case *tier != string(engine.TierHot) && *tier != string(engine.TierWarm) && *tier != string(engine.TierCold):
+			return usageError{fmt.Sprintf("--tier %q: want hot, warm or cold", *tier)}
 		}
+		eng, closeDB, err := openOrCreate(e)
+		if err != nil {
+			return err
+		}
+		defer closeDB()
+		if *key != "" {
+			if m, ok := eng.MemoryByKey(*key); ok {
+				return engine.Errorf(engine.ECONFLICT, "key %q is already memory %d; pick another --key or see `memtrace show key:%s`", *key, m.ID, *key)
+			}
+		}
+		m := &engine.Memory{Key: *key, Content: text, Kind: engine.Kind(*kind), Type: *typ, Importance: *importance,
+			Scope: *scope, Tier: engine.Tier(*tier), Session: *session, Role: "curator"}
+		if err := eng.AddMemory(e.ctx, m, engine.Actor{Name: "curator"}); err != nil {
+			return err
+		}
+		if *asJSON {
+			return writeJSON(e.stdout, m)
+		}
+		fmt.Fprintf(e.stdout, "added memory %d (%s %s, importance %.2f, %s)\n", m.ID, m.Kind, m.Type, m.Importance, m.Scope)
+		return nil
 	}
-	m := &engine.Memory{Key: *key, Content: text, Kind: engine.Kind(*kind), Type: *typ, Importance: *importance,
-		Scope: *scope, Tier: engine.Tier(*tier), Session: *session, Role: "curator"}
-	if err := eng.AddMemory(e.ctx, m, engine.Actor{Name: "curator"}); err != nil {
-		return err
-	}
-	if *asJSON {
-		return writeJSON(e.stdout, m)
-	}
-	fmt.Fprintf(e.stdout, "added memory %d (%s %s, importance %.2f, %s)\n", m.ID, m.Kind, m.Type, m.Importance, m.Scope)
-	return nil
 }

@@ -14,22 +14,15 @@ import (
 	"memtrace/importer"
 )
 
-// cmdImport dispatches `memtrace import KIND PATH`. Every message importer
-// shares importMessages; an importer of another shape adds one case.
-func cmdImport(e *env, args []string) error {
-	if len(args) == 0 {
-		return usageError{"name what to import: jsonl, claude-code, locomo (conversations), md (tiers) or memories (an agent's memory store), then the path"}
-	}
-	kind, rest := args[0], args[1:]
-	switch kind {
-	case "jsonl", "claude-code", "locomo":
-		return importMessages(e, kind, rest)
-	case "md":
-		return importMarkdown(e, "", rest)
-	case "memories":
-		return importStored(e, rest)
-	default:
-		return usageError{fmt.Sprintf("cannot import %q: use md, jsonl, claude-code, locomo or memories", kind)}
+// importCommands are `memtrace import KIND PATH`. Every message importer
+// shares importMessages; an importer of another shape adds its own.
+func importCommands() []command {
+	return []command{
+		{name: "md", args: "DIR", summary: "read edited Markdown tiers (from `memtrace export md DIR`) back as proposals and updates", define: importMarkdown},
+		{name: "jsonl", args: "FILE|-", summary: "import message JSONL through the capture pipeline; idempotent", define: importMessages("jsonl")},
+		{name: "claude-code", args: "FILE|DIR|-", summary: "import Claude Code transcripts (every *.jsonl under DIR, e.g. ~/.claude/projects); idempotent", define: importMessages("claude-code")},
+		{name: "locomo", args: "FILE", summary: "import the LoCoMo conversations (locomo10.json); idempotent", define: importMessages("locomo")},
+		{name: "memories", args: "PATH", summary: "import an agent's memory store as it is (Chroma, mem0, memory files, JSONL), one audited batch; idempotent", define: importStored},
 	}
 }
 
@@ -61,46 +54,42 @@ type ImportError struct {
 // transaction.
 const importBatch = 256
 
-func importMessages(e *env, kind string, args []string) error {
-	fl := flag.NewFlagSet("import "+kind, flag.ContinueOnError)
-	fl.SetOutput(e.stderr)
-	asJSON := fl.Bool("json", false, "print the counts as JSON")
-	db := fl.String("db", e.dbPath, "database file")
-	jf := addJudgeFlags(fl)
-	pos, err := parseArgs(fl, args)
-	if err != nil {
-		return err
-	}
-	if len(pos) != 1 {
-		return usageError{fmt.Sprintf("import %s takes one path", kind)}
-	}
-	path := pos[0]
-	files, err := importFiles(kind, path)
-	if err != nil {
-		return err
-	}
-	e.dbPath = *db
-	eng, closeEngine, err := openJudgedEngine(e, jf)
-	if err != nil {
-		return err
-	}
-	defer closeEngine()
+func importMessages(kind string) func(fl *flag.FlagSet) runFunc {
+	return func(fl *flag.FlagSet) runFunc {
+		asJSON := fl.Bool("json", false, "print the counts as JSON")
+		jf := addJudgeFlags(fl)
+		return func(e *env, pos []string) error {
+			if len(pos) != 1 {
+				return usageError{fmt.Sprintf("import %s takes one path", kind)}
+			}
+			path := pos[0]
+			files, err := importFiles(kind, path)
+			if err != nil {
+				return err
+			}
+			eng, closeEngine, err := openJudgedEngine(e, jf, false)
+			if err != nil {
+				return err
+			}
+			defer closeEngine()
 
-	capt, err := eng.NewCapturer(e.ctx)
-	if err != nil {
-		return err
-	}
-	im := &messageImport{env: e, eng: eng, capt: capt,
-		stats: ImportStats{Kind: kind, Files: len(files), Dropped: map[string]int{engine.LayerL1: 0, engine.LayerL2: 0, engine.LayerJudge: 0}, Errors: []ImportError{}}}
-	for _, f := range files {
-		if err := im.file(kind, f); err != nil {
-			return err
+			capt, err := eng.NewCapturer(e.ctx)
+			if err != nil {
+				return err
+			}
+			im := &messageImport{env: e, eng: eng, capt: capt,
+				stats: ImportStats{Kind: kind, Files: len(files), Dropped: map[string]int{engine.LayerL1: 0, engine.LayerL2: 0, engine.LayerJudge: 0}, Errors: []ImportError{}}}
+			for _, f := range files {
+				if err := im.file(kind, f); err != nil {
+					return err
+				}
+			}
+			if err := im.flush(); err != nil {
+				return err
+			}
+			return printImport(e.stdout, path, im.stats, *asJSON)
 		}
 	}
-	if err := im.flush(); err != nil {
-		return err
-	}
-	return printImport(e.stdout, path, im.stats, *asJSON)
 }
 
 // importFiles lists what to read: the file itself, "-" for standard input,

@@ -15,52 +15,47 @@ import (
 // existing memory store imported as it is — no filters at the door — in one
 // audited batch, so that `memtrace audit` can say how polluted it is and
 // cleanup, triage and rollback work on it as on any memtrace database.
-func importStored(e *env, args []string) error {
-	fl := flag.NewFlagSet("import memories", flag.ContinueOnError)
-	fl.SetOutput(e.stderr)
-	from := fl.String("from", "", "the source's kind: "+strings.Join(importer.StoredSources(), ", ")+" (default: detected from PATH)")
-	prefix := fl.String("key-prefix", "", "put this before every source id to make the memory's key (for two stores whose ids could collide)")
+func importStored(fl *flag.FlagSet) runFunc {
+	from := fl.String("from", "", "the source's `KIND`: "+strings.Join(importer.StoredSources(), ", ")+" (default: detected from PATH)")
+	prefix := fl.String("key-prefix", "", "put `PREFIX` before every source id to make the memory's key (for two stores whose ids could collide)")
 	asJSON := fl.Bool("json", false, "print the counts as JSON")
-	db := fl.String("db", e.dbPath, "database file (created when missing)")
-	pos, err := parseArgs(fl, args)
-	if err != nil {
-		return err
-	}
-	if len(pos) != 1 {
-		return usageError{"import memories takes one path: a Chroma directory, a mem0 history database, a directory of memory files or a JSONL file"}
-	}
-	path := pos[0]
-	kind := *from
-	if kind == "" {
-		if kind, err = importer.DetectSource(path); err != nil {
+	return func(e *env, pos []string) error {
+		if len(pos) != 1 {
+			return usageError{"import memories takes one path: a Chroma directory, a mem0 history database, a directory of memory files or a JSONL file"}
+		}
+		path := pos[0]
+		kind := *from
+		if kind == "" {
+			var err error
+			if kind, err = importer.DetectSource(path); err != nil {
+				return err
+			}
+		}
+		recs, problems, err := importer.ReadStored(kind, path)
+		if err != nil {
 			return err
 		}
-	}
-	recs, problems, err := importer.ReadStored(kind, path)
-	if err != nil {
-		return err
-	}
-	e.dbPath = *db
-	eng, _, closeDB, err := openEngine(e, false, engine.Options{})
-	if err != nil {
-		return err
-	}
-	defer closeDB()
-	rep, err := eng.ImportMemories(e.ctx, engine.MemoryImportOptions{Source: kind, Path: path, KeyPrefix: *prefix}, recs, problems)
-	if err != nil {
-		return err
-	}
-	if *asJSON {
-		if err := writeJSONText(e.stdout, sanitizedImportReport(rep)); err != nil {
+		eng, _, closeDB, err := openEngine(e, false, engine.Options{})
+		if err != nil {
 			return err
 		}
-	} else {
-		printStoredImport(e.stdout, rep)
+		defer closeDB()
+		rep, err := eng.ImportMemories(e.ctx, engine.MemoryImportOptions{Source: kind, Path: path, KeyPrefix: *prefix}, recs, problems)
+		if err != nil {
+			return err
+		}
+		if *asJSON {
+			if err := writeJSONText(e.stdout, sanitizedImportReport(rep)); err != nil {
+				return err
+			}
+		} else {
+			printStoredImport(e.stdout, rep)
+		}
+		if rep.Stored == 0 && rep.AlreadyImported == 0 && rep.Offered > 0 {
+			return engine.Errorf(engine.EINVALID, "no memory of %s could be imported (%d errors); fix the records listed above", path, rep.Errors)
+		}
+		return nil
 	}
-	if rep.Stored == 0 && rep.AlreadyImported == 0 && rep.Offered > 0 {
-		return engine.Errorf(engine.EINVALID, "no memory of %s could be imported (%d errors); fix the records listed above", path, rep.Errors)
-	}
-	return nil
 }
 
 func sanitizedImportReport(r *engine.MemoryImportReport) *engine.MemoryImportReport {
@@ -88,31 +83,27 @@ func printStoredImport(w io.Writer, r *engine.MemoryImportReport) {
 // cmdAudit runs `memtrace audit`: seed 000's look at a store — noise by
 // pattern, types, label prefixes, duplicates and what today's capture
 // pipeline would not have stored. Read-only.
-func cmdAudit(e *env, args []string) error {
-	fs := flag.NewFlagSet("audit", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+func cmdAudit(fs *flag.FlagSet) runFunc {
 	asJSON := fs.Bool("json", false, "print the audit as JSON")
-	words, err := parseArgs(fs, args)
-	if err != nil {
-		return usageError{err.Error()}
+	return func(e *env, words []string) error {
+		if len(words) > 0 {
+			return usageError{"unexpected argument " + words[0]}
+		}
+		eng, _, closeDB, err := openEngine(e, true, engine.Options{})
+		if err != nil {
+			return err
+		}
+		defer closeDB()
+		rep, err := eng.AuditStore(e.ctx)
+		if err != nil {
+			return err
+		}
+		if *asJSON {
+			return writeJSONText(e.stdout, sanitizedAudit(rep))
+		}
+		printAudit(e.stdout, rep)
+		return nil
 	}
-	if len(words) > 0 {
-		return usageError{"unexpected argument " + words[0]}
-	}
-	eng, _, closeDB, err := openEngine(e, true, engine.Options{})
-	if err != nil {
-		return err
-	}
-	defer closeDB()
-	rep, err := eng.AuditStore(e.ctx)
-	if err != nil {
-		return err
-	}
-	if *asJSON {
-		return writeJSONText(e.stdout, sanitizedAudit(rep))
-	}
-	printAudit(e.stdout, rep)
-	return nil
 }
 
 func sanitizedAudit(r *engine.StoreAudit) *engine.StoreAudit {

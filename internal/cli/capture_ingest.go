@@ -17,54 +17,42 @@ const defaultIngestBatch = 500
 
 // cmdIngest runs `memtrace ingest FILE.jsonl|-`: every message through the
 // capture pipeline, in batches of one transaction each.
-func cmdIngest(e *env, args []string) error {
-	fs := flag.NewFlagSet("ingest", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+func cmdIngest(fs *flag.FlagSet) runFunc {
 	asJSON := fs.Bool("json", false, "print the IngestStats JSON contract")
 	batch := fs.Int("batch", defaultIngestBatch, "messages per transaction")
 	jf := addJudgeFlags(fs)
-	words, err := parseArgs(fs, args)
-	if err != nil {
-		return usageError{err.Error()}
-	}
-	if len(words) != 1 {
-		return usageError{"want one FILE.jsonl, or - for standard input"}
-	}
-	if *batch < 1 {
-		return usageError{"--batch must be at least 1"}
-	}
-	in := e.stdin
-	name := "standard input"
-	if words[0] != "-" {
-		f, err := os.Open(words[0])
-		if err != nil {
-			return engine.Errorf(engine.ENOTFOUND, "cannot open %s: %v; check the path", words[0], err)
+	return func(e *env, words []string) error {
+		if len(words) != 1 {
+			return usageError{"want one FILE.jsonl, or - for standard input"}
 		}
-		defer f.Close()
-		in, name = f, words[0]
+		if *batch < 1 {
+			return usageError{"--batch must be at least 1"}
+		}
+		in := e.stdin
+		name := "standard input"
+		if words[0] != "-" {
+			f, err := os.Open(words[0])
+			if err != nil {
+				return engine.Errorf(engine.ENOTFOUND, "cannot open %s: %v; check the path", words[0], err)
+			}
+			defer f.Close()
+			in, name = f, words[0]
+		}
+		eng, closeEngine, err := openJudgedEngine(e, jf, false)
+		if err != nil {
+			return err
+		}
+		defer closeEngine()
+		t, err := ingestStream(e.ctx, eng, in, *batch)
+		if err != nil {
+			return err
+		}
+		if *asJSON {
+			return writeJSON(e.stdout, t.Stats)
+		}
+		t.print(e.stdout, name)
+		return nil
 	}
-	eng, closeEngine, err := openJudgedEngine(e, jf)
-	if err != nil {
-		return err
-	}
-	defer closeEngine()
-	t, err := ingestStream(e.ctx, eng, in, *batch)
-	if err != nil {
-		return err
-	}
-	if *asJSON {
-		return writeJSON(e.stdout, t.Stats)
-	}
-	t.print(e.stdout, name)
-	return nil
-}
-
-// openCaptureEngine opens the database at e.dbPath (with mustExist, a
-// missing file is an error saying how to make one; otherwise it is created)
-// and the engine over it; the returned func closes the database.
-func openCaptureEngine(e *env, mustExist bool) (*engine.Engine, func(), error) {
-	eng, _, closeDB, err := openEngine(e, mustExist, engine.Options{})
-	return eng, closeDB, err
 }
 
 // ingestTally is what an ingest did: the JSON contract plus what the human

@@ -10,64 +10,58 @@ import (
 	"memtrace/engine"
 )
 
-// cmdReview runs `memtrace review list|retry|store|skip`: the queue of
+// reviewCommands are `memtrace review list|retry|store|skip`: the queue of
 // captures the judge held as needs_review. A held message is never lost:
 // it waits here until the judge is asked again or a curator decides.
-func cmdReview(e *env, args []string) error {
-	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
-		return reviewList(e, args)
+func reviewCommands() []command {
+	return []command{
+		{name: "list", summary: "the review queue (what `memtrace review` alone shows)", define: reviewList},
+		{name: "retry", args: "[ID…]", summary: "offer held items (the ids, or --all) to the judge again", define: reviewRetry},
+		{name: "store", args: "ID…", summary: "store held items as memories by hand", define: reviewStore},
+		{name: "skip", args: "ID…", summary: "decide held items are not memories", define: reviewSkip},
 	}
-	return runSubcommand(e, args, "review action",
-		subcommand{"list", reviewList},
-		subcommand{"retry", reviewRetry},
-		subcommand{"store", reviewStore},
-		subcommand{"skip", reviewSkip},
-	)
 }
 
-func reviewList(e *env, args []string) error {
-	fs := flag.NewFlagSet("review list", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+func reviewList(fs *flag.FlagSet) runFunc {
 	status := fs.String("status", engine.ReviewHeld, "held, stored, reinforced, dropped, skipped, or all")
 	asJSON := fs.Bool("json", false, `print {"items": [...], "total": n} as JSON`)
-	if err := fs.Parse(args); err != nil {
-		return usageError{err.Error()}
-	}
-	if fs.NArg() > 0 {
-		return usageError{"unexpected argument " + fs.Arg(0)}
-	}
-	f := engine.ReviewFilter{Status: *status}
-	switch *status {
-	case "all":
-		f.Status = ""
-	case engine.ReviewHeld, engine.ReviewStored, engine.ReviewReinforced, engine.ReviewDropped, engine.ReviewSkipped:
-	default:
-		return usageError{fmt.Sprintf("--status %q: want held, stored, reinforced, dropped, skipped or all", *status)}
-	}
-	db, err := openStore(e, true)
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	items, total, err := db.FindReviews(e.ctx, f)
-	if err != nil {
-		return err
-	}
-	if *asJSON {
-		if items == nil {
-			items = []*engine.ReviewItem{}
+	return func(e *env, args []string) error {
+		if len(args) > 0 {
+			return usageError{fmt.Sprintf("unexpected argument %q", args[0])}
 		}
-		return writeJSONText(e.stdout, map[string]any{"items": items, "total": total})
-	}
-	if len(items) == 0 {
-		fmt.Fprintf(e.stdout, "no %s review items; `ingest --judge` holds a message here when the judge's answer does not validate\n", *status)
+		f := engine.ReviewFilter{Status: *status}
+		switch *status {
+		case "all":
+			f.Status = ""
+		case engine.ReviewHeld, engine.ReviewStored, engine.ReviewReinforced, engine.ReviewDropped, engine.ReviewSkipped:
+		default:
+			return usageError{fmt.Sprintf("--status %q: want held, stored, reinforced, dropped, skipped or all", *status)}
+		}
+		db, _, err := openStore(e, true)
+		if err != nil {
+			return err
+		}
+		defer db.Close()
+		items, total, err := db.FindReviews(e.ctx, f)
+		if err != nil {
+			return err
+		}
+		if *asJSON {
+			if items == nil {
+				items = []*engine.ReviewItem{}
+			}
+			return writeJSONText(e.stdout, map[string]any{"items": items, "total": total})
+		}
+		if len(items) == 0 {
+			fmt.Fprintf(e.stdout, "no %s review items; `ingest --judge` holds a message here when the judge's answer does not validate\n", *status)
+			return nil
+		}
+		printReviewItems(e.stdout, items)
+		if *status == engine.ReviewHeld {
+			fmt.Fprintln(e.stdout, "ask the judge again with `memtrace review retry --all --judge MODEL`, or decide by hand: `memtrace review store ID… [--type T]`, `memtrace review skip ID… [--reason TEXT]`")
+		}
 		return nil
 	}
-	printReviewItems(e.stdout, items)
-	if *status == engine.ReviewHeld {
-		fmt.Fprintln(e.stdout, "ask the judge again with `memtrace review retry --all --judge MODEL`, or decide by hand: `memtrace review store ID… [--type T]`, `memtrace review skip ID… [--reason TEXT]`")
-	}
-	return nil
 }
 
 func printReviewItems(w io.Writer, items []*engine.ReviewItem) {
@@ -110,164 +104,149 @@ type ReviewRetryStats struct {
 	Items       []*engine.ReviewItem `json:"items"`
 }
 
-func reviewRetry(e *env, args []string) error {
-	fs := flag.NewFlagSet("review retry", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+func reviewRetry(fs *flag.FlagSet) runFunc {
 	all := fs.Bool("all", false, "offer every held item again")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
 	jf := addJudgeFlags(fs)
-	words, err := parseArgs(fs, args)
-	if err != nil {
-		return usageError{err.Error()}
-	}
-	ids, err := reviewIDs(words)
-	if err != nil {
-		return err
-	}
-	switch {
-	case jf.model == "":
-		return usageError{"name the judge with --judge MODEL (host from $OLLAMA_HOST); to decide without one, use `memtrace review store|skip ID…`"}
-	case *all == (len(ids) > 0):
-		return usageError{"name review item ids, or --all for every held item"}
-	}
-	if err := requireDB(e); err != nil {
-		return err
-	}
-	eng, closeEngine, err := openJudgedEngine(e, jf)
-	if err != nil {
-		return err
-	}
-	defer closeEngine()
-	f := engine.ReviewFilter{IDs: ids}
-	if *all {
-		f.Status = engine.ReviewHeld
-	}
-	items, _, err := eng.Store().FindReviews(e.ctx, f)
-	if err != nil {
-		return err
-	}
-	if len(ids) > 0 && len(items) != len(ids) {
-		return engine.Errorf(engine.ENOTFOUND, "only %d of the %d review items named exist; `memtrace review list --status all` shows them", len(items), len(ids))
-	}
-	st := ReviewRetryStats{Items: []*engine.ReviewItem{}}
-	if len(items) > 0 {
-		c, err := eng.NewCapturer(e.ctx)
+	return func(e *env, words []string) error {
+		ids, err := reviewIDs(words)
 		if err != nil {
 			return err
 		}
-		batch, rs, err := c.Reoffer(e.ctx, items)
+		switch {
+		case jf.model == "":
+			return usageError{"name the judge with --judge MODEL (host from $OLLAMA_HOST); to decide without one, use `memtrace review store|skip ID…`"}
+		case *all == (len(ids) > 0):
+			return usageError{"name review item ids, or --all for every held item"}
+		}
+		eng, closeEngine, err := openJudgedEngine(e, jf, true)
 		if err != nil {
 			return err
 		}
-		st.Batch = batch
-		for _, r := range rs {
-			st.Offered++
-			switch r.Outcome {
-			case engine.OutcomeStored:
-				st.Stored++
-			case engine.OutcomeReinforced:
-				st.Reinforced++
-			case engine.OutcomeHeld:
-				st.NeedsReview++
-			default:
-				st.Dropped++
-			}
-			if r.JudgeError {
-				st.JudgeErrors++
-			}
+		defer closeEngine()
+		f := engine.ReviewFilter{IDs: ids}
+		if *all {
+			f.Status = engine.ReviewHeld
 		}
-		ids := make([]int64, len(items))
-		for i, it := range items {
-			ids[i] = it.ID
-		}
-		if st.Items, _, err = eng.Store().FindReviews(e.ctx, engine.ReviewFilter{IDs: ids}); err != nil {
+		items, _, err := eng.Store().FindReviews(e.ctx, f)
+		if err != nil {
 			return err
 		}
-	}
-	if *asJSON {
-		return writeJSONText(e.stdout, st)
-	}
-	if st.Offered == 0 {
-		fmt.Fprintln(e.stdout, "no held review items to offer again")
+		if len(ids) > 0 && len(items) != len(ids) {
+			return engine.Errorf(engine.ENOTFOUND, "only %d of the %d review items named exist; `memtrace review list --status all` shows them", len(items), len(ids))
+		}
+		st := ReviewRetryStats{Items: []*engine.ReviewItem{}}
+		if len(items) > 0 {
+			c, err := eng.NewCapturer(e.ctx)
+			if err != nil {
+				return err
+			}
+			batch, rs, err := c.Reoffer(e.ctx, items)
+			if err != nil {
+				return err
+			}
+			st.Batch = batch
+			for _, r := range rs {
+				st.Offered++
+				switch r.Outcome {
+				case engine.OutcomeStored:
+					st.Stored++
+				case engine.OutcomeReinforced:
+					st.Reinforced++
+				case engine.OutcomeHeld:
+					st.NeedsReview++
+				default:
+					st.Dropped++
+				}
+				if r.JudgeError {
+					st.JudgeErrors++
+				}
+			}
+			ids := make([]int64, len(items))
+			for i, it := range items {
+				ids[i] = it.ID
+			}
+			if st.Items, _, err = eng.Store().FindReviews(e.ctx, engine.ReviewFilter{IDs: ids}); err != nil {
+				return err
+			}
+		}
+		if *asJSON {
+			return writeJSONText(e.stdout, st)
+		}
+		if st.Offered == 0 {
+			fmt.Fprintln(e.stdout, "no held review items to offer again")
+			return nil
+		}
+		fmt.Fprintf(e.stdout, "offered %d held item(s) to %s again (batch %s): %d stored, %d reinforced, %d dropped, %d still held",
+			st.Offered, jf.model, st.Batch, st.Stored, st.Reinforced, st.Dropped, st.NeedsReview)
+		if st.JudgeErrors > 0 {
+			fmt.Fprintf(e.stdout, " (%d because the judge failed)", st.JudgeErrors)
+		}
+		fmt.Fprintln(e.stdout)
+		printReviewItems(e.stdout, st.Items)
+		if st.Stored > 0 {
+			fmt.Fprintf(e.stdout, "undo the stores with `memtrace rollback %s`\n", st.Batch)
+		}
 		return nil
 	}
-	fmt.Fprintf(e.stdout, "offered %d held item(s) to %s again (batch %s): %d stored, %d reinforced, %d dropped, %d still held",
-		st.Offered, jf.model, st.Batch, st.Stored, st.Reinforced, st.Dropped, st.NeedsReview)
-	if st.JudgeErrors > 0 {
-		fmt.Fprintf(e.stdout, " (%d because the judge failed)", st.JudgeErrors)
-	}
-	fmt.Fprintln(e.stdout)
-	printReviewItems(e.stdout, st.Items)
-	if st.Stored > 0 {
-		fmt.Fprintf(e.stdout, "undo the stores with `memtrace rollback %s`\n", st.Batch)
-	}
-	return nil
 }
 
-func reviewStore(e *env, args []string) error {
-	fs := flag.NewFlagSet("review store", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+func reviewStore(fs *flag.FlagSet) runFunc {
 	kind := fs.String("kind", string(engine.KindFact), "fact or episode")
 	typ := fs.String("type", "note", "label: preference, health, date, milestone, habit, achievement, gift, shared_thing, current_project, rule, correction, note …")
 	importance := fs.Float64("importance", 0, "importance 0..1 (0: the type's default)")
 	asJSON := fs.Bool("json", false, "print the decision as JSON")
-	words, err := parseArgs(fs, args)
-	if err != nil {
-		return usageError{err.Error()}
+	return func(e *env, words []string) error {
+		ids, err := reviewIDs(words)
+		if err != nil {
+			return err
+		}
+		if len(ids) == 0 {
+			return usageError{"name the review item ids to store (`memtrace review list`)"}
+		}
+		eng, closeDB, err := openExisting(e)
+		if err != nil {
+			return err
+		}
+		defer closeDB()
+		d, err := eng.StoreReviews(e.ctx, ids, engine.ReviewChoice{Kind: engine.Kind(*kind), Type: *typ, Importance: *importance})
+		if err != nil {
+			return err
+		}
+		if *asJSON {
+			return writeJSONText(e.stdout, d)
+		}
+		fmt.Fprintf(e.stdout, "stored %d review item(s) as memories in batch %s; undo with `memtrace rollback %s`\n", len(d.Items), d.Batch, d.Batch)
+		printReviewItems(e.stdout, d.Items)
+		return nil
 	}
-	ids, err := reviewIDs(words)
-	if err != nil {
-		return err
-	}
-	if len(ids) == 0 {
-		return usageError{"name the review item ids to store (`memtrace review list`)"}
-	}
-	eng, closeDB, err := openCaptureEngine(e, true)
-	if err != nil {
-		return err
-	}
-	defer closeDB()
-	d, err := eng.StoreReviews(e.ctx, ids, engine.ReviewChoice{Kind: engine.Kind(*kind), Type: *typ, Importance: *importance})
-	if err != nil {
-		return err
-	}
-	if *asJSON {
-		return writeJSONText(e.stdout, d)
-	}
-	fmt.Fprintf(e.stdout, "stored %d review item(s) as memories in batch %s; undo with `memtrace rollback %s`\n", len(d.Items), d.Batch, d.Batch)
-	printReviewItems(e.stdout, d.Items)
-	return nil
 }
 
-func reviewSkip(e *env, args []string) error {
-	fs := flag.NewFlagSet("review skip", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+func reviewSkip(fs *flag.FlagSet) runFunc {
 	reason := fs.String("reason", "", "why it is not a memory (kept on the item)")
 	asJSON := fs.Bool("json", false, "print the decision as JSON")
-	words, err := parseArgs(fs, args)
-	if err != nil {
-		return usageError{err.Error()}
+	return func(e *env, words []string) error {
+		ids, err := reviewIDs(words)
+		if err != nil {
+			return err
+		}
+		if len(ids) == 0 {
+			return usageError{"name the review item ids to skip (`memtrace review list`)"}
+		}
+		eng, closeDB, err := openExisting(e)
+		if err != nil {
+			return err
+		}
+		defer closeDB()
+		d, err := eng.SkipReviews(e.ctx, ids, *reason, "")
+		if err != nil {
+			return err
+		}
+		if *asJSON {
+			return writeJSONText(e.stdout, d)
+		}
+		fmt.Fprintf(e.stdout, "skipped %d review item(s) in batch %s; nothing was stored, and a skipped item can still be stored later with `memtrace review store ID`\n", len(d.Items), d.Batch)
+		printReviewItems(e.stdout, d.Items)
+		return nil
 	}
-	ids, err := reviewIDs(words)
-	if err != nil {
-		return err
-	}
-	if len(ids) == 0 {
-		return usageError{"name the review item ids to skip (`memtrace review list`)"}
-	}
-	eng, closeDB, err := openCaptureEngine(e, true)
-	if err != nil {
-		return err
-	}
-	defer closeDB()
-	d, err := eng.SkipReviews(e.ctx, ids, *reason, "")
-	if err != nil {
-		return err
-	}
-	if *asJSON {
-		return writeJSONText(e.stdout, d)
-	}
-	fmt.Fprintf(e.stdout, "skipped %d review item(s) in batch %s; nothing was stored, and a skipped item can still be stored later with `memtrace review store ID`\n", len(d.Items), d.Batch)
-	printReviewItems(e.stdout, d.Items)
-	return nil
 }

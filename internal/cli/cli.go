@@ -1,6 +1,12 @@
 // Package cli is memtrace's command line: the subcommands, their flags and
 // the one path by which each opens the database and the engine. main wires
 // it to the process (signals, streams, exit code); everything else is here.
+//
+// Flags use the standard library's flag package, one FlagSet a command, as
+// litestream's cmd/litestream does: the global flags (--db) are registered
+// on every command's set by registerGlobalFlags, so they work before or
+// after the command name, and the usage lines and `-h` are generated from
+// the sets (flags.go), so they cannot drift from what is parsed.
 package cli
 
 import (
@@ -22,53 +28,76 @@ type env struct {
 	stdin  io.Reader
 	stdout io.Writer
 	stderr io.Writer
-	dbPath string
+	// dbPath is --db, wherever it was given; after parsing, the default
+	// ($MEMTRACE_DB, else ./memtrace.db) when it was not. dbGiven says
+	// whether it came from a flag or the environment (demo builds in a
+	// temporary directory otherwise).
+	dbPath  string
+	dbGiven bool
 }
 
-// command is one subcommand. Files are named by family: recall*, curate*,
-// tiers*, golden, bench, capture*, admin*, inspect* (list, show), tui, demo,
-// mcp, help.
+// runFunc runs a command on its positional arguments, its flags parsed.
+type runFunc func(e *env, args []string) error
+
+// command is one subcommand, or a family of them (golden run, golden
+// stress). Files are named by family: recall*, curate*, tiers*, golden,
+// bench, capture*, admin*, inspect* (list, show), tui, demo, mcp, help.
 type command struct {
-	name    string
-	usage   string
+	name    string // one word; a subcommand's full name is its family's and its own
+	args    string // the positional arguments of the usage line, e.g. "TEXT"
 	summary string
-	run     func(e *env, args []string) error
+	// define registers the command's own flags on fs and returns the func
+	// that runs it with them. nil for a family.
+	define func(fs *flag.FlagSet) runFunc
+	subs   []command // a family's subcommands
+	dflt   string    // the subcommand a family runs when none is named (review: list)
 }
 
 func commands() []command {
 	return []command{
 		// Subcommands register here, one line each, in the order `memtrace help` lists them.
-		{"tui", "tui [--db PATH]", "terminal UI on an existing database (what `memtrace` with no arguments runs)", cmdTUI},
-		{"demo", "demo [--no-tui] [--db PATH]", "build a fresh demo DB from testdata through the capture pipeline and open the TUI on it", cmdDemo},
-		{"ingest", "ingest FILE.jsonl|- [--json] [--batch N] [--judge MODEL [--detail high|medium|low] [--judge-cache FILE]]", "capture pipeline; per-layer counts", cmdIngest},
-		{"import", "import md|jsonl|claude-code|locomo PATH [--json] | import memories PATH [--from jsonl|chroma|mem0|memory-files] [--key-prefix P] [--json]", "import conversations through the capture pipeline, or an agent's memory store as it is; idempotent", cmdImport},
-		{"review", "review [list [--status held|all|…]] | review retry ID…|--all --judge MODEL | review store ID… [--kind K] [--type T] [--importance X] | review skip ID… [--reason TEXT]  [--json]", "the queue of captures the judge held as needs_review: list, ask the judge again, or store/skip by hand", cmdReview},
-		{"add", "add --kind K --type T --importance X [--key K] [--scope S] TEXT", "write one memory directly (curator)", cmdAdd},
-		{"list", "list [--status S] [--type T] [--kind K] [--tier T] [--text X] [--json]", "list memories", cmdList},
-		{"show", "show ID|key:K [--json]", "one memory with its audit history", cmdShow},
-		{"recall", "recall TEXT [--at +30d|-2h|RFC3339] [--session S] [--project P] [--k N] [--budget N] [--trace|--json] [--commit-access] [--otel FILE]", "recall for a query, read-only unless --commit-access", cmdRecall},
-		{"compare", "compare TEXT [--at-a now] [--at-b +90d] [--session S] [--project P] [--k N] [--budget N] [--json] [--otel FILE]", "one query recalled read-only at two times: what is forgotten, rises, falls, is new", cmdCompare},
-		{"forecast", "forecast [ID|key:K] [--at T] [--n 20] [--json]", "what will be forgotten next, and when; or one memory's forecast", cmdForecast},
-		{"golden", "golden run SET [--baseline RUN.json] [--save RUN.json] [--json] [--fail-on-regression] [--at T] | golden stress SET --inflate 10[,100] [--json]", "golden probe sets: run, diff against a baseline, stress", cmdGolden},
-		{"bench", "bench locomo FILE [--k 5,10,25,50] [--json] [--limit-conversations N] | bench recall [--n 10000,100000] [--json] | bench open [--n 10000,100000] [--opens 5] [--keep DIR] [--json]", "LoCoMo retrieval recall@k; recall latency vs the scan floor; opening a database vs reading its rows", cmdBench},
-		{"triage", "triage --type T [--model M] [--sample N] [--verdicts FILE] [--json]", "judge every active memory of a type; proposals for the curator", cmdTriage},
-		{"apply", "apply FILE|--approved [--json]", "apply approved proposals in one verified, audited batch", cmdApply},
-		{"approve", "approve ID…|--all-pending [--kind K] [--wording TEXT] [--json]", "apply proposals in one audited batch", cmdApprove},
-		{"reject", "reject ID… [--reason TEXT]", "reject proposals", cmdReject},
-		{"proposals", "proposals [--status pending|all|…] [--kind K] [--json]", "list proposals waiting for the curator", cmdProposals},
-		{"batches", "batches [--limit N] [--json]", "audited batches, newest first: actor, what each did, whether it can be rolled back", cmdBatches},
-		{"rollback", "rollback BATCH [--yes [--force]] [--dry-run] [--json]", "undo a batch: says what it will do by kind and asks (--yes: don't ask; --force: a whole capture run)", cmdRollback},
-		{"heartbeat", "heartbeat [--every 4h] [--at +Nd|RFC3339] [--dry-run] [--review [--model M]] [--json]", "propose promotions, demotions, archiving, cap fixes; moves nothing", cmdHeartbeat},
-		{"reflect", "reflect --intended TEXT --actual TEXT [--lesson TEXT] [--session S]", "file a self-reflection record", cmdReflect},
-		{"audit", "audit [--json]", "how polluted a store is: noise by pattern, types, label prefixes, duplicates, what capture would not store", cmdAudit},
-		{"cleanup", "cleanup [--dry-run] [--json]", "scan stored memories for noise; propose quarantine", cmdCleanup},
-		{"export", "export md DIR [--json]", "write the tiers as Markdown files", cmdExport},
-		{"mcp", "mcp [--db PATH] [--keep-traces N] [--judge MODEL]", "serve memory to an agent over MCP (stdio)", cmdMCP},
-		{"judge", "judge check [--model M] [--timeout 30s] [--json]", "check the Ollama judge: host reachable, model present, digest", cmdJudge},
-		{"backup", "backup DIR [--json]", "online SQLite backup + JSON dump of memories, each with .sha256", cmdBackup},
-		{"clock", "clock [TIME|--unset]", "show, pin or unpin the database's clock (demo databases pin theirs)", cmdClock},
-		{"version", "version [--json]", "version, commit and build date of this binary (also `memtrace --version`)", cmdVersion},
-		{"help", "help [decay|stages|json|COMMAND]", "commands, the decay math, the recall stages, the trace JSON", cmdHelp},
+		{name: "tui", summary: "terminal UI on an existing database (what `memtrace` with no arguments runs)", define: cmdTUI},
+		{name: "demo", summary: "build a fresh demo DB from testdata through the capture pipeline (at --db, else in a new temporary directory) and open the TUI on it", define: cmdDemo},
+		{name: "ingest", args: "FILE.jsonl|-", summary: "capture pipeline; per-layer counts", define: cmdIngest},
+		{name: "import", summary: "import conversations through the capture pipeline (idempotent), or read edited Markdown tiers back", subs: importCommands()},
+		{name: "review", summary: "the queue of captures the judge held as needs_review: list, ask the judge again, or store/skip by hand (`memtrace review` alone: list)", subs: reviewCommands(), dflt: "list"},
+		{name: "add", args: "TEXT", summary: "write one memory directly (curator)", define: cmdAdd},
+		{name: "list", summary: "list memories, a page at a time", define: cmdList},
+		{name: "show", args: "ID|key:K", summary: "one memory with its audit history", define: cmdShow},
+		{name: "recall", args: "TEXT", summary: "recall for a query, read-only unless --commit-access", define: cmdRecall},
+		{name: "compare", args: "TEXT", summary: "one query recalled read-only at two times: what is forgotten, rises, falls, is new", define: cmdCompare},
+		{name: "forecast", args: "[ID|key:K]", summary: "what will be forgotten next, and when; or one memory's forecast", define: cmdForecast},
+		{name: "golden", summary: "golden probe sets", subs: []command{
+			{name: "run", args: "SET", summary: "run a golden set, diff against a baseline", define: goldenRun},
+			{name: "stress", args: "SET", summary: "the set over its fixture inflated with distractors", define: goldenStress},
+		}},
+		{name: "bench", summary: "benchmarks", subs: []command{
+			{name: "locomo", args: "FILE", summary: "LoCoMo retrieval recall@k", define: benchLoCoMo},
+			{name: "recall", summary: "recall latency vs the scan floor as the store grows", define: benchRecall},
+			{name: "open", summary: "opening a database vs reading its rows", define: benchOpen},
+		}},
+		{name: "triage", summary: "judge every active memory of a type; proposals for the curator", define: cmdTriage},
+		{name: "apply", args: "[FILE]", summary: "apply approved proposals (of FILE's verdicts, or --approved: all) in one verified, audited batch", define: cmdApply},
+		{name: "approve", args: "[ID…]", summary: "apply proposals (the ids, or --all-pending) in one audited batch", define: cmdApprove},
+		{name: "reject", args: "ID…", summary: "reject proposals", define: cmdReject},
+		{name: "proposals", summary: "list proposals waiting for the curator", define: cmdProposals},
+		{name: "batches", summary: "audited batches, newest first: actor, what each did, whether it can be rolled back", define: cmdBatches},
+		{name: "rollback", args: "BATCH", summary: "undo a batch: says what it will do by kind and asks (--yes: don't ask; --force: a whole capture run)", define: cmdRollback},
+		{name: "heartbeat", summary: "propose promotions, demotions, archiving, cap fixes; moves nothing", define: cmdHeartbeat},
+		{name: "reflect", summary: "file a self-reflection record", define: cmdReflect},
+		{name: "audit", summary: "how polluted a store is: noise by pattern, types, label prefixes, duplicates, what capture would not store", define: cmdAudit},
+		{name: "cleanup", summary: "scan stored memories for noise; propose quarantine", define: cmdCleanup},
+		{name: "export", summary: "export the tiers", subs: []command{
+			{name: "md", args: "DIR", summary: "write the tiers as Markdown files", define: cmdExportMD},
+		}},
+		{name: "mcp", summary: "serve memory to an agent over MCP (stdio, or streamable HTTP on loopback with --http)", define: cmdMCP},
+		{name: "judge", summary: "the Ollama judge", subs: []command{
+			{name: "check", summary: "check the Ollama judge: host reachable, model present and able to chat, one chat with format and its latency, digest", define: cmdJudgeCheck},
+		}},
+		{name: "backup", args: "DIR", summary: "online SQLite backup + JSON dump of memories, each with .sha256", define: cmdBackup},
+		{name: "clock", args: "[TIME]", summary: "show, pin (TIME) or unpin (--unset) the database's clock (demo databases pin theirs)", define: cmdClock},
+		{name: "version", summary: "version, commit and build date of this binary (also `memtrace --version`)", define: cmdVersion},
+		{name: "help", args: "[" + strings.Join(helpTopicNames(), "|") + "|COMMAND [SUBCOMMAND]]", summary: "commands, the decay math, the recall stages, the trace JSON, the judge schemas, the time grammar", define: cmdHelp},
 	}
 }
 
@@ -86,62 +115,137 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	e := &env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr}
-	global := flag.NewFlagSet("memtrace", flag.ContinueOnError)
-	global.SetOutput(io.Discard)
-	global.StringVar(&e.dbPath, "db", "", "database file (default $MEMTRACE_DB or ./memtrace.db)")
-	showVersion := global.Bool("version", false, "print the version and exit")
-	if err := global.Parse(args); err != nil {
+	// Global flags before the command name (and --version, which is only
+	// a flag of the program); the command's own flag set takes them after it.
+	top := newFlagSet("memtrace")
+	registerGlobalFlags(top, e)
+	showVersion := top.Bool("version", false, "print the version and exit")
+	err := top.Parse(args)
+	args = top.Args()
+	if err == nil && *showVersion {
+		args = []string{"version"}
+	}
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		printUsage(stdout)
+		return 0
+	case err != nil:
 		fmt.Fprintf(stderr, "memtrace: %v\n", err)
 		printUsage(stderr)
 		return 2
 	}
-	args = global.Args()
-	if *showVersion {
-		args = []string{"version"}
-	}
-	if e.dbPath == "" {
-		e.dbPath = os.Getenv("MEMTRACE_DB")
-	}
-	if e.dbPath == "" {
-		e.dbPath = "memtrace.db"
-	}
 	if len(args) == 0 {
 		args = []string{"tui"}
 	}
-	name := args[0]
-	if name == "-h" || name == "--help" {
-		name = "help"
+	cmds := commands()
+	c, ok := findCommand(cmds, args[0])
+	if !ok {
+		fmt.Fprintf(stderr, "memtrace: unknown command %q\n", args[0])
+		printUsage(stderr)
+		return 2
 	}
-	for _, c := range commands() {
-		if c.name != name {
-			continue
-		}
-		err := c.run(e, args[1:])
-		if err == nil {
-			return 0
-		}
-		var ue usageError
-		if errors.As(err, &ue) || errors.Is(err, flag.ErrHelp) {
-			if ue.msg != "" {
-				fmt.Fprintf(stderr, "memtrace %s: %s\n", c.name, ue.msg)
+	name, rest := c.name, args[1:]
+	for c.subs != nil {
+		// Global flags may also come between a family and its subcommand
+		// (`memtrace golden --db X run SET`).
+		words, err := parseGlobal(e, "memtrace "+name, rest)
+		if c.dflt != "" && ((err != nil && !errors.Is(err, flag.ErrHelp)) || (err == nil && len(words) == 0)) {
+			// No subcommand named (`review`, `review --status all`): the
+			// default one, with every argument.
+			if err == nil {
+				rest = words
 			}
-			fmt.Fprintf(stderr, "usage: memtrace %s\n", c.usage)
+			sub, _ := findCommand(c.subs, c.dflt)
+			c, name = sub, name+" "+sub.name
+			break
+		}
+		rest = words
+		switch {
+		case errors.Is(err, flag.ErrHelp):
+			printFamilyHelp(stdout, name, c)
+			return 0
+		case err != nil:
+			fmt.Fprintf(stderr, "memtrace %s: %v\n", name, err)
+			printFamilyHelp(stderr, name, c)
+			return 2
+		case len(rest) == 0:
+			fmt.Fprintf(stderr, "memtrace %s: name a subcommand: %s\n", name, subNames(c))
+			printFamilyHelp(stderr, name, c)
 			return 2
 		}
-		fmt.Fprintf(stderr, "memtrace %s: %s\n", c.name, engine.ErrorMessage(err))
-		return 1
+		sub, ok := findCommand(c.subs, rest[0])
+		if !ok {
+			fmt.Fprintf(stderr, "memtrace %s: unknown subcommand %q: use %s\n", name, rest[0], subNames(c))
+			printFamilyHelp(stderr, name, c)
+			return 2
+		}
+		c, name, rest = sub, name+" "+sub.name, rest[1:]
 	}
-	fmt.Fprintf(stderr, "memtrace: unknown command %q\n", name)
-	printUsage(stderr)
-	return 2
+	return runCommand(e, name, c, rest)
 }
 
-func printUsage(w io.Writer) {
-	fmt.Fprintln(w, "usage: memtrace [--db PATH] COMMAND [ARGS] | memtrace --version")
-	fmt.Fprintln(w)
-	var b strings.Builder
-	for _, c := range commands() {
-		fmt.Fprintf(&b, "  %s\n      %s\n", c.usage, c.summary)
+// runCommand parses the flags of c (its own and the global ones, before
+// and after the positional arguments) and runs it.
+func runCommand(e *env, name string, c command, args []string) int {
+	fs := newFlagSet(name)
+	registerGlobalFlags(fs, e)
+	runIt := c.define(fs)
+	pos, err := parseArgs(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		printCommandHelp(e.stdout, name, c, fs)
+		return 0
 	}
-	fmt.Fprint(w, b.String())
+	if err == nil {
+		e.resolveDB()
+		err = runIt(e, pos)
+	}
+	if err == nil {
+		return 0
+	}
+	var ue usageError
+	if errors.As(err, &ue) {
+		fmt.Fprintf(e.stderr, "memtrace %s: %s\n", name, err.Error())
+		fmt.Fprintf(e.stderr, "usage: memtrace %s\n(`memtrace help %s` lists every flag)\n", synopsis(name, c, fs), name)
+		return 2
+	}
+	fmt.Fprintf(e.stderr, "memtrace %s: %s\n", name, engine.ErrorMessage(err))
+	return 1
+}
+
+// resolveDB fills in the default database path when --db was not given.
+func (e *env) resolveDB() {
+	if e.dbPath != "" {
+		e.dbGiven = true
+		return
+	}
+	if v := os.Getenv("MEMTRACE_DB"); v != "" {
+		e.dbPath, e.dbGiven = v, true
+		return
+	}
+	e.dbPath = "memtrace.db"
+}
+
+func findCommand(cmds []command, name string) (command, bool) {
+	for _, c := range cmds {
+		if c.name == name {
+			return c, true
+		}
+	}
+	return command{}, false
+}
+
+// subNames is "run or stress".
+func subNames(c command) string {
+	s := ""
+	for i, sub := range c.subs {
+		switch {
+		case i == 0:
+		case i == len(c.subs)-1:
+			s += " or "
+		default:
+			s += ", "
+		}
+		s += sub.name
+	}
+	return s
 }

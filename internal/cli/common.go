@@ -1,10 +1,9 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
-	"flag"
-	"fmt"
 	"io"
 	"os"
 	"strings"
@@ -14,70 +13,70 @@ import (
 	"memtrace/store"
 )
 
-// openStore opens the database at e.dbPath with the real clock. With
-// mustExist, a missing file is an error that says how to make one, rather
-// than a new empty database.
-func openStore(e *env, mustExist bool) (*store.DB, error) {
-	if mustExist {
-		if err := requireDB(e); err != nil {
-			return nil, err
-		}
-	}
-	return store.Open(e.ctx, e.dbPath, nil) // the database's clock: pinned when it pins one
+// missingDatabase is the one error of every command that needs a database
+// that is not there.
+func missingDatabase(path string) error {
+	return engine.Errorf(engine.ENOTFOUND,
+		"no database at %s; build one with `memtrace demo --no-tui --db %s` (the bundled demo) or `memtrace ingest --db %s FILE.jsonl`", path, path, path)
 }
 
-// requireDB is the error openStore(e, true) gives for a missing database,
-// for commands that open it another way.
-func requireDB(e *env) error {
-	if _, err := os.Stat(e.dbPath); errors.Is(err, os.ErrNotExist) {
-		return engine.Errorf(engine.ENOTFOUND,
-			"no database at %s; run `memtrace demo --no-tui --db %s` or `memtrace ingest FILE` first", e.dbPath, e.dbPath)
+// checkDatabase returns missingDatabase when there is no file at path.
+func checkDatabase(path string) error {
+	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+		return missingDatabase(path)
 	}
 	return nil
-}
-
-// parseArgs parses flags that may come before or after the positional
-// arguments (`backup DIR --json` as well as `backup --json DIR`) and returns
-// the positional arguments. A lone "--" ends the flags.
-func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
-	var positional []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			return positional, nil
-		}
-		if args[0] == "--" {
-			return append(positional, args[1:]...), nil
-		}
-		positional = append(positional, args[0])
-		args = args[1:]
-	}
 }
 
 // settingClock is the settings key of a database's pinned clock. A demo or
 // fixture database pins "now" to the end of its conversation, so that what
 // it remembers today does not depend on the day it is opened; `--at`
 // offsets are relative to it. Without the setting the wall clock is used.
-const settingClock = "clock.now"
+const settingClock = engine.SettingClock
 
-// openEngine opens the database at e.dbPath and the engine over it, with the
-// database's pinned clock when it has one. o.Store and o.Now are filled in.
-// The returned func closes the database.
-func openEngine(e *env, mustExist bool, o engine.Options) (*engine.Engine, *store.DB, func(), error) {
-	db, err := openStore(e, mustExist)
-	if err != nil {
-		return nil, nil, nil, err
+// The open path. Every command opens its database through one of these:
+// openStoreAt (the store alone) or openEngineAt (the store and the engine
+// over it), or their env forms openStore and openEngine for --db. With
+// mustExist a missing file is missingDatabase, not a new empty database;
+// the store and the engine share one clock, the database's pinned clock
+// when it has one (settingClock), else the wall clock.
+
+// openStoreAt opens the database at path and returns it with its clock
+// (the store's own: the pinned time when the database pins one, else the
+// wall clock).
+func openStoreAt(ctx context.Context, path string, mustExist bool) (*store.DB, func() time.Time, error) {
+	if mustExist {
+		if err := checkDatabase(path); err != nil {
+			return nil, nil, err
+		}
 	}
-	now, err := dbClock(e, db)
+	db, err := store.Open(ctx, path, nil)
 	if err != nil {
+		return nil, nil, err
+	}
+	// The store reads a pinned clock that is not RFC 3339 as the wall
+	// clock; the CLI refuses it and says how to fix it.
+	if _, err := pinnedClock(ctx, db); err != nil {
 		db.Close()
+		return nil, nil, err
+	}
+	return db, db.Now, nil
+}
+
+// openStore opens the database at e.dbPath (see openStoreAt).
+func openStore(e *env, mustExist bool) (*store.DB, func() time.Time, error) {
+	return openStoreAt(e.ctx, e.dbPath, mustExist)
+}
+
+// openEngineAt opens the database at path and the engine over it; o.Store
+// and o.Now are filled in. The returned func closes the database.
+func openEngineAt(ctx context.Context, path string, mustExist bool, o engine.Options) (*engine.Engine, *store.DB, func(), error) {
+	db, now, err := openStoreAt(ctx, path, mustExist)
+	if err != nil {
 		return nil, nil, nil, err
 	}
 	o.Store, o.Now = db, now
-	eng, err := engine.Open(e.ctx, o)
+	eng, err := engine.Open(ctx, o)
 	if err != nil {
 		db.Close()
 		return nil, nil, nil, err
@@ -85,28 +84,53 @@ func openEngine(e *env, mustExist bool, o engine.Options) (*engine.Engine, *stor
 	return eng, db, func() { db.Close() }, nil
 }
 
-// dbClock returns the database's pinned clock, or time.Now.
-func dbClock(e *env, db engine.Store) (func() time.Time, error) {
-	v, err := db.GetSetting(e.ctx, settingClock)
+// openEngine opens the engine on e.dbPath (see openEngineAt).
+func openEngine(e *env, mustExist bool, o engine.Options) (*engine.Engine, *store.DB, func(), error) {
+	return openEngineAt(e.ctx, e.dbPath, mustExist, o)
+}
+
+// openExisting opens the engine on e.dbPath, which must exist; the
+// returned func closes the database.
+func openExisting(e *env) (*engine.Engine, func(), error) {
+	eng, _, closeDB, err := openEngine(e, true, engine.Options{})
+	return eng, closeDB, err
+}
+
+// openOrCreate opens the engine on e.dbPath, creating the database when
+// it is missing; the returned func closes it.
+func openOrCreate(e *env) (*engine.Engine, func(), error) {
+	eng, _, closeDB, err := openEngine(e, false, engine.Options{})
+	return eng, closeDB, err
+}
+
+// pinnedClock is the database's pinned clock, or the zero time.
+func pinnedClock(ctx context.Context, db engine.Store) (time.Time, error) {
+	v, err := db.GetSetting(ctx, settingClock)
 	if err != nil || v == "" {
-		return time.Now, err
+		return time.Time{}, err
 	}
 	t, err := time.Parse(time.RFC3339, v)
 	if err != nil {
-		return nil, engine.Errorf(engine.EINVALID, "the database pins its clock to %q, which is not RFC 3339; fix it with `memtrace clock --unset` or `memtrace clock 2026-07-21T09:00:00Z`", v)
+		return time.Time{}, engine.Errorf(engine.EINVALID, "the database pins its clock to %q, which is not RFC 3339; fix it with `memtrace clock --unset` or `memtrace clock 2026-07-21T09:00:00Z`", v)
 	}
-	return func() time.Time { return t }, nil
+	return t.UTC(), nil
 }
 
-// openJudgedEngine opens the engine at e.dbPath, creating the database when
-// missing, with the judge jf chooses. closeEngine closes the store, then
-// releases the judge.
-func openJudgedEngine(e *env, jf *judgeFlags) (eng *engine.Engine, closeEngine func(), err error) {
+// openJudgedEngine opens the engine at e.dbPath (with mustExist it must be
+// there, else it is created) with the judge jf chooses. closeEngine closes
+// the store, then releases the judge.
+func openJudgedEngine(e *env, jf *judgeFlags, mustExist bool) (eng *engine.Engine, closeEngine func(), err error) {
+	if mustExist {
+		// Before the judge is asked: a wrong path is the first thing to say.
+		if err := checkDatabase(e.dbPath); err != nil {
+			return nil, nil, err
+		}
+	}
 	opts, release, err := jf.options(e)
 	if err != nil {
 		return nil, nil, err
 	}
-	eng, _, closeDB, err := openEngine(e, false, opts)
+	eng, _, closeDB, err := openEngine(e, mustExist, opts)
 	if err != nil {
 		release()
 		return nil, nil, err
@@ -114,44 +138,14 @@ func openJudgedEngine(e *env, jf *judgeFlags) (eng *engine.Engine, closeEngine f
 	return eng, func() { closeDB(); release() }, nil
 }
 
-// queryText parses args with fs and returns the query TEXT its positional
-// words make; purpose ends the message when there are none ("give the
-// query TEXT to " + purpose).
-func queryText(fs *flag.FlagSet, args []string, purpose string) (string, error) {
-	words, err := parseArgs(fs, args)
-	if err != nil {
-		return "", usageError{err.Error()}
-	}
+// queryText is the query TEXT the positional words make; purpose ends
+// the message when there are none ("give the query TEXT to " + purpose).
+func queryText(words []string, purpose string) (string, error) {
 	text := strings.TrimSpace(strings.Join(words, " "))
 	if text == "" {
 		return "", usageError{"give the query TEXT to " + purpose}
 	}
 	return text, nil
-}
-
-// subcommand is one word of a command with subcommands (`bench locomo`).
-type subcommand struct {
-	name string
-	run  func(e *env, args []string) error
-}
-
-// runSubcommand runs the subcommand args[0] names; what names the family
-// in the usage errors ("name a benchmark: locomo or recall").
-func runSubcommand(e *env, args []string, what string, subs ...subcommand) error {
-	names := make([]string, len(subs))
-	for i, s := range subs {
-		names[i] = s.name
-	}
-	choice := strings.Join(names, " or ")
-	if len(args) == 0 {
-		return usageError{"name a " + what + ": " + choice}
-	}
-	for _, s := range subs {
-		if s.name == args[0] {
-			return s.run(e, args[1:])
-		}
-	}
-	return usageError{fmt.Sprintf("unknown %s %q: use %s", what, args[0], choice)}
 }
 
 // writeJSON prints v as indented JSON.

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"io"
 
 	"memtrace/engine"
 )
@@ -12,44 +11,40 @@ import (
 // cmdApply runs `memtrace apply FILE|--approved`: every approved proposal
 // (those of FILE's memories, when a verdict file is named) applied in one
 // transaction, verified 1:1, under one batch that rollback undoes.
-func cmdApply(e *env, args []string) error {
-	fs := flag.NewFlagSet("apply", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+func cmdApply(fs *flag.FlagSet) runFunc {
 	approved := fs.Bool("approved", false, "apply every approved proposal")
-	batch := fs.String("batch", "", "batch id (default apply-TIME)")
+	batch := fs.String("batch", "", "batch id `ID` (default apply-TIME)")
 	asJSON := fs.Bool("json", false, "print JSON")
-	rest, err := parseInterleaved(fs, args)
-	if err != nil {
-		return err
-	}
-	var o engine.ApplyOptions
-	switch {
-	case *approved && len(rest) == 0:
-	case !*approved && len(rest) == 1:
-		vs, err := engine.ReadVerdictFile(rest[0])
+	return func(e *env, rest []string) error {
+		var o engine.ApplyOptions
+		switch {
+		case *approved && len(rest) == 0:
+		case !*approved && len(rest) == 1:
+			vs, err := engine.ReadVerdictFile(rest[0])
+			if err != nil {
+				return err
+			}
+			o.Verdicts = vs
+		default:
+			return usageError{"name one verdict file, or --approved"}
+		}
+		// Through the engine: an approved promotion writes a HOT rule, which is
+		// embedded and indexed like any memory.
+		eng, closeDB, err := openExisting(e)
 		if err != nil {
 			return err
 		}
-		o.Verdicts = vs
-	default:
-		return usageError{"name one verdict file, or --approved"}
+		defer closeDB()
+		o.Batch = *batch
+		rep, err := eng.ApplyApproved(e.ctx, o)
+		if err != nil {
+			return err
+		}
+		if *asJSON {
+			return json.NewEncoder(e.stdout).Encode(rep)
+		}
+		fmt.Fprintf(e.stdout, "applied %d change(s) and confirmed %d keep record(s) in batch %s\n", rep.Applied, rep.Confirmed, rep.Batch)
+		fmt.Fprintf(e.stdout, "undo with: memtrace rollback %s\n", rep.Batch)
+		return nil
 	}
-	// Through the engine: an approved promotion writes a HOT rule, which is
-	// embedded and indexed like any memory.
-	eng, closeDB, err := openTiersEngine(e)
-	if err != nil {
-		return err
-	}
-	defer closeDB()
-	o.Batch = *batch
-	rep, err := eng.ApplyApproved(e.ctx, o)
-	if err != nil {
-		return err
-	}
-	if *asJSON {
-		return json.NewEncoder(e.stdout).Encode(rep)
-	}
-	fmt.Fprintf(e.stdout, "applied %d change(s) and confirmed %d keep record(s) in batch %s\n", rep.Applied, rep.Confirmed, rep.Batch)
-	fmt.Fprintf(e.stdout, "undo with: memtrace rollback %s\n", rep.Batch)
-	return nil
 }

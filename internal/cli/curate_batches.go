@@ -3,7 +3,6 @@ package cli
 import (
 	"flag"
 	"fmt"
-	"io"
 
 	"memtrace/engine"
 )
@@ -11,47 +10,43 @@ import (
 // cmdBatches runs `memtrace batches [--limit N] [--json]`: every audited
 // batch, newest first, with who made it, what it did and whether it can be
 // rolled back now.
-func cmdBatches(e *env, args []string) error {
-	fs := flag.NewFlagSet("batches", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+func cmdBatches(fs *flag.FlagSet) runFunc {
 	limit := fs.Int("limit", 20, "how many batches, newest first (0: all)")
 	asJSON := fs.Bool("json", false, "print {\"batches\": [...]} as JSON")
-	rest, err := parseInterleaved(fs, args)
-	if err != nil {
-		return err
-	}
-	if len(rest) > 0 {
-		return usageError{"unexpected argument " + rest[0]}
-	}
-	if *limit < 0 {
-		return usageError{"--limit is a count of batches, 0 or more"}
-	}
-	db, err := openStore(e, true)
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	bs, err := db.Batches(e.ctx, *limit)
-	if err != nil {
-		return err
-	}
-	if *asJSON {
-		if bs == nil {
-			bs = []engine.BatchInfo{}
+	return func(e *env, rest []string) error {
+		if len(rest) > 0 {
+			return usageError{"unexpected argument " + rest[0]}
 		}
-		return writeJSON(e.stdout, map[string]any{"batches": bs})
-	}
-	if len(bs) == 0 {
-		fmt.Fprintln(e.stdout, "no batches yet: ingest, import, approve or curate something first")
-		return nil
-	}
-	tbl := newTextTable("BATCH", "ACTOR", "EFFECT", "AT", "ROLLBACK")
-	for _, b := range bs {
-		state := "yes: memtrace rollback " + b.Batch
-		if !b.CanRollback {
-			state = "no: " + b.WhyNot
+		if *limit < 0 {
+			return usageError{"--limit is a count of batches, 0 or more"}
 		}
-		tbl.add(b.Batch, b.Actor, b.Effect.String(), b.At.UTC().Format("2006-01-02 15:04:05"), state)
+		db, _, err := openStore(e, true)
+		if err != nil {
+			return err
+		}
+		defer db.Close()
+		bs, err := db.Batches(e.ctx, *limit)
+		if err != nil {
+			return err
+		}
+		if *asJSON {
+			if bs == nil {
+				bs = []engine.BatchInfo{}
+			}
+			return writeJSON(e.stdout, map[string]any{"batches": bs})
+		}
+		if len(bs) == 0 {
+			fmt.Fprintln(e.stdout, "no batches yet: ingest, import, approve or curate something first")
+			return nil
+		}
+		tbl := newTextTable("BATCH", "ACTOR", "EFFECT", "AT", "ROLLBACK")
+		for _, b := range bs {
+			state := "yes: memtrace rollback " + b.Batch
+			if !b.CanRollback {
+				state = "no: " + b.WhyNot
+			}
+			tbl.add(b.Batch, b.Actor, b.Effect.String(), b.At.UTC().Format("2006-01-02 15:04:05"), state)
+		}
+		return tbl.write(e.stdout)
 	}
-	return tbl.write(e.stdout)
 }

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
 
@@ -13,62 +12,59 @@ import (
 
 // cmdProposals lists proposals: `memtrace proposals [--status pending]
 // [--kind K] [--json]`.
-func cmdProposals(e *env, args []string) error {
-	fs := flag.NewFlagSet("proposals", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	status := fs.String("status", engine.ProposalPending, "pending, needs_review, applied, rejected, rolled_back, or all")
-	kind := fs.String("kind", "", "promote, demote, archive, quarantine, retype, restore")
+func cmdProposals(fs *flag.FlagSet) runFunc {
+	status := fs.String("status", engine.ProposalPending, "`STATUS`: pending, needs_review, applied, rejected, rolled_back, or all")
+	kind := fs.String("kind", "", "`KIND`: promote, demote, archive, quarantine, retype, restore")
 	asJSON := fs.Bool("json", false, "print {\"proposals\": [...]} as JSON")
-	if err := fs.Parse(args); err != nil {
-		return usageError{err.Error()}
-	}
-	if fs.NArg() > 0 {
-		return usageError{"unexpected argument " + fs.Arg(0)}
-	}
-	f := engine.ProposalFilter{Kind: *kind, Status: *status}
-	if f.Status == "all" {
-		f.Status = ""
-	}
-	eng, closeDB, err := openTiersEngine(e)
-	if err != nil {
-		return err
-	}
-	defer closeDB()
-	ps, err := eng.Store().FindProposals(e.ctx, f)
-	if err != nil {
-		return err
-	}
-	if *asJSON {
-		if ps == nil {
-			ps = []*engine.Proposal{}
+	return func(e *env, args []string) error {
+		if len(args) > 0 {
+			return usageError{fmt.Sprintf("unexpected argument %q", args[0])}
 		}
-		return writeJSON(e.stdout, map[string]any{"proposals": ps})
-	}
-	if len(ps) == 0 {
-		fmt.Fprintln(e.stdout, "no proposals; `memtrace heartbeat` and `memtrace cleanup` write them")
+		f := engine.ProposalFilter{Kind: *kind, Status: *status}
+		if f.Status == "all" {
+			f.Status = ""
+		}
+		eng, closeDB, err := openExisting(e)
+		if err != nil {
+			return err
+		}
+		defer closeDB()
+		ps, err := eng.Store().FindProposals(e.ctx, f)
+		if err != nil {
+			return err
+		}
+		if *asJSON {
+			if ps == nil {
+				ps = []*engine.Proposal{}
+			}
+			return writeJSON(e.stdout, map[string]any{"proposals": ps})
+		}
+		if len(ps) == 0 {
+			fmt.Fprintln(e.stdout, "no proposals; `memtrace heartbeat` and `memtrace cleanup` write them")
+			return nil
+		}
+		tbl := newTextTable("ID", "KIND", "STATUS", "PROPOSER", "MEMORY", "REASON").alignRight(0).cap(4, 60).cap(5, 80)
+		for _, p := range ps {
+			target := "-"
+			if p.MemoryID != 0 {
+				target = strconv.FormatInt(p.MemoryID, 10)
+				if m, ok := eng.Memory(p.MemoryID); ok {
+					target += " " + m.Content
+				}
+			}
+			if p.Kind == engine.ProposalPromote {
+				if ev, err := engine.ParsePromotion(p); err == nil {
+					target = fmt.Sprintf("lesson %s ×%d → “%s”", ev.LessonKey, ev.Count, ev.RuleWording())
+				}
+			}
+			tbl.add(p.ID, p.Kind, p.Status, p.Proposer, target, p.Reason)
+		}
+		if err := tbl.write(e.stdout); err != nil {
+			return err
+		}
+		fmt.Fprintln(e.stdout, "approve with `memtrace approve ID…` (one audited batch, undo with `memtrace rollback BATCH`), or `memtrace reject ID…`")
 		return nil
 	}
-	tbl := newTextTable("ID", "KIND", "STATUS", "PROPOSER", "MEMORY", "REASON").alignRight(0).cap(4, 60).cap(5, 80)
-	for _, p := range ps {
-		target := "-"
-		if p.MemoryID != 0 {
-			target = strconv.FormatInt(p.MemoryID, 10)
-			if m, ok := eng.Memory(p.MemoryID); ok {
-				target += " " + m.Content
-			}
-		}
-		if p.Kind == engine.ProposalPromote {
-			if ev, err := engine.ParsePromotion(p); err == nil {
-				target = fmt.Sprintf("lesson %s ×%d → “%s”", ev.LessonKey, ev.Count, ev.RuleWording())
-			}
-		}
-		tbl.add(p.ID, p.Kind, p.Status, p.Proposer, target, p.Reason)
-	}
-	if err := tbl.write(e.stdout); err != nil {
-		return err
-	}
-	fmt.Fprintln(e.stdout, "approve with `memtrace approve ID…` (one audited batch, undo with `memtrace rollback BATCH`), or `memtrace reject ID…`")
-	return nil
 }
 
 // proposalIDs parses positional proposal ids.
@@ -86,99 +82,91 @@ func proposalIDs(args []string) ([]int64, error) {
 
 // cmdApprove applies proposals in one audited batch: `memtrace approve
 // ID…|--all-pending [--kind K] [--wording TEXT] [--json]`.
-func cmdApprove(e *env, args []string) error {
-	fs := flag.NewFlagSet("approve", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+func cmdApprove(fs *flag.FlagSet) runFunc {
 	all := fs.Bool("all-pending", false, "approve every pending proposal (of --kind)")
-	kind := fs.String("kind", "", "with --all-pending: only this kind")
-	wording := fs.String("wording", "", "the HOT rule text for a single promote proposal (the curator's edit)")
-	curator := fs.String("as", engine.ActorCurator, "curator name recorded in the audit log")
+	kind := fs.String("kind", "", "with --all-pending: only this `KIND`")
+	wording := fs.String("wording", "", "the HOT rule `TEXT` for a single promote proposal (the curator's edit)")
+	curator := fs.String("as", engine.ActorCurator, "curator `NAME` recorded in the audit log")
 	asJSON := fs.Bool("json", false, "print {\"batch\", \"applied\"} as JSON")
-	pos, err := parseArgs(fs, args)
-	if err != nil {
-		return usageError{err.Error()}
-	}
-	ids, err := proposalIDs(pos)
-	if err != nil {
-		return err
-	}
-	if *all == (len(ids) > 0) {
-		return usageError{"name proposal ids or --all-pending (not both)"}
-	}
-	if *kind != "" && !*all {
-		return usageError{"--kind goes with --all-pending"}
-	}
-	if *wording != "" && len(ids) != 1 {
-		return usageError{"--wording edits one promote proposal: name exactly one id"}
-	}
-	eng, closeDB, err := openTiersEngine(e)
-	if err != nil {
-		return err
-	}
-	defer closeDB()
-	if *all {
-		ps, err := eng.Store().FindProposals(e.ctx, engine.ProposalFilter{Status: engine.ProposalPending, Kind: *kind})
+	return func(e *env, pos []string) error {
+		ids, err := proposalIDs(pos)
 		if err != nil {
 			return err
 		}
-		for _, p := range ps {
-			ids = append(ids, p.ID)
+		if *all == (len(ids) > 0) {
+			return usageError{"name proposal ids or --all-pending (not both)"}
 		}
-		if len(ids) == 0 {
-			fmt.Fprintln(e.stdout, "no pending proposals to approve")
-			return nil
+		if *kind != "" && !*all {
+			return usageError{"--kind goes with --all-pending"}
 		}
+		if *wording != "" && len(ids) != 1 {
+			return usageError{"--wording edits one promote proposal: name exactly one id"}
+		}
+		eng, closeDB, err := openExisting(e)
+		if err != nil {
+			return err
+		}
+		defer closeDB()
+		if *all {
+			ps, err := eng.Store().FindProposals(e.ctx, engine.ProposalFilter{Status: engine.ProposalPending, Kind: *kind})
+			if err != nil {
+				return err
+			}
+			for _, p := range ps {
+				ids = append(ids, p.ID)
+			}
+			if len(ids) == 0 {
+				fmt.Fprintln(e.stdout, "no pending proposals to approve")
+				return nil
+			}
+		}
+		o := engine.ApproveOptions{Curator: *curator}
+		if *wording != "" {
+			o.Wording = map[int64]string{ids[0]: *wording}
+		}
+		res, err := eng.ApproveProposals(e.ctx, ids, o)
+		if err != nil {
+			return err
+		}
+		if *asJSON {
+			enc := json.NewEncoder(e.stdout)
+			enc.SetIndent("", "  ")
+			return enc.Encode(struct {
+				Batch   string                   `json:"batch"`
+				Applied int                      `json:"applied"`
+				Items   []engine.AppliedProposal `json:"items"`
+			}{res.Batch, len(res.Applied), res.Applied})
+		}
+		for _, a := range res.Applied {
+			fmt.Fprintf(e.stdout, "#%d %s memory %d: %s → %s\n", a.ProposalID, a.Kind, a.MemoryID, a.From, a.To)
+		}
+		fmt.Fprintf(e.stdout, "applied %d proposals in batch %s; undo with `memtrace rollback %s`\n", len(res.Applied), res.Batch, res.Batch)
+		return nil
 	}
-	o := engine.ApproveOptions{Curator: *curator}
-	if *wording != "" {
-		o.Wording = map[int64]string{ids[0]: *wording}
-	}
-	res, err := eng.ApproveProposals(e.ctx, ids, o)
-	if err != nil {
-		return err
-	}
-	if *asJSON {
-		enc := json.NewEncoder(e.stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(struct {
-			Batch   string                   `json:"batch"`
-			Applied int                      `json:"applied"`
-			Items   []engine.AppliedProposal `json:"items"`
-		}{res.Batch, len(res.Applied), res.Applied})
-	}
-	for _, a := range res.Applied {
-		fmt.Fprintf(e.stdout, "#%d %s memory %d: %s → %s\n", a.ProposalID, a.Kind, a.MemoryID, a.From, a.To)
-	}
-	fmt.Fprintf(e.stdout, "applied %d proposals in batch %s; undo with `memtrace rollback %s`\n", len(res.Applied), res.Batch, res.Batch)
-	return nil
 }
 
 // cmdReject rejects proposals: `memtrace reject ID… [--reason TEXT]`.
-func cmdReject(e *env, args []string) error {
-	fs := flag.NewFlagSet("reject", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	reason := fs.String("reason", "", "why (kept with the proposal)")
-	curator := fs.String("as", engine.ActorCurator, "curator name")
-	pos, err := parseArgs(fs, args)
-	if err != nil {
-		return usageError{err.Error()}
+func cmdReject(fs *flag.FlagSet) runFunc {
+	reason := fs.String("reason", "", "why, as `TEXT` (kept with the proposal)")
+	curator := fs.String("as", engine.ActorCurator, "curator `NAME`")
+	return func(e *env, pos []string) error {
+		ids, err := proposalIDs(pos)
+		if err != nil {
+			return err
+		}
+		if len(ids) == 0 {
+			return usageError{"name the proposal ids to reject"}
+		}
+		eng, closeDB, err := openExisting(e)
+		if err != nil {
+			return err
+		}
+		defer closeDB()
+		n, err := eng.RejectProposals(e.ctx, ids, *curator, *reason)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stdout, "rejected %d proposals; nothing was changed\n", n)
+		return nil
 	}
-	ids, err := proposalIDs(pos)
-	if err != nil {
-		return err
-	}
-	if len(ids) == 0 {
-		return usageError{"name the proposal ids to reject"}
-	}
-	eng, closeDB, err := openTiersEngine(e)
-	if err != nil {
-		return err
-	}
-	defer closeDB()
-	n, err := eng.RejectProposals(e.ctx, ids, *curator, *reason)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(e.stdout, "rejected %d proposals; nothing was changed\n", n)
-	return nil
 }

@@ -19,79 +19,75 @@ import (
 // --force with --yes, or typing the number of memories at the prompt.
 // Every memory the batch changed goes back to its state before it, and its
 // proposals to rolled_back, in one transaction.
-func cmdRollback(e *env, args []string) error {
-	fs := flag.NewFlagSet("rollback", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+func cmdRollback(fs *flag.FlagSet) runFunc {
 	asJSON := fs.Bool("json", false, "print {\"batch\", \"restored\", \"effect\", \"proposals\"} as JSON")
 	yes := fs.Bool("yes", false, "do not ask: roll back what the plan says")
 	force := fs.Bool("force", false, fmt.Sprintf("with --yes: also a capture/import batch of more than %d memories", engine.LargeRollback))
 	dryRun := fs.Bool("dry-run", false, "only say what the rollback would do")
-	rest, err := parseInterleaved(fs, args)
-	if err != nil {
-		return err
-	}
-	if len(rest) != 1 {
-		return usageError{"name one batch id (`memtrace batches` lists them)"}
-	}
-	db, err := openStore(e, true)
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	batch := rest[0]
-	plan, err := engine.PlanRollback(e.ctx, db, batch)
-	if err != nil {
-		return err
-	}
-	switch {
-	case plan.RolledBack && plan.Proposals == 0:
-		return engine.Errorf(engine.ECONFLICT, "batch %s was already rolled back; nothing changed", batch)
-	case len(plan.Blocked) > 0:
-		return engine.Errorf(engine.ECONFLICT, "cannot roll back batch %s: changed after it: %s; roll those changes back first",
-			batch, strings.Join(plan.Blocked, ", "))
-	case !plan.RolledBack && !plan.CanRollback():
-		return engine.Errorf(engine.ECONFLICT, "rolling back batch %s would change nothing: its %d memor(y/ies) are already as they were before it", batch, plan.Memories)
-	}
-	out := e.stdout
-	if *asJSON {
-		out = e.stderr // stdout carries only the JSON document
-	}
-	what := plan.Describe()
-	if plan.RolledBack {
-		what = fmt.Sprintf("finish an interrupted rollback: mark %d proposal(s) rolled back", plan.Proposals)
-	}
-	fmt.Fprintf(out, "batch %s by %s at %s: rolling it back will %s\n", batch, plan.Actor, plan.At.UTC().Format("2006-01-02 15:04:05"), what)
-	if *dryRun {
-		return nil
-	}
-	if !*yes {
-		ok, err := confirmRollback(e, out, plan)
-		if err != nil || !ok {
+	return func(e *env, rest []string) error {
+		if len(rest) != 1 {
+			return usageError{"name one batch id (`memtrace batches` lists them)"}
+		}
+		db, _, err := openStore(e, true)
+		if err != nil {
 			return err
 		}
-	} else if plan.NeedsForce() && !*force {
-		return engine.Errorf(engine.EINVALID, "batch %s is a capture run of %d memories; to roll all of it back add --force to --yes (`memtrace batches` shows what each batch did)",
-			batch, plan.Effect.Changed())
+		defer db.Close()
+		batch := rest[0]
+		plan, err := engine.PlanRollback(e.ctx, db, batch)
+		if err != nil {
+			return err
+		}
+		switch {
+		case plan.RolledBack && plan.Proposals == 0:
+			return engine.Errorf(engine.ECONFLICT, "batch %s was already rolled back; nothing changed", batch)
+		case len(plan.Blocked) > 0:
+			return engine.Errorf(engine.ECONFLICT, "cannot roll back batch %s: changed after it: %s; roll those changes back first",
+				batch, strings.Join(plan.Blocked, ", "))
+		case !plan.RolledBack && !plan.CanRollback():
+			return engine.Errorf(engine.ECONFLICT, "rolling back batch %s would change nothing: its %d memor(y/ies) are already as they were before it", batch, plan.Memories)
+		}
+		out := e.stdout
+		if *asJSON {
+			out = e.stderr // stdout carries only the JSON document
+		}
+		what := plan.Describe()
+		if plan.RolledBack {
+			what = fmt.Sprintf("finish an interrupted rollback: mark %d proposal(s) rolled back", plan.Proposals)
+		}
+		fmt.Fprintf(out, "batch %s by %s at %s: rolling it back will %s\n", batch, plan.Actor, plan.At.UTC().Format("2006-01-02 15:04:05"), what)
+		if *dryRun {
+			return nil
+		}
+		if !*yes {
+			ok, err := confirmRollback(e, out, plan)
+			if err != nil || !ok {
+				return err
+			}
+		} else if plan.NeedsForce() && !*force {
+			return engine.Errorf(engine.EINVALID, "batch %s is a capture run of %d memories; to roll all of it back add --force to --yes (`memtrace batches` shows what each batch did)",
+				batch, plan.Effect.Changed())
+		}
+		rep, err := engine.RollbackApplied(e.ctx, db, batch, engine.ActorCurator)
+		if err != nil {
+			return err
+		}
+		if *asJSON {
+			return writeJSON(e.stdout, rep)
+		}
+		msg := fmt.Sprintf("rolled back batch %s: %d memor(y/ies) restored", rep.Batch, rep.Restored)
+		if rep.Effect.Changed() > 0 {
+			msg += " (" + rep.Effect.String() + ")"
+		}
+		if rep.Proposals > 0 {
+			msg += fmt.Sprintf("; %d proposal(s) marked rolled back", rep.Proposals)
+		}
+		if rep.Repaired {
+			msg += " — an earlier rollback of it had stopped before this step"
+		}
+		fmt.Fprintln(e.stdout, msg)
+		return nil
 	}
-	rep, err := engine.RollbackApplied(e.ctx, db, batch, engine.ActorCurator)
-	if err != nil {
-		return err
-	}
-	if *asJSON {
-		return writeJSON(e.stdout, rep)
-	}
-	msg := fmt.Sprintf("rolled back batch %s: %d memor(y/ies) restored", rep.Batch, rep.Restored)
-	if rep.Effect.Changed() > 0 {
-		msg += " (" + rep.Effect.String() + ")"
-	}
-	if rep.Proposals > 0 {
-		msg += fmt.Sprintf("; %d proposal(s) marked rolled back", rep.Proposals)
-	}
-	if rep.Repaired {
-		msg += " — an earlier rollback of it had stopped before this step"
-	}
-	fmt.Fprintln(e.stdout, msg)
-	return nil
 }
 
 // confirmRollback asks on stdin: y for an ordinary batch; for a large
@@ -125,21 +121,4 @@ func confirmRollback(e *env, out io.Writer, plan *engine.RollbackPlan) (bool, er
 		}
 	}
 	return true, nil
-}
-
-// parseInterleaved parses flags that may come before or after the
-// positional arguments ("rollback BATCH --json") and returns the
-// positional ones.
-func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
-	var rest []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, usageError{err.Error()}
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			return rest, nil
-		}
-		rest, args = append(rest, args[0]), args[1:]
-	}
 }

@@ -3,114 +3,111 @@ package cli
 import (
 	"flag"
 	"fmt"
-	"io"
+	"memtrace/engine"
+	"memtrace/engine/judge"
 	"path/filepath"
 	"sort"
 	"strings"
-	"time"
-
-	"memtrace/engine"
-	"memtrace/engine/judge"
-	"memtrace/store"
 )
 
 // cmdTriage runs `memtrace triage --type T`: backup, every active memory of
 // type T judged by the Ollama judge, verdicts pinned to a JSONL file and
 // stored as pending proposals with a control sample for the curator.
-func cmdTriage(e *env, args []string) error {
-	fs := flag.NewFlagSet("triage", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	typ := fs.String("type", "", "memory type to triage, e.g. milestone (required)")
-	model := fs.String("model", judgeModelFromEnv(), "judge model (default $MEMTRACE_JUDGE_MODEL or "+judge.DefaultModel+")")
+func cmdTriage(fs *flag.FlagSet) runFunc {
+	typ := fs.String("type", "", requiredMark+"memory `TYPE` to triage, e.g. milestone")
+	model := fs.String("model", judgeModelFromEnv(), "judge `MODEL` (default $MEMTRACE_JUDGE_MODEL or "+judge.DefaultModel+")")
 	sample := fs.Int("sample", engine.DefaultControlSample, "control sample size the curator labels blind (0: none)")
 	seed := fs.Uint64("seed", 1, "seed of the control sample")
-	verdicts := fs.String("verdicts", "", "verdict file to write (default triage/verdicts-TYPE-TIME.jsonl beside the DB)")
-	backupDir := fs.String("backup-dir", "", "backup directory (default backups/ beside the DB)")
-	cachePath := fs.String("cache", "", "judge cache file, for resuming (default judge-cache.jsonl beside the DB)")
+	verdicts := fs.String("verdicts", "", "verdict `FILE` to write (default triage/verdicts-TYPE-TIME.jsonl beside the DB)")
+	backupDir := fs.String("backup-dir", "", "backup `DIR` (default backups/ beside the DB)")
+	cachePath := fs.String("cache", "", "judge cache `FILE`, for resuming (default judge-cache.jsonl beside the DB)")
 	timeout := fs.Duration("timeout", judge.DefaultTimeout, "per-request timeout")
 	asJSON := fs.Bool("json", false, "print JSON")
-	if err := fs.Parse(args); err != nil {
-		return usageError{err.Error()}
-	}
-	if fs.NArg() > 0 {
-		return usageError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
-	}
-	if *typ == "" {
-		return usageError{"--type is required, e.g. --type milestone"}
-	}
-	n := *sample
-	if n == 0 {
-		n = -1 // RunTriage: negative is "no sample"
-	}
-	dir := filepath.Dir(e.dbPath)
-	now := time.Now().UTC()
-	if *verdicts == "" {
-		*verdicts = filepath.Join(dir, "triage", fmt.Sprintf("verdicts-%s-%s.jsonl", *typ, now.Format("20060102T150405Z")))
-	}
-	if *backupDir == "" {
-		*backupDir = filepath.Join(dir, "backups")
-	}
-	if *cachePath == "" {
-		*cachePath = filepath.Join(dir, "judge-cache.jsonl")
-	}
+	return func(e *env, args []string) error {
+		if len(args) > 0 {
+			return usageError{fmt.Sprintf("unexpected argument %q", args[0])}
+		}
+		if *typ == "" {
+			return usageError{"--type is required, e.g. --type milestone"}
+		}
+		n := *sample
+		if n == 0 {
+			n = -1 // RunTriage: negative is "no sample"
+		}
+		db, clock, err := openStore(e, true)
+		if err != nil {
+			return err
+		}
+		defer db.Close()
+		dir := filepath.Dir(e.dbPath)
+		now := clock().UTC()
+		if *verdicts == "" {
+			*verdicts = filepath.Join(dir, "triage", fmt.Sprintf("verdicts-%s-%s.jsonl", *typ, now.Format("20060102T150405Z")))
+		}
+		if *backupDir == "" {
+			*backupDir = filepath.Join(dir, "backups")
+		}
+		if *cachePath == "" {
+			*cachePath = filepath.Join(dir, "judge-cache.jsonl")
+		}
 
-	client := judge.NewClient(judge.ClientConfig{Timeout: *timeout})
-	// Ask Ollama before the backup: a missing model or a stopped server is
-	// reported with what to do, and nothing is written.
-	if _, err := client.ModelInfo(e.ctx, *model); err != nil {
-		return err
-	}
-	cache, err := judge.NewFileCache(*cachePath)
-	if err != nil {
-		return err
-	}
-	defer cache.Close()
-	db, err := store.Open(e.ctx, e.dbPath, nil)
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	tr := judge.EngineTriager{T: judge.NewTriager(client, judge.Options{Model: *model, Cache: cache})}
-	var progress func(done, total int, v engine.TriageVerdict)
-	if !*asJSON {
-		progress = func(done, total int, v engine.TriageVerdict) {
-			if done == total || done%25 == 0 {
-				fmt.Fprintf(e.stderr, "judged %d of %d\n", done, total)
+		client := judge.NewClient(judge.ClientConfig{Timeout: *timeout, Notify: breakerNotice(e)})
+		// Ask Ollama before the backup: a missing model, a model that cannot
+		// chat or a stopped server is reported with what to do, and nothing
+		// is written.
+		if _, err := client.ChatModelInfo(e.ctx, *model); err != nil {
+			return err
+		}
+		cache, err := judge.NewFileCache(*cachePath)
+		if err != nil {
+			return err
+		}
+		defer cache.Close()
+		tr := judge.EngineTriager{T: judge.NewTriager(client, judge.Options{Model: *model, Cache: cache})}
+		var progress func(done, total int, v engine.TriageVerdict)
+		if !*asJSON {
+			progress = func(done, total int, v engine.TriageVerdict) {
+				if done == total || done%25 == 0 {
+					fmt.Fprintf(e.stderr, "judged %d of %d\n", done, total)
+				}
 			}
 		}
-	}
-	rep, err := engine.RunTriage(e.ctx, db, tr, engine.TriageOptions{
-		Type: *typ, BackupDir: *backupDir, VerdictsFile: *verdicts, SampleSize: n, Seed: *seed, Progress: progress,
-	})
-	if err != nil {
-		return err
-	}
-	if *asJSON {
-		return writeJSON(e.stdout, rep)
-	}
-	fmt.Fprintf(e.stdout, "backup    %s (sha256 %s)\n", rep.Backup.DB, rep.Backup.DBSHA256)
-	fmt.Fprintf(e.stdout, "dump      %s (sha256 %s, %d memories)\n", rep.Backup.Dump, rep.Backup.DumpSHA256, rep.Backup.Memories)
-	fmt.Fprintf(e.stdout, "verdicts  %s\n", rep.VerdictsFile)
-	fmt.Fprintf(e.stdout, "judged    %d %s memories with %s (%d from the cache)\n", rep.Judged, *typ, rep.Model, rep.Cached)
-	labels := make([]string, 0, len(rep.ByVerdict))
-	for l := range rep.ByVerdict {
-		labels = append(labels, l)
-	}
-	sort.Strings(labels)
-	for _, l := range labels {
-		fmt.Fprintf(e.stdout, "  %-24s %d\n", l, rep.ByVerdict[l])
-	}
-	if rep.NeedsReview > 0 {
-		fmt.Fprintf(e.stdout, "  %-24s %d (invalid answers: label them yourself)\n", "needs_review", rep.NeedsReview)
-	}
-	if len(rep.Flagged) > 0 {
-		ids := make([]string, len(rep.Flagged))
-		for i, id := range rep.Flagged {
-			ids[i] = fmt.Sprint(id)
+		rep, err := engine.RunTriage(e.ctx, db, tr, engine.TriageOptions{
+			Type: *typ, BackupDir: *backupDir, VerdictsFile: *verdicts, SampleSize: n, Seed: *seed, Progress: progress, Now: clock,
+		})
+		if err != nil {
+			return err
 		}
-		fmt.Fprintf(e.stdout, "FLAGGED   injection_attempt on memories %s: their text tries to instruct the judge\n", strings.Join(ids, ", "))
+		if *asJSON {
+			return writeJSON(e.stdout, rep)
+		}
+		fmt.Fprintf(e.stdout, "backup    %s (sha256 %s)\n", rep.Backup.DB, rep.Backup.DBSHA256)
+		fmt.Fprintf(e.stdout, "dump      %s (sha256 %s, %d memories)\n", rep.Backup.Dump, rep.Backup.DumpSHA256, rep.Backup.Memories)
+		fmt.Fprintf(e.stdout, "verdicts  %s\n", rep.VerdictsFile)
+		fmt.Fprintf(e.stdout, "judged    %d %s memories with %s (%d from the cache)\n", rep.Judged, *typ, rep.Model, rep.Cached)
+		labels := make([]string, 0, len(rep.ByVerdict))
+		for l := range rep.ByVerdict {
+			labels = append(labels, l)
+		}
+		sort.Strings(labels)
+		for _, l := range labels {
+			fmt.Fprintf(e.stdout, "  %-24s %d\n", l, rep.ByVerdict[l])
+		}
+		if rep.NeedsReview > 0 {
+			fmt.Fprintf(e.stdout, "  %-24s %d (invalid answers: label them yourself)\n", "needs_review", rep.NeedsReview)
+		}
+		if open, msg := client.Tripped(); open {
+			fmt.Fprintf(e.stdout, "STOPPED   %s\n", msg)
+		}
+		if len(rep.Flagged) > 0 {
+			ids := make([]string, len(rep.Flagged))
+			for i, id := range rep.Flagged {
+				ids[i] = fmt.Sprint(id)
+			}
+			fmt.Fprintf(e.stdout, "FLAGGED   injection_attempt on memories %s: their text tries to instruct the judge\n", strings.Join(ids, ", "))
+		}
+		fmt.Fprintf(e.stdout, "proposals %d pending (%d already decided left as they were), control sample %d\n", rep.Proposals, rep.Kept, len(rep.Control))
+		fmt.Fprintln(e.stdout, "next: open the Curate tab, label the control sample blind, approve, then `memtrace apply --approved`")
+		return nil
 	}
-	fmt.Fprintf(e.stdout, "proposals %d pending (%d already decided left as they were), control sample %d\n", rep.Proposals, rep.Kept, len(rep.Control))
-	fmt.Fprintln(e.stdout, "next: open the Curate tab, label the control sample blind, approve, then `memtrace apply --approved`")
-	return nil
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -22,45 +21,40 @@ var DemoConversation []byte
 // database built from testdata/demo.jsonl through the real capture
 // pipeline, a summary of what it holds, and then (unless --no-tui) the TUI
 // on it, its clock pinned to the morning after the conversation (demoClock).
-func cmdDemo(e *env, args []string) error {
-	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+func cmdDemo(fs *flag.FlagSet) runFunc {
 	noTUI := fs.Bool("no-tui", false, "build the demo database and print a summary; do not open the TUI")
-	dbPath := fs.String("db", "", "where to build it (default: --db before the command, else a new temporary directory)")
-	words, err := parseArgs(fs, args)
-	if err != nil {
-		return usageError{err.Error()}
-	}
-	if len(words) > 0 {
-		return usageError{fmt.Sprintf("unexpected argument %q", words[0])}
-	}
-	path := *dbPath
-	if path == "" && e.dbPath != "memtrace.db" {
-		path = e.dbPath // --db before the command, or $MEMTRACE_DB
-	}
-	if path == "" {
-		dir, err := os.MkdirTemp("", "memtrace-demo-")
-		if err != nil {
-			return fmt.Errorf("make a temporary directory: %w", err)
+	return func(e *env, words []string) error {
+		if len(words) > 0 {
+			return usageError{fmt.Sprintf("unexpected argument %q", words[0])}
 		}
-		path = filepath.Join(dir, "demo.db")
+		path := ""
+		if e.dbGiven {
+			path = e.dbPath // --db, or $MEMTRACE_DB
+		}
+		if path == "" {
+			dir, err := os.MkdirTemp("", "memtrace-demo-")
+			if err != nil {
+				return fmt.Errorf("make a temporary directory: %w", err)
+			}
+			path = filepath.Join(dir, "demo.db")
+		}
+		if _, err := os.Stat(path); err == nil {
+			return engine.Errorf(engine.ECONFLICT, "%s already exists; the demo builds a fresh database: remove it or pass another --db PATH", path)
+		}
+		de := *e
+		de.dbPath = path
+		if err := buildDemo(&de); err != nil || *noTUI {
+			return err
+		}
+		return openTUI(&de)
 	}
-	if _, err := os.Stat(path); err == nil {
-		return engine.Errorf(engine.ECONFLICT, "%s already exists; the demo builds a fresh database: remove it or pass another --db PATH", path)
-	}
-	de := *e
-	de.dbPath = path
-	if err := buildDemo(&de); err != nil || *noTUI {
-		return err
-	}
-	return openTUI(&de)
 }
 
 // buildDemo builds the demo database at e.dbPath, pins its clock and prints
 // what it holds.
 func buildDemo(e *env) error {
 	path := e.dbPath
-	eng, closeDB, err := openCaptureEngine(e, false)
+	eng, closeDB, err := openOrCreate(e)
 	if err != nil {
 		return err
 	}

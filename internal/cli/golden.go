@@ -6,7 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
+	iofs "io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -16,16 +16,11 @@ import (
 	"memtrace/engine"
 	"memtrace/engine/safetext"
 	"memtrace/golden"
-	"memtrace/store"
 )
 
-// cmdGolden runs golden probe sets: `golden run` (per-probe results, a
-// summary and a diff against a reviewed baseline) and `golden stress` (the
-// same set over its fixture inflated with distractors).
-func cmdGolden(e *env, args []string) error {
-	return runSubcommand(e, args, "golden command",
-		subcommand{"run", goldenRun}, subcommand{"stress", goldenStress})
-}
+// The golden probe sets: `golden run` (per-probe results, a summary and a
+// diff against a reviewed baseline) and `golden stress` (the same set over
+// its fixture inflated with distractors).
 
 // goldenRunJSON is `golden run --json`: the run, plus the diff when a
 // baseline was given.
@@ -35,56 +30,58 @@ type goldenRunJSON struct {
 	Regressed bool            `json:"regressed"`
 }
 
-func goldenRun(e *env, args []string) error {
-	fs := flag.NewFlagSet("golden run", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	baseline := fs.String("baseline", "", "compare with this run file (a reviewed baseline)")
-	save := fs.String("save", "", "write this run to a file (e.g. a new baseline)")
+func goldenRun(fs *flag.FlagSet) runFunc {
+	baseline := fs.String("baseline", "", "compare with this run file `RUN.json` (a reviewed baseline)")
+	save := fs.String("save", "", "write this run to `RUN.json` (e.g. a new baseline)")
 	asJSON := fs.Bool("json", false, "print the run as JSON")
 	failOnRegression := fs.Bool("fail-on-regression", false, "exit 1 on a regression against --baseline (without one: on any failing probe)")
-	at := fs.String("at", "", "run at this time instead of the set's defaults.at: RFC 3339, YYYY-MM-DD, or +30d/+12h relative to it")
-	words, err := parseArgs(fs, args)
-	if err != nil {
-		return usageError{err.Error()}
-	}
-	if len(words) != 1 {
-		return usageError{"give one golden set file, e.g. testdata/golden/demo.yaml"}
-	}
-	set, err := loadSetAt(words[0], *at)
-	if err != nil {
-		return err
-	}
-	var base *golden.RunResult
-	if *baseline != "" {
-		if base, err = golden.LoadRun(*baseline); err != nil {
-			return engine.Errorf(engine.ENOTFOUND, "%v; save one with --save RUN.json", err)
+	at := fs.String("at", "", "run at time `T` instead of the set's defaults.at: a date, RFC 3339, or an offset such as +1w from defaults.at (from the database clock when the set has none)")
+	return func(e *env, words []string) error {
+		if len(words) != 1 {
+			return usageError{"give one golden set file, e.g. testdata/golden/demo.yaml"}
 		}
-	}
-	tmp, err := os.MkdirTemp("", "memtrace-golden-")
-	if err != nil {
-		return fmt.Errorf("golden run: temporary directory: %w", err)
-	}
-	defer os.RemoveAll(tmp)
-	eng, closeDB, err := goldenEngine(e, set, filepath.Join(tmp, "fixture.db"))
-	if err != nil {
-		return err
-	}
-	defer closeDB()
-	out, err := runAgainst(e.ctx, set, eng, base)
-	if err != nil {
-		return err
-	}
-	if *save != "" {
-		if err := out.Save(*save); err != nil {
+		when, err := parseSetAt(*at)
+		if err != nil {
 			return err
 		}
+		set, err := loadSet(words[0])
+		if err != nil {
+			return err
+		}
+		var base *golden.RunResult
+		if *baseline != "" {
+			if base, err = golden.LoadRun(*baseline); err != nil {
+				return engine.Errorf(engine.ENOTFOUND, "%v; save one with --save RUN.json", err)
+			}
+		}
+		tmp, err := os.MkdirTemp("", "memtrace-golden-")
+		if err != nil {
+			return fmt.Errorf("golden run: temporary directory: %w", err)
+		}
+		defer os.RemoveAll(tmp)
+		eng, closeDB, err := goldenEngine(e, set, filepath.Join(tmp, "fixture.db"))
+		if err != nil {
+			return err
+		}
+		defer closeDB()
+		applySetAt(set, when, eng.Now())
+		out, err := runAgainst(e.ctx, set, eng, eng.Now, base)
+		if err != nil {
+			return err
+		}
+		if *save != "" {
+			if err := out.Save(*save); err != nil {
+				return err
+			}
+		}
+		return report(e.stdout, out, reportOptions{json: *asJSON, saved: *save, baseline: *baseline, failOnRegression: *failOnRegression})
 	}
-	return report(e.stdout, out, reportOptions{json: *asJSON, saved: *save, baseline: *baseline, failOnRegression: *failOnRegression})
 }
 
-// runAgainst runs the set through rec and diffs it with base (when given).
-func runAgainst(ctx context.Context, set *golden.Set, rec golden.Recaller, base *golden.RunResult) (goldenRunJSON, error) {
-	res, err := (&golden.Runner{}).Run(ctx, set, rec, nil)
+// runAgainst runs the set through rec, whose clock is now, and diffs it
+// with base (when given).
+func runAgainst(ctx context.Context, set *golden.Set, rec golden.Recaller, now func() time.Time, base *golden.RunResult) (goldenRunJSON, error) {
+	res, err := (&golden.Runner{Now: now}).Run(ctx, set, rec, nil)
 	if err != nil {
 		return goldenRunJSON{}, err
 	}
@@ -150,57 +147,39 @@ func printRun(w io.Writer, r *golden.RunResult) {
 		r.Set, s.Passed, s.Probes, 100*s.PassRate, s.PresentRecall, s.MeanGuaranteed, s.MeanPromptChars)
 }
 
-// loadSetAt loads a set and applies --at to its defaults.
-func loadSetAt(path, at string) (*golden.Set, error) {
+// loadSet loads a golden set, with errors that say what to do.
+func loadSet(path string) (*golden.Set, error) {
 	set, err := golden.Load(path)
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
+		if errors.Is(err, iofs.ErrNotExist) {
 			return nil, engine.Errorf(engine.ENOTFOUND, "%v; check the path of the golden set", err)
 		}
 		return nil, engine.Errorf(engine.EINVALID, "%v", err)
 	}
-	if at == "" {
-		return set, nil
-	}
-	t, err := resolveAt(at, set.Defaults.At, time.Now().UTC())
-	if err != nil {
-		return nil, usageError{"--at: " + err.Error()}
-	}
-	set.Defaults.At = t
 	return set, nil
 }
 
-// resolveAt parses an RFC 3339 time, a date, or an offset (+30d, -12h)
-// from base (or now, when base is zero).
-func resolveAt(s string, base, now time.Time) (time.Time, error) {
-	if base.IsZero() {
-		base = now
+// parseSetAt reads --at of a golden command (nil: not given).
+func parseSetAt(at string) (*engine.When, error) {
+	if at == "" {
+		return nil, nil
 	}
-	if strings.HasPrefix(s, "+") || strings.HasPrefix(s, "-") {
-		sign := time.Duration(1)
-		if s[0] == '-' {
-			sign = -1
-		}
-		body := s[1:]
-		if n, ok := strings.CutSuffix(body, "d"); ok {
-			days, err := strconv.Atoi(n)
-			if err != nil {
-				return time.Time{}, fmt.Errorf("%q: write +30d, +12h or an RFC 3339 time", s)
-			}
-			return base.Add(sign * time.Duration(days) * 24 * time.Hour), nil
-		}
-		d, err := time.ParseDuration(body)
-		if err != nil {
-			return time.Time{}, fmt.Errorf("%q: write +30d, +12h or an RFC 3339 time", s)
-		}
-		return base.Add(sign * d), nil
+	w, err := engine.ParseWhen(at)
+	if err != nil {
+		return nil, usageError{"--at: " + engine.ErrorMessage(err)}
 	}
-	for _, layout := range []string{time.RFC3339, "2006-01-02"} {
-		if t, err := time.Parse(layout, s); err == nil {
-			return t.UTC(), nil
-		}
+	return &w, nil
+}
+
+// applySetAt moves the set's defaults.at to when: an offset counts from
+// defaults.at, or from now (the clock of the database the set runs
+// against) when the set has none.
+func applySetAt(set *golden.Set, when *engine.When, now time.Time) {
+	if when == nil {
+		return
 	}
-	return time.Time{}, fmt.Errorf("%q: write an RFC 3339 time, YYYY-MM-DD, or +30d", s)
+	set.Defaults.At = when.From(set.Defaults.Base(now))
+	set.Defaults.AtOffset = 0
 }
 
 // goldenEngine opens the engine a set runs against: with a fixture, a
@@ -208,34 +187,13 @@ func resolveAt(s string, base, now time.Time) (time.Time, error) {
 // curation file); without one, the database of --db.
 func goldenEngine(e *env, set *golden.Set, path string) (*engine.Engine, func(), error) {
 	if set.Fixture == "" {
-		db, err := openStore(e, true)
-		if err != nil {
-			return nil, nil, err
-		}
-		eng, err := engine.Open(e.ctx, engine.Options{Store: db})
-		if err != nil {
-			db.Close()
-			return nil, nil, err
-		}
-		return eng, func() { db.Close() }, nil
+		return openExisting(e)
 	}
 	if err := buildFixture(e.ctx, set, path); err != nil {
 		return nil, nil, err
 	}
-	return openEngineAt(e.ctx, path)
-}
-
-func openEngineAt(ctx context.Context, path string) (*engine.Engine, func(), error) {
-	db, err := store.Open(ctx, path, nil)
-	if err != nil {
-		return nil, nil, err
-	}
-	eng, err := engine.Open(ctx, engine.Options{Store: db})
-	if err != nil {
-		db.Close()
-		return nil, nil, err
-	}
-	return eng, func() { db.Close() }, nil
+	eng, _, closeDB, err := openEngineAt(e.ctx, path, true, engine.Options{})
+	return eng, closeDB, err
 }
 
 // buildFixture ingests the set's fixture through the capture pipeline into
@@ -245,9 +203,10 @@ func buildFixture(ctx context.Context, set *golden.Set, path string) error {
 	return golden.BuildFixture(ctx, set, path, openStoreFile)
 }
 
-// openStoreFile is store.Open as a golden.StoreOpener.
+// openStoreFile is openStoreAt as a golden.StoreOpener: it creates the
+// database when missing (a fixture's).
 func openStoreFile(ctx context.Context, path string) (engine.Store, error) {
-	db, err := store.Open(ctx, path, nil)
+	db, _, err := openStoreAt(ctx, path, false)
 	if err != nil {
 		return nil, err
 	}
@@ -272,101 +231,103 @@ type stressJSON struct {
 	Runs     []stressRun    `json:"runs"`
 }
 
-func goldenStress(e *env, args []string) error {
-	fl := flag.NewFlagSet("golden stress", flag.ContinueOnError)
-	fl.SetOutput(io.Discard)
-	inflate := fl.String("inflate", "10", "grow the fixture store this many times, e.g. 10 or 10,100")
-	chat := fl.String("chitchat", "../shared/data/ko_chatbot.csv", "Korean chit-chat CSV (Q,A,label); generated text when absent")
-	asJSON := fl.Bool("json", false, "print the result as JSON")
-	at := fl.String("at", "", "as for golden run")
-	words, err := parseArgs(fl, args)
-	if err != nil {
-		return usageError{err.Error()}
-	}
-	if len(words) != 1 {
-		return usageError{"give one golden set file with a fixture, e.g. testdata/golden/demo.yaml"}
-	}
-	factors, err := benchInts(*inflate)
-	if err != nil {
-		return usageError{"--inflate: " + err.Error()}
-	}
-	set, err := loadSetAt(words[0], *at)
-	if err != nil {
-		return err
-	}
-	if set.Fixture == "" {
-		return usageError{"golden stress needs a set with a fixture: it inflates the fixture's store"}
-	}
-	out := stressJSON{Set: set.Name, ChitChat: "generated"}
-	var pool []string
-	if lines, err := golden.LoadChitChat(*chat); err == nil {
-		pool, out.ChitChat = lines, *chat
-	} else if !errors.Is(err, fs.ErrNotExist) {
-		return err
-	}
-	tmp, err := os.MkdirTemp("", "memtrace-stress-")
-	if err != nil {
-		return fmt.Errorf("golden stress: temporary directory: %w", err)
-	}
-	defer os.RemoveAll(tmp)
-	fixture := filepath.Join(tmp, "fixture.db")
-	if err := buildFixture(e.ctx, set, fixture); err != nil {
-		return err
-	}
-	base, baseMems, err := stressOnce(e.ctx, set, fixture, 0, nil)
-	if err != nil {
-		return err
-	}
-	out.Base, out.Memories = base.Summary, len(baseMems)
-	for _, f := range factors {
-		if f < 2 {
-			return usageError{"--inflate: each factor must be at least 2"}
+func goldenStress(fs *flag.FlagSet) runFunc {
+	inflate := fs.String("inflate", "10", "grow the fixture store `N,N…` times, e.g. 10 or 10,100")
+	chat := fs.String("chitchat", "../shared/data/ko_chatbot.csv", "Korean chit-chat `CSV` (Q,A,label); generated text when absent")
+	asJSON := fs.Bool("json", false, "print the result as JSON")
+	at := fs.String("at", "", "as for golden run: time `T`, a date, RFC 3339 or an offset from the set's defaults.at")
+	return func(e *env, words []string) error {
+		if len(words) != 1 {
+			return usageError{"give one golden set file with a fixture, e.g. testdata/golden/demo.yaml"}
 		}
-		path := filepath.Join(tmp, fmt.Sprintf("inflate-%d.db", f))
-		if err := copyFile(fixture, path); err != nil {
-			return err
+		factors, err := benchInts(*inflate)
+		if err != nil {
+			return usageError{"--inflate: " + err.Error()}
 		}
-		extra := golden.Distractors(baseMems, (f-1)*len(baseMems), golden.StressOptions{ChitChat: pool, Seed: uint64(f)})
-		res, _, err := stressOnce(e.ctx, set, path, f, extra)
+		when, err := parseSetAt(*at)
 		if err != nil {
 			return err
 		}
-		d := golden.Diff(base, res)
-		run := stressRun{Inflate: f, Memories: len(baseMems) + len(extra), Summary: res.Summary, Diff: d, Degraded: []golden.ProbeDiff{}}
-		for _, p := range d.Probes {
-			if p.Change == golden.ChangeBroke || len(p.Left) > 0 {
-				run.Degraded = append(run.Degraded, p)
+		set, err := loadSet(words[0])
+		if err != nil {
+			return err
+		}
+		// The fixture databases keep the wall clock.
+		applySetAt(set, when, time.Now())
+		if set.Fixture == "" {
+			return usageError{"golden stress needs a set with a fixture: it inflates the fixture's store"}
+		}
+		out := stressJSON{Set: set.Name, ChitChat: "generated"}
+		var pool []string
+		if lines, err := golden.LoadChitChat(*chat); err == nil {
+			pool, out.ChitChat = lines, *chat
+		} else if !errors.Is(err, iofs.ErrNotExist) {
+			return err
+		}
+		tmp, err := os.MkdirTemp("", "memtrace-stress-")
+		if err != nil {
+			return fmt.Errorf("golden stress: temporary directory: %w", err)
+		}
+		defer os.RemoveAll(tmp)
+		fixture := filepath.Join(tmp, "fixture.db")
+		if err := buildFixture(e.ctx, set, fixture); err != nil {
+			return err
+		}
+		base, baseMems, err := stressOnce(e.ctx, set, fixture, 0, nil)
+		if err != nil {
+			return err
+		}
+		out.Base, out.Memories = base.Summary, len(baseMems)
+		for _, f := range factors {
+			if f < 2 {
+				return usageError{"--inflate: each factor must be at least 2"}
+			}
+			path := filepath.Join(tmp, fmt.Sprintf("inflate-%d.db", f))
+			if err := copyFile(fixture, path); err != nil {
+				return err
+			}
+			extra := golden.Distractors(baseMems, (f-1)*len(baseMems), golden.StressOptions{ChitChat: pool, Seed: uint64(f)})
+			res, _, err := stressOnce(e.ctx, set, path, f, extra)
+			if err != nil {
+				return err
+			}
+			d := golden.Diff(base, res)
+			run := stressRun{Inflate: f, Memories: len(baseMems) + len(extra), Summary: res.Summary, Diff: d, Degraded: []golden.ProbeDiff{}}
+			for _, p := range d.Probes {
+				if p.Change == golden.ChangeBroke || len(p.Left) > 0 {
+					run.Degraded = append(run.Degraded, p)
+				}
+			}
+			out.Runs = append(out.Runs, run)
+		}
+		if *asJSON {
+			return writeJSONText(e.stdout, out)
+		}
+		w := e.stdout
+		fmt.Fprintf(w, "%s: %d memories in the fixture, distractors: paraphrased near-duplicates + chit-chat (%s)\n", set.Name, out.Memories, out.ChitChat)
+		fmt.Fprintf(w, "%-8s %9s %8s %9s %15s %12s\n", "inflate", "memories", "passed", "pass_rate", "present_recall", "mean_prompt")
+		fmt.Fprintf(w, "%-8s %9d %8d %9.3f %15.3f %12.0f\n", "1×", out.Memories, out.Base.Passed, out.Base.PassRate, out.Base.PresentRecall, out.Base.MeanPromptChars)
+		for _, r := range out.Runs {
+			s := r.Summary
+			fmt.Fprintf(w, "%-8s %9d %8d %9.3f %15.3f %12.0f\n", fmt.Sprintf("%d×", r.Inflate), r.Memories, s.Passed, s.PassRate, s.PresentRecall, s.MeanPromptChars)
+		}
+		for _, r := range out.Runs {
+			fmt.Fprintf(w, "\n%d×: %d probe(s) degraded (broke, or lost a survivor)\n", r.Inflate, len(r.Degraded))
+			for _, p := range r.Degraded {
+				fmt.Fprintf(w, "  %s %s → %s, lost %d survivor(s), %d distractor(s) entered\n", safetext.PadRight(safetext.SanitizeLine(p.ID), 40), passWordMain(p.WasPass), passWordMain(p.Pass), len(p.Left), len(p.Entered))
+				for _, s := range p.Left {
+					fmt.Fprintf(w, "      - %s %q\n", survivorName(s), clipRunes(s.Text, 60))
+				}
 			}
 		}
-		out.Runs = append(out.Runs, run)
+		return nil
 	}
-	if *asJSON {
-		return writeJSONText(e.stdout, out)
-	}
-	w := e.stdout
-	fmt.Fprintf(w, "%s: %d memories in the fixture, distractors: paraphrased near-duplicates + chit-chat (%s)\n", set.Name, out.Memories, out.ChitChat)
-	fmt.Fprintf(w, "%-8s %9s %8s %9s %15s %12s\n", "inflate", "memories", "passed", "pass_rate", "present_recall", "mean_prompt")
-	fmt.Fprintf(w, "%-8s %9d %8d %9.3f %15.3f %12.0f\n", "1×", out.Memories, out.Base.Passed, out.Base.PassRate, out.Base.PresentRecall, out.Base.MeanPromptChars)
-	for _, r := range out.Runs {
-		s := r.Summary
-		fmt.Fprintf(w, "%-8s %9d %8d %9.3f %15.3f %12.0f\n", fmt.Sprintf("%d×", r.Inflate), r.Memories, s.Passed, s.PassRate, s.PresentRecall, s.MeanPromptChars)
-	}
-	for _, r := range out.Runs {
-		fmt.Fprintf(w, "\n%d×: %d probe(s) degraded (broke, or lost a survivor)\n", r.Inflate, len(r.Degraded))
-		for _, p := range r.Degraded {
-			fmt.Fprintf(w, "  %s %s → %s, lost %d survivor(s), %d distractor(s) entered\n", safetext.PadRight(safetext.SanitizeLine(p.ID), 40), passWordMain(p.WasPass), passWordMain(p.Pass), len(p.Left), len(p.Entered))
-			for _, s := range p.Left {
-				fmt.Fprintf(w, "      - %s %q\n", survivorName(s), clipRunes(s.Text, 60))
-			}
-		}
-	}
-	return nil
 }
 
 // stressOnce opens the database at path, adds extra, runs the set and
 // returns the run with every memory the store held before extra.
 func stressOnce(ctx context.Context, set *golden.Set, path string, factor int, extra []*engine.Memory) (*golden.RunResult, []engine.Memory, error) {
-	eng, closeDB, err := openEngineAt(ctx, path)
+	eng, _, closeDB, err := openEngineAt(ctx, path, true, engine.Options{})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -381,7 +342,7 @@ func stressOnce(ctx context.Context, set *golden.Set, path string, factor int, e
 			return nil, nil, fmt.Errorf("golden stress ×%d: %w", factor, err)
 		}
 	}
-	res, err := (&golden.Runner{}).Run(ctx, set, eng, nil)
+	res, err := (&golden.Runner{Now: eng.Now}).Run(ctx, set, eng, nil)
 	return res, mems, err
 }
 

@@ -58,7 +58,7 @@ func (d dropFirst) Recall(ctx context.Context, q engine.Query) (*engine.Trace, e
 
 func TestGoldenBrokenPipelineFailsWithReadableDiff(t *testing.T) {
 	ctx := context.Background()
-	set, err := loadSetAt(demoSet, "")
+	set, err := loadSet(demoSet)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +66,7 @@ func TestGoldenBrokenPipelineFailsWithReadableDiff(t *testing.T) {
 	if err := buildFixture(ctx, set, path); err != nil {
 		t.Fatal(err)
 	}
-	eng, closeDB, err := openEngineAt(ctx, path)
+	eng, _, closeDB, err := openEngineAt(ctx, path, true, engine.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +75,7 @@ func TestGoldenBrokenPipelineFailsWithReadableDiff(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := runAgainst(ctx, set, dropFirst{eng}, base)
+	out, err := runAgainst(ctx, set, dropFirst{eng}, eng.Now, base)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,36 +1,56 @@
 package cli
 
 import (
+	"bytes"
+	"encoding/json"
+	"flag"
 	"fmt"
 	"sort"
 	"strings"
 
 	"memtrace/engine"
+	"memtrace/engine/judge"
 )
 
 // cmdHelp runs `memtrace help [TOPIC]`: the command list, a topic (decay,
-// stages, json) or one command's usage.
-func cmdHelp(e *env, args []string) error {
-	if len(args) == 0 {
-		printUsage(e.stdout)
-		fmt.Fprintf(e.stdout, "\ntopics: memtrace help %s|COMMAND\n", strings.Join(helpTopicNames(), "|"))
-		return nil
-	}
-	if len(args) > 1 {
-		return usageError{"give one topic"}
-	}
-	topic := args[0]
-	if text, ok := helpTopics()[topic]; ok {
-		fmt.Fprint(e.stdout, text)
-		return nil
-	}
-	for _, c := range commands() {
-		if c.name == topic {
-			fmt.Fprintf(e.stdout, "usage: memtrace %s\n\n%s\n", c.usage, c.summary)
+// stages, json, time) or one command's full help (a family's: its
+// subcommands'; `help golden run`: one subcommand's).
+func cmdHelp(fs *flag.FlagSet) runFunc {
+	return func(e *env, args []string) error {
+		if len(args) == 0 {
+			printUsage(e.stdout)
+			fmt.Fprintf(e.stdout, "\ntopics: memtrace help %s|COMMAND\n", strings.Join(helpTopicNames(), "|"))
 			return nil
 		}
+		if text, ok := helpTopics()[args[0]]; ok && len(args) == 1 {
+			fmt.Fprint(e.stdout, text)
+			return nil
+		}
+		cmds, name := commands(), ""
+		for i, word := range args {
+			c, ok := findCommand(cmds, word)
+			if !ok {
+				if name == "" {
+					return usageError{fmt.Sprintf("no help topic %q: try %s or a command name", word, strings.Join(helpTopicNames(), ", "))}
+				}
+				return usageError{fmt.Sprintf("%s has no subcommand %q", name, word)}
+			}
+			name = strings.TrimSpace(name + " " + word)
+			if c.subs == nil {
+				if i != len(args)-1 {
+					return usageError{fmt.Sprintf("%s has no subcommands", name)}
+				}
+				printCommandHelp(e.stdout, name, c, flagSetOf(name, c))
+				return nil
+			}
+			if i == len(args)-1 {
+				printFamilyHelp(e.stdout, name, c)
+				return nil
+			}
+			cmds = c.subs
+		}
+		return nil
 	}
-	return usageError{fmt.Sprintf("no help topic %q: try %s or a command name", topic, strings.Join(helpTopicNames(), ", "))}
 }
 
 func helpTopics() map[string]string {
@@ -38,7 +58,28 @@ func helpTopics() map[string]string {
 		"decay":  engine.DecayHelp,
 		"stages": stagesHelp,
 		"json":   recallJSONHelp(),
+		"judge":  judgeSchemasHelp(),
+		"time":   timeHelp,
 	}
+}
+
+// judgeSchemasHelp prints the JSON schemas memtrace sends to Ollama as
+// `format` — the judge contracts of DESIGN.md, exactly as sent, so a
+// person pointing memtrace at their own model sees what it must answer.
+func judgeSchemasHelp() string {
+	var b strings.Builder
+	b.WriteString("The judge's answers are constrained by these JSON schemas (sent as Ollama's\n")
+	b.WriteString("`format`) and validated against them again; an answer that does not validate\n")
+	b.WriteString("is retried once with the reason, then held as needs_review.\n")
+	for _, s := range judge.Schemas() {
+		var out bytes.Buffer
+		if err := json.Indent(&out, s.Schema, "", "  "); err != nil {
+			out.Reset()
+			out.Write(s.Schema)
+		}
+		fmt.Fprintf(&b, "\n%s:\n%s\n", s.Name, out.String())
+	}
+	return b.String()
 }
 
 func helpTopicNames() []string {
@@ -152,4 +193,20 @@ people, "stage: reason"), "stage", "drop_kind" (not_retrieved when the other
 side's recall never saw the memory) and "recognised_a" / "recognised_b"
 (see docs/inspector.md). recall --trace counts each stage's drops by
 drop_kind.
+`
+
+// timeHelp is the one time grammar (engine.ParseWhen).
+const timeHelp = `Every time memtrace takes — recall, compare and forecast --at, golden run
+and stress --at, heartbeat --at, the golden YAML's defaults.at and probe at,
+and the TUI's typed override (@) — is read by one grammar:
+
+  now, or nothing      the database clock (its pinned clock, else the wall clock)
+  +30d  -2h  +1w       an offset from now: a sign, then numbers with units
+  +1d12h  +90m  +1.5d  w (weeks), d (days), h, m, s; at most 100 years
+  2026-06-01           a date: midnight UTC
+  2026-06-01T09:00:00Z an RFC 3339 time (any offset; shown in UTC)
+
+In a golden set an offset counts from defaults.at; golden run --at moves
+defaults.at (an offset there counts from it, or from now when the set has
+none).
 `

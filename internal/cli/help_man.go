@@ -20,10 +20,10 @@ func WriteManPage(w io.Writer, version, date string) error {
 	b.WriteString(".TP\n.BI \\-\\-db \" PATH\"\n" + roffText("The database file, for every command. Default: $MEMTRACE_DB, else ./memtrace.db."))
 	b.WriteString(".TP\n.B \\-\\-version\n" + roffText("Print the version, commit and build date, as `memtrace version` does."))
 	b.WriteString(".SH COMMANDS\n")
-	for _, c := range commands() {
-		b.WriteString(".TP\n.B\n" + roffText("memtrace "+c.usage))
+	eachCommand(func(name string, c command) {
+		b.WriteString(".TP\n.B\n" + roffText("memtrace "+synopsis(name, c, flagSetOf(name, c))))
 		b.WriteString(roffText(c.summary))
-	}
+	})
 	for _, name := range helpTopicNames() {
 		title := manTopicTitle[name]
 		if title == "" {
@@ -49,6 +49,7 @@ var manTopicTitle = map[string]string{
 	"decay":  "Forgetting",
 	"stages": "Recall stages",
 	"json":   "Trace JSON",
+	"time":   "Times",
 }
 
 // roffText escapes plain text for roff: backslashes, and lines that would

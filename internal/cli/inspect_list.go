@@ -3,94 +3,116 @@ package cli
 import (
 	"flag"
 	"fmt"
-	"io"
 
 	"memtrace/engine"
 )
 
-// listOutput is the `memtrace list --json` contract.
+// listOutput is the `memtrace list --json` contract: one page of the
+// memories that match, how many match in all, and whether memories beyond
+// this page were left out (truncated: page on with --offset, or --limit 0
+// for all).
 type listOutput struct {
-	Memories []*engine.Memory `json:"memories"`
-	Total    int              `json:"total"`
+	Memories  []*engine.Memory `json:"memories"`
+	Total     int              `json:"total"`
+	Offset    int              `json:"offset"`
+	Limit     int              `json:"limit"`
+	Truncated bool             `json:"truncated"`
 }
 
 // cmdList runs `memtrace list`: memories by status, type, kind, tier, scope
 // and text.
-func cmdList(e *env, args []string) error {
-	fs := flag.NewFlagSet("list", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	status := fs.String("status", "", "active, quarantined or archived (default any)")
-	typ := fs.String("type", "", "label, e.g. milestone")
-	kind := fs.String("kind", "", "fact or episode")
-	tier := fs.String("tier", "", "hot, warm or cold")
-	scope := fs.String("scope", "", "global, project:NAME or domain:NAME")
-	text := fs.String("text", "", "case-insensitive substring of the content")
-	limit := fs.Int("limit", 50, "at most this many (0: all)")
+func cmdList(fs *flag.FlagSet) runFunc {
+	status := fs.String("status", "", "`STATUS`: active, quarantined or archived (default any)")
+	typ := fs.String("type", "", "`TYPE` label, e.g. milestone")
+	kind := fs.String("kind", "", "`KIND`: fact or episode")
+	tier := fs.String("tier", "", "`TIER`: hot, warm or cold")
+	scope := fs.String("scope", "", "`SCOPE`: global, project:NAME or domain:NAME")
+	text := fs.String("text", "", "case-insensitive substring `TEXT` of the content")
+	limit := fs.Int("limit", 50, "show at most `N` memories (0: all)")
+	offset := fs.Int("offset", 0, "skip the first `N` memories (the next page)")
 	asJSON := fs.Bool("json", false, "print JSON")
-	words, err := parseArgs(fs, args)
-	if err != nil {
-		return usageError{err.Error()}
-	}
-	if len(words) > 0 {
-		return usageError{fmt.Sprintf("unexpected argument %q; filter text goes in --text", words[0])}
-	}
-	f := engine.MemoryFilter{Text: *text, Limit: *limit}
-	if *status != "" {
-		s := engine.Status(*status)
-		if s != engine.StatusActive && s != engine.StatusQuarantined && s != engine.StatusArchived {
-			return usageError{fmt.Sprintf("--status %q: want active, quarantined or archived", *status)}
+	return func(e *env, words []string) error {
+		if len(words) > 0 {
+			return usageError{fmt.Sprintf("unexpected argument %q; filter text goes in --text", words[0])}
 		}
-		f.Status = &s
-	}
-	if *typ != "" {
-		f.Type = typ
-	}
-	if *kind != "" {
-		k := engine.Kind(*kind)
-		if k != engine.KindFact && k != engine.KindEpisode {
-			return usageError{fmt.Sprintf("--kind %q: want fact or episode", *kind)}
+		if *limit < 0 || *offset < 0 {
+			return usageError{"--limit and --offset must be 0 or more"}
 		}
-		f.Kind = &k
-	}
-	if *tier != "" {
-		t := engine.Tier(*tier)
-		if t != engine.TierHot && t != engine.TierWarm && t != engine.TierCold {
-			return usageError{fmt.Sprintf("--tier %q: want hot, warm or cold", *tier)}
+		f := engine.MemoryFilter{Text: *text, Limit: *limit, Offset: *offset}
+		if *status != "" {
+			s := engine.Status(*status)
+			if s != engine.StatusActive && s != engine.StatusQuarantined && s != engine.StatusArchived {
+				return usageError{fmt.Sprintf("--status %q: want active, quarantined or archived", *status)}
+			}
+			f.Status = &s
 		}
-		f.Tier = &t
-	}
-	if *scope != "" {
-		f.Scope = scope
-	}
-	eng, closeDB, err := openCaptureEngine(e, true)
-	if err != nil {
-		return err
-	}
-	defer closeDB()
-	ms, total, err := eng.Store().FindMemories(e.ctx, f)
-	if err != nil {
-		return err
-	}
-	if *asJSON {
-		if ms == nil {
-			ms = []*engine.Memory{}
+		if *typ != "" {
+			f.Type = typ
 		}
-		return writeJSON(e.stdout, listOutput{Memories: ms, Total: total})
-	}
-	if len(ms) == 0 {
-		fmt.Fprintln(e.stdout, "no memories match; try fewer filters, or `memtrace ingest FILE.jsonl` to add some")
+		if *kind != "" {
+			k := engine.Kind(*kind)
+			if k != engine.KindFact && k != engine.KindEpisode {
+				return usageError{fmt.Sprintf("--kind %q: want fact or episode", *kind)}
+			}
+			f.Kind = &k
+		}
+		if *tier != "" {
+			t := engine.Tier(*tier)
+			if t != engine.TierHot && t != engine.TierWarm && t != engine.TierCold {
+				return usageError{fmt.Sprintf("--tier %q: want hot, warm or cold", *tier)}
+			}
+			f.Tier = &t
+		}
+		if *scope != "" {
+			f.Scope = scope
+		}
+		eng, closeDB, err := openExisting(e)
+		if err != nil {
+			return err
+		}
+		defer closeDB()
+		ms, total, err := eng.Store().FindMemories(e.ctx, f)
+		if err != nil {
+			return err
+		}
+		if *asJSON {
+			if ms == nil {
+				ms = []*engine.Memory{}
+			}
+			return writeJSON(e.stdout, listOutput{Memories: ms, Total: total, Offset: *offset, Limit: *limit,
+				Truncated: *offset+len(ms) < total})
+		}
+		if len(ms) == 0 && total > 0 {
+			fmt.Fprintf(e.stdout, "no memories at --offset %d: %d match; lower --offset\n", *offset, total)
+			return nil
+		}
+		if len(ms) == 0 {
+			fmt.Fprintln(e.stdout, "no memories match; try fewer filters, or `memtrace ingest FILE.jsonl` to add some")
+			return nil
+		}
+		tbl := newTextTable("ID", "KEY", "STATUS", "TIER", "KIND", "TYPE", "IMP", "CONTENT").
+			alignRight(0, 6).cap(1, 16).cap(5, 15).cap(7, 80)
+		for _, m := range ms {
+			tbl.add(m.ID, m.Key, m.Status, m.Tier, m.Kind, m.Type, fmt.Sprintf("%.2f", m.Importance), m.Content)
+		}
+		if err := tbl.write(e.stdout); err != nil {
+			return err
+		}
+		fmt.Fprintln(e.stdout, pageLine(*offset, len(ms), total))
 		return nil
 	}
-	tbl := newTextTable("ID", "KEY", "STATUS", "TIER", "KIND", "TYPE", "IMP", "CONTENT").
-		alignRight(0, 6).cap(1, 16).cap(5, 15).cap(7, 80)
-	for _, m := range ms {
-		tbl.add(m.ID, m.Key, m.Status, m.Tier, m.Kind, m.Type, fmt.Sprintf("%.2f", m.Importance), m.Content)
+}
+
+// pageLine says which memories a page of list shows and how to see the
+// rest: "50 of 142 shown (1–50); --offset 50 for the next page, --limit 0
+// for all".
+func pageLine(offset, shown, total int) string {
+	if offset == 0 && shown == total {
+		return fmt.Sprintf("%d of %d shown", shown, total)
 	}
-	if err := tbl.write(e.stdout); err != nil {
-		return err
+	line := fmt.Sprintf("%d of %d shown (%d–%d)", shown, total, offset+1, offset+shown)
+	if next := offset + shown; next < total {
+		return line + fmt.Sprintf("; --offset %d for the next page, --limit 0 for all", next)
 	}
-	if total > len(ms) {
-		fmt.Fprintf(e.stdout, "%d of %d shown; --limit 0 shows all\n", len(ms), total)
-	}
-	return nil
+	return line + "; --offset 0 --limit 0 for all"
 }

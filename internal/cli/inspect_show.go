@@ -3,7 +3,6 @@ package cli
 import (
 	"flag"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
 	"time"
@@ -22,78 +21,74 @@ type showOutput struct {
 }
 
 // cmdShow runs `memtrace show ID|key:K`: one memory with its audit history.
-func cmdShow(e *env, args []string) error {
-	fs := flag.NewFlagSet("show", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+func cmdShow(fs *flag.FlagSet) runFunc {
 	asJSON := fs.Bool("json", false, "print JSON")
-	words, err := parseArgs(fs, args)
-	if err != nil {
-		return usageError{err.Error()}
-	}
-	if len(words) != 1 {
-		return usageError{"want one memory: ID or key:K"}
-	}
-	eng, closeDB, err := openCaptureEngine(e, true)
-	if err != nil {
-		return err
-	}
-	defer closeDB()
-	var m *engine.Memory
-	if k, ok := strings.CutPrefix(words[0], "key:"); ok {
-		m, err = eng.Store().GetMemoryByKey(e.ctx, k)
-	} else {
-		id, perr := strconv.ParseInt(words[0], 10, 64)
-		if perr != nil {
-			return usageError{fmt.Sprintf("%q is neither a memory id nor key:K", words[0])}
+	return func(e *env, words []string) error {
+		if len(words) != 1 {
+			return usageError{"want one memory: ID or key:K"}
 		}
-		m, err = eng.Store().GetMemory(e.ctx, id)
-	}
-	if err != nil {
+		eng, closeDB, err := openExisting(e)
+		if err != nil {
+			return err
+		}
+		defer closeDB()
+		var m *engine.Memory
+		if k, ok := strings.CutPrefix(words[0], "key:"); ok {
+			m, err = eng.Store().GetMemoryByKey(e.ctx, k)
+		} else {
+			id, perr := strconv.ParseInt(words[0], 10, 64)
+			if perr != nil {
+				return usageError{fmt.Sprintf("%q is neither a memory id nor key:K", words[0])}
+			}
+			m, err = eng.Store().GetMemory(e.ctx, id)
+		}
+		if err != nil {
+			if engine.ErrorCode(err) == engine.ENOTFOUND {
+				return engine.Errorf(engine.ENOTFOUND, "no memory %s; find one with `memtrace list --text WORD`", words[0])
+			}
+			return err
+		}
+		audit, err := eng.Store().AuditForMemory(e.ctx, m.ID)
+		if err != nil {
+			return err
+		}
+		src, err := eng.Store().GetMemorySource(e.ctx, m.ID)
 		if engine.ErrorCode(err) == engine.ENOTFOUND {
-			return engine.Errorf(engine.ENOTFOUND, "no memory %s; find one with `memtrace list --text WORD`", words[0])
+			src, err = nil, nil
 		}
-		return err
-	}
-	audit, err := eng.Store().AuditForMemory(e.ctx, m.ID)
-	if err != nil {
-		return err
-	}
-	src, err := eng.Store().GetMemorySource(e.ctx, m.ID)
-	if engine.ErrorCode(err) == engine.ENOTFOUND {
-		src, err = nil, nil
-	}
-	if err != nil {
-		return err
-	}
-	if *asJSON {
-		if audit == nil {
-			audit = []*engine.AuditEntry{}
+		if err != nil {
+			return err
 		}
-		return writeJSON(e.stdout, showOutput{Memory: m, Audit: audit, Source: src})
-	}
-	w := e.stdout
-	fmt.Fprintf(w, "memory %d  key %s\n", m.ID, safetext.SanitizeLine(m.Key))
-	fmt.Fprintf(w, "  %s\n", safetext.SanitizeLine(m.Content))
-	fmt.Fprintf(w, "kind %s  type %s", m.Kind, safetext.SanitizeLine(m.Type))
-	if m.OrigType != "" {
-		fmt.Fprintf(w, " (was %s)", safetext.SanitizeLine(m.OrigType))
-	}
-	fmt.Fprintf(w, "  status %s  tier %s  scope %s  importance %.2f\n", m.Status, m.Tier, m.Scope, m.Importance)
-	fmt.Fprintf(w, "role %s  session %s  created %s  last accessed %s  accessed %d×  boost %.2f\n",
-		safetext.SanitizeLine(m.Role), safetext.SanitizeLine(m.Session), m.CreatedAt.Format(time.RFC3339), m.LastAccessedAt.Format(time.RFC3339), m.AccessCount, m.Boost)
-	if src != nil {
-		fmt.Fprintf(w, "imported from %s id %s (%s) at %s; metadata %s\n", src.Source, safetext.SanitizeLine(src.SourceID),
-			safetext.SanitizeLine(src.Position), src.ImportedAt.Format(time.RFC3339), safetext.SanitizeLine(string(src.Metadata)))
-	}
-	fmt.Fprintf(w, "audit (%d):\n", len(audit))
-	for _, a := range audit {
-		batch := a.Batch
-		if batch == "" {
-			batch = "-"
+		if *asJSON {
+			if audit == nil {
+				audit = []*engine.AuditEntry{}
+			}
+			return writeJSON(e.stdout, showOutput{Memory: m, Audit: audit, Source: src})
 		}
-		fmt.Fprintf(w, "  %s  %-10s %-10s batch %s%s\n", a.At.Format(time.RFC3339), a.Actor, a.Action, batch, auditChange(a))
+		w := e.stdout
+		fmt.Fprintf(w, "memory %d  key %s\n", m.ID, safetext.SanitizeLine(m.Key))
+		fmt.Fprintf(w, "  %s\n", safetext.SanitizeLine(m.Content))
+		fmt.Fprintf(w, "kind %s  type %s", m.Kind, safetext.SanitizeLine(m.Type))
+		if m.OrigType != "" {
+			fmt.Fprintf(w, " (was %s)", safetext.SanitizeLine(m.OrigType))
+		}
+		fmt.Fprintf(w, "  status %s  tier %s  scope %s  importance %.2f\n", m.Status, m.Tier, m.Scope, m.Importance)
+		fmt.Fprintf(w, "role %s  session %s  created %s  last accessed %s  accessed %d×  boost %.2f\n",
+			safetext.SanitizeLine(m.Role), safetext.SanitizeLine(m.Session), m.CreatedAt.Format(time.RFC3339), m.LastAccessedAt.Format(time.RFC3339), m.AccessCount, m.Boost)
+		if src != nil {
+			fmt.Fprintf(w, "imported from %s id %s (%s) at %s; metadata %s\n", src.Source, safetext.SanitizeLine(src.SourceID),
+				safetext.SanitizeLine(src.Position), src.ImportedAt.Format(time.RFC3339), safetext.SanitizeLine(string(src.Metadata)))
+		}
+		fmt.Fprintf(w, "audit (%d):\n", len(audit))
+		for _, a := range audit {
+			batch := a.Batch
+			if batch == "" {
+				batch = "-"
+			}
+			fmt.Fprintf(w, "  %s  %-10s %-10s batch %s%s\n", a.At.Format(time.RFC3339), a.Actor, a.Action, batch, auditChange(a))
+		}
+		return nil
 	}
-	return nil
 }
 
 // auditChange summarises what an audit row changed.

@@ -12,46 +12,44 @@ import (
 // cmdMCP serves the database to an agent over MCP on stdin/stdout until the
 // client closes the connection, or with --http on a loopback address over
 // the streamable HTTP transport until the process is stopped.
-func cmdMCP(e *env, args []string) error {
-	fl := flag.NewFlagSet("mcp", flag.ContinueOnError)
-	fl.SetOutput(e.stderr)
-	db := fl.String("db", e.dbPath, "database file the agent reads and writes (the TUI can open it at the same time)")
+//
+// The database (--db) is the one the agent reads and writes; the TUI can
+// open it at the same time.
+func cmdMCP(fl *flag.FlagSet) runFunc {
 	jf := addJudgeFlags(fl)
 	keep := fl.Int("keep-traces", 0, "how many recall traces to keep for the TUI (0: the configured default, 200)")
-	httpAddr := fl.String("http", "", "serve the streamable HTTP transport on this loopback HOST:PORT (path /mcp) instead of stdin/stdout")
-	if err := fl.Parse(args); err != nil {
-		return err
-	}
-	if fl.NArg() != 0 {
-		return usageError{"mcp takes no arguments; register it with your agent (see docs/agents.md)"}
-	}
-	if *keep < 0 {
-		return usageError{"--keep-traces must be 0 or more"}
-	}
-	e.dbPath = *db
-	eng, closeEngine, err := openJudgedEngine(e, jf)
-	if err != nil {
-		return err
-	}
-	defer closeEngine()
-	srv := mcpserver.New(eng, mcpserver.Options{Keep: *keep})
-	if *httpAddr != "" {
-		ln, err := mcpserver.LoopbackListener(*httpAddr)
-		if err != nil {
-			return usageError{err.Error()}
+	httpAddr := fl.String("http", "", "serve the streamable HTTP transport on this loopback `HOST:PORT` (path /mcp) instead of stdin/stdout")
+	return func(e *env, args []string) error {
+		if len(args) != 0 {
+			return usageError{"mcp takes no arguments; register it with your agent (see docs/agents.md)"}
 		}
-		fmt.Fprintf(e.stderr, "memtrace mcp: serving http://%s%s\n", ln.Addr(), mcpserver.HTTPPath)
-		if err := srv.ServeHTTP(e.ctx, ln); err != nil && !errors.Is(err, context.Canceled) {
-			return fmt.Errorf("mcp http: %w", err)
+		if *keep < 0 {
+			return usageError{"--keep-traces must be 0 or more"}
+		}
+		eng, closeEngine, err := openJudgedEngine(e, jf, false)
+		if err != nil {
+			return err
+		}
+		defer closeEngine()
+		srv := mcpserver.New(eng, mcpserver.Options{Keep: *keep})
+		if *httpAddr != "" {
+			ln, err := mcpserver.LoopbackListener(*httpAddr)
+			if err != nil {
+				return usageError{err.Error()}
+			}
+			fmt.Fprintf(e.stderr, "memtrace mcp: serving http://%s%s\n", ln.Addr(), mcpserver.HTTPPath)
+			if err := srv.ServeHTTP(e.ctx, ln); err != nil && !errors.Is(err, context.Canceled) {
+				return fmt.Errorf("mcp http: %w", err)
+			}
+			return nil
+		}
+		// stdout belongs to the protocol: nothing else may be written to it.
+		// The line transport answers a malformed frame with a JSON-RPC error
+		// and keeps serving.
+		t := &mcpserver.LineTransport{Reader: e.stdin, Writer: e.stdout}
+		if err := srv.Run(e.ctx, t); err != nil && !errors.Is(err, context.Canceled) {
+			return fmt.Errorf("mcp session: %w", err)
 		}
 		return nil
 	}
-	// stdout belongs to the protocol: nothing else may be written to it.
-	// The line transport answers a malformed frame with a JSON-RPC error
-	// and keeps serving.
-	t := &mcpserver.LineTransport{Reader: e.stdin, Writer: e.stdout}
-	if err := srv.Run(e.ctx, t); err != nil && !errors.Is(err, context.Canceled) {
-		return fmt.Errorf("mcp session: %w", err)
-	}
-	return nil
 }

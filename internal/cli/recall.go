@@ -15,55 +15,56 @@ import (
 // cmdRecall runs `memtrace recall TEXT`: the recall pipeline, read-only
 // unless --commit-access. It prints the prompt the agent would receive,
 // the stage table with --trace, or the trace document with --json.
-func cmdRecall(e *env, args []string) error {
-	fs := flag.NewFlagSet("recall", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	at := fs.String("at", "", "time override: +30d, -2h, now or RFC 3339 (relative to now)")
+func cmdRecall(fs *flag.FlagSet) runFunc {
+	at := fs.String("at", "", "recall at time `T`: now, +30d, -2h, a date or RFC 3339 (offsets from the database clock)")
 	qf := addQueryFlags(fs)
 	showTrace := fs.Bool("trace", false, "print the stage table, then the prompt")
 	asJSON := fs.Bool("json", false, "print the trace document (see `memtrace help json`)")
 	commit := fs.Bool("commit-access", false, "record access and association boosts, as a live agent recall does")
-	otel := fs.String("otel", "", "also write the trace as OpenTelemetry-style spans (JSONL) to FILE")
-	text, err := queryText(fs, args, "recall for")
-	if err != nil {
-		return err
-	}
-	if *showTrace && *asJSON {
-		return usageError{"choose one of --trace and --json"}
-	}
-	if err := qf.check(); err != nil {
-		return err
-	}
-	eng, closeStore, err := openRecallEngine(e)
-	if err != nil {
-		return err
-	}
-	defer closeStore()
-	when, err := engine.ParseAt(*at, eng.Now())
-	if err != nil {
-		return usageError{engine.ErrorMessage(err)}
-	}
-	q := qf.query(text)
-	q.At, q.ReadOnly = when, !*commit
-	tr, err := eng.Recall(e.ctx, q)
-	if err != nil {
-		return err
-	}
-	if err := recallOTel(*otel, tr); err != nil {
-		return err
-	}
-	switch {
-	case *asJSON:
-		return writeJSONText(e.stdout, tr)
-	case *showTrace:
-		printTraceTable(e.stdout, tr)
-	}
-	if tr.Prompt == "" {
-		fmt.Fprintln(e.stdout, "(no memory recalled: nothing relevant survived; run with --trace to see why)")
+	of := addOTelFlags(fs, "the trace")
+	return func(e *env, words []string) error {
+		text, err := queryText(words, "recall for")
+		if err != nil {
+			return err
+		}
+		if *showTrace && *asJSON {
+			return usageError{"choose one of --trace and --json"}
+		}
+		if err := qf.check(); err != nil {
+			return err
+		}
+		eng, closeStore, err := openExisting(e)
+		if err != nil {
+			return err
+		}
+		defer closeStore()
+		when, err := engine.ParseAt(*at, eng.Now())
+		if err != nil {
+			return usageError{"--at: " + engine.ErrorMessage(err)}
+		}
+		q := qf.query(text)
+		q.At, q.ReadOnly = when, !*commit
+		tr, err := eng.Recall(e.ctx, q)
+		if err != nil {
+			return err
+		}
+		if err := of.export(e, tr); err != nil {
+			return err
+		}
+		out := reportOut(e, *of.file)
+		switch {
+		case *asJSON:
+			return writeJSONText(out, tr)
+		case *showTrace:
+			printTraceTable(out, tr)
+		}
+		if tr.Prompt == "" {
+			fmt.Fprintln(out, "(no memory recalled: nothing relevant survived; run with --trace to see why)")
+			return nil
+		}
+		fmt.Fprintln(out, tr.Prompt)
 		return nil
 	}
-	fmt.Fprintln(e.stdout, tr.Prompt)
-	return nil
 }
 
 // queryFlags are the query flags recall and compare share.
@@ -75,8 +76,8 @@ type queryFlags struct {
 
 func addQueryFlags(fs *flag.FlagSet) queryFlags {
 	return queryFlags{
-		session:     fs.String("session", "", "the live session (its last minutes are echoes; its share is capped)"),
-		project:     fs.String("project", "", "the project the query is about (other projects' memories are excluded)"),
+		session:     fs.String("session", "", "the live `SESSION` (its last minutes are echoes; its share is capped)"),
+		project:     fs.String("project", "", "the `PROJECT` the query is about (other projects' memories are excluded)"),
 		k:           fs.Int("k", 0, "memories to recall (default from config)"),
 		budget:      fs.Int("budget", 0, "prompt budget in characters (default from config)"),
 		includeCold: fs.Bool("include-cold", false, "also recall archived (COLD) memories"),
@@ -94,13 +95,6 @@ func (f queryFlags) check() error {
 // query is the query the flags describe, for text.
 func (f queryFlags) query(text string) engine.Query {
 	return engine.Query{Text: text, Session: *f.session, Project: *f.project, K: *f.k, Budget: *f.budget, IncludeCold: *f.includeCold}
-}
-
-// openRecallEngine opens the database and the engine over it. The returned
-// func closes the database.
-func openRecallEngine(e *env) (*engine.Engine, func(), error) {
-	eng, _, closeDB, err := openEngine(e, true, engine.Options{})
-	return eng, closeDB, err
 }
 
 // printTraceTable prints one line per stage — items in, out, and the drop

@@ -36,56 +36,52 @@ var forecastOffsets = [...]string{"now", "+1d", "+7d", "+30d", "+90d", "+365d"}
 
 // cmdForecast runs `memtrace forecast [ID|key:K] [--at T] [--n 20]`: the
 // next memories to be forgotten after T, or one memory's forecast.
-func cmdForecast(e *env, args []string) error {
-	fs := flag.NewFlagSet("forecast", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	at := fs.String("at", "now", "forecast from: now, +30d, -2h or RFC 3339 (relative to the database clock)")
+func cmdForecast(fs *flag.FlagSet) runFunc {
+	at := fs.String("at", "now", "forecast from time `T`: now, +30d, -2h, a date or RFC 3339 (offsets from the database clock)")
 	n := fs.Int("n", 20, "how many memories to list (0: all)")
 	asJSON := fs.Bool("json", false, "print JSON (see docs/inspector.md)")
-	words, err := parseArgs(fs, args)
-	if err != nil {
-		return usageError{err.Error()}
-	}
-	if len(words) > 1 {
-		return usageError{"want at most one memory: ID or key:K"}
-	}
-	if *n < 0 {
-		return usageError{"--n must be 0 or more"}
-	}
-	eng, closeStore, err := openRecallEngine(e)
-	if err != nil {
-		return err
-	}
-	defer closeStore()
-	when, err := inspector.At(eng, *at)
-	if err != nil {
-		return usageError{engine.ErrorMessage(err)}
-	}
-	out := forecastOutput{At: when, Threshold: eng.Config().ForgetThreshold, Forecast: []inspector.ForecastEntry{}}
-	if len(words) == 1 {
-		id, err := forecastMemoryID(eng, words[0])
+	return func(e *env, words []string) error {
+		if len(words) > 1 {
+			return usageError{"want at most one memory: ID or key:K"}
+		}
+		if *n < 0 {
+			return usageError{"--n must be 0 or more"}
+		}
+		eng, closeStore, err := openExisting(e)
 		if err != nil {
 			return err
 		}
-		f, _ := inspector.ForecastOf(eng, id, when)
-		out.Memory = &f
-		for _, off := range forecastOffsets {
-			t, _ := engine.ParseAt(off, when)
-			s, _ := inspector.ForecastOf(eng, id, t)
-			out.Steps = append(out.Steps, forecastStep{Offset: off, At: t, Decay: s.Decay, Strength: s.Strength, Forgotten: s.Forgotten})
+		defer closeStore()
+		when, err := inspector.At(eng, *at)
+		if err != nil {
+			return usageError{"--at: " + engine.ErrorMessage(err)}
 		}
-	} else {
-		out.Forecast = append(out.Forecast, inspector.Forecast(eng, when, *n)...)
-	}
-	if *asJSON {
-		return writeJSONText(e.stdout, out)
-	}
-	if out.Memory != nil {
-		printForecastMemory(e.stdout, out)
+		out := forecastOutput{At: when, Threshold: eng.Config().ForgetThreshold, Forecast: []inspector.ForecastEntry{}}
+		if len(words) == 1 {
+			id, err := forecastMemoryID(eng, words[0])
+			if err != nil {
+				return err
+			}
+			f, _ := inspector.ForecastOf(eng, id, when)
+			out.Memory = &f
+			for _, off := range forecastOffsets {
+				t, _ := engine.ParseAt(off, when)
+				s, _ := inspector.ForecastOf(eng, id, t)
+				out.Steps = append(out.Steps, forecastStep{Offset: off, At: t, Decay: s.Decay, Strength: s.Strength, Forgotten: s.Forgotten})
+			}
+		} else {
+			out.Forecast = append(out.Forecast, inspector.Forecast(eng, when, *n)...)
+		}
+		if *asJSON {
+			return writeJSONText(e.stdout, out)
+		}
+		if out.Memory != nil {
+			printForecastMemory(e.stdout, out)
+			return nil
+		}
+		printForecast(e.stdout, out)
 		return nil
 	}
-	printForecast(e.stdout, out)
-	return nil
 }
 
 // forecastMemoryID resolves "ID" or "key:K" among the engine's memories.

@@ -164,25 +164,3 @@ func TestHelpTopics(t *testing.T) {
 		t.Errorf("help nonsense: exit %d, want 2", code)
 	}
 }
-
-func TestParseAtOffsets(t *testing.T) {
-	base := time.Date(2026, 6, 1, 9, 0, 0, 0, time.UTC)
-	for in, want := range map[string]time.Time{
-		"+30d":                 base.Add(30 * recallDay),
-		"-2h":                  base.Add(-2 * time.Hour),
-		"+1w2d":                base.Add(9 * recallDay),
-		"now":                  base,
-		"2026-07-01T00:00:00Z": time.Date(2026, 7, 1, 0, 0, 0, 0, time.UTC),
-		"2026-07-01":           time.Date(2026, 7, 1, 0, 0, 0, 0, time.UTC),
-	} {
-		got, err := engine.ParseAt(in, base)
-		if err != nil || !got.Equal(want) {
-			t.Errorf("ParseAt(%q) = %v, %v; want %v", in, got, err, want)
-		}
-	}
-	for _, bad := range []string{"+30", "+d", "+3y", "yesterday"} {
-		if _, err := engine.ParseAt(bad, base); err == nil {
-			t.Errorf("ParseAt(%q) accepted", bad)
-		}
-	}
-}

@@ -10,31 +10,28 @@ import (
 
 // cmdCleanup scans stored memories with the noise patterns and proposes
 // quarantine for pure noise.
-func cmdCleanup(e *env, args []string) error {
-	fs := flag.NewFlagSet("cleanup", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+func cmdCleanup(fs *flag.FlagSet) runFunc {
 	dry := fs.Bool("dry-run", false, "report only; write no proposals")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
-	if err := fs.Parse(args); err != nil {
-		return usageError{err.Error()}
+	return func(e *env, args []string) error {
+		if len(args) > 0 {
+			return usageError{fmt.Sprintf("unexpected argument %q", args[0])}
+		}
+		eng, closeDB, err := openExisting(e)
+		if err != nil {
+			return err
+		}
+		defer closeDB()
+		rep, err := eng.Cleanup(e.ctx, engine.CleanupOptions{DryRun: *dry})
+		if err != nil {
+			return err
+		}
+		if *asJSON {
+			return writeJSON(e.stdout, rep)
+		}
+		printCleanup(e.stdout, rep)
+		return nil
 	}
-	if fs.NArg() > 0 {
-		return usageError{"unexpected argument " + fs.Arg(0)}
-	}
-	eng, closeDB, err := openTiersEngine(e)
-	if err != nil {
-		return err
-	}
-	defer closeDB()
-	rep, err := eng.Cleanup(e.ctx, engine.CleanupOptions{DryRun: *dry})
-	if err != nil {
-		return err
-	}
-	if *asJSON {
-		return writeJSON(e.stdout, rep)
-	}
-	printCleanup(e.stdout, rep)
-	return nil
 }
 
 func printCleanup(w io.Writer, r *engine.CleanupReport) {

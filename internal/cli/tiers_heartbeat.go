@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"strings"
 	"time"
 
 	"memtrace/engine"
@@ -13,97 +12,63 @@ import (
 	"memtrace/engine/safetext"
 )
 
-// openTiersEngine opens the database at e.dbPath (which must exist) and
-// the engine over it, with the database's pinned clock when it has one; the
-// returned func closes the store.
-func openTiersEngine(e *env) (*engine.Engine, func(), error) {
-	eng, _, closeDB, err := openEngine(e, true, engine.Options{})
-	return eng, closeDB, err
-}
-
-// parseTiersAt reads --at: "" (now), +Nd / +Nh / -Nd relative to now, or RFC 3339.
-func parseTiersAt(s string, now time.Time) (time.Time, error) {
-	if s == "" {
-		return now, nil
-	}
-	if strings.HasPrefix(s, "+") || strings.HasPrefix(s, "-") {
-		num, unit := s[:len(s)-1], s[len(s)-1:]
-		var n int
-		if _, err := fmt.Sscanf(num, "%d", &n); err != nil {
-			return time.Time{}, usageError{fmt.Sprintf("--at %q: use +Nd, +Nh or RFC 3339", s)}
-		}
-		switch unit {
-		case "d":
-			return now.Add(time.Duration(n) * 24 * time.Hour), nil
-		case "h":
-			return now.Add(time.Duration(n) * time.Hour), nil
-		}
-		return time.Time{}, usageError{fmt.Sprintf("--at %q: use +Nd, +Nh or RFC 3339", s)}
-	}
-	t, err := time.Parse(time.RFC3339, s)
-	if err != nil {
-		return time.Time{}, usageError{fmt.Sprintf("--at %q: use +Nd, +Nh or RFC 3339", s)}
-	}
-	return t.UTC(), nil
-}
-
-func cmdHeartbeat(e *env, args []string) error {
-	fs := flag.NewFlagSet("heartbeat", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+func cmdHeartbeat(fs *flag.FlagSet) runFunc {
 	every := fs.Duration("every", 0, "run a pass every interval until Ctrl-C (e.g. 4h)")
-	at := fs.String("at", "", "simulate the pass at +Nd or an RFC 3339 time")
+	at := fs.String("at", "", "simulate the pass at time `T`: +30d, +1w, a date or RFC 3339 (offsets from the database clock)")
 	asJSON := fs.Bool("json", false, "print {\"proposals\": [...]} as JSON")
 	dry := fs.Bool("dry-run", false, "report what is due without writing proposals (e.g. with --at)")
 	review := fs.Bool("review", false, "have the local Ollama judge review each new promotion candidate first")
-	model := fs.String("model", judgeModelFromEnv(), "judge model for --review (default $MEMTRACE_JUDGE_MODEL)")
+	model := fs.String("model", judgeModelFromEnv(), "judge `MODEL` for --review (default $MEMTRACE_JUDGE_MODEL)")
 	timeout := fs.Duration("timeout", 60*time.Second, "judge timeout per call for --review")
-	if err := fs.Parse(args); err != nil {
-		return usageError{err.Error()}
-	}
-	if fs.NArg() > 0 {
-		return usageError{"unexpected argument " + fs.Arg(0)}
-	}
-	if *every < 0 || (*every > 0 && *every < time.Second) {
-		return usageError{"--every must be at least 1s"}
-	}
-	eng, closeDB, err := openTiersEngine(e)
-	if err != nil {
-		return err
-	}
-	defer closeDB()
-	var reviewer engine.PromotionReviewer
-	if *review {
-		c := judge.NewClient(judge.ClientConfig{Timeout: *timeout})
-		reviewer = judge.NewPromotionReviewer(c, judge.Options{Model: *model})
-	}
-	for {
-		when, err := parseTiersAt(*at, eng.Now())
+	return func(e *env, args []string) error {
+		if len(args) > 0 {
+			return usageError{fmt.Sprintf("unexpected argument %q", args[0])}
+		}
+		if *every < 0 || (*every > 0 && *every < time.Second) {
+			return usageError{"--every must be at least 1s"}
+		}
+		eng, closeDB, err := openExisting(e)
 		if err != nil {
 			return err
 		}
-		if err := eng.Refresh(e.ctx); err != nil {
-			return err
-		}
-		rep, err := eng.Heartbeat(e.ctx, engine.HeartbeatOptions{At: when, Reviewer: reviewer, DryRun: *dry})
-		if err != nil {
-			return err
-		}
-		if *asJSON {
-			enc := json.NewEncoder(e.stdout)
-			enc.SetIndent("", "  ")
-			if err := enc.Encode(rep); err != nil {
+		defer closeDB()
+		var reviewer engine.PromotionReviewer
+		if *review {
+			c := judge.NewClient(judge.ClientConfig{Timeout: *timeout, Notify: breakerNotice(e)})
+			if _, err := c.ChatModelInfo(e.ctx, *model); err != nil {
 				return err
 			}
-		} else {
-			printHeartbeat(e.stdout, rep)
+			reviewer = judge.NewPromotionReviewer(c, judge.Options{Model: *model})
 		}
-		if *every == 0 {
-			return nil
-		}
-		select {
-		case <-e.ctx.Done():
-			return nil
-		case <-time.After(*every):
+		for {
+			when, err := engine.ParseAt(*at, eng.Now())
+			if err != nil {
+				return usageError{"--at: " + engine.ErrorMessage(err)}
+			}
+			if err := eng.Refresh(e.ctx); err != nil {
+				return err
+			}
+			rep, err := eng.Heartbeat(e.ctx, engine.HeartbeatOptions{At: when, Reviewer: reviewer, DryRun: *dry})
+			if err != nil {
+				return err
+			}
+			if *asJSON {
+				enc := json.NewEncoder(e.stdout)
+				enc.SetIndent("", "  ")
+				if err := enc.Encode(rep); err != nil {
+					return err
+				}
+			} else {
+				printHeartbeat(e.stdout, rep)
+			}
+			if *every == 0 {
+				return nil
+			}
+			select {
+			case <-e.ctx.Done():
+				return nil
+			case <-time.After(*every):
+			}
 		}
 	}
 }

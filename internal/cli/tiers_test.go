@@ -90,17 +90,14 @@ func TestTiersCommandsEndToEnd(t *testing.T) {
 	if err != nil || !strings.Contains(string(warm), "I prefer code first") {
 		t.Fatalf("WARM.md = %s, %v", warm, err)
 	}
-	var stdout bytes.Buffer
-	e := &env{ctx: ctx, stdout: &stdout, stderr: &stdout, dbPath: path}
-	if err := importMarkdown(e, dir, nil); err != nil || !strings.Contains(stdout.String(), "0 updated, 0 inserted, 1 unchanged") {
-		t.Fatalf("import md = %v %s", err, stdout.String())
+	if out, code = runTiers(t, path, "import", "md", dir); code != 0 || !strings.Contains(out, "0 updated, 0 inserted, 1 unchanged") {
+		t.Fatalf("import md = %d %s", code, out)
 	}
-	stdout.Reset()
-	if err := importMarkdown(e, "", []string{dir, "--json"}); err != nil || !strings.Contains(stdout.String(), `"unchanged": 1`) {
-		t.Fatalf("import md DIR --json = %v %s", err, stdout.String())
+	if out, code = runTiers(t, path, "import", "md", dir, "--json"); code != 0 || !strings.Contains(out, `"unchanged": 1`) {
+		t.Fatalf("import md DIR --json = %d %s", code, out)
 	}
-	if err := importMarkdown(e, "", nil); err == nil {
-		t.Fatal("import md without a directory succeeded")
+	if _, code = runTiers(t, path, "import", "md"); code != 2 {
+		t.Fatalf("import md without a directory: exit %d, want 2", code)
 	}
 	if out, code = runTiers(t, path, "reflect", "--intended", "one pass", "--actual", "two passes", "--lesson", "read the test first"); code != 0 || !strings.Contains(out, "count 1/3") {
 		t.Fatalf("reflect = %d %s", code, out)

@@ -2,11 +2,8 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
-	"io"
-	"os"
 	"sync"
 
 	"memtrace/engine"
@@ -16,22 +13,18 @@ import (
 // cmdTUI runs `memtrace [--db PATH]` (and `memtrace tui`): the terminal UI on
 // an existing database. It never creates one: a missing file is almost
 // always a wrong path, and an empty database would show empty tabs.
-func cmdTUI(e *env, args []string) error {
-	fs := flag.NewFlagSet("tui", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.StringVar(&e.dbPath, "db", e.dbPath, "database file")
-	pos, err := parseArgs(fs, args)
-	if err != nil {
-		return usageError{err.Error()}
+func cmdTUI(fs *flag.FlagSet) runFunc {
+	return func(e *env, pos []string) error {
+		if len(pos) > 0 {
+			return usageError{fmt.Sprintf("unexpected argument %q (the TUI takes only --db PATH)", pos[0])}
+		}
+		// Checked before the UI starts, so that the error is printed on a
+		// normal terminal rather than inside the opening screen.
+		if err := checkDatabase(e.dbPath); err != nil {
+			return err
+		}
+		return openTUI(e)
 	}
-	if len(pos) > 0 {
-		return usageError{fmt.Sprintf("unexpected argument %q (the TUI takes only --db PATH)", pos[0])}
-	}
-	if _, err := os.Stat(e.dbPath); errors.Is(err, os.ErrNotExist) {
-		return engine.Errorf(engine.ENOTFOUND,
-			"no database at %s — run `memtrace demo` to try the bundled demo, or `memtrace ingest FILE.jsonl` to build one", e.dbPath)
-	}
-	return openTUI(e)
 }
 
 // openTUI opens the database at e.dbPath, which must exist, and runs the UI

@@ -38,7 +38,7 @@ func TestTUIWithoutDatabase(t *testing.T) {
 				t.Fatalf("exit 0 without a database; stderr %q", stderr.String())
 			}
 			msg := stderr.String()
-			for _, s := range []string{"no database at " + want, "memtrace demo", "memtrace ingest FILE.jsonl"} {
+			for _, s := range []string{"no database at " + want, "memtrace demo --no-tui --db " + want, "memtrace ingest --db " + want + " FILE.jsonl"} {
 				if !strings.Contains(msg, s) {
 					t.Errorf("stderr %q lacks %q", msg, s)
 				}

@@ -1,0 +1,90 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+	// Our own package golden is the probe runner; this is charm's
+	// golden-file helper (bubbles' table tests use it). It registers the
+	// -update flag, so this test binary must not register another.
+	charmgolden "github.com/charmbracelet/x/exp/golden"
+
+	"memtrace/engine"
+	"memtrace/store"
+)
+
+// TestRenderGolden renders every tab on the demo database at its pinned
+// clock — the morning after the conversation, after one heartbeat, as
+// `memtrace demo` builds it — at 80×24 and 120×40, and compares the screen
+// without colour (ansi.Strip) with testdata/TestRenderGolden/*.golden.
+// After a deliberate change of a layout, regenerate and review the diff:
+//
+//	go test ./ui -run TestRenderGolden -update
+//
+// The screens hold no wall-clock time, no timings and no spinner frame
+// (drive drops the spinner's ticks, and every task has finished when a
+// screen is taken), so they are the same on every run.
+func TestRenderGolden(t *testing.T) {
+	eng, db := openDemo(t)
+	if _, err := eng.Heartbeat(context.Background(), engine.HeartbeatOptions{At: demoNow}); err != nil {
+		t.Fatal(err)
+	}
+	for _, size := range [][2]int{{80, 24}, {120, 40}} {
+		w, h := size[0], size[1]
+		t.Run(fmt.Sprintf("%dx%d", w, h), func(t *testing.T) {
+			m := renderModel(t, eng, db, w, h)
+			shot := func(name string, m Model) {
+				t.Run(name, func(t *testing.T) {
+					s := screen(m)
+					if got := strings.Count(s, "\n") + 1; got != h {
+						t.Errorf("%d lines on a %d-line terminal", got, h)
+					}
+					// The root cuts what is too wide; the pane itself must fit.
+					p, _ := m.activePane()
+					for i, line := range strings.Split(p.View(), "\n") {
+						if lw := lipgloss.Width(line); lw > w {
+							t.Errorf("%s pane line %d is %d cells wide on a %d-cell terminal: %q", p.Title(), i, lw, w, ansi.Strip(line))
+						}
+					}
+					charmgolden.RequireEqual(t, s)
+				})
+			}
+			m = drive(t, m, press("/"))
+			m = typeText(t, m, "충주 사과")
+			m = drive(t, m, press("enter"))
+			shot("trace", m)
+			m = drive(t, m, press("]"), press("]"), press("]"), press("s"))
+			shot("trace_split", m)
+
+			shot("golden", goTo(t, m, "Golden"))
+			shot("curate", goTo(t, m, "Curate"))
+			mem := goTo(t, m, "Memories")
+			shot("memories", mem)
+			shot("memories_detail", drive(t, mem, press("enter")))
+			shot("captures", goTo(t, m, "Captures"))
+		})
+	}
+}
+
+// renderModel is the UI on the demo database, sized, with its first loads
+// done. The Golden tab opens the project's set, as it does when memtrace
+// runs from the repository root.
+func renderModel(t *testing.T, eng *engine.Engine, db *store.DB, w, h int) Model {
+	t.Helper()
+	deps := Deps{Engine: eng, Store: db, Now: func() time.Time { return demoNow }, NoColor: true, OpenStore: goldenOpenStore}
+	m := newModel(context.Background(), deps)
+	for i, p := range m.panes {
+		if g, ok := p.(goldenPane); ok {
+			g.defaultSet = demoSet
+			m.panes[i] = g
+		}
+	}
+	m = drive(t, m, tea.WindowSizeMsg{Width: w, Height: h})
+	return drive(t, m, startMsg{})
+}

@@ -1,0 +1,25 @@
+package ui
+
+import (
+	"testing"
+
+	"memtrace/internal/timetest"
+)
+
+// The typed override (`@`) reads the one time grammar: the shared table's
+// times, offsets from the Trace tab's now, and its messages.
+func TestTypedOverrideTimeGrammar(t *testing.T) {
+	for _, c := range timetest.Cases(t) {
+		o, err := parseOverride(c.Input, timetest.Now)
+		switch {
+		case c.Error != "" && (err == nil || err.Error() != c.Error):
+			t.Errorf("@ %q: error %v, want %q", c.Input, err, c.Error)
+		case c.Error == "" && (err != nil || !o.at(timetest.Now).Equal(c.Want)):
+			t.Errorf("@ %q = %v, %v; want %v", c.Input, o.at(timetest.Now), err, c.Want)
+		}
+	}
+	// An offset that is a step becomes the step, so [ and ] go on from it.
+	if o, err := parseOverride("+1w", timetest.Now); err != nil || o.label() != "+7d" {
+		t.Errorf("@ +1w = %s, %v; want the +7d step", o.label(), err)
+	}
+}
