@@ -42,19 +42,6 @@ func ParseLoCoMoTime(s string) (time.Time, error) {
 	return t, nil
 }
 
-// ReadLoCoMo is ReadLoCoMoLenient that fails on the first bad item: the
-// benchmark needs every turn.
-func ReadLoCoMo(r io.Reader, fn func(m engine.Message) error) error {
-	problems, err := ReadLoCoMoLenient(r, fn)
-	if err != nil {
-		return err
-	}
-	if len(problems) > 0 {
-		return engine.Errorf(engine.EINVALID, "%s", problems[0])
-	}
-	return nil
-}
-
 // ReadLoCoMoLenient reads a LoCoMo file (a JSON array of conversations, the
 // format of locomo10.json) and calls fn for every turn, conversation by
 // conversation and session by session in number order:
