@@ -15,7 +15,8 @@ import (
 // them; "review" is the judge answers that need a curator's label.
 func curateKinds() []string {
 	return []string{engine.ProposalQuarantine, engine.ProposalRetype, engine.ProposalKeep, curateReview,
-		engine.ProposalRestore, engine.ProposalPromote, engine.ProposalDemote, engine.ProposalArchive}
+		engine.ProposalRestore, engine.ProposalPromote, engine.ProposalDemote, engine.ProposalArchive,
+		engine.ProposalAdd, engine.ProposalMove}
 }
 
 const curateReview = "review"
@@ -109,7 +110,10 @@ type dialog struct {
 	control bool                 // the retype chooser labels a control item
 	target  int64                // the proposal the chooser or the editor is for
 	plan    *engine.RollbackPlan // what a rollback would do
-	input   textinput.Model      // the wording editor of a promotion
+	// original and shown are a promotion's wording and the neutralised
+	// form the editor was filled with.
+	original, shown string
+	input           textinput.Model // the wording editor of a promotion
 }
 
 // curatePane is the Curate tab: the control sample labelled blind first,

@@ -54,6 +54,21 @@ func cmdDemo(fs *flag.FlagSet) runFunc {
 // what it holds.
 func buildDemo(e *env) error {
 	path := e.dbPath
+	// Pin the clock before anything is written, so that the ingest's audit
+	// rows and batch read on the same timeline as the memories.
+	now, err := conversationClock(DemoConversation)
+	if err != nil {
+		return err
+	}
+	db, _, err := openStore(e, false)
+	if err != nil {
+		return err
+	}
+	err = db.SetSetting(e.ctx, settingClock, now.Format(time.RFC3339))
+	db.Close()
+	if err != nil {
+		return err
+	}
 	eng, closeDB, err := openOrCreate(e)
 	if err != nil {
 		return err
@@ -61,10 +76,6 @@ func buildDemo(e *env) error {
 	defer closeDB()
 	t, err := ingestStream(e.ctx, eng, bytes.NewReader(DemoConversation), defaultIngestBatch)
 	if err != nil {
-		return err
-	}
-	now := demoClock(eng)
-	if err := eng.Store().SetSetting(e.ctx, settingClock, now.Format(time.RFC3339)); err != nil {
 		return err
 	}
 	// One heartbeat pass at the demo's now, so the Curate tab opens on what a
