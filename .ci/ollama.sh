@@ -18,7 +18,9 @@
 OLLAMA_VERSION="${OLLAMA_VERSION:-0.17.4}"
 MALGO_VERSION="v0.11.24"
 # Survives between CI runs on the same machine; the Go build cache is
-# shared anyway, so a rebuild after a version bump is warm.
+# shared anyway, so a rebuild after a version bump is warm — as long as this
+# path stays the same: the cache keys the C++ objects by CGO_CPPFLAGS, which
+# name it.
 if [ -z "${MEMTRACE_CI_CACHE:-}" ]; then
 	if [ -w /var/cache ]; then MEMTRACE_CI_CACHE=/var/cache/memtrace-ci; else MEMTRACE_CI_CACHE="$HOME/.cache/memtrace-ci"; fi
 fi
@@ -115,11 +117,20 @@ ollama_up() {
 			{ ollama_log "ollama create memtrace-tiny-$kind failed:"; tail -20 "$OLLAMA_CI_DIR/serve.log" >&2; return 1; }
 	done
 	export MEMTRACE_REAL_OLLAMA=1
+	export MEMTRACE_REAL_OLLAMA_REPORT="$OLLAMA_CI_DIR/real-tests.txt"
 	ollama_log "Ollama $OLLAMA_VERSION serving on $OLLAMA_HOST (pid $OLLAMA_CI_PID, log $OLLAMA_CI_DIR/serve.log) with memtrace-tiny-chat, -embed, -repeat"
 }
 
-# ollama_down stops the server ollama_up started and removes its files.
+# ollama_down lists the real-server tests that ran, by name, stops the
+# server ollama_up started and removes its files.
 ollama_down() {
+	local r="${MEMTRACE_REAL_OLLAMA_REPORT:-}"
+	if [ -n "$r" ] && [ -s "$r" ]; then
+		ollama_log "real-server tests: $(grep -c '^PASS' "$r") passed, $(grep -c '^FAIL' "$r") failed, $(grep -c '^SKIP' "$r") skipped:"
+		sort -k2 "$r" | sed 's/^/  /' >&2
+	elif [ -n "$r" ]; then
+		ollama_log "no real-server test ran"
+	fi
 	if [ -n "${OLLAMA_CI_PID:-}" ]; then
 		kill "$OLLAMA_CI_PID" 2>/dev/null && wait "$OLLAMA_CI_PID" 2>/dev/null
 		OLLAMA_CI_PID=

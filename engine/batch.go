@@ -17,6 +17,12 @@ const (
 	BatchForget  = "forget"  // one memory_forget over MCP
 	BatchImport  = "import"  // one import of Markdown tiers
 	BatchAdd     = "add"     // one `memtrace add`
+
+	// The review queue (review.go): one `review retry`, one store or one
+	// skip of held captures by a curator.
+	BatchReviewRetry = "review-retry"
+	BatchReviewStore = "review-store"
+	BatchReviewSkip  = "review-skip"
 )
 
 // SettingClock is the settings key of a database's pinned clock (RFC 3339).
@@ -40,8 +46,10 @@ type BatchEffect struct {
 	Archived    int `json:"archived,omitempty"`
 	Moved       int `json:"moved,omitempty"` // changed tier
 	Retyped     int `json:"retyped,omitempty"`
-	Updated     int `json:"updated,omitempty"` // content, importance, scope, statistics
-	Kept        int `json:"kept,omitempty"`    // keep decisions recorded (no change to the memory)
+	Updated     int `json:"updated,omitempty"`    // content, importance, scope, statistics
+	Superseded  int `json:"superseded,omitempty"` // linked to a newer memory (superseded_by set)
+	Unlinked    int `json:"unlinked,omitempty"`   // supersession link removed: current again
+	Kept        int `json:"kept,omitempty"`       // keep decisions recorded (no change to the memory)
 }
 
 // Change kinds ClassifyChange returns.
@@ -53,6 +61,8 @@ const (
 	ChangeMoved       = "moved"
 	ChangeRetyped     = "retyped"
 	ChangeUpdated     = "updated"
+	ChangeSuperseded  = "superseded"
+	ChangeUnlinked    = "unlinked"
 )
 
 // ClassifyChange names the most telling difference between a memory before
@@ -78,6 +88,11 @@ func ClassifyChange(before, after *Memory) string {
 		return ChangeMoved
 	case before.Type != after.Type:
 		return ChangeRetyped
+	case before.SupersededBy != after.SupersededBy || !before.ValidTo.Equal(after.ValidTo):
+		if after.SupersededBy != 0 {
+			return ChangeSuperseded
+		}
+		return ChangeUnlinked
 	case before.Content != after.Content || before.Importance != after.Importance || before.Scope != after.Scope ||
 		before.Kind != after.Kind || before.OrigType != after.OrigType || before.AccessCount != after.AccessCount ||
 		before.Key != after.Key:
@@ -103,12 +118,17 @@ func (b *BatchEffect) Add(kind string) {
 		b.Retyped++
 	case ChangeUpdated:
 		b.Updated++
+	case ChangeSuperseded:
+		b.Superseded++
+	case ChangeUnlinked:
+		b.Unlinked++
 	}
 }
 
 // Changed is the number of memories changed (keep decisions excluded).
 func (b BatchEffect) Changed() int {
-	return b.Created + b.Quarantined + b.Restored + b.Archived + b.Moved + b.Retyped + b.Updated
+	return b.Created + b.Quarantined + b.Restored + b.Archived + b.Moved + b.Retyped + b.Updated +
+		b.Superseded + b.Unlinked
 }
 
 // String is the effect for people: "created 141, quarantined 2"; "no change"
@@ -119,7 +139,8 @@ func (b BatchEffect) String() string {
 		n    int
 		word string
 	}{{b.Created, "created"}, {b.Quarantined, "quarantined"}, {b.Restored, "restored"}, {b.Archived, "archived"},
-		{b.Moved, "moved"}, {b.Retyped, "retyped"}, {b.Updated, "updated"}, {b.Kept, "kept"}} {
+		{b.Moved, "moved"}, {b.Retyped, "retyped"}, {b.Updated, "updated"},
+		{b.Superseded, "superseded"}, {b.Unlinked, "unlinked"}, {b.Kept, "kept"}} {
 		if p.n > 0 {
 			parts = append(parts, fmt.Sprintf("%s %d", p.word, p.n))
 		}
@@ -173,6 +194,8 @@ func (p *RollbackPlan) Describe() string {
 	add(e.Moved, "move %d memor%s back to its tier")
 	add(e.Retyped, "give %d memor%s back its type")
 	add(e.Updated, "revert %d memor%s")
+	add(e.Superseded, "mark %d memor%s superseded again")
+	add(e.Unlinked, "make %d superseded memor%s current again (link removed)")
 	if p.Proposals > 0 {
 		parts = append(parts, fmt.Sprintf("mark %d proposal(s) rolled back", p.Proposals))
 	}

@@ -44,6 +44,11 @@ type Capturer struct {
 	byHash  map[string]int64
 	lsh     *lshIndex
 	indexed map[int64]bool
+	// bySubject lists, per subject of the supersession lexicon, the
+	// indexed memories that name it (supersede_rule.go); kept with the
+	// dedupe index.
+	rule      *supersedeRule
+	bySubject map[string][]int64
 }
 
 // NewCapturer prepares the pipeline for e.
@@ -52,7 +57,7 @@ func (e *Engine) NewCapturer(ctx context.Context) (*Capturer, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Capturer{e: e, filter: filter.New(), gates: g, judge: e.judge}
+	c := &Capturer{e: e, filter: filter.New(), gates: g, judge: e.judge, rule: newSupersedeRule()}
 	if c.judge == nil {
 		c.judge = RuleJudge{tables: typeTables()}
 	}
@@ -202,7 +207,7 @@ func (c *Capturer) run(ctx context.Context, ps []*pending, done []bool, batch st
 		return nil
 	})
 	if err != nil {
-		c.byHash, c.lsh, c.indexed = nil, nil, nil // it may hold rolled-back inserts
+		c.byHash, c.lsh, c.indexed, c.bySubject = nil, nil, nil, nil // it may hold rolled-back inserts
 		if fresh {
 			c.batch = "" // its id was rolled back with it
 		}
@@ -234,13 +239,26 @@ func derivedMessageID(m Message) string {
 func (c *Capturer) decide(ctx context.Context, p *pending) error {
 	r, m := p.res, p.msg
 	r.Decider = c.decider
-	if match, ok := c.filter.L1(m.Text); ok {
+	// A user's lesson, or an explicit correction, is read first: the
+	// length floors of L1 do not apply to it ("Don't use tabs.").
+	var lesson *lessonFinding
+	if m.Role == "user" || m.Correction {
+		// Role-play and jokes state no lesson ("*bows* I'll always trust you").
+		if f := detectLesson(m.Text, m.Correction); f != nil && !f.NoTerms && (m.Correction || c.gates.roleplay(m.Text) == "") {
+			lesson = f
+		}
+	}
+	if match, ok := c.filter.L1(m.Text); ok && !(lesson != nil && lesson.Skip == "" && lengthFloor(match.Name)) {
 		r.Outcome, r.DroppedBy, r.Reason = OutcomeDropped, LayerL1, match.Name
 		r.Trail = append(r.Trail, Decision{Layer: LayerL1, Verdict: "drop", Pattern: match.Name, Reason: "L1 rule " + match.Name})
 		r.Decider = ""
 		return nil
+	} else if ok {
+		r.Trail = append(r.Trail, Decision{Layer: LayerL1, Verdict: "pass", Pattern: match.Name,
+			Reason: "L1 rule " + match.Name + " waived: a correction states its lesson in few words"})
+	} else {
+		r.Trail = append(r.Trail, Decision{Layer: LayerL1, Verdict: "pass"})
 	}
-	r.Trail = append(r.Trail, Decision{Layer: LayerL1, Verdict: "pass"})
 	if match, ok := c.filter.L2(m.Text); ok {
 		r.Outcome, r.DroppedBy, r.Reason = OutcomeDropped, LayerL2, match.Name
 		r.Trail = append(r.Trail, Decision{Layer: LayerL2, Verdict: "drop", Pattern: match.Name, Reason: "L2 pattern " + match.Name})
@@ -248,12 +266,7 @@ func (c *Capturer) decide(ctx context.Context, p *pending) error {
 		return nil
 	}
 	r.Trail = append(r.Trail, Decision{Layer: LayerL2, Verdict: "pass"})
-	if m.Role == "user" {
-		// Role-play and jokes state no lesson ("*bows* I'll always trust you").
-		if f := detectLesson(m.Text); f != nil && c.gates.roleplay(m.Text) == "" {
-			p.lesson = f
-		}
-	}
+	p.lesson = lesson
 
 	in := CaptureInput{Text: c.filter.StripMemoryTags(m.Text), Role: m.Role, Session: m.Session, Project: m.Project, Detail: c.e.cfg.Detail}
 	v, err := c.judge.JudgeCapture(ctx, in)
@@ -319,6 +332,10 @@ func (c *Capturer) decide(ctx context.Context, p *pending) error {
 	return nil
 }
 
+// lengthFloor reports whether an L1 rule is one of the length floors,
+// which a correction is exempt from.
+func lengthFloor(rule string) bool { return rule == "too_short" || rule == "too_short_stripped" }
+
 // normalType lower-cases a judge's type and maps the seed's spelling
 // "shared-thing" to shared_thing; an empty type is a note.
 func normalType(t string) string {
@@ -338,7 +355,7 @@ type batchWriter struct {
 	actor        Actor
 	insertedByID map[int64]*Memory
 	touched      map[int64]*Memory // copies of cached memories looked at in this batch
-	reinforced   map[int64]*Memory // those of them written (reinforced)
+	reinforced   map[int64]*Memory // those of them written (reinforced or superseded)
 	synced       bool              // the dedupe index has caught up with the cache
 }
 
@@ -362,7 +379,7 @@ func (w *batchWriter) write(ctx context.Context, p *pending) error {
 			return err
 		}
 	}
-	rec := &CaptureRecord{MessageID: m.ID, Session: m.Session, Role: m.Role, Project: m.Project, Text: m.Text, At: m.At,
+	rec := &CaptureRecord{MessageID: m.ID, Session: m.Session, Role: m.Role, Project: m.Project, Branch: m.Branch, Text: m.Text, At: m.At,
 		Outcome: r.Outcome, DroppedBy: r.DroppedBy, Reason: r.Reason, MemoryID: r.MemoryID, Trail: r.Trail, CreatedAt: w.c.e.Now()}
 	if err := w.q.InsertCapture(ctx, rec); err != nil {
 		return fmt.Errorf("record capture %s: %w", m.ID, err)
@@ -426,6 +443,7 @@ func (w *batchWriter) storeOrReinforce(ctx context.Context, p *pending) error {
 	if err := w.c.e.PrepareMemory(ctx, mem); err != nil {
 		return err
 	}
+	old, subject, marker, note := w.supersessionFor(mem)
 	if err := w.q.InsertMemory(ctx, mem, w.actor); err != nil {
 		return fmt.Errorf("store memory %s: %w", m.ID, err)
 	}
@@ -437,7 +455,13 @@ func (w *batchWriter) storeOrReinforce(ctx context.Context, p *pending) error {
 	r.Outcome, r.MemoryID = OutcomeStored, mem.ID
 	r.Trail = append(r.Trail, Decision{Layer: LayerDedupe, Verdict: "pass", Reason: "no active duplicate"},
 		Decision{Layer: LayerStore, Verdict: "store", Reason: fmt.Sprintf("memory %d: %s %s, importance %.2f, %s", mem.ID, mem.Kind, mem.Type, mem.Importance, mem.Scope)})
-	return nil
+	if note != nil {
+		r.Trail = append(r.Trail, *note)
+	}
+	if old == nil {
+		return nil
+	}
+	return w.linkSuperseded(ctx, p, mem, old, subject, marker)
 }
 
 // duplicate finds an active memory with the same content hash or a vector
@@ -475,6 +499,7 @@ func (w *batchWriter) duplicate(hash string, vec []float32) (*Memory, string) {
 func (c *Capturer) syncIndex() {
 	if c.lsh == nil {
 		c.byHash, c.lsh, c.indexed = map[string]int64{}, newLSH(c.e.embedder.Dim()), map[int64]bool{}
+		c.bySubject = map[string][]int64{}
 	}
 	c.e.EachMemory(func(m *Memory) bool {
 		if m.Status == StatusActive && !c.indexed[m.ID] {
@@ -489,6 +514,9 @@ func (c *Capturer) index(m *Memory) {
 	c.indexed[m.ID] = true
 	c.byHash[m.Hash] = m.ID
 	c.lsh.add(m.ID, m.Embedding)
+	for _, s := range c.rule.subjectsOf(lexNorm(m.Content)) {
+		c.bySubject[s] = append(c.bySubject[s], m.ID)
+	}
 }
 
 // written returns the memories this batch inserted or reinforced, as

@@ -99,7 +99,7 @@ func TestDemoDecisions(t *testing.T) {
 	for lesson, ids := range l.Corrections {
 		keys := map[string]bool{}
 		for _, id := range ids {
-			f := detectLesson(byID[id].Text)
+			f := detectLesson(byID[id].Text, false)
 			if f == nil || f.Skip != "" {
 				t.Errorf("lesson %s: %s not detected: %q", lesson, id, byID[id].Text)
 				continue
@@ -111,7 +111,7 @@ func TestDemoDecisions(t *testing.T) {
 		}
 	}
 	for _, id := range l.NotLessons {
-		if f := detectLesson(byID[id].Text); f != nil && f.Skip == "" {
+		if f := detectLesson(byID[id].Text, false); f != nil && f.Skip == "" {
 			t.Errorf("not-a-lesson %s recorded as %s: %q", id, f.Key, byID[id].Text)
 		}
 	}

@@ -6,8 +6,6 @@ import (
 	"slices"
 	"strings"
 	"time"
-
-	"memtrace/engine/textnorm"
 )
 
 // Corrections (seed 002). A user message is a lesson when it is an explicit
@@ -30,13 +28,17 @@ import (
 // The lesson key makes one lesson phrased differently, in either language,
 // count once per message: it is the sorted set of anchor concepts the text
 // names, from a small bilingual concept table (panic/패닉, gofmt, tabs/탭,
-// table-driven/테이블 기반 …). A text that names no anchor concept falls back
-// to its three rarest-looking content terms (textnorm.Tokens without stop
-// words, longest first), which matches only near-identical phrasings.
-// Limits: a lesson about a convention missing from the table is counted
-// only when repeated in similar words; two different lessons about the same
-// anchor concept ("panic in tests is fine" vs "no panic in libraries") share
-// a key — the curator sees every occurrence before promoting.
+// table-driven/테이블 기반 …). A text that names no anchor concept is keyed
+// by its content terms and counted under a recorded lesson whose terms it
+// shares (the canonicaliser in lessonkey.go), so rewordings count as one.
+// Limits: two different lessons about the same anchor concept ("panic in
+// tests is fine" vs "no panic in libraries") share a key — the curator sees
+// every occurrence before promoting.
+//
+// An explicit correction (memory_correct, Message.Correction) needs no
+// marker and no length: "No emojis." is a lesson. Nor does a marked lesson
+// in an ordinary user message need to pass the length floors of L1
+// ("Don't use tabs." in a transcript is counted).
 //
 // The same lesson seen in PromotionThreshold (3) distinct messages becomes a
 // promotion candidate; promotion itself is a human decision.
@@ -103,10 +105,14 @@ type lessonFinding struct {
 	Lesson string // the sentence that states it
 	Marker string
 	Skip   string // one_off | context_bound, when the message is not a lesson
+	// NoTerms: an explicit correction with no content words to key it by.
+	NoTerms bool
 }
 
-// detectLesson reads one user message; nil means no lesson.
-func detectLesson(text string) *lessonFinding {
+// detectLesson reads one user message; nil means no lesson. An explicit
+// correction (Message.Correction) needs no marker: it is a lesson unless it
+// is one-off or context-bound (Skip) or has no content words (NoTerms).
+func detectLesson(text string, explicit bool) *lessonFinding {
 	norm := lexNorm(text)
 	for _, nl := range notLessonMarkers() {
 		if k := kwFind(norm, nl.lex); k != "" {
@@ -118,16 +124,19 @@ func detectLesson(text string) *lessonFinding {
 	if marker == "" && len(concepts) > 0 {
 		marker = kwFind(norm, requestMarkers())
 	}
-	if marker == "" {
+	if marker == "" && !explicit {
 		return nil
 	}
 	key := "concept:" + strings.Join(concepts, "+")
 	if len(concepts) == 0 {
-		terms := fallbackTerms(text)
+		terms := lessonTerms(text)
 		if len(terms) == 0 {
+			if explicit {
+				return &lessonFinding{NoTerms: true, Marker: marker}
+			}
 			return nil
 		}
-		key = "terms:" + strings.Join(terms, "+")
+		key = termsKey(terms)
 	}
 	return &lessonFinding{Key: key, Lesson: lessonSentence(text, marker, concepts), Marker: marker}
 }
@@ -144,33 +153,17 @@ func lessonConcepts(norm string) []string {
 	return out
 }
 
-// fallbackTerms are up to three content terms of text, longest first.
-func fallbackTerms(text string) []string {
-	seen := map[string]bool{}
-	var terms []string
-	for _, t := range textnorm.Tokens(text) {
-		if textnorm.IsStopWord(t) || len([]rune(t)) < 3 || seen[t] {
-			continue
-		}
-		seen[t] = true
-		terms = append(terms, t)
-	}
-	slices.SortStableFunc(terms, func(a, b string) int { return len([]rune(b)) - len([]rune(a)) })
-	if len(terms) > 3 {
-		terms = terms[:3]
-	}
-	slices.Sort(terms)
-	return terms
-}
-
 // lessonSentence picks the sentence that states the lesson: the first that
 // holds the marker or an anchor concept.
 func lessonSentence(text, marker string, concepts []string) string {
 	for _, s := range splitSentences(text) {
 		n := lexNorm(s)
-		if strings.Contains(n, strings.TrimSuffix(marker, "*")) || len(lessonConcepts(n)) > 0 && len(concepts) > 0 {
+		if marker != "" && strings.Contains(n, strings.TrimSuffix(marker, "*")) || len(lessonConcepts(n)) > 0 && len(concepts) > 0 {
 			return clip(strings.TrimSpace(s), 200)
 		}
+	}
+	if ss := splitSentences(text); len(ss) == 1 {
+		return clip(ss[0], 200)
 	}
 	return clip(strings.TrimSpace(text), 200)
 }
@@ -187,6 +180,11 @@ func clip(s string, n int) string {
 // counted is not counted again; PromotionThreshold distinct messages make a
 // pending lesson a candidate (a promoted or rejected one keeps its status).
 func recordLesson(ctx context.Context, q Queries, f *lessonFinding, m Message, at time.Time) (*Correction, bool, error) {
+	key, err := canonicalLessonKey(ctx, q, f.Key)
+	if err != nil {
+		return nil, false, err
+	}
+	f.Key = key
 	c, err := q.GetCorrection(ctx, f.Key)
 	if ErrorCode(err) == ENOTFOUND {
 		c = &Correction{LessonKey: f.Key, Lesson: f.Lesson, Correction: m.Text, Context: lessonContext(m),

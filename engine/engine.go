@@ -47,6 +47,8 @@ type Engine struct {
 
 	sessions *sessionIndex  // conversation order for the lexical context window (context_index.go)
 	hot      map[int64]bool // active HOT-tier memories: the guaranteed channel's candidates
+	// supersedes is the reverse of Memory.SupersededBy: newer → older ids.
+	supersedes map[int64][]int64
 
 	// capturer serves Capture and CaptureBatch: created on first use, so
 	// the filter tables, the gates' embedded exemplars and the dedupe index
@@ -73,6 +75,8 @@ func Open(ctx context.Context, o Options) (*Engine, error) {
 		byKey:    make(map[string]int64),
 		hot:      make(map[int64]bool),
 		lex:      newLexical(),
+
+		supersedes: make(map[int64][]int64),
 	}
 	if e.embedder == nil {
 		e.embedder = vector.NewHashed(vector.DefaultDim)
@@ -177,6 +181,9 @@ func (e *Engine) cache(m *Memory) (old *Memory, existed bool) {
 // cacheFields is cache without the vector index.
 func (e *Engine) cacheFields(m *Memory) (old *Memory, existed bool) {
 	old, existed = e.mems[m.ID]
+	if existed || m.SupersededBy != 0 {
+		e.indexSupersession(old, m)
+	}
 	if existed && old.Key != "" && e.byKey[old.Key] == m.ID {
 		delete(e.byKey, old.Key)
 	}

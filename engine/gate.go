@@ -333,10 +333,3 @@ func keywordSentence(text, kw string) string {
 	}
 	return ""
 }
-
-// splitSentences splits at . ! ? and newlines.
-func splitSentences(text string) []string {
-	return strings.FieldsFunc(text, func(r rune) bool {
-		return r == '.' || r == '!' || r == '?' || r == '\n' || r == '。'
-	})
-}

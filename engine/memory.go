@@ -68,6 +68,15 @@ type Memory struct {
 	Boost          float64   `json:"boost"`
 	BoostAt        time.Time `json:"boost_at"`
 	Hash           string    `json:"hash"`
+	// SupersededBy is the newer memory that replaced this fact (0: none).
+	// The memory keeps its status: supersession is a link, not a deletion,
+	// and unlinking (or rolling back the batch that linked) makes it current
+	// again. ValidTo is when the fact stopped holding (valid time);
+	// SupersededAt is when the link was recorded (transaction time). See
+	// supersede.go.
+	SupersededBy int64     `json:"superseded_by,omitempty"`
+	ValidTo      time.Time `json:"valid_to,omitzero"`
+	SupersededAt time.Time `json:"superseded_at,omitzero"`
 	// Embedding is the vector of Content under Embedder; derived data, never
 	// part of the audit trail or the JSON contract.
 	Embedding []float32 `json:"-"`
@@ -95,6 +104,13 @@ type Message struct {
 	Text    string    `json:"text"`
 	At      time.Time `json:"at"`
 	Project string    `json:"project,omitempty"`
+	// Branch is the version-control branch the message was written on
+	// (Claude Code's gitBranch), kept on the capture.
+	Branch string `json:"branch,omitempty"`
+	// Correction says the sender marks the message as a correction
+	// (memory_correct): its lesson is recorded without a marker and
+	// without the length floors (see Engine.Correct).
+	Correction bool `json:"correction,omitempty"`
 }
 
 // MemoryFilter selects memories. Nil pointers and empty strings mean "any".

@@ -69,10 +69,14 @@ func (e *Engine) Recall(ctx context.Context, q Query) (*Trace, error) {
 	tr.Prompt = r.prompt
 	tr.PromptChars = runeCount(r.prompt)
 	for _, c := range r.live {
-		tr.Survivors = append(tr.Survivors, Survivor{
+		sv := Survivor{
 			ID: c.m.ID, Key: c.m.Key, Text: c.m.Content, Type: c.m.Type,
 			Kind: c.m.Kind, Tier: c.m.Tier, Channel: c.channel,
-		})
+		}
+		if c.former {
+			sv.SupersededBy, sv.ValidTo = c.m.SupersededBy, c.m.ValidTo
+		}
+		tr.Survivors = append(tr.Survivors, sv)
 		if c.channel == ChannelGuaranteed {
 			tr.Guaranteed++
 		}
@@ -149,6 +153,7 @@ type candidate struct {
 	bm25, cosine, relevance   float64
 	decay, boost, final       float64
 	channel                   string
+	former                    bool // superseded at the recall's time, recalled as a former fact
 	scores                    []namedScore
 	// snapshot is the Scores map last handed to a stage; it is reused until
 	// a score changes, so stages that only filter allocate no maps. A map
@@ -189,10 +194,14 @@ func (c *candidate) item() TraceItem {
 			c.snapshot[ns.name] = round6(ns.value)
 		}
 	}
-	return TraceItem{
+	it := TraceItem{
 		ID: c.m.ID, Key: c.m.Key, Text: c.m.Content, Type: c.m.Type, Kind: c.m.Kind,
 		Tier: c.m.Tier, Channel: c.channel, Scores: c.snapshot,
 	}
+	if c.former {
+		it.Superseded, it.SupersededBy, it.ValidTo = true, c.m.SupersededBy, c.m.ValidTo
+	}
+	return it
 }
 
 // keep appends the kept items to the stage in their order, then the

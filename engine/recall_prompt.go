@@ -32,6 +32,9 @@ func (r *recallRun) renderPrompt(st *StageTrace) {
 	lines := make([]string, 0, len(r.live))
 	for _, c := range r.live {
 		line := PromptLine(c.m)
+		if c.former {
+			line = FormerPromptLine(c.m)
+		}
 		r.rendered = append(r.rendered, promptLine{c, line})
 		lines = append(lines, line)
 		c.set("line_chars", float64(runeCount(line)+1))
@@ -93,6 +96,18 @@ func PromptLine(m Memory) string {
 		typ = string(m.Kind)
 	}
 	return fmt.Sprintf("- [%s %s] %s", m.CreatedAt.UTC().Format("2006-01-02"), typ, SanitizeText(m.Content))
+}
+
+// FormerPromptLine is a superseded memory as the agent receives it when
+// the query asks about the past: its validity leads the text, "- [DATE
+// TYPE] [until VALID_TO] text", so the agent never takes it as current.
+func FormerPromptLine(m Memory) string {
+	typ := SanitizeText(m.Type)
+	if typ == "" {
+		typ = string(m.Kind)
+	}
+	return fmt.Sprintf("- [%s %s] [until %s] %s", m.CreatedAt.UTC().Format("2006-01-02"), typ,
+		m.ValidTo.UTC().Format("2006-01-02"), SanitizeText(m.Content))
 }
 
 // blockTag matches anything that could open or close the memory block.

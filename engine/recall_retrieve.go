@@ -170,6 +170,7 @@ func cosineScore(a, b []float32) float64 {
 // memories, excluded sources, and echoes of the live session.
 func (r *recallRun) exclude(st *StageTrace) {
 	past := r.q.IncludeCold || AsksAboutPast(r.q.Text)
+	former := r.q.IncludeSuperseded || AsksAboutFormer(r.q.Text)
 	var kept []*candidate
 	var dropped []TraceItem
 	for _, c := range r.live {
@@ -177,9 +178,18 @@ func (r *recallRun) exclude(st *StageTrace) {
 			dropped = append(dropped, c.drop(kind, reason))
 			continue
 		}
+		if by, ok := r.supersededBy(c); ok {
+			if !former {
+				dropped = append(dropped, c.drop(DropSuperseded, fmt.Sprintf("superseded by #%d on %s (%q); the query does not ask about the past",
+					by.ID, c.m.ValidTo.UTC().Format("2006-01-02"), clip(SanitizeText(by.Content), 48))))
+				continue
+			}
+			c.former = true
+		}
 		kept = append(kept, c)
 	}
 	st.Notes["include_cold"] = strconv.FormatBool(past)
+	st.Notes["include_superseded"] = strconv.FormatBool(former)
 	st.Notes["echo_window"] = echoWindow.String()
 	st.Notes["excluded_roles"] = strings.Join(excludedRoles[:], ",")
 	r.keep(st, kept, dropped)
@@ -215,6 +225,44 @@ func (r *recallRun) excludeReason(c *candidate, includeCold bool) (DropKind, str
 		}
 	}
 	return "", ""
+}
+
+// supersededBy returns the memory that supersedes c at the recall's time,
+// if any: the link counts once the old fact stopped holding and the link
+// was recorded (both at or before q.At), and while the newer memory is not
+// quarantined (a newer memory judged noise replaces nothing).
+func (r *recallRun) supersededBy(c *candidate) (Memory, bool) {
+	if !c.m.supersededAt(r.q.At) {
+		return Memory{}, false
+	}
+	by, ok := r.e.Memory(c.m.SupersededBy)
+	if !ok || by.Status == StatusQuarantined {
+		return Memory{}, false
+	}
+	return by, true
+}
+
+// formerMarkers are the words with which a query asks about how things were
+// before a change ("before I moved", "used to", "예전에", "전에 … 살았"):
+// superseded facts may answer it, labelled former.
+var formerMarkers = [...]string{
+	"before", "used to", "previously", "formerly", "former", "in the past", "my old", "our old", "originally", "back when",
+	"예전", "전에", "이전", "원래", "옛날", "과거", "전 회사", "전 직장",
+}
+
+// AsksAboutFormer reports whether a query asks about the past in a way a
+// superseded fact can answer: AsksAboutPast, or a formerMarkers word.
+func AsksAboutFormer(text string) bool {
+	if AsksAboutPast(text) {
+		return true
+	}
+	t := textnorm.Normalize(text) + " "
+	for _, w := range formerMarkers {
+		if strings.Contains(t, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // pastMarkers are words with which a query asks about the past, so COLD

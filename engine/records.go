@@ -18,11 +18,12 @@ const (
 )
 
 // Decision is one step of a capture's decision trail.
+// The jsonschema tags describe the fields in the MCP tools' output schemas.
 type Decision struct {
-	Layer   string `json:"layer"`
-	Verdict string `json:"verdict"` // "pass", "drop", "store", "reinforce", "label", "unlabel", "record" …
-	Reason  string `json:"reason,omitempty"`
-	Pattern string `json:"pattern,omitempty"` // the named pattern that matched, when one did
+	Layer   string `json:"layer" jsonschema:"the pipeline step: l1, l2, judge, gate, dedupe, correct …"`
+	Verdict string `json:"verdict" jsonschema:"pass, drop, store, reinforce, label, unlabel, record …"`
+	Reason  string `json:"reason,omitempty" jsonschema:"why, in words"`
+	Pattern string `json:"pattern,omitempty" jsonschema:"the named pattern or lesson key that matched, when one did"`
 }
 
 // Outcome of a capture.
@@ -40,6 +41,7 @@ type CaptureRecord struct {
 	Session   string     `json:"session"`
 	Role      string     `json:"role"`
 	Project   string     `json:"project,omitempty"`
+	Branch    string     `json:"branch,omitempty"` // version-control branch, when the source records one
 	Text      string     `json:"text"`
 	At        time.Time  `json:"at"`
 	Outcome   string     `json:"outcome"`
@@ -196,6 +198,9 @@ type CaptureResult struct {
 	Trail      []Decision `json:"trail"`
 	// Correction is set when the message recorded (or counted) a lesson.
 	Correction *Correction `json:"correction,omitempty"`
+	// Supersedes lists the older memories this capture superseded (the
+	// supersession rule, supersede_rule.go).
+	Supersedes []SupersedeInfo `json:"supersedes,omitempty"`
 }
 
 // LineError is a malformed input line, reported by number while the rest of

@@ -110,7 +110,7 @@ func (c *Capturer) Reoffer(ctx context.Context, items []*ReviewItem) (string, []
 			Reason: fmt.Sprintf("review item %d offered again to %s (%s %d time(s): %s)", it.ID, c.decider, it.Status, it.Attempts, it.Reason),
 		}}}}
 	}
-	batch, err := c.e.freshReviewBatch(ctx, "review-retry-")
+	batch, err := c.e.reviewBatch(ctx, BatchReviewRetry)
 	if err != nil {
 		return "", nil, err
 	}
@@ -151,9 +151,15 @@ func (w *batchWriter) queue(ctx context.Context, p *pending) error {
 			it.Status = ReviewDropped
 		}
 		it.MemoryID, it.DecidedBy, it.DecidedAt, it.Batch = r.MemoryID, r.Decider, w.c.e.Now(), w.actor.Batch
-		it.Note = r.Reason
-		if r.DroppedBy != "" {
+		switch {
+		case r.DroppedBy != "":
 			it.Note = r.DroppedBy + ": " + r.Reason
+		case r.Outcome == OutcomeStored:
+			it.Note = fmt.Sprintf("stored by %s: %s %s", r.Decider, r.Kind, r.Type)
+		case r.Outcome == OutcomeReinforced:
+			it.Note = fmt.Sprintf("%s found it duplicates memory %d", r.Decider, r.MemoryID)
+		default:
+			it.Note = r.Reason
 		}
 	}
 	if err := w.q.SaveReview(ctx, it); err != nil {
@@ -242,7 +248,7 @@ func (e *Engine) StoreReviews(ctx context.Context, ids []int64, ch ReviewChoice)
 			return nil, err
 		}
 	}
-	batch, err := e.freshReviewBatch(ctx, "review-store-")
+	batch, err := e.reviewBatch(ctx, BatchReviewStore)
 	if err != nil {
 		return nil, err
 	}
@@ -293,7 +299,7 @@ func (e *Engine) SkipReviews(ctx context.Context, ids []int64, reason, curator s
 	if reason == "" {
 		reason = "not a memory"
 	}
-	batch, err := e.freshReviewBatch(ctx, "review-skip-")
+	batch, err := e.reviewBatch(ctx, BatchReviewSkip)
 	if err != nil {
 		return nil, err
 	}
@@ -327,23 +333,7 @@ func (e *Engine) SkipReviews(ctx context.Context, ids []int64, reason, curator s
 	return &ReviewDecision{Batch: batch, Items: out}, nil
 }
 
-// freshReviewBatch is a batch id base+time that no audit row and no review
-// item uses yet (a pinned clock gives the same time twice).
-func (e *Engine) freshReviewBatch(ctx context.Context, base string) (string, error) {
-	base += e.Now().Format("20060102T150405.000Z")
-	b := base
-	for i := 2; ; i++ {
-		rows, err := e.store.AuditForBatch(ctx, b)
-		if err != nil {
-			return "", fmt.Errorf("batch id: %w", err)
-		}
-		_, n, err := e.store.FindReviews(ctx, ReviewFilter{Batch: b, Limit: 1})
-		if err != nil {
-			return "", fmt.Errorf("batch id: %w", err)
-		}
-		if len(rows) == 0 && n == 0 {
-			return b, nil
-		}
-		b = fmt.Sprintf("%s-%d", base, i)
-	}
+// reviewBatch is a new batch id of kind from the database's counter.
+func (e *Engine) reviewBatch(ctx context.Context, kind string) (string, error) {
+	return e.store.NextBatchID(ctx, kind)
 }

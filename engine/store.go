@@ -21,6 +21,10 @@ type Queries interface {
 	// telemetry of recall, not curated content, and are not audited.
 	RecordAccess(ctx context.Context, id int64, at time.Time) error
 	SetBoost(ctx context.Context, id int64, boost float64, at time.Time) error
+	// SetEmbedding replaces the vector of memory id if its content hash is
+	// still hash, and reports whether it did. Vectors are derived data: not
+	// audited, but seq is bumped.
+	SetEmbedding(ctx context.Context, id int64, hash string, vec []float32, embedder string) (bool, error)
 	// MemoriesChangedSince returns memories whose Seq > seq, and the highest
 	// Seq seen.
 	MemoriesChangedSince(ctx context.Context, seq int64) ([]*Memory, int64, error)

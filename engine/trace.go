@@ -22,6 +22,9 @@ type Query struct {
 	// association boosts.
 	ReadOnly    bool `json:"read_only"`
 	IncludeCold bool `json:"include_cold,omitempty"`
+	// IncludeSuperseded recalls superseded memories too, labelled former
+	// (as a query that asks about the past does, AsksAboutFormer).
+	IncludeSuperseded bool `json:"include_superseded,omitempty"`
 }
 
 // TraceItem is one memory as a stage saw it. Scores are higher-is-better;
@@ -46,6 +49,12 @@ type TraceItem struct {
 	// RecognitionCue). Further facts about an item travel as fields like
 	// this one (e.g. superseded_by when knowledge updates land).
 	Recognised bool `json:"recognised,omitempty"`
+	// Superseded: a former fact at the recall's time, kept because the
+	// query asks about the past or include_superseded; SupersededBy is the
+	// newer memory and ValidTo when this one stopped holding.
+	Superseded   bool      `json:"superseded,omitempty"`
+	SupersededBy int64     `json:"superseded_by,omitempty"`
+	ValidTo      time.Time `json:"valid_to,omitzero"`
 }
 
 // StageTrace records one stage: how many items came in, how many went out,
@@ -69,6 +78,11 @@ type Survivor struct {
 	Tier Tier   `json:"tier,omitempty"`
 	// Channel is "semantic", "fact" or "guaranteed".
 	Channel string `json:"channel,omitempty"`
+	// A former fact (superseded at the recall's time, recalled because the
+	// query asks about the past): the newer memory and when this one
+	// stopped holding. The prompt line says "[until DATE]".
+	SupersededBy int64     `json:"superseded_by,omitempty"`
+	ValidTo      time.Time `json:"valid_to,omitzero"`
 }
 
 // Trace is the full record of one recall; its JSON is the `recall --json`

@@ -18,6 +18,7 @@ const (
 	DropExcludedRole  DropKind = "excluded_role"
 	DropOtherProject  DropKind = "other_project"
 	DropSessionEcho   DropKind = "session_echo"
+	DropSuperseded    DropKind = "superseded"
 	// rerank
 	DropNeighbourOnly DropKind = "neighbour_only"
 	DropBelowFloor    DropKind = "below_floor"
@@ -57,6 +58,7 @@ func DropKinds() []DropKindInfo {
 		{DropExcludedRole, "exclude", "written by an excluded source role"},
 		{DropOtherProject, "exclude", "scoped to another project than the query's"},
 		{DropSessionEcho, "exclude", "in the query's session, inside the echo window"},
+		{DropSuperseded, "exclude", "superseded by a newer memory at the recall's time, and the query does not ask about the past"},
 		{DropNeighbourOnly, "rerank", "matched only through neighbouring memories"},
 		{DropBelowFloor, "rerank", "relevance_score below the relevance floor"},
 		{DropNotYetCreated, "temporal", "created after the recall's time (at)"},

@@ -54,7 +54,9 @@ func TestEveryDropKindComesFromItsStage(t *testing.T) {
 		return add(t, e, m)
 	}
 	// exclude
-	mk(engine.Memory{Key: "keep", Content: "the staging database runs on port 5433"})
+	keep := mk(engine.Memory{Key: "keep", Content: "the staging database runs on port 5433"})
+	mk(engine.Memory{Key: "superseded", Content: "the staging database runs on port 5400", SupersededBy: keep.ID,
+		CreatedAt: now.Add(-3 * day), ValidTo: now.Add(-2 * day), SupersededAt: now.Add(-2 * day)})
 	mk(engine.Memory{Key: "quarantined", Content: "staging database port 5433 love you", Status: engine.StatusQuarantined})
 	mk(engine.Memory{Key: "archived", Content: "the old staging database ran on port 5432", Status: engine.StatusArchived, Tier: engine.TierCold})
 	mk(engine.Memory{Key: "tool", Content: "ECONNREFUSED staging database port 5433", Role: "tool"})

@@ -11,7 +11,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -34,13 +33,20 @@ const maxLine = 64 << 20
 // ccLine is one line of a Claude Code session transcript
 // (~/.claude/projects/<project>/<session>.jsonl).
 type ccLine struct {
-	Type      string     `json:"type"` // user | assistant | summary | system | file-history-snapshot …
-	UUID      string     `json:"uuid"`
-	SessionID string     `json:"sessionId"`
-	Timestamp string     `json:"timestamp"`
-	Cwd       string     `json:"cwd"`
-	IsMeta    bool       `json:"isMeta"`
-	Message   *ccMessage `json:"message"`
+	Type      string `json:"type"` // user | assistant | summary | system | file-history-snapshot | progress …
+	UUID      string `json:"uuid"`
+	SessionID string `json:"sessionId"`
+	Timestamp string `json:"timestamp"`
+	Cwd       string `json:"cwd"`
+	GitBranch string `json:"gitBranch"`
+	IsMeta    bool   `json:"isMeta"`
+	// IsSidechain marks a subagent's traffic (the Task tool): its "user"
+	// turns are prompts the main agent wrote, its replies the subagent's.
+	IsSidechain bool `json:"isSidechain"`
+	// IsCompactSummary marks the summary Claude Code writes as a user turn
+	// when it compacts the context.
+	IsCompactSummary bool       `json:"isCompactSummary"`
+	Message          *ccMessage `json:"message"`
 }
 
 type ccMessage struct {
@@ -57,21 +63,72 @@ type ccBlock struct {
 	IsError bool            `json:"is_error"`
 }
 
-// ReadClaudeCode reads a Claude Code session transcript (JSONL) and calls fn
-// for every message in it, in order:
+// ClaudeCodeOptions configure ReadClaudeCodeWith.
+type ClaudeCodeOptions struct {
+	// Project names the project of a line from its cwd and the first cwd
+	// of its session in the file; nil means SessionProject.
+	Project func(cwd, firstCwd string) string
+}
+
+// SessionProject is the project of a transcript line: the repository
+// cwd is in (RepoProject: the nearest .git at or above it, links never
+// followed), else the base name of the session's first working directory —
+// so a session that moves into a subfolder (garden-app/web) stays one
+// project, garden-app, not two.
+func SessionProject(cwd, firstCwd string) string {
+	if name, ok := RepoProject(cwd); ok {
+		return name
+	}
+	if firstCwd != "" {
+		return projectName(firstCwd)
+	}
+	return projectName(cwd)
+}
+
+// ReadClaudeCode is ReadClaudeCodeWith with the default options.
+func ReadClaudeCode(r io.Reader, fn func(line int, m engine.Message) error) ([]engine.LineError, error) {
+	return ReadClaudeCodeWith(r, ClaudeCodeOptions{}, fn)
+}
+
+// ReadClaudeCodeWith reads a Claude Code session transcript (JSONL) and
+// calls fn for every message in it, in order:
 //
 //   - the text blocks of a user or assistant line become one message with
-//     the line's uuid as id, its sessionId as session and the base name of
-//     its cwd as project;
+//     the line's uuid as id, its sessionId as session, its gitBranch as
+//     branch and the project named by o.Project;
+//   - Claude Code's own markup inside a user's text — <system-reminder>,
+//     <ide_…> elements (the file open in the IDE, a selection), hook output,
+//     interrupt markers — is removed; a turn that is nothing but the
+//     harness's (slash-command and bash-mode markup and output, a
+//     <task-notification>, "[Request interrupted by user]") becomes a role
+//     "tool" message, which the pipeline logs and never stores;
 //   - every tool_use and tool_result block becomes a role "tool" message
 //     with id "<uuid>#<block index>", so the noise filters see (and can drop)
 //     it; thinking blocks and images are not conversation and are skipped;
-//   - summary, system and snapshot lines, and meta lines (isMeta) that
-//     Claude Code injects itself, carry no conversation and are skipped.
+//   - subagent lines (isSidechain: the prompt is the main agent's words, the
+//     replies the subagent's, neither the user's), compaction summaries
+//     (isCompactSummary: a model's summary of earlier turns, already
+//     imported as themselves), summary, system, progress and snapshot lines,
+//     and meta lines (isMeta) carry no conversation of the user and are
+//     skipped.
 //
 // A malformed line is reported as a LineError and the rest is still read.
 // An error returned by fn stops the reading and is returned.
-func ReadClaudeCode(r io.Reader, fn func(line int, m engine.Message) error) ([]engine.LineError, error) {
+func ReadClaudeCodeWith(r io.Reader, o ClaudeCodeOptions, fn func(line int, m engine.Message) error) ([]engine.LineError, error) {
+	project := o.Project
+	if project == nil {
+		cache := map[[2]string]string{}
+		project = func(cwd, first string) string {
+			k := [2]string{cwd, first}
+			if p, ok := cache[k]; ok {
+				return p
+			}
+			p := SessionProject(cwd, first)
+			cache[k] = p
+			return p
+		}
+	}
+	firstCwd := map[string]string{} // session → its first cwd in this file
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
 	var bad []engine.LineError
@@ -82,7 +139,12 @@ func ReadClaudeCode(r io.Reader, fn func(line int, m engine.Message) error) ([]e
 		if raw == "" {
 			continue
 		}
-		ms, err := parseClaudeCodeLine([]byte(raw))
+		ms, err := parseClaudeCodeLine([]byte(raw), func(session, cwd string) string {
+			if _, ok := firstCwd[session]; !ok && cwd != "" {
+				firstCwd[session] = cwd
+			}
+			return project(cwd, firstCwd[session])
+		})
 		if err != nil {
 			bad = append(bad, engine.LineError{Line: n, Error: err.Error()})
 			continue
@@ -103,8 +165,9 @@ func ReadClaudeCode(r io.Reader, fn func(line int, m engine.Message) error) ([]e
 }
 
 // parseClaudeCodeLine returns the messages one transcript line carries
-// (none for lines that are not conversation).
-func parseClaudeCodeLine(raw []byte) ([]engine.Message, error) {
+// (none for lines that are not conversation); project names the project
+// of a session's line by its cwd.
+func parseClaudeCodeLine(raw []byte, project func(session, cwd string) string) ([]engine.Message, error) {
 	var l ccLine
 	if err := json.Unmarshal(raw, &l); err != nil {
 		return nil, fmt.Errorf("not a JSON object: %v", err)
@@ -112,7 +175,7 @@ func parseClaudeCodeLine(raw []byte) ([]engine.Message, error) {
 	if l.Type == "" {
 		return nil, errors.New(`no "type" field: not a Claude Code transcript line`)
 	}
-	if l.Type != "user" && l.Type != "assistant" || l.IsMeta {
+	if l.Type != "user" && l.Type != "assistant" || l.IsMeta || l.IsSidechain || l.IsCompactSummary {
 		return nil, nil
 	}
 	if l.Message == nil {
@@ -129,11 +192,20 @@ func parseClaudeCodeLine(raw []byte) ([]engine.Message, error) {
 	if role == "" {
 		role = l.Type
 	}
-	base := engine.Message{Session: l.SessionID, At: at.UTC(), Project: projectName(l.Cwd)}
+	base := engine.Message{Session: l.SessionID, At: at.UTC(), Project: project(l.SessionID, l.Cwd), Branch: l.GitBranch}
 	msg := func(id, role, text string) engine.Message {
 		m := base
 		m.ID, m.Role, m.Text = id, role, text
 		return m
+	}
+	// said turns a line's text into its message: without the harness's
+	// markup, or, when the harness wrote all of it, a tool message.
+	said := func(id, text string) engine.Message {
+		clean, had := stripHarness(text)
+		if had && clean == "" {
+			return msg(id, RoleTool, clip(strings.TrimSpace(text)))
+		}
+		return msg(id, role, clean)
 	}
 
 	content := l.Message.Content
@@ -148,10 +220,7 @@ func parseClaudeCodeLine(raw []byte) ([]engine.Message, error) {
 		if strings.TrimSpace(s) == "" {
 			return nil, nil
 		}
-		if isCommandMarkup(s) {
-			return []engine.Message{msg(l.UUID, RoleTool, clip(s))}, nil
-		}
-		return []engine.Message{msg(l.UUID, role, s)}, nil
+		return []engine.Message{said(l.UUID, s)}, nil
 	}
 	var blocks []ccBlock
 	if err := json.Unmarshal(content, &blocks); err != nil {
@@ -184,7 +253,7 @@ func parseClaudeCodeLine(raw []byte) ([]engine.Message, error) {
 	}
 	var out []engine.Message
 	if len(texts) > 0 {
-		out = append(out, msg(l.UUID, role, strings.Join(texts, "\n\n")))
+		out = append(out, said(l.UUID, strings.Join(texts, "\n\n")))
 	}
 	return append(out, tools...), nil
 }
@@ -215,18 +284,6 @@ func resultText(raw json.RawMessage) string {
 	return strings.Join(parts, "\n")
 }
 
-// isCommandMarkup reports whether a user "message" is Claude Code's own
-// record of a slash command or its local output rather than typed text.
-func isCommandMarkup(s string) bool {
-	s = strings.TrimSpace(s)
-	for _, p := range []string{"<command-name>", "<command-message>", "<local-command-stdout>", "<local-command-stderr>"} {
-		if strings.HasPrefix(s, p) {
-			return true
-		}
-	}
-	return false
-}
-
 // clip keeps the first MaxToolText characters of a tool text.
 func clip(s string) string {
 	if utf8.RuneCountInString(s) <= MaxToolText {
@@ -235,13 +292,4 @@ func clip(s string) string {
 	rs := []rune(s)
 	return fmt.Sprintf("%s [truncated: %d characters of tool output exceeded the %d-character limit]",
 		string(rs[:MaxToolText]), len(rs)-MaxToolText, MaxToolText)
-}
-
-// projectName is the last element of a working directory, POSIX or Windows.
-func projectName(cwd string) string {
-	cwd = strings.TrimRight(strings.ReplaceAll(cwd, `\`, "/"), "/")
-	if cwd == "" {
-		return ""
-	}
-	return path.Base(cwd)
 }

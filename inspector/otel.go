@@ -1,30 +1,30 @@
 package inspector
 
 import (
-	"crypto/sha256"
+	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
-	"io"
 	"math"
 	"sort"
 	"strconv"
-	"strings"
 	"time"
 
 	"memtrace/engine"
 )
 
 // OpenTelemetry export of a recall trace: one root span for the whole
-// recall and one child span per stage, in stage order. Field names follow
-// the OTLP/JSON encoding of a span (traceId, spanId, parentSpanId, name,
-// kind, startTimeUnixNano, endTimeUnixNano, attributes as key/value pairs
-// with typed values), so a file of them, one a line, converts to an OTLP
-// request by wrapping the lines in resourceSpans → scopeSpans → spans (see
-// docs/inspector.md). Attribute names follow the OpenTelemetry GenAI
-// semantic conventions for memory operations where one fits
-// (gen_ai.operation.name = search_memory, gen_ai.memory.query.text,
-// gen_ai.memory.records); the rest are memtrace.*.
+// recall and one child span per stage, in stage order, in the OTLP/JSON
+// encoding (traceId, spanId, parentSpanId, name, kind, startTimeUnixNano,
+// endTimeUnixNano, attributes as key/value pairs with typed values).
+// Request wraps them in an ExportTraceServiceRequest (resourceSpans →
+// scopeSpans → spans), one JSON line per recall, which is what the
+// OpenTelemetry file exporter writes and the Collector's otlpjsonfile
+// receiver reads (see docs/inspector.md). Every export of a recall gets
+// fresh random trace and span ids, as every recall is its own trace.
+// Attribute names follow the OpenTelemetry GenAI semantic conventions for
+// memory operations where one fits (gen_ai.operation.name = search_memory,
+// gen_ai.memory.query.text, gen_ai.memory.record.count,
+// gen_ai.memory.store.id, gen_ai.memory.records); the rest are memtrace.*.
 const (
 	// SpanRoot is the root span's name: the GenAI operation, no store name.
 	SpanRoot = "search_memory"
@@ -100,31 +100,30 @@ func Bool(b bool) AnyValue { return AnyValue{BoolValue: &b} }
 
 func kv(key string, v AnyValue) KeyValue { return KeyValue{Key: key, Value: v} }
 
-// TraceID is the trace id of tr: the first 16 bytes, in hex, of a SHA-256
-// over what determines the recall (query, at, session, project, k,
-// budget), so the same recall always exports under the same ids.
-func TraceID(tr *engine.Trace) string {
-	h := sha256.Sum256([]byte(strings.Join([]string{
-		"memtrace", tr.Query, tr.At.UTC().Format(time.RFC3339Nano), tr.Session, tr.Project,
-		strconv.Itoa(tr.K), strconv.Itoa(tr.Budget),
-	}, "\x00")))
-	return hex.EncodeToString(h[:16])
+// newID returns n random bytes in hex: a trace id (16) or a span id (8).
+func newID(n int) string {
+	b := make([]byte, n)
+	if _, err := rand.Read(b); err != nil {
+		panic(fmt.Sprintf("otel ids: %v", err)) // crypto/rand does not fail on supported systems
+	}
+	return hex.EncodeToString(b)
 }
 
-// spanID is the first 8 bytes, in hex, of a SHA-256 over the trace id and
-// the span's name.
-func spanID(traceID, name string) string {
-	h := sha256.Sum256([]byte(traceID + "\x00" + name))
-	return hex.EncodeToString(h[:8])
+// SpanOptions are what a recall's spans carry besides the trace.
+type SpanOptions struct {
+	// StoreID is gen_ai.memory.store.id: which memory store was searched
+	// (memtrace uses "sqlite:" and the database file's absolute path).
+	StoreID string
 }
 
-// Spans turns tr into a root span and one span per stage. start is when
-// the recall began on the wall clock; each stage span lasts its took_ms,
-// one after the other, and the root span covers them all. (The simulated
-// time of the recall is the attribute memtrace.at.)
-func Spans(tr *engine.Trace, start time.Time) []Span {
-	traceID := TraceID(tr)
-	rootID := spanID(traceID, SpanRoot)
+// Spans turns tr into a root span and one span per stage, under a new
+// random trace id. start is when the recall began on the wall clock; each
+// stage span lasts its took_ms, one after the other, and the root span
+// covers them all. (The simulated time of the recall is the attribute
+// memtrace.at.)
+func Spans(tr *engine.Trace, start time.Time, o SpanOptions) []Span {
+	traceID := newID(16)
+	rootID := newID(8)
 	base := start.UnixNano()
 	var offset int64
 	stages := make([]Span, 0, len(tr.Stages))
@@ -135,7 +134,7 @@ func Spans(tr *engine.Trace, start time.Time) []Span {
 		}
 		name := SpanStagePrefix + st.Name
 		stages = append(stages, Span{
-			TraceID: traceID, SpanID: spanID(traceID, name), ParentSpanID: rootID,
+			TraceID: traceID, SpanID: newID(8), ParentSpanID: rootID,
 			Name: name, Kind: SpanKindInternal,
 			StartTimeUnixNano: strconv.FormatInt(base+offset, 10),
 			EndTimeUnixNano:   strconv.FormatInt(base+offset+took, 10),
@@ -147,16 +146,17 @@ func Spans(tr *engine.Trace, start time.Time) []Span {
 		TraceID: traceID, SpanID: rootID, Name: SpanRoot, Kind: SpanKindClient,
 		StartTimeUnixNano: strconv.FormatInt(base, 10),
 		EndTimeUnixNano:   strconv.FormatInt(base+offset, 10),
-		Attributes:        rootAttributes(tr),
+		Attributes:        rootAttributes(tr, o),
 	}
 	return append([]Span{root}, stages...)
 }
 
-func rootAttributes(tr *engine.Trace) []KeyValue {
+func rootAttributes(tr *engine.Trace, o SpanOptions) []KeyValue {
 	attrs := []KeyValue{
 		kv("gen_ai.operation.name", Str("search_memory")),
 		kv("gen_ai.provider.name", Str("memtrace")),
 		kv("gen_ai.memory.query.text", Str(tr.Query)),
+		kv("gen_ai.memory.record.count", Int(int64(len(tr.Survivors)))),
 		kv("memtrace.at", Str(tr.At.UTC().Format(time.RFC3339))),
 		kv("memtrace.read_only", Bool(tr.ReadOnly)),
 		kv("memtrace.k", Int(int64(tr.K))),
@@ -165,6 +165,9 @@ func rootAttributes(tr *engine.Trace) []KeyValue {
 		kv("memtrace.survivors", Int(int64(len(tr.Survivors)))),
 		kv("memtrace.guaranteed", Int(int64(tr.Guaranteed))),
 		kv("memtrace.channel", channelCounts(tr.Survivors)),
+	}
+	if o.StoreID != "" {
+		attrs = append(attrs, kv("gen_ai.memory.store.id", Str(o.StoreID)))
 	}
 	if tr.Session != "" {
 		attrs = append(attrs, kv("memtrace.session", Str(tr.Session)))
@@ -303,16 +306,4 @@ func DropCounts(st engine.StageTrace) map[string]int {
 		}
 	}
 	return n
-}
-
-// WriteSpans writes spans as JSON lines.
-func WriteSpans(w io.Writer, spans []Span) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	for _, s := range spans {
-		if err := enc.Encode(s); err != nil {
-			return fmt.Errorf("write span %s: %w", s.Name, err)
-		}
-	}
-	return nil
 }

@@ -78,7 +78,7 @@ func recordIDs(t *testing.T, s inspector.Span) []string {
 
 // A recall exports as a root search_memory span and one span per stage, in
 // stage order, each a child of the root, laid end to end in time, with
-// deterministic ids and the GenAI and memtrace attributes.
+// fresh random ids and the GenAI and memtrace attributes.
 func TestSpansOfARecall(t *testing.T) {
 	d := openDemo(t)
 	ctx := context.Background()
@@ -88,7 +88,7 @@ func TestSpansOfARecall(t *testing.T) {
 		t.Fatal(err)
 	}
 	start := time.Date(2026, 7, 21, 9, 0, 0, 0, time.UTC)
-	spans := inspector.Spans(tr, start)
+	spans := inspector.Spans(tr, start, inspector.SpanOptions{StoreID: "sqlite:/tmp/demo.db"})
 	if len(spans) != 1+len(engine.StageNames) {
 		t.Fatalf("%d spans, want a root and %d stages", len(spans), len(engine.StageNames))
 	}
@@ -168,36 +168,56 @@ func TestSpansOfARecall(t *testing.T) {
 		t.Error("budget span used_chars differs from the prompt")
 	}
 
-	// The same recall exports under the same ids; another time under others.
-	again, _ := inspector.Recall(ctx, d.e, engine.Query{Text: looseChungju, At: at})
-	if s2 := inspector.Spans(again, start.Add(time.Hour)); s2[0].TraceID != root.TraceID || s2[3].SpanID != spans[3].SpanID {
-		t.Error("span ids differ for the same query and at")
+	if integer(t, root, "gen_ai.memory.record.count") != len(tr.Survivors) {
+		t.Error("gen_ai.memory.record.count differs from the survivors")
 	}
-	now, _ := inspector.Recall(ctx, d.e, engine.Query{Text: looseChungju, At: d.now})
-	if inspector.TraceID(now) == root.TraceID {
-		t.Error("the same trace id at two different times")
+	if v, ok := root.Attr("gen_ai.memory.store.id"); !ok || *v.StringValue != "sqlite:/tmp/demo.db" {
+		t.Errorf("gen_ai.memory.store.id = %+v", v)
 	}
 
-	// JSON lines with OTLP/JSON field names.
+	// Every export of a recall is its own trace: fresh trace and span ids.
+	again := inspector.Spans(tr, start, inspector.SpanOptions{})
+	if again[0].TraceID == root.TraceID || again[3].SpanID == spans[3].SpanID {
+		t.Error("two exports share ids")
+	}
+	if _, ok := again[0].Attr("gen_ai.memory.store.id"); ok {
+		t.Error("gen_ai.memory.store.id without a store id")
+	}
+
+	// One ExportTraceServiceRequest line with OTLP/JSON field names.
 	var buf bytes.Buffer
-	if err := inspector.WriteSpans(&buf, spans); err != nil {
+	if err := inspector.WriteRequest(&buf, inspector.Request("v1.2.3", spans)); err != nil {
 		t.Fatal(err)
 	}
-	lines := strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")
-	if len(lines) != len(spans) {
-		t.Fatalf("%d lines for %d spans", len(lines), len(spans))
+	line := buf.String()
+	if strings.Count(line, "\n") != 1 || !strings.HasSuffix(line, "\n") {
+		t.Fatalf("not one line: %q", line)
 	}
-	var raw map[string]any
-	if err := json.Unmarshal([]byte(lines[0]), &raw); err != nil {
-		t.Fatal(err)
-	}
-	for _, k := range []string{"traceId", "spanId", "name", "kind", "startTimeUnixNano", "endTimeUnixNano", "attributes"} {
-		if _, ok := raw[k]; !ok {
-			t.Errorf("root line lacks %s: %s", k, lines[0])
+	var req struct {
+		ResourceSpans []struct {
+			Resource   struct{ Attributes []map[string]any }
+			ScopeSpans []struct {
+				Scope struct{ Name, Version string }
+				Spans []map[string]any
+			}
 		}
 	}
-	if !strings.Contains(lines[1], `"parentSpanId":"`+root.SpanID+`"`) ||
-		!strings.Contains(lines[0], `{"key":"gen_ai.operation.name","value":{"stringValue":"search_memory"}}`) {
-		t.Errorf("lines do not use the OTLP/JSON shapes:\n%s\n%s", lines[0], lines[1])
+	if err := json.Unmarshal([]byte(line), &req); err != nil {
+		t.Fatal(err)
+	}
+	if len(req.ResourceSpans) != 1 || len(req.ResourceSpans[0].ScopeSpans) != 1 || len(req.ResourceSpans[0].ScopeSpans[0].Spans) != len(spans) {
+		t.Fatalf("request shape: %s", line)
+	}
+	raw := req.ResourceSpans[0].ScopeSpans[0].Spans[0]
+	for _, k := range []string{"traceId", "spanId", "name", "kind", "startTimeUnixNano", "endTimeUnixNano", "attributes"} {
+		if _, ok := raw[k]; !ok {
+			t.Errorf("root span lacks %s", k)
+		}
+	}
+	if !strings.Contains(line, `{"key":"service.name","value":{"stringValue":"memtrace"}}`) ||
+		!strings.Contains(line, `{"key":"service.version","value":{"stringValue":"v1.2.3"}}`) ||
+		!strings.Contains(line, `"parentSpanId":"`+root.SpanID+`"`) ||
+		!strings.Contains(line, `{"key":"gen_ai.operation.name","value":{"stringValue":"search_memory"}}`) {
+		t.Errorf("the line does not use the OTLP/JSON shapes:\n%s", line)
 	}
 }

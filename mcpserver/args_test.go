@@ -188,3 +188,40 @@ func TestRecallReturnsTheBlockOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestOutputFieldsAreDescribed: every field of every tool's output schema
+// says what it is, so an agent need not guess.
+func TestOutputFieldsAreDescribed(t *testing.T) {
+	cs, _ := connect(t, time.Now())
+	lt, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fields := 0
+	var walk func(tool, path string, s map[string]any)
+	walk = func(tool, path string, s map[string]any) {
+		props, _ := s["properties"].(map[string]any)
+		for name, p := range props {
+			fields++
+			pm := p.(map[string]any)
+			if d, _ := pm["description"].(string); d == "" {
+				t.Errorf("%s: output field %s%s has no description", tool, path, name)
+			}
+			walk(tool, path+name+".", pm)
+			if items, ok := pm["items"].(map[string]any); ok {
+				walk(tool, path+name+"[].", items)
+			}
+		}
+	}
+	for _, tl := range lt.Tools {
+		b, _ := json.Marshal(tl.OutputSchema)
+		var s map[string]any
+		if err := json.Unmarshal(b, &s); err != nil {
+			t.Fatal(err)
+		}
+		walk(tl.Name, "", s)
+	}
+	if fields < 30 {
+		t.Fatalf("only %d output fields seen: the walk does not reach the schemas", fields)
+	}
+}

@@ -7,13 +7,13 @@ import (
 	"memtrace/engine"
 )
 
-// recordCorrection runs a correction through the capture pipeline as a user
-// message — the pipeline's correction step recognises it and counts its
-// lesson — and, when this is the lesson's first sighting, keeps the agent's
-// description of what was corrected as the lesson's context (in place of
-// the session name the pipeline records).
+// recordCorrection records an explicit correction (engine.Correct: a
+// lesson always, or an error saying why not) and, when this is the
+// lesson's first sighting, keeps the agent's description of what was
+// corrected as the lesson's context (in place of the session name the
+// pipeline records).
 func (s *Server) recordCorrection(ctx context.Context, in CorrectIn) (*engine.CaptureResult, error) {
-	res, err := s.e.Capture(ctx, engine.Message{Role: "user", Text: in.Text, At: s.e.Now()})
+	res, err := s.e.Correct(ctx, engine.Message{Role: "user", Text: in.Text, At: s.e.Now(), Session: in.Session, Project: in.Project})
 	if err != nil {
 		return nil, err
 	}

@@ -121,9 +121,11 @@ func (s *Server) addTools() {
 		Name:  ToolCorrect,
 		Title: "Record a correction",
 		Description: "Record a correction or a stated preference from the user (\"don't use panic in handlers\", " +
-			"\"I prefer table-driven tests\", \"커밋 메시지는 영어로 써 주세요\"). The same lesson seen three times " +
-			"becomes a candidate rule for a person to promote. context says what you did that was corrected. " +
-			"Returns the capture outcome and the lesson with its count.",
+			"\"No emojis.\", \"커밋 메시지는 영어로 써 주세요\"), as the user said it. It is always recorded as a lesson " +
+			"(short ones too), or the tool error says why not (a one-off or context-bound instruction). Rewordings " +
+			"of one lesson count as the same lesson; seen three times it becomes a candidate rule for a person to " +
+			"promote. context says what you did that was corrected. Returns the capture outcome and the lesson " +
+			"with its key and count.",
 		Annotations: &mcp.ToolAnnotations{Title: "Record a correction", DestructiveHint: &no, OpenWorldHint: &no},
 	}, inputSchema[CorrectIn](map[string][]bound{"text": {text}, "context": {text}, "session": {field}, "project": {field}})), s.correct)
 	mcp.AddTool(s.srv, s.withInput(&mcp.Tool{

@@ -28,20 +28,22 @@ type CaptureOut struct {
 	Outcome   string            `json:"outcome" jsonschema:"stored, reinforced, dropped, or held (the judge could not decide: needs_review, kept in the review queue for a curator)"`
 	MemoryID  int64             `json:"memory_id,omitempty" jsonschema:"the memory stored or reinforced"`
 	Key       string            `json:"key,omitempty" jsonschema:"the memory's stable key"`
-	Kind      string            `json:"kind,omitempty"`
-	Type      string            `json:"type,omitempty"`
+	Kind      string            `json:"kind,omitempty" jsonschema:"fact (decays slowly) or episode (decays fast), for a stored memory"`
+	Type      string            `json:"type,omitempty" jsonschema:"the memory's label: preference, health, date, rule, correction, note …"`
 	DroppedBy string            `json:"dropped_by,omitempty" jsonschema:"the layer that dropped the message: l1, l2 or judge"`
 	Reason    string            `json:"reason,omitempty" jsonschema:"why: the named pattern or the judge's reason"`
 	Decider   string            `json:"decider,omitempty" jsonschema:"rules, or judge:<model>"`
 	Trail     []engine.Decision `json:"trail" jsonschema:"every step of the capture pipeline with its verdict"`
 	Lesson    *LessonOut        `json:"lesson,omitempty" jsonschema:"the correction lesson the message recorded or counted"`
+	// Supersedes: the older facts this capture replaced (a knowledge update).
+	Supersedes []engine.SupersedeInfo `json:"supersedes,omitempty" jsonschema:"older memories this one superseded (a knowledge update): id, text, the shared subject, the change marker, valid_to; they are kept, no longer recalled as current, and rollback of the capture's batch restores them"`
 }
 
 // LessonOut is a correction lesson as memory_capture and memory_correct
 // report it.
 type LessonOut struct {
-	Key    string `json:"key"`
-	Lesson string `json:"lesson"`
+	Key    string `json:"key" jsonschema:"the lesson's key: concept:… (a known convention) or terms:… (its content words); rewordings share it"`
+	Lesson string `json:"lesson" jsonschema:"the sentence that states the lesson"`
 	Count  int    `json:"count" jsonschema:"how many times the lesson has been seen; 3 makes it a promotion candidate"`
 	Status string `json:"status" jsonschema:"pending, candidate, promoted or rejected"`
 }
@@ -55,6 +57,8 @@ type RecallIn struct {
 	Budget   int    `json:"budget,omitempty" jsonschema:"at most this many characters in the memory block (default 2000)"`
 	ReadOnly bool   `json:"read_only,omitempty" jsonschema:"true: only look, do not count this as a use of the memories"`
 	Detail   string `json:"detail,omitempty" jsonschema:"ids (default): the structured result names the memories by id and key, the block is the text content; full: it repeats the block and each memory's text as well"`
+	// IncludeSuperseded recalls superseded facts too, labelled former.
+	IncludeSuperseded bool `json:"include_superseded,omitempty" jsonschema:"true: also recall facts a newer one superseded, marked [until DATE] (a query about the past does this by itself)"`
 }
 
 // Recall details: what the structured result of memory_recall carries.
@@ -72,18 +76,21 @@ type RecallOut struct {
 	PromptChars int              `json:"prompt_chars" jsonschema:"the block's length in characters"`
 	Survivors   []RecallSurvivor `json:"survivors" jsonschema:"the memories in the block, in its order"`
 	Guaranteed  int              `json:"guaranteed" jsonschema:"how many came from the always-included channel"`
-	ReadOnly    bool             `json:"read_only"`
-	At          time.Time        `json:"at"`
+	ReadOnly    bool             `json:"read_only" jsonschema:"true when the recall was not counted as a use of the memories"`
+	At          time.Time        `json:"at" jsonschema:"the time the recall was made at (RFC 3339)"`
 }
 
 // RecallSurvivor is one memory of the block: enough to name it to
 // memory_forget; its text is in the block.
 type RecallSurvivor struct {
-	ID      int64  `json:"id"`
-	Key     string `json:"key,omitempty"`
-	Type    string `json:"type,omitempty"`
+	ID      int64  `json:"id" jsonschema:"the memory's id (memory_forget takes it)"`
+	Key     string `json:"key,omitempty" jsonschema:"the memory's stable key"`
+	Type    string `json:"type,omitempty" jsonschema:"the memory's label"`
 	Channel string `json:"channel,omitempty" jsonschema:"semantic, fact or guaranteed"`
 	Text    string `json:"text,omitempty" jsonschema:"detail full only"`
+	// A former fact: superseded by a newer memory, held until ValidTo.
+	SupersededBy int64     `json:"superseded_by,omitempty" jsonschema:"a former fact: the newer memory that replaced it"`
+	ValidTo      time.Time `json:"valid_to,omitzero" jsonschema:"a former fact: when it stopped holding"`
 }
 
 // CorrectIn is the input of memory_correct.
@@ -103,9 +110,9 @@ type ForgetIn struct {
 
 // ForgetOut is the result of memory_forget.
 type ForgetOut struct {
-	ID      int64  `json:"id"`
-	Key     string `json:"key,omitempty"`
-	Content string `json:"content"`
+	ID      int64  `json:"id" jsonschema:"the memory forgotten"`
+	Key     string `json:"key,omitempty" jsonschema:"its stable key"`
+	Content string `json:"content" jsonschema:"its text, so you can tell the user what was forgotten"`
 	Status  string `json:"status" jsonschema:"quarantined"`
 	Changed bool   `json:"changed" jsonschema:"false when the memory was already quarantined"`
 	Batch   string `json:"batch,omitempty" jsonschema:"the audit batch; memtrace rollback BATCH restores the memory"`
@@ -158,7 +165,7 @@ func (s *Server) capture(ctx context.Context, _ *mcp.CallToolRequest, in Capture
 func captureOut(r *engine.CaptureResult) CaptureOut {
 	out := CaptureOut{
 		Outcome: r.Outcome, MemoryID: r.MemoryID, Key: r.Key, Kind: string(r.Kind), Type: r.Type,
-		DroppedBy: r.DroppedBy, Reason: r.Reason, Decider: r.Decider, Trail: r.Trail,
+		DroppedBy: r.DroppedBy, Reason: r.Reason, Decider: r.Decider, Trail: r.Trail, Supersedes: r.Supersedes,
 	}
 	if out.Trail == nil {
 		out.Trail = []engine.Decision{}
@@ -181,7 +188,7 @@ func (s *Server) recall(ctx context.Context, _ *mcp.CallToolRequest, in RecallIn
 	}
 	cfg := s.e.Config()
 	q := engine.Query{Text: in.Query, At: s.e.Now(), Session: in.Session, Project: in.Project,
-		K: in.K, Budget: in.Budget, ReadOnly: in.ReadOnly}
+		K: in.K, Budget: in.Budget, ReadOnly: in.ReadOnly, IncludeSuperseded: in.IncludeSuperseded}
 	if q.K == 0 {
 		q.K = cfg.K
 	}
@@ -204,7 +211,7 @@ func (s *Server) recall(ctx context.Context, _ *mcp.CallToolRequest, in RecallIn
 	out := RecallOut{TraceID: st.ID, PromptChars: tr.PromptChars, Survivors: make([]RecallSurvivor, 0, len(tr.Survivors)),
 		Guaranteed: tr.Guaranteed, ReadOnly: tr.ReadOnly, At: tr.At}
 	for _, sv := range tr.Survivors {
-		rs := RecallSurvivor{ID: sv.ID, Key: sv.Key, Type: sv.Type, Channel: sv.Channel}
+		rs := RecallSurvivor{ID: sv.ID, Key: sv.Key, Type: sv.Type, Channel: sv.Channel, SupersededBy: sv.SupersededBy, ValidTo: sv.ValidTo}
 		if full {
 			rs.Text = sv.Text
 		}

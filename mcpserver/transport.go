@@ -273,9 +273,13 @@ func (c *lineConn) allowed(ctx context.Context, m jsonrpc.Message) bool {
 	return ready
 }
 
-// hasMeta reports whether params carry the per-request protocol metadata
+// statelessFrom is the first protocol version whose calls carry their
+// protocol version in _meta instead of following an initialize handshake.
+const statelessFrom = "2026-07-28"
+
+// hasMeta reports whether params carry the per-request protocol version
 // of the stateless protocol (2026-07-28 and later), where no initialize
-// handshake precedes calls; the SDK checks those itself.
+// precedes calls; the SDK checks the rest of that metadata itself.
 func hasMeta(params json.RawMessage) bool {
 	var p struct {
 		Meta map[string]json.RawMessage `json:"_meta"`
@@ -283,12 +287,8 @@ func hasMeta(params json.RawMessage) bool {
 	if json.Unmarshal(params, &p) != nil {
 		return false
 	}
-	for k := range p.Meta {
-		if bytes.Contains([]byte(k), []byte("protocolVersion")) {
-			return true
-		}
-	}
-	return false
+	var v string
+	return json.Unmarshal(p.Meta[mcp.MetaKeyProtocolVersion], &v) == nil && v >= statelessFrom
 }
 
 // idOf recovers the id of a faulty message when it has a valid one.

@@ -9,7 +9,7 @@ import (
 	"memtrace/engine"
 )
 
-const captureColumns = `id, message_id, session, role, project, text, at, outcome, dropped_by, reason, memory_id, trail, created_at`
+const captureColumns = `id, message_id, session, role, project, text, at, outcome, dropped_by, reason, memory_id, trail, created_at, branch`
 
 func scanCapture(s scanner) (*engine.CaptureRecord, error) {
 	var (
@@ -20,7 +20,7 @@ func scanCapture(s scanner) (*engine.CaptureRecord, error) {
 		err         error
 	)
 	if err := s.Scan(&c.ID, &c.MessageID, &c.Session, &c.Role, &c.Project, &c.Text, &at, &c.Outcome,
-		&c.DroppedBy, &c.Reason, &memoryID, &trail, &created); err != nil {
+		&c.DroppedBy, &c.Reason, &memoryID, &trail, &created, &c.Branch); err != nil {
 		return nil, err
 	}
 	c.MemoryID = memoryID.Int64
@@ -51,12 +51,12 @@ func (tx *Tx) InsertCapture(ctx context.Context, c *engine.CaptureRecord) error 
 		return fmt.Errorf("encode capture trail: %w", err)
 	}
 	s, err := tx.stmt(ctx, `INSERT INTO captures (message_id, session, role, project, text, at, outcome,
-		dropped_by, reason, memory_id, trail, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+		dropped_by, reason, memory_id, trail, created_at, branch) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	if err != nil {
 		return fmt.Errorf("insert capture: %w", err)
 	}
 	res, err := s.ExecContext(ctx, c.MessageID, c.Session, c.Role, c.Project, c.Text, formatTime(c.At), c.Outcome,
-		c.DroppedBy, c.Reason, nullID(c.MemoryID), string(tb), formatTime(c.CreatedAt))
+		c.DroppedBy, c.Reason, nullID(c.MemoryID), string(tb), formatTime(c.CreatedAt), c.Branch)
 	if isForeignKey(err) {
 		return engine.Errorf(engine.ENOTFOUND, "capture refers to memory %d, which does not exist", c.MemoryID)
 	} else if err != nil {

@@ -53,6 +53,8 @@ func memoryFromValues(v []driver.Value) (*engine.Memory, error) {
 	}
 	m.Embedder = d.string(v[19])
 	m.Seq = d.int64(v[20])
+	m.SupersededBy = d.int64(v[21])
+	ts4, ts5 := d.string(v[22]), d.string(v[23])
 	if d.err != nil {
 		return nil, fmt.Errorf("memory %d: %w", m.ID, d.err)
 	}
@@ -64,6 +66,12 @@ func memoryFromValues(v []driver.Value) (*engine.Memory, error) {
 		return nil, fmt.Errorf("memory %d: %w", m.ID, err)
 	}
 	if m.BoostAt, err = parseTime(ts[2]); err != nil {
+		return nil, fmt.Errorf("memory %d: %w", m.ID, err)
+	}
+	if m.ValidTo, err = parseNullTime(ts4); err != nil {
+		return nil, fmt.Errorf("memory %d: %w", m.ID, err)
+	}
+	if m.SupersededAt, err = parseNullTime(ts5); err != nil {
 		return nil, fmt.Errorf("memory %d: %w", m.ID, err)
 	}
 	if isBlob {
@@ -213,12 +221,13 @@ func (db *DB) forEachMemoryRaw(ctx context.Context, fn func(*engine.Memory) erro
 const loadColumns = `id, key, content, session,
 	kind||char(31)||type||char(31)||orig_type||char(31)||status||char(31)||tier||char(31)||
 	scope||char(31)||role||char(31)||embedder||char(31)||hash||char(31)||
-	created_at||char(31)||last_accessed_at||char(31)||boost_at,
-	importance, access_count, boost, embedding, seq`
+	created_at||char(31)||last_accessed_at||char(31)||boost_at||char(31)||
+	ifnull(valid_to, '')||char(31)||ifnull(superseded_at, ''),
+	importance, access_count, boost, embedding, seq, superseded_by`
 
 const (
-	loadColumnCount = 10
-	loadPacked      = 12 // fields in the packed column
+	loadColumnCount = 11
+	loadPacked      = 14 // fields in the packed column
 	unitSep         = '\x1f'
 )
 
@@ -264,6 +273,7 @@ func (ld *loadDecoder) memory(v []driver.Value) (*engine.Memory, error) {
 		d.err = fmt.Errorf("embedding is %T, not a blob", v[8])
 	}
 	m.Seq = d.int64(v[9])
+	m.SupersededBy = d.int64(v[10])
 	if d.err != nil {
 		return nil, fmt.Errorf("memory %d: %w", m.ID, d.err)
 	}
@@ -299,6 +309,12 @@ func (ld *loadDecoder) memory(v []driver.Value) (*engine.Memory, error) {
 		return nil, fmt.Errorf("memory %d: %w", m.ID, err)
 	}
 	if m.BoostAt, err = parseTime(f[11]); err != nil {
+		return nil, fmt.Errorf("memory %d: %w", m.ID, err)
+	}
+	if m.ValidTo, err = parseNullTime(f[12]); err != nil {
+		return nil, fmt.Errorf("memory %d: %w", m.ID, err)
+	}
+	if m.SupersededAt, err = parseNullTime(f[13]); err != nil {
 		return nil, fmt.Errorf("memory %d: %w", m.ID, err)
 	}
 	if isBlob {

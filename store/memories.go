@@ -14,9 +14,10 @@ import (
 
 const memoryColumns = `id, key, content, kind, type, orig_type, status, tier, scope,
 	importance, role, session, created_at, last_accessed_at, access_count,
-	boost, boost_at, hash, embedding, embedder, seq`
+	boost, boost_at, hash, embedding, embedder, seq,
+	superseded_by, valid_to, superseded_at`
 
-const memoryColumnCount = 21
+const memoryColumnCount = 24
 
 // scanMemory reads one row selected with memoryColumns.
 func scanMemory(s scanner) (*engine.Memory, error) {
@@ -133,15 +134,16 @@ func (tx *Tx) InsertMemory(ctx context.Context, m *engine.Memory, a engine.Actor
 	}
 	s, err := tx.stmt(ctx, `INSERT INTO memories (key, content, kind, type, orig_type, status, tier, scope,
 		importance, role, session, created_at, last_accessed_at, access_count,
-		boost, boost_at, hash, embedding, embedder, seq)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+		boost, boost_at, hash, embedding, embedder, seq, superseded_by, valid_to, superseded_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	if err != nil {
 		return fmt.Errorf("insert memory: %w", err)
 	}
 	res, err := s.ExecContext(ctx, nullString(m.Key), m.Content, string(m.Kind), m.Type, m.OrigType,
 		string(m.Status), string(m.Tier), m.Scope, m.Importance, m.Role, m.Session,
 		formatTime(m.CreatedAt), formatTime(m.LastAccessedAt), m.AccessCount,
-		m.Boost, formatTime(m.BoostAt), m.Hash, encodeEmbedding(m.Embedding), m.Embedder, seq)
+		m.Boost, formatTime(m.BoostAt), m.Hash, encodeEmbedding(m.Embedding), m.Embedder, seq,
+		nullID(m.SupersededBy), nullTime(m.ValidTo), nullTime(m.SupersededAt))
 	if isUnique(err) {
 		return engine.Errorf(engine.ECONFLICT, "a memory with key %q already exists", m.Key)
 	} else if err != nil {
@@ -188,14 +190,15 @@ func (tx *Tx) writeMemory(ctx context.Context, m *engine.Memory) error {
 	s, err := tx.stmt(ctx, `UPDATE memories SET key = ?, content = ?, kind = ?, type = ?, orig_type = ?,
 		status = ?, tier = ?, scope = ?, importance = ?, role = ?, session = ?, created_at = ?,
 		last_accessed_at = ?, access_count = ?, boost = ?, boost_at = ?, hash = ?,
-		embedding = ?, embedder = ?, seq = ? WHERE id = ?`)
+		embedding = ?, embedder = ?, seq = ?, superseded_by = ?, valid_to = ?, superseded_at = ? WHERE id = ?`)
 	if err != nil {
 		return fmt.Errorf("update memory %d: %w", m.ID, err)
 	}
 	res, err := s.ExecContext(ctx, nullString(m.Key), m.Content, string(m.Kind), m.Type, m.OrigType,
 		string(m.Status), string(m.Tier), m.Scope, m.Importance, m.Role, m.Session,
 		formatTime(m.CreatedAt), formatTime(m.LastAccessedAt), m.AccessCount,
-		m.Boost, formatTime(m.BoostAt), m.Hash, encodeEmbedding(m.Embedding), m.Embedder, seq, m.ID)
+		m.Boost, formatTime(m.BoostAt), m.Hash, encodeEmbedding(m.Embedding), m.Embedder, seq,
+		nullID(m.SupersededBy), nullTime(m.ValidTo), nullTime(m.SupersededAt), m.ID)
 	if isUnique(err) {
 		return engine.Errorf(engine.ECONFLICT, "another memory already has key %q", m.Key)
 	} else if err != nil {
@@ -275,6 +278,22 @@ func (tx *Tx) MemoriesChangedSince(ctx context.Context, seq int64) ([]*engine.Me
 		return nil, seq, fmt.Errorf("memories changed: %w", err)
 	}
 	return ms, highest, nil
+}
+
+// nullTime stores the zero time (unset) as NULL.
+func nullTime(t time.Time) any {
+	if t.IsZero() {
+		return nil
+	}
+	return formatTime(t)
+}
+
+// parseNullTime reads a time written by nullTime.
+func parseNullTime(s string) (time.Time, error) {
+	if s == "" {
+		return time.Time{}, nil
+	}
+	return parseTime(s)
 }
 
 func checkActor(a engine.Actor) error {

@@ -71,7 +71,7 @@ func printReviewItems(w io.Writer, items []*engine.ReviewItem) {
 		if it.Status != engine.ReviewHeld {
 			why = it.Note
 			if it.MemoryID != 0 {
-				why = fmt.Sprintf("memory %d; %s", it.MemoryID, why)
+				why = strings.TrimSuffix(fmt.Sprintf("memory %d; %s", it.MemoryID, why), "; ")
 			}
 		}
 		tbl.add(it.ID, it.Status, it.Attempts, it.MessageID, it.Text, why)

@@ -34,6 +34,9 @@ type env struct {
 	// temporary directory otherwise).
 	dbPath  string
 	dbGiven bool
+	// embedder is --embedder: the embedder asked for; "" is the
+	// database's own (admin_embedder.go).
+	embedder string
 }
 
 // runFunc runs a command on its positional arguments, its flags parsed.
@@ -82,6 +85,7 @@ func commands() []command {
 		{name: "reject", args: "ID…", summary: "reject proposals", define: cmdReject},
 		{name: "proposals", summary: "list proposals waiting for the curator", define: cmdProposals},
 		{name: "batches", summary: "audited batches, newest first: actor, what each did, whether it can be rolled back", define: cmdBatches},
+		{name: "supersede", args: "OLD [NEW]", summary: "link by hand: NEW supersedes OLD (a knowledge update); --unlink makes OLD current again; audited, undone by rollback", define: cmdSupersede},
 		{name: "rollback", args: "BATCH", summary: "undo a batch: says what it will do by kind and asks (--yes: don't ask; --force: a whole capture run)", define: cmdRollback},
 		{name: "heartbeat", summary: "propose promotions, demotions, archiving, cap fixes; moves nothing", define: cmdHeartbeat},
 		{name: "reflect", summary: "file a self-reflection record", define: cmdReflect},
@@ -94,10 +98,11 @@ func commands() []command {
 		{name: "judge", summary: "the Ollama judge", subs: []command{
 			{name: "check", summary: "check the Ollama judge: host reachable, model present and able to chat, one chat with format and its latency, digest", define: cmdJudgeCheck},
 		}},
+		{name: "reembed", summary: "re-embed every memory (progress on stderr; resumable) and make that the database's embedder", define: cmdReembed},
 		{name: "backup", args: "DIR", summary: "online SQLite backup + JSON dump of memories, each with .sha256", define: cmdBackup},
 		{name: "clock", args: "[TIME]", summary: "show, pin (TIME) or unpin (--unset) the database's clock (demo databases pin theirs)", define: cmdClock},
 		{name: "version", summary: "version, commit and build date of this binary (also `memtrace --version`)", define: cmdVersion},
-		{name: "help", args: "[" + strings.Join(helpTopicNames(), "|") + "|COMMAND [SUBCOMMAND]]", summary: "commands, the decay math, the recall stages, the trace JSON, the judge schemas, the time grammar", define: cmdHelp},
+		{name: "help", args: "[" + strings.Join(helpTopicNames(), "|") + "|COMMAND [SUBCOMMAND]]", summary: "commands, the decay math, the recall stages, the trace JSON, the judge schemas, the time grammar, the review queue, the embedders", define: cmdHelp},
 	}
 }
 

@@ -75,6 +75,11 @@ func openEngineAt(ctx context.Context, path string, mustExist bool, o engine.Opt
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	return engineOver(ctx, db, now, o)
+}
+
+// engineOver opens the engine over db; on failure it closes db.
+func engineOver(ctx context.Context, db *store.DB, now func() time.Time, o engine.Options) (*engine.Engine, *store.DB, func(), error) {
 	o.Store, o.Now = db, now
 	eng, err := engine.Open(ctx, o)
 	if err != nil {
@@ -84,9 +89,23 @@ func openEngineAt(ctx context.Context, path string, mustExist bool, o engine.Opt
 	return eng, db, func() { db.Close() }, nil
 }
 
-// openEngine opens the engine on e.dbPath (see openEngineAt).
+// openEngine opens the engine on e.dbPath (see openEngineAt) with the
+// database's embedder, or the one --embedder asks for when the database
+// has no memories yet (chooseEmbedder). Commands that may create the
+// database (mustExist false) are the writers: an empty database records
+// the embedder asked for.
 func openEngine(e *env, mustExist bool, o engine.Options) (*engine.Engine, *store.DB, func(), error) {
-	return openEngineAt(e.ctx, e.dbPath, mustExist, o)
+	db, now, err := openStoreAt(e.ctx, e.dbPath, mustExist)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if o.Embedder == nil {
+		if o.Embedder, err = chooseEmbedder(e, db, !mustExist); err != nil {
+			db.Close()
+			return nil, nil, nil, err
+		}
+	}
+	return engineOver(e.ctx, db, now, o)
 }
 
 // openExisting opens the engine on e.dbPath, which must exist; the

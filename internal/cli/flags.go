@@ -26,6 +26,7 @@ func newFlagSet(name string) *flag.FlagSet {
 // it (on the command's own) alike — litestream's registerConfigFlag.
 func registerGlobalFlags(fs *flag.FlagSet, e *env) {
 	fs.Var(pathFlag{&e.dbPath}, "db", "database `PATH` (default $MEMTRACE_DB, else ./memtrace.db)")
+	fs.Var(embedderFlag{&e.embedder}, "embedder", embedderHelp)
 }
 
 // pathFlag sets *p without resetting it when registered, so that a --db
@@ -255,7 +256,7 @@ func eachCommand(fn func(name string, c command)) {
 
 // printUsage is `memtrace help`: every command with its usage line.
 func printUsage(w io.Writer) {
-	fmt.Fprintln(w, "usage: memtrace [--db PATH] COMMAND [ARGS] | memtrace --version   (--db also works after the command name)")
+	fmt.Fprintln(w, "usage: memtrace [--db PATH] [--embedder hashed|ollama:MODEL] COMMAND [ARGS] | memtrace --version   (--db and --embedder also work after the command name)")
 	fmt.Fprintln(w)
 	var b strings.Builder
 	eachCommand(func(name string, c command) {

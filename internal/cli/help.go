@@ -24,8 +24,8 @@ func cmdHelp(fs *flag.FlagSet) runFunc {
 		}
 		// A topic named like a command (heartbeat) is part of the command's
 		// help (printCommandHelp), so `help heartbeat` = `heartbeat -h`.
-		_, isCmd := findCommand(commands(), args[0])
-		if text, ok := helpTopics()[args[0]]; ok && len(args) == 1 && !isCmd {
+		c, isCmd := findCommand(commands(), args[0])
+		if text, ok := helpTopics()[args[0]]; ok && len(args) == 1 && !(isCmd && c.subs == nil) {
 			fmt.Fprint(e.stdout, text)
 			return nil
 		}
@@ -64,6 +64,9 @@ func helpTopics() map[string]string {
 		"json":      recallJSONHelp(),
 		"judge":     judgeSchemasHelp(),
 		"time":      timeHelp,
+		// The review queue and the per-database embedder (help_review.go).
+		"review":   reviewHelp,
+		"embedder": embedderTopicHelp,
 	}
 }
 
@@ -168,14 +171,18 @@ const recallJSONHead = `memtrace recall --json prints one trace document:
                 "scores": {"bm25_score": 10.2, "cosine_score": 0.53, …},
                 "dropped": "forgotten: …",   why, for people (when dropped)
                 "drop_kind": "forgotten",    why, for programs (see below)
-                "recognised": true}],        temporal: kept by the query's cue
+                "recognised": true,          temporal: kept by the query's cue
                                              although out of free recall
+                "superseded": true,          a former fact, kept because the
+                "superseded_by": 31,         query asks about the past or
+                "valid_to": "2026-04-03T…"}], --include-superseded
      "notes": {"surface": "충주 시 충주 사과 맛있", …},  parameters of the stage
      "took_ms": 0.21}
   ],
   "prompt": "<memories …>\n- [2026-03-28 note] …\n</memories>",
   "prompt_chars": 672,
-  "survivors": [{"id", "key", "text", "type", "kind", "tier", "channel"}],
+  "survivors": [{"id", "key", "text", "type", "kind", "tier", "channel",
+                 "superseded_by"?, "valid_to"?}],   the last two: a former fact
   "guaranteed": 0                       survivors from the guaranteed channel
 }
 

@@ -18,6 +18,7 @@ func WriteManPage(w io.Writer, version, date string) error {
 	b.WriteString(".SH DESCRIPTION\n" + roffText(manDescription))
 	b.WriteString(".SH OPTIONS\n")
 	b.WriteString(".TP\n.BI \\-\\-db \" PATH\"\n" + roffText("The database file, for every command. Default: $MEMTRACE_DB, else ./memtrace.db."))
+	b.WriteString(".TP\n.BI \\-\\-embedder \" E\"\n" + roffText("The embedder of the database's vectors: hashed (offline, the default) or ollama:MODEL. Fixed per database; memtrace reembed changes it (memtrace help embedder)."))
 	b.WriteString(".TP\n.B \\-\\-version\n" + roffText("Print the version, commit and build date, as `memtrace version` does."))
 	b.WriteString(".SH COMMANDS\n")
 	eachCommand(func(name string, c command) {
@@ -36,6 +37,7 @@ func WriteManPage(w io.Writer, version, date string) error {
 		b.WriteString(".fi\n")
 	}
 	b.WriteString(".SH ENVIRONMENT\n.TP\n.B MEMTRACE_DB\n" + roffText("The database file when --db is not given."))
+	b.WriteString(".TP\n.B OLLAMA_HOST\n" + roffText("The Ollama server of --judge and of an ollama:MODEL embedder (default 127.0.0.1:11434)."))
 	b.WriteString(".SH EXIT STATUS\n" + roffText("0 on success, 1 when the command failed (the message on stderr says what to do), 2 for a usage error."))
 	b.WriteString(".SH SEE ALSO\n" + roffText("The README and docs/ of the memtrace source, and `memtrace help COMMAND`."))
 	_, err := io.WriteString(w, b.String())
@@ -46,10 +48,12 @@ const manDescription = `memtrace decides what an agent remembers (a three-layer 
 
 // manTopicTitle is the section title of each help topic in the man page.
 var manTopicTitle = map[string]string{
-	"decay":  "Forgetting",
-	"stages": "Recall stages",
-	"json":   "Trace JSON",
-	"time":   "Times",
+	"decay":    "Forgetting",
+	"stages":   "Recall stages",
+	"json":     "Trace JSON",
+	"time":     "Times",
+	"review":   "The review queue",
+	"embedder": "Embedders",
 }
 
 // roffText escapes plain text for roff: backslashes, and lines that would

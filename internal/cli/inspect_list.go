@@ -12,11 +12,11 @@ import (
 // this page were left out (truncated: page on with --offset, or --limit 0
 // for all).
 type listOutput struct {
-	Memories  []*engine.Memory `json:"memories"`
-	Total     int              `json:"total"`
-	Offset    int              `json:"offset"`
-	Limit     int              `json:"limit"`
-	Truncated bool             `json:"truncated"`
+	Memories  []memoryOut `json:"memories"`
+	Total     int         `json:"total"`
+	Offset    int         `json:"offset"`
+	Limit     int         `json:"limit"`
+	Truncated bool        `json:"truncated"`
 }
 
 // cmdList runs `memtrace list`: memories by status, type, kind, tier, scope
@@ -76,10 +76,7 @@ func cmdList(fs *flag.FlagSet) runFunc {
 			return err
 		}
 		if *asJSON {
-			if ms == nil {
-				ms = []*engine.Memory{}
-			}
-			return writeJSON(e.stdout, listOutput{Memories: ms, Total: total, Offset: *offset, Limit: *limit,
+			return writeJSON(e.stdout, listOutput{Memories: memoriesOut(eng, ms), Total: total, Offset: *offset, Limit: *limit,
 				Truncated: *offset+len(ms) < total})
 		}
 		if len(ms) == 0 && total > 0 {
@@ -101,6 +98,22 @@ func cmdList(fs *flag.FlagSet) runFunc {
 		fmt.Fprintln(e.stdout, pageLine(*offset, len(ms), total))
 		return nil
 	}
+}
+
+// memoryOut is a memory as list and show print it: every field of
+// engine.Memory (superseded_by and valid_to among them, when set) and
+// supersedes, the older memories it replaced.
+type memoryOut struct {
+	*engine.Memory
+	Supersedes []int64 `json:"supersedes,omitempty"`
+}
+
+func memoriesOut(eng *engine.Engine, ms []*engine.Memory) []memoryOut {
+	out := make([]memoryOut, len(ms))
+	for i, m := range ms {
+		out[i] = memoryOut{Memory: m, Supersedes: eng.Supersedes(m.ID)}
+	}
+	return out
 }
 
 // pageLine says which memories a page of list shows and how to see the

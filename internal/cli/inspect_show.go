@@ -3,6 +3,7 @@ package cli
 import (
 	"flag"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 	"time"
@@ -13,7 +14,7 @@ import (
 
 // showOutput is the `memtrace show --json` output.
 type showOutput struct {
-	Memory *engine.Memory       `json:"memory"`
+	Memory memoryOut            `json:"memory"`
 	Audit  []*engine.AuditEntry `json:"audit"`
 	// Source is where an imported memory came from (`import memories`);
 	// absent for a captured one.
@@ -63,7 +64,7 @@ func cmdShow(fs *flag.FlagSet) runFunc {
 			if audit == nil {
 				audit = []*engine.AuditEntry{}
 			}
-			return writeJSON(e.stdout, showOutput{Memory: m, Audit: audit, Source: src})
+			return writeJSON(e.stdout, showOutput{Memory: memoryOut{Memory: m, Supersedes: eng.Supersedes(m.ID)}, Audit: audit, Source: src})
 		}
 		w := e.stdout
 		fmt.Fprintf(w, "memory %d  key %s\n", m.ID, safetext.SanitizeLine(m.Key))
@@ -75,6 +76,7 @@ func cmdShow(fs *flag.FlagSet) runFunc {
 		fmt.Fprintf(w, "  status %s  tier %s  scope %s  importance %.2f\n", m.Status, m.Tier, m.Scope, m.Importance)
 		fmt.Fprintf(w, "role %s  session %s  created %s  last accessed %s  accessed %d×  boost %.2f\n",
 			safetext.SanitizeLine(m.Role), safetext.SanitizeLine(m.Session), m.CreatedAt.Format(time.RFC3339), m.LastAccessedAt.Format(time.RFC3339), m.AccessCount, m.Boost)
+		writeChain(w, eng, m)
 		if src != nil {
 			fmt.Fprintf(w, "imported from %s id %s (%s) at %s; metadata %s\n", src.Source, safetext.SanitizeLine(src.SourceID),
 				safetext.SanitizeLine(src.Position), src.ImportedAt.Format(time.RFC3339), safetext.SanitizeLine(string(src.Metadata)))
@@ -88,6 +90,23 @@ func cmdShow(fs *flag.FlagSet) runFunc {
 			fmt.Fprintf(w, "  %s  %-10s %-10s batch %s%s\n", a.At.Format(time.RFC3339), a.Actor, a.Action, batch, auditChange(a))
 		}
 		return nil
+	}
+}
+
+// writeChain prints the supersession chain of m: what it replaced and what
+// replaced it, with dates.
+func writeChain(w io.Writer, eng *engine.Engine, m *engine.Memory) {
+	for _, id := range eng.Supersedes(m.ID) {
+		if o, ok := eng.Memory(id); ok {
+			fmt.Fprintf(w, "supersedes #%d (held until %s): %s\n", o.ID, o.ValidTo.Format("2006-01-02"), safetext.SanitizeLine(o.Content))
+		}
+	}
+	if m.SupersededBy != 0 {
+		line := fmt.Sprintf("superseded by #%d on %s (recorded %s)", m.SupersededBy, m.ValidTo.Format("2006-01-02"), m.SupersededAt.Format("2006-01-02"))
+		if n, ok := eng.Memory(m.SupersededBy); ok {
+			line += ": " + safetext.SanitizeLine(n.Content)
+		}
+		fmt.Fprintln(w, line)
 	}
 }
 
@@ -115,6 +134,13 @@ func auditChange(a *engine.AuditEntry) string {
 	}
 	if b.Content != c.Content {
 		parts = append(parts, "content changed")
+	}
+	if b.SupersededBy != c.SupersededBy {
+		if c.SupersededBy != 0 {
+			parts = append(parts, fmt.Sprintf("superseded by #%d (valid to %s)", c.SupersededBy, c.ValidTo.Format("2006-01-02")))
+		} else {
+			parts = append(parts, fmt.Sprintf("link to #%d removed: current again", b.SupersededBy))
+		}
 	}
 	if len(parts) == 0 {
 		return ""

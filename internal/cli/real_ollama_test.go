@@ -67,22 +67,22 @@ func listMemories(t *testing.T, db string) []map[string]any {
 	return r.Memories
 }
 
-// TestRealTriageApproveRollback: triage of every demo type with the real
-// server completes, approving what it proposes changes memories, and the
-// rollback restores them exactly.
+// TestRealTriageApproveRollback: triage of demo types with the real server
+// completes, approving what it proposes applies it in one batch
+// (`approve` applies; `apply --approved` is for what the Curate tab
+// approved), and the rollback restores the memories exactly.
 func TestRealTriageApproveRollback(t *testing.T) {
 	chat := ollamatest.RealModel(t, ollamatest.ChatModel)
 	db := ingestedDemoDB(t)
 	before := listMemories(t, db)
-	types := map[string]bool{}
+	count := map[string]int{}
 	for _, m := range before {
-		types[m["type"].(string)] = true
+		count[m["type"].(string)]++
 	}
 	judged, review := 0, 0
-	for _, typ := range judge.DefaultTypes {
-		if !types[typ] {
-			continue
-		}
+	// Two of the demo's populations, to keep CI short (the needs_review
+	// rate over every type is in the README).
+	for _, typ := range []string{"milestone", "date"} {
 		out, errs, code := realRun(t, "--db", db, "triage", "--type", typ, "--model", chat, "--sample", "0", "--json")
 		if code != 0 {
 			t.Fatalf("triage --type %s: exit %d: %s", typ, code, errs)
@@ -95,8 +95,8 @@ func TestRealTriageApproveRollback(t *testing.T) {
 		review += rep.NeedsReview
 	}
 	t.Logf("triage of the demo types with %s: %d judged, %d needs_review", chat, judged, review)
-	if judged != len(before) {
-		t.Fatalf("judged %d of %d memories", judged, len(before))
+	if judged != count["milestone"]+count["date"] || judged == 0 {
+		t.Fatalf("judged %d of %d memories", judged, count["milestone"]+count["date"])
 	}
 	out, errs, code := realRun(t, "--db", db, "approve", "--all-pending", "--json")
 	if code != 0 {
@@ -109,17 +109,16 @@ func TestRealTriageApproveRollback(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &ap); err != nil || ap.Batch == "" || ap.Applied == 0 {
 		t.Fatalf("approve: %v: %s", err, out)
 	}
-	if _, errs, code := realRun(t, "--db", db, "apply", "--approved", "--json"); code != 0 {
-		t.Fatalf("apply --approved: exit %d: %s", code, errs)
+	if changed, _ := json.Marshal(listMemories(t, db)); bytes.Equal(changed, mustJSON(t, before)) {
+		t.Fatalf("approving %d proposals changed no memory", ap.Applied)
 	}
-	out, errs, code = realRun(t, "--db", db, "rollback", ap.Batch, "--json")
+	// approve applies what it approves, in one batch: nothing is left for
+	// apply --approved.
+	out, errs, code = realRun(t, "--db", db, "rollback", ap.Batch, "--yes", "--force", "--json")
 	if code != 0 {
 		t.Fatalf("rollback: exit %d: %s", code, errs)
 	}
 	after := listMemories(t, db)
-	for _, m := range append(before, after...) {
-		delete(m, "updated_at") // bookkeeping of the change and its undo
-	}
 	b1, _ := json.Marshal(before)
 	b2, _ := json.Marshal(after)
 	if !bytes.Equal(b1, b2) {
@@ -206,4 +205,13 @@ func TestRealTriageRepeatingModel(t *testing.T) {
 		t.Fatalf("want one loud breaker notice, stderr:\n%s", errs)
 	}
 	t.Logf("triage --type note with %s: %d judged, %d needs_review; %s", repeat, rep.Judged, rep.NeedsReview, strings.TrimSpace(errs))
+}
+
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

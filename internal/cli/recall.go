@@ -21,7 +21,7 @@ func cmdRecall(fs *flag.FlagSet) runFunc {
 	showTrace := fs.Bool("trace", false, "print the stage table, then the prompt")
 	asJSON := fs.Bool("json", false, "print the trace document (see `memtrace help json`)")
 	commit := fs.Bool("commit-access", false, "record access and association boosts, as a live agent recall does")
-	otel := fs.String("otel", "", "also append the trace as OTLP/JSON spans (one request a line) to `FILE`")
+	of := addOTelFlags(fs, "the trace")
 	return func(e *env, words []string) error {
 		text, err := queryText(words, "recall for")
 		if err != nil {
@@ -48,20 +48,21 @@ func cmdRecall(fs *flag.FlagSet) runFunc {
 		if err != nil {
 			return err
 		}
-		if err := recallOTel(*otel, tr); err != nil {
+		if err := of.export(e, tr); err != nil {
 			return err
 		}
+		out := reportOut(e, *of.file)
 		switch {
 		case *asJSON:
-			return writeJSONText(e.stdout, tr)
+			return writeJSONText(out, tr)
 		case *showTrace:
-			printTraceTable(e.stdout, tr)
+			printTraceTable(out, tr)
 		}
 		if tr.Prompt == "" {
-			fmt.Fprintln(e.stdout, "(no memory recalled: nothing relevant survived; run with --trace to see why)")
+			fmt.Fprintln(out, "(no memory recalled: nothing relevant survived; run with --trace to see why)")
 			return nil
 		}
-		fmt.Fprintln(e.stdout, tr.Prompt)
+		fmt.Fprintln(out, tr.Prompt)
 		return nil
 	}
 }
@@ -71,15 +72,17 @@ type queryFlags struct {
 	session, project *string
 	k, budget        *int
 	includeCold      *bool
+	includeSuper     *bool
 }
 
 func addQueryFlags(fs *flag.FlagSet) queryFlags {
 	return queryFlags{
-		session:     fs.String("session", "", "the live `SESSION` (its last minutes are echoes; its share is capped)"),
-		project:     fs.String("project", "", "the `PROJECT` the query is about (other projects' memories are excluded)"),
-		k:           fs.Int("k", 0, "memories to recall (default from config)"),
-		budget:      fs.Int("budget", 0, "prompt budget in characters (default from config)"),
-		includeCold: fs.Bool("include-cold", false, "also recall archived (COLD) memories"),
+		session:      fs.String("session", "", "the live `SESSION` (its last minutes are echoes; its share is capped)"),
+		project:      fs.String("project", "", "the `PROJECT` the query is about (other projects' memories are excluded)"),
+		k:            fs.Int("k", 0, "memories to recall (default from config)"),
+		budget:       fs.Int("budget", 0, "prompt budget in characters (default from config)"),
+		includeCold:  fs.Bool("include-cold", false, "also recall archived (COLD) memories"),
+		includeSuper: fs.Bool("include-superseded", false, "also recall superseded memories, labelled former ([until DATE]); a query about the past does by itself"),
 	}
 }
 
@@ -93,7 +96,8 @@ func (f queryFlags) check() error {
 
 // query is the query the flags describe, for text.
 func (f queryFlags) query(text string) engine.Query {
-	return engine.Query{Text: text, Session: *f.session, Project: *f.project, K: *f.k, Budget: *f.budget, IncludeCold: *f.includeCold}
+	return engine.Query{Text: text, Session: *f.session, Project: *f.project, K: *f.k, Budget: *f.budget, IncludeCold: *f.includeCold,
+		IncludeSuperseded: *f.includeSuper}
 }
 
 // printTraceTable prints one line per stage — items in, out, and the drop

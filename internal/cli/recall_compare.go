@@ -2,7 +2,6 @@ package cli
 
 import (
 	"flag"
-	"time"
 
 	"memtrace/engine"
 	"memtrace/inspector"
@@ -16,7 +15,7 @@ func cmdCompare(fs *flag.FlagSet) runFunc {
 	atB := fs.String("at-b", "+90d", "time `B`, as --at-a")
 	qf := addQueryFlags(fs)
 	asJSON := fs.Bool("json", false, "print the comparison as JSON (see docs/inspector.md)")
-	otel := fs.String("otel", "", "also append both recalls as OTLP/JSON spans (one request a line) to `FILE`")
+	of := addOTelFlags(fs, "both recalls")
 	return func(e *env, words []string) error {
 		text, err := queryText(words, "compare")
 		if err != nil {
@@ -42,15 +41,14 @@ func cmdCompare(fs *flag.FlagSet) runFunc {
 		if err != nil {
 			return err
 		}
-		if *otel != "" {
-			if err := writeOTel(*otel, time.Now(), c.A, c.B); err != nil {
-				return err
-			}
+		if err := of.export(e, c.A, c.B); err != nil {
+			return err
 		}
+		out := reportOut(e, *of.file)
 		if *asJSON {
-			return writeJSONText(e.stdout, c)
+			return writeJSONText(out, c)
 		}
-		c.WriteText(e.stdout)
+		c.WriteText(out)
 		return nil
 	}
 }

@@ -1,13 +1,19 @@
 package cli
 
 import (
-	"bufio"
 	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"testing"
+
+	"go.opentelemetry.io/collector/pdata/pcommon"
+	"go.opentelemetry.io/collector/pdata/ptrace"
 
 	"memtrace/engine"
 	"memtrace/inspector"
@@ -95,40 +101,134 @@ func TestForecastCLI(t *testing.T) {
 	}
 }
 
-func TestRecallOTelFile(t *testing.T) {
-	db := demoDB(t)
-	file := filepath.Join(t.TempDir(), "spans.jsonl")
-	if _, stderr, code := runRecallCLI(t, "--db", db, "recall", "충주 사과", "--at", "+90d", "--otel", file); code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	f, err := os.Open(file)
+// decodeOTLPFile decodes every line of an --otel file with the
+// OpenTelemetry Collector's own OTLP/JSON decoder, as its otlpjsonfile
+// receiver does.
+func decodeOTLPFile(t *testing.T, path string) []ptrace.Traces {
+	t.Helper()
+	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	var spans []inspector.Span
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		var s inspector.Span
-		if err := json.Unmarshal(sc.Bytes(), &s); err != nil {
-			t.Fatalf("line %d: %v", len(spans)+1, err)
+	var out []ptrace.Traces
+	var u ptrace.JSONUnmarshaler
+	for i, line := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
+		td, err := u.UnmarshalTraces([]byte(line))
+		if err != nil {
+			t.Fatalf("line %d: the Collector cannot decode it: %v", i+1, err)
 		}
-		spans = append(spans, s)
+		out = append(out, td)
 	}
-	if len(spans) != 12 || spans[0].Name != "search_memory" || spans[11].Name != "memtrace.stage.budget" ||
-		spans[11].ParentSpanID != spans[0].SpanID {
-		t.Fatalf("%d spans: %+v", len(spans), spans)
+	return out
+}
+
+// spansOf lists the spans of one decoded request, checking the resource.
+func spansOf(t *testing.T, td ptrace.Traces) []ptrace.Span {
+	t.Helper()
+	if td.ResourceSpans().Len() != 1 {
+		t.Fatalf("%d resources", td.ResourceSpans().Len())
 	}
-	compareFile := filepath.Join(t.TempDir(), "compare.jsonl")
-	if _, stderr, code := runRecallCLI(t, "--db", db, "compare", "충주 사과", "--at-b", "+90d", "--otel", compareFile); code != 0 {
-		t.Fatalf("compare --otel: exit %d: %s", code, stderr)
+	rs := td.ResourceSpans().At(0)
+	if v, ok := rs.Resource().Attributes().Get("service.name"); !ok || v.Str() != "memtrace" {
+		t.Errorf("service.name = %v", v.AsString())
 	}
-	b, _ := os.ReadFile(compareFile)
-	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
-	// Two recalls; the one at B is the recall above, under the same ids.
-	if len(lines) != 24 || !strings.Contains(lines[12], `"traceId":"`+spans[0].TraceID+`"`) {
-		t.Errorf("compare --otel: %d lines; B's trace id should be %s", len(lines), spans[0].TraceID)
+	if v, ok := rs.Resource().Attributes().Get("service.version"); !ok || v.Str() == "" {
+		t.Error("service.version missing")
+	}
+	var spans []ptrace.Span
+	for i := 0; i < rs.ScopeSpans().Len(); i++ {
+		ss := rs.ScopeSpans().At(i).Spans()
+		for j := 0; j < ss.Len(); j++ {
+			spans = append(spans, ss.At(j))
+		}
+	}
+	return spans
+}
+
+func TestRecallOTelFile(t *testing.T) {
+	db := demoDB(t)
+	file := filepath.Join(t.TempDir(), "spans.jsonl")
+	for range 2 {
+		if _, stderr, code := runRecallCLI(t, "--db", db, "recall", "충주 사과", "--at", "+90d", "--otel", file); code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+	}
+	tds := decodeOTLPFile(t, file)
+	if len(tds) != 2 {
+		t.Fatalf("%d lines after two recalls, want 2 (appended)", len(tds))
+	}
+	traceIDs := map[string]bool{}
+	spanIDs := map[string]bool{}
+	for i, td := range tds {
+		spans := spansOf(t, td)
+		if len(spans) != 12 {
+			t.Fatalf("line %d: %d spans, want the root and 11 stages", i+1, len(spans))
+		}
+		root := spans[0]
+		if root.Name() != "search_memory" || !root.ParentSpanID().IsEmpty() || root.Kind() != ptrace.SpanKindClient {
+			t.Errorf("line %d root: %s parent %s kind %v", i+1, root.Name(), root.ParentSpanID(), root.Kind())
+		}
+		for j, st := range engine.StageNames {
+			s := spans[j+1]
+			if s.Name() != "memtrace.stage."+st || s.ParentSpanID() != root.SpanID() || s.TraceID() != root.TraceID() {
+				t.Errorf("line %d span %d: %s parent %s", i+1, j+1, s.Name(), s.ParentSpanID())
+			}
+			if s.StartTimestamp() < root.StartTimestamp() || s.EndTimestamp() > root.EndTimestamp() {
+				t.Errorf("span %s lies outside its root", s.Name())
+			}
+		}
+		for _, s := range spans {
+			if spanIDs[s.SpanID().String()] {
+				t.Errorf("span id %s repeated", s.SpanID())
+			}
+			spanIDs[s.SpanID().String()] = true
+		}
+		traceIDs[root.TraceID().String()] = true
+		attrs := root.Attributes()
+		for key, want := range map[string]string{"gen_ai.operation.name": "search_memory", "gen_ai.memory.query.text": "충주 사과"} {
+			if v, ok := attrs.Get(key); !ok || v.Str() != want {
+				t.Errorf("%s = %q, want %q", key, v.AsString(), want)
+			}
+		}
+		count, ok := attrs.Get("gen_ai.memory.record.count")
+		survivors, _ := attrs.Get("memtrace.survivors")
+		if !ok || count.Type() != pcommon.ValueTypeInt || count.Int() != survivors.Int() || count.Int() == 0 {
+			t.Errorf("gen_ai.memory.record.count = %v (survivors %v)", count.AsString(), survivors.AsString())
+		}
+		if v, ok := attrs.Get("gen_ai.memory.store.id"); !ok || !strings.HasPrefix(v.Str(), "sqlite:/") || !strings.HasSuffix(v.Str(), "demo.db") {
+			t.Errorf("gen_ai.memory.store.id = %q", v.AsString())
+		}
+		if v, ok := attrs.Get("gen_ai.memory.records"); !ok || v.Slice().Len() != int(count.Int()) {
+			t.Errorf("gen_ai.memory.records holds %d records", v.Slice().Len())
+		}
+	}
+	if len(traceIDs) != 2 {
+		t.Fatalf("the two recalls share a trace id")
+	}
+
+	// compare: each side its own trace; --otel - writes to stdout and the
+	// report moves to stderr.
+	stdout, stderr, code := runRecallCLI(t, "--db", db, "compare", "충주 사과", "--at-b", "+90d", "--otel", "-")
+	if code != 0 {
+		t.Fatalf("compare --otel -: exit %d: %s", code, stderr)
+	}
+	if _, err := os.Stat("-"); err == nil {
+		t.Error("--otel - created a file named -")
+	}
+	out := filepath.Join(t.TempDir(), "compare.jsonl")
+	if err := os.WriteFile(out, []byte(stdout), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sides := decodeOTLPFile(t, out)
+	if len(sides) != 2 {
+		t.Fatalf("compare wrote %d requests, want one per side", len(sides))
+	}
+	a, b := spansOf(t, sides[0]), spansOf(t, sides[1])
+	if len(a) != 12 || len(b) != 12 || a[0].TraceID() == b[0].TraceID() || traceIDs[a[0].TraceID().String()] || traceIDs[b[0].TraceID().String()] {
+		t.Errorf("compare sides: %d and %d spans, trace ids %s %s (recalls had %v)", len(a), len(b), a[0].TraceID(), b[0].TraceID(), traceIDs)
+	}
+	if !strings.Contains(stderr, "충주") {
+		t.Errorf("the comparison report should be on stderr with --otel -: %q", stderr)
 	}
 }
 
@@ -150,5 +250,48 @@ func TestDropKindsAreDocumented(t *testing.T) {
 	}
 	if !strings.Contains(string(doc), "`not_retrieved`") {
 		t.Error("docs/inspector.md does not explain compare's not_retrieved")
+	}
+}
+
+// TestRecallOTLPEndpoint: --otlp-endpoint sends the same requests over
+// OTLP/HTTP (JSON) to a collector, here a loopback receiver that decodes
+// them with the Collector's decoder; a collector's error is reported.
+func TestRecallOTLPEndpoint(t *testing.T) {
+	db := demoDB(t)
+	type got struct {
+		path, ctype string
+		spans       int
+		err         error
+	}
+	recv := make(chan got, 4)
+	var fail atomic.Bool
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		var u ptrace.JSONUnmarshaler
+		td, err := u.UnmarshalTraces(body)
+		recv <- got{r.URL.Path, r.Header.Get("Content-Type"), td.SpanCount(), err}
+		if fail.Load() {
+			http.Error(w, "collector is full", http.StatusServiceUnavailable)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{}`))
+	}))
+	defer srv.Close()
+	if _, stderr, code := runRecallCLI(t, "--db", db, "recall", "충주 사과", "--otlp-endpoint", srv.URL); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	g := <-recv
+	if g.err != nil || g.path != "/v1/traces" || g.ctype != "application/json" || g.spans != 12 {
+		t.Fatalf("collector received %+v, want 12 spans posted as JSON to /v1/traces", g)
+	}
+	fail.Store(true)
+	_, stderr, code := runRecallCLI(t, "--db", db, "recall", "충주 사과", "--otlp-endpoint", srv.URL)
+	<-recv
+	if code == 0 || !strings.Contains(stderr, "503") || !strings.Contains(stderr, "collector is full") {
+		t.Errorf("a failing collector: exit %d, %q", code, stderr)
+	}
+	if _, stderr, code := runRecallCLI(t, "--db", db, "recall", "x", "--otlp-endpoint", "localhost:4318"); code == 0 || !strings.Contains(stderr, "http://localhost:4318") {
+		t.Errorf("an endpoint without a scheme: exit %d, %q", code, stderr)
 	}
 }

@@ -2,10 +2,12 @@ package ollamatest
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"os"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -39,7 +41,42 @@ const (
 	EnvChatModel = "MEMTRACE_TEST_MODEL"
 	// EnvEmbedModel overrides EmbedModel.
 	EnvEmbedModel = "MEMTRACE_TEST_EMBED_MODEL"
+	// EnvReport names a file every real-server test appends its outcome
+	// to ("PASS TestRealCheck 0.06s"), so CI's log can list them by name
+	// although `go test ./...` prints no names for passing packages.
+	EnvReport = "MEMTRACE_REAL_OLLAMA_REPORT"
 )
+
+var reported sync.Map // test name → true
+
+// report registers, once per test, the line the test appends to
+// $MEMTRACE_REAL_OLLAMA_REPORT when it ends.
+func report(tb testing.TB) {
+	path := os.Getenv(EnvReport)
+	if path == "" {
+		return
+	}
+	if _, dup := reported.LoadOrStore(tb.Name(), true); dup {
+		return
+	}
+	start := time.Now()
+	tb.Cleanup(func() {
+		status := "PASS"
+		switch {
+		case tb.Failed():
+			status = "FAIL"
+		case tb.Skipped():
+			status = "SKIP"
+		}
+		f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+		if err != nil {
+			tb.Logf("real-server report %s: %v", path, err)
+			return
+		}
+		defer f.Close()
+		fmt.Fprintf(f, "%s %s %.2fs\n", status, tb.Name(), time.Since(start).Seconds())
+	})
+}
 
 // Required reports whether real-server tests must run here (CI).
 func Required() bool {
@@ -52,6 +89,7 @@ func Required() bool {
 // with how to run it — unless Required(), where it fails instead.
 func Real(tb testing.TB) string {
 	tb.Helper()
+	report(tb)
 	how := "run `.ci/ollama.sh env` (builds Ollama and the tiny models, prints the exports) or set OLLAMA_HOST to your own Ollama"
 	if os.Getenv("OLLAMA_HOST") == "" {
 		if Required() {

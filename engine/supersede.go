@@ -1,0 +1,286 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"memtrace/engine/textnorm"
+)
+
+// Knowledge updates. A newer memory supersedes an older fact about the same
+// subject ("I moved to Busan" supersedes "I live in Seoul"). Nothing is
+// deleted: the old memory keeps its status and gains SupersededBy, ValidTo
+// (when it stopped holding) and SupersededAt (when the link was recorded).
+// The link is written as an audited update of the old memory in the batch of
+// the capture or curator action that made it, so rolling that batch back
+// removes it; Unsupersede removes it by hand.
+//
+// Recall: at stage exclude a memory superseded at the query's time (both
+// ValidTo and SupersededAt at or before q.At) is dropped (DropSuperseded),
+// unless the query asks about the past (AsksAboutFormer) or
+// q.IncludeSuperseded; then it is recalled and labelled former, and its
+// prompt line carries "[until DATE]". With q.At before the update the old
+// fact is current and the new one does not exist yet.
+
+// LayerSupersede is the capture trail's layer of the supersession rule.
+const LayerSupersede = "supersede"
+
+// SupersedeInfo says which older memory a capture superseded and why.
+type SupersedeInfo struct {
+	ID      int64     `json:"id" jsonschema:"the superseded memory's id"`
+	Key     string    `json:"key,omitempty" jsonschema:"its key (the id of the message it came from)"`
+	Text    string    `json:"text" jsonschema:"its text, the fact that no longer holds"`
+	Subject string    `json:"subject" jsonschema:"the subject words both memories share (e.g. car, 차)"`
+	Marker  string    `json:"marker" jsonschema:"the change marker that made it an update (e.g. moved to, 바꿨어)"`
+	ValidTo time.Time `json:"valid_to" jsonschema:"when the old fact stopped holding (RFC 3339)"`
+}
+
+// supersededAt reports whether m is superseded as of at: linked, the old
+// fact stopped holding at or before at, and the link was recorded by then.
+func (m *Memory) supersededAt(at time.Time) bool {
+	return m.SupersededBy != 0 && !m.ValidTo.After(at) && !m.SupersededAt.After(at)
+}
+
+// IsFormerAt reports whether m is a former fact at time at (superseded by
+// then). The zero at means "now, whatever the clock": any link counts.
+func (m Memory) IsFormerAt(at time.Time) bool {
+	if at.IsZero() {
+		return m.SupersededBy != 0
+	}
+	return m.supersededAt(at)
+}
+
+// Supersedes returns the ids of the memories id supersedes (older facts it
+// replaced), in id order.
+func (e *Engine) Supersedes(id int64) []int64 {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	return slices.Clone(e.supersedes[id])
+}
+
+// indexSupersession keeps the reverse index (newer → older) current when
+// the cached copy of a memory changes from old to m. Caller holds mu.
+func (e *Engine) indexSupersession(old, m *Memory) {
+	if old != nil && old.SupersededBy != 0 && (m == nil || m.SupersededBy != old.SupersededBy) {
+		ids := e.supersedes[old.SupersededBy]
+		if i := slices.Index(ids, old.ID); i >= 0 {
+			ids = slices.Delete(ids, i, i+1)
+		}
+		if len(ids) == 0 {
+			delete(e.supersedes, old.SupersededBy)
+		} else {
+			e.supersedes[old.SupersededBy] = ids
+		}
+	}
+	if m != nil && m.SupersededBy != 0 && (old == nil || old.SupersededBy != m.SupersededBy) {
+		ids := e.supersedes[m.SupersededBy]
+		if !slices.Contains(ids, m.ID) {
+			ids = append(ids, m.ID)
+			slices.Sort(ids)
+		}
+		e.supersedes[m.SupersededBy] = ids
+	}
+}
+
+// Supersede links older memory oldID to newer memory newID by hand (a
+// curator action), audited under a. validTo zero: the newer memory's
+// creation time. It refuses a memory superseded already (unlink it first),
+// a link to itself and a cycle. With no a.Batch the change is a curator
+// batch of its own (a new id from the database); it returns the batch.
+func (e *Engine) Supersede(ctx context.Context, oldID, newID int64, validTo time.Time, a Actor) (*Memory, string, error) {
+	if oldID == newID {
+		return nil, "", Errorf(EINVALID, "memory %d cannot supersede itself", oldID)
+	}
+	var out *Memory
+	err := e.Update(ctx, func(q Queries) error {
+		if err := takeBatch(ctx, q, &a); err != nil {
+			return err
+		}
+		old, err := q.GetMemory(ctx, oldID)
+		if err != nil {
+			return err
+		}
+		nw, err := q.GetMemory(ctx, newID)
+		if err != nil {
+			return err
+		}
+		if old.SupersededBy != 0 {
+			return Errorf(ECONFLICT, "memory %d is already superseded by #%d; unlink it first (`memtrace supersede %d --unlink`)", oldID, old.SupersededBy, oldID)
+		}
+		// A cycle: the newer memory is itself (transitively) superseded
+		// by the older one.
+		for cur, n := nw, 0; cur.SupersededBy != 0 && n < 1000; n++ {
+			if cur.SupersededBy == oldID {
+				return Errorf(ECONFLICT, "memory %d already leads to %d through supersession; linking back would make a cycle", newID, oldID)
+			}
+			if cur, err = q.GetMemory(ctx, cur.SupersededBy); err != nil {
+				return err
+			}
+		}
+		if validTo.IsZero() {
+			validTo = nw.CreatedAt
+		}
+		old.SupersededBy, old.ValidTo, old.SupersededAt = newID, validTo.UTC(), e.Now()
+		if err := q.UpdateMemory(ctx, old, a, "supersede"); err != nil {
+			return err
+		}
+		out = old
+		return nil
+	})
+	return out, a.Batch, err
+}
+
+// takeBatch gives a curator action without a batch one of its own.
+func takeBatch(ctx context.Context, q Queries, a *Actor) error {
+	if a.Batch != "" {
+		return nil
+	}
+	b, err := q.NextBatchID(ctx, BatchCurator)
+	if err != nil {
+		return err
+	}
+	a.Batch = b
+	return nil
+}
+
+// Unsupersede removes the supersession link of memory id by hand, audited
+// under a: the memory is current again. It refuses a memory that is not
+// superseded. It returns the batch, as Supersede does.
+func (e *Engine) Unsupersede(ctx context.Context, id int64, a Actor) (*Memory, string, error) {
+	var out *Memory
+	err := e.Update(ctx, func(q Queries) error {
+		if err := takeBatch(ctx, q, &a); err != nil {
+			return err
+		}
+		m, err := q.GetMemory(ctx, id)
+		if err != nil {
+			return err
+		}
+		if m.SupersededBy == 0 {
+			return Errorf(EINVALID, "memory %d is not superseded; nothing to unlink", id)
+		}
+		m.SupersededBy, m.ValidTo, m.SupersededAt = 0, time.Time{}, time.Time{}
+		if err := q.UpdateMemory(ctx, m, a, "unsupersede"); err != nil {
+			return err
+		}
+		out = m
+		return nil
+	})
+	return out, a.Batch, err
+}
+
+// supersessionFor runs the supersession rule for mem, about to be inserted
+// by this batch: it returns the one older memory mem replaces and the shared
+// subject and marker, or nil. It appends to the capture's trail what it
+// found when the text carries a change marker and nothing qualified. A new
+// memory that supersedes a fact states that fact's current value, so it is
+// made a fact too (a past-tense "I moved to Busan" would otherwise be an
+// episode that fades in weeks while the fact it replaced is hidden).
+func (w *batchWriter) supersessionFor(mem *Memory) (old *Memory, subject, marker string, note *Decision) {
+	c := w.c
+	f := c.rule.find(mem.Content)
+	if f.Marker == "" {
+		return nil, "", "", nil
+	}
+	if f.Guard != "" {
+		return nil, "", "", &Decision{Layer: LayerSupersede, Verdict: "pass", Pattern: f.Guard,
+			Reason: fmt.Sprintf("change marker %q, but the sentence is %s: supersedes nothing", f.Marker, guardPhrase(f.Guard))}
+	}
+	var best *Memory
+	var bestSubject string
+	bestOverlap := -1
+	for _, id := range w.supersedeCandidates(f) {
+		old := w.find(id)
+		if old == nil || old.SupersededBy != 0 || old.Scope != mem.Scope ||
+			old.CreatedAt.After(mem.CreatedAt) {
+			continue
+		}
+		subject := c.rule.subjectMatch(f, old.Content)
+		if subject == "" {
+			continue
+		}
+		ov := overlap(f.Words, old.Content)
+		if ov > bestOverlap || ov == bestOverlap && (old.CreatedAt.After(best.CreatedAt) ||
+			old.CreatedAt.Equal(best.CreatedAt) && old.ID > best.ID) {
+			best, bestSubject, bestOverlap = old, subject, ov
+		}
+	}
+	if best == nil {
+		about := f.AdHoc
+		if about == "" && len(f.Subjects) > 0 {
+			about = strings.Join(f.Subjects, ", ")
+		}
+		why := "no subject from the lexicon"
+		if about != "" {
+			why = "no older active fact about " + about + " in scope " + mem.Scope
+		}
+		return nil, "", "", &Decision{Layer: LayerSupersede, Verdict: "pass", Pattern: f.Marker,
+			Reason: fmt.Sprintf("change marker %q but %s: supersedes nothing", f.Marker, why)}
+	}
+	mem.Kind = KindFact
+	return best, bestSubject, f.Marker, nil
+}
+
+// linkSuperseded writes the link of old to mem (inserted), audited in the
+// capture's batch, and reports it in the result and the trail.
+func (w *batchWriter) linkSuperseded(ctx context.Context, p *pending, mem, old *Memory, subject, marker string) error {
+	old.SupersededBy, old.ValidTo, old.SupersededAt = mem.ID, mem.CreatedAt, mem.CreatedAt
+	if err := w.q.UpdateMemory(ctx, old, w.actor, "supersede"); err != nil {
+		return fmt.Errorf("supersede memory %d: %w", old.ID, err)
+	}
+	if _, ok := w.insertedByID[old.ID]; !ok {
+		if w.reinforced == nil {
+			w.reinforced = map[int64]*Memory{}
+		}
+		w.reinforced[old.ID] = old
+	}
+	r := p.res
+	r.Kind = mem.Kind
+	r.Supersedes = append(r.Supersedes, SupersedeInfo{ID: old.ID, Key: old.Key, Text: old.Content,
+		Subject: subject, Marker: marker, ValidTo: old.ValidTo})
+	r.Trail = append(r.Trail, Decision{Layer: LayerSupersede, Verdict: "supersede", Pattern: marker,
+		Reason: SupersedeReason(old, subject, marker)})
+	return nil
+}
+
+// tokensOf is textnorm.Tokens for the lexical index.
+func tokensOf(s string) []string { return textnorm.Tokens(s) }
+
+func guardPhrase(g string) string {
+	switch g {
+	case "question":
+		return "a question"
+	case "addition":
+		return "an addition (also, another, second, 또, 추가로 …)"
+	}
+	return g
+}
+
+// supersedeCandidates are the memories that may be about f's subjects: the
+// subject index's entries (active memories of the cache and of this batch),
+// and for an ad-hoc subject ("new X is") the lexical matches of X and this
+// batch's inserts.
+func (w *batchWriter) supersedeCandidates(f changeFinding) []int64 {
+	c := w.c
+	if !w.synced {
+		c.syncIndex()
+		w.synced = true
+	}
+	var ids []int64
+	for _, s := range f.Subjects {
+		ids = append(ids, c.bySubject[s]...)
+	}
+	if f.AdHoc != "" {
+		for _, h := range c.e.LexicalSearch(tokensOf(f.AdHoc), 32) {
+			ids = append(ids, h.ID)
+		}
+		for id := range w.insertedByID {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	return slices.Compact(ids)
+}

@@ -1,0 +1,92 @@
+package cli
+
+import (
+	"flag"
+	"fmt"
+	"strconv"
+	"time"
+
+	"memtrace/engine"
+	"memtrace/engine/safetext"
+)
+
+// supersedeOutput is the `memtrace supersede --json` output: the older
+// memory as it is now, and the curator batch that made the change
+// (`memtrace rollback BATCH` undoes it).
+type supersedeOutput struct {
+	Memory *engine.Memory `json:"memory"`
+	Batch  string         `json:"batch"`
+	Linked bool           `json:"linked"` // false: --unlink removed the link
+}
+
+// cmdSupersede runs `memtrace supersede OLD NEW` (link by hand: NEW
+// supersedes OLD) and `memtrace supersede OLD --unlink` (OLD is current
+// again). Both are curator batches of their own, audited and undone by
+// rollback.
+func cmdSupersede(fs *flag.FlagSet) runFunc {
+	unlink := fs.Bool("unlink", false, "remove OLD's supersession link: it is current again")
+	validTo := fs.String("valid-to", "", "when OLD stopped holding, RFC 3339 or YYYY-MM-DD (default: when NEW was created)")
+	asJSON := fs.Bool("json", false, "print JSON")
+	return func(e *env, words []string) error {
+		want := 2
+		if *unlink {
+			want = 1
+		}
+		if len(words) != want {
+			if *unlink {
+				return usageError{"want one memory id: memtrace supersede OLD --unlink"}
+			}
+			return usageError{"want two memory ids: memtrace supersede OLD NEW (NEW supersedes OLD), or OLD --unlink"}
+		}
+		ids := make([]int64, len(words))
+		for i, w := range words {
+			id, err := strconv.ParseInt(w, 10, 64)
+			if err != nil || id <= 0 {
+				return usageError{fmt.Sprintf("%q is not a memory id; find ids with `memtrace list --text WORD`", w)}
+			}
+			ids[i] = id
+		}
+		var at time.Time
+		if *validTo != "" {
+			t, err := parseDayOrTime(*validTo)
+			if err != nil {
+				return usageError{fmt.Sprintf("--valid-to %q: want RFC 3339 or YYYY-MM-DD", *validTo)}
+			}
+			at = t
+		}
+		eng, closeDB, err := openExisting(e)
+		if err != nil {
+			return err
+		}
+		defer closeDB()
+		actor := engine.Actor{Name: "curator"}
+		var m *engine.Memory
+		var batch string
+		if *unlink {
+			m, batch, err = eng.Unsupersede(e.ctx, ids[0], actor)
+		} else {
+			m, batch, err = eng.Supersede(e.ctx, ids[0], ids[1], at, actor)
+		}
+		if err != nil {
+			return err
+		}
+		if *asJSON {
+			return writeJSON(e.stdout, supersedeOutput{Memory: m, Batch: batch, Linked: !*unlink})
+		}
+		if *unlink {
+			fmt.Fprintf(e.stdout, "memory %d is current again (link removed) in batch %s; `memtrace rollback %s` undoes it\n", m.ID, batch, batch)
+			return nil
+		}
+		fmt.Fprintf(e.stdout, "memory %d %q is superseded by #%d, valid to %s, in batch %s; `memtrace supersede %d --unlink` or `memtrace rollback %s` undoes it\n",
+			m.ID, safetext.SanitizeLine(m.Content), m.SupersededBy, m.ValidTo.Format("2006-01-02"), batch, m.ID, batch)
+		return nil
+	}
+}
+
+// parseDayOrTime reads RFC 3339 or a bare day (UTC midnight).
+func parseDayOrTime(s string) (time.Time, error) {
+	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
+		return t.UTC(), nil
+	}
+	return time.Parse("2006-01-02", s)
+}

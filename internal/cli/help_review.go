@@ -1,0 +1,46 @@
+package cli
+
+// reviewHelp describes the review queue (`memtrace help review`).
+const reviewHelp = `The review queue: captures the judge could not decide.
+
+An answer of the L3 judge that fails validation twice is needs_review. The
+message is then neither stored nor dropped: its capture's outcome is "held"
+and it waits in the review queue with the reason (ingest --json counts it
+as needs_review, apart from dropped). An ingest run again skips it like any
+captured message, so only the queue brings it back:
+
+  memtrace review [list] [--status held|stored|reinforced|dropped|skipped|all] [--json]
+  memtrace review retry ID…|--all --judge MODEL    offer it to the judge again,
+        through the whole pipeline (L1, L2, judge, gates, dedupe); a judge
+        that fails keeps it held (the rules never decide in its place here)
+  memtrace review store ID… [--kind K] [--type T] [--importance X]
+        store it by hand, like memtrace add, keyed by the message id; one
+        audited batch, undone by memtrace rollback BATCH
+  memtrace review skip ID… [--reason TEXT]   not a memory (a skipped item
+        can still be stored or retried later)
+
+Every offer and decision is logged in captures. In the TUI: Curate, v
+(a store as…, x skip); Captures, l until "held".
+`
+
+// embedderTopicHelp describes the per-database embedder (`memtrace help
+// embedder`).
+const embedderTopicHelp = `Embedders: one per database, named in its settings.
+
+  hashed             the offline hashed n-gram embedder (default, 256-d)
+  ollama:MODEL       an Ollama embedding model (host from $OLLAMA_HOST),
+                     e.g. ollama:nomic-embed-text
+
+--embedder, like --db, works on every command, before or after its name.
+A database without memories takes the embedder asked for;
+one whose vectors come from another embedder is refused with the command
+to run. The TUI, the MCP server and the CLI all open a database with its
+own embedder.
+
+  memtrace reembed [--embedder E] [--batch N] [--json]
+        re-embed every memory with E and make E the database's embedder;
+        progress on stderr; the vectors are written batch by batch and the
+        database switches at the end, so an interrupted run is resumed by
+        running memtrace reembed again. Vectors are derived data: not
+        audited; reembed --embedder hashed goes back.
+`
