@@ -15,9 +15,11 @@ import (
 	"memtrace/engine/safetext"
 )
 
-// TestTUIEndToEnd runs the real binary in tmux at 100×30 and 200×50: it
-// types a query on the Trace tab, steps the time override, opens the split
-// view, switches tabs and quits, asserting on what tmux shows.
+// TestTUIEndToEnd runs the real binary in tmux at 80×24, 100×30, 120×40
+// and 200×50: it types a query on the Trace tab, steps the time override,
+// opens the split view, switches tabs and quits, asserting on what tmux
+// shows; at 80×24 it checks what each tab must still show on the smallest
+// terminal it supports, and below that the too-small notice.
 func TestTUIEndToEnd(t *testing.T) {
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not installed: the end-to-end TUI test needs it (.ci/run installs it)")
@@ -35,6 +37,18 @@ func TestTUIEndToEnd(t *testing.T) {
 		t.Fatalf("demo --no-tui: %v\n%s", err, out)
 	}
 
+	t.Run("80x24", func(t *testing.T) {
+		s := startTmux(t, dir, 80, 24, bin, "--db", db)
+		s.walkNarrow(t)
+		s.send(t, "q")
+		s.waitExit(t)
+	})
+	t.Run("120x40", func(t *testing.T) {
+		s := startTmux(t, dir, 120, 40, bin, "--db", db)
+		s.walkThrough(t)
+		s.send(t, "q")
+		s.waitExit(t)
+	})
 	t.Run("100x30", func(t *testing.T) {
 		s := startTmux(t, dir, 100, 30, bin, "--db", db)
 		s.walkThrough(t)
@@ -206,6 +220,12 @@ func (s *tmuxSession) walkThrough(t *testing.T) {
 		return strings.Contains(screen, "CONTENT") && regexp.MustCompile(`(?m)^1 of \d+`).MatchString(screen)
 	})
 	s.send(t, "5")
+	if s.width < 110 {
+		// Below 110 columns the captures take the width; f shows the
+		// pattern counts instead.
+		s.waitText(t, "VERDICT", "f pattern counts")
+		s.send(t, "f")
+	}
 	s.waitText(t, "dropped, per pattern", "heartbeat_ok")
 	// The tab bar always reads "3 Curate"; the demo's heartbeat proposals
 	// are what only the Curate tab shows: it opens on the first queue with
@@ -224,6 +244,77 @@ func (s *tmuxSession) walkThrough(t *testing.T) {
 	s.waitText(t, "32/32 passed", "vs baseline: no regression")
 	s.send(t, "Enter")
 	s.waitText(t, "안녕", "read-only recall at 2026-07-21")
+}
+
+// walkNarrow is the path at 80×24: each tab's key content, which only the
+// state it is about shows.
+func (s *tmuxSession) walkNarrow(t *testing.T) {
+	t.Helper()
+	s.waitText(t, "1 Trace", "query ›", "10 budget")
+	s.send(t, "/")
+	s.typeText(t, "충주 사과")
+	s.send(t, "Enter")
+	s.waitFor(t, "the 11 stages at 80×24", func(screen string) bool {
+		return len(stageRow.FindAllString(screen, -1)) == len(engine.StageNames) && strings.Contains(screen, "read-only recall at")
+	})
+	// → focuses the items: the stage list folds away and the item text
+	// gets at least 40 of the 80 cells.
+	s.send(t, "Right")
+	screen := s.waitText(t, "← stages", "TEXT")
+	textCells := 0
+	for _, line := range strings.Split(screen, "\n") {
+		if i := strings.Index(line, "TEXT"); i >= 0 && strings.Contains(line, "KEY") {
+			textCells = 80 - safetext.Width(line[:i])
+		}
+	}
+	if textCells < 40 {
+		t.Errorf("item text gets %d cells at 80 columns, want ≥ 40:\n%s", textCells, screen)
+	}
+	if !regexp.MustCompile(`(?m)^✓ +\d+ m\d{4} .*충주`).MatchString(screen) {
+		t.Errorf("no kept Chungju item row with the items focused:\n%s", screen)
+	}
+	s.send(t, "Left")
+	s.waitFor(t, "the stage list back", func(screen string) bool { return stageRow.MatchString(screen) })
+
+	// Memories: the detail of the first memory shows its decay curve and
+	// forecast and an audit row.
+	s.send(t, "4")
+	s.waitFor(t, "the Memories tab", func(screen string) bool {
+		return strings.Contains(screen, "CONTENT") && regexp.MustCompile(`(?m)^1 of \d+`).MatchString(screen)
+	})
+	s.send(t, "Enter")
+	s.waitFor(t, "the decay curve and forecast at 80×24", func(screen string) bool {
+		return strings.Contains(screen, "decay forecast: forgotten") && strings.Contains(screen, "+365d") &&
+			regexp.MustCompile(`(?m)^\d{4}-\d\d-\d\d \d\d:\d\d capture +create`).MatchString(screen)
+	})
+
+	// Captures: one line per row (ids 1, 2, 3… on consecutive lines) and
+	// the selected capture's decision trail; f shows the pattern counts.
+	s.send(t, "5")
+	screen = s.waitText(t, "VERDICT", "of 447 captures")
+	ids := regexp.MustCompile(`(?m)^\s+(\d+) \d\d-\d\d \d\d:\d\d `).FindAllStringSubmatch(screen, -1)
+	if len(ids) < 5 {
+		t.Errorf("fewer than 5 capture rows at 80×24:\n%s", screen)
+	}
+	for i, m := range ids {
+		if m[1] != fmt.Sprint(i+1) {
+			t.Errorf("capture row %d is capture %s: a row took more than one line:\n%s", i+1, m[1], screen)
+			break
+		}
+	}
+	s.send(t, "f")
+	s.waitText(t, "dropped, per pattern", "heartbeat_ok")
+
+	s.send(t, "3")
+	s.waitText(t, "keep · by heartbeat", "rule vital_review")
+	s.send(t, "2")
+	s.waitText(t, "32 probes", "greeting-annyeong")
+
+	// Below 80×24 the frame says so.
+	s.tmux(t, "resize-window", "-t", s.name, "-x", "70", "-y", "20")
+	s.waitText(t, "terminal too small: 70×20, need 80×24")
+	s.tmux(t, "resize-window", "-t", s.name, "-x", "80", "-y", "24")
+	s.waitText(t, "32 probes", "greeting-annyeong")
 }
 
 // checkAlignment checks that Korean rows take as many cells as English

@@ -70,7 +70,12 @@ func (e *Engine) ApplyApproved(ctx context.Context, o ApplyOptions) (*ApplyRepor
 	if o.Now == nil {
 		o.Now = e.Now
 	}
-	return applyApproved(ctx, e, o, e.applyPromotion)
+	return applyApproved(ctx, e, o, func(ctx context.Context, q Queries, p *Proposal, a Actor, wording string, now time.Time) (AppliedProposal, error) {
+		if p.Kind == ProposalAdd || p.Kind == ProposalMove {
+			return e.applyMarkdownProposal(ctx, q, p, a, now)
+		}
+		return e.applyPromotion(ctx, q, p, a, wording, now)
+	})
 }
 
 // promoteFunc writes the HOT memory of an approved promote proposal; wording
@@ -175,6 +180,21 @@ func matchVerdicts(approved []*Proposal, vs []TriageVerdict) ([]*Proposal, error
 // for a keep record, which only confirms the memory as it is.
 func applyOne(ctx context.Context, q Queries, p *Proposal, a Actor, promote promoteFunc, now time.Time) (applyExpect, bool, error) {
 	ex := applyExpect{proposal: p, memory: p.MemoryID}
+	if p.Kind == ProposalAdd || p.Kind == ProposalMove {
+		if promote == nil {
+			return ex, false, Errorf(EINVALID, "proposal %d (%s, from a Markdown import) needs the engine; apply with `memtrace apply --approved` or the Curate tab", p.ID, p.Kind)
+		}
+		ap, err := promote(ctx, q, p, a, "", now)
+		if err != nil {
+			return ex, false, err
+		}
+		m, err := q.GetMemory(ctx, ap.MemoryID)
+		if err != nil {
+			return ex, false, err
+		}
+		ex.memory, ex.status, ex.typ, ex.tier = m.ID, m.Status, m.Type, m.Tier
+		return ex, true, nil
+	}
 	if p.Kind == ProposalPromote {
 		if promote == nil {
 			return ex, false, Errorf(EINVALID, "proposal %d is a promotion, which needs the engine; apply with `memtrace apply --approved` or the Curate tab, or approve it with `memtrace approve %d`", p.ID, p.ID)

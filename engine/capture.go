@@ -32,6 +32,7 @@ type Capturer struct {
 	e       *Engine
 	filter  *filter.Filter
 	gates   *gateSet
+	guard   []injectionPattern
 	judge   Judge
 	decider string
 
@@ -49,6 +50,7 @@ type Capturer struct {
 	// dedupe index.
 	rule      *supersedeRule
 	bySubject map[string][]int64
+	facts     map[int64]factsEntry // the rule's reading of memories it checked
 }
 
 // NewCapturer prepares the pipeline for e.
@@ -57,7 +59,7 @@ func (e *Engine) NewCapturer(ctx context.Context) (*Capturer, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Capturer{e: e, filter: filter.New(), gates: g, judge: e.judge, rule: newSupersedeRule()}
+	c := &Capturer{e: e, filter: filter.New(), gates: g, judge: e.judge, rule: newSupersedeRule(), guard: injectionPatterns()}
 	if c.judge == nil {
 		c.judge = RuleJudge{tables: typeTables()}
 	}
@@ -327,6 +329,14 @@ func (c *Capturer) decide(ctx context.Context, p *pending) error {
 	if v.Importance <= 0 || v.Importance > 1 {
 		v.Importance = typeImportance(typ)
 	}
+	if name := detectInjection(c.guard, in.Text); name != "" {
+		// Text that instructs the agent gains no authority: it stays a
+		// low-importance note, records no lesson, and the trail flags it.
+		v.Type, v.Kind, v.Importance = "note", KindFact, min(v.Importance, InjectionImportance)
+		p.lesson = nil
+		r.Trail = append(r.Trail, Decision{Layer: LayerGuard, Verdict: "flag", Pattern: name,
+			Reason: fmt.Sprintf("instruction-shaped text (%s): kept as a note of importance %.2f, never a rule; review it", name, v.Importance)})
+	}
 	p.verdict, p.store = v, true
 	r.Kind, r.Type = v.Kind, v.Type
 	return nil
@@ -514,8 +524,10 @@ func (c *Capturer) index(m *Memory) {
 	c.indexed[m.ID] = true
 	c.byHash[m.Hash] = m.ID
 	c.lsh.add(m.ID, m.Embedding)
-	for _, s := range c.rule.subjectsOf(lexNorm(m.Content)) {
-		c.bySubject[s] = append(c.bySubject[s], m.ID)
+	if c.rule != nil {
+		for _, s := range c.rule.subjectsOf(lexNorm(m.Content)) {
+			c.bySubject[s] = append(c.bySubject[s], m.ID)
+		}
 	}
 }
 

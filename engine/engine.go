@@ -335,8 +335,8 @@ func (e *Engine) Embed(ctx context.Context, texts ...string) ([][]float32, error
 // PrepareMemory fills the derived and default fields of a memory about to
 // be inserted: hash, vector, status, tier, scope, kind and timestamps.
 func (e *Engine) PrepareMemory(ctx context.Context, m *Memory) error {
-	if m.Content == "" {
-		return Errorf(EINVALID, "a memory needs content")
+	if err := ValidateMemory(m); err != nil {
+		return err
 	}
 	m.Hash = ContentHash(m.Content)
 	if m.Embedder != e.embedder.Name() || len(m.Embedding) != e.embedder.Dim() {

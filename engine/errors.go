@@ -9,6 +9,7 @@ import (
 // to do next), never raw driver text.
 const (
 	ECONFLICT = "conflict"
+	ECORRUPT  = "corrupt" // the database file is damaged: restore from a backup
 	EINTERNAL = "internal"
 	EINVALID  = "invalid"
 	ENOTFOUND = "not_found"

@@ -107,6 +107,9 @@ func (e *Engine) applyProposal(ctx context.Context, q Queries, p *Proposal, a Ac
 	if p.Kind == ProposalPromote {
 		return e.applyPromotion(ctx, q, p, a, wording, now)
 	}
+	if p.Kind == ProposalAdd || p.Kind == ProposalMove {
+		return e.applyMarkdownProposal(ctx, q, p, a, now)
+	}
 	m, err := q.GetMemory(ctx, p.MemoryID)
 	if err != nil {
 		return ap, err

@@ -10,7 +10,10 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
+
+	"memtrace/engine/safetext"
 )
 
 // The Markdown tiers (seed 002) are files an agent can read: HOT.md,
@@ -132,7 +135,28 @@ func memoryLine(m *Memory, file string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("render memory %d: %w", m.ID, err)
 	}
-	return "- " + escapeLine(m.Content) + mdTrailerStart + string(raw) + " -->", nil
+	return "- " + episodeDate(m) + escapeLine(m.Content) + mdTrailerStart + string(raw) + " -->", nil
+}
+
+// episodeDate is the "[2026-03-01] " an episode's line starts with: an
+// episode is about a day, and an agent reading the file needs it. Import
+// strips it again (stripDate).
+func episodeDate(m *Memory) string {
+	if m.Kind != KindEpisode || m.CreatedAt.IsZero() {
+		return ""
+	}
+	return "[" + m.CreatedAt.UTC().Format("2006-01-02") + "] "
+}
+
+// stripDate removes the date episodeDate put before an episode's text.
+func stripDate(text string, t mdLine) string {
+	if t.Kind != KindEpisode || len(text) < 13 || text[0] != '[' || text[11] != ']' || text[12] != ' ' {
+		return text
+	}
+	if _, err := time.Parse("2006-01-02", text[1:11]); err != nil {
+		return text
+	}
+	return text[13:]
 }
 
 func (e *Engine) allCorrections(ctx context.Context) ([]*Correction, error) {
@@ -200,13 +224,22 @@ func (e *Engine) ExportMarkdown(ctx context.Context, dir string) (*MarkdownExpor
 		paths = append(paths, p)
 	}
 	sort.Strings(paths)
+	// Nothing is written until every path is known to be safe: a symbolic
+	// link anywhere under dir (a file, a subdirectory, a dangling one) is
+	// refused, so an export cannot write outside dir or through a link.
+	if err := refuseLinks(dir, append(paths, "projects", "domains", "archive")); err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fileError("create directory", dir, err)
+	}
 	for _, p := range paths {
 		full := filepath.Join(dir, filepath.FromSlash(p))
 		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			return nil, fmt.Errorf("export md: %w", err)
+			return nil, fileError("create directory", filepath.Dir(full), err)
 		}
-		if err := os.WriteFile(full, files[p], 0o644); err != nil {
-			return nil, fmt.Errorf("export md: %w", err)
+		if err := writeFileAtomic(full, files[p]); err != nil {
+			return nil, err
 		}
 		lines := bytes.Count(files[p], []byte("\n"))
 		items := bytes.Count(files[p], []byte("\n- "))
@@ -236,6 +269,32 @@ func capOf(p string) int {
 		return 0
 	}
 	return fileCap(p)
+}
+
+// writeFileAtomic writes data to a temporary file beside path and renames
+// it over path: a reader sees the old file or the new one, never half of
+// one, and a link at path is replaced, not followed.
+func writeFileAtomic(path string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return fileError("write", path, err)
+	}
+	tmp := f.Name()
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Chmod(0o644)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return fileError("write", path, err)
+	}
+	return nil
 }
 
 // tierFiles lists the tier files present in dir, relative and sorted.
@@ -273,8 +332,14 @@ func escapeLine(s string) string {
 			b.WriteString(`\r`)
 		case r == '\t':
 			b.WriteString(`\t`)
-		case r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) || r == 0x2028 || r == 0x2029 || r == 0x85:
-			fmt.Fprintf(&b, `\u%04x`, r)
+		case r < 0x20 || r == 0x7f || safetext.ActsOnTerminal(r):
+			// Controls, bidi overrides and the like are written as escapes,
+			// so the file reads safely in a terminal and imports exactly.
+			if r > 0xffff {
+				fmt.Fprintf(&b, `\U%08x`, r)
+			} else {
+				fmt.Fprintf(&b, `\u%04x`, r)
+			}
 		default:
 			b.WriteRune(r)
 		}
@@ -316,6 +381,16 @@ func unescapeLine(s string) (string, error) {
 			}
 			b.WriteRune(rune(v))
 			i += 4
+		case 'U':
+			if i+8 >= len(s) {
+				return "", fmt.Errorf("\\U needs eight hex digits")
+			}
+			v, err := strconv.ParseUint(s[i+1:i+9], 16, 32)
+			if err != nil {
+				return "", fmt.Errorf("\\U%s is not eight hex digits", s[i+1:i+9])
+			}
+			b.WriteRune(rune(v))
+			i += 8
 		default:
 			return "", fmt.Errorf("unknown escape \\%c; write \\\\ for a backslash", s[i])
 		}

@@ -5,7 +5,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -22,7 +24,8 @@ type MarkdownImport struct {
 	Updated   int      `json:"updated"`
 	Inserted  int      `json:"inserted"`
 	Unchanged int      `json:"unchanged"`
-	Lessons   int      `json:"lessons"` // corrections inserted or updated
+	Lessons   int      `json:"lessons"`  // corrections inserted or updated
+	Proposed  int      `json:"proposed"` // proposals written for the curator (moves, deletions, HOT lines, counts)
 	Skipped   []string `json:"skipped,omitempty"`
 }
 
@@ -35,13 +38,26 @@ type mdEntry struct {
 	trailer bool
 }
 
-// ImportMarkdown reads the Markdown tiers in dir back: a line that names a
-// memory (by id, else key) updates it when its text, kind, type,
-// importance, tier, scope or status differ; a line without a trailer (or
-// naming an unknown memory) inserts a new memory in the file's tier and
-// scope; corrections.md updates or inserts lessons. Memories absent from
-// the files are left as they are — import never deletes. All of it is one
-// transaction audited under batch "import-md-<timestamp>".
+// ImportMarkdown reads the Markdown tiers in dir back, with the curator in
+// the loop (seed 002: a human confirms every move):
+//
+//   - a line that names a memory (by id, else key) in its own file updates
+//     it when its text, kind, type or importance differ;
+//   - a line moved to another file (tier or scope) becomes a move proposal;
+//   - a memory whose line was deleted from a file becomes a quarantine
+//     proposal — import never deletes or quarantines by itself;
+//   - a hand-written line without a trailer in HOT.md becomes an add
+//     proposal for a HOT rule; elsewhere it is inserted in the file's tier
+//     and scope; a line whose text is already a memory (or an open
+//     proposal) is left alone, so importing again changes nothing;
+//   - a line with an invalid importance or scope is reported by file:line
+//     and the rest imports;
+//   - in corrections.md an edited Count is not written: counts come from
+//     what was said; a count raised to the threshold becomes a promotion
+//     proposal. Other lesson fields are written.
+//
+// Symbolic links in dir are refused. The writes are one transaction
+// audited under one batch; proposals wait in the Curate tab.
 func (e *Engine) ImportMarkdown(ctx context.Context, dir string) (*MarkdownImport, error) {
 	files, err := tierFiles(dir)
 	if err != nil {
@@ -49,6 +65,9 @@ func (e *Engine) ImportMarkdown(ctx context.Context, dir string) (*MarkdownImpor
 	}
 	if len(files) == 0 {
 		return nil, Errorf(ENOTFOUND, "no tier files (HOT.md, projects/, domains/, archive/, corrections.md) in %s; write them with `memtrace export md %s`", dir, dir)
+	}
+	if err := refuseLinks(dir, files); err != nil {
+		return nil, err
 	}
 	now := e.Now()
 	batch, err := e.Store().NextBatchID(ctx, BatchImport)
@@ -58,10 +77,12 @@ func (e *Engine) ImportMarkdown(ctx context.Context, dir string) (*MarkdownImpor
 	res := &MarkdownImport{Dir: dir, Batch: batch, Files: len(files)}
 	var entries []mdEntry
 	var lessons []*Correction
+	present := map[string]bool{}
 	for _, f := range files {
+		present[f] = true
 		data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(f)))
 		if err != nil {
-			return nil, fmt.Errorf("import md: %w", err)
+			return nil, fileError("read", filepath.Join(dir, f), err)
 		}
 		if f == "corrections.md" {
 			ls, err := parseCorrections(data)
@@ -71,41 +92,87 @@ func (e *Engine) ImportMarkdown(ctx context.Context, dir string) (*MarkdownImpor
 			lessons = append(lessons, ls...)
 			continue
 		}
-		es, err := parseTierFile(f, data)
-		if err != nil {
-			return nil, err
-		}
+		es, bad := parseTierFile(f, data)
+		res.Skipped = append(res.Skipped, bad...)
 		entries = append(entries, es...)
 	}
 	res.Lines = len(entries)
+	// What the files would hold if exported now: a memory listed there
+	// whose line is gone was deleted by hand.
+	scopes := e.TierScopes()
+	hashes := map[string]int64{} // content hash → memory, for hand-added lines
+	e.EachMemory(func(m *Memory) bool {
+		if m.Status != StatusQuarantined {
+			hashes[m.Hash] = m.ID
+		}
+		return true
+	})
 	a := Actor{Name: ActorImport, Batch: batch}
 	err = e.Update(ctx, func(q Queries) error {
-		res.Updated, res.Inserted, res.Unchanged, res.Lessons, res.Skipped = 0, 0, 0, 0, nil
+		res.Updated, res.Inserted, res.Unchanged, res.Lessons, res.Proposed = 0, 0, 0, 0, 0
+		skipped := res.Skipped
+		seen := map[int64]bool{}
 		for _, en := range entries {
-			changed, inserted, skip, err := e.importEntry(ctx, q, en, a, now)
-			if skip != "" {
-				res.Skipped = append(res.Skipped, fmt.Sprintf("%s:%d: %s", en.file, en.line, skip))
-				continue
+			out, id, err := e.importEntry(ctx, q, en, a, now, hashes)
+			if id != 0 {
+				seen[id] = true
 			}
 			if err != nil {
+				if ErrorCode(err) == EINVALID {
+					skipped = append(skipped, fmt.Sprintf("%s:%d: %s", en.file, en.line, ErrorMessage(err)))
+					continue
+				}
 				return Errorf(ErrorCode(err), "%s:%d: %s", en.file, en.line, ErrorMessage(err))
 			}
-			switch {
-			case inserted:
+			switch out {
+			case "inserted":
 				res.Inserted++
-			case changed:
+			case "updated":
 				res.Updated++
-			default:
+			case "proposed":
+				res.Proposed++
+			case "unchanged":
 				res.Unchanged++
+			default:
+				skipped = append(skipped, fmt.Sprintf("%s:%d: %s", en.file, en.line, out))
+			}
+		}
+		for _, sc := range scopes {
+			if !present[sc.File] {
+				continue
+			}
+			for _, id := range sc.Memories {
+				if seen[id] {
+					continue
+				}
+				if open, err := openProposal(ctx, q, ProposalQuarantine, id, ""); err != nil {
+					return err
+				} else if open {
+					continue
+				}
+				p := &Proposal{Kind: ProposalQuarantine, MemoryID: id, Proposer: ProposerImport, Confidence: 1,
+					Status: ProposalPending, CreatedAt: now, Reason: fmt.Sprintf("its line was deleted from %s", sc.File)}
+				if err := q.InsertProposal(ctx, p); err != nil {
+					return err
+				}
+				res.Proposed++
 			}
 		}
 		for _, l := range lessons {
-			n, err := importLesson(ctx, q, l)
+			n, note, err := e.importLesson(ctx, q, l, now)
 			if err != nil {
 				return err
 			}
 			res.Lessons += n
+			switch note {
+			case "proposed":
+				res.Proposed++
+			case "":
+			default:
+				skipped = append(skipped, "corrections.md: "+note)
+			}
 		}
+		res.Skipped = skipped
 		return nil
 	})
 	if err != nil {
@@ -114,9 +181,9 @@ func (e *Engine) ImportMarkdown(ctx context.Context, dir string) (*MarkdownImpor
 	return res, nil
 }
 
-// parseTierFile reads the memory lines of one tier file.
-func parseTierFile(file string, data []byte) ([]mdEntry, error) {
-	var out []mdEntry
+// parseTierFile reads the memory lines of one tier file; a line it cannot
+// read is reported by file:line in bad and the rest is read.
+func parseTierFile(file string, data []byte) (out []mdEntry, bad []string) {
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 0, 64*1024), 16*1024*1024)
 	n := 0
@@ -131,11 +198,13 @@ func parseTierFile(file string, data []byte) ([]mdEntry, error) {
 		if i := strings.LastIndex(body, mdTrailerStart); i >= 0 && strings.HasSuffix(body, " -->") {
 			raw := body[i+len(mdTrailerStart) : len(body)-len(" -->")]
 			if err := json.Unmarshal([]byte(raw), &en.t); err != nil {
-				return nil, Errorf(EINVALID, "%s:%d: the <!-- mt … --> trailer is not valid JSON (%v); fix it or remove it to import the line as a new memory", file, n, err)
+				bad = append(bad, fmt.Sprintf("%s:%d: the <!-- mt … --> trailer is not valid JSON (%s); fix it or remove it to import the line as a new memory", file, n, JSONProblem(err)))
+				continue
 			}
-			text, err := unescapeLine(body[:i])
+			text, err := unescapeLine(stripDate(body[:i], en.t))
 			if err != nil {
-				return nil, Errorf(EINVALID, "%s:%d: %v", file, n, err)
+				bad = append(bad, fmt.Sprintf("%s:%d: %v", file, n, err))
+				continue
 			}
 			en.content, en.trailer = text, true
 		} else {
@@ -147,9 +216,9 @@ func parseTierFile(file string, data []byte) ([]mdEntry, error) {
 		out = append(out, en)
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("read %s: %w", file, err)
+		bad = append(bad, fmt.Sprintf("%s:%d: cannot read further (%v)", file, n+1, err))
 	}
-	return out, nil
+	return out, bad
 }
 
 // desired applies what a line says to m (a copy of the stored memory, or a
@@ -192,51 +261,148 @@ func (en mdEntry) apply(m *Memory) bool {
 		m.Importance != before.Importance || m.Scope != before.Scope || m.Tier != before.Tier || m.Status != before.Status
 }
 
-// importEntry writes one line; skip says why a line was left alone.
-func (e *Engine) importEntry(ctx context.Context, q Queries, en mdEntry, a Actor, now time.Time) (changed, inserted bool, skip string, err error) {
+// importEntry handles one line: out is "inserted", "updated", "proposed",
+// "unchanged", or why the line was left alone; id is the memory the line
+// names (0 for a new line). An EINVALID error reports the line and the
+// import goes on.
+func (e *Engine) importEntry(ctx context.Context, q Queries, en mdEntry, a Actor, now time.Time, hashes map[string]int64) (out string, id int64, err error) {
 	if en.t.Scope != "" && !ValidScope(en.t.Scope) {
-		return false, false, "", Errorf(EINVALID, "scope %q is not global, project:NAME or domain:NAME", en.t.Scope)
+		return "", 0, Errorf(EINVALID, "scope %q is not global, project:NAME or domain:NAME; fix the trailer", en.t.Scope)
+	}
+	if en.trailer && (math.IsNaN(en.t.Imp) || en.t.Imp < 0 || en.t.Imp > 1) {
+		return "", 0, Errorf(EINVALID, "importance %v is not a number from 0 to 1; fix \"imp\" in the trailer", en.t.Imp)
 	}
 	var m *Memory
 	if en.t.ID != 0 {
 		m, err = q.GetMemory(ctx, en.t.ID)
 		if err != nil && ErrorCode(err) != ENOTFOUND {
-			return false, false, "", err
+			return "", 0, err
 		}
 		if m != nil && en.t.Key != "" && m.Key != en.t.Key {
-			return false, false, "", Errorf(ECONFLICT, "id %d has key %q in the database, %q in the file; the file comes from another database — remove the id to import it as new", m.ID, m.Key, en.t.Key)
+			return "", 0, Errorf(ECONFLICT, "id %d has key %q in the database, %q in the file; the file comes from another database — remove the id to import it as new", m.ID, m.Key, en.t.Key)
 		}
 	}
 	if m == nil && en.t.Key != "" {
 		m, err = q.GetMemoryByKey(ctx, en.t.Key)
 		if err != nil && ErrorCode(err) != ENOTFOUND {
-			return false, false, "", err
+			return "", 0, err
 		}
 	}
 	if m == nil {
 		nm := &Memory{Key: en.t.Key, Importance: 0.5, Role: "user", CreatedAt: now, LastAccessedAt: now}
 		en.apply(nm)
-		if err := e.PrepareMemory(ctx, nm); err != nil {
-			return false, false, "", err
+		if !en.trailer && en.file == "HOT.md" && en.t.Type == "" {
+			nm.Type = "rule" // a line of HOT.md is a rule the agent always loads
 		}
-		return true, true, "", q.InsertMemory(ctx, nm, a)
+		if nm.Kind == "" {
+			nm.Kind = KindFact
+		}
+		if id, ok := hashes[ContentHash(nm.Content)]; ok {
+			return "unchanged", id, nil // a hand-added line imported before
+		}
+		if err := ValidateMemory(nm); err != nil {
+			return "", 0, err
+		}
+		if en.file == "HOT.md" {
+			// HOT is always loaded: a person's new line waits for the
+			// curator as a proposal, like every promotion.
+			if open, err := openProposal(ctx, q, ProposalAdd, 0, nm.Content); err != nil || open {
+				return "unchanged", 0, err
+			}
+			p, err := newMDProposal(ProposalAdd, 0, nm, en, fmt.Sprintf("written by hand into HOT.md line %d: a HOT %s", en.line, nm.Type), now)
+			if err != nil {
+				return "", 0, err
+			}
+			return "proposed", 0, q.InsertProposal(ctx, p)
+		}
+		if err := e.PrepareMemory(ctx, nm); err != nil {
+			return "", 0, err
+		}
+		if err := q.InsertMemory(ctx, nm, a); err != nil {
+			return "", 0, err
+		}
+		hashes[nm.Hash] = nm.ID
+		return "inserted", nm.ID, nil
 	}
 	if m.Status == StatusQuarantined {
 		// An export never lists quarantined memories: the file predates the
 		// quarantine, and importing it must not undo a curator's decision.
-		return false, false, fmt.Sprintf("memory %d is quarantined; restore it with a restore proposal, not an import", m.ID), nil
+		return fmt.Sprintf("memory %d is quarantined; restore it with a restore proposal, not an import", m.ID), m.ID, nil
+	}
+	if from := TierFile(m); from != "" && from != en.file {
+		want := *m
+		en.apply(&want)
+		if open, err := openProposal(ctx, q, ProposalMove, m.ID, ""); err != nil || open {
+			return "unchanged", m.ID, err
+		}
+		p, err := newMDProposal(ProposalMove, m.ID, &want, en, fmt.Sprintf("its line moved from %s to %s:%d", from, en.file, en.line), now)
+		if err != nil {
+			return "", m.ID, err
+		}
+		return "proposed", m.ID, q.InsertProposal(ctx, p)
 	}
 	oldContent := m.Content
 	if !en.apply(m) {
-		return false, false, "", nil
+		return "unchanged", m.ID, nil
 	}
 	if m.Content != oldContent {
 		m.Embedding, m.Embedder = nil, ""
 	}
 	if err := e.PrepareMemory(ctx, m); err != nil {
-		return false, false, "", err
+		return "", m.ID, err
 	}
-	return true, false, "", q.UpdateMemory(ctx, m, a, "import")
+	return "updated", m.ID, q.UpdateMemory(ctx, m, a, "import")
+}
+
+// CheckTierDir reports, before any database is opened, whether dir holds
+// tier files an import can read (and no symbolic link among them).
+func CheckTierDir(dir string) error {
+	files, err := tierFiles(dir)
+	if err != nil {
+		return err
+	}
+	if len(files) == 0 {
+		return Errorf(ENOTFOUND, "no tier files (HOT.md, projects/, domains/, archive/, corrections.md) in %s; write them with `memtrace export md %s`", dir, dir)
+	}
+	return refuseLinks(dir, files)
+}
+
+// refuseLinks refuses an import from a directory whose tier files or
+// subdirectories are symbolic links: a file tree must not point memtrace at
+// files outside it.
+func refuseLinks(dir string, files []string) error {
+	checked := map[string]bool{}
+	for _, f := range files {
+		parts := strings.Split(f, "/")
+		for i := range parts {
+			rel := strings.Join(parts[:i+1], "/")
+			if checked[rel] {
+				continue
+			}
+			checked[rel] = true
+			full := filepath.Join(dir, filepath.FromSlash(rel))
+			if fi, err := os.Lstat(full); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+				return Errorf(EINVALID, "%s is a symbolic link; memtrace does not follow links in a tier directory — replace it with the file itself", full)
+			}
+		}
+	}
+	return nil
+}
+
+// fileError is a file-system failure in words a person can act on.
+func fileError(what, path string, err error) error {
+	var pe *os.PathError
+	reason := err.Error()
+	if errors.As(err, &pe) {
+		reason = pe.Err.Error()
+	}
+	switch {
+	case errors.Is(err, os.ErrPermission):
+		return Errorf(EUNAVAIL, "cannot %s %s: permission denied; check its permissions", what, path)
+	case errors.Is(err, os.ErrNotExist):
+		return Errorf(ENOTFOUND, "cannot %s %s: no such file or directory; check the path (its parent directory must exist)", what, path)
+	}
+	return Errorf(EUNAVAIL, "cannot %s %s: %s", what, path, reason)
 }
 
 // parseCorrections reads corrections.md entries.
@@ -337,23 +503,63 @@ func parseLessonTitle(h string) (*Correction, error) {
 	return c, nil
 }
 
-// importLesson updates or inserts one lesson; it keeps the stored
-// occurrences and first/last seen. It returns 1 when it wrote.
-func importLesson(ctx context.Context, q Queries, l *Correction) (int, error) {
+// importLesson writes a lesson of corrections.md, except its count: counts
+// come from what was said. A count edited up to the promotion threshold
+// becomes a promotion proposal (note "proposed"); another count edit is
+// reported in note and not written.
+func (e *Engine) importLesson(ctx context.Context, q Queries, l *Correction, now time.Time) (n int, note string, err error) {
 	c, err := q.GetCorrection(ctx, l.LessonKey)
 	switch {
 	case err == nil:
-		if c.Context == l.Context && c.Correction == l.Correction && c.Lesson == l.Lesson && c.Count == l.Count && c.Status == l.Status && c.Scope == l.Scope {
-			return 0, nil
+		if l.Count != c.Count {
+			old := c.Count
+			if l.Count >= PromotionThreshold && old < PromotionThreshold && c.Status != CorrectionPromoted && c.Status != CorrectionRejected {
+				if open, err := openPromotion(ctx, q, c.LessonKey); err != nil {
+					return 0, "", err
+				} else if !open {
+					cand := *c
+					cand.Count = l.Count
+					p, err := e.promotionProposal(ctx, &cand, nil)
+					if err != nil {
+						return 0, "", err
+					}
+					p.Proposer, p.CreatedAt = ProposerImport, now
+					p.Reason = fmt.Sprintf("Count of lesson %q edited %d→%d in corrections.md", c.LessonKey, old, l.Count)
+					if err := q.InsertProposal(ctx, p); err != nil {
+						return 0, "", err
+					}
+					note = "proposed"
+				}
+			} else {
+				note = fmt.Sprintf("lesson %s: Count edited %d→%d; counts come from what was said and were not changed", c.LessonKey, old, l.Count)
+			}
+			l.Count = c.Count
 		}
-		c.Context, c.Correction, c.Lesson, c.Count, c.Status, c.Scope = l.Context, l.Correction, l.Lesson, l.Count, l.Status, l.Scope
+		if c.Context == l.Context && c.Correction == l.Correction && c.Lesson == l.Lesson && c.Status == l.Status && c.Scope == l.Scope {
+			return 0, note, nil
+		}
+		c.Context, c.Correction, c.Lesson, c.Status, c.Scope = l.Context, l.Correction, l.Lesson, l.Status, l.Scope
 	case ErrorCode(err) == ENOTFOUND:
 		c = l
 	default:
-		return 0, err
+		return 0, "", err
 	}
 	if err := q.SaveCorrection(ctx, c); err != nil {
-		return 0, fmt.Errorf("lesson %s: %w", l.LessonKey, err)
+		return 0, "", fmt.Errorf("lesson %s: %w", l.LessonKey, err)
 	}
-	return 1, nil
+	return 1, note, nil
+}
+
+// openPromotion reports whether a promotion of the lesson is waiting.
+func openPromotion(ctx context.Context, q Queries, lessonKey string) (bool, error) {
+	ps, err := q.FindProposals(ctx, ProposalFilter{Kind: ProposalPromote, Status: ProposalPending})
+	if err != nil {
+		return false, err
+	}
+	for _, p := range ps {
+		if ev, err := ParsePromotion(p); err == nil && ev.LessonKey == lessonKey {
+			return true, nil
+		}
+	}
+	return false, nil
 }

@@ -214,17 +214,23 @@ func TestMarkdownExportImportExportIsByteIdentical(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Updated != 1 || res.Inserted != 1 || res.Batch != "import-20260601T100000Z-2" {
+	// The reworded rule is updated; the hand-written HOT line waits for
+	// the curator as a proposal for a HOT rule (seed 002: a human confirms).
+	if res.Updated != 1 || res.Inserted != 0 || res.Proposed != 1 || res.Batch != "import-20260601T100000Z-2" {
 		t.Fatalf("import after edit = %+v", res)
+	}
+	adds, _ := e.Store().FindProposals(ctx, engine.ProposalFilter{Kind: engine.ProposalAdd, Status: engine.ProposalPending})
+	if len(adds) != 1 || !strings.Contains(string(adds[0].Verdict), `"type":"rule"`) || !strings.Contains(string(adds[0].Verdict), "Discord") {
+		t.Fatalf("add proposals = %+v", adds)
 	}
 	if m, _ := e.Memory(trailer.ID); m.Content != "Code first, then a short explanation." || m.Tier != engine.TierHot {
 		t.Fatalf("edited memory %d = %+v", trailer.ID, m)
 	}
 	audit, _ := e.Store().AuditForBatch(ctx, res.Batch)
-	if len(audit) != 2 {
-		t.Fatalf("import audit rows = %d, want 2", len(audit))
+	if len(audit) != 1 {
+		t.Fatalf("import audit rows = %d, want 1", len(audit))
 	}
-	if n, err := e.Store().RollbackBatch(ctx, res.Batch, "rollback"); err != nil || n != 2 {
+	if n, err := e.Store().RollbackBatch(ctx, res.Batch, "rollback"); err != nil || n != 1 {
 		t.Fatalf("rollback import = %d, %v", n, err)
 	}
 	_ = e.Refresh(ctx)

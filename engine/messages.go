@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"reflect"
 	"strconv"
 	"strings"
 	"time"
@@ -47,6 +48,9 @@ func ReadMessages(r io.Reader, fn func(line int, m Message) error) ([]LineError,
 			return errs, fmt.Errorf("read messages at line %d: %w", n, err)
 		}
 		eof := errors.Is(err, io.EOF)
+		if n == 1 {
+			raw = bytes.TrimPrefix(raw, []byte("\xef\xbb\xbf")) // a UTF-8 byte order mark
+		}
 		if tooLong {
 			errs = append(errs, LineError{Line: n, Error: fmt.Sprintf("line is longer than %d MiB; split the text into several messages", MaxLineBytes>>20)})
 		} else if len(bytes.TrimSpace(raw)) > 0 {
@@ -110,7 +114,7 @@ func parseMessage(raw []byte) (Message, []string, error) {
 	}
 	var rm rawMessage
 	if err := json.Unmarshal(raw, &rm); err != nil {
-		return Message{}, repairs, fmt.Errorf("not a JSON object (%s); each line must be one object like {\"session\":\"s1\",\"role\":\"user\",\"text\":\"…\",\"at\":\"2026-03-01T09:00:00Z\"}", jsonProblem(err))
+		return Message{}, repairs, fmt.Errorf("not a JSON object (%s); each line must be one object like {\"session\":\"s1\",\"role\":\"user\",\"text\":\"…\",\"at\":\"2026-03-01T09:00:00Z\"}", JSONProblem(err))
 	}
 	var missing []string
 	for _, f := range []struct {
@@ -185,15 +189,50 @@ func parseAt(raw json.RawMessage) (time.Time, error) {
 	return time.Unix(int64(sec), int64(frac*1e9)).UTC(), nil
 }
 
-// jsonProblem shortens a decoder error to what a person needs.
-func jsonProblem(err error) string {
+// JSONProblem shortens a decoder error to what a person needs, in JSON's
+// words: never a Go type name.
+func JSONProblem(err error) string {
 	var se *json.SyntaxError
 	if errors.As(err, &se) {
-		return fmt.Sprintf("syntax error at byte %d: %s", se.Offset, se.Error())
+		return fmt.Sprintf("syntax error at byte %d: %s", se.Offset, strings.TrimPrefix(se.Error(), "json: "))
 	}
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
-		return fmt.Sprintf("field %q has a %s where a %s belongs", te.Field, te.Value, te.Type)
+		want := jsonKindName(te.Type)
+		if te.Field == "" {
+			return fmt.Sprintf("the line is a JSON %s, not %s", te.Value, want)
+		}
+		return fmt.Sprintf("field %q has a %s where %s belongs", te.Field, te.Value, want)
 	}
-	return err.Error()
+	if strings.HasPrefix(err.Error(), "unexpected end of JSON") {
+		return "the line ends before the JSON does"
+	}
+	return strings.TrimPrefix(err.Error(), "json: ")
+}
+
+// jsonKindName names what a Go type holds in JSON terms.
+func jsonKindName(t reflect.Type) string {
+	if t == nil {
+		return "a value"
+	}
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.Struct, reflect.Map:
+		return "an object"
+	case reflect.Slice, reflect.Array:
+		if t.Elem().Kind() == reflect.Uint8 && t.Name() == "RawMessage" {
+			return "a value"
+		}
+		return "a list"
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64, reflect.Uint, reflect.Uint8,
+		reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Float32, reflect.Float64:
+		return "a number"
+	}
+	return "a value"
 }

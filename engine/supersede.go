@@ -181,6 +181,9 @@ func (e *Engine) Unsupersede(ctx context.Context, id int64, a Actor) (*Memory, s
 // episode that fades in weeks while the fact it replaced is hidden).
 func (w *batchWriter) supersessionFor(mem *Memory) (old *Memory, subject, marker string, note *Decision) {
 	c := w.c
+	if c.rule == nil { // detection off (the benchmark's reference)
+		return nil, "", "", nil
+	}
 	f := c.rule.find(mem.Content)
 	if f.Marker == "" {
 		return nil, "", "", nil
@@ -198,11 +201,12 @@ func (w *batchWriter) supersessionFor(mem *Memory) (old *Memory, subject, marker
 			old.CreatedAt.After(mem.CreatedAt) {
 			continue
 		}
-		subject := c.rule.subjectMatch(f, old.Content)
+		facts := c.oldFacts(old)
+		subject := c.rule.subjectMatch(f, facts)
 		if subject == "" {
 			continue
 		}
-		ov := overlap(f.Words, old.Content)
+		ov := overlap(f.Words, facts)
 		if ov > bestOverlap || ov == bestOverlap && (old.CreatedAt.After(best.CreatedAt) ||
 			old.CreatedAt.Equal(best.CreatedAt) && old.ID > best.ID) {
 			best, bestSubject, bestOverlap = old, subject, ov
@@ -259,6 +263,30 @@ func guardPhrase(g string) string {
 	return g
 }
 
+// oldFacts returns the rule's reading of memory m, from the cache when its
+// content has not changed.
+func (c *Capturer) oldFacts(m *Memory) *oldFacts {
+	if c.facts == nil {
+		c.facts = map[int64]factsEntry{}
+	}
+	if e, ok := c.facts[m.ID]; ok && e.hash == m.Hash {
+		return e.facts
+	}
+	f := readOld(m.Content)
+	c.facts[m.ID] = factsEntry{hash: m.Hash, facts: f}
+	return f
+}
+
+type factsEntry struct {
+	hash  string
+	facts *oldFacts
+}
+
+// subjectCandidates bounds how many memories naming a subject a capture
+// looks at: the most recently indexed ones (ids grow with time), so the
+// cost of a capture does not grow with the store.
+const subjectCandidates = 32
+
 // supersedeCandidates are the memories that may be about f's subjects: the
 // subject index's entries (active memories of the cache and of this batch),
 // and for an ad-hoc subject ("new X is") the lexical matches of X and this
@@ -271,7 +299,8 @@ func (w *batchWriter) supersedeCandidates(f changeFinding) []int64 {
 	}
 	var ids []int64
 	for _, s := range f.Subjects {
-		ids = append(ids, c.bySubject[s]...)
+		all := c.bySubject[s]
+		ids = append(ids, all[max(0, len(all)-subjectCandidates):]...)
 	}
 	if f.AdHoc != "" {
 		for _, h := range c.e.LexicalSearch(tokensOf(f.AdHoc), 32) {

@@ -22,9 +22,10 @@ import (
 //  3. the older memory is active, of the same scope, not superseded
 //     already, recorded before the new one, and about the same subject: both
 //     name the same entry of the subject lexicon (home, employer, car, phone,
-//     CI, database, school, manager, office, editor) — counted on the new
-//     text outside the marker, or implied by the marker ("moved to" → home,
-//     "joined" → employer, "입학" → school) — or, for "new X is", both name X;
+//     CI, database, school, manager, office, editor), or one the marker
+//     implies ("moved to" → home, "joined" → employer, "입학" → school) —
+//     or, for "new X is", both name X. Of the memories naming a subject,
+//     the 32 most recent are considered (a bound on the cost per capture);
 //  4. both speak of the same people: the person words (wife, son, 아내, 딸 …)
 //     and the names before the marker ("Hana started first grade") of the
 //     new text occur in the old one, and the old one names no other person.
@@ -181,8 +182,7 @@ func (r *supersedeRule) find(text string) changeFinding {
 	if f.Guard != "" {
 		return f
 	}
-	outside := text[:span[0]] + " " + text[span[1]:]
-	f.Subjects = r.subjectsOf(lexNorm(outside))
+	f.Subjects = r.subjectsOf(lexNorm(text))
 	if mk.implies != "" && !slices.Contains(f.Subjects, mk.implies) {
 		f.Subjects = append(f.Subjects, mk.implies)
 	}
@@ -259,19 +259,31 @@ func contentWords(text string) []string {
 	return out
 }
 
+// oldFacts is what the rule reads from an older memory's text, kept per
+// memory by the Capturer so that a memory checked again costs a lookup.
+type oldFacts struct {
+	norm   string
+	people []string
+	words  []string
+}
+
+func readOld(text string) *oldFacts {
+	norm := lexNorm(text)
+	return &oldFacts{norm: norm, people: peopleOf(norm), words: contentWords(text)}
+}
+
 // subjectMatch is why an older memory is about the finding's subject: the
 // shared subject, or "" when it is not.
-func (r *supersedeRule) subjectMatch(f changeFinding, oldText string) string {
-	norm := lexNorm(oldText)
+func (r *supersedeRule) subjectMatch(f changeFinding, old *oldFacts) string {
+	norm := old.norm
 	// Same people: the new text's people must be in the old one, and the
 	// old one must name no person the new one does not.
-	oldPeople := peopleOf(norm)
 	for _, p := range f.People {
 		if !strings.Contains(norm, " "+p) {
 			return ""
 		}
 	}
-	for _, p := range oldPeople {
+	for _, p := range old.people {
 		if !slices.Contains(f.People, p) {
 			return ""
 		}
@@ -291,9 +303,9 @@ func (r *supersedeRule) subjectMatch(f changeFinding, oldText string) string {
 }
 
 // overlap is how many content words two texts share.
-func overlap(words []string, text string) int {
+func overlap(words []string, old *oldFacts) int {
 	n := 0
-	for _, w := range contentWords(text) {
+	for _, w := range old.words {
 		if slices.Contains(words, w) {
 			n++
 		}
@@ -305,3 +317,62 @@ func overlap(words []string, text string) int {
 func SupersedeReason(old *Memory, subject, marker string) string {
 	return fmt.Sprintf("superseded #%d %q — same subject %q, change marker %q", old.ID, clip(SanitizeText(old.Content), 60), subject, marker)
 }
+
+// SupersedeHelp is `memtrace help updates`: the supersession rule and how
+// recall treats a superseded memory.
+const SupersedeHelp = `Knowledge updates: a newer fact supersedes an older one.
+
+"I moved to Busan" supersedes "I live in Seoul". Nothing is deleted: the old
+memory keeps its status and gains superseded_by (the newer memory), valid_to
+(when it stopped holding) and superseded_at (when the link was recorded).
+The link is an audited update in the batch of the capture or curator action
+that made it: ` + "`memtrace rollback BATCH`" + ` removes it, and
+` + "`memtrace supersede OLD --unlink`" + ` does by hand.
+
+The rule, at capture (always on; precision first, since a wrong supersession
+hides a true fact). A newly stored memory supersedes an older one when
+
+  1. it carries a change marker:
+       EN  moved to, moved … to, now, nowadays, these days, no longer,
+           anymore, switched to/from, migrated from … to, new X is, joined,
+           started, stopped, quit, instead, replaced, upgraded to, changed … to
+       KO  이제, 요즘은, 바꿨어, 옮겼어, 이사했, 입사했, 이직했, 입학했,
+           들어갔, 그만두고, 그만뒀, 끊었, 더 이상 … 안, 새로, 새 …, 시작했, 대신
+  2. it is not a question ("did you switch to Rust?"), a hypothetical ("if I
+     moved to Jeju…", 만약, …면, 싶어, 예정), an addition ("I now also use
+     Postgres", another, second, 또, 추가로) or a negated change ("I haven't
+     switched", 안 바꿨어);
+  3. the older memory is active, in the same scope, not superseded already,
+     recorded before the new one, and about the same subject: both name the
+     same subject of the lexicon (home, employer, car, phone, ci, database,
+     school, manager, office, editor; e.g. car = car, drive, 차, 자동차, 운전),
+     or one the marker implies ("moved to" → home, "joined"/입사 →
+     employer, 입학 → school); or, for "new X is", both name X (of the
+     memories naming a subject, the 32 most recent are considered);
+  4. both are about the same people: the new text's person words (wife, son,
+     아내, 딸 …) and the names before its marker ("Hana started first grade")
+     occur in the old one, which names no other person ("my wife's new car"
+     does not replace my car).
+
+Of several older memories that qualify, the one sharing the most words is
+superseded (ties: the newest); never more than one. The capture trail says
+what it did and why, e.g.
+  superseded #12 "I drive a 2015 Avante" — same subject "car", change marker "바꿨어"
+and, when a marker found nothing, why not. A memory that supersedes is
+stored as a fact (it states the current value of one).
+
+Recall. At stage exclude a memory superseded at the recall's time (valid_to
+and superseded_at at or before --at) is dropped, drop_kind superseded,
+"superseded by #N on DATE" — unless the query asks about the past ("before
+I moved", "used to", "previously", "예전에", "전에 … 살았", "원래") or
+--include-superseded. Then it is recalled as a former fact: the trace item
+carries superseded, superseded_by and valid_to, and its prompt line reads
+  - [2026-01-05 note] [until 2026-04-03] I live in Seoul
+With --at before the update the old fact is current and the new one does
+not exist yet, so ` + "`memtrace compare \"where do I live\" --at-a … --at-b …`" + `
+shows the switch: the old fact forgotten (superseded), the new one new.
+
+Curator: ` + "`memtrace supersede OLD NEW [--valid-to DAY]`" + ` links by hand,
+` + "`memtrace supersede OLD --unlink`" + ` unlinks; ` + "`memtrace show ID`" + ` prints the
+chain, and show/list --json carry superseded_by, valid_to and supersedes.
+`

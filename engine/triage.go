@@ -136,6 +136,9 @@ func RunTriage(ctx context.Context, st Store, t Triager, o TriageOptions) (*Tria
 	}
 	if o.Now == nil {
 		o.Now = time.Now
+		if c, ok := st.(interface{ Now() time.Time }); ok {
+			o.Now = c.Now // the store's clock: the database's pinned one when set
+		}
 	}
 	if o.SampleSize == 0 {
 		o.SampleSize = DefaultControlSample

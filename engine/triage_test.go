@@ -329,3 +329,124 @@ func TestApplyCrashChild(t *testing.T) {
 	}})
 	t.Fatal("the apply was not killed")
 }
+
+// TestRollbackCrashLeavesTheBatchApplied kills (SIGKILL) a process after a
+// rollback has restored the memories and before it marked the proposals:
+// the one transaction leaves everything as the apply left it, and the
+// rollback then runs to completion.
+func TestRollbackCrashLeavesTheBatchApplied(t *testing.T) {
+	ctx := context.Background()
+	f := newTriageFixture(t)
+	f.triage(t, 5)
+	f.labelControl(t)
+	f.approveAll(t)
+	beforeApply, err := f.db.DumpMemories(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := engine.ApplyApproved(ctx, f.db, engine.ApplyOptions{Batch: "to-undo"})
+	if err != nil || rep.Applied == 0 {
+		t.Fatalf("apply: %+v %v", rep, err)
+	}
+	applied, err := f.db.DumpMemories(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ready := filepath.Join(f.dir, "ready")
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe, "-test.run=^TestRollbackCrashChild$")
+	cmd.Env = append(os.Environ(), "MEMTRACE_ROLLBACK_CHILD_DB="+f.db.Path(), "MEMTRACE_ROLLBACK_CHILD_READY="+ready)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		if _, err := os.Stat(ready); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatal("the child never reached the middle of the rollback")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Wait()
+	db := storetest.MustOpenPath(t, f.db.Path(), time.Now)
+	after, err := db.DumpMemories(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(after) != string(applied) {
+		t.Error("a killed rollback left changes in the memories")
+	}
+	if rows, _ := db.AuditForBatch(ctx, "rollback:to-undo"); len(rows) != 0 {
+		t.Errorf("%d audit rows of the killed rollback", len(rows))
+	}
+	if ps, _ := db.FindProposals(ctx, engine.ProposalFilter{Batch: "to-undo", Status: engine.ProposalApplied}); len(ps) != len(f.demo.Text) {
+		t.Errorf("%d applied proposals after the killed rollback, want %d", len(ps), len(f.demo.Text))
+	}
+	rb, err := engine.RollbackApplied(ctx, db, "to-undo", "curator")
+	if err != nil || rb.Restored != rep.Applied || rb.Repaired {
+		t.Fatalf("rollback after the crash: %+v %v", rb, err)
+	}
+	restored, _ := db.DumpMemories(ctx)
+	if string(restored) != string(beforeApply) {
+		t.Error("the rollback after the crash did not restore the memories")
+	}
+}
+
+// TestRollbackCrashChild is the process TestRollbackCrashLeavesTheBatchApplied
+// kills: it rolls back, and once the memories are restored inside the
+// transaction says so and waits to die.
+func TestRollbackCrashChild(t *testing.T) {
+	path := os.Getenv("MEMTRACE_ROLLBACK_CHILD_DB")
+	if path == "" {
+		t.Skip("runs only as the child of TestRollbackCrashLeavesTheBatchApplied")
+	}
+	ctx := context.Background()
+	db, err := store.Open(ctx, path, time.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	engine.Rollback(ctx, db, engine.RollbackOptions{Batch: "to-undo", AfterRestore: func() {
+		ready := os.Getenv("MEMTRACE_ROLLBACK_CHILD_READY")
+		os.WriteFile(ready+".tmp", []byte("restored"), 0o644)
+		os.Rename(ready+".tmp", ready)
+		time.Sleep(time.Hour) // blocked inside the transaction until killed
+	}})
+	t.Fatal("the rollback was not killed")
+}
+
+// A database written by an older memtrace can hold a rollback interrupted
+// between its two transactions: memories restored, proposals still
+// applied. Rolling the batch back again finishes it and says so, restoring
+// nothing twice.
+func TestRollbackFinishesAnInterruptedOldRollback(t *testing.T) {
+	ctx := context.Background()
+	f := newTriageFixture(t)
+	f.triage(t, 5)
+	f.labelControl(t)
+	f.approveAll(t)
+	if _, err := engine.ApplyApproved(ctx, f.db, engine.ApplyOptions{Batch: "old"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.db.RollbackBatch(ctx, "old", "curator"); err != nil { // the first step only
+		t.Fatal(err)
+	}
+	rb, err := engine.RollbackApplied(ctx, f.db, "old", "curator")
+	if err != nil || !rb.Repaired || rb.Restored != 0 || rb.Proposals != len(f.demo.Text) {
+		t.Fatalf("finishing the rollback: %+v %v", rb, err)
+	}
+	if ps, _ := f.db.FindProposals(ctx, engine.ProposalFilter{Batch: "old", Status: engine.ProposalApplied}); len(ps) != 0 {
+		t.Errorf("%d proposals still applied", len(ps))
+	}
+	if _, err := engine.RollbackApplied(ctx, f.db, "old", "curator"); engine.ErrorCode(err) != engine.ECONFLICT {
+		t.Errorf("a third rollback: %v, want a conflict", err)
+	}
+}

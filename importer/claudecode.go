@@ -136,6 +136,9 @@ func ReadClaudeCodeWith(r io.Reader, o ClaudeCodeOptions, fn func(line int, m en
 	for sc.Scan() {
 		n++
 		raw := strings.TrimSpace(sc.Text())
+		if n == 1 {
+			raw = strings.TrimPrefix(raw, "\ufeff") // a UTF-8 byte order mark
+		}
 		if raw == "" {
 			continue
 		}
@@ -170,7 +173,7 @@ func ReadClaudeCodeWith(r io.Reader, o ClaudeCodeOptions, fn func(line int, m en
 func parseClaudeCodeLine(raw []byte, project func(session, cwd string) string) ([]engine.Message, error) {
 	var l ccLine
 	if err := json.Unmarshal(raw, &l); err != nil {
-		return nil, fmt.Errorf("not a JSON object: %v", err)
+		return nil, fmt.Errorf("not a JSON object (%s)", engine.JSONProblem(err))
 	}
 	if l.Type == "" {
 		return nil, errors.New(`no "type" field: not a Claude Code transcript line`)

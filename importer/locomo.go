@@ -42,8 +42,8 @@ func ParseLoCoMoTime(s string) (time.Time, error) {
 	return t, nil
 }
 
-// ReadLoCoMo reads a LoCoMo file (a JSON array of conversations, the format
-// of locomo10.json) and calls fn for every turn, conversation by
+// ReadLoCoMoLenient reads a LoCoMo file (a JSON array of conversations, the
+// format of locomo10.json) and calls fn for every turn, conversation by
 // conversation and session by session in number order:
 //
 //   - id "<sample_id>:<dia_id>" (e.g. "conv-26:D1:3"), the key the benchmark
@@ -55,36 +55,45 @@ func ParseLoCoMoTime(s string) (time.Time, error) {
 //   - at = the session's date plus one second per turn, so the order of the
 //     turns survives sorting by time.
 //
-// Whether the turns bypass the noise filter is the caller's decision. An
-// error returned by fn stops the reading and is returned.
-func ReadLoCoMo(r io.Reader, fn func(m engine.Message) error) error {
+// Whether the turns bypass the noise filter is the caller's decision. A
+// conversation, a
+// session or a turn that cannot be read is listed in problems, by sample,
+// session and turn, and the rest is read: an import never stops half-way
+// without saying where. Only a file that is not a LoCoMo array at all, or
+// an error of fn, ends it.
+func ReadLoCoMoLenient(r io.Reader, fn func(m engine.Message) error) (problems []string, err error) {
 	var samples []locomoSample
 	if err := json.NewDecoder(r).Decode(&samples); err != nil {
-		return engine.Errorf(engine.EINVALID, "not a LoCoMo file (a JSON array of conversations like locomo10.json): %v", err)
+		return nil, engine.Errorf(engine.EINVALID, "not a LoCoMo file (a JSON array of conversations like locomo10.json): %s", engine.JSONProblem(err))
 	}
 	for i, s := range samples {
 		if s.SampleID == "" {
-			return engine.Errorf(engine.EINVALID, "conversation %d has no sample_id", i+1)
+			problems = append(problems, fmt.Sprintf("conversation %d has no sample_id; skipped", i+1))
+			continue
 		}
 		for _, n := range sessionNumbers(s.Conversation) {
 			name := "session_" + strconv.Itoa(n)
 			var turns []locomoTurn
 			if err := json.Unmarshal(s.Conversation[name], &turns); err != nil {
-				return engine.Errorf(engine.EINVALID, "%s %s: %v", s.SampleID, name, err)
+				problems = append(problems, fmt.Sprintf("%s %s: %s; session skipped", s.SampleID, name, engine.JSONProblem(err)))
+				continue
 			}
 			var date string
 			if raw, ok := s.Conversation[name+"_date_time"]; ok {
 				if err := json.Unmarshal(raw, &date); err != nil {
-					return engine.Errorf(engine.EINVALID, "%s %s_date_time: %v", s.SampleID, name, err)
+					problems = append(problems, fmt.Sprintf("%s %s_date_time: %s; session skipped", s.SampleID, name, engine.JSONProblem(err)))
+					continue
 				}
 			}
 			at, err := ParseLoCoMoTime(date)
 			if err != nil {
-				return engine.Errorf(engine.EINVALID, "%s %s: %v", s.SampleID, name, err)
+				problems = append(problems, fmt.Sprintf("%s %s: %s; session skipped", s.SampleID, name, engine.ErrorMessage(err)))
+				continue
 			}
 			for j, t := range turns {
 				if t.DiaID == "" {
-					return engine.Errorf(engine.EINVALID, "%s %s turn %d has no dia_id", s.SampleID, name, j+1)
+					problems = append(problems, fmt.Sprintf("%s %s turn %d has no dia_id; turn skipped", s.SampleID, name, j+1))
+					continue
 				}
 				text := t.Text
 				if c := strings.TrimSpace(t.BlipCaption); c != "" {
@@ -98,12 +107,12 @@ func ReadLoCoMo(r io.Reader, fn func(m engine.Message) error) error {
 					At:      at.Add(time.Duration(j) * time.Second),
 				}
 				if err := fn(m); err != nil {
-					return err
+					return problems, err
 				}
 			}
 		}
 	}
-	return nil
+	return problems, nil
 }
 
 // sessionNumbers lists N for every "session_N" list in a conversation,

@@ -1,6 +1,7 @@
 package importer
 
 import (
+	"io"
 	"os"
 	"strings"
 	"testing"
@@ -97,4 +98,17 @@ func TestReadLoCoMoFile(t *testing.T) {
 		!first.At.Equal(time.Date(2023, 5, 8, 13, 56, 0, 0, time.UTC)) {
 		t.Fatalf("first turn %+v", first)
 	}
+}
+
+// ReadLoCoMo is ReadLoCoMoLenient that fails on the first bad item, for
+// the tests that need every turn.
+func ReadLoCoMo(r io.Reader, fn func(m engine.Message) error) error {
+	problems, err := ReadLoCoMoLenient(r, fn)
+	if err != nil {
+		return err
+	}
+	if len(problems) > 0 {
+		return engine.Errorf(engine.EINVALID, "%s", problems[0])
+	}
+	return nil
 }

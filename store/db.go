@@ -211,13 +211,13 @@ func openError(path string, err error) error {
 	}
 	switch se.Code {
 	case sqlite3.ErrNotADB, sqlite3.ErrCorrupt:
-		return engine.Errorf(engine.EINVALID, "%s is not a memtrace database (damaged or not a SQLite file)", path)
+		return engine.Errorf(engine.EINVALID, "%s is not a memtrace database (damaged or not a SQLite file); if it was one, restore it from the latest `memtrace backup` output", path)
 	case sqlite3.ErrCantOpen, sqlite3.ErrPerm, sqlite3.ErrReadonly:
 		return engine.Errorf(engine.EUNAVAIL, "cannot open database %s for writing; check the path and its permissions", path)
 	case sqlite3.ErrBusy, sqlite3.ErrLocked:
 		return engine.Errorf(engine.EUNAVAIL, "database %s is busy (another memtrace holds a write lock); try again", path)
 	}
-	return fmt.Errorf("open database %s: %w", path, err)
+	return txError(path, "open database", err)
 }
 
 // Path returns the database file.
@@ -269,28 +269,16 @@ func (db *DB) run(ctx context.Context, pool *sql.DB, fn func(tx *Tx) error) erro
 	defer tx.close()
 	if err := fn(tx); err != nil {
 		_ = sqlTx.Rollback()
-		return err
+		return txError(db.path, "", err)
 	}
 	if err := tx.flushSeq(ctx); err != nil {
 		_ = sqlTx.Rollback()
-		return err
+		return txError(db.path, "", err)
 	}
 	if err := sqlTx.Commit(); err != nil {
 		return txError(db.path, "commit", err)
 	}
 	return nil
-}
-
-// txError maps the failures a user can meet at begin/commit to coded errors.
-func txError(path, what string, err error) error {
-	var se sqlite3.Error
-	if errors.As(err, &se) && (se.Code == sqlite3.ErrBusy || se.Code == sqlite3.ErrLocked) {
-		return engine.Errorf(engine.EUNAVAIL, "database %s stayed locked by another writer for %s; try again", path, busyTimeout)
-	}
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return err
-	}
-	return fmt.Errorf("%s: %w", what, err)
 }
 
 // readValue runs fn in a read transaction and returns its value.

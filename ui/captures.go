@@ -23,7 +23,7 @@ func captureLayers() []string {
 type capturesKeys struct {
 	list                                     listKeys
 	Filter, Apply, Leave, Layer, Focus, Pick key.Binding
-	ClearReason, Reload, Audit               key.Binding
+	ClearReason, ClearText, Reload, Audit    key.Binding
 }
 
 func defaultCapturesKeys() capturesKeys {
@@ -31,11 +31,12 @@ func defaultCapturesKeys() capturesKeys {
 		list:        defaultListKeys(),
 		Filter:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter text")),
 		Apply:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "done")),
-		Leave:       key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "leave filter")),
+		Leave:       key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
 		Layer:       key.NewBinding(key.WithKeys("l"), key.WithHelp("l", "cycle layer")),
 		Focus:       key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "captures ⇄ patterns")),
 		Pick:        key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "filter by pattern")),
 		ClearReason: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear pattern")),
+		ClearText:   key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear text filter")),
 		Reload:      key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "reload")),
 		Audit:       key.NewBinding(key.WithKeys("A"), key.WithHelp("A", "store audit")),
 	}
@@ -94,8 +95,11 @@ func (p capturesPane) KeyBindings() []key.Binding {
 	if p.countsFocus {
 		out = append(out, k.Pick)
 	}
-	if p.reason != "" {
+	switch {
+	case p.reason != "":
 		out = append(out, k.ClearReason)
+	case p.text != "":
+		out = append(out, k.ClearText)
 	}
 	return append(append(out, k.Reload), k.list.bindings()...)
 }
@@ -115,11 +119,30 @@ func (p capturesPane) listRows() int {
 	return max(1, p.height-3-capturesTrailLines)
 }
 
+// capturesWideWidth is the width from which the pattern counts sit beside
+// the captures; on a narrower terminal one of the two takes the whole
+// width, and f switches between them.
+const capturesWideWidth = 110
+
+func (p capturesPane) narrow() bool { return p.width < capturesWideWidth }
+
 func (p capturesPane) countsWidth() int {
+	if p.narrow() {
+		if p.countsFocus {
+			return p.width
+		}
+		return 0
+	}
 	return min(40, max(24, p.width/3))
 }
 
 func (p capturesPane) listWidth() int {
+	if p.narrow() {
+		if p.countsFocus {
+			return 0
+		}
+		return p.width
+	}
 	return max(20, p.width-p.countsWidth()-1)
 }
 
@@ -187,7 +210,17 @@ func (p capturesPane) update(msg tea.Msg) (capturesPane, tea.Cmd) {
 func (p capturesPane) handleKey(msg tea.KeyPressMsg) (capturesPane, tea.Cmd) {
 	k := p.keys
 	if p.input.Focused() {
-		if key.Matches(msg, k.Apply, k.Leave) {
+		if key.Matches(msg, k.Leave) {
+			// esc clears the text filter; enter keeps it.
+			p.input.Blur()
+			p.input.SetValue("")
+			if p.text != "" {
+				p.text = ""
+				return p.refilter()
+			}
+			return p, nil
+		}
+		if key.Matches(msg, k.Apply) {
 			p.input.Blur()
 			return p, nil
 		}
@@ -235,6 +268,10 @@ func (p capturesPane) handleKey(msg tea.KeyPressMsg) (capturesPane, tea.Cmd) {
 		return p, nil
 	case key.Matches(msg, k.ClearReason) && p.reason != "":
 		p.reason = ""
+		return p.refilter()
+	case key.Matches(msg, k.ClearText) && p.text != "":
+		p.text = ""
+		p.input.SetValue("")
 		return p.refilter()
 	}
 	if p.countsFocus {
@@ -369,10 +406,18 @@ func (p capturesPane) View() string {
 		}
 	}
 
-	right := p.countsView(cw, len(left))
-	lines := make([]string, len(left))
-	for i := range left {
-		lines[i] = left[i] + " " + right[i]
+	var lines []string
+	switch {
+	case lw == 0:
+		lines = p.countsView(cw, len(left))
+	case cw == 0:
+		lines = left
+	default:
+		right := p.countsView(cw, len(left))
+		lines = make([]string, len(left))
+		for i := range left {
+			lines[i] = left[i] + " " + right[i]
+		}
 	}
 	lines = append(lines, p.trailView()...)
 	lines = append(lines, p.statusLine())
@@ -391,7 +436,11 @@ func (p capturesPane) filterSummary() string {
 	if p.text != "" {
 		s += " · text: " + safetext.SanitizeLine(p.text)
 	}
-	return s + " · / text"
+	s += " · / text"
+	if p.narrow() {
+		s += " · f pattern counts"
+	}
+	return s
 }
 
 // countsView is the side table: how many captures each layer dropped for

@@ -15,7 +15,8 @@ import (
 // them; "review" is the judge answers that need a curator's label.
 func curateKinds() []string {
 	return []string{engine.ProposalQuarantine, engine.ProposalRetype, engine.ProposalKeep, curateReview,
-		engine.ProposalRestore, engine.ProposalPromote, engine.ProposalDemote, engine.ProposalArchive}
+		engine.ProposalRestore, engine.ProposalPromote, engine.ProposalDemote, engine.ProposalArchive,
+		engine.ProposalAdd, engine.ProposalMove}
 }
 
 const curateReview = "review"
@@ -45,6 +46,14 @@ type curateKeys struct {
 	Held, StoreHeld, SkipHeld              key.Binding
 }
 
+// curateListKeys are the list keys of Curate's lists; space is not a page
+// down here: it selects.
+func curateListKeys() listKeys {
+	k := defaultListKeys()
+	k.PageDown = key.NewBinding(key.WithKeys("pgdown", "ctrl+f"), key.WithHelp("pgdn", "page down"))
+	return k
+}
+
 func defaultCurateKeys() curateKeys {
 	return curateKeys{
 		Up:            key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
@@ -54,7 +63,7 @@ func defaultCurateKeys() curateKeys {
 		Approve:       key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "approve")),
 		Reject:        key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "reject")),
 		Retype:        key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "retype…")),
-		Select:        key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "select")),
+		Select:        key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "select & move down")),
 		Batch:         key.NewBinding(key.WithKeys("A"), key.WithHelp("A", "approve selected/queue…")),
 		ApplyAll:      key.NewBinding(key.WithKeys("P"), key.WithHelp("P", "apply approved…")),
 		History:       key.NewBinding(key.WithKeys("H"), key.WithHelp("H", "batch history")),
@@ -101,7 +110,10 @@ type dialog struct {
 	control bool                 // the retype chooser labels a control item
 	target  int64                // the proposal the chooser or the editor is for
 	plan    *engine.RollbackPlan // what a rollback would do
-	input   textinput.Model      // the wording editor of a promotion
+	// original and shown are a promotion's wording and the neutralised
+	// form the editor was filled with.
+	original, shown string
+	input           textinput.Model // the wording editor of a promotion
 }
 
 // curatePane is the Curate tab: the control sample labelled blind first,
@@ -164,11 +176,14 @@ func (p curatePane) KeyBindings() []key.Binding {
 	case modeControl:
 		return []key.Binding{k.LabelKeep, k.LabelEcho, k.LabelRoleplay, k.Retype, k.Up, k.Down, k.Control, k.History, k.Reload}
 	case modeHistory:
-		return []key.Binding{k.Rollback, k.Up, k.Down, k.History, k.Control, k.Held, k.Reload}
+		l := curateListKeys()
+		return []key.Binding{k.Rollback, k.Up, k.Down, l.PageUp, l.PageDown, l.Top, l.Bottom, k.History, k.Control, k.Held, k.Reload}
 	case modeHeld:
 		return []key.Binding{k.StoreHeld, k.SkipHeld, k.Up, k.Down, k.Held, k.History, k.Control, k.Reload}
 	}
-	return []key.Binding{k.Approve, k.Reject, k.Retype, k.Select, k.Batch, k.ApplyAll, k.Prev, k.Next, k.Up, k.Down, k.Control, k.History, k.Held, k.Reload}
+	l := curateListKeys()
+	return []key.Binding{k.Approve, k.Reject, k.Retype, k.Select, k.Batch, k.ApplyAll, k.Prev, k.Next, k.Up, k.Down,
+		l.PageUp, l.PageDown, l.Top, l.Bottom, k.Control, k.History, k.Held, k.Reload}
 }
 
 func (p curatePane) Update(msg tea.Msg) (pane, tea.Cmd) {
@@ -313,6 +328,10 @@ func (p curatePane) controlKey(msg tea.KeyPressMsg) (curatePane, tea.Cmd) {
 
 func (p curatePane) historyKey(msg tea.KeyPressMsg) (curatePane, tea.Cmd) {
 	k := p.keys
+	if c, ok := listMove(curateListKeys(), msg, p.histCur, len(p.batches), p.listRows()); ok {
+		p.histCur = c
+		return p, nil
+	}
 	switch {
 	case key.Matches(msg, k.Up):
 		p.histCur = max(0, p.histCur-1)
@@ -339,11 +358,11 @@ func (p curatePane) queueKey(msg tea.KeyPressMsg) (curatePane, tea.Cmd) {
 	if p.cursor < len(queue) {
 		cur = queue[p.cursor]
 	}
+	if c, ok := listMove(curateListKeys(), msg, p.cursor, len(queue), p.listRows()); ok {
+		p.cursor = c
+		return p, nil
+	}
 	switch {
-	case key.Matches(msg, k.Up):
-		p.cursor = max(0, p.cursor-1)
-	case key.Matches(msg, k.Down):
-		p.cursor = max(0, min(len(queue)-1, p.cursor+1))
 	case key.Matches(msg, k.Prev):
 		p.kindIdx = (p.kindIdx + len(curateKinds()) - 1) % len(curateKinds())
 		p.cursor = 0

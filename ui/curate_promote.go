@@ -34,6 +34,9 @@ func (p curatePane) subject(pr *engine.Proposal) string {
 		w, _ := ruleWording(pr)
 		return "HOT rule: " + w
 	}
+	if pr.Kind == engine.ProposalAdd {
+		return "new " + pr.TargetType + " line: " + engine.MarkdownProposalText(pr)
+	}
 	return p.memoryText(pr.MemoryID)
 }
 
@@ -51,9 +54,10 @@ func (p curatePane) editWording(pr *engine.Proposal) (curatePane, tea.Cmd) {
 	in.CharLimit = maxRuleChars
 	in.SetStyles(p.c.styles.Input)
 	in.SetWidth(max(10, p.width-len(in.Prompt)-6))
-	in.SetValue(safetext.SanitizeLine(w))
+	shown := safetext.SanitizeLine(w)
+	in.SetValue(shown)
 	cmd := in.Focus()
-	p.dlg = &dialog{kind: "wording", target: pr.ID, input: in,
+	p.dlg = &dialog{kind: "wording", target: pr.ID, input: in, original: w, shown: shown,
 		text: fmt.Sprintf("Approve promotion %d with this wording? Edit it, enter approves, esc cancels.", pr.ID)}
 	return p, cmd
 }
@@ -68,7 +72,13 @@ func (p curatePane) wordingKey(msg tea.KeyPressMsg) (curatePane, tea.Cmd) {
 		return p, nil
 	case "enter":
 		p.dlg = nil
-		return p.approvePromotion(d.target, d.input.Value())
+		wording := d.input.Value()
+		if wording == d.shown {
+			// Unedited: the stand-ins (␛, ⟨RLO⟩) were only how the
+			// editor showed the text; the rule keeps the wording itself.
+			wording = d.original
+		}
+		return p.approvePromotion(d.target, wording)
 	}
 	var cmd tea.Cmd
 	d.input, cmd = d.input.Update(msg)

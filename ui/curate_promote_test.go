@@ -205,3 +205,59 @@ func TestCurateOpensOnFirstNonEmptyQueue(t *testing.T) {
 		t.Fatalf("Curate opened on an empty queue:\n%s", v)
 	}
 }
+
+// A promotion whose wording holds control sequences is shown neutralised in
+// the editor; approving it unedited keeps the wording itself, never the
+// stand-in glyphs (␛, ⟨RLO⟩) as the rule's text.
+func TestCurateApprovingAHostilePromotionUneditedKeepsItsText(t *testing.T) {
+	ctx := context.Background()
+	e, st, now := demoLessons(t)
+	promos, err := st.FindProposals(ctx, engine.ProposalFilter{Kind: engine.ProposalPromote, Status: engine.ProposalPending})
+	if err != nil || len(promos) == 0 {
+		t.Fatalf("no promotion to work on (%v)", err)
+	}
+	pr := promos[0]
+	var v map[string]any
+	if err := json.Unmarshal(pr.Verdict, &v); err != nil {
+		t.Fatal(err)
+	}
+	hostile := "Run gofmt \u202eevif\u202c before commit \x1b[2J"
+	v["wording"] = hostile
+	if pr.Verdict, err = json.Marshal(v); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.UpdateProposal(ctx, pr); err != nil {
+		t.Fatal(err)
+	}
+	m := goTo(t, startModel(t, Deps{Engine: e, Store: st, Now: now, NoColor: true}, 140, 40), "Curate")
+	for curateKinds()[m.curate().kindIdx] != engine.ProposalPromote {
+		m = drive(t, m, press("l"))
+	}
+	for i, q := range m.curate().queue() {
+		if q.ID == pr.ID {
+			for range i {
+				m = drive(t, m, press("down"))
+			}
+		}
+	}
+	m = drive(t, m, press("a"))
+	d := m.curate().dlg
+	if d == nil || d.kind != "wording" || !strings.Contains(d.input.Value(), "⟨RLO⟩") || strings.ContainsRune(d.input.Value(), '\u202e') {
+		t.Fatalf("the editor does not show the wording neutralised: %+v", d)
+	}
+	m = drive(t, m, press("enter"))
+	if e := m.curate().err; e != "" {
+		t.Fatalf("approve: %s", e)
+	}
+	got, err := st.GetProposal(ctx, pr.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev, err := engine.ParsePromotion(got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := ev.RuleWording(); strings.Contains(w, "⟨RLO⟩") || strings.Contains(w, "␛") || !strings.ContainsRune(w, '\u202e') {
+		t.Fatalf("the approved wording is %q, want the original text", w)
+	}
+}

@@ -56,11 +56,15 @@ func (k listKeys) bindings() []key.Binding {
 type helpKeys struct {
 	global KeyMap
 	pane   []key.Binding
+	typing bool // an input or a dialog has the keys: ? and q do not act
 }
 
 // ShortHelp is the footer: help and quit, then as many of the pane's keys
-// as fit.
+// as fit; inside an input or a dialog only the pane's keys (and ctrl+c).
 func (h helpKeys) ShortHelp() []key.Binding {
+	if h.typing {
+		return append(append([]key.Binding(nil), h.pane...), h.global.ForceQuit)
+	}
 	return append([]key.Binding{h.global.Help, h.global.Quit}, h.pane...)
 }
 

@@ -17,58 +17,116 @@ import (
 type memoriesKeys struct {
 	list                                        listKeys
 	Filter, Apply, Clear, Detail, Close         key.Binding
+	ClearFilter                                 key.Binding
 	Quarantine, Restore, MoreImp, LessImp, Undo key.Binding
 	Reload                                      key.Binding
 }
 
 func defaultMemoriesKeys() memoriesKeys {
 	return memoriesKeys{
-		list:       defaultListKeys(),
-		Filter:     key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
-		Apply:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "done")),
-		Clear:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "leave filter")),
-		Detail:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "detail")),
-		Close:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close detail")),
-		Quarantine: key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "quarantine")),
-		Restore:    key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "restore")),
-		MoreImp:    key.NewBinding(key.WithKeys("+", "="), key.WithHelp("+", "importance +0.1")),
-		LessImp:    key.NewBinding(key.WithKeys("-"), key.WithHelp("-", "importance −0.1")),
-		Undo:       key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "undo last curator batch")),
-		Reload:     key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "reload")),
+		list:        defaultListKeys(),
+		Filter:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
+		Apply:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "done")),
+		Clear:       key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
+		ClearFilter: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
+		Detail:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "detail")),
+		Close:       key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close detail")),
+		Quarantine:  key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "quarantine")),
+		Restore:     key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "restore")),
+		MoreImp:     key.NewBinding(key.WithKeys("+", "="), key.WithHelp("+", "importance +0.1")),
+		LessImp:     key.NewBinding(key.WithKeys("-"), key.WithHelp("-", "importance −0.1")),
+		Undo:        key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "undo last curator batch")),
+		Reload:      key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "reload")),
 	}
 }
 
 // memoryQuery is the filter bar parsed: "status:quarantined type:health
-// kind:fact tier:hot 녹차" — prefixed words select fields, the rest is a
-// case-insensitive substring of the content.
+// kind:fact tier:hot key:m0005 녹차" — prefixed words select fields, the
+// rest is a case-insensitive substring of the content.
 func memoryQuery(s string) engine.MemoryFilter {
+	f, _ := memoryQueryCheck(s)
+	return f
+}
+
+// memoryFilterFields are the fields the filter bar knows.
+const memoryFilterFields = "status, type, kind, tier, key"
+
+// memoryQueryCheck parses the filter bar and says what it could not use:
+// a field it does not know ("stat:") or a value no memory can have
+// ("status:quarantine"). Such a word selects nothing (it is left out of
+// the filter), so the problem is reported instead of matching nothing.
+func memoryQueryCheck(s string) (engine.MemoryFilter, string) {
 	var f engine.MemoryFilter
-	var text []string
+	var text, problems []string
+	oneOf := func(field, value string, allowed ...string) bool {
+		for _, a := range allowed {
+			if value == a {
+				return true
+			}
+		}
+		problems = append(problems, fmt.Sprintf("unknown %s %s: use %s", field, value, strings.Join(allowed, ", ")))
+		return false
+	}
 	for _, w := range strings.Fields(s) {
 		name, value, ok := strings.Cut(w, ":")
-		if !ok || value == "" {
+		if !ok || !isFieldName(name) {
 			text = append(text, w)
 			continue
 		}
+		value = strings.TrimSpace(value)
 		switch strings.ToLower(name) {
 		case "status":
-			st := engine.Status(strings.ToLower(value))
-			f.Status = &st
+			v := strings.ToLower(value)
+			if oneOf("status", v, string(engine.StatusActive), string(engine.StatusQuarantined), string(engine.StatusArchived)) {
+				st := engine.Status(v)
+				f.Status = &st
+			}
 		case "type":
+			if value == "" {
+				problems = append(problems, "type: needs a value, e.g. type:health")
+				continue
+			}
 			t := value
 			f.Type = &t
 		case "kind":
-			k := engine.Kind(strings.ToLower(value))
-			f.Kind = &k
+			v := strings.ToLower(value)
+			if oneOf("kind", v, string(engine.KindFact), string(engine.KindEpisode)) {
+				k := engine.Kind(v)
+				f.Kind = &k
+			}
 		case "tier":
-			t := engine.Tier(strings.ToLower(value))
-			f.Tier = &t
+			v := strings.ToLower(value)
+			if oneOf("tier", v, string(engine.TierHot), string(engine.TierWarm), string(engine.TierCold)) {
+				t := engine.Tier(v)
+				f.Tier = &t
+			}
+		case "key":
+			if value == "" {
+				problems = append(problems, "key: needs a value, e.g. key:m0005")
+				continue
+			}
+			f.Key = value
 		default:
-			text = append(text, w)
+			problems = append(problems, fmt.Sprintf("unknown field %s: use %s", name, memoryFilterFields))
 		}
 	}
 	f.Text = strings.Join(text, " ")
-	return f
+	return f, strings.Join(problems, " · ")
+}
+
+// isFieldName reports whether s (the part before a colon) reads as a
+// field name: ASCII letters and underscores only, so that "10:30" or a
+// Korean word with a colon stay text.
+func isFieldName(s string) bool {
+	if s == "" || len(s) > 16 {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r == '_') {
+			return false
+		}
+	}
+	return true
 }
 
 // Messages of the Memories tab, delivered in a paneMsg envelope.
@@ -107,6 +165,9 @@ type memoriesPane struct {
 	// filterSeq counts keystrokes that changed the filter text; filterRan
 	// is the count the last query ran at.
 	filterSeq, filterRan int
+	// filterProblem is what the filter bar could not use (an unknown field
+	// or value), shown on the status line.
+	filterProblem string
 
 	list          pager[*engine.Memory]
 	width, height int
@@ -145,6 +206,9 @@ func (p memoriesPane) KeyBindings() []key.Binding {
 		out = append(out, k.Close)
 	} else {
 		out = append(out, k.Detail)
+		if p.input.Value() != "" {
+			out = append(out, k.ClearFilter)
+		}
 	}
 	out = append(out, k.Quarantine, k.Restore, k.MoreImp, k.LessImp, k.Undo, k.Reload)
 	return append(out, k.list.bindings()...)
@@ -153,6 +217,10 @@ func (p memoriesPane) KeyBindings() []key.Binding {
 // Layout: filter bar, column header, rows, then (with the detail open) the
 // detail; one status line at the bottom.
 const memoriesChrome = 3
+
+// memoriesTallHeight is the pane height from which the list keeps a third
+// of the pane above the open detail.
+const memoriesTallHeight = 34
 
 func (p memoriesPane) SetSize(w, h int) pane {
 	p.width, p.height = w, h
@@ -165,6 +233,11 @@ func (p memoriesPane) listRows() int {
 	rows := p.height - memoriesChrome
 	if p.detail {
 		rows = max(3, rows/3)
+		if p.height < memoriesTallHeight {
+			// A short terminal keeps the selected row above the detail, so
+			// that the decay curve, its forecast and the audit rows fit.
+			rows = 1
+		}
 	}
 	return max(1, rows)
 }
@@ -211,6 +284,14 @@ func (p memoriesPane) update(msg tea.Msg) (memoriesPane, tea.Cmd) {
 		return p.curated(msg)
 	case undoneMsg:
 		return p.undone(msg)
+	case OpenMemoryMsg:
+		// Shown by key, with the detail open.
+		p.input.SetValue("key:" + msg.Key)
+		p.detail = true
+		p.list.setVisible(p.listRows())
+		p, cmd := p.runFilter()
+		p, more := p.moved()
+		return p, tea.Batch(cmd, more)
 	case tea.KeyPressMsg:
 		return p.handleKey(msg)
 	case tea.MouseWheelMsg:
@@ -230,6 +311,10 @@ func (p memoriesPane) update(msg tea.Msg) (memoriesPane, tea.Cmd) {
 func (p memoriesPane) handleKey(msg tea.KeyPressMsg) (memoriesPane, tea.Cmd) {
 	k := p.keys
 	if p.input.Focused() {
+		if key.Matches(msg, k.Clear) {
+			// esc clears the filter; enter keeps it.
+			p.input.SetValue("")
+		}
 		if key.Matches(msg, k.Apply, k.Clear) {
 			// Leaving the filter runs what was typed at once.
 			p.input.Blur()
@@ -254,6 +339,9 @@ func (p memoriesPane) handleKey(msg tea.KeyPressMsg) (memoriesPane, tea.Cmd) {
 		p.detail = false
 		p.list.setVisible(p.listRows())
 		return p.moved()
+	case key.Matches(msg, k.ClearFilter) && p.input.Value() != "":
+		p.input.SetValue("")
+		return p.runFilter()
 	case key.Matches(msg, k.Detail):
 		p.detail = !p.detail
 		p.list.setVisible(p.listRows())
@@ -347,7 +435,8 @@ const filterDebounce = 150 * time.Millisecond
 func (p memoriesPane) runFilter() (memoriesPane, tea.Cmd) {
 	p.filterSeq++
 	p.filterRan = p.filterSeq
-	f := memoryQuery(p.input.Value())
+	f, problem := memoryQueryCheck(p.input.Value())
+	p.filterProblem = problem
 	if sameMemoryFilter(f, p.filter) {
 		return p, nil
 	}
@@ -379,7 +468,7 @@ func sameMemoryFilter(a, b engine.MemoryFilter) bool {
 		v := string(*t)
 		return &v
 	}
-	return a.Text == b.Text && eq(a.Type, b.Type) && eq(str(a.Status), str(b.Status)) &&
+	return a.Text == b.Text && a.Key == b.Key && eq(a.Type, b.Type) && eq(str(a.Status), str(b.Status)) &&
 		eq(kind(a.Kind), kind(b.Kind)) && eq(tier(a.Tier), tier(b.Tier))
 }
 
@@ -454,6 +543,9 @@ func (p memoriesPane) statusLine() string {
 	}
 	if p.status != "" {
 		parts = append(parts, p.status)
+	}
+	if p.filterProblem != "" {
+		parts = append([]string{p.filterProblem}, parts...)
 	}
 	if n := len(p.batches); n > 0 {
 		parts = append(parts, fmt.Sprintf("u undoes %d curator batch(es)", n))

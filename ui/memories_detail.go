@@ -24,6 +24,22 @@ func (p memoriesPane) detailView(n int) []string {
 	lines := []string{st.Detail.Heading.Render(head + strings.Repeat("─", max(0, p.width-safetext.Width(head))))}
 
 	fields := memoryFields(m)
+	if p.height < memoriesTallHeight {
+		// A short terminal flows the fields ("label value · …") so that
+		// the decay curve and the audit rows keep their lines.
+		var parts []string
+		for _, f := range fields {
+			v := f[1]
+			if v == "" {
+				v = "—"
+			}
+			parts = append(parts, f[0]+" "+v)
+		}
+		for _, l := range wrapParts(parts, " · ", p.width, 0) {
+			lines = append(lines, st.Detail.Value.Render(l))
+		}
+		return p.detailRest(m, lines, n)
+	}
 	// Three fields a row where they fit (room for the decay plot below),
 	// else two, else one.
 	const label, minValue, gap = 13, 18, 2
@@ -46,6 +62,13 @@ func (p memoriesPane) detailView(n int) []string {
 		}
 		lines = append(lines, strings.Join(cells, strings.Repeat(" ", gap)))
 	}
+	return p.detailRest(m, lines, n)
+}
+
+// detailRest adds the content, the decay curve and the audit history under
+// the fields, in n lines in all.
+func (p memoriesPane) detailRest(m *engine.Memory, lines []string, n int) []string {
+	st := p.c.styles
 	lines = append(lines, st.Detail.Label.Render("content"))
 	for _, l := range wrapText(m.Content, max(10, p.width-2), 4) {
 		lines = append(lines, "  "+st.Detail.Value.Render(l))
@@ -96,6 +119,7 @@ func (p memoriesPane) decayView(m *engine.Memory, avail int) []string {
 	cols := max(10, p.width-2-decayLabelWidth)
 	plot := newDecayPlot(*m, p.c.now(), cols, cfg)
 	lines := plot.render(p.c.styles, max(2, min(6, budget-2)))
+	lines[0] = safetext.Truncate(lines[0], p.width)
 	if budget < 4 {
 		return lines[:1]
 	}

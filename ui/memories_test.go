@@ -1,8 +1,11 @@
 package ui
 
 import (
+	"context"
 	"fmt"
+	"os"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -123,9 +126,79 @@ func TestMemoriesFilterTyping(t *testing.T) {
 }
 
 func TestMemoryQuery(t *testing.T) {
-	f := memoryQuery("type:health kind:Episode tier:hot foo bar:")
-	if *f.Type != "health" || *f.Kind != engine.KindEpisode || *f.Tier != engine.TierHot || f.Status != nil || f.Text != "foo bar:" {
+	f, problem := memoryQueryCheck("type:health kind:Episode tier:hot foo 10:30 bar:")
+	if *f.Type != "health" || *f.Kind != engine.KindEpisode || *f.Tier != engine.TierHot || f.Status != nil || f.Text != "foo 10:30" {
 		t.Errorf("memoryQuery = %+v", f)
+	}
+	if want := "unknown field bar: use status, type, kind, tier, key"; problem != want {
+		t.Errorf("problem %q, want %q", problem, want)
+	}
+	for in, want := range map[string]string{
+		"stat: 땅콩":           "unknown field stat: use status, type, kind, tier",
+		"status:quarantine":  "unknown status quarantine: use active, quarantined, archived",
+		"tier:lukewarm":      "unknown tier lukewarm: use hot, warm, cold",
+		"kind:memo":          "unknown kind memo: use fact, episode",
+		"status:quarantined": "",
+	} {
+		f, problem := memoryQueryCheck(in)
+		if !strings.HasPrefix(problem, want) || (want == "") != (problem == "") {
+			t.Errorf("%q: problem %q, want %q", in, problem, want)
+		}
+		if want != "" && (f.Status != nil || f.Tier != nil || f.Kind != nil) {
+			t.Errorf("%q: an unknown value still filters: %+v", in, f)
+		}
+	}
+}
+
+// TestFilterProblemAndEscClear: an unknown field is named on the status
+// line instead of silently matching nothing, and esc clears the filter
+// (in the input and after it).
+func TestFilterProblemAndEscClear(t *testing.T) {
+	m := newTestModel(t, openStore(t, newMemories(5), nil), 100, 30)
+	m = goTo(t, m, "Memories")
+	m = drive(t, m, press("/"))
+	m = typeText(t, m, "stat:active")
+	m = drive(t, m, press("enter"))
+	if s := screen(m); !strings.Contains(s, "unknown field stat: use status, type, kind, tier") {
+		t.Errorf("no inline report of the unknown field:\n%s", s)
+	}
+	if !strings.Contains(lastLine(screen(m)), "esc clear filter") {
+		t.Errorf("footer does not offer esc to clear the filter: %q", lastLine(screen(m)))
+	}
+	m = drive(t, m, press("esc"))
+	if p := m.memories(); p.input.Value() != "" || p.filterProblem != "" || !strings.Contains(screen(m), "1 of 5") {
+		t.Errorf("esc did not clear the filter: %q %q\n%s", p.input.Value(), p.filterProblem, screen(m))
+	}
+	m = drive(t, m, press("/"))
+	m = typeText(t, m, "number 3")
+	m = drive(t, m, press("esc"))
+	if p := m.memories(); p.input.Value() != "" || p.input.Focused() || !strings.Contains(screen(m), "1 of 5") {
+		t.Errorf("esc in the input did not clear the filter:\n%s", screen(m))
+	}
+}
+
+// TestReadmeFilterExample: the README's Memories filter example parses
+// without a problem and matches at least one memory of the demo.
+func TestReadmeFilterExample(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ex := regexp.MustCompile("filterable list \\(`/ ([^`]+)`").FindSubmatch(readme)
+	if ex == nil {
+		t.Fatal("no filter example (`/ …`) after \"filterable list\" in README.md")
+	}
+	f, problem := memoryQueryCheck(string(ex[1]))
+	if problem != "" {
+		t.Fatalf("README filter %q: %s", ex[1], problem)
+	}
+	_, db := openDemo(t)
+	rows, total, err := db.FindMemories(context.Background(), f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if total == 0 || len(rows) == 0 {
+		t.Errorf("README filter %q matches no demo memory", ex[1])
 	}
 }
 

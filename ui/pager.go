@@ -207,3 +207,27 @@ func (p *pager[T]) navigate(k listKeys, msg tea.KeyPressMsg) bool {
 	}
 	return true
 }
+
+// listMove is the list keys on a plain slice: the cursor of n rows after
+// msg (a row, a page of page rows, the first or the last row), and whether
+// msg was one. Lists that hold all their rows (Curate's queues and batch
+// history) move with it as the paged lists do.
+func listMove(k listKeys, msg tea.KeyPressMsg, cursor, n, page int) (int, bool) {
+	switch {
+	case key.Matches(msg, k.Up):
+		cursor--
+	case key.Matches(msg, k.Down):
+		cursor++
+	case key.Matches(msg, k.PageUp):
+		cursor -= max(1, page)
+	case key.Matches(msg, k.PageDown):
+		cursor += max(1, page)
+	case key.Matches(msg, k.Top):
+		cursor = 0
+	case key.Matches(msg, k.Bottom):
+		cursor = n - 1
+	default:
+		return cursor, false
+	}
+	return max(0, min(cursor, n-1)), true
+}

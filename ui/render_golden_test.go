@@ -59,6 +59,9 @@ func TestRenderGolden(t *testing.T) {
 			m = typeText(t, m, "충주 사과")
 			m = drive(t, m, press("enter"))
 			shot("trace", m)
+			// → focuses the items: below 110 columns the stage list folds
+			// away so that the item text has the width.
+			shot("trace_items", drive(t, m, press("right")))
 			m = drive(t, m, press("]"), press("]"), press("]"), press("s"))
 			shot("trace_split", m)
 

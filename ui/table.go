@@ -67,16 +67,42 @@ func wrapText(s string, width, maxLines int) []string {
 				lines = append(lines, para)
 				break
 			}
-			cut := cutAt(para, width)
-			lines = append(lines, para[:cut])
+			cut := wordCut(para, width)
+			lines = append(lines, strings.TrimRight(para[:cut], " "))
 			para = para[cut:]
 		}
 	}
 	if maxLines > 0 && len(lines) > maxLines {
 		lines = lines[:maxLines]
-		lines[maxLines-1] = safetext.Truncate(lines[maxLines-1], max(0, width-1)) + safetext.Ellipsis
+		lines[maxLines-1] = endEllipsis(lines[maxLines-1], width)
 	}
 	return lines
+}
+
+// endEllipsis marks line (at most width cells) as continued: "…" after it
+// when there is room, else in its last cell — never twice.
+func endEllipsis(line string, width int) string {
+	if safetext.Width(line)+1 <= width {
+		return line + safetext.Ellipsis
+	}
+	return line[:cutAt(line, max(1, width-1))] + safetext.Ellipsis
+}
+
+// wordCut is where a line of at most width cells of s ends: after the last
+// space that fits (a word boundary), or mid-word when one word is wider
+// than the line.
+func wordCut(s string, width int) int {
+	cut := cutAt(s, width)
+	if cut >= len(s) {
+		return cut
+	}
+	if s[cut] == ' ' {
+		return cut + 1
+	}
+	if i := strings.LastIndexByte(s[:cut], ' '); i > 0 {
+		return i + 1
+	}
+	return cut
 }
 
 // cutAt returns the byte index where the first width cells of s end,

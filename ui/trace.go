@@ -23,30 +23,40 @@ type OpenTraceMsg struct {
 	Query engine.Query
 }
 
+// OpenMemoryMsg asks the Memories tab to show the memory with Key (the
+// Trace tab's m on an item): the root switches to it.
+type OpenMemoryMsg struct {
+	Key string
+}
+
 type traceKeys struct {
 	list                               listKeys
 	Query, Run, Leave, Earlier, Later  key.Binding
 	TypeTime, Split, Open, Prompt      key.Binding
 	Stages, Items, Rerun, Pick, Cancel key.Binding
+	OpenItem, CloseItem, ToMemory      key.Binding
 }
 
 func defaultTraceKeys() traceKeys {
 	return traceKeys{
-		list:     defaultListKeys(),
-		Query:    key.NewBinding(key.WithKeys("/", "i"), key.WithHelp("/ i", "query")),
-		Run:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "run")),
-		Leave:    key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "leave input")),
-		Earlier:  key.NewBinding(key.WithKeys("["), key.WithHelp("[", "earlier")),
-		Later:    key.NewBinding(key.WithKeys("]"), key.WithHelp("]", "later")),
-		TypeTime: key.NewBinding(key.WithKeys("@"), key.WithHelp("@", "type a time")),
-		Split:    key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "now vs +N")),
-		Open:     key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "stored traces")),
-		Prompt:   key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "prompt ⇄ items")),
-		Stages:   key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←/h", "stages")),
-		Items:    key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→/l", "items")),
-		Rerun:    key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "re-run")),
-		Pick:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open trace")),
-		Cancel:   key.NewBinding(key.WithKeys("esc", "o"), key.WithHelp("esc", "close")),
+		list:      defaultListKeys(),
+		Query:     key.NewBinding(key.WithKeys("/", "i"), key.WithHelp("/ i", "query")),
+		Run:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "run")),
+		Leave:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "leave input")),
+		Earlier:   key.NewBinding(key.WithKeys("["), key.WithHelp("[", "earlier")),
+		Later:     key.NewBinding(key.WithKeys("]"), key.WithHelp("]", "later")),
+		TypeTime:  key.NewBinding(key.WithKeys("@"), key.WithHelp("@", "type a time")),
+		Split:     key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "now vs +N")),
+		Open:      key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "stored traces")),
+		Prompt:    key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "prompt ⇄ items")),
+		Stages:    key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←/h", "stages")),
+		Items:     key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→/l", "items")),
+		Rerun:     key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "re-run")),
+		Pick:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open trace")),
+		Cancel:    key.NewBinding(key.WithKeys("esc", "o"), key.WithHelp("esc", "close")),
+		OpenItem:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open item")),
+		CloseItem: key.NewBinding(key.WithKeys("esc", "enter"), key.WithHelp("esc", "close item")),
+		ToMemory:  key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "show in Memories")),
 	}
 }
 
@@ -99,6 +109,9 @@ type tracePane struct {
 	stage   int
 	item    int
 	itemTop int
+	// itemOpen shows the selected item whole; openTop is its first line.
+	itemOpen bool
+	openTop  int
 	// promptTop is the first line the prompt view shows.
 	promptTop int
 
@@ -134,9 +147,20 @@ func (p tracePane) KeyBindings() []key.Binding {
 		return []key.Binding{withHelp(k.Run, "enter", "set time"), k.Leave}
 	case p.picker:
 		return []key.Binding{k.Pick, k.Cancel, k.list.Up, k.list.Down}
+	case p.itemOpen && p.trace != nil:
+		return []key.Binding{k.CloseItem, k.ToMemory, withHelp(k.list.Up, "↑/k", "scroll up"), withHelp(k.list.Down, "↓/j", "scroll down")}
 	}
-	return []key.Binding{k.Query, k.Earlier, k.Later, k.TypeTime, k.Split, k.Open, k.Prompt,
-		k.Stages, k.Items, k.list.Up, k.list.Down, k.list.PageUp, k.list.PageDown, k.Rerun}
+	var out []key.Binding
+	if p.trace != nil && p.focus == focusItems && !p.split && !p.prompt {
+		out = append(out, k.OpenItem)
+	}
+	out = append(out, k.Query, k.Earlier, k.Later, k.TypeTime, k.Split, k.Open)
+	if !p.split {
+		// The split view takes the right column: p would show nothing.
+		out = append(out, k.Prompt)
+	}
+	return append(out, k.Stages, k.Items, k.list.Up, k.list.Down, k.list.PageUp, k.list.PageDown,
+		k.list.Top, k.list.Bottom, k.Rerun)
 }
 
 // withHelp is b with other help text (the same key doing another thing in
@@ -185,6 +209,12 @@ func (p tracePane) update(msg tea.Msg) (tracePane, tea.Cmd) {
 		}
 		p.err = ""
 		p.trace, p.cmp, p.source = msg.Trace, msg.Cmp, ""
+		p.itemOpen = false
+		if p.trace != nil && len(p.trace.Survivors) == 0 {
+			// Nothing survived: open on the stage where the last items
+			// died, not on an empty budget.
+			p.stage, p.item, p.itemTop = lastDropStage(p.trace, p.stage), 0, 0
+		}
 		return p.clampItems(), nil
 	case storedTracesMsg:
 		p.storedLoading = false
@@ -208,7 +238,7 @@ func (p tracePane) update(msg tea.Msg) (tracePane, tea.Cmd) {
 		p.focus = focusItems
 		return p.clampItems(), nil
 	case tea.MouseClickMsg:
-		if y := msg.Mouse().Y - traceHeaderLines - 1; msg.Mouse().X < traceStagesWidth && y >= 0 && y < len(engine.StageNames) {
+		if y := msg.Mouse().Y - traceHeaderLines - 1; !p.stagesFolded() && msg.Mouse().X < traceStagesWidth && y >= 0 && y < len(engine.StageNames) {
 			p.stage, p.item, p.itemTop, p.focus = y, 0, 0, focusStages
 		}
 		return p, nil
@@ -262,7 +292,13 @@ func (p tracePane) handleKey(msg tea.KeyPressMsg) (tracePane, tea.Cmd) {
 	if p.picker {
 		return p.handlePickerKey(msg)
 	}
+	if p.itemOpen {
+		return p.handleOpenItemKey(msg)
+	}
 	switch {
+	case key.Matches(msg, k.OpenItem) && p.focus == focusItems && !p.split && !p.prompt && len(p.stageItems()) > 0:
+		p.itemOpen, p.openTop = true, 0
+		return p, nil
 	case key.Matches(msg, k.Query):
 		return p, p.query.Focus()
 	case key.Matches(msg, k.TypeTime):
@@ -276,6 +312,7 @@ func (p tracePane) handleKey(msg tea.KeyPressMsg) (tracePane, tea.Cmd) {
 		return p.run()
 	case key.Matches(msg, k.Split):
 		p.split = !p.split
+		p.itemOpen = false
 		if p.split && (p.cmp == nil || p.source != "") && !p.override.isNow() {
 			return p.run()
 		}
@@ -467,4 +504,42 @@ func (p tracePane) handlePickerKey(msg tea.KeyPressMsg) (tracePane, tea.Cmd) {
 		return p.clampItems(), nil
 	}
 	return p, nil
+}
+
+// handleOpenItemKey: the keys of the whole-item view.
+func (p tracePane) handleOpenItemKey(msg tea.KeyPressMsg) (tracePane, tea.Cmd) {
+	k := p.keys
+	switch {
+	case key.Matches(msg, k.CloseItem):
+		p.itemOpen = false
+	case key.Matches(msg, k.ToMemory):
+		items := p.stageItems()
+		if p.item < len(items) && items[p.item].Key != "" {
+			key := items[p.item].Key
+			p.itemOpen = false
+			return p, func() tea.Msg { return OpenMemoryMsg{Key: key} }
+		}
+	case key.Matches(msg, k.list.Up):
+		p.openTop = max(0, p.openTop-1)
+	case key.Matches(msg, k.list.Down):
+		p.openTop++
+	case key.Matches(msg, k.list.PageUp):
+		p.openTop = max(0, p.openTop-p.bodyRows()+2)
+	case key.Matches(msg, k.list.PageDown):
+		p.openTop += p.bodyRows() - 2
+	case key.Matches(msg, k.list.Top):
+		p.openTop = 0
+	}
+	return p, nil
+}
+
+// lastDropStage is the last stage that dropped items (where the last
+// candidates died), or def when none did.
+func lastDropStage(t *engine.Trace, def int) int {
+	for i := len(t.Stages) - 1; i >= 0; i-- {
+		if droppedCount(t.Stages[i]) > 0 {
+			return i
+		}
+	}
+	return def
 }

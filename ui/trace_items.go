@@ -6,19 +6,25 @@ package ui
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"memtrace/engine"
 	"memtrace/engine/safetext"
 )
 
 // itemsView lists the selected stage's items: kept ones first (✓), then the
-// dropped ones (✗) with the reason, each with every score by its name.
+// dropped ones (✗) with the reason, each with its numbers grouped as
+// scores, inputs and lengths. A recognised item (forgotten in free recall,
+// kept because the query cued it) is marked "r".
 func (p tracePane) itemsView(n int) []string {
 	st := p.c.styles
 	rw := p.rightWidth()
 	s := p.trace.Stages[p.stage]
-	head := fmt.Sprintf("%d %s · in %d · out %d · %d dropped · scores: higher is better, *_distance: lower is better",
-		p.stage, s.Name, s.In, s.Out, droppedCount(s))
+	head := fmt.Sprintf("%d %s · in %d · out %d · %d dropped", p.stage, s.Name, s.In, s.Out, droppedCount(s))
+	if p.stagesFolded() {
+		head = "← stages · " + head
+	}
+	head += " · enter opens an item"
 	out := []string{st.Detail.Heading.Render(safetext.Truncate(head, rw))}
 	if len(s.Items) == 0 {
 		msg := "no memories at this stage"
@@ -27,19 +33,11 @@ func (p tracePane) itemsView(n int) []string {
 		}
 		return append(out, st.App.Muted.Render(msg))
 	}
-	cols := layoutColumns([]column{{Title: "", Width: 1}, {Title: "ID", Width: 5, Right: true}, {Title: "KEY", Width: 8},
-		{Title: "TYPE", Width: 10}, {Title: "TEXT"}}, rw, 10)
+	cols := traceItemColumns(rw)
+	out = append(out, st.Table.Header.Render(tableHeader(cols)))
 	for i := p.itemTop; i < len(s.Items) && len(out) < n; i++ {
 		it := s.Items[i]
-		mark := "✓"
-		if it.Dropped != "" {
-			mark = "✗"
-		}
-		typ := it.Type
-		if it.Channel != "" && it.Channel != engine.ChannelSemantic {
-			typ += "/" + it.Channel
-		}
-		row := tableRow(cols, []string{mark, fmt.Sprint(it.ID), it.Key, typ, it.Text})
+		row := tableRow(cols, []string{itemMark(it), fmt.Sprint(it.ID), it.Key, itemType(it), it.Text})
 		selected := i == p.item && p.focus == focusItems
 		switch {
 		case selected:
@@ -71,13 +69,62 @@ func (p tracePane) itemsView(n int) []string {
 	return out
 }
 
-// scoreParts names every score of an item with its value, in stage order.
+// traceItemColumns are the item table's columns in rw cells: the mark, the
+// id, the key, the type (with the channel) and the text, which takes the rest.
+func traceItemColumns(rw int) []column {
+	return layoutColumns([]column{{Title: "", Width: 1}, {Title: "ID", Width: 5, Right: true}, {Title: "KEY", Width: 8},
+		{Title: "TYPE", Width: 10}, {Title: "TEXT"}}, rw, 10)
+}
+
+// itemMark is ✓ for a kept item, ✗ for a dropped one, r for a kept item
+// the query's cue recognised although it is forgotten in free recall.
+func itemMark(it engine.TraceItem) string {
+	switch {
+	case it.Dropped != "":
+		return "✗"
+	case it.Recognised:
+		return "r"
+	}
+	return "✓"
+}
+
+func itemType(it engine.TraceItem) string {
+	typ := it.Type
+	if it.Channel != "" && it.Channel != engine.ChannelSemantic {
+		typ += "/" + it.Channel
+	}
+	return typ
+}
+
+// scoreGroup names the group a number of a trace item belongs to: scores
+// the stages compute (higher ranks higher, except redundancy, where higher
+// means more like an item already chosen), inputs they read off the memory,
+// and lengths.
+func scoreGroup(name string) string {
+	switch name {
+	case "importance", "decay", "boost", "retention":
+		return "inputs"
+	case "line_chars":
+		return "lengths"
+	}
+	if strings.HasSuffix(name, "_chars") || strings.HasSuffix(name, "_len") {
+		return "lengths"
+	}
+	return "scores"
+}
+
+// scoreGroups are the groups in the order they are shown.
+func scoreGroups() []string { return []string{"scores", "inputs", "lengths"} }
+
+// scoreParts names every number of an item with its value, grouped (scores,
+// inputs, lengths) and in stage order within a group; the first part of a
+// group carries the group's name.
 func scoreParts(scores map[string]float64) []string {
+	names := make([]string, 0, len(scores))
 	seen := map[string]bool{}
-	var parts []string
 	for _, k := range scoreOrder() {
-		if v, ok := scores[k]; ok {
-			parts = append(parts, fmt.Sprintf("%s %s", k, formatScore(v)))
+		if _, ok := scores[k]; ok {
+			names = append(names, k)
 			seen[k] = true
 		}
 	}
@@ -88,8 +135,21 @@ func scoreParts(scores map[string]float64) []string {
 		}
 	}
 	sort.Strings(rest)
-	for _, k := range rest {
-		parts = append(parts, fmt.Sprintf("%s %s", k, formatScore(scores[k])))
+	names = append(names, rest...)
+	var parts []string
+	for _, g := range scoreGroups() {
+		first := true
+		for _, k := range names {
+			if scoreGroup(k) != g {
+				continue
+			}
+			part := fmt.Sprintf("%s %s", k, formatScore(scores[k]))
+			if first {
+				part = g + ": " + part
+				first = false
+			}
+			parts = append(parts, part)
+		}
 	}
 	if len(parts) == 0 {
 		return []string{"no scores yet"}
@@ -125,7 +185,7 @@ func wrapParts(parts []string, sep string, width, maxLines int) []string {
 	}
 	if maxLines > 0 && len(lines) > maxLines {
 		lines = lines[:maxLines]
-		lines[maxLines-1] = safetext.Truncate(lines[maxLines-1], max(0, width-1)) + safetext.Ellipsis
+		lines[maxLines-1] = endEllipsis(lines[maxLines-1], width)
 	}
 	return lines
 }

@@ -34,10 +34,23 @@ func (p tracePane) bodyRows() int {
 
 // itemRows is the number of lines for items under the stage heading.
 func (p tracePane) itemRows() int {
-	return max(traceItemLines, p.bodyRows()-1-traceExpandLines)
+	return max(traceItemLines, p.bodyRows()-2-traceExpandLines)
+}
+
+// traceWideWidth is the width from which the stage list stays beside the
+// items; on a narrower terminal it folds away while the items have the
+// focus (← brings it back), so that item text keeps its room.
+const traceWideWidth = 110
+
+// stagesFolded reports that the stage list is folded away.
+func (p tracePane) stagesFolded() bool {
+	return p.width < traceWideWidth && (p.focus == focusItems || p.itemOpen) && !p.picker && p.trace != nil
 }
 
 func (p tracePane) rightWidth() int {
+	if p.stagesFolded() {
+		return max(20, p.width)
+	}
 	return max(20, p.width-traceStagesWidth-3)
 }
 
@@ -50,6 +63,8 @@ func (p tracePane) View() string {
 		right = p.pickerView(p.bodyRows())
 	case p.trace == nil:
 		right = p.hintView()
+	case p.itemOpen:
+		right = p.openItemView(p.bodyRows())
 	case p.split:
 		right = p.splitView(p.bodyRows())
 	case p.prompt:
@@ -63,6 +78,10 @@ func (p tracePane) View() string {
 		r := ""
 		if i < len(right) {
 			r = right[i]
+		}
+		if p.stagesFolded() {
+			lines = append(lines, safetext.Truncate(r, rw))
+			continue
 		}
 		lines = append(lines, left[i]+" "+sep+" "+safetext.Truncate(r, rw))
 	}
@@ -138,6 +157,12 @@ func (p tracePane) stagesView(n int) []string {
 		out = append(out, row)
 	}
 	if p.trace != nil && p.stage < len(p.trace.Stages) {
+		if d := dropSummary(p.trace.Stages[p.stage]); len(d) > 0 {
+			out = append(out, "", st.Detail.Heading.Render("dropped (drop_kind × count)"))
+			for _, l := range wrapParts(d, ", ", traceStagesWidth, 0) {
+				out = append(out, st.Status.Quarantined.Render(l))
+			}
+		}
 		out = append(out, "", st.Detail.Heading.Render("notes"))
 		for _, l := range stageNotes(p.trace.Stages[p.stage], traceStagesWidth) {
 			out = append(out, st.Detail.Label.Render(l))
@@ -264,10 +289,99 @@ func (p tracePane) statusLine() string {
 	case p.trace == nil:
 		return st.App.Status.Render("no trace yet")
 	}
-	s := fmt.Sprintf("stage %d/%d %s", p.stage, len(p.trace.Stages)-1, p.trace.Stages[p.stage].Name)
+	s := fmt.Sprintf("stage %d %s (%d of %d)", p.stage, p.trace.Stages[p.stage].Name, p.stage+1, len(p.trace.Stages))
 	if n := len(p.stageItems()); n > 0 {
 		s += fmt.Sprintf(" · item %d of %d", p.item+1, n)
 	}
 	s += " · read-only recall at " + p.trace.At.UTC().Format("2006-01-02 15:04 UTC")
 	return st.App.Status.Render(safetext.Truncate(s, p.width))
+}
+
+// dropSummary counts a stage's drops by drop kind, as `recall --trace`
+// prints them ("forgotten × 3", "below_floor × 12"), most first.
+func dropSummary(s engine.StageTrace) []string {
+	counts := map[string]int{}
+	for _, it := range s.Items {
+		if it.Dropped != "" {
+			counts[string(it.DropKind)]++
+		}
+	}
+	kinds := make([]string, 0, len(counts))
+	for k := range counts {
+		kinds = append(kinds, k)
+	}
+	sort.Slice(kinds, func(i, j int) bool {
+		if counts[kinds[i]] != counts[kinds[j]] {
+			return counts[kinds[i]] > counts[kinds[j]]
+		}
+		return kinds[i] < kinds[j]
+	})
+	out := make([]string, len(kinds))
+	for i, k := range kinds {
+		if k == "" {
+			k = "unknown"
+		}
+		out[i] = fmt.Sprintf("%s × %d", k, counts[kinds[i]])
+	}
+	return out
+}
+
+// openItemView is the selected item whole: its text wrapped at word
+// boundaries, the drop reason in full with its drop_kind, and its numbers
+// one group a line (scores, inputs, lengths).
+func (p tracePane) openItemView(n int) []string {
+	st := p.c.styles
+	rw := p.rightWidth()
+	items := p.stageItems()
+	if p.item >= len(items) {
+		return []string{st.App.Muted.Render("no item")}
+	}
+	it := items[p.item]
+	s := p.trace.Stages[p.stage]
+	head := fmt.Sprintf("item %d %s · %s · stage %d %s · esc closes · m shows it in Memories", it.ID, it.Key, itemType(it), p.stage, s.Name)
+	out := []string{st.Detail.Heading.Render(safetext.Truncate(safetext.SanitizeLine(head), rw))}
+	var body []string
+	switch {
+	case it.Dropped != "":
+		for _, l := range wrapText("✗ dropped ["+string(it.DropKind)+"]: "+it.Dropped, rw, 0) {
+			body = append(body, st.Status.Quarantined.Render(l))
+		}
+	case it.Recognised:
+		body = append(body, st.Status.Active.Render(safetext.Truncate("r kept: recognised — forgotten in free recall, kept because the query cues it", rw)))
+	default:
+		body = append(body, st.Status.Active.Render("✓ kept at this stage"))
+	}
+	body = append(body, "", st.Detail.Label.Render("text"))
+	for _, l := range wrapText(it.Text, rw-2, 0) {
+		body = append(body, "  "+st.Detail.Value.Render(l))
+	}
+	parts := scoreParts(it.Scores)
+	body = append(body, "")
+	for _, g := range scoreGroups() {
+		var group []string
+		for _, part := range parts {
+			if strings.HasPrefix(part, g+": ") {
+				group = append(group, strings.TrimPrefix(part, g+": "))
+			} else if len(group) > 0 && !strings.Contains(part, ": ") {
+				group = append(group, part)
+			} else if len(group) > 0 {
+				break
+			}
+		}
+		if len(group) == 0 {
+			continue
+		}
+		body = append(body, st.Detail.Label.Render(g))
+		for _, l := range wrapParts(group, " · ", rw-2, 0) {
+			body = append(body, "  "+st.Detail.Value.Render(l))
+		}
+	}
+	top := max(0, min(p.openTop, len(body)-(n-1)))
+	for _, l := range body[top:] {
+		if len(out) == n {
+			break
+		}
+		out = append(out, l)
+	}
+	return out
 }

@@ -9,6 +9,7 @@ package ui
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	"charm.land/bubbles/v2/help"
@@ -109,6 +110,14 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		// Another tab (Golden) asks to inspect a query: show the Trace tab.
 		for i, p := range m.panes {
 			if p.ID() == paneTrace {
+				m.active = i
+				m.panes[i], cmd = p.Update(msg)
+			}
+		}
+	case OpenMemoryMsg:
+		// The Trace tab asks to show a memory: switch to Memories.
+		for i, p := range m.panes {
+			if p.ID() == paneMemories {
 				m.active = i
 				m.panes[i], cmd = p.Update(msg)
 			}
@@ -264,6 +273,9 @@ func (m Model) helpKeys() helpKeys {
 	h := helpKeys{global: m.keys}
 	if p, ok := m.activePane(); ok {
 		h.pane = p.KeyBindings()
+		// In an input or a dialog ? and q are text or answers: the
+		// footer offers only what the input does.
+		h.typing = p.Typing()
 	}
 	return h
 }
@@ -278,8 +290,27 @@ func (m Model) View() tea.View {
 	return v
 }
 
+// minWidth and minHeight are the smallest terminal every tab is laid out
+// for; below it the frame says so instead of drawing cut-off panes.
+const minWidth, minHeight = 80, 24
+
+// tooSmall is the frame shown below minWidth×minHeight.
+func (m Model) tooSmall() string {
+	st := m.c.styles
+	msg := fmt.Sprintf("terminal too small: %d×%d, need %d×%d", m.width, m.height, minWidth, minHeight)
+	lines := wrapText(msg+" — enlarge the window, or q to quit", max(10, m.width), 0)
+	for i, l := range lines {
+		lines[i] = st.App.Error.Render(l)
+	}
+	body := strings.Join(lines, "\n")
+	return lipgloss.NewStyle().Width(m.width).Height(max(1, m.height)).MaxHeight(max(1, m.height)).MaxWidth(max(1, m.width)).Render(clipLines(body, max(1, m.width)))
+}
+
 func (m Model) render() string {
 	st := m.c.styles
+	if m.width < minWidth || m.height < minHeight {
+		return m.tooSmall()
+	}
 	var tabs []string
 	for i := range m.panes {
 		style := st.Tabs.Inactive

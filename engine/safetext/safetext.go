@@ -13,7 +13,9 @@
 package safetext
 
 import (
+	"fmt"
 	"strings"
+	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
@@ -61,7 +63,7 @@ func Clean(s string) bool {
 		if r == utf8.RuneError && size == 1 {
 			return false
 		}
-		if unsafeRune(r) {
+		if unsafeRune(r) || prependRune(r) {
 			return false
 		}
 		i += size
@@ -124,6 +126,9 @@ func sanitize(s string, block bool) string {
 			}
 		case unsafeRune(r):
 			b.WriteString(bidiName(r))
+		case prependRune(r):
+			// It would glue itself to the next character; show where it was.
+			fmt.Fprintf(&b, "⟨U+%04X⟩", r)
 		default:
 			b.WriteRune(r)
 		}
@@ -200,4 +205,60 @@ func PadLeft(s string, w int) string {
 		s = strings.Repeat(" ", n) + s
 	}
 	return s
+}
+
+// EscapeJSON rewrites every rune of encoded JSON that would act on a
+// terminal — C1 controls, bidi embeddings, overrides, isolates and marks,
+// line and paragraph separators, prepended concatenation marks — as a \uXXXX
+// escape. Such runes can only stand inside JSON strings, where the escape
+// decodes to the same text: the document means what it meant, and its bytes
+// on stdout are inert. encoding/json already escapes C0 controls (ESC is
+// \u001b).
+func EscapeJSON(b []byte) []byte {
+	clean := true
+	for _, r := range string(b) {
+		if r >= 0x80 && (unsafeRune(r) || prependRune(r)) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return b
+	}
+	out := make([]byte, 0, len(b)+32)
+	for _, r := range string(b) {
+		if r >= 0x80 && (unsafeRune(r) || prependRune(r)) {
+			if r > 0xffff {
+				r1, r2 := utf16.EncodeRune(r)
+				out = fmt.Appendf(out, `\u%04x\u%04x`, r1, r2)
+			} else {
+				out = fmt.Appendf(out, `\u%04x`, r)
+			}
+			continue
+		}
+		out = utf8.AppendRune(out, r)
+	}
+	return out
+}
+
+// prependRune reports the characters of Unicode's grapheme break property
+// Prepend: they join the character after them into one cluster, so a
+// terminal draws "\u0601 " in one cell where its parts measure two, and
+// columns shift. Most are invisible format marks.
+func prependRune(r rune) bool {
+	switch {
+	case r >= 0x0600 && r <= 0x0605, r == 0x06dd, r == 0x070f, r == 0x0890, r == 0x0891, r == 0x08e2, r == 0x0d4e,
+		r == 0x110bd, r == 0x110cd, r == 0x111c2, r == 0x111c3, r == 0x1193f, r == 0x11941, r == 0x11a3a,
+		r >= 0x11a84 && r <= 0x11a89, r == 0x11d46, r == 0x11f02:
+		return true
+	}
+	return false
+}
+
+// ActsOnTerminal reports a non-ASCII rune that Sanitize never lets through
+// as it is: a C1 control, a line or paragraph separator, a bidi control or
+// a Prepend mark. Writers of other formats (Markdown) escape these runes
+// their own way.
+func ActsOnTerminal(r rune) bool {
+	return r >= 0x80 && (unsafeRune(r) || prependRune(r))
 }

@@ -1,6 +1,7 @@
 package safetext
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -132,7 +133,7 @@ func forbidden(s string, allowBlock bool) (rune, bool) {
 			return r, true
 		case r >= 0x80 && r <= 0x9f:
 			return r, true
-		case unsafeRune(r):
+		case unsafeRune(r), prependRune(r):
 			return r, true
 		}
 	}
@@ -143,6 +144,7 @@ func FuzzSanitize(f *testing.F) {
 	for _, seed := range []string{
 		"", "plain", "녹차를 좋아함", "\x1b]0;pwned\x07", "\x1b[2J", "\u009b31m", "\u202eabc",
 		"a\r\nb\tc", "\xff\xfe", "👩\u200d💻", "\x1bP\x1b\\", "가\x1b[1m나",
+		"\u0601", "\u070f", "a\u0600b", "\U000110bd", // found by this fuzzer: Prepend marks glued to the padding
 	} {
 		f.Add(seed, 7)
 	}
@@ -172,4 +174,38 @@ func FuzzSanitize(f *testing.F) {
 			t.Fatalf("PadRight(%q, %d) = %q is %d cells", line, w, got, Width(got))
 		}
 	})
+}
+
+// The fuzzer's finds: a Prepend mark joined the padding after it into one
+// cell, so PadRight("\u0601", 30) was 29 cells wide.
+func TestPadRightPrependMarks(t *testing.T) {
+	for _, s := range []string{"\u0601", "\u070f", "x\u0600", "\u0d4e가"} {
+		line := SanitizeLine(s)
+		if got := PadRight(line, 30); Width(got) != 30 {
+			t.Errorf("PadRight(SanitizeLine(%q), 30) = %q is %d cells", s, got, Width(got))
+		}
+	}
+}
+
+// EscapeJSON leaves the meaning of a document and takes the controls out
+// of its bytes.
+func TestEscapeJSON(t *testing.T) {
+	in := map[string]string{"text": "a\u202eb\u009bc\u2066d\u0601e\x1bf 녹차 👩\u200d💻"}
+	raw, err := json.Marshal(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := EscapeJSON(raw)
+	for _, r := range string(out) {
+		if r >= 0x80 && (unsafeRune(r) || prependRune(r)) || r == 0x1b {
+			t.Fatalf("EscapeJSON left %U in %s", r, out)
+		}
+	}
+	var back map[string]string
+	if err := json.Unmarshal(out, &back); err != nil || back["text"] != in["text"] {
+		t.Fatalf("EscapeJSON changed the document: %s (%v)", out, err)
+	}
+	if !strings.Contains(string(out), `\u202e`) || !strings.Contains(string(out), "녹차") {
+		t.Fatalf("EscapeJSON = %s", out)
+	}
 }

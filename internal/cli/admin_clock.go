@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"flag"
 	"fmt"
 	"time"
@@ -48,18 +49,21 @@ func cmdClock(fs *flag.FlagSet) runFunc {
 	}
 }
 
-// demoClock is the "now" a demo database is pinned to: 09:00 UTC on the day
-// after its newest memory.
-func demoClock(eng *engine.Engine) time.Time {
+// conversationClock is the "now" a demo database is pinned to: 09:00 UTC on
+// the day after the newest message of its conversation.
+func conversationClock(jsonl []byte) (time.Time, error) {
 	var last time.Time
-	eng.EachMemory(func(m *engine.Memory) bool {
-		if m.CreatedAt.After(last) {
-			last = m.CreatedAt
+	_, err := engine.ReadMessages(bytes.NewReader(jsonl), func(_ int, m engine.Message) error {
+		if m.At.After(last) {
+			last = m.At
 		}
-		return true
+		return nil
 	})
-	if last.IsZero() {
-		return eng.Now()
+	if err != nil {
+		return time.Time{}, err
 	}
-	return last.UTC().Truncate(24 * time.Hour).Add(24*time.Hour + 9*time.Hour)
+	if last.IsZero() {
+		return time.Time{}, engine.Errorf(engine.EINVALID, "the demo conversation has no message with a time")
+	}
+	return last.UTC().Truncate(24 * time.Hour).Add(24*time.Hour + 9*time.Hour), nil
 }

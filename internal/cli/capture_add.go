@@ -3,6 +3,7 @@ package cli
 import (
 	"flag"
 	"fmt"
+	"math"
 	"strings"
 
 	"memtrace/engine"
@@ -26,7 +27,7 @@ func cmdAdd(fs *flag.FlagSet) runFunc {
 			return usageError{"want the memory TEXT"}
 		case *kind != string(engine.KindFact) && *kind != string(engine.KindEpisode):
 			return usageError{fmt.Sprintf("--kind %q: want fact or episode", *kind)}
-		case *importance < 0 || *importance > 1:
+		case math.IsNaN(*importance) || *importance < 0 || *importance > 1:
 			return usageError{fmt.Sprintf("--importance %g: want a number from 0 to 1", *importance)}
 		case *scope != engine.ScopeGlobal && !strings.HasPrefix(*scope, "project:") && !strings.HasPrefix(*scope, "domain:"):
 			return usageError{fmt.Sprintf("--scope %q: want global, project:NAME or domain:NAME", *scope)}

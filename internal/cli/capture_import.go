@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -41,6 +42,11 @@ type ImportStats struct {
 	NeedsReview int           `json:"needs_review"`
 	JudgeErrors int           `json:"judge_errors"`
 	Errors      []ImportError `json:"errors"`
+	// Batch is the audit batch of what the run wrote ("" when it wrote
+	// nothing); FailedFiles counts files that could not be read at all or
+	// held no message.
+	Batch       string `json:"batch,omitempty"`
+	FailedFiles int    `json:"failed_files"`
 }
 
 // ImportError is a malformed input line.
@@ -77,17 +83,40 @@ func importMessages(kind string) func(fl *flag.FlagSet) runFunc {
 			if err != nil {
 				return err
 			}
-			im := &messageImport{env: e, eng: eng, capt: capt,
+			walked := false
+			if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+				walked = true
+			}
+			im := &messageImport{env: e, eng: eng, capt: capt, walked: walked,
 				stats: ImportStats{Kind: kind, Files: len(files), Dropped: map[string]int{engine.LayerL1: 0, engine.LayerL2: 0, engine.LayerJudge: 0}, Errors: []ImportError{}}}
+			// A file that cannot be read is reported and the others still
+			// import; only a failure to write (the database) stops the run.
+			// Either way the counts are printed, with what was committed.
+			var fatal error
 			for _, f := range files {
-				if err := im.file(kind, f); err != nil {
-					return err
+				if fatal = im.file(kind, f); fatal != nil {
+					break
 				}
 			}
-			if err := im.flush(); err != nil {
+			if fatal == nil {
+				fatal = im.flush()
+			}
+			im.stats.Batch = capt.Batch()
+			if err := printImport(e.stdout, path, im.stats, *asJSON); err != nil {
 				return err
 			}
-			return printImport(e.stdout, path, im.stats, *asJSON)
+			committed := fmt.Sprintf("%d stored and %d reinforced were committed", im.stats.Stored, im.stats.Reinforced)
+			if im.stats.Batch != "" {
+				committed += " in batch " + im.stats.Batch
+			}
+			switch {
+			case fatal != nil:
+				return engine.Errorf(engine.ErrorCode(fatal), "import stopped: %s; %s — run the same import again to go on (messages already captured are skipped)",
+					engine.ErrorMessage(fatal), committed)
+			case im.stats.FailedFiles > 0:
+				return engine.Errorf(engine.EINVALID, "%d of %d file(s) could not be imported (listed above); %s", im.stats.FailedFiles, len(files), committed)
+			}
+			return nil
 		}
 	}
 }
@@ -117,6 +146,8 @@ func importFiles(kind, path string) ([]string, error) {
 		if err != nil {
 			return err
 		}
+		// Links are listed too, so that the import reports them instead
+		// of following them or passing over them in silence.
 		if !d.IsDir() && strings.HasSuffix(d.Name(), ".jsonl") {
 			files = append(files, p)
 		}
@@ -141,43 +172,90 @@ type messageImport struct {
 	capt  *engine.Capturer // one run, one audit batch
 	batch []engine.Message
 	stats ImportStats
+	read  int // messages read from the current file
+	// walked: the files came from a directory walk, where a symbolic link
+	// is not followed.
+	walked bool
 }
 
+// writeError is a failure of the capture pipeline's write: it ends the run.
+type writeError struct{ err error }
+
+func (w writeError) Error() string { return w.err.Error() }
+func (w writeError) Unwrap() error { return w.err }
+
+// file imports one file. A file it cannot read, or that holds no message,
+// is recorded (FailedFiles) and nil is returned so that the next file
+// imports; the error it returns is a failed write.
 func (im *messageImport) file(kind, name string) error {
+	im.read = 0
+	fail := func(msg string) error {
+		im.stats.Errors = append(im.stats.Errors, ImportError{File: name, Error: msg})
+		im.stats.FailedFiles++
+		return nil
+	}
 	var r io.Reader = im.env.stdin
+	if name != "-" && im.walked {
+		if fi, err := os.Lstat(name); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			return fail("is a symbolic link; memtrace does not follow links inside a directory it imports (import the target itself if you mean it)")
+		}
+	}
 	if name != "-" {
 		f, err := os.Open(name)
 		if err != nil {
-			return engine.Errorf(engine.ENOTFOUND, "cannot read %s: %v", name, err)
+			return fail(fmt.Sprintf("cannot read the file (%s); nothing of it was imported", osProblem(err)))
 		}
 		defer f.Close()
 		r = f
 	}
+	add := func(_ int, m engine.Message) error { return im.add(m) }
 	var bad []engine.LineError
 	var err error
 	switch kind {
 	case "jsonl":
-		bad, err = engine.ReadMessages(r, func(_ int, m engine.Message) error { return im.add(m) })
+		bad, err = engine.ReadMessages(r, add)
 	case "claude-code":
-		bad, err = importer.ReadClaudeCode(r, func(_ int, m engine.Message) error { return im.add(m) })
+		bad, err = importer.ReadClaudeCode(r, add)
 	case "locomo":
-		err = importer.ReadLoCoMo(r, im.add)
+		var problems []string
+		problems, err = importer.ReadLoCoMoLenient(r, im.add)
+		for _, p := range problems {
+			bad = append(bad, engine.LineError{Error: p})
+		}
 	}
 	for _, b := range bad {
 		im.stats.Errors = append(im.stats.Errors, ImportError{File: name, Line: b.Line, Error: b.Error})
 	}
-	if err != nil {
-		return fmt.Errorf("import %s: %w", name, err)
+	var we writeError
+	switch {
+	case errors.As(err, &we):
+		return we.err
+	case err != nil:
+		return fail(fmt.Sprintf("reading stopped after %d message(s): %s; the messages before it were imported", im.read, osProblem(err)))
+	case im.read == 0 && len(bad) > 0:
+		return fail(fmt.Sprintf("no message could be read (%d bad line(s))", len(bad)))
 	}
 	return nil
 }
 
 func (im *messageImport) add(m engine.Message) error {
+	im.read++
 	im.batch = append(im.batch, m)
 	if len(im.batch) >= importBatch {
-		return im.flush()
+		if err := im.flush(); err != nil {
+			return writeError{err}
+		}
 	}
 	return nil
+}
+
+// osProblem is an os error without its Go wrapping: "permission denied".
+func osProblem(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return engine.ErrorMessage(err)
 }
 
 func (im *messageImport) flush() error {
@@ -235,10 +313,17 @@ func printImport(w io.Writer, path string, s ImportStats, asJSON bool) error {
 		fmt.Fprintf(w, "  judge errors %5d  the rules decided them\n", s.JudgeErrors)
 	}
 	if len(s.Errors) > 0 {
-		fmt.Fprintf(w, "  bad lines   %6d\n", len(s.Errors))
+		fmt.Fprintf(w, "  problems    %6d  (%d file(s) failed)\n", len(s.Errors), s.FailedFiles)
 		for _, b := range s.Errors {
-			fmt.Fprintf(w, "    %s:%d: %s\n", b.File, b.Line, b.Error)
+			if b.Line > 0 {
+				fmt.Fprintf(w, "    %s:%d: %s\n", b.File, b.Line, b.Error)
+			} else {
+				fmt.Fprintf(w, "    %s: %s\n", b.File, b.Error)
+			}
 		}
+	}
+	if s.Batch != "" {
+		fmt.Fprintf(w, "  batch       %s  (`memtrace rollback %s` undoes it)\n", s.Batch, s.Batch)
 	}
 	return nil
 }

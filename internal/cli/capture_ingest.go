@@ -44,13 +44,25 @@ func cmdIngest(fs *flag.FlagSet) runFunc {
 		}
 		defer closeEngine()
 		t, err := ingestStream(e.ctx, eng, in, *batch)
-		if err != nil {
+		if t == nil {
 			return err
 		}
+		// The counts are printed even when the run stopped: they say what
+		// was committed.
 		if *asJSON {
-			return writeJSON(e.stdout, t.Stats)
+			if perr := writeJSON(e.stdout, t.Stats); perr != nil {
+				return perr
+			}
+		} else {
+			t.print(e.stdout, name)
 		}
-		t.print(e.stdout, name)
+		if err != nil {
+			return engine.Errorf(engine.ErrorCode(err), "ingest stopped: %s; %d stored and %d reinforced before it were committed — run the same ingest again to go on (messages already captured are skipped)",
+				engine.ErrorMessage(err), t.Stats.Stored, t.Stats.Reinforced)
+		}
+		if t.Stats.Offered == 0 && len(t.Stats.Errors) > 0 {
+			return engine.Errorf(engine.EINVALID, "no message of %s could be read (%d bad line(s) above); nothing was imported", name, len(t.Stats.Errors))
+		}
 		return nil
 	}
 }

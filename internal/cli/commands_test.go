@@ -262,10 +262,24 @@ func copyDB(t *testing.T, from, to string) {
 
 // Every command that works on an existing database, given one that is not
 // there, says how to make one and creates nothing (rollback and triage used
-// to open the store directly and leave an empty database behind).
+// to open the store directly and leave an empty database behind). import
+// md is not one of them: like ingest it creates the database, so the tiers
+// can be restored onto a new machine (TestImportMarkdownIsCuratedAndIdempotent);
+// with no tier files it creates nothing (below).
 func TestMissingDatabaseCreatesNothing(t *testing.T) {
 	cases := globalCases(t)
-	for _, name := range []string{"tui", "import md", "list", "show", "recall", "compare", "forecast", "golden run",
+	{
+		dir := t.TempDir()
+		db := filepath.Join(dir, "none.db")
+		os.MkdirAll(filepath.Join(dir, "md"), 0o755)
+		if _, stderr, code := runCLI(t, "import", "md", "--db", db, filepath.Join(dir, "md")); code != 1 || !strings.Contains(stderr, "no tier files") {
+			t.Errorf("import md of an empty directory: exit %d, %q", code, stderr)
+		}
+		if _, err := os.Stat(db); err == nil {
+			t.Error("import md of an empty directory created the database")
+		}
+	}
+	for _, name := range []string{"tui", "list", "show", "recall", "compare", "forecast", "golden run",
 		"triage", "apply", "approve", "reject", "proposals", "rollback", "heartbeat", "reflect", "cleanup", "export md",
 		"backup", "clock"} {
 		dir := t.TempDir()

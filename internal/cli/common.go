@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"memtrace/engine"
+	"memtrace/engine/safetext"
 	"memtrace/store"
 )
 
@@ -167,18 +169,27 @@ func queryText(words []string, purpose string) (string, error) {
 	return text, nil
 }
 
-// writeJSON prints v as indented JSON.
+// writeJSON prints v as indented JSON, terminal-safe: C1, bidi and the
+// other controls safetext.EscapeJSON names leave as \uXXXX escapes, so the
+// bytes are inert on a terminal and decode to the same text.
 func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
+	return encodeJSON(w, v, true)
 }
 
-// writeJSONText prints v as indented JSON with <, > and & left as they are,
-// for documents whose strings are memory text.
+// writeJSONText is writeJSON with <, > and & left as they are, for
+// documents whose strings are memory text.
 func writeJSONText(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
+	return encodeJSON(w, v, false)
+}
+
+func encodeJSON(w io.Writer, v any, escapeHTML bool) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
 	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
+	enc.SetEscapeHTML(escapeHTML)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := w.Write(safetext.EscapeJSON(buf.Bytes()))
+	return err
 }

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 
@@ -41,7 +40,7 @@ func cmdApply(fs *flag.FlagSet) runFunc {
 			return err
 		}
 		if *asJSON {
-			return json.NewEncoder(e.stdout).Encode(rep)
+			return writeJSON(e.stdout, rep)
 		}
 		fmt.Fprintf(e.stdout, "applied %d change(s) and confirmed %d keep record(s) in batch %s\n", rep.Applied, rep.Confirmed, rep.Batch)
 		fmt.Fprintf(e.stdout, "undo with: memtrace rollback %s\n", rep.Batch)

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"strconv"
@@ -129,9 +128,7 @@ func cmdApprove(fs *flag.FlagSet) runFunc {
 			return err
 		}
 		if *asJSON {
-			enc := json.NewEncoder(e.stdout)
-			enc.SetIndent("", "  ")
-			return enc.Encode(struct {
+			return writeJSON(e.stdout, struct {
 				Batch   string                   `json:"batch"`
 				Applied int                      `json:"applied"`
 				Items   []engine.AppliedProposal `json:"items"`

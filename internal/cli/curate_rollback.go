@@ -116,8 +116,7 @@ func confirmRollback(e *env, out io.Writer, plan *engine.RollbackPlan) (bool, er
 			return false, err
 		}
 		if a != strconv.Itoa(n) {
-			fmt.Fprintln(out, "cancelled; nothing changed")
-			return false, nil
+			return false, engine.Errorf(engine.ECONFLICT, "cancelled; nothing changed")
 		}
 	}
 	return true, nil

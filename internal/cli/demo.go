@@ -54,6 +54,21 @@ func cmdDemo(fs *flag.FlagSet) runFunc {
 // what it holds.
 func buildDemo(e *env) error {
 	path := e.dbPath
+	// Pin the clock before anything is written, so that the ingest's audit
+	// rows and batch read on the same timeline as the memories.
+	now, err := conversationClock(DemoConversation)
+	if err != nil {
+		return err
+	}
+	db, _, err := openStore(e, false)
+	if err != nil {
+		return err
+	}
+	err = db.SetSetting(e.ctx, settingClock, now.Format(time.RFC3339))
+	db.Close()
+	if err != nil {
+		return err
+	}
 	eng, closeDB, err := openOrCreate(e)
 	if err != nil {
 		return err
@@ -63,15 +78,11 @@ func buildDemo(e *env) error {
 	if err != nil {
 		return err
 	}
-	// The agent's use of its memory over the six months, before the clock
-	// is pinned and the heartbeat looks at what went unused.
+	// The agent's use of its memory over the six months, before the
+	// heartbeat looks at what went unused.
 	recalls, recalled, err := replayDemoUse(e.ctx, eng)
 	if err != nil {
 		return fmt.Errorf("replay the demo's recalls: %w", err)
-	}
-	now := demoClock(eng)
-	if err := eng.Store().SetSetting(e.ctx, settingClock, now.Format(time.RFC3339)); err != nil {
-		return err
 	}
 	// One heartbeat pass at the demo's now, so the Curate tab opens on what a
 	// curator would find: the lessons seen three times, and what went unused.

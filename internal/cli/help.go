@@ -67,6 +67,8 @@ func helpTopics() map[string]string {
 		// The review queue and the per-database embedder (help_review.go).
 		"review":   reviewHelp,
 		"embedder": embedderTopicHelp,
+		// Knowledge updates: the supersession rule and recall across it.
+		"updates": engine.SupersedeHelp,
 	}
 }
 
@@ -113,7 +115,9 @@ is named *_distance (lower is better).
                scores: bm25_score, cosine_score
  2 exclude     quarantined; archived unless the query asks about the past
                or --include-cold; roles tool/system; another project's
-               memories; echoes (same session, created ≤ 10 min before --at)
+               memories; echoes (same session, created ≤ 10 min before --at);
+               superseded at --at unless the query asks about the past or
+               --include-superseded (then labelled former: help updates)
  3 rerank      relevance_score = 0.5 × bm25_norm_score + 0.5 × cosine_score,
                bm25_norm_score = min(1, bm25_score / Σ weight·idf(term));
                drops retrieved items below the floor 0.20, and items that

@@ -113,3 +113,14 @@ func TestMCPCaptureUpdateThenRollback(t *testing.T) {
 		t.Fatalf("unlink: %d %s%s", code, out, errOut)
 	}
 }
+
+// `memtrace help updates` documents the rule in both languages, its guards
+// and the recall side.
+func TestHelpUpdatesDocumentsTheRule(t *testing.T) {
+	out, _, code := runCLI(t, "help", "updates")
+	for _, want := range []string{"switched to", "바꿨어", "did you switch to Rust?", "same subject", "drop_kind superseded", "[until 2026-04-03]", "--include-superseded", "--unlink"} {
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("help updates (exit %d) lacks %q", code, want)
+		}
+	}
+}

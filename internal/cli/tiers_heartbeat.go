@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -57,9 +56,7 @@ func cmdHeartbeat(fs *flag.FlagSet) runFunc {
 				return err
 			}
 			if *asJSON {
-				enc := json.NewEncoder(e.stdout)
-				enc.SetIndent("", "  ")
-				if err := enc.Encode(rep); err != nil {
+				if err := writeJSON(e.stdout, rep); err != nil {
 					return err
 				}
 			} else {

@@ -3,6 +3,8 @@ package cli
 import (
 	"flag"
 	"fmt"
+
+	"memtrace/engine"
 )
 
 // importMarkdown reads the Markdown tiers back: `memtrace import md DIR
@@ -14,7 +16,13 @@ func importMarkdown(fs *flag.FlagSet) runFunc {
 			return usageError{"name one directory: `memtrace import md DIR` (written by `memtrace export md DIR`)"}
 		}
 		dir := pos[0]
-		eng, closeDB, err := openExisting(e)
+		// Like ingest, an import into a new path creates the database:
+		// the tiers can be restored onto a new machine. A directory with
+		// no tier files creates nothing.
+		if err := engine.CheckTierDir(dir); err != nil {
+			return err
+		}
+		eng, closeDB, err := openOrCreate(e)
 		if err != nil {
 			return err
 		}
@@ -26,8 +34,14 @@ func importMarkdown(fs *flag.FlagSet) runFunc {
 		if *asJSON {
 			return writeJSON(e.stdout, res)
 		}
-		fmt.Fprintf(e.stdout, "read %d memory lines from %d files in %s: %d updated, %d inserted, %d unchanged; %d lessons written\n",
-			res.Lines, res.Files, dir, res.Updated, res.Inserted, res.Unchanged, res.Lessons)
+		fmt.Fprintf(e.stdout, "read %d memory lines from %d files in %s: %d updated, %d inserted, %d unchanged; %d lessons written; %d proposal(s) for the curator\n",
+			res.Lines, res.Files, dir, res.Updated, res.Inserted, res.Unchanged, res.Lessons, res.Proposed)
+		for _, s := range res.Skipped {
+			fmt.Fprintf(e.stdout, "  not imported: %s\n", s)
+		}
+		if res.Proposed > 0 {
+			fmt.Fprintln(e.stdout, "moves, deleted lines, new HOT lines and count edits wait as proposals: `memtrace proposals`, or the Curate tab")
+		}
 		if res.Updated+res.Inserted > 0 {
 			fmt.Fprintf(e.stdout, "batch %s; undo with `memtrace rollback %s`\n", res.Batch, res.Batch)
 		}
