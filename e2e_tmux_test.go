@@ -228,9 +228,11 @@ func (s *tmuxSession) walkThrough(t *testing.T) {
 	}
 	s.waitText(t, "dropped, per pattern", "heartbeat_ok")
 	// The tab bar always reads "3 Curate"; the demo's heartbeat proposals
-	// are what only the Curate tab shows.
+	// are what only the Curate tab shows: it opens on the first queue with
+	// work, the review notes of vital memories long unused, with the rule
+	// that fired.
 	s.send(t, "3")
-	s.waitText(t, "promote → hot · by heartbeat", "HOT rule")
+	s.waitText(t, "keep · by heartbeat", "rule vital_review")
 	s.send(t, "1")
 	s.waitText(t, "forgotten by +7d:")
 
@@ -304,7 +306,7 @@ func (s *tmuxSession) walkNarrow(t *testing.T) {
 	s.waitText(t, "dropped, per pattern", "heartbeat_ok")
 
 	s.send(t, "3")
-	s.waitText(t, "promote → hot · by heartbeat", "HOT rule")
+	s.waitText(t, "keep · by heartbeat", "rule vital_review")
 	s.send(t, "2")
 	s.waitText(t, "32 probes", "greeting-annyeong")
 

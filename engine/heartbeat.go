@@ -17,6 +17,9 @@ type HeartbeatOptions struct {
 	Reviewer PromotionReviewer
 	// DryRun reports what the pass would propose without writing it.
 	DryRun bool
+	// MaxShare is the share of the active memories the age rules may keep
+	// waiting at once (0: DefaultMaxShare). See HeartbeatHelp.
+	MaxShare float64
 }
 
 // HeartbeatProposal is one proposal a heartbeat wrote (the `heartbeat
@@ -29,6 +32,11 @@ type HeartbeatProposal struct {
 	Target    string `json:"target,omitempty"`
 	LessonKey string `json:"lesson_key,omitempty"`
 	Status    string `json:"status"`
+	// Rule is the rule that fired (see HeartbeatHelp); Evidence what it
+	// saw (lifecycle proposals); Score the rank (importance × (1 + reach)).
+	Rule     string             `json:"rule,omitempty"`
+	Score    float64            `json:"score"`
+	Evidence *LifecycleEvidence `json:"evidence,omitempty"`
 }
 
 // HeartbeatReport is what a pass found and wrote.
@@ -41,29 +49,44 @@ type HeartbeatReport struct {
 	// Pending counts the lifecycle proposals already waiting for the
 	// curator before this pass, which it did not write again.
 	AlreadyPending int `json:"already_pending"`
+	// MaxShare and Budget: the age rules may keep Budget proposals waiting
+	// (MaxShare of the active memories); Waiting more are due beyond it,
+	// WaitingReason says why they were not written.
+	MaxShare      float64 `json:"max_share"`
+	Budget        int     `json:"budget"`
+	Waiting       int     `json:"waiting"`
+	WaitingReason string  `json:"waiting_reason,omitempty"`
 }
 
-// Heartbeat runs one pass of the lifecycle check (seed 002): corrections
-// seen PromotionThreshold times become promote proposals; HOT and WARM
-// memories unused ≥ DemoteAfter become demote proposals, any memory unused
-// ≥ ArchiveAfter an archive proposal; a HOT or WARM file over its line cap
-// gets demote proposals for its least recently used memories. It writes
-// proposals only — it never moves a memory — and it is idempotent: a
-// memory or lesson with an open proposal, or whose proposal was rejected
-// with nothing new since, is not proposed again.
+// Heartbeat runs one pass of the lifecycle rules (HeartbeatHelp): lessons
+// seen PromotionThreshold times become promote proposals; HOT memories
+// unused DemoteAfter demote proposals; WARM memories the decay model has
+// forgotten archive proposals; vital memories long unused review notes; a
+// HOT or WARM file over its line cap demote proposals. The age rules are
+// ranked by score and capped at MaxShare of the store. It writes proposals
+// only — it never moves a memory — and it is idempotent: a memory with a
+// conflicting open proposal, or whose proposal was rejected with nothing
+// new since, is not proposed again.
 func (e *Engine) Heartbeat(ctx context.Context, o HeartbeatOptions) (*HeartbeatReport, error) {
 	at := o.At
 	if at.IsZero() {
 		at = e.Now()
 	}
 	at = at.UTC()
+	if o.MaxShare < 0 || o.MaxShare > 1 {
+		return nil, Errorf(EINVALID, "max share %v is outside 0..1; pass e.g. 0.1 for 10 %%", o.MaxShare)
+	}
+	share := o.MaxShare
+	if share == 0 {
+		share = DefaultMaxShare
+	}
 	st := e.Store()
 	existing, err := st.FindProposals(ctx, ProposalFilter{})
 	if err != nil {
 		return nil, fmt.Errorf("heartbeat: %w", err)
 	}
 	open := openProposals(existing)
-	rep := &HeartbeatReport{At: at, AlreadyPending: open.pending, DryRun: o.DryRun}
+	rep := &HeartbeatReport{At: at, AlreadyPending: open.pending, DryRun: o.DryRun, MaxShare: share}
 
 	var props []*Proposal
 	promos, err := e.promotionCandidates(ctx, open)
@@ -77,8 +100,29 @@ func (e *Engine) Heartbeat(ctx context.Context, o HeartbeatOptions) (*HeartbeatR
 		}
 		props = append(props, p)
 	}
-	props = append(props, e.ageProposals(at, open)...)
-	props = append(props, e.capProposals(at, open)...)
+	aged := e.ageProposals(at, open)
+	active := 0
+	e.EachMemory(func(m *Memory) bool {
+		if m.Status == StatusActive {
+			active++
+		}
+		return true
+	})
+	rep.Budget = shareBudget(active, share, open.agePending)
+	var lifecycle []*Proposal
+	for i, c := range aged {
+		if i >= rep.Budget {
+			rep.Waiting = len(aged) - i
+			rep.WaitingReason = fmt.Sprintf("the age rules keep at most %d proposals (%.0f %% of %d active memories) waiting at once and %d already wait; "+
+				"decide those (memtrace proposals) and the next pass proposes these", shareLimit(active, share), share*100, active, open.agePending)
+			break
+		}
+		open.add(c.p.MemoryID, c.p.Kind)
+		lifecycle = append(lifecycle, c.p)
+	}
+	lifecycle = append(lifecycle, e.capProposals(at, open)...)
+	SortProposalsByScore(lifecycle)
+	props = append(props, lifecycle...)
 
 	if len(props) > 0 && !o.DryRun {
 		err = e.Update(ctx, func(q Queries) error {
@@ -97,9 +141,12 @@ func (e *Engine) Heartbeat(ctx context.Context, o HeartbeatOptions) (*HeartbeatR
 	for _, p := range props {
 		hp := HeartbeatProposal{ID: p.ID, Kind: p.Kind, MemoryID: p.MemoryID, Reason: p.Reason, Target: p.TargetType, Status: p.Status}
 		if p.Kind == ProposalPromote {
+			hp.Rule = RuleLessonRepeated
 			if ev, err := ParsePromotion(p); err == nil {
 				hp.LessonKey = ev.LessonKey
 			}
+		} else if ev, ok := ParseLifecycleEvidence(p); ok {
+			hp.Rule, hp.Score, hp.Evidence = ev.Rule, ev.Score, &ev
 		}
 		rep.Proposals = append(rep.Proposals, hp)
 	}
@@ -115,8 +162,9 @@ func (e *Engine) Heartbeat(ctx context.Context, o HeartbeatOptions) (*HeartbeatR
 type proposalIndex struct {
 	// memory id → kinds with an open proposal (pending, needs_review,
 	// approved).
-	memOpen map[int64]bool
-	// memory id + kind → latest rejection time.
+	memOpen map[int64]map[string]bool
+	// memory id + kind → latest rejection time (for keep, of a heartbeat
+	// review note: latest decision, approved or rejected).
 	memRejected map[string]time.Time
 	// lesson key → a promote proposal exists that was not rolled back.
 	lessons map[string]bool
@@ -125,16 +173,40 @@ type proposalIndex struct {
 	// HOT → WARM is not proposed for WARM → COLD at the very next pass.
 	moved   map[int64]time.Time
 	pending int
+	// agePending counts the open heartbeat proposals of the age rules (the
+	// ones the share cap counts).
+	agePending int
 }
 
 func memKindKey(id int64, kind string) string { return fmt.Sprintf("%d/%s", id, kind) }
 
+func (ix proposalIndex) add(id int64, kind string) {
+	if ix.memOpen[id] == nil {
+		ix.memOpen[id] = map[string]bool{}
+	}
+	ix.memOpen[id][kind] = true
+}
+
+// blocks reports whether memory id has an open proposal conflicting with a
+// new one of kind.
+func (ix proposalIndex) blocks(id int64, kind string) bool {
+	for k := range ix.memOpen[id] {
+		if ProposalsConflict(k, kind) {
+			return true
+		}
+	}
+	return false
+}
+
 func openProposals(ps []*Proposal) proposalIndex {
-	ix := proposalIndex{memOpen: map[int64]bool{}, memRejected: map[string]time.Time{}, lessons: map[string]bool{}, moved: map[int64]time.Time{}}
+	ix := proposalIndex{memOpen: map[int64]map[string]bool{}, memRejected: map[string]time.Time{}, lessons: map[string]bool{}, moved: map[int64]time.Time{}}
 	for _, p := range ps {
 		isOpen := p.Status == ProposalPending || p.Status == ProposalReview || p.Status == ProposalApproved
 		if p.Status == ProposalApplied && (p.Kind == ProposalPromote || p.Kind == ProposalDemote) && p.MemoryID != 0 && p.DecidedAt.After(ix.moved[p.MemoryID]) {
 			ix.moved[p.MemoryID] = p.DecidedAt
+		}
+		if isOpen && p.MemoryID != 0 {
+			ix.add(p.MemoryID, p.Kind)
 		}
 		if p.Kind == ProposalPromote {
 			var ev PromotionEvidence
@@ -146,14 +218,17 @@ func openProposals(ps []*Proposal) proposalIndex {
 			}
 			continue
 		}
-		if p.Kind != ProposalDemote && p.Kind != ProposalArchive {
+		review := p.Kind == ProposalKeep && p.Proposer == ProposerHeartbeat
+		if p.Kind != ProposalDemote && p.Kind != ProposalArchive && !review {
 			continue
 		}
 		if isOpen {
-			ix.memOpen[p.MemoryID] = true
 			ix.pending++
+			if ev, ok := ParseLifecycleEvidence(p); !ok || ev.Rule != RuleOverCap {
+				ix.agePending++
+			}
 		}
-		if p.Status == ProposalRejected {
+		if p.Status == ProposalRejected || (review && p.Status == ProposalApplied) {
 			k := memKindKey(p.MemoryID, p.Kind)
 			if t := p.DecidedAt; t.After(ix.memRejected[k]) || ix.memRejected[k].IsZero() {
 				ix.memRejected[k] = t
@@ -163,9 +238,10 @@ func openProposals(ps []*Proposal) proposalIndex {
 	return ix
 }
 
-// rejectedSince reports whether a proposal of kind for m was rejected after
-// m's last use — nothing new has happened since, so it is not proposed again.
-func (ix proposalIndex) rejectedSince(m *Memory, kind string) bool {
+// decidedSince reports whether a proposal of kind for m was rejected (or,
+// for a review note, decided) after m's last use — nothing new has
+// happened since, so it is not proposed again.
+func (ix proposalIndex) decidedSince(m *Memory, kind string) bool {
 	t, ok := ix.memRejected[memKindKey(m.ID, kind)]
 	return ok && !t.Before(LastUse(m))
 }
@@ -194,43 +270,8 @@ func (e *Engine) promotionCandidates(ctx context.Context, ix proposalIndex) ([]*
 	return out, nil
 }
 
-// ageProposals proposes demotion and archiving by time since last use.
-func (e *Engine) ageProposals(at time.Time, ix proposalIndex) []*Proposal {
-	var out []*Proposal
-	e.EachMemory(func(m *Memory) bool {
-		if m.Status != StatusActive || ix.memOpen[m.ID] {
-			return true
-		}
-		unused := UnusedFor(m, at)
-		days := int(unused / (24 * time.Hour))
-		tier := TierOf(m)
-		switch {
-		case unused >= ArchiveAfter:
-			if ix.rejectedSince(m, ProposalArchive) {
-				return true
-			}
-			out = append(out, withEvidence(&Proposal{Kind: ProposalArchive, MemoryID: m.ID, TargetType: string(TierCold),
-				Proposer: ProposerHeartbeat, Status: ProposalPending, Confidence: 1,
-				Reason: fmt.Sprintf("unused for %d days (archive after %d): %s → COLD archive", days, int(ArchiveAfter.Hours()/24), tier)}, m, at, nil))
-		case unused >= DemoteAfter && at.Sub(ix.moved[m.ID]) >= DemoteAfter && (tier == TierHot || tier == TierWarm):
-			if ix.rejectedSince(m, ProposalDemote) {
-				return true
-			}
-			out = append(out, withEvidence(&Proposal{Kind: ProposalDemote, MemoryID: m.ID, TargetType: string(demoteTarget(tier)),
-				Proposer: ProposerHeartbeat, Status: ProposalPending, Confidence: 1,
-				Reason: fmt.Sprintf("unused for %d days (demote after %d): %s → %s", days, int(DemoteAfter.Hours()/24), tier, demoteTarget(tier))}, m, at, nil))
-		default:
-			return true
-		}
-		ix.memOpen[m.ID] = true
-		return true
-	})
-	return out
-}
-
-// LifecycleEvidence is the verdict JSON of a demote or archive proposal:
-// what the curator needs to judge it (the Curate tab adds the decay
-// forecast from the forgetting math).
+// LifecycleEvidence is the verdict JSON of a demote, archive or review
+// proposal of the heartbeat: what the curator needs to judge it.
 type LifecycleEvidence struct {
 	File        string    `json:"file"`
 	From        Tier      `json:"from"`
@@ -240,15 +281,31 @@ type LifecycleEvidence struct {
 	AccessCount int       `json:"access_count"`
 	Lines       int       `json:"lines,omitempty"` // the file's lines, for a cap proposal
 	Cap         int       `json:"cap,omitempty"`
+	// Rule is the rule that fired (RuleHotUnused, RuleForgotten,
+	// RuleOverCap, RuleVitalReview; see HeartbeatHelp).
+	Rule       string    `json:"rule,omitempty"`
+	Type       string    `json:"type,omitempty"`
+	Importance float64   `json:"importance"`
+	ForgetAt   time.Time `json:"forget_at,omitzero"`
+	Vital      bool      `json:"vital,omitempty"`
+	// Degree is the association degree, Reach = access count + degree,
+	// Score = importance × (1 + reach): the rank.
+	Degree int     `json:"degree"`
+	Reach  int     `json:"reach"`
+	Score  float64 `json:"score"`
 }
 
-// withEvidence attaches the lifecycle evidence of m to p.
-func withEvidence(p *Proposal, m *Memory, at time.Time, s *TierScope) *Proposal {
-	ev := LifecycleEvidence{File: TierFile(m), From: TierOf(m), To: Tier(p.TargetType), LastUse: LastUse(m),
-		UnusedDays: int(UnusedFor(m, at) / (24 * time.Hour)), AccessCount: m.AccessCount}
-	if s != nil {
-		ev.Lines, ev.Cap = s.Lines, s.Cap
+// ParseLifecycleEvidence reads the evidence of a heartbeat proposal.
+func ParseLifecycleEvidence(p *Proposal) (LifecycleEvidence, bool) {
+	var ev LifecycleEvidence
+	if p.Proposer != ProposerHeartbeat || p.Kind == ProposalPromote || len(p.Verdict) == 0 || json.Unmarshal(p.Verdict, &ev) != nil || ev.LastUse.IsZero() {
+		return ev, false
 	}
+	return ev, true
+}
+
+// withLifecycleEvidence attaches ev to p as its verdict JSON.
+func withLifecycleEvidence(p *Proposal, ev LifecycleEvidence) *Proposal {
 	p.Verdict, _ = json.Marshal(ev) // plain struct: cannot fail
 	return p
 }
@@ -261,9 +318,10 @@ func demoteTarget(t Tier) Tier {
 	return TierCold
 }
 
-// capProposals proposes demoting the least recently used memories of a HOT
-// or WARM file over its line cap, as many as bring it back under the cap
-// (counting the ones already proposed to leave).
+// capProposals proposes demoting the memories of a HOT or WARM file over
+// its line cap that the decay model forgets first (vital ones last), as
+// many as bring it back under the cap (counting the ones already proposed
+// to leave).
 func (e *Engine) capProposals(at time.Time, ix proposalIndex) []*Proposal {
 	var out []*Proposal
 	scopes := e.TierScopes()
@@ -273,30 +331,41 @@ func (e *Engine) capProposals(at time.Time, ix proposalIndex) []*Proposal {
 			continue
 		}
 		excess := s.Lines - s.Cap
-		var movable []Memory
+		type cand struct {
+			m      Memory
+			forget time.Time
+		}
+		var movable []cand
 		for _, id := range s.Memories {
-			if ix.memOpen[id] {
+			if ix.memOpen[id][ProposalDemote] || ix.memOpen[id][ProposalArchive] {
 				excess--
 				continue
 			}
+			if ix.blocks(id, ProposalDemote) {
+				continue
+			}
 			if m, ok := e.Memory(id); ok && m.Status == StatusActive {
-				movable = append(movable, m)
+				movable = append(movable, cand{m, ForgetAt(m, e.cfg)})
 			}
 		}
 		sort.SliceStable(movable, func(i, j int) bool {
-			a, b := LastUse(&movable[i]), LastUse(&movable[j])
-			if !a.Equal(b) {
-				return a.Before(b)
+			a, b := &movable[i], &movable[j]
+			if va, vb := Vital(&a.m), Vital(&b.m); va != vb {
+				return vb
 			}
-			return movable[i].ID < movable[j].ID
+			if !a.forget.Equal(b.forget) {
+				return a.forget.Before(b.forget)
+			}
+			return a.m.ID < b.m.ID
 		})
 		for i := 0; i < excess && i < len(movable); i++ {
-			m := movable[i]
-			out = append(out, withEvidence(&Proposal{Kind: ProposalDemote, MemoryID: m.ID, TargetType: string(demoteTarget(s.Tier)),
+			m := movable[i].m
+			p := &Proposal{Kind: ProposalDemote, MemoryID: m.ID, TargetType: string(demoteTarget(s.Tier)),
 				Proposer: ProposerHeartbeat, Status: ProposalPending, Confidence: 1,
-				Reason: fmt.Sprintf("%s over cap: %d/%d lines; least recently used (last use %s)", s.File, s.Lines, s.Cap,
-					LastUse(&m).Format("2006-01-02"))}, &m, at, s))
-			ix.memOpen[m.ID] = true
+				Reason: fmt.Sprintf("%s over cap: %d/%d lines; forgotten first by the forecast (%s; last use %s)", s.File, s.Lines, s.Cap,
+					movable[i].forget.Format("2006-01-02"), LastUse(&m).Format("2006-01-02"))}
+			out = append(out, withLifecycleEvidence(p, e.evidence(p, &m, at, RuleOverCap, s)))
+			ix.add(m.ID, ProposalDemote)
 		}
 	}
 	return out

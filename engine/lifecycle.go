@@ -89,6 +89,9 @@ func (e *Engine) ApproveProposals(ctx context.Context, ids []int64, o ApproveOpt
 			if err := q.UpdateProposal(ctx, p); err != nil {
 				return err
 			}
+			if err := withdrawMoot(ctx, q, p, idSet(ids), a, now); err != nil {
+				return err
+			}
 			res.Applied = append(res.Applied, ap)
 		}
 		return nil
@@ -169,6 +172,15 @@ func (e *Engine) applyProposal(ctx context.Context, q Queries, p *Proposal, a Ac
 	}
 	ap.To = describeState(m)
 	return ap, nil
+}
+
+// idSet is ids as a set.
+func idSet(ids []int64) map[int64]bool {
+	out := make(map[int64]bool, len(ids))
+	for _, id := range ids {
+		out[id] = true
+	}
+	return out
 }
 
 // describeState is a memory's lifecycle state for reports: "warm/active".

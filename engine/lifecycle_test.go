@@ -143,45 +143,78 @@ func TestHeartbeatPromotesALessonSeenThreeTimesExactlyOnce(t *testing.T) {
 	}
 }
 
-func TestHeartbeatDemotesAndArchivesByLastUse(t *testing.T) {
+// addLifeMemory adds a memory of the given kind, type and importance.
+func addLifeMemory(t *testing.T, e *engine.Engine, key, text string, kind engine.Kind, typ string, imp float64, tier engine.Tier, lastUse time.Time) int64 {
+	t.Helper()
+	m := &engine.Memory{Key: key, Content: text, Kind: kind, Tier: tier, Scope: engine.ScopeGlobal, Type: typ, Importance: imp,
+		CreatedAt: lastUse, LastAccessedAt: lastUse}
+	if err := e.AddMemory(context.Background(), m, engine.Actor{Name: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	return m.ID
+}
+
+// The lifecycle rules follow the forgetting model: a HOT rule unused 31
+// days is demoted, a trivial episode the forecast has forgotten is
+// archived, a vital fact of the same age gets a review note and no move, and
+// a fact the forecast still remembers is left alone however old.
+func TestHeartbeatMovesFollowTheForgettingModel(t *testing.T) {
 	ctx := context.Background()
 	e, clk := openTiers(t)
 	day := 24 * time.Hour
-	hot31 := addTierMemory(t, e, "hot31", "Always answer in Korean when the user writes in Korean.", engine.TierHot, engine.ScopeGlobal, tiersEpoch.Add(-31*day))
-	warm31 := addTierMemory(t, e, "warm31", "memtrace uses SQLite in WAL mode with a busy timeout.", engine.TierWarm, "project:memtrace", tiersEpoch.Add(-31*day))
-	warm91 := addTierMemory(t, e, "warm91", "The garden-app splash screen uses the green logo.", engine.TierWarm, "project:garden-app", tiersEpoch.Add(-91*day))
-	fresh := addTierMemory(t, e, "fresh", "The user is lactose intolerant and drinks oat milk.", engine.TierHot, engine.ScopeGlobal, tiersEpoch.Add(-29*day))
+	hot31 := addLifeMemory(t, e, "hot31", "Always answer in Korean when the user writes in Korean.", engine.KindFact, "rule", 0.9, engine.TierHot, tiersEpoch.Add(-31*day))
+	trivial := addLifeMemory(t, e, "trivial", "오늘 점심은 김밥이었어요.", engine.KindEpisode, "note", 0.1, engine.TierWarm, tiersEpoch.Add(-91*day))
+	vital := addLifeMemory(t, e, "vital", "The user is lactose intolerant and drinks oat milk.", engine.KindFact, "health", 0.85, engine.TierWarm, tiersEpoch.Add(-91*day))
+	remembered := addLifeMemory(t, e, "old-fact", "memtrace uses SQLite in WAL mode with a busy timeout.", engine.KindFact, "note", 0.5, engine.TierWarm, tiersEpoch.Add(-91*day))
+	fresh := addLifeMemory(t, e, "fresh", "Run gofmt before every commit.", engine.KindFact, "rule", 0.9, engine.TierHot, tiersEpoch.Add(-29*day))
+	if m, _ := e.Memory(trivial); !engine.ForgetAt(m, e.Config()).Before(tiersEpoch) {
+		t.Fatalf("fixture: the trivial episode's forecast %v is not before %v", engine.ForgetAt(m, e.Config()), tiersEpoch)
+	}
+	for _, id := range []int64{vital, remembered} {
+		if m, _ := e.Memory(id); !engine.ForgetAt(m, e.Config()).After(tiersEpoch) {
+			t.Fatalf("fixture: memory %d is forgotten by its forecast", id)
+		}
+	}
 
 	r, err := e.Heartbeat(ctx, engine.HeartbeatOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	got := proposalKinds(r)
-	if fmt.Sprint(got[engine.ProposalDemote]) != fmt.Sprint([]int64{hot31, warm31}) || fmt.Sprint(got[engine.ProposalArchive]) != fmt.Sprint([]int64{warm91}) || len(r.Proposals) != 3 {
-		t.Fatalf("proposals = %+v; want demote %d,%d and archive %d (not %d)", r.Proposals, hot31, warm31, warm91, fresh)
+	if fmt.Sprint(got[engine.ProposalDemote]) != fmt.Sprint([]int64{hot31}) || fmt.Sprint(got[engine.ProposalArchive]) != fmt.Sprint([]int64{trivial}) ||
+		fmt.Sprint(got[engine.ProposalKeep]) != fmt.Sprint([]int64{vital}) || len(r.Proposals) != 3 {
+		t.Fatalf("proposals = %+v; want demote %d, archive %d, review note (keep) %d, nothing for %d or %d", got, hot31, trivial, vital, remembered, fresh)
+	}
+	rules := map[int64]string{hot31: engine.RuleHotUnused, trivial: engine.RuleForgotten, vital: engine.RuleVitalReview}
+	for i, p := range r.Proposals {
+		ev := p.Evidence
+		if ev == nil || p.Rule != rules[p.MemoryID] || ev.Rule != p.Rule || ev.LastUse.IsZero() || ev.ForgetAt.IsZero() || ev.Importance == 0 {
+			t.Fatalf("proposal %+v evidence %+v; want rule %s with last use, importance and forecast", p, ev, rules[p.MemoryID])
+		}
+		if i > 0 && p.Score > r.Proposals[i-1].Score {
+			t.Fatalf("proposals not ranked by score: %+v", r.Proposals)
+		}
 	}
 	pa, _ := e.Store().GetProposal(ctx, r.Proposals[2].ID)
-	var ev engine.LifecycleEvidence
-	if err := json.Unmarshal(pa.Verdict, &ev); err != nil || ev.UnusedDays != 91 || ev.From != engine.TierWarm || ev.To != engine.TierCold || ev.File != "projects/garden-app.md" {
-		t.Fatalf("archive evidence = %+v, %v", ev, err)
+	if ev, ok := engine.ParseLifecycleEvidence(pa); !ok || ev.UnusedDays == 0 || ev.File == "" {
+		t.Fatalf("stored evidence = %+v, %v", ev, ok)
 	}
-	for _, m := range []int64{hot31, warm31, warm91} {
-		if mm, _ := e.Memory(m); mm.Status != engine.StatusActive {
-			t.Fatalf("heartbeat moved memory %d", m)
+	for _, p := range r.Proposals {
+		if p.MemoryID == trivial && (p.Evidence.ForgetAt.After(r.At) || p.Evidence.From != engine.TierWarm || p.Evidence.To != engine.TierCold) {
+			t.Fatalf("archive evidence = %+v", p.Evidence)
+		}
+		if p.MemoryID == vital && (!p.Evidence.Vital || !strings.HasPrefix(p.Reason, "review:")) {
+			t.Fatalf("review note = %+v", p)
 		}
 	}
 	if r2, err := e.Heartbeat(ctx, engine.HeartbeatOptions{}); err != nil || len(r2.Proposals) != 0 {
 		t.Fatalf("second heartbeat = %+v, %v; want nothing new", r2, err)
 	}
-	// Simulated at +2 days, the fresh memory crosses 30 days; a dry run
+	// Simulated at +2 days, the fresh rule crosses 30 days; a dry run
 	// reports it and writes nothing.
 	dry, err := e.Heartbeat(ctx, engine.HeartbeatOptions{At: tiersEpoch.Add(2 * day), DryRun: true})
 	if err != nil || len(dry.Proposals) != 1 || dry.Proposals[0].MemoryID != fresh || dry.Proposals[0].ID != 0 {
 		t.Fatalf("dry run at +2d = %+v, %v", dry, err)
-	}
-	r3, err := e.Heartbeat(ctx, engine.HeartbeatOptions{At: tiersEpoch.Add(2 * day)})
-	if err != nil || len(r3.Proposals) != 1 || r3.Proposals[0].MemoryID != fresh {
-		t.Fatalf("heartbeat at +2d = %+v, %v; want the demotion of %d", r3, err, fresh)
 	}
 
 	clk.t = tiersEpoch.Add(time.Hour)
@@ -193,50 +226,122 @@ func TestHeartbeatDemotesAndArchivesByLastUse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Batch != "approve-20260601T100000Z-1" || len(res.Applied) != 3 {
-		t.Fatalf("approve = %+v", res)
-	}
-	want := map[int64][2]string{hot31: {"warm", "active"}, warm31: {"cold", "archived"}, warm91: {"cold", "archived"}}
+	want := map[int64][2]string{hot31: {"warm", "active"}, trivial: {"cold", "archived"}, vital: {"warm", "active"}}
 	for id, w := range want {
 		m, _ := e.Memory(id)
 		if string(m.Tier) != w[0] || string(m.Status) != w[1] {
 			t.Errorf("memory %d after approve: %s/%s, want %s/%s", id, m.Tier, m.Status, w[0], w[1])
 		}
-		hist, err := e.Store().AuditForMemory(ctx, id)
-		if err != nil || len(hist) != 2 || hist[1].Batch != res.Batch || hist[1].Before.Tier == hist[1].After.Tier {
-			t.Errorf("audit of %d = %+v, %v", id, hist, err)
-		}
 	}
-	// The demoted memory's clock starts again in WARM: nothing is due.
+	// The reviewed vital memory is not noted again until it is used; the
+	// demoted rule's clock starts again in WARM.
 	if r4, err := e.Heartbeat(ctx, engine.HeartbeatOptions{}); err != nil || len(r4.Proposals) != 0 {
-		t.Fatalf("heartbeat right after approval = %+v, %v; want nothing", r4, err)
+		t.Fatalf("heartbeat right after approval = %+v, %v; want nothing", r4.Proposals, err)
 	}
-	if r5, _ := e.Heartbeat(ctx, engine.HeartbeatOptions{At: tiersEpoch.Add(31 * day)}); len(r5.Proposals) != 1 || r5.Proposals[0].MemoryID != hot31 || r5.Proposals[0].Target != "cold" {
-		t.Fatalf("heartbeat 31 days after the demotion = %+v; want WARM → COLD for %d (%d is already pending)", r5.Proposals, hot31, fresh)
-	}
-	if _, err := e.ApproveProposals(ctx, ids[:1], engine.ApproveOptions{}); engine.ErrorCode(err) != engine.ECONFLICT {
-		t.Fatalf("approving an applied proposal again: %v, want conflict", err)
-	}
-
 	rep, err := engine.RollbackApplied(ctx, e.Store(), res.Batch, "rollback")
-	if err != nil || rep.Restored != 3 {
-		t.Fatalf("rollback = %+v, %v", rep, err)
+	if err != nil || rep.Restored != 2 || rep.Effect.Kept != 1 {
+		t.Fatalf("rollback = %+v, %v; want the two moves restored and the review note's keep", rep, err)
 	}
 	if err := e.Refresh(ctx); err != nil {
 		t.Fatal(err)
 	}
-	back := map[int64]engine.Tier{hot31: engine.TierHot, warm31: engine.TierWarm, warm91: engine.TierWarm}
-	for id, tier := range back {
-		m, _ := e.Memory(id)
-		if m.Tier != tier || m.Status != engine.StatusActive {
+	for id, tier := range map[int64]engine.Tier{hot31: engine.TierHot, trivial: engine.TierWarm} {
+		if m, _ := e.Memory(id); m.Tier != tier || m.Status != engine.StatusActive {
 			t.Errorf("memory %d after rollback: %s/%s, want %s/active", id, m.Tier, m.Status, tier)
 		}
 	}
-	ps, _ := e.Store().FindProposals(ctx, engine.ProposalFilter{Batch: res.Batch})
-	for _, p := range ps {
-		if p.Status != engine.ProposalRolledBack {
-			t.Errorf("proposal %d after rollback: %s", p.ID, p.Status)
-		}
+}
+
+// A memory with an open proposal gets no conflicting second one, and
+// approving a proposal withdraws the ones it makes moot, with an audit row;
+// rolling the approval back makes them pending again.
+func TestApprovalWithdrawsMootProposals(t *testing.T) {
+	ctx := context.Background()
+	e, clk := openTiers(t)
+	day := 24 * time.Hour
+	id := addLifeMemory(t, e, "old-episode", "잠깐 커피 마시러 다녀올게요.", engine.KindEpisode, "note", 0.1, engine.TierWarm, tiersEpoch.Add(-91*day))
+	var quarantine engine.Proposal
+	err := e.Update(ctx, func(q engine.Queries) error {
+		quarantine = engine.Proposal{Kind: engine.ProposalQuarantine, MemoryID: id, Proposer: engine.ProposerJudge, Status: engine.ProposalPending, Reason: "echo", CreatedAt: tiersEpoch}
+		return q.InsertProposal(ctx, &quarantine)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, _ := e.Heartbeat(ctx, engine.HeartbeatOptions{}); len(r.Proposals) != 0 {
+		t.Fatalf("heartbeat beside a pending quarantine proposed %+v", r.Proposals)
+	}
+	// A memory with a pending archive, then a quarantine proposal written
+	// beside it by another writer: approving the quarantine withdraws the
+	// archive.
+	id2 := addLifeMemory(t, e, "old-episode-2", "The build is green again.", engine.KindEpisode, "note", 0.1, engine.TierWarm, tiersEpoch.Add(-91*day))
+	r, err := e.Heartbeat(ctx, engine.HeartbeatOptions{})
+	if err != nil || len(r.Proposals) != 1 || r.Proposals[0].Kind != engine.ProposalArchive || r.Proposals[0].MemoryID != id2 {
+		t.Fatalf("heartbeat = %+v, %v; want the archive of %d", r.Proposals, err, id2)
+	}
+	archiveID := r.Proposals[0].ID
+	q2 := engine.Proposal{Kind: engine.ProposalQuarantine, MemoryID: id2, Proposer: engine.ProposerJudge, Status: engine.ProposalPending, Reason: "noise", CreatedAt: tiersEpoch}
+	if err := e.Update(ctx, func(q engine.Queries) error { return q.InsertProposal(ctx, &q2) }); err != nil {
+		t.Fatal(err)
+	}
+	clk.t = tiersEpoch.Add(time.Hour)
+	res, err := e.ApproveProposals(ctx, []int64{q2.ID}, engine.ApproveOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pa, _ := e.Store().GetProposal(ctx, archiveID)
+	if pa.Status != engine.ProposalWithdrawn || pa.Batch != res.Batch || !strings.Contains(pa.Reason, fmt.Sprintf("moot after proposal %d", q2.ID)) {
+		t.Fatalf("archive after the quarantine's approval = %+v; want withdrawn under %s", pa, res.Batch)
+	}
+	hist, _ := e.Store().AuditForMemory(ctx, id2)
+	if last := hist[len(hist)-1]; last.Action != engine.ActionWithdraw || last.Batch != res.Batch {
+		t.Fatalf("audit of %d = %+v; want a withdraw row under the batch", id2, hist)
+	}
+	if _, err := engine.RollbackApplied(ctx, e.Store(), res.Batch, "rollback"); err != nil {
+		t.Fatal(err)
+	}
+	if pa, _ := e.Store().GetProposal(ctx, archiveID); pa.Status != engine.ProposalPending || pa.Batch != "" || strings.Contains(pa.Reason, "withdrawn") {
+		t.Fatalf("archive after the rollback = %+v; want pending again", pa)
+	}
+	if !engine.ProposalsConflict(engine.ProposalArchive, engine.ProposalRetype) || !engine.ProposalsConflict(engine.ProposalPromote, engine.ProposalDemote) ||
+		engine.ProposalsConflict(engine.ProposalKeep, engine.ProposalArchive) {
+		t.Fatal("conflict table")
+	}
+}
+
+// The age rules keep at most MaxShare of the store waiting, the highest
+// score first, and say how many more are due.
+func TestHeartbeatCapsTheShareOfTheStore(t *testing.T) {
+	ctx := context.Background()
+	e, _ := openTiers(t)
+	day := 24 * time.Hour
+	var ids []int64
+	for i := range 30 {
+		ids = append(ids, addLifeMemory(t, e, fmt.Sprintf("r%02d", i), fmt.Sprintf("Rule %d: keep the changelog bilingual.", i), engine.KindFact, "rule",
+			0.3+float64(i)/100, engine.TierHot, tiersEpoch.Add(-40*day)))
+	}
+	for i := range 170 {
+		addLifeMemory(t, e, fmt.Sprintf("n%03d", i), fmt.Sprintf("Note %d about the garden app.", i), engine.KindFact, "note", 0.5, engine.TierWarm, tiersEpoch)
+	}
+	r, err := e.Heartbeat(ctx, engine.HeartbeatOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Proposals) != 20 || r.Budget != 20 || r.Waiting != 10 || r.WaitingReason == "" {
+		t.Fatalf("capped pass: %d proposals, budget %d, waiting %d (%q); want 20, 20, 10", len(r.Proposals), r.Budget, r.Waiting, r.WaitingReason)
+	}
+	// The highest importance first: rules 29 … 10.
+	if r.Proposals[0].MemoryID != ids[29] || r.Proposals[19].MemoryID != ids[10] {
+		t.Fatalf("ranking: first %d last %d; want %d and %d", r.Proposals[0].MemoryID, r.Proposals[19].MemoryID, ids[29], ids[10])
+	}
+	if r2, _ := e.Heartbeat(ctx, engine.HeartbeatOptions{}); len(r2.Proposals) != 0 || r2.Waiting != 10 {
+		t.Fatalf("second pass = %d proposals, %d waiting; want 0 and 10", len(r2.Proposals), r2.Waiting)
+	}
+	if r3, _ := e.Heartbeat(ctx, engine.HeartbeatOptions{MaxShare: 0.2, DryRun: true}); len(r3.Proposals) != 10 || r3.Waiting != 0 {
+		t.Fatalf("at 20 %% = %d proposals, %d waiting; want the other 10", len(r3.Proposals), r3.Waiting)
+	}
+	if _, err := e.Heartbeat(ctx, engine.HeartbeatOptions{MaxShare: 1.5}); engine.ErrorCode(err) != engine.EINVALID {
+		t.Fatalf("max share 1.5: %v", err)
 	}
 }
 

@@ -87,6 +87,9 @@ func Rollback(ctx context.Context, st Store, o RollbackOptions) (*RollbackReport
 		if err := markRolledBack(ctx, q, props); err != nil {
 			return fmt.Errorf("mark the proposals of batch %s rolled back: %w", o.Batch, err)
 		}
+		if err := reviveWithdrawn(ctx, q, o.Batch); err != nil {
+			return fmt.Errorf("revive the proposals batch %s withdrew: %w", o.Batch, err)
+		}
 		return nil
 	})
 	if err != nil {

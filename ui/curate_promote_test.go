@@ -193,12 +193,13 @@ func firstRunes(s string, n int) string {
 }
 
 // The tab opens on the first queue that has work: on the demo that is the
-// promotions, not the empty quarantine queue.
+// heartbeat's review notes of vital memories long unused (queue keep), not
+// the empty quarantine queue.
 func TestCurateOpensOnFirstNonEmptyQueue(t *testing.T) {
 	e, st, now := demoLessons(t)
 	m := goTo(t, startModel(t, Deps{Engine: e, Store: st, Now: now, NoColor: true}, 140, 40), "Curate")
-	if got := curateKinds()[m.curate().kindIdx]; got != engine.ProposalPromote {
-		t.Fatalf("Curate opened on the %q queue, want promote", got)
+	if got := curateKinds()[m.curate().kindIdx]; got != engine.ProposalKeep {
+		t.Fatalf("Curate opened on the %q queue, want keep (the review notes)", got)
 	}
 	if v := m.View().Content; strings.Contains(v, "nothing in this queue") {
 		t.Fatalf("Curate opened on an empty queue:\n%s", v)

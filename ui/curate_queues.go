@@ -52,6 +52,9 @@ func (p curatePane) queue() []*engine.Proposal {
 			out = append(out, pr)
 		}
 	}
+	// The most consequential first (the heartbeat's score: importance ×
+	// (1 + reach)); proposals without a score keep their order.
+	engine.SortProposalsByScore(out)
 	return out
 }
 

@@ -256,8 +256,9 @@ func (p curatePane) detailView(queue []*engine.Proposal) []string {
 	return out
 }
 
-// evidence is kind-specific: occurrences for a promotion, last use for a
-// demotion or an archive.
+// evidence is kind-specific: occurrences for a promotion, the heartbeat's
+// evidence (rule, last use, access count, importance, forecast, reach) for
+// its moves and review notes, last use for other demotions and archives.
 func (p curatePane) evidence(pr *engine.Proposal) []string {
 	st := p.c.styles
 	switch pr.Kind {
@@ -272,6 +273,16 @@ func (p curatePane) evidence(pr *engine.Proposal) []string {
 			out = append(out, safetext.Truncate(safetext.SanitizeLine(line), p.width))
 		}
 		return out
+	}
+	if ev, ok := engine.ParseLifecycleEvidence(pr); ok {
+		line := fmt.Sprintf("rule %s · last used %s · used %d time(s) · importance %.2f · forecast %s · reach %d · score %.2f",
+			ev.Rule, ev.LastUse.UTC().Format("2006-01-02"), ev.AccessCount, ev.Importance, ev.ForgetAt.UTC().Format("2006-01-02"), ev.Reach, ev.Score)
+		if ev.Vital {
+			line += " · vital"
+		}
+		return []string{st.Detail.Label.Render(safetext.Truncate(line, p.width))}
+	}
+	switch pr.Kind {
 	case engine.ProposalDemote, engine.ProposalArchive:
 		if m, ok := p.memories[pr.MemoryID]; ok {
 			last := m.LastAccessedAt

@@ -78,6 +78,12 @@ func buildDemo(e *env) error {
 	if err != nil {
 		return err
 	}
+	// The agent's use of its memory over the six months, before the
+	// heartbeat looks at what went unused.
+	recalls, recalled, err := replayDemoUse(e.ctx, eng)
+	if err != nil {
+		return fmt.Errorf("replay the demo's recalls: %w", err)
+	}
 	// One heartbeat pass at the demo's now, so the Curate tab opens on what a
 	// curator would find: the lessons seen three times, and what went unused.
 	hb, err := eng.Heartbeat(e.ctx, engine.HeartbeatOptions{At: now})
@@ -87,6 +93,7 @@ func buildDemo(e *env) error {
 	w := e.stdout
 	fmt.Fprintf(w, "demo database: %s (clock pinned at %s)\n", path, now.Format(time.RFC3339))
 	t.print(w, "testdata/demo.jsonl")
+	fmt.Fprintf(w, "replayed %d committed recalls of an agent using its memory (%d memories returned)\n", recalls, recalled)
 	fmt.Fprintf(w, "heartbeat: %d proposals for the curator (memtrace proposals, or the Curate tab)\n", len(hb.Proposals))
 	byType := map[string]int{}
 	kinds := map[engine.Kind]int{}

@@ -199,6 +199,9 @@ func printCommandHelp(w io.Writer, name string, c command, fs *flag.FlagSet) {
 	if hasTimeFlag(own) {
 		fmt.Fprintf(w, "\ntimes: %s\n", engine.TimeGrammar)
 	}
+	if text, ok := helpTopics()[name]; ok {
+		fmt.Fprintf(w, "\n%s", text)
+	}
 }
 
 // hasTimeFlag reports whether a command takes a time (--at, --at-a …).

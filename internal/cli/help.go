@@ -13,7 +13,7 @@ import (
 )
 
 // cmdHelp runs `memtrace help [TOPIC]`: the command list, a topic (decay,
-// stages, json, time) or one command's full help (a family's: its
+// heartbeat, stages, json, judge, time) or one command's full help (a family's: its
 // subcommands'; `help golden run`: one subcommand's).
 func cmdHelp(fs *flag.FlagSet) runFunc {
 	return func(e *env, args []string) error {
@@ -22,7 +22,10 @@ func cmdHelp(fs *flag.FlagSet) runFunc {
 			fmt.Fprintf(e.stdout, "\ntopics: memtrace help %s|COMMAND\n", strings.Join(helpTopicNames(), "|"))
 			return nil
 		}
-		if text, ok := helpTopics()[args[0]]; ok && len(args) == 1 {
+		// A topic named like a command (heartbeat) is part of the command's
+		// help (printCommandHelp), so `help heartbeat` = `heartbeat -h`.
+		c, isCmd := findCommand(commands(), args[0])
+		if text, ok := helpTopics()[args[0]]; ok && len(args) == 1 && !(isCmd && c.subs == nil) {
 			fmt.Fprint(e.stdout, text)
 			return nil
 		}
@@ -55,11 +58,12 @@ func cmdHelp(fs *flag.FlagSet) runFunc {
 
 func helpTopics() map[string]string {
 	return map[string]string{
-		"decay":  engine.DecayHelp,
-		"stages": stagesHelp,
-		"json":   recallJSONHelp(),
-		"judge":  judgeSchemasHelp(),
-		"time":   timeHelp,
+		"decay":     engine.DecayHelp,
+		"heartbeat": engine.HeartbeatHelp,
+		"stages":    stagesHelp,
+		"json":      recallJSONHelp(),
+		"judge":     judgeSchemasHelp(),
+		"time":      timeHelp,
 		// The review queue and the per-database embedder (help_review.go).
 		"review":   reviewHelp,
 		"embedder": embedderTopicHelp,

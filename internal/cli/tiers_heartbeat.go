@@ -19,9 +19,13 @@ func cmdHeartbeat(fs *flag.FlagSet) runFunc {
 	review := fs.Bool("review", false, "have the local Ollama judge review each new promotion candidate first")
 	model := fs.String("model", judgeModelFromEnv(), "judge `MODEL` for --review (default $MEMTRACE_JUDGE_MODEL)")
 	timeout := fs.Duration("timeout", 60*time.Second, "judge timeout per call for --review")
+	maxShare := fs.Float64("max-share", engine.DefaultMaxShare, "the age rules keep at most this `SHARE` (0..1) of the active memories waiting (see memtrace help heartbeat)")
 	return func(e *env, args []string) error {
 		if len(args) > 0 {
 			return usageError{fmt.Sprintf("unexpected argument %q", args[0])}
+		}
+		if *maxShare <= 0 || *maxShare > 1 {
+			return usageError{fmt.Sprintf("--max-share %v must be in (0, 1], e.g. 0.1 for 10 %%", *maxShare)}
 		}
 		if *every < 0 || (*every > 0 && *every < time.Second) {
 			return usageError{"--every must be at least 1s"}
@@ -47,7 +51,7 @@ func cmdHeartbeat(fs *flag.FlagSet) runFunc {
 			if err := eng.Refresh(e.ctx); err != nil {
 				return err
 			}
-			rep, err := eng.Heartbeat(e.ctx, engine.HeartbeatOptions{At: when, Reviewer: reviewer, DryRun: *dry})
+			rep, err := eng.Heartbeat(e.ctx, engine.HeartbeatOptions{At: when, Reviewer: reviewer, DryRun: *dry, MaxShare: *maxShare})
 			if err != nil {
 				return err
 			}
@@ -77,7 +81,7 @@ func printHeartbeat(w io.Writer, r *engine.HeartbeatReport) {
 	}
 	fmt.Fprintf(w, "heartbeat at %s: %d %s (%d already waiting)\n", r.At.Format(time.RFC3339), len(r.Proposals), verb, r.AlreadyPending)
 	if len(r.Proposals) > 0 {
-		tbl := newTextTable("ID", "KIND", "MEMORY", "REASON").alignRight(0).cap(2, 40).cap(3, 100)
+		tbl := newTextTable("ID", "KIND", "MEMORY", "RULE", "EVIDENCE", "REASON").alignRight(0).cap(2, 40).cap(4, 70).cap(5, 100)
 		for _, p := range r.Proposals {
 			mem := "-"
 			if p.MemoryID != 0 {
@@ -85,9 +89,12 @@ func printHeartbeat(w io.Writer, r *engine.HeartbeatReport) {
 			} else if p.LessonKey != "" {
 				mem = "lesson " + p.LessonKey
 			}
-			tbl.add(p.ID, p.Kind, mem, p.Reason)
+			tbl.add(p.ID, p.Kind, mem, p.Rule, heartbeatEvidence(p.Evidence), p.Reason)
 		}
 		tbl.write(w)
+	}
+	if r.Waiting > 0 {
+		fmt.Fprintf(w, "%d more due, not proposed: %s\n", r.Waiting, r.WaitingReason)
 	}
 	fmt.Fprintln(w, "tiers:")
 	for _, s := range r.Scopes {
@@ -104,4 +111,17 @@ func printHeartbeat(w io.Writer, r *engine.HeartbeatReport) {
 	if len(r.Proposals) > 0 && !r.DryRun {
 		fmt.Fprintln(w, "nothing was moved; review with `memtrace proposals`, then `memtrace approve ID…` or `memtrace reject ID…`")
 	}
+}
+
+// heartbeatEvidence is a lifecycle proposal's evidence on one line.
+func heartbeatEvidence(ev *engine.LifecycleEvidence) string {
+	if ev == nil {
+		return "-"
+	}
+	vital := ""
+	if ev.Vital {
+		vital = " vital"
+	}
+	return fmt.Sprintf("used %s, %d×, imp %.2f, forget %s, reach %d, score %.2f%s",
+		ev.LastUse.Format("2006-01-02"), ev.AccessCount, ev.Importance, ev.ForgetAt.Format("2006-01-02"), ev.Reach, ev.Score, vital)
 }

@@ -1,0 +1,70 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// ProposalWithdrawn is the status of a proposal an approval made moot (see
+// withdrawMoot); rolling the approval's batch back makes it pending again.
+const ProposalWithdrawn = "withdrawn"
+
+// ActionWithdraw is the audit action of a withdrawal: a row on the
+// memory, before = after, under the approval's batch.
+const ActionWithdraw = "withdraw"
+
+// withdrawMoot withdraws the open proposals on applied's memory that
+// conflict with it (ProposalsConflict) and are not part of this approval
+// (keep): each gets status withdrawn, the batch, a reason naming the
+// proposal that made it moot, and an audit row on the memory.
+func withdrawMoot(ctx context.Context, q Queries, applied *Proposal, keep map[int64]bool, a Actor, now time.Time) error {
+	if applied.MemoryID == 0 {
+		return nil
+	}
+	others, err := q.FindProposals(ctx, ProposalFilter{MemoryID: applied.MemoryID})
+	if err != nil {
+		return err
+	}
+	var m *Memory
+	for _, o := range others {
+		open := o.Status == ProposalPending || o.Status == ProposalReview || o.Status == ProposalApproved
+		if o.ID == applied.ID || keep[o.ID] || !open || o.MemoryID != applied.MemoryID || !ProposalsConflict(o.Kind, applied.Kind) {
+			continue
+		}
+		o.Status, o.DecidedBy, o.DecidedAt, o.Batch = ProposalWithdrawn, a.Name, now, a.Batch
+		o.Reason = strings.TrimSpace(fmt.Sprintf("%s; withdrawn: moot after proposal %d (%s) was applied in batch %s", o.Reason, applied.ID, applied.Kind, a.Batch))
+		if err := q.UpdateProposal(ctx, o); err != nil {
+			return err
+		}
+		if m == nil {
+			if m, err = q.GetMemory(ctx, applied.MemoryID); err != nil {
+				return err
+			}
+		}
+		if err := q.UpdateMemory(ctx, m, a, ActionWithdraw); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// reviveWithdrawn makes the proposals batch withdrew pending again (its
+// rollback undid what made them moot).
+func reviveWithdrawn(ctx context.Context, q Queries, batch string) error {
+	ps, err := q.FindProposals(ctx, ProposalFilter{Batch: batch, Status: ProposalWithdrawn})
+	if err != nil {
+		return err
+	}
+	for _, p := range ps {
+		p.Status, p.DecidedBy, p.DecidedAt, p.Batch = ProposalPending, "", time.Time{}, ""
+		if i := strings.LastIndex(p.Reason, "; withdrawn: "); i >= 0 {
+			p.Reason = p.Reason[:i]
+		}
+		if err := q.UpdateProposal(ctx, p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
