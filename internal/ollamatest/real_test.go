@@ -21,14 +21,14 @@ func TestRealRequiredFails(t *testing.T) {
 		{"OLLAMA_HOST=127.0.0.1:1", EnvRequire + "=", "CI=true"},
 	} {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestRealRequiredFails$", "-test.v")
-		cmd.Env = append(os.Environ(), append(env, "OLLAMATEST_CHILD=1")...)
+		cmd.Env = append(os.Environ(), append(env, "OLLAMATEST_CHILD=1", EnvReport+"=")...) // the children's outcomes are not CI's
 		out, err := cmd.CombinedOutput()
 		if err == nil || !strings.Contains(string(out), "real Ollama required") {
 			t.Fatalf("env %v: want a failure naming the requirement, got err=%v\n%s", env, err, out)
 		}
 	}
 	cmd := exec.Command(os.Args[0], "-test.run=^TestRealRequiredFails$", "-test.v")
-	cmd.Env = append(os.Environ(), "OLLAMA_HOST=", EnvRequire+"=", "CI=", "OLLAMATEST_CHILD=1")
+	cmd.Env = append(os.Environ(), "OLLAMA_HOST=", EnvRequire+"=", "CI=", "OLLAMATEST_CHILD=1", EnvReport+"=")
 	out, err := cmd.CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "SKIP real Ollama") {
 		t.Fatalf("without the requirement the test must skip loudly, got err=%v\n%s", err, out)
