@@ -57,27 +57,19 @@ func sqliteTables(path string) (map[string]bool, error) {
 }
 
 func tablesOf(db *sql.DB) (map[string]bool, error) {
-	rows, err := db.Query(`SELECT name FROM sqlite_master WHERE type = 'table'`)
-	if err != nil {
-		return nil, fmt.Errorf("list tables: %w", err)
-	}
-	defer rows.Close()
-	out := map[string]bool{}
-	for rows.Next() {
-		var n string
-		if err := rows.Scan(&n); err != nil {
-			return nil, err
-		}
-		out[n] = true
-	}
-	return out, rows.Err()
+	return names(db, "list tables", `SELECT name FROM sqlite_master WHERE type = 'table'`)
 }
 
 // columnsOf lists the columns of table.
 func columnsOf(db *sql.DB, table string) (map[string]bool, error) {
-	rows, err := db.Query(`SELECT name FROM pragma_table_info(?)`, table)
+	return names(db, "columns of "+table, `SELECT name FROM pragma_table_info(?)`, table)
+}
+
+// names runs a query of one text column and returns the set of its values.
+func names(db *sql.DB, what, query string, args ...any) (map[string]bool, error) {
+	rows, err := db.Query(query, args...)
 	if err != nil {
-		return nil, fmt.Errorf("columns of %s: %w", table, err)
+		return nil, fmt.Errorf("%s: %w", what, err)
 	}
 	defer rows.Close()
 	out := map[string]bool{}
