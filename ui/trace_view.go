@@ -345,17 +345,27 @@ func (p tracePane) openItemView(n int) []string {
 	it := items[p.item]
 	s := p.trace.Stages[p.stage]
 	head := fmt.Sprintf("item %d %s · %s · stage %d %s · esc closes · m shows it in Memories", it.ID, it.Key, itemType(it), p.stage, s.Name)
+	if p.fx != nil {
+		head += " (its key, in the open database)"
+	}
 	out := []string{st.Detail.Heading.Render(safetext.Truncate(safetext.SanitizeLine(head), rw))}
 	var body []string
 	switch {
 	case it.Dropped != "":
-		for _, l := range wrapText("✗ dropped ["+string(it.DropKind)+"]: "+it.Dropped, rw, 0) {
+		for _, l := range wrapText(itemMark(it)+" dropped ["+string(it.DropKind)+"]: "+it.Dropped, rw, 0) {
 			body = append(body, st.Status.Quarantined.Render(l))
 		}
+	case it.Superseded:
+		body = append(body, st.Status.Quarantined.Render(safetext.Truncate("s kept as a former fact: superseded, recalled because the query asks about the past", rw)))
 	case it.Recognised:
 		body = append(body, st.Status.Active.Render(safetext.Truncate("r kept: recognised — forgotten in free recall, kept because the query cues it", rw)))
 	default:
 		body = append(body, st.Status.Active.Render("✓ kept at this stage"))
+	}
+	for _, l := range p.itemFacts(it) {
+		for _, w := range wrapText(l, rw, 0) {
+			body = append(body, st.Detail.Label.Render(w))
+		}
 	}
 	body = append(body, "", st.Detail.Label.Render("text"))
 	for _, l := range wrapText(it.Text, rw-2, 0) {
