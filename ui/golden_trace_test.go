@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -135,6 +136,11 @@ func TestGoldenFailingProbeOpensItsOwnTrace(t *testing.T) {
 		t.Fatal("m0075 does not survive on the open database: the test cannot tell the databases apart")
 	}
 
+	// ] steps the time on the fixture database; the header says so.
+	tp = pressTrace(t, tp, "]")
+	if tp.err != "" || !strings.Contains(strings.Split(view(tp), "\n")[2], "probe health-morning-medication's database, stepped from its time 2026-07-21 09:00 UTC") {
+		t.Errorf("after ]: error %q, header %q", tp.err, strings.Split(view(tp), "\n")[2])
+	}
 	// A typed query is the curator's own: on the open database, no label.
 	tp = pressTrace(t, tp, "/", "enter")
 	if tp.origin != nil || tp.fx != nil || strings.Contains(view(tp), "own run") {
@@ -265,14 +271,23 @@ func TestTraceBecomesProbe(t *testing.T) {
 	}
 }
 
-// Marks of both kinds: right is present, wrong is absent; with nothing
-// marked w refuses.
+// A stored trace an agent made over MCP becomes a probe too, with the
+// agent's session; marks of both kinds: right is present, wrong is absent;
+// with nothing marked w refuses.
 func TestTraceMarksBothKinds(t *testing.T) {
 	eng, db := openDemo(t)
-	tp := newTestTrace(eng, db, 120, 40)
-	tp = pressTrace(t, tp, "/", "What medication do I take every morning?", "enter")
-	if tp.trace == nil || len(tp.trace.Survivors) < 2 {
-		t.Fatalf("want two survivors: %s", tp.err)
+	ctx := t.Context()
+	tr, err := eng.Recall(ctx, engine.Query{Text: "What medication do I take every morning?", Session: "agent-7", At: demoNow, ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := json.Marshal(tr)
+	if err := db.SaveTrace(ctx, &engine.StoredTrace{Query: tr.Query, Session: "agent-7", Source: "mcp", At: tr.At, Trace: raw}, 10); err != nil {
+		t.Fatal(err)
+	}
+	tp := pressTrace(t, newTestTrace(eng, db, 120, 40), "o", "enter")
+	if tp.trace == nil || tp.source == "" || len(tp.trace.Survivors) < 2 {
+		t.Fatalf("want the stored trace with two survivors: %s", tp.err)
 	}
 	tp = pressTrace(t, tp, "M", "w")
 	if tp.mark.writing || !strings.Contains(tp.err, "mark at least one") {
@@ -300,6 +315,9 @@ func TestTraceMarksBothKinds(t *testing.T) {
 		return "id:" + itoa(int(sv.ID))
 	}
 	pr := s.Probes[0]
+	if pr.Session != "agent-7" || !pr.At.Equal(demoNow) {
+		t.Errorf("probe session %q at %v, want the agent's session at the stored trace's time", pr.Session, pr.At)
+	}
 	if len(pr.Expect.Present) != 1 || pr.Expect.Present[0].String() != sel(0) || len(pr.Expect.Absent) != 1 || pr.Expect.Absent[0].String() != sel(1) {
 		t.Fatalf("probe %+v, want present %s, absent %s", pr.Expect, sel(0), sel(1))
 	}
