@@ -96,7 +96,7 @@ func TestGoldenFailingProbeOpensItsOwnTrace(t *testing.T) {
 
 	tp := openFromGolden(t, newTestTrace(eng, db, 120, 40), msg)
 	head := strings.Split(view(tp), "\n")[2]
-	for _, want := range []string{"probe health-morning-medication's own run", "fixture " + displayPath(msg.Fixture.fixture), "+ mine.quarantine", "at 2026-07-21 09:00 UTC"} {
+	for _, want := range []string{"probe health-morning-medication's own run at 2026-07-21 09:00 UTC", "fixture " + displayPath(msg.Fixture.fixture), "+ mine.quarantine"} {
 		if !strings.Contains(head, want) {
 			t.Errorf("the Trace header lacks %q: %q", want, head)
 		}

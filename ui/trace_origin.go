@@ -32,11 +32,11 @@ func (o TraceOrigin) label(stepped bool) string {
 	case o.Run && stepped:
 		return "probe " + o.Probe + "'s database, stepped from its time " + at + " · " + o.DB + " · set " + displayPath(o.Set)
 	case o.Run:
-		return "probe " + o.Probe + "'s own run · " + o.DB + " · at " + at + " · set " + displayPath(o.Set)
+		return "probe " + o.Probe + "'s own run at " + at + " · " + o.DB + " · set " + displayPath(o.Set)
 	case o.NotItsRun:
-		return "probe " + o.Probe + " on " + o.DB + ", NOT its run on the set's fixture (Golden: r runs it) · at " + at
+		return "probe " + o.Probe + " at " + at + " on " + o.DB + ", NOT its run on the set's fixture (Golden: r runs it)"
 	}
-	return "probe " + o.Probe + " · " + o.DB + " · at " + at + " · set " + displayPath(o.Set)
+	return "probe " + o.Probe + " at " + at + " · " + o.DB + " · set " + displayPath(o.Set)
 }
 
 // TraceFocus is the stage and item a trace opens on (a failing probe's
