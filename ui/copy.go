@@ -134,13 +134,14 @@ func copyCmd(t copyTarget) tea.Cmd {
 // sequence.
 func (m Model) copied(msg copiedMsg) (Model, tea.Cmd) {
 	n := len([]rune(msg.Text))
+	msg.File = homeRelative(msg.File)
 	switch {
 	case msg.OSC && msg.Err == nil:
 		m.notice = fmt.Sprintf("copied %s (%d chars) to the clipboard via OSC 52; also in %s", msg.What, n, msg.File)
 	case msg.OSC:
 		m.notice = fmt.Sprintf("copied %s (%d chars) to the clipboard via OSC 52 (the copy file failed: %v)", msg.What, n, msg.Err)
 	case msg.Err == nil:
-		m.notice = fmt.Sprintf("%s: %s (%d chars) is in %s instead", msg.Why, msg.What, n, msg.File)
+		m.notice = fmt.Sprintf("not in the clipboard: %s is in %s (%s)", msg.What, msg.File, msg.Why)
 	default:
 		m.notice = fmt.Sprintf("not copied: %s, and %s could not be written: %v", msg.Why, msg.File, msg.Err)
 		m.noticeErr = true
@@ -158,15 +159,15 @@ func (m Model) copied(msg copiedMsg) (Model, tea.Cmd) {
 func oscBlocked() string {
 	switch os.Getenv("TERM") {
 	case "linux", "dumb":
-		return "this terminal (TERM=" + os.Getenv("TERM") + ") has no clipboard"
+		return "TERM=" + os.Getenv("TERM") + " has no clipboard"
 	}
 	if os.Getenv("STY") != "" {
-		return "GNU screen does not pass OSC 52 to the terminal"
+		return "GNU screen passes no OSC 52"
 	}
 	if os.Getenv("TMUX") != "" {
 		out, err := exec.Command("tmux", "show-options", "-gv", "set-clipboard").Output()
 		if err == nil && strings.TrimSpace(string(out)) == "off" {
-			return "inside tmux with set-clipboard off (tmux set -g set-clipboard on turns it on)"
+			return "tmux set-clipboard is off: set -g set-clipboard on"
 		}
 	}
 	return ""
@@ -203,6 +204,18 @@ func writeCopyFile(text string) (string, error) {
 		return path, err
 	}
 	return path, nil
+}
+
+// homeRelative writes a path under $HOME as ~/….
+func homeRelative(path string) string {
+	home, err := os.UserHomeDir()
+	if err != nil || home == "" {
+		return path
+	}
+	if rel, err := filepath.Rel(home, path); err == nil && !strings.HasPrefix(rel, "..") {
+		return "~/" + rel
+	}
+	return path
 }
 
 func firstErr(errs ...error) error {
