@@ -13,6 +13,7 @@ import (
 
 	"memtrace/engine"
 	"memtrace/engine/safetext"
+	"memtrace/golden"
 )
 
 // TestTUIEndToEnd runs the real binary in tmux at 80×24, 100×30, 120×40
@@ -255,9 +256,9 @@ func (s *tmuxSession) walkThrough(t *testing.T) {
 	// Golden: the project's set (found from the working directory) runs
 	// over its fixture; enter opens the first probe's trace.
 	s.send(t, "2")
-	s.waitText(t, "2 Golden", "32 probes", "greeting-annyeong")
+	s.waitText(t, "2 Golden", demoProbes(t), "greeting-annyeong")
 	s.send(t, "r")
-	s.waitText(t, "32/32 passed", "vs baseline: no regression")
+	s.waitText(t, demoPassed(t), "vs baseline: no regression")
 	s.send(t, "Enter")
 	// The Trace tab shows the probe's own run, on the set's fixture.
 	s.waitText(t, "안녕", "read-only recall at 2026-07-21", "probe greeting-annyeong's own run", "fixture")
@@ -308,7 +309,7 @@ func (s *tmuxSession) walkNarrow(t *testing.T) {
 	// Captures: one line per row (ids 1, 2, 3… on consecutive lines) and
 	// the selected capture's decision trail; f shows the pattern counts.
 	s.send(t, "5")
-	screen = s.waitText(t, "VERDICT", "of 447 captures")
+	screen = s.waitText(t, "VERDICT", "of 492 captures")
 	ids := regexp.MustCompile(`(?m)^\s+(\d+) \d\d-\d\d \d\d:\d\d `).FindAllStringSubmatch(screen, -1)
 	if len(ids) < 5 {
 		t.Errorf("fewer than 5 capture rows at 80×24:\n%s", screen)
@@ -325,13 +326,13 @@ func (s *tmuxSession) walkNarrow(t *testing.T) {
 	s.send(t, "3")
 	s.waitText(t, "keep · by heartbeat", "rule vital_review")
 	s.send(t, "2")
-	s.waitText(t, "32 probes", "greeting-annyeong")
+	s.waitText(t, demoProbes(t), "greeting-annyeong")
 
 	// Below 80×24 the frame says so.
 	s.tmux(t, "resize-window", "-t", s.name, "-x", "70", "-y", "20")
 	s.waitText(t, "terminal too small: 70×20, need 80×24")
 	s.tmux(t, "resize-window", "-t", s.name, "-x", "80", "-y", "24")
-	s.waitText(t, "32 probes", "greeting-annyeong")
+	s.waitText(t, demoProbes(t), "greeting-annyeong")
 }
 
 // checkAlignment checks that Korean rows take as many cells as English
@@ -355,4 +356,21 @@ func (s *tmuxSession) checkAlignment(t *testing.T, screen string) {
 	if col < 0 {
 		t.Errorf("no stage column border on the screen:\n%s", screen)
 	}
+}
+
+// demoProbes and demoPassed are the Golden tab's "N probes" and "N/N
+// passed" for the project's set, whatever its size (it grows).
+func demoProbes(t *testing.T) string { return fmt.Sprintf("%d probes", demoProbeCount(t)) }
+func demoPassed(t *testing.T) string {
+	n := demoProbeCount(t)
+	return fmt.Sprintf("%d/%d passed", n, n)
+}
+
+func demoProbeCount(t *testing.T) int {
+	t.Helper()
+	set, err := golden.Load(filepath.Join("testdata", "golden", "demo.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(set.Probes)
 }
