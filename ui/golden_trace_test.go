@@ -339,3 +339,19 @@ func TestFindSetFromSubdirectory(t *testing.T) {
 		t.Errorf("an absolute path that does not exist was resolved to %q", got)
 	}
 }
+
+// Through the root: in the marking mode y marks a survivor right (it is
+// the copy key elsewhere in the Trace tab).
+func TestMarkingKeysReachThePane(t *testing.T) {
+	eng, db := openDemo(t)
+	m := startModel(t, Deps{Engine: eng, Store: db, Now: func() time.Time { return demoNow }, NoColor: true}, 120, 40)
+	m = drive(t, m, OpenTraceMsg{Query: engine.Query{Text: "What medication do I take every morning?", At: demoNow}})
+	m = drive(t, m, press("M"), press("y"), press("x"))
+	tp, ok := m.panes[m.active].(tracePane)
+	if !ok || tp.mark == nil {
+		t.Fatalf("not marking on the Trace tab:\n%s", screen(m))
+	}
+	if r, w := countMarks(tp.mark.marks); r != 1 || w != 1 {
+		t.Fatalf("marks %v after y x, want one right and one wrong:\n%s", tp.mark.marks, screen(m))
+	}
+}
