@@ -74,6 +74,16 @@ func TestGoldenFailingProbeOpensItsOwnTrace(t *testing.T) {
 	if !strings.Contains(v, "runs on: fixture "+displayPath(filepath.Join(filepath.Dir(g.p.set.Fixture), "demo.jsonl"))+" + mine.quarantine (a fresh DB each run) · d: run on the open DB") {
 		t.Fatalf("the header does not say which database the set runs on:\n%s", v)
 	}
+	// Before a run there is no trace of the probe's run: enter recalls on
+	// the open database and says it is not the probe's run.
+	g.moveTo("health-morning-medication")
+	g.keys("enter")
+	g.until("the trace request before a run", func(goldenPane) bool { return len(g.traces) == 1 })
+	if o := g.traces[0].Origin; g.traces[0].Trace != nil || g.traces[0].Fixture != nil || o == nil || !o.NotItsRun ||
+		!strings.Contains(o.label(false), "NOT its run on the set's fixture") {
+		t.Fatalf("enter before a run: %+v", g.traces[0])
+	}
+	g.traces = nil
 	g.runAll()
 	if s := g.p.run.Summary; s.Passed != 1 || s.Failed != 1 {
 		t.Fatalf("run: %d passed, %d failed; want the medication probe to fail on the quarantined fixture", s.Passed, s.Failed)
@@ -95,6 +105,7 @@ func TestGoldenFailingProbeOpensItsOwnTrace(t *testing.T) {
 	}
 
 	tp := openFromGolden(t, newTestTrace(eng, db, 120, 40), msg)
+	kept := tp // a second look at the same trace, kept open across the next run
 	head := strings.Split(view(tp), "\n")[2]
 	for _, want := range []string{"probe health-morning-medication's own run at 2026-07-21 09:00 UTC", "fixture " + displayPath(msg.Fixture.fixture), "+ mine.quarantine"} {
 		if !strings.Contains(head, want) {
@@ -160,11 +171,18 @@ func TestGoldenFailingProbeOpensItsOwnTrace(t *testing.T) {
 	if g.p.fx != nil {
 		t.Error("a run on the open database kept a fixture")
 	}
-	// The replaced fixture database is closed (by a command of its own).
+	// The replaced fixture database is closed (by a command of its own);
+	// a trace still showing it says so, and re-runs refuse with a reason.
 	for deadline := time.Now().Add(10 * time.Second); !msg.Fixture.Closed(); time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatal("the replaced fixture database is still open")
 		}
+	}
+	if head := strings.Split(view(kept), "\n")[2]; !strings.Contains(head, "closed: a newer run replaced that database") {
+		t.Errorf("the trace of a closed fixture does not say so: %q", head)
+	}
+	if kept = pressTrace(t, kept, "R"); !strings.Contains(kept.err, "open the probe again from the Golden tab") {
+		t.Errorf("R on a closed fixture: %q", kept.err)
 	}
 }
 

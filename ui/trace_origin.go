@@ -58,7 +58,7 @@ func (p tracePane) originLine() string {
 	st := p.c.styles
 	label := p.origin.label(p.trace != nil && !p.trace.At.Equal(p.origin.At))
 	if p.fx.Closed() {
-		return st.App.Error.Render(safetext.Truncate(safetext.SanitizeLine(label+" · closed: a newer run replaced that database"), p.width))
+		return st.App.Error.Render(safetext.Truncate(safetext.SanitizeLine("closed: a newer run replaced that database · "+label), p.width))
 	}
 	return st.Filter.Chip.Render(safetext.Truncate(safetext.SanitizeLine(label), p.width))
 }
