@@ -1,12 +1,19 @@
 package ui
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"memtrace/engine"
 	gold "memtrace/golden"
@@ -371,5 +378,50 @@ func TestMarkingKeysReachThePane(t *testing.T) {
 	}
 	if r, w := countMarks(tp.mark.marks); r != 1 || w != 1 {
 		t.Fatalf("marks %v after y x, want one right and one wrong:\n%s", tp.mark.marks, screen(m))
+	}
+}
+
+// The whole program headless (teatest): Golden → r → n (the failing probe)
+// → enter shows the Trace tab with the probe's own run on its fixture and
+// the quarantined memory where it was lost.
+func TestTeatestGoldenFailureToTrace(t *testing.T) {
+	set := fixtureSet(t, medicationProbes, "key:m0075\n")
+	eng, db := openDemo(t)
+	m := newModel(context.Background(), Deps{Engine: eng, Store: db, OpenStore: goldenOpenStore,
+		Now: func() time.Time { return demoNow }, NoColor: true})
+	i := m.paneIndex(paneGolden)
+	gp := m.panes[i].(goldenPane)
+	gp.defaultSet = set
+	m.panes[i] = gp
+
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 40),
+		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.Ascii)))
+	contains := func(s string) func([]byte) bool {
+		return func(b []byte) bool { return bytes.Contains(b, []byte(s)) }
+	}
+	wait := teatest.WithDuration(30 * time.Second)
+	tm.Type("2")
+	teatest.WaitFor(t, tm.Output(), contains("mine.quarantine (a fresh DB each run)"), wait)
+	tm.Type("r")
+	teatest.WaitFor(t, tm.Output(), contains("1/2 passed"), wait)
+	tm.Type("n")
+	teatest.WaitFor(t, tm.Output(), contains("failure 1 of 1"), wait)
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
+	teatest.WaitFor(t, tm.Output(), contains("health-morning-medication's own run"), wait)
+	tm.Type("q")
+
+	final := tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).(Model)
+	t.Cleanup(func() { final.Close() })
+	tp, ok := final.panes[final.active].(tracePane)
+	if !ok {
+		t.Fatalf("enter did not open the Trace tab")
+	}
+	head := strings.Split(ansi.Strip(tp.View()), "\n")[2]
+	if tp.fx == nil || !strings.Contains(head, "fixture "+displayPath(tp.fx.fixture)) || !strings.HasSuffix(tp.fx.fixture, "testdata/demo.jsonl") {
+		t.Errorf("the Trace header does not name the fixture: %q", head)
+	}
+	it, ok := selectedItem(tp)
+	if engine.StageNames[tp.stage] != "exclude" || !ok || it.Key != "m0075" || it.DropKind != engine.DropQuarantined {
+		t.Errorf("the trace opened on %s item %+v, want m0075 dropped as quarantined at exclude", engine.StageNames[tp.stage], it)
 	}
 }
