@@ -232,6 +232,12 @@ func TestTraceBecomesProbe(t *testing.T) {
 	if right < 0 {
 		t.Fatalf("m0075 is not a survivor of the fixture trace: %+v", tp.trace.Survivors)
 	}
+	// The wheel moves the marking cursor too.
+	next, _ := tp.Update(tea.MouseWheelMsg{Button: tea.MouseWheelDown})
+	if tp = next.(tracePane); len(tp.mark.marks) > 1 && tp.mark.cursor != 1 {
+		t.Fatalf("wheel down: cursor %d", tp.mark.cursor)
+	}
+	tp = pressTrace(t, tp, "g")
 	for range right {
 		tp = pressTrace(t, tp, "j")
 	}

@@ -264,6 +264,17 @@ func (p tracePane) update(msg tea.Msg) (tracePane, tea.Cmd) {
 	case tea.KeyPressMsg:
 		return p.handleKey(msg)
 	case tea.MouseWheelMsg:
+		if p.mark != nil && !p.mark.writing {
+			// The wheel moves the marking cursor over the survivors.
+			m := *p.mark
+			if msg.Mouse().Button == tea.MouseWheelUp {
+				m.cursor = max(0, m.cursor-1)
+			} else if msg.Mouse().Button == tea.MouseWheelDown {
+				m.cursor = min(len(m.marks)-1, m.cursor+1)
+			}
+			p.mark = &m
+			return p, nil
+		}
 		switch msg.Mouse().Button {
 		case tea.MouseWheelUp:
 			p.item = max(0, p.item-3)
