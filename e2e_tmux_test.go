@@ -57,8 +57,14 @@ func TestTUIEndToEnd(t *testing.T) {
 		s.waitExit(t)
 	})
 	t.Run("200x50 demo", func(t *testing.T) {
-		// `memtrace demo` builds a fresh database and opens the TUI on it.
-		s := startTmux(t, dir, 200, 50, bin, "demo", "--db", filepath.Join(dir, "demo2.db"))
+		// `memtrace demo` builds a fresh database and opens the TUI on it;
+		// started in a subdirectory of the project, the Golden tab still
+		// finds the project's set (in a parent directory).
+		docs, err := filepath.Abs("docs")
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := startTmuxIn(t, dir, docs, 200, 50, bin, "demo", "--db", filepath.Join(dir, "demo2.db"))
 		s.walkThrough(t)
 		s.send(t, "C-c")
 		s.waitExit(t)
@@ -76,6 +82,13 @@ type tmuxSession struct {
 
 func startTmux(t *testing.T, dir string, w, h int, argv ...string) *tmuxSession {
 	t.Helper()
+	return startTmuxIn(t, dir, "", w, h, argv...)
+}
+
+// startTmuxIn is startTmux with the program started in working directory
+// cwd ("" for the test's).
+func startTmuxIn(t *testing.T, dir, cwd string, w, h int, argv ...string) *tmuxSession {
+	t.Helper()
 	s := &tmuxSession{
 		socket:   filepath.Join(dir, fmt.Sprintf("tmux-%dx%d.sock", w, h)),
 		name:     "memtrace",
@@ -88,8 +101,11 @@ func startTmux(t *testing.T, dir string, w, h int, argv ...string) *tmuxSession 
 	}
 	// The shell records the exit status, so the test can tell a clean quit.
 	script := strings.Join(quoted, " ") + "; echo $? > '" + s.exitFile + "'"
-	cmd := exec.Command("tmux", "-S", s.socket, "-f", "/dev/null", "new-session", "-d", "-s", s.name,
-		"-x", fmt.Sprint(w), "-y", fmt.Sprint(h), "sh", "-c", script)
+	args := []string{"-S", s.socket, "-f", "/dev/null", "new-session", "-d", "-s", s.name, "-x", fmt.Sprint(w), "-y", fmt.Sprint(h)}
+	if cwd != "" {
+		args = append(args, "-c", cwd)
+	}
+	cmd := exec.Command("tmux", append(args, "sh", "-c", script)...)
 	cmd.Env = append(os.Environ(), "TERM=xterm-256color", "MEMTRACE_DB=", "NO_COLOR=")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("tmux new-session: %v\n%s", err, out)
@@ -244,7 +260,8 @@ func (s *tmuxSession) walkThrough(t *testing.T) {
 	s.send(t, "r")
 	s.waitText(t, demoPassed(t), "vs baseline: no regression")
 	s.send(t, "Enter")
-	s.waitText(t, "안녕", "read-only recall at 2026-07-21")
+	// The Trace tab shows the probe's own run, on the set's fixture.
+	s.waitText(t, "안녕", "read-only recall at 2026-07-21", "probe greeting-annyeong's own run", "fixture")
 }
 
 // walkNarrow is the path at 80×24: each tab's key content, which only the

@@ -51,7 +51,7 @@ type goldenHarness struct {
 func newGoldenHarness(t *testing.T, defaultSet string, w, h int) *goldenHarness {
 	t.Helper()
 	styles := NewStyles(true, true)
-	c := &common{ctx: context.Background(), styles: &styles, deps: Deps{
+	c := &common{ctx: context.Background(), styles: &styles, res: &resources{}, deps: Deps{
 		OpenStore: goldenOpenStore,
 		Now:       func() time.Time { return time.Date(2026, 7, 1, 0, 0, 0, 0, time.UTC) },
 		NoColor:   true,
@@ -59,7 +59,12 @@ func newGoldenHarness(t *testing.T, defaultSet string, w, h int) *goldenHarness 
 	p := newGoldenPane(c)
 	p.defaultSet = defaultSet
 	g := &goldenHarness{t: t, p: p.SetSize(w, h).(goldenPane), msgs: make(chan tea.Msg, 4096), stop: make(chan struct{}), got: map[string]int{}}
-	t.Cleanup(func() { close(g.stop) })
+	t.Cleanup(func() {
+		close(g.stop)
+		if err := c.res.closeAll(); err != nil {
+			t.Errorf("closing the fixture databases: %v", err)
+		}
+	})
 	g.send(startMsg{})
 	return g
 }
