@@ -20,6 +20,7 @@ type memoriesKeys struct {
 	ClearFilter                                 key.Binding
 	Quarantine, Restore, MoreImp, LessImp, Undo key.Binding
 	Reload                                      key.Binding
+	sup                                         supersedeKeys
 }
 
 func defaultMemoriesKeys() memoriesKeys {
@@ -37,6 +38,7 @@ func defaultMemoriesKeys() memoriesKeys {
 		LessImp:     key.NewBinding(key.WithKeys("-"), key.WithHelp("-", "importance −0.1")),
 		Undo:        key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "undo last curator batch")),
 		Reload:      key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "reload")),
+		sup:         defaultSupersedeKeys(),
 	}
 }
 
@@ -93,6 +95,11 @@ type memoriesPane struct {
 	batches []string
 	writes  int
 
+	// linkFrom is the memory a supersession link starts from (s), while
+	// the curator chooses the other one; supDlg is its confirmation.
+	linkFrom *engine.Memory
+	supDlg   *supersedeDialog
+
 	status string
 	err    string
 }
@@ -104,13 +111,19 @@ func newMemoriesPane(c *common) memoriesPane {
 
 func (p memoriesPane) ID() paneID    { return paneMemories }
 func (p memoriesPane) Title() string { return "Memories" }
-func (p memoriesPane) Typing() bool  { return p.input.Focused() }
+func (p memoriesPane) Typing() bool  { return p.input.Focused() || p.supDlg != nil }
 func (p memoriesPane) Busy() bool    { return p.list.loading || p.auditLoading || p.writes > 0 }
 
 func (p memoriesPane) KeyBindings() []key.Binding {
 	k := p.keys
 	if p.input.Focused() {
 		return []key.Binding{k.Apply, k.Clear}
+	}
+	if sup := p.supersedeBindings(); sup != nil {
+		if p.supDlg != nil {
+			return sup
+		}
+		return append(sup, k.list.bindings()...)
 	}
 	out := []key.Binding{k.Filter}
 	if p.detail {
@@ -121,7 +134,7 @@ func (p memoriesPane) KeyBindings() []key.Binding {
 			out = append(out, k.ClearFilter)
 		}
 	}
-	out = append(out, k.Quarantine, k.Restore, k.MoreImp, k.LessImp, k.Undo, k.Reload)
+	out = append(out, k.Quarantine, k.Restore, k.MoreImp, k.LessImp, k.sup.Supersede, k.Undo, k.Reload)
 	return append(out, k.list.bindings()...)
 }
 
@@ -141,7 +154,7 @@ func (p memoriesPane) SetSize(w, h int) pane {
 }
 
 func (p memoriesPane) listRows() int {
-	rows := p.height - memoriesChrome
+	rows := p.height - memoriesChrome - p.supersedeHeight()
 	if p.detail {
 		rows = max(3, rows/3)
 		if p.height < memoriesTallHeight {
@@ -243,9 +256,27 @@ func (p memoriesPane) handleKey(msg tea.KeyPressMsg) (memoriesPane, tea.Cmd) {
 		}
 		return p, cmd
 	}
+	if p.supDlg != nil {
+		p, cmd := p.supersedeKey(msg)
+		return p.relayout(), cmd
+	}
+	if p.linkFrom != nil {
+		switch {
+		case key.Matches(msg, k.sup.Choose):
+			p, cmd := p.chooseOther()
+			return p.relayout(), cmd
+		case key.Matches(msg, k.sup.CancelLink):
+			p.linkFrom = nil
+			p.status = "cancelled: nothing was linked"
+			return p.relayout(), nil
+		}
+	}
 	switch {
 	case key.Matches(msg, k.Filter):
 		return p, p.input.Focus()
+	case key.Matches(msg, k.sup.Supersede) && p.linkFrom == nil:
+		p, cmd := p.startSupersede()
+		return p.relayout(), cmd
 	case key.Matches(msg, k.Close) && p.detail:
 		p.detail = false
 		p.list.setVisible(p.listRows())
@@ -432,8 +463,9 @@ func (p memoriesPane) View() string {
 		}
 	}
 	if p.detail {
-		lines = append(lines, p.detailView(p.height-memoriesChrome-p.list.visible)...)
+		lines = append(lines, p.detailView(p.height-memoriesChrome-p.supersedeHeight()-p.list.visible)...)
 	}
+	lines = append(lines, p.supersedeLines()...)
 	lines = append(lines, p.statusLine())
 	return strings.Join(lines, "\n")
 }
