@@ -21,11 +21,12 @@ type memoriesKeys struct {
 	Quarantine, Restore, MoreImp, LessImp, Undo key.Binding
 	Reload                                      key.Binding
 	sup                                         supersedeKeys
+	sel                                         memoriesSelectKeys
 }
 
 func defaultMemoriesKeys() memoriesKeys {
 	return memoriesKeys{
-		list:        defaultListKeys(),
+		list:        memoriesListKeys(),
 		Filter:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
 		Apply:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "done")),
 		Clear:       key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
@@ -39,6 +40,7 @@ func defaultMemoriesKeys() memoriesKeys {
 		Undo:        key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "undo last curator batch")),
 		Reload:      key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "reload")),
 		sup:         defaultSupersedeKeys(),
+		sel:         defaultMemoriesSelectKeys(),
 	}
 }
 
@@ -53,6 +55,8 @@ type (
 	curatedMsg struct {
 		Action  string
 		ID      int64
+		IDs     []int64 // every memory the action was for (a selection)
+		Count   int     // how many of them it changed
 		Batch   string
 		Changed bool
 		Err     error
@@ -100,13 +104,18 @@ type memoriesPane struct {
 	linkFrom *engine.Memory
 	supDlg   *supersedeDialog
 
+	// selected are the memories x, r, + and - act on (space, V); anchor
+	// is the row a V range started at (-1: none).
+	selected map[int64]bool
+	anchor   int
+
 	status string
 	err    string
 }
 
 func newMemoriesPane(c *common) memoriesPane {
 	in := newTextInput(c, "/ ", "status:quarantined type:preference kind:fact tier:hot text…")
-	return memoriesPane{c: c, keys: defaultMemoriesKeys(), input: in}
+	return memoriesPane{c: c, keys: defaultMemoriesKeys(), input: in, anchor: -1}
 }
 
 func (p memoriesPane) ID() paneID    { return paneMemories }
@@ -126,15 +135,18 @@ func (p memoriesPane) KeyBindings() []key.Binding {
 		return append(sup, k.list.bindings()...)
 	}
 	out := []key.Binding{k.Filter}
-	if p.detail {
+	switch {
+	case p.anchor >= 0 || len(p.selected) > 0:
+		out = append(out, k.sel.Clear)
+	case p.detail:
 		out = append(out, k.Close)
-	} else {
-		out = append(out, k.Detail)
-		if p.input.Value() != "" {
-			out = append(out, k.ClearFilter)
-		}
+	case p.input.Value() != "":
+		out = append(out, k.ClearFilter)
 	}
-	out = append(out, k.Quarantine, k.Restore, k.MoreImp, k.LessImp, k.sup.Supersede, k.Undo, k.Reload)
+	if !p.detail {
+		out = append(out, k.Detail)
+	}
+	out = append(out, k.Quarantine, k.Restore, k.MoreImp, k.LessImp, k.sel.Select, k.sel.Range, k.sup.Supersede, k.Undo, k.Reload)
 	return append(out, k.list.bindings()...)
 }
 
@@ -272,6 +284,18 @@ func (p memoriesPane) handleKey(msg tea.KeyPressMsg) (memoriesPane, tea.Cmd) {
 		}
 	}
 	switch {
+	case key.Matches(msg, k.sel.Clear) && p.anchor >= 0:
+		p.anchor = -1
+		p.status = "range cancelled"
+		return p, nil
+	case key.Matches(msg, k.sel.Clear) && len(p.selected) > 0:
+		p.selected = map[int64]bool{}
+		p.status = "selection cleared"
+		return p, nil
+	case key.Matches(msg, k.sel.Select):
+		return p.toggleSelected().moved()
+	case key.Matches(msg, k.sel.Range):
+		return p.rangeSelect(), nil
 	case key.Matches(msg, k.Filter):
 		return p, p.input.Focus()
 	case key.Matches(msg, k.sup.Supersede) && p.linkFrom == nil:
@@ -455,7 +479,9 @@ func (p memoriesPane) View() string {
 			lines = append(lines, st.Table.Muted.Render(tableRow(cols, []string{fmt.Sprint("#", i+1), "loading…"})))
 			continue
 		}
-		row := tableRow(cols, memoryCells(m))
+		cells := memoryCells(m)
+		cells[0] = p.idCell(i, m)
+		row := tableRow(cols, cells)
 		if i == p.list.cursor {
 			lines = append(lines, st.Table.Selected.Render(row))
 		} else {
@@ -483,6 +509,9 @@ func (p memoriesPane) statusLine() string {
 		parts = append(parts, "no memories match")
 	default:
 		parts = append(parts, fmt.Sprintf("%d of %d", p.list.cursor+1, p.list.total))
+	}
+	if n := len(p.selected); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d selected", n))
 	}
 	if p.status != "" {
 		parts = append(parts, p.status)
