@@ -129,18 +129,15 @@ func (tx *Tx) InsertProposal(ctx context.Context, p *engine.Proposal) error {
 	}
 	s, err := tx.stmt(ctx, `INSERT INTO proposals (kind, memory_id, target_type, proposer, verdict, model, prompt_hash,
 		confidence, reason, status, decided_by, decided_at, batch, created_at, prior_status)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`)
 	if err != nil {
 		return fmt.Errorf("insert proposal: %w", err)
 	}
-	res, err := s.ExecContext(ctx, p.Kind, nullID(p.MemoryID), p.TargetType, p.Proposer, nullJSON(p.Verdict), p.Model,
-		p.PromptHash, p.Confidence, p.Reason, p.Status, p.DecidedBy, formatTime(p.DecidedAt), p.Batch, formatTime(p.CreatedAt), p.PriorStatus)
+	err = s.QueryRowContext(ctx, p.Kind, nullID(p.MemoryID), p.TargetType, p.Proposer, nullJSON(p.Verdict), p.Model,
+		p.PromptHash, p.Confidence, p.Reason, p.Status, p.DecidedBy, formatTime(p.DecidedAt), p.Batch, formatTime(p.CreatedAt), p.PriorStatus).Scan(&p.ID)
 	if isForeignKey(err) {
 		return engine.Errorf(engine.ENOTFOUND, "proposal refers to memory %d, which does not exist", p.MemoryID)
 	} else if err != nil {
-		return fmt.Errorf("insert proposal: %w", err)
-	}
-	if p.ID, err = res.LastInsertId(); err != nil {
 		return fmt.Errorf("insert proposal: %w", err)
 	}
 	return nil

@@ -134,6 +134,9 @@ type dialog struct {
 	// form the editor was filled with.
 	original, shown string
 	input           textinput.Model // the wording editor of a promotion, the reason of a rejection
+	// draft is an edit from $EDITOR that was over the limit: ctrl+o
+	// opens it again instead of the input's text, so it is not lost.
+	draft string
 }
 
 // curatePane is the Curate tab: the control sample labelled blind first,
@@ -210,7 +213,7 @@ func (p curatePane) KeyBindings() []key.Binding {
 		case "retype", "store":
 			return []key.Binding{k.Up, k.Down, k.Confirm, k.Cancel}
 		case "wording":
-			return []key.Binding{k.ApproveWording, k.CancelWording}
+			return []key.Binding{k.ApproveWording, k.CancelWording, editorKey()}
 		case "reject":
 			return []key.Binding{k.RejectReason, k.CancelWording}
 		}
@@ -332,6 +335,8 @@ func (p curatePane) update(msg tea.Msg) (curatePane, tea.Cmd) {
 			p.wheel(msg)
 		}
 		return p, nil
+	case editedMsg:
+		return p.edited(msg), nil
 	case restyleMsg:
 		if p.dlg != nil && (p.dlg.kind == "wording" || p.dlg.kind == "reject") {
 			d := *p.dlg

@@ -168,7 +168,7 @@ func (p tracePane) KeyBindings() []key.Binding {
 	k := p.keys
 	switch {
 	case p.query.Focused():
-		return []key.Binding{k.Run, k.Leave}
+		return []key.Binding{k.Run, k.Leave, editorKey()}
 	case p.atInput.Focused():
 		return []key.Binding{withHelp(k.Run, "enter", "set time"), k.Leave}
 	case p.picker:
@@ -253,6 +253,8 @@ func (p tracePane) update(msg tea.Msg) (tracePane, tea.Cmd) {
 			p.stage, p.item, p.itemTop = lastDropStage(p.trace, p.stage), 0, 0
 		}
 		return p.clampItems(), nil
+	case editedMsg:
+		return p.edited(msg)
 	case storedTracesMsg:
 		p.storedLoading = false
 		if msg.Err != nil {
@@ -304,6 +306,12 @@ func (p tracePane) handleKey(msg tea.KeyPressMsg) (tracePane, tea.Cmd) {
 		case key.Matches(msg, k.Leave):
 			p.query.Blur()
 			return p, nil
+		case key.Matches(msg, editorKey()):
+			cmd, err := editInEditor(p.query.Value(), editQuery)
+			if err != nil {
+				p.err = err.Error()
+			}
+			return p, cmd
 		}
 		var cmd tea.Cmd
 		p.query, cmd = p.query.Update(msg)
