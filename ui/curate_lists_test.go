@@ -249,3 +249,29 @@ func TestCurateBatchChangesBeforeRollback(t *testing.T) {
 		t.Fatalf("u in the batch view:\n%s", screen(m))
 	}
 }
+
+// ? lists the list keys of every Curate list, and the footer inside the
+// filter offers only what the filter does.
+func TestCurateHelpIsTrue(t *testing.T) {
+	m, _, _, _ := curateListsFixture(t, 120, 40)
+	m = toQueue(t, m, engine.ProposalArchive)
+	want := func(mode string, keys ...[2]string) {
+		t.Helper()
+		h := m.helpKeys()
+		for _, k := range keys {
+			if !hasKey(h.FullHelp(), k[0], k[1]) {
+				t.Errorf("%s: ? lacks %s %s", mode, k[0], k[1])
+			}
+		}
+	}
+	want("queue", [2]string{"x", "reject…"}, [2]string{"space", "select & move down"}, [2]string{"V", "select range"},
+		[2]string{"/", "filter"}, [2]string{"g", "first"}, [2]string{"G", "last"}, [2]string{"pgdn", "page down"}, [2]string{"S", "superseded links"})
+	m = drive(t, m, press("H"))
+	want("history", [2]string{"enter", "list changes"}, [2]string{"u", "roll back batch…"}, [2]string{"/", "filter"})
+	m = drive(t, m, press("S"))
+	want("superseded", [2]string{"u", "undo link"}, [2]string{"m", "mark all reviewed"}, [2]string{"/", "filter"})
+	m = drive(t, m, press("/"))
+	if f := lastLine(screen(m)); !strings.Contains(f, "enter keep filter") || !strings.Contains(f, "esc clear filter") || strings.Contains(f, "q quit") {
+		t.Errorf("footer in the filter: %q", f)
+	}
+}
