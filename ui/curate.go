@@ -175,16 +175,40 @@ func (p curatePane) KeyBindings() []key.Binding {
 		}
 		return []key.Binding{k.Confirm, k.Cancel}
 	}
-	switch p.mode {
-	case modeControl:
-		return []key.Binding{k.LabelKeep, k.LabelEcho, k.LabelRoleplay, k.Retype, k.Up, k.Down, k.Control, k.History, k.Reload}
-	case modeHistory:
-		l := curateListKeys()
-		return []key.Binding{k.Rollback, k.Up, k.Down, l.PageUp, l.PageDown, l.Top, l.Bottom, k.History, k.Control, k.Held, k.Reload}
-	case modeHeld:
-		return []key.Binding{k.StoreHeld, k.SkipHeld, k.Up, k.Down, k.Held, k.History, k.Control, k.Reload}
+	// A list's keys only when it has something to act on (one to label,
+	// two to move between): the footer never offers a key that does
+	// nothing.
+	moves := func(n int, ks ...key.Binding) []key.Binding {
+		if n < 2 {
+			return nil
+		}
+		return ks
 	}
 	l := curateListKeys()
+	switch p.mode {
+	case modeControl:
+		n := len(p.controlItems())
+		var out []key.Binding
+		if n > 0 {
+			out = []key.Binding{k.LabelKeep, k.LabelEcho, k.LabelRoleplay, k.Retype}
+		}
+		out = append(out, moves(n, k.Up, k.Down)...)
+		return append(out, k.Control, k.History, k.Reload)
+	case modeHistory:
+		var out []key.Binding
+		if len(p.batches) > 0 {
+			out = append(out, k.Rollback)
+		}
+		out = append(out, moves(len(p.batches), k.Up, k.Down, l.PageUp, l.PageDown, l.Top, l.Bottom)...)
+		return append(out, k.History, k.Control, k.Held, k.Reload)
+	case modeHeld:
+		var out []key.Binding
+		if len(p.held) > 0 {
+			out = append(out, k.StoreHeld, k.SkipHeld)
+		}
+		out = append(out, moves(len(p.held), k.Up, k.Down)...)
+		return append(out, k.Held, k.History, k.Control, k.Reload)
+	}
 	return []key.Binding{k.Approve, k.Reject, k.Retype, k.Select, k.Batch, k.ApplyAll, k.Prev, k.Next, k.Up, k.Down,
 		l.PageUp, l.PageDown, l.Top, l.Bottom, k.Control, k.History, k.Held, k.Reload}
 }
