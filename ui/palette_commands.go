@@ -436,7 +436,10 @@ func runBatch(m Model, arg string) (Model, tea.Cmd, error) {
 		}
 		return m, nil, fmt.Errorf("batch: no batch %q in the history: :batch <tab> lists them", arg)
 	}
-	cp.mode, cp.histCur = modeHistory, j
+	// The whole history, so the batch is on it (a filter may hide it).
+	cp.mode = modeHistory
+	cp, _ = cp.setFilter("")
+	cp.histCur = j
 	m.panes[i], m.active = cp, i
 	return m, nil, nil
 }

@@ -47,7 +47,7 @@ type Model struct {
 // starts (the program's).
 func newModel(ctx context.Context, deps Deps) Model {
 	styles := NewStyles(true, deps.NoColor)
-	c := &common{ctx: ctx, deps: deps, styles: &styles}
+	c := &common{ctx: ctx, deps: deps, styles: &styles, res: &resources{}}
 	m := Model{
 		c:      c,
 		keys:   DefaultKeyMap(),
@@ -63,6 +63,10 @@ func newModel(ctx context.Context, deps Deps) Model {
 	m.resize()
 	return m
 }
+
+// Close closes what the tabs opened for the program's lifetime (the
+// fixture databases of Golden runs, with their temporary directories).
+func (m Model) Close() error { return m.c.res.closeAll() }
 
 // Init asks for the background colour and starts every pane's first load
 // (Init cannot change the model, so the load starts on startMsg).
