@@ -65,6 +65,9 @@ func TestPaletteRecallOpensTrace(t *testing.T) {
 	if want := demoNow.AddDate(0, 0, 30); tr.Query != "충주 사과" || !tr.At.Equal(want) {
 		t.Errorf("recall %q at %v, want 충주 사과 at %v", tr.Query, tr.At, want)
 	}
+	if !strings.Contains(screen(m), "[+30d]") {
+		t.Errorf("the time line does not name the step +30d:\n%s", screen(m))
+	}
 	checkFrame(t, m, 120, 40)
 }
 

@@ -259,7 +259,7 @@ func (p tracePane) update(msg tea.Msg) (tracePane, tea.Cmd) {
 		p.query.SetValue(msg.Query.Text)
 		p.override = timeOverride{}
 		if !msg.Query.At.IsZero() {
-			p.override = timeOverride{custom: msg.Query.At.UTC()}
+			p.override = overrideAt(msg.Query.At, p.c.now())
 		}
 		p.origin, p.fx, p.source, p.mark, p.picker = msg.Origin, msg.Fixture, "", nil, false
 		if msg.Trace != nil {
