@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -245,6 +246,22 @@ func TestPaletteHelpFromTheRegistry(t *testing.T) {
 	for _, c := range paletteCommands() {
 		if !strings.Contains(s, ":"+c.Name) {
 			t.Errorf("? does not list :%s", c.Name)
+		}
+	}
+}
+
+// TestPaletteCommandsDocumented: README.md and docs/tui.md list every
+// command of the registry.
+func TestPaletteCommandsDocumented(t *testing.T) {
+	for _, doc := range []string{"../README.md", "../docs/tui.md"} {
+		b, err := os.ReadFile(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range paletteCommands() {
+			if !strings.Contains(string(b), "`:"+c.Name) {
+				t.Errorf("%s does not list :%s", doc, c.Name)
+			}
 		}
 	}
 }
