@@ -285,6 +285,14 @@ func (e *Engine) Refresh(ctx context.Context) error {
 	return e.load(ctx, ms)
 }
 
+// Seq is the highest store seq the caches have applied: a change
+// notification at or below it is already in them.
+func (e *Engine) Seq() int64 {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	return e.seq
+}
+
 // Memory returns a copy of the cached memory with this id (any status).
 func (e *Engine) Memory(id int64) (Memory, bool) {
 	e.mu.RLock()

@@ -106,7 +106,27 @@ func engineOver(ctx context.Context, db *store.DB, now func() time.Time, o engin
 		db.Close()
 		return nil, nil, nil, err
 	}
-	return eng, db, func() { db.Close() }, nil
+	if !db.Postgres() {
+		return eng, db, func() { db.Close() }, nil
+	}
+	l := listenForChanges(ctx, db, eng)
+	return eng, db, func() { l.Stop(); db.Close() }, nil
+}
+
+// listenForChanges keeps eng current with what other processes write to
+// its PostgreSQL space: each change notification, and each reconnection
+// after a lost connection, refreshes the engine's caches and indexes from
+// the seq it last applied (store.DB.Listen says why that is complete). A
+// notification the engine has already applied (its own writes) is
+// skipped. A refresh that fails is tried again at the next notification.
+func listenForChanges(ctx context.Context, db *store.DB, eng *engine.Engine) *store.Listener {
+	lctx := context.WithoutCancel(ctx)
+	refresh := func() { _ = eng.Refresh(lctx) }
+	return db.StartListening(lctx, func(n store.Notification) {
+		if n.Seq > eng.Seq() {
+			refresh()
+		}
+	}, refresh)
 }
 
 // openEngine opens the engine on e.dbPath (see openEngineAt) with the
