@@ -94,6 +94,9 @@ func (tx *Tx) FindMemories(ctx context.Context, f engine.MemoryFilter) ([]*engin
 	if f.Session != "" {
 		where, args = append(where, `session = ?`), append(args, f.Session)
 	}
+	if f.Superseded {
+		where = append(where, `superseded_by IS NOT NULL`)
+	}
 	cond := whereClause(where)
 
 	var total int
