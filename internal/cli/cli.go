@@ -100,6 +100,7 @@ func commands() []command {
 		}},
 		{name: "reembed", summary: "re-embed every memory (progress on stderr; resumable) and make that the database's embedder", define: cmdReembed},
 		{name: "backup", args: "DIR", summary: "online SQLite backup + JSON dump of memories, each with .sha256 (on PostgreSQL: the dump, and the pg_dump command)", define: cmdBackup},
+		{name: "copy", summary: "copy a whole memory space (audit, batches, proposals, captures …) between SQLite files and PostgreSQL spaces, verified by counts and a checksum; refuses a non-empty target", define: cmdCopy},
 		{name: "spaces", summary: "the memory spaces (schemas) of the PostgreSQL server --db points at, with their counts; a SQLite file is one space", define: cmdSpaces},
 		{name: "clock", args: "[TIME]", summary: "show, pin (TIME) or unpin (--unset) the database's clock (demo databases pin theirs)", define: cmdClock},
 		{name: "version", summary: "version, commit and build date of this binary (also `memtrace --version`)", define: cmdVersion},
