@@ -3,6 +3,8 @@ package cli
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
+	"fmt"
 	"encoding/json"
 	"errors"
 	"io"
@@ -215,6 +217,34 @@ func dataDir(path string) string {
 		return "."
 	}
 	return filepath.Dir(path)
+}
+
+// scratchDatabase returns where a command may build a database of its own
+// that it throws away afterwards (a golden set's fixture, a benchmark's
+// conversations): name in a new temporary directory, or — when --db is a
+// PostgreSQL DSN — a new space (scratch_<random>_<name>) on that server,
+// so that the run exercises the backend asked for. done removes it.
+func scratchDatabase(e *env, name string) (path string, done func(), err error) {
+	if store.IsDSN(e.dbPath) {
+		var b [4]byte
+		rand.Read(b[:])
+		space := fmt.Sprintf("scratch_%x_%s", b, strings.Map(func(r rune) rune {
+			if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+				return r
+			}
+			return '_'
+		}, strings.ToLower(name)))
+		if len(space) > 63 {
+			space = space[:63]
+		}
+		dsn := store.SpaceDSN(e.dbPath, space)
+		return dsn, func() { _ = store.DropSpace(context.WithoutCancel(e.ctx), dsn) }, nil
+	}
+	dir, err := os.MkdirTemp("", "memtrace-"+name+"-")
+	if err != nil {
+		return "", nil, fmt.Errorf("temporary directory: %w", err)
+	}
+	return filepath.Join(dir, name+".db"), func() { os.RemoveAll(dir) }, nil
 }
 
 // queryText is the query TEXT the positional words make; purpose ends
