@@ -78,6 +78,7 @@ func commands() []command {
 			{name: "locomo", args: "FILE", summary: "LoCoMo retrieval recall@k", define: benchLoCoMo},
 			{name: "recall", summary: "recall latency vs the scan floor as the store grows", define: benchRecall},
 			{name: "open", summary: "opening a database vs reading its rows", define: benchOpen},
+			{name: "scale", summary: "a PostgreSQL server filled with many spaces beside SQLite: open, recall, 4-writer ingest, notification latency", define: benchScale},
 		}},
 		{name: "triage", summary: "judge every active memory of a type; proposals for the curator", define: cmdTriage},
 		{name: "apply", args: "[FILE]", summary: "apply approved proposals (of FILE's verdicts, or --approved: all) in one verified, audited batch", define: cmdApply},
