@@ -27,12 +27,12 @@ type scaleSide struct {
 	// Filled is how many memories the backend held in all (PostgreSQL:
 	// every space of the run; SQLite: the measured file — its files do
 	// not share anything).
-	Filled        int     `json:"filled"`
-	FillPerSec    float64 `json:"fill_per_sec"`
-	OpenMS        float64 `json:"open_ms_p50"`
-	RecallP50MS   float64 `json:"recall_p50_ms"`
-	RecallP95MS   float64 `json:"recall_p95_ms"`
-	IngestPerSec  float64 `json:"ingest_4_writers_per_sec"`
+	Filled       int     `json:"filled"`
+	FillPerSec   float64 `json:"fill_per_sec"`
+	OpenMS       float64 `json:"open_ms_p50"`
+	RecallP50MS  float64 `json:"recall_p50_ms"`
+	RecallP95MS  float64 `json:"recall_p95_ms"`
+	IngestPerSec float64 `json:"ingest_4_writers_per_sec"`
 	// WriteP50MS is one audited write (AddMemory: commit and the
 	// writer's own refresh); NotifyP50MS/P95MS run from the start of that
 	// write to the other engine having the memory in its caches.
