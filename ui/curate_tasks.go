@@ -42,10 +42,13 @@ func (p curatePane) reload() (curatePane, tea.Cmd) {
 			}
 		}
 		if msg.Err == nil {
-			msg.Batches, msg.Err = st.Batches(ctx, curateHistoryLimit)
+			msg.Batches, msg.Err = engine.BatchHistory(ctx, st, curateHistoryLimit)
 		}
 		if msg.Err == nil {
 			msg.Held, _, msg.Err = st.FindReviews(ctx, engine.ReviewFilter{Status: engine.ReviewHeld})
+		}
+		if msg.Err == nil {
+			msg.Links, msg.Err = loadSupersededLinks(ctx, st)
 		}
 		return send(paneCurate, msg)
 	}

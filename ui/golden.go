@@ -22,6 +22,7 @@ type goldenKeys struct {
 	list                              listKeys
 	Run, Cancel, Save, Baseline       key.Binding
 	Open, Trace, DetailUp, DetailDown key.Binding
+	NextFail, PrevFail, OnOpenDB      key.Binding
 	Yes, No, Load, Leave              key.Binding
 }
 
@@ -36,6 +37,9 @@ func defaultGoldenKeys() goldenKeys {
 		Trace:      key.NewBinding(key.WithKeys("enter", "t"), key.WithHelp("enter/t", "trace")),
 		DetailUp:   key.NewBinding(key.WithKeys("K"), key.WithHelp("K", "detail up")),
 		DetailDown: key.NewBinding(key.WithKeys("J"), key.WithHelp("J", "detail down")),
+		NextFail:   key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "next failure")),
+		PrevFail:   key.NewBinding(key.WithKeys("N"), key.WithHelp("N", "previous failure")),
+		OnOpenDB:   key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "run on open DB ⇄ fixture")),
 		Yes:        key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "save")),
 		No:         key.NewBinding(key.WithKeys("n", "esc"), key.WithHelp("n/esc", "keep the old one")),
 		Load:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "load")),
@@ -72,15 +76,26 @@ type goldenPane struct {
 	inputFor   inputTarget
 	defaultSet string
 
-	setPath  string
-	set      *golden.Set
-	basePath string
-	base     *golden.RunResult
-	run      *golden.RunResult
-	diff     *golden.RunDiff
-	rows     []goldenRow
-	loading  bool
-	notFound bool // the default set is absent: the user types a path
+	setPath string
+	set     *golden.Set
+	// quarantine is the set's quarantine file, "" when it has none.
+	quarantine string
+	basePath   string
+	base       *golden.RunResult
+	run        *golden.RunResult
+	diff       *golden.RunDiff
+	rows       []goldenRow
+	loading    bool
+	reloaded   string // the probe a reload was asked for (the Trace tab appended it)
+	notFound   bool   // the default set is absent: the user types a path
+
+	// onOpenDB: r runs the set against the open database instead of its
+	// fixture, so a curator sees the effect of their own changes.
+	onOpenDB bool
+	// fx is the fixture database the last run built (kept open for the
+	// probes' traces); ranOn says what the last run recalled from.
+	fx    *fixtureDB
+	ranOn string
 
 	running     bool
 	cancel      context.CancelFunc
@@ -95,8 +110,11 @@ type goldenPane struct {
 	saving      bool
 
 	cursor, top, detailTop int
-	width, height          int
-	status, err            string
+	// detailNeed is the most lines a probe's detail takes (recomputed when
+	// the rows or the width change): the list gets the rest of the height.
+	detailNeed    int
+	width, height int
+	status, err   string
 }
 
 func newGoldenPane(c *common) goldenPane {
@@ -135,25 +153,40 @@ func (p goldenPane) KeyBindings() []key.Binding {
 	case p.running:
 		return append([]key.Binding{k.Cancel, k.Trace}, k.list.bindings()...)
 	}
-	out := []key.Binding{k.Run, k.Trace, k.Save, k.Baseline, k.Open, k.DetailDown, k.DetailUp}
+	out := []key.Binding{k.Run, k.Trace, k.NextFail, k.PrevFail}
+	if p.set != nil && p.set.Fixture != "" {
+		out = append(out, k.OnOpenDB)
+	}
+	out = append(out, k.Save, k.Baseline, k.Open, k.DetailDown, k.DetailUp)
 	return append(out, k.list.bindings()...)
 }
 
-// Layout: three header lines, the table header, the probe rows, the
-// selected probe's detail, a status line.
-const goldenHeaderLines = 4
+// Layout: four header lines (the set, the database it runs on, the counts,
+// the bar or verdict), the table header, the probe rows, the selected
+// probe's detail, a status line.
+const goldenHeaderLines = 5
+
+// goldenDetailMin is the fewest lines the selected probe's detail keeps.
+const goldenDetailMin = 6
 
 func (p goldenPane) SetSize(w, h int) pane {
 	p.width, p.height = w, h
 	p.input.SetWidth(max(10, w-12))
 	p.bar.SetWidth(p.barWidth())
+	p.detailNeed = p.measureDetail()
 	p.clampCursor()
 	return p
 }
 
+// listRows is the probe list's height: every row when the detail keeps
+// what its longest probe needs, else what is left beside that (never less
+// than two fifths of the pane, nor the detail less than goldenDetailMin).
 func (p goldenPane) listRows() int {
 	avail := max(2, p.height-goldenHeaderLines-1)
-	return max(1, avail*2/5)
+	need := max(goldenDetailMin, p.detailNeed)
+	rows := min(len(p.rows), avail-need)
+	rows = max(rows, min(len(p.rows), avail*2/5))
+	return max(1, min(rows, avail-goldenDetailMin))
 }
 
 func (p goldenPane) detailLines() int {
@@ -179,6 +212,15 @@ func (p goldenPane) update(msg tea.Msg) (goldenPane, tea.Cmd) {
 		return p, loadDefaultSet(p.defaultSet)
 	case goldenSetMsg:
 		return p.setLoaded(msg), nil
+	case goldenReloadMsg:
+		// The Trace tab appended a probe to a set file: reload it when it
+		// is the one shown (a run in flight keeps its set; r reloads).
+		if msg.Path != p.setPath || p.running {
+			return p, nil
+		}
+		p.loading = true
+		p.reloaded = msg.Probe
+		return p, loadSet(msg.Path)
 	case goldenBaselineMsg:
 		p.loading = false
 		if msg.Err != nil {
@@ -192,6 +234,10 @@ func (p goldenPane) update(msg tea.Msg) (goldenPane, tea.Cmd) {
 	case goldenProgressMsg:
 		if msg.Seq != p.seq || !p.running {
 			return p, nil
+		}
+		if p.fixture && !msg.Fixture {
+			// The fixture is built: the bar starts over for the probes.
+			p.bar = p.newBar()
 		}
 		p.fixture, p.done, p.total = msg.Fixture, msg.Done, msg.Total
 		pct := 0.0
@@ -266,6 +312,9 @@ func (p goldenPane) setLoaded(msg goldenSetMsg) goldenPane {
 	case msg.Missing:
 		p.notFound = true
 		p.status = fmt.Sprintf("no golden set at %s: press o and type the path of a set file", p.defaultSet)
+		if len(msg.Tried) > 1 {
+			p.status = fmt.Sprintf("no golden set %s in the working directory, its parents or the executable's: press o and type the path of a set file", p.defaultSet)
+		}
 		return p
 	case msg.Err != nil:
 		p.err = "open set: " + engine.ErrorMessage(msg.Err)
@@ -273,6 +322,8 @@ func (p goldenPane) setLoaded(msg goldenSetMsg) goldenPane {
 	}
 	p.notFound = false
 	p.setPath, p.set, p.run, p.diff = msg.Path, msg.Set, nil, nil
+	p.c.goldenSet = msg.Path
+	p.quarantine = msg.Quarantine
 	p.basePath, p.base = msg.BasePath, msg.Base
 	p.cursor, p.top, p.detailTop, p.err = 0, 0, 0, ""
 	switch {
@@ -283,7 +334,18 @@ func (p goldenPane) setLoaded(msg goldenSetMsg) goldenPane {
 	default:
 		p.status = fmt.Sprintf("%d probes; r runs them against the baseline", len(msg.Set.Probes))
 	}
+	if p.reloaded != "" {
+		p.status = fmt.Sprintf("reloaded %s with the new probe %s: r runs it", displayPath(msg.Path), p.reloaded)
+	}
 	p.rebuild()
+	if p.reloaded != "" {
+		for i, r := range p.rows {
+			if r.ID == p.reloaded {
+				p.moveTo(i)
+			}
+		}
+		p.reloaded = ""
+	}
 	return p
 }
 
@@ -296,6 +358,15 @@ func (p goldenPane) runFinished(msg goldenRunMsg) (goldenPane, tea.Cmd) {
 		p.cancel()
 		p.cancel = nil
 	}
+	var closeOld tea.Cmd
+	if msg.Err == nil {
+		// The new run's fixture replaces the last one (closed off the UI's
+		// goroutine: it removes a directory).
+		if old := p.fx; old != nil && old != msg.Fx {
+			closeOld = func() tea.Msg { old.Close(); return nil }
+		}
+		p.fx, p.ranOn = msg.Fx, msg.RanOn
+	}
 	if msg.Err != nil {
 		if msg.Cancelled {
 			p.status = fmt.Sprintf("run cancelled after %d of %d probes; the last complete run is still shown", p.done, p.total)
@@ -306,9 +377,12 @@ func (p goldenPane) runFinished(msg goldenRunMsg) (goldenPane, tea.Cmd) {
 		return p, nil
 	}
 	p.run, p.err = msg.Run, ""
-	p.status = fmt.Sprintf("ran %d probes in %.1fs", len(msg.Run.Probes), msg.Elapsed.Seconds())
+	p.status = fmt.Sprintf("ran %d probes on %s in %.1fs", len(msg.Run.Probes), msg.RanOn, msg.Elapsed.Seconds())
+	if f := msg.Run.Summary.Failed; f > 0 {
+		p.status += fmt.Sprintf(" · %d failed: n goes to the next", f)
+	}
 	p.rebuild()
-	return p, p.aim(1)
+	return p, tea.Batch(p.aim(1), closeOld)
 }
 
 func (p goldenPane) handleKey(msg tea.KeyPressMsg) (goldenPane, tea.Cmd) {
@@ -356,6 +430,14 @@ func (p goldenPane) handleKey(msg tea.KeyPressMsg) (goldenPane, tea.Cmd) {
 		return p.startRun()
 	case key.Matches(msg, k.Trace):
 		return p.openTrace()
+	case key.Matches(msg, k.NextFail):
+		p.nextFailure(1)
+		return p, nil
+	case key.Matches(msg, k.PrevFail):
+		p.nextFailure(-1)
+		return p, nil
+	case key.Matches(msg, k.OnOpenDB):
+		return p.toggleOpenDB(), nil
 	case key.Matches(msg, k.Save):
 		return p.askSave(), nil
 	case key.Matches(msg, k.Baseline), key.Matches(msg, k.Open):
@@ -456,6 +538,102 @@ func (p *goldenPane) clampCursor() {
 		p.top = p.cursor - rows + 1
 	}
 	p.top = max(0, min(p.top, len(p.rows)-rows))
+}
+
+// failing reports a row that fails in this run, or in the baseline before
+// a run, or went missing.
+func (r goldenRow) failing() bool {
+	switch {
+	case r.Result != nil:
+		return !r.Result.Pass
+	case r.Change != nil && r.Change.Change == golden.ChangeMissing:
+		return true
+	case r.Was != nil:
+		return !r.Was.Pass
+	}
+	return false
+}
+
+// nextFailure moves to the next failing probe in direction dir (1 down,
+// -1 up), wrapping around; the status says when there is none.
+func (p *goldenPane) nextFailure(dir int) {
+	n := len(p.rows)
+	for step := 1; step <= n; step++ {
+		i := ((p.cursor+dir*step)%n + n) % n
+		if p.rows[i].failing() {
+			p.moveTo(i)
+			p.status = fmt.Sprintf("failure %d of %d: %s", p.failureRank(i), p.failureCount(), p.rows[i].ID)
+			return
+		}
+	}
+	switch {
+	case p.run == nil && p.base == nil:
+		p.status = "no results yet: r runs the set"
+	default:
+		p.status = "no failing probe"
+	}
+}
+
+func (p goldenPane) failureCount() int {
+	n := 0
+	for _, r := range p.rows {
+		if r.failing() {
+			n++
+		}
+	}
+	return n
+}
+
+func (p goldenPane) failureRank(i int) int {
+	n := 0
+	for j := 0; j <= i && j < len(p.rows); j++ {
+		if p.rows[j].failing() {
+			n++
+		}
+	}
+	return n
+}
+
+// toggleOpenDB switches what r runs the set on: its fixture (a fresh
+// database, what CI runs) or the open database (the curator's own).
+func (p goldenPane) toggleOpenDB() goldenPane {
+	switch {
+	case p.set == nil:
+		return p
+	case p.set.Fixture == "":
+		p.status = "this set has no fixture: it always runs on the open database"
+		return p
+	case p.running:
+		p.status = "a run is in progress: esc cancels it first"
+		return p
+	case !p.onOpenDB && p.c.deps.Engine == nil:
+		p.err = "no database is open: start memtrace with --db PATH to run the set on it"
+		return p
+	}
+	p.onOpenDB = !p.onOpenDB
+	p.err = ""
+	if p.onOpenDB {
+		p.status = "r now runs the set on the open database: your curation counts (d: back to the fixture)"
+	} else {
+		p.status = "r now runs the set on its fixture, a fresh database as CI builds it"
+	}
+	return p
+}
+
+// runsOn names what r runs the set on.
+func (p goldenPane) runsOn() string {
+	if p.set != nil && p.set.Fixture != "" && !p.onOpenDB {
+		fx := fixtureDB{fixture: p.set.Fixture, quarantine: p.quarantine}
+		return fx.label()
+	}
+	return p.openDBLabel()
+}
+
+func (p goldenPane) openDBLabel() string {
+	if p.c.deps.DBPath != "" {
+		return "the open database " + displayPath(p.c.deps.DBPath)
+	}
+	return "the open database"
 }
 
 func (p goldenPane) selected() (goldenRow, bool) {

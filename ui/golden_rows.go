@@ -19,6 +19,7 @@ func (p *goldenPane) rebuild() {
 			p.cursor = i
 		}
 	}
+	p.detailNeed = p.measureDetail()
 	p.clampCursor()
 }
 

@@ -7,7 +7,7 @@ import "charm.land/bubbles/v2/key"
 // show what the keys do right now.
 type KeyMap struct {
 	NextTab, PrevTab, Tab1, Tab2, Tab3, Tab4, Tab5 key.Binding
-	Help, Quit, ForceQuit                          key.Binding
+	Help, Quit, ForceQuit, Palette                 key.Binding
 }
 
 // DefaultKeyMap returns the global key map.
@@ -23,6 +23,7 @@ func DefaultKeyMap() KeyMap {
 		Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "all keys")),
 		Quit:      key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
 		ForceQuit: key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit")),
+		Palette:   key.NewBinding(key.WithKeys(":"), key.WithHelp(":", "command")),
 	}
 }
 
@@ -65,7 +66,7 @@ func (h helpKeys) ShortHelp() []key.Binding {
 	if h.typing {
 		return append(append([]key.Binding(nil), h.pane...), h.global.ForceQuit)
 	}
-	return append([]key.Binding{h.global.Help, h.global.Quit}, h.pane...)
+	return append([]key.Binding{h.global.Help, h.global.Quit, h.global.Palette}, h.pane...)
 }
 
 // FullHelp is the "?" overlay: the pane's keys in columns of six, then the
@@ -75,5 +76,5 @@ func (h helpKeys) FullHelp() [][]key.Binding {
 	for i := 0; i < len(h.pane); i += 6 {
 		cols = append(cols, h.pane[i:min(i+6, len(h.pane))])
 	}
-	return append(cols, []key.Binding{h.global.NextTab, h.global.PrevTab, h.global.Tab1, h.global.Help, h.global.Quit, h.global.ForceQuit})
+	return append(cols, []key.Binding{h.global.NextTab, h.global.PrevTab, h.global.Tab1, h.global.Palette, h.global.Help, h.global.Quit, h.global.ForceQuit})
 }

@@ -69,6 +69,7 @@ func (p memoriesPane) detailView(n int) []string {
 // the fields, in n lines in all.
 func (p memoriesPane) detailRest(m *engine.Memory, lines []string, n int) []string {
 	st := p.c.styles
+	lines = append(lines, p.chainView(m)...)
 	lines = append(lines, st.Detail.Label.Render("content"))
 	for _, l := range wrapText(m.Content, max(10, p.width-2), 4) {
 		lines = append(lines, "  "+st.Detail.Value.Render(l))

@@ -21,6 +21,17 @@ import (
 // means now.
 type OpenTraceMsg struct {
 	Query engine.Query
+	// Trace, when set, is shown as it is (the recall a probe's run made)
+	// instead of recalling Query first; Focus is the stage and item it
+	// opens on (nil: the budget, or where the last items died).
+	Trace *engine.Trace
+	Focus *TraceFocus
+	// Fixture, when set, is the database the trace was made on (a golden
+	// set's fixture): re-runs and time steps recall from it.
+	Fixture *fixtureDB
+	// Origin, when set, labels the trace in the header (probe, database,
+	// time).
+	Origin *TraceOrigin
 }
 
 // OpenMemoryMsg asks the Memories tab to show the memory with Key (the
@@ -35,6 +46,8 @@ type traceKeys struct {
 	TypeTime, Split, Open, Prompt      key.Binding
 	Stages, Items, Rerun, Pick, Cancel key.Binding
 	OpenItem, CloseItem, ToMemory      key.Binding
+	Mark                               key.Binding
+	marks                              markKeys
 }
 
 func defaultTraceKeys() traceKeys {
@@ -57,6 +70,8 @@ func defaultTraceKeys() traceKeys {
 		OpenItem:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open item")),
 		CloseItem: key.NewBinding(key.WithKeys("esc", "enter"), key.WithHelp("esc", "close item")),
 		ToMemory:  key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "show in Memories")),
+		Mark:      key.NewBinding(key.WithKeys("M"), key.WithHelp("M", "mark survivors → probe")),
+		marks:     defaultMarkKeys(),
 	}
 }
 
@@ -99,10 +114,17 @@ type tracePane struct {
 
 	// q is the query template: text, session, project, k and budget; At is
 	// set from override on every run.
-	q       engine.Query
-	trace   *engine.Trace
-	cmp     *inspector.Comparison // the split view: now (A) vs the override (B)
-	source  string                // where the shown trace came from, when not a live run
+	q      engine.Query
+	trace  *engine.Trace
+	cmp    *inspector.Comparison // the split view: now (A) vs the override (B)
+	source string                // where the shown trace came from, when not a live run
+	// origin labels a trace opened from a golden probe; fx is the fixture
+	// database it recalls from (nil: the open database).
+	origin *TraceOrigin
+	fx     *fixtureDB
+	// mark is the "trace to probe" mode: survivors marked right or wrong,
+	// then written as a golden probe (trace_probe.go).
+	mark    *probeMarks
 	split   bool
 	prompt  bool // the right column shows the prompt instead of the items
 	focus   traceFocus
@@ -125,6 +147,8 @@ type tracePane struct {
 
 	width, height int
 	err           string
+	// notice is a one-time message on the status line (a probe written).
+	notice string
 }
 
 func newTracePane(c *common) tracePane {
@@ -135,18 +159,22 @@ func newTracePane(c *common) tracePane {
 
 func (p tracePane) ID() paneID    { return paneTrace }
 func (p tracePane) Title() string { return "Trace" }
-func (p tracePane) Typing() bool  { return p.query.Focused() || p.atInput.Focused() }
-func (p tracePane) Busy() bool    { return p.loading || p.storedLoading }
+func (p tracePane) Typing() bool {
+	return p.query.Focused() || p.atInput.Focused() || (p.mark != nil && p.mark.writing)
+}
+func (p tracePane) Busy() bool { return p.loading || p.storedLoading }
 
 func (p tracePane) KeyBindings() []key.Binding {
 	k := p.keys
 	switch {
 	case p.query.Focused():
-		return []key.Binding{k.Run, k.Leave}
+		return []key.Binding{k.Run, k.Leave, editorKey()}
 	case p.atInput.Focused():
 		return []key.Binding{withHelp(k.Run, "enter", "set time"), k.Leave}
 	case p.picker:
 		return []key.Binding{k.Pick, k.Cancel, k.list.Up, k.list.Down}
+	case p.mark != nil:
+		return p.markBindings()
 	case p.itemOpen && p.trace != nil:
 		return []key.Binding{k.CloseItem, k.ToMemory, withHelp(k.list.Up, "↑/k", "scroll up"), withHelp(k.list.Down, "↓/j", "scroll down")}
 	}
@@ -158,6 +186,9 @@ func (p tracePane) KeyBindings() []key.Binding {
 	if !p.split {
 		// The split view takes the right column: p would show nothing.
 		out = append(out, k.Prompt)
+		if p.trace != nil {
+			out = append(out, k.Mark)
+		}
 	}
 	return append(out, k.Stages, k.Items, k.list.Up, k.list.Down, k.list.PageUp, k.list.PageDown,
 		k.list.Top, k.list.Bottom, k.Rerun)
@@ -197,7 +228,13 @@ func (p tracePane) update(msg tea.Msg) (tracePane, tea.Cmd) {
 		if !msg.Query.At.IsZero() {
 			p.override = timeOverride{custom: msg.Query.At.UTC()}
 		}
+		p.origin, p.fx, p.source, p.mark, p.picker = msg.Origin, msg.Fixture, "", nil, false
+		if msg.Trace != nil {
+			return p.openGiven(msg.Trace, msg.Focus), nil
+		}
 		return p.run()
+	case probeWrittenMsg:
+		return p.probeWritten(msg)
 	case traceResultMsg:
 		if msg.Seq != p.seq {
 			return p, nil // an older request finished after a newer one started
@@ -209,13 +246,15 @@ func (p tracePane) update(msg tea.Msg) (tracePane, tea.Cmd) {
 		}
 		p.err = ""
 		p.trace, p.cmp, p.source = msg.Trace, msg.Cmp, ""
-		p.itemOpen = false
+		p.itemOpen, p.mark = false, nil
 		if p.trace != nil && len(p.trace.Survivors) == 0 {
 			// Nothing survived: open on the stage where the last items
 			// died, not on an empty budget.
 			p.stage, p.item, p.itemTop = lastDropStage(p.trace, p.stage), 0, 0
 		}
 		return p.clampItems(), nil
+	case editedMsg:
+		return p.edited(msg)
 	case storedTracesMsg:
 		p.storedLoading = false
 		if msg.Err != nil {
@@ -238,7 +277,7 @@ func (p tracePane) update(msg tea.Msg) (tracePane, tea.Cmd) {
 		p.focus = focusItems
 		return p.clampItems(), nil
 	case tea.MouseClickMsg:
-		if y := msg.Mouse().Y - traceHeaderLines - 1; !p.stagesFolded() && msg.Mouse().X < traceStagesWidth && y >= 0 && y < len(engine.StageNames) {
+		if y := msg.Mouse().Y - p.headerLines() - 1; !p.stagesFolded() && msg.Mouse().X < traceStagesWidth && y >= 0 && y < len(engine.StageNames) {
 			p.stage, p.item, p.itemTop, p.focus = y, 0, 0, focusStages
 		}
 		return p, nil
@@ -255,15 +294,24 @@ func (p tracePane) update(msg tea.Msg) (tracePane, tea.Cmd) {
 
 func (p tracePane) handleKey(msg tea.KeyPressMsg) (tracePane, tea.Cmd) {
 	k := p.keys
+	p.notice = ""
 	if p.query.Focused() {
 		switch {
 		case key.Matches(msg, k.Run):
 			p.query.Blur()
 			p.q = engine.Query{Text: strings.TrimSpace(p.query.Value())}
+			// A typed query is the curator's own, on the open database.
+			p.origin, p.fx = nil, nil
 			return p.run()
 		case key.Matches(msg, k.Leave):
 			p.query.Blur()
 			return p, nil
+		case key.Matches(msg, editorKey()):
+			cmd, err := editInEditor(p.query.Value(), editQuery)
+			if err != nil {
+				p.err = err.Error()
+			}
+			return p, cmd
 		}
 		var cmd tea.Cmd
 		p.query, cmd = p.query.Update(msg)
@@ -292,6 +340,9 @@ func (p tracePane) handleKey(msg tea.KeyPressMsg) (tracePane, tea.Cmd) {
 	if p.picker {
 		return p.handlePickerKey(msg)
 	}
+	if p.mark != nil {
+		return p.handleMarkKey(msg)
+	}
 	if p.itemOpen {
 		return p.handleOpenItemKey(msg)
 	}
@@ -299,6 +350,8 @@ func (p tracePane) handleKey(msg tea.KeyPressMsg) (tracePane, tea.Cmd) {
 	case key.Matches(msg, k.OpenItem) && p.focus == focusItems && !p.split && !p.prompt && len(p.stageItems()) > 0:
 		p.itemOpen, p.openTop = true, 0
 		return p, nil
+	case key.Matches(msg, k.Mark):
+		return p.startMarking(), nil
 	case key.Matches(msg, k.Query):
 		return p, p.query.Focus()
 	case key.Matches(msg, k.TypeTime):
@@ -419,9 +472,9 @@ func (p tracePane) run() (tracePane, tea.Cmd) {
 		p.err = "type a query first: press / (or i), write it, then enter"
 		return p, nil
 	}
-	eng := p.c.deps.Engine
+	eng, why := p.engine()
 	if eng == nil {
-		p.err = "no engine: open the UI on a database to run recalls"
+		p.err = why
 		return p, nil
 	}
 	now := p.c.now()
@@ -495,6 +548,7 @@ func (p tracePane) handlePickerKey(msg tea.KeyPressMsg) (tracePane, tea.Cmd) {
 		p.picker = false
 		p.err = ""
 		p.trace, p.cmp, p.split = &tr, nil, false
+		p.origin, p.fx, p.mark = nil, nil, nil
 		p.source = fmt.Sprintf("stored trace #%d · %s · %s", st.ID, st.Source, st.CreatedAt.UTC().Format("2006-01-02 15:04"))
 		// Stepping the time from here re-runs the same query live (read-only).
 		p.q = engine.Query{Text: tr.Query, Session: tr.Session, Project: tr.Project, K: tr.K, Budget: tr.Budget}
