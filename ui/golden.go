@@ -23,6 +23,7 @@ type goldenKeys struct {
 	Open, Trace, DetailUp, DetailDown key.Binding
 	NextFail, PrevFail, OnOpenDB      key.Binding
 	Yes, No, Load, Leave              key.Binding
+	filter                            filterKeys
 }
 
 func defaultGoldenKeys() goldenKeys {
@@ -43,6 +44,7 @@ func defaultGoldenKeys() goldenKeys {
 		No:         key.NewBinding(key.WithKeys("n", "esc"), key.WithHelp("n/esc", "keep the old one")),
 		Load:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "load")),
 		Leave:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
+		filter:     defaultFilterKeys(),
 	}
 }
 
@@ -108,6 +110,10 @@ type goldenPane struct {
 	confirmSave bool
 	saving      bool
 
+	// filter is the "/" filter of the probe list; match is it parsed.
+	filter filterBar
+	match  func(goldenRow) bool
+
 	cursor, top, detailTop int
 	// detailNeed is the most lines a probe's detail takes (recomputed when
 	// the rows or the width change): the list gets the rest of the height.
@@ -119,7 +125,8 @@ type goldenPane struct {
 func newGoldenPane(c *common) goldenPane {
 	in := textinput.New()
 	in.SetStyles(c.styles.Input)
-	p := goldenPane{c: c, keys: defaultGoldenKeys(), input: in, defaultSet: defaultGoldenSet}
+	p := goldenPane{c: c, keys: defaultGoldenKeys(), input: in, defaultSet: defaultGoldenSet,
+		filter: newFilterBar(c, goldenQuery().hint())}
 	p.bar = p.newBar()
 	return p
 }
@@ -139,8 +146,10 @@ func (p goldenPane) ID() paneID    { return paneGolden }
 func (p goldenPane) Title() string { return "Golden" }
 
 // Typing: the path input and the save confirmation take every key.
-func (p goldenPane) Typing() bool { return p.input.Focused() || p.confirmSave }
-func (p goldenPane) Busy() bool   { return p.running || p.loading || p.saving }
+func (p goldenPane) Typing() bool {
+	return p.input.Focused() || p.confirmSave || p.filter.input.Focused()
+}
+func (p goldenPane) Busy() bool { return p.running || p.loading || p.saving }
 
 func (p goldenPane) KeyBindings() []key.Binding {
 	k := p.keys
@@ -149,6 +158,8 @@ func (p goldenPane) KeyBindings() []key.Binding {
 		return []key.Binding{k.Load, k.Leave}
 	case p.confirmSave:
 		return []key.Binding{k.Yes, k.No}
+	case p.filter.input.Focused():
+		return []key.Binding{k.filter.Done, k.filter.Clear}
 	case p.running:
 		return append([]key.Binding{k.Cancel, k.Trace}, k.list.bindings()...)
 	}
@@ -156,7 +167,24 @@ func (p goldenPane) KeyBindings() []key.Binding {
 	if p.set != nil && p.set.Fixture != "" {
 		out = append(out, k.OnOpenDB)
 	}
-	out = append(out, k.Save, k.Baseline, k.Open, k.DetailDown, k.DetailUp)
+	out = append(out, k.filter.Filter)
+	if p.filter.input.Value() != "" {
+		out = append(out, k.filter.ClearSet)
+	}
+	out = append(out, k.Save, k.Baseline, k.Open)
+	// J and K only while the detail has more lines than room, in the
+	// direction they can still scroll (the view clamps detailTop).
+	if r, ok := p.selected(); ok {
+		n := p.detailLines()
+		body := len(p.detailBody(r))
+		top := max(0, min(p.detailTop, body-(n-1)))
+		if top < body-(n-1) {
+			out = append(out, k.DetailDown)
+		}
+		if top > 0 {
+			out = append(out, k.DetailUp)
+		}
+	}
 	return append(out, k.list.bindings()...)
 }
 
@@ -201,6 +229,7 @@ func (p goldenPane) update(msg tea.Msg) (goldenPane, tea.Cmd) {
 	switch msg := msg.(type) {
 	case restyleMsg:
 		p.input.SetStyles(p.c.styles.Input)
+		p.filter.input.SetStyles(p.c.styles.Input)
 		p.bar = p.newBar()
 		return p, p.aim(p.target)
 	case startMsg:
@@ -280,6 +309,9 @@ func (p goldenPane) update(msg tea.Msg) (goldenPane, tea.Cmd) {
 			p.moveTo(p.top + y)
 		}
 		return p, nil
+	}
+	if p.filter.input.Focused() {
+		return p, updateFocused(&p.filter.input, msg)
 	}
 	return p, updateFocused(&p.input, msg)
 }

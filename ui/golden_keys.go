@@ -36,6 +36,9 @@ func (p goldenPane) handleKey(msg tea.KeyPressMsg) (goldenPane, tea.Cmd) {
 		p.input, cmd = p.input.Update(msg)
 		return p, cmd
 	}
+	if p.filter.input.Focused() {
+		return p.filterKey(msg)
+	}
 	if p.confirmSave {
 		switch {
 		case key.Matches(msg, k.Yes):
@@ -53,6 +56,11 @@ func (p goldenPane) handleKey(msg tea.KeyPressMsg) (goldenPane, tea.Cmd) {
 			p.cancel()
 		}
 		p.status = "cancelling the run…"
+		return p, nil
+	case key.Matches(msg, k.filter.Filter):
+		return p, p.filter.input.Focus()
+	case !p.running && key.Matches(msg, k.filter.ClearSet) && p.filter.clear():
+		p.refilter()
 		return p, nil
 	case key.Matches(msg, k.Run):
 		return p.startRun()
