@@ -345,7 +345,9 @@ memory keeps its status and gains superseded_by (the newer memory), valid_to
 (when it stopped holding) and superseded_at (when the link was recorded).
 The link is an audited update in the batch of the capture or curator action
 that made it: ` + "`memtrace rollback BATCH`" + ` removes it, and
-` + "`memtrace supersede OLD --unlink`" + ` does by hand.
+` + "`memtrace supersede OLD --unlink`" + ` does by hand. In the TUI, s in Memories
+links or unlinks by hand, and Curate's S queue lists the links made since the
+last review (u undoes one, m marks them reviewed).
 
 The rule, at capture (always on; precision first, since a wrong supersession
 hides a true fact). A newly stored memory supersedes an older one when
