@@ -207,6 +207,19 @@ func auditChange(a *engine.AuditEntry) string {
 	if b.Content != f.Content {
 		parts = append(parts, "content edited")
 	}
+	link := func(id int64) string {
+		if id == 0 {
+			return "—"
+		}
+		return fmt.Sprintf("#%d", id)
+	}
+	if b.SupersededBy != f.SupersededBy {
+		s := fmt.Sprintf("superseded_by %s→%s", link(b.SupersededBy), link(f.SupersededBy))
+		if f.SupersededBy != 0 {
+			s += " until " + day(f.ValidTo)
+		}
+		parts = append(parts, s)
+	}
 	if len(parts) == 0 {
 		return "no field changed"
 	}
