@@ -250,6 +250,11 @@ func (s *tmuxSession) walkThrough(t *testing.T) {
 	// that fired.
 	s.send(t, "3")
 	s.waitText(t, "keep · by heartbeat", "rule vital_review")
+	// S: the demo's knowledge updates, linked at capture, wait for review
+	// in the superseded queue, with the former and the newer fact.
+	s.send(t, "S")
+	s.waitText(t, "links since the last review", "former:", "newer:", "u undo this link")
+	s.send(t, "S")
 	s.send(t, "1")
 	s.waitText(t, "forgotten by +7d:")
 

@@ -269,10 +269,11 @@ func (p curatePane) KeyBindings() []key.Binding {
 		out = append(append([]key.Binding{k.Unlink, k.Reviewed}, filter...), move...)
 		return append(out, k.Superseded, k.History, k.Reload)
 	}
-	out = []key.Binding{k.Approve, k.Reject, k.Retype, k.Select, k.Range, k.Batch, k.ApplyAll}
+	out = []key.Binding{k.Approve, k.Reject}
 	if len(p.rejects) > 0 {
 		out = append(out, k.UndoReject)
 	}
+	out = append(out, k.Retype, k.Select, k.Range, k.Batch, k.ApplyAll)
 	out = append(append(out, filter...), k.Prev, k.Next)
 	out = append(out, move...)
 	return append(out, k.Control, k.History, k.Held, k.Superseded, k.Reload)

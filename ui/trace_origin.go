@@ -24,16 +24,19 @@ type TraceOrigin struct {
 	NotItsRun bool
 }
 
-// label is the origin line of the Trace header.
-func (o TraceOrigin) label() string {
+// label is the origin line of the Trace header; stepped: the shown recall
+// is at another time than the probe's (the time override moved).
+func (o TraceOrigin) label(stepped bool) string {
 	at := o.At.UTC().Format("2006-01-02 15:04 UTC")
 	switch {
+	case o.Run && stepped:
+		return "probe " + o.Probe + "'s database, stepped from its time " + at + " · " + o.DB + " · set " + displayPath(o.Set)
 	case o.Run:
-		return "probe " + o.Probe + "'s own run · " + o.DB + " · at " + at + " · set " + displayPath(o.Set)
+		return "probe " + o.Probe + "'s own run at " + at + " · " + o.DB + " · set " + displayPath(o.Set)
 	case o.NotItsRun:
-		return "probe " + o.Probe + " on " + o.DB + ", NOT its run on the set's fixture (Golden: r runs it) · at " + at
+		return "probe " + o.Probe + " at " + at + " on " + o.DB + ", NOT its run on the set's fixture (Golden: r runs it)"
 	}
-	return "probe " + o.Probe + " · " + o.DB + " · at " + at + " · set " + displayPath(o.Set)
+	return "probe " + o.Probe + " at " + at + " · " + o.DB + " · set " + displayPath(o.Set)
 }
 
 // TraceFocus is the stage and item a trace opens on (a failing probe's
@@ -53,10 +56,11 @@ func (p tracePane) headerLines() int {
 
 func (p tracePane) originLine() string {
 	st := p.c.styles
+	label := p.origin.label(p.trace != nil && !p.trace.At.Equal(p.origin.At))
 	if p.fx.Closed() {
-		return st.App.Error.Render(safetext.Truncate(safetext.SanitizeLine(p.origin.label()+" · closed: a newer run replaced that database"), p.width))
+		return st.App.Error.Render(safetext.Truncate(safetext.SanitizeLine("closed: a newer run replaced that database · "+label), p.width))
 	}
-	return st.Filter.Chip.Render(safetext.Truncate(safetext.SanitizeLine(p.origin.label()), p.width))
+	return st.Filter.Chip.Render(safetext.Truncate(safetext.SanitizeLine(label), p.width))
 }
 
 // engine is what the pane recalls from: the fixture database of the probe

@@ -273,6 +273,9 @@ func (p tracePane) probeWritten(msg probeWrittenMsg) (tracePane, tea.Cmd) {
 	p.mark = nil
 	p.err = ""
 	p.notice = fmt.Sprintf("appended probe %s to %s (%d present, %d absent): the Golden tab runs it with r", msg.ID, displayPath(msg.Path), msg.Present, msg.Absent)
+	if msg.Absent > 0 {
+		p.notice += fmt.Sprintf("; it fails until recall stops returning the %d marked wrong", msg.Absent)
+	}
 	reload := goldenReloadMsg{Path: msg.Path, Probe: msg.ID}
 	return p, func() tea.Msg { return send(paneGolden, reload) }
 }

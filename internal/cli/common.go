@@ -3,8 +3,10 @@ package cli
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -106,7 +108,27 @@ func engineOver(ctx context.Context, db *store.DB, now func() time.Time, o engin
 		db.Close()
 		return nil, nil, nil, err
 	}
-	return eng, db, func() { db.Close() }, nil
+	if !db.Postgres() {
+		return eng, db, func() { db.Close() }, nil
+	}
+	l := listenForChanges(ctx, db, eng)
+	return eng, db, func() { l.Stop(); db.Close() }, nil
+}
+
+// listenForChanges keeps eng current with what other processes write to
+// its PostgreSQL space: each change notification, and each reconnection
+// after a lost connection, refreshes the engine's caches and indexes from
+// the seq it last applied (store.DB.Listen says why that is complete). A
+// notification the engine has already applied (its own writes) is
+// skipped. A refresh that fails is tried again at the next notification.
+func listenForChanges(ctx context.Context, db *store.DB, eng *engine.Engine) *store.Listener {
+	lctx := context.WithoutCancel(ctx)
+	refresh := func() { _ = eng.Refresh(lctx) }
+	return db.StartListening(lctx, func(n store.Notification) {
+		if n.Seq > eng.Seq() {
+			refresh()
+		}
+	}, refresh)
 }
 
 // openEngine opens the engine on e.dbPath (see openEngineAt) with the
@@ -195,6 +217,34 @@ func dataDir(path string) string {
 		return "."
 	}
 	return filepath.Dir(path)
+}
+
+// scratchDatabase returns where a command may build a database of its own
+// that it throws away afterwards (a golden set's fixture, a benchmark's
+// conversations): name in a new temporary directory, or — when --db is a
+// PostgreSQL DSN — a new space (scratch_<random>_<name>) on that server,
+// so that the run exercises the backend asked for. done removes it.
+func scratchDatabase(e *env, name string) (path string, done func(), err error) {
+	if store.IsDSN(e.dbPath) {
+		var b [4]byte
+		rand.Read(b[:])
+		space := fmt.Sprintf("scratch_%x_%s", b, strings.Map(func(r rune) rune {
+			if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+				return r
+			}
+			return '_'
+		}, strings.ToLower(name)))
+		if len(space) > 63 {
+			space = space[:63]
+		}
+		dsn := store.SpaceDSN(e.dbPath, space)
+		return dsn, func() { _ = store.DropSpace(context.WithoutCancel(e.ctx), dsn) }, nil
+	}
+	dir, err := os.MkdirTemp("", "memtrace-"+name+"-")
+	if err != nil {
+		return "", nil, fmt.Errorf("temporary directory: %w", err)
+	}
+	return filepath.Join(dir, name+".db"), func() { os.RemoveAll(dir) }, nil
 }
 
 // queryText is the query TEXT the positional words make; purpose ends
