@@ -333,6 +333,19 @@ func (s *tmuxSession) walkNarrow(t *testing.T) {
 	s.send(t, "2")
 	s.waitText(t, demoProbes(t), "greeting-annyeong")
 
+	// The palette, from the Golden tab: tab completes the command, and a
+	// Korean query recalled at +30d opens in Trace on that step.
+	s.send(t, ":")
+	s.typeText(t, "rec")
+	s.send(t, "Tab")
+	s.typeText(t, "충주 사과 @")
+	s.waitText(t, ":recall 충주 사과 @", "recall at +30d")
+	s.typeText(t, "+30d")
+	s.send(t, "Enter")
+	s.waitText(t, "query › 충주 사과", "[+30d]")
+	s.send(t, "2")
+	s.waitText(t, demoProbes(t), "greeting-annyeong")
+
 	// Below 80×24 the frame says so.
 	s.tmux(t, "resize-window", "-t", s.name, "-x", "70", "-y", "20")
 	s.waitText(t, "terminal too small: 70×20, need 80×24")

@@ -172,3 +172,21 @@ func TestEditedWordingOverLimitKept(t *testing.T) {
 		t.Errorf("over the limit: input %q, draft %d runes, status %q", p.dlg.input.Value(), len([]rune(p.dlg.draft)), p.status)
 	}
 }
+
+// TestEditedReasonGoesToTheRejectDialog: a reason edited in $EDITOR lands
+// in the open reject dialog (and not in a wording dialog).
+func TestEditedReasonGoesToTheRejectDialog(t *testing.T) {
+	styles := NewStyles(true, true)
+	c := &common{ctx: context.Background(), styles: &styles}
+	p := newCuratePane(c)
+	p.dlg = &dialog{kind: "reject", input: newTextInput(c, "reason › ", "")}
+	p = p.edited(editedMsg{Target: editReason, Text: "an echo of the assistant, 어시스턴트의 메아리", Joined: true})
+	if got := p.dlg.input.Value(); got != "an echo of the assistant, 어시스턴트의 메아리" || !strings.Contains(p.status, "joined") {
+		t.Errorf("reject dialog after the edit: %q, status %q", got, p.status)
+	}
+	p.dlg = &dialog{kind: "wording", input: newTextInput(c, "HOT rule › ", "")}
+	p = p.edited(editedMsg{Target: editReason, Text: "x"})
+	if p.dlg.input.Value() != "" || !strings.Contains(p.status, "closed") {
+		t.Errorf("a reason edit reached a wording dialog: %q / %q", p.dlg.input.Value(), p.status)
+	}
+}

@@ -171,7 +171,20 @@ func (p goldenPane) KeyBindings() []key.Binding {
 	if p.filter.input.Value() != "" {
 		out = append(out, k.filter.ClearSet)
 	}
-	out = append(out, k.Save, k.Baseline, k.Open, k.DetailDown, k.DetailUp)
+	out = append(out, k.Save, k.Baseline, k.Open)
+	// J and K only while the detail has more lines than room, in the
+	// direction they can still scroll (the view clamps detailTop).
+	if r, ok := p.selected(); ok {
+		n := p.detailLines()
+		body := len(p.detailBody(r))
+		top := max(0, min(p.detailTop, body-(n-1)))
+		if top < body-(n-1) {
+			out = append(out, k.DetailDown)
+		}
+		if top > 0 {
+			out = append(out, k.DetailUp)
+		}
+	}
 	return append(out, k.list.bindings()...)
 }
 

@@ -168,14 +168,33 @@ func (p tracePane) KeyBindings() []key.Binding {
 	case p.atInput.Focused():
 		return []key.Binding{withHelp(k.Run, "enter", "set time"), k.Leave}
 	case p.picker:
-		return []key.Binding{k.Pick, k.Cancel, k.list.Up, k.list.Down}
+		// Only what acts on the list as it is (it may be empty).
+		out := []key.Binding{k.Cancel}
+		if len(p.stored) > 0 {
+			out = append([]key.Binding{k.Pick}, out...)
+		}
+		if len(p.stored) > 1 {
+			out = append(out, k.list.Up, k.list.Down)
+		}
+		return out
 	case p.mark != nil:
 		return p.markBindings()
 	case p.itemOpen && p.trace != nil:
-		return []key.Binding{k.CloseItem, k.ToMemory, withHelp(k.list.Up, "↑/k", "scroll up"), withHelp(k.list.Down, "↓/j", "scroll down")}
+		out := []key.Binding{k.CloseItem}
+		if items := p.stageItems(); p.item < len(items) && items[p.item].Key != "" {
+			out = append(out, k.ToMemory)
+		}
+		if len(p.openItemView(1<<20)) > p.bodyRows() {
+			out = append(out, withHelp(k.list.Up, "↑/k", "scroll up"), withHelp(k.list.Down, "↓/j", "scroll down"))
+		}
+		return out
+	}
+	if p.trace == nil {
+		// Nothing to move in or show yet: the keys that make a trace.
+		return []key.Binding{k.Query, k.Earlier, k.Later, k.TypeTime, k.Open, k.Rerun}
 	}
 	var out []key.Binding
-	if p.trace != nil && p.focus == focusItems && !p.split && !p.prompt {
+	if p.focus == focusItems && !p.split && !p.prompt {
 		out = append(out, k.OpenItem)
 	}
 	out = append(out, k.Query, k.Earlier, k.Later, k.TypeTime, k.Split, k.Open)
@@ -186,8 +205,22 @@ func (p tracePane) KeyBindings() []key.Binding {
 			out = append(out, k.Mark)
 		}
 	}
-	return append(out, k.Stages, k.Items, k.list.Up, k.list.Down, k.list.PageUp, k.list.PageDown,
-		k.list.Top, k.list.Bottom, k.Rerun)
+	// The key to the other column (the focused one's key does nothing).
+	if p.focus == focusItems {
+		out = append(out, k.Stages)
+	} else {
+		out = append(out, k.Items)
+	}
+	moves := []key.Binding{k.list.Up, k.list.Down, k.list.PageUp, k.list.PageDown, k.list.Top, k.list.Bottom}
+	if p.prompt && p.focus == focusItems {
+		// The moves scroll the prompt: only when it is longer than the view.
+		if len(wrapText(p.trace.Prompt, p.rightWidth(), 0))+1 <= p.bodyRows() {
+			moves = nil
+		} else {
+			moves = moves[:5] // G does not scroll the prompt
+		}
+	}
+	return append(append(out, moves...), k.Rerun)
 }
 
 // withHelp is b with other help text (the same key doing another thing in
@@ -222,7 +255,7 @@ func (p tracePane) update(msg tea.Msg) (tracePane, tea.Cmd) {
 		p.query.SetValue(msg.Query.Text)
 		p.override = timeOverride{}
 		if !msg.Query.At.IsZero() {
-			p.override = timeOverride{custom: msg.Query.At.UTC()}
+			p.override = overrideAt(msg.Query.At, p.c.now())
 		}
 		p.origin, p.fx, p.source, p.mark, p.picker = msg.Origin, msg.Fixture, "", nil, false
 		if msg.Trace != nil {
@@ -370,14 +403,16 @@ func (p tracePane) handleKey(msg tea.KeyPressMsg) (tracePane, tea.Cmd) {
 	case key.Matches(msg, k.Earlier):
 		p.override = p.override.prev(p.c.now())
 		return p.run()
-	case key.Matches(msg, k.Split):
+	case key.Matches(msg, k.Split) && p.trace != nil:
 		p.split = !p.split
 		p.itemOpen = false
 		if p.split && (p.cmp == nil || p.source != "") && !p.override.isNow() {
 			return p.run()
 		}
 		return p, nil
-	case key.Matches(msg, k.Prompt):
+	case key.Matches(msg, k.Prompt) && !p.split:
+		// In the split view the right column is the comparison: p would
+		// only flip what shows after it (and the footer does not offer it).
 		p.prompt = !p.prompt
 		return p, nil
 	case key.Matches(msg, k.Open):

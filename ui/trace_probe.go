@@ -74,7 +74,11 @@ func (p tracePane) markBindings() []key.Binding {
 	if p.mark.writing {
 		return []key.Binding{k.Submit, k.Field, k.Back}
 	}
-	return []key.Binding{k.Right, k.Wrong, k.Clear, k.Write, k.Leave, p.keys.list.Up, p.keys.list.Down, p.keys.list.Top, p.keys.list.Bottom}
+	out := []key.Binding{k.Right, k.Wrong}
+	if m := p.mark; m.cursor < len(m.marks) && m.marks[m.cursor] != markNone {
+		out = append(out, k.Clear) // unmark: only on a marked survivor
+	}
+	return append(out, k.Write, k.Leave, p.keys.list.Up, p.keys.list.Down, p.keys.list.Top, p.keys.list.Bottom)
 }
 
 // startMarking enters the marking mode on the shown trace's survivors.

@@ -180,7 +180,7 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		return m, tea.Quit
 	}
 	if m.showHelp {
-		if key.Matches(msg, m.keys.Help, m.keys.Quit) || msg.String() == "esc" {
+		if key.Matches(msg, m.keys.CloseHelp) {
 			m.showHelp = false
 		}
 		return m, nil
@@ -308,10 +308,21 @@ func (m Model) tabAt(x int) (int, bool) {
 	return 0, false
 }
 
+// helpKeys are the footer's keys: while the ? overlay shows, only what
+// closes it (every other key is ignored then).
 func (m Model) helpKeys() helpKeys {
+	if m.showHelp {
+		return helpKeys{global: m.keys, pane: []key.Binding{m.keys.CloseHelp}, typing: true}
+	}
+	return m.activeKeys()
+}
+
+// activeKeys are the keys of the palette or the active pane and the global
+// ones: the ? overlay lists them.
+func (m Model) activeKeys() helpKeys {
 	h := helpKeys{global: m.keys}
 	if m.pal.open {
-		h.pane, h.typing = m.pal.keys.bindings(), true
+		h.pane, h.typing = m.pal.bindings(), true
 		return h
 	}
 	if p, ok := m.activePane(); ok {
@@ -383,7 +394,7 @@ func (m Model) render() string {
 	if m.showHelp {
 		h := m.help
 		h.ShowAll = true
-		box := st.Overlay.Render(st.App.Title.Render("Keys") + "\n\n" + h.View(m.helpKeys()) + "\n\n" + m.paletteHelp(bodyHeight))
+		box := st.Overlay.Render(st.App.Title.Render("Keys") + "\n\n" + h.View(m.activeKeys()) + "\n\n" + m.paletteHelp(bodyHeight))
 		body = lipgloss.Place(m.width, bodyHeight, lipgloss.Center, lipgloss.Center, box)
 	}
 	body = lipgloss.NewStyle().Width(m.width).Height(bodyHeight).MaxHeight(bodyHeight).MaxWidth(m.width).Render(clipLines(body, m.width))
