@@ -266,10 +266,16 @@ func TestCurateHelpIsTrue(t *testing.T) {
 	}
 	want("queue", [2]string{"x", "reject…"}, [2]string{"space", "select & move down"}, [2]string{"V", "select range"},
 		[2]string{"/", "filter"}, [2]string{"g", "first"}, [2]string{"G", "last"}, [2]string{"pgdn", "page down"}, [2]string{"S", "superseded links"})
+	// A rejection gives the history a batch to act on.
+	m = drive(t, m, press("x"))
+	m = drive(t, m, press("enter"))
 	m = drive(t, m, press("H"))
 	want("history", [2]string{"enter", "list changes"}, [2]string{"u", "roll back batch…"}, [2]string{"/", "filter"})
 	m = drive(t, m, press("S"))
-	want("superseded", [2]string{"u", "undo link"}, [2]string{"m", "mark all reviewed"}, [2]string{"/", "filter"})
+	want("superseded", [2]string{"/", "filter"}, [2]string{"S", "superseded links"})
+	if hasKey(m.helpKeys().FullHelp(), "u", "undo link") {
+		t.Error("superseded: ? offers u with no link to undo")
+	}
 	m = drive(t, m, press("/"))
 	if f := lastLine(screen(m)); !strings.Contains(f, "enter keep filter") || !strings.Contains(f, "esc clear filter") || strings.Contains(f, "q quit") {
 		t.Errorf("footer in the filter: %q", f)

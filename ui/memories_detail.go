@@ -195,15 +195,6 @@ func auditChange(a *engine.AuditEntry) string {
 	diff("tier", string(b.Tier), string(f.Tier))
 	diff("scope", b.Scope, f.Scope)
 	diff("importance", fmt.Sprintf("%.2f", b.Importance), fmt.Sprintf("%.2f", f.Importance))
-	if b.SupersededBy != f.SupersededBy {
-		sup := func(id int64) string {
-			if id == 0 {
-				return "none"
-			}
-			return fmt.Sprintf("#%d", id)
-		}
-		diff("superseded_by", sup(b.SupersededBy), sup(f.SupersededBy))
-	}
 	if b.Content != f.Content {
 		parts = append(parts, "content edited")
 	}
