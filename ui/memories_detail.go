@@ -198,14 +198,14 @@ func auditChange(a *engine.AuditEntry) string {
 	if b.Content != f.Content {
 		parts = append(parts, "content edited")
 	}
-	link := func(id int64) string {
-		if id == 0 {
-			return "—"
-		}
-		return fmt.Sprintf("#%d", id)
-	}
 	if b.SupersededBy != f.SupersededBy {
-		s := fmt.Sprintf("superseded_by %s→%s", link(b.SupersededBy), link(f.SupersededBy))
+		sup := func(id int64) string {
+			if id == 0 {
+				return "none"
+			}
+			return fmt.Sprintf("#%d", id)
+		}
+		s := fmt.Sprintf("superseded_by %s→%s", sup(b.SupersededBy), sup(f.SupersededBy))
 		if f.SupersededBy != 0 {
 			s += " until " + day(f.ValidTo)
 		}
