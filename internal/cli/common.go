@@ -22,8 +22,9 @@ import (
 // that is not there.
 func missingDatabase(path string) error {
 	if store.IsDSN(path) {
+		p := store.RedactDSN(path) // a password is not repeated in messages
 		return engine.Errorf(engine.ENOTFOUND,
-			"no memtrace space at %s; build one with `memtrace demo --no-tui --db '%s'` (the bundled demo), `memtrace ingest --db '%s' FILE.jsonl`, or copy one in with `memtrace copy --from FILE.db --to '%s'`", store.RedactDSN(path), path, path, path)
+			"no memtrace space at %s; build one with `memtrace demo --no-tui --db '%s'` (the bundled demo), `memtrace ingest --db '%s' FILE.jsonl`, or copy one in with `memtrace copy --from FILE.db --to '%s'`", p, p, p, p)
 	}
 	return engine.Errorf(engine.ENOTFOUND,
 		"no database at %s; build one with `memtrace demo --no-tui --db %s` (the bundled demo) or `memtrace ingest --db %s FILE.jsonl`", path, path, path)
