@@ -290,19 +290,6 @@ func (m Model) completions(text string) []paletteCandidate {
 	return out
 }
 
-// paletteHelpLines is :help's list of commands (the ? overlay shows it).
-func paletteHelpLines() []string {
-	var out []string
-	for _, c := range paletteCommands() {
-		name := ":" + c.Name
-		for _, a := range c.Aliases {
-			name += " :" + a
-		}
-		out = append(out, strings.TrimSpace(name+" "+c.Args)+" — "+c.Help)
-	}
-	return out
-}
-
 // recallTimes are the times :recall completes after "@".
 var recallTimes = []string{"now", "+1d", "+7d", "+30d", "+90d", "+365d"}
 
