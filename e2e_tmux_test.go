@@ -250,6 +250,11 @@ func (s *tmuxSession) walkThrough(t *testing.T) {
 	// that fired.
 	s.send(t, "3")
 	s.waitText(t, "keep · by heartbeat", "rule vital_review")
+	// S: the demo's knowledge updates, linked at capture, wait for review
+	// in the superseded queue, with the former and the newer fact.
+	s.send(t, "S")
+	s.waitText(t, "links since the last review", "former:", "newer:", "u undo this link")
+	s.send(t, "S")
 	s.send(t, "1")
 	s.waitText(t, "forgotten by +7d:")
 
@@ -325,6 +330,19 @@ func (s *tmuxSession) walkNarrow(t *testing.T) {
 
 	s.send(t, "3")
 	s.waitText(t, "keep · by heartbeat", "rule vital_review")
+	s.send(t, "2")
+	s.waitText(t, demoProbes(t), "greeting-annyeong")
+
+	// The palette, from the Golden tab: tab completes the command, and a
+	// Korean query recalled at +30d opens in Trace on that step.
+	s.send(t, ":")
+	s.typeText(t, "rec")
+	s.send(t, "Tab")
+	s.typeText(t, "충주 사과 @")
+	s.waitText(t, ":recall 충주 사과 @", "recall at +30d")
+	s.typeText(t, "+30d")
+	s.send(t, "Enter")
+	s.waitText(t, "query › 충주 사과", "[+30d]")
 	s.send(t, "2")
 	s.waitText(t, demoProbes(t), "greeting-annyeong")
 

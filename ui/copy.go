@@ -44,7 +44,8 @@ var (
 )
 
 func (p tracePane) copyTargets() []copyTarget {
-	if p.trace == nil || p.picker || p.Typing() {
+	// The marking mode has its own keys (y marks a survivor right).
+	if p.trace == nil || p.picker || p.Typing() || p.mark != nil {
 		return nil
 	}
 	var doc bytes.Buffer

@@ -215,7 +215,7 @@ func (p curatePane) KeyBindings() []key.Binding {
 		case "wording":
 			return []key.Binding{k.ApproveWording, k.CancelWording, editorKey()}
 		case "reject":
-			return []key.Binding{k.RejectReason, k.CancelWording}
+			return []key.Binding{k.RejectReason, k.CancelWording, editorKey()}
 		}
 		return []key.Binding{k.Confirm, k.Cancel}
 	}
@@ -231,26 +231,49 @@ func (p curatePane) KeyBindings() []key.Binding {
 			filter = append(filter, k.filter.ClearSet)
 		}
 	}
+	// A list's keys only when it has something to act on (one to act on,
+	// two to move between): the footer never offers a key that does
+	// nothing.
+	moves := func(n int, ks ...key.Binding) []key.Binding {
+		if n < 2 {
+			return nil
+		}
+		return ks
+	}
 	var out []key.Binding
 	switch p.mode {
 	case modeControl:
-		return []key.Binding{k.LabelKeep, k.LabelEcho, k.LabelRoleplay, k.Retype, k.Up, k.Down, k.Control, k.History, k.Reload}
+		n := len(p.controlItems())
+		if n > 0 {
+			out = []key.Binding{k.LabelKeep, k.LabelEcho, k.LabelRoleplay, k.Retype}
+		}
+		out = append(out, moves(n, k.Up, k.Down)...)
+		return append(out, k.Control, k.History, k.Reload)
 	case modeHistory:
-		out = append(append([]key.Binding{k.Changes, k.Rollback}, filter...), move...)
+		n := len(p.history())
+		if n > 0 {
+			out = []key.Binding{k.Changes, k.Rollback}
+		}
+		out = append(append(out, filter...), moves(n, move...)...)
 		return append(out, k.History, k.Control, k.Held, k.Superseded, k.Reload)
 	case modeBatch:
 		out = append([]key.Binding{k.Rollback, k.Back}, move...)
 		return append(out, k.Reload)
 	case modeHeld:
-		return []key.Binding{k.StoreHeld, k.SkipHeld, k.Up, k.Down, k.Held, k.History, k.Control, k.Superseded, k.Reload}
+		if len(p.held) > 0 {
+			out = []key.Binding{k.StoreHeld, k.SkipHeld}
+		}
+		out = append(out, moves(len(p.held), k.Up, k.Down)...)
+		return append(out, k.Held, k.History, k.Control, k.Superseded, k.Reload)
 	case modeSuperseded:
 		out = append(append([]key.Binding{k.Unlink, k.Reviewed}, filter...), move...)
 		return append(out, k.Superseded, k.History, k.Reload)
 	}
-	out = []key.Binding{k.Approve, k.Reject, k.Retype, k.Select, k.Range, k.Batch, k.ApplyAll}
+	out = []key.Binding{k.Approve, k.Reject}
 	if len(p.rejects) > 0 {
 		out = append(out, k.UndoReject)
 	}
+	out = append(out, k.Retype, k.Select, k.Range, k.Batch, k.ApplyAll)
 	out = append(append(out, filter...), k.Prev, k.Next)
 	out = append(out, move...)
 	return append(out, k.Control, k.History, k.Held, k.Superseded, k.Reload)

@@ -82,6 +82,15 @@ func (p curatePane) filterable() bool {
 	return p.mode == modeQueue || p.mode == modeHistory || p.mode == modeSuperseded
 }
 
+// enterMode shows list mode with no filter (the palette's :batch and
+// :queue), so cursors index the whole list.
+func (p curatePane) enterMode(mode curateMode) curatePane {
+	p.mode, p.changes = mode, nil
+	p.filter.input.Blur()
+	p, _ = p.setFilter("")
+	return p
+}
+
 // setFilter sets the filter text and parses it for the current list; the
 // cursor goes back to the first row.
 func (p curatePane) setFilter(s string) (curatePane, tea.Cmd) {

@@ -50,7 +50,7 @@ func (p curatePane) askReject(cur *engine.Proposal) (curatePane, tea.Cmd) {
 		what = p.countText(ids)
 	}
 	in := newTextInput(p.c, "reason › ", "optional: why")
-	in.CharLimit = 200
+	in.CharLimit = maxReasonChars
 	in.SetWidth(max(10, p.width-len(in.Prompt)-6))
 	in.SetValue(rejectReason(cur))
 	cmd := in.Focus()
@@ -82,6 +82,17 @@ func (p curatePane) rejectKey(msg tea.KeyPressMsg) (curatePane, tea.Cmd) {
 		p.dlg = nil
 		p.selected = map[int64]bool{}
 		return p.reject(d.ids, d.input.Value())
+	case "ctrl+o":
+		// A long reason in $EDITOR (what was over the limit comes back).
+		text := d.input.Value()
+		if d.draft != "" {
+			text = d.draft
+		}
+		cmd, err := editInEditor(text, editReason)
+		if err != nil {
+			p.status = err.Error()
+		}
+		return p, cmd
 	}
 	var cmd tea.Cmd
 	d.input, cmd = d.input.Update(msg)

@@ -134,6 +134,10 @@ func (p curatePane) rollback(batch string) (curatePane, tea.Cmd) {
 				return "", fmt.Errorf("rolled back %s, but the engine did not refresh (press R): %w", batch, err)
 			}
 		}
+		if rep.Rejected > 0 && rep.Restored == 0 {
+			// A rejection: no memory changed; the proposals are open again.
+			return fmt.Sprintf("rolled back rejection %s: %d proposal(s) open again as they were; no memory changed", rep.Batch, rep.Rejected), nil
+		}
 		what := fmt.Sprintf("rolled back %s: %d memor(y/ies) restored", rep.Batch, rep.Restored)
 		if rep.Effect.Changed() > 0 {
 			what += " (" + rep.Effect.String() + ")"

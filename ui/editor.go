@@ -27,10 +27,11 @@ const (
 	editPalette editTarget = iota
 	editQuery              // the Trace tab's query
 	editWording            // a promotion's HOT rule in Curate
+	editReason             // a rejection's reason in Curate
 )
 
 // editTo is the pane whose input a target is; "" is the root (the palette).
-var editTo = map[editTarget]paneID{editPalette: "", editQuery: paneTrace, editWording: paneCurate}
+var editTo = map[editTarget]paneID{editPalette: "", editQuery: paneTrace, editWording: paneCurate, editReason: paneCurate}
 
 // editedMsg is the editor's result: the text saved, one line (newlines
 // became spaces; Joined says so), or why there is none.
@@ -44,6 +45,9 @@ type editedMsg struct {
 func editorKey() key.Binding {
 	return key.NewBinding(key.WithKeys("ctrl+o"), key.WithHelp("ctrl+o", "edit in $EDITOR"))
 }
+
+// maxReasonChars is the reject dialog's limit on a reason.
+const maxReasonChars = 200
 
 // maxEditBytes bounds what is read back: the inputs are one line.
 const maxEditBytes = 64 << 10
@@ -154,15 +158,19 @@ func (p tracePane) edited(msg editedMsg) (tracePane, tea.Cmd) {
 	return p, p.query.Focus()
 }
 
-// edited puts a HOT rule's wording edited in $EDITOR back into the open
-// wording dialog (enter still approves it).
+// edited puts a HOT rule's wording or a rejection's reason edited in
+// $EDITOR back into its open dialog (enter still approves or rejects).
 func (p curatePane) edited(msg editedMsg) curatePane {
-	if p.dlg == nil || p.dlg.kind != "wording" {
-		p.status = "the wording dialog was closed: the edit is not used"
+	kind, limit := "wording", maxRuleChars
+	if msg.Target == editReason {
+		kind, limit = "reject", maxReasonChars
+	}
+	if p.dlg == nil || p.dlg.kind != kind {
+		p.status = "the dialog was closed: the edit is not used"
 		return p
 	}
 	d := *p.dlg
-	note, ok := editedNotice(msg, maxRuleChars)
+	note, ok := editedNotice(msg, limit)
 	switch {
 	case ok:
 		d.input.SetValue(msg.Text)

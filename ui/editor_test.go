@@ -77,7 +77,16 @@ func TestEditorEndToEnd(t *testing.T) {
 	}
 	tm.Type(":tab mem")
 	tm.Send(tea.KeyPressMsg{Code: 'o', Mod: tea.ModCtrl})
-	teatest.WaitFor(t, tm.Output(), contains(":tab captures"), wait)
+	// The frames typed before ctrl+o list every tab as a completion
+	// ("tab captures" among them), and the renderer repaints only the
+	// changed cells of the palette line (":tab " stays, "captures" is
+	// written over "mem"). So the edited line is recognised as "captures"
+	// drawn after the program took the screen back from the editor
+	// (the last alt-screen enter).
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+		i := bytes.LastIndex(b, []byte("\x1b[?1049h"))
+		return i >= 0 && bytes.Contains(b[i:], []byte("captures"))
+	}, wait)
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
 	teatest.WaitFor(t, tm.Output(), contains("LAYER"), wait)
 	tm.Type(":q")
@@ -161,5 +170,23 @@ func TestEditedWordingOverLimitKept(t *testing.T) {
 	p = p.edited(editedMsg{Target: editWording, Text: long})
 	if p.dlg.input.Value() != "short" || p.dlg.draft != long || !strings.Contains(p.status, "the limit is 200") {
 		t.Errorf("over the limit: input %q, draft %d runes, status %q", p.dlg.input.Value(), len([]rune(p.dlg.draft)), p.status)
+	}
+}
+
+// TestEditedReasonGoesToTheRejectDialog: a reason edited in $EDITOR lands
+// in the open reject dialog (and not in a wording dialog).
+func TestEditedReasonGoesToTheRejectDialog(t *testing.T) {
+	styles := NewStyles(true, true)
+	c := &common{ctx: context.Background(), styles: &styles}
+	p := newCuratePane(c)
+	p.dlg = &dialog{kind: "reject", input: newTextInput(c, "reason › ", "")}
+	p = p.edited(editedMsg{Target: editReason, Text: "an echo of the assistant, 어시스턴트의 메아리", Joined: true})
+	if got := p.dlg.input.Value(); got != "an echo of the assistant, 어시스턴트의 메아리" || !strings.Contains(p.status, "joined") {
+		t.Errorf("reject dialog after the edit: %q, status %q", got, p.status)
+	}
+	p.dlg = &dialog{kind: "wording", input: newTextInput(c, "HOT rule › ", "")}
+	p = p.edited(editedMsg{Target: editReason, Text: "x"})
+	if p.dlg.input.Value() != "" || !strings.Contains(p.status, "closed") {
+		t.Errorf("a reason edit reached a wording dialog: %q / %q", p.dlg.input.Value(), p.status)
 	}
 }

@@ -3,7 +3,6 @@ package ui
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/progress"
@@ -24,6 +23,7 @@ type goldenKeys struct {
 	Open, Trace, DetailUp, DetailDown key.Binding
 	NextFail, PrevFail, OnOpenDB      key.Binding
 	Yes, No, Load, Leave              key.Binding
+	filter                            filterKeys
 }
 
 func defaultGoldenKeys() goldenKeys {
@@ -44,6 +44,7 @@ func defaultGoldenKeys() goldenKeys {
 		No:         key.NewBinding(key.WithKeys("n", "esc"), key.WithHelp("n/esc", "keep the old one")),
 		Load:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "load")),
 		Leave:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
+		filter:     defaultFilterKeys(),
 	}
 }
 
@@ -109,6 +110,10 @@ type goldenPane struct {
 	confirmSave bool
 	saving      bool
 
+	// filter is the "/" filter of the probe list; match is it parsed.
+	filter filterBar
+	match  func(goldenRow) bool
+
 	cursor, top, detailTop int
 	// detailNeed is the most lines a probe's detail takes (recomputed when
 	// the rows or the width change): the list gets the rest of the height.
@@ -120,7 +125,8 @@ type goldenPane struct {
 func newGoldenPane(c *common) goldenPane {
 	in := textinput.New()
 	in.SetStyles(c.styles.Input)
-	p := goldenPane{c: c, keys: defaultGoldenKeys(), input: in, defaultSet: defaultGoldenSet}
+	p := goldenPane{c: c, keys: defaultGoldenKeys(), input: in, defaultSet: defaultGoldenSet,
+		filter: newFilterBar(c, goldenQuery().hint())}
 	p.bar = p.newBar()
 	return p
 }
@@ -140,8 +146,10 @@ func (p goldenPane) ID() paneID    { return paneGolden }
 func (p goldenPane) Title() string { return "Golden" }
 
 // Typing: the path input and the save confirmation take every key.
-func (p goldenPane) Typing() bool { return p.input.Focused() || p.confirmSave }
-func (p goldenPane) Busy() bool   { return p.running || p.loading || p.saving }
+func (p goldenPane) Typing() bool {
+	return p.input.Focused() || p.confirmSave || p.filter.input.Focused()
+}
+func (p goldenPane) Busy() bool { return p.running || p.loading || p.saving }
 
 func (p goldenPane) KeyBindings() []key.Binding {
 	k := p.keys
@@ -150,6 +158,8 @@ func (p goldenPane) KeyBindings() []key.Binding {
 		return []key.Binding{k.Load, k.Leave}
 	case p.confirmSave:
 		return []key.Binding{k.Yes, k.No}
+	case p.filter.input.Focused():
+		return []key.Binding{k.filter.Done, k.filter.Clear}
 	case p.running:
 		return append([]key.Binding{k.Cancel, k.Trace}, k.list.bindings()...)
 	}
@@ -157,7 +167,24 @@ func (p goldenPane) KeyBindings() []key.Binding {
 	if p.set != nil && p.set.Fixture != "" {
 		out = append(out, k.OnOpenDB)
 	}
-	out = append(out, k.Save, k.Baseline, k.Open, k.DetailDown, k.DetailUp)
+	out = append(out, k.filter.Filter)
+	if p.filter.input.Value() != "" {
+		out = append(out, k.filter.ClearSet)
+	}
+	out = append(out, k.Save, k.Baseline, k.Open)
+	// J and K only while the detail has more lines than room, in the
+	// direction they can still scroll (the view clamps detailTop).
+	if r, ok := p.selected(); ok {
+		n := p.detailLines()
+		body := len(p.detailBody(r))
+		top := max(0, min(p.detailTop, body-(n-1)))
+		if top < body-(n-1) {
+			out = append(out, k.DetailDown)
+		}
+		if top > 0 {
+			out = append(out, k.DetailUp)
+		}
+	}
 	return append(out, k.list.bindings()...)
 }
 
@@ -202,6 +229,7 @@ func (p goldenPane) update(msg tea.Msg) (goldenPane, tea.Cmd) {
 	switch msg := msg.(type) {
 	case restyleMsg:
 		p.input.SetStyles(p.c.styles.Input)
+		p.filter.input.SetStyles(p.c.styles.Input)
 		p.bar = p.newBar()
 		return p, p.aim(p.target)
 	case startMsg:
@@ -281,6 +309,9 @@ func (p goldenPane) update(msg tea.Msg) (goldenPane, tea.Cmd) {
 			p.moveTo(p.top + y)
 		}
 		return p, nil
+	}
+	if p.filter.input.Focused() {
+		return p, updateFocused(&p.filter.input, msg)
 	}
 	return p, updateFocused(&p.input, msg)
 }
@@ -385,97 +416,6 @@ func (p goldenPane) runFinished(msg goldenRunMsg) (goldenPane, tea.Cmd) {
 	return p, tea.Batch(p.aim(1), closeOld)
 }
 
-func (p goldenPane) handleKey(msg tea.KeyPressMsg) (goldenPane, tea.Cmd) {
-	k := p.keys
-	if p.input.Focused() {
-		switch {
-		case key.Matches(msg, k.Leave):
-			p.input.Blur()
-			return p, nil
-		case key.Matches(msg, k.Load):
-			p.input.Blur()
-			path := strings.TrimSpace(p.input.Value())
-			if path == "" {
-				return p, nil
-			}
-			p.loading = true
-			if p.inputFor == inputBaseline {
-				return p, loadBaseline(path)
-			}
-			return p, loadSet(path)
-		}
-		var cmd tea.Cmd
-		p.input, cmd = p.input.Update(msg)
-		return p, cmd
-	}
-	if p.confirmSave {
-		switch {
-		case key.Matches(msg, k.Yes):
-			p.confirmSave = false
-			return p.save()
-		case key.Matches(msg, k.No):
-			p.confirmSave = false
-			p.status = "baseline kept"
-		}
-		return p, nil
-	}
-	switch {
-	case p.running && key.Matches(msg, k.Cancel):
-		if p.cancel != nil {
-			p.cancel()
-		}
-		p.status = "cancelling the run…"
-		return p, nil
-	case key.Matches(msg, k.Run):
-		return p.startRun()
-	case key.Matches(msg, k.Trace):
-		return p.openTrace()
-	case key.Matches(msg, k.NextFail):
-		p.nextFailure(1)
-		return p, nil
-	case key.Matches(msg, k.PrevFail):
-		p.nextFailure(-1)
-		return p, nil
-	case key.Matches(msg, k.OnOpenDB):
-		return p.toggleOpenDB(), nil
-	case key.Matches(msg, k.Save):
-		return p.askSave(), nil
-	case key.Matches(msg, k.Baseline), key.Matches(msg, k.Open):
-		if p.running {
-			p.status = "a run is in progress: esc cancels it first"
-			return p, nil
-		}
-		p.inputFor, p.input.Prompt, p.input.Placeholder = inputSet, "set: ", "path/to/set.yaml"
-		value := p.setPath
-		if key.Matches(msg, k.Baseline) {
-			p.inputFor, p.input.Prompt, p.input.Placeholder = inputBaseline, "baseline: ", "path/to/run.json"
-			value = p.baselineTarget()
-		}
-		p.input.SetValue(value)
-		p.input.CursorEnd()
-		return p, p.input.Focus()
-	case key.Matches(msg, k.DetailDown):
-		p.detailTop++
-		return p, nil
-	case key.Matches(msg, k.DetailUp):
-		p.detailTop = max(0, p.detailTop-1)
-		return p, nil
-	case key.Matches(msg, k.list.Up):
-		p.move(-1)
-	case key.Matches(msg, k.list.Down):
-		p.move(1)
-	case key.Matches(msg, k.list.PageUp):
-		p.move(-p.listRows())
-	case key.Matches(msg, k.list.PageDown):
-		p.move(p.listRows())
-	case key.Matches(msg, k.list.Top):
-		p.moveTo(0)
-	case key.Matches(msg, k.list.Bottom):
-		p.moveTo(len(p.rows) - 1)
-	}
-	return p, nil
-}
-
 // baselineTarget is the file `b` offers and `S` writes: the chosen
 // baseline, else the set's conventional one.
 func (p goldenPane) baselineTarget() string {
@@ -538,102 +478,6 @@ func (p *goldenPane) clampCursor() {
 		p.top = p.cursor - rows + 1
 	}
 	p.top = max(0, min(p.top, len(p.rows)-rows))
-}
-
-// failing reports a row that fails in this run, or in the baseline before
-// a run, or went missing.
-func (r goldenRow) failing() bool {
-	switch {
-	case r.Result != nil:
-		return !r.Result.Pass
-	case r.Change != nil && r.Change.Change == golden.ChangeMissing:
-		return true
-	case r.Was != nil:
-		return !r.Was.Pass
-	}
-	return false
-}
-
-// nextFailure moves to the next failing probe in direction dir (1 down,
-// -1 up), wrapping around; the status says when there is none.
-func (p *goldenPane) nextFailure(dir int) {
-	n := len(p.rows)
-	for step := 1; step <= n; step++ {
-		i := ((p.cursor+dir*step)%n + n) % n
-		if p.rows[i].failing() {
-			p.moveTo(i)
-			p.status = fmt.Sprintf("failure %d of %d: %s", p.failureRank(i), p.failureCount(), p.rows[i].ID)
-			return
-		}
-	}
-	switch {
-	case p.run == nil && p.base == nil:
-		p.status = "no results yet: r runs the set"
-	default:
-		p.status = "no failing probe"
-	}
-}
-
-func (p goldenPane) failureCount() int {
-	n := 0
-	for _, r := range p.rows {
-		if r.failing() {
-			n++
-		}
-	}
-	return n
-}
-
-func (p goldenPane) failureRank(i int) int {
-	n := 0
-	for j := 0; j <= i && j < len(p.rows); j++ {
-		if p.rows[j].failing() {
-			n++
-		}
-	}
-	return n
-}
-
-// toggleOpenDB switches what r runs the set on: its fixture (a fresh
-// database, what CI runs) or the open database (the curator's own).
-func (p goldenPane) toggleOpenDB() goldenPane {
-	switch {
-	case p.set == nil:
-		return p
-	case p.set.Fixture == "":
-		p.status = "this set has no fixture: it always runs on the open database"
-		return p
-	case p.running:
-		p.status = "a run is in progress: esc cancels it first"
-		return p
-	case !p.onOpenDB && p.c.deps.Engine == nil:
-		p.err = "no database is open: start memtrace with --db PATH to run the set on it"
-		return p
-	}
-	p.onOpenDB = !p.onOpenDB
-	p.err = ""
-	if p.onOpenDB {
-		p.status = "r now runs the set on the open database: your curation counts (d: back to the fixture)"
-	} else {
-		p.status = "r now runs the set on its fixture, a fresh database as CI builds it"
-	}
-	return p
-}
-
-// runsOn names what r runs the set on.
-func (p goldenPane) runsOn() string {
-	if p.set != nil && p.set.Fixture != "" && !p.onOpenDB {
-		fx := fixtureDB{fixture: p.set.Fixture, quarantine: p.quarantine}
-		return fx.label()
-	}
-	return p.openDBLabel()
-}
-
-func (p goldenPane) openDBLabel() string {
-	if p.c.deps.DBPath != "" {
-		return "the open database " + displayPath(p.c.deps.DBPath)
-	}
-	return "the open database"
 }
 
 func (p goldenPane) selected() (goldenRow, bool) {

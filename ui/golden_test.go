@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -214,11 +215,19 @@ func TestGoldenRunAllOnDemo(t *testing.T) {
 	if g.got["progress"] == 0 || g.got["frame"] == 0 {
 		t.Errorf("no progress reached the pane: %v", g.got)
 	}
-	var sawBar bool
+	var sawBar, sawIngest bool
+	ingest := regexp.MustCompile(`building the fixture: (\d+)/(\d+) messages captured`)
 	for _, v := range g.views {
 		if strings.Contains(v, "░") && (strings.Contains(v, fmt.Sprintf("/%d probes", n)) || strings.Contains(v, "building the fixture")) {
 			sawBar = true
 		}
+		// The fixture phase reports its messages, not a bar stuck at 0%.
+		if m := ingest.FindStringSubmatch(v); m != nil && m[1] != "0" && m[2] != "0" {
+			sawIngest = true
+		}
+	}
+	if !sawIngest {
+		t.Errorf("the fixture phase never showed how many messages were captured (%d views)", len(g.views))
 	}
 	if !sawBar {
 		t.Errorf("no progress bar on screen during the run (%d views):\n%s", len(g.views), strings.Join(g.views, "\n\n"))
@@ -235,6 +244,11 @@ func TestGoldenRunAllOnDemo(t *testing.T) {
 		if !strings.Contains(v, want) {
 			t.Errorf("view lacks %q:\n%s", want, v)
 		}
+	}
+	// The list takes the height the detail does not need: more than the
+	// two fifths it had.
+	if n := g.p.listRows(); n <= (40-goldenHeaderLines-1)*2/5 {
+		t.Errorf("the probe list has %d rows of 40 lines", n)
 	}
 	lines := strings.Split(v, "\n")
 	if len(lines) != 40 {

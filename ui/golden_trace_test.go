@@ -1,11 +1,18 @@
 package ui
 
 import (
+	"bytes"
+	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"memtrace/engine"
 	gold "memtrace/golden"
@@ -73,6 +80,16 @@ func TestGoldenFailingProbeOpensItsOwnTrace(t *testing.T) {
 	if !strings.Contains(v, "runs on: fixture "+displayPath(filepath.Join(filepath.Dir(g.p.set.Fixture), "demo.jsonl"))+" + mine.quarantine (a fresh DB each run) · d: run on the open DB") {
 		t.Fatalf("the header does not say which database the set runs on:\n%s", v)
 	}
+	// Before a run there is no trace of the probe's run: enter recalls on
+	// the open database and says it is not the probe's run.
+	g.moveTo("health-morning-medication")
+	g.keys("enter")
+	g.until("the trace request before a run", func(goldenPane) bool { return len(g.traces) == 1 })
+	if o := g.traces[0].Origin; g.traces[0].Trace != nil || g.traces[0].Fixture != nil || o == nil || !o.NotItsRun ||
+		!strings.Contains(o.label(false), "NOT its run on the set's fixture") {
+		t.Fatalf("enter before a run: %+v", g.traces[0])
+	}
+	g.traces = nil
 	g.runAll()
 	if s := g.p.run.Summary; s.Passed != 1 || s.Failed != 1 {
 		t.Fatalf("run: %d passed, %d failed; want the medication probe to fail on the quarantined fixture", s.Passed, s.Failed)
@@ -94,8 +111,9 @@ func TestGoldenFailingProbeOpensItsOwnTrace(t *testing.T) {
 	}
 
 	tp := openFromGolden(t, newTestTrace(eng, db, 120, 40), msg)
-	head := strings.Split(view(tp), "\n")[2]
-	for _, want := range []string{"probe health-morning-medication's own run", "fixture " + displayPath(msg.Fixture.fixture), "+ mine.quarantine", "at 2026-07-21 09:00 UTC"} {
+	kept := tp // a second look at the same trace, kept open across the next run
+	head := originText(tp)
+	for _, want := range []string{"probe health-morning-medication's own run at 2026-07-21 09:00 UTC", "fixture " + displayPath(msg.Fixture.fixture), "+ mine.quarantine"} {
 		if !strings.Contains(head, want) {
 			t.Errorf("the Trace header lacks %q: %q", want, head)
 		}
@@ -135,6 +153,11 @@ func TestGoldenFailingProbeOpensItsOwnTrace(t *testing.T) {
 		t.Fatal("m0075 does not survive on the open database: the test cannot tell the databases apart")
 	}
 
+	// ] steps the time on the fixture database; the header says so.
+	tp = pressTrace(t, tp, "]")
+	if tp.err != "" || !strings.Contains(originText(tp), "probe health-morning-medication's database, stepped from its time 2026-07-21 09:00 UTC") {
+		t.Errorf("after ]: error %q, header %q", tp.err, originText(tp))
+	}
 	// A typed query is the curator's own: on the open database, no label.
 	tp = pressTrace(t, tp, "/", "enter")
 	if tp.origin != nil || tp.fx != nil || strings.Contains(view(tp), "own run") {
@@ -154,11 +177,18 @@ func TestGoldenFailingProbeOpensItsOwnTrace(t *testing.T) {
 	if g.p.fx != nil {
 		t.Error("a run on the open database kept a fixture")
 	}
-	// The replaced fixture database is closed (by a command of its own).
+	// The replaced fixture database is closed (by a command of its own);
+	// a trace still showing it says so, and re-runs refuse with a reason.
 	for deadline := time.Now().Add(10 * time.Second); !msg.Fixture.Closed(); time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatal("the replaced fixture database is still open")
 		}
+	}
+	if head := originText(kept); !strings.Contains(head, "closed: a newer run replaced that database") {
+		t.Errorf("the trace of a closed fixture does not say so: %q", head)
+	}
+	if kept = pressTrace(t, kept, "R"); !strings.Contains(kept.err, "open the probe again from the Golden tab") {
+		t.Errorf("R on a closed fixture: %q", kept.err)
 	}
 }
 
@@ -201,6 +231,12 @@ func TestTraceBecomesProbe(t *testing.T) {
 	if right < 0 {
 		t.Fatalf("m0075 is not a survivor of the fixture trace: %+v", tp.trace.Survivors)
 	}
+	// The wheel moves the marking cursor too.
+	next, _ := tp.Update(tea.MouseWheelMsg{Button: tea.MouseWheelDown})
+	if tp = next.(tracePane); len(tp.mark.marks) > 1 && tp.mark.cursor != 1 {
+		t.Fatalf("wheel down: cursor %d", tp.mark.cursor)
+	}
+	tp = pressTrace(t, tp, "g")
 	for range right {
 		tp = pressTrace(t, tp, "j")
 	}
@@ -265,14 +301,23 @@ func TestTraceBecomesProbe(t *testing.T) {
 	}
 }
 
-// Marks of both kinds: right is present, wrong is absent; with nothing
-// marked w refuses.
+// A stored trace an agent made over MCP becomes a probe too, with the
+// agent's session; marks of both kinds: right is present, wrong is absent;
+// with nothing marked w refuses.
 func TestTraceMarksBothKinds(t *testing.T) {
 	eng, db := openDemo(t)
-	tp := newTestTrace(eng, db, 120, 40)
-	tp = pressTrace(t, tp, "/", "What medication do I take every morning?", "enter")
-	if tp.trace == nil || len(tp.trace.Survivors) < 2 {
-		t.Fatalf("want two survivors: %s", tp.err)
+	ctx := t.Context()
+	tr, err := eng.Recall(ctx, engine.Query{Text: "What medication do I take every morning?", Session: "agent-7", At: demoNow, ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := json.Marshal(tr)
+	if err := db.SaveTrace(ctx, &engine.StoredTrace{Query: tr.Query, Session: "agent-7", Source: "mcp", At: tr.At, Trace: raw}, 10); err != nil {
+		t.Fatal(err)
+	}
+	tp := pressTrace(t, newTestTrace(eng, db, 120, 40), "o", "enter")
+	if tp.trace == nil || tp.source == "" || len(tp.trace.Survivors) < 2 {
+		t.Fatalf("want the stored trace with two survivors: %s", tp.err)
 	}
 	tp = pressTrace(t, tp, "M", "w")
 	if tp.mark.writing || !strings.Contains(tp.err, "mark at least one") {
@@ -300,6 +345,9 @@ func TestTraceMarksBothKinds(t *testing.T) {
 		return "id:" + itoa(int(sv.ID))
 	}
 	pr := s.Probes[0]
+	if pr.Session != "agent-7" || !pr.At.Equal(demoNow) {
+		t.Errorf("probe session %q at %v, want the agent's session at the stored trace's time", pr.Session, pr.At)
+	}
 	if len(pr.Expect.Present) != 1 || pr.Expect.Present[0].String() != sel(0) || len(pr.Expect.Absent) != 1 || pr.Expect.Absent[0].String() != sel(1) {
 		t.Fatalf("probe %+v, want present %s, absent %s", pr.Expect, sel(0), sel(1))
 	}
@@ -320,4 +368,72 @@ func TestFindSetFromSubdirectory(t *testing.T) {
 	if got, _ := findSet(filepath.Join(t.TempDir(), "absent.yaml")); got != "" {
 		t.Errorf("an absolute path that does not exist was resolved to %q", got)
 	}
+}
+
+// Through the root: in the marking mode y marks a survivor right (it is
+// the copy key elsewhere in the Trace tab).
+func TestMarkingKeysReachThePane(t *testing.T) {
+	eng, db := openDemo(t)
+	m := startModel(t, Deps{Engine: eng, Store: db, Now: func() time.Time { return demoNow }, NoColor: true}, 120, 40)
+	m = drive(t, m, OpenTraceMsg{Query: engine.Query{Text: "What medication do I take every morning?", At: demoNow}})
+	m = drive(t, m, press("M"), press("y"), press("x"))
+	tp, ok := m.panes[m.active].(tracePane)
+	if !ok || tp.mark == nil {
+		t.Fatalf("not marking on the Trace tab:\n%s", screen(m))
+	}
+	if r, w := countMarks(tp.mark.marks); r != 1 || w != 1 {
+		t.Fatalf("marks %v after y x, want one right and one wrong:\n%s", tp.mark.marks, screen(m))
+	}
+}
+
+// The whole program headless (teatest): Golden → r → n (the failing probe)
+// → enter shows the Trace tab with the probe's own run on its fixture and
+// the quarantined memory where it was lost.
+func TestTeatestGoldenFailureToTrace(t *testing.T) {
+	set := fixtureSet(t, medicationProbes, "key:m0075\n")
+	eng, db := openDemo(t)
+	m := newModel(context.Background(), Deps{Engine: eng, Store: db, OpenStore: goldenOpenStore,
+		Now: func() time.Time { return demoNow }, NoColor: true})
+	i := m.paneIndex(paneGolden)
+	gp := m.panes[i].(goldenPane)
+	gp.defaultSet = set
+	m.panes[i] = gp
+
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 40),
+		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.Ascii)))
+	contains := func(s string) func([]byte) bool {
+		return func(b []byte) bool { return bytes.Contains(b, []byte(s)) }
+	}
+	wait := teatest.WithDuration(30 * time.Second)
+	tm.Type("2")
+	teatest.WaitFor(t, tm.Output(), contains("mine.quarantine (a fresh DB each run)"), wait)
+	tm.Type("r")
+	teatest.WaitFor(t, tm.Output(), contains("1/2 passed"), wait)
+	tm.Type("n")
+	teatest.WaitFor(t, tm.Output(), contains("failure 1 of 1"), wait)
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
+	teatest.WaitFor(t, tm.Output(), contains("health-morning-medication's own run"), wait)
+	tm.Type("q")
+
+	final := tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).(Model)
+	t.Cleanup(func() { final.Close() })
+	tp, ok := final.panes[final.active].(tracePane)
+	if !ok {
+		t.Fatalf("enter did not open the Trace tab")
+	}
+	head := originText(tp)
+	if tp.fx == nil || !strings.Contains(head, "fixture "+displayPath(tp.fx.fixture)) || !strings.HasSuffix(tp.fx.fixture, "testdata/demo.jsonl") {
+		t.Errorf("the Trace header does not name the fixture: %q", head)
+	}
+	it, ok := selectedItem(tp)
+	if engine.StageNames[tp.stage] != "exclude" || !ok || it.Key != "m0075" || it.DropKind != engine.DropQuarantined {
+		t.Errorf("the trace opened on %s item %+v, want m0075 dropped as quarantined at exclude", engine.StageNames[tp.stage], it)
+	}
+}
+
+// originText is the Trace header's origin lines (below the query and the
+// time), joined.
+func originText(p tracePane) string {
+	lines := strings.Split(view(p), "\n")
+	return strings.Join(lines[2:p.headerLines()], " ")
 }

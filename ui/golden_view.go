@@ -427,7 +427,7 @@ func passWord(pass bool) string {
 // full).
 func (p goldenPane) statusLines() []string {
 	if !p.confirmSave {
-		return []string{p.statusLine()}
+		return append(p.filterLines(), p.statusLine())
 	}
 	lines := wrapText(p.saveQuestion(), max(10, p.width), min(3, p.detailLines()))
 	for i, l := range lines {

@@ -8,6 +8,8 @@ import "charm.land/bubbles/v2/key"
 type KeyMap struct {
 	NextTab, PrevTab, Tab1, Tab2, Tab3, Tab4, Tab5 key.Binding
 	Help, Quit, ForceQuit, Palette                 key.Binding
+	// CloseHelp is what the keys do while the ? overlay shows.
+	CloseHelp key.Binding
 }
 
 // DefaultKeyMap returns the global key map.
@@ -24,6 +26,7 @@ func DefaultKeyMap() KeyMap {
 		Quit:      key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
 		ForceQuit: key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit")),
 		Palette:   key.NewBinding(key.WithKeys(":"), key.WithHelp(":", "command")),
+		CloseHelp: key.NewBinding(key.WithKeys("?", "esc", "q"), key.WithHelp("?/esc/q", "close this help")),
 	}
 }
 
@@ -75,6 +78,11 @@ func (h helpKeys) FullHelp() [][]key.Binding {
 	var cols [][]key.Binding
 	for i := 0; i < len(h.pane); i += 6 {
 		cols = append(cols, h.pane[i:min(i+6, len(h.pane))])
+	}
+	if h.typing {
+		// The input or the dialog has the keys: tab, the numbers, : and
+		// q are its text or its answers.
+		return append(cols, []key.Binding{h.global.ForceQuit})
 	}
 	return append(cols, []key.Binding{h.global.NextTab, h.global.PrevTab, h.global.Tab1, h.global.Palette, h.global.Help, h.global.Quit, h.global.ForceQuit})
 }

@@ -87,9 +87,9 @@ type filterField[T any] struct {
 	Match  func(row T, value string) bool
 }
 
-// rowQuery is a list's filter grammar: "status:pending 사과" — field:value
-// words select by field, every other word must occur (case-insensitive)
-// in the row's text.
+// rowQuery is a list's filter grammar: "status:pending 충주 사과" —
+// field:value words select by field, the other words are a
+// case-insensitive substring of the row's text (as in the Memories filter).
 type rowQuery[T any] struct {
 	Fields []filterField[T]
 	Text   func(row T) string
@@ -127,21 +127,14 @@ func (q rowQuery[T]) parse(s string) (func(T) bool, string) {
 		}
 		wants = append(wants, want{f, value})
 	}
+	phrase := strings.Join(words, " ")
 	match := func(row T) bool {
 		for _, w := range wants {
 			if !w.f.Match(row, w.value) {
 				return false
 			}
 		}
-		if len(words) > 0 {
-			text := strings.ToLower(q.Text(row))
-			for _, w := range words {
-				if !strings.Contains(text, w) {
-					return false
-				}
-			}
-		}
-		return true
+		return phrase == "" || strings.Contains(strings.ToLower(q.Text(row)), phrase)
 	}
 	return match, strings.Join(problems, " · ")
 }

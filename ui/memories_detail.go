@@ -198,6 +198,19 @@ func auditChange(a *engine.AuditEntry) string {
 	if b.Content != f.Content {
 		parts = append(parts, "content edited")
 	}
+	if b.SupersededBy != f.SupersededBy {
+		sup := func(id int64) string {
+			if id == 0 {
+				return "none"
+			}
+			return fmt.Sprintf("#%d", id)
+		}
+		s := fmt.Sprintf("superseded_by %s→%s", sup(b.SupersededBy), sup(f.SupersededBy))
+		if f.SupersededBy != 0 {
+			s += " until " + day(f.ValidTo)
+		}
+		parts = append(parts, s)
+	}
 	if len(parts) == 0 {
 		return "no field changed"
 	}

@@ -33,8 +33,14 @@ func defaultPaletteKeys() paletteKeys {
 	}
 }
 
-func (k paletteKeys) bindings() []key.Binding {
-	return []key.Binding{k.Run, k.Complete, k.Older, k.Editor, k.Close}
+// bindings are the palette's keys now: history only when there is one.
+func (p cmdPalette) bindings() []key.Binding {
+	k := p.keys
+	out := []key.Binding{k.Run, k.Complete}
+	if len(p.history) > 0 {
+		out = append(out, k.Older)
+	}
+	return append(out, k.Editor, k.Close)
 }
 
 // cmdPalette is the palette's state; the root owns it.
@@ -202,7 +208,10 @@ func (m Model) paletteView() []string {
 	st := m.c.styles
 	w := m.width
 	var out []string
-	hint := "tab complete · ↑/↓ history · enter run · esc close · " + m.pal.keys.Editor.Help().Key + " $EDITOR"
+	hint := "tab complete · enter run · esc close · " + m.pal.keys.Editor.Help().Key + " $EDITOR"
+	if len(m.pal.history) > 0 {
+		hint = "tab complete · ↑/↓ history · enter run · esc close · " + m.pal.keys.Editor.Help().Key + " $EDITOR"
+	}
 	out = append(out, st.App.Muted.Render(safetext.Truncate(hint, w)))
 	if m.pal.err != "" {
 		for _, l := range wrapText(safetext.SanitizeLine(m.pal.err), w, 3) {

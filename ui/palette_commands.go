@@ -436,7 +436,8 @@ func runBatch(m Model, arg string) (Model, tea.Cmd, error) {
 		}
 		return m, nil, fmt.Errorf("batch: no batch %q in the history: :batch <tab> lists them", arg)
 	}
-	cp.mode, cp.histCur = modeHistory, j
+	cp = cp.enterMode(modeHistory)
+	cp.histCur = j
 	m.panes[i], m.active = cp, i
 	return m, nil, nil
 }
@@ -490,7 +491,8 @@ func runQueue(m Model, arg string) (Model, tea.Cmd, error) {
 		return m, nil, fmt.Errorf("queue: %w", err)
 	}
 	cp := m.panes[i].(curatePane)
-	cp.mode, cp.kindIdx, cp.cursor = modeQueue, j, 0
+	cp = cp.enterMode(modeQueue)
+	cp.kindIdx, cp.cursor = j, 0
 	m.panes[i], m.active = cp, i
 	return m, nil, nil
 }

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -64,6 +65,9 @@ func TestPaletteRecallOpensTrace(t *testing.T) {
 	}
 	if want := demoNow.AddDate(0, 0, 30); tr.Query != "충주 사과" || !tr.At.Equal(want) {
 		t.Errorf("recall %q at %v, want 충주 사과 at %v", tr.Query, tr.At, want)
+	}
+	if !strings.Contains(screen(m), "[+30d]") {
+		t.Errorf("the time line does not name the step +30d:\n%s", screen(m))
 	}
 	checkFrame(t, m, 120, 40)
 }
@@ -242,6 +246,22 @@ func TestPaletteHelpFromTheRegistry(t *testing.T) {
 	for _, c := range paletteCommands() {
 		if !strings.Contains(s, ":"+c.Name) {
 			t.Errorf("? does not list :%s", c.Name)
+		}
+	}
+}
+
+// TestPaletteCommandsDocumented: README.md and docs/tui.md list every
+// command of the registry.
+func TestPaletteCommandsDocumented(t *testing.T) {
+	for _, doc := range []string{"../README.md", "../docs/tui.md"} {
+		b, err := os.ReadFile(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range paletteCommands() {
+			if !strings.Contains(string(b), "`:"+c.Name) {
+				t.Errorf("%s does not list :%s", doc, c.Name)
+			}
 		}
 	}
 }

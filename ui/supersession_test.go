@@ -88,6 +88,10 @@ func TestMemoriesDetailSupersessionChain(t *testing.T) {
 			if !strings.Contains(v, "forecast:") {
 				t.Errorf("the decay forecast is gone:\n%s", v)
 			}
+			// The audit row of the hand-made link says what it changed.
+			if size[0] == 120 && !strings.Contains(v, fmt.Sprintf("superseded_by none→#%d until 2026-06-01", ids[2])) {
+				t.Errorf("the audit history does not show the link:\n%s", v)
+			}
 		})
 	}
 	// A memory in no chain shows none.

@@ -1,11 +1,7 @@
 package ui
 
 import (
-	"context"
-	"encoding/json"
-	"fmt"
 	"strings"
-	"time"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
@@ -172,14 +168,33 @@ func (p tracePane) KeyBindings() []key.Binding {
 	case p.atInput.Focused():
 		return []key.Binding{withHelp(k.Run, "enter", "set time"), k.Leave}
 	case p.picker:
-		return []key.Binding{k.Pick, k.Cancel, k.list.Up, k.list.Down}
+		// Only what acts on the list as it is (it may be empty).
+		out := []key.Binding{k.Cancel}
+		if len(p.stored) > 0 {
+			out = append([]key.Binding{k.Pick}, out...)
+		}
+		if len(p.stored) > 1 {
+			out = append(out, k.list.Up, k.list.Down)
+		}
+		return out
 	case p.mark != nil:
 		return p.markBindings()
 	case p.itemOpen && p.trace != nil:
-		return []key.Binding{k.CloseItem, k.ToMemory, withHelp(k.list.Up, "↑/k", "scroll up"), withHelp(k.list.Down, "↓/j", "scroll down")}
+		out := []key.Binding{k.CloseItem}
+		if items := p.stageItems(); p.item < len(items) && items[p.item].Key != "" {
+			out = append(out, k.ToMemory)
+		}
+		if len(p.openItemView(1<<20)) > p.bodyRows() {
+			out = append(out, withHelp(k.list.Up, "↑/k", "scroll up"), withHelp(k.list.Down, "↓/j", "scroll down"))
+		}
+		return out
+	}
+	if p.trace == nil {
+		// Nothing to move in or show yet: the keys that make a trace.
+		return []key.Binding{k.Query, k.Earlier, k.Later, k.TypeTime, k.Open, k.Rerun}
 	}
 	var out []key.Binding
-	if p.trace != nil && p.focus == focusItems && !p.split && !p.prompt {
+	if p.focus == focusItems && !p.split && !p.prompt {
 		out = append(out, k.OpenItem)
 	}
 	out = append(out, k.Query, k.Earlier, k.Later, k.TypeTime, k.Split, k.Open)
@@ -190,8 +205,22 @@ func (p tracePane) KeyBindings() []key.Binding {
 			out = append(out, k.Mark)
 		}
 	}
-	return append(out, k.Stages, k.Items, k.list.Up, k.list.Down, k.list.PageUp, k.list.PageDown,
-		k.list.Top, k.list.Bottom, k.Rerun)
+	// The key to the other column (the focused one's key does nothing).
+	if p.focus == focusItems {
+		out = append(out, k.Stages)
+	} else {
+		out = append(out, k.Items)
+	}
+	moves := []key.Binding{k.list.Up, k.list.Down, k.list.PageUp, k.list.PageDown, k.list.Top, k.list.Bottom}
+	if p.prompt && p.focus == focusItems {
+		// The moves scroll the prompt: only when it is longer than the view.
+		if len(wrapText(p.trace.Prompt, p.rightWidth(), 0))+1 <= p.bodyRows() {
+			moves = nil
+		} else {
+			moves = moves[:5] // G does not scroll the prompt
+		}
+	}
+	return append(append(out, moves...), k.Rerun)
 }
 
 // withHelp is b with other help text (the same key doing another thing in
@@ -226,7 +255,7 @@ func (p tracePane) update(msg tea.Msg) (tracePane, tea.Cmd) {
 		p.query.SetValue(msg.Query.Text)
 		p.override = timeOverride{}
 		if !msg.Query.At.IsZero() {
-			p.override = timeOverride{custom: msg.Query.At.UTC()}
+			p.override = overrideAt(msg.Query.At, p.c.now())
 		}
 		p.origin, p.fx, p.source, p.mark, p.picker = msg.Origin, msg.Fixture, "", nil, false
 		if msg.Trace != nil {
@@ -268,6 +297,17 @@ func (p tracePane) update(msg tea.Msg) (tracePane, tea.Cmd) {
 	case tea.KeyPressMsg:
 		return p.handleKey(msg)
 	case tea.MouseWheelMsg:
+		if p.mark != nil && !p.mark.writing {
+			// The wheel moves the marking cursor over the survivors.
+			m := *p.mark
+			if msg.Mouse().Button == tea.MouseWheelUp {
+				m.cursor = max(0, m.cursor-1)
+			} else if msg.Mouse().Button == tea.MouseWheelDown {
+				m.cursor = min(len(m.marks)-1, m.cursor+1)
+			}
+			p.mark = &m
+			return p, nil
+		}
 		switch msg.Mouse().Button {
 		case tea.MouseWheelUp:
 			p.item = max(0, p.item-3)
@@ -363,14 +403,16 @@ func (p tracePane) handleKey(msg tea.KeyPressMsg) (tracePane, tea.Cmd) {
 	case key.Matches(msg, k.Earlier):
 		p.override = p.override.prev(p.c.now())
 		return p.run()
-	case key.Matches(msg, k.Split):
+	case key.Matches(msg, k.Split) && p.trace != nil:
 		p.split = !p.split
 		p.itemOpen = false
 		if p.split && (p.cmp == nil || p.source != "") && !p.override.isNow() {
 			return p.run()
 		}
 		return p, nil
-	case key.Matches(msg, k.Prompt):
+	case key.Matches(msg, k.Prompt) && !p.split:
+		// In the split view the right column is the comparison: p would
+		// only flip what shows after it (and the footer does not offer it).
 		p.prompt = !p.prompt
 		return p, nil
 	case key.Matches(msg, k.Open):
@@ -462,138 +504,4 @@ func (p tracePane) stageItems() []engine.TraceItem {
 		return nil
 	}
 	return p.trace.Stages[p.stage].Items
-}
-
-// run starts a read-only recall of the current query at the override (and
-// now, for the split view) in a tea.Cmd; the reply names its request so a
-// slow older run cannot overwrite a newer one.
-func (p tracePane) run() (tracePane, tea.Cmd) {
-	if strings.TrimSpace(p.q.Text) == "" {
-		p.err = "type a query first: press / (or i), write it, then enter"
-		return p, nil
-	}
-	eng, why := p.engine()
-	if eng == nil {
-		p.err = why
-		return p, nil
-	}
-	now := p.c.now()
-	q := p.q
-	q.ReadOnly = true
-	q.At = p.override.at(now)
-	split := p.split && !p.override.isNow()
-	p.seq++
-	p.loading = true
-	seq, ctx := p.seq, p.c.ctx
-	return p, func() tea.Msg {
-		return send(paneTrace, recallBoth(ctx, eng, q, now, split, seq))
-	}
-}
-
-// recallBoth runs the recall at q.At and, for the split view, compares it
-// with the same recall now — through inspector.Compare, as `memtrace
-// compare` does. It picks up what other processes (an agent through MCP)
-// wrote first.
-func recallBoth(ctx context.Context, eng *engine.Engine, q engine.Query, now time.Time, split bool, seq int) traceResultMsg {
-	if err := eng.Refresh(ctx); err != nil {
-		return traceResultMsg{Seq: seq, Err: err}
-	}
-	if split {
-		c, err := inspector.Compare(ctx, eng, q, now, q.At)
-		if err != nil {
-			return traceResultMsg{Seq: seq, Err: err}
-		}
-		return traceResultMsg{Seq: seq, Trace: c.B, Cmp: c}
-	}
-	tr, err := inspector.Recall(ctx, eng, q)
-	if err != nil {
-		return traceResultMsg{Seq: seq, Err: err}
-	}
-	return traceResultMsg{Seq: seq, Trace: tr}
-}
-
-func (p tracePane) openPicker() (tracePane, tea.Cmd) {
-	store := p.c.deps.Store
-	if store == nil {
-		p.err = "no store: open the UI on a database to list stored traces"
-		return p, nil
-	}
-	p.picker, p.storedLoading, p.stored = true, true, nil
-	ctx := p.c.ctx
-	return p, func() tea.Msg {
-		ts, err := store.FindTraces(ctx, storedTraceLimit)
-		return send(paneTrace, storedTracesMsg{Traces: ts, Err: err})
-	}
-}
-
-func (p tracePane) handlePickerKey(msg tea.KeyPressMsg) (tracePane, tea.Cmd) {
-	k := p.keys
-	switch {
-	case key.Matches(msg, k.Cancel):
-		p.picker = false
-	case key.Matches(msg, k.list.Up):
-		p.storedCursor = max(0, p.storedCursor-1)
-	case key.Matches(msg, k.list.Down):
-		p.storedCursor = max(0, min(len(p.stored)-1, p.storedCursor+1))
-	case key.Matches(msg, k.Pick):
-		if p.storedCursor >= len(p.stored) {
-			return p, nil
-		}
-		st := p.stored[p.storedCursor]
-		var tr engine.Trace
-		if err := json.Unmarshal(st.Trace, &tr); err != nil {
-			p.err = fmt.Sprintf("stored trace %d cannot be read: %v", st.ID, err)
-			return p, nil
-		}
-		p.picker = false
-		p.err = ""
-		p.trace, p.cmp, p.split = &tr, nil, false
-		p.origin, p.fx, p.mark = nil, nil, nil
-		p.source = fmt.Sprintf("stored trace #%d · %s · %s", st.ID, st.Source, st.CreatedAt.UTC().Format("2006-01-02 15:04"))
-		// Stepping the time from here re-runs the same query live (read-only).
-		p.q = engine.Query{Text: tr.Query, Session: tr.Session, Project: tr.Project, K: tr.K, Budget: tr.Budget}
-		p.query.SetValue(tr.Query)
-		p.override = timeOverride{custom: tr.At.UTC()}
-		p.item, p.itemTop = 0, 0
-		return p.clampItems(), nil
-	}
-	return p, nil
-}
-
-// handleOpenItemKey: the keys of the whole-item view.
-func (p tracePane) handleOpenItemKey(msg tea.KeyPressMsg) (tracePane, tea.Cmd) {
-	k := p.keys
-	switch {
-	case key.Matches(msg, k.CloseItem):
-		p.itemOpen = false
-	case key.Matches(msg, k.ToMemory):
-		items := p.stageItems()
-		if p.item < len(items) && items[p.item].Key != "" {
-			key := items[p.item].Key
-			p.itemOpen = false
-			return p, func() tea.Msg { return OpenMemoryMsg{Key: key} }
-		}
-	case key.Matches(msg, k.list.Up):
-		p.openTop = max(0, p.openTop-1)
-	case key.Matches(msg, k.list.Down):
-		p.openTop++
-	case key.Matches(msg, k.list.PageUp):
-		p.openTop = max(0, p.openTop-p.bodyRows()+2)
-	case key.Matches(msg, k.list.PageDown):
-		p.openTop += p.bodyRows() - 2
-	case key.Matches(msg, k.list.Top):
-		p.openTop = 0
-	}
-	return p, nil
-}
-
-// lastDropStage is the last stage that dropped items (where the last
-// candidates died), or def when none did.
-func lastDropStage(t *engine.Trace, def int) int {
-	for i := len(t.Stages) - 1; i >= 0; i-- {
-		if droppedCount(t.Stages[i]) > 0 {
-			return i
-		}
-	}
-	return def
 }

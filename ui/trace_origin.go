@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"strings"
 	"time"
 
 	"memtrace/engine"
@@ -24,16 +25,19 @@ type TraceOrigin struct {
 	NotItsRun bool
 }
 
-// label is the origin line of the Trace header.
-func (o TraceOrigin) label() string {
+// label is the origin line of the Trace header; stepped: the shown recall
+// is at another time than the probe's (the time override moved).
+func (o TraceOrigin) label(stepped bool) string {
 	at := o.At.UTC().Format("2006-01-02 15:04 UTC")
 	switch {
+	case o.Run && stepped:
+		return "probe " + o.Probe + "'s database, stepped from its time " + at + " · " + o.DB + " · set " + displayPath(o.Set)
 	case o.Run:
-		return "probe " + o.Probe + "'s own run · " + o.DB + " · at " + at + " · set " + displayPath(o.Set)
+		return "probe " + o.Probe + "'s own run at " + at + " · " + o.DB + " · set " + displayPath(o.Set)
 	case o.NotItsRun:
-		return "probe " + o.Probe + " on " + o.DB + ", NOT its run on the set's fixture (Golden: r runs it) · at " + at
+		return "probe " + o.Probe + " at " + at + " on " + o.DB + ", NOT its run on the set's fixture (Golden: r runs it)"
 	}
-	return "probe " + o.Probe + " · " + o.DB + " · at " + at + " · set " + displayPath(o.Set)
+	return "probe " + o.Probe + " at " + at + " · " + o.DB + " · set " + displayPath(o.Set)
 }
 
 // TraceFocus is the stage and item a trace opens on (a failing probe's
@@ -43,20 +47,30 @@ type TraceFocus struct {
 }
 
 // headerLines is the number of lines above the stage list: the query, the
-// time and, for a trace opened from a probe, its origin.
+// time and, for a trace opened from a probe, its origin (one or two lines).
 func (p tracePane) headerLines() int {
-	if p.origin != nil {
-		return 3
-	}
-	return 2
+	return 2 + len(p.originLines())
 }
 
-func (p tracePane) originLine() string {
-	st := p.c.styles
-	if p.fx.Closed() {
-		return st.App.Error.Render(safetext.Truncate(safetext.SanitizeLine(p.origin.label()+" · closed: a newer run replaced that database"), p.width))
+// originLines is the origin of a trace opened from a probe, wrapped at its
+// " · " parts into at most two lines, so that the probe, its time and the
+// database show at 80 columns too.
+func (p tracePane) originLines() []string {
+	if p.origin == nil {
+		return nil
 	}
-	return st.Filter.Chip.Render(safetext.Truncate(safetext.SanitizeLine(p.origin.label()), p.width))
+	st := p.c.styles
+	label := p.origin.label(p.trace != nil && !p.trace.At.Equal(p.origin.At))
+	style := st.Filter.Chip
+	if p.fx.Closed() {
+		label = "closed: a newer run replaced that database · " + label
+		style = st.App.Error
+	}
+	lines := wrapParts(strings.Split(safetext.SanitizeLine(label), " · "), " · ", max(10, p.width), 2)
+	for i, l := range lines {
+		lines[i] = style.Render(safetext.Truncate(l, p.width))
+	}
+	return lines
 }
 
 // engine is what the pane recalls from: the fixture database of the probe

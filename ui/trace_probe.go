@@ -74,7 +74,11 @@ func (p tracePane) markBindings() []key.Binding {
 	if p.mark.writing {
 		return []key.Binding{k.Submit, k.Field, k.Back}
 	}
-	return []key.Binding{k.Right, k.Wrong, k.Clear, k.Write, k.Leave, p.keys.list.Up, p.keys.list.Down, p.keys.list.Top, p.keys.list.Bottom}
+	out := []key.Binding{k.Right, k.Wrong}
+	if m := p.mark; m.cursor < len(m.marks) && m.marks[m.cursor] != markNone {
+		out = append(out, k.Clear) // unmark: only on a marked survivor
+	}
+	return append(out, k.Write, k.Leave, p.keys.list.Up, p.keys.list.Down, p.keys.list.Top, p.keys.list.Bottom)
 }
 
 // startMarking enters the marking mode on the shown trace's survivors.
@@ -269,6 +273,9 @@ func (p tracePane) probeWritten(msg probeWrittenMsg) (tracePane, tea.Cmd) {
 	p.mark = nil
 	p.err = ""
 	p.notice = fmt.Sprintf("appended probe %s to %s (%d present, %d absent): the Golden tab runs it with r", msg.ID, displayPath(msg.Path), msg.Present, msg.Absent)
+	if msg.Absent > 0 {
+		p.notice += fmt.Sprintf("; it fails until recall stops returning the %d marked wrong", msg.Absent)
+	}
 	reload := goldenReloadMsg{Path: msg.Path, Probe: msg.ID}
 	return p, func() tea.Msg { return send(paneGolden, reload) }
 }

@@ -72,7 +72,7 @@ func (m Model) Close() error { return m.c.res.closeAll() }
 // (Init cannot change the model, so the load starts on startMsg).
 func (m Model) Init() tea.Cmd {
 	start := func() tea.Msg { return startMsg{} }
-	return tea.Batch(tea.RequestBackgroundColor, start)
+	return tea.Batch(tea.RequestBackgroundColor, start, waitChanges(m.c.ctx, m.c.deps.Changes))
 }
 
 // Update routes: window size to every pane, async envelopes to the pane they
@@ -117,6 +117,11 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			}
 		}
 		cmd = tea.Batch(cmds...)
+	case externalChangeMsg:
+		// Another process wrote (Deps.Changes): every tab reloads; then
+		// wait for the next change.
+		mm, c := m.Update(storeChangedMsg{})
+		return mm, tea.Batch(c, waitChanges(m.c.ctx, m.c.deps.Changes))
 	case OpenTraceMsg:
 		// Another tab (Golden) asks to inspect a query: show the Trace tab.
 		for i, p := range m.panes {
@@ -175,7 +180,7 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		return m, tea.Quit
 	}
 	if m.showHelp {
-		if key.Matches(msg, m.keys.Help, m.keys.Quit) || msg.String() == "esc" {
+		if key.Matches(msg, m.keys.CloseHelp) {
 			m.showHelp = false
 		}
 		return m, nil
@@ -303,10 +308,21 @@ func (m Model) tabAt(x int) (int, bool) {
 	return 0, false
 }
 
+// helpKeys are the footer's keys: while the ? overlay shows, only what
+// closes it (every other key is ignored then).
 func (m Model) helpKeys() helpKeys {
+	if m.showHelp {
+		return helpKeys{global: m.keys, pane: []key.Binding{m.keys.CloseHelp}, typing: true}
+	}
+	return m.activeKeys()
+}
+
+// activeKeys are the keys of the palette or the active pane and the global
+// ones: the ? overlay lists them.
+func (m Model) activeKeys() helpKeys {
 	h := helpKeys{global: m.keys}
 	if m.pal.open {
-		h.pane, h.typing = m.pal.keys.bindings(), true
+		h.pane, h.typing = m.pal.bindings(), true
 		return h
 	}
 	if p, ok := m.activePane(); ok {
@@ -378,7 +394,7 @@ func (m Model) render() string {
 	if m.showHelp {
 		h := m.help
 		h.ShowAll = true
-		box := st.Overlay.Render(st.App.Title.Render("Keys") + "\n\n" + h.View(m.helpKeys()) + "\n\n" + m.paletteHelp(bodyHeight))
+		box := st.Overlay.Render(st.App.Title.Render("Keys") + "\n\n" + h.View(m.activeKeys()) + "\n\n" + m.paletteHelp(bodyHeight))
 		body = lipgloss.Place(m.width, bodyHeight, lipgloss.Center, lipgloss.Center, box)
 	}
 	body = lipgloss.NewStyle().Width(m.width).Height(bodyHeight).MaxHeight(bodyHeight).MaxWidth(m.width).Render(clipLines(body, m.width))

@@ -54,12 +54,14 @@ func goldenRun(fs *flag.FlagSet) runFunc {
 				return engine.Errorf(engine.ENOTFOUND, "%v; save one with --save RUN.json", err)
 			}
 		}
-		tmp, err := os.MkdirTemp("", "memtrace-golden-")
+		// A set with a fixture builds it fresh: in a temporary SQLite file,
+		// or in a scratch space when --db is PostgreSQL.
+		fixture, dropFixture, err := scratchDatabase(e, "fixture")
 		if err != nil {
-			return fmt.Errorf("golden run: temporary directory: %w", err)
+			return fmt.Errorf("golden run: %w", err)
 		}
-		defer os.RemoveAll(tmp)
-		eng, closeDB, err := goldenEngine(e, set, filepath.Join(tmp, "fixture.db"))
+		defer dropFixture()
+		eng, closeDB, err := goldenEngine(e, set, fixture)
 		if err != nil {
 			return err
 		}
