@@ -16,7 +16,9 @@ import (
 type termEvidence struct {
 	specific []string // specific query terms in its own text (terms sorted)
 	generic  []string // generic query terms in its own text
-	context  []string // specific query terms in a neighbour's text, not its own
+	// context: specific query terms in a neighbour's text, not its own —
+	// read only when share < MinIDFShare (termEvidenceOf)
+	context []string
 	// contextGeneric are generic query terms only its neighbours hold.
 	contextGeneric []string
 	// share is Σ weight·idf over specific, divided by Σ weight·idf over
@@ -24,9 +26,16 @@ type termEvidence struct {
 	share float64
 }
 
-// matchedTerms are all query terms in the memory's own text.
+// matchedTerms are all query terms in the memory's own text, specific
+// first (specific and generic share one array: this is its whole).
 func (ev termEvidence) matchedTerms() []string {
-	return append(append([]string(nil), ev.specific...), ev.generic...)
+	if len(ev.generic) == 0 {
+		return ev.specific
+	}
+	if len(ev.specific) == 0 {
+		return ev.generic
+	}
+	return ev.specific[:len(ev.specific)+len(ev.generic)]
 }
 
 // queryMass is each weighted query term's weight × idf, the terms in a fixed
@@ -50,7 +59,9 @@ func (e *Engine) queryMass(weights map[string]float64) (terms []string, mass map
 
 // termEvidenceOf returns the evidence of each id for the weighted query
 // terms, in the order of ids; generic are the query terms that are no
-// evidence. Caller must not hold e.mu.
+// evidence. The neighbours are read only for a memory whose own words are
+// not evidence enough (share < MinIDFShare): the gate asks about them only
+// then, and a recall reads a hundred candidates. Caller must not hold e.mu.
 func (e *Engine) termEvidenceOf(ids []int64, weights map[string]float64, generic map[string]bool) []termEvidence {
 	out := make([]termEvidence, len(ids))
 	e.mu.RLock()
@@ -59,63 +70,99 @@ func (e *Engine) termEvidenceOf(ids []int64, weights map[string]float64, generic
 	if total <= 0 {
 		return out
 	}
-	set := e.termSet(mass)
+	at := make(map[int32]int, len(terms)) // term number → index in terms
+	isGeneric := make([]bool, len(terms))
 	// Korean writes compounds as one word ("춘천마라톤"), which the index
 	// keeps whole: a Hangul query term of two or more syllables inside a
-	// memory's text is a word of its own text too.
-	var hangul []string
-	for _, t := range terms {
+	// memory's text is a word of its own text too, looked for when its
+	// exact words are not evidence enough.
+	var hangul []int
+	for i, t := range terms {
+		if no, ok := e.lex.Lookup(t); ok {
+			at[no] = i
+		}
+		isGeneric[i] = generic[t]
 		if r, _ := utf8.DecodeRuneInString(t); unicode.Is(unicode.Hangul, r) && utf8.RuneCountInString(t) >= 2 {
-			hangul = append(hangul, t)
+			hangul = append(hangul, i)
 		}
 	}
-	own := make(map[string]bool, len(terms))
-	near := make(map[string]bool, len(terms))
-	for i, id := range ids {
+	own := make([]bool, len(terms))
+	near := make([]bool, len(terms))
+	for k, id := range ids {
 		clear(own)
-		clear(near)
 		for _, no := range e.ownTerms(id) {
-			if t, ok := set[no]; ok {
-				own[t] = true
+			if i, ok := at[no]; ok {
+				own[i] = true
 			}
 		}
-		if m := e.mems[id]; m != nil {
-			for _, t := range hangul {
-				if !own[t] && strings.Contains(m.Content, t) {
-					own[t] = true
+		ev := &out[k]
+		hit, ns, ng := 0.0, 0, 0
+		count := func() {
+			hit, ns, ng = 0, 0, 0
+			for i := range terms {
+				switch {
+				case own[i] && isGeneric[i]:
+					ng++
+				case own[i]:
+					ns++
+					hit += mass[terms[i]]
 				}
 			}
 		}
-		if e.sessions != nil {
-			if pos, ok := e.sessions.position[id]; ok {
-				for _, n := range e.sessions.neighbours(id, pos.session) {
-					if m := e.mems[n]; m == nil || m.Status == StatusQuarantined {
-						continue // a quarantined neighbour lends no words
-					}
-					for _, no := range e.ownTerms(n) {
-						if t, ok := set[no]; ok {
-							near[t] = true
-						}
-					}
+		count()
+		if m := e.mems[id]; m != nil && hit/total < MinIDFShare && len(hangul) > 0 {
+			found := false
+			for _, i := range hangul {
+				if !own[i] && strings.Contains(m.Content, terms[i]) {
+					own[i], found = true, true
 				}
 			}
-		}
-		ev := &out[i]
-		hit := 0.0
-		for _, t := range terms {
-			switch g := generic[t]; {
-			case own[t] && g:
-				ev.generic = append(ev.generic, t)
-			case own[t]:
-				ev.specific = append(ev.specific, t)
-				hit += mass[t]
-			case near[t] && g:
-				ev.contextGeneric = append(ev.contextGeneric, t)
-			case near[t]:
-				ev.context = append(ev.context, t)
+			if found {
+				count()
 			}
 		}
 		ev.share = min(1, hit/total)
+		if ns+ng > 0 {
+			matched := make([]string, 0, ns+ng)
+			for i, t := range terms {
+				if own[i] && !isGeneric[i] {
+					matched = append(matched, t)
+				}
+			}
+			for i, t := range terms {
+				if own[i] && isGeneric[i] {
+					matched = append(matched, t)
+				}
+			}
+			ev.specific, ev.generic = matched[:ns], matched[ns:] // never appended to
+		}
+		if ev.share >= MinIDFShare || e.sessions == nil {
+			continue
+		}
+		pos, ok := e.sessions.position[id]
+		if !ok || pos.session == "" {
+			continue
+		}
+		clear(near)
+		for _, n := range e.sessions.neighbours(id, pos.session) {
+			if m := e.mems[n]; m == nil || m.Status == StatusQuarantined {
+				continue // a quarantined neighbour lends no words
+			}
+			for _, no := range e.ownTerms(n) {
+				if i, ok := at[no]; ok {
+					near[i] = true
+				}
+			}
+		}
+		for i, t := range terms {
+			switch {
+			case !near[i] || own[i]:
+			case isGeneric[i]:
+				ev.contextGeneric = append(ev.contextGeneric, t)
+			default:
+				ev.context = append(ev.context, t)
+			}
+		}
 	}
 	return out
 }

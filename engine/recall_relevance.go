@@ -212,11 +212,13 @@ func (r *recallRun) rerank(st *StageTrace) {
 		st.Notes["generic_query_terms"] = strings.Join(g, " ")
 	}
 	r.keep(st, kept, dropped)
+	matches := make([]TermMatch, len(st.Items)) // one allocation for the stage
 	for i := range st.Items {
 		ev := evOf[st.Items[i].ID]
-		st.Items[i].MatchedTerms = ev.matchedTerms()
-		st.Items[i].GenericTerms = ev.generic
-		st.Items[i].ContextTerms = ev.context
+		if m := ev.matchedTerms(); len(m)+len(ev.context) > 0 {
+			matches[i] = TermMatch{MatchedTerms: m, GenericTerms: ev.generic, ContextTerms: ev.context}
+			st.Items[i].TermMatch = &matches[i]
+		}
 	}
 }
 

@@ -48,12 +48,12 @@ func TestRelevanceGate(t *testing.T) {
 	}
 	for key, words := range map[string][]string{"train": {"every", "take"}, "review": {"every"}} {
 		it := rerankItem(t, tr, key)
-		if it.DropKind != engine.DropGenericOnly || !slices.Equal(it.GenericTerms, words) || !slices.Equal(it.MatchedTerms, words) {
-			t.Errorf("%s: drop_kind %q (%s), matched %v, generic %v; want generic_only on %v", key, it.DropKind, it.Dropped, it.MatchedTerms, it.GenericTerms, words)
+		if it.DropKind != engine.DropGenericOnly || !slices.Equal(it.Terms().GenericTerms, words) || !slices.Equal(it.Terms().MatchedTerms, words) {
+			t.Errorf("%s: drop_kind %q (%s), matched %v, generic %v; want generic_only on %v", key, it.DropKind, it.Dropped, it.Terms().MatchedTerms, it.Terms().GenericTerms, words)
 		}
 	}
-	if it := rerankItem(t, tr, "vitamin"); it.DropKind != "" || it.Scores["idf_share_score"] < engine.MinIDFShare || !slices.Contains(it.MatchedTerms, "vitamin") {
-		t.Errorf("vitamin: %q, idf_share_score %.3f, matched %v", it.Dropped, it.Scores["idf_share_score"], it.MatchedTerms)
+	if it := rerankItem(t, tr, "vitamin"); it.DropKind != "" || it.Scores["idf_share_score"] < engine.MinIDFShare || !slices.Contains(it.Terms().MatchedTerms, "vitamin") {
+		t.Errorf("vitamin: %q, idf_share_score %.3f, matched %v", it.Dropped, it.Scores["idf_share_score"], it.Terms().MatchedTerms)
 	}
 
 	tr = recall(t, e, engine.Query{Text: "요즘 저녁에 먹는 영양제 모든 거 알려줘", At: now, ReadOnly: true})
@@ -61,7 +61,7 @@ func TestRelevanceGate(t *testing.T) {
 		t.Errorf("survivors %v: want supplement-ko and not busy-ko (요즘, 모든)", got)
 	}
 	if it := rerankItem(t, tr, "busy-ko"); it.DropKind != engine.DropGenericOnly {
-		t.Errorf("busy-ko: drop_kind %q (%s), generic %v; want generic_only", it.DropKind, it.Dropped, it.GenericTerms)
+		t.Errorf("busy-ko: drop_kind %q (%s), generic %v; want generic_only", it.DropKind, it.Dropped, it.Terms().GenericTerms)
 	}
 
 	tr = recall(t, e, engine.Query{Text: "when does Mina's passport renewal office open", At: now, ReadOnly: true})
@@ -73,11 +73,11 @@ func TestRelevanceGate(t *testing.T) {
 		it := rerankItem(t, tr, fmt.Sprintf("mina%d", i))
 		if it.DropKind == engine.DropLowIDFShare {
 			lowShare++
-			if it.Scores["idf_share_score"] >= engine.MinIDFShare || !slices.Equal(it.MatchedTerms, []string{"mina"}) {
-				t.Errorf("%s low_idf_share with idf_share_score %.3f, matched %v", it.Key, it.Scores["idf_share_score"], it.MatchedTerms)
+			if it.Scores["idf_share_score"] >= engine.MinIDFShare || !slices.Equal(it.Terms().MatchedTerms, []string{"mina"}) {
+				t.Errorf("%s low_idf_share with idf_share_score %.3f, matched %v", it.Key, it.Scores["idf_share_score"], it.Terms().MatchedTerms)
 			}
 		} else if it.DropKind == "" {
-			t.Errorf("%s survived rerank on the name alone: %v, scores %v", it.Key, it.MatchedTerms, it.Scores)
+			t.Errorf("%s survived rerank on the name alone: %v, scores %v", it.Key, it.Terms().MatchedTerms, it.Scores)
 		}
 	}
 	if lowShare == 0 {
@@ -90,7 +90,7 @@ func TestRelevanceGate(t *testing.T) {
 			continue
 		}
 		vectorOnly++
-		if it.Scores["bm25_score"] != 0 || len(it.MatchedTerms)+len(it.ContextTerms) > 0 || it.Scores["cosine_score"] >= engine.VectorOnlyCosine {
+		if it.Scores["bm25_score"] != 0 || len(it.Terms().MatchedTerms)+len(it.Terms().ContextTerms) > 0 || it.Scores["cosine_score"] >= engine.VectorOnlyCosine {
 			t.Errorf("%s vector_only with %v", it.Key, it.Scores)
 		}
 	}

@@ -44,14 +44,9 @@ type TraceItem struct {
 	// DropKind is Dropped for programs: one of DropKinds, set exactly when
 	// Dropped is.
 	DropKind DropKind `json:"drop_kind,omitempty"`
-	// MatchedTerms (rerank stage only): the query terms in the memory's own
-	// text, specific ones first; GenericTerms the generic words among them
-	// (textnorm.IsGeneric), which are no evidence of relevance;
-	// ContextTerms the specific query terms only its conversational
-	// neighbours hold. See RelevanceGateHelp.
-	MatchedTerms []string `json:"matched_terms,omitempty"`
-	GenericTerms []string `json:"generic_terms,omitempty"`
-	ContextTerms []string `json:"context_terms,omitempty"`
+	// *TermMatch (rerank stage only, nil elsewhere; its fields are inlined
+	// in the JSON): the query words the memory shares. Read it with Terms.
+	*TermMatch
 	// Recognised (temporal stage only): kept although forgotten in free
 	// recall at the recall's time, because the query cues it (cue_score ≥
 	// RecognitionCue). Further facts about an item travel as fields like
@@ -63,6 +58,27 @@ type TraceItem struct {
 	Superseded   bool      `json:"superseded,omitempty"`
 	SupersededBy int64     `json:"superseded_by,omitempty"`
 	ValidTo      time.Time `json:"valid_to,omitzero"`
+}
+
+// TermMatch is what a memory shares with the query, word by word (the
+// relevance gate's evidence, RelevanceGateHelp).
+type TermMatch struct {
+	// MatchedTerms: the query terms in the memory's own text, specific ones
+	// first; GenericTerms the generic words among them (textnorm.IsGeneric),
+	// which are no evidence; ContextTerms the specific query terms only its
+	// conversational neighbours hold, listed when its own words are not
+	// evidence enough.
+	MatchedTerms []string `json:"matched_terms,omitempty"`
+	GenericTerms []string `json:"generic_terms,omitempty"`
+	ContextTerms []string `json:"context_terms,omitempty"`
+}
+
+// Terms is the item's TermMatch, empty when it has none.
+func (it TraceItem) Terms() TermMatch {
+	if it.TermMatch == nil {
+		return TermMatch{}
+	}
+	return *it.TermMatch
 }
 
 // StageTrace records one stage: how many items came in, how many went out,

@@ -42,21 +42,21 @@ func TestRecallMedicationCarriesNothingMatchedOnlyByTakeOrEvery(t *testing.T) {
 	for _, k := range keys {
 		it := byKey[k]
 		specific := 0
-		for _, term := range it.MatchedTerms {
+		for _, term := range it.Terms().MatchedTerms {
 			if !textnorm.IsGeneric(term) {
 				specific++
 			}
 		}
 		if specific == 0 && it.Scores["cosine_score"] < engine.VectorOnlyCosine {
-			t.Errorf("survivor %s %q shares only %v with the query (cosine_score %.3f)", k, it.Text, it.MatchedTerms, it.Scores["cosine_score"])
+			t.Errorf("survivor %s %q shares only %v with the query (cosine_score %.3f)", k, it.Text, it.Terms().MatchedTerms, it.Scores["cosine_score"])
 		}
-		for _, term := range it.MatchedTerms {
+		for _, term := range it.Terms().MatchedTerms {
 			if term != "take" && term != "every" {
 				specific = -1
 			}
 		}
 		if specific != -1 {
-			t.Errorf("survivor %s %q matches only %v", k, it.Text, it.MatchedTerms)
+			t.Errorf("survivor %s %q matches only %v", k, it.Text, it.Terms().MatchedTerms)
 		}
 	}
 	for key, word := range map[string]string{"m0401": "take", "m0156": "every"} {
@@ -66,8 +66,8 @@ func TestRecallMedicationCarriesNothingMatchedOnlyByTakeOrEvery(t *testing.T) {
 			continue
 		}
 		if it.DropKind != engine.DropGenericOnly || !strings.Contains(it.Dropped, fmt.Sprintf("%q", word)) ||
-			!slices.Equal(it.GenericTerms, []string{word}) {
-			t.Errorf("%s: drop_kind %q (%q), generic_terms %v; want generic_only naming %q", key, it.DropKind, it.Dropped, it.GenericTerms, word)
+			!slices.Equal(it.Terms().GenericTerms, []string{word}) {
+			t.Errorf("%s: drop_kind %q (%q), generic_terms %v; want generic_only naming %q", key, it.DropKind, it.Dropped, it.Terms().GenericTerms, word)
 		}
 	}
 }
@@ -92,12 +92,12 @@ func TestRecallDropReasonsNameWhatHappened(t *testing.T) {
 		bm25 := it.Scores["bm25_score"]
 		switch it.DropKind {
 		case engine.DropNeighbourOnly:
-			if bm25 <= 0 || len(it.ContextTerms) == 0 || len(it.MatchedTerms) > 0 {
-				t.Errorf("%s neighbour_only with bm25_score %.3f, context_terms %v, matched_terms %v", it.Key, bm25, it.ContextTerms, it.MatchedTerms)
+			if bm25 <= 0 || len(it.Terms().ContextTerms) == 0 || len(it.Terms().MatchedTerms) > 0 {
+				t.Errorf("%s neighbour_only with bm25_score %.3f, context_terms %v, matched_terms %v", it.Key, bm25, it.Terms().ContextTerms, it.Terms().MatchedTerms)
 			}
 		case engine.DropVectorOnly:
-			if bm25 != 0 || len(it.MatchedTerms)+len(it.ContextTerms) > 0 || it.Scores["cosine_score"] >= engine.VectorOnlyCosine {
-				t.Errorf("%s vector_only with bm25_score %.3f, terms %v/%v, cosine_score %.3f", it.Key, bm25, it.MatchedTerms, it.ContextTerms, it.Scores["cosine_score"])
+			if bm25 != 0 || len(it.Terms().MatchedTerms)+len(it.Terms().ContextTerms) > 0 || it.Scores["cosine_score"] >= engine.VectorOnlyCosine {
+				t.Errorf("%s vector_only with bm25_score %.3f, terms %v/%v, cosine_score %.3f", it.Key, bm25, it.Terms().MatchedTerms, it.Terms().ContextTerms, it.Scores["cosine_score"])
 			}
 			if !strings.Contains(it.Dropped, "vector similarity alone") {
 				t.Errorf("%s: vector_only reason %q does not say it came by vector similarity alone", it.Key, it.Dropped)
