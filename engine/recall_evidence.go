@@ -1,6 +1,11 @@
 package engine
 
-import "sort"
+import (
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
 
 // termEvidence is what one memory shares with the query, word by word: the
 // query terms in its own text (split into specific and generic words,
@@ -55,6 +60,15 @@ func (e *Engine) termEvidenceOf(ids []int64, weights map[string]float64, generic
 		return out
 	}
 	set := e.termSet(mass)
+	// Korean writes compounds as one word ("춘천마라톤"), which the index
+	// keeps whole: a Hangul query term of two or more syllables inside a
+	// memory's text is a word of its own text too.
+	var hangul []string
+	for _, t := range terms {
+		if r, _ := utf8.DecodeRuneInString(t); unicode.Is(unicode.Hangul, r) && utf8.RuneCountInString(t) >= 2 {
+			hangul = append(hangul, t)
+		}
+	}
 	own := make(map[string]bool, len(terms))
 	near := make(map[string]bool, len(terms))
 	for i, id := range ids {
@@ -63,6 +77,13 @@ func (e *Engine) termEvidenceOf(ids []int64, weights map[string]float64, generic
 		for _, no := range e.ownTerms(id) {
 			if t, ok := set[no]; ok {
 				own[t] = true
+			}
+		}
+		if m := e.mems[id]; m != nil {
+			for _, t := range hangul {
+				if !own[t] && strings.Contains(m.Content, t) {
+					own[t] = true
+				}
 			}
 		}
 		if e.sessions != nil {

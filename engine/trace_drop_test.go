@@ -85,6 +85,10 @@ func TestEveryDropKindComesFromItsStage(t *testing.T) {
 	// relevance_score stays under the floor
 	mk(engine.Memory{Key: "kettle", Content: "the kettle whistles at dawn"})
 	mk(engine.Memory{Key: "ledger", Content: "invoice ledger tariff voucher receipt parcel courier"})
+	// temporal: an old trivial episode the query cues too weakly to
+	// recognise, but specifically enough to pass the relevance gate
+	mk(engine.Memory{Key: "late-courier", Content: "the courier was late again", Kind: engine.KindEpisode,
+		Importance: 0.1, CreatedAt: now.Add(-400 * day)})
 	mk(engine.Memory{Key: "espresso", Content: "the espresso machine on floor three is broken again", Session: "office", CreatedAt: now.Add(-3 * day)})
 	mk(engine.Memory{Key: "lunch", Content: "Lunch is at noon with Priya and Joon", Session: "office", CreatedAt: now.Add(-3*day + time.Minute)})
 
@@ -97,6 +101,7 @@ func TestEveryDropKindComesFromItsStage(t *testing.T) {
 		{Text: "take the staging database port", At: now},
 		{Text: "espresso machine", At: now},
 		{Text: "kettle invoice ledger tariff voucher receipt parcel courier", At: now},
+		{Text: "voucher receipt parcel courier", At: now},
 	} {
 		q.ReadOnly = true
 		checkDropKinds(t, recall(t, e, q), seen)

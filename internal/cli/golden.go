@@ -145,8 +145,12 @@ func printRun(w io.Writer, r *golden.RunResult) {
 		}
 	}
 	s := r.Summary
-	fmt.Fprintf(w, "\n%s: %d/%d passed (%.1f%%), present recall %.3f, mean guaranteed %.2f, mean prompt %.0f chars\n",
+	fmt.Fprintf(w, "\n%s: %d/%d passed (%.1f%%), present recall %.3f, mean guaranteed %.2f, mean prompt %.0f chars",
 		r.Set, s.Passed, s.Probes, 100*s.PassRate, s.PresentRecall, s.MeanGuaranteed, s.MeanPromptChars)
+	if s.MeanStraySurvivors != nil {
+		fmt.Fprintf(w, ", stray survivors %.2f per precision probe (%d in %d probes)", *s.MeanStraySurvivors, s.StraySurvivors, s.PrecisionProbes)
+	}
+	fmt.Fprintln(w)
 }
 
 // loadSet loads a golden set, with errors that say what to do.

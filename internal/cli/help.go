@@ -127,10 +127,11 @@ is named *_distance (lower is better).
                bm25_norm_score = min(1, bm25_score / Σ weight·idf(term));
                the relevance gate keeps an item only with evidence: specific
                query terms in its own text carrying ≥ 10% of the query's idf
-               mass (idf_share_score), or cosine_score ≥ 0.35, or a
-               neighbour's specific terms; generic words (take, every, 하다,
-               모든 …) are no evidence (memtrace help relevance); then drops
-               retrieved items below the floor 0.20
+               mass (idf_share_score), or a cosine ≥ 0.50 to the query
+               without its generic words, or a neighbour's specific terms;
+               generic words (take, every, 하다, 모든 …) are no evidence
+               (memtrace help relevance); then drops retrieved items below
+               the floor 0.20
  4 temporal    memories created after --at do not exist yet; decay and
                boost at --at; drops the forgotten unless the query cues
                them specifically (recognised; see memtrace help decay)
