@@ -120,14 +120,9 @@ func buildFixture(ctx context.Context, set *Set, path string, open StoreOpener, 
 
 // FixtureEngine builds the set's fixture into a fresh database in a new
 // temporary directory under dir ("" for the system's) and opens an engine
-// on it; close closes the database and removes the directory.
-func FixtureEngine(ctx context.Context, set *Set, dir string, open StoreOpener) (*engine.Engine, func() error, error) {
-	return FixtureEngineProgress(ctx, set, dir, open, nil)
-}
-
-// FixtureEngineProgress is FixtureEngine telling progress how far the
-// fixture's ingest is (nil: nobody asks).
-func FixtureEngineProgress(ctx context.Context, set *Set, dir string, open StoreOpener, progress FixtureProgress) (*engine.Engine, func() error, error) {
+// on it, telling progress (nil: nobody asks) how far the ingest is; close
+// closes the database and removes the directory.
+func FixtureEngine(ctx context.Context, set *Set, dir string, open StoreOpener, progress FixtureProgress) (*engine.Engine, func() error, error) {
 	if set.Fixture == "" {
 		return nil, nil, engine.Errorf(engine.EINVALID, "golden set %s has no fixture", set.Name)
 	}

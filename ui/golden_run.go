@@ -119,7 +119,7 @@ func (p goldenPane) startRun() (goldenPane, tea.Cmd) {
 		var fx *fixtureDB
 		if useFixture {
 			emit(goldenProgressMsg{Seq: seq, Fixture: true})
-			fe, closeFx, err := golden.FixtureEngineProgress(ctx, set, "", golden.StoreOpener(open), func(done, total int) {
+			fe, closeFx, err := golden.FixtureEngine(ctx, set, "", golden.StoreOpener(open), func(done, total int) {
 				emit(goldenProgressMsg{Seq: seq, Fixture: true, Done: done, Total: total})
 			})
 			if err != nil {
