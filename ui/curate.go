@@ -257,7 +257,14 @@ func (p curatePane) KeyBindings() []key.Binding {
 		out = append(append(out, filter...), moves(n, move...)...)
 		return append(out, k.History, k.Control, k.Held, k.Superseded, k.Reload)
 	case modeBatch:
-		out = append([]key.Binding{k.Rollback, k.Back}, move...)
+		n := 0
+		if p.changes != nil {
+			n = len(p.changes.lines)
+		}
+		if p.changes != nil && p.changes.info.CanRollback {
+			out = []key.Binding{k.Rollback}
+		}
+		out = append(append(out, k.Back), moves(n, move...)...)
 		return append(out, k.Reload)
 	case modeHeld:
 		if len(p.held) > 0 {
@@ -266,7 +273,14 @@ func (p curatePane) KeyBindings() []key.Binding {
 		out = append(out, moves(len(p.held), k.Up, k.Down)...)
 		return append(out, k.Held, k.History, k.Control, k.Superseded, k.Reload)
 	case modeSuperseded:
-		out = append(append([]key.Binding{k.Unlink, k.Reviewed}, filter...), move...)
+		n := len(p.visibleLinks())
+		if n > 0 {
+			out = []key.Binding{k.Unlink}
+		}
+		if len(p.links.Links) > 0 {
+			out = append(out, k.Reviewed)
+		}
+		out = append(append(out, filter...), moves(n, move...)...)
 		return append(out, k.Superseded, k.History, k.Reload)
 	}
 	out = []key.Binding{k.Approve, k.Reject}
