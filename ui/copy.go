@@ -20,6 +20,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"memtrace/engine"
 	"memtrace/engine/safetext"
 )
 
@@ -29,7 +30,9 @@ type copyTarget struct {
 	From    paneID
 	Binding key.Binding
 	What    string // for the status line: "the prompt of 충주 사과"
-	Text    string
+	// Text makes the text when the copy runs (in its Cmd): the footer
+	// asks for the targets every frame, and a trace's JSON is not free.
+	Text func() string
 }
 
 // copier is a pane that has something to copy in its current state.
@@ -48,18 +51,11 @@ func (p tracePane) copyTargets() []copyTarget {
 	if p.trace == nil || p.picker || p.Typing() || p.mark != nil {
 		return nil
 	}
-	var doc bytes.Buffer
-	enc := json.NewEncoder(&doc)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(p.trace); err != nil {
-		return nil
-	}
-	q := safetext.Truncate(safetext.SanitizeLine(p.trace.Query), 30)
+	tr := p.trace
+	q := safetext.Truncate(safetext.SanitizeLine(tr.Query), 30)
 	return []copyTarget{
-		{Name: "prompt", From: paneTrace, Binding: copyKey, What: "the prompt of " + q, Text: p.trace.Prompt},
-		// The same bytes `memtrace recall --json` prints.
-		{Name: "trace", From: paneTrace, Binding: copyJSONKey, What: "the trace JSON of " + q, Text: string(safetext.EscapeJSON(doc.Bytes()))},
+		{Name: "prompt", From: paneTrace, Binding: copyKey, What: "the prompt of " + q, Text: func() string { return tr.Prompt }},
+		{Name: "trace", From: paneTrace, Binding: copyJSONKey, What: "the trace JSON of " + q, Text: func() string { return traceJSON(tr) }},
 	}
 }
 
@@ -76,7 +72,20 @@ func (p memoriesPane) copyTargets() []copyTarget {
 		ref += " · key " + m.Key
 	}
 	text := m.Content + "\n\n(" + ref + " · " + m.Type + " · " + string(m.Status) + ")"
-	return []copyTarget{{Name: "memory", From: paneMemories, Binding: copyMemKey, What: ref, Text: text}}
+	return []copyTarget{{Name: "memory", From: paneMemories, Binding: copyMemKey, What: ref, Text: func() string { return text }}}
+}
+
+// traceJSON is the trace as `memtrace recall --json` prints it: indented,
+// <, > and & as they are, terminal-acting runes as \uXXXX escapes.
+func traceJSON(tr *engine.Trace) string {
+	var doc bytes.Buffer
+	enc := json.NewEncoder(&doc)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(tr); err != nil {
+		return ""
+	}
+	return string(safetext.EscapeJSON(doc.Bytes()))
 }
 
 // activeCopyTargets are what the active pane can copy now.
@@ -121,12 +130,11 @@ type noticeMsg struct {
 // copyCmd neutralises t's text, writes it to the fallback file and finds
 // out whether the terminal takes OSC 52 (I/O, so in a Cmd).
 func copyCmd(t copyTarget) tea.Cmd {
-	text := safetext.Sanitize(t.Text)
 	return func() tea.Msg {
-		msg := copiedMsg{What: t.What, Text: text}
+		msg := copiedMsg{What: t.What, Text: safetext.Sanitize(t.Text())}
 		msg.Why = oscBlocked()
 		msg.OSC = msg.Why == ""
-		msg.File, msg.Err = writeCopyFile(text)
+		msg.File, msg.Err = writeCopyFile(msg.Text)
 		return msg
 	}
 }

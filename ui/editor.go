@@ -61,38 +61,64 @@ func editorCommand(path string) *exec.Cmd {
 	return exec.Command(fields[0], append(fields[1:], path)...)
 }
 
-// editInEditor opens initial in $EDITOR for target. The file is created
-// 0600 in a new 0700 directory, so nobody else can put a symlink in its
-// place while the editor runs; both are removed afterwards.
+// editInEditor opens initial in $EDITOR for target. Nothing is created
+// until the program runs the editor (editorRun.Run): the file is made 0600
+// in a new 0700 directory, so nobody else can put a symlink in its place
+// while the editor runs, and both are removed when it exits.
 func editInEditor(initial string, target editTarget) (tea.Cmd, error) {
-	dir, err := os.MkdirTemp("", "memtrace-edit-")
-	if err != nil {
-		return nil, fmt.Errorf("$EDITOR: cannot make a temporary file: %v", err)
-	}
-	path := filepath.Join(dir, "text.txt")
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err == nil {
-		_, err = f.WriteString(initial + "\n")
-		err = firstErr(err, f.Close())
-	}
-	if err != nil {
-		os.RemoveAll(dir)
-		return nil, fmt.Errorf("$EDITOR: cannot write the temporary file: %v", err)
-	}
-	cmd := tea.ExecProcess(editorCommand(path), func(runErr error) tea.Msg {
-		defer os.RemoveAll(dir)
-		msg := editedMsg{Target: target}
-		if runErr != nil {
-			msg.Err = fmt.Errorf("$EDITOR (%s) failed: %v; nothing changed", editorCommand(path).Args[0], runErr)
-		} else {
-			msg.Text, msg.Joined, msg.Err = readEdited(path)
-		}
+	run := &editorRun{initial: initial}
+	return tea.Exec(run, func(err error) tea.Msg {
+		msg := editedMsg{Target: target, Text: run.text, Joined: run.joined, Err: firstErr(run.err, err)}
 		if to := editTo[target]; to != "" {
 			return send(to, msg)
 		}
 		return msg
-	})
-	return cmd, nil
+	}), nil
+}
+
+// editorRun is one run of $EDITOR as a tea.ExecCommand: it writes the
+// text, runs the editor on the terminal the program hands over, reads
+// the result back and cleans up.
+type editorRun struct {
+	initial        string
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	text           string
+	joined         bool
+	err            error
+}
+
+func (r *editorRun) SetStdin(in io.Reader)   { r.stdin = in }
+func (r *editorRun) SetStdout(out io.Writer) { r.stdout = out }
+func (r *editorRun) SetStderr(w io.Writer)   { r.stderr = w }
+
+// Run returns nil when the editor ran, whatever it left: the callback
+// reports r.err (the program restores its terminal either way).
+func (r *editorRun) Run() error {
+	dir, err := os.MkdirTemp("", "memtrace-edit-")
+	if err != nil {
+		r.err = fmt.Errorf("$EDITOR: cannot make a temporary file: %v; nothing changed", err)
+		return nil
+	}
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "text.txt")
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err == nil {
+		_, err = f.WriteString(r.initial + "\n")
+		err = firstErr(err, f.Close())
+	}
+	if err != nil {
+		r.err = fmt.Errorf("$EDITOR: cannot write the temporary file: %v; nothing changed", err)
+		return nil
+	}
+	cmd := editorCommand(path)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = r.stdin, r.stdout, r.stderr
+	if err := cmd.Run(); err != nil {
+		r.err = fmt.Errorf("$EDITOR (%s) failed: %v; nothing changed", cmd.Args[0], err)
+		return nil
+	}
+	r.text, r.joined, r.err = readEdited(path)
+	return nil
 }
 
 // readEdited reads the edited file back: a regular file (an editor that
