@@ -63,13 +63,7 @@ func newSessionIndex(n int) *sessionIndex {
 // window: for each distance d ≤ ContextWindow, the neighbour before and the
 // one after at ContextWeight × ContextDecay^(d−1).
 func newLexical() *lexical.Index {
-	var w []float64
-	x := ContextWeight
-	for range ContextWindow {
-		w = append(w, x, x)
-		x *= ContextDecay
-	}
-	return lexical.NewContext(lexical.K1, lexical.B, w)
+	return lexical.NewContext(lexical.K1, lexical.B, contextSlotWeights())
 }
 
 // window is the lexical window of id in its session: the neighbours at
