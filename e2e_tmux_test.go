@@ -13,6 +13,7 @@ import (
 
 	"memtrace/engine"
 	"memtrace/engine/safetext"
+	"memtrace/golden"
 )
 
 // TestTUIEndToEnd runs the real binary in tmux at 80×24, 100×30, 120×40
@@ -56,8 +57,14 @@ func TestTUIEndToEnd(t *testing.T) {
 		s.waitExit(t)
 	})
 	t.Run("200x50 demo", func(t *testing.T) {
-		// `memtrace demo` builds a fresh database and opens the TUI on it.
-		s := startTmux(t, dir, 200, 50, bin, "demo", "--db", filepath.Join(dir, "demo2.db"))
+		// `memtrace demo` builds a fresh database and opens the TUI on it;
+		// started in a subdirectory of the project, the Golden tab still
+		// finds the project's set (in a parent directory).
+		docs, err := filepath.Abs("docs")
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := startTmuxIn(t, dir, docs, 200, 50, bin, "demo", "--db", filepath.Join(dir, "demo2.db"))
 		s.walkThrough(t)
 		s.send(t, "C-c")
 		s.waitExit(t)
@@ -75,6 +82,13 @@ type tmuxSession struct {
 
 func startTmux(t *testing.T, dir string, w, h int, argv ...string) *tmuxSession {
 	t.Helper()
+	return startTmuxIn(t, dir, "", w, h, argv...)
+}
+
+// startTmuxIn is startTmux with the program started in working directory
+// cwd ("" for the test's).
+func startTmuxIn(t *testing.T, dir, cwd string, w, h int, argv ...string) *tmuxSession {
+	t.Helper()
 	s := &tmuxSession{
 		socket:   filepath.Join(dir, fmt.Sprintf("tmux-%dx%d.sock", w, h)),
 		name:     "memtrace",
@@ -87,8 +101,11 @@ func startTmux(t *testing.T, dir string, w, h int, argv ...string) *tmuxSession 
 	}
 	// The shell records the exit status, so the test can tell a clean quit.
 	script := strings.Join(quoted, " ") + "; echo $? > '" + s.exitFile + "'"
-	cmd := exec.Command("tmux", "-S", s.socket, "-f", "/dev/null", "new-session", "-d", "-s", s.name,
-		"-x", fmt.Sprint(w), "-y", fmt.Sprint(h), "sh", "-c", script)
+	args := []string{"-S", s.socket, "-f", "/dev/null", "new-session", "-d", "-s", s.name, "-x", fmt.Sprint(w), "-y", fmt.Sprint(h)}
+	if cwd != "" {
+		args = append(args, "-c", cwd)
+	}
+	cmd := exec.Command("tmux", append(args, "sh", "-c", script)...)
 	cmd.Env = append(os.Environ(), "TERM=xterm-256color", "MEMTRACE_DB=", "NO_COLOR=")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("tmux new-session: %v\n%s", err, out)
@@ -233,17 +250,23 @@ func (s *tmuxSession) walkThrough(t *testing.T) {
 	// that fired.
 	s.send(t, "3")
 	s.waitText(t, "keep · by heartbeat", "rule vital_review")
+	// S: the demo's knowledge updates, linked at capture, wait for review
+	// in the superseded queue, with the former and the newer fact.
+	s.send(t, "S")
+	s.waitText(t, "links since the last review", "former:", "newer:", "u undo this link")
+	s.send(t, "S")
 	s.send(t, "1")
 	s.waitText(t, "forgotten by +7d:")
 
 	// Golden: the project's set (found from the working directory) runs
 	// over its fixture; enter opens the first probe's trace.
 	s.send(t, "2")
-	s.waitText(t, "2 Golden", "32 probes", "greeting-annyeong")
+	s.waitText(t, "2 Golden", demoProbes(t), "greeting-annyeong")
 	s.send(t, "r")
-	s.waitText(t, "32/32 passed", "vs baseline: no regression")
+	s.waitText(t, demoPassed(t), "vs baseline: no regression")
 	s.send(t, "Enter")
-	s.waitText(t, "안녕", "read-only recall at 2026-07-21")
+	// The Trace tab shows the probe's own run, on the set's fixture.
+	s.waitText(t, "안녕", "read-only recall at 2026-07-21", "probe greeting-annyeong's own run", "fixture")
 }
 
 // walkNarrow is the path at 80×24: each tab's key content, which only the
@@ -291,7 +314,7 @@ func (s *tmuxSession) walkNarrow(t *testing.T) {
 	// Captures: one line per row (ids 1, 2, 3… on consecutive lines) and
 	// the selected capture's decision trail; f shows the pattern counts.
 	s.send(t, "5")
-	screen = s.waitText(t, "VERDICT", "of 447 captures")
+	screen = s.waitText(t, "VERDICT", "of 492 captures")
 	ids := regexp.MustCompile(`(?m)^\s+(\d+) \d\d-\d\d \d\d:\d\d `).FindAllStringSubmatch(screen, -1)
 	if len(ids) < 5 {
 		t.Errorf("fewer than 5 capture rows at 80×24:\n%s", screen)
@@ -308,13 +331,26 @@ func (s *tmuxSession) walkNarrow(t *testing.T) {
 	s.send(t, "3")
 	s.waitText(t, "keep · by heartbeat", "rule vital_review")
 	s.send(t, "2")
-	s.waitText(t, "32 probes", "greeting-annyeong")
+	s.waitText(t, demoProbes(t), "greeting-annyeong")
+
+	// The palette, from the Golden tab: tab completes the command, and a
+	// Korean query recalled at +30d opens in Trace on that step.
+	s.send(t, ":")
+	s.typeText(t, "rec")
+	s.send(t, "Tab")
+	s.typeText(t, "충주 사과 @")
+	s.waitText(t, ":recall 충주 사과 @", "recall at +30d")
+	s.typeText(t, "+30d")
+	s.send(t, "Enter")
+	s.waitText(t, "query › 충주 사과", "[+30d]")
+	s.send(t, "2")
+	s.waitText(t, demoProbes(t), "greeting-annyeong")
 
 	// Below 80×24 the frame says so.
 	s.tmux(t, "resize-window", "-t", s.name, "-x", "70", "-y", "20")
 	s.waitText(t, "terminal too small: 70×20, need 80×24")
 	s.tmux(t, "resize-window", "-t", s.name, "-x", "80", "-y", "24")
-	s.waitText(t, "32 probes", "greeting-annyeong")
+	s.waitText(t, demoProbes(t), "greeting-annyeong")
 }
 
 // checkAlignment checks that Korean rows take as many cells as English
@@ -338,4 +374,21 @@ func (s *tmuxSession) checkAlignment(t *testing.T, screen string) {
 	if col < 0 {
 		t.Errorf("no stage column border on the screen:\n%s", screen)
 	}
+}
+
+// demoProbes and demoPassed are the Golden tab's "N probes" and "N/N
+// passed" for the project's set, whatever its size (it grows).
+func demoProbes(t *testing.T) string { return fmt.Sprintf("%d probes", demoProbeCount(t)) }
+func demoPassed(t *testing.T) string {
+	n := demoProbeCount(t)
+	return fmt.Sprintf("%d/%d passed", n, n)
+}
+
+func demoProbeCount(t *testing.T) int {
+	t.Helper()
+	set, err := golden.Load(filepath.Join("testdata", "golden", "demo.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(set.Probes)
 }

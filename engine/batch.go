@@ -50,6 +50,7 @@ type BatchEffect struct {
 	Superseded  int `json:"superseded,omitempty"` // linked to a newer memory (superseded_by set)
 	Unlinked    int `json:"unlinked,omitempty"`   // supersession link removed: current again
 	Kept        int `json:"kept,omitempty"`       // keep decisions recorded (no change to the memory)
+	Rejected    int `json:"rejected,omitempty"`   // proposals a curator rejected (no change to any memory)
 }
 
 // Change kinds ClassifyChange returns.
@@ -140,7 +141,7 @@ func (b BatchEffect) String() string {
 		word string
 	}{{b.Created, "created"}, {b.Quarantined, "quarantined"}, {b.Restored, "restored"}, {b.Archived, "archived"},
 		{b.Moved, "moved"}, {b.Retyped, "retyped"}, {b.Updated, "updated"},
-		{b.Superseded, "superseded"}, {b.Unlinked, "unlinked"}, {b.Kept, "kept"}} {
+		{b.Superseded, "superseded"}, {b.Unlinked, "unlinked"}, {b.Kept, "kept"}, {b.Rejected, "rejected"}} {
 		if p.n > 0 {
 			parts = append(parts, fmt.Sprintf("%s %d", p.word, p.n))
 		}
@@ -166,6 +167,9 @@ type RollbackPlan struct {
 	Unchanged int         `json:"unchanged"`
 	// Proposals of the batch that are applied and would become rolled_back.
 	Proposals int `json:"proposals"`
+	// Rejected are the proposals the batch rejected that would be open
+	// again (each back in the status it had before the rejection).
+	Rejected int `json:"rejected,omitempty"`
 	// RolledBack: the batch was rolled back already. Blocked lists later
 	// changes that still stand and must be rolled back first.
 	RolledBack bool     `json:"rolled_back"`
@@ -175,7 +179,7 @@ type RollbackPlan struct {
 // CanRollback reports whether the rollback may run and would change
 // something.
 func (p *RollbackPlan) CanRollback() bool {
-	return !p.RolledBack && len(p.Blocked) == 0 && (p.Effect.Changed() > 0 || p.Proposals > 0)
+	return !p.RolledBack && len(p.Blocked) == 0 && (p.Effect.Changed() > 0 || p.Proposals > 0 || p.Rejected > 0)
 }
 
 // Describe is the plan for a confirmation: "quarantine 141 memories created
@@ -198,6 +202,9 @@ func (p *RollbackPlan) Describe() string {
 	add(e.Unlinked, "make %d superseded memor%s current again (link removed)")
 	if p.Proposals > 0 {
 		parts = append(parts, fmt.Sprintf("mark %d proposal(s) rolled back", p.Proposals))
+	}
+	if p.Rejected > 0 {
+		parts = append(parts, fmt.Sprintf("reopen %d rejected proposal(s) as they were before", p.Rejected))
 	}
 	if len(parts) == 0 {
 		return "change nothing"

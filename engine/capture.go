@@ -48,6 +48,9 @@ type Capturer struct {
 	rule      *supersedeRule
 	bySubject map[string][]int64
 	facts     map[int64]factsEntry // the rule's reading of memories it checked
+	// judgeSynced: the subject index caught up with the cache for this
+	// run's judge candidates (supersede_judge.go).
+	judgeSynced bool
 }
 
 // NewCapturer prepares the pipeline for e.
@@ -90,7 +93,10 @@ type pending struct {
 	vec     []float32
 	lesson  *lessonFinding
 	held    *ReviewItem // set when the judge held the message (needs_review)
-	review  *ReviewItem // the queue item this offer re-offers (Reoffer), else nil
+	// shown are the candidates the judge was shown for supersession and
+	// answered on (p.verdict.Updates); nil when no judge saw any.
+	shown  []SupersedeCandidate
+	review *ReviewItem // the queue item this offer re-offers (Reoffer), else nil
 }
 
 // CaptureBatch runs msgs through the pipeline — L1 rules, L2 regex, the L3
@@ -156,6 +162,7 @@ func (c *Capturer) CaptureBatch(ctx context.Context, msgs []Message) ([]*Capture
 // from the database's counter on its first write).
 func (c *Capturer) run(ctx context.Context, ps []*pending, done []bool, batch string) ([]*CaptureResult, error) {
 	e := c.e
+	c.judgeSynced = false
 	inBatch := map[string]bool{}
 	for i, p := range ps {
 		m := p.msg
@@ -268,6 +275,9 @@ func (c *Capturer) decide(ctx context.Context, p *pending) error {
 	p.lesson = lesson
 
 	in := CaptureInput{Text: c.filter.StripMemoryTags(m.Text), Role: m.Role, Session: m.Session, Project: m.Project, Detail: c.e.cfg.Detail}
+	if _, rules := c.judge.(RuleJudge); !rules {
+		in.Candidates = c.judgeCandidates(in.Text, ProjectScope(m.Project), m.At, m.ID)
+	}
 	v, err := c.judge.JudgeCapture(ctx, in)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -288,6 +298,8 @@ func (c *Capturer) decide(ctx context.Context, p *pending) error {
 		v, _ = RuleJudge{}.JudgeCapture(ctx, in)
 		r.Decider = "rules"
 		r.JudgeError = true
+	} else if len(in.Candidates) > 0 {
+		p.shown = in.Candidates
 	}
 	if v.NeedsReview {
 		// Neither stored nor dropped: the message waits in the review

@@ -28,6 +28,8 @@ type labels struct {
 	LessonStatus       map[string]string   `json:"lesson_status"`
 	CorrectionSessions map[string][]string `json:"correction_sessions"`
 	NotLessons         []string            `json:"not_lessons"`
+	Updates            map[string][]string `json:"updates"`
+	NearMisses         map[string][]string `json:"near_misses"`
 }
 
 func demo(t testing.TB) ([]engine.Message, labels) {

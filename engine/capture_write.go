@@ -108,7 +108,7 @@ func (w *batchWriter) storeOrReinforce(ctx context.Context, p *pending) error {
 	if err := w.c.e.PrepareMemory(ctx, mem); err != nil {
 		return err
 	}
-	old, subject, marker, note := w.supersessionFor(mem)
+	links, notes := w.supersessions(p, mem)
 	if err := w.q.InsertMemory(ctx, mem, w.actor); err != nil {
 		return fmt.Errorf("store memory %s: %w", m.ID, err)
 	}
@@ -120,13 +120,13 @@ func (w *batchWriter) storeOrReinforce(ctx context.Context, p *pending) error {
 	r.Outcome, r.MemoryID = OutcomeStored, mem.ID
 	r.Trail = append(r.Trail, Decision{Layer: LayerDedupe, Verdict: "pass", Reason: "no active duplicate"},
 		Decision{Layer: LayerStore, Verdict: "store", Reason: fmt.Sprintf("memory %d: %s %s, importance %.2f, %s", mem.ID, mem.Kind, mem.Type, mem.Importance, mem.Scope)})
-	if note != nil {
-		r.Trail = append(r.Trail, *note)
+	r.Trail = append(r.Trail, notes...)
+	for _, l := range links {
+		if err := w.linkSuperseded(ctx, p, mem, l); err != nil {
+			return err
+		}
 	}
-	if old == nil {
-		return nil
-	}
-	return w.linkSuperseded(ctx, p, mem, old, subject, marker)
+	return nil
 }
 
 // duplicate finds an active memory with the same content hash or a vector

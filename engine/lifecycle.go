@@ -261,47 +261,13 @@ func (e *Engine) applyPromotion(ctx context.Context, q Queries, p *Proposal, a A
 	return ap, nil
 }
 
-// RejectProposals marks proposals rejected. Rejecting a promotion marks its
-// lesson rejected, so the heartbeat does not propose it again.
+// RejectProposals marks proposals rejected in one batch (see
+// RejectProposalsInBatch). Rejecting a promotion marks its lesson rejected,
+// so the heartbeat does not propose it again.
 func (e *Engine) RejectProposals(ctx context.Context, ids []int64, curator, reason string) (int, error) {
-	if len(ids) == 0 {
-		return 0, Errorf(EINVALID, "no proposals to reject; list them with `memtrace proposals`")
+	res, err := RejectProposalsInBatch(ctx, e, ids, RejectOptions{Curator: curator, Reason: reason, Now: e.Now()})
+	if err != nil {
+		return 0, err
 	}
-	if curator == "" {
-		curator = ActorCurator
-	}
-	now := e.Now()
-	n := 0
-	err := e.Update(ctx, func(q Queries) error {
-		n = 0
-		for _, id := range ids {
-			p, err := q.GetProposal(ctx, id)
-			if err != nil {
-				return err
-			}
-			if p.Status != ProposalPending && p.Status != ProposalReview {
-				return Errorf(ECONFLICT, "proposal %d is %s, not pending; nothing was rejected", id, p.Status)
-			}
-			p.Status, p.DecidedBy, p.DecidedAt = ProposalRejected, curator, now
-			if reason != "" {
-				p.Reason = strings.TrimSpace(p.Reason + "; rejected: " + reason)
-			}
-			if err := q.UpdateProposal(ctx, p); err != nil {
-				return err
-			}
-			if p.Kind == ProposalPromote {
-				if ev, err := ParsePromotion(p); err == nil {
-					if c, err := q.GetCorrection(ctx, ev.LessonKey); err == nil {
-						c.Status = CorrectionRejected
-						if err := q.SaveCorrection(ctx, c); err != nil {
-							return err
-						}
-					}
-				}
-			}
-			n++
-		}
-		return nil
-	})
-	return n, err
+	return res.Rejected, nil
 }

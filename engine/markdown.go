@@ -42,6 +42,11 @@ type mdLine struct {
 	Imp    float64 `json:"imp"`
 	Scope  string  `json:"scope,omitempty"`
 	Status Status  `json:"status,omitempty"`
+	// SupersededBy and ValidTo: a former fact (archived because a newer
+	// memory superseded it) and when it stopped holding; its text starts
+	// with "[until DATE] ".
+	SupersededBy int64  `json:"superseded_by,omitempty"`
+	ValidTo      string `json:"valid_to,omitempty"`
 }
 
 // mdLesson is the trailer of a corrections.md entry's title.
@@ -131,11 +136,16 @@ func memoryLine(m *Memory, file string) (string, error) {
 	if cold && m.Status != StatusArchived {
 		t.Status = m.Status
 	}
+	until := ""
+	if m.SupersededBy != 0 {
+		t.SupersededBy, t.ValidTo = m.SupersededBy, m.ValidTo.UTC().Format(time.RFC3339)
+		until = "[until " + m.ValidTo.UTC().Format("2006-01-02") + "] "
+	}
 	raw, err := json.Marshal(t) // escapes < and >, so "-->" never appears inside
 	if err != nil {
 		return "", fmt.Errorf("render memory %d: %w", m.ID, err)
 	}
-	return "- " + episodeDate(m) + escapeLine(m.Content) + mdTrailerStart + string(raw) + " -->", nil
+	return "- " + episodeDate(m) + until + escapeLine(m.Content) + mdTrailerStart + string(raw) + " -->", nil
 }
 
 // episodeDate is the "[2026-03-01] " an episode's line starts with: an
@@ -157,6 +167,22 @@ func stripDate(text string, t mdLine) string {
 		return text
 	}
 	return text[13:]
+}
+
+// stripUntil removes the "[until DATE] " memoryLine put before a former
+// fact's text (after stripDate).
+func stripUntil(text string, t mdLine) string {
+	if t.SupersededBy == 0 {
+		return text
+	}
+	rest, ok := strings.CutPrefix(text, "[until ")
+	if !ok || len(rest) < 12 || rest[10:12] != "] " {
+		return text
+	}
+	if _, err := time.Parse("2006-01-02", rest[:10]); err != nil {
+		return text
+	}
+	return rest[12:]
 }
 
 func (e *Engine) allCorrections(ctx context.Context) ([]*Correction, error) {

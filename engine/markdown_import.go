@@ -200,7 +200,7 @@ func parseTierFile(file string, data []byte) (out []mdEntry, bad []string) {
 				bad = append(bad, fmt.Sprintf("%s:%d: the <!-- mt … --> trailer is not valid JSON (%s); fix it or remove it to import the line as a new memory", file, n, JSONProblem(err)))
 				continue
 			}
-			text, err := unescapeLine(stripDate(body[:i], en.t))
+			text, err := unescapeLine(stripUntil(stripDate(body[:i], en.t), en.t))
 			if err != nil {
 				bad = append(bad, fmt.Sprintf("%s:%d: %v", file, n, err))
 				continue
@@ -245,6 +245,13 @@ func (en mdEntry) apply(m *Memory) bool {
 	switch {
 	case en.file == "HOT.md":
 		m.Tier, m.Status = TierHot, StatusActive
+	case cold && en.t.SupersededBy != 0:
+		// A former fact is archived because it was superseded, not
+		// because it went cold: its tier stays. The link itself is never
+		// read from a file (unlink with memtrace supersede ID --unlink).
+		if en.t.Status != "" {
+			m.Status = en.t.Status
+		}
 	case cold:
 		m.Tier, m.Status = TierCold, StatusArchived
 		if en.t.Status != "" {
@@ -290,6 +297,12 @@ func (e *Engine) importEntry(ctx context.Context, q Queries, en mdEntry, a Actor
 	if m == nil {
 		nm := &Memory{Key: en.t.Key, Importance: 0.5, Role: "user", CreatedAt: now, LastAccessedAt: now}
 		en.apply(nm)
+		if en.t.SupersededBy != 0 {
+			// A former fact of another database, whose newer memory is
+			// not here to link to: archived, so that it never comes back
+			// as current.
+			nm.Tier, nm.Status = TierCold, StatusArchived
+		}
 		if !en.trailer && en.file == "HOT.md" && en.t.Type == "" {
 			nm.Type = "rule" // a line of HOT.md is a rule the agent always loads
 		}

@@ -124,8 +124,11 @@ type MemoryFilter struct {
 	Text    string // case-insensitive substring of content
 	Key     string
 	Session string
-	Limit   int // 0: no limit
-	Offset  int
+	// Superseded keeps only memories linked to a newer one (superseded_by
+	// set), at any time.
+	Superseded bool
+	Limit      int // 0: no limit
+	Offset     int
 }
 
 // Actor names who made a change, and the batch it belongs to. Every mutation

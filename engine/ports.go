@@ -1,6 +1,9 @@
 package engine
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // Embedder turns texts into vectors. Implementations must be deterministic
 // for the same input; Name identifies the model so that vectors built by one
@@ -25,6 +28,20 @@ type CaptureInput struct {
 	Session string `json:"session,omitempty"`
 	Project string `json:"project,omitempty"`
 	Detail  string `json:"detail"`
+	// Candidates are stored memories the message may update (knowledge
+	// updates, supersede_judge.go): shown to a judge when the message
+	// carries a change marker. A judge names the ones it updates in
+	// CaptureVerdict.Updates by Label. The rule judge ignores them.
+	Candidates []SupersedeCandidate `json:"candidates,omitempty"`
+}
+
+// SupersedeCandidate is one stored memory shown to the capture judge as
+// one the message may update. Its text is untrusted: the judge delimits it.
+type SupersedeCandidate struct {
+	Label string    `json:"label"` // "C1", "C2" …: what the judge answers
+	ID    int64     `json:"id"`
+	Text  string    `json:"text"`
+	At    time.Time `json:"at"` // when it was recorded
 }
 
 // CaptureVerdict is the judge's answer for a capture; its JSON shape is a
@@ -35,6 +52,11 @@ type CaptureVerdict struct {
 	Type       string  `json:"type"`
 	Importance float64 `json:"importance"`
 	Reason     string  `json:"reason"`
+	// Updates are the labels of the CaptureInput.Candidates the message
+	// updates (the newer value of the same fact). Nil: the judge said
+	// nothing about updates (the key was absent), and the rule decides;
+	// empty: it updates none of them.
+	Updates []string `json:"updates,omitempty"`
 	// NeedsReview is set (by the judge client, not the model) when the
 	// answer did not validate; it is never acted upon.
 	NeedsReview bool   `json:"-"`

@@ -253,7 +253,7 @@ func (r *recallRun) supersededBy(c *candidate) (Memory, bool) {
 // before a change ("before I moved", "used to", "예전에", "전에 … 살았"):
 // superseded facts may answer it, labelled former.
 var formerMarkers = [...]string{
-	"before", "used to", "previously", "formerly", "former", "in the past", "my old", "our old", "originally", "back when",
+	"before", "used to", "did i use to", "did we use to", "did you use to", "previously", "formerly", "former", "in the past", "my old", "our old", "originally", "back when",
 	"예전", "전에", "이전", "원래", "옛날", "과거", "전 회사", "전 직장",
 }
 

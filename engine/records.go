@@ -147,6 +147,9 @@ type Proposal struct {
 	DecidedAt  time.Time       `json:"decided_at,omitzero"`
 	Batch      string          `json:"batch,omitempty"`
 	CreatedAt  time.Time       `json:"created_at"`
+	// PriorStatus is the status a curator's rejection moved the proposal
+	// from; rolling back the rejection's batch returns it there.
+	PriorStatus string `json:"prior_status,omitempty"`
 }
 
 // ProposalFilter selects proposals.

@@ -15,7 +15,10 @@ type RollbackReport struct {
 	Restored  int         `json:"restored"`
 	Effect    BatchEffect `json:"effect"`
 	Proposals int         `json:"proposals"`
-	Repaired  bool        `json:"repaired,omitempty"`
+	// Rejected counts the proposals a rejection batch had rejected that
+	// are open again, each in the status it had before.
+	Rejected int  `json:"rejected,omitempty"`
+	Repaired bool `json:"repaired,omitempty"`
 }
 
 // RollbackOptions configure Rollback.
@@ -32,7 +35,30 @@ func PlanRollback(ctx context.Context, q Queries, batch string) (*RollbackPlan, 
 	if batch == "" {
 		return nil, Errorf(EINVALID, "which batch? list them with `memtrace batches` or in the Curate tab's history")
 	}
-	return q.PlanRollback(ctx, batch)
+	plan, err := q.PlanRollback(ctx, batch)
+	if err != nil {
+		return nil, err
+	}
+	return plan, withRejected(ctx, q, plan)
+}
+
+// withRejected adds to plan the proposals its batch rejected. A rejection
+// batch has no audit rows, so the store's plan calls it rolled back (its
+// applied proposals, none, are all rolled back) while it still has
+// rejections to undo.
+func withRejected(ctx context.Context, q Queries, plan *RollbackPlan) error {
+	rej, err := rejectedIn(ctx, q, plan.Batch)
+	if err != nil {
+		return err
+	}
+	plan.Rejected = len(rej)
+	if plan.Rejected > 0 && plan.Memories == 0 && plan.Proposals == 0 {
+		plan.RolledBack = false
+		if plan.Actor == "" || plan.At.IsZero() {
+			plan.Actor, plan.At = rej[0].DecidedBy, rej[0].DecidedAt
+		}
+	}
+	return nil
 }
 
 // RollbackApplied is Rollback of batch by actor.
@@ -61,9 +87,18 @@ func Rollback(ctx context.Context, st Store, o RollbackOptions) (*RollbackReport
 	rep := &RollbackReport{Batch: o.Batch}
 	err := st.Update(ctx, func(q Queries) error {
 		*rep = RollbackReport{Batch: o.Batch}
-		plan, err := q.PlanRollback(ctx, o.Batch)
+		plan, err := PlanRollback(ctx, q, o.Batch)
 		if err != nil {
 			return err
+		}
+		if plan.Rejected > 0 && plan.Memories == 0 && plan.Proposals == 0 {
+			// A rejection: no memory changed, the proposals reopen.
+			rej, err := rejectedIn(ctx, q, o.Batch)
+			if err != nil {
+				return err
+			}
+			rep.Rejected = len(rej)
+			return unreject(ctx, q, rej)
 		}
 		props, err := q.FindProposals(ctx, ProposalFilter{Batch: o.Batch, Status: ProposalApplied})
 		if err != nil {

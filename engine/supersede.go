@@ -36,6 +36,10 @@ type SupersedeInfo struct {
 	Subject string    `json:"subject" jsonschema:"the subject words both memories share (e.g. car, 차)"`
 	Marker  string    `json:"marker" jsonschema:"the change marker that made it an update (e.g. moved to, 바꿨어)"`
 	ValidTo time.Time `json:"valid_to" jsonschema:"when the old fact stopped holding (RFC 3339)"`
+	// By is who decided: "rule" (the supersession rule) or the capture
+	// judge ("judge:MODEL"), which was shown the old memory as a candidate
+	// and named it; then Subject is empty unless the rule chose it too.
+	By string `json:"by,omitempty" jsonschema:"who decided: rule, or judge:MODEL (the capture judge named it among the candidates it was shown)"`
 }
 
 // supersededAt reports whether m is superseded as of at: linked, the old
@@ -228,9 +232,10 @@ func (w *batchWriter) supersessionFor(mem *Memory) (old *Memory, subject, marker
 	return best, bestSubject, f.Marker, nil
 }
 
-// linkSuperseded writes the link of old to mem (inserted), audited in the
-// capture's batch, and reports it in the result and the trail.
-func (w *batchWriter) linkSuperseded(ctx context.Context, p *pending, mem, old *Memory, subject, marker string) error {
+// linkSuperseded writes the link l (of l.old to mem, inserted), audited in
+// the capture's batch, and reports it in the result and the trail.
+func (w *batchWriter) linkSuperseded(ctx context.Context, p *pending, mem *Memory, l supersedeLink) error {
+	old, subject, marker := l.old, l.subject, l.marker
 	old.SupersededBy, old.ValidTo, old.SupersededAt = mem.ID, mem.CreatedAt, mem.CreatedAt
 	if err := w.q.UpdateMemory(ctx, old, w.actor, "supersede"); err != nil {
 		return fmt.Errorf("supersede memory %d: %w", old.ID, err)
@@ -244,9 +249,9 @@ func (w *batchWriter) linkSuperseded(ctx context.Context, p *pending, mem, old *
 	r := p.res
 	r.Kind = mem.Kind
 	r.Supersedes = append(r.Supersedes, SupersedeInfo{ID: old.ID, Key: old.Key, Text: old.Content,
-		Subject: subject, Marker: marker, ValidTo: old.ValidTo})
+		Subject: subject, Marker: marker, ValidTo: old.ValidTo, By: l.by})
 	r.Trail = append(r.Trail, Decision{Layer: LayerSupersede, Verdict: "supersede", Pattern: marker,
-		Reason: SupersedeReason(old, subject, marker)})
+		Reason: supersedeReasonBy(l)})
 	return nil
 }
 

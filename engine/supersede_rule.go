@@ -327,7 +327,9 @@ memory keeps its status and gains superseded_by (the newer memory), valid_to
 (when it stopped holding) and superseded_at (when the link was recorded).
 The link is an audited update in the batch of the capture or curator action
 that made it: ` + "`memtrace rollback BATCH`" + ` removes it, and
-` + "`memtrace supersede OLD --unlink`" + ` does by hand.
+` + "`memtrace supersede OLD --unlink`" + ` does by hand. In the TUI, s in Memories
+links or unlinks by hand, and Curate's S queue lists the links made since the
+last review (u undoes one, m marks them reviewed).
 
 The rule, at capture (always on; precision first, since a wrong supersession
 hides a true fact). A newly stored memory supersedes an older one when
@@ -360,6 +362,27 @@ what it did and why, e.g.
   superseded #12 "I drive a 2015 Avante" — same subject "car", change marker "바꿨어"
 and, when a marker found nothing, why not. A memory that supersedes is
 stored as a fact (it states the current value of one).
+
+With the Ollama judge (ingest/import/mcp --judge MODEL). A message that
+carries a change marker and no guard is shown to the capture judge with
+up to 3 stored memories it may update (active, current, same scope,
+recorded before it; the rule's own same-subject candidates first, then
+lexical matches), each delimited as untrusted data and labelled C1, C2, C3.
+The judge answers "updates": the labels it replaces (` + "`memtrace help judge`" + `
+prints the schema). The answer is validated with the rest of the verdict:
+an unknown or repeated label, or updates named while "store" is false,
+fail it, and failing twice holds the message for review (needs_review),
+nothing linked. The judge decides for the candidates it was shown: it can
+catch an update the lexicon misses ("We switched the Kestrel frontend to
+Svelte" replaces "The Kestrel frontend is written in React") and veto one
+the rule would make. The rule decides the rest — an older memory stored
+earlier in the same capture batch, which the judge cannot see yet — and
+everything when the answer has no "updates" key or the judge failed. The
+trail shows both, e.g.
+  judge:ollama:qwen2.5:0.5b: the message updates none of the candidates shown (#12)
+  rule: would supersede #12 "I live in Seoul" (same subject "home", change
+        marker "moved to"); judge:ollama:qwen2.5:0.5b did not name it: kept current
+and each link in the capture result carries by: rule or judge:MODEL.
 
 Recall. At stage exclude a memory superseded at the recall's time (valid_to
 and superseded_at at or before --at) is dropped, drop_kind superseded,

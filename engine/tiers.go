@@ -61,9 +61,18 @@ func UnusedFor(m *Memory, at time.Time) time.Duration {
 // TierFile is the Markdown file (relative to the export directory) a memory
 // is written to: HOT.md, projects/NAME.md, domains/NAME.md, WARM.md for
 // global WARM memories, archive/YYYY-MM.md for COLD ones (by the month of
-// last use — the month it went out of use). Quarantined memories have no
-// file ("").
+// last use — the month it went out of use). A superseded memory (a former
+// fact) is archived whatever its tier, by the month it stopped holding
+// (valid_to): the tier files an agent loads hold current facts only.
+// Quarantined memories have no file ("").
 func TierFile(m *Memory) string {
+	if m.SupersededBy != 0 && TierOf(m) != "" {
+		until := m.ValidTo
+		if until.IsZero() {
+			until = m.SupersededAt
+		}
+		return "archive/" + until.UTC().Format("2006-01") + ".md"
+	}
 	switch TierOf(m) {
 	case TierHot:
 		return "HOT.md"
@@ -146,7 +155,11 @@ func (e *Engine) TierScopes() []TierScope {
 		}
 		s, ok := by[f]
 		if !ok {
-			s = &TierScope{File: f, Tier: TierOf(m), Scope: fileScope(f), Cap: fileCap(f), Lines: tierHeaderLines}
+			t := TierOf(m)
+			if strings.HasPrefix(f, "archive/") {
+				t = TierCold // a former fact archived whatever its tier
+			}
+			s = &TierScope{File: f, Tier: t, Scope: fileScope(f), Cap: fileCap(f), Lines: tierHeaderLines}
 			by[f] = s
 		}
 		s.Memories = append(s.Memories, m.ID)

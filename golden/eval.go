@@ -161,19 +161,32 @@ func preBudgetRanking(t *engine.Trace) ([]item, bool) {
 // whereLost says where in the pipeline a missing memory was last seen, so
 // a failure points at the stage to inspect.
 func whereLost(sel Selector, t *engine.Trace) string {
+	stage, item, ok := LostAt(sel, t)
+	if !ok {
+		return "never a candidate"
+	}
+	st := t.Stages[stage]
+	ti := st.Items[item]
+	if ti.Dropped != "" {
+		return fmt.Sprintf("dropped at stage %s (%s): %s", st.Name, clip(ti.Dropped, 80), describe(traceItem(ti)))
+	}
+	return fmt.Sprintf("last seen at stage %s: %s", st.Name, describe(traceItem(ti)))
+}
+
+// LostAt is where a memory the selector picks was last seen in the trace:
+// the index of the last stage that lists it and of the item there (the
+// stage that dropped it, when one did). ok is false when it was never a
+// candidate. Failure lines and the TUI's jump from a failing probe into its
+// trace both use it.
+func LostAt(sel Selector, t *engine.Trace) (stage, item int, ok bool) {
 	for i := len(t.Stages) - 1; i >= 0; i-- {
-		st := t.Stages[i]
-		for _, ti := range st.Items {
-			if !sel.MatchesItem(ti) {
-				continue
+		for j, ti := range t.Stages[i].Items {
+			if sel.MatchesItem(ti) {
+				return i, j, true
 			}
-			if ti.Dropped != "" {
-				return fmt.Sprintf("dropped at stage %s (%s): %s", st.Name, clip(ti.Dropped, 80), describe(traceItem(ti)))
-			}
-			return fmt.Sprintf("last seen at stage %s: %s", st.Name, describe(traceItem(ti)))
 		}
 	}
-	return "never a candidate"
+	return 0, 0, false
 }
 
 func quoteSel(s Selector) string { return fmt.Sprintf("%q", s.String()) }

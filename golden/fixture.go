@@ -1,6 +1,7 @@
 package golden
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -54,6 +55,19 @@ func BaselinePath(setFile string) string { return stem(setFile) + ".baseline.jso
 // new database at path, applies the set's quarantine file when it exists,
 // and closes the database. Errors say which file to fix.
 func BuildFixture(ctx context.Context, set *Set, path string, open StoreOpener) error {
+	return buildFixture(ctx, set, path, open, nil)
+}
+
+// FixtureProgress is told, after every batch the capture pipeline takes,
+// how many of the fixture's messages are in (done of total).
+type FixtureProgress func(done, total int)
+
+func buildFixture(ctx context.Context, set *Set, path string, open StoreOpener, progress FixtureProgress) error {
+	total := 0
+	if progress != nil {
+		total = countLines(set.Fixture)
+		progress(0, total)
+	}
 	f, err := os.Open(set.Fixture)
 	if err != nil {
 		return engine.Errorf(engine.ENOTFOUND, "fixture of %s: %v; the path is relative to the set file", set.File, err)
@@ -65,12 +79,17 @@ func BuildFixture(ctx context.Context, set *Set, path string, open StoreOpener) 
 	}
 	defer closeDB()
 	var batch []engine.Message
+	done := 0
 	flush := func() error {
 		if len(batch) == 0 {
 			return nil
 		}
 		_, err := eng.CaptureBatch(ctx, batch)
+		done += len(batch)
 		batch = batch[:0]
+		if err == nil && progress != nil {
+			progress(done, max(total, done))
+		}
 		return err
 	}
 	lineErrs, err := engine.ReadMessages(f, func(_ int, m engine.Message) error {
@@ -103,6 +122,12 @@ func BuildFixture(ctx context.Context, set *Set, path string, open StoreOpener) 
 // temporary directory under dir ("" for the system's) and opens an engine
 // on it; close closes the database and removes the directory.
 func FixtureEngine(ctx context.Context, set *Set, dir string, open StoreOpener) (*engine.Engine, func() error, error) {
+	return FixtureEngineProgress(ctx, set, dir, open, nil)
+}
+
+// FixtureEngineProgress is FixtureEngine telling progress how far the
+// fixture's ingest is (nil: nobody asks).
+func FixtureEngineProgress(ctx context.Context, set *Set, dir string, open StoreOpener, progress FixtureProgress) (*engine.Engine, func() error, error) {
 	if set.Fixture == "" {
 		return nil, nil, engine.Errorf(engine.EINVALID, "golden set %s has no fixture", set.Name)
 	}
@@ -111,7 +136,7 @@ func FixtureEngine(ctx context.Context, set *Set, dir string, open StoreOpener) 
 		return nil, nil, fmt.Errorf("golden fixture: temporary directory: %w", err)
 	}
 	path := filepath.Join(tmp, "fixture.db")
-	if err := BuildFixture(ctx, set, path, open); err != nil {
+	if err := buildFixture(ctx, set, path, open, progress); err != nil {
 		os.RemoveAll(tmp)
 		return nil, nil, err
 	}
@@ -127,4 +152,21 @@ func FixtureEngine(ctx context.Context, set *Set, dir string, open StoreOpener) 
 		}
 		return err
 	}, nil
+}
+
+// countLines counts the non-empty lines of a fixture file (its messages,
+// for the progress of its ingest); 0 when it cannot be read, and the
+// ingest itself then says why.
+func countLines(path string) int {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return 0
+	}
+	n := 0
+	for _, l := range bytes.Split(data, []byte("\n")) {
+		if len(bytes.TrimSpace(l)) > 0 {
+			n++
+		}
+	}
+	return n
 }

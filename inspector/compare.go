@@ -45,6 +45,12 @@ type Change struct {
 	// cues it (engine.TraceItem.Recognised).
 	RecognisedA bool `json:"recognised_a,omitempty"`
 	RecognisedB bool `json:"recognised_b,omitempty"`
+	// SupersededBy and ValidTo: for a forgotten memory that B's recall
+	// dropped because a newer memory superseded it (drop_kind
+	// superseded), the newer memory and when this fact stopped holding
+	// (then forget_at is valid_to).
+	SupersededBy int64     `json:"superseded_by,omitempty"`
+	ValidTo      time.Time `json:"valid_to,omitzero"`
 }
 
 // DropNotRetrieved is a Change's DropKind when no stage of the other side's
@@ -58,8 +64,9 @@ type Comparison struct {
 	AtA   time.Time `json:"at_a"`
 	AtB   time.Time `json:"at_b"`
 	// Forgotten: survivors at A that are forgotten at B — dropped out of
-	// free recall and not recognised by the query — in the order they are
-	// forgotten (forget_at, then id).
+	// free recall and not recognised by the query, or superseded by a
+	// newer memory by B (drop_kind superseded, superseded_by, valid_to) —
+	// in the order they are forgotten (forget_at, then id).
 	Forgotten []Change `json:"forgotten"`
 	// Left: survivors at A missing at B although still remembered or
 	// recognised (displaced by the k slots or the budget, or not yet
@@ -183,8 +190,12 @@ func compareTraces(e *engine.Engine, a, b *engine.Trace) *Comparison {
 			m, ok := e.Memory(sv.ID)
 			// A memory recognised at B (kept by the temporal stage although
 			// forgotten in free recall) is still recalled: it left for
-			// another reason.
-			if ok && !m.CreatedAt.After(b.At) && engine.Forgotten(m, b.At, cfg) && !sb.kept[sv.ID] {
+			// another reason. One superseded by B no longer holds then:
+			// forgotten as of when it stopped holding.
+			if ok && ch.DropKind == engine.DropSuperseded && m.SupersededBy != 0 {
+				ch.SupersededBy, ch.ValidTo, ch.ForgetAt = m.SupersededBy, m.ValidTo.UTC(), m.ValidTo.UTC()
+				c.Forgotten = append(c.Forgotten, ch)
+			} else if ok && !m.CreatedAt.After(b.At) && engine.Forgotten(m, b.At, cfg) && !sb.kept[sv.ID] {
 				c.Forgotten = append(c.Forgotten, ch)
 			} else {
 				c.Left = append(c.Left, ch)
@@ -239,6 +250,9 @@ func (c *Comparison) WriteText(w io.Writer) {
 		fmt.Fprintln(w)
 	}
 	section("forgotten between A and B", c.Forgotten, func(ch Change) string {
+		if ch.SupersededBy != 0 {
+			return fmt.Sprintf("superseded by #%d on %s", ch.SupersededBy, ch.ValidTo.Format("2006-01-02"))
+		}
 		return fmt.Sprintf("importance %.2f  forgot at %s", ch.Importance, ch.ForgetAt.Format("2006-01-02"))
 	})
 	moved := func(ch Change) string {

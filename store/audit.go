@@ -58,6 +58,7 @@ func (tx *Tx) writeAudit(ctx context.Context, r auditRow) error {
 		beforeEmbedding, beforeEmbedder, formatTime(tx.now())); err != nil {
 		return fmt.Errorf("write audit: %w", err)
 	}
+	tx.changed(r.MemoryID, r.Batch)
 	return nil
 }
 

@@ -26,7 +26,13 @@ const backupStepPages = 1024
 // (readers and writers carry on meanwhile) and dir/memtrace-<timestamp>.json,
 // a dump of every memory in id order read from that backup, so the two agree.
 // Each gets a .sha256 file in sha256sum format beside it.
+//
+// On PostgreSQL it writes the JSON dump and its .sha256 only (DB is ""):
+// a physical backup of a space is the server's, `pg_dump` (PGDumpCommand).
 func (db *DB) Backup(ctx context.Context, dir string) (*engine.BackupInfo, error) {
+	if db.pg {
+		return db.backupDump(ctx, dir)
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, engine.Errorf(engine.EUNAVAIL, "cannot create backup directory %s: %v", dir, err)
 	}
@@ -156,7 +162,7 @@ type memoryDump struct {
 // dumpMemories reads every memory of a database in id order and encodes
 // them as indented JSON with a trailing newline; the encoding of the same
 // memories is byte-for-byte the same every time.
-func dumpMemories(ctx context.Context, conn *sql.DB) ([]byte, int, error) {
+func dumpMemories(ctx context.Context, conn queryer) ([]byte, int, error) {
 	rows, err := conn.QueryContext(ctx, `SELECT `+memoryColumns+` FROM memories ORDER BY id`)
 	if err != nil {
 		return nil, 0, fmt.Errorf("dump memories: %w", err)
@@ -182,7 +188,12 @@ func dumpMemories(ctx context.Context, conn *sql.DB) ([]byte, int, error) {
 
 // DumpMemories returns the JSON dump of every memory, as Backup writes it.
 func (db *DB) DumpMemories(ctx context.Context) ([]byte, error) {
-	b, _, err := dumpMemories(ctx, db.reader)
+	var b []byte
+	err := db.read(ctx, func(tx *Tx) error {
+		var err error
+		b, _, err = dumpMemories(ctx, tx.tx)
+		return err
+	})
 	return b, err
 }
 
@@ -205,4 +216,46 @@ func writeChecksum(path string) (string, error) {
 		return "", engine.Errorf(engine.EUNAVAIL, "cannot write %s.sha256: %v", path, err)
 	}
 	return sum, nil
+}
+
+// backupDump writes the JSON dump of a PostgreSQL space and its .sha256.
+func (db *DB) backupDump(ctx context.Context, dir string) (*engine.BackupInfo, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, engine.Errorf(engine.EUNAVAIL, "cannot create backup directory %s: %v", dir, err)
+	}
+	base, err := backupBase(dir, db.Now().Format("20060102T150405Z"))
+	if err != nil {
+		return nil, err
+	}
+	info := &engine.BackupInfo{Dump: base + ".json", MemtraceVersion: version.String()}
+	var dump []byte
+	var n int
+	if err := db.read(ctx, func(tx *Tx) error {
+		var err error
+		dump, n, err = dumpMemories(ctx, tx.tx)
+		return err
+	}); err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(info.Dump, dump, 0o644); err != nil {
+		return nil, engine.Errorf(engine.EUNAVAIL, "cannot write %s: %v", info.Dump, err)
+	}
+	if info.DumpSHA256, err = writeChecksum(info.Dump); err != nil {
+		os.Remove(info.Dump)
+		return nil, err
+	}
+	info.Memories = n
+	return info, nil
+}
+
+// PGDumpCommand is the command that takes a physical backup of the space
+// (schema) of a PostgreSQL database, for `memtrace backup` to print.
+func (db *DB) PGDumpCommand(dir string) string {
+	return fmt.Sprintf("pg_dump --format=custom --schema=%s --file=%s '%s'", db.space,
+		filepath.Join(dir, "memtrace-"+db.space+".pgdump"), stripSearchPath(db.path))
+}
+
+// queryer is what dumpMemories reads through: a pool or a transaction.
+type queryer interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
 }

@@ -46,6 +46,12 @@ type DB struct {
 	// pinned is the database's pinned clock (engine.SettingClock), read at
 	// open and kept current by SetSetting; used when Open got no clock.
 	pinned atomic.Pointer[time.Time]
+
+	// pg: a PostgreSQL space (postgres.go); writer and reader are then one
+	// pool, dsn the address it was opened with, space its schema.
+	pg    bool
+	dsn   string
+	space string
 }
 
 var _ engine.Store = (*DB)(nil)
@@ -62,9 +68,15 @@ var sqliteHeader = []byte("SQLite format 3\x00")
 //
 // A SQLite file that holds other tables and no memtrace schema is refused
 // untouched: memtrace creates its schema only in a new or empty file.
+//
+// A path that is a PostgreSQL DSN (postgres://…, IsDSN) opens the memory
+// space its search_path names on that server instead (postgres.go).
 func Open(ctx context.Context, path string, now func() time.Time) (*DB, error) {
 	if path == "" {
 		return nil, engine.Errorf(engine.EINVALID, "no database path given")
+	}
+	if IsDSN(path) {
+		return openPostgres(ctx, path, now)
 	}
 	if err := checkDatabaseFile(path); err != nil {
 		return nil, err
@@ -232,7 +244,7 @@ func (db *DB) Close() error {
 	if db.reader != nil {
 		errs = append(errs, db.reader.Close())
 	}
-	if db.writer != nil {
+	if db.writer != nil && db.writer != db.reader {
 		errs = append(errs, db.writer.Close())
 	}
 	return errors.Join(errs...)
@@ -252,21 +264,32 @@ func (db *DB) Update(ctx context.Context, fn func(q engine.Queries) error) error
 
 // write runs fn in a write transaction.
 func (db *DB) write(ctx context.Context, fn func(tx *Tx) error) error {
-	return db.run(ctx, db.writer, fn)
+	return db.run(ctx, db.writer, true, fn)
 }
 
 // read runs fn in a read transaction on the reader pool.
 func (db *DB) read(ctx context.Context, fn func(tx *Tx) error) error {
-	return db.run(ctx, db.reader, fn)
+	return db.run(ctx, db.reader, false, fn)
 }
 
-func (db *DB) run(ctx context.Context, pool *sql.DB, fn func(tx *Tx) error) error {
-	sqlTx, err := pool.BeginTx(ctx, nil)
+func (db *DB) run(ctx context.Context, pool *sql.DB, write bool, fn func(tx *Tx) error) error {
+	var opts *sql.TxOptions
+	if db.pg && !write {
+		opts = &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true}
+	}
+	sqlTx, err := pool.BeginTx(ctx, opts)
 	if err != nil {
 		return txError(db.path, "begin transaction", err)
 	}
-	tx := &Tx{tx: sqlTx, now: db.now}
+	tx := &Tx{tx: sqlTx2(sqlTx, db.pg), now: db.now}
 	defer tx.close()
+	if db.pg && write {
+		// The row lock that serialises the writers of a space (postgres.go).
+		if err := tx.lockSeq(ctx); err != nil {
+			_ = sqlTx.Rollback()
+			return txError(db.path, "begin transaction", err)
+		}
+	}
 	if err := fn(tx); err != nil {
 		_ = sqlTx.Rollback()
 		return txError(db.path, "", err)
@@ -274,6 +297,12 @@ func (db *DB) run(ctx context.Context, pool *sql.DB, fn func(tx *Tx) error) erro
 	if err := tx.flushSeq(ctx); err != nil {
 		_ = sqlTx.Rollback()
 		return txError(db.path, "", err)
+	}
+	if db.pg && write {
+		if err := tx.notifyChanges(ctx, db.space); err != nil {
+			_ = sqlTx.Rollback()
+			return txError(db.path, "", err)
+		}
 	}
 	if err := sqlTx.Commit(); err != nil {
 		return txError(db.path, "commit", err)

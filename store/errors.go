@@ -18,6 +18,9 @@ import (
 func txError(path, what string, err error) error {
 	var ee *engine.Error
 	var se sqlite3.Error
+	if err != nil && !errors.As(err, &se) && pgError(err) {
+		return pgTxError(path, what, err)
+	}
 	switch {
 	case err == nil:
 		return nil

@@ -94,6 +94,9 @@ func (tx *Tx) FindMemories(ctx context.Context, f engine.MemoryFilter) ([]*engin
 	if f.Session != "" {
 		where, args = append(where, `session = ?`), append(args, f.Session)
 	}
+	if f.Superseded {
+		where = append(where, `superseded_by IS NOT NULL`)
+	}
 	cond := whereClause(where)
 
 	var total int
@@ -132,25 +135,29 @@ func (tx *Tx) InsertMemory(ctx context.Context, m *engine.Memory, a engine.Actor
 	if err != nil {
 		return err
 	}
+	// On PostgreSQL a failed statement aborts the whole transaction, so a
+	// taken key is an insert that returns no row, not a constraint error
+	// (the caller may go on in the same transaction after ECONFLICT).
+	onConflict := ""
+	if tx.tx.pg {
+		onConflict = ` ON CONFLICT (key) DO NOTHING`
+	}
 	s, err := tx.stmt(ctx, `INSERT INTO memories (key, content, kind, type, orig_type, status, tier, scope,
 		importance, role, session, created_at, last_accessed_at, access_count,
 		boost, boost_at, hash, embedding, embedder, seq, superseded_by, valid_to, superseded_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`+onConflict+` RETURNING id`)
 	if err != nil {
 		return fmt.Errorf("insert memory: %w", err)
 	}
-	res, err := s.ExecContext(ctx, nullString(m.Key), m.Content, string(m.Kind), m.Type, m.OrigType,
+	var id int64
+	err = s.QueryRowContext(ctx, nullString(m.Key), m.Content, string(m.Kind), m.Type, m.OrigType,
 		string(m.Status), string(m.Tier), m.Scope, m.Importance, m.Role, m.Session,
 		formatTime(m.CreatedAt), formatTime(m.LastAccessedAt), m.AccessCount,
 		m.Boost, formatTime(m.BoostAt), m.Hash, encodeEmbedding(m.Embedding), m.Embedder, seq,
-		nullID(m.SupersededBy), nullTime(m.ValidTo), nullTime(m.SupersededAt))
-	if isUnique(err) {
+		nullID(m.SupersededBy), nullTime(m.ValidTo), nullTime(m.SupersededAt)).Scan(&id)
+	if isUnique(err) || errors.Is(err, sql.ErrNoRows) {
 		return engine.Errorf(engine.ECONFLICT, "a memory with key %q already exists", m.Key)
 	} else if err != nil {
-		return fmt.Errorf("insert memory: %w", err)
-	}
-	id, err := res.LastInsertId()
-	if err != nil {
 		return fmt.Errorf("insert memory: %w", err)
 	}
 	m.ID, m.Seq = id, seq

@@ -23,20 +23,23 @@ type migration struct {
 	SQL     string
 }
 
-// migrations returns every embedded migration in version order.
-func migrations() []migration {
-	names, err := fs.Glob(migrationFS, "migrations/*.sql")
+// migrations returns every embedded SQLite migration in version order.
+func migrations() []migration { return embeddedMigrations(migrationFS, "migrations") }
+
+// embeddedMigrations returns the migrations in dir of fsys in version order.
+func embeddedMigrations(fsys embed.FS, dir string) []migration {
+	names, err := fs.Glob(fsys, dir+"/*.sql")
 	if err != nil {
 		panic(err) // the pattern is constant; Glob fails only on a bad pattern
 	}
 	var ms []migration
 	for _, path := range names {
-		name := strings.TrimPrefix(path, "migrations/")
+		name := strings.TrimPrefix(path, dir+"/")
 		v, ok := migrationVersion(name)
 		if !ok {
 			panic(fmt.Sprintf("store: migration %s does not start with a number", name))
 		}
-		body, err := migrationFS.ReadFile(path)
+		body, err := fsys.ReadFile(path)
 		if err != nil {
 			panic(err)
 		}

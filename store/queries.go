@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"memtrace/engine"
@@ -67,6 +68,25 @@ func (db *DB) MemoriesChangedSince(ctx context.Context, seq int64) ([]*engine.Me
 // ForEachMemory streams every memory (any status) in id order, from one
 // consistent snapshot.
 func (db *DB) ForEachMemory(ctx context.Context, fn func(*engine.Memory) error) error {
+	if db.pg {
+		return db.read(ctx, func(tx *Tx) error {
+			rows, err := tx.tx.QueryContext(ctx, `SELECT `+memoryColumns+` FROM memories ORDER BY id`)
+			if err != nil {
+				return fmt.Errorf("load memories: %w", err)
+			}
+			defer rows.Close()
+			for rows.Next() {
+				m, err := scanMemory(rows)
+				if err != nil {
+					return fmt.Errorf("load memories: %w", err)
+				}
+				if err := fn(m); err != nil {
+					return err
+				}
+			}
+			return rows.Err()
+		})
+	}
 	return db.forEachMemoryRaw(ctx, fn)
 }
 

@@ -307,7 +307,7 @@ func (tx *Tx) NextBatchID(ctx context.Context, kind string) (string, error) {
 	}
 	var n int64
 	if err := tx.tx.QueryRowContext(ctx, `INSERT INTO counters (name, value) VALUES ('batch', 1)
-		ON CONFLICT (name) DO UPDATE SET value = value + 1 RETURNING value`).Scan(&n); err != nil {
+		ON CONFLICT (name) DO UPDATE SET value = counters.value + 1 RETURNING value`).Scan(&n); err != nil {
 		return "", fmt.Errorf("batch id: %w", err)
 	}
 	return engine.FormatBatchID(kind, tx.now(), n), nil

@@ -76,12 +76,8 @@ func (tx *Tx) SaveTrace(ctx context.Context, t *engine.StoredTrace, keep int) er
 	if t.CreatedAt.IsZero() {
 		t.CreatedAt = tx.now().UTC()
 	}
-	res, err := tx.tx.ExecContext(ctx, `INSERT INTO traces (query, session, source, at, trace, created_at)
-		VALUES (?, ?, ?, ?, ?, ?)`, t.Query, t.Session, t.Source, formatTime(t.At), string(t.Trace), formatTime(t.CreatedAt))
-	if err != nil {
-		return fmt.Errorf("save trace: %w", err)
-	}
-	if t.ID, err = res.LastInsertId(); err != nil {
+	if err := tx.tx.QueryRowContext(ctx, `INSERT INTO traces (query, session, source, at, trace, created_at)
+		VALUES (?, ?, ?, ?, ?, ?) RETURNING id`, t.Query, t.Session, t.Source, formatTime(t.At), string(t.Trace), formatTime(t.CreatedAt)).Scan(&t.ID); err != nil {
 		return fmt.Errorf("save trace: %w", err)
 	}
 	if keep > 0 {

@@ -19,7 +19,7 @@ import (
 // to the caller, and every DB method runs one of its methods in a
 // transaction of its own.
 type Tx struct {
-	tx  *sql.Tx
+	tx  sqlTx
 	now func() time.Time
 
 	// The seq counter is read once per transaction and written back at
@@ -29,8 +29,14 @@ type Tx struct {
 	seq       int64
 	seqLoaded bool
 	seqDirty  bool
+	wroteSeq  bool // some write took a seq (seqDirty is cleared by flushSeq)
 
 	stmts map[string]*sql.Stmt
+
+	// What the transaction changed, for the PostgreSQL notification sent
+	// at commit (notify.go): audited memory ids and batch ids.
+	memIDs  []int64
+	batches []string
 }
 
 var _ engine.Queries = (*Tx)(nil)
@@ -68,7 +74,7 @@ func (tx *Tx) nextSeq(ctx context.Context) (int64, error) {
 		tx.seqLoaded = true
 	}
 	tx.seq++
-	tx.seqDirty = true
+	tx.seqDirty, tx.wroteSeq = true, true
 	return tx.seq, nil
 }
 
@@ -132,13 +138,13 @@ func nullJSON(b []byte) any {
 // isUnique reports whether err is a UNIQUE constraint violation.
 func isUnique(err error) bool {
 	var se sqlite3.Error
-	return errors.As(err, &se) && se.ExtendedCode == sqlite3.ErrConstraintUnique
+	return errors.As(err, &se) && se.ExtendedCode == sqlite3.ErrConstraintUnique || pgCode(err) == pgUniqueViolation
 }
 
 // isForeignKey reports whether err is a FOREIGN KEY constraint violation.
 func isForeignKey(err error) bool {
 	var se sqlite3.Error
-	return errors.As(err, &se) && se.ExtendedCode == sqlite3.ErrConstraintForeignKey
+	return errors.As(err, &se) && se.ExtendedCode == sqlite3.ErrConstraintForeignKey || pgCode(err) == pgForeignKeyViolation
 }
 
 // scanner is *sql.Row or *sql.Rows.

@@ -273,11 +273,10 @@ func (p capturesPane) handleKey(msg tea.KeyPressMsg) (capturesPane, tea.Cmd) {
 		return p.refilter()
 	}
 	if p.countsFocus {
-		switch {
-		case key.Matches(msg, k.list.Up):
-			p.countsCursor = max(0, p.countsCursor-1)
-		case key.Matches(msg, k.list.Down):
-			p.countsCursor = max(0, min(len(p.counts)-1, p.countsCursor+1))
+		// The per-pattern table moves like every list (the footer lists
+		// the same keys for both).
+		if c, ok := listMove(k.list, msg, p.countsCursor, len(p.counts), p.listRows()); ok {
+			p.countsCursor = c
 		}
 		return p, nil
 	}

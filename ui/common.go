@@ -27,6 +27,9 @@ type Deps struct {
 	// NoColor removes every colour (the NO_COLOR convention). RunOpening
 	// sets it from the environment.
 	NoColor bool
+	// DBPath names the open database in headers (the Golden tab says which
+	// database a set runs on); "" when unknown.
+	DBPath string
 }
 
 // transactor runs fn in one transaction. *engine.Engine (which refreshes
@@ -41,6 +44,13 @@ type common struct {
 	ctx    context.Context
 	deps   Deps
 	styles *Styles
+	// res holds what panes opened for the program's lifetime (Golden's
+	// fixture databases); the program closes it on exit.
+	res *resources
+	// goldenSet is the set file the Golden tab has loaded; the Trace tab
+	// offers it when a trace becomes a probe. Written by the Golden pane
+	// when a set loads.
+	goldenSet string
 }
 
 func (c *common) now() time.Time {

@@ -30,10 +30,12 @@ func retypeTargets() []string {
 type curateMode int
 
 const (
-	modeControl curateMode = iota // blind labelling of the control sample
-	modeQueue                     // proposals by kind
-	modeHistory                   // applied batches, with rollback
-	modeHeld                      // captures the judge held (the review queue): store or skip by hand
+	modeControl    curateMode = iota // blind labelling of the control sample
+	modeQueue                        // proposals by kind
+	modeHistory                      // applied batches, with rollback
+	modeHeld                         // captures the judge held (the review queue): store or skip by hand
+	modeBatch                        // one batch's changes (enter in the history), before a rollback
+	modeSuperseded                   // supersession links made since the last review, with undo
 )
 
 type curateKeys struct {
@@ -44,6 +46,10 @@ type curateKeys struct {
 	Rollback, Confirm, Cancel              key.Binding
 	ApproveWording, CancelWording          key.Binding
 	Held, StoreHeld, SkipHeld              key.Binding
+	Range, UndoReject, Changes, Back       key.Binding
+	Superseded, Unlink, Reviewed           key.Binding
+	RejectReason                           key.Binding
+	filter                                 filterKeys
 }
 
 // curateListKeys are the list keys of Curate's lists; space is not a page
@@ -61,7 +67,7 @@ func defaultCurateKeys() curateKeys {
 		Prev:          key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←/h", "previous queue")),
 		Next:          key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→/l", "next queue")),
 		Approve:       key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "approve")),
-		Reject:        key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "reject")),
+		Reject:        key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "reject…")),
 		Retype:        key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "retype…")),
 		Select:        key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "select & move down")),
 		Batch:         key.NewBinding(key.WithKeys("A"), key.WithHelp("A", "approve selected/queue…")),
@@ -81,6 +87,15 @@ func defaultCurateKeys() curateKeys {
 		Held:           key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "held captures")),
 		StoreHeld:      key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "store as…")),
 		SkipHeld:       key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "skip…")),
+		Range:          key.NewBinding(key.WithKeys("V"), key.WithHelp("V", "select range")),
+		UndoReject:     key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "undo last reject")),
+		Changes:        key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "list changes")),
+		Back:           key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back to history")),
+		Superseded:     key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "superseded links")),
+		Unlink:         key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "undo link")),
+		Reviewed:       key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "mark all reviewed")),
+		RejectReason:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "reject with this reason")),
+		filter:         defaultFilterKeys(),
 	}
 }
 
@@ -92,17 +107,22 @@ type (
 		Memories map[int64]*engine.Memory
 		Batches  []engine.BatchInfo
 		Held     []*engine.ReviewItem
+		Links    supersededLinks
 		Err      error
 	}
 	curateDoneMsg struct {
 		What string // shown in the status line when it worked
 		Err  error
+		// Rejected is the batch of a rejection that worked: u undoes it.
+		Rejected string
+		// Undid is the rejection batch an undo rolled back.
+		Undid string
 	}
 )
 
 // dialog is an open confirmation or chooser.
 type dialog struct {
-	kind    string // "batch", "apply", "rollback", "rollback-force", "retype", "wording", "store" (a held capture), "skip"
+	kind    string // "batch", "apply", "rollback", "rollback-force", "retype", "wording", "store" (a held capture), "skip", "reject"
 	text    string
 	ids     []int64
 	batch   string
@@ -113,7 +133,10 @@ type dialog struct {
 	// original and shown are a promotion's wording and the neutralised
 	// form the editor was filled with.
 	original, shown string
-	input           textinput.Model // the wording editor of a promotion
+	input           textinput.Model // the wording editor of a promotion, the reason of a rejection
+	// draft is an edit from $EDITOR that was over the limit: ctrl+o
+	// opens it again instead of the input's text, so it is not lost.
+	draft string
 }
 
 // curatePane is the Curate tab: the control sample labelled blind first,
@@ -138,6 +161,27 @@ type curatePane struct {
 	heldCur  int
 	stats    engine.ControlStats
 
+	// top is each list's first row on screen (wheel scrolling moves it
+	// without the cursor); anchor is where a V range began (-1: none).
+	top, histTop, heldTop int
+	anchor                int
+	// filter is the "/" filter of the queues, the history and the
+	// superseded links; matchProp/matchBatch/matchLink are it parsed.
+	filter     filterBar
+	matchProp  func(*engine.Proposal) bool
+	matchBatch func(engine.BatchInfo) bool
+	matchLink  func(supersededLink) bool
+	// rejects are the rejection batches of this session, newest last:
+	// u in a queue rolls back the newest.
+	rejects []string
+	// changes is the batch enter opened in the history (modeBatch).
+	changes *batchChanges
+	// links are the supersession links since the last review
+	// (modeSuperseded).
+	links  supersededLinks
+	supCur int
+	supTop int
+
 	seq           int
 	loading       bool
 	loaded        bool
@@ -148,12 +192,13 @@ type curatePane struct {
 }
 
 func newCuratePane(c *common) curatePane {
-	return curatePane{c: c, keys: defaultCurateKeys(), selected: map[int64]bool{}, memories: map[int64]*engine.Memory{}}
+	return curatePane{c: c, keys: defaultCurateKeys(), selected: map[int64]bool{}, memories: map[int64]*engine.Memory{},
+		anchor: -1, filter: newFilterBar(c, curateQueueQuery(nil).hint())}
 }
 
 func (p curatePane) ID() paneID    { return paneCurate }
 func (p curatePane) Title() string { return "Curate" }
-func (p curatePane) Typing() bool  { return p.dlg != nil }
+func (p curatePane) Typing() bool  { return p.dlg != nil || p.filter.input.Focused() }
 func (p curatePane) Busy() bool    { return p.loading || p.writes > 0 }
 
 func (p curatePane) SetSize(w, h int) pane {
@@ -168,22 +213,70 @@ func (p curatePane) KeyBindings() []key.Binding {
 		case "retype", "store":
 			return []key.Binding{k.Up, k.Down, k.Confirm, k.Cancel}
 		case "wording":
-			return []key.Binding{k.ApproveWording, k.CancelWording}
+			return []key.Binding{k.ApproveWording, k.CancelWording, editorKey()}
+		case "reject":
+			return []key.Binding{k.RejectReason, k.CancelWording, editorKey()}
 		}
 		return []key.Binding{k.Confirm, k.Cancel}
 	}
-	switch p.mode {
-	case modeControl:
-		return []key.Binding{k.LabelKeep, k.LabelEcho, k.LabelRoleplay, k.Retype, k.Up, k.Down, k.Control, k.History, k.Reload}
-	case modeHistory:
-		l := curateListKeys()
-		return []key.Binding{k.Rollback, k.Up, k.Down, l.PageUp, l.PageDown, l.Top, l.Bottom, k.History, k.Control, k.Held, k.Reload}
-	case modeHeld:
-		return []key.Binding{k.StoreHeld, k.SkipHeld, k.Up, k.Down, k.Held, k.History, k.Control, k.Reload}
+	if p.filter.input.Focused() {
+		return []key.Binding{k.filter.Done, k.filter.Clear}
 	}
 	l := curateListKeys()
-	return []key.Binding{k.Approve, k.Reject, k.Retype, k.Select, k.Batch, k.ApplyAll, k.Prev, k.Next, k.Up, k.Down,
-		l.PageUp, l.PageDown, l.Top, l.Bottom, k.Control, k.History, k.Held, k.Reload}
+	move := []key.Binding{k.Up, k.Down, l.PageUp, l.PageDown, l.Top, l.Bottom}
+	var filter []key.Binding
+	if p.filterable() {
+		filter = []key.Binding{k.filter.Filter}
+		if p.filter.input.Value() != "" {
+			filter = append(filter, k.filter.ClearSet)
+		}
+	}
+	// A list's keys only when it has something to act on (one to act on,
+	// two to move between): the footer never offers a key that does
+	// nothing.
+	moves := func(n int, ks ...key.Binding) []key.Binding {
+		if n < 2 {
+			return nil
+		}
+		return ks
+	}
+	var out []key.Binding
+	switch p.mode {
+	case modeControl:
+		n := len(p.controlItems())
+		if n > 0 {
+			out = []key.Binding{k.LabelKeep, k.LabelEcho, k.LabelRoleplay, k.Retype}
+		}
+		out = append(out, moves(n, k.Up, k.Down)...)
+		return append(out, k.Control, k.History, k.Reload)
+	case modeHistory:
+		n := len(p.history())
+		if n > 0 {
+			out = []key.Binding{k.Changes, k.Rollback}
+		}
+		out = append(append(out, filter...), moves(n, move...)...)
+		return append(out, k.History, k.Control, k.Held, k.Superseded, k.Reload)
+	case modeBatch:
+		out = append([]key.Binding{k.Rollback, k.Back}, move...)
+		return append(out, k.Reload)
+	case modeHeld:
+		if len(p.held) > 0 {
+			out = []key.Binding{k.StoreHeld, k.SkipHeld}
+		}
+		out = append(out, moves(len(p.held), k.Up, k.Down)...)
+		return append(out, k.Held, k.History, k.Control, k.Superseded, k.Reload)
+	case modeSuperseded:
+		out = append(append([]key.Binding{k.Unlink, k.Reviewed}, filter...), move...)
+		return append(out, k.Superseded, k.History, k.Reload)
+	}
+	out = []key.Binding{k.Approve, k.Reject}
+	if len(p.rejects) > 0 {
+		out = append(out, k.UndoReject)
+	}
+	out = append(out, k.Retype, k.Select, k.Range, k.Batch, k.ApplyAll)
+	out = append(append(out, filter...), k.Prev, k.Next)
+	out = append(out, move...)
+	return append(out, k.Control, k.History, k.Held, k.Superseded, k.Reload)
 }
 
 func (p curatePane) Update(msg tea.Msg) (pane, tea.Cmd) {
@@ -208,7 +301,8 @@ func (p curatePane) update(msg tea.Msg) (curatePane, tea.Cmd) {
 		// A write's error stays on screen through the reload that follows
 		// it; only a load error is cleared by a load that works.
 		p.loaded, p.loadErr = true, ""
-		p.props, p.memories, p.batches, p.held = msg.Props, msg.Memories, msg.Batches, msg.Held
+		p.props, p.memories, p.batches, p.held, p.links = msg.Props, msg.Memories, msg.Batches, msg.Held, msg.Links
+		p.rejects = stillRejected(p.rejects, p.batches)
 		p.stats = engine.ComputeControlStats(p.props)
 		for id := range p.selected {
 			if pr := p.proposal(id); pr == nil || !isOpen(pr) {
@@ -225,6 +319,15 @@ func (p curatePane) update(msg tea.Msg) (curatePane, tea.Cmd) {
 			}
 			p.kindIdx = p.firstNonEmptyQueue()
 		}
+		if p.changes != nil {
+			for _, b := range p.batches {
+				if b.Batch == p.changes.info.Batch {
+					c := *p.changes
+					c.info = b
+					p.changes = &c
+				}
+			}
+		}
 		p.clampCursors()
 		return p, nil
 	case curateDoneMsg:
@@ -235,26 +338,48 @@ func (p curatePane) update(msg tea.Msg) (curatePane, tea.Cmd) {
 			return p.reload()
 		}
 		p.err, p.status = "", msg.What
+		p.noteRejects(msg)
 		p, cmd := p.reload()
 		return p, tea.Batch(cmd, storeChanged(paneCurate))
 	case storeChangedMsg:
 		return p.reload()
 	case rollbackPlanMsg:
 		return p.planned(msg)
+	case batchChangesMsg:
+		return p.changesLoaded(msg), nil
+	case tea.MouseClickMsg:
+		if p.dlg == nil {
+			p.click(msg)
+		}
+		return p, nil
+	case tea.MouseWheelMsg:
+		if p.dlg == nil {
+			p.wheel(msg)
+		}
+		return p, nil
+	case editedMsg:
+		return p.edited(msg), nil
 	case restyleMsg:
-		if p.dlg != nil && p.dlg.kind == "wording" {
+		if p.dlg != nil && (p.dlg.kind == "wording" || p.dlg.kind == "reject") {
 			d := *p.dlg
 			d.input.SetStyles(p.c.styles.Input)
 			p.dlg = &d
 		}
+		p.filter.input.SetStyles(p.c.styles.Input)
 		return p, nil
 	case tea.KeyPressMsg:
 		if p.dlg != nil {
 			return p.dialogKey(msg)
 		}
+		if p.filter.input.Focused() {
+			return p.filterKey(msg)
+		}
 		return p.handleKey(msg)
 	}
-	if p.dlg != nil && p.dlg.kind == "wording" {
+	if p.filter.input.Focused() {
+		return p, updateFocused(&p.filter.input, msg)
+	}
+	if p.dlg != nil && (p.dlg.kind == "wording" || p.dlg.kind == "reject") {
 		// The editor's cursor blink.
 		d := *p.dlg
 		var cmd tea.Cmd
@@ -271,12 +396,13 @@ func (p curatePane) handleKey(msg tea.KeyPressMsg) (curatePane, tea.Cmd) {
 	case key.Matches(msg, k.Reload):
 		return p.reload()
 	case key.Matches(msg, k.History):
-		if p.mode == modeHistory {
+		if p.mode == modeHistory || p.mode == modeBatch {
 			p.mode = modeQueue
 		} else {
 			p.mode = modeHistory
 		}
-		return p, nil
+		p.changes = nil
+		return p.setFilter("")
 	case key.Matches(msg, k.Held):
 		if p.mode == modeHeld {
 			p.mode = modeQueue
@@ -284,6 +410,22 @@ func (p curatePane) handleKey(msg tea.KeyPressMsg) (curatePane, tea.Cmd) {
 			p.mode = modeHeld
 		}
 		return p, nil
+	case key.Matches(msg, k.Superseded) && p.mode != modeControl:
+		if p.mode == modeSuperseded {
+			p.mode = modeQueue
+		} else {
+			p.mode = modeSuperseded
+		}
+		return p.setFilter("")
+	case msg.String() == "esc" && p.mode == modeQueue && p.anchor >= 0:
+		p.anchor = -1
+		p.status = "range cancelled"
+		return p, nil
+	case key.Matches(msg, k.filter.Filter) && p.filterable():
+		return p, p.filter.input.Focus()
+	case key.Matches(msg, k.filter.ClearSet) && p.filterable() && p.filter.input.Value() != "":
+		p.filter.clear()
+		return p.setFilter("")
 	case key.Matches(msg, k.Control):
 		if p.mode == modeControl {
 			p.mode = modeQueue
@@ -300,6 +442,10 @@ func (p curatePane) handleKey(msg tea.KeyPressMsg) (curatePane, tea.Cmd) {
 		return p.historyKey(msg)
 	case modeHeld:
 		return p.heldKey(msg)
+	case modeBatch:
+		return p.batchKey(msg)
+	case modeSuperseded:
+		return p.supersededKey(msg)
 	}
 	return p.queueKey(msg)
 }
@@ -307,11 +453,12 @@ func (p curatePane) handleKey(msg tea.KeyPressMsg) (curatePane, tea.Cmd) {
 func (p curatePane) controlKey(msg tea.KeyPressMsg) (curatePane, tea.Cmd) {
 	k := p.keys
 	items := p.controlItems()
+	l := rowList{p.cursor, p.top}
+	if l.navigate(curateListKeys(), msg, len(items), p.listRows()) {
+		p.cursor, p.top = l.cursor, l.top
+		return p, nil
+	}
 	switch {
-	case key.Matches(msg, k.Up):
-		p.cursor = max(0, p.cursor-1)
-	case key.Matches(msg, k.Down):
-		p.cursor = max(0, min(len(items)-1, p.cursor+1))
 	case key.Matches(msg, k.LabelKeep):
 		return p.label(engine.TriageKeep)
 	case key.Matches(msg, k.LabelEcho):
@@ -328,20 +475,20 @@ func (p curatePane) controlKey(msg tea.KeyPressMsg) (curatePane, tea.Cmd) {
 
 func (p curatePane) historyKey(msg tea.KeyPressMsg) (curatePane, tea.Cmd) {
 	k := p.keys
-	if c, ok := listMove(curateListKeys(), msg, p.histCur, len(p.batches), p.listRows()); ok {
-		p.histCur = c
+	hist := p.history()
+	l := rowList{p.histCur, p.histTop}
+	if l.navigate(curateListKeys(), msg, len(hist), p.listRows()) {
+		p.histCur, p.histTop = l.cursor, l.top
 		return p, nil
 	}
+	if p.histCur >= len(hist) {
+		return p, nil
+	}
+	b := hist[p.histCur]
 	switch {
-	case key.Matches(msg, k.Up):
-		p.histCur = max(0, p.histCur-1)
-	case key.Matches(msg, k.Down):
-		p.histCur = max(0, min(len(p.batches)-1, p.histCur+1))
+	case key.Matches(msg, k.Changes):
+		return p.openChanges(b)
 	case key.Matches(msg, k.Rollback):
-		if p.histCur >= len(p.batches) {
-			return p, nil
-		}
-		b := p.batches[p.histCur]
 		if b.RolledBack {
 			p.status = "batch " + b.Batch + " was already rolled back"
 			return p, nil
@@ -358,17 +505,18 @@ func (p curatePane) queueKey(msg tea.KeyPressMsg) (curatePane, tea.Cmd) {
 	if p.cursor < len(queue) {
 		cur = queue[p.cursor]
 	}
-	if c, ok := listMove(curateListKeys(), msg, p.cursor, len(queue), p.listRows()); ok {
-		p.cursor = c
+	l := rowList{p.cursor, p.top}
+	if l.navigate(curateListKeys(), msg, len(queue), p.listRows()) {
+		p.cursor, p.top = l.cursor, l.top
 		return p, nil
 	}
 	switch {
 	case key.Matches(msg, k.Prev):
 		p.kindIdx = (p.kindIdx + len(curateKinds()) - 1) % len(curateKinds())
-		p.cursor = 0
+		p.cursor, p.top, p.anchor = 0, 0, -1
 	case key.Matches(msg, k.Next):
 		p.kindIdx = (p.kindIdx + 1) % len(curateKinds())
-		p.cursor = 0
+		p.cursor, p.top, p.anchor = 0, 0, -1
 	case key.Matches(msg, k.Select) && cur != nil:
 		if p.selected[cur.ID] {
 			delete(p.selected, cur.ID)
@@ -376,12 +524,16 @@ func (p curatePane) queueKey(msg tea.KeyPressMsg) (curatePane, tea.Cmd) {
 			p.selected[cur.ID] = true
 		}
 		p.cursor = min(len(queue)-1, p.cursor+1)
+	case key.Matches(msg, k.Range) && cur != nil:
+		return p.rangeKey(queue), nil
+	case key.Matches(msg, k.UndoReject):
+		return p.undoReject()
 	case key.Matches(msg, k.Approve) && cur != nil && cur.Kind == engine.ProposalPromote:
 		return p.editWording(cur)
 	case key.Matches(msg, k.Approve) && cur != nil:
 		return p.decide([]int64{cur.ID}, engine.ProposalApproved)
 	case key.Matches(msg, k.Reject) && cur != nil:
-		return p.decide([]int64{cur.ID}, engine.ProposalRejected)
+		return p.askReject(cur)
 	case key.Matches(msg, k.Retype) && cur != nil:
 		p.dlg = &dialog{kind: "retype", target: cur.ID}
 	case key.Matches(msg, k.Batch):

@@ -15,6 +15,9 @@ func (p curatePane) dialogKey(msg tea.KeyPressMsg) (curatePane, tea.Cmd) {
 	if d.kind == "wording" {
 		return p.wordingKey(msg)
 	}
+	if d.kind == "reject" {
+		return p.rejectKey(msg)
+	}
 	if d.kind == "rollback-force" {
 		return p.forceKey(msg)
 	}

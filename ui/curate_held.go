@@ -20,11 +20,12 @@ func (p curatePane) heldKey(msg tea.KeyPressMsg) (curatePane, tea.Cmd) {
 	if p.heldCur < len(p.held) {
 		cur = p.held[p.heldCur]
 	}
+	l := rowList{p.heldCur, p.heldTop}
+	if l.navigate(curateListKeys(), msg, len(p.held), p.listRows()) {
+		p.heldCur, p.heldTop = l.cursor, l.top
+		return p, nil
+	}
 	switch {
-	case key.Matches(msg, k.Up):
-		p.heldCur = max(0, p.heldCur-1)
-	case key.Matches(msg, k.Down):
-		p.heldCur = max(0, min(len(p.held)-1, p.heldCur+1))
 	case key.Matches(msg, k.StoreHeld) && cur != nil:
 		p.dlg = &dialog{kind: "store", target: cur.ID, cursor: len(retypeTargets()) - 1} // "note" first
 	case key.Matches(msg, k.SkipHeld) && cur != nil:
@@ -67,8 +68,8 @@ func (p curatePane) heldView() []string {
 	cols := layoutColumns([]column{{Title: "ID", Width: 5, Right: true}, {Title: "TRIES", Width: 5, Right: true}, {Title: "MESSAGE", Width: 14}, {Title: "TEXT"}}, p.width, 10)
 	out := []string{st.Table.Header.Render(tableHeader(cols))}
 	rows := p.listRows()
-	start := max(0, min(p.heldCur-rows+1, len(p.held)-rows))
-	for i := start; i < len(p.held) && i < start+rows; i++ {
+	from, to := p.window(p.heldCur, p.heldTop, len(p.held))
+	for i := from; i < to; i++ {
 		it := p.held[i]
 		row := tableRow(cols, []string{fmt.Sprint(it.ID), fmt.Sprint(it.Attempts), it.MessageID, it.Text})
 		if i == p.heldCur {

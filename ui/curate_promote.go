@@ -79,6 +79,18 @@ func (p curatePane) wordingKey(msg tea.KeyPressMsg) (curatePane, tea.Cmd) {
 			wording = d.original
 		}
 		return p.approvePromotion(d.target, wording)
+	case "ctrl+o":
+		// The whole wording in $EDITOR; what was over the limit last
+		// time comes back to be shortened.
+		text := d.input.Value()
+		if d.draft != "" {
+			text = d.draft
+		}
+		cmd, err := editInEditor(text, editWording)
+		if err != nil {
+			p.status = err.Error()
+		}
+		return p, cmd
 	}
 	var cmd tea.Cmd
 	d.input, cmd = d.input.Update(msg)
@@ -103,5 +115,5 @@ func (p curatePane) wordingView() string {
 	n := len([]rune(d.input.Value()))
 	return st.App.Title.Render(safetext.SanitizeLine(d.text)) + "\n" +
 		d.input.View() + "\n" +
-		st.App.Muted.Render(fmt.Sprintf("%d/%d characters · enter approve · esc cancel", n, maxRuleChars))
+		st.App.Muted.Render(fmt.Sprintf("%d/%d characters · enter approve · esc cancel · ctrl+o edit in $EDITOR", n, maxRuleChars))
 }

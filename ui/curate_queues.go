@@ -48,7 +48,7 @@ func (p curatePane) queue() []*engine.Proposal {
 	kind := curateKinds()[p.kindIdx]
 	var out []*engine.Proposal
 	for _, pr := range p.props {
-		if isOpen(pr) && queueKind(pr) == kind {
+		if isOpen(pr) && queueKind(pr) == kind && (p.matchProp == nil || p.matchProp(pr)) {
 			out = append(out, pr)
 		}
 	}
@@ -74,5 +74,6 @@ func (p *curatePane) clampCursors() {
 	}
 	p.cursor = max(0, min(p.cursor, n-1))
 	p.heldCur = max(0, min(p.heldCur, len(p.held)-1))
-	p.histCur = max(0, min(p.histCur, len(p.batches)-1))
+	p.histCur = max(0, min(p.histCur, len(p.history())-1))
+	p.supCur = max(0, min(p.supCur, len(p.visibleLinks())-1))
 }

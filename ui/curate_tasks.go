@@ -42,10 +42,13 @@ func (p curatePane) reload() (curatePane, tea.Cmd) {
 			}
 		}
 		if msg.Err == nil {
-			msg.Batches, msg.Err = st.Batches(ctx, curateHistoryLimit)
+			msg.Batches, msg.Err = engine.BatchHistory(ctx, st, curateHistoryLimit)
 		}
 		if msg.Err == nil {
 			msg.Held, _, msg.Err = st.FindReviews(ctx, engine.ReviewFilter{Status: engine.ReviewHeld})
+		}
+		if msg.Err == nil {
+			msg.Links, msg.Err = loadSupersededLinks(ctx, st)
 		}
 		return send(paneCurate, msg)
 	}
@@ -130,6 +133,10 @@ func (p curatePane) rollback(batch string) (curatePane, tea.Cmd) {
 			if err := eng.Refresh(ctx); err != nil {
 				return "", fmt.Errorf("rolled back %s, but the engine did not refresh (press R): %w", batch, err)
 			}
+		}
+		if rep.Rejected > 0 && rep.Restored == 0 {
+			// A rejection: no memory changed; the proposals are open again.
+			return fmt.Sprintf("rolled back rejection %s: %d proposal(s) open again as they were; no memory changed", rep.Batch, rep.Rejected), nil
 		}
 		what := fmt.Sprintf("rolled back %s: %d memor(y/ies) restored", rep.Batch, rep.Restored)
 		if rep.Effect.Changed() > 0 {

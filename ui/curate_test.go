@@ -223,8 +223,13 @@ func TestCurateEndToEnd(t *testing.T) {
 		t.Errorf("the injection's detail lacks the warning:\n%s", view)
 	}
 	// The curator rejects the injected keep and approves the rest of the
-	// queue with A (the confirmation states the counts).
+	// queue with A (the confirmation states the counts). x asks for a
+	// reason first, prefilled; enter rejects with it.
 	m = drive(t, m, press("x"))
+	if !dialogShows(m, "Reject proposal") || !strings.Contains(screen(m), "reason › should not be kept as it is") {
+		t.Fatalf("reject asks for no reason:\n%s", screen(m))
+	}
+	m = drive(t, m, press("enter"))
 	m = drive(t, m, press("A"))
 	if !dialogShows(m, fmt.Sprintf("Approve %d proposal(s) (%d keep)", len(f.demo.Genuine), len(f.demo.Genuine))) {
 		t.Fatalf("batch approval dialog not on screen:\n%s", screen(m))
@@ -247,7 +252,8 @@ func TestCurateEndToEnd(t *testing.T) {
 	if len(approved) != total-1 {
 		t.Fatalf("%d approved, want %d", len(approved), total-1)
 	}
-	if rej := f.proposals(t, engine.ProposalFilter{Status: engine.ProposalRejected}); len(rej) != 1 || f.keys[rej[0].MemoryID] != "inject-1" || rej[0].DecidedBy != curatorActor {
+	if rej := f.proposals(t, engine.ProposalFilter{Status: engine.ProposalRejected}); len(rej) != 1 || f.keys[rej[0].MemoryID] != "inject-1" || rej[0].DecidedBy != curatorActor ||
+		!strings.HasSuffix(rej[0].Reason, "; rejected: should not be kept as it is") || rej[0].PriorStatus != engine.ProposalPending || rej[0].Batch == "" {
 		t.Fatalf("rejected: %+v", rej)
 	}
 	if !strings.Contains(screen(m), fmt.Sprintf("%d approved (P applies)", total-1)) {

@@ -23,6 +23,10 @@ func (p curatePane) View() string {
 		lines = append(lines, p.historyView()...)
 	case modeHeld:
 		lines = append(lines, p.heldView()...)
+	case modeBatch:
+		lines = append(lines, p.batchView()...)
+	case modeSuperseded:
+		lines = append(lines, p.supersededView()...)
 	default:
 		lines = append(lines, p.queueView()...)
 	}
@@ -52,7 +56,16 @@ func (p curatePane) headerLine() string {
 	case modeControl:
 		return st.App.Title.Render("CONTROL SAMPLE · judge verdicts hidden · ") + st.App.Muted.Render(safetext.Truncate(p.stats.String(), max(10, p.width-40)))
 	case modeHistory:
-		return st.App.Title.Render("BATCH HISTORY") + st.App.Muted.Render(" · u rolls the selected batch back")
+		return st.App.Title.Render("BATCH HISTORY") + st.App.Muted.Render(safetext.Truncate(" · enter lists a batch's changes · u rolls it back · / filters", max(10, p.width-14)))
+	case modeBatch:
+		name := ""
+		if p.changes != nil {
+			name = p.changes.info.Batch
+		}
+		return st.App.Title.Render("BATCH ") + st.App.Muted.Render(safetext.Truncate(safetext.SanitizeLine(name)+" · its changes, before you roll it back", max(10, p.width-6)))
+	case modeSuperseded:
+		return st.App.Title.Render(fmt.Sprintf("SUPERSEDED %d", len(p.links.Links))) +
+			st.App.Muted.Render(safetext.Truncate(fmt.Sprintf(" · links since the last review (%d in all) · u undoes one · m marks reviewed", p.links.All), max(10, p.width-14)))
 	case modeHeld:
 		return st.App.Title.Render(fmt.Sprintf("HELD CAPTURES %d", len(p.held))) +
 			st.App.Muted.Render(" · needs_review: nothing is stored until you decide")
@@ -85,11 +98,14 @@ func (p curatePane) headerLine() string {
 	if len(p.held) > 0 {
 		line += st.Status.Active.Render(fmt.Sprintf("  %d held captures (v)", len(p.held)))
 	}
+	if n := len(p.links.Links); n > 0 {
+		line += st.Status.Active.Render(fmt.Sprintf("  %d new supersession link(s) (S)", n))
+	}
 	return safetext.Truncate(line, p.width)
 }
 
 func (p curatePane) listRows() int {
-	return max(1, p.height-3-curateDetailLines)
+	return max(1, p.height-3-curateDetailLines-len(p.filterLines()))
 }
 
 func (p curatePane) memoryText(id int64) string {
@@ -123,8 +139,8 @@ func (p curatePane) controlView() []string {
 	cols := layoutColumns([]column{{Title: "PROP", Width: 6, Right: true}, {Title: "MEM", Width: 6, Right: true}, {Title: "YOUR LABEL", Width: 22}, {Title: "MEMORY (judge the text; the verdict is hidden)"}}, p.width, 10)
 	out := []string{st.Table.Header.Render(tableHeader(cols))}
 	rows := p.listRows()
-	start := max(0, min(p.cursor-rows+1, len(items)-rows))
-	for i := start; i < len(items) && i < start+rows; i++ {
+	from, to := p.window(p.cursor, p.top, len(items))
+	for i := from; i < to; i++ {
 		pr := items[i]
 		pv, _ := engine.ParseProposalVerdict(pr)
 		lbl := pv.CuratorLabel
@@ -166,14 +182,17 @@ func (p curatePane) queueView() []string {
 	st := p.c.styles
 	queue := p.queue()
 	cols := layoutColumns([]column{{Title: " ", Width: 1}, {Title: "PROP", Width: 6, Right: true}, {Title: "MEM", Width: 6, Right: true}, {Title: "STATUS", Width: 12}, {Title: "CONF", Width: 4, Right: true}, {Title: "FLAGS", Width: 10}, {Title: "MEMORY"}}, p.width, 10)
-	out := []string{st.Table.Header.Render(tableHeader(cols))}
+	out := append(p.filterLines(), st.Table.Header.Render(tableHeader(cols)))
 	rows := p.listRows()
-	start := max(0, min(p.cursor-rows+1, len(queue)-rows))
-	for i := start; i < len(queue) && i < start+rows; i++ {
+	from, to := p.window(p.cursor, p.top, len(queue))
+	for i := from; i < to; i++ {
 		pr := queue[i]
 		mark := ""
-		if p.selected[pr.ID] {
+		switch {
+		case p.selected[pr.ID]:
 			mark = "●"
+		case p.inRange(i):
+			mark = "┃"
 		}
 		flags := ""
 		fs := flagsOf(pr)
@@ -186,7 +205,7 @@ func (p curatePane) queueView() []string {
 		if pr.MemoryID == 0 {
 			mem = "—" // a promotion's rule does not exist yet
 		}
-		row := tableRow(cols, []string{mark, fmt.Sprint(pr.ID), mem, pr.Status, fmt.Sprintf("%.2f", pr.Confidence), flags, p.subject(pr)})
+		row := tableRow(cols, []string{mark, fmt.Sprint(pr.ID), mem, pr.Status, confidenceCell(pr), flags, p.subject(pr)})
 		switch {
 		case i == p.cursor:
 			row = st.Table.Selected.Render(row)
@@ -196,9 +215,13 @@ func (p curatePane) queueView() []string {
 		out = append(out, row)
 	}
 	if len(queue) == 0 {
-		out = append(out, st.App.Muted.Render("nothing in this queue (←/→ for the others)"))
+		msg := "nothing in this queue (←/→ for the others)"
+		if p.filter.input.Value() != "" {
+			msg = "no proposal in this queue matches the filter (esc clears it)"
+		}
+		out = append(out, st.App.Muted.Render(msg))
 	}
-	out = fill(out, rows+1)
+	out = fill(out, rows+1+len(p.filterLines()))
 	return append(out, fill(p.detailView(queue), curateDetailLines)...)
 }
 
@@ -247,7 +270,12 @@ func (p curatePane) detailView(queue []*engine.Proposal) []string {
 		}
 	}
 	out = append(out, st.Detail.Label.Render("reason ")+st.Detail.Value.Render(safetext.Truncate(safetext.SanitizeLine(pr.Reason), max(10, p.width-7))))
-	meta := fmt.Sprintf("confidence %.2f", pr.Confidence)
+	meta := "no confidence: proposed by " + pr.Proposer + ", not a judge"
+	if c := confidenceCell(pr); c != "—" {
+		meta = "confidence " + c
+	} else if pr.Proposer == engine.ProposerJudge {
+		meta = "no confidence: the judge's answer did not validate"
+	}
 	if len(fs) > 0 {
 		meta += " · flags " + strings.Join(fs, ", ")
 	}
@@ -303,11 +331,17 @@ func (p curatePane) historyView() []string {
 	// curator matches a rollback to its batch by name.
 	cols := layoutColumns([]column{{Title: "BATCH", Width: 38}, {Title: "ACTOR", Width: 9}, {Title: "EFFECT", Width: 26},
 		{Title: "AT", Width: 16}, {Title: "STATE"}}, p.width, 8)
-	out := []string{st.Table.Header.Render(tableHeader(cols))}
-	for i, b := range p.batches {
+	out := append(p.filterLines(), st.Table.Header.Render(tableHeader(cols)))
+	hist := p.history()
+	from, to := p.window(p.histCur, p.histTop, len(hist))
+	for i := from; i < to; i++ {
+		b := hist[i]
 		state := "applied"
-		if strings.HasPrefix(b.Batch, "rollback:") {
+		switch {
+		case strings.HasPrefix(b.Batch, "rollback:"):
 			state = "rollback"
+		case b.Effect.Rejected > 0:
+			state = "rejection"
 		}
 		switch {
 		case b.RolledBack:
@@ -323,10 +357,13 @@ func (p curatePane) historyView() []string {
 		}
 		out = append(out, row)
 	}
-	if len(p.batches) == 0 {
+	switch {
+	case len(p.batches) == 0:
 		out = append(out, st.App.Muted.Render("no batches yet"))
+	case len(hist) == 0:
+		out = append(out, st.App.Muted.Render("no batch matches the filter (esc clears it)"))
 	}
-	return fill(out, p.listRows()+1+curateDetailLines)
+	return fill(out, p.listRows()+1+len(p.filterLines())+curateDetailLines)
 }
 
 func (p curatePane) dialogView() string {
@@ -335,6 +372,9 @@ func (p curatePane) dialogView() string {
 	var b strings.Builder
 	if d.kind == "wording" {
 		return st.Overlay.Render(p.wordingView())
+	}
+	if d.kind == "reject" {
+		return st.Overlay.Render(p.rejectView())
 	}
 	if d.kind == "retype" || d.kind == "store" {
 		title := "Retype to:"
@@ -358,4 +398,14 @@ func (p curatePane) dialogView() string {
 		b.WriteString(st.App.Muted.Render("enter/y confirm · esc/n cancel"))
 	}
 	return st.Overlay.Render(b.String())
+}
+
+// confidenceCell is the CONF column: the judge's confidence, or "—" where
+// no judge gave one (heartbeat, rule and import proposals, and a judge
+// answer that did not validate).
+func confidenceCell(pr *engine.Proposal) string {
+	if pr.Proposer != engine.ProposerJudge || pr.Status == engine.ProposalReview {
+		return "—"
+	}
+	return fmt.Sprintf("%.2f", pr.Confidence)
 }

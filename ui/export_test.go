@@ -24,7 +24,7 @@ func SplitStepsForTest(t *testing.T, deps Deps, query string) []SplitStep {
 	t.Helper()
 	styles := NewStyles(true, true)
 	deps.NoColor = true
-	c := &common{ctx: context.Background(), styles: &styles, deps: deps}
+	c := &common{ctx: context.Background(), styles: &styles, res: &resources{}, deps: deps}
 	p := newTracePane(c).SetSize(200, 60).(tracePane)
 	p = pressTrace(t, p, "/", query, "enter", "s")
 	var out []SplitStep

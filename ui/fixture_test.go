@@ -218,7 +218,7 @@ func collect(cmd tea.Cmd) ([]tea.Msg, error) {
 			out = append(out, results[i]...)
 		}
 		return out, nil
-	case paneMsg, startMsg, storeChangedMsg, OpenMemoryMsg:
+	case paneMsg, startMsg, storeChangedMsg, OpenMemoryMsg, OpenTraceMsg, copiedMsg, noticeMsg, editedMsg:
 		return []tea.Msg{msg}, nil
 	}
 	return nil, nil

@@ -3,7 +3,6 @@ package ui
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/progress"
@@ -22,7 +21,9 @@ type goldenKeys struct {
 	list                              listKeys
 	Run, Cancel, Save, Baseline       key.Binding
 	Open, Trace, DetailUp, DetailDown key.Binding
+	NextFail, PrevFail, OnOpenDB      key.Binding
 	Yes, No, Load, Leave              key.Binding
+	filter                            filterKeys
 }
 
 func defaultGoldenKeys() goldenKeys {
@@ -36,10 +37,14 @@ func defaultGoldenKeys() goldenKeys {
 		Trace:      key.NewBinding(key.WithKeys("enter", "t"), key.WithHelp("enter/t", "trace")),
 		DetailUp:   key.NewBinding(key.WithKeys("K"), key.WithHelp("K", "detail up")),
 		DetailDown: key.NewBinding(key.WithKeys("J"), key.WithHelp("J", "detail down")),
+		NextFail:   key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "next failure")),
+		PrevFail:   key.NewBinding(key.WithKeys("N"), key.WithHelp("N", "previous failure")),
+		OnOpenDB:   key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "run on open DB ⇄ fixture")),
 		Yes:        key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "save")),
 		No:         key.NewBinding(key.WithKeys("n", "esc"), key.WithHelp("n/esc", "keep the old one")),
 		Load:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "load")),
 		Leave:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
+		filter:     defaultFilterKeys(),
 	}
 }
 
@@ -72,15 +77,26 @@ type goldenPane struct {
 	inputFor   inputTarget
 	defaultSet string
 
-	setPath  string
-	set      *golden.Set
-	basePath string
-	base     *golden.RunResult
-	run      *golden.RunResult
-	diff     *golden.RunDiff
-	rows     []goldenRow
-	loading  bool
-	notFound bool // the default set is absent: the user types a path
+	setPath string
+	set     *golden.Set
+	// quarantine is the set's quarantine file, "" when it has none.
+	quarantine string
+	basePath   string
+	base       *golden.RunResult
+	run        *golden.RunResult
+	diff       *golden.RunDiff
+	rows       []goldenRow
+	loading    bool
+	reloaded   string // the probe a reload was asked for (the Trace tab appended it)
+	notFound   bool   // the default set is absent: the user types a path
+
+	// onOpenDB: r runs the set against the open database instead of its
+	// fixture, so a curator sees the effect of their own changes.
+	onOpenDB bool
+	// fx is the fixture database the last run built (kept open for the
+	// probes' traces); ranOn says what the last run recalled from.
+	fx    *fixtureDB
+	ranOn string
 
 	running     bool
 	cancel      context.CancelFunc
@@ -94,15 +110,23 @@ type goldenPane struct {
 	confirmSave bool
 	saving      bool
 
+	// filter is the "/" filter of the probe list; match is it parsed.
+	filter filterBar
+	match  func(goldenRow) bool
+
 	cursor, top, detailTop int
-	width, height          int
-	status, err            string
+	// detailNeed is the most lines a probe's detail takes (recomputed when
+	// the rows or the width change): the list gets the rest of the height.
+	detailNeed    int
+	width, height int
+	status, err   string
 }
 
 func newGoldenPane(c *common) goldenPane {
 	in := textinput.New()
 	in.SetStyles(c.styles.Input)
-	p := goldenPane{c: c, keys: defaultGoldenKeys(), input: in, defaultSet: defaultGoldenSet}
+	p := goldenPane{c: c, keys: defaultGoldenKeys(), input: in, defaultSet: defaultGoldenSet,
+		filter: newFilterBar(c, goldenQuery().hint())}
 	p.bar = p.newBar()
 	return p
 }
@@ -122,8 +146,10 @@ func (p goldenPane) ID() paneID    { return paneGolden }
 func (p goldenPane) Title() string { return "Golden" }
 
 // Typing: the path input and the save confirmation take every key.
-func (p goldenPane) Typing() bool { return p.input.Focused() || p.confirmSave }
-func (p goldenPane) Busy() bool   { return p.running || p.loading || p.saving }
+func (p goldenPane) Typing() bool {
+	return p.input.Focused() || p.confirmSave || p.filter.input.Focused()
+}
+func (p goldenPane) Busy() bool { return p.running || p.loading || p.saving }
 
 func (p goldenPane) KeyBindings() []key.Binding {
 	k := p.keys
@@ -132,28 +158,62 @@ func (p goldenPane) KeyBindings() []key.Binding {
 		return []key.Binding{k.Load, k.Leave}
 	case p.confirmSave:
 		return []key.Binding{k.Yes, k.No}
+	case p.filter.input.Focused():
+		return []key.Binding{k.filter.Done, k.filter.Clear}
 	case p.running:
 		return append([]key.Binding{k.Cancel, k.Trace}, k.list.bindings()...)
 	}
-	out := []key.Binding{k.Run, k.Trace, k.Save, k.Baseline, k.Open, k.DetailDown, k.DetailUp}
+	out := []key.Binding{k.Run, k.Trace, k.NextFail, k.PrevFail}
+	if p.set != nil && p.set.Fixture != "" {
+		out = append(out, k.OnOpenDB)
+	}
+	out = append(out, k.filter.Filter)
+	if p.filter.input.Value() != "" {
+		out = append(out, k.filter.ClearSet)
+	}
+	out = append(out, k.Save, k.Baseline, k.Open)
+	// J and K only while the detail has more lines than room, in the
+	// direction they can still scroll (the view clamps detailTop).
+	if r, ok := p.selected(); ok {
+		n := p.detailLines()
+		body := len(p.detailBody(r))
+		top := max(0, min(p.detailTop, body-(n-1)))
+		if top < body-(n-1) {
+			out = append(out, k.DetailDown)
+		}
+		if top > 0 {
+			out = append(out, k.DetailUp)
+		}
+	}
 	return append(out, k.list.bindings()...)
 }
 
-// Layout: three header lines, the table header, the probe rows, the
-// selected probe's detail, a status line.
-const goldenHeaderLines = 4
+// Layout: four header lines (the set, the database it runs on, the counts,
+// the bar or verdict), the table header, the probe rows, the selected
+// probe's detail, a status line.
+const goldenHeaderLines = 5
+
+// goldenDetailMin is the fewest lines the selected probe's detail keeps.
+const goldenDetailMin = 6
 
 func (p goldenPane) SetSize(w, h int) pane {
 	p.width, p.height = w, h
 	p.input.SetWidth(max(10, w-12))
 	p.bar.SetWidth(p.barWidth())
+	p.detailNeed = p.measureDetail()
 	p.clampCursor()
 	return p
 }
 
+// listRows is the probe list's height: every row when the detail keeps
+// what its longest probe needs, else what is left beside that (never less
+// than two fifths of the pane, nor the detail less than goldenDetailMin).
 func (p goldenPane) listRows() int {
 	avail := max(2, p.height-goldenHeaderLines-1)
-	return max(1, avail*2/5)
+	need := max(goldenDetailMin, p.detailNeed)
+	rows := min(len(p.rows), avail-need)
+	rows = max(rows, min(len(p.rows), avail*2/5))
+	return max(1, min(rows, avail-goldenDetailMin))
 }
 
 func (p goldenPane) detailLines() int {
@@ -169,6 +229,7 @@ func (p goldenPane) update(msg tea.Msg) (goldenPane, tea.Cmd) {
 	switch msg := msg.(type) {
 	case restyleMsg:
 		p.input.SetStyles(p.c.styles.Input)
+		p.filter.input.SetStyles(p.c.styles.Input)
 		p.bar = p.newBar()
 		return p, p.aim(p.target)
 	case startMsg:
@@ -179,6 +240,15 @@ func (p goldenPane) update(msg tea.Msg) (goldenPane, tea.Cmd) {
 		return p, loadDefaultSet(p.defaultSet)
 	case goldenSetMsg:
 		return p.setLoaded(msg), nil
+	case goldenReloadMsg:
+		// The Trace tab appended a probe to a set file: reload it when it
+		// is the one shown (a run in flight keeps its set; r reloads).
+		if msg.Path != p.setPath || p.running {
+			return p, nil
+		}
+		p.loading = true
+		p.reloaded = msg.Probe
+		return p, loadSet(msg.Path)
 	case goldenBaselineMsg:
 		p.loading = false
 		if msg.Err != nil {
@@ -192,6 +262,10 @@ func (p goldenPane) update(msg tea.Msg) (goldenPane, tea.Cmd) {
 	case goldenProgressMsg:
 		if msg.Seq != p.seq || !p.running {
 			return p, nil
+		}
+		if p.fixture && !msg.Fixture {
+			// The fixture is built: the bar starts over for the probes.
+			p.bar = p.newBar()
 		}
 		p.fixture, p.done, p.total = msg.Fixture, msg.Done, msg.Total
 		pct := 0.0
@@ -236,6 +310,9 @@ func (p goldenPane) update(msg tea.Msg) (goldenPane, tea.Cmd) {
 		}
 		return p, nil
 	}
+	if p.filter.input.Focused() {
+		return p, updateFocused(&p.filter.input, msg)
+	}
 	return p, updateFocused(&p.input, msg)
 }
 
@@ -266,6 +343,9 @@ func (p goldenPane) setLoaded(msg goldenSetMsg) goldenPane {
 	case msg.Missing:
 		p.notFound = true
 		p.status = fmt.Sprintf("no golden set at %s: press o and type the path of a set file", p.defaultSet)
+		if len(msg.Tried) > 1 {
+			p.status = fmt.Sprintf("no golden set %s in the working directory, its parents or the executable's: press o and type the path of a set file", p.defaultSet)
+		}
 		return p
 	case msg.Err != nil:
 		p.err = "open set: " + engine.ErrorMessage(msg.Err)
@@ -273,6 +353,8 @@ func (p goldenPane) setLoaded(msg goldenSetMsg) goldenPane {
 	}
 	p.notFound = false
 	p.setPath, p.set, p.run, p.diff = msg.Path, msg.Set, nil, nil
+	p.c.goldenSet = msg.Path
+	p.quarantine = msg.Quarantine
 	p.basePath, p.base = msg.BasePath, msg.Base
 	p.cursor, p.top, p.detailTop, p.err = 0, 0, 0, ""
 	switch {
@@ -283,7 +365,18 @@ func (p goldenPane) setLoaded(msg goldenSetMsg) goldenPane {
 	default:
 		p.status = fmt.Sprintf("%d probes; r runs them against the baseline", len(msg.Set.Probes))
 	}
+	if p.reloaded != "" {
+		p.status = fmt.Sprintf("reloaded %s with the new probe %s: r runs it", displayPath(msg.Path), p.reloaded)
+	}
 	p.rebuild()
+	if p.reloaded != "" {
+		for i, r := range p.rows {
+			if r.ID == p.reloaded {
+				p.moveTo(i)
+			}
+		}
+		p.reloaded = ""
+	}
 	return p
 }
 
@@ -296,6 +389,15 @@ func (p goldenPane) runFinished(msg goldenRunMsg) (goldenPane, tea.Cmd) {
 		p.cancel()
 		p.cancel = nil
 	}
+	var closeOld tea.Cmd
+	if msg.Err == nil {
+		// The new run's fixture replaces the last one (closed off the UI's
+		// goroutine: it removes a directory).
+		if old := p.fx; old != nil && old != msg.Fx {
+			closeOld = func() tea.Msg { old.Close(); return nil }
+		}
+		p.fx, p.ranOn = msg.Fx, msg.RanOn
+	}
 	if msg.Err != nil {
 		if msg.Cancelled {
 			p.status = fmt.Sprintf("run cancelled after %d of %d probes; the last complete run is still shown", p.done, p.total)
@@ -306,92 +408,12 @@ func (p goldenPane) runFinished(msg goldenRunMsg) (goldenPane, tea.Cmd) {
 		return p, nil
 	}
 	p.run, p.err = msg.Run, ""
-	p.status = fmt.Sprintf("ran %d probes in %.1fs", len(msg.Run.Probes), msg.Elapsed.Seconds())
+	p.status = fmt.Sprintf("ran %d probes on %s in %.1fs", len(msg.Run.Probes), msg.RanOn, msg.Elapsed.Seconds())
+	if f := msg.Run.Summary.Failed; f > 0 {
+		p.status += fmt.Sprintf(" · %d failed: n goes to the next", f)
+	}
 	p.rebuild()
-	return p, p.aim(1)
-}
-
-func (p goldenPane) handleKey(msg tea.KeyPressMsg) (goldenPane, tea.Cmd) {
-	k := p.keys
-	if p.input.Focused() {
-		switch {
-		case key.Matches(msg, k.Leave):
-			p.input.Blur()
-			return p, nil
-		case key.Matches(msg, k.Load):
-			p.input.Blur()
-			path := strings.TrimSpace(p.input.Value())
-			if path == "" {
-				return p, nil
-			}
-			p.loading = true
-			if p.inputFor == inputBaseline {
-				return p, loadBaseline(path)
-			}
-			return p, loadSet(path)
-		}
-		var cmd tea.Cmd
-		p.input, cmd = p.input.Update(msg)
-		return p, cmd
-	}
-	if p.confirmSave {
-		switch {
-		case key.Matches(msg, k.Yes):
-			p.confirmSave = false
-			return p.save()
-		case key.Matches(msg, k.No):
-			p.confirmSave = false
-			p.status = "baseline kept"
-		}
-		return p, nil
-	}
-	switch {
-	case p.running && key.Matches(msg, k.Cancel):
-		if p.cancel != nil {
-			p.cancel()
-		}
-		p.status = "cancelling the run…"
-		return p, nil
-	case key.Matches(msg, k.Run):
-		return p.startRun()
-	case key.Matches(msg, k.Trace):
-		return p.openTrace()
-	case key.Matches(msg, k.Save):
-		return p.askSave(), nil
-	case key.Matches(msg, k.Baseline), key.Matches(msg, k.Open):
-		if p.running {
-			p.status = "a run is in progress: esc cancels it first"
-			return p, nil
-		}
-		p.inputFor, p.input.Prompt, p.input.Placeholder = inputSet, "set: ", "path/to/set.yaml"
-		value := p.setPath
-		if key.Matches(msg, k.Baseline) {
-			p.inputFor, p.input.Prompt, p.input.Placeholder = inputBaseline, "baseline: ", "path/to/run.json"
-			value = p.baselineTarget()
-		}
-		p.input.SetValue(value)
-		p.input.CursorEnd()
-		return p, p.input.Focus()
-	case key.Matches(msg, k.DetailDown):
-		p.detailTop++
-		return p, nil
-	case key.Matches(msg, k.DetailUp):
-		p.detailTop = max(0, p.detailTop-1)
-		return p, nil
-	case key.Matches(msg, k.list.Up):
-		p.move(-1)
-	case key.Matches(msg, k.list.Down):
-		p.move(1)
-	case key.Matches(msg, k.list.PageUp):
-		p.move(-p.listRows())
-	case key.Matches(msg, k.list.PageDown):
-		p.move(p.listRows())
-	case key.Matches(msg, k.list.Top):
-		p.moveTo(0)
-	case key.Matches(msg, k.list.Bottom):
-		p.moveTo(len(p.rows) - 1)
-	}
-	return p, nil
+	return p, tea.Batch(p.aim(1), closeOld)
 }
 
 // baselineTarget is the file `b` offers and `S` writes: the chosen

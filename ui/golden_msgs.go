@@ -12,12 +12,16 @@ type (
 	goldenSetMsg struct {
 		Path string // "" with Missing: no default set in the working directory
 		// Missing: the default set does not exist; the user types a path.
-		Missing  bool
-		Set      *golden.Set
-		Err      error
-		BasePath string
-		Base     *golden.RunResult // nil: no baseline file (BaseErr says why when it was unreadable)
-		BaseErr  error
+		Missing bool
+		// Tried lists where the default set was looked for.
+		Tried []string
+		Set   *golden.Set
+		// Quarantine is the set's quarantine file, "" when it has none.
+		Quarantine string
+		Err        error
+		BasePath   string
+		Base       *golden.RunResult // nil: no baseline file (BaseErr says why when it was unreadable)
+		BaseErr    error
 	}
 	// goldenBaselineMsg is a baseline file chosen with `b`.
 	goldenBaselineMsg struct {
@@ -25,8 +29,8 @@ type (
 		Run  *golden.RunResult
 		Err  error
 	}
-	// goldenProgressMsg is one step of a run: the fixture being built
-	// (Fixture), or Done of Total probes recalled.
+	// goldenProgressMsg is one step of a run: Done of Total fixture
+	// messages ingested (Fixture), or Done of Total probes recalled.
 	goldenProgressMsg struct {
 		Seq         int
 		Fixture     bool
@@ -39,6 +43,11 @@ type (
 		Err       error
 		Cancelled bool // esc (or the program ending) stopped the run
 		Elapsed   time.Duration
+		// Fx is the fixture database the run built, kept open for the
+		// probes' traces (nil: the run used the open database).
+		Fx *fixtureDB
+		// RanOn names the database the run recalled from.
+		RanOn string
 	}
 	// goldenSavedMsg is the run written as a baseline and read back.
 	goldenSavedMsg struct {

@@ -14,11 +14,15 @@ func (p *goldenPane) rebuild() {
 		p.diff = golden.Diff(p.base, p.run)
 	}
 	p.rows = goldenRows(p.set, p.base, p.run, p.diff)
+	if p.match != nil {
+		p.rows = goldenQuery().filter(p.rows, p.match)
+	}
 	for i, r := range p.rows {
 		if r.ID == selected {
 			p.cursor = i
 		}
 	}
+	p.detailNeed = p.measureDetail()
 	p.clampCursor()
 }
 

@@ -19,10 +19,11 @@ import (
 
 // loadDefaultSet opens path when it exists; otherwise the tab asks for a
 // path.
-func loadDefaultSet(path string) tea.Cmd {
+func loadDefaultSet(name string) tea.Cmd {
 	return func() tea.Msg {
-		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-			return send(paneGolden, goldenSetMsg{Missing: true})
+		path, tried := findSet(name)
+		if path == "" {
+			return send(paneGolden, goldenSetMsg{Missing: true, Tried: tried})
 		}
 		return readSet(path)
 	}
@@ -43,6 +44,9 @@ func readSet(path string) tea.Msg {
 		return send(paneGolden, goldenSetMsg{Path: path, Err: err})
 	}
 	msg := goldenSetMsg{Path: path, Set: set, BasePath: golden.BaselinePath(path)}
+	if q := golden.QuarantinePath(path); set.Fixture != "" && fileExists(q) {
+		msg.Quarantine = q
+	}
 	if _, err := os.Stat(msg.BasePath); err == nil {
 		msg.Base, msg.BaseErr = golden.LoadRun(msg.BasePath)
 	}
@@ -58,8 +62,10 @@ func loadBaseline(path string) tea.Cmd {
 
 // startRun runs every probe of the set in a Cmd: against a fresh database
 // built from the set's fixture (as `golden run` does), or against the open
-// database when the set has none. Progress streams through a channel that
-// waitGolden drains, one message at a time; esc cancels the context.
+// database when the set has none or d chose it. Progress streams through a
+// channel that waitGolden drains, one message at a time; esc cancels the
+// context. The fixture database stays open after the run (the probes'
+// traces recall from it) until a newer run replaces it.
 func (p goldenPane) startRun() (goldenPane, tea.Cmd) {
 	if p.running {
 		return p, nil
@@ -70,11 +76,12 @@ func (p goldenPane) startRun() (goldenPane, tea.Cmd) {
 		return p, nil
 	}
 	open, eng := p.c.deps.OpenStore, p.c.deps.Engine
+	useFixture := set.Fixture != "" && !p.onOpenDB
 	switch {
-	case set.Fixture != "" && open == nil:
+	case useFixture && open == nil:
 		p.err = fmt.Sprintf("set %s builds a fixture database, and this UI was started without a database opener; run `memtrace golden run %s`", set.Name, p.setPath)
 		return p, nil
-	case set.Fixture == "" && eng == nil:
+	case !useFixture && eng == nil:
 		p.err = fmt.Sprintf("set %s runs against the open database, and none is open; start memtrace with --db PATH", set.Name)
 		return p, nil
 	}
@@ -83,10 +90,10 @@ func (p goldenPane) startRun() (goldenPane, tea.Cmd) {
 	seq := p.seq
 	events := make(chan goldenProgressMsg, 16)
 	p.running, p.cancel, p.events = true, cancel, events
-	p.fixture, p.done, p.total = set.Fixture != "", 0, len(set.Probes)
+	p.fixture, p.done, p.total = useFixture, 0, len(set.Probes)
 	p.err, p.status = "", ""
 	p.bar = p.newBar()
-	now := p.c.now
+	now, res, ranOn := p.c.now, p.c.res, p.runsOn()
 	run := func() tea.Msg {
 		defer close(events)
 		defer cancel()
@@ -98,19 +105,31 @@ func (p goldenPane) startRun() (goldenPane, tea.Cmd) {
 			}
 		}
 		var rec golden.Recaller = eng
-		if set.Fixture != "" {
-			emit(goldenProgressMsg{Seq: seq, Fixture: true, Total: len(set.Probes)})
-			fx, closeFx, err := golden.FixtureEngine(ctx, set, "", golden.StoreOpener(open))
+		var fx *fixtureDB
+		if useFixture {
+			emit(goldenProgressMsg{Seq: seq, Fixture: true})
+			fe, closeFx, err := golden.FixtureEngineProgress(ctx, set, "", golden.StoreOpener(open), func(done, total int) {
+				emit(goldenProgressMsg{Seq: seq, Fixture: true, Done: done, Total: total})
+			})
 			if err != nil {
 				return send(paneGolden, goldenRunMsg{Seq: seq, Err: err, Cancelled: ctx.Err() != nil})
 			}
-			defer closeFx()
-			rec = fx
+			fx = newFixtureDB(set, fe, closeFx)
+			if res != nil {
+				res.track(fx)
+			}
+			rec = fe
 		}
-		res, err := (&golden.Runner{Now: now}).Run(ctx, set, rec, func(done, total int) {
+		emit(goldenProgressMsg{Seq: seq, Total: len(set.Probes)})
+		out, err := (&golden.Runner{Now: now}).Run(ctx, set, rec, func(done, total int) {
 			emit(goldenProgressMsg{Seq: seq, Done: done, Total: total})
 		})
-		return send(paneGolden, goldenRunMsg{Seq: seq, Run: res, Err: err, Cancelled: err != nil && ctx.Err() != nil, Elapsed: time.Since(start)})
+		if err != nil {
+			fx.Close()
+			fx = nil
+		}
+		return send(paneGolden, goldenRunMsg{Seq: seq, Run: out, Err: err, Cancelled: err != nil && ctx.Err() != nil,
+			Elapsed: time.Since(start), Fx: fx, RanOn: ranOn})
 	}
 	return p, tea.Batch(run, waitGolden(events), p.aim(0))
 }
@@ -158,7 +177,12 @@ func (p goldenPane) probeQuery(r goldenRow) engine.Query {
 	return q
 }
 
-// openTrace sends the selected probe's query to the Trace tab.
+// openTrace sends the selected probe's trace to the Trace tab: after a
+// run, the recall that run made — on the fixture database it built (kept
+// open, so the Trace tab re-runs and steps the time there) or on the open
+// database — opened where the probe's first failure is; before a run, the
+// probe's query on the open database, labelled as not the probe's run
+// when the set has a fixture.
 func (p goldenPane) openTrace() (goldenPane, tea.Cmd) {
 	r, ok := p.selected()
 	if !ok {
@@ -169,9 +193,55 @@ func (p goldenPane) openTrace() (goldenPane, tea.Cmd) {
 		return p, nil
 	}
 	q := p.probeQuery(r)
-	p.status = fmt.Sprintf("opened %s in the Trace tab", r.ID)
-	if p.set.Fixture != "" {
-		p.status += " (it recalls from the open database; this run used the set's fixture)"
+	msg := OpenTraceMsg{Query: q, Origin: &TraceOrigin{Set: p.setPath, Probe: r.ID, At: q.At}}
+	switch {
+	case r.Result != nil && r.Result.Trace != nil:
+		msg.Trace = r.Result.Trace
+		msg.Origin.Run = true
+		msg.Origin.DB = p.ranOn
+		if p.fx != nil {
+			msg.Fixture = p.fx
+		}
+		msg.Focus = failureFocus(*r.Probe, r.Result.Trace)
+		p.status = fmt.Sprintf("opened the trace of %s's run (%s) in the Trace tab", r.ID, p.ranOn)
+	case p.set.Fixture != "" && !p.onOpenDB:
+		msg.Origin.DB = p.openDBLabel()
+		msg.Origin.NotItsRun = true
+		p.status = fmt.Sprintf("opened %s on the open database: r runs the set on its fixture, then enter opens the probe's own run", r.ID)
+	default:
+		msg.Origin.DB = p.openDBLabel()
+		p.status = fmt.Sprintf("opened %s in the Trace tab (%s)", r.ID, msg.Origin.DB)
 	}
-	return p, func() tea.Msg { return OpenTraceMsg{Query: q} }
+	return p, func() tea.Msg { return msg }
+}
+
+// failureFocus is where the Trace tab opens for a probe: the stage and item
+// of its first present selector that is not a survivor (where it was lost),
+// else of its first absent selector that is one; nil when the probe holds.
+func failureFocus(pr golden.Probe, t *engine.Trace) *TraceFocus {
+	for _, sel := range pr.Expect.Present {
+		found := false
+		for _, s := range t.Survivors {
+			if sel.MatchesSurvivor(s) {
+				found = true
+				break
+			}
+		}
+		if found {
+			continue
+		}
+		if stage, item, ok := golden.LostAt(sel, t); ok {
+			return &TraceFocus{Stage: stage, Item: item}
+		}
+	}
+	for _, sel := range pr.Expect.Absent {
+		for _, s := range t.Survivors {
+			if sel.MatchesSurvivor(s) {
+				if stage, item, ok := golden.LostAt(sel, t); ok {
+					return &TraceFocus{Stage: stage, Item: item}
+				}
+			}
+		}
+	}
+	return nil
 }

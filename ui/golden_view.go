@@ -3,7 +3,6 @@ package ui
 import (
 	"fmt"
 	"math"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -32,21 +31,16 @@ func (p goldenPane) line(s string) string {
 func (p goldenPane) headerLines() []string {
 	st := p.c.styles
 	if p.input.Focused() {
-		return []string{p.input.View(), st.App.Muted.Render(p.line("enter loads the file, esc cancels")), ""}
+		return []string{p.input.View(), st.App.Muted.Render(p.line("enter loads the file, esc cancels")), "", ""}
 	}
 	if p.set == nil {
 		msg := "loading the golden set…"
 		if !p.loading {
 			msg = "no golden set: o opens one (e.g. testdata/golden/demo.yaml)"
 		}
-		return []string{st.App.Title.Render(p.line("Golden")), st.App.Muted.Render(p.line(msg)), ""}
+		return []string{st.App.Title.Render(p.line("Golden")), st.App.Muted.Render(p.line(msg)), "", ""}
 	}
-	head := fmt.Sprintf("Golden · %s · %s · %d probes", p.set.Name, p.setPath, len(p.set.Probes))
-	if p.set.Fixture != "" {
-		head += " · fixture " + filepath.Base(p.set.Fixture)
-	} else {
-		head += " · open database"
-	}
+	head := fmt.Sprintf("Golden · %s · %s · %d probes", p.set.Name, displayPath(p.setPath), len(p.set.Probes))
 	base := "no baseline (S saves one)"
 	if p.base != nil {
 		base = "baseline " + p.basePath
@@ -55,6 +49,8 @@ func (p goldenPane) headerLines() []string {
 
 	var third string
 	switch {
+	case p.running && p.fixture && p.total > 0:
+		third = p.bar.View() + fmt.Sprintf("  building the fixture: %d/%d messages captured", p.done, p.total)
 	case p.running && p.fixture:
 		third = p.bar.View() + "  building the fixture database…"
 	case p.running:
@@ -64,7 +60,32 @@ func (p goldenPane) headerLines() []string {
 	case p.run == nil && p.base != nil:
 		third = "baseline not compared yet: r runs the set"
 	}
-	return []string{st.App.Title.Render(p.line(head)), p.countsLine(), safetext.Truncate(third, p.width)}
+	return []string{st.App.Title.Render(p.line(head)), p.runsOnLine(), p.countsLine(), safetext.Truncate(third, p.width)}
+}
+
+// runsOnLine says which database r runs the set on — its fixture (a fresh
+// database each run, as CI builds it) or the open one — and the key that
+// switches, and what the last run ran on when that differs.
+func (p goldenPane) runsOnLine() string {
+	st := p.c.styles
+	on := p.runsOn()
+	var s string
+	switch {
+	case p.set.Fixture == "":
+		s = "runs on: " + on + " (the set has no fixture)"
+	case p.onOpenDB:
+		s = "runs on: " + on + " (your curation counts) · d: back to the fixture"
+	default:
+		s = "runs on: " + on + " (a fresh DB each run) · d: run on the open DB"
+	}
+	if p.run != nil && p.ranOn != "" && p.ranOn != on {
+		s += " · last run: " + p.ranOn
+	}
+	style := st.Detail.Label
+	if p.onOpenDB {
+		style = st.Status.Quarantined
+	}
+	return style.Render(p.line(s))
 }
 
 // countsLine is the run's summary with its change against the baseline:
@@ -267,6 +288,17 @@ func (p goldenPane) detailBody(r goldenRow) []string {
 		if r.Probe.Note != "" {
 			add(st.Detail.Label.Render, "  note   ", r.Probe.Note)
 		}
+		if terms := r.Probe.Expect.Terms(); len(terms) > 0 {
+			style := st.Detail.Value.Render
+			mark := ""
+			switch {
+			case r.Result != nil && r.Result.Pass:
+				style, mark = st.Status.Active.Render, "✓ "
+			case r.Result != nil:
+				mark = "✗ "
+			}
+			add(style, "  expect "+mark, strings.Join(terms, " · "))
+		}
 	}
 	var failures []string
 	switch {
@@ -302,6 +334,16 @@ func (p goldenPane) detailBody(r goldenRow) []string {
 
 // metricsLine lists the probe's metrics, each with its change against the
 // baseline when it moved.
+// measureDetail is the most lines any probe's detail takes, plus its
+// heading: what the list leaves the detail when there is room.
+func (p goldenPane) measureDetail() int {
+	need := 0
+	for _, r := range p.rows {
+		need = max(need, len(p.detailBody(r))+1)
+	}
+	return need
+}
+
 func (p goldenPane) metricsLine(r goldenRow) string {
 	var m map[string]float64
 	switch {
@@ -373,7 +415,7 @@ func passWord(pass bool) string {
 // full).
 func (p goldenPane) statusLines() []string {
 	if !p.confirmSave {
-		return []string{p.statusLine()}
+		return append(p.filterLines(), p.statusLine())
 	}
 	lines := wrapText(p.saveQuestion(), max(10, p.width), min(3, p.detailLines()))
 	for i, l := range lines {

@@ -7,7 +7,9 @@ import "charm.land/bubbles/v2/key"
 // show what the keys do right now.
 type KeyMap struct {
 	NextTab, PrevTab, Tab1, Tab2, Tab3, Tab4, Tab5 key.Binding
-	Help, Quit, ForceQuit                          key.Binding
+	Help, Quit, ForceQuit, Palette                 key.Binding
+	// CloseHelp is what the keys do while the ? overlay shows.
+	CloseHelp key.Binding
 }
 
 // DefaultKeyMap returns the global key map.
@@ -23,6 +25,8 @@ func DefaultKeyMap() KeyMap {
 		Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "all keys")),
 		Quit:      key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
 		ForceQuit: key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit")),
+		Palette:   key.NewBinding(key.WithKeys(":"), key.WithHelp(":", "command")),
+		CloseHelp: key.NewBinding(key.WithKeys("?", "esc", "q"), key.WithHelp("?/esc/q", "close this help")),
 	}
 }
 
@@ -65,7 +69,7 @@ func (h helpKeys) ShortHelp() []key.Binding {
 	if h.typing {
 		return append(append([]key.Binding(nil), h.pane...), h.global.ForceQuit)
 	}
-	return append([]key.Binding{h.global.Help, h.global.Quit}, h.pane...)
+	return append([]key.Binding{h.global.Help, h.global.Quit, h.global.Palette}, h.pane...)
 }
 
 // FullHelp is the "?" overlay: the pane's keys in columns of six, then the
@@ -75,5 +79,10 @@ func (h helpKeys) FullHelp() [][]key.Binding {
 	for i := 0; i < len(h.pane); i += 6 {
 		cols = append(cols, h.pane[i:min(i+6, len(h.pane))])
 	}
-	return append(cols, []key.Binding{h.global.NextTab, h.global.PrevTab, h.global.Tab1, h.global.Help, h.global.Quit, h.global.ForceQuit})
+	if h.typing {
+		// The input or the dialog has the keys: tab, the numbers, : and
+		// q are its text or its answers.
+		return append(cols, []key.Binding{h.global.ForceQuit})
+	}
+	return append(cols, []key.Binding{h.global.NextTab, h.global.PrevTab, h.global.Tab1, h.global.Palette, h.global.Help, h.global.Quit, h.global.ForceQuit})
 }

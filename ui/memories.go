@@ -20,11 +20,13 @@ type memoriesKeys struct {
 	ClearFilter                                 key.Binding
 	Quarantine, Restore, MoreImp, LessImp, Undo key.Binding
 	Reload                                      key.Binding
+	sup                                         supersedeKeys
+	sel                                         memoriesSelectKeys
 }
 
 func defaultMemoriesKeys() memoriesKeys {
 	return memoriesKeys{
-		list:        defaultListKeys(),
+		list:        memoriesListKeys(),
 		Filter:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
 		Apply:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "done")),
 		Clear:       key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
@@ -37,6 +39,8 @@ func defaultMemoriesKeys() memoriesKeys {
 		LessImp:     key.NewBinding(key.WithKeys("-"), key.WithHelp("-", "importance −0.1")),
 		Undo:        key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "undo last curator batch")),
 		Reload:      key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "reload")),
+		sup:         defaultSupersedeKeys(),
+		sel:         defaultMemoriesSelectKeys(),
 	}
 }
 
@@ -51,6 +55,8 @@ type (
 	curatedMsg struct {
 		Action  string
 		ID      int64
+		IDs     []int64 // every memory the action was for (a selection)
+		Count   int     // how many of them it changed
 		Batch   string
 		Changed bool
 		Err     error
@@ -93,18 +99,28 @@ type memoriesPane struct {
 	batches []string
 	writes  int
 
+	// linkFrom is the memory a supersession link starts from (s), while
+	// the curator chooses the other one; supDlg is its confirmation.
+	linkFrom *engine.Memory
+	supDlg   *supersedeDialog
+
+	// selected are the memories x, r, + and - act on (space, V); anchor
+	// is the row a V range started at (-1: none).
+	selected map[int64]bool
+	anchor   int
+
 	status string
 	err    string
 }
 
 func newMemoriesPane(c *common) memoriesPane {
 	in := newTextInput(c, "/ ", "status:quarantined type:preference kind:fact tier:hot text…")
-	return memoriesPane{c: c, keys: defaultMemoriesKeys(), input: in}
+	return memoriesPane{c: c, keys: defaultMemoriesKeys(), input: in, anchor: -1}
 }
 
 func (p memoriesPane) ID() paneID    { return paneMemories }
 func (p memoriesPane) Title() string { return "Memories" }
-func (p memoriesPane) Typing() bool  { return p.input.Focused() }
+func (p memoriesPane) Typing() bool  { return p.input.Focused() || p.supDlg != nil }
 func (p memoriesPane) Busy() bool    { return p.list.loading || p.auditLoading || p.writes > 0 }
 
 func (p memoriesPane) KeyBindings() []key.Binding {
@@ -112,16 +128,25 @@ func (p memoriesPane) KeyBindings() []key.Binding {
 	if p.input.Focused() {
 		return []key.Binding{k.Apply, k.Clear}
 	}
-	out := []key.Binding{k.Filter}
-	if p.detail {
-		out = append(out, k.Close)
-	} else {
-		out = append(out, k.Detail)
-		if p.input.Value() != "" {
-			out = append(out, k.ClearFilter)
+	if sup := p.supersedeBindings(); sup != nil {
+		if p.supDlg != nil {
+			return sup
 		}
+		return append(sup, k.list.bindings()...)
 	}
-	out = append(out, k.Quarantine, k.Restore, k.MoreImp, k.LessImp, k.Undo, k.Reload)
+	out := []key.Binding{k.Filter}
+	switch {
+	case p.anchor >= 0 || len(p.selected) > 0:
+		out = append(out, k.sel.Clear)
+	case p.detail:
+		out = append(out, k.Close)
+	case p.input.Value() != "":
+		out = append(out, k.ClearFilter)
+	}
+	if !p.detail {
+		out = append(out, k.Detail)
+	}
+	out = append(out, k.Quarantine, k.Restore, k.MoreImp, k.LessImp, k.sel.Select, k.sel.Range, k.sup.Supersede, k.Undo, k.Reload)
 	return append(out, k.list.bindings()...)
 }
 
@@ -141,7 +166,7 @@ func (p memoriesPane) SetSize(w, h int) pane {
 }
 
 func (p memoriesPane) listRows() int {
-	rows := p.height - memoriesChrome
+	rows := p.height - memoriesChrome - p.supersedeHeight()
 	if p.detail {
 		rows = max(3, rows/3)
 		if p.height < memoriesTallHeight {
@@ -243,9 +268,39 @@ func (p memoriesPane) handleKey(msg tea.KeyPressMsg) (memoriesPane, tea.Cmd) {
 		}
 		return p, cmd
 	}
+	if p.supDlg != nil {
+		p, cmd := p.supersedeKey(msg)
+		return p.relayout(), cmd
+	}
+	if p.linkFrom != nil {
+		switch {
+		case key.Matches(msg, k.sup.Choose):
+			p, cmd := p.chooseOther()
+			return p.relayout(), cmd
+		case key.Matches(msg, k.sup.CancelLink):
+			p.linkFrom = nil
+			p.status = "cancelled: nothing was linked"
+			return p.relayout(), nil
+		}
+	}
 	switch {
+	case key.Matches(msg, k.sel.Clear) && p.anchor >= 0:
+		p.anchor = -1
+		p.status = "range cancelled"
+		return p, nil
+	case key.Matches(msg, k.sel.Clear) && len(p.selected) > 0:
+		p.selected = map[int64]bool{}
+		p.status = "selection cleared"
+		return p, nil
+	case key.Matches(msg, k.sel.Select):
+		return p.toggleSelected().moved()
+	case key.Matches(msg, k.sel.Range):
+		return p.rangeSelect(), nil
 	case key.Matches(msg, k.Filter):
 		return p, p.input.Focus()
+	case key.Matches(msg, k.sup.Supersede) && p.linkFrom == nil:
+		p, cmd := p.startSupersede()
+		return p.relayout(), cmd
 	case key.Matches(msg, k.Close) && p.detail:
 		p.detail = false
 		p.list.setVisible(p.listRows())
@@ -424,7 +479,9 @@ func (p memoriesPane) View() string {
 			lines = append(lines, st.Table.Muted.Render(tableRow(cols, []string{fmt.Sprint("#", i+1), "loading…"})))
 			continue
 		}
-		row := tableRow(cols, memoryCells(m))
+		cells := memoryCells(m)
+		cells[0] = p.idCell(i, m)
+		row := tableRow(cols, cells)
 		if i == p.list.cursor {
 			lines = append(lines, st.Table.Selected.Render(row))
 		} else {
@@ -432,8 +489,9 @@ func (p memoriesPane) View() string {
 		}
 	}
 	if p.detail {
-		lines = append(lines, p.detailView(p.height-memoriesChrome-p.list.visible)...)
+		lines = append(lines, p.detailView(p.height-memoriesChrome-p.supersedeHeight()-p.list.visible)...)
 	}
+	lines = append(lines, p.supersedeLines()...)
 	lines = append(lines, p.statusLine())
 	return strings.Join(lines, "\n")
 }
@@ -451,6 +509,9 @@ func (p memoriesPane) statusLine() string {
 		parts = append(parts, "no memories match")
 	default:
 		parts = append(parts, fmt.Sprintf("%d of %d", p.list.cursor+1, p.list.total))
+	}
+	if n := len(p.selected); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d selected", n))
 	}
 	if p.status != "" {
 		parts = append(parts, p.status)

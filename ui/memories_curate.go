@@ -52,12 +52,13 @@ func (p memoriesPane) changeImportance(delta float64) (memoriesPane, tea.Cmd) {
 	})
 }
 
-// curate runs change on the selected memory in one transaction. change
-// reports whether it changed anything; when it did not, nothing is written
-// and there is nothing to undo.
+// curate runs change on the selected memories (or the one under the
+// cursor) in one transaction and one batch. change reports whether it
+// changed anything; when it changed nothing, nothing is written and there
+// is nothing to undo.
 func (p memoriesPane) curate(action string, change func(m *engine.Memory) bool) (memoriesPane, tea.Cmd) {
-	sel, ok := p.list.selected()
-	if !ok {
+	ids := p.targets()
+	if len(ids) == 0 {
 		return p, nil
 	}
 	w := p.c.writer()
@@ -65,45 +66,73 @@ func (p memoriesPane) curate(action string, change func(m *engine.Memory) bool) 
 		p.err = "no store: open the UI on a database"
 		return p, nil
 	}
-	id, ctx := sel.ID, p.c.ctx
+	ctx := p.c.ctx
 	p.writes++
-	p.status = fmt.Sprintf("%s #%d…", action, id)
+	p.status = fmt.Sprintf("%s %s…", action, idsText(ids))
 	return p, func() tea.Msg {
-		changed, batch := false, ""
+		changed, batch := 0, ""
 		err := w.Update(ctx, func(q engine.Queries) error {
-			m, err := q.GetMemory(ctx, id)
-			if err != nil {
-				return err
+			changed = 0
+			for _, id := range ids {
+				m, err := q.GetMemory(ctx, id)
+				if err != nil {
+					return err
+				}
+				if !change(m) {
+					continue
+				}
+				// One TUI action, one batch: its id comes from the
+				// database's counter, so it is unique across processes
+				// and clocks.
+				if batch == "" {
+					if batch, err = q.NextBatchID(ctx, engine.BatchCurator); err != nil {
+						return err
+					}
+				}
+				if err := q.UpdateMemory(ctx, m, engine.Actor{Name: curatorActor, Batch: batch}, action); err != nil {
+					return err
+				}
+				changed++
 			}
-			if !change(m) {
-				return nil
-			}
-			// One TUI action, one batch: its id comes from the database's
-			// counter, so it is unique across processes and clocks.
-			if batch, err = q.NextBatchID(ctx, engine.BatchCurator); err != nil {
-				return err
-			}
-			changed = true
-			return q.UpdateMemory(ctx, m, engine.Actor{Name: curatorActor, Batch: batch}, action)
+			return nil
 		})
-		return send(paneMemories, curatedMsg{Action: action, ID: id, Batch: batch, Changed: changed, Err: err})
+		if err != nil {
+			batch = ""
+		}
+		return send(paneMemories, curatedMsg{Action: action, ID: ids[0], IDs: ids, Count: changed, Batch: batch, Changed: changed > 0, Err: err})
 	}
+}
+
+// idsText names the memories of an action: "#12", or "4 memories".
+func idsText(ids []int64) string {
+	if len(ids) == 1 {
+		return fmt.Sprintf("#%d", ids[0])
+	}
+	return fmt.Sprintf("%d memories", len(ids))
 }
 
 func (p memoriesPane) curated(msg curatedMsg) (memoriesPane, tea.Cmd) {
 	p.writes--
+	what := fmt.Sprintf("#%d", msg.ID)
+	if len(msg.IDs) > 1 {
+		what = idsText(msg.IDs)
+	}
 	switch {
 	case msg.Err != nil:
-		p.err = fmt.Sprintf("%s #%d: %s", msg.Action, msg.ID, engine.ErrorMessage(msg.Err))
+		p.err = fmt.Sprintf("%s %s: %s", msg.Action, what, engine.ErrorMessage(msg.Err))
 		p.status = ""
 		return p, nil
 	case !msg.Changed:
-		p.status = fmt.Sprintf("%s #%d: nothing to change", msg.Action, msg.ID)
+		p.status = fmt.Sprintf("%s %s: nothing to change", msg.Action, what)
 		return p, nil
 	}
 	p.err = ""
 	p.batches = append(p.batches, msg.Batch)
-	p.status = fmt.Sprintf("%s #%d done (batch %s)", msg.Action, msg.ID, msg.Batch)
+	p.status = fmt.Sprintf("%s %s done (batch %s)", msg.Action, what, msg.Batch)
+	if len(msg.IDs) > 1 {
+		p.status = fmt.Sprintf("%s: %d of %d selected changed in batch %s (u undoes it)", msg.Action, msg.Count, len(msg.IDs), msg.Batch)
+		p.selected = map[int64]bool{}
+	}
 	p, cmd := p.reload()
 	return p, tea.Batch(cmd, storeChanged(paneMemories))
 }

@@ -69,6 +69,7 @@ func (p memoriesPane) detailView(n int) []string {
 // the fields, in n lines in all.
 func (p memoriesPane) detailRest(m *engine.Memory, lines []string, n int) []string {
 	st := p.c.styles
+	lines = append(lines, p.chainView(m)...)
 	lines = append(lines, st.Detail.Label.Render("content"))
 	for _, l := range wrapText(m.Content, max(10, p.width-2), 4) {
 		lines = append(lines, "  "+st.Detail.Value.Render(l))
@@ -194,8 +195,30 @@ func auditChange(a *engine.AuditEntry) string {
 	diff("tier", string(b.Tier), string(f.Tier))
 	diff("scope", b.Scope, f.Scope)
 	diff("importance", fmt.Sprintf("%.2f", b.Importance), fmt.Sprintf("%.2f", f.Importance))
+	if b.SupersededBy != f.SupersededBy {
+		sup := func(id int64) string {
+			if id == 0 {
+				return "none"
+			}
+			return fmt.Sprintf("#%d", id)
+		}
+		diff("superseded_by", sup(b.SupersededBy), sup(f.SupersededBy))
+	}
 	if b.Content != f.Content {
 		parts = append(parts, "content edited")
+	}
+	link := func(id int64) string {
+		if id == 0 {
+			return "—"
+		}
+		return fmt.Sprintf("#%d", id)
+	}
+	if b.SupersededBy != f.SupersededBy {
+		s := fmt.Sprintf("superseded_by %s→%s", link(b.SupersededBy), link(f.SupersededBy))
+		if f.SupersededBy != 0 {
+			s += " until " + day(f.ValidTo)
+		}
+		parts = append(parts, s)
 	}
 	if len(parts) == 0 {
 		return "no field changed"

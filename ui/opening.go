@@ -35,6 +35,11 @@ func RunOpening(ctx context.Context, label string, open Opener) error {
 	noColor := os.Getenv("NO_COLOR") != ""
 	p := tea.NewProgram(newOpening(ctx, label, noColor, open), tea.WithContext(ctx))
 	final, err := p.Run()
+	if o, ok := final.(opening); ok && o.ui != nil {
+		if cerr := o.ui.Close(); err == nil && cerr != nil {
+			err = cerr
+		}
+	}
 	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
 		return nil
 	}

@@ -1,11 +1,7 @@
 package ui
 
 import (
-	"context"
-	"encoding/json"
-	"fmt"
 	"strings"
-	"time"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
@@ -21,6 +17,17 @@ import (
 // means now.
 type OpenTraceMsg struct {
 	Query engine.Query
+	// Trace, when set, is shown as it is (the recall a probe's run made)
+	// instead of recalling Query first; Focus is the stage and item it
+	// opens on (nil: the budget, or where the last items died).
+	Trace *engine.Trace
+	Focus *TraceFocus
+	// Fixture, when set, is the database the trace was made on (a golden
+	// set's fixture): re-runs and time steps recall from it.
+	Fixture *fixtureDB
+	// Origin, when set, labels the trace in the header (probe, database,
+	// time).
+	Origin *TraceOrigin
 }
 
 // OpenMemoryMsg asks the Memories tab to show the memory with Key (the
@@ -35,6 +42,8 @@ type traceKeys struct {
 	TypeTime, Split, Open, Prompt      key.Binding
 	Stages, Items, Rerun, Pick, Cancel key.Binding
 	OpenItem, CloseItem, ToMemory      key.Binding
+	Mark                               key.Binding
+	marks                              markKeys
 }
 
 func defaultTraceKeys() traceKeys {
@@ -57,6 +66,8 @@ func defaultTraceKeys() traceKeys {
 		OpenItem:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open item")),
 		CloseItem: key.NewBinding(key.WithKeys("esc", "enter"), key.WithHelp("esc", "close item")),
 		ToMemory:  key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "show in Memories")),
+		Mark:      key.NewBinding(key.WithKeys("M"), key.WithHelp("M", "mark survivors → probe")),
+		marks:     defaultMarkKeys(),
 	}
 }
 
@@ -99,10 +110,17 @@ type tracePane struct {
 
 	// q is the query template: text, session, project, k and budget; At is
 	// set from override on every run.
-	q       engine.Query
-	trace   *engine.Trace
-	cmp     *inspector.Comparison // the split view: now (A) vs the override (B)
-	source  string                // where the shown trace came from, when not a live run
+	q      engine.Query
+	trace  *engine.Trace
+	cmp    *inspector.Comparison // the split view: now (A) vs the override (B)
+	source string                // where the shown trace came from, when not a live run
+	// origin labels a trace opened from a golden probe; fx is the fixture
+	// database it recalls from (nil: the open database).
+	origin *TraceOrigin
+	fx     *fixtureDB
+	// mark is the "trace to probe" mode: survivors marked right or wrong,
+	// then written as a golden probe (trace_probe.go).
+	mark    *probeMarks
 	split   bool
 	prompt  bool // the right column shows the prompt instead of the items
 	focus   traceFocus
@@ -125,6 +143,8 @@ type tracePane struct {
 
 	width, height int
 	err           string
+	// notice is a one-time message on the status line (a probe written).
+	notice string
 }
 
 func newTracePane(c *common) tracePane {
@@ -135,32 +155,72 @@ func newTracePane(c *common) tracePane {
 
 func (p tracePane) ID() paneID    { return paneTrace }
 func (p tracePane) Title() string { return "Trace" }
-func (p tracePane) Typing() bool  { return p.query.Focused() || p.atInput.Focused() }
-func (p tracePane) Busy() bool    { return p.loading || p.storedLoading }
+func (p tracePane) Typing() bool {
+	return p.query.Focused() || p.atInput.Focused() || (p.mark != nil && p.mark.writing)
+}
+func (p tracePane) Busy() bool { return p.loading || p.storedLoading }
 
 func (p tracePane) KeyBindings() []key.Binding {
 	k := p.keys
 	switch {
 	case p.query.Focused():
-		return []key.Binding{k.Run, k.Leave}
+		return []key.Binding{k.Run, k.Leave, editorKey()}
 	case p.atInput.Focused():
 		return []key.Binding{withHelp(k.Run, "enter", "set time"), k.Leave}
 	case p.picker:
-		return []key.Binding{k.Pick, k.Cancel, k.list.Up, k.list.Down}
+		// Only what acts on the list as it is (it may be empty).
+		out := []key.Binding{k.Cancel}
+		if len(p.stored) > 0 {
+			out = append([]key.Binding{k.Pick}, out...)
+		}
+		if len(p.stored) > 1 {
+			out = append(out, k.list.Up, k.list.Down)
+		}
+		return out
+	case p.mark != nil:
+		return p.markBindings()
 	case p.itemOpen && p.trace != nil:
-		return []key.Binding{k.CloseItem, k.ToMemory, withHelp(k.list.Up, "↑/k", "scroll up"), withHelp(k.list.Down, "↓/j", "scroll down")}
+		out := []key.Binding{k.CloseItem}
+		if items := p.stageItems(); p.item < len(items) && items[p.item].Key != "" {
+			out = append(out, k.ToMemory)
+		}
+		if len(p.openItemView(1<<20)) > p.bodyRows() {
+			out = append(out, withHelp(k.list.Up, "↑/k", "scroll up"), withHelp(k.list.Down, "↓/j", "scroll down"))
+		}
+		return out
+	}
+	if p.trace == nil {
+		// Nothing to move in or show yet: the keys that make a trace.
+		return []key.Binding{k.Query, k.Earlier, k.Later, k.TypeTime, k.Open, k.Rerun}
 	}
 	var out []key.Binding
-	if p.trace != nil && p.focus == focusItems && !p.split && !p.prompt {
+	if p.focus == focusItems && !p.split && !p.prompt {
 		out = append(out, k.OpenItem)
 	}
 	out = append(out, k.Query, k.Earlier, k.Later, k.TypeTime, k.Split, k.Open)
 	if !p.split {
 		// The split view takes the right column: p would show nothing.
 		out = append(out, k.Prompt)
+		if p.trace != nil {
+			out = append(out, k.Mark)
+		}
 	}
-	return append(out, k.Stages, k.Items, k.list.Up, k.list.Down, k.list.PageUp, k.list.PageDown,
-		k.list.Top, k.list.Bottom, k.Rerun)
+	// The key to the other column (the focused one's key does nothing).
+	if p.focus == focusItems {
+		out = append(out, k.Stages)
+	} else {
+		out = append(out, k.Items)
+	}
+	moves := []key.Binding{k.list.Up, k.list.Down, k.list.PageUp, k.list.PageDown, k.list.Top, k.list.Bottom}
+	if p.prompt && p.focus == focusItems {
+		// The moves scroll the prompt: only when it is longer than the view.
+		if len(wrapText(p.trace.Prompt, p.rightWidth(), 0))+1 <= p.bodyRows() {
+			moves = nil
+		} else {
+			moves = moves[:5] // G does not scroll the prompt
+		}
+	}
+	return append(append(out, moves...), k.Rerun)
 }
 
 // withHelp is b with other help text (the same key doing another thing in
@@ -195,9 +255,15 @@ func (p tracePane) update(msg tea.Msg) (tracePane, tea.Cmd) {
 		p.query.SetValue(msg.Query.Text)
 		p.override = timeOverride{}
 		if !msg.Query.At.IsZero() {
-			p.override = timeOverride{custom: msg.Query.At.UTC()}
+			p.override = overrideAt(msg.Query.At, p.c.now())
+		}
+		p.origin, p.fx, p.source, p.mark, p.picker = msg.Origin, msg.Fixture, "", nil, false
+		if msg.Trace != nil {
+			return p.openGiven(msg.Trace, msg.Focus), nil
 		}
 		return p.run()
+	case probeWrittenMsg:
+		return p.probeWritten(msg)
 	case traceResultMsg:
 		if msg.Seq != p.seq {
 			return p, nil // an older request finished after a newer one started
@@ -209,13 +275,15 @@ func (p tracePane) update(msg tea.Msg) (tracePane, tea.Cmd) {
 		}
 		p.err = ""
 		p.trace, p.cmp, p.source = msg.Trace, msg.Cmp, ""
-		p.itemOpen = false
+		p.itemOpen, p.mark = false, nil
 		if p.trace != nil && len(p.trace.Survivors) == 0 {
 			// Nothing survived: open on the stage where the last items
 			// died, not on an empty budget.
 			p.stage, p.item, p.itemTop = lastDropStage(p.trace, p.stage), 0, 0
 		}
 		return p.clampItems(), nil
+	case editedMsg:
+		return p.edited(msg)
 	case storedTracesMsg:
 		p.storedLoading = false
 		if msg.Err != nil {
@@ -229,6 +297,17 @@ func (p tracePane) update(msg tea.Msg) (tracePane, tea.Cmd) {
 	case tea.KeyPressMsg:
 		return p.handleKey(msg)
 	case tea.MouseWheelMsg:
+		if p.mark != nil && !p.mark.writing {
+			// The wheel moves the marking cursor over the survivors.
+			m := *p.mark
+			if msg.Mouse().Button == tea.MouseWheelUp {
+				m.cursor = max(0, m.cursor-1)
+			} else if msg.Mouse().Button == tea.MouseWheelDown {
+				m.cursor = min(len(m.marks)-1, m.cursor+1)
+			}
+			p.mark = &m
+			return p, nil
+		}
 		switch msg.Mouse().Button {
 		case tea.MouseWheelUp:
 			p.item = max(0, p.item-3)
@@ -238,7 +317,7 @@ func (p tracePane) update(msg tea.Msg) (tracePane, tea.Cmd) {
 		p.focus = focusItems
 		return p.clampItems(), nil
 	case tea.MouseClickMsg:
-		if y := msg.Mouse().Y - traceHeaderLines - 1; !p.stagesFolded() && msg.Mouse().X < traceStagesWidth && y >= 0 && y < len(engine.StageNames) {
+		if y := msg.Mouse().Y - p.headerLines() - 1; !p.stagesFolded() && msg.Mouse().X < traceStagesWidth && y >= 0 && y < len(engine.StageNames) {
 			p.stage, p.item, p.itemTop, p.focus = y, 0, 0, focusStages
 		}
 		return p, nil
@@ -255,15 +334,24 @@ func (p tracePane) update(msg tea.Msg) (tracePane, tea.Cmd) {
 
 func (p tracePane) handleKey(msg tea.KeyPressMsg) (tracePane, tea.Cmd) {
 	k := p.keys
+	p.notice = ""
 	if p.query.Focused() {
 		switch {
 		case key.Matches(msg, k.Run):
 			p.query.Blur()
 			p.q = engine.Query{Text: strings.TrimSpace(p.query.Value())}
+			// A typed query is the curator's own, on the open database.
+			p.origin, p.fx = nil, nil
 			return p.run()
 		case key.Matches(msg, k.Leave):
 			p.query.Blur()
 			return p, nil
+		case key.Matches(msg, editorKey()):
+			cmd, err := editInEditor(p.query.Value(), editQuery)
+			if err != nil {
+				p.err = err.Error()
+			}
+			return p, cmd
 		}
 		var cmd tea.Cmd
 		p.query, cmd = p.query.Update(msg)
@@ -292,6 +380,9 @@ func (p tracePane) handleKey(msg tea.KeyPressMsg) (tracePane, tea.Cmd) {
 	if p.picker {
 		return p.handlePickerKey(msg)
 	}
+	if p.mark != nil {
+		return p.handleMarkKey(msg)
+	}
 	if p.itemOpen {
 		return p.handleOpenItemKey(msg)
 	}
@@ -299,6 +390,8 @@ func (p tracePane) handleKey(msg tea.KeyPressMsg) (tracePane, tea.Cmd) {
 	case key.Matches(msg, k.OpenItem) && p.focus == focusItems && !p.split && !p.prompt && len(p.stageItems()) > 0:
 		p.itemOpen, p.openTop = true, 0
 		return p, nil
+	case key.Matches(msg, k.Mark):
+		return p.startMarking(), nil
 	case key.Matches(msg, k.Query):
 		return p, p.query.Focus()
 	case key.Matches(msg, k.TypeTime):
@@ -310,14 +403,16 @@ func (p tracePane) handleKey(msg tea.KeyPressMsg) (tracePane, tea.Cmd) {
 	case key.Matches(msg, k.Earlier):
 		p.override = p.override.prev(p.c.now())
 		return p.run()
-	case key.Matches(msg, k.Split):
+	case key.Matches(msg, k.Split) && p.trace != nil:
 		p.split = !p.split
 		p.itemOpen = false
 		if p.split && (p.cmp == nil || p.source != "") && !p.override.isNow() {
 			return p.run()
 		}
 		return p, nil
-	case key.Matches(msg, k.Prompt):
+	case key.Matches(msg, k.Prompt) && !p.split:
+		// In the split view the right column is the comparison: p would
+		// only flip what shows after it (and the footer does not offer it).
 		p.prompt = !p.prompt
 		return p, nil
 	case key.Matches(msg, k.Open):
@@ -409,137 +504,4 @@ func (p tracePane) stageItems() []engine.TraceItem {
 		return nil
 	}
 	return p.trace.Stages[p.stage].Items
-}
-
-// run starts a read-only recall of the current query at the override (and
-// now, for the split view) in a tea.Cmd; the reply names its request so a
-// slow older run cannot overwrite a newer one.
-func (p tracePane) run() (tracePane, tea.Cmd) {
-	if strings.TrimSpace(p.q.Text) == "" {
-		p.err = "type a query first: press / (or i), write it, then enter"
-		return p, nil
-	}
-	eng := p.c.deps.Engine
-	if eng == nil {
-		p.err = "no engine: open the UI on a database to run recalls"
-		return p, nil
-	}
-	now := p.c.now()
-	q := p.q
-	q.ReadOnly = true
-	q.At = p.override.at(now)
-	split := p.split && !p.override.isNow()
-	p.seq++
-	p.loading = true
-	seq, ctx := p.seq, p.c.ctx
-	return p, func() tea.Msg {
-		return send(paneTrace, recallBoth(ctx, eng, q, now, split, seq))
-	}
-}
-
-// recallBoth runs the recall at q.At and, for the split view, compares it
-// with the same recall now — through inspector.Compare, as `memtrace
-// compare` does. It picks up what other processes (an agent through MCP)
-// wrote first.
-func recallBoth(ctx context.Context, eng *engine.Engine, q engine.Query, now time.Time, split bool, seq int) traceResultMsg {
-	if err := eng.Refresh(ctx); err != nil {
-		return traceResultMsg{Seq: seq, Err: err}
-	}
-	if split {
-		c, err := inspector.Compare(ctx, eng, q, now, q.At)
-		if err != nil {
-			return traceResultMsg{Seq: seq, Err: err}
-		}
-		return traceResultMsg{Seq: seq, Trace: c.B, Cmp: c}
-	}
-	tr, err := inspector.Recall(ctx, eng, q)
-	if err != nil {
-		return traceResultMsg{Seq: seq, Err: err}
-	}
-	return traceResultMsg{Seq: seq, Trace: tr}
-}
-
-func (p tracePane) openPicker() (tracePane, tea.Cmd) {
-	store := p.c.deps.Store
-	if store == nil {
-		p.err = "no store: open the UI on a database to list stored traces"
-		return p, nil
-	}
-	p.picker, p.storedLoading, p.stored = true, true, nil
-	ctx := p.c.ctx
-	return p, func() tea.Msg {
-		ts, err := store.FindTraces(ctx, storedTraceLimit)
-		return send(paneTrace, storedTracesMsg{Traces: ts, Err: err})
-	}
-}
-
-func (p tracePane) handlePickerKey(msg tea.KeyPressMsg) (tracePane, tea.Cmd) {
-	k := p.keys
-	switch {
-	case key.Matches(msg, k.Cancel):
-		p.picker = false
-	case key.Matches(msg, k.list.Up):
-		p.storedCursor = max(0, p.storedCursor-1)
-	case key.Matches(msg, k.list.Down):
-		p.storedCursor = max(0, min(len(p.stored)-1, p.storedCursor+1))
-	case key.Matches(msg, k.Pick):
-		if p.storedCursor >= len(p.stored) {
-			return p, nil
-		}
-		st := p.stored[p.storedCursor]
-		var tr engine.Trace
-		if err := json.Unmarshal(st.Trace, &tr); err != nil {
-			p.err = fmt.Sprintf("stored trace %d cannot be read: %v", st.ID, err)
-			return p, nil
-		}
-		p.picker = false
-		p.err = ""
-		p.trace, p.cmp, p.split = &tr, nil, false
-		p.source = fmt.Sprintf("stored trace #%d · %s · %s", st.ID, st.Source, st.CreatedAt.UTC().Format("2006-01-02 15:04"))
-		// Stepping the time from here re-runs the same query live (read-only).
-		p.q = engine.Query{Text: tr.Query, Session: tr.Session, Project: tr.Project, K: tr.K, Budget: tr.Budget}
-		p.query.SetValue(tr.Query)
-		p.override = timeOverride{custom: tr.At.UTC()}
-		p.item, p.itemTop = 0, 0
-		return p.clampItems(), nil
-	}
-	return p, nil
-}
-
-// handleOpenItemKey: the keys of the whole-item view.
-func (p tracePane) handleOpenItemKey(msg tea.KeyPressMsg) (tracePane, tea.Cmd) {
-	k := p.keys
-	switch {
-	case key.Matches(msg, k.CloseItem):
-		p.itemOpen = false
-	case key.Matches(msg, k.ToMemory):
-		items := p.stageItems()
-		if p.item < len(items) && items[p.item].Key != "" {
-			key := items[p.item].Key
-			p.itemOpen = false
-			return p, func() tea.Msg { return OpenMemoryMsg{Key: key} }
-		}
-	case key.Matches(msg, k.list.Up):
-		p.openTop = max(0, p.openTop-1)
-	case key.Matches(msg, k.list.Down):
-		p.openTop++
-	case key.Matches(msg, k.list.PageUp):
-		p.openTop = max(0, p.openTop-p.bodyRows()+2)
-	case key.Matches(msg, k.list.PageDown):
-		p.openTop += p.bodyRows() - 2
-	case key.Matches(msg, k.list.Top):
-		p.openTop = 0
-	}
-	return p, nil
-}
-
-// lastDropStage is the last stage that dropped items (where the last
-// candidates died), or def when none did.
-func lastDropStage(t *engine.Trace, def int) int {
-	for i := len(t.Stages) - 1; i >= 0; i-- {
-		if droppedCount(t.Stages[i]) > 0 {
-			return i
-		}
-	}
-	return def
 }

@@ -77,9 +77,13 @@ func traceItemColumns(rw int) []column {
 }
 
 // itemMark is ✓ for a kept item, ✗ for a dropped one, r for a kept item
-// the query's cue recognised although it is forgotten in free recall.
+// the query's cue recognised although it is forgotten in free recall, s for
+// a superseded one (a former fact: dropped as superseded, or kept because
+// the query asks about the past).
 func itemMark(it engine.TraceItem) string {
 	switch {
+	case it.Superseded, it.DropKind == engine.DropSuperseded:
+		return "s"
 	case it.Dropped != "":
 		return "✗"
 	case it.Recognised:

@@ -35,6 +35,9 @@ type splitRow struct {
 	// Recognised: forgotten in free recall at its side's time, kept
 	// because the query cues it.
 	Recognised bool
+	// Superseded: forgotten because a newer memory superseded it by the
+	// later time (the comparison's superseded_by).
+	Superseded bool
 }
 
 // splitModel is a comparison laid out for the split view: each side's
@@ -65,7 +68,7 @@ func splitOf(c *inspector.Comparison) splitModel {
 	for i, sv := range c.SurvivorsA {
 		ch := change[sv.ID]
 		m.Now = append(m.Now, splitRow{ID: sv.ID, Key: sv.Key, Text: sv.Text, Rank: i + 1, OtherRank: ch.RankB,
-			Mark: mark[sv.ID], Recognised: ch.RecognisedA})
+			Mark: mark[sv.ID], Recognised: ch.RecognisedA, Superseded: ch.SupersededBy != 0})
 	}
 	for i, sv := range c.SurvivorsB {
 		ch := change[sv.ID]
@@ -79,7 +82,7 @@ func splitOf(c *inspector.Comparison) splitModel {
 }
 
 // splitView is "now vs +N days": the survivors now and later side by side,
-// each marked (✗ forgotten, − left, ↑ rose, ↓ fell, + new, recognised:
+// each marked (✗ forgotten, ✗ former when superseded, − left, ↑ rose, ↓ fell, + new, recognised:
 // kept although out of free recall), then the survivors forgotten in
 // between and those that left for another reason, with why.
 func (p tracePane) splitView(n int) []string {
@@ -174,6 +177,9 @@ func markText(r splitRow, later bool) string {
 	}
 	switch r.Mark {
 	case markForgotten:
+		if r.Superseded {
+			return "✗ former"
+		}
 		return "✗ forgotten"
 	case markLeft:
 		return "− left"

@@ -54,7 +54,7 @@ func openDemo(t *testing.T) (*engine.Engine, *store.DB) {
 
 func newTestTrace(eng *engine.Engine, db engine.Store, w, h int) tracePane {
 	styles := NewStyles(true, true)
-	c := &common{ctx: context.Background(), styles: &styles,
+	c := &common{ctx: context.Background(), styles: &styles, res: &resources{},
 		deps: Deps{Engine: eng, Store: db, Now: func() time.Time { return demoNow }, NoColor: true}}
 	return newTracePane(c).SetSize(w, h).(tracePane)
 }

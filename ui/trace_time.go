@@ -88,3 +88,15 @@ func parseOverride(s string, now time.Time) (timeOverride, error) {
 	}
 	return timeOverride{custom: w.From(now)}, nil
 }
+
+// overrideAt is the override for a recall time given by another tab or
+// the palette: a step when it is one (":recall … @+30d" shows +30d and ]
+// carries on from it), else that time.
+func overrideAt(at, now time.Time) timeOverride {
+	for i := range timeSteps() {
+		if o := (timeOverride{step: i}); o.at(now).Equal(at.UTC()) {
+			return o
+		}
+	}
+	return timeOverride{custom: at.UTC()}
+}

@@ -13,7 +13,6 @@ import (
 // list on the left and the selected stage's items (or the prompt, or the
 // split view) on the right, then the budget meter and a status line.
 const (
-	traceHeaderLines = 2
 	traceFooterLines = 2
 	traceStagesWidth = 31
 	traceItemLines   = 2  // an item takes two lines: what it is, its scores
@@ -29,7 +28,7 @@ func scoreOrder() []string {
 }
 
 func (p tracePane) bodyRows() int {
-	return max(1, p.height-traceHeaderLines-traceFooterLines)
+	return max(1, p.height-p.headerLines()-traceFooterLines)
 }
 
 // itemRows is the number of lines for items under the stage heading.
@@ -44,7 +43,7 @@ const traceWideWidth = 110
 
 // stagesFolded reports that the stage list is folded away.
 func (p tracePane) stagesFolded() bool {
-	return p.width < traceWideWidth && (p.focus == focusItems || p.itemOpen) && !p.picker && p.trace != nil
+	return p.width < traceWideWidth && (p.focus == focusItems || p.itemOpen || p.mark != nil) && !p.picker && p.trace != nil
 }
 
 func (p tracePane) rightWidth() int {
@@ -56,11 +55,16 @@ func (p tracePane) rightWidth() int {
 
 func (p tracePane) View() string {
 	lines := []string{p.queryLine(), p.timeLine()}
+	if p.origin != nil {
+		lines = append(lines, p.originLine())
+	}
 	left := p.stagesView(p.bodyRows())
 	var right []string
 	switch {
 	case p.picker:
 		right = p.pickerView(p.bodyRows())
+	case p.mark != nil && p.trace != nil:
+		right = p.markView(p.bodyRows())
 	case p.trace == nil:
 		right = p.hintView()
 	case p.itemOpen:
@@ -286,6 +290,8 @@ func (p tracePane) statusLine() string {
 		return st.App.Error.Render(safetext.Truncate(safetext.SanitizeLine(p.err), p.width))
 	case p.loading:
 		return st.App.Status.Render("recalling (read-only)…")
+	case p.notice != "":
+		return st.Status.Active.Render(safetext.Truncate(safetext.SanitizeLine(p.notice), p.width))
 	case p.trace == nil:
 		return st.App.Status.Render("no trace yet")
 	}
@@ -339,17 +345,27 @@ func (p tracePane) openItemView(n int) []string {
 	it := items[p.item]
 	s := p.trace.Stages[p.stage]
 	head := fmt.Sprintf("item %d %s · %s · stage %d %s · esc closes · m shows it in Memories", it.ID, it.Key, itemType(it), p.stage, s.Name)
+	if p.fx != nil {
+		head += " (its key, in the open database)"
+	}
 	out := []string{st.Detail.Heading.Render(safetext.Truncate(safetext.SanitizeLine(head), rw))}
 	var body []string
 	switch {
 	case it.Dropped != "":
-		for _, l := range wrapText("✗ dropped ["+string(it.DropKind)+"]: "+it.Dropped, rw, 0) {
+		for _, l := range wrapText(itemMark(it)+" dropped ["+string(it.DropKind)+"]: "+it.Dropped, rw, 0) {
 			body = append(body, st.Status.Quarantined.Render(l))
 		}
+	case it.Superseded:
+		body = append(body, st.Status.Quarantined.Render(safetext.Truncate("s kept as a former fact: superseded, recalled because the query asks about the past", rw)))
 	case it.Recognised:
 		body = append(body, st.Status.Active.Render(safetext.Truncate("r kept: recognised — forgotten in free recall, kept because the query cues it", rw)))
 	default:
 		body = append(body, st.Status.Active.Render("✓ kept at this stage"))
+	}
+	for _, l := range p.itemFacts(it) {
+		for _, w := range wrapText(l, rw, 0) {
+			body = append(body, st.Detail.Label.Render(w))
+		}
 	}
 	body = append(body, "", st.Detail.Label.Render("text"))
 	for _, l := range wrapText(it.Text, rw-2, 0) {

@@ -35,13 +35,19 @@ type Model struct {
 
 	width, height int
 	showHelp      bool
+
+	// pal is the ":" command palette; notice a one-line message (a copy's
+	// result) the footer shows until the next key.
+	pal       cmdPalette
+	notice    string
+	noticeErr bool
 }
 
 // newModel builds the UI on deps; ctx is the context of every task it
 // starts (the program's).
 func newModel(ctx context.Context, deps Deps) Model {
 	styles := NewStyles(true, deps.NoColor)
-	c := &common{ctx: ctx, deps: deps, styles: &styles}
+	c := &common{ctx: ctx, deps: deps, styles: &styles, res: &resources{}}
 	m := Model{
 		c:      c,
 		keys:   DefaultKeyMap(),
@@ -51,11 +57,16 @@ func newModel(ctx context.Context, deps Deps) Model {
 		panes:  newPanes(c),
 		width:  80,
 		height: 24,
+		pal:    newCmdPalette(c),
 	}
 	m.applyStyles()
 	m.resize()
 	return m
 }
+
+// Close closes what the tabs opened for the program's lifetime (the
+// fixture databases of Golden runs, with their temporary directories).
+func (m Model) Close() error { return m.c.res.closeAll() }
 
 // Init asks for the background colour and starts every pane's first load
 // (Init cannot change the model, so the load starts on startMsg).
@@ -122,7 +133,16 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 				m.panes[i], cmd = p.Update(msg)
 			}
 		}
+	case copiedMsg:
+		m, cmd = m.copied(msg)
+	case noticeMsg:
+		m.notice, m.noticeErr = msg.Text, msg.Err
+	case editedMsg:
+		// Only the palette's edits come unwrapped (the panes' come in a
+		// paneMsg).
+		m = m.paletteEdited(msg)
 	case tea.KeyPressMsg:
+		m.notice, m.noticeErr = "", false
 		m, cmd = m.handleKey(msg)
 	case tea.MouseClickMsg:
 		mouse := msg.Mouse()
@@ -139,8 +159,12 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		mouse.Y--
 		cmd = m.updateActive(tea.MouseWheelMsg(mouse))
 	default:
-		// Blink, paste and anything a bubble sends itself go to the pane
-		// that has the focus.
+		// Blink, paste and anything a bubble sends itself go to the
+		// palette or the pane that has the focus.
+		if m.pal.open {
+			m.pal.input, cmd = m.pal.input.Update(msg)
+			break
+		}
 		cmd = m.updateActive(msg)
 	}
 	return m, tea.Batch(cmd, m.startSpinner())
@@ -151,15 +175,25 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		return m, tea.Quit
 	}
 	if m.showHelp {
-		if key.Matches(msg, m.keys.Help, m.keys.Quit) || msg.String() == "esc" {
+		if key.Matches(msg, m.keys.CloseHelp) {
 			m.showHelp = false
 		}
 		return m, nil
 	}
+	if m.pal.open {
+		return m.paletteKey(msg)
+	}
 	if p, ok := m.activePane(); ok && p.Typing() {
 		return m, m.updateActive(msg)
 	}
+	for _, t := range m.activeCopyTargets() {
+		if key.Matches(msg, t.Binding) {
+			return m, copyCmd(t)
+		}
+	}
 	switch {
+	case key.Matches(msg, m.keys.Palette):
+		return m.openPalette()
 	case key.Matches(msg, m.keys.Quit):
 		return m, tea.Quit
 	case key.Matches(msg, m.keys.Help):
@@ -269,10 +303,28 @@ func (m Model) tabAt(x int) (int, bool) {
 	return 0, false
 }
 
+// helpKeys are the footer's keys: while the ? overlay shows, only what
+// closes it (every other key is ignored then).
 func (m Model) helpKeys() helpKeys {
+	if m.showHelp {
+		return helpKeys{global: m.keys, pane: []key.Binding{m.keys.CloseHelp}, typing: true}
+	}
+	return m.activeKeys()
+}
+
+// activeKeys are the keys of the palette or the active pane and the global
+// ones: the ? overlay lists them.
+func (m Model) activeKeys() helpKeys {
 	h := helpKeys{global: m.keys}
+	if m.pal.open {
+		h.pane, h.typing = m.pal.bindings(), true
+		return h
+	}
 	if p, ok := m.activePane(); ok {
 		h.pane = p.KeyBindings()
+		for _, t := range m.activeCopyTargets() {
+			h.pane = append(h.pane, t.Binding)
+		}
 		// In an input or a dialog ? and q are text or answers: the
 		// footer offers only what the input does.
 		h.typing = p.Typing()
@@ -337,7 +389,7 @@ func (m Model) render() string {
 	if m.showHelp {
 		h := m.help
 		h.ShowAll = true
-		box := st.Overlay.Render(st.App.Title.Render("Keys") + "\n\n" + h.View(m.helpKeys()))
+		box := st.Overlay.Render(st.App.Title.Render("Keys") + "\n\n" + h.View(m.activeKeys()) + "\n\n" + m.paletteHelp(bodyHeight))
 		body = lipgloss.Place(m.width, bodyHeight, lipgloss.Center, lipgloss.Center, box)
 	}
 	body = lipgloss.NewStyle().Width(m.width).Height(bodyHeight).MaxHeight(bodyHeight).MaxWidth(m.width).Render(clipLines(body, m.width))
@@ -345,6 +397,18 @@ func (m Model) render() string {
 	// The help bubble drops items that do not fit, but measures its
 	// separators loosely; never let the footer widen the frame.
 	footer := safetext.Truncate(m.help.View(m.helpKeys()), m.width)
+	switch {
+	case m.pal.open:
+		lines := m.paletteView()
+		footer = lines[len(lines)-1]
+		body = overlayBottom(body, bodyHeight, m.width, lines[:len(lines)-1])
+	case m.notice != "":
+		style := st.App.Status
+		if m.noticeErr {
+			style = st.App.Error
+		}
+		footer = style.Render(safetext.Truncate(safetext.SanitizeLine(m.notice), m.width))
+	}
 	return lipgloss.JoinVertical(lipgloss.Left, bar, body, footer)
 }
 

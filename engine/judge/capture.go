@@ -45,7 +45,16 @@ func (j *CaptureJudge) JudgeCapture(ctx context.Context, in engine.CaptureInput)
 	system := captureSystemPrompt(in.Detail, j.opts.Types)
 	text, note := clipInput(in.Text)
 	in.Text = text
-	a, err := ask(ctx, j.client, j.opts, "capture", system, captureUser(in), captureSchemaFor(j.opts.Types), checkCapture)
+	schema, check := captureSchemaFor(j.opts.Types), checkCapture
+	var labels []string
+	if len(in.Candidates) > 0 {
+		for _, c := range in.Candidates {
+			labels = append(labels, c.Label)
+		}
+		system += updatesGuidance
+		schema, check = captureSchemaWithUpdates(j.opts.Types, labels), checkCaptureUpdates
+	}
+	a, err := ask(ctx, j.client, j.opts, "capture", system, captureUser(in), schema, check)
 	if err != nil {
 		return engine.CaptureVerdict{}, err
 	}
@@ -64,6 +73,12 @@ func (j *CaptureJudge) JudgeCapture(ctx context.Context, in engine.CaptureInput)
 		Importance: fraction(a.fields, "importance"),
 		Reason:     strings.TrimSpace(str(a.fields, "reason") + " " + note),
 		Source:     source,
+	}
+	if u, ok := a.fields["updates"].([]any); ok && len(labels) > 0 {
+		v.Updates = []string{} // present: the judge decides, [] is "none"
+		for _, x := range u {
+			v.Updates = append(v.Updates, x.(string))
+		}
 	}
 	if flags := DetectInjection(in.Text); len(flags) > 0 {
 		// The judge saw the text only as data; the flag makes the attempt
@@ -84,6 +99,12 @@ func captureUser(in engine.CaptureInput) string {
 		fmt.Fprintf(&b, "Project: %s\n", oneLine(in.Project))
 	}
 	b.WriteString(delimit(in.Text))
+	if len(in.Candidates) > 0 {
+		b.WriteString("\n\nStored memories this message may update:\n")
+		for _, c := range in.Candidates {
+			b.WriteString(delimitCandidate(c.Label, c.At.UTC().Format("2006-01-02"), c.Text) + "\n")
+		}
+	}
 	return b.String()
 }
 
@@ -92,6 +113,18 @@ func captureUser(in engine.CaptureInput) string {
 func checkCapture(f map[string]any) error {
 	if f["store"].(bool) && normalizeType(str(f, "type")) == "" {
 		return fmt.Errorf(`"type" is empty although "store" is true`)
+	}
+	return nil
+}
+
+// checkCaptureUpdates is checkCapture for an answer that may name updates
+// (the schema checked the labels): a skipped message updates nothing.
+func checkCaptureUpdates(f map[string]any) error {
+	if err := checkCapture(f); err != nil {
+		return err
+	}
+	if u, ok := f["updates"].([]any); ok && len(u) > 0 && !f["store"].(bool) {
+		return fmt.Errorf(`"updates" names %d stored memories although "store" is false`, len(u))
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"net/http"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -34,7 +35,7 @@ func TestCaptureJudge(t *testing.T) {
 		}
 		want := engine.CaptureVerdict{Store: true, Kind: engine.KindFact, Type: "preference", Importance: 0.7,
 			Reason: "The user states a lasting food preference.", Source: "judge:" + testModel}
-		if v != want {
+		if !reflect.DeepEqual(v, want) {
 			t.Fatalf("verdict = %+v, want %+v", v, want)
 		}
 		if got := j.Name(); got != "ollama:"+testModel {

@@ -79,6 +79,23 @@ func captureSchemaFor(types []string) json.RawMessage {
 	))
 }
 
+// captureSchemaWithUpdates is the capture verdict schema when the judge is
+// shown stored memories the message may update, labelled labels (C1, C2
+// …): the capture schema and, before "reason", an optional "updates" —
+// the labels of the ones the message updates, each at most once. Absent:
+// the judge says nothing about updates (the rule decides); [] none.
+func captureSchemaWithUpdates(types, labels []string) json.RawMessage {
+	items := fmt.Sprintf(`{"type":"array","items":%s,"maxItems":%d,"uniqueItems":true}`, enum(labels...), len(labels))
+	return json.RawMessage(object([]string{"store", "kind", "type", "importance", "reason"},
+		prop{"store", boolean},
+		prop{"kind", enum("fact", "episode")},
+		prop{"type", enum(types...)},
+		prop{"importance", percent},
+		prop{"updates", items},
+		prop{"reason", text(maxReason)},
+	))
+}
+
 // triageSchemaFor is the triage verdict schema for an item labelled
 // itemType: either {"verdict": keep|echo|roleplay_scene, "reason",
 // "confidence"} or {"verdict": "retype", "retype_to" (one of the labels
@@ -135,8 +152,9 @@ var promotionSchema = json.RawMessage(`{"anyOf":[` +
 // (a triage of "milestone"): the prompt document (prompt.go) and the tests
 // use them.
 var (
-	captureSchema = captureSchemaFor(DefaultTypes)
-	triageSchema  = triageSchemaFor("milestone", DefaultTypes)
+	captureSchema        = captureSchemaFor(DefaultTypes)
+	captureUpdatesSchema = captureSchemaWithUpdates(DefaultTypes, []string{"C1", "C2", "C3"})
+	triageSchema         = triageSchemaFor("milestone", DefaultTypes)
 )
 
 // SchemaHash is the SHA-256 of a schema's compact JSON; it is part of every
@@ -161,6 +179,9 @@ type schema struct {
 	MinLength            *int               `json:"minLength"`
 	MaxLength            *int               `json:"maxLength"`
 	AnyOf                []*schema          `json:"anyOf"`
+	Items                *schema            `json:"items"`
+	MaxItems             *int               `json:"maxItems"`
+	UniqueItems          bool               `json:"uniqueItems"`
 }
 
 func mustSchema(raw json.RawMessage) *schema {
@@ -262,6 +283,28 @@ func (s *schema) check(path string, v any) error {
 		if s.MaxLength != nil && n > *s.MaxLength {
 			return fmt.Errorf("%s: %d characters, more than the %d allowed", name, n, *s.MaxLength)
 		}
+	case "array":
+		arr, ok := v.([]any)
+		if !ok {
+			return fmt.Errorf("%s: want an array, got %s", name, jsonKind(v))
+		}
+		if s.MaxItems != nil && len(arr) > *s.MaxItems {
+			return fmt.Errorf("%s: %d items, more than the %d allowed", name, len(arr), *s.MaxItems)
+		}
+		for i, x := range arr {
+			if s.Items != nil {
+				if err := s.Items.check(fmt.Sprintf("%s[%d]", name, i), x); err != nil {
+					return err
+				}
+			}
+			if s.UniqueItems {
+				for _, y := range arr[:i] {
+					if fmt.Sprint(x) == fmt.Sprint(y) {
+						return fmt.Errorf("%s: %v is listed twice", name, x)
+					}
+				}
+			}
+		}
 	case "boolean":
 		if _, ok := v.(bool); !ok {
 			return fmt.Errorf("%s: want true or false, got %s", name, jsonKind(v))
@@ -323,6 +366,7 @@ type NamedSchema struct {
 func Schemas() []NamedSchema {
 	return []NamedSchema{
 		{"capture verdict (ingest/import/mcp --judge)", bytes.Clone(captureSchema)},
+		{"capture verdict when stored memories the message may update are shown (here three: C1, C2, C3)", bytes.Clone(captureUpdatesSchema)},
 		{"triage verdict (triage --type milestone)", bytes.Clone(triageSchema)},
 		{"promotion review (heartbeat --review)", bytes.Clone(promotionSchema)},
 	}

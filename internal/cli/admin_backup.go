@@ -25,6 +25,20 @@ func cmdBackup(fs *flag.FlagSet) runFunc {
 		if err != nil {
 			return err
 		}
+		if db.Postgres() {
+			// Extends the JSON with the physical-backup command; the
+			// database fields stay "" (there is no file to copy).
+			physical := db.PGDumpCommand(pos[0])
+			if *asJSON {
+				return writeJSON(e.stdout, struct {
+					*engine.BackupInfo
+					Physical string `json:"physical_backup"`
+				}{info, physical})
+			}
+			printBackup(e.stdout, info)
+			fmt.Fprintf(e.stdout, "this is PostgreSQL space %s: the dump above is its memories; for a physical backup of the whole space (audit, batches, proposals, captures) run\n  %s\nand restore it with pg_restore, or copy the space with `memtrace copy --from DSN --to FILE.db`\n", db.Space(), physical)
+			return nil
+		}
 		if *asJSON {
 			return writeJSON(e.stdout, info)
 		}
@@ -34,7 +48,9 @@ func cmdBackup(fs *flag.FlagSet) runFunc {
 }
 
 func printBackup(w io.Writer, info *engine.BackupInfo) {
-	fmt.Fprintf(w, "database  %s\n          sha256 %s\n", info.DB, info.DBSHA256)
+	if info.DB != "" {
+		fmt.Fprintf(w, "database  %s\n          sha256 %s\n", info.DB, info.DBSHA256)
+	}
 	fmt.Fprintf(w, "dump      %s (%d memories)\n          sha256 %s\n", info.Dump, info.Memories, info.DumpSHA256)
 	fmt.Fprintf(w, "written by memtrace %s\n", info.MemtraceVersion)
 	fmt.Fprintln(w, "verify with: sha256sum -c FILE.sha256 (run in the backup directory)")

@@ -120,7 +120,7 @@ func TestDemoNoTUI(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("demo: %d %s", code, errOut)
 	}
-	if !strings.Contains(out, "demo database: "+db) || !strings.Contains(out, "447 offered") || !strings.Contains(out, "candidate") {
+	if !strings.Contains(out, "demo database: "+db) || !strings.Contains(out, "492 offered") || !strings.Contains(out, "candidate") {
 		t.Errorf("summary:\n%s", out)
 	}
 	if _, err := os.Stat(db); err != nil {

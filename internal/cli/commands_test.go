@@ -170,6 +170,7 @@ func globalCases(t *testing.T) map[string]globalCase {
 		"reembed":            {args: []string{"--embedder", "hashed", "--json"}, db: "demo"},
 		"backup":             {args: []string{"{dir}/bk", "--json"}, db: "demo"},
 		"clock":              {db: "demo"},
+		"spaces":             {args: []string{"--json"}, db: "demo"},
 		"help":               {args: []string{"recall"}, db: "demo"},
 	}
 	return cases
@@ -281,7 +282,7 @@ func TestMissingDatabaseCreatesNothing(t *testing.T) {
 	}
 	for _, name := range []string{"tui", "list", "show", "recall", "compare", "forecast", "golden run",
 		"triage", "apply", "approve", "reject", "proposals", "rollback", "heartbeat", "reflect", "cleanup", "export md",
-		"backup", "clock"} {
+		"backup", "clock", "spaces"} {
 		dir := t.TempDir()
 		db := filepath.Join(dir, "none.db")
 		var args []string

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -18,12 +19,29 @@ import (
 // missingDatabase is the one error of every command that needs a database
 // that is not there.
 func missingDatabase(path string) error {
+	if store.IsDSN(path) {
+		return engine.Errorf(engine.ENOTFOUND,
+			"no memtrace space at %s; build one with `memtrace demo --no-tui --db '%s'` (the bundled demo), `memtrace ingest --db '%s' FILE.jsonl`, or copy one in with `memtrace copy --from FILE.db --to '%s'`", store.RedactDSN(path), path, path, path)
+	}
 	return engine.Errorf(engine.ENOTFOUND,
 		"no database at %s; build one with `memtrace demo --no-tui --db %s` (the bundled demo) or `memtrace ingest --db %s FILE.jsonl`", path, path, path)
 }
 
-// checkDatabase returns missingDatabase when there is no file at path.
+// checkDatabase returns missingDatabase when there is no file at path, or
+// no memtrace space at a PostgreSQL DSN.
 func checkDatabase(path string) error {
+	if store.IsDSN(path) {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		ok, err := store.SpaceExists(ctx, path)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return missingDatabase(path)
+		}
+		return nil
+	}
 	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
 		return missingDatabase(path)
 	}
@@ -157,6 +175,26 @@ func openJudgedEngine(e *env, jf *judgeFlags, mustExist bool) (eng *engine.Engin
 		return nil, nil, err
 	}
 	return eng, func() { closeDB(); release() }, nil
+}
+
+// databaseExists reports whether there is a database at path (a file, or
+// a memtrace space at a DSN).
+func databaseExists(path string) (bool, error) {
+	err := checkDatabase(path)
+	if engine.ErrorCode(err) == engine.ENOTFOUND {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// dataDir is the directory files that belong with the database go to by
+// default (triage verdicts, backups): the file's own directory, or the
+// working directory for a PostgreSQL space.
+func dataDir(path string) string {
+	if store.IsDSN(path) {
+		return "."
+	}
+	return filepath.Dir(path)
 }
 
 // queryText is the query TEXT the positional words make; purpose ends

@@ -8,7 +8,7 @@ import (
 )
 
 // cmdBatches runs `memtrace batches [--limit N] [--json]`: every audited
-// batch, newest first, with who made it, what it did and whether it can be
+// batch and every rejection (engine.BatchHistory), newest first, with who made it, what it did and whether it can be
 // rolled back now.
 func cmdBatches(fs *flag.FlagSet) runFunc {
 	limit := fs.Int("limit", 20, "how many batches, newest first (0: all)")
@@ -25,7 +25,7 @@ func cmdBatches(fs *flag.FlagSet) runFunc {
 			return err
 		}
 		defer db.Close()
-		bs, err := db.Batches(e.ctx, *limit)
+		bs, err := engine.BatchHistory(e.ctx, db, *limit)
 		if err != nil {
 			return err
 		}

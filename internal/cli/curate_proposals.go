@@ -159,11 +159,15 @@ func cmdReject(fs *flag.FlagSet) runFunc {
 			return err
 		}
 		defer closeDB()
-		n, err := eng.RejectProposals(e.ctx, ids, *curator, *reason)
+		res, err := engine.RejectProposalsInBatch(e.ctx, eng, ids, engine.RejectOptions{Curator: *curator, Reason: *reason, Now: eng.Now()})
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(e.stdout, "rejected %d proposals; nothing was changed\n", n)
+		if res.Rejected == 0 {
+			fmt.Fprintln(e.stdout, "rejected 0 proposals: they were rejected already; nothing was changed")
+			return nil
+		}
+		fmt.Fprintf(e.stdout, "rejected %d proposals in batch %s; no memory was changed; `memtrace rollback %s` reopens them\n", res.Rejected, res.Batch, res.Batch)
 		return nil
 	}
 }

@@ -39,7 +39,7 @@ func cmdTriage(fs *flag.FlagSet) runFunc {
 			return err
 		}
 		defer db.Close()
-		dir := filepath.Dir(e.dbPath)
+		dir := dataDir(e.dbPath)
 		now := clock().UTC()
 		if *verdicts == "" {
 			*verdicts = filepath.Join(dir, "triage", fmt.Sprintf("verdicts-%s-%s.jsonl", *typ, now.Format("20060102T150405Z")))

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"memtrace/engine"
+	"memtrace/store"
 )
 
 // DemoConversation is the bilingual demo conversation (testdata/demo.jsonl).
@@ -38,7 +39,13 @@ func cmdDemo(fs *flag.FlagSet) runFunc {
 			}
 			path = filepath.Join(dir, "demo.db")
 		}
-		if _, err := os.Stat(path); err == nil {
+		if store.IsDSN(path) {
+			if ok, err := databaseExists(path); err != nil {
+				return err
+			} else if ok {
+				return engine.Errorf(engine.ECONFLICT, "space %s already holds a memtrace database; the demo builds a fresh one: pass another ?search_path=SPACE", store.RedactDSN(path))
+			}
+		} else if _, err := os.Stat(path); err == nil {
 			return engine.Errorf(engine.ECONFLICT, "%s already exists; the demo builds a fresh database: remove it or pass another --db PATH", path)
 		}
 		de := *e
@@ -115,6 +122,9 @@ func buildDemo(e *env) error {
 	fmt.Fprintf(w, "memories: %d (%d facts, %d episodes)\n", eng.Len(), kinds[engine.KindFact], kinds[engine.KindEpisode])
 	for _, k := range types {
 		fmt.Fprintf(w, "  %4d  %s\n", byType[k], k)
+	}
+	if store.IsDSN(path) {
+		path = "'" + store.RedactDSN(path) + "'" // & and ? are shell syntax
 	}
 	fmt.Fprintf(w, "next: memtrace --db %s list --type milestone\n", path)
 	fmt.Fprintf(w, "      memtrace --db %s recall \"충주 사과\" --trace\n", path)

@@ -25,7 +25,7 @@ func newFlagSet(name string) *flag.FlagSet {
 // that they work before the command name (on the top-level set) and after
 // it (on the command's own) alike — litestream's registerConfigFlag.
 func registerGlobalFlags(fs *flag.FlagSet, e *env) {
-	fs.Var(pathFlag{&e.dbPath}, "db", "database `PATH` (default $MEMTRACE_DB, else ./memtrace.db)")
+	fs.Var(pathFlag{&e.dbPath}, "db", "database `PATH`, or postgres://…?search_path=SPACE for a space on PostgreSQL (default $MEMTRACE_DB, else ./memtrace.db)")
 	fs.Var(embedderFlag{&e.embedder}, "embedder", embedderHelp)
 }
 

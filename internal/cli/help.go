@@ -80,6 +80,9 @@ func judgeSchemasHelp() string {
 	b.WriteString("The judge's answers are constrained by these JSON schemas (sent as Ollama's\n")
 	b.WriteString("`format`) and validated against them again; an answer that does not validate\n")
 	b.WriteString("is retried once with the reason, then held as needs_review.\n")
+	b.WriteString("A capture that carries a change marker is shown the stored memories it may\n")
+	b.WriteString("update (C1 …); its schema adds an optional \"updates\": the labels it replaces\n")
+	b.WriteString("(absent: the supersession rule decides; see memtrace help updates).\n")
 	for _, s := range judge.Schemas() {
 		var out bytes.Buffer
 		if err := json.Indent(&out, s.Schema, "", "  "); err != nil {

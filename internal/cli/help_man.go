@@ -17,7 +17,7 @@ func WriteManPage(w io.Writer, version, date string) error {
 	b.WriteString(".SH SYNOPSIS\n.B memtrace\n[\\fB\\-\\-db\\fR \\fIPATH\\fR] \\fICOMMAND\\fR [\\fIARGS\\fR]\n.br\n.B memtrace \\-\\-version\n")
 	b.WriteString(".SH DESCRIPTION\n" + roffText(manDescription))
 	b.WriteString(".SH OPTIONS\n")
-	b.WriteString(".TP\n.BI \\-\\-db \" PATH\"\n" + roffText("The database file, for every command. Default: $MEMTRACE_DB, else ./memtrace.db."))
+	b.WriteString(".TP\n.BI \\-\\-db \" PATH\"\n" + roffText("The database file, for every command, or a PostgreSQL DSN (postgres://USER@HOST/DB?search_path=SPACE) that opens one memory space on a server. Default: $MEMTRACE_DB, else ./memtrace.db."))
 	b.WriteString(".TP\n.BI \\-\\-embedder \" E\"\n" + roffText("The embedder of the database's vectors: hashed (offline, the default) or ollama:MODEL. Fixed per database; memtrace reembed changes it (memtrace help embedder)."))
 	b.WriteString(".TP\n.B \\-\\-version\n" + roffText("Print the version, commit and build date, as `memtrace version` does."))
 	b.WriteString(".SH COMMANDS\n")
@@ -36,7 +36,7 @@ func WriteManPage(w io.Writer, version, date string) error {
 		b.WriteString(roffText(helpTopics()[name]))
 		b.WriteString(".fi\n")
 	}
-	b.WriteString(".SH ENVIRONMENT\n.TP\n.B MEMTRACE_DB\n" + roffText("The database file when --db is not given."))
+	b.WriteString(".SH ENVIRONMENT\n.TP\n.B MEMTRACE_DB\n" + roffText("The database file (or PostgreSQL DSN) when --db is not given."))
 	b.WriteString(".TP\n.B OLLAMA_HOST\n" + roffText("The Ollama server of --judge and of an ollama:MODEL embedder (default 127.0.0.1:11434)."))
 	b.WriteString(".SH EXIT STATUS\n" + roffText("0 on success, 1 when the command failed (the message on stderr says what to do), 2 for a usage error."))
 	b.WriteString(".SH SEE ALSO\n" + roffText("The README and docs/ of the memtrace source, and `memtrace help COMMAND`."))

@@ -16,6 +16,7 @@ import (
 	"memtrace/engine"
 	"memtrace/inspector"
 	"memtrace/internal/version"
+	"memtrace/store"
 )
 
 // otelStdout is the --otel value that writes the spans to standard output.
@@ -75,7 +76,9 @@ func otelRequests(e *env, now time.Time, trs ...*engine.Trace) []inspector.Expor
 		starts[i] = end
 	}
 	storeID := ""
-	if abs, err := filepath.Abs(e.dbPath); err == nil {
+	if store.IsDSN(e.dbPath) {
+		storeID = "postgres:" + store.RedactDSN(e.dbPath)
+	} else if abs, err := filepath.Abs(e.dbPath); err == nil {
 		storeID = "sqlite:" + abs
 	}
 	reqs := make([]inspector.ExportTraceServiceRequest, len(trs))

@@ -48,7 +48,7 @@ func openTUI(e *env) error {
 		if err != nil {
 			return ui.Deps{}, err
 		}
-		return ui.Deps{Engine: eng, Store: db, Now: eng.Now, OpenStore: openStoreFile}, nil
+		return ui.Deps{Engine: eng, Store: db, Now: eng.Now, OpenStore: openStoreFile, DBPath: e.dbPath}, nil
 	})
 	// Quitting during the open cancels it; either way the store is closed
 	// once the open has ended, and an open that never began never will.

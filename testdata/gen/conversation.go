@@ -8,6 +8,7 @@ package main
 //	gm        genuine milestone                 fm   false milestone (chit-chat, role-play)
 //	c:LESSON  correction counted toward LESSON  nl   one-off / context-bound, not a lesson
 //	as:NAME   association group                 gr   greeting or off-topic query
+//	up:NAME   knowledge update (old, then new)  nm:NAME  near-miss (see conversation_updates.go)
 //
 // Untagged turns are ordinary conversation the tests make no claim about.
 
@@ -44,7 +45,7 @@ func script() []session {
 func earlySessions() []session {
 	return []session{
 		{"2026-01-05T10:00:00Z", "memtrace", "memtrace kickoff: SQLite decision, deadline, first panic correction", []turn{
-			u("New project today: memtrace, a Go CLI that gives AI agents long-term memory with a terminal UI.", "f"),
+			u("New project today: memtrace, a Go CLI that gives AI agents long-term memory with a terminal UI.", "f", "nm:rust"),
 			a("Sounds great. Do you want to start with the storage layer or the capture pipeline?"),
 			u("Storage first. We're going with SQLite over Postgres for memtrace: a single file, no server to run, easy backups.", "f"),
 			a("Good call. I'll use mattn/go-sqlite3 with WAL mode and a busy timeout."),

@@ -18,6 +18,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -57,6 +58,8 @@ type labels struct {
 	Sessions           map[string]string   `json:"sessions"`
 	SessionProjects    map[string]string   `json:"session_projects"`
 	CorrectionSessions map[string][]string `json:"correction_sessions"`
+	Updates            map[string][]string `json:"updates"`
+	NearMisses         map[string][]string `json:"near_misses"`
 }
 
 // noiseFamily holds the reference pattern for each noise family. The engine's
@@ -125,7 +128,12 @@ func seedMatch(s string) bool {
 }
 
 // build turns the script into messages and labels, validating as it goes.
-func build(script []session) ([]message, labels, error) {
+// The sessions of appendix come after script in the file (so that the ids
+// of script's messages, and the ids of the memories an in-order ingest
+// makes of them, never change) but their times fall between script's
+// sessions: each appended session starts after the previous appended one
+// and overlaps no other session.
+func build(script, appendix []session) ([]message, labels, error) {
 	var msgs []message
 	lb := labels{
 		NoiseReason:        map[string]string{},
@@ -136,6 +144,8 @@ func build(script []session) ([]message, labels, error) {
 		Sessions:           map[string]string{},
 		SessionProjects:    map[string]string{},
 		CorrectionSessions: map[string][]string{},
+		Updates:            map[string][]string{},
+		NearMisses:         map[string][]string{},
 	}
 	keep := map[string]bool{}
 	var problems []string
@@ -144,8 +154,16 @@ func build(script []session) ([]message, labels, error) {
 	}
 	var prevStart time.Time
 	n := 0
-	for si, s := range script {
+	type span struct {
+		sid        string
+		start, end time.Time
+	}
+	var spans []span
+	for si, s := range append(slices.Clone(script), appendix...) {
 		sid := fmt.Sprintf("s%02d", si+1)
+		if si == len(script) {
+			prevStart = time.Time{} // the appendix: in time order among itself
+		}
 		start, err := time.Parse(time.RFC3339, s.start)
 		if err != nil {
 			return nil, lb, fmt.Errorf("session %s: %w", sid, err)
@@ -175,6 +193,19 @@ func build(script []session) ([]message, labels, error) {
 			}
 		}
 		prevStart = at
+		spans = append(spans, span{sid, start, at})
+	}
+	for i, a := range spans {
+		for _, b := range spans[i+1:] {
+			if !a.end.Before(b.start) && !b.end.Before(a.start) {
+				bad(b.sid, "overlaps session %s (%s – %s)", a.sid, a.start.Format(time.RFC3339), a.end.Format(time.RFC3339))
+			}
+		}
+	}
+	for name, ids := range lb.Updates {
+		if len(ids) != 2 {
+			bad(name, "an update is one old fact and one newer one, got %v", ids)
+		}
 	}
 	for name, ids := range lb.Corrections {
 		sessions := map[string]bool{}
@@ -262,6 +293,11 @@ func label(lb *labels, keep map[string]bool, id, sid string, t turn, bad func(id
 			mustKeep = true
 		case "gr":
 			lb.Greetings = append(lb.Greetings, id)
+		case "up":
+			// The old fact first, the update second (file order).
+			lb.Updates[arg] = append(lb.Updates[arg], id)
+		case "nm":
+			lb.NearMisses[arg] = append(lb.NearMisses[arg], id)
 		case "dp":
 			// The episode comes first, the fact second (checked in build).
 			if hasTag(t, "ep") {
@@ -351,7 +387,7 @@ func main() {
 	check := flag.Bool("check", false, "do not write; exit 1 if the files in -out differ from the generated ones")
 	flag.Parse()
 
-	msgs, lb, err := build(script())
+	msgs, lb, err := build(script(), updateSessions())
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)

@@ -1,0 +1,193 @@
+package engine
+
+import (
+	"context"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Rejection is undoable. A curator's rejection is a batch of its own (a
+// curator batch id from the database's counter): each rejected proposal
+// keeps that batch and the status the rejection moved it from
+// (PriorStatus), so Rollback of the batch returns every one of them there
+// — pending, needs_review or approved — and gives a rejected promotion's
+// lesson back to the heartbeat. A rejection changes no memory, so it has no
+// audit rows; BatchHistory lists it beside the audited batches.
+
+// RejectOptions configure RejectProposalsInBatch.
+type RejectOptions struct {
+	Curator string // "" → curator
+	Reason  string // kept with the proposal ("; rejected: REASON")
+	Now     time.Time
+}
+
+// RejectResult is what a rejection did: how many proposals it rejected and
+// the batch that `memtrace rollback BATCH` (or the TUI's undo) reverses.
+type RejectResult struct {
+	Rejected int    `json:"rejected"`
+	Batch    string `json:"batch"`
+}
+
+// rejectedSuffix starts what a rejection appends to a proposal's reason.
+const rejectedSuffix = "; rejected: "
+
+// RejectProposalsInBatch rejects proposals in one transaction and one
+// batch. An open proposal (pending, needs_review, approved but not applied)
+// may be rejected; one that is rejected already is left as it is; anything
+// else refuses the whole call and writes nothing.
+func RejectProposalsInBatch(ctx context.Context, w Updater, ids []int64, o RejectOptions) (*RejectResult, error) {
+	if len(ids) == 0 {
+		return nil, Errorf(EINVALID, "no proposals to reject; list them with `memtrace proposals`")
+	}
+	if o.Curator == "" {
+		o.Curator = ActorCurator
+	}
+	if o.Now.IsZero() {
+		o.Now = time.Now()
+	}
+	reason := strings.TrimSpace(o.Reason)
+	var res RejectResult
+	err := w.Update(ctx, func(q Queries) error {
+		res = RejectResult{}
+		for _, id := range ids {
+			p, err := q.GetProposal(ctx, id)
+			if err != nil {
+				return err
+			}
+			switch p.Status {
+			case ProposalRejected:
+				continue
+			case ProposalPending, ProposalReview, ProposalApproved:
+			default:
+				return Errorf(ECONFLICT, "proposal %d is %s, not open; nothing was rejected", id, p.Status)
+			}
+			if res.Batch == "" {
+				if res.Batch, err = q.NextBatchID(ctx, BatchCurator); err != nil {
+					return err
+				}
+			}
+			p.PriorStatus, p.Status = p.Status, ProposalRejected
+			p.DecidedBy, p.DecidedAt, p.Batch = o.Curator, o.Now.UTC(), res.Batch
+			if reason != "" {
+				p.Reason = strings.TrimSpace(p.Reason + rejectedSuffix + reason)
+			}
+			if err := q.UpdateProposal(ctx, p); err != nil {
+				return err
+			}
+			if err := setLessonStatus(ctx, q, p, "", CorrectionRejected); err != nil {
+				return err
+			}
+			res.Rejected++
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &res, nil
+}
+
+// setLessonStatus moves a promotion's lesson to status to when it has
+// status from (any status when from is ""); other proposals have no lesson.
+func setLessonStatus(ctx context.Context, q Queries, p *Proposal, from, to string) error {
+	if p.Kind != ProposalPromote {
+		return nil
+	}
+	ev, err := ParsePromotion(p)
+	if err != nil {
+		return nil // no lesson to change
+	}
+	c, err := q.GetCorrection(ctx, ev.LessonKey)
+	if ErrorCode(err) == ENOTFOUND {
+		return nil
+	} else if err != nil {
+		return err
+	}
+	if c.Status == to || (from != "" && c.Status != from) {
+		return nil
+	}
+	c.Status = to
+	return q.SaveCorrection(ctx, c)
+}
+
+// rejectedIn are the proposals batch rejected (and that are still rejected).
+func rejectedIn(ctx context.Context, q Queries, batch string) ([]*Proposal, error) {
+	return q.FindProposals(ctx, ProposalFilter{Batch: batch, Status: ProposalRejected})
+}
+
+// unreject returns the proposals a rejection batch rejected to the status
+// they had before it, with the rejection's words taken off their reason.
+func unreject(ctx context.Context, q Queries, ps []*Proposal) error {
+	for _, p := range ps {
+		prior := p.PriorStatus
+		if prior == "" {
+			prior = ProposalPending // rejected before memtrace kept the prior status
+		}
+		p.Status, p.PriorStatus, p.Batch = prior, "", ""
+		if prior == ProposalPending || prior == ProposalReview {
+			p.DecidedBy, p.DecidedAt = "", time.Time{}
+		}
+		if i := strings.LastIndex(p.Reason, rejectedSuffix); i >= 0 {
+			p.Reason = p.Reason[:i]
+		}
+		if err := q.UpdateProposal(ctx, p); err != nil {
+			return err
+		}
+		if err := setLessonStatus(ctx, q, p, CorrectionRejected, CorrectionCandidate); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// BatchHistory is the batch history of the CLI and the TUI: the audited
+// batches (Queries.Batches) and the rejections, which change no memory and
+// so have no audit rows, newest first, at most limit (0: all).
+func BatchHistory(ctx context.Context, q Queries, limit int) ([]BatchInfo, error) {
+	out, err := q.Batches(ctx, limit)
+	if err != nil {
+		return nil, err
+	}
+	rejected, err := q.FindProposals(ctx, ProposalFilter{Status: ProposalRejected})
+	if err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	for _, b := range out {
+		seen[b.Batch] = true
+	}
+	idx := map[string]int{}
+	var extra []BatchInfo
+	for _, p := range rejected {
+		if p.Batch == "" || seen[p.Batch] {
+			continue
+		}
+		i, ok := idx[p.Batch]
+		if !ok {
+			i = len(extra)
+			idx[p.Batch] = i
+			extra = append(extra, BatchInfo{Batch: p.Batch, Actor: p.DecidedBy, At: p.DecidedAt, CanRollback: true})
+		}
+		extra[i].Rows++
+		extra[i].Effect.Rejected++
+	}
+	if len(extra) == 0 {
+		return out, nil
+	}
+	// The audited batches keep their order; each rejection goes before
+	// the first of them that is older.
+	sort.SliceStable(extra, func(i, j int) bool { return extra[i].At.After(extra[j].At) })
+	merged := make([]BatchInfo, 0, len(out)+len(extra))
+	for _, b := range out {
+		for len(extra) > 0 && extra[0].At.After(b.At) {
+			merged, extra = append(merged, extra[0]), extra[1:]
+		}
+		merged = append(merged, b)
+	}
+	out = append(merged, extra...)
+	if limit > 0 && len(out) > limit {
+		out = out[:limit]
+	}
+	return out, nil
+}

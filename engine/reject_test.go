@@ -1,0 +1,85 @@
+package engine_test
+
+import (
+	"context"
+	"testing"
+
+	"memtrace/engine"
+)
+
+// A rejection is a batch: it lists in the history, and rolling it back
+// returns each proposal to the status it had (pending, needs_review,
+// approved) with the rejection's reason taken off.
+func TestRejectionRollsBackToThePriorStatus(t *testing.T) {
+	ctx := context.Background()
+	e, _ := openTiers(t)
+	st := e.Store()
+	id := addTierMemory(t, e, "k1", "Deploys go through staging first.", engine.TierWarm, engine.ScopeGlobal, tiersEpoch)
+	var ids []int64
+	for _, status := range []string{engine.ProposalPending, engine.ProposalReview, engine.ProposalApproved} {
+		p := &engine.Proposal{Kind: engine.ProposalQuarantine, MemoryID: id, Proposer: engine.ProposerJudge,
+			Confidence: 0.8, Reason: "echo", Status: status}
+		if err := st.InsertProposal(ctx, p); err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, p.ID)
+	}
+	res, err := engine.RejectProposalsInBatch(ctx, e, ids, engine.RejectOptions{Reason: "a real fact", Now: e.Now()})
+	if err != nil || res.Rejected != 3 || res.Batch == "" {
+		t.Fatalf("reject = %+v, %v", res, err)
+	}
+	for _, pid := range ids {
+		p, _ := st.GetProposal(ctx, pid)
+		if p.Status != engine.ProposalRejected || p.Batch != res.Batch || p.Reason != "echo; rejected: a real fact" {
+			t.Fatalf("proposal %d after reject = %+v", pid, p)
+		}
+	}
+	hist, err := engine.BatchHistory(ctx, st, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hist) == 0 || hist[0].Batch != res.Batch || hist[0].Effect.Rejected != 3 || !hist[0].CanRollback {
+		t.Fatalf("history = %+v; want the rejection first", hist)
+	}
+	plan, err := engine.PlanRollback(ctx, st, res.Batch)
+	if err != nil || !plan.CanRollback() || plan.Rejected != 3 || plan.RolledBack {
+		t.Fatalf("plan = %+v, %v", plan, err)
+	}
+	rep, err := engine.RollbackApplied(ctx, st, res.Batch, "curator")
+	if err != nil || rep.Rejected != 3 || rep.Restored != 0 {
+		t.Fatalf("rollback = %+v, %v", rep, err)
+	}
+	for i, want := range []string{engine.ProposalPending, engine.ProposalReview, engine.ProposalApproved} {
+		p, _ := st.GetProposal(ctx, ids[i])
+		if p.Status != want || p.Reason != "echo" || p.Batch != "" || p.PriorStatus != "" {
+			t.Fatalf("proposal %d after rollback = %+v; want %s", ids[i], p, want)
+		}
+	}
+	if _, err := engine.RollbackApplied(ctx, st, res.Batch, "curator"); err == nil {
+		t.Fatal("a second rollback of the rejection succeeded; want a refusal")
+	}
+	if m, _ := st.GetMemory(ctx, id); m.Status != engine.StatusActive {
+		t.Fatalf("the memory changed: %+v", m)
+	}
+}
+
+// Rejecting a proposal that is applied refuses and writes nothing.
+func TestRejectRefusesAnAppliedProposal(t *testing.T) {
+	ctx := context.Background()
+	e, _ := openTiers(t)
+	st := e.Store()
+	id := addTierMemory(t, e, "k1", "x", engine.TierWarm, engine.ScopeGlobal, tiersEpoch)
+	open := &engine.Proposal{Kind: engine.ProposalQuarantine, MemoryID: id, Proposer: engine.ProposerJudge, Status: engine.ProposalPending}
+	done := &engine.Proposal{Kind: engine.ProposalQuarantine, MemoryID: id, Proposer: engine.ProposerJudge, Status: engine.ProposalApplied}
+	for _, p := range []*engine.Proposal{open, done} {
+		if err := st.InsertProposal(ctx, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := engine.RejectProposalsInBatch(ctx, e, []int64{open.ID, done.ID}, engine.RejectOptions{}); engine.ErrorCode(err) != engine.ECONFLICT {
+		t.Fatalf("reject of an applied proposal: %v; want ECONFLICT", err)
+	}
+	if p, _ := st.GetProposal(ctx, open.ID); p.Status != engine.ProposalPending {
+		t.Fatalf("the open proposal was rejected anyway: %+v", p)
+	}
+}

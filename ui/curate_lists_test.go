@@ -1,0 +1,277 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"memtrace/engine"
+	"memtrace/store"
+	"memtrace/store/storetest"
+)
+
+// curateListsFixture is a real store with 30 archive proposals by the
+// heartbeat and 3 quarantine proposals by the judge, the UI open on it.
+func curateListsFixture(t *testing.T, w, h int) (Model, *store.DB, *engine.Engine, []int64) {
+	t.Helper()
+	ctx := context.Background()
+	clock := func() time.Time { return testNow }
+	db := storetest.MustOpenClock(t, clock)
+	eng, err := engine.Open(ctx, engine.Options{Store: db, Now: clock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var archive []int64
+	for i := range 33 {
+		text := fmt.Sprintf("memory number %02d about the garden", i)
+		if i >= 30 {
+			text = fmt.Sprintf("echo %d: 오늘 정말 최고의 하루였어", i)
+		}
+		m := &engine.Memory{Content: text, Type: "note", Kind: engine.KindFact, Importance: 0.5, CreatedAt: testNow.AddDate(0, 0, -100)}
+		if err := eng.AddMemory(ctx, m, engine.Actor{Name: "test"}); err != nil {
+			t.Fatal(err)
+		}
+		p := &engine.Proposal{Kind: engine.ProposalArchive, MemoryID: m.ID, Proposer: engine.ProposerHeartbeat, Confidence: 1, Reason: "unused", Status: engine.ProposalPending}
+		if i >= 30 {
+			p = &engine.Proposal{Kind: engine.ProposalQuarantine, MemoryID: m.ID, Proposer: engine.ProposerJudge, Confidence: 0.73, Reason: "echo", Status: engine.ProposalPending}
+		}
+		if err := db.InsertProposal(ctx, p); err != nil {
+			t.Fatal(err)
+		}
+		if i < 30 {
+			archive = append(archive, p.ID)
+		}
+	}
+	m := startModel(t, Deps{Engine: eng, Store: db, Now: clock, NoColor: true}, w, h)
+	return goTo(t, m, "Curate"), db, eng, archive
+}
+
+func toQueue(t *testing.T, m Model, kind string) Model {
+	t.Helper()
+	for i := 0; curateKinds()[m.curate().kindIdx] != kind; i++ {
+		if i > len(curateKinds()) {
+			t.Fatalf("no queue %s", kind)
+		}
+		m = drive(t, m, press("l"))
+	}
+	return m
+}
+
+// CONF shows the judge's confidence and nothing for the heartbeat's.
+func TestCurateConfidenceOnlyFromAJudge(t *testing.T) {
+	m, _, _, _ := curateListsFixture(t, 100, 30)
+	m = toQueue(t, m, engine.ProposalQuarantine)
+	if row := lineWith(screen(m), "echo 30"); !strings.Contains(row, "0.73") {
+		t.Errorf("a judge's proposal shows no confidence: %q", row)
+	}
+	m = toQueue(t, m, engine.ProposalArchive)
+	row := lineWith(screen(m), "memory number 00")
+	if strings.Contains(row, "1.00") || !strings.Contains(row, "—") {
+		t.Errorf("a heartbeat proposal shows a confidence: %q", row)
+	}
+	if !strings.Contains(screen(m), "no confidence: proposed by heartbeat, not a judge") {
+		t.Errorf("the detail claims a confidence:\n%s", screen(m))
+	}
+}
+
+// A click selects the row under the pointer, the wheel scrolls, G/g jump.
+func TestCurateMouseAndListKeys(t *testing.T) {
+	m, _, _, archive := curateListsFixture(t, 80, 24)
+	m = toQueue(t, m, engine.ProposalArchive)
+	// Tab bar (1 line), queue header, column header: row 3 of the pane's
+	// second row is y = 1 + 2 + 2.
+	m = drive(t, m, tea.MouseClickMsg{X: 10, Y: 1 + 2 + 2, Button: tea.MouseLeft})
+	if c := m.curate().cursor; c != 2 {
+		t.Fatalf("click on the third row: cursor %d", c)
+	}
+	m = drive(t, m, tea.MouseWheelMsg{X: 10, Y: 5, Button: tea.MouseWheelDown})
+	if p := m.curate(); p.top != 3 || p.cursor != 3 {
+		t.Fatalf("wheel down: top %d cursor %d, want 3 and 3 (dragged along)", p.top, p.cursor)
+	}
+	m = drive(t, m, press("G"))
+	if q := m.curate().queue(); m.curate().cursor != len(q)-1 || q[len(q)-1].ID != archive[len(archive)-1] {
+		t.Fatalf("G: cursor %d of %d", m.curate().cursor, len(q))
+	}
+	if !strings.Contains(screen(m), "memory number 29") {
+		t.Errorf("G does not show the last row:\n%s", screen(m))
+	}
+	m = drive(t, m, press("g"))
+	if m.curate().cursor != 0 || m.curate().top != 0 {
+		t.Fatalf("g: cursor %d top %d", m.curate().cursor, m.curate().top)
+	}
+}
+
+// / filters a queue as you type, an unknown field or value is said inline
+// and selects nothing, esc clears.
+func TestCurateFilter(t *testing.T) {
+	m, _, _, _ := curateListsFixture(t, 100, 30)
+	m = toQueue(t, m, engine.ProposalArchive)
+	m = drive(t, m, press("/"))
+	if !m.curate().Typing() {
+		t.Fatal("/ did not focus the filter")
+	}
+	m = typeText(t, m, "number 1")
+	if n := len(m.curate().queue()); n != 10 {
+		t.Fatalf("filter 'number 1': %d rows, want 10 (10–19)", n)
+	}
+	m = typeText(t, m, " stat:x")
+	if !strings.Contains(screen(m), "unknown field stat: use status, by, flag") {
+		t.Errorf("unknown field not reported:\n%s", screen(m))
+	}
+	if n := len(m.curate().queue()); n != 10 {
+		t.Errorf("an unknown field changed the rows: %d", n)
+	}
+	m = drive(t, m, press("enter"))
+	if m.curate().Typing() {
+		t.Fatal("enter did not leave the filter")
+	}
+	m = drive(t, m, press("esc"))
+	if n := len(m.curate().queue()); n != 30 || m.curate().filter.input.Value() != "" {
+		t.Fatalf("esc: %d rows, filter %q", n, m.curate().filter.input.Value())
+	}
+	// The value check: status:pend is no status.
+	m = drive(t, m, press("/"))
+	m = typeText(t, m, "status:pend")
+	if !strings.Contains(screen(m), "unknown status pend: use pending, needs_review, approved") {
+		t.Errorf("unknown value not reported:\n%s", screen(m))
+	}
+	m = drive(t, m, press("esc"))
+	// The history's filter knows its own fields.
+	m = drive(t, m, press("H"), press("/"))
+	m = typeText(t, m, "state:gone")
+	if !strings.Contains(screen(m), "unknown state gone: use applied, rollback, rolled_back, blocked, undoable") {
+		t.Errorf("history filter value not reported:\n%s", screen(m))
+	}
+}
+
+// V marks a range; the second V selects it; x rejects the selection with
+// the reason typed, u undoes it: the proposals are pending again.
+func TestCurateRangeRejectWithReasonAndUndo(t *testing.T) {
+	ctx := context.Background()
+	m, db, _, archive := curateListsFixture(t, 100, 30)
+	m = toQueue(t, m, engine.ProposalArchive)
+	m = drive(t, m, press("j"), press("V"), press("j"), press("j"), press("j"), press("V"))
+	if n := len(m.curate().selected); n != 4 {
+		t.Fatalf("V…V selected %d, want 4", n)
+	}
+	m = drive(t, m, press("x"))
+	if !dialogShows(m, "Reject 4 proposal(s) (4 archive)") || !strings.Contains(screen(m), "reason › still needed") {
+		t.Fatalf("reject dialog:\n%s", screen(m))
+	}
+	// Clear the prefilled reason and type another.
+	for range len("still needed") {
+		m = drive(t, m, tea.KeyPressMsg{Code: tea.KeyBackspace})
+	}
+	m = typeText(t, m, "used every spring")
+	m = drive(t, m, press("enter"))
+	if e := m.curate().err; e != "" {
+		t.Fatal(e)
+	}
+	var batch string
+	for _, id := range archive[1:5] {
+		p, err := db.GetProposal(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Status != engine.ProposalRejected || p.Reason != "unused; rejected: used every spring" || p.PriorStatus != engine.ProposalPending {
+			t.Fatalf("proposal %d: %+v", id, p)
+		}
+		if batch == "" {
+			batch = p.Batch
+		} else if p.Batch != batch {
+			t.Fatalf("the rejection is in two batches: %s, %s", batch, p.Batch)
+		}
+	}
+	if n := len(m.curate().queue()); n != 26 {
+		t.Fatalf("the queue has %d open, want 26", n)
+	}
+	// The history lists the rejection; enter lists its changes.
+	m = drive(t, m, press("H"))
+	if row := historyRow(screen(m), batch); !strings.Contains(row, "rejected 4") || !strings.Contains(row, "reject") {
+		t.Fatalf("history row of the rejection: %q\n%s", row, screen(m))
+	}
+	m = drive(t, m, press("enter"))
+	if m.curate().mode != modeBatch || !strings.Contains(screen(m), fmt.Sprintf("proposal %d archive: pending → rejected", archive[1])) {
+		t.Fatalf("enter on the rejection:\n%s", screen(m))
+	}
+	m = drive(t, m, press("esc"), press("H"))
+	if !strings.Contains(screen(m), "u undo last reject") {
+		t.Errorf("the footer does not offer undo:\n%s", screen(m))
+	}
+	m = drive(t, m, press("u"))
+	if e := m.curate().err; e != "" {
+		t.Fatal(e)
+	}
+	for _, id := range archive[1:5] {
+		p, _ := db.GetProposal(ctx, id)
+		if p.Status != engine.ProposalPending || p.Reason != "unused" || p.Batch != "" {
+			t.Fatalf("after undo, proposal %d: %+v", id, p)
+		}
+	}
+	if n := len(m.curate().queue()); n != 30 || len(m.curate().rejects) != 0 {
+		t.Fatalf("after undo: %d open, %d undoable", n, len(m.curate().rejects))
+	}
+	if !strings.Contains(m.curate().status, "undid rejection "+batch+": 4 proposal(s) open again") {
+		t.Errorf("status: %q", m.curate().status)
+	}
+}
+
+// enter on an audited batch lists its rows before → after; u from there
+// asks to roll it back.
+func TestCurateBatchChangesBeforeRollback(t *testing.T) {
+	m, db, _, _ := curateListsFixture(t, 100, 30)
+	m = toQueue(t, m, engine.ProposalQuarantine)
+	m = drive(t, m, press("a"))
+	m = drive(t, m, press("P"))
+	m = drive(t, m, press("enter"))
+	if e := m.curate().err; e != "" {
+		t.Fatal(e)
+	}
+	bs, _ := db.Batches(context.Background(), 1)
+	if len(bs) == 0 {
+		t.Fatalf("no batch after apply; status %q\n%s", m.curate().status, screen(m))
+	}
+	m = drive(t, m, press("H"))
+	for m.curate().history()[m.curate().histCur].Batch != bs[0].Batch {
+		m = drive(t, m, press("j"))
+	}
+	m = drive(t, m, press("enter"))
+	view := screen(m)
+	if !strings.Contains(view, "BATCH "+bs[0].Batch) || !strings.Contains(view, "status active→quarantined") || !strings.Contains(view, "quarantine") {
+		t.Fatalf("the batch's changes:\n%s", view)
+	}
+	m = drive(t, m, press("u"))
+	if !dialogShows(m, "Roll back batch "+bs[0].Batch) {
+		t.Fatalf("u in the batch view:\n%s", screen(m))
+	}
+}
+
+// ? lists the list keys of every Curate list, and the footer inside the
+// filter offers only what the filter does.
+func TestCurateHelpIsTrue(t *testing.T) {
+	m, _, _, _ := curateListsFixture(t, 120, 40)
+	m = toQueue(t, m, engine.ProposalArchive)
+	want := func(mode string, keys ...[2]string) {
+		t.Helper()
+		h := m.helpKeys()
+		for _, k := range keys {
+			if !hasKey(h.FullHelp(), k[0], k[1]) {
+				t.Errorf("%s: ? lacks %s %s", mode, k[0], k[1])
+			}
+		}
+	}
+	want("queue", [2]string{"x", "reject…"}, [2]string{"space", "select & move down"}, [2]string{"V", "select range"},
+		[2]string{"/", "filter"}, [2]string{"g", "first"}, [2]string{"G", "last"}, [2]string{"pgdn", "page down"}, [2]string{"S", "superseded links"})
+	m = drive(t, m, press("H"))
+	want("history", [2]string{"enter", "list changes"}, [2]string{"u", "roll back batch…"}, [2]string{"/", "filter"})
+	m = drive(t, m, press("S"))
+	want("superseded", [2]string{"u", "undo link"}, [2]string{"m", "mark all reviewed"}, [2]string{"/", "filter"})
+	m = drive(t, m, press("/"))
+	if f := lastLine(screen(m)); !strings.Contains(f, "enter keep filter") || !strings.Contains(f, "esc clear filter") || strings.Contains(f, "q quit") {
+		t.Errorf("footer in the filter: %q", f)
+	}
+}

@@ -1,0 +1,209 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"memtrace/golden"
+)
+
+// The Golden tab's keys: the path input, the save confirmation, the run,
+// the list, the jumps between failures and the database a run uses.
+
+func (p goldenPane) handleKey(msg tea.KeyPressMsg) (goldenPane, tea.Cmd) {
+	k := p.keys
+	if p.input.Focused() {
+		switch {
+		case key.Matches(msg, k.Leave):
+			p.input.Blur()
+			return p, nil
+		case key.Matches(msg, k.Load):
+			p.input.Blur()
+			path := strings.TrimSpace(p.input.Value())
+			if path == "" {
+				return p, nil
+			}
+			p.loading = true
+			if p.inputFor == inputBaseline {
+				return p, loadBaseline(path)
+			}
+			return p, loadSet(path)
+		}
+		var cmd tea.Cmd
+		p.input, cmd = p.input.Update(msg)
+		return p, cmd
+	}
+	if p.filter.input.Focused() {
+		return p.filterKey(msg)
+	}
+	if p.confirmSave {
+		switch {
+		case key.Matches(msg, k.Yes):
+			p.confirmSave = false
+			return p.save()
+		case key.Matches(msg, k.No):
+			p.confirmSave = false
+			p.status = "baseline kept"
+		}
+		return p, nil
+	}
+	switch {
+	case p.running && key.Matches(msg, k.Cancel):
+		if p.cancel != nil {
+			p.cancel()
+		}
+		p.status = "cancelling the run…"
+		return p, nil
+	case key.Matches(msg, k.filter.Filter):
+		return p, p.filter.input.Focus()
+	case !p.running && key.Matches(msg, k.filter.ClearSet) && p.filter.clear():
+		p.refilter()
+		return p, nil
+	case key.Matches(msg, k.Run):
+		return p.startRun()
+	case key.Matches(msg, k.Trace):
+		return p.openTrace()
+	case key.Matches(msg, k.NextFail):
+		p.nextFailure(1)
+		return p, nil
+	case key.Matches(msg, k.PrevFail):
+		p.nextFailure(-1)
+		return p, nil
+	case key.Matches(msg, k.OnOpenDB):
+		return p.toggleOpenDB(), nil
+	case key.Matches(msg, k.Save):
+		return p.askSave(), nil
+	case key.Matches(msg, k.Baseline), key.Matches(msg, k.Open):
+		if p.running {
+			p.status = "a run is in progress: esc cancels it first"
+			return p, nil
+		}
+		p.inputFor, p.input.Prompt, p.input.Placeholder = inputSet, "set: ", "path/to/set.yaml"
+		value := p.setPath
+		if key.Matches(msg, k.Baseline) {
+			p.inputFor, p.input.Prompt, p.input.Placeholder = inputBaseline, "baseline: ", "path/to/run.json"
+			value = p.baselineTarget()
+		}
+		p.input.SetValue(value)
+		p.input.CursorEnd()
+		return p, p.input.Focus()
+	case key.Matches(msg, k.DetailDown):
+		p.detailTop++
+		return p, nil
+	case key.Matches(msg, k.DetailUp):
+		p.detailTop = max(0, p.detailTop-1)
+		return p, nil
+	case key.Matches(msg, k.list.Up):
+		p.move(-1)
+	case key.Matches(msg, k.list.Down):
+		p.move(1)
+	case key.Matches(msg, k.list.PageUp):
+		p.move(-p.listRows())
+	case key.Matches(msg, k.list.PageDown):
+		p.move(p.listRows())
+	case key.Matches(msg, k.list.Top):
+		p.moveTo(0)
+	case key.Matches(msg, k.list.Bottom):
+		p.moveTo(len(p.rows) - 1)
+	}
+	return p, nil
+}
+
+// failing reports a row that fails in this run, or in the baseline before
+// a run, or went missing.
+func (r goldenRow) failing() bool {
+	switch {
+	case r.Result != nil:
+		return !r.Result.Pass
+	case r.Change != nil && r.Change.Change == golden.ChangeMissing:
+		return true
+	case r.Was != nil:
+		return !r.Was.Pass
+	}
+	return false
+}
+
+// nextFailure moves to the next failing probe in direction dir (1 down,
+// -1 up), wrapping around; the status says when there is none.
+func (p *goldenPane) nextFailure(dir int) {
+	n := len(p.rows)
+	for step := 1; step <= n; step++ {
+		i := ((p.cursor+dir*step)%n + n) % n
+		if p.rows[i].failing() {
+			p.moveTo(i)
+			p.status = fmt.Sprintf("failure %d of %d: %s", p.failureRank(i), p.failureCount(), p.rows[i].ID)
+			return
+		}
+	}
+	switch {
+	case p.run == nil && p.base == nil:
+		p.status = "no results yet: r runs the set"
+	default:
+		p.status = "no failing probe"
+	}
+}
+
+func (p goldenPane) failureCount() int {
+	n := 0
+	for _, r := range p.rows {
+		if r.failing() {
+			n++
+		}
+	}
+	return n
+}
+
+func (p goldenPane) failureRank(i int) int {
+	n := 0
+	for j := 0; j <= i && j < len(p.rows); j++ {
+		if p.rows[j].failing() {
+			n++
+		}
+	}
+	return n
+}
+
+// toggleOpenDB switches what r runs the set on: its fixture (a fresh
+// database, what CI runs) or the open database (the curator's own).
+func (p goldenPane) toggleOpenDB() goldenPane {
+	switch {
+	case p.set == nil:
+		return p
+	case p.set.Fixture == "":
+		p.status = "this set has no fixture: it always runs on the open database"
+		return p
+	case p.running:
+		p.status = "a run is in progress: esc cancels it first"
+		return p
+	case !p.onOpenDB && p.c.deps.Engine == nil:
+		p.err = "no database is open: start memtrace with --db PATH to run the set on it"
+		return p
+	}
+	p.onOpenDB = !p.onOpenDB
+	p.err = ""
+	if p.onOpenDB {
+		p.status = "r now runs the set on the open database: your curation counts (d: back to the fixture)"
+	} else {
+		p.status = "r now runs the set on its fixture, a fresh database as CI builds it"
+	}
+	return p
+}
+
+// runsOn names what r runs the set on.
+func (p goldenPane) runsOn() string {
+	if p.set != nil && p.set.Fixture != "" && !p.onOpenDB {
+		fx := fixtureDB{fixture: p.set.Fixture, quarantine: p.quarantine}
+		return fx.label()
+	}
+	return p.openDBLabel()
+}
+
+func (p goldenPane) openDBLabel() string {
+	if p.c.deps.DBPath != "" {
+		return "the open database " + displayPath(p.c.deps.DBPath)
+	}
+	return "the open database"
+}

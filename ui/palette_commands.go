@@ -1,0 +1,565 @@
+package ui
+
+// The palette's one registry of commands: completion, :help and the README
+// table all come from paletteCommands, and the tabs' actions come from the
+// tabs' own key bindings (what their footer offers now), so neither can
+// drift from what the keys do.
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"memtrace/engine"
+)
+
+// paletteCommand is one ":" command.
+type paletteCommand struct {
+	Name    string
+	Aliases []string
+	Args    string // the arguments' usage; "" takes none
+	Help    string
+	// Complete lists the completions of the argument text typed so far
+	// (whole argument strings, filtered by prefix by the caller).
+	Complete func(m Model, arg string) []paletteCandidate
+	Run      func(m Model, arg string) (Model, tea.Cmd, error)
+}
+
+// paletteCommands is the registry, in the order :help lists it.
+func paletteCommands() []paletteCommand {
+	cmds := []paletteCommand{
+		{Name: "recall", Args: "QUERY [@TIME]", Help: "open Trace on QUERY recalled at TIME (now, +30d, -2h, 2027-01-01)",
+			Complete: completeRecall, Run: runRecall},
+		{Name: "memory", Args: "ID|KEY", Help: "show memory ID (or KEY) in Memories with its detail",
+			Complete: completeMemory, Run: runMemory},
+		{Name: "batch", Args: "BATCH", Help: "show a batch in Curate's batch history",
+			Complete: completeBatch, Run: runBatch},
+		{Name: "filter", Args: "FILTER", Help: "filter Memories: status:… type:… kind:… tier:… key:… text",
+			Complete: completeFilter, Run: runFilter},
+		{Name: "queue", Args: "KIND", Help: "show a Curate queue (archive, promote, review…)",
+			Complete: completeQueue, Run: runQueue},
+		{Name: "copy", Args: "prompt|trace|memory", Help: "copy the prompt, the trace JSON or the selected memory (OSC 52)",
+			Complete: completeCopy, Run: runCopy},
+		{Name: "tab", Args: "NAME|1-5", Help: "go to a tab", Complete: completeTab, Run: runTab},
+	}
+	for _, id := range []paneID{paneTrace, paneGolden, paneCurate, paneMemories, paneCaptures} {
+		cmds = append(cmds, tabCommand(id))
+	}
+	return append(cmds,
+		paletteCommand{Name: "help", Help: "every key of this tab and every command",
+			Run: func(m Model, _ string) (Model, tea.Cmd, error) { m.showHelp = true; return m, nil, nil }},
+		paletteCommand{Name: "quit", Aliases: []string{"q"}, Help: "quit memtrace",
+			Run: func(m Model, _ string) (Model, tea.Cmd, error) { return m, tea.Quit, nil }},
+	)
+}
+
+// tabCommand is ":trace", ":golden" …: go to the tab, and with an ACTION
+// do what the tab's key for it does (its footer names the actions).
+func tabCommand(id paneID) paletteCommand {
+	name := string(id)
+	return paletteCommand{
+		Name: name, Args: "[ACTION]", Help: "go to " + tabTitle(id) + "; ACTION: what one of its keys does (tab lists them)",
+		Complete: func(m Model, _ string) []paletteCandidate {
+			i := m.paneIndex(id)
+			if i < 0 {
+				return nil
+			}
+			var out []paletteCandidate
+			for _, a := range paneActions(m.panes[i]) {
+				out = append(out, paletteCandidate{Text: a.Name, Help: a.Help + " (" + a.KeyHelp + ")"})
+			}
+			return out
+		},
+		Run: func(m Model, arg string) (Model, tea.Cmd, error) {
+			i := m.paneIndex(id)
+			if i < 0 {
+				return m, nil, fmt.Errorf("no %s tab", name)
+			}
+			if arg == "" {
+				m.active = i
+				return m, nil, nil
+			}
+			acts := paneActions(m.panes[i])
+			names := make([]string, len(acts))
+			for j, a := range acts {
+				names[j] = a.Name
+			}
+			j, err := pickName(names, arg)
+			if err != nil {
+				return m, nil, fmt.Errorf("%s: %w (:%s tab lists what the tab can do now)", name, err, name)
+			}
+			m.active = i
+			cmd := m.updateActive(acts[j].Press)
+			return m, cmd, nil
+		},
+	}
+}
+
+func tabTitle(id paneID) string {
+	if id == "" {
+		return ""
+	}
+	return strings.ToUpper(string(id[:1])) + string(id[1:])
+}
+
+func (m Model) paneIndex(id paneID) int {
+	for i, p := range m.panes {
+		if p.ID() == id {
+			return i
+		}
+	}
+	return -1
+}
+
+// paneAction is one key of a pane as a palette action.
+type paneAction struct {
+	Name, Help, KeyHelp string
+	Press               tea.KeyPressMsg
+}
+
+// paneActions are the pane's keys as its footer offers them now, named by
+// their help text ("run all" → run-all), without the moves of a list (a
+// palette does not scroll).
+func paneActions(p pane) []paneAction {
+	moves := map[string]bool{"up": true, "down": true, "page up": true, "page down": true, "first": true, "last": true,
+		"scroll up": true, "scroll down": true}
+	seen := map[string]bool{}
+	var out []paneAction
+	for _, b := range p.KeyBindings() {
+		h := b.Help()
+		if len(b.Keys()) == 0 || moves[h.Desc] {
+			continue
+		}
+		name := slug(h.Desc)
+		if name == "" || seen[name] {
+			continue
+		}
+		seen[name] = true
+		out = append(out, paneAction{Name: name, Help: h.Desc, KeyHelp: h.Key, Press: keyPress(b.Keys()[0])})
+	}
+	return out
+}
+
+// slug is help text as a command word: lower case, letters and digits
+// (Korean too), words joined by "-".
+func slug(s string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(s) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r >= 0xAC00 && r <= 0xD7A3 {
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			b.WriteRune(r)
+			dash = false
+			continue
+		}
+		dash = true
+	}
+	return b.String()
+}
+
+// keyPress is the key press a binding's key string names.
+func keyPress(s string) tea.KeyPressMsg {
+	named := map[string]rune{"enter": tea.KeyEnter, "esc": tea.KeyEscape, "tab": tea.KeyTab, "up": tea.KeyUp,
+		"down": tea.KeyDown, "left": tea.KeyLeft, "right": tea.KeyRight, "pgup": tea.KeyPgUp, "pgdown": tea.KeyPgDown,
+		"home": tea.KeyHome, "end": tea.KeyEnd, "backspace": tea.KeyBackspace, "delete": tea.KeyDelete}
+	if r, ok := named[s]; ok {
+		return tea.KeyPressMsg{Code: r}
+	}
+	if s == "space" {
+		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
+	}
+	if rest, ok := strings.CutPrefix(s, "ctrl+"); ok && len([]rune(rest)) == 1 {
+		return tea.KeyPressMsg{Code: []rune(rest)[0], Mod: tea.ModCtrl}
+	}
+	if rest, ok := strings.CutPrefix(s, "shift+"); ok {
+		k := keyPress(rest)
+		k.Mod |= tea.ModShift
+		return k
+	}
+	r := []rune(s)
+	if len(r) == 0 {
+		return tea.KeyPressMsg{}
+	}
+	return tea.KeyPressMsg{Code: r[0], Text: s}
+}
+
+// pickName finds arg among names: exactly, or as the start of one name.
+func pickName(names []string, arg string) (int, error) {
+	arg = strings.ToLower(strings.TrimSpace(arg))
+	var hits []int
+	for i, n := range names {
+		if n == arg {
+			return i, nil
+		}
+		if strings.HasPrefix(n, arg) {
+			hits = append(hits, i)
+		}
+	}
+	switch len(hits) {
+	case 1:
+		return hits[0], nil
+	case 0:
+		return -1, fmt.Errorf("no %q here: use one of %s", arg, strings.Join(names, ", "))
+	}
+	var amb []string
+	for _, i := range hits {
+		amb = append(amb, names[i])
+	}
+	return -1, fmt.Errorf("%q could be %s: type more of it", arg, strings.Join(amb, " or "))
+}
+
+// findCommand is the command a word names: its name or alias, or the
+// start of exactly one name.
+func findCommand(word string) (paletteCommand, error) {
+	cmds := paletteCommands()
+	word = strings.ToLower(word)
+	var names []string
+	for _, c := range cmds {
+		if c.Name == word {
+			return c, nil
+		}
+		for _, a := range c.Aliases {
+			if a == word {
+				return c, nil
+			}
+		}
+		names = append(names, c.Name)
+	}
+	i, err := pickName(names, word)
+	if err != nil {
+		if strings.HasPrefix(err.Error(), "no ") {
+			return paletteCommand{}, fmt.Errorf("unknown command :%s — tab lists the commands, :help shows what each does", word)
+		}
+		return paletteCommand{}, err
+	}
+	return cmds[i], nil
+}
+
+// runCommand runs one palette line ("recall 충주 사과 @+30d").
+func (m Model) runCommand(line string) (Model, tea.Cmd, error) {
+	word, arg, _ := strings.Cut(strings.TrimSpace(line), " ")
+	c, err := findCommand(word)
+	if err != nil {
+		return m, nil, err
+	}
+	arg = strings.TrimSpace(arg)
+	if arg != "" && c.Args == "" {
+		return m, nil, fmt.Errorf(":%s takes no arguments", c.Name)
+	}
+	return c.Run(m, arg)
+}
+
+// completions of the whole input text: command names while the first word
+// is typed, then the command's own argument completions.
+func (m Model) completions(text string) []paletteCandidate {
+	text = strings.TrimLeft(text, " :")
+	word, arg, spaced := strings.Cut(text, " ")
+	if !spaced {
+		var out []paletteCandidate
+		for _, c := range paletteCommands() {
+			names := append([]string{c.Name}, c.Aliases...)
+			for _, n := range names {
+				if strings.HasPrefix(n, strings.ToLower(word)) {
+					t := n
+					if c.Args != "" {
+						t += " "
+					}
+					out = append(out, paletteCandidate{Text: t, Help: strings.TrimSpace(c.Args + "  " + c.Help)})
+					break
+				}
+			}
+		}
+		return out
+	}
+	c, err := findCommand(word)
+	if err != nil || c.Complete == nil {
+		return nil
+	}
+	var out []paletteCandidate
+	for _, a := range c.Complete(m, arg) {
+		if strings.HasPrefix(strings.ToLower(a.Text), strings.ToLower(arg)) && a.Text != arg {
+			out = append(out, paletteCandidate{Text: c.Name + " " + a.Text, Help: a.Help})
+		}
+	}
+	return out
+}
+
+// paletteHelpLines is :help's list of commands (the ? overlay shows it).
+func paletteHelpLines() []string {
+	var out []string
+	for _, c := range paletteCommands() {
+		name := ":" + c.Name
+		for _, a := range c.Aliases {
+			name += " :" + a
+		}
+		out = append(out, strings.TrimSpace(name+" "+c.Args)+" — "+c.Help)
+	}
+	return out
+}
+
+// recallTimes are the times :recall completes after "@".
+var recallTimes = []string{"now", "+1d", "+7d", "+30d", "+90d", "+365d"}
+
+func completeRecall(m Model, arg string) []paletteCandidate {
+	words := strings.Fields(arg)
+	if len(words) == 0 || strings.HasSuffix(arg, " ") && !strings.HasSuffix(strings.TrimSpace(arg), "@") {
+		if len(words) > 0 && !strings.Contains(arg, "@") {
+			prefix := strings.TrimRight(arg, " ")
+			return []paletteCandidate{{Text: prefix + " @", Help: "add a time: @+30d, @2027-01-01"}}
+		}
+		return nil
+	}
+	last := words[len(words)-1]
+	if !strings.HasPrefix(last, "@") {
+		return nil
+	}
+	prefix := strings.TrimSuffix(arg, last)
+	var out []paletteCandidate
+	for _, t := range recallTimes {
+		out = append(out, paletteCandidate{Text: prefix + "@" + t, Help: "recall at " + t})
+	}
+	return out
+}
+
+// parseRecall splits ":recall 충주 사과 @+30d" into the query and the time
+// (the last word starting with "@"; "@ +30d" works too).
+func parseRecall(arg string) (text, at string) {
+	words := strings.Fields(arg)
+	for i := len(words) - 1; i >= 0; i-- {
+		w := words[i]
+		if !strings.HasPrefix(w, "@") {
+			continue
+		}
+		at = strings.TrimPrefix(w, "@")
+		rest := words[i+1:]
+		if at == "" && len(rest) > 0 {
+			at, rest = rest[0], rest[1:]
+		}
+		words = append(append([]string(nil), words[:i]...), rest...)
+		break
+	}
+	return strings.Join(words, " "), at
+}
+
+func runRecall(m Model, arg string) (Model, tea.Cmd, error) {
+	text, at := parseRecall(arg)
+	if text == "" {
+		return m, nil, errors.New("recall needs a query: :recall 충주 사과 @+30d")
+	}
+	q := engine.Query{Text: text}
+	if at != "" {
+		t, err := engine.ParseAt(at, m.c.now())
+		if err != nil {
+			return m, nil, fmt.Errorf("recall: %s", engine.ErrorMessage(err))
+		}
+		q.At = t
+	}
+	return m, func() tea.Msg { return OpenTraceMsg{Query: q} }, nil
+}
+
+func completeMemory(m Model, _ string) []paletteCandidate {
+	var out []paletteCandidate
+	mp, ok := paneOf[memoriesPane](m)
+	if !ok {
+		return nil
+	}
+	if mem, ok := mp.list.selected(); ok {
+		out = append(out, paletteCandidate{Text: fmt.Sprint(mem.ID), Help: "the selected memory"})
+		if mem.Key != "" {
+			out = append(out, paletteCandidate{Text: mem.Key, Help: "the selected memory's key"})
+		}
+	}
+	return out
+}
+
+func runMemory(m Model, arg string) (Model, tea.Cmd, error) {
+	if arg == "" {
+		return m, nil, errors.New("memory needs an id or a key: :memory 42 or :memory m0075")
+	}
+	id, err := strconv.ParseInt(arg, 10, 64)
+	if err != nil {
+		k := arg
+		return m, func() tea.Msg { return OpenMemoryMsg{Key: k} }, nil
+	}
+	store := m.c.deps.Store
+	if store == nil {
+		return m, nil, errors.New("no store: open the UI on a database")
+	}
+	ctx := m.c.ctx
+	return m, func() tea.Msg {
+		mem, err := store.GetMemory(ctx, id)
+		switch {
+		case err != nil:
+			return noticeMsg{Err: true, Text: fmt.Sprintf("memory %d: %s", id, engine.ErrorMessage(err))}
+		case mem.Key == "":
+			return noticeMsg{Err: true, Text: fmt.Sprintf("memory %d has no key, so the Memories filter cannot pick it alone: filter by its text (/)", id)}
+		}
+		return OpenMemoryMsg{Key: mem.Key}
+	}, nil
+}
+
+func completeBatch(m Model, _ string) []paletteCandidate {
+	cp, ok := paneOf[curatePane](m)
+	if !ok {
+		return nil
+	}
+	var out []paletteCandidate
+	for _, b := range cp.batches { // newest first, as the history lists them
+		out = append(out, paletteCandidate{Text: b.Batch, Help: fmt.Sprintf("%s · %s · %d rows", b.At.UTC().Format("2006-01-02 15:04"), b.Actor, b.Rows)})
+	}
+	return out
+}
+
+func runBatch(m Model, arg string) (Model, tea.Cmd, error) {
+	i := m.paneIndex(paneCurate)
+	if i < 0 {
+		return m, nil, errors.New("no Curate tab")
+	}
+	cp := m.panes[i].(curatePane)
+	if arg == "" {
+		return m, nil, errors.New("batch needs a batch id: :batch <tab> lists them")
+	}
+	names := make([]string, len(cp.batches))
+	for j, b := range cp.batches {
+		names[j] = strings.ToLower(b.Batch)
+	}
+	j, err := pickName(names, arg)
+	if err != nil {
+		if len(names) == 0 {
+			return m, nil, errors.New("the batch history is empty (or still loading): nothing was applied yet")
+		}
+		return m, nil, fmt.Errorf("batch: no batch %q in the history: :batch <tab> lists them", arg)
+	}
+	cp = cp.enterMode(modeHistory)
+	cp.histCur = j
+	m.panes[i], m.active = cp, i
+	return m, nil, nil
+}
+
+func completeFilter(m Model, arg string) []paletteCandidate {
+	words := strings.Fields(arg)
+	prefix := ""
+	if len(words) > 0 && !strings.HasSuffix(arg, " ") {
+		prefix = strings.TrimSuffix(arg, words[len(words)-1])
+	} else {
+		prefix = arg
+	}
+	var out []paletteCandidate
+	for _, f := range []string{"status:active", "status:quarantined", "status:archived", "kind:fact", "kind:episode",
+		"tier:hot", "tier:warm", "tier:cold", "type:", "key:"} {
+		out = append(out, paletteCandidate{Text: prefix + f, Help: "Memories filter field"})
+	}
+	return out
+}
+
+func runFilter(m Model, arg string) (Model, tea.Cmd, error) {
+	i := m.paneIndex(paneMemories)
+	if i < 0 {
+		return m, nil, errors.New("no Memories tab")
+	}
+	if _, problem := memoryQueryCheck(arg); problem != "" {
+		return m, nil, errors.New("filter: " + problem)
+	}
+	mp := m.panes[i].(memoriesPane)
+	mp.input.SetValue(arg)
+	mp, cmd := mp.runFilter()
+	m.panes[i], m.active = mp, i
+	return m, cmd, nil
+}
+
+func completeQueue(Model, string) []paletteCandidate {
+	var out []paletteCandidate
+	for _, k := range curateKinds() {
+		out = append(out, paletteCandidate{Text: k, Help: "Curate queue"})
+	}
+	return out
+}
+
+func runQueue(m Model, arg string) (Model, tea.Cmd, error) {
+	i := m.paneIndex(paneCurate)
+	if i < 0 {
+		return m, nil, errors.New("no Curate tab")
+	}
+	j, err := pickName(curateKinds(), arg)
+	if err != nil {
+		return m, nil, fmt.Errorf("queue: %w", err)
+	}
+	cp := m.panes[i].(curatePane)
+	cp = cp.enterMode(modeQueue)
+	cp.kindIdx, cp.cursor = j, 0
+	m.panes[i], m.active = cp, i
+	return m, nil, nil
+}
+
+func completeTab(m Model, _ string) []paletteCandidate {
+	var out []paletteCandidate
+	for i, p := range m.panes {
+		out = append(out, paletteCandidate{Text: string(p.ID()), Help: fmt.Sprintf("tab %d", i+1)})
+	}
+	return out
+}
+
+func runTab(m Model, arg string) (Model, tea.Cmd, error) {
+	if n, err := strconv.Atoi(arg); err == nil {
+		if n < 1 || n > len(m.panes) {
+			return m, nil, fmt.Errorf("tab: %d is not a tab: use 1-%d", n, len(m.panes))
+		}
+		m.active = n - 1
+		return m, nil, nil
+	}
+	names := make([]string, len(m.panes))
+	for i, p := range m.panes {
+		names[i] = string(p.ID())
+	}
+	i, err := pickName(names, arg)
+	if err != nil {
+		return m, nil, fmt.Errorf("tab: %w", err)
+	}
+	m.active = i
+	return m, nil, nil
+}
+
+func completeCopy(m Model, _ string) []paletteCandidate {
+	var out []paletteCandidate
+	for _, t := range m.copyTargetsAll() {
+		out = append(out, paletteCandidate{Text: t.Name, Help: t.Binding.Help().Desc + " (" + tabTitle(t.From) + ")"})
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Text < out[j].Text })
+	return out
+}
+
+func runCopy(m Model, arg string) (Model, tea.Cmd, error) {
+	targets := m.copyTargetsAll()
+	names := make([]string, len(targets))
+	for i, t := range targets {
+		names[i] = t.Name
+	}
+	if len(targets) == 0 {
+		return m, nil, errors.New("copy: nothing to copy yet: run a recall (:recall …) or select a memory")
+	}
+	if arg == "" {
+		return m, nil, fmt.Errorf("copy what? %s", strings.Join(names, ", "))
+	}
+	i, err := pickName(names, arg)
+	if err != nil {
+		return m, nil, fmt.Errorf("copy: %w", err)
+	}
+	return m, copyCmd(targets[i]), nil
+}
+
+// paneOf is the root's pane of type P.
+func paneOf[P pane](m Model) (P, bool) {
+	for _, p := range m.panes {
+		if v, ok := p.(P); ok {
+			return v, true
+		}
+	}
+	var zero P
+	return zero, false
+}
