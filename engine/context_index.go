@@ -70,16 +70,23 @@ func newLexical() *lexical.Index {
 // distance 1 (before, after), then 2, …, lexical.None where there is none.
 func (s *sessionIndex) window(id int64) []int64 {
 	w := make([]int64, 2*ContextWindow)
+	s.windowInto(id, w)
+	return w
+}
+
+// windowInto fills w (len 2·ContextWindow) with window(id) without
+// allocating; it reports whether id has any neighbour slot at all.
+func (s *sessionIndex) windowInto(id int64, w []int64) bool {
 	for k := range w {
 		w[k] = lexical.None
 	}
 	pos, ok := s.position[id]
 	if !ok || pos.session == "" {
-		return w
+		return false
 	}
 	ids, at := s.place(id, pos.session)
 	if at < 0 {
-		return w
+		return false
 	}
 	for d := 1; d <= ContextWindow; d++ {
 		if j := at - d; j >= 0 {
@@ -89,7 +96,7 @@ func (s *sessionIndex) window(id int64) []int64 {
 			w[2*(d-1)+1] = ids[j]
 		}
 	}
-	return w
+	return true
 }
 
 // termNos appends to dst the term numbers of text's tokens (textnorm.Tokens),

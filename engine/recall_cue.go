@@ -57,36 +57,46 @@ func (e *Engine) cueScores(ids []int64, weights map[string]float64) (own, streng
 	if total <= 0 {
 		return own, strength
 	}
-	set := e.termSet(mass)
-	seen := make(map[string]float64, len(mass)) // term → the weight it is cued with
+	// Term numbers → position in terms, and per-candidate cue weights by
+	// position: no string maps on the hot path.
+	index := make(map[int32]int, len(mass))
+	for i, t := range terms {
+		if _, ok := mass[t]; ok {
+			if no, ok := e.lex.Lookup(t); ok {
+				index[no] = i
+			}
+		}
+	}
+	cued := make([]float64, len(terms)) // the weight each term is cued with
 	mark := func(id int64, w float64) {
 		for _, no := range e.ownTerms(id) {
-			if t, ok := set[no]; ok && seen[t] < w {
-				seen[t] = w
+			if k, ok := index[no]; ok && cued[k] < w {
+				cued[k] = w
 			}
 		}
 	}
 	slotWeights := contextSlotWeights()
+	var window [2 * ContextWindow]int64
 	for i, id := range ids {
-		clear(seen)
+		clear(cued)
 		mark(id, 1)
 		hit := 0.0
-		for _, t := range terms { // fixed order, as above
-			if seen[t] == 1 {
+		for k, t := range terms { // fixed order, as above
+			if cued[k] == 1 {
 				hit += mass[t]
 			}
 		}
 		own[i] = min(1, hit/total)
-		if e.sessions != nil {
-			for k, nb := range e.sessions.window(id) {
+		if own[i] < 1 && e.sessions != nil && e.sessions.windowInto(id, window[:]) {
+			for k, nb := range window {
 				if pos, ok := e.sessions.position[nb]; ok && pos.status != StatusQuarantined {
 					mark(nb, slotWeights[k])
 				}
 			}
-		}
-		hit = 0
-		for _, t := range terms {
-			hit += mass[t] * seen[t]
+			hit = 0
+			for k, t := range terms {
+				hit += mass[t] * cued[k]
+			}
 		}
 		strength[i] = min(1, hit/total)
 	}
