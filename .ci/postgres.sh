@@ -29,9 +29,14 @@ postgres_install() {
 	fi
 	postgres_log "installing postgresql-$PG_VERSION"
 	apt-get update -qq
-	# The package's own cluster is not used: policy-rc.d keeps it from
-	# starting, and the tests run their own cluster below.
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "postgresql-$PG_VERSION" >/dev/null
+	# The tests run a cluster of their own (below): the package is told
+	# not to create (and so not to start) its default one.
+	mkdir -p /etc/postgresql-common
+	if [ ! -f /etc/postgresql-common/createcluster.conf ]; then
+		echo "create_main_cluster = false" >/etc/postgresql-common/createcluster.conf
+	fi
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+		-o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold "postgresql-$PG_VERSION" >/dev/null
 }
 
 # postgres_free_port prints a loopback port nobody listens on.

@@ -325,18 +325,3 @@ func (s *sessionIndex) neighbours(id int64, session string) []int64 {
 	}
 	return out
 }
-
-// ownTermMatches counts the query terms that occur in a memory's own text
-// (not its neighbours'). Caller must not hold e.mu.
-func (e *Engine) ownTermMatches(id int64, weights map[string]float64) int {
-	e.mu.RLock()
-	defer e.mu.RUnlock()
-	set := e.termSet(weights)
-	n := 0
-	for _, no := range e.ownTerms(id) {
-		if _, ok := set[no]; ok {
-			n++
-		}
-	}
-	return n
-}

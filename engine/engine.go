@@ -37,6 +37,11 @@ type Engine struct {
 	now      func() time.Time
 	cfg      Config
 
+	// changes is signalled (without blocking) when Refresh applied
+	// memories: see Changes.
+	changesOnce sync.Once
+	changes     chan struct{}
+
 	mu    sync.RWMutex
 	mems  map[int64]*Memory
 	ids   []int64 // sorted
@@ -282,7 +287,33 @@ func (e *Engine) Refresh(ctx context.Context) error {
 	if len(ms) == 0 {
 		return nil
 	}
-	return e.load(ctx, ms)
+	if err := e.load(ctx, ms); err != nil {
+		return err
+	}
+	select {
+	case e.changesChan() <- struct{}{}:
+	default: // one pending signal stands for any number of refreshes
+	}
+	return nil
+}
+
+// Changes is signalled whenever a Refresh applied changed memories — this
+// process's writes or another's (on PostgreSQL the CLI refreshes on every
+// change notification). A view that shows the store reloads on it; one
+// signal may stand for several refreshes.
+func (e *Engine) Changes() <-chan struct{} { return e.changesChan() }
+
+func (e *Engine) changesChan() chan struct{} {
+	e.changesOnce.Do(func() { e.changes = make(chan struct{}, 1) })
+	return e.changes
+}
+
+// Seq is the highest store seq the caches have applied: a change
+// notification at or below it is already in them.
+func (e *Engine) Seq() int64 {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	return e.seq
 }
 
 // Memory returns a copy of the cached memory with this id (any status).

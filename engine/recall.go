@@ -104,12 +104,17 @@ type recallRun struct {
 	q   Query
 	cfg Config
 
-	terms    []string           // kept query terms
-	weights  map[string]float64 // BM25 weight per distinct term
-	qvec     []float32
-	live     []*candidate
-	prompt   string
-	rendered []promptLine
+	terms   []string           // kept query terms
+	weights map[string]float64 // BM25 weight per distinct term
+	qvec    []float32
+	// generic are the query's generic terms (textnorm.IsGeneric), none when
+	// every term is generic; qvecSpecific embeds the query without them
+	// (qvec when it has none). See recall_relevance.go.
+	generic      map[string]bool
+	qvecSpecific []float32
+	live         []*candidate
+	prompt       string
+	rendered     []promptLine
 }
 
 // stage dispatches one stage by name, so Recall runs exactly StageNames.
@@ -151,6 +156,7 @@ type candidate struct {
 	vec                       []float32
 	fromLex, fromVec, fromHot bool
 	bm25, cosine, relevance   float64
+	cosineSpecific            float64 // cosine to the query without its generic words
 	decay, boost, final       float64
 	channel                   string
 	former                    bool // superseded at the recall's time, recalled as a former fact

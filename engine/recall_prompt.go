@@ -52,7 +52,7 @@ func (r *recallRun) renderPrompt(st *StageTrace) {
 // matters: they are what the agent receives.
 func (r *recallRun) budget(st *StageTrace) {
 	limit := r.q.Budget
-	used := runeCount(promptOpen) + 1 + runeCount(promptClose)
+	used := PromptBlockChars()
 	var kept []*candidate
 	var lines []string
 	var dropped []TraceItem
@@ -75,6 +75,10 @@ func (r *recallRun) budget(st *StageTrace) {
 	st.Notes["used_chars"] = strconv.Itoa(runeCount(r.prompt))
 	r.keep(st, kept, dropped)
 }
+
+// PromptBlockChars is what the memory block costs the budget besides its
+// lines: the opening line and the closing tag.
+func PromptBlockChars() int { return runeCount(promptOpen) + 1 + runeCount(promptClose) }
 
 func renderBlock(lines []string) string {
 	var b strings.Builder

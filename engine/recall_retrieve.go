@@ -12,32 +12,11 @@ import (
 	"memtrace/engine/vector"
 )
 
-// Stages 0–3: preprocess, candidates, exclude, rerank.
+// Stages 0–2: preprocess, candidates, exclude (rerank: recall_relevance.go).
 
-// Relevance weights (stage rerank): relevance_score = wLexical ×
-// bm25_norm_score + wVector × cosine_score, both parts in [0, 1]. The
-// lexical side (BM25 with the conversational context) is the stronger and
-// the broader retriever; the default hashed embedder sees the same words
-// again as n-grams, so it refines rather than equals it. LoCoMo rerank
-// order R@5/R@10/R@25/R@50 by wLexical: 0.5 → .653/.740/.812/.846,
-// 0.6 → .662/.750/.818/.848, 0.7 → .670/.755/.823/.851, 0.8 →
-// .674/.758/.824/.853; 0.7 keeps the vector side's say over what the
-// words miss (a learned embedder in its place may deserve more).
-const (
-	wLexical = 0.7
-	wVector  = 0.3
-	// relevanceFloor: retrieved items scoring below it are unrelated to the
-	// query and leave at rerank. HOT items are judged by the stricter
-	// guaranteed gate instead.
-	relevanceFloor = 0.20
-	// echoWindow: a memory of the live session created this recently before
-	// the query is the conversation echoing itself, not something recalled.
-	echoWindow = 10 * time.Minute
-	// contextOnlyCosine: a candidate none of whose own words is a query
-	// term, and whose own text is this dissimilar to the query, matched only
-	// through its neighbours (see context_index.go) and leaves at rerank.
-	contextOnlyCosine = 0.10
-)
+// echoWindow: a memory of the live session created this recently before
+// the query is the conversation echoing itself, not something recalled.
+const echoWindow = 10 * time.Minute
 
 // shortTermWeight is the BM25 weight of a one-character query term. A
 // single Hangul syllable is usually a homograph — "시" is a city, an hour
@@ -81,15 +60,7 @@ func (r *recallRun) preprocess(st *StageTrace) error {
 	}
 	st.Notes["down_weighted_terms"] = strings.Join(short, " ")
 	st.Notes["term_weights"] = "1 per term; " + f3(shortTermWeight) + " for one-character terms"
-	vs, err := r.e.Embed(r.ctx, r.q.Text)
-	if err != nil {
-		return err
-	}
-	r.qvec = make([]float32, len(vs[0]))
-	copy(r.qvec, vs[0])
-	vector.Normalize(r.qvec)
-	st.Notes["embedder"] = r.e.Embedder().Name()
-	return nil
+	return r.embedQuery(st)
 }
 
 // candidates pools the lexical (BM25) top-N and the vector (cosine) top-N,
@@ -290,49 +261,4 @@ func AsksAboutPast(text string) bool {
 		}
 	}
 	return false
-}
-
-// rerank gives every item one relevance score in [0, 1]:
-//
-//	bm25_norm_score = min(1, bm25_score / Σ weight(term) × idf(term))
-//	relevance_score = 0.7 × bm25_norm_score + 0.3 × cosine_score
-//
-// Σ weight × idf is what a document of average length containing every query term
-// once would score, so the normalisation is absolute (it does not make the
-// best match of an unrelated query look perfect) and the guaranteed gate
-// means the same for every query. Retrieved items below relevanceFloor are
-// dropped; HOT items go on to the guaranteed gate.
-func (r *recallRun) rerank(st *StageTrace) {
-	idfSum := r.e.idfSum(r.weights)
-	var kept []*candidate
-	var dropped []TraceItem
-	for _, c := range r.live {
-		norm := 0.0
-		if idfSum > 0 {
-			norm = min(1, c.bm25/idfSum)
-		}
-		c.relevance = wLexical*norm + wVector*c.cosine
-		c.set("bm25_norm_score", norm)
-		c.set("relevance_score", c.relevance)
-	}
-	sortByScore(r.live, func(c *candidate) float64 { return c.relevance })
-	for _, c := range r.live {
-		if !c.fromHot && c.cosine < contextOnlyCosine && r.e.ownTermMatches(c.m.ID, r.weights) == 0 {
-			// Its BM25 score came from its neighbours' words alone: context
-			// helps rank a memory that says something about the query, but
-			// must not surface one that says nothing about it.
-			dropped = append(dropped, c.drop(DropNeighbourOnly, fmt.Sprintf("unrelated: matched only through neighbouring memories (no query term in its own text, cosine_score %s < %s)", f3(c.cosine), f3(contextOnlyCosine))))
-			continue
-		}
-		if c.relevance < relevanceFloor && !c.fromHot {
-			dropped = append(dropped, c.drop(DropBelowFloor, fmt.Sprintf("unrelated: relevance_score %s < floor %s", f3(c.relevance), f3(relevanceFloor))))
-			continue
-		}
-		kept = append(kept, c)
-	}
-	st.Notes["formula"] = fmt.Sprintf("relevance_score = %s × min(1, bm25_score / Σ weight·idf) + %s × cosine_score", f3(wLexical), f3(wVector))
-	st.Notes["idf_sum"] = f3(idfSum)
-	st.Notes["relevance_floor"] = f3(relevanceFloor)
-	st.Notes["context_only_cosine"] = f3(contextOnlyCosine)
-	r.keep(st, kept, dropped)
 }

@@ -54,6 +54,8 @@ type Queries interface {
 	// Audit.
 	AuditForMemory(ctx context.Context, memoryID int64) ([]*AuditEntry, error)
 	AuditForBatch(ctx context.Context, batch string) ([]*AuditEntry, error)
+	// FindAudit returns the audit rows f selects, oldest first.
+	FindAudit(ctx context.Context, f AuditFilter) ([]*AuditEntry, error)
 	// Batches lists batch ids with their row counts, newest first.
 	Batches(ctx context.Context, limit int) ([]BatchInfo, error)
 	// NextBatchID returns a batch id never handed out before in this
@@ -82,6 +84,14 @@ type Queries interface {
 	// Settings: small key/value pairs (e.g. the embedder an index was built with).
 	GetSetting(ctx context.Context, key string) (string, error) // "" when unset
 	SetSetting(ctx context.Context, key, value string) error
+}
+
+// AuditFilter selects audit rows.
+type AuditFilter struct {
+	AfterID int64 // rows with an id above it (0: every row)
+	// Superseded keeps the rows of memories that are superseded now (the
+	// Curate tab finds the row that wrote each standing link among them).
+	Superseded bool
 }
 
 // BatchInfo summarises one audited batch.

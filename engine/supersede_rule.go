@@ -39,41 +39,55 @@ type changeMarker struct {
 	name    string
 	re      *regexp.Regexp
 	implies string
+	// lits: lower-case words one of which every match contains; a text
+	// without any of them skips the pattern (most texts carry no marker,
+	// and a substring test costs far less than the pattern).
+	lits []string
 }
 
 // markerTable is the bilingual change-marker table, in order of strength.
 func markerTable() []changeMarker {
-	en := func(name, pattern, implies string) changeMarker {
-		return changeMarker{name, regexp.MustCompile(`(?i)\b(?:` + pattern + `)\b`), implies}
+	en := func(name, pattern, implies string, lits ...string) changeMarker {
+		return changeMarker{name, regexp.MustCompile(`(?i)\b(?:` + pattern + `)\b`), implies, lits}
 	}
-	ko := func(name, pattern, implies string) changeMarker {
-		return changeMarker{name, regexp.MustCompile(pattern), implies}
+	ko := func(name, pattern, implies string, lits ...string) changeMarker {
+		return changeMarker{name, regexp.MustCompile(pattern), implies, lits}
 	}
 	return []changeMarker{
-		en("migrated from … to", `migrated\s+(?:\S+\s+){0,4}?from\s+\S+(?:\s+\S+){0,3}?\s+to`, ""),
-		en("switched to", `switched\s+(?:\S+\s+){0,3}?(?:to|from)`, ""),
-		en("moved to", `moved\s+(?:to|into)`, "home"),
-		en("moved … to", `moved\s+(?:\S+\s+){1,3}?to`, ""),
-		en("no longer", `no\s+longer|not\s+any\s*more|anymore`, ""),
-		en("new X is", `new\s+(?:\S+\s+){1,2}?(?:is|are)`, ""),
-		en("joined", `joined`, "employer"),
-		en("started", `started`, ""),
-		en("stopped", `stopped|quit`, ""),
-		en("instead", `instead`, ""),
-		en("replaced", `replaced|upgraded\s+to|changed\s+(?:\S+\s+){0,3}?to`, ""),
-		en("now", `now|nowadays|these\s+days`, ""),
-		ko("바꿨어", `바꿨|바꾸었|바뀌었|바꿈`, ""),
-		ko("옮겼어", `옮겼|옮기었`, ""),
-		ko("이사했", `이사\s*(?:했|왔|갔|함)`, "home"),
-		ko("입사했", `입사\s*(?:했|함)|이직\s*(?:했|함)`, "employer"),
-		ko("입학했", `입학\s*(?:했|함)|들어갔`, "school"),
-		ko("그만두고", `그만두고|그만뒀|그만\s+뒀|끊었`, ""),
-		ko("더 이상 … 안", `더\s*이상`, ""),
-		ko("새로", `새로|(?:^|\s)새\s`, ""),
-		ko("시작했", `시작했`, ""),
-		ko("대신", `대신`, ""),
-		ko("이제", `이제|요즘은`, ""),
+		en("migrated from … to", `migrated\s+(?:\S+\s+){0,4}?from\s+\S+(?:\s+\S+){0,3}?\s+to`, "", "migrated"),
+		en("switched to", `switched\s+(?:\S+\s+){0,3}?(?:to|from)`, "", "switched"),
+		en("moved to", `moved\s+(?:to|into)`, "home", "moved"),
+		en("moved … to", `moved\s+(?:\S+\s+){1,3}?to`, "", "moved"),
+		en("no longer", `no\s+longer|not\s+any\s*more|anymore`, "", "longer", "any"),
+		en("new X is", `new\s+(?:\S+\s+){1,2}?(?:is|are)`, "", "new"),
+		en("joined", `joined`, "employer", "joined"),
+		en("started", `started`, "", "started"),
+		en("stopped", `stopped|quit`, "", "stopped", "quit"),
+		en("instead", `instead`, "", "instead"),
+		en("replaced", `replaced|upgraded\s+to|changed\s+(?:\S+\s+){0,3}?to`, "", "replaced", "upgraded", "changed"),
+		en("now", `now|nowadays|these\s+days`, "", "now", "these"),
+		ko("바꿨어", `바꿨|바꾸었|바뀌었|바꿈`, "", "바꿨", "바꾸었", "바뀌었", "바꿈"),
+		ko("옮겼어", `옮겼|옮기었`, "", "옮겼", "옮기었"),
+		ko("이사했", `이사\s*(?:했|왔|갔|함)`, "home", "이사"),
+		ko("입사했", `입사\s*(?:했|함)|이직\s*(?:했|함)`, "employer", "입사", "이직"),
+		ko("입학했", `입학\s*(?:했|함)|들어갔`, "school", "입학", "들어갔"),
+		ko("그만두고", `그만두고|그만뒀|그만\s+뒀|끊었`, "", "그만", "끊었"),
+		ko("더 이상 … 안", `더\s*이상`, "", "이상"),
+		ko("새로", `새로|(?:^|\s)새\s`, "", "새"),
+		ko("시작했", `시작했`, "", "시작했"),
+		ko("대신", `대신`, "", "대신"),
+		ko("이제", `이제|요즘은`, "", "이제", "요즘은"),
 	}
+}
+
+// containsAny reports whether lower (lower-cased text) contains one of lits.
+func containsAny(lower string, lits []string) bool {
+	for _, l := range lits {
+		if strings.Contains(lower, l) {
+			return true
+		}
+	}
+	return false
 }
 
 // notChange are phrases in which a marker word does not mark a change.
@@ -153,8 +167,12 @@ func (r *supersedeRule) find(text string) changeFinding {
 	var f changeFinding
 	var span []int
 	var mk *changeMarker
+	lower := strings.ToLower(text)
 	for i := range r.markers {
 		m := &r.markers[i]
+		if !containsAny(lower, m.lits) {
+			continue
+		}
 		loc := m.re.FindStringIndex(text)
 		if loc == nil {
 			continue

@@ -44,6 +44,14 @@ type TraceItem struct {
 	// DropKind is Dropped for programs: one of DropKinds, set exactly when
 	// Dropped is.
 	DropKind DropKind `json:"drop_kind,omitempty"`
+	// MatchedTerms (rerank stage only): the query terms in the memory's own
+	// text, specific ones first; GenericTerms the generic words among them
+	// (textnorm.IsGeneric), which are no evidence of relevance;
+	// ContextTerms the specific query terms only its conversational
+	// neighbours hold. See RelevanceGateHelp.
+	MatchedTerms []string `json:"matched_terms,omitempty"`
+	GenericTerms []string `json:"generic_terms,omitempty"`
+	ContextTerms []string `json:"context_terms,omitempty"`
 	// Recognised (temporal stage only): kept although forgotten in free
 	// recall at the recall's time, because the query cues it (cue_strength ≥
 	// RecognitionCue) and still recognisable. Further facts about an item travel as fields like

@@ -20,7 +20,10 @@ const (
 	DropSessionEcho   DropKind = "session_echo"
 	DropSuperseded    DropKind = "superseded"
 	// rerank
+	DropLowIDFShare   DropKind = "low_idf_share"
+	DropGenericOnly   DropKind = "generic_only"
 	DropNeighbourOnly DropKind = "neighbour_only"
+	DropVectorOnly    DropKind = "vector_only"
 	DropBelowFloor    DropKind = "below_floor"
 	// temporal
 	DropNotYetCreated DropKind = "not_yet_created"
@@ -61,7 +64,10 @@ func DropKinds() []DropKindInfo {
 		{DropOtherProject, "exclude", "scoped to another project than the query's"},
 		{DropSessionEcho, "exclude", "in the query's session, inside the echo window"},
 		{DropSuperseded, "exclude", "superseded by a newer memory at the recall's time, and the query does not ask about the past"},
-		{DropNeighbourOnly, "rerank", "matched only through neighbouring memories"},
+		{DropLowIDFShare, "rerank", "specific query terms in its own text, but under 10% of the query's idf mass; specific_cosine_score < 0.50"},
+		{DropGenericOnly, "rerank", "shares only generic words (take, every, 하다, 모든 …) with the query; specific_cosine_score < 0.50"},
+		{DropNeighbourOnly, "rerank", "specific query terms only in its neighbours' text, no query word of its own; specific_cosine_score < 0.50"},
+		{DropVectorOnly, "rerank", "found by vector similarity alone, no query term in its own text or its neighbours'; specific_cosine_score < 0.50"},
 		{DropBelowFloor, "rerank", "relevance_score below the relevance floor"},
 		{DropNotYetCreated, "temporal", "created after the recall's time (at)"},
 		{DropForgotten, "temporal", "decay × importance < threshold (out of free recall), cue_strength below recognition"},

@@ -81,8 +81,20 @@ func TestEveryDropKindComesFromItsStage(t *testing.T) {
 	mk(engine.Memory{Key: "hot-relevant", Content: "always check the staging database port before a deploy", Tier: engine.TierHot, Kind: engine.KindFact})
 	mk(engine.Memory{Key: "hot-relevant2", Content: "the staging database port is documented in the runbook", Tier: engine.TierHot, Kind: engine.KindFact})
 	mk(engine.Memory{Key: "hot-irrelevant", Content: "answer in Korean when the user writes Korean", Tier: engine.TierHot, Kind: engine.KindFact})
-	// rerank: a memory that shares no word with the query
+	// rerank: a memory that shares no word with the query, one that shares
+	// only a generic word, and one whose neighbour holds the query's words
 	mk(engine.Memory{Key: "unrelated", Content: "the cat sleeps on the warm laptop keyboard"})
+	mk(engine.Memory{Key: "generic", Content: "I take the bus to work"})
+	// … and one with evidence (one of eight equally rare query words) whose
+	// relevance_score stays under the floor
+	mk(engine.Memory{Key: "kettle", Content: "the kettle whistles at dawn"})
+	mk(engine.Memory{Key: "ledger", Content: "invoice ledger tariff voucher receipt parcel courier"})
+	// temporal: an old trivial episode the query cues too weakly to
+	// recognise, but specifically enough to pass the relevance gate
+	mk(engine.Memory{Key: "late-courier", Content: "the courier was late again", Kind: engine.KindEpisode,
+		Importance: 0.1, CreatedAt: now.Add(-400 * day)})
+	mk(engine.Memory{Key: "espresso", Content: "the espresso machine on floor three is broken again", Session: "office", CreatedAt: now.Add(-3 * day)})
+	mk(engine.Memory{Key: "lunch", Content: "Lunch is at noon with Priya and Joon", Session: "office", CreatedAt: now.Add(-3*day + time.Minute)})
 
 	seen := map[engine.DropKind]int{}
 	for _, q := range []engine.Query{
@@ -91,6 +103,10 @@ func TestEveryDropKindComesFromItsStage(t *testing.T) {
 		{Text: "staging database port cat", At: now, K: 1},
 		{Text: "warm keyboard staging", At: now},
 		{Text: "staging database port cat keyboard sleeps", At: now},
+		{Text: "take the staging database port", At: now},
+		{Text: "espresso machine", At: now},
+		{Text: "kettle invoice ledger tariff voucher receipt parcel courier", At: now},
+		{Text: "voucher receipt parcel courier", At: now},
 	} {
 		q.ReadOnly = true
 		checkDropKinds(t, recall(t, e, q), seen)

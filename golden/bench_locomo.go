@@ -71,6 +71,9 @@ type LoCoMoResult struct {
 	Ranking  string         `json:"ranking"` // what "pipeline" measures
 	Budget   int            `json:"budget"`
 	Recalled int            `json:"recalls"`
+	// Precision is, per system of Results, what its ranking puts into a
+	// prompt of the recall's budget (bench_precision.go).
+	Precision map[string]LoCoMoPrecision `json:"precision"`
 }
 
 // The rows of a LoCoMoResult.
@@ -171,9 +174,13 @@ func RunLoCoMo(ctx context.Context, l *LoCoMo, open EngineFactory, o LoCoMoOptio
 	}
 	recalls := 0
 	budget := o.Budget
+	prec := map[string]*precisionAcc{}
+	for _, s := range []string{SystemPipeline, SystemFinal, SystemRerank, SystemBM25} {
+		prec[s] = &precisionAcc{}
+	}
 	for i := range convs {
 		c := &convs[i]
-		n, err := benchConversation(ctx, c, open, depth, budget, o, acc)
+		n, err := benchConversation(ctx, c, open, depth, budget, o, acc, prec)
 		if err != nil {
 			return nil, err
 		}
@@ -194,7 +201,10 @@ func RunLoCoMo(ctx context.Context, l *LoCoMo, open EngineFactory, o LoCoMoOptio
 		Ranking: "pipeline = the merge stage's items in order (relevance × retention, MMR; k = " +
 			fmt.Sprint(depth) + "), before the character budget; final = the budget survivors; " +
 			"rerank = the rerank stage's relevance order (before time decay); bm25 = the plain BM25 reference",
-		Budget: budget, Recalled: recalls,
+		Budget: budget, Recalled: recalls, Precision: map[string]LoCoMoPrecision{},
+	}
+	for name, p := range prec {
+		res.Precision[name] = p.figures()
 	}
 	for name, r := range acc {
 		res.Results[name] = r.Table()
@@ -208,7 +218,8 @@ func RunLoCoMo(ctx context.Context, l *LoCoMo, open EngineFactory, o LoCoMoOptio
 	return res, nil
 }
 
-func benchConversation(ctx context.Context, c *Conversation, open EngineFactory, depth, budget int, o LoCoMoOptions, acc map[string]*RecallAtK) (recalls int, err error) {
+func benchConversation(ctx context.Context, c *Conversation, open EngineFactory, depth, budget int, o LoCoMoOptions,
+	acc map[string]*RecallAtK, prec map[string]*precisionAcc) (recalls int, err error) {
 	e, closeFn, err := open(ctx, c.SampleID)
 	if err != nil {
 		return 0, fmt.Errorf("bench locomo %s: open: %w", c.SampleID, err)
@@ -223,6 +234,8 @@ func benchConversation(ctx context.Context, c *Conversation, open EngineFactory,
 	}
 	prefix := c.SampleID + ":"
 	at := lastSession(c).Add(24 * time.Hour)
+	lines := turnLineChars(LoCoMoMemories(c, o.Kind, o.Importance), prefix)
+	ref := NewReferenceBM25(c)
 	for _, q := range c.QA {
 		if len(q.Evidence) == 0 {
 			continue
@@ -232,15 +245,28 @@ func benchConversation(ctx context.Context, c *Conversation, open EngineFactory,
 			return recalls, fmt.Errorf("bench locomo %s: recall %q: %w", c.SampleID, q.Question, err)
 		}
 		recalls++
-		acc[SystemPipeline].Add(q.Category, q.Evidence, stageKeys(tr, "merge", prefix))
-		acc[SystemRerank].Add(q.Category, q.Evidence, stageKeys(tr, "rerank", prefix))
+		pipeline, rerank := stageKeys(tr, "merge", prefix), stageKeys(tr, "rerank", prefix)
+		acc[SystemPipeline].Add(q.Category, q.Evidence, pipeline)
+		acc[SystemRerank].Add(q.Category, q.Evidence, rerank)
 		final := make([]string, 0, len(tr.Survivors))
 		for _, s := range tr.Survivors {
 			final = append(final, strings.TrimPrefix(s.Key, prefix))
 		}
 		acc[SystemFinal].Add(q.Category, q.Evidence, final)
+		prec[SystemPipeline].add(pipeline, q.Evidence, lines, tr.Budget)
+		prec[SystemFinal].add(final, q.Evidence, lines, tr.Budget)
+		prec[SystemRerank].add(rerank, q.Evidence, lines, tr.Budget)
+		prec[SystemBM25].add(ref.Rank(q.Question, depth), q.Evidence, lines, tr.Budget)
 	}
 	return recalls, nil
+}
+
+// budgetLabel names the budget of a run: its characters, or the engine's.
+func budgetLabel(budget int) string {
+	if budget <= 0 {
+		return fmt.Sprint(engine.DefaultConfig().Budget)
+	}
+	return fmt.Sprint(budget)
 }
 
 // stageKeys are the dia_ids of the items a stage kept, in its order.
@@ -267,7 +293,7 @@ func (r *LoCoMoResult) Text() string {
 	for _, k := range r.Ks {
 		fmt.Fprintf(&b, " %7s", fmt.Sprintf("R@%d", k))
 	}
-	b.WriteString("\n")
+	b.WriteString("   survivors  evidence\n")
 	row := func(name string, get func(k int) (float64, bool)) {
 		fmt.Fprintf(&b, "%-12s", name)
 		for _, k := range r.Ks {
@@ -277,15 +303,19 @@ func (r *LoCoMoResult) Text() string {
 				fmt.Fprintf(&b, " %7s", "—")
 			}
 		}
-		b.WriteString("\n")
 	}
 	for _, s := range r.Systems {
 		row(s, func(k int) (float64, bool) {
 			v, ok := r.Results[s][fmt.Sprintf("R@%d", k)]["overall"]
 			return v, ok
 		})
+		if p, ok := r.Precision[s]; ok {
+			fmt.Fprintf(&b, "   %9.2f  %7.1f%%", p.MeanBudgetSurvivors, 100*p.EvidenceCharShare)
+		}
+		b.WriteString("\n")
 	}
 	row("DRAGON", func(k int) (float64, bool) { v, ok := DRAGON[k]; return v, ok })
+	b.WriteString("\n")
 	b.WriteString("\nper category (" + SystemPipeline + "):\n")
 	for _, cat := range Categories {
 		name := cat.String()
@@ -296,7 +326,10 @@ func (r *LoCoMoResult) Text() string {
 			v, ok := r.Results[SystemPipeline][fmt.Sprintf("R@%d", k)][name]
 			return v, ok
 		})
+		b.WriteString("\n")
 	}
 	b.WriteString("\n" + r.Ranking + "\n")
+	fmt.Fprintf(&b, "survivors = turns each ranking puts into a %s-character prompt (the budget stage's fill), mean per question; "+
+		"evidence = share of those prompt lines' characters on the question's evidence turns\n", budgetLabel(r.Budget))
 	return b.String()
 }

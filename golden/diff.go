@@ -182,7 +182,11 @@ func summaryFigures(s Summary) map[string]float64 {
 		"probes": float64(s.Probes), "passed": float64(s.Passed), "pass_rate": s.PassRate,
 		"present_recall": s.PresentRecall, "mean_guaranteed": s.MeanGuaranteed, "mean_prompt_chars": s.MeanPromptChars,
 	}
-	for name, p := range map[string]*float64{"mean_recall_at_k": s.MeanRecallAtK, "mean_mrr": s.MeanMRR, "mean_ndcg": s.MeanNDCG} {
+	if s.PrecisionProbes > 0 {
+		m["precision_probes"] = float64(s.PrecisionProbes)
+		m["stray_survivors"] = float64(s.StraySurvivors)
+	}
+	for name, p := range map[string]*float64{"mean_recall_at_k": s.MeanRecallAtK, "mean_mrr": s.MeanMRR, "mean_ndcg": s.MeanNDCG, "mean_stray_survivors": s.MeanStraySurvivors} {
 		if p != nil {
 			m[name] = *p
 		}

@@ -87,6 +87,17 @@ func Evaluate(pr Probe, t *engine.Trace) ProbeResult {
 			}
 		}
 	}
+	if len(e.Only) > 0 {
+		strays := 0
+		for i, it := range survivors {
+			if onlyMatch(e.Only, it) {
+				continue
+			}
+			strays++
+			res.Failures = append(res.Failures, fmt.Sprintf("only %s: survivor %d %s matches none of them (a stray)", quoteSels(e.Only), i+1, describe(it)))
+		}
+		res.Metrics[MetricStraySurvivors] = float64(strays)
+	}
 	if e.MaxGuaranteed != nil && t.Guaranteed > *e.MaxGuaranteed {
 		res.Failures = append(res.Failures, fmt.Sprintf("max_guaranteed %d: %d guaranteed memories in the prompt", *e.MaxGuaranteed, t.Guaranteed))
 	}
@@ -190,6 +201,25 @@ func LostAt(sel Selector, t *engine.Trace) (stage, item int, ok bool) {
 }
 
 func quoteSel(s Selector) string { return fmt.Sprintf("%q", s.String()) }
+
+// onlyMatch reports whether it matches one of the `only` selectors.
+func onlyMatch(only []Selector, it item) bool {
+	for _, sel := range only {
+		if sel.matches(it) {
+			return true
+		}
+	}
+	return false
+}
+
+// quoteSels renders a selector list for a failure line: ["key:a", "text:b"].
+func quoteSels(ss []Selector) string {
+	parts := make([]string, len(ss))
+	for i, s := range ss {
+		parts[i] = quoteSel(s)
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}
 
 // describe renders a memory for a failure line: #id, key, and a clipped,
 // sanitised excerpt of its text.

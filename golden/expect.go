@@ -35,6 +35,7 @@ func (e Expect) Terms() []string {
 	}
 	sels("present", e.Present)
 	sels("absent", e.Absent)
+	sels("only", e.Only)
 	limit("max_guaranteed", e.MaxGuaranteed)
 	limit("min_survivors", e.MinSurvivors)
 	limit("max_prompt_chars", e.MaxPromptChars)

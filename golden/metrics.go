@@ -12,6 +12,9 @@ const (
 	MetricGuaranteed    = "guaranteed"     // survivors from the guaranteed channel
 	MetricPromptChars   = "prompt_chars"   // characters of the rendered memory block
 	MetricPresentRecall = "present_recall" // fraction of `present` selectors found among the survivors
+	// MetricStraySurvivors (precision probes, those with `only`): budget
+	// survivors that match none of the `only` selectors.
+	MetricStraySurvivors = "stray_survivors"
 	// Ranking metrics over the survivors, in prompt order, against `relevant`.
 	MetricRecallAtK = "recall_at_k"
 	MetricMRR       = "mrr"

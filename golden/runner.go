@@ -42,6 +42,12 @@ type Summary struct {
 	MeanRecallAtK *float64 `json:"mean_recall_at_k,omitempty"`
 	MeanMRR       *float64 `json:"mean_mrr,omitempty"`
 	MeanNDCG      *float64 `json:"mean_ndcg,omitempty"`
+	// Precision: over the probes with `only` (PrecisionProbes of them), the
+	// survivors that match none of their probe's `only` selectors, in all
+	// and per probe; the mean is absent when no probe has `only`.
+	PrecisionProbes    int      `json:"precision_probes"`
+	StraySurvivors     int      `json:"stray_survivors"`
+	MeanStraySurvivors *float64 `json:"mean_stray_survivors,omitempty"`
 }
 
 // RunResult is one run of a set: the `golden run --json` output and the
@@ -127,8 +133,13 @@ func summarize(probes []ProbeResult) Summary {
 	s := Summary{Probes: len(probes), PresentRecall: 1}
 	var found, total int
 	var guaranteed, chars float64
-	var rk, mrr, ndcg []float64
+	var rk, mrr, ndcg, strays []float64
 	for _, p := range probes {
+		if v, ok := p.Metrics[MetricStraySurvivors]; ok {
+			strays = append(strays, v)
+			s.PrecisionProbes++
+			s.StraySurvivors += int(v)
+		}
 		if p.Pass {
 			s.Passed++
 		} else {
@@ -156,6 +167,7 @@ func summarize(probes []ProbeResult) Summary {
 		s.PresentRecall = round6(float64(found) / float64(total))
 	}
 	s.MeanRecallAtK, s.MeanMRR, s.MeanNDCG = mean(rk), mean(mrr), mean(ndcg)
+	s.MeanStraySurvivors = mean(strays)
 	return s
 }
 

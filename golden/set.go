@@ -62,6 +62,10 @@ type Probe struct {
 type Expect struct {
 	Present []Selector // each must match a budget survivor
 	Absent  []Selector // none may match a budget survivor
+	// Only makes the probe a precision probe: every budget survivor must
+	// match one of these selectors; a survivor that matches none is a stray
+	// (MetricStraySurvivors).
+	Only []Selector
 	// Limits; nil means unchecked.
 	MaxGuaranteed  *int
 	MinSurvivors   *int
@@ -346,13 +350,18 @@ func (p *parser) expect(n *yaml.Node, id string) Expect {
 	var e Expect
 	var relevantNode *yaml.Node
 	var rankingNodes []*yaml.Node
-	p.fields(n, "expect", []string{"present", "absent", "max_guaranteed", "min_survivors", "max_prompt_chars",
+	p.fields(n, "expect", []string{"present", "absent", "only", "max_guaranteed", "min_survivors", "max_prompt_chars",
 		"relevant", "min_recall_at_k", "min_mrr", "min_ndcg"}, func(key string, k, v *yaml.Node) {
 		switch key {
 		case "present":
 			e.Present = p.selectors(v, "present")
 		case "absent":
 			e.Absent = p.selectors(v, "absent")
+		case "only":
+			e.Only = p.selectors(v, "only")
+			if v.Kind == yaml.SequenceNode && len(v.Content) == 0 {
+				p.errf(v, "probe %s: only needs at least one selector, e.g. only: [\"key:m0075\"]", id)
+			}
 		case "max_guaranteed":
 			e.MaxGuaranteed = p.nonNegativeInt(v, key)
 		case "min_survivors":

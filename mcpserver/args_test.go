@@ -143,7 +143,7 @@ func TestRecallReturnsTheBlockOnce(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	for _, q := range []string{"what database does memtrace use and why?", "유당불내증 음식 추천", "what do I like to eat?"} {
+	for _, q := range []string{"what database does memtrace use and why?", "유당불내증 음식 추천", "what am I allergic to?"} {
 		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: ToolRecall, Arguments: map[string]any{"query": q}})
 		if err != nil || res.IsError {
 			t.Fatalf("%q: %v %s", q, err, resultText(res))

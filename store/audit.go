@@ -137,6 +137,16 @@ func (tx *Tx) AuditForBatch(ctx context.Context, batch string) ([]*engine.AuditE
 	return entries(rows), err
 }
 
+// FindAudit returns the audit rows f selects, oldest first.
+func (tx *Tx) FindAudit(ctx context.Context, f engine.AuditFilter) ([]*engine.AuditEntry, error) {
+	where, args := []string{`id > ?`}, []any{f.AfterID}
+	if f.Superseded {
+		where = append(where, `memory_id IN (SELECT id FROM memories WHERE superseded_by IS NOT NULL)`)
+	}
+	rows, err := tx.queryAudit(ctx, whereClause(where)+` ORDER BY id`, args...)
+	return entries(rows), err
+}
+
 // Batches lists audited batches, newest first, with the actor of their first
 // row, their row count, the time of their first row, whether a rollback
 // of them exists, what they did (one change kind per row) and whether they

@@ -95,7 +95,9 @@ func (tx *Tx) FindMemories(ctx context.Context, f engine.MemoryFilter) ([]*engin
 		where, args = append(where, `session = ?`), append(args, f.Session)
 	}
 	if f.Superseded {
-		where = append(where, `superseded_by IS NOT NULL`)
+		// Through the partial index: a bare "superseded_by IS NOT NULL"
+		// with ORDER BY id scans the table.
+		where = append(where, `id IN (SELECT id FROM memories WHERE superseded_by IS NOT NULL)`)
 	}
 	cond := whereClause(where)
 

@@ -201,6 +201,9 @@ func ListSpaces(ctx context.Context, dsn string) ([]SpaceInfo, error) {
 			(SELECT COUNT(DISTINCT batch) FROM `+q+`.audit WHERE batch <> ''),
 			(SELECT COUNT(*) FROM `+q+`.proposals WHERE status = 'pending')`).
 			Scan(&s.Memories, &s.Active, &s.Captures, &s.Batches, &s.Proposals)
+		if pgCode(err) == "42P01" {
+			continue // dropped (or still being created) since the listing
+		}
 		if err != nil {
 			return nil, fmt.Errorf("count space %s: %w", n, err)
 		}

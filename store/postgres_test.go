@@ -123,3 +123,19 @@ func TestPostgresSpaces(t *testing.T) {
 		}
 	})
 }
+
+// A password in a DSN never reaches a message, Path or a printed command.
+func TestRedactDSN(t *testing.T) {
+	for _, dsn := range []string{
+		"postgres://agent:s3cret@db.internal:5432/memory?search_path=a1",
+		"postgresql://agent@db.internal/memory?password=s3cret&search_path=a1",
+	} {
+		got := store.RedactDSN(dsn)
+		if strings.Contains(got, "s3cret") || !strings.Contains(got, "db.internal") || !strings.Contains(got, "search_path=a1") {
+			t.Errorf("RedactDSN(%q) = %q", dsn, got)
+		}
+	}
+	if !store.IsDSN("postgres://x") || !store.IsDSN("postgresql://x") || store.IsDSN("memtrace.db") || store.IsDSN("./postgres://x") {
+		t.Error("IsDSN")
+	}
+}

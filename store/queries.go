@@ -162,6 +162,11 @@ func (db *DB) AuditForBatch(ctx context.Context, batch string) ([]*engine.AuditE
 	return readValue(ctx, db, func(tx *Tx) ([]*engine.AuditEntry, error) { return tx.AuditForBatch(ctx, batch) })
 }
 
+// FindAudit returns the audit rows f selects, oldest first.
+func (db *DB) FindAudit(ctx context.Context, f engine.AuditFilter) ([]*engine.AuditEntry, error) {
+	return readValue(ctx, db, func(tx *Tx) ([]*engine.AuditEntry, error) { return tx.FindAudit(ctx, f) })
+}
+
 // Batches lists audited batches, newest first.
 func (db *DB) Batches(ctx context.Context, limit int) ([]engine.BatchInfo, error) {
 	return readValue(ctx, db, func(tx *Tx) ([]engine.BatchInfo, error) { return tx.Batches(ctx, limit) })

@@ -42,8 +42,14 @@ type Tx struct {
 var _ engine.Queries = (*Tx)(nil)
 
 // stmt returns a statement prepared once per transaction, for the statements
-// a bulk import runs thousands of times.
-func (tx *Tx) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
+// a bulk import runs thousands of times. On PostgreSQL it is the query
+// itself: pgx prepares each query once per connection and keeps it, while an
+// explicit Prepare would cost two more round trips (prepare, deallocate) per
+// transaction, under the space's write lock.
+func (tx *Tx) stmt(ctx context.Context, query string) (stmt, error) {
+	if tx.tx.pg {
+		return pgStmt{tx: tx.tx, query: query}, nil
+	}
 	if s, ok := tx.stmts[query]; ok {
 		return s, nil
 	}
@@ -56,6 +62,25 @@ func (tx *Tx) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
 	}
 	tx.stmts[query] = s
 	return s, nil
+}
+
+// stmt is a *sql.Stmt, or a PostgreSQL query run as one (pgStmt).
+type stmt interface {
+	ExecContext(ctx context.Context, args ...any) (sql.Result, error)
+	QueryRowContext(ctx context.Context, args ...any) *sql.Row
+}
+
+type pgStmt struct {
+	tx    sqlTx
+	query string
+}
+
+func (s pgStmt) ExecContext(ctx context.Context, args ...any) (sql.Result, error) {
+	return s.tx.ExecContext(ctx, s.query, args...)
+}
+
+func (s pgStmt) QueryRowContext(ctx context.Context, args ...any) *sql.Row {
+	return s.tx.QueryRowContext(ctx, s.query, args...)
 }
 
 func (tx *Tx) close() {

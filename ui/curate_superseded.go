@@ -60,28 +60,32 @@ func loadSupersededLinks(ctx context.Context, st engine.Store) (supersededLinks,
 		return out, err
 	}
 	out.All = total
+	// One read for every standing link: the audit rows after the mark of
+	// the memories superseded now. The row that wrote a link as it stands
+	// is the newest whose after has it and whose before did not; a link
+	// with no such row after the mark was written before it (reviewed).
+	rows, err := st.FindAudit(ctx, engine.AuditFilter{AfterID: out.Reviewed, Superseded: true})
+	if err != nil {
+		return out, err
+	}
+	byID := make(map[int64]*engine.Memory, len(olds))
+	for _, m := range olds {
+		byID[m.ID] = m
+	}
+	made := map[int64]*engine.AuditEntry{}
+	for _, a := range rows {
+		m := byID[a.MemoryID]
+		if m != nil && a.After != nil && a.After.SupersededBy == m.SupersededBy && (a.Before == nil || a.Before.SupersededBy != m.SupersededBy) {
+			made[m.ID] = a
+		}
+	}
 	var newer []int64
 	for _, m := range olds {
-		entries, err := st.AuditForMemory(ctx, m.ID)
-		if err != nil {
-			return out, err
-		}
-		// The row that wrote the link as it stands: the newest one whose
-		// after has it and whose before did not.
-		var made *engine.AuditEntry
-		for _, a := range entries {
-			if a.After != nil && a.After.SupersededBy == m.SupersededBy && (a.Before == nil || a.Before.SupersededBy != m.SupersededBy) {
-				made = a
-			}
-		}
-		l := supersededLink{Old: m, NewID: m.SupersededBy}
-		if made != nil {
-			l.Actor, l.Batch, l.AuditID = made.Actor, made.Batch, made.ID
-		}
-		if l.AuditID != 0 && l.AuditID <= out.Reviewed {
+		a, ok := made[m.ID]
+		if !ok {
 			continue
 		}
-		out.Links = append(out.Links, l)
+		out.Links = append(out.Links, supersededLink{Old: m, NewID: m.SupersededBy, Actor: a.Actor, Batch: a.Batch, AuditID: a.ID})
 		newer = append(newer, m.SupersededBy)
 	}
 	if len(newer) > 0 {

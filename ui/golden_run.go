@@ -98,10 +98,21 @@ func (p goldenPane) startRun() (goldenPane, tea.Cmd) {
 		defer close(events)
 		defer cancel()
 		start := time.Now()
+		// Progress never holds the run up: when the UI has not read the
+		// last messages yet, the oldest goes (only the latest matters).
 		emit := func(m goldenProgressMsg) {
-			select {
-			case events <- m:
-			case <-ctx.Done():
+			for {
+				select {
+				case events <- m:
+					return
+				case <-ctx.Done():
+					return
+				default:
+					select {
+					case <-events:
+					default:
+					}
+				}
 			}
 		}
 		var rec golden.Recaller = eng

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
@@ -439,7 +440,7 @@ func TestGoldenSaveBaseline(t *testing.T) {
 	if err := back.WriteJSON(&got); err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Equal(want1.Bytes(), got.Bytes()) || back.Summary != g.p.run.Summary {
+	if !bytes.Equal(want1.Bytes(), got.Bytes()) || !reflect.DeepEqual(back.Summary, g.p.run.Summary) {
 		t.Fatalf("saved baseline differs from the run:\n%s\nvs\n%s", got.String(), want1.String())
 	}
 	if g.p.diff == nil || len(g.p.diff.Probes) != 0 || g.p.diff.Regressed() {

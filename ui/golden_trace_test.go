@@ -12,7 +12,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
-	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"memtrace/engine"
@@ -113,7 +112,7 @@ func TestGoldenFailingProbeOpensItsOwnTrace(t *testing.T) {
 
 	tp := openFromGolden(t, newTestTrace(eng, db, 120, 40), msg)
 	kept := tp // a second look at the same trace, kept open across the next run
-	head := strings.Split(view(tp), "\n")[2]
+	head := originText(tp)
 	for _, want := range []string{"probe health-morning-medication's own run at 2026-07-21 09:00 UTC", "fixture " + displayPath(msg.Fixture.fixture), "+ mine.quarantine"} {
 		if !strings.Contains(head, want) {
 			t.Errorf("the Trace header lacks %q: %q", want, head)
@@ -156,8 +155,8 @@ func TestGoldenFailingProbeOpensItsOwnTrace(t *testing.T) {
 
 	// ] steps the time on the fixture database; the header says so.
 	tp = pressTrace(t, tp, "]")
-	if tp.err != "" || !strings.Contains(strings.Split(view(tp), "\n")[2], "probe health-morning-medication's database, stepped from its time 2026-07-21 09:00 UTC") {
-		t.Errorf("after ]: error %q, header %q", tp.err, strings.Split(view(tp), "\n")[2])
+	if tp.err != "" || !strings.Contains(originText(tp), "probe health-morning-medication's database, stepped from its time 2026-07-21 09:00 UTC") {
+		t.Errorf("after ]: error %q, header %q", tp.err, originText(tp))
 	}
 	// A typed query is the curator's own: on the open database, no label.
 	tp = pressTrace(t, tp, "/", "enter")
@@ -185,7 +184,7 @@ func TestGoldenFailingProbeOpensItsOwnTrace(t *testing.T) {
 			t.Fatal("the replaced fixture database is still open")
 		}
 	}
-	if head := strings.Split(view(kept), "\n")[2]; !strings.Contains(head, "closed: a newer run replaced that database") {
+	if head := originText(kept); !strings.Contains(head, "closed: a newer run replaced that database") {
 		t.Errorf("the trace of a closed fixture does not say so: %q", head)
 	}
 	if kept = pressTrace(t, kept, "R"); !strings.Contains(kept.err, "open the probe again from the Golden tab") {
@@ -422,7 +421,7 @@ func TestTeatestGoldenFailureToTrace(t *testing.T) {
 	if !ok {
 		t.Fatalf("enter did not open the Trace tab")
 	}
-	head := strings.Split(ansi.Strip(tp.View()), "\n")[2]
+	head := originText(tp)
 	if tp.fx == nil || !strings.Contains(head, "fixture "+displayPath(tp.fx.fixture)) || !strings.HasSuffix(tp.fx.fixture, "testdata/demo.jsonl") {
 		t.Errorf("the Trace header does not name the fixture: %q", head)
 	}
@@ -430,4 +429,11 @@ func TestTeatestGoldenFailureToTrace(t *testing.T) {
 	if engine.StageNames[tp.stage] != "exclude" || !ok || it.Key != "m0075" || it.DropKind != engine.DropQuarantined {
 		t.Errorf("the trace opened on %s item %+v, want m0075 dropped as quarantined at exclude", engine.StageNames[tp.stage], it)
 	}
+}
+
+// originText is the Trace header's origin lines (below the query and the
+// time), joined.
+func originText(p tracePane) string {
+	lines := strings.Split(view(p), "\n")
+	return strings.Join(lines[2:p.headerLines()], " ")
 }

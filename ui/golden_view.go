@@ -89,7 +89,8 @@ func (p goldenPane) runsOnLine() string {
 }
 
 // countsLine is the run's summary with its change against the baseline:
-// passed/total, pass rate, present recall, mean guaranteed, mean prompt.
+// passed/total, pass rate, present recall, mean guaranteed, mean prompt,
+// and stray survivors per precision probe when the set has `only` probes.
 func (p goldenPane) countsLine() string {
 	st := p.c.styles
 	if p.run == nil {
@@ -121,6 +122,17 @@ func (p goldenPane) countsLine() string {
 		fmt.Sprintf("present recall %.3f%s", s.PresentRecall, delta(s.PresentRecall, func(x golden.Summary) float64 { return x.PresentRecall }, 1, "%+.3f")),
 		fmt.Sprintf("mean guaranteed %.2f%s", s.MeanGuaranteed, delta(s.MeanGuaranteed, func(x golden.Summary) float64 { return x.MeanGuaranteed }, 1, "%+.2f")),
 		fmt.Sprintf("mean prompt %.0f chars%s", s.MeanPromptChars, delta(s.MeanPromptChars, func(x golden.Summary) float64 { return x.MeanPromptChars }, 1, "%+.0f")),
+	}
+	if s.MeanStraySurvivors != nil {
+		was := func(x golden.Summary) float64 {
+			if x.MeanStraySurvivors == nil {
+				return 0
+			}
+			return *x.MeanStraySurvivors
+		}
+		// beside present recall, before the means a narrow line cuts off
+		strays := fmt.Sprintf("strays %.2f/probe%s", *s.MeanStraySurvivors, delta(*s.MeanStraySurvivors, was, 1, "%+.2f"))
+		parts = append(parts[:3], append([]string{strays}, parts[3:]...)...)
 	}
 	style := st.Status.Active
 	if s.Failed > 0 {

@@ -195,6 +195,9 @@ func auditChange(a *engine.AuditEntry) string {
 	diff("tier", string(b.Tier), string(f.Tier))
 	diff("scope", b.Scope, f.Scope)
 	diff("importance", fmt.Sprintf("%.2f", b.Importance), fmt.Sprintf("%.2f", f.Importance))
+	if b.Content != f.Content {
+		parts = append(parts, "content edited")
+	}
 	if b.SupersededBy != f.SupersededBy {
 		sup := func(id int64) string {
 			if id == 0 {
@@ -202,19 +205,7 @@ func auditChange(a *engine.AuditEntry) string {
 			}
 			return fmt.Sprintf("#%d", id)
 		}
-		diff("superseded_by", sup(b.SupersededBy), sup(f.SupersededBy))
-	}
-	if b.Content != f.Content {
-		parts = append(parts, "content edited")
-	}
-	link := func(id int64) string {
-		if id == 0 {
-			return "—"
-		}
-		return fmt.Sprintf("#%d", id)
-	}
-	if b.SupersededBy != f.SupersededBy {
-		s := fmt.Sprintf("superseded_by %s→%s", link(b.SupersededBy), link(f.SupersededBy))
+		s := fmt.Sprintf("superseded_by %s→%s", sup(b.SupersededBy), sup(f.SupersededBy))
 		if f.SupersededBy != 0 {
 			s += " until " + day(f.ValidTo)
 		}

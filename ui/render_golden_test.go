@@ -61,7 +61,10 @@ func TestRenderGolden(t *testing.T) {
 			shot("trace", m)
 			// → focuses the items: below 110 columns the stage list folds
 			// away so that the item text has the width.
-			shot("trace_items", drive(t, m, press("right")))
+			items := drive(t, m, press("right"))
+			shot("trace_items", items)
+			// enter: the item whole, with its forecast.
+			shot("trace_item", drive(t, fork(items), press("enter")))
 			m = drive(t, m, press("]"), press("]"), press("]"), press("s"))
 			shot("trace_split", m)
 
@@ -70,9 +73,27 @@ func TestRenderGolden(t *testing.T) {
 			mem := goTo(t, m, "Memories")
 			shot("memories", mem)
 			shot("memories_detail", drive(t, mem, press("enter")))
+			// The demo's phone: the iPhone superseded the Galaxy.
+			shot("memories_chain", drive(t, fork(mem), OpenMemoryMsg{Key: "m0480"}))
 			shot("captures", goTo(t, m, "Captures"))
+
+			// Golden: r runs the set on its fixture; enter on a probe
+			// opens the trace of its own run, labelled; M marks its
+			// survivors for a new probe.
+			g := drive(t, goTo(t, m, "Golden"), press("r"))
+			t.Cleanup(func() { g.Close() })
+			g = drive(t, g, press("j"), press("j"), press("j"), press("j"), press("j"), press("j"), press("enter"))
+			shot("trace_probe", g)
+			shot("trace_mark", drive(t, g, press("M"), press("y"), press("j"), press("x")))
 		})
 	}
+}
+
+// fork is m with panes of its own: a Model copy shares its panes slice,
+// so a screen taken on a branch of the path would change the path.
+func fork(m Model) Model {
+	m.panes = append([]pane(nil), m.panes...)
+	return m
 }
 
 // renderModel is the UI on the demo database, sized, with its first loads

@@ -89,7 +89,7 @@ func TestMemoriesDetailSupersessionChain(t *testing.T) {
 				t.Errorf("the decay forecast is gone:\n%s", v)
 			}
 			// The audit row of the hand-made link says what it changed.
-			if size[0] == 120 && !strings.Contains(v, fmt.Sprintf("superseded_by —→#%d until 2026-06-01", ids[2])) {
+			if size[0] == 120 && !strings.Contains(v, fmt.Sprintf("superseded_by none→#%d until 2026-06-01", ids[2])) {
 				t.Errorf("the audit history does not show the link:\n%s", v)
 			}
 		})

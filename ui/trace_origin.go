@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"strings"
 	"time"
 
 	"memtrace/engine"
@@ -46,21 +47,30 @@ type TraceFocus struct {
 }
 
 // headerLines is the number of lines above the stage list: the query, the
-// time and, for a trace opened from a probe, its origin.
+// time and, for a trace opened from a probe, its origin (one or two lines).
 func (p tracePane) headerLines() int {
-	if p.origin != nil {
-		return 3
-	}
-	return 2
+	return 2 + len(p.originLines())
 }
 
-func (p tracePane) originLine() string {
+// originLines is the origin of a trace opened from a probe, wrapped at its
+// " · " parts into at most two lines, so that the probe, its time and the
+// database show at 80 columns too.
+func (p tracePane) originLines() []string {
+	if p.origin == nil {
+		return nil
+	}
 	st := p.c.styles
 	label := p.origin.label(p.trace != nil && !p.trace.At.Equal(p.origin.At))
+	style := st.Filter.Chip
 	if p.fx.Closed() {
-		return st.App.Error.Render(safetext.Truncate(safetext.SanitizeLine("closed: a newer run replaced that database · "+label), p.width))
+		label = "closed: a newer run replaced that database · " + label
+		style = st.App.Error
 	}
-	return st.Filter.Chip.Render(safetext.Truncate(safetext.SanitizeLine(label), p.width))
+	lines := wrapParts(strings.Split(safetext.SanitizeLine(label), " · "), " · ", max(10, p.width), 2)
+	for i, l := range lines {
+		lines[i] = style.Render(safetext.Truncate(l, p.width))
+	}
+	return lines
 }
 
 // engine is what the pane recalls from: the fixture database of the probe

@@ -55,9 +55,7 @@ func (p tracePane) rightWidth() int {
 
 func (p tracePane) View() string {
 	lines := []string{p.queryLine(), p.timeLine()}
-	if p.origin != nil {
-		lines = append(lines, p.originLine())
-	}
+	lines = append(lines, p.originLines()...)
 	left := p.stagesView(p.bodyRows())
 	var right []string
 	switch {

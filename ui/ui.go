@@ -72,7 +72,7 @@ func (m Model) Close() error { return m.c.res.closeAll() }
 // (Init cannot change the model, so the load starts on startMsg).
 func (m Model) Init() tea.Cmd {
 	start := func() tea.Msg { return startMsg{} }
-	return tea.Batch(tea.RequestBackgroundColor, start)
+	return tea.Batch(tea.RequestBackgroundColor, start, waitChanges(m.c.ctx, m.c.deps.Changes))
 }
 
 // Update routes: window size to every pane, async envelopes to the pane they
@@ -117,6 +117,11 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			}
 		}
 		cmd = tea.Batch(cmds...)
+	case externalChangeMsg:
+		// Another process wrote (Deps.Changes): every tab reloads; then
+		// wait for the next change.
+		mm, c := m.Update(storeChangedMsg{})
+		return mm, tea.Batch(c, waitChanges(m.c.ctx, m.c.deps.Changes))
 	case OpenTraceMsg:
 		// Another tab (Golden) asks to inspect a query: show the Trace tab.
 		for i, p := range m.panes {

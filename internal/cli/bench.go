@@ -13,6 +13,7 @@ import (
 
 	"memtrace/engine"
 	"memtrace/golden"
+	"memtrace/store"
 )
 
 // The benchmarks: `bench locomo` (retrieval quality on the LoCoMo
@@ -47,6 +48,10 @@ func benchLoCoMo(fs *flag.FlagSet) runFunc {
 			return fmt.Errorf("bench locomo: temporary directory: %w", err)
 		}
 		defer os.RemoveAll(tmp)
+		factory := tempEngines(tmp)
+		if store.IsDSN(e.dbPath) {
+			factory = scratchEngines(e) // each conversation in a scratch space of --db's server
+		}
 		if *kind != string(engine.KindEpisode) && *kind != string(engine.KindFact) {
 			return usageError{"--kind must be episode or fact"}
 		}
@@ -62,7 +67,7 @@ func benchLoCoMo(fs *flag.FlagSet) runFunc {
 				}
 			}
 		}
-		res, err := golden.RunLoCoMo(e.ctx, l, tempEngines(tmp), opts)
+		res, err := golden.RunLoCoMo(e.ctx, l, factory, opts)
 		if err != nil {
 			return err
 		}
@@ -214,6 +219,27 @@ func tempEngines(dir string) golden.EngineFactory {
 			os.Remove(path + "-wal")
 			os.Remove(path + "-shm")
 			return err
+		}, nil
+	}
+}
+
+// scratchEngines opens each engine on a scratch space of --db's
+// PostgreSQL server (scratchDatabase), dropped when it is closed.
+func scratchEngines(e *env) golden.EngineFactory {
+	return func(ctx context.Context, name string) (golden.BenchEngine, func() error, error) {
+		path, drop, err := scratchDatabase(e, name)
+		if err != nil {
+			return nil, nil, err
+		}
+		eng, _, closeDB, err := openEngineAt(ctx, path, false, engine.Options{})
+		if err != nil {
+			drop()
+			return nil, nil, err
+		}
+		return eng, func() error {
+			closeDB()
+			drop()
+			return nil
 		}, nil
 	}
 }

@@ -171,6 +171,8 @@ func globalCases(t *testing.T) map[string]globalCase {
 		"backup":             {args: []string{"{dir}/bk", "--json"}, db: "demo"},
 		"clock":              {db: "demo"},
 		"spaces":             {args: []string{"--json"}, db: "demo"},
+		"bench scale":        {args: []string{"--json"}, db: "demo"}, // a SQLite --db: the usage error
+		"copy":               {args: []string{"--from", "{dir}/m.db", "--to", "{dir}/copy.db", "--json"}, db: "demo"},
 		"help":               {args: []string{"recall"}, db: "demo"},
 	}
 	return cases

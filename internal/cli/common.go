@@ -3,8 +3,10 @@ package cli
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -20,8 +22,9 @@ import (
 // that is not there.
 func missingDatabase(path string) error {
 	if store.IsDSN(path) {
+		p := store.RedactDSN(path) // a password is not repeated in messages
 		return engine.Errorf(engine.ENOTFOUND,
-			"no memtrace space at %s; build one with `memtrace demo --no-tui --db '%s'` (the bundled demo), `memtrace ingest --db '%s' FILE.jsonl`, or copy one in with `memtrace copy --from FILE.db --to '%s'`", store.RedactDSN(path), path, path, path)
+			"no memtrace space at %s; build one with `memtrace demo --no-tui --db '%s'` (the bundled demo), `memtrace ingest --db '%s' FILE.jsonl`, or copy one in with `memtrace copy --from FILE.db --to '%s'`", p, p, p, p)
 	}
 	return engine.Errorf(engine.ENOTFOUND,
 		"no database at %s; build one with `memtrace demo --no-tui --db %s` (the bundled demo) or `memtrace ingest --db %s FILE.jsonl`", path, path, path)
@@ -106,7 +109,27 @@ func engineOver(ctx context.Context, db *store.DB, now func() time.Time, o engin
 		db.Close()
 		return nil, nil, nil, err
 	}
-	return eng, db, func() { db.Close() }, nil
+	if !db.Postgres() {
+		return eng, db, func() { db.Close() }, nil
+	}
+	l := listenForChanges(ctx, db, eng)
+	return eng, db, func() { l.Stop(); db.Close() }, nil
+}
+
+// listenForChanges keeps eng current with what other processes write to
+// its PostgreSQL space: each change notification, and each reconnection
+// after a lost connection, refreshes the engine's caches and indexes from
+// the seq it last applied (store.DB.Listen says why that is complete). A
+// notification the engine has already applied (its own writes) is
+// skipped. A refresh that fails is tried again at the next notification.
+func listenForChanges(ctx context.Context, db *store.DB, eng *engine.Engine) *store.Listener {
+	lctx := context.WithoutCancel(ctx)
+	refresh := func() { _ = eng.Refresh(lctx) }
+	return db.StartListening(lctx, func(n store.Notification) {
+		if n.Seq > eng.Seq() {
+			refresh()
+		}
+	}, refresh)
 }
 
 // openEngine opens the engine on e.dbPath (see openEngineAt) with the
@@ -195,6 +218,34 @@ func dataDir(path string) string {
 		return "."
 	}
 	return filepath.Dir(path)
+}
+
+// scratchDatabase returns where a command may build a database of its own
+// that it throws away afterwards (a golden set's fixture, a benchmark's
+// conversations): name in a new temporary directory, or — when --db is a
+// PostgreSQL DSN — a new space (scratch_<random>_<name>) on that server,
+// so that the run exercises the backend asked for. done removes it.
+func scratchDatabase(e *env, name string) (path string, done func(), err error) {
+	if store.IsDSN(e.dbPath) {
+		var b [4]byte
+		rand.Read(b[:])
+		space := fmt.Sprintf("scratch_%x_%s", b, strings.Map(func(r rune) rune {
+			if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+				return r
+			}
+			return '_'
+		}, strings.ToLower(name)))
+		if len(space) > 63 {
+			space = space[:63]
+		}
+		dsn := store.SpaceDSN(e.dbPath, space)
+		return dsn, func() { _ = store.DropSpace(context.WithoutCancel(e.ctx), dsn) }, nil
+	}
+	dir, err := os.MkdirTemp("", "memtrace-"+name+"-")
+	if err != nil {
+		return "", nil, fmt.Errorf("temporary directory: %w", err)
+	}
+	return filepath.Join(dir, name+".db"), func() { os.RemoveAll(dir) }, nil
 }
 
 // queryText is the query TEXT the positional words make; purpose ends

@@ -54,12 +54,14 @@ func goldenRun(fs *flag.FlagSet) runFunc {
 				return engine.Errorf(engine.ENOTFOUND, "%v; save one with --save RUN.json", err)
 			}
 		}
-		tmp, err := os.MkdirTemp("", "memtrace-golden-")
+		// A set with a fixture builds it fresh: in a temporary SQLite file,
+		// or in a scratch space when --db is PostgreSQL.
+		fixture, dropFixture, err := scratchDatabase(e, "fixture")
 		if err != nil {
-			return fmt.Errorf("golden run: temporary directory: %w", err)
+			return fmt.Errorf("golden run: %w", err)
 		}
-		defer os.RemoveAll(tmp)
-		eng, closeDB, err := goldenEngine(e, set, filepath.Join(tmp, "fixture.db"))
+		defer dropFixture()
+		eng, closeDB, err := goldenEngine(e, set, fixture)
 		if err != nil {
 			return err
 		}
@@ -143,8 +145,12 @@ func printRun(w io.Writer, r *golden.RunResult) {
 		}
 	}
 	s := r.Summary
-	fmt.Fprintf(w, "\n%s: %d/%d passed (%.1f%%), present recall %.3f, mean guaranteed %.2f, mean prompt %.0f chars\n",
+	fmt.Fprintf(w, "\n%s: %d/%d passed (%.1f%%), present recall %.3f, mean guaranteed %.2f, mean prompt %.0f chars",
 		r.Set, s.Passed, s.Probes, 100*s.PassRate, s.PresentRecall, s.MeanGuaranteed, s.MeanPromptChars)
+	if s.MeanStraySurvivors != nil {
+		fmt.Fprintf(w, ", stray survivors %.2f per precision probe (%d in %d probes)", *s.MeanStraySurvivors, s.StraySurvivors, s.PrecisionProbes)
+	}
+	fmt.Fprintln(w)
 }
 
 // loadSet loads a golden set, with errors that say what to do.

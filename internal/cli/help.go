@@ -69,6 +69,8 @@ func helpTopics() map[string]string {
 		"embedder": embedderTopicHelp,
 		// Knowledge updates: the supersession rule and recall across it.
 		"updates": engine.SupersedeHelp,
+		// The relevance gate at rerank: its thresholds and generic words.
+		"relevance": engine.RelevanceGateHelp(),
 	}
 }
 
@@ -121,10 +123,15 @@ is named *_distance (lower is better).
                memories; echoes (same session, created ≤ 10 min before --at);
                superseded at --at unless the query asks about the past or
                --include-superseded (then labelled former: help updates)
- 3 rerank      relevance_score = 0.7 × bm25_norm_score + 0.3 × cosine_score,
+ 3 rerank      relevance_score = 0.5 × bm25_norm_score + 0.5 × cosine_score,
                bm25_norm_score = min(1, bm25_score / Σ weight·idf(term));
-               drops retrieved items below the floor 0.20, and items that
-               matched only through their session neighbours' words
+               the relevance gate keeps an item only with evidence: specific
+               query terms in its own text carrying ≥ 10% of the query's idf
+               mass (idf_share_score), or a cosine ≥ 0.50 to the query
+               without its generic words, or a neighbour's specific terms;
+               generic words (take, every, 하다, 모든 …) are no evidence
+               (memtrace help relevance); then drops retrieved items below
+               the floor 0.20
  4 temporal    memories created after --at do not exist yet; decay and
                boost at --at; drops memories past their recognition
                horizon, and the forgotten unless the query cues them
@@ -182,6 +189,9 @@ const recallJSONHead = `memtrace recall --json prints one trace document:
                 "scores": {"bm25_score": 10.2, "cosine_score": 0.53, …},
                 "dropped": "forgotten: …",   why, for people (when dropped)
                 "drop_kind": "forgotten",    why, for programs (see below)
+                "matched_terms": ["medic"],  rerank: query terms in its own text;
+                "generic_terms": [],         the generic ones among them, and
+                "context_terms": [],         specific ones only its neighbours hold
                 "recognised": true,          temporal: kept by the query's cue
                                              although out of free recall
                 "superseded": true,          a former fact, kept because the
@@ -197,9 +207,9 @@ const recallJSONHead = `memtrace recall --json prints one trace document:
   "guaranteed": 0                       survivors from the guaranteed channel
 }
 
-Score names: bm25_score, cosine_score, bm25_norm_score, relevance_score,
-importance, decay, boost, final_score, mmr_score, redundancy_cosine_score
-(all higher-is-better), line_chars (a length). Channels: semantic, fact,
+Score names: bm25_score, cosine_score, bm25_norm_score, idf_share_score,
+relevance_score, importance, decay, boost, final_score, mmr_score,
+redundancy_cosine_score (all higher-is-better), line_chars (a length). Channels: semantic, fact,
 guaranteed. The same database, query and --at give the same document byte
 for byte, except the timing fields named *_ms (took_ms), the only
 nondeterministic values.

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"memtrace/engine"
+	"memtrace/store"
 	"memtrace/ui"
 )
 
@@ -37,7 +38,11 @@ func openTUI(e *env) error {
 	ctx, cancel := context.WithCancel(e.ctx)
 	defer cancel()
 	var op backgroundOpen
-	err := ui.RunOpening(ctx, e.dbPath, func(ctx context.Context) (ui.Deps, error) {
+	label := e.dbPath
+	if store.IsDSN(label) {
+		label = store.RedactDSN(label)
+	}
+	err := ui.RunOpening(ctx, label, func(ctx context.Context) (ui.Deps, error) {
 		if !op.begin(ctx) {
 			return ui.Deps{}, ctx.Err()
 		}
@@ -48,7 +53,13 @@ func openTUI(e *env) error {
 		if err != nil {
 			return ui.Deps{}, err
 		}
-		return ui.Deps{Engine: eng, Store: db, Now: eng.Now, OpenStore: openStoreFile, DBPath: e.dbPath}, nil
+		deps := ui.Deps{Engine: eng, Store: db, Now: eng.Now, OpenStore: openStoreFile, DBPath: e.dbPath}
+		if db.Postgres() {
+			// The engine listens for the space's notifications
+			// (listenForChanges): the tabs reload when it applied some.
+			deps.Changes = eng.Changes()
+		}
+		return deps, nil
 	})
 	// Quitting during the open cancels it; either way the store is closed
 	// once the open has ended, and an open that never began never will.

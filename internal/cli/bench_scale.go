@@ -1,0 +1,279 @@
+package cli
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"memtrace/engine"
+	"memtrace/golden"
+	"memtrace/store"
+)
+
+// `memtrace bench scale --db postgres://…`: one PostgreSQL server filled
+// with many spaces, measured beside SQLite files in the same run — the
+// figures README's "Choosing a backend" quotes.
+
+// scaleSide is one backend's figures.
+type scaleSide struct {
+	Backend string `json:"backend"`
+	// Filled is how many memories the backend held in all (PostgreSQL:
+	// every space of the run; SQLite: the measured file — its files do
+	// not share anything).
+	Filled       int     `json:"filled"`
+	FillPerSec   float64 `json:"fill_per_sec"`
+	OpenMS       float64 `json:"open_ms_p50"`
+	RecallP50MS  float64 `json:"recall_p50_ms"`
+	RecallP95MS  float64 `json:"recall_p95_ms"`
+	IngestPerSec float64 `json:"ingest_4_writers_per_sec"`
+	// WriteP50MS is one audited write (AddMemory: commit and the
+	// writer's own refresh); NotifyP50MS/P95MS run from the start of that
+	// write to the other engine having the memory in its caches.
+	WriteP50MS    float64 `json:"write_p50_ms,omitempty"`
+	NotifyP50MS   float64 `json:"notify_p50_ms,omitempty"`
+	NotifyP95MS   float64 `json:"notify_p95_ms,omitempty"`
+	NotifyComment string  `json:"notify,omitempty"`
+}
+
+type scaleResult struct {
+	Spaces  int         `json:"spaces"`
+	PerSpc  int         `json:"per_space"`
+	Open    int         `json:"open_space"`
+	Writers int         `json:"writers"`
+	Sides   []scaleSide `json:"sides"`
+}
+
+func (r *scaleResult) Text() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "bench scale: PostgreSQL filled with %d spaces of %d memories plus one of %d; SQLite: one file of %d\n", r.Spaces, r.PerSpc, r.Open, r.Open)
+	t := newTextTable("BACKEND", "FILLED", "FILL/S", "OPEN", "RECALL P50", "RECALL P95", "INGEST/S (4 WRITERS)", "NOTIFY P50/P95").alignRight(1, 2, 3, 4, 5, 6)
+	for _, s := range r.Sides {
+		n := s.NotifyComment
+		if s.NotifyP50MS > 0 {
+			n = fmt.Sprintf("%.1f / %.1f ms (write %.1f ms)", s.NotifyP50MS, s.NotifyP95MS, s.WriteP50MS)
+		}
+		t.add(s.Backend, s.Filled, fmt.Sprintf("%.0f", s.FillPerSec), fmt.Sprintf("%.0f ms", s.OpenMS), fmt.Sprintf("%.2f ms", s.RecallP50MS),
+			fmt.Sprintf("%.2f ms", s.RecallP95MS), fmt.Sprintf("%.0f", s.IngestPerSec), n)
+	}
+	t.write(&b)
+	return b.String()
+}
+
+func benchScale(fs *flag.FlagSet) runFunc {
+	spaces := fs.Int("spaces", 100, "filler spaces on the PostgreSQL server")
+	per := fs.Int("per", 10000, "memories in each filler space")
+	open := fs.Int("open", 10000, "memories in the space that is opened and recalled")
+	queries := fs.Int("queries", 100, "recalls in the open space")
+	writes := fs.Int("writes", 250, "captures per writer in the ingest test")
+	notifies := fs.Int("notifies", 50, "writes timed from one engine to another")
+	asJSON := fs.Bool("json", false, "print the result as JSON")
+	return func(e *env, args []string) error {
+		if len(args) > 0 {
+			return usageError{fmt.Sprintf("unexpected argument %q", args[0])}
+		}
+		if !store.IsDSN(e.dbPath) {
+			return usageError{"give the PostgreSQL server with --db postgres://USER@HOST/DB (spaces scale_* are made there and dropped afterwards)"}
+		}
+		if *spaces < 0 || *per <= 0 || *open <= 0 || *queries <= 0 || *writes <= 0 || *notifies <= 0 {
+			return usageError{"--spaces must not be negative, the other counts must be positive"}
+		}
+		progress := func(f string, a ...any) {
+			if !*asJSON {
+				fmt.Fprintf(e.stderr, "bench scale: "+f+"\n", a...)
+			}
+		}
+		res := &scaleResult{Spaces: *spaces, PerSpc: *per, Open: *open, Writers: 4}
+		tmp, err := os.MkdirTemp("", "memtrace-scale-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(tmp)
+		var drops []func()
+		defer func() {
+			for _, d := range drops {
+				d()
+			}
+		}()
+		at := func(name string, pg bool) string {
+			if pg {
+				path, drop, _ := scratchDatabase(e, "scale_"+name)
+				drops = append(drops, drop)
+				return path
+			}
+			return filepath.Join(tmp, name+".db")
+		}
+		for _, pg := range []bool{true, false} {
+			side := scaleSide{Backend: "sqlite"}
+			if pg {
+				side.Backend = "postgres"
+			}
+			fillStart := time.Now()
+			if pg {
+				// Filler spaces, two at a time (the machine's cores).
+				var wg sync.WaitGroup
+				errs := make(chan error, *spaces)
+				sem := make(chan struct{}, 2)
+				for i := range *spaces {
+					path := at(fmt.Sprintf("filler%d", i), true)
+					wg.Go(func() {
+						sem <- struct{}{}
+						defer func() { <-sem }()
+						if err := fillSpace(e.ctx, path, *per, uint64(i+10)); err != nil {
+							errs <- err
+						}
+					})
+				}
+				wg.Wait()
+				close(errs)
+				if err := <-errs; err != nil {
+					return err
+				}
+				side.Filled += *spaces * *per
+				progress("%s: %d filler spaces of %d memories in %s", side.Backend, *spaces, *per, time.Since(fillStart).Round(time.Second))
+			}
+			openPath := at("open", pg)
+			if err := fillSpace(e.ctx, openPath, *open, 1); err != nil {
+				return err
+			}
+			side.Filled += *open
+			side.FillPerSec = float64(side.Filled) / time.Since(fillStart).Seconds()
+			// Open: the median of three.
+			var opens []float64
+			var eng *engine.Engine
+			var closeEng func()
+			for i := range 3 {
+				t0 := time.Now()
+				en, _, c, err := openEngineAt(e.ctx, openPath, true, engine.Options{})
+				if err != nil {
+					return err
+				}
+				opens = append(opens, msSince(t0))
+				if i < 2 {
+					c()
+				} else {
+					eng, closeEng = en, c
+				}
+			}
+			side.OpenMS = median(opens)
+			rng := rand.New(rand.NewPCG(7, 7))
+			var lat []float64
+			when := time.Date(2025, 1, 1, 9, 0, 0, 0, time.UTC).Add(time.Duration(*open)*time.Minute + 24*time.Hour)
+			for range *queries {
+				t0 := time.Now()
+				if _, err := eng.Recall(e.ctx, engine.Query{Text: golden.SyntheticQuery(rng), At: when, ReadOnly: true}); err != nil {
+					closeEng()
+					return err
+				}
+				lat = append(lat, msSince(t0))
+			}
+			slices.Sort(lat)
+			side.RecallP50MS, side.RecallP95MS = lat[len(lat)/2], lat[len(lat)*95/100]
+			progress("%s: open %.0f ms, recall p50 %.2f ms", side.Backend, side.OpenMS, side.RecallP50MS)
+
+			// Notifications: a write through a second engine, timed until
+			// the first one has it in its caches without being asked.
+			if pg {
+				other, _, closeOther, err := openEngineAt(e.ctx, openPath, true, engine.Options{})
+				if err != nil {
+					closeEng()
+					return err
+				}
+				var nl, wl []float64
+				for i := range *notifies {
+					m := &engine.Memory{Key: fmt.Sprintf("notify-%d", i), Content: fmt.Sprintf("notification probe %d", i), Kind: engine.KindFact, Type: "note", Importance: 0.5}
+					w0 := time.Now()
+					if err := other.AddMemory(e.ctx, m, engine.Actor{Name: "bench"}); err != nil {
+						closeOther()
+						closeEng()
+						return err
+					}
+					wl = append(wl, msSince(w0))
+					// From the start of the write to the other engine
+					// having it (it may have it before the writer's own
+					// refresh has returned).
+					t0 := w0
+					for {
+						if _, ok := eng.Memory(m.ID); ok {
+							break
+						}
+						if time.Since(t0) > 10*time.Second {
+							closeOther()
+							closeEng()
+							return engine.Errorf(engine.EINTERNAL, "bench scale: a write was not seen by the other engine within 10 s")
+						}
+						time.Sleep(100 * time.Microsecond)
+					}
+					nl = append(nl, msSince(t0))
+				}
+				closeOther()
+				slices.Sort(nl)
+				side.NotifyP50MS, side.NotifyP95MS = nl[len(nl)/2], nl[len(nl)*95/100]
+				side.WriteP50MS = median(wl)
+			} else {
+				side.NotifyComment = "none: a reader sees a write at its next Refresh"
+			}
+			closeEng()
+
+			// Ingest: four writers, each its own engine (as four agents'
+			// processes), capturing into one new space.
+			ingPath := at("ingest", pg)
+			if err := fillSpace(e.ctx, ingPath, 1, 99); err != nil {
+				return err
+			}
+			var wg sync.WaitGroup
+			errs := make(chan error, 4)
+			t0 := time.Now()
+			for w := range 4 {
+				wg.Go(func() {
+					en, _, c, err := openEngineAt(e.ctx, ingPath, true, engine.Options{})
+					if err != nil {
+						errs <- err
+						return
+					}
+					defer c()
+					ms := golden.SyntheticMemories(*writes, uint64(100+w), time.Date(2025, 6, 1, 9, 0, 0, 0, time.UTC))
+					for i, m := range ms {
+						if _, err := en.Capture(e.ctx, engine.Message{ID: fmt.Sprintf("w%d-%d", w, i), Session: m.Session, Role: "user", Text: m.Content, At: m.CreatedAt}); err != nil {
+							errs <- err
+							return
+						}
+					}
+				})
+			}
+			wg.Wait()
+			close(errs)
+			if err := <-errs; err != nil {
+				return err
+			}
+			side.IngestPerSec = float64(4**writes) / time.Since(t0).Seconds()
+			progress("%s: 4 writers %.0f captures/s", side.Backend, side.IngestPerSec)
+			res.Sides = append(res.Sides, side)
+		}
+		return printBench(e, *asJSON, res)
+	}
+}
+
+// fillSpace writes n synthetic memories into a new database at path.
+func fillSpace(ctx context.Context, path string, n int, seed uint64) error {
+	eng, _, closeDB, err := openEngineAt(ctx, path, false, engine.Options{})
+	if err != nil {
+		return err
+	}
+	defer closeDB()
+	return golden.AddSynthetic(ctx, eng, golden.SyntheticMemories(n, seed, time.Date(2025, 1, 1, 9, 0, 0, 0, time.UTC)))
+}
+
+func msSince(t time.Time) float64 { return float64(time.Since(t).Microseconds()) / 1000 }
+
+func median(xs []float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
