@@ -307,7 +307,7 @@ func (s *tmuxSession) walkNarrow(t *testing.T) {
 	})
 	s.send(t, "Enter")
 	s.waitFor(t, "the decay curve and forecast at 80×24", func(screen string) bool {
-		return strings.Contains(screen, "decay forecast: forgotten") && strings.Contains(screen, "+365d") &&
+		return strings.Contains(screen, "decay drops out of free recall") && strings.Contains(screen, "+365d") &&
 			regexp.MustCompile(`(?m)^\d{4}-\d\d-\d\d \d\d:\d\d capture +create`).MatchString(screen)
 	})
 

@@ -63,29 +63,30 @@ func newSessionIndex(n int) *sessionIndex {
 // window: for each distance d ≤ ContextWindow, the neighbour before and the
 // one after at ContextWeight × ContextDecay^(d−1).
 func newLexical() *lexical.Index {
-	var w []float64
-	x := ContextWeight
-	for range ContextWindow {
-		w = append(w, x, x)
-		x *= ContextDecay
-	}
-	return lexical.NewContext(lexical.K1, lexical.B, w)
+	return lexical.NewContext(lexical.K1, lexical.B, contextSlotWeights())
 }
 
 // window is the lexical window of id in its session: the neighbours at
 // distance 1 (before, after), then 2, …, lexical.None where there is none.
 func (s *sessionIndex) window(id int64) []int64 {
 	w := make([]int64, 2*ContextWindow)
+	s.windowInto(id, w)
+	return w
+}
+
+// windowInto fills w (len 2·ContextWindow) with window(id) without
+// allocating; it reports whether id has any neighbour slot at all.
+func (s *sessionIndex) windowInto(id int64, w []int64) bool {
 	for k := range w {
 		w[k] = lexical.None
 	}
 	pos, ok := s.position[id]
 	if !ok || pos.session == "" {
-		return w
+		return false
 	}
 	ids, at := s.place(id, pos.session)
 	if at < 0 {
-		return w
+		return false
 	}
 	for d := 1; d <= ContextWindow; d++ {
 		if j := at - d; j >= 0 {
@@ -95,7 +96,7 @@ func (s *sessionIndex) window(id int64) []int64 {
 			w[2*(d-1)+1] = ids[j]
 		}
 	}
-	return w
+	return true
 }
 
 // termNos appends to dst the term numbers of text's tokens (textnorm.Tokens),

@@ -5,9 +5,10 @@ import (
 	"time"
 )
 
-// DecayHelp explains the forgetting and association math. It is what
-// `memtrace help decay` prints, word for word, and it is the documentation
-// of the functions in this file (a test keeps the two from drifting apart).
+// DecayHelp explains the forgetting, recognition, ranking and association
+// math. It is what `memtrace help decay` prints, word for word, and it is
+// the documentation of the functions in this file and recognition.go (a
+// test keeps the two from drifting apart).
 //
 // Forgetting — every memory fades unless it is used.
 //
@@ -16,7 +17,8 @@ import (
 //	                     HalfLifeEpisode for everything else (default 14 days)
 //	decay       d(t) = 2^(−Δt / H)   Δt = t − last access (creation if never
 //	            accessed); Δt < 0 counts as 0, so d ≤ 1 always
-//	forgotten   when d(t) × importance < ForgetThreshold (default 0.05)
+//	forgotten   (drops out of free recall) when d(t) × importance <
+//	            ForgetThreshold (default 0.05)
 //	forecast    the closed form gives the moment of forgetting:
 //	            Δt* = H × log2(importance / ForgetThreshold)
 //	            forget_at = last access + Δt*; a memory whose importance is
@@ -27,6 +29,56 @@ import (
 // importance 0.5 lasts years while an episode of the same importance is gone
 // in about three months; recalling a memory resets Δt and lengthens H.
 //
+// Recognition — a specific cue finds what free recall has lost, for a while.
+//
+//	forgotten means "drops out of free recall": a query that does not cue
+//	the memory specifically stops finding it. A query that does still
+//	recognises it (encoding specificity), until recognition fades too.
+//	cue_strength = Σ weight·idf of the query terms the memory was encoded with
+//	               ÷ Σ weight·idf of all query terms; a term of the memory's
+//	               own text counts 1, one said only next to it (a session
+//	               neighbour, weighed as the lexical index weighs it) 0.5 at
+//	               distance 1 and 0.3 at distance 2. cue_score is the same
+//	               share over the memory's own text alone.
+//	recognition r(t) = 2^(−Δt / (R·H)), R = RecognitionSpan = 4: recognition
+//	            fades four times slower than free recall
+//	unrecognisable when r(t) × importance < ForgetThreshold; the horizon is
+//	            unrecognisable_at = last access + R × Δt*. An unused episode
+//	            of importance 0.2 (H ≈ 20 days) drops out of free recall after
+//	            about 40 days and is unrecognisable after about five months;
+//	            a fact of importance 0.5 lasts about 3 and 13 years. Past the
+//	            horizon not even the memory's own words find it.
+//	recognised  when forgotten, not yet unrecognisable, and
+//	            cue_strength ≥ RecognitionCue (0.25), or ≥ 0.5 for a question
+//	            about now (what has left free recall is not current), or
+//	            when it was created in a period the query names; the trace
+//	            says "recognised (forgotten in free recall on DATE, …)"
+//	The words that express the intent ("요즘", "currently", "last time")
+//	say when, not what: they are left out of cue_score and cue_strength.
+//	a committed recall of a recognised memory records its access like any
+//	survivor's, so it is back in free recall (reconsolidation).
+//
+// Ranking — age is a bounded prior, weighed by cue and temporal intent.
+//
+//	intent        what the query asks about in time: now ("these days",
+//	              "currently", "요즘", "지금" …) β_intent = 1; a specific past
+//	              event ("when did", "last time", "그때", "예전에" …) 0.1;
+//	              anything else 0.25
+//	decay_weight  β = β_intent × (1 − cue_strength)
+//	retention     = 1 − β × (1 − d(t)), between 1 − β and 1
+//	time_cue      1 when the memory was created in a period the query names
+//	              ("in May 2023", "on 13 October 2023", "2026년 3월", "3월 7일"),
+//	              else 0 (a date the memory is outside of does not count
+//	              against it)
+//	final_score   = relevance_score × retention × (1 + boost)
+//	                × (1 + 0.5 × time_cue)
+//
+// A query that cues a memory fully ranks it by relevance alone, whatever its
+// age; a vague question about now ranks by relevance × decay; a vague neutral
+// one lets a stale memory lose at most a quarter of its score, so of two equally
+// relevant memories the fresher and more important one (H grows with
+// importance) comes first.
+//
 // Association — recalling a memory strengthens its neighbours.
 //
 //	on a committed recall of m, every active neighbour n with
@@ -34,26 +86,6 @@ import (
 //	            boost_n ← boost_n(now) + AssocBoost (default 0.5)
 //	boost(t)    = boost × 2^(−(t − boost_at) / BoostHalfLife) (default 7 days)
 //	            a neighbour is boosted at most once per recall.
-//
-// Recognition — a specific cue finds what free recall has lost.
-//
-//	forgotten means "drops out of free recall": forget_at is when a query
-//	that does not cue the memory specifically stops finding it. A query
-//	that does still recognises it (encoding specificity):
-//	cue_score   = Σ weight·idf of the query terms in the memory's OWN text
-//	              ÷ Σ weight·idf of all query terms (its session context
-//	              does not count)
-//	recognised  when forgotten and cue_score ≥ RecognitionCue (0.25); the
-//	            trace says "recognised (forgotten in free recall on DATE)"
-//	retention   = max(decay, min(0.6, ρ·cue_score²)), ρ = 8: a cue carrying
-//	              ≥ 27% of the query's idf mass restores the memory to 0.6
-//	              of a fresh one's strength — recognised, but known to be old
-//	a committed recall of a recognised memory records its access like any
-//	survivor's, so it is back in free recall (reconsolidation).
-//
-// Ranking — the score a recalled memory competes with:
-//
-//	final_score = relevance_score × retention × (1 + boost)
 const DecayHelp = `Forgetting — every memory fades unless it is used.
 
   half-life   H = H_kind × (1 + 2·importance) × (1 + ln(1 + access_count))
@@ -61,7 +93,8 @@ const DecayHelp = `Forgetting — every memory fades unless it is used.
                        HalfLifeEpisode for everything else (default 14 days)
   decay       d(t) = 2^(−Δt / H)   Δt = t − last access (creation if never
               accessed); Δt < 0 counts as 0, so d ≤ 1 always
-  forgotten   when d(t) × importance < ForgetThreshold (default 0.05)
+  forgotten   (drops out of free recall) when d(t) × importance <
+              ForgetThreshold (default 0.05)
   forecast    the closed form gives the moment of forgetting:
               Δt* = H × log2(importance / ForgetThreshold)
               forget_at = last access + Δt*; a memory whose importance is
@@ -72,6 +105,56 @@ Because H grows with importance and with every committed access, a fact of
 importance 0.5 lasts years while an episode of the same importance is gone
 in about three months; recalling a memory resets Δt and lengthens H.
 
+Recognition — a specific cue finds what free recall has lost, for a while.
+
+  forgotten means "drops out of free recall": a query that does not cue
+  the memory specifically stops finding it. A query that does still
+  recognises it (encoding specificity), until recognition fades too.
+  cue_strength = Σ weight·idf of the query terms the memory was encoded with
+                 ÷ Σ weight·idf of all query terms; a term of the memory's
+                 own text counts 1, one said only next to it (a session
+                 neighbour, weighed as the lexical index weighs it) 0.5 at
+                 distance 1 and 0.3 at distance 2. cue_score is the same
+                 share over the memory's own text alone.
+  recognition r(t) = 2^(−Δt / (R·H)), R = RecognitionSpan = 4: recognition
+              fades four times slower than free recall
+  unrecognisable when r(t) × importance < ForgetThreshold; the horizon is
+              unrecognisable_at = last access + R × Δt*. An unused episode
+              of importance 0.2 (H ≈ 20 days) drops out of free recall after
+              about 40 days and is unrecognisable after about five months;
+              a fact of importance 0.5 lasts about 3 and 13 years. Past the
+              horizon not even the memory's own words find it.
+  recognised  when forgotten, not yet unrecognisable, and
+              cue_strength ≥ RecognitionCue (0.25), or ≥ 0.5 for a question
+              about now (what has left free recall is not current), or
+              when it was created in a period the query names; the trace
+              says "recognised (forgotten in free recall on DATE, …)"
+  The words that express the intent ("요즘", "currently", "last time")
+  say when, not what: they are left out of cue_score and cue_strength.
+  a committed recall of a recognised memory records its access like any
+  survivor's, so it is back in free recall (reconsolidation).
+
+Ranking — age is a bounded prior, weighed by cue and temporal intent.
+
+  intent        what the query asks about in time: now ("these days",
+                "currently", "요즘", "지금" …) β_intent = 1; a specific past
+                event ("when did", "last time", "그때", "예전에" …) 0.1;
+                anything else 0.25
+  decay_weight  β = β_intent × (1 − cue_strength)
+  retention     = 1 − β × (1 − d(t)), between 1 − β and 1
+  time_cue      1 when the memory was created in a period the query names
+                ("in May 2023", "on 13 October 2023", "2026년 3월", "3월 7일"),
+                else 0 (a date the memory is outside of does not count
+                against it)
+  final_score   = relevance_score × retention × (1 + boost)
+                  × (1 + 0.5 × time_cue)
+
+A query that cues a memory fully ranks it by relevance alone, whatever its
+age; a vague question about now ranks by relevance × decay; a vague neutral
+one lets a stale memory lose at most a quarter of its score, so of two equally
+relevant memories the fresher and more important one (H grows with
+importance) comes first.
+
 Association — recalling a memory strengthens its neighbours.
 
   on a committed recall of m, every active neighbour n with
@@ -79,26 +162,6 @@ Association — recalling a memory strengthens its neighbours.
               boost_n ← boost_n(now) + AssocBoost (default 0.5)
   boost(t)    = boost × 2^(−(t − boost_at) / BoostHalfLife) (default 7 days)
               a neighbour is boosted at most once per recall.
-
-Recognition — a specific cue finds what free recall has lost.
-
-  forgotten means "drops out of free recall": forget_at is when a query
-  that does not cue the memory specifically stops finding it. A query
-  that does still recognises it (encoding specificity):
-  cue_score   = Σ weight·idf of the query terms in the memory's OWN text
-                ÷ Σ weight·idf of all query terms (its session context
-                does not count)
-  recognised  when forgotten and cue_score ≥ RecognitionCue (0.25); the
-              trace says "recognised (forgotten in free recall on DATE)"
-  retention   = max(decay, min(0.6, ρ·cue_score²)), ρ = 8: a cue carrying
-                ≥ 27% of the query's idf mass restores the memory to 0.6
-                of a fresh one's strength — recognised, but known to be old
-  a committed recall of a recognised memory records its access like any
-  survivor's, so it is back in free recall (reconsolidation).
-
-Ranking — the score a recalled memory competes with:
-
-  final_score = relevance_score × retention × (1 + boost)
 `
 
 // HalfLife is H = H_kind × (1 + 2·importance) × (1 + ln(1 + access_count)).
@@ -167,13 +230,7 @@ func ForgetAt(m Memory, cfg Config) time.Time {
 	if imp <= cfg.ForgetThreshold {
 		return a
 	}
-	hours := halfLifeHours(m, cfg) * math.Log2(imp/cfg.ForgetThreshold)
-	// Durations saturate near 292 years; nothing memtrace keeps lives longer.
-	const maxHours = float64(math.MaxInt64/int64(time.Hour)) - 1
-	if hours > maxHours {
-		hours = maxHours
-	}
-	return a.Add(time.Duration(hours * float64(time.Hour)))
+	return a.Add(saturatingHours(halfLifeHours(m, cfg) * math.Log2(imp/cfg.ForgetThreshold)))
 }
 
 // boostAt is the association boost of m at time at: the stored boost
@@ -191,8 +248,7 @@ func boostAt(m Memory, at time.Time, cfg Config) float64 {
 }
 
 // FinalScore is relevance × retention × (1 + boost), the score recalled
-// memories compete with; retention is decay, or more for a memory the
-// query recognises (see Retention).
+// memories compete with; retention is the bounded prior of Retention.
 func FinalScore(relevance, retention, boost float64) float64 {
 	return relevance * retention * (1 + boost)
 }
@@ -206,42 +262,3 @@ func clamp01(x float64) float64 {
 	}
 	return x
 }
-
-// Recognition: how a specific cue brings back a forgotten memory. See
-// DecayHelp and recall_cue.go.
-const (
-	// RecognitionCue is the cue_score at or above which a memory forgotten
-	// in free recall is recognised by the query. Measured on LoCoMo (turns
-	// as episodes, asked a day after the last session; pipeline R@5/10/25/50):
-	// 0.10 → .619/.691/.770/.801, 0.20 → .618/.688/.755/.779,
-	// 0.25 → .616/.682/.737/.754, 0.30 → .610/.670/.722/.735,
-	// 0.50 → .552/.599/.642/.648; without recognition .288/.371/.440/.447.
-	// 0.25 keeps "a quarter of the query's rare words" as the meaning of a
-	// specific cue, so a loose question ("요즘 뭐 먹었지") still forgets.
-	RecognitionCue = 0.25
-	// RecognitionStrength (ρ): retention = max(decay, min(ceiling, ρ·cue²)).
-	// With 8 a cue of 0.35 restores full strength (ρ = 1, 2, 4 gave LoCoMo
-	// R@10 .625, .645, .660 at a 0.30 threshold against .670 for 8).
-	RecognitionStrength = 8.0
-	// RecognitionCeiling caps what recognition restores: a recognised
-	// memory ranks at most at 0.6 of a fresh one of equal relevance, so an
-	// old memory never passes for a current one (seed 003: stale facts
-	// answered as fresh are the failure forgetting prevents) and the split
-	// view shows it falling. LoCoMo pipeline R@5/R@10 by ceiling: 1.0 →
-	// .616/.682, 0.8 → .613/.680, 0.6 → .591/.672, 0.5 → .564/.664 (DRAGON
-	// .567/.662); 0.6 is the lowest that stays above DRAGON at both.
-	RecognitionCeiling = 0.6
-)
-
-// Retention is the weight a memory ranks with in recall:
-// max(decay, min(RecognitionCeiling, ρ·cue_score²)). Without a specific cue it is the decay; a
-// specific cue lifts it, the more so the more of the query the memory
-// itself says. See DecayHelp.
-func Retention(decay, cue float64) float64 {
-	cue = clamp01(cue)
-	return max(decay, min(RecognitionCeiling, RecognitionStrength*cue*cue))
-}
-
-// Recognised reports whether a memory forgotten in free recall is
-// recognised by a query cueing it with cue_score cue.
-func Recognised(cue float64) bool { return cue >= RecognitionCue }

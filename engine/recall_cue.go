@@ -19,18 +19,28 @@ import (
 //	            Σ weight(t)·idf(t) over all query terms the index knows
 //
 // (the weights and idf of the BM25 query, so rare words carry the cue and
-// "시" or a speaker's name barely does). See DecayHelp for the thresholds
-// and the retention formula.
+// "시" or a speaker's name barely does). Recognition itself goes by
+// cue_strength, the same share with the words said next to the memory
+// counted at their context weight: encoding specificity is about the
+// context of encoding as much as the item ("Yes, I adopted her last month"
+// is cued by the "Did Caroline adopt a dog?" before it), and the lexical
+// index already weighs that context so. See DecayHelp for the thresholds,
+// the recognition horizon and the retention formula.
 
-// cueScores returns the cue_score of each id for the weighted query terms,
-// in the order of ids. Caller must not hold e.mu.
-func (e *Engine) cueScores(ids []int64, weights map[string]float64) []float64 {
+// cueScores returns, for the weighted query terms and in the order of ids,
+// each memory's cue_score (the share of the query's idf mass in its own
+// text) and its cue_strength (the same share with the words said next to
+// it counted at their context weight, ContextWeight × ContextDecay^(d−1)
+// at distance d, as the lexical index counts them: the context a memory
+// was encoded in cues it too, but less than its own words). Caller must
+// not hold e.mu.
+func (e *Engine) cueScores(ids []int64, weights map[string]float64) (own, strength []float64) {
 	terms := make([]string, 0, len(weights))
 	for t := range weights {
 		terms = append(terms, t)
 	}
 	sort.Strings(terms) // float addition is not associative: fix the order
-	out := make([]float64, len(ids))
+	own, strength = make([]float64, len(ids)), make([]float64, len(ids))
 	e.mu.RLock()
 	defer e.mu.RUnlock()
 	mass := make(map[string]float64, len(terms))
@@ -45,24 +55,63 @@ func (e *Engine) cueScores(ids []int64, weights map[string]float64) []float64 {
 		total += w
 	}
 	if total <= 0 {
-		return out
+		return own, strength
 	}
-	set := e.termSet(mass)
-	seen := make(map[string]bool, len(mass))
-	for i, id := range ids {
-		clear(seen)
-		for _, no := range e.ownTerms(id) {
-			if t, ok := set[no]; ok {
-				seen[t] = true
+	// Term numbers → position in terms, and per-candidate cue weights by
+	// position: no string maps on the hot path.
+	index := make(map[int32]int, len(mass))
+	for i, t := range terms {
+		if _, ok := mass[t]; ok {
+			if no, ok := e.lex.Lookup(t); ok {
+				index[no] = i
 			}
 		}
+	}
+	cued := make([]float64, len(terms)) // the weight each term is cued with
+	mark := func(id int64, w float64) {
+		for _, no := range e.ownTerms(id) {
+			if k, ok := index[no]; ok && cued[k] < w {
+				cued[k] = w
+			}
+		}
+	}
+	slotWeights := contextSlotWeights()
+	var window [2 * ContextWindow]int64
+	for i, id := range ids {
+		clear(cued)
+		mark(id, 1)
 		hit := 0.0
-		for _, t := range terms { // fixed order, as above
-			if seen[t] {
+		for k, t := range terms { // fixed order, as above
+			if cued[k] == 1 {
 				hit += mass[t]
 			}
 		}
-		out[i] = min(1, hit/total)
+		own[i] = min(1, hit/total)
+		if own[i] < 1 && e.sessions != nil && e.sessions.windowInto(id, window[:]) {
+			for k, nb := range window {
+				if pos, ok := e.sessions.position[nb]; ok && pos.status != StatusQuarantined {
+					mark(nb, slotWeights[k])
+				}
+			}
+			hit = 0
+			for k, t := range terms {
+				hit += mass[t] * cued[k]
+			}
+		}
+		strength[i] = min(1, hit/total)
 	}
-	return out
+	return own, strength
+}
+
+// contextSlotWeights are the weights of the slots of sessionIndex.window:
+// ContextWeight × ContextDecay^(d−1) for the neighbour before and the one
+// after at each distance d.
+func contextSlotWeights() []float64 {
+	w := make([]float64, 0, 2*ContextWindow)
+	x := ContextWeight
+	for range ContextWindow {
+		w = append(w, x, x)
+		x *= ContextDecay
+	}
+	return w
 }

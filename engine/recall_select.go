@@ -3,90 +3,16 @@ package engine
 import (
 	"fmt"
 	"strconv"
-	"strings"
 
 	"memtrace/engine/vector"
 )
 
-// Stages 4–8: temporal, guaranteed, mmr, merge, blend.
+// Stages 5–8: guaranteed, mmr, merge, blend (temporal, stage 4, is in
+// recall_temporal.go).
 
 // nearDuplicate: an item at least this similar (cosine) to one already
 // selected by MMR repeats it and is dropped.
 const nearDuplicate = 0.95
-
-// temporal ages every item to q.At: memories created after q.At do not
-// exist yet; the rest get decay, boost and the cue_score of the query
-// against their own text (recall_cue.go). A memory forgotten in free recall
-// (decay × importance < threshold) leaves unless the query cues it
-// specifically (cue_score ≥ RecognitionCue): then it is recognised and
-// stays. Every item ranks with
-// final_score = relevance_score × retention × (1 + boost), retention =
-// max(decay, min(0.6, ρ·cue_score²)). See DecayHelp.
-func (r *recallRun) temporal(st *StageTrace) {
-	at := r.q.At
-	ids := make([]int64, len(r.live))
-	for i, c := range r.live {
-		ids[i] = c.m.ID
-	}
-	cues := r.e.cueScores(ids, r.weights)
-	retention := make(map[*candidate]float64, len(r.live))
-	for i, c := range r.live {
-		c.decay = decayAt(c.m, at, r.cfg)
-		c.boost = boostAt(c.m, at, r.cfg)
-		ret := Retention(c.decay, cues[i])
-		retention[c] = ret
-		c.final = FinalScore(c.relevance, ret, c.boost)
-		c.set("importance", clamp01(c.m.Importance))
-		c.set("decay", c.decay)
-		c.set("cue_score", cues[i])
-		c.set("retention", ret)
-		c.set("boost", c.boost)
-		c.set("final_score", c.final)
-	}
-	cueOf := make(map[*candidate]float64, len(r.live))
-	for i, c := range r.live {
-		cueOf[c] = cues[i]
-	}
-	sortByScore(r.live, func(c *candidate) float64 { return c.final })
-	var kept []*candidate
-	var dropped []TraceItem
-	var recognised []string
-	byRecognition := map[int64]bool{}
-	for _, c := range r.live {
-		cue := cueOf[c]
-		switch {
-		case c.m.CreatedAt.After(at):
-			dropped = append(dropped, c.drop(DropNotYetCreated, "not yet created at "+at.Format("2006-01-02T15:04Z07:00")+
-				" (created "+c.m.CreatedAt.Format("2006-01-02T15:04Z07:00")+")"))
-		case forgottenAt(c.m, c.decay, r.cfg) && !Recognised(cue):
-			dropped = append(dropped, c.drop(DropForgotten, fmt.Sprintf("forgotten: decay %s × importance %s < threshold %s (forgot at %s); cue_score %s < recognition %s",
-				f3(c.decay), f3(clamp01(c.m.Importance)), f3(r.cfg.ForgetThreshold),
-				ForgetAt(c.m, r.cfg).Format("2006-01-02"), f3(cue), f3(RecognitionCue))))
-		case forgottenAt(c.m, c.decay, r.cfg):
-			recognised = append(recognised, fmt.Sprintf("id %d: recognised (forgotten in free recall on %s): cue_score %s ≥ %s, retention %s",
-				c.m.ID, ForgetAt(c.m, r.cfg).Format("2006-01-02"), f3(cue), f3(RecognitionCue), f3(retention[c])))
-			kept = append(kept, c)
-			byRecognition[c.m.ID] = true
-		default:
-			kept = append(kept, c)
-		}
-	}
-	st.Notes["at"] = at.Format("2006-01-02T15:04:05Z07:00")
-	st.Notes["formula"] = "final_score = relevance_score × retention × (1 + boost); retention = max(decay, min(0.6, ρ·cue_score²)); decay = 2^(−Δt/H); see `memtrace help decay`"
-	st.Notes["half_life_fact"] = r.cfg.HalfLifeFact.String()
-	st.Notes["half_life_episode"] = r.cfg.HalfLifeEpisode.String()
-	st.Notes["forget_threshold"] = f3(r.cfg.ForgetThreshold)
-	st.Notes["boost_half_life"] = r.cfg.BoostHalfLife.String()
-	st.Notes["recognition"] = fmt.Sprintf("a forgotten memory stays when cue_score ≥ %s (query idf mass in its own text); ρ = %s",
-		f3(RecognitionCue), f3(RecognitionStrength))
-	if len(recognised) > 0 {
-		st.Notes["recognised"] = strings.Join(recognised, "; ")
-	}
-	r.keep(st, kept, dropped)
-	for i := range st.Items {
-		st.Items[i].Recognised = byRecognition[st.Items[i].ID]
-	}
-}
 
 // guaranteed decides the HOT tier's privilege. A HOT memory (always-include
 // rules, preferences, facts) enters the guaranteed channel only when it is
@@ -133,9 +59,13 @@ func (r *recallRun) guaranteed(st *StageTrace) {
 
 // mmr orders the non-guaranteed items by maximal marginal relevance:
 //
-//	mmr_score = λ × final_score − (1 − λ) × max cosine to the items already selected
+//	mmr_score = λ × final_score / top_final_score − (1 − λ) × max cosine to the items already selected
 //
-// with λ = MMRLambda, the guaranteed items counting as already selected. It
+// with λ = MMRLambda, the guaranteed items counting as already selected.
+// The final score is divided by the best one in the pool so that λ means
+// the same trade-off whatever the scale of the scores: without it, a
+// query whose memories are all old (low retention) would be ranked by
+// diversity more than by relevance. It
 // keeps the first 2·k (merge picks k of them) and drops near-duplicates.
 func (r *recallRun) mmr(st *StageTrace) {
 	lambda := r.cfg.MMRLambda
@@ -163,6 +93,14 @@ func (r *recallRun) mmr(st *StageTrace) {
 	for _, s := range selected {
 		update(s)
 	}
+	top := 0.0 // top_final_score
+	for _, c := range pool {
+		top = max(top, c.final)
+	}
+	scale := 1.0
+	if top > 0 {
+		scale = 1 / top
+	}
 	var dropped []TraceItem
 	picked := 0
 	for remaining := len(pool); remaining > 0; remaining-- {
@@ -172,7 +110,7 @@ func (r *recallRun) mmr(st *StageTrace) {
 			if c == nil {
 				continue
 			}
-			score := lambda*c.final - (1-lambda)*redundancy[i]
+			score := lambda*c.final*scale - (1-lambda)*redundancy[i]
 			if best < 0 || score > bestScore || (score == bestScore && c.m.ID < pool[best].m.ID) {
 				best, bestScore = i, score
 			}
@@ -194,7 +132,8 @@ func (r *recallRun) mmr(st *StageTrace) {
 		}
 	}
 	st.Notes["lambda"] = f3(lambda)
-	st.Notes["formula"] = "mmr_score = λ × final_score − (1 − λ) × max cosine to selected"
+	st.Notes["formula"] = "mmr_score = λ × final_score / top_final_score − (1 − λ) × max cosine to selected"
+	st.Notes["top_final_score"] = f3(top)
 	st.Notes["keep"] = strconv.Itoa(keepN) + " (2·k, plus guaranteed)"
 	st.Notes["near_duplicate"] = f3(nearDuplicate)
 	r.keep(st, selected, dropped)

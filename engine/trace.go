@@ -48,10 +48,15 @@ type TraceItem struct {
 	// in the JSON): the query words the memory shares. Read it with Terms.
 	*TermMatch
 	// Recognised (temporal stage only): kept although forgotten in free
-	// recall at the recall's time, because the query cues it (cue_score ≥
-	// RecognitionCue). Further facts about an item travel as fields like
+	// recall at the recall's time, because the query cues it (cue_strength ≥
+	// RecognitionCue) and still recognisable. Further facts about an item travel as fields like
 	// this one (e.g. superseded_by when knowledge updates land).
 	Recognised bool `json:"recognised,omitempty"`
+	// ForgetAt and UnrecognisableAt (temporal stage only) are the item's
+	// two horizons (see DecayHelp): when it drops out of free recall and
+	// when not even a specific cue finds it any more.
+	ForgetAt         time.Time `json:"forget_at,omitzero"`
+	UnrecognisableAt time.Time `json:"unrecognisable_at,omitzero"`
 	// Superseded: a former fact at the recall's time, kept because the
 	// query asks about the past or include_superseded; SupersededBy is the
 	// newer memory and ValidTo when this one stopped holding.

@@ -28,6 +28,8 @@ const (
 	// temporal
 	DropNotYetCreated DropKind = "not_yet_created"
 	DropForgotten     DropKind = "forgotten"
+	// DropUnrecognisable: past the recognition horizon (UnrecognisableAt).
+	DropUnrecognisable DropKind = "unrecognisable"
 	// guaranteed
 	DropBelowGate     DropKind = "below_gate"
 	DropGuaranteedCap DropKind = "guaranteed_cap"
@@ -68,7 +70,8 @@ func DropKinds() []DropKindInfo {
 		{DropVectorOnly, "rerank", "found by vector similarity alone, no query term in its own text or its neighbours'; specific_cosine_score < 0.50"},
 		{DropBelowFloor, "rerank", "relevance_score below the relevance floor"},
 		{DropNotYetCreated, "temporal", "created after the recall's time (at)"},
-		{DropForgotten, "temporal", "decay × importance < threshold, not recognised"},
+		{DropForgotten, "temporal", "decay × importance < threshold (out of free recall), cue_strength below recognition"},
+		{DropUnrecognisable, "temporal", "past the recognition horizon: recognition_decay × importance < threshold, no cue finds it"},
 		{DropBelowGate, "guaranteed", "HOT, relevance_score below the guaranteed gate"},
 		{DropGuaranteedCap, "guaranteed", "HOT, past the guaranteed cap"},
 		{DropMMRRedundant, "mmr", "near-duplicate of a memory already selected"},

@@ -67,6 +67,10 @@ func TestEveryDropKindComesFromItsStage(t *testing.T) {
 	mk(engine.Memory{Key: "future", Content: "the staging database will move to port 6000", CreatedAt: now.Add(day)})
 	mk(engine.Memory{Key: "old-episode", Content: "we argued about the staging database port over lunch", Kind: engine.KindEpisode,
 		Importance: 0.1, CreatedAt: now.Add(-400 * day)})
+	// out of free recall (forgot after 58 days), still recognisable (232),
+	// and the query cues it only weakly: forgotten
+	mk(engine.Memory{Key: "faded-episode", Content: "the staging database port, and a warm laptop on my knees all afternoon", Kind: engine.KindEpisode,
+		Importance: 0.3, CreatedAt: now.Add(-70 * day)})
 	// mmr
 	mk(engine.Memory{Key: "dup-a", Content: "the staging database backup runs nightly"})
 	mk(engine.Memory{Key: "dup-b", Content: "The staging database backup runs nightly."})
@@ -98,6 +102,7 @@ func TestEveryDropKindComesFromItsStage(t *testing.T) {
 		{Text: "staging database port", Session: "live", At: now, K: 8, Budget: 150},
 		{Text: "staging database port cat", At: now, K: 1},
 		{Text: "warm keyboard staging", At: now},
+		{Text: "staging database port cat keyboard sleeps", At: now},
 		{Text: "take the staging database port", At: now},
 		{Text: "espresso machine", At: now},
 		{Text: "kettle invoice ledger tariff voucher receipt parcel courier", At: now},

@@ -30,6 +30,14 @@ type ForecastEntry struct {
 	// InDays is forget_at − at, in days (negative when already forgotten).
 	InDays    float64 `json:"in_days"`
 	Forgotten bool    `json:"forgotten"`
+	// RecognitionDecay is 2^(−Δt/(R·H)) at the forecast's moment; the
+	// memory is unrecognisable (no cue finds it) when it × importance falls
+	// under the threshold, at UnrecognisableAt (engine.UnrecognisableAt).
+	RecognitionDecay float64   `json:"recognition_decay"`
+	UnrecognisableAt time.Time `json:"unrecognisable_at"`
+	// UnrecognisableInDays is unrecognisable_at − at, in days.
+	UnrecognisableInDays float64 `json:"unrecognisable_in_days"`
+	Unrecognisable       bool    `json:"unrecognisable"`
 }
 
 // Forecast lists the next n memories to be forgotten after at: the active
@@ -73,6 +81,7 @@ func ForecastOf(e *engine.Engine, id int64, at time.Time) (ForecastEntry, bool) 
 func entry(m engine.Memory, at time.Time, cfg engine.Config) ForecastEntry {
 	d := engine.Decay(m, at, cfg)
 	forgetAt := engine.ForgetAt(m, cfg)
+	goneAt := engine.UnrecognisableAt(m, cfg)
 	return ForecastEntry{
 		ID: m.ID, Key: m.Key, Text: m.Content, Kind: m.Kind, Type: m.Type, Tier: m.Tier, Status: m.Status,
 		Importance: m.Importance, AccessCount: m.AccessCount,
@@ -82,6 +91,11 @@ func entry(m engine.Memory, at time.Time, cfg engine.Config) ForecastEntry {
 		ForgetAt:     forgetAt.UTC(),
 		InDays:       round6(forgetAt.Sub(at).Hours() / 24),
 		Forgotten:    engine.Forgotten(m, at, cfg),
+
+		RecognitionDecay:     round6(engine.RecognitionDecay(m, at, cfg)),
+		UnrecognisableAt:     goneAt.UTC(),
+		UnrecognisableInDays: round6(goneAt.Sub(at).Hours() / 24),
+		Unrecognisable:       engine.Unrecognisable(m, at, cfg),
 	}
 }
 

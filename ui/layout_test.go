@@ -93,7 +93,7 @@ func TestNarrowLayouts(t *testing.T) {
 
 	mem := drive(t, goTo(t, m, "Memories"), press("enter"))
 	s = screen(mem)
-	if _, ok := axisLine(s); !ok || !strings.Contains(s, "decay forecast: forgotten") {
+	if _, ok := axisLine(s); !ok || !strings.Contains(s, "decay drops out of free recall") {
 		t.Errorf("no decay curve or forecast in the Memories detail at 80×24:\n%s", s)
 	}
 	if !regexp.MustCompile(`(?m)^\d{4}-\d\d-\d\d \d\d:\d\d capture +create`).MatchString(s) {

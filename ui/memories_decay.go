@@ -31,6 +31,9 @@ type decayPlot struct {
 	// ForgetThreshold). Above 1 the memory is forgotten from the start.
 	forgetLevel float64
 	forgetAt    time.Time
+	// goneAt is the recognition horizon (engine.UnrecognisableAt): after
+	// it not even a specific cue finds the memory.
+	goneAt time.Time
 	// forgetCol is the column whose span holds forgetAt; -1 when forgetAt
 	// falls outside the plot.
 	forgetCol int
@@ -50,6 +53,7 @@ func newDecayPlot(m engine.Memory, from time.Time, cols int, cfg engine.Config) 
 		d.forgetLevel = threshold / math.Min(1, m.Importance)
 	}
 	d.forgetAt = engine.ForgetAt(m, cfg)
+	d.goneAt = engine.UnrecognisableAt(m, cfg)
 	d.forgetCol = d.column(d.forgetAt)
 	return d
 }
@@ -79,20 +83,24 @@ func (d decayPlot) column(t time.Time) int {
 // caption states the forecast in words.
 func (d decayPlot) caption() string {
 	day := func(t time.Time) string { return t.UTC().Format("2006-01-02") }
-	level := fmt.Sprintf("forgotten below decay %.2f", d.forgetLevel)
+	level := fmt.Sprintf("below decay %.2f", d.forgetLevel)
 	if d.forgetLevel > 1 {
 		// No decay is low enough to matter: the importance alone is under
 		// the threshold.
 		level = "importance under the forget threshold"
 	}
+	gone := "unrecognisable after " + day(d.goneAt)
+	if !d.goneAt.After(d.from) {
+		gone = "unrecognisable since " + day(d.goneAt)
+	}
 	switch {
 	case !d.forgetAt.After(d.from):
-		return fmt.Sprintf("forgotten since %s · %s", day(d.forgetAt), level)
+		return fmt.Sprintf("out of free recall since %s, %s · %s", day(d.forgetAt), gone, level)
 	case d.forgetCol < 0:
-		return fmt.Sprintf("forecast: forgotten %s, beyond this year · %s", day(d.forgetAt), level)
+		return fmt.Sprintf("drops out of free recall on %s, beyond this year, %s · %s", day(d.forgetAt), gone, level)
 	}
 	days := int(d.forgetAt.Sub(d.from).Hours() / 24)
-	return fmt.Sprintf("forecast: forgotten %s (in %d days, ▲) · %s", day(d.forgetAt), days, level)
+	return fmt.Sprintf("drops out of free recall on %s (in %d days, ▲), %s · %s", day(d.forgetAt), days, gone, level)
 }
 
 var eighths = []rune(" ▁▂▃▄▅▆▇█")

@@ -63,7 +63,12 @@ func TestDecayCurveMarksTheForecast(t *testing.T) {
 		if safetext.Width(axis) != w {
 			t.Errorf("width %d: the axis is %d cells", w, safetext.Width(axis))
 		}
-		caption := fmt.Sprintf("forecast: forgotten %s (in 83 days, ▲) · forgotten below decay 0.10", forget.Format(time.DateOnly))
+		// Both horizons; the level after them only where the width allows.
+		caption := fmt.Sprintf("drops out of free recall on %s (in 83 days, ▲), unrecognisable after %s",
+			forget.Format(time.DateOnly), engine.UnrecognisableAt(*mem, engine.DefaultConfig()).Format(time.DateOnly))
+		if w >= 160 {
+			caption += " · below decay 0.10"
+		}
 		if !strings.Contains(view, caption) {
 			t.Errorf("width %d: caption %q missing:\n%s", w, caption, view)
 		}
@@ -102,7 +107,8 @@ func TestDecayCurveBeyondTheYearAndAlreadyForgotten(t *testing.T) {
 	if !ok || strings.Contains(axis, "▲") || !strings.HasSuffix(strings.TrimSpace(axis), "+365d") {
 		t.Errorf("fact: axis %q", axis)
 	}
-	if want := "forecast: forgotten " + forget.Format(time.DateOnly) + ", beyond this year"; !strings.Contains(view, want) {
+	if want := "drops out of free recall on " + forget.Format(time.DateOnly) + ", beyond this year, unrecognisable after " +
+		engine.UnrecognisableAt(*fact, engine.DefaultConfig()).Format(time.DateOnly); !strings.Contains(view, want) {
 		t.Errorf("fact: %q missing:\n%s", want, view)
 	}
 
@@ -113,7 +119,8 @@ func TestDecayCurveBeyondTheYearAndAlreadyForgotten(t *testing.T) {
 	old.LastAccessedAt = testNow.AddDate(0, 0, -200)
 	forget = engine.ForgetAt(*old, engine.DefaultConfig())
 	view = detailOf(t, old, 120, 40)
-	if want := "forgotten since " + forget.Format(time.DateOnly); !strings.Contains(view, want) || !forget.Before(testNow) {
+	if want := "out of free recall since " + forget.Format(time.DateOnly) + ", unrecognisable since " +
+		engine.UnrecognisableAt(*old, engine.DefaultConfig()).Format(time.DateOnly); !strings.Contains(view, want) || !forget.Before(testNow) {
 		t.Errorf("old episode: %q missing:\n%s", want, view)
 	}
 	if axis, _ := axisLine(view); strings.Contains(axis, "▲") {
@@ -124,7 +131,8 @@ func TestDecayCurveBeyondTheYearAndAlreadyForgotten(t *testing.T) {
 	faint := newMemories(1)[0]
 	faint.Importance = 0.04
 	view = detailOf(t, faint, 120, 40)
-	if want := "forgotten since " + faint.CreatedAt.Format(time.DateOnly) + " · importance under the forget threshold"; !strings.Contains(view, want) {
+	if want := "out of free recall since " + faint.CreatedAt.Format(time.DateOnly) + ", unrecognisable since " +
+		faint.CreatedAt.Format(time.DateOnly) + " · importance under the forget threshold"; !strings.Contains(view, want) {
 		t.Errorf("faint memory: %q missing:\n%s", want, view)
 	}
 }
@@ -143,7 +151,7 @@ func TestDecayPlotWhenTheDetailIsShort(t *testing.T) {
 	if _, ok := axisLine(view); !ok || !strings.Contains(view, "created: memory number 1") {
 		t.Errorf("no plot or no audit row at 100×24:\n%s", view)
 	}
-	if !strings.Contains(view, "decay forecast: forgotten") {
+	if !strings.Contains(view, "decay drops out of free recall on") {
 		t.Errorf("no forecast at 100×24:\n%s", view)
 	}
 	if !strings.Contains(view, "audit history") {

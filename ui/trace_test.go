@@ -278,26 +278,46 @@ func TestTraceOnDemo(t *testing.T) {
 		}
 	})
 
-	t.Run("SplitMarksRecognisedAt365d", func(t *testing.T) {
-		// "충주 사과" is what the Chungju episodes say: a year on they are
+	t.Run("SplitMarksRecognisedAt90d", func(t *testing.T) {
+		// "충주 사과" is what the Chungju episodes say: 90 days on they are
 		// out of free recall but recognised, so nothing is forgotten and
-		// the later side marks them.
-		p := pressTrace(t, newTestTrace(eng, db, 200, 48), "/", "충주 사과", "enter", "]", "]", "]", "]", "]", "s")
+		// the later side marks them (90 days on they are past their
+		// recognition horizon: SplitListsUnrecognisableAt365d).
+		p := pressTrace(t, newTestTrace(eng, db, 200, 48), "/", "충주 사과", "enter", "]", "]", "]", "]", "s")
 		v := view(p)
 		cmp := splitOf(p.cmp)
-		if len(cmp.Forgotten) != 0 || cmp.RecognisedLater == 0 || !strings.Contains(v, "forgotten by +365d: 0") ||
-			!strings.Contains(v, "recognised at +365d: "+itoa(cmp.RecognisedLater)) {
+		if len(cmp.Forgotten) != 0 || cmp.RecognisedLater == 0 || !strings.Contains(v, "forgotten by +90d: 0") ||
+			!strings.Contains(v, "recognised at +90d: "+itoa(cmp.RecognisedLater)) {
 			t.Fatalf("forgotten %d, recognised %d:\n%s", len(cmp.Forgotten), cmp.RecognisedLater, v)
 		}
 		for _, it := range cmp.Later {
 			if !it.Recognised {
 				continue
 			}
-			if m, _ := eng.Memory(it.ID); !engine.Forgotten(m, demoNow.AddDate(1, 0, 0), eng.Config()) {
-				t.Errorf("memory %d marked recognised but still in free recall a year on", it.ID)
+			if m, _ := eng.Memory(it.ID); !engine.Forgotten(m, demoNow.AddDate(0, 0, 90), eng.Config()) {
+				t.Errorf("memory %d marked recognised but still in free recall 90 days on", it.ID)
 			}
 			if !regexp.MustCompile(`recognised\s+` + itoa(it.Rank) + `\s+` + itoa(int(it.ID)) + `\b`).MatchString(v) {
 				t.Errorf("recognised memory %d is not marked:\n%s", it.ID, v)
+			}
+		}
+	})
+
+	t.Run("SplitListsUnrecognisableAt365d", func(t *testing.T) {
+		// A year on, the same specific cue no longer finds the Chungju
+		// episodes of importance 0.4: they are past their recognition
+		// horizon, and the split lists them as forgotten.
+		p := pressTrace(t, newTestTrace(eng, db, 200, 48), "/", "충주 사과", "enter", "]", "]", "]", "]", "]", "s")
+		cmp := splitOf(p.cmp)
+		later := demoNow.AddDate(1, 0, 0)
+		if len(cmp.Forgotten) == 0 {
+			t.Fatalf("nothing forgotten a year on:\n%s", view(p))
+		}
+		for _, it := range cmp.Forgotten {
+			m, _ := eng.Memory(it.ID)
+			if !engine.Unrecognisable(m, later, eng.Config()) {
+				t.Errorf("memory %d (%s) listed as forgotten for its own words a year on, but recognisable until %v",
+					it.ID, m.Key, engine.UnrecognisableAt(m, eng.Config()))
 			}
 		}
 	})

@@ -133,14 +133,18 @@ is named *_distance (lower is better).
                (memtrace help relevance); then drops retrieved items below
                the floor 0.20
  4 temporal    memories created after --at do not exist yet; decay and
-               boost at --at; drops the forgotten unless the query cues
-               them specifically (recognised; see memtrace help decay)
+               boost at --at; drops memories past their recognition
+               horizon, and the forgotten unless the query cues them
+               specifically (recognised; see memtrace help decay)
                final_score = relevance_score × retention × (1 + boost)
+               × (1 + 0.5 if created in a period the query names),
+               retention = 1 − β × (1 − decay), β from the query's cue
+               and temporal intent (now / past event / neutral)
  5 guaranteed  HOT memories enter the guaranteed channel only when
                relevance_score ≥ GuaranteedGate (0.25) for THIS query, at
                most GuaranteedCap (2); a HOT memory that fails the gate
                competes as an ordinary item if search found it, else drops
- 6 mmr         mmr_score = λ × final_score − (1 − λ) × max cosine to the
+ 6 mmr         mmr_score = λ × final_score / top final_score − (1 − λ) × max cosine to the
                selected (λ = MMRLambda, 0.7); keeps 2·k; drops
                near-duplicates (cosine ≥ 0.95)
  7 merge       k slots: guaranteed first, the rest split evenly between the

@@ -29,6 +29,8 @@ type forecastStep struct {
 	Decay     float64   `json:"decay"`
 	Strength  float64   `json:"strength"`
 	Forgotten bool      `json:"forgotten"`
+	// Unrecognisable: past the recognition horizon at this step.
+	Unrecognisable bool `json:"unrecognisable"`
 }
 
 // forecastOffsets are the time override steps of the Trace tab.
@@ -67,7 +69,7 @@ func cmdForecast(fs *flag.FlagSet) runFunc {
 			for _, off := range forecastOffsets {
 				t, _ := engine.ParseAt(off, when)
 				s, _ := inspector.ForecastOf(eng, id, t)
-				out.Steps = append(out.Steps, forecastStep{Offset: off, At: t, Decay: s.Decay, Strength: s.Strength, Forgotten: s.Forgotten})
+				out.Steps = append(out.Steps, forecastStep{Offset: off, At: t, Decay: s.Decay, Strength: s.Strength, Forgotten: s.Forgotten, Unrecognisable: s.Unrecognisable})
 			}
 		} else {
 			out.Forecast = append(out.Forecast, inspector.Forecast(eng, when, *n)...)
@@ -109,10 +111,11 @@ func printForecast(w io.Writer, out forecastOutput) {
 		fmt.Fprintln(w, "(nothing left to forget: no active memory is remembered at this time)")
 		return
 	}
-	fmt.Fprintf(w, "%-17s %9s %6s  %-7s %s %5s %9s %6s  %s\n", "forget_at", "in", "id", "kind", safetext.PadRight("type", 12),
+	fmt.Fprintf(w, "%-17s %9s %-10s %6s  %-7s %s %5s %9s %6s  %s\n", "forget_at", "in", "unrecog.", "id", "kind", safetext.PadRight("type", 12),
 		"imp", "half-life", "decay", "text")
 	for _, f := range out.Forecast {
-		fmt.Fprintf(w, "%-17s %8.1fd %6d  %-7s %s %5.2f %8.1fd %6.3f  %s\n", f.ForgetAt.Format("2006-01-02 15:04"), f.InDays, f.ID,
+		fmt.Fprintf(w, "%-17s %8.1fd %-10s %6d  %-7s %s %5.2f %8.1fd %6.3f  %s\n", f.ForgetAt.Format("2006-01-02 15:04"), f.InDays,
+			f.UnrecognisableAt.Format("2006-01-02"), f.ID,
 			f.Kind, safetext.PadRight(safetext.Truncate(safetext.SanitizeLine(f.Type), 12), 12), f.Importance, f.HalfLifeDays,
 			f.Decay, safetext.Truncate(safetext.SanitizeLine(f.Text), 48))
 	}
@@ -124,15 +127,23 @@ func printForecastMemory(w io.Writer, out forecastOutput) {
 	fmt.Fprintf(w, "text       %s\n", safetext.Truncate(safetext.SanitizeLine(f.Text), 72))
 	fmt.Fprintf(w, "importance %.2f   accesses %d   half-life %.1f days\n", f.Importance, f.AccessCount, f.HalfLifeDays)
 	state := "remembered"
-	if f.Forgotten {
-		state = "forgotten"
+	switch {
+	case f.Unrecognisable:
+		state = "unrecognisable (no cue finds it)"
+	case f.Forgotten:
+		state = "forgotten in free recall (a specific cue still recognises it)"
 	}
 	fmt.Fprintf(w, "at %s   decay %.3f   strength %.3f (threshold %.3f)   %s\n", out.At.Format(time.RFC3339), f.Decay, f.Strength, out.Threshold, state)
-	fmt.Fprintf(w, "forget_at  %s   (%+.1f days)\n\n", f.ForgetAt.Format(time.RFC3339), f.InDays)
+	fmt.Fprintf(w, "drops out of free recall on %s (%+.1f days), unrecognisable after %s (%+.1f days)\n\n",
+		f.ForgetAt.Format("2006-01-02"), f.InDays, f.UnrecognisableAt.Format("2006-01-02"), f.UnrecognisableInDays)
+	fmt.Fprintf(w, "forget_at  %s   unrecognisable_at  %s\n\n", f.ForgetAt.Format(time.RFC3339), f.UnrecognisableAt.Format(time.RFC3339))
 	for _, s := range out.Steps {
 		line := fmt.Sprintf("  %-6s %s  decay %.3f  strength %.3f", s.Offset, s.At.Format("2006-01-02"), s.Decay, s.Strength)
-		if s.Forgotten {
-			line += "  forgotten"
+		switch {
+		case s.Unrecognisable:
+			line += "  unrecognisable"
+		case s.Forgotten:
+			line += "  forgotten (recognisable)"
 		}
 		fmt.Fprintln(w, line)
 	}

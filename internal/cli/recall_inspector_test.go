@@ -96,6 +96,19 @@ func TestForecastCLI(t *testing.T) {
 	if len(states) != 6 || states[2] || !states[3] {
 		t.Errorf("steps of m0308: %+v", m.Steps)
 	}
+	// The recognition horizon: four times the free-recall span after the
+	// last access; m0308 (an episode of importance 0.4) is still
+	// recognisable at +90d and gone at +365d.
+	mem, _ := engine.ParseAt("now", m.At)
+	if g := m.Memory; !g.UnrecognisableAt.After(g.ForgetAt) || g.Unrecognisable ||
+		g.UnrecognisableInDays <= g.InDays || !m.Steps[4].Forgotten || m.Steps[4].Unrecognisable || !m.Steps[5].Unrecognisable {
+		t.Errorf("m0308 horizons at %v: forget_at %v, unrecognisable_at %v; steps %+v", mem, g.ForgetAt, g.UnrecognisableAt, m.Steps)
+	}
+	text, _, _ := runRecallCLI(t, "--db", db, "forecast", "key:m0308")
+	if want := "drops out of free recall on " + m.Memory.ForgetAt.Format("2006-01-02") + " (+10.0 days), unrecognisable after " +
+		m.Memory.UnrecognisableAt.Format("2006-01-02"); !strings.Contains(text, want) {
+		t.Errorf("forecast text lacks %q:\n%s", want, text)
+	}
 	if _, stderr, code := runRecallCLI(t, "--db", db, "forecast", "key:nope"); code != 1 || !strings.Contains(stderr, "memtrace list") {
 		t.Errorf("unknown memory: exit %d %q", code, stderr)
 	}
