@@ -110,18 +110,6 @@ func (e *Engine) termNos(dst []int32, text string) []int32 {
 	return dst
 }
 
-// termSet maps query terms to the term numbers of the index; terms no
-// memory has are left out. Caller holds e.mu (read).
-func (e *Engine) termSet(terms map[string]float64) map[int32]string {
-	set := make(map[int32]string, len(terms))
-	for t := range terms {
-		if no, ok := e.lex.Lookup(t); ok {
-			set[no] = t
-		}
-	}
-	return set
-}
-
 // ownTerms is the term numbers of a memory's own text. Caller holds e.mu
 // (read).
 func (e *Engine) ownTerms(id int64) []int32 {
