@@ -197,11 +197,17 @@ func Decay(m Memory, at time.Time, cfg Config) float64 {
 }
 
 func decayAt(m Memory, at time.Time, cfg Config) float64 {
+	return curveAt(m, at, cfg, 1)
+}
+
+// curveAt is 2^(−Δt / (span × H)) since the anchor: free recall's decay at
+// span 1, recognition's at RecognitionSpan.
+func curveAt(m Memory, at time.Time, cfg Config, span float64) float64 {
 	dt := at.Sub(anchor(m)).Hours()
 	if dt <= 0 {
 		return 1
 	}
-	h := halfLifeHours(m, cfg)
+	h := span * halfLifeHours(m, cfg)
 	if h <= 0 {
 		return 0
 	}
@@ -224,13 +230,18 @@ func forgottenAt(m Memory, decay float64, cfg Config) bool {
 // its anchor on. Before the returned time the memory is remembered; after
 // it, forgotten. See DecayHelp.
 func ForgetAt(m Memory, cfg Config) time.Time {
-	cfg = cfg.withDefaults()
+	return horizonAt(m, cfg.withDefaults(), 1)
+}
+
+// horizonAt is when curveAt(span) × importance falls below the threshold:
+// anchor + span × H × log2(importance / ForgetThreshold).
+func horizonAt(m Memory, cfg Config, span float64) time.Time {
 	imp := clamp01(m.Importance)
 	a := anchor(m)
 	if imp <= cfg.ForgetThreshold {
 		return a
 	}
-	return a.Add(saturatingHours(halfLifeHours(m, cfg) * math.Log2(imp/cfg.ForgetThreshold)))
+	return a.Add(saturatingHours(span * halfLifeHours(m, cfg) * math.Log2(imp/cfg.ForgetThreshold)))
 }
 
 // boostAt is the association boost of m at time at: the stored boost

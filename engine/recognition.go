@@ -51,15 +51,7 @@ func RecognitionDecay(m Memory, at time.Time, cfg Config) float64 {
 }
 
 func recognitionDecayAt(m Memory, at time.Time, cfg Config) float64 {
-	dt := at.Sub(anchor(m)).Hours()
-	if dt <= 0 {
-		return 1
-	}
-	h := RecognitionSpan * halfLifeHours(m, cfg)
-	if h <= 0 {
-		return 0
-	}
-	return math.Exp2(-dt / h)
+	return curveAt(m, at, cfg, RecognitionSpan)
 }
 
 // Unrecognisable reports whether m is past its recognition horizon at at:
@@ -70,7 +62,7 @@ func Unrecognisable(m Memory, at time.Time, cfg Config) bool {
 }
 
 func unrecognisableAt(m Memory, recognition float64, cfg Config) bool {
-	return recognition*clamp01(m.Importance) < cfg.ForgetThreshold
+	return forgottenAt(m, recognition, cfg)
 }
 
 // UnrecognisableAt is the closed-form recognition horizon: anchor + R ×
@@ -79,13 +71,7 @@ func unrecognisableAt(m Memory, recognition float64, cfg Config) bool {
 // after it nothing does. A memory whose importance is at or below the
 // threshold is unrecognisable from its anchor on. See DecayHelp.
 func UnrecognisableAt(m Memory, cfg Config) time.Time {
-	cfg = cfg.withDefaults()
-	imp := clamp01(m.Importance)
-	a := anchor(m)
-	if imp <= cfg.ForgetThreshold {
-		return a
-	}
-	return a.Add(saturatingHours(RecognitionSpan * halfLifeHours(m, cfg) * math.Log2(imp/cfg.ForgetThreshold)))
+	return horizonAt(m, cfg.withDefaults(), RecognitionSpan)
 }
 
 // saturatingHours converts hours to a Duration, saturating near 292 years
