@@ -82,15 +82,7 @@ func (p curatePane) wordingKey(msg tea.KeyPressMsg) (curatePane, tea.Cmd) {
 	case "ctrl+o":
 		// The whole wording in $EDITOR; what was over the limit last
 		// time comes back to be shortened.
-		text := d.input.Value()
-		if d.draft != "" {
-			text = d.draft
-		}
-		cmd, err := editInEditor(text, editWording)
-		if err != nil {
-			p.status = err.Error()
-		}
-		return p, cmd
+		return p.editDraft(d, editWording)
 	}
 	var cmd tea.Cmd
 	d.input, cmd = d.input.Update(msg)

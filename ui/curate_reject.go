@@ -84,15 +84,7 @@ func (p curatePane) rejectKey(msg tea.KeyPressMsg) (curatePane, tea.Cmd) {
 		return p.reject(d.ids, d.input.Value())
 	case "ctrl+o":
 		// A long reason in $EDITOR (what was over the limit comes back).
-		text := d.input.Value()
-		if d.draft != "" {
-			text = d.draft
-		}
-		cmd, err := editInEditor(text, editReason)
-		if err != nil {
-			p.status = err.Error()
-		}
-		return p, cmd
+		return p.editDraft(d, editReason)
 	}
 	var cmd tea.Cmd
 	d.input, cmd = d.input.Update(msg)
@@ -179,4 +171,18 @@ func stillRejected(rejects []string, hist []engine.BatchInfo) []string {
 		}
 	}
 	return out
+}
+
+// editDraft opens a dialog's text in $EDITOR: the input's value, or the
+// draft that was over the field's limit last time, to be shortened.
+func (p curatePane) editDraft(d dialog, target editTarget) (curatePane, tea.Cmd) {
+	text := d.input.Value()
+	if d.draft != "" {
+		text = d.draft
+	}
+	cmd, err := editInEditor(text, target)
+	if err != nil {
+		p.status = err.Error()
+	}
+	return p, cmd
 }
