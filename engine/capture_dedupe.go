@@ -223,14 +223,28 @@ func (ix *lshIndex) nearDuplicate(vec []float32, threshold float64, sketched boo
 	ix.gen++
 	codes := ix.codes(vec)
 	ix.memoVec, ix.memoCodes, ix.memoOK = append(ix.memoVec[:0], vec...), codes, true
+	nrec := len(ix.sketch) / sketchStride
+	var scales [8]float32
 	for b, c := range codes {
-		for _, id := range ix.buckets[b][c] {
+		list := ix.buckets[b][c]
+		for i, id := range list {
 			if id < 0 || int(id) >= len(ix.norms) {
 				continue
 			}
-			if sketched && int(id) < len(ix.sketch)/sketchStride {
-				rec := ix.record(id)
-				if scale := math.Float32frombits(binary.LittleEndian.Uint32(rec[:4])); scale != 0 {
+			if sketched {
+				// Every 8 candidates, their records' scales first: 8
+				// independent reads, which the CPU overlaps, instead of
+				// one cache miss after the other.
+				if i%8 == 0 {
+					for k, id := range list[i:min(i+8, len(list))] {
+						scales[k] = 0
+						if id >= 0 && int(id) < nrec {
+							scales[k] = math.Float32frombits(binary.LittleEndian.Uint32(ix.sketch[int(id)*sketchStride:]))
+						}
+					}
+				}
+				if scale := scales[i%8]; scale != 0 {
+					rec := ix.record(id)
 					var acc uint32
 					for _, x := range ix.qlist {
 						acc += (x & 0xffff) * uint32(rec[(4+x>>16)&(sketchStride-1)])
