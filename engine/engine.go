@@ -42,6 +42,10 @@ type Engine struct {
 	changesOnce sync.Once
 	changes     chan struct{}
 
+	// refreshMu serialises Refresh (a writer's own refresh and its
+	// listener's would otherwise load the same rows twice).
+	refreshMu sync.Mutex
+
 	mu    sync.RWMutex
 	mems  map[int64]*Memory
 	ids   []int64 // sorted
@@ -275,8 +279,32 @@ func (e *Engine) Update(ctx context.Context, fn func(q Queries) error) error {
 }
 
 // Refresh picks up every memory written since the last refresh — by this
-// process or another one sharing the database file.
+// process or another one sharing the database file. Refreshes run one at a
+// time (refreshMu): one that waited for another asks only for what that
+// one did not apply.
 func (e *Engine) Refresh(ctx context.Context) error {
+	e.refreshMu.Lock()
+	defer e.refreshMu.Unlock()
+	return e.refreshLocked(ctx)
+}
+
+// RefreshPast is Refresh unless the caches have already applied seq — a
+// change notification's seq, which this process's own write, or a refresh
+// that ran while the notification waited, may have applied already. It
+// then costs no store query.
+func (e *Engine) RefreshPast(ctx context.Context, seq int64) error {
+	if e.Seq() >= seq {
+		return nil
+	}
+	e.refreshMu.Lock()
+	defer e.refreshMu.Unlock()
+	if e.Seq() >= seq {
+		return nil
+	}
+	return e.refreshLocked(ctx)
+}
+
+func (e *Engine) refreshLocked(ctx context.Context) error {
 	e.mu.RLock()
 	seq := e.seq
 	e.mu.RUnlock()
