@@ -453,6 +453,24 @@ func (e *Engine) LexicalSearchWeighted(terms map[string]float64, n int) []Hit {
 	return e.lex.SearchWeighted(terms, n)
 }
 
+// lexicalSearch is LexicalSearchWeighted that records every query term's
+// document frequency in df (lexical.Index.SearchWeightedDF), for the later
+// stages of the same recall.
+func (e *Engine) lexicalSearch(terms map[string]float64, n int, df map[string]int) []Hit {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	return e.lex.SearchWeightedDF(terms, n, df)
+}
+
+// docFreq is t's document frequency from a recall's df (lexicalSearch), or
+// from the index when df lacks it. Caller holds e.mu (read).
+func (e *Engine) docFreq(df map[string]int, t string) int {
+	if f, ok := df[t]; ok {
+		return f
+	}
+	return e.lex.DocFreq(t)
+}
+
 // VectorSearch returns the n memories whose vectors are most similar
 // (cosine) to vec.
 func (e *Engine) VectorSearch(vec []float32, n int) []Hit {
