@@ -128,7 +128,7 @@ func (e *Engine) AuditStore(ctx context.Context) (*StoreAudit, error) {
 		if lsh == nil {
 			lsh = newLSH(len(vec))
 		}
-		if of, sim := lsh.nearDuplicate(vec, e.cfg.DedupeSimilarity, e.VectorOf); of != 0 {
+		if of, sim := lsh.nearDuplicate(vec, e.cfg.DedupeSimilarity, false, e.VectorOf); of != 0 {
 			rep.Duplicates.Near++
 			if len(rep.Duplicates.Examples) < auditExamples {
 				rep.Duplicates.Examples = append(rep.Duplicates.Examples, AuditDuplicate{MemoryID: m.ID, Of: of, Score: sim})

@@ -219,6 +219,11 @@ func plural(n int) string {
 	return "ies"
 }
 
+// Memories counts memories in English: "1 memory", "3 memories".
+func Memories(n int) string {
+	return fmt.Sprintf("%d memor%s", n, plural(n))
+}
+
 // LargeRollback is the number of memories above which rolling back a
 // capture batch needs a second, explicit confirmation (`--force` on the
 // command line, a second key in the TUI): such a batch is usually a whole

@@ -39,9 +39,16 @@ type Capturer struct {
 	batch string
 
 	// Dedupe index; nil until the first write, reset when a batch fails.
-	byHash  map[string]int64
-	lsh     *lshIndex
-	indexed map[int64]bool
+	// indexed holds the Seq of each indexed memory when its block sketch
+	// was taken; provisional lists this run's own inserts, sketched from
+	// the vector as inserted until the cache holds its copy; syncSeq is
+	// the cache's seq at the last sync (syncIndex): while it holds, every
+	// sketch is of the vector the cache returns.
+	byHash      map[string]int64
+	lsh         *lshIndex
+	indexed     map[int64]int64
+	provisional []int64
+	syncSeq     int64
 	// bySubject lists, per subject of the supersession lexicon, the
 	// indexed memories that name it (supersede_rule.go); kept with the
 	// dedupe index.
@@ -213,7 +220,7 @@ func (c *Capturer) run(ctx context.Context, ps []*pending, done []bool, batch st
 		return nil
 	})
 	if err != nil {
-		c.byHash, c.lsh, c.indexed, c.bySubject = nil, nil, nil, nil // it may hold rolled-back inserts
+		c.byHash, c.lsh, c.indexed, c.bySubject, c.provisional = nil, nil, nil, nil, nil // it may hold rolled-back inserts
 		if fresh {
 			c.batch = "" // its id was rolled back with it
 		}

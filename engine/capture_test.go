@@ -4,12 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
-	"math/rand/v2"
 	"os"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -344,78 +341,4 @@ func TestCaptureJudge(t *testing.T) {
 			t.Errorf("got type %q, gate %+v", r.Type, gate)
 		}
 	})
-}
-
-// BenchmarkIngest captures 5,000 synthetic messages in batches of 500 per
-// transaction through one Capturer (as `memtrace ingest` does), with the
-// rule judge, into a real SQLite file, and reports
-// messages per second. A sixth are heartbeats and a sixth error lines (L1
-// drops them); the rest are statements of 8–16 words drawn with a Zipf
-// distribution from a 5,000-word vocabulary, English-like and Korean-like,
-// so that common words have long postings as in real text.
-func BenchmarkIngest(b *testing.B) {
-	const n = 5000
-	rng := rand.New(rand.NewPCG(1, 2))
-	zipf := rand.NewZipf(rng, 1.1, 2, 4999)
-	syl := []string{"ka", "no", "ri", "ven", "tor", "mi", "sa", "lu", "pe", "dan", "지", "민", "서", "강", "호", "래", "빛", "솔"}
-	vocab := make([]string, 5000)
-	for i := range vocab {
-		w := ""
-		for j := 0; j < 2+i%3; j++ {
-			w += syl[(i*7+j*13+j*i)%len(syl)]
-		}
-		vocab[i] = fmt.Sprintf("%s%d", w, i%10)
-	}
-	msgs := make([]engine.Message, n)
-	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	for i := range msgs {
-		var text string
-		switch i % 6 {
-		case 0:
-			text = "HEARTBEAT_OK"
-		case 1:
-			text = fmt.Sprintf("Error: connect ECONNREFUSED 10.0.%d.%d:5432", i%255, i%7)
-		default:
-			words := []string{"I", "noted"}
-			for k := 0; k < 8+i%9; k++ {
-				words = append(words, vocab[zipf.Uint64()])
-			}
-			text = strings.Join(words, " ") + "."
-		}
-		msgs[i] = engine.Message{ID: fmt.Sprintf("b%06d", i), Session: fmt.Sprintf("s%d", i/100), Role: "user", Text: text, At: at.Add(time.Duration(i) * time.Minute)}
-	}
-	b.ReportAllocs()
-	var total int
-	var elapsed, cpu time.Duration
-	for b.Loop() {
-		b.StopTimer()
-		e := openCaptureEngine(b, nil)
-		b.StartTimer()
-		start, cpu0 := time.Now(), cpuTime()
-		c, err := e.NewCapturer(context.Background())
-		if err != nil {
-			b.Fatal(err)
-		}
-		for i := 0; i < n; i += 500 {
-			if _, err := c.CaptureBatch(context.Background(), msgs[i:i+500]); err != nil {
-				b.Fatal(err)
-			}
-		}
-		elapsed += time.Since(start)
-		cpu += cpuTime() - cpu0
-		total += n
-	}
-	b.ReportMetric(float64(total)/elapsed.Seconds(), "msgs/s")
-	// On a shared machine the wall clock also counts other processes' turns;
-	// messages per CPU-second of this process is the figure that does not.
-	b.ReportMetric(float64(total)/cpu.Seconds(), "msgs/cpu-s")
-}
-
-// cpuTime is the user+system CPU time this process has used.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

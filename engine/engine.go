@@ -42,6 +42,10 @@ type Engine struct {
 	changesOnce sync.Once
 	changes     chan struct{}
 
+	// refreshMu serialises Refresh (a writer's own refresh and its
+	// listener's would otherwise load the same rows twice).
+	refreshMu sync.Mutex
+
 	mu    sync.RWMutex
 	mems  map[int64]*Memory
 	ids   []int64 // sorted
@@ -275,8 +279,32 @@ func (e *Engine) Update(ctx context.Context, fn func(q Queries) error) error {
 }
 
 // Refresh picks up every memory written since the last refresh — by this
-// process or another one sharing the database file.
+// process or another one sharing the database file. Refreshes run one at a
+// time (refreshMu): one that waited for another asks only for what that
+// one did not apply.
 func (e *Engine) Refresh(ctx context.Context) error {
+	e.refreshMu.Lock()
+	defer e.refreshMu.Unlock()
+	return e.refreshLocked(ctx)
+}
+
+// RefreshPast is Refresh unless the caches have already applied seq — a
+// change notification's seq, which this process's own write, or a refresh
+// that ran while the notification waited, may have applied already. It
+// then costs no store query.
+func (e *Engine) RefreshPast(ctx context.Context, seq int64) error {
+	if e.Seq() >= seq {
+		return nil
+	}
+	e.refreshMu.Lock()
+	defer e.refreshMu.Unlock()
+	if e.Seq() >= seq {
+		return nil
+	}
+	return e.refreshLocked(ctx)
+}
+
+func (e *Engine) refreshLocked(ctx context.Context) error {
 	e.mu.RLock()
 	seq := e.seq
 	e.mu.RUnlock()
@@ -423,6 +451,24 @@ func (e *Engine) LexicalSearchWeighted(terms map[string]float64, n int) []Hit {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
 	return e.lex.SearchWeighted(terms, n)
+}
+
+// lexicalSearch is LexicalSearchWeighted that records every query term's
+// document frequency in df (lexical.Index.SearchWeightedDF), for the later
+// stages of the same recall.
+func (e *Engine) lexicalSearch(terms map[string]float64, n int, df map[string]int) []Hit {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	return e.lex.SearchWeightedDF(terms, n, df)
+}
+
+// docFreq is t's document frequency from a recall's df (lexicalSearch), or
+// from the index when df lacks it. Caller holds e.mu (read).
+func (e *Engine) docFreq(df map[string]int, t string) int {
+	if f, ok := df[t]; ok {
+		return f
+	}
+	return e.lex.DocFreq(t)
 }
 
 // VectorSearch returns the n memories whose vectors are most similar

@@ -106,6 +106,9 @@ type recallRun struct {
 
 	terms   []string           // kept query terms
 	weights map[string]float64 // BM25 weight per distinct term
+	// docFreq is every weighted term's document frequency, recorded by the
+	// lexical search (candidates) so later stages need not count again.
+	docFreq map[string]int
 	qvec    []float32
 	// generic are the query's generic terms (textnorm.IsGeneric), none when
 	// every term is generic; qvecSpecific embeds the query without them

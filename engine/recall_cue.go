@@ -32,9 +32,9 @@ import (
 // text) and its cue_strength (the same share with the words said next to
 // it counted at their context weight, ContextWeight × ContextDecay^(d−1)
 // at distance d, as the lexical index counts them: the context a memory
-// was encoded in cues it too, but less than its own words). Caller must
-// not hold e.mu.
-func (e *Engine) cueScores(ids []int64, weights map[string]float64) (own, strength []float64) {
+// was encoded in cues it too, but less than its own words). df as for
+// idfSum. Caller must not hold e.mu.
+func (e *Engine) cueScores(ids []int64, weights map[string]float64, df map[string]int) (own, strength []float64) {
 	terms := make([]string, 0, len(weights))
 	for t := range weights {
 		terms = append(terms, t)
@@ -46,11 +46,11 @@ func (e *Engine) cueScores(ids []int64, weights map[string]float64) (own, streng
 	mass := make(map[string]float64, len(terms))
 	total := 0.0
 	for _, t := range terms {
-		df := e.lex.DocFreq(t)
-		if df == 0 {
+		f := e.docFreq(df, t)
+		if f == 0 {
 			continue
 		}
-		w := weights[t] * e.lex.IDFOf(df)
+		w := weights[t] * e.lex.IDFOf(f)
 		mass[t] = w
 		total += w
 	}

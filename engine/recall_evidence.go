@@ -40,14 +40,14 @@ func (ev termEvidence) matchedTerms() []string {
 
 // queryMass is each weighted query term's weight × idf, the terms in a fixed
 // order (float addition is not associative), and their sum. Terms no memory
-// holds have no mass. Caller holds e.mu (read).
-func (e *Engine) queryMass(weights map[string]float64) (terms []string, mass map[string]float64, total float64) {
+// holds have no mass; df as for idfSum. Caller holds e.mu (read).
+func (e *Engine) queryMass(weights map[string]float64, df map[string]int) (terms []string, mass map[string]float64, total float64) {
 	terms = make([]string, 0, len(weights))
 	mass = make(map[string]float64, len(weights))
 	for t := range weights {
-		if df := e.lex.DocFreq(t); df > 0 {
+		if f := e.docFreq(df, t); f > 0 {
 			terms = append(terms, t)
-			mass[t] = weights[t] * e.lex.IDFOf(df)
+			mass[t] = weights[t] * e.lex.IDFOf(f)
 		}
 	}
 	sort.Strings(terms)
@@ -61,12 +61,13 @@ func (e *Engine) queryMass(weights map[string]float64) (terms []string, mass map
 // terms, in the order of ids; generic are the query terms that are no
 // evidence. The neighbours are read only for a memory whose own words are
 // not evidence enough (share < MinIDFShare): the gate asks about them only
-// then, and a recall reads a hundred candidates. Caller must not hold e.mu.
-func (e *Engine) termEvidenceOf(ids []int64, weights map[string]float64, generic map[string]bool) []termEvidence {
+// then, and a recall reads a hundred candidates. df as for idfSum. Caller
+// must not hold e.mu.
+func (e *Engine) termEvidenceOf(ids []int64, weights map[string]float64, df map[string]int, generic map[string]bool) []termEvidence {
 	out := make([]termEvidence, len(ids))
 	e.mu.RLock()
 	defer e.mu.RUnlock()
-	terms, mass, total := e.queryMass(weights)
+	terms, mass, total := e.queryMass(weights, df)
 	if total <= 0 {
 		return out
 	}

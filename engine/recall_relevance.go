@@ -164,12 +164,12 @@ func (r *recallRun) embedQuery(st *StageTrace) error {
 // drops items without evidence of being about the query, and retrieved
 // items below relevanceFloor leave; HOT items go on to the guaranteed gate.
 func (r *recallRun) rerank(st *StageTrace) {
-	idfSum := r.e.idfSum(r.weights)
+	idfSum := r.e.idfSum(r.weights, r.docFreq)
 	ids := make([]int64, len(r.live))
 	for i, c := range r.live {
 		ids[i] = c.m.ID
 	}
-	evs := r.e.termEvidenceOf(ids, r.weights, r.generic)
+	evs := r.e.termEvidenceOf(ids, r.weights, r.docFreq, r.generic)
 	evOf := make(map[int64]termEvidence, len(r.live))
 	for i, c := range r.live {
 		norm := 0.0

@@ -83,7 +83,8 @@ func (r *recallRun) candidates(st *StageTrace) error {
 		order = append(order, c)
 		return c
 	}
-	lex := r.e.LexicalSearchWeighted(r.weights, pool)
+	r.docFreq = make(map[string]int, len(r.weights))
+	lex := r.e.lexicalSearch(r.weights, pool, r.docFreq)
 	for _, h := range lex {
 		if c := add(h.ID); c != nil {
 			c.fromLex, c.bm25 = true, h.Score

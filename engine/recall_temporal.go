@@ -36,7 +36,7 @@ func (r *recallRun) temporal(st *StageTrace) {
 			}
 		}
 	}
-	own, strength := r.e.cueScores(ids, cueWeights)
+	own, strength := r.e.cueScores(ids, cueWeights, r.docFreq)
 	periods := namedPeriods(r.q.Text, at)
 	type temporalFacts struct {
 		cue, recognition           float64

@@ -294,15 +294,13 @@ func (db *DB) run(ctx context.Context, pool *sql.DB, write bool, fn func(tx *Tx)
 		_ = sqlTx.Rollback()
 		return txError(db.path, "", err)
 	}
-	if err := tx.flushSeq(ctx); err != nil {
+	finish := tx.flushSeq
+	if db.pg && write {
+		finish = func(ctx context.Context) error { return tx.flushAndNotify(ctx, db.space) }
+	}
+	if err := finish(ctx); err != nil {
 		_ = sqlTx.Rollback()
 		return txError(db.path, "", err)
-	}
-	if db.pg && write {
-		if err := tx.notifyChanges(ctx, db.space); err != nil {
-			_ = sqlTx.Rollback()
-			return txError(db.path, "", err)
-		}
 	}
 	if err := sqlTx.Commit(); err != nil {
 		return txError(db.path, "commit", err)

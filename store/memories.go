@@ -268,7 +268,24 @@ func affectOne(res sql.Result, err error) func(id int64) error {
 // MemoriesChangedSince returns the memories written after seq, in seq order,
 // and the highest seq among them (seq itself when none changed).
 func (tx *Tx) MemoriesChangedSince(ctx context.Context, seq int64) ([]*engine.Memory, int64, error) {
-	rows, err := tx.tx.QueryContext(ctx, `SELECT `+memoryColumns+` FROM memories WHERE seq > ? ORDER BY seq`, seq)
+	return memoriesChangedSince(ctx, tx.tx, false, seq) // sqlTx rebinds for PostgreSQL itself
+}
+
+// querier runs a query: a transaction, or a pool.
+type querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+// memoriesChangedSince runs MemoriesChangedSince's query on q (a
+// transaction, or on PostgreSQL the pool: one statement, one snapshot);
+// rebind: q is a pool of PostgreSQL connections, which needs the query in
+// PostgreSQL's spelling.
+func memoriesChangedSince(ctx context.Context, q querier, rebind bool, seq int64) ([]*engine.Memory, int64, error) {
+	query := `SELECT ` + memoryColumns + ` FROM memories WHERE seq > ? ORDER BY seq`
+	if rebind {
+		query = pgQuery(query)
+	}
+	rows, err := q.QueryContext(ctx, query, seq)
 	if err != nil {
 		return nil, seq, fmt.Errorf("memories changed: %w", err)
 	}

@@ -52,13 +52,36 @@ func (tx *Tx) lockSeq(ctx context.Context) error {
 	return nil
 }
 
-// notifyChanges queues the transaction's notification; it is delivered
-// when the transaction commits. A transaction that wrote no memory sends
-// none.
-func (tx *Tx) notifyChanges(ctx context.Context, space string) error {
+// flushAndNotify writes the seq counter (flushSeq) and queues the
+// transaction's notification, delivered when the transaction commits, in
+// one statement: one round trip fewer under the space's write lock, on the
+// path from a capture to every other process seeing it. A transaction that
+// wrote no memory sends none.
+func (tx *Tx) flushAndNotify(ctx context.Context, space string) error {
 	if !tx.wroteSeq && len(tx.memIDs) == 0 {
+		return tx.flushSeq(ctx)
+	}
+	payload, err := tx.notification()
+	if err != nil {
+		return err
+	}
+	if !tx.seqDirty {
+		if _, err := tx.tx.ExecContext(ctx, `SELECT pg_notify(?, ?)`, NotifyChannel(space), payload); err != nil {
+			return fmt.Errorf("notify: %w", err)
+		}
 		return nil
 	}
+	// A data-modifying WITH runs whether or not the query reads it.
+	if _, err := tx.tx.ExecContext(ctx, `WITH flush AS (UPDATE counters SET value = ? WHERE name = 'seq')
+		SELECT pg_notify(?, ?)`, tx.seq, NotifyChannel(space), payload); err != nil {
+		return fmt.Errorf("write seq and notify: %w", err)
+	}
+	tx.seqDirty = false
+	return nil
+}
+
+// notification is the payload of the transaction's notification.
+func (tx *Tx) notification() (string, error) {
 	n := Notification{Seq: tx.seq, Batches: tx.batches}
 	ids := slices.Clone(tx.memIDs)
 	slices.Sort(ids)
@@ -69,10 +92,7 @@ func (tx *Tx) notifyChanges(ctx context.Context, space string) error {
 	n.Memories = ids
 	b, err := json.Marshal(n)
 	if err != nil {
-		return err
+		return "", err
 	}
-	if _, err := tx.tx.ExecContext(ctx, `SELECT pg_notify(?, ?)`, NotifyChannel(space), string(b)); err != nil {
-		return fmt.Errorf("notify: %w", err)
-	}
-	return nil
+	return string(b), nil
 }

@@ -64,6 +64,15 @@ func pgConfig(dsn string) (*pgx.ConnConfig, string, error) {
 		space = strings.TrimSpace(v)
 		delete(cfg.RuntimeParams, "search_path")
 	}
+	// No parallel workers: every statement memtrace sends reads a few
+	// rows (recall searches in process), and starting a worker process
+	// costs more than it saves — 20 ms and more on a loaded host, measured
+	// on the change-notification path, where the generic plan of
+	// `seq > $1` (a third of the table, by the planner's default) was a
+	// parallel one. A DSN that sets it keeps its own value.
+	if _, ok := cfg.RuntimeParams["max_parallel_workers_per_gather"]; !ok {
+		cfg.RuntimeParams["max_parallel_workers_per_gather"] = "0"
+	}
 	if !spaceName.MatchString(space) {
 		return nil, "", engine.Errorf(engine.EINVALID, "memory space %q is not a plain schema name; use lower-case letters, digits and _ (at most 63), e.g. ?search_path=agent_1", space)
 	}

@@ -151,8 +151,8 @@ func (tx *Tx) RollbackBatch(ctx context.Context, batch, actor string) (int, erro
 	case len(w.order) == 0:
 		return 0, nil // proposals only (keep decisions): the caller marks them
 	case p.Effect.Changed() == 0 && p.Proposals == 0:
-		return 0, engine.Errorf(engine.ECONFLICT, "rolling back batch %s would change nothing: its %d memor(y/ies) are already as they were before it",
-			batch, p.Memories)
+		return 0, engine.Errorf(engine.ECONFLICT, "rolling back batch %s would change nothing: what it did to %s is already undone",
+			batch, engine.Memories(p.Memories))
 	}
 	a := engine.Actor{Name: actor, Batch: "rollback:" + batch}
 	for i := len(w.order) - 1; i >= 0; i-- {

@@ -138,7 +138,7 @@ func (p curatePane) rollback(batch string) (curatePane, tea.Cmd) {
 			// A rejection: no memory changed; the proposals are open again.
 			return fmt.Sprintf("rolled back rejection %s: %d proposal(s) open again as they were; no memory changed", rep.Batch, rep.Rejected), nil
 		}
-		what := fmt.Sprintf("rolled back %s: %d memor(y/ies) restored", rep.Batch, rep.Restored)
+		what := fmt.Sprintf("rolled back %s: %s restored", rep.Batch, engine.Memories(rep.Restored))
 		if rep.Effect.Changed() > 0 {
 			what += " (" + rep.Effect.String() + ")"
 		}

@@ -325,7 +325,26 @@ func (ix *Index) getAcc() *accumulator {
 // SearchWeighted is Search with a weight per query term (query expansion
 // adds related terms at a lower weight).
 func (ix *Index) SearchWeighted(terms map[string]float64, n int) []Hit {
+	return ix.SearchWeightedDF(terms, n, nil)
+}
+
+// SearchWeightedDF is SearchWeighted that also records in df (when not nil)
+// every query term's document frequency, the number DocFreq gives: with
+// context DocFreq costs a pass over the term's postings and their windows,
+// which the search makes anyway, so a recall that needs the frequencies
+// again takes them from here. Every term of terms gets an entry.
+func (ix *Index) SearchWeightedDF(terms map[string]float64, n int, df map[string]int) []Hit {
+	if df != nil {
+		for t := range terms {
+			df[t] = 0
+		}
+	}
 	if ix.n == 0 || n <= 0 {
+		if df != nil {
+			for t := range terms {
+				df[t] = ix.DocFreq(t)
+			}
+		}
 		return nil
 	}
 	avg := float64(ix.totalLen) / lengthScale / float64(ix.n)
@@ -351,13 +370,20 @@ func (ix *Index) SearchWeighted(terms map[string]float64, n int) []Hit {
 	for _, t := range keys {
 		no, ok := ix.termNo[t]
 		if !ok || len(ix.terms[no].postings) == 0 {
+			if df != nil && ok {
+				df[t] = ix.DocFreq(t)
+			}
 			continue
 		}
 		if len(ix.ctxW) > 0 {
 			// With context a document's frequency of t is its own plus
 			// its neighbours' at their weights: spread the postings over
 			// the windows first, then score every document reached.
-			idf := ix.idf(ix.spread(acc, no)) * terms[t]
+			f := ix.spread(acc, no)
+			if df != nil {
+				df[t] = f
+			}
+			idf := ix.idf(f) * terms[t]
 			for _, slot := range acc.reached {
 				add(slot, idf, float64(acc.tf[slot])/lengthScale)
 			}
@@ -365,6 +391,9 @@ func (ix *Index) SearchWeighted(terms map[string]float64, n int) []Hit {
 			continue
 		}
 		te := &ix.terms[no]
+		if df != nil {
+			df[t] = te.df
+		}
 		idf := ix.idf(te.df) * terms[t]
 		for _, p := range te.postings {
 			d := &ix.docs[p.slot]

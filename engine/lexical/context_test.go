@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -122,6 +123,18 @@ func TestContextMatchesWrittenOutContext(t *testing.T) {
 		query := map[string]float64{vocab[q%len(vocab)]: 1, vocab[(q*7+3)%len(vocab)]: 0.5}
 		want := ref.SearchWeighted(query, 1000)
 		a, b := inc.SearchWeighted(query, 1000), bulk.SearchWeighted(query, 1000)
+		// The search records the document frequencies DocFreq gives.
+		query["unknown-term"] = 1
+		df := map[string]int{}
+		if c := inc.SearchWeightedDF(query, 1000, df); !slices.Equal(c, a) {
+			t.Fatalf("query %v: SearchWeightedDF hits differ from SearchWeighted", query)
+		}
+		for term := range query {
+			if got, ok := df[term]; !ok || got != inc.DocFreq(term) {
+				t.Fatalf("query %v: SearchWeightedDF recorded df[%q] = %d (%v), DocFreq %d", query, term, got, ok, inc.DocFreq(term))
+			}
+		}
+		delete(query, "unknown-term")
 		if len(a) != len(want) || len(b) != len(want) {
 			t.Fatalf("query %v: %d and %d hits, want %d", query, len(a), len(b), len(want))
 		}

@@ -124,12 +124,9 @@ func engineOver(ctx context.Context, db *store.DB, now func() time.Time, o engin
 // skipped. A refresh that fails is tried again at the next notification.
 func listenForChanges(ctx context.Context, db *store.DB, eng *engine.Engine) *store.Listener {
 	lctx := context.WithoutCancel(ctx)
-	refresh := func() { _ = eng.Refresh(lctx) }
 	return db.StartListening(lctx, func(n store.Notification) {
-		if n.Seq > eng.Seq() {
-			refresh()
-		}
-	}, refresh)
+		_ = eng.RefreshPast(lctx, n.Seq)
+	}, func() { _ = eng.Refresh(lctx) })
 }
 
 // openEngine opens the engine on e.dbPath (see openEngineAt) with the

@@ -163,7 +163,7 @@ func TestRollbackOfACaptureRunSaysWhatAndNeedsForce(t *testing.T) {
 
 	// The interactive second confirmation: the number of memories.
 	code, out, errOut := runMemtrace(t, "y\n8\n", "--db", db, "rollback", batch)
-	if code != 0 || !strings.Contains(out, "8 memor(y/ies) restored (quarantined 8)") {
+	if code != 0 || !strings.Contains(out, "8 memories restored (quarantined 8)") {
 		t.Fatalf("confirmed rollback = %d %q %q", code, out, errOut)
 	}
 	if n := active(); n != 0 {
@@ -210,7 +210,7 @@ func TestForgetRollbackTwiceLeavesTheMemoryActive(t *testing.T) {
 		}
 		batches = append(batches, out.Batch)
 		code, stdout, errOut := runMemtrace(t, "", "--db", db, "rollback", out.Batch, "--yes")
-		if code != 0 || !strings.Contains(stdout, "1 memor(y/ies) restored (restored 1)") {
+		if code != 0 || !strings.Contains(stdout, "1 memory restored (restored 1)") {
 			t.Fatalf("rollback %d = %d %q %q", round, code, stdout, errOut)
 		}
 		m, err := st.GetMemoryByKey(ctx, "f-1")
@@ -313,7 +313,7 @@ func TestApproveAllPendingAfterATriageWithKeeps(t *testing.T) {
 		}
 	}
 	code, out, errOut = runMemtrace(t, "", "--db", db, "rollback", ap.Batch, "--yes", "--force")
-	if code != 0 || !strings.Contains(out, fmt.Sprintf("%d memor(y/ies) restored", quarantined)) {
+	if code != 0 || !strings.Contains(out, engine.Memories(quarantined)+" restored") {
 		t.Fatalf("rollback = %d %q %q", code, out, errOut)
 	}
 	after, err := st.DumpMemories(ctx)

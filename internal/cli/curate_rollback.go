@@ -45,7 +45,7 @@ func cmdRollback(fs *flag.FlagSet) runFunc {
 			return engine.Errorf(engine.ECONFLICT, "cannot roll back batch %s: changed after it: %s; roll those changes back first",
 				batch, strings.Join(plan.Blocked, ", "))
 		case !plan.RolledBack && !plan.CanRollback():
-			return engine.Errorf(engine.ECONFLICT, "rolling back batch %s would change nothing: its %d memor(y/ies) are already as they were before it", batch, plan.Memories)
+			return engine.Errorf(engine.ECONFLICT, "rolling back batch %s would change nothing: what it did to %s is already undone", batch, engine.Memories(plan.Memories))
 		}
 		out := e.stdout
 		if *asJSON {
@@ -75,7 +75,7 @@ func cmdRollback(fs *flag.FlagSet) runFunc {
 		if *asJSON {
 			return writeJSON(e.stdout, rep)
 		}
-		msg := fmt.Sprintf("rolled back batch %s: %d memor(y/ies) restored", rep.Batch, rep.Restored)
+		msg := fmt.Sprintf("rolled back batch %s: %s restored", rep.Batch, engine.Memories(rep.Restored))
 		if rep.Effect.Changed() > 0 {
 			msg += " (" + rep.Effect.String() + ")"
 		}
