@@ -41,6 +41,11 @@ func NewHashed(dim int) *Hashed {
 // names are never compared.
 func (h *Hashed) Name() string { return fmt.Sprintf("hashed-ngram-v2/%d", h.dim) }
 
+// MeasuresWords reports that the vectors measure shared words and
+// character n-grams, not meaning (engine.LexicalEmbedder): the recall's
+// rerank weighs BM25 above their cosine.
+func (h *Hashed) MeasuresWords() bool { return true }
+
 // Dim is the vector length.
 func (h *Hashed) Dim() int { return h.dim }
 
