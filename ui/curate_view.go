@@ -70,13 +70,24 @@ func (p curatePane) headerLine() string {
 		return st.App.Title.Render(fmt.Sprintf("HELD CAPTURES %d", len(p.held))) +
 			st.App.Muted.Render(" · needs_review: nothing is stored until you decide")
 	}
-	var parts []string
+	return p.queuesHeader()
+}
+
+// queuesHeader is the queues' header: a tab per kind with its count of
+// open proposals, then what waits elsewhere (approved proposals, held
+// captures, new supersession links). When the tabs do not fit the width
+// (they take 101 cells), the empty ones other than the selected one fold
+// into a count; the waiting counts shorten but stay.
+func (p curatePane) queuesHeader() string {
+	st := p.c.styles
 	approved := 0
 	for _, pr := range p.props {
 		if pr.Status == engine.ProposalApproved {
 			approved++
 		}
 	}
+	var tabs, folded []headerPart
+	tabsWidth, empty := 0, 0
 	for i, kind := range curateKinds() {
 		n := 0
 		for _, pr := range p.props {
@@ -85,23 +96,45 @@ func (p curatePane) headerLine() string {
 			}
 		}
 		label := fmt.Sprintf("%s %d", kind, n)
+		tab := st.Tabs.Inactive.Render(label)
 		if i == p.kindIdx {
-			parts = append(parts, st.Tabs.Active.Render(label))
-		} else {
-			parts = append(parts, st.Tabs.Inactive.Render(label))
+			tab = st.Tabs.Active.Render(label)
+		}
+		tabs, tabsWidth = append(tabs, part(tab)), tabsWidth+safetext.Width(tab)
+		switch {
+		case i == p.kindIdx:
+			folded = append(folded, part(tab))
+		case n > 0:
+			// A queue with work in it gives way only after the waiting
+			// counts have shortened.
+			folded = append(folded, headerPart{forms: []string{tab, ""}, rank: 2})
+		default:
+			empty++
 		}
 	}
-	line := strings.Join(parts, "")
-	if approved > 0 {
-		line += st.Status.Active.Render(fmt.Sprintf("  %d approved (P applies)", approved))
+	waiting := func(long, short string) headerPart {
+		return headerPart{forms: []string{st.Status.Active.Render(long), st.Status.Active.Render(short)}, rank: 1}
 	}
-	if len(p.held) > 0 {
-		line += st.Status.Active.Render(fmt.Sprintf("  %d held captures (v)", len(p.held)))
+	var alerts []headerPart
+	if approved > 0 {
+		alerts = append(alerts, waiting(fmt.Sprintf("  %d approved (P applies)", approved), fmt.Sprintf("  %d approved (P)", approved)))
+	}
+	if n := len(p.held); n > 0 {
+		alerts = append(alerts, waiting(fmt.Sprintf("  %d held captures (v)", n), fmt.Sprintf("  %d held (v)", n)))
 	}
 	if n := len(p.links.Links); n > 0 {
-		line += st.Status.Active.Render(fmt.Sprintf("  %d new supersession link(s) (S)", n))
+		alerts = append(alerts, waiting(fmt.Sprintf("  %d new supersession link(s) (S)", n), fmt.Sprintf("  %d superseded (S)", n)))
 	}
-	return safetext.Truncate(line, p.width)
+	shortest := 0
+	for _, a := range alerts {
+		shortest += safetext.Width(a.forms[len(a.forms)-1])
+	}
+	if tabsWidth+shortest <= p.width || empty == 0 {
+		return fitHeader(p.width, append(tabs, alerts...))
+	}
+	more := st.App.Muted.Render(fmt.Sprintf(" +%d empty", empty))
+	folded = append(folded, headerPart{forms: []string{more, ""}, rank: 0})
+	return fitHeader(p.width, append(folded, alerts...))
 }
 
 func (p curatePane) listRows() int {
