@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"math/bits"
 	"sort"
 	"strconv"
 	"time"
@@ -118,6 +119,7 @@ type recallRun struct {
 	generic      map[string]bool
 	qvecSpecific []float32
 	live         []*candidate
+	spare        []TraceItem // dropBuf
 	prompt       string
 	rendered     []promptLine
 }
@@ -173,29 +175,26 @@ type candidate struct {
 	// in a trace is never written after it was handed out: the next one is
 	// a copy with the changed scores (stale) written in.
 	snapshot map[string]float64
-	stale    int // scores set since snapshot was made
+	stale    uint64 // bit i: scores[i] was set since snapshot was made
 }
 
 type namedScore struct {
 	name  string
 	value float64
-	dirty bool // set since the snapshot was made
 }
 
 // set records a score under its name (replacing an earlier value).
 func (c *candidate) set(name string, v float64) {
-	for i := range c.scores {
-		if ns := &c.scores[i]; ns.name == name {
-			ns.value = v
-			if !ns.dirty {
-				ns.dirty = true
-				c.stale++
-			}
-			return
-		}
+	i := 0
+	for i < len(c.scores) && c.scores[i].name != name {
+		i++
 	}
-	c.scores = append(c.scores, namedScore{name, v, true})
-	c.stale++
+	if i == len(c.scores) {
+		c.scores = append(c.scores, namedScore{name, v})
+	} else {
+		c.scores[i].value = v
+	}
+	c.stale |= 1 << min(i, 63) // bit 63: "some score from the 64th on"
 }
 
 // scoreMap is the Scores map of c's current scores: the snapshot while no
@@ -207,11 +206,11 @@ func (c *candidate) scoreMap() map[string]float64 {
 		return c.snapshot
 	}
 	var m map[string]float64
-	if c.snapshot != nil && 2*c.stale <= len(c.scores) {
+	if changed := bits.OnesCount64(c.stale); c.snapshot != nil && c.stale>>63 == 0 && 2*changed <= len(c.scores) {
 		m = maps.Clone(c.snapshot)
 		for i := range c.scores {
-			if ns := &c.scores[i]; ns.dirty {
-				m[ns.name] = round6(ns.value)
+			if c.stale&(1<<i) != 0 {
+				m[c.scores[i].name] = round6(c.scores[i].value)
 			}
 		}
 	} else {
@@ -219,9 +218,6 @@ func (c *candidate) scoreMap() map[string]float64 {
 		for _, ns := range c.scores {
 			m[ns.name] = round6(ns.value)
 		}
-	}
-	for i := range c.scores {
-		c.scores[i].dirty = false
 	}
 	c.snapshot, c.stale = m, 0
 	return m
@@ -256,7 +252,14 @@ func (r *recallRun) keep(st *StageTrace, kept []*candidate, dropped []TraceItem)
 	}
 	st.Items = append(items, dropped...)
 	r.live = kept
+	if cap(dropped) > cap(r.spare) {
+		r.spare = dropped[:0] // copied into the stage: the next may reuse it
+	}
 }
+
+// dropBuf is an empty slice for a stage's dropped items, with room left by
+// an earlier stage (keep copies them into the stage's own items).
+func (r *recallRun) dropBuf() []TraceItem { return r.spare[:0] }
 
 // sortByScore orders candidates by score (higher first), ties by id.
 func sortByScore(cs []*candidate, score func(*candidate) float64) {

@@ -29,7 +29,7 @@ func (e *Engine) idfSum(weights map[string]float64, df map[string]int) float64 {
 
 // scoresPerCandidate is room for the scores a recall gives one candidate
 // (about twenty, over all stages); more simply grow its slice.
-const scoresPerCandidate = 24
+const scoresPerCandidate = 20
 
 // recallPool makes the recall's candidates: the memories of the lexical
 // hits, of the vector hits with a positive score (orthogonal or opposite:

@@ -229,7 +229,7 @@ func (r *recallRun) rerank(st *StageTrace) {
 	}
 	sortByScore(r.live, func(c *candidate) float64 { return c.relevance })
 	var kept []*candidate
-	var dropped []TraceItem
+	dropped := r.dropBuf()
 	matches := make([]TermMatch, len(r.live)) // one allocation for the stage
 	// matched is an item with the query words c shares (its TermMatch).
 	matched := func(it TraceItem, c *candidate) TraceItem {

@@ -125,7 +125,7 @@ func (r *recallRun) exclude(st *StageTrace) {
 	past := r.q.IncludeCold || AsksAboutPast(r.q.Text)
 	former := r.q.IncludeSuperseded || AsksAboutFormer(r.q.Text)
 	var kept []*candidate
-	var dropped []TraceItem
+	dropped := r.dropBuf()
 	for _, c := range r.live {
 		if kind, reason := r.excludeReason(c, past); kind != "" {
 			dropped = append(dropped, c.drop(kind, reason))

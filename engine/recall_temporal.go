@@ -71,7 +71,7 @@ func (r *recallRun) temporal(st *StageTrace) {
 	}
 	sortByScore(r.live, func(c *candidate) float64 { return c.final })
 	var kept []*candidate
-	var dropped []TraceItem
+	dropped := r.dropBuf()
 	var recognised []string
 	day := func(t time.Time) string { return t.UTC().Format("2006-01-02") }
 	// horizons is an item with the temporal stage's facts about c.
