@@ -185,6 +185,10 @@ func (tx *Tx) Batches(ctx context.Context, limit int) ([]engine.BatchInfo, error
 	if err := tx.batchEffects(ctx, out, limit == 0); err != nil {
 		return nil, err
 	}
+	later, err := tx.laterBatches(ctx, out, limit == 0)
+	if err != nil {
+		return nil, err
+	}
 	undone := map[string]bool{}
 	for i := range out {
 		b := &out[i]
@@ -192,7 +196,7 @@ func (tx *Tx) Batches(ctx context.Context, limit int) ([]engine.BatchInfo, error
 			b.WhyNot = "already rolled back"
 			continue
 		}
-		if b.WhyNot, err = tx.blockedBy(ctx, b.Batch, undone); err != nil {
+		if b.WhyNot, err = tx.blockedBy(ctx, later[b.Batch], undone); err != nil {
 			return nil, err
 		}
 		b.CanRollback = b.WhyNot == ""
@@ -241,8 +245,14 @@ func (tx *Tx) batchEffects(ctx context.Context, bs []engine.BatchInfo, every boo
 		}
 		return rows.Err()
 	}
+	return forBatchPages(bs, every, "batch", count)
+}
+
+// forBatchPages calls fn with a condition on column that selects the
+// batches of bs, a page of them at a time (every: all batches at once).
+func forBatchPages(bs []engine.BatchInfo, every bool, column string, fn func(where string, args ...any) error) error {
 	if every {
-		return count(`batch <> ''`)
+		return fn(column + ` <> ''`)
 	}
 	for from := 0; from < len(bs); from += effectPage {
 		page := bs[from:min(from+effectPage, len(bs))]
@@ -250,35 +260,44 @@ func (tx *Tx) batchEffects(ctx context.Context, bs []engine.BatchInfo, every boo
 		for i, b := range page {
 			args[i] = b.Batch
 		}
-		if err := count(`batch IN (?`+strings.Repeat(`, ?`, len(page)-1)+`)`, args...); err != nil {
+		if err := fn(column+` IN (?`+strings.Repeat(`, ?`, len(page)-1)+`)`, args...); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// blockedBy names a later change that still stands on a memory of batch
-// ("" when there is none): what makes a rollback of it refuse.
-func (tx *Tx) blockedBy(ctx context.Context, batch string, undone map[string]bool) (string, error) {
-	rows, err := tx.tx.QueryContext(ctx, `SELECT DISTINCT l.batch FROM audit a
-		JOIN audit l ON l.memory_id = a.memory_id AND l.id > a.id
-		WHERE a.batch = ? AND l.batch <> a.batch`, batch)
-	if err != nil {
-		return "", fmt.Errorf("list batches: %w", err)
-	}
-	var later []string
-	for rows.Next() {
-		var b string
-		if err := rows.Scan(&b); err != nil {
-			rows.Close()
-			return "", fmt.Errorf("list batches: %w", err)
+// laterBatches lists, for each batch of bs, the other batches (or "",
+// one-off changes) that changed one of its memories after it did, the
+// earliest first — one query a page of batches.
+func (tx *Tx) laterBatches(ctx context.Context, bs []engine.BatchInfo, every bool) (map[string][]string, error) {
+	later := map[string][]string{}
+	err := forBatchPages(bs, every, "a.batch", func(where string, args ...any) error {
+		rows, err := tx.tx.QueryContext(ctx, `SELECT a.batch, l.batch, MIN(l.id) AS first_later FROM audit a
+			JOIN audit l ON l.memory_id = a.memory_id AND l.id > a.id
+			WHERE `+where+` AND l.batch <> a.batch
+			GROUP BY a.batch, l.batch ORDER BY a.batch, first_later`, args...)
+		if err != nil {
+			return fmt.Errorf("list batches: %w", err)
 		}
-		later = append(later, b)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return "", fmt.Errorf("list batches: %w", err)
-	}
+		defer rows.Close()
+		for rows.Next() {
+			var batch, l string
+			var first int64
+			if err := rows.Scan(&batch, &l, &first); err != nil {
+				return fmt.Errorf("list batches: %w", err)
+			}
+			later[batch] = append(later[batch], l)
+		}
+		return rows.Err()
+	})
+	return later, err
+}
+
+// blockedBy names a later change that still stands on a memory of the
+// batch later lists the later batches of ("" when there is none): what
+// makes a rollback of it refuse.
+func (tx *Tx) blockedBy(ctx context.Context, later []string, undone map[string]bool) (string, error) {
 	for _, l := range later {
 		neutral, err := tx.rowUndone(ctx, l, undone)
 		if err != nil {

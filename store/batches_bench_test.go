@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	"memtrace/engine"
 	"memtrace/store"
@@ -17,7 +18,8 @@ import (
 // the older ingest batches cannot be rolled back), 150 batches in all.
 // "history-50" is the Curate tab's read (the newest 50), "history-all" the
 // CLI's `batches --limit 0`. The reference of the same run is one page of
-// the Memories list (FindMemories with a limit of 200).
+// the Memories list (FindMemories with a limit of 200). cpu_ms/op is this
+// process's CPU time per op.
 //
 // On PostgreSQL (MEMTRACE_TEST_PG set) the same database is built there.
 func BenchmarkBatches100k(b *testing.B) {
@@ -30,27 +32,38 @@ func BenchmarkBatches100k(b *testing.B) {
 			fillBatches(b, db)
 			ctx := context.Background()
 			b.Run("reference-page", func(b *testing.B) {
+				cpu0 := cpuTime()
 				for b.Loop() {
 					if _, _, err := db.FindMemories(ctx, engine.MemoryFilter{Limit: 200}); err != nil {
 						b.Fatal(err)
 					}
 				}
+				reportCPU(b, cpu0)
 			})
 			for _, bc := range []struct {
 				name         string
 				limit, wants int
 			}{{"history-50", 50, 50}, {"history-all", 0, 150}} {
 				b.Run(bc.name, func(b *testing.B) {
+					cpu0 := cpuTime()
 					for b.Loop() {
 						bs, err := db.Batches(ctx, bc.limit)
 						if err != nil || len(bs) != bc.wants {
 							b.Fatalf("batches = %d, %v", len(bs), err)
 						}
 					}
+					reportCPU(b, cpu0)
 				})
 			}
 		})
 	}
+}
+
+// reportCPU reports the process CPU time per op since cpu0 (on a shared
+// machine it says more than wall time; on PostgreSQL it leaves out the
+// server's share).
+func reportCPU(b *testing.B, cpu0 time.Duration) {
+	b.ReportMetric(float64(cpuTime()-cpu0)/float64(time.Millisecond)/float64(b.N), "cpu_ms/op")
 }
 
 // fillBatches writes the 150 batches BenchmarkBatches100k reads.

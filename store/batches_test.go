@@ -13,12 +13,14 @@ import (
 	"memtrace/store/storetest"
 )
 
-// writeEffectBatches writes three batches: b1 creates three memories, b2
+// writeEffectBatches writes four batches: b0 loads two memories (COPY on
+// PostgreSQL), b1 creates three memories, b2
 // retypes one, quarantines one and records a keep decision on the third,
 // b3 moves one to another tier.
 func writeEffectBatches(t *testing.T, db *store.DB) {
 	t.Helper()
 	ctx := context.Background()
+	must(t, db.LoadMemories(ctx, []*engine.Memory{newMemory("x", "loaded x"), newMemory("y", "loaded y")}, engine.Actor{Name: "bench", Batch: "b0"}))
 	must(t, db.Update(ctx, func(q engine.Queries) error {
 		for _, k := range []string{"a", "b", "c"} {
 			if err := q.InsertMemory(ctx, newMemory(k, "memory "+k+": 사용자는 녹차를 좋아한다"), engine.Actor{Name: "capture", Batch: "b1"}); err != nil {
@@ -37,10 +39,10 @@ func writeEffectBatches(t *testing.T, db *store.DB) {
 			return q.UpdateMemory(ctx, m, engine.Actor{Name: "curator", Batch: batch}, action)
 		}))
 	}
-	change("b2", 1, "retype", func(m *engine.Memory) { m.Type = "note" })
-	change("b2", 2, "quarantine", func(m *engine.Memory) { m.Status = engine.StatusQuarantined })
-	change("b2", 3, engine.ProposalKeep, func(*engine.Memory) {})
-	change("b3", 3, "demote", func(m *engine.Memory) { m.Tier = engine.TierCold })
+	change("b2", 3, "retype", func(m *engine.Memory) { m.Type = "note" })
+	change("b2", 4, "quarantine", func(m *engine.Memory) { m.Status = engine.StatusQuarantined })
+	change("b2", 5, engine.ProposalKeep, func(*engine.Memory) {})
+	change("b3", 5, "demote", func(m *engine.Memory) { m.Tier = engine.TierCold })
 }
 
 // checkEffects asserts the effects writeEffectBatches' batches report.
@@ -49,6 +51,7 @@ func checkEffects(t *testing.T, db *store.DB) {
 	bs, err := db.Batches(context.Background(), 0)
 	must(t, err)
 	want := map[string]engine.BatchEffect{
+		"b0": {Created: 2},
 		"b1": {Created: 3},
 		"b2": {Retyped: 1, Quarantined: 1, Kept: 1},
 		"b3": {Moved: 1},

@@ -106,13 +106,13 @@ func (db *DB) copyMemories(ctx context.Context, tx pgx.Tx, ms []*engine.Memory, 
 		return fmt.Errorf("copy memories: %w", err)
 	}
 	at := formatTime(db.now())
-	if _, err := tx.CopyFrom(ctx, pgx.Identifier{"audit"}, []string{"batch", "actor", "action", "memory_id", "after", "at"},
+	if _, err := tx.CopyFrom(ctx, pgx.Identifier{"audit"}, []string{"batch", "actor", "action", "memory_id", "after", "at", "change_kind"},
 		pgx.CopyFromSlice(len(ms), func(i int) ([]any, error) {
 			after, err := auditJSON(ms[i])
 			if err != nil {
 				return nil, err
 			}
-			return []any{a.Batch, a.Name, "create", ms[i].ID, after, at}, nil
+			return []any{a.Batch, a.Name, "create", ms[i].ID, after, at, engine.ClassifyChange(nil, ms[i])}, nil
 		})); err != nil {
 		return fmt.Errorf("copy audit: %w", err)
 	}

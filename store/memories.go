@@ -192,19 +192,25 @@ func (tx *Tx) InsertMemory(ctx context.Context, m *engine.Memory, a engine.Actor
 	if tx.tx.pg {
 		onConflict = ` ON CONFLICT (key) DO NOTHING`
 	}
-	s, err := tx.stmt(ctx, `INSERT INTO memories (key, content, kind, type, orig_type, status, tier, scope,
+	insert := `INSERT INTO memories (key, content, kind, type, orig_type, status, tier, scope,
 		importance, role, session, created_at, last_accessed_at, access_count,
 		boost, boost_at, hash, embedding, embedder, seq, superseded_by, valid_to, superseded_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`+onConflict+` RETURNING id`)
-	if err != nil {
-		return fmt.Errorf("insert memory: %w", err)
-	}
-	var id int64
-	err = s.QueryRowContext(ctx, nullString(m.Key), m.Content, string(m.Kind), m.Type, m.OrigType,
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	args := []any{nullString(m.Key), m.Content, string(m.Kind), m.Type, m.OrigType,
 		string(m.Status), string(m.Tier), m.Scope, m.Importance, m.Role, m.Session,
 		formatTime(m.CreatedAt), formatTime(m.LastAccessedAt), m.AccessCount,
 		m.Boost, formatTime(m.BoostAt), m.Hash, encodeEmbedding(m.Embedding), m.Embedder, seq,
-		nullID(m.SupersededBy), nullTime(m.ValidTo), nullTime(m.SupersededAt)).Scan(&id)
+		nullID(m.SupersededBy), nullTime(m.ValidTo), nullTime(m.SupersededAt)}
+	var id int64
+	if tx.tx.pg {
+		s, serr := tx.stmt(ctx, insert+onConflict+` RETURNING id`)
+		if serr != nil {
+			return fmt.Errorf("insert memory: %w", serr)
+		}
+		err = s.QueryRowContext(ctx, args...).Scan(&id)
+	} else {
+		id, err = tx.insertID(ctx, insert, args...)
+	}
 	if isUnique(err) || errors.Is(err, sql.ErrNoRows) {
 		return engine.Errorf(engine.ECONFLICT, "a memory with key %q already exists", m.Key)
 	} else if err != nil {
