@@ -133,3 +133,18 @@ func (db *DB) copyMemories(ctx context.Context, tx pgx.Tx, ms []*engine.Memory, 
 	}
 	return nil
 }
+
+// Vacuum brings a PostgreSQL space's memories and audit to the state a
+// server that has run a while keeps them in — vacuumed, with current
+// planner statistics — so that autovacuum does not start on them at once
+// (after a bulk load it would, and compete with whatever runs next). On
+// SQLite it does nothing.
+func (db *DB) Vacuum(ctx context.Context) error {
+	if !db.pg {
+		return nil
+	}
+	if _, err := db.writer.ExecContext(ctx, `VACUUM (ANALYZE) memories, audit`); err != nil {
+		return txError(db.path, "vacuum", err)
+	}
+	return nil
+}
