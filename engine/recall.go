@@ -3,7 +3,9 @@ package engine
 import (
 	"context"
 	"fmt"
+	"maps"
 	"sort"
+	"strconv"
 	"time"
 )
 
@@ -162,29 +164,67 @@ type candidate struct {
 	cosineSpecific            float64 // cosine to the query without its generic words
 	decay, boost, final       float64
 	channel                   string
-	former                    bool // superseded at the recall's time, recalled as a former fact
+	former                    bool           // superseded at the recall's time, recalled as a former fact
+	facts                     *temporalFacts // during the temporal stage
+	ev                        *termEvidence  // during the rerank stage
 	scores                    []namedScore
 	// snapshot is the Scores map last handed to a stage; it is reused until
 	// a score changes, so stages that only filter allocate no maps. A map
-	// in a trace is never written after it was handed out.
+	// in a trace is never written after it was handed out: the next one is
+	// a copy with the changed scores (stale) written in.
 	snapshot map[string]float64
+	stale    int // scores set since snapshot was made
 }
 
 type namedScore struct {
 	name  string
 	value float64
+	dirty bool // set since the snapshot was made
 }
 
 // set records a score under its name (replacing an earlier value).
 func (c *candidate) set(name string, v float64) {
-	c.snapshot = nil
 	for i := range c.scores {
-		if c.scores[i].name == name {
-			c.scores[i].value = v
+		if ns := &c.scores[i]; ns.name == name {
+			ns.value = v
+			if !ns.dirty {
+				ns.dirty = true
+				c.stale++
+			}
 			return
 		}
 	}
-	c.scores = append(c.scores, namedScore{name, v})
+	c.scores = append(c.scores, namedScore{name, v, true})
+	c.stale++
+}
+
+// scoreMap is the Scores map of c's current scores: the snapshot while no
+// score changed; else a new map (the old one may be in a trace already),
+// cloned from the snapshot when few scores changed, since copying a map is
+// cheaper than filling one.
+func (c *candidate) scoreMap() map[string]float64 {
+	if c.stale == 0 && c.snapshot != nil {
+		return c.snapshot
+	}
+	var m map[string]float64
+	if c.snapshot != nil && 2*c.stale <= len(c.scores) {
+		m = maps.Clone(c.snapshot)
+		for i := range c.scores {
+			if ns := &c.scores[i]; ns.dirty {
+				m[ns.name] = round6(ns.value)
+			}
+		}
+	} else {
+		m = make(map[string]float64, len(c.scores))
+		for _, ns := range c.scores {
+			m[ns.name] = round6(ns.value)
+		}
+	}
+	for i := range c.scores {
+		c.scores[i].dirty = false
+	}
+	c.snapshot, c.stale = m, 0
+	return m
 }
 
 // drop is c as a stage shows it when the stage drops it: kind for
@@ -197,15 +237,9 @@ func (c *candidate) drop(kind DropKind, reason string) TraceItem {
 
 // item is c as a stage shows it.
 func (c *candidate) item() TraceItem {
-	if c.snapshot == nil {
-		c.snapshot = make(map[string]float64, len(c.scores))
-		for _, ns := range c.scores {
-			c.snapshot[ns.name] = round6(ns.value)
-		}
-	}
 	it := TraceItem{
 		ID: c.m.ID, Key: c.m.Key, Text: c.m.Content, Type: c.m.Type, Kind: c.m.Kind,
-		Tier: c.m.Tier, Channel: c.channel, Scores: c.snapshot,
+		Tier: c.m.Tier, Channel: c.channel, Scores: c.scoreMap(),
 	}
 	if c.former {
 		it.Superseded, it.SupersededBy, it.ValidTo = true, c.m.SupersededBy, c.m.ValidTo
@@ -244,4 +278,5 @@ func round6(x float64) float64 {
 	return -float64(int64(-x*p+0.5)) / p
 }
 
-func f3(x float64) string { return fmt.Sprintf("%.3f", x) }
+// f3 is fmt.Sprintf("%.3f", x), without the formatter.
+func f3(x float64) string { return strconv.FormatFloat(x, 'f', 3, 64) }

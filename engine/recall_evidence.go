@@ -76,14 +76,16 @@ func (e *Engine) termEvidenceOf(ids []int64, weights map[string]float64, df map[
 	// Korean writes compounds as one word ("춘천마라톤"), which the index
 	// keeps whole: a Hangul query term of two or more syllables inside a
 	// memory's text is a word of its own text too, looked for when its
-	// exact words are not evidence enough.
+	// exact words are not evidence enough. Not a generic one: a light verb
+	// sits inside countless compound verbs ("하기" in "참여하기로",
+	// "공부하기"), so finding it there is not finding the word.
 	var hangul []int
 	for i, t := range terms {
 		if no, ok := e.lex.Lookup(t); ok {
 			at[no] = i
 		}
 		isGeneric[i] = generic[t]
-		if r, _ := utf8.DecodeRuneInString(t); unicode.Is(unicode.Hangul, r) && utf8.RuneCountInString(t) >= 2 {
+		if r, _ := utf8.DecodeRuneInString(t); unicode.Is(unicode.Hangul, r) && utf8.RuneCountInString(t) >= 2 && !isGeneric[i] {
 			hangul = append(hangul, i)
 		}
 	}

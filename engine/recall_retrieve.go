@@ -64,50 +64,14 @@ func (r *recallRun) preprocess(st *StageTrace) error {
 }
 
 // candidates pools the lexical (BM25) top-N and the vector (cosine) top-N,
-// plus every active HOT memory, which the guaranteed stage judges.
+// plus every active HOT memory, which the guaranteed stage judges. N is
+// candidatePool: CandidatePool, and at least 2·k.
 func (r *recallRun) candidates(st *StageTrace) error {
-	pool := r.cfg.CandidatePool
-	byID := make(map[int64]*candidate)
-	var order []*candidate
-	add := func(id int64) *candidate {
-		if c, ok := byID[id]; ok {
-			return c
-		}
-		m, ok := r.e.Memory(id)
-		if !ok {
-			return nil
-		}
-		v, _ := r.e.VectorOf(id)
-		c := &candidate{m: m, vec: v}
-		byID[id] = c
-		order = append(order, c)
-		return c
-	}
+	pool := candidatePool(r.cfg.CandidatePool, r.q.K)
 	r.docFreq = make(map[string]int, len(r.weights))
 	lex := r.e.lexicalSearch(r.weights, pool, r.docFreq)
-	for _, h := range lex {
-		if c := add(h.ID); c != nil {
-			c.fromLex, c.bm25 = true, h.Score
-		}
-	}
 	vec := r.e.VectorSearch(r.qvec, pool)
-	vecHits := 0
-	for _, h := range vec {
-		if h.Score <= 0 {
-			continue // orthogonal or opposite: not similar at all
-		}
-		if c := add(h.ID); c != nil {
-			c.fromVec = true
-			vecHits++
-		}
-	}
-	hot := 0
-	for _, id := range r.e.HotIDs() {
-		if c := add(id); c != nil {
-			c.fromHot = true
-			hot++
-		}
-	}
+	order, vecHits, hot := r.e.recallPool(lex, vec, r.e.HotIDs())
 	for _, c := range order {
 		c.cosine = cosineScore(r.qvec, c.vec)
 		c.set("bm25_score", c.bm25)
@@ -126,6 +90,16 @@ func (r *recallRun) candidates(st *StageTrace) error {
 	st.Notes["sources"] = "bm25 top-N ∪ cosine top-N (cosine_score > 0) ∪ active HOT tier"
 	r.keep(st, order, nil)
 	return nil
+}
+
+// candidatePool is N, the depth of each retriever: the configured pool,
+// and at least 2·k. The mmr stage keeps 2·k items for merge to choose k
+// from; a retriever that supplies fewer than 2·k leaves the deep end of
+// the ranking to whatever the other one found, so a large k (an agent
+// asking for 50 memories) would rank a pool no deeper than a small one's.
+// At the default k = 8 the pool stays CandidatePool (50).
+func candidatePool(configured, k int) int {
+	return max(configured, 2*k)
 }
 
 // cosineScore is the cosine similarity of two unit vectors, clamped at 0

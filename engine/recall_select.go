@@ -102,6 +102,7 @@ func (r *recallRun) mmr(st *StageTrace) {
 		scale = 1 / top
 	}
 	var dropped []TraceItem
+	beyond := "beyond the " + strconv.Itoa(keepN) + " kept (2·k)"
 	picked := 0
 	for remaining := len(pool); remaining > 0; remaining-- {
 		best := -1
@@ -124,7 +125,7 @@ func (r *recallRun) mmr(st *StageTrace) {
 			dropped = append(dropped, c.drop(DropMMRRedundant, fmt.Sprintf("near-duplicate of id %d (cosine_score %s ≥ %s)",
 				redundantWith[best], f3(redundancy[best]), f3(nearDuplicate))))
 		case picked >= keepN:
-			dropped = append(dropped, c.drop(DropMMRBeyondKeep, fmt.Sprintf("beyond the %d kept (2·k)", keepN)))
+			dropped = append(dropped, c.drop(DropMMRBeyondKeep, beyond))
 		default:
 			picked++
 			selected = append(selected, c)

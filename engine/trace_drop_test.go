@@ -127,7 +127,8 @@ func TestEveryDropKindComesFromItsStage(t *testing.T) {
 	checkDropKinds(t, recall(t, e2, engine.Query{Text: "garden app release checklist", Session: "live", At: now, K: 10, ReadOnly: true}), seen)
 
 	// guaranteed cap: HOT rules relevant to the query but outside the
-	// (tiny) retrieval pools, so only the HOT channel brings them.
+	// (tiny) retrieval pools, so only the HOT channel brings them (k = 1:
+	// the pool is at least 2·k).
 	cfg.GuaranteedCap, cfg.CandidatePool = 1, 2
 	e3, _ := openEngineConfig(t, "", now, cfg)
 	for i := range 2 {
@@ -138,7 +139,7 @@ func TestEveryDropKindComesFromItsStage(t *testing.T) {
 		add(t, e3, engine.Memory{Key: fmt.Sprintf("hot%d", i), Content: fmt.Sprintf("deploy the garden app on friday, rule %d", i),
 			Tier: engine.TierHot, Kind: engine.KindFact, Importance: 0.8, CreatedAt: now.Add(-day)})
 	}
-	checkDropKinds(t, recall(t, e3, engine.Query{Text: "deploy the garden app on friday", At: now, ReadOnly: true}), seen)
+	checkDropKinds(t, recall(t, e3, engine.Query{Text: "deploy the garden app on friday", At: now, K: 1, ReadOnly: true}), seen)
 
 	var missing []string
 	for _, k := range engine.DropKinds() {

@@ -115,7 +115,8 @@ is named *_distance (lower is better).
  0 preprocess  normalise the query; drop English and Korean stop words and
                particles ("그 프로젝트의 진행 상황을 알려줘" → "프로젝트 진행 상황");
                one-character terms count half in BM25 (시 = city, hour, poem)
- 1 candidates  BM25 top-N ∪ cosine top-N (N = CandidatePool, default 50)
+ 1 candidates  BM25 top-N ∪ cosine top-N (N = CandidatePool, default 50,
+               and at least 2·k: mmr keeps 2·k for merge to choose from)
                ∪ every active HOT memory (judged at stage 5)
                scores: bm25_score, cosine_score
  2 exclude     quarantined; archived unless the query asks about the past
@@ -123,7 +124,8 @@ is named *_distance (lower is better).
                memories; echoes (same session, created ≤ 10 min before --at);
                superseded at --at unless the query asks about the past or
                --include-superseded (then labelled former: help updates)
- 3 rerank      relevance_score = 0.5 × bm25_norm_score + 0.5 × cosine_score,
+ 3 rerank      relevance_score = w × bm25_norm_score + (1 − w) × cosine_score,
+               w = 0.7 under the hashed embedder, 0.5 under ollama:MODEL;
                bm25_norm_score = min(1, bm25_score / Σ weight·idf(term));
                the relevance gate keeps an item only with evidence: specific
                query terms in its own text carrying ≥ 10% of the query's idf

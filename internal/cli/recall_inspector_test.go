@@ -52,13 +52,14 @@ func TestCompareCLI(t *testing.T) {
 		}
 	}
 	// m0216 (a 충주 trip note) is at A because the demo's agent recalled
-	// 충주 사과 in April (demo_replay.go); by B it has faded with the others.
-	if strings.Join(forgotten, ",") != "m0308,m0216,m0441" || c.AtA.Format("2006-01-02") != "2026-07-21" ||
+	// 충주 사과 in April (demo_replay.go); by B it has faded with the others,
+	// as has the trip episode m0160 ("지난 주말에 충주에 다녀왔어").
+	if strings.Join(forgotten, ",") != "m0308,m0160,m0216,m0441" || c.AtA.Format("2006-01-02") != "2026-07-21" ||
 		c.AtB.Sub(c.AtA).Hours() != 90*24 {
 		t.Errorf("compare: forgotten %v, A %v, B %v", forgotten, c.AtA, c.AtB)
 	}
 	text, _, _ := runRecallCLI(t, "--db", db, "compare", looseChungju, "--at-b", "+90d")
-	if !strings.Contains(text, "forgotten between A and B (3)") || !strings.Contains(text, "forgot at 2026-07-31") {
+	if !strings.Contains(text, "forgotten between A and B (4)") || !strings.Contains(text, "forgot at 2026-07-31") {
 		t.Errorf("compare text:\n%s", text)
 	}
 	// The specific cue recognises both episodes at +90d: nothing forgotten.
