@@ -5,9 +5,11 @@
 #
 #   scripts/tui-captures.sh            print every capture, named
 #   scripts/tui-captures.sh NAME…      print those
-#   scripts/tui-captures.sh --write    rewrite every fenced block that follows
+#   scripts/tui-captures.sh --write [NAME…]
+#                                      rewrite every fenced block that follows
 #                                      a `<!-- capture NAME -->` line in
-#                                      README.md and docs/tui.md
+#                                      README.md and docs/tui.md (or only
+#                                      those of the NAMEs)
 #
 # Each capture below is a size and the keys that lead to it, in tmux's key
 # names (Enter, Right, C-u …); "=TEXT" types TEXT, "~TEXT" waits until the
@@ -146,6 +148,8 @@ if [ "${1:-}" != --write ]; then
 fi
 
 # --write: each marked block's body is replaced by its capture.
+shift
+only=" $* "
 for doc in README.md docs/tui.md; do
 	tmp=$(mktemp)
 	state=text name=
@@ -160,6 +164,10 @@ for doc in README.md docs/tui.md; do
 		marked)
 			printf '%s\n' "$line" >>"$tmp"
 			[ "$line" = '```' ] || { echo "tui-captures.sh: $doc: the capture $name marker is not followed by a fenced block" >&2; exit 1; }
+			if [ "$only" != "  " ] && [[ "$only" != *" $name "* ]]; then
+				state=text
+				continue
+			fi
 			echo "retaking $name" >&2
 			capture "$name" >>"$tmp"
 			state=skip
