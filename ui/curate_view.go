@@ -364,6 +364,15 @@ func (p curatePane) historyView() []string {
 	// curator matches a rollback to its batch by name.
 	cols := layoutColumns([]column{{Title: "BATCH", Width: 38}, {Title: "ACTOR", Width: 9}, {Title: "EFFECT", Width: 26},
 		{Title: "AT", Width: 16}, {Title: "STATE"}}, p.width, 8)
+	// Below 101 columns the row gives way: the batch name is cut (enter
+	// shows it whole), the time loses its year, the state says only
+	// whether u undoes the batch, and the effect takes what is left.
+	narrow := p.width < 101
+	if narrow {
+		cols = []column{{Title: "BATCH", Width: 26}, {Title: "ACTOR", Width: 8}, {Title: "EFFECT"},
+			{Title: "AT", Width: 11}, {Title: "STATE", Width: 11}}
+		cols[2].Width = max(8, p.width-26-8-11-11-4)
+	}
 	out := append(p.filterLines(), st.Table.Header.Render(tableHeader(cols)))
 	hist := p.history()
 	from, to := p.window(p.histCur, p.histTop, len(hist))
@@ -384,7 +393,19 @@ func (p curatePane) historyView() []string {
 		default:
 			state += " · blocked"
 		}
-		row := tableRow(cols, []string{b.Batch, b.Actor, b.Effect.String(), b.At.UTC().Format("2006-01-02 15:04"), state})
+		at := b.At.UTC().Format("2006-01-02 15:04")
+		if narrow {
+			at = b.At.UTC().Format("01-02 15:04")
+			switch {
+			case b.RolledBack:
+				state = "rolled back"
+			case b.CanRollback:
+				state = "u undoes"
+			default:
+				state = "blocked"
+			}
+		}
+		row := tableRow(cols, []string{b.Batch, b.Actor, b.Effect.String(), at, state})
 		if i == p.histCur {
 			row = st.Table.Selected.Render(row)
 		}
@@ -404,10 +425,10 @@ func (p curatePane) dialogView() string {
 	d := p.dlg
 	var b strings.Builder
 	if d.kind == "wording" {
-		return st.Overlay.Render(p.wordingView())
+		return fitOverlay(st.Overlay, p.wordingView(), p.width)
 	}
 	if d.kind == "reject" {
-		return st.Overlay.Render(p.rejectView())
+		return fitOverlay(st.Overlay, p.rejectView(), p.width)
 	}
 	if d.kind == "retype" || d.kind == "store" {
 		title := "Retype to:"
@@ -430,7 +451,7 @@ func (p curatePane) dialogView() string {
 		b.WriteString(st.App.Title.Render(safetext.SanitizeLine(d.text)) + "\n")
 		b.WriteString(st.App.Muted.Render("enter/y confirm · esc/n cancel"))
 	}
-	return st.Overlay.Render(b.String())
+	return fitOverlay(st.Overlay, b.String(), p.width)
 }
 
 // confidenceCell is the CONF column: the judge's confidence, or "—" where

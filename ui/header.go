@@ -1,6 +1,10 @@
 package ui
 
-import "memtrace/engine/safetext"
+import (
+	"charm.land/lipgloss/v2"
+
+	"memtrace/engine/safetext"
+)
 
 // A pane's header is one line of parts that must fit the terminal's width
 // (80 columns and up). When the parts do not fit, fitHeader gives way by
@@ -55,4 +59,15 @@ func fitHeader(width int, parts []headerPart) string {
 		line += p.forms[at[i]]
 	}
 	return safetext.Truncate(line, width)
+}
+
+// fitOverlay renders body in the dialog frame, no wider than width: a body
+// too wide for the terminal is wrapped inside the frame instead of being
+// cut at the edge with the frame's right side.
+func fitOverlay(frame lipgloss.Style, body string, width int) string {
+	box := frame.Render(body)
+	if width <= 0 || lipgloss.Width(box) <= width {
+		return box
+	}
+	return frame.Width(width).Render(body)
 }

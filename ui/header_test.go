@@ -50,7 +50,7 @@ func TestFitHeader(t *testing.T) {
 // on its line and keeps what the curator acts on — Curate's queue counts
 // the approved proposals waiting for P and the
 // new supersession links; the Trace split's comparison; the Golden set's
-// size and baseline.
+// size and baseline. The keys box (?) fits as well.
 func TestHeadersKeepTheirCounts(t *testing.T) {
 	eng, db := openDemo(t)
 	ctx := context.Background()
@@ -84,5 +84,11 @@ func TestHeadersKeepTheirCounts(t *testing.T) {
 		check("Curate", 1, `keep 5\b`, `promote 2\b`, `archive 10\b`, `1 approved \(P`, `5 (superseded|new supersession link\(s\)) \(S\)`)
 		check("Trace", 2, `at \+30d`, `split`)
 		check("Golden", 1, `demo`, `79 probes`, `baseline`)
+		// ? on every width: the keys box keeps its right side.
+		for _, l := range strings.Split(screen(drive(t, goTo(t, fork(m), "Trace"), press("?"))), "\n") {
+			if l = strings.TrimSpace(l); strings.HasPrefix(l, "│") && !strings.HasSuffix(l, "│") {
+				t.Errorf("%d columns: the keys box is cut: %q", w, l)
+			}
+		}
 	}
 }
