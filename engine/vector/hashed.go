@@ -74,7 +74,7 @@ const (
 // EmbedOne embeds a single text.
 func (h *Hashed) EmbedOne(text string) []float32 {
 	v := make([]float32, h.dim)
-	for _, t := range textnorm.Tokens(text) {
+	for _, t := range textnorm.StableTokens(text) {
 		h.add(v, "w:"+t, termWeight)
 		for _, g := range ngrams(t) {
 			h.add(v, "g:"+g, ngramWeight)
