@@ -1,7 +1,12 @@
 #!/bin/sh
 # install.sh: install memtrace from a release.
 #
-#   curl -fsSL https://github.com/OWNER/memtrace/releases/latest/download/install.sh | sh
+#   curl -fsSL https://github.com/OWNER/NAME/releases/latest/download/install.sh | sh
+#
+# OWNER/NAME is the GitHub repository whose release you install. The copy a
+# release carries knows it: the release stamps it into release_repo below
+# (scripts/stamp-install.sh, from .goreleaser.yaml). This file as it is in a
+# clone has none, and asks for MEMTRACE_REPO or MEMTRACE_INSTALL_BASE_URL.
 #
 # Detects the OS and CPU, downloads the matching archive and checksums.txt,
 # verifies the archive's SHA-256 against it, and installs the binary into
@@ -11,16 +16,28 @@
 # Environment:
 #   PREFIX                     install into $PREFIX/bin instead of ~/.local/bin
 #   MEMTRACE_VERSION           a tag such as v0.3.0 (default: the latest release)
-#   MEMTRACE_REPO              the GitHub repository (default: memtrace/memtrace)
+#   MEMTRACE_REPO              the GitHub repository, OWNER/NAME (default: the
+#                              one the release stamped; a clone's copy has none)
 #   MEMTRACE_INSTALL_BASE_URL  where the archives and checksums.txt are
 #                              (default: that repository's release download URL)
 set -eu
 
-repo=${MEMTRACE_REPO:-memtrace/memtrace}
+# Stamped by a release with its repository; empty here.
+release_repo=
+repo=${MEMTRACE_REPO:-$release_repo}
 version=${MEMTRACE_VERSION:-latest}
 
 say() { printf 'memtrace install: %s\n' "$*" >&2; }
 die() { say "$*"; exit 1; }
+
+if [ -z "${MEMTRACE_INSTALL_BASE_URL:-}" ]; then
+	case "$repo" in
+	"") die "no repository to install from: this install.sh is not a release's copy; set MEMTRACE_REPO=OWNER/NAME (the GitHub repository whose releases to install) or MEMTRACE_INSTALL_BASE_URL=URL (a server holding the archives and checksums.txt)" ;;
+	*/*/* | /* | */ | *[!A-Za-z0-9._/-]*) die "MEMTRACE_REPO=$repo is not a GitHub repository: give OWNER/NAME, e.g. MEMTRACE_REPO=someone/memtrace" ;;
+	*/*) ;;
+	*) die "MEMTRACE_REPO=$repo is not a GitHub repository: give OWNER/NAME, e.g. MEMTRACE_REPO=someone/memtrace" ;;
+	esac
+fi
 
 os=$(uname -s)
 arch=$(uname -m)

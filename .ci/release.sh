@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Release check: the GoReleaser config, a snapshot release of both linux
 # archives, the checksums and the .deb/.rpm packages, the amd64 .deb installed
-# with dpkg, and install.sh against the snapshot served on a loopback port —
-# once as it is and once with a tampered archive, which must be refused.
+# with dpkg, and the release's install.sh (stamped with its repository) against
+# the snapshot served on a loopback port — once as it is and once with a
+# tampered archive, which must be refused — and the repository each copy of
+# install.sh would fetch from.
 #
 # goreleaser and actionlint are built once from the Go module proxy into
 # $MEMTRACE_CI_CACHE (default ~/.cache/memtrace-ci) and reused on later runs,
@@ -71,8 +73,12 @@ step "goreleaser check"
 "$bin/goreleaser" check
 
 step "goreleaser snapshot"
-"$bin/goreleaser" release --snapshot --clean --skip=publish --release-notes "$work/notes.md"
+# The repository the release would go to, as the release workflow passes
+# its own: the before hook stamps it into build/install.sh.
+MEMTRACE_GITHUB_OWNER=ci-owner MEMTRACE_GITHUB_NAME=memtrace-ci \
+	"$bin/goreleaser" release --snapshot --clean --skip=publish --release-notes "$work/notes.md"
 commit=$(git rev-parse HEAD)
+grep -qx 'release_repo=ci-owner/memtrace-ci' build/install.sh || fail "the release's install.sh is not stamped with its repository (build/install.sh)"
 
 step "artifacts"
 ls -l dist/*.tar.gz dist/*.deb dist/*.rpm dist/checksums.txt
@@ -131,7 +137,7 @@ for _ in $(seq 100); do [ -s "$work/url" ] && break; sleep 0.1; done
 url=$(cat "$work/url")
 
 env -u MEMTRACE_VERSION -u MEMTRACE_REPO PREFIX="$work/prefix" HOME="$work/home" \
-	MEMTRACE_INSTALL_BASE_URL="$url/good" sh ./install.sh 2>&1 | tee "$work/install.out"
+	MEMTRACE_INSTALL_BASE_URL="$url/good" sh build/install.sh 2>&1 | tee "$work/install.out"
 sh_version=$("$work/prefix/bin/memtrace" --version)
 [ "$sh_version" = "$deb_version" ] || fail "install.sh's memtrace says '$sh_version', the .deb's '$deb_version'"
 [ -f "$work/prefix/share/man/man1/memtrace.1.gz" ] || fail "install.sh installed no man page"
@@ -142,11 +148,11 @@ diff <(sed "s#$work/deb-demo.db#DB#g" "$work/deb-demo.out") <(sed "s#$work/sh-de
 	fail "the .deb's and install.sh's demos differ"
 
 # Without PREFIX it goes to ~/.local/bin.
-HOME="$work/home" MEMTRACE_INSTALL_BASE_URL="$url/good" sh ./install.sh 2>/dev/null
+HOME="$work/home" MEMTRACE_INSTALL_BASE_URL="$url/good" sh build/install.sh 2>/dev/null
 [ -x "$work/home/.local/bin/memtrace" ] || fail "install.sh without PREFIX did not install into ~/.local/bin"
 
 step "install.sh refuses a tampered archive"
-if PREFIX="$work/prefix-bad" HOME="$work/home" MEMTRACE_INSTALL_BASE_URL="$url/tampered" sh ./install.sh 2>"$work/bad.err"; then
+if PREFIX="$work/prefix-bad" HOME="$work/home" MEMTRACE_INSTALL_BASE_URL="$url/tampered" sh build/install.sh 2>"$work/bad.err"; then
 	fail "install.sh installed a tampered archive"
 fi
 cat "$work/bad.err"
@@ -157,9 +163,39 @@ step "install.sh refuses an unsupported platform"
 mkdir -p "$work/fake"
 printf '#!/bin/sh\ncase "$1" in -s) echo Linux ;; -m) echo riscv64 ;; esac\n' >"$work/fake/uname"
 chmod +x "$work/fake/uname"
-if PATH="$work/fake:$PATH" PREFIX="$work/prefix-rv" MEMTRACE_INSTALL_BASE_URL="$url/good" sh ./install.sh 2>"$work/rv.err"; then
+if PATH="$work/fake:$PATH" PREFIX="$work/prefix-rv" MEMTRACE_INSTALL_BASE_URL="$url/good" sh build/install.sh 2>"$work/rv.err"; then
 	fail "install.sh installed on linux/riscv64"
 fi
 grep -q "unsupported platform: linux/riscv64" "$work/rv.err" || fail "install.sh on riscv64 said: $(cat "$work/rv.err")"
+
+step "install.sh's repository"
+# A curl that logs what it was asked for and fails, so no request leaves
+# the machine: the URLs say which repository each copy installs from.
+mkdir -p "$work/fakecurl"
+printf '#!/bin/sh\nfor a; do url=$a; done\necho "$url" >>"%s/curl.log"\nexit 22\n' "$work" >"$work/fakecurl/curl"
+chmod +x "$work/fakecurl/curl"
+curl_url() { tail -n 1 "$work/curl.log"; }
+: >"$work/curl.log"
+env -u MEMTRACE_REPO -u MEMTRACE_VERSION -u MEMTRACE_INSTALL_BASE_URL PATH="$work/fakecurl:$PATH" PREFIX="$work/prefix-repo" \
+	sh build/install.sh 2>/dev/null && fail "install.sh succeeded with a curl that fails"
+[ "$(curl_url)" = https://github.com/ci-owner/memtrace-ci/releases/latest/download/checksums.txt ] ||
+	fail "the release's install.sh fetched '$(curl_url)', not the latest release of the repository it was stamped with"
+env -u MEMTRACE_INSTALL_BASE_URL PATH="$work/fakecurl:$PATH" PREFIX="$work/prefix-repo" MEMTRACE_REPO=someone/fork MEMTRACE_VERSION=v1.2.3 \
+	sh build/install.sh 2>/dev/null && fail "install.sh succeeded with a curl that fails"
+[ "$(curl_url)" = https://github.com/someone/fork/releases/download/v1.2.3/checksums.txt ] ||
+	fail "MEMTRACE_REPO=someone/fork MEMTRACE_VERSION=v1.2.3 fetched '$(curl_url)'"
+# The clone's own copy is not stamped: it asks for a repository and
+# fetches nothing.
+: >"$work/curl.log"
+if env -u MEMTRACE_REPO -u MEMTRACE_INSTALL_BASE_URL PATH="$work/fakecurl:$PATH" PREFIX="$work/prefix-repo" sh ./install.sh 2>"$work/repo.err"; then
+	fail "the unstamped install.sh installed without a repository"
+fi
+grep -q "set MEMTRACE_REPO=OWNER/NAME" "$work/repo.err" || fail "the unstamped install.sh said: $(cat "$work/repo.err")"
+[ ! -s "$work/curl.log" ] || fail "the unstamped install.sh fetched $(cat "$work/curl.log")"
+if env -u MEMTRACE_INSTALL_BASE_URL PATH="$work/fakecurl:$PATH" MEMTRACE_REPO=not-a-repo PREFIX="$work/prefix-repo" sh ./install.sh 2>"$work/repo.err"; then
+	fail "install.sh accepted MEMTRACE_REPO=not-a-repo"
+fi
+grep -q "MEMTRACE_REPO=not-a-repo is not a GitHub repository" "$work/repo.err" || fail "MEMTRACE_REPO=not-a-repo: $(cat "$work/repo.err")"
+[ ! -e "$work/prefix-repo/bin/memtrace" ] || fail "install.sh left a binary behind without a release"
 
 step "done"

@@ -1,8 +1,10 @@
 package engine
 
 import (
+	"encoding/binary"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"memtrace/engine/vector"
 )
@@ -30,19 +32,21 @@ import (
 // cosine 0.3–0.7, and the exact cosine of each cost 45% of ingest CPU at
 // 10k memories (a random read of a 1 KB row per candidate). A block sketch
 // rejects them first: each vector's coordinates are cut into sketchBlocks
-// blocks, and the norm of each block is kept in one byte (rounded up,
-// scaled by the largest block). By Cauchy–Schwarz per block,
+// blocks, and the norm of each block is kept in one byte (rounded up, in
+// steps of the largest block / 255). By Cauchy–Schwarz per block,
 // dot(q, v) ≤ Σ_b ‖q_b‖·‖v_b‖ (and so is Σ|q_i·v_i|, which bounds the
 // rounding of the float32 dot), so a candidate whose bound is below the
 // best similarity so far cannot be chosen and is skipped without reading
-// its vector: the same memory is chosen as with every exact cosine. The
-// sketch is 64 bytes a memory, one cache line.
+// its vector: the same memory is chosen as with every exact cosine. A
+// memory's sketch is one 64-byte record (one cache line): its scale and
+// 60 block bytes.
 const (
 	lshBands = 20
 	lshBits  = 16
 	lshFanIn = 24
 
-	sketchBlocks = 64
+	sketchBlocks = 60
+	sketchStride = 64
 	// sketchMargin inflates the bound well past the float rounding of
 	// both the bound (float64) and the dot product (float32, < 1e-5).
 	sketchMargin = 1 + 1e-4
@@ -56,20 +60,25 @@ type lshIndex struct {
 	// norms[id] is the norm of id's vector when added (ids are the store's
 	// dense row ids; 0 for ids not added).
 	norms []float64
-	// seen[id] == gen marks an id already returned by this candidates call;
-	// ids are the store's dense row ids, so a slice beats a map here.
+	// seen[id] == gen marks an id already scored by this nearDuplicate
+	// call; ids are the store's dense row ids, so a slice beats a map.
 	seen []uint32
 	gen  uint32
 
-	// The block sketch: blockLen coordinates a block, nblocks blocks;
-	// sketch[id*nblocks+b] is ‖v_b‖ in steps of step[id], rounded up.
-	// step[id] == 0: no sketch (the exact cosine decides).
-	blockLen, nblocks int
-	sketch            []uint8
-	step              []float32
-	// The query's non-zero block norms, reused across calls.
-	qblock []int32
-	qnorm  []float64
+	// sketch[id*sketchStride:] is id's record: bytes 0–3 the float32 scale
+	// (the block step over norms[id], rounded up; 0: no sketch, the exact
+	// cosine decides), then one byte a block, ‖v_b‖ in steps, rounded up.
+	// blocks[b] is the first coordinate of block b (blocks[nblocks] = dim).
+	sketch  []uint8
+	blocks  []int
+	nblocks int
+	// The query's non-zero blocks, block<<16 | norm in steps (rounded up).
+	qlist []uint32
+
+	// The band codes of the last query, kept for its add (the same vector).
+	memoVec   []float32
+	memoCodes [lshBands]uint16
+	memoOK    bool
 }
 
 type projRef struct {
@@ -89,17 +98,20 @@ func newLSH(dim int) *lshIndex {
 	for b := range ix.buckets {
 		ix.buckets[b] = map[uint16][]int64{}
 	}
-	ix.nblocks = min(sketchBlocks, max(dim, 1))
-	ix.blockLen = (max(dim, 1) + ix.nblocks - 1) / ix.nblocks
-	ix.nblocks = (max(dim, 1) + ix.blockLen - 1) / ix.blockLen
+	d := len(ix.byDim)
+	ix.nblocks = min(sketchBlocks, d)
+	for b := 0; b <= ix.nblocks; b++ {
+		ix.blocks = append(ix.blocks, b*d/ix.nblocks)
+	}
 	return ix
 }
 
-// blockNorms calls fn with the index and norm of each non-zero block of v.
+// blockNorms calls fn with the index and norm of each non-zero block of v
+// (of the index's dimension).
 func (ix *lshIndex) blockNorms(v []float32, fn func(b int, n float64)) {
-	for b := 0; b*ix.blockLen < len(v) && b < ix.nblocks; b++ {
+	for b := range ix.nblocks {
 		var s float64
-		for _, x := range v[b*ix.blockLen : min(len(v), (b+1)*ix.blockLen)] {
+		for _, x := range v[ix.blocks[b]:ix.blocks[b+1]] {
 			s += float64(x) * float64(x)
 		}
 		if s > 0 {
@@ -108,24 +120,27 @@ func (ix *lshIndex) blockNorms(v []float32, fn func(b int, n float64)) {
 	}
 }
 
+// record is id's sketch record (ids must have been added).
+func (ix *lshIndex) record(id int64) *[sketchStride]uint8 {
+	return (*[sketchStride]uint8)(ix.sketch[int(id)*sketchStride : (int(id)+1)*sketchStride])
+}
+
 // setSketch records the block sketch of id's vector v: the vector the
-// candidate scan will be given for id. A vector of another length gets
-// none.
+// candidate scan will be given for id. A vector of another length, or an
+// id whose added vector was zero, gets none. id must have been added.
 func (ix *lshIndex) setSketch(id int64, v []float32) {
-	if id < 0 || id > 1<<31 {
+	if id < 0 || int(id) >= len(ix.norms) {
 		return
 	}
-	if int(id) >= len(ix.step) {
-		grow := int(id) + 1 - len(ix.step) + len(ix.step)/2
-		ix.step = append(ix.step, make([]float32, grow)...)
-		ix.sketch = append(ix.sketch, make([]uint8, grow*ix.nblocks)...)
+	if need := (int(id) + 1) * sketchStride; need > len(ix.sketch) {
+		ix.sketch = append(ix.sketch, make([]uint8, need-len(ix.sketch)+len(ix.sketch)/2/sketchStride*sketchStride)...)
 	}
-	ix.step[id] = 0
-	if len(v) != len(ix.byDim) {
+	rec := ix.record(id)
+	clear(rec[:])
+	vn := ix.norms[id]
+	if len(v) != len(ix.byDim) || vn == 0 {
 		return
 	}
-	row := ix.sketch[int(id)*ix.nblocks : (int(id)+1)*ix.nblocks]
-	clear(row)
 	var top float64
 	ix.blockNorms(v, func(_ int, n float64) { top = max(top, n) })
 	if top == 0 {
@@ -133,9 +148,10 @@ func (ix *lshIndex) setSketch(id int64, v []float32) {
 	}
 	// One step: the largest block in 255 steps, rounded up, so that
 	// ceil(n/step) ≤ 255 and ceil(n/step)·step ≥ n.
-	step := math.Nextafter32(float32(top/255*(1+1e-6)), float32(math.Inf(1)))
-	ix.blockNorms(v, func(b int, n float64) { row[b] = uint8(min(255, math.Ceil(n/float64(step)))) })
-	ix.step[id] = step
+	step := top / 255 * (1 + 1e-6)
+	ix.blockNorms(v, func(b int, n float64) { rec[4+b] = uint8(min(255, math.Ceil(n/step))) })
+	scale := math.Nextafter32(float32(step/vn*(1+1e-6)), float32(math.Inf(1)))
+	binary.LittleEndian.PutUint32(rec[:4], math.Float32bits(scale))
 }
 
 // codes returns the band codes of v.
@@ -167,36 +183,22 @@ func (ix *lshIndex) add(id int64, v []float32) {
 	}
 	ix.norms[id] = norm(v)
 	ix.setSketch(id, v)
-	for b, c := range ix.codes(v) {
+	codes := ix.memoCodes
+	if !ix.memoOK || !slices.Equal(v, ix.memoVec) {
+		codes = ix.codes(v)
+	}
+	ix.memoOK = false
+	for b, c := range codes {
 		ix.buckets[b][c] = append(ix.buckets[b][c], id)
 	}
 }
 
-// candidates returns the ids sharing a band with v, each once.
-func (ix *lshIndex) candidates(v []float32) []int64 {
-	ix.gen++
-	var out []int64
-	for b, c := range ix.codes(v) {
-		for _, id := range ix.buckets[b][c] {
-			if id < 0 || id > 1<<31 {
-				continue
-			}
-			if int(id) >= len(ix.seen) {
-				ix.seen = append(ix.seen, make([]uint32, int(id)+1-len(ix.seen)+len(ix.seen)/2)...)
-			}
-			if ix.seen[id] != ix.gen {
-				ix.seen[id] = ix.gen
-				out = append(out, id)
-			}
-		}
-	}
-	return out
-}
-
 // nearDuplicate returns the active memory most similar to vec at or above
-// threshold among the LSH candidates, using vecOf for the stored vectors.
-// With sketched, every recorded sketch is of the vector vecOf returns for
-// its id (or vecOf returns none), so the sketch may reject a candidate.
+// threshold among the LSH candidates (the memories sharing a band with
+// vec), using vecOf for the stored vectors: the highest cosine, the lower
+// id on a tie. With sketched, every recorded sketch is of the vector vecOf
+// returns for its id (or vecOf returns none), so the sketch may reject a
+// candidate.
 func (ix *lshIndex) nearDuplicate(vec []float32, threshold float64, sketched bool, vecOf func(int64) ([]float32, bool)) (int64, float64) {
 	var best int64
 	bestSim := threshold
@@ -204,37 +206,75 @@ func (ix *lshIndex) nearDuplicate(vec []float32, threshold float64, sketched boo
 	if qn == 0 {
 		return 0, 0
 	}
-	if sketched && len(vec) == len(ix.byDim) {
-		ix.qblock, ix.qnorm = ix.qblock[:0], ix.qnorm[:0]
+	// The query's block norms in steps of its largest block / 65535,
+	// rounded up; limit is the bound (in those steps, over the record's
+	// scale) below which a candidate's cosine is below bestSim.
+	var qstep, limit float64
+	if sketched = sketched && len(vec) == len(ix.byDim); sketched {
+		var top float64
+		ix.blockNorms(vec, func(_ int, n float64) { top = max(top, n) })
+		qstep = top / 65535 * (1 + 1e-6)
+		ix.qlist = ix.qlist[:0]
 		ix.blockNorms(vec, func(b int, n float64) {
-			ix.qblock, ix.qnorm = append(ix.qblock, int32(b)), append(ix.qnorm, n)
+			ix.qlist = append(ix.qlist, uint32(b)<<16|uint32(min(65535, math.Ceil(n/qstep))))
 		})
-	} else {
-		sketched = false
+		limit = bestSim * qn / (qstep * sketchMargin)
 	}
-	for _, id := range ix.candidates(vec) {
-		vn := ix.norms[id] // candidates are added ids: in range
-		if vn == 0 {
-			continue
-		}
-		if sketched && int(id) < len(ix.step) && ix.step[id] != 0 {
-			row := ix.sketch[int(id)*ix.nblocks : (int(id)+1)*ix.nblocks]
-			var bound float64
-			for k, b := range ix.qblock {
-				bound += ix.qnorm[k] * float64(row[b])
+	ix.gen++
+	codes := ix.codes(vec)
+	ix.memoVec, ix.memoCodes, ix.memoOK = append(ix.memoVec[:0], vec...), codes, true
+	nrec := len(ix.sketch) / sketchStride
+	var scales [8]float32
+	for b, c := range codes {
+		list := ix.buckets[b][c]
+		for i, id := range list {
+			if id < 0 || int(id) >= len(ix.norms) {
+				continue
 			}
-			if bound*float64(ix.step[id])*sketchMargin < bestSim*qn*vn {
-				continue // its cosine is below bestSim: it cannot be chosen
+			if sketched {
+				// Every 8 candidates, their records' scales first: 8
+				// independent reads, which the CPU overlaps, instead of
+				// one cache miss after the other.
+				if i%8 == 0 {
+					for k, id := range list[i:min(i+8, len(list))] {
+						scales[k] = 0
+						if id >= 0 && int(id) < nrec {
+							scales[k] = math.Float32frombits(binary.LittleEndian.Uint32(ix.sketch[int(id)*sketchStride:]))
+						}
+					}
+				}
+				if scale := scales[i%8]; scale != 0 {
+					rec := ix.record(id)
+					var acc uint32
+					for _, x := range ix.qlist {
+						acc += (x & 0xffff) * uint32(rec[(4+x>>16)&(sketchStride-1)])
+					}
+					if float64(acc)*float64(scale) < limit {
+						continue // its cosine is below bestSim: it cannot be chosen
+					}
+				}
 			}
-		}
-		v, ok := vecOf(id)
-		if !ok || len(v) != len(vec) {
-			continue
-		}
-		// Cosine with both norms known: one dot product per candidate.
-		s := float64(vector.Dot(vec, v)) / (qn * vn)
-		if s >= bestSim && (best == 0 || s > bestSim || id < best) {
-			best, bestSim = id, s
+			if int(id) >= len(ix.seen) {
+				ix.seen = append(ix.seen, make([]uint32, int(id)+1-len(ix.seen)+len(ix.seen)/2)...)
+			}
+			if ix.seen[id] == ix.gen {
+				continue
+			}
+			ix.seen[id] = ix.gen
+			vn := ix.norms[id]
+			if vn == 0 {
+				continue
+			}
+			v, ok := vecOf(id)
+			if !ok || len(v) != len(vec) {
+				continue
+			}
+			// Cosine with both norms known: one dot product per candidate.
+			s := float64(vector.Dot(vec, v)) / (qn * vn)
+			if s >= bestSim && (best == 0 || s > bestSim || id < best) {
+				best, bestSim = id, s
+				limit = bestSim * qn / (qstep * sketchMargin)
+			}
 		}
 	}
 	return best, bestSim

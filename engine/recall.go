@@ -3,7 +3,10 @@ package engine
 import (
 	"context"
 	"fmt"
+	"maps"
+	"math/bits"
 	"sort"
+	"strconv"
 	"time"
 )
 
@@ -116,6 +119,7 @@ type recallRun struct {
 	generic      map[string]bool
 	qvecSpecific []float32
 	live         []*candidate
+	spare        []TraceItem // dropBuf
 	prompt       string
 	rendered     []promptLine
 }
@@ -162,12 +166,16 @@ type candidate struct {
 	cosineSpecific            float64 // cosine to the query without its generic words
 	decay, boost, final       float64
 	channel                   string
-	former                    bool // superseded at the recall's time, recalled as a former fact
+	former                    bool           // superseded at the recall's time, recalled as a former fact
+	facts                     *temporalFacts // during the temporal stage
+	ev                        *termEvidence  // during the rerank stage
 	scores                    []namedScore
 	// snapshot is the Scores map last handed to a stage; it is reused until
 	// a score changes, so stages that only filter allocate no maps. A map
-	// in a trace is never written after it was handed out.
+	// in a trace is never written after it was handed out: the next one is
+	// a copy with the changed scores (stale) written in.
 	snapshot map[string]float64
+	stale    uint64 // bit i: scores[i] was set since snapshot was made
 }
 
 type namedScore struct {
@@ -177,14 +185,42 @@ type namedScore struct {
 
 // set records a score under its name (replacing an earlier value).
 func (c *candidate) set(name string, v float64) {
-	c.snapshot = nil
-	for i := range c.scores {
-		if c.scores[i].name == name {
-			c.scores[i].value = v
-			return
+	i := 0
+	for i < len(c.scores) && c.scores[i].name != name {
+		i++
+	}
+	if i == len(c.scores) {
+		c.scores = append(c.scores, namedScore{name, v})
+	} else {
+		c.scores[i].value = v
+	}
+	c.stale |= 1 << min(i, 63) // bit 63: "some score from the 64th on"
+}
+
+// scoreMap is the Scores map of c's current scores: the snapshot while no
+// score changed; else a new map (the old one may be in a trace already),
+// cloned from the snapshot when few scores changed, since copying a map is
+// cheaper than filling one.
+func (c *candidate) scoreMap() map[string]float64 {
+	if c.stale == 0 && c.snapshot != nil {
+		return c.snapshot
+	}
+	var m map[string]float64
+	if changed := bits.OnesCount64(c.stale); c.snapshot != nil && c.stale>>63 == 0 && 2*changed <= len(c.scores) {
+		m = maps.Clone(c.snapshot)
+		for i := range c.scores {
+			if c.stale&(1<<i) != 0 {
+				m[c.scores[i].name] = round6(c.scores[i].value)
+			}
+		}
+	} else {
+		m = make(map[string]float64, len(c.scores))
+		for _, ns := range c.scores {
+			m[ns.name] = round6(ns.value)
 		}
 	}
-	c.scores = append(c.scores, namedScore{name, v})
+	c.snapshot, c.stale = m, 0
+	return m
 }
 
 // drop is c as a stage shows it when the stage drops it: kind for
@@ -197,15 +233,9 @@ func (c *candidate) drop(kind DropKind, reason string) TraceItem {
 
 // item is c as a stage shows it.
 func (c *candidate) item() TraceItem {
-	if c.snapshot == nil {
-		c.snapshot = make(map[string]float64, len(c.scores))
-		for _, ns := range c.scores {
-			c.snapshot[ns.name] = round6(ns.value)
-		}
-	}
 	it := TraceItem{
 		ID: c.m.ID, Key: c.m.Key, Text: c.m.Content, Type: c.m.Type, Kind: c.m.Kind,
-		Tier: c.m.Tier, Channel: c.channel, Scores: c.snapshot,
+		Tier: c.m.Tier, Channel: c.channel, Scores: c.scoreMap(),
 	}
 	if c.former {
 		it.Superseded, it.SupersededBy, it.ValidTo = true, c.m.SupersededBy, c.m.ValidTo
@@ -222,7 +252,14 @@ func (r *recallRun) keep(st *StageTrace, kept []*candidate, dropped []TraceItem)
 	}
 	st.Items = append(items, dropped...)
 	r.live = kept
+	if cap(dropped) > cap(r.spare) {
+		r.spare = dropped[:0] // copied into the stage: the next may reuse it
+	}
 }
+
+// dropBuf is an empty slice for a stage's dropped items, with room left by
+// an earlier stage (keep copies them into the stage's own items).
+func (r *recallRun) dropBuf() []TraceItem { return r.spare[:0] }
 
 // sortByScore orders candidates by score (higher first), ties by id.
 func sortByScore(cs []*candidate, score func(*candidate) float64) {
@@ -244,4 +281,5 @@ func round6(x float64) float64 {
 	return -float64(int64(-x*p+0.5)) / p
 }
 
-func f3(x float64) string { return fmt.Sprintf("%.3f", x) }
+// f3 is fmt.Sprintf("%.3f", x), without the formatter.
+func f3(x float64) string { return strconv.FormatFloat(x, 'f', 3, 64) }

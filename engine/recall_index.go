@@ -26,3 +26,60 @@ func (e *Engine) idfSum(weights map[string]float64, df map[string]int) float64 {
 	}
 	return sum
 }
+
+// scoresPerCandidate is room for the scores a recall gives one candidate
+// (about twenty, over all stages); more simply grow its slice.
+const scoresPerCandidate = 20
+
+// recallPool makes the recall's candidates: the memories of the lexical
+// hits, of the vector hits with a positive score (orthogonal or opposite:
+// not similar at all) and of the HOT ids, each once, in the order they
+// first appear, marked with the retrievers that found them. vecHits and
+// hot count the vector hits and HOT ids that are memories. One read lock,
+// one allocation for all candidates and one for their scores.
+func (e *Engine) recallPool(lex, vec []Hit, hotIDs []int64) (order []*candidate, vecHits, hot int) {
+	n := len(lex) + len(vec) + len(hotIDs)
+	cs := make([]candidate, 0, n) // never grows: the pointers stay valid
+	scores := make([]namedScore, n*scoresPerCandidate)
+	order = make([]*candidate, 0, n)
+	byID := make(map[int64]*candidate, n)
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	add := func(id int64) *candidate {
+		if c, ok := byID[id]; ok {
+			return c
+		}
+		m, ok := e.mems[id]
+		if !ok {
+			return nil
+		}
+		v, _ := e.vec.Get(id)
+		k := len(cs)
+		cs = append(cs, candidate{m: *m, vec: v, scores: scores[k*scoresPerCandidate : k*scoresPerCandidate : (k+1)*scoresPerCandidate]})
+		c := &cs[k]
+		byID[id] = c
+		order = append(order, c)
+		return c
+	}
+	for _, h := range lex {
+		if c := add(h.ID); c != nil {
+			c.fromLex, c.bm25 = true, h.Score
+		}
+	}
+	for _, h := range vec {
+		if h.Score <= 0 {
+			continue
+		}
+		if c := add(h.ID); c != nil {
+			c.fromVec = true
+			vecHits++
+		}
+	}
+	for _, id := range hotIDs {
+		if c := add(id); c != nil {
+			c.fromHot = true
+			hot++
+		}
+	}
+	return order, vecHits, hot
+}

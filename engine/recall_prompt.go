@@ -55,7 +55,7 @@ func (r *recallRun) budget(st *StageTrace) {
 	used := PromptBlockChars()
 	var kept []*candidate
 	var lines []string
-	var dropped []TraceItem
+	dropped := r.dropBuf()
 	for _, pl := range r.rendered {
 		n := runeCount(pl.line) + 1
 		if used+n > limit {

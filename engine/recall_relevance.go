@@ -210,7 +210,6 @@ func (r *recallRun) rerank(st *StageTrace) {
 		ids[i] = c.m.ID
 	}
 	evs := r.e.termEvidenceOf(ids, r.weights, r.docFreq, r.generic)
-	evOf := make(map[int64]termEvidence, len(r.live))
 	wLex, wVec := RelevanceWeights(r.e.Embedder())
 	for i, c := range r.live {
 		norm := 0.0
@@ -226,18 +225,29 @@ func (r *recallRun) rerank(st *StageTrace) {
 		}
 		c.set("idf_share_score", evs[i].share)
 		c.set("relevance_score", c.relevance)
-		evOf[c.m.ID] = evs[i]
+		c.ev = &evs[i]
 	}
 	sortByScore(r.live, func(c *candidate) float64 { return c.relevance })
 	var kept []*candidate
-	var dropped []TraceItem
+	dropped := r.dropBuf()
+	matches := make([]TermMatch, len(r.live)) // one allocation for the stage
+	// matched is an item with the query words c shares (its TermMatch).
+	matched := func(it TraceItem, c *candidate) TraceItem {
+		if m := c.ev.matchedTerms(); len(m)+len(c.ev.context) > 0 {
+			tm := &matches[0]
+			matches = matches[1:]
+			*tm = TermMatch{MatchedTerms: m, GenericTerms: c.ev.generic, ContextTerms: c.ev.context}
+			it.TermMatch = tm
+		}
+		return it
+	}
 	for _, c := range r.live {
-		if kind, reason := relevanceVerdict(c, evOf[c.m.ID], len(r.generic) > 0); kind != "" {
-			dropped = append(dropped, c.drop(kind, reason))
+		if kind, reason := relevanceVerdict(c, *c.ev, len(r.generic) > 0); kind != "" {
+			dropped = append(dropped, matched(c.drop(kind, reason), c))
 			continue
 		}
 		if c.relevance < relevanceFloor && !c.fromHot {
-			dropped = append(dropped, c.drop(DropBelowFloor, fmt.Sprintf("unrelated: relevance_score %s < floor %s", f3(c.relevance), f3(relevanceFloor))))
+			dropped = append(dropped, matched(c.drop(DropBelowFloor, "unrelated: relevance_score "+f3(c.relevance)+" < floor "+f3(relevanceFloor)), c))
 			continue
 		}
 		kept = append(kept, c)
@@ -253,13 +263,9 @@ func (r *recallRun) rerank(st *StageTrace) {
 		st.Notes["generic_query_terms"] = strings.Join(g, " ")
 	}
 	r.keep(st, kept, dropped)
-	matches := make([]TermMatch, len(st.Items)) // one allocation for the stage
-	for i := range st.Items {
-		ev := evOf[st.Items[i].ID]
-		if m := ev.matchedTerms(); len(m)+len(ev.context) > 0 {
-			matches[i] = TermMatch{MatchedTerms: m, GenericTerms: ev.generic, ContextTerms: ev.context}
-			st.Items[i].TermMatch = &matches[i]
-		}
+	for i, c := range kept { // the kept items come first, in kept's order
+		st.Items[i] = matched(st.Items[i], c)
+		c.ev = nil
 	}
 }
 

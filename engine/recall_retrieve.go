@@ -68,47 +68,10 @@ func (r *recallRun) preprocess(st *StageTrace) error {
 // candidatePool: CandidatePool, and at least 2·k.
 func (r *recallRun) candidates(st *StageTrace) error {
 	pool := candidatePool(r.cfg.CandidatePool, r.q.K)
-	byID := make(map[int64]*candidate)
-	var order []*candidate
-	add := func(id int64) *candidate {
-		if c, ok := byID[id]; ok {
-			return c
-		}
-		m, ok := r.e.Memory(id)
-		if !ok {
-			return nil
-		}
-		v, _ := r.e.VectorOf(id)
-		c := &candidate{m: m, vec: v}
-		byID[id] = c
-		order = append(order, c)
-		return c
-	}
 	r.docFreq = make(map[string]int, len(r.weights))
 	lex := r.e.lexicalSearch(r.weights, pool, r.docFreq)
-	for _, h := range lex {
-		if c := add(h.ID); c != nil {
-			c.fromLex, c.bm25 = true, h.Score
-		}
-	}
 	vec := r.e.VectorSearch(r.qvec, pool)
-	vecHits := 0
-	for _, h := range vec {
-		if h.Score <= 0 {
-			continue // orthogonal or opposite: not similar at all
-		}
-		if c := add(h.ID); c != nil {
-			c.fromVec = true
-			vecHits++
-		}
-	}
-	hot := 0
-	for _, id := range r.e.HotIDs() {
-		if c := add(id); c != nil {
-			c.fromHot = true
-			hot++
-		}
-	}
+	order, vecHits, hot := r.e.recallPool(lex, vec, r.e.HotIDs())
 	for _, c := range order {
 		c.cosine = cosineScore(r.qvec, c.vec)
 		c.set("bm25_score", c.bm25)
@@ -162,7 +125,7 @@ func (r *recallRun) exclude(st *StageTrace) {
 	past := r.q.IncludeCold || AsksAboutPast(r.q.Text)
 	former := r.q.IncludeSuperseded || AsksAboutFormer(r.q.Text)
 	var kept []*candidate
-	var dropped []TraceItem
+	dropped := r.dropBuf()
 	for _, c := range r.live {
 		if kind, reason := r.excludeReason(c, past); kind != "" {
 			dropped = append(dropped, c.drop(kind, reason))

@@ -34,7 +34,7 @@ func (r *recallRun) guaranteed(st *StageTrace) {
 	}
 	sortByScore(hot, func(c *candidate) float64 { return c.relevance })
 	var granted []*candidate
-	var dropped []TraceItem
+	dropped := r.dropBuf()
 	for _, c := range hot {
 		retrieved := (c.fromLex || c.fromVec) && c.relevance >= relevanceFloor
 		switch {
@@ -101,7 +101,8 @@ func (r *recallRun) mmr(st *StageTrace) {
 	if top > 0 {
 		scale = 1 / top
 	}
-	var dropped []TraceItem
+	dropped := r.dropBuf()
+	beyond := "beyond the " + strconv.Itoa(keepN) + " kept (2·k)"
 	picked := 0
 	for remaining := len(pool); remaining > 0; remaining-- {
 		best := -1
@@ -124,7 +125,7 @@ func (r *recallRun) mmr(st *StageTrace) {
 			dropped = append(dropped, c.drop(DropMMRRedundant, fmt.Sprintf("near-duplicate of id %d (cosine_score %s ≥ %s)",
 				redundantWith[best], f3(redundancy[best]), f3(nearDuplicate))))
 		case picked >= keepN:
-			dropped = append(dropped, c.drop(DropMMRBeyondKeep, fmt.Sprintf("beyond the %d kept (2·k)", keepN)))
+			dropped = append(dropped, c.drop(DropMMRBeyondKeep, beyond))
 		default:
 			picked++
 			selected = append(selected, c)
@@ -187,7 +188,7 @@ func (r *recallRun) merge(st *StageTrace) {
 		}
 	}
 	kept := append([]*candidate{}, guaranteed...)
-	var dropped []TraceItem
+	dropped := r.dropBuf()
 	for i, c := range others {
 		if take[i] {
 			kept = append(kept, c)
@@ -211,7 +212,7 @@ func (r *recallRun) merge(st *StageTrace) {
 func (r *recallRun) blend(st *StageTrace) {
 	sessionCap := (r.q.K + 1) / 2
 	var kept []*candidate
-	var dropped []TraceItem
+	dropped := r.dropBuf()
 	session, longTerm := 0, 0
 	for _, c := range r.live {
 		inSession := r.q.Session != "" && c.m.Session == r.q.Session

@@ -38,21 +38,17 @@ func (r *recallRun) temporal(st *StageTrace) {
 	}
 	own, strength := r.e.cueScores(ids, cueWeights, r.docFreq)
 	periods := namedPeriods(r.q.Text, at)
-	type temporalFacts struct {
-		cue, recognition           float64
-		forgetAt, unrecognisableAt time.Time
-		timeCued                   bool
-	}
-	facts := make(map[*candidate]*temporalFacts, len(r.live))
+	facts := make([]temporalFacts, len(r.live))
 	for i, c := range r.live {
 		c.decay = decayAt(c.m, at, r.cfg)
 		c.boost = boostAt(c.m, at, r.cfg)
-		f := &temporalFacts{cue: strength[i], recognition: recognitionDecayAt(c.m, at, r.cfg),
+		f := &facts[i]
+		*f = temporalFacts{cue: strength[i], recognition: recognitionDecayAt(c.m, at, r.cfg),
 			forgetAt: ForgetAt(c.m, r.cfg), unrecognisableAt: UnrecognisableAt(c.m, r.cfg)}
 		for _, p := range periods {
 			f.timeCued = f.timeCued || p.contains(c.m.CreatedAt)
 		}
-		facts[c] = f
+		c.facts = f
 		weight := DecayWeight(intent, f.cue)
 		ret := Retention(c.decay, weight)
 		timeCue := 0.0
@@ -75,29 +71,33 @@ func (r *recallRun) temporal(st *StageTrace) {
 	}
 	sortByScore(r.live, func(c *candidate) float64 { return c.final })
 	var kept []*candidate
-	var dropped []TraceItem
+	dropped := r.dropBuf()
 	var recognised []string
-	byRecognition := map[int64]bool{}
 	day := func(t time.Time) string { return t.UTC().Format("2006-01-02") }
+	// horizons is an item with the temporal stage's facts about c.
+	horizons := func(it TraceItem, c *candidate) TraceItem {
+		it.ForgetAt, it.UnrecognisableAt = c.facts.forgetAt.UTC(), c.facts.unrecognisableAt.UTC()
+		return it
+	}
 	for _, c := range r.live {
-		f := facts[c]
+		f := c.facts
 		imp := clamp01(c.m.Importance)
 		forgotten := forgottenAt(c.m, c.decay, r.cfg)
 		switch {
 		case c.m.CreatedAt.After(at):
-			dropped = append(dropped, c.drop(DropNotYetCreated, "not yet created at "+at.Format("2006-01-02T15:04Z07:00")+
-				" (created "+c.m.CreatedAt.Format("2006-01-02T15:04Z07:00")+")"))
+			dropped = append(dropped, horizons(c.drop(DropNotYetCreated, "not yet created at "+at.Format("2006-01-02T15:04Z07:00")+
+				" (created "+c.m.CreatedAt.Format("2006-01-02T15:04Z07:00")+")"), c))
 		case unrecognisableAt(c.m, f.recognition, r.cfg):
-			dropped = append(dropped, c.drop(DropUnrecognisable, fmt.Sprintf("unrecognisable since %s: recognition_decay %s × importance %s < threshold %s (forgotten in free recall on %s); no cue finds it any more",
-				day(f.unrecognisableAt), f3(f.recognition), f3(imp), f3(r.cfg.ForgetThreshold), day(f.forgetAt))))
+			dropped = append(dropped, horizons(c.drop(DropUnrecognisable, fmt.Sprintf("unrecognisable since %s: recognition_decay %s × importance %s < threshold %s (forgotten in free recall on %s); no cue finds it any more",
+				day(f.unrecognisableAt), f3(f.recognition), f3(imp), f3(r.cfg.ForgetThreshold), day(f.forgetAt))), c))
 		case forgotten && !RecognisedBy(intent, f.cue) && !f.timeCued:
-			dropped = append(dropped, c.drop(DropForgotten, fmt.Sprintf("forgotten: decay %s × importance %s < threshold %s (forgot at %s); cue_strength %s < recognition %s (recognisable until %s)",
-				f3(c.decay), f3(imp), f3(r.cfg.ForgetThreshold), day(f.forgetAt), f3(f.cue), f3(RecognitionCue), day(f.unrecognisableAt))))
+			dropped = append(dropped, horizons(c.drop(DropForgotten, fmt.Sprintf("forgotten: decay %s × importance %s < threshold %s (forgot at %s); cue_strength %s < recognition %s (recognisable until %s)",
+				f3(c.decay), f3(imp), f3(r.cfg.ForgetThreshold), day(f.forgetAt), f3(f.cue), f3(RecognitionCue), day(f.unrecognisableAt))), c))
 		case forgotten:
 			recognised = append(recognised, fmt.Sprintf("id %d: recognised (forgotten in free recall on %s, unrecognisable after %s): cue_strength %s ≥ %s",
 				c.m.ID, day(f.forgetAt), day(f.unrecognisableAt), f3(f.cue), f3(RecognitionCue)))
 			kept = append(kept, c)
-			byRecognition[c.m.ID] = true
+			f.recognised = true
 		default:
 			kept = append(kept, c)
 		}
@@ -126,17 +126,19 @@ func (r *recallRun) temporal(st *StageTrace) {
 		st.Notes["recognised"] = strings.Join(recognised, "; ")
 	}
 	r.keep(st, kept, dropped)
-	for i := range st.Items {
-		it := &st.Items[i]
-		it.Recognised = byRecognition[it.ID]
+	for i, c := range kept { // the kept items come first, in kept's order
+		st.Items[i] = horizons(st.Items[i], c)
+		st.Items[i].Recognised = c.facts.recognised
 	}
-	byID := make(map[int64]*temporalFacts, len(facts))
-	for c, f := range facts {
-		byID[c.m.ID] = f
+	for _, c := range r.live {
+		c.facts = nil
 	}
-	for i := range st.Items {
-		if f := byID[st.Items[i].ID]; f != nil {
-			st.Items[i].ForgetAt, st.Items[i].UnrecognisableAt = f.forgetAt.UTC(), f.unrecognisableAt.UTC()
-		}
-	}
+}
+
+// temporalFacts are the temporal stage's facts about one item, for its
+// drop reasons and trace item.
+type temporalFacts struct {
+	cue, recognition           float64
+	forgetAt, unrecognisableAt time.Time
+	timeCued, recognised       bool
 }

@@ -144,10 +144,22 @@ var personWords = []string{"wife", "husband", "spouse", "partner", "son", "daugh
 type supersedeRule struct {
 	markers  []changeMarker
 	subjects []subjectEntry
+	// subjectWords holds every subject's words; subjectOf[i] is the
+	// subject of its entry i.
+	subjectWords *wordSet
+	subjectOf    []int
 }
 
 func newSupersedeRule() *supersedeRule {
-	return &supersedeRule{markers: markerTable(), subjects: subjectTable()}
+	r := &supersedeRule{markers: markerTable(), subjects: subjectTable()}
+	var words []string
+	for i, s := range r.subjects {
+		for _, w := range s.words {
+			words, r.subjectOf = append(words, w), append(r.subjectOf, i)
+		}
+	}
+	r.subjectWords = newWordSet(words)
+	return r
 }
 
 // changeFinding is what the rule reads from a new memory's text: its
@@ -221,9 +233,23 @@ func (r *supersedeRule) find(text string) changeFinding {
 
 // subjectsOf lists the lexicon subjects norm (lexNorm'd) names.
 func (r *supersedeRule) subjectsOf(norm string) []string {
+	var hit uint64 // subjects found, by index (a table of at most 64)
+	if len(r.subjects) > 64 {
+		var out []string
+		for _, s := range r.subjects {
+			if matchAny(norm, s.words) != "" {
+				out = append(out, s.name)
+			}
+		}
+		return out
+	}
+	r.subjectWords.each(norm, func(e int) { hit |= 1 << r.subjectOf[e] })
+	if hit == 0 {
+		return nil
+	}
 	var out []string
-	for _, s := range r.subjects {
-		if matchAny(norm, s.words) != "" {
+	for i, s := range r.subjects {
+		if hit&(1<<i) != 0 {
 			out = append(out, s.name)
 		}
 	}

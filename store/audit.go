@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"memtrace/engine"
 )
@@ -49,13 +50,15 @@ func (tx *Tx) writeAudit(ctx context.Context, r auditRow) error {
 	if r.EmbeddingReplaced {
 		beforeEmbedding, beforeEmbedder = encodeEmbedding(r.BeforeEmbedding), r.BeforeEmbedder
 	}
-	s, err := tx.stmt(ctx, `INSERT INTO audit (batch, actor, action, memory_id, before, after, before_embedding, before_embedder, at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	// change_kind is the row's change as ClassifyChange names it, so that
+	// Batches counts a batch's effect in SQL.
+	s, err := tx.stmt(ctx, `INSERT INTO audit (batch, actor, action, memory_id, before, after, before_embedding, before_embedder, at, change_kind)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	if err != nil {
 		return fmt.Errorf("write audit: %w", err)
 	}
 	if _, err := s.ExecContext(ctx, r.Batch, r.Actor, r.Action, r.MemoryID, before, after,
-		beforeEmbedding, beforeEmbedder, formatTime(tx.now())); err != nil {
+		beforeEmbedding, beforeEmbedder, formatTime(tx.now()), engine.ClassifyChange(r.Before, r.After)); err != nil {
 		return fmt.Errorf("write audit: %w", err)
 	}
 	tx.changed(r.MemoryID, r.Batch)
@@ -74,28 +77,21 @@ const auditColumns = `id, batch, actor, action, memory_id, before, after, before
 
 func scanAudit(s scanner) (*storedAudit, error) {
 	var (
-		a                 storedAudit
-		before, after     sql.NullString
-		embedding         []byte
-		embedder          sql.NullString
-		at                string
-		err               error
-		beforeM, afterMem engine.Memory
+		a             storedAudit
+		before, after sql.NullString
+		embedding     []byte
+		embedder      sql.NullString
+		at            string
+		err           error
 	)
 	if err := s.Scan(&a.ID, &a.Batch, &a.Actor, &a.Action, &a.MemoryID, &before, &after, &embedding, &embedder, &at); err != nil {
 		return nil, err
 	}
-	if before.Valid {
-		if err := json.Unmarshal([]byte(before.String), &beforeM); err != nil {
-			return nil, fmt.Errorf("audit %d: before: %w", a.ID, err)
-		}
-		a.Before = &beforeM
+	if a.Before, err = auditMemory(before); err != nil {
+		return nil, fmt.Errorf("audit %d: before: %w", a.ID, err)
 	}
-	if after.Valid {
-		if err := json.Unmarshal([]byte(after.String), &afterMem); err != nil {
-			return nil, fmt.Errorf("audit %d: after: %w", a.ID, err)
-		}
-		a.After = &afterMem
+	if a.After, err = auditMemory(after); err != nil {
+		return nil, fmt.Errorf("audit %d: after: %w", a.ID, err)
 	}
 	if embedder.Valid {
 		a.EmbeddingReplaced, a.BeforeEmbedder = true, embedder.String
@@ -151,14 +147,20 @@ func (tx *Tx) FindAudit(ctx context.Context, f engine.AuditFilter) ([]*engine.Au
 // row, their row count, the time of their first row, whether a rollback
 // of them exists, what they did (one change kind per row) and whether they
 // can be rolled back now.
+//
+// Its reads are proportional to the batches listed, not to the audit log:
+// the list is an aggregate of the (batch, id) index alone, the effects a
+// GROUP BY of the (batch, change_kind, action) index over the listed
+// batches' rows — no row's JSON is decoded.
 func (tx *Tx) Batches(ctx context.Context, limit int) ([]engine.BatchInfo, error) {
 	rows, err := tx.tx.QueryContext(ctx, `WITH b AS (
-			SELECT batch, MIN(id) AS first_id, MAX(id) AS last_id, COUNT(*) AS n, MIN(at) AS at
-			FROM audit WHERE batch <> '' GROUP BY batch)
-		SELECT b.batch, f.actor, b.n, b.at,
+			SELECT batch, MIN(id) AS first_id, MAX(id) AS last_id, COUNT(*) AS n
+			FROM audit WHERE batch <> '' GROUP BY batch
+			ORDER BY last_id DESC`+limitClause(limit, 0)+`)
+		SELECT b.batch, f.actor, b.n, f.at,
 			EXISTS (SELECT 1 FROM audit r WHERE r.batch = 'rollback:' || b.batch)
 		FROM b JOIN audit f ON f.id = b.first_id
-		ORDER BY b.last_id DESC`+limitClause(limit, 0))
+		ORDER BY b.last_id DESC`)
 	if err != nil {
 		return nil, fmt.Errorf("list batches: %w", err)
 	}
@@ -180,17 +182,21 @@ func (tx *Tx) Batches(ctx context.Context, limit int) ([]engine.BatchInfo, error
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("list batches: %w", err)
 	}
+	if err := tx.batchEffects(ctx, out, limit == 0); err != nil {
+		return nil, err
+	}
+	later, err := tx.laterBatches(ctx, out, limit == 0)
+	if err != nil {
+		return nil, err
+	}
 	undone := map[string]bool{}
 	for i := range out {
 		b := &out[i]
-		if b.Effect, err = tx.batchEffect(ctx, b.Batch); err != nil {
-			return nil, err
-		}
 		if b.RolledBack {
 			b.WhyNot = "already rolled back"
 			continue
 		}
-		if b.WhyNot, err = tx.blockedBy(ctx, b.Batch, undone); err != nil {
+		if b.WhyNot, err = tx.blockedBy(ctx, later[b.Batch], undone); err != nil {
 			return nil, err
 		}
 		b.CanRollback = b.WhyNot == ""
@@ -198,45 +204,100 @@ func (tx *Tx) Batches(ctx context.Context, limit int) ([]engine.BatchInfo, error
 	return out, nil
 }
 
-// batchEffect counts a batch's rows by the change each made.
-func (tx *Tx) batchEffect(ctx context.Context, batch string) (engine.BatchEffect, error) {
-	var e engine.BatchEffect
-	rows, err := tx.queryAudit(ctx, `WHERE batch = ? ORDER BY id`, batch)
-	if err != nil {
-		return e, err
+// effectPage is how many batches one effect query names.
+const effectPage = 200
+
+// batchEffects sets the Effect of each batch of bs: its rows counted by
+// the change each made (audit.change_kind, written by writeAudit with
+// engine.ClassifyChange), keep decisions apart. every says bs holds every
+// batch, so one GROUP BY of the whole log serves them all.
+func (tx *Tx) batchEffects(ctx context.Context, bs []engine.BatchInfo, every bool) error {
+	idx := make(map[string]int, len(bs))
+	for i, b := range bs {
+		idx[b.Batch] = i
 	}
-	for _, r := range rows {
-		if k := engine.ClassifyChange(r.Before, r.After); k != "" {
-			e.Add(k)
-		} else if r.Action == engine.ProposalKeep {
-			e.Kept++
+	count := func(where string, args ...any) error {
+		rows, err := tx.tx.QueryContext(ctx, `SELECT batch, change_kind, action, COUNT(*) FROM audit
+			WHERE `+where+` GROUP BY batch, change_kind, action`, args...)
+		if err != nil {
+			return fmt.Errorf("list batches: %w", err)
 		}
+		defer rows.Close()
+		for rows.Next() {
+			var batch, kind, action string
+			var n int
+			if err := rows.Scan(&batch, &kind, &action, &n); err != nil {
+				return fmt.Errorf("list batches: %w", err)
+			}
+			i, ok := idx[batch]
+			if !ok {
+				continue
+			}
+			e := &bs[i].Effect
+			switch {
+			case kind != "":
+				for range n {
+					e.Add(kind)
+				}
+			case action == engine.ProposalKeep:
+				e.Kept += n
+			}
+		}
+		return rows.Err()
 	}
-	return e, nil
+	return forBatchPages(bs, every, "batch", count)
 }
 
-// blockedBy names a later change that still stands on a memory of batch
-// ("" when there is none): what makes a rollback of it refuse.
-func (tx *Tx) blockedBy(ctx context.Context, batch string, undone map[string]bool) (string, error) {
-	rows, err := tx.tx.QueryContext(ctx, `SELECT DISTINCT l.batch FROM audit a
-		JOIN audit l ON l.memory_id = a.memory_id AND l.id > a.id
-		WHERE a.batch = ? AND l.batch <> a.batch`, batch)
-	if err != nil {
-		return "", fmt.Errorf("list batches: %w", err)
+// forBatchPages calls fn with a condition on column that selects the
+// batches of bs, a page of them at a time (every: all batches at once).
+func forBatchPages(bs []engine.BatchInfo, every bool, column string, fn func(where string, args ...any) error) error {
+	if every {
+		return fn(column + ` <> ''`)
 	}
-	var later []string
-	for rows.Next() {
-		var b string
-		if err := rows.Scan(&b); err != nil {
-			rows.Close()
-			return "", fmt.Errorf("list batches: %w", err)
+	for from := 0; from < len(bs); from += effectPage {
+		page := bs[from:min(from+effectPage, len(bs))]
+		args := make([]any, len(page))
+		for i, b := range page {
+			args[i] = b.Batch
 		}
-		later = append(later, b)
+		if err := fn(column+` IN (?`+strings.Repeat(`, ?`, len(page)-1)+`)`, args...); err != nil {
+			return err
+		}
 	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return "", fmt.Errorf("list batches: %w", err)
-	}
+	return nil
+}
+
+// laterBatches lists, for each batch of bs, the other batches (or "",
+// one-off changes) that changed one of its memories after it did, the
+// earliest first — one query a page of batches.
+func (tx *Tx) laterBatches(ctx context.Context, bs []engine.BatchInfo, every bool) (map[string][]string, error) {
+	later := map[string][]string{}
+	err := forBatchPages(bs, every, "a.batch", func(where string, args ...any) error {
+		rows, err := tx.tx.QueryContext(ctx, `SELECT a.batch, l.batch, MIN(l.id) AS first_later FROM audit a
+			JOIN audit l ON l.memory_id = a.memory_id AND l.id > a.id
+			WHERE `+where+` AND l.batch <> a.batch
+			GROUP BY a.batch, l.batch ORDER BY a.batch, first_later`, args...)
+		if err != nil {
+			return fmt.Errorf("list batches: %w", err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var batch, l string
+			var first int64
+			if err := rows.Scan(&batch, &l, &first); err != nil {
+				return fmt.Errorf("list batches: %w", err)
+			}
+			later[batch] = append(later[batch], l)
+		}
+		return rows.Err()
+	})
+	return later, err
+}
+
+// blockedBy names a later change that still stands on a memory of the
+// batch later lists the later batches of ("" when there is none): what
+// makes a rollback of it refuse.
+func (tx *Tx) blockedBy(ctx context.Context, later []string, undone map[string]bool) (string, error) {
 	for _, l := range later {
 		neutral, err := tx.rowUndone(ctx, l, undone)
 		if err != nil {

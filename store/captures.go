@@ -50,13 +50,19 @@ func (tx *Tx) InsertCapture(ctx context.Context, c *engine.CaptureRecord) error 
 	if err != nil {
 		return fmt.Errorf("encode capture trail: %w", err)
 	}
-	s, err := tx.stmt(ctx, `INSERT INTO captures (message_id, session, role, project, text, at, outcome,
-		dropped_by, reason, memory_id, trail, created_at, branch) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`)
-	if err != nil {
-		return fmt.Errorf("insert capture: %w", err)
+	const insert = `INSERT INTO captures (message_id, session, role, project, text, at, outcome,
+		dropped_by, reason, memory_id, trail, created_at, branch) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	args := []any{c.MessageID, c.Session, c.Role, c.Project, c.Text, formatTime(c.At), c.Outcome,
+		c.DroppedBy, c.Reason, nullID(c.MemoryID), string(tb), formatTime(c.CreatedAt), c.Branch}
+	if tx.tx.pg {
+		s, serr := tx.stmt(ctx, insert+` RETURNING id`)
+		if serr != nil {
+			return fmt.Errorf("insert capture: %w", serr)
+		}
+		err = s.QueryRowContext(ctx, args...).Scan(&c.ID)
+	} else {
+		c.ID, err = tx.insertID(ctx, insert, args...)
 	}
-	err = s.QueryRowContext(ctx, c.MessageID, c.Session, c.Role, c.Project, c.Text, formatTime(c.At), c.Outcome,
-		c.DroppedBy, c.Reason, nullID(c.MemoryID), string(tb), formatTime(c.CreatedAt), c.Branch).Scan(&c.ID)
 	if isForeignKey(err) {
 		return engine.Errorf(engine.ENOTFOUND, "capture refers to memory %d, which does not exist", c.MemoryID)
 	} else if err != nil {

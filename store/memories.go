@@ -6,6 +6,7 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -64,6 +65,75 @@ func (tx *Tx) GetMemoryByKey(ctx context.Context, key string) (*engine.Memory, e
 // FindMemories returns the memories matching f in id order, and how many
 // match in all (ignoring Limit and Offset) for paging.
 func (tx *Tx) FindMemories(ctx context.Context, f engine.MemoryFilter) ([]*engine.Memory, int, error) {
+	cond, args := memoryWhere(f)
+	var total int
+	if err := tx.tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM memories`+cond, args...).Scan(&total); err != nil {
+		return nil, 0, fmt.Errorf("count memories: %w", err)
+	}
+	rows, err := tx.tx.QueryContext(ctx, `SELECT `+memoryColumns+` FROM memories`+cond+` ORDER BY id`+limitClause(f.Limit, f.Offset), args...)
+	if err != nil {
+		return nil, 0, fmt.Errorf("find memories: %w", err)
+	}
+	defer rows.Close()
+	var ms []*engine.Memory
+	for rows.Next() {
+		m, err := scanMemory(rows)
+		if err != nil {
+			return nil, 0, fmt.Errorf("find memories: %w", err)
+		}
+		ms = append(ms, m)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, fmt.Errorf("find memories: %w", err)
+	}
+	return ms, total, nil
+}
+
+// findMemoriesPG is FindMemories on PostgreSQL in one statement outside a
+// transaction (a statement reads one snapshot): each row carries the
+// total, so a page costs one round trip instead of four (BEGIN, COUNT,
+// SELECT, COMMIT). A TUI tab reloads a page on every change notification.
+// A page with no row asks for the total on its own.
+func (db *DB) findMemoriesPG(ctx context.Context, f engine.MemoryFilter) ([]*engine.Memory, int, error) {
+	cond, args := memoryWhere(f)
+	query := pgQuery(`SELECT ` + memoryColumns + `, (SELECT COUNT(*) FROM memories` + cond + `) FROM memories` + cond +
+		` ORDER BY id` + limitClause(f.Limit, f.Offset))
+	rows, err := db.reader.QueryContext(ctx, query, append(slices.Clone(args), args...)...)
+	if err != nil {
+		return nil, 0, fmt.Errorf("find memories: %w", err)
+	}
+	defer rows.Close()
+	var ms []*engine.Memory
+	var total int
+	for rows.Next() {
+		m, err := scanMemory(withTotal{rows, &total})
+		if err != nil {
+			return nil, 0, fmt.Errorf("find memories: %w", err)
+		}
+		ms = append(ms, m)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, fmt.Errorf("find memories: %w", err)
+	}
+	if len(ms) == 0 {
+		if err := db.reader.QueryRowContext(ctx, pgQuery(`SELECT COUNT(*) FROM memories`+cond), args...).Scan(&total); err != nil {
+			return nil, 0, fmt.Errorf("count memories: %w", err)
+		}
+	}
+	return ms, total, nil
+}
+
+// withTotal scans a memory row followed by one more column, the total.
+type withTotal struct {
+	rows  *sql.Rows
+	total *int
+}
+
+func (w withTotal) Scan(dest ...any) error { return w.rows.Scan(append(dest, w.total)...) }
+
+// memoryWhere is the WHERE clause of FindMemories (with SQLite's ?
+// placeholders) and its arguments.
+func memoryWhere(f engine.MemoryFilter) (string, []any) {
 	var where []string
 	var args []any
 	if len(f.IDs) > 0 {
@@ -99,29 +169,7 @@ func (tx *Tx) FindMemories(ctx context.Context, f engine.MemoryFilter) ([]*engin
 		// with ORDER BY id scans the table.
 		where = append(where, `id IN (SELECT id FROM memories WHERE superseded_by IS NOT NULL)`)
 	}
-	cond := whereClause(where)
-
-	var total int
-	if err := tx.tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM memories`+cond, args...).Scan(&total); err != nil {
-		return nil, 0, fmt.Errorf("count memories: %w", err)
-	}
-	rows, err := tx.tx.QueryContext(ctx, `SELECT `+memoryColumns+` FROM memories`+cond+` ORDER BY id`+limitClause(f.Limit, f.Offset), args...)
-	if err != nil {
-		return nil, 0, fmt.Errorf("find memories: %w", err)
-	}
-	defer rows.Close()
-	var ms []*engine.Memory
-	for rows.Next() {
-		m, err := scanMemory(rows)
-		if err != nil {
-			return nil, 0, fmt.Errorf("find memories: %w", err)
-		}
-		ms = append(ms, m)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, 0, fmt.Errorf("find memories: %w", err)
-	}
-	return ms, total, nil
+	return whereClause(where), args
 }
 
 // InsertMemory writes a new memory, sets m.ID and m.Seq, and audits it as a
@@ -144,19 +192,25 @@ func (tx *Tx) InsertMemory(ctx context.Context, m *engine.Memory, a engine.Actor
 	if tx.tx.pg {
 		onConflict = ` ON CONFLICT (key) DO NOTHING`
 	}
-	s, err := tx.stmt(ctx, `INSERT INTO memories (key, content, kind, type, orig_type, status, tier, scope,
+	insert := `INSERT INTO memories (key, content, kind, type, orig_type, status, tier, scope,
 		importance, role, session, created_at, last_accessed_at, access_count,
 		boost, boost_at, hash, embedding, embedder, seq, superseded_by, valid_to, superseded_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`+onConflict+` RETURNING id`)
-	if err != nil {
-		return fmt.Errorf("insert memory: %w", err)
-	}
-	var id int64
-	err = s.QueryRowContext(ctx, nullString(m.Key), m.Content, string(m.Kind), m.Type, m.OrigType,
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	args := []any{nullString(m.Key), m.Content, string(m.Kind), m.Type, m.OrigType,
 		string(m.Status), string(m.Tier), m.Scope, m.Importance, m.Role, m.Session,
 		formatTime(m.CreatedAt), formatTime(m.LastAccessedAt), m.AccessCount,
 		m.Boost, formatTime(m.BoostAt), m.Hash, encodeEmbedding(m.Embedding), m.Embedder, seq,
-		nullID(m.SupersededBy), nullTime(m.ValidTo), nullTime(m.SupersededAt)).Scan(&id)
+		nullID(m.SupersededBy), nullTime(m.ValidTo), nullTime(m.SupersededAt)}
+	var id int64
+	if tx.tx.pg {
+		s, serr := tx.stmt(ctx, insert+onConflict+` RETURNING id`)
+		if serr != nil {
+			return fmt.Errorf("insert memory: %w", serr)
+		}
+		err = s.QueryRowContext(ctx, args...).Scan(&id)
+	} else {
+		id, err = tx.insertID(ctx, insert, args...)
+	}
 	if isUnique(err) || errors.Is(err, sql.ErrNoRows) {
 		return engine.Errorf(engine.ECONFLICT, "a memory with key %q already exists", m.Key)
 	} else if err != nil {

@@ -151,6 +151,9 @@ func applyMigration(ctx context.Context, db *sql.DB, m migration) error {
 	if _, err := tx.ExecContext(ctx, m.SQL); err != nil {
 		return fmt.Errorf("migrate %s: %w", m.Name, err)
 	}
+	if err := runMigrationStep(ctx, tx, false, m); err != nil {
+		return err
+	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO migrations (name) VALUES (?)`, m.Name); err != nil {
 		return fmt.Errorf("migrate %s: %w", m.Name, err)
 	}

@@ -97,6 +97,10 @@ func migratePG(ctx context.Context, pool *sql.DB, space string) error {
 			tx.Rollback()
 			return fmt.Errorf("migrate %s: %w", m.Name, err)
 		}
+		if err := runMigrationStep(ctx, tx, true, m); err != nil {
+			tx.Rollback()
+			return err
+		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO migrations (name) VALUES ($1)`, m.Name); err != nil {
 			tx.Rollback()
 			return fmt.Errorf("migrate %s: %w", m.Name, err)

@@ -23,6 +23,10 @@ func (db *DB) GetMemoryByKey(ctx context.Context, key string) (*engine.Memory, e
 
 // FindMemories returns the memories matching f in id order, and the total.
 func (db *DB) FindMemories(ctx context.Context, f engine.MemoryFilter) ([]*engine.Memory, int, error) {
+	if db.pg {
+		ms, total, err := db.findMemoriesPG(ctx, f)
+		return ms, total, txError(db.path, "", err)
+	}
 	var ms []*engine.Memory
 	var total int
 	err := db.read(ctx, func(tx *Tx) error {

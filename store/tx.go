@@ -64,6 +64,21 @@ func (tx *Tx) stmt(ctx context.Context, query string) (stmt, error) {
 	return s, nil
 }
 
+// insertID runs an INSERT through its prepared statement and returns the
+// new row's id (SQLite's rowid, the INTEGER PRIMARY KEY): an Exec, without
+// the result-set round of RETURNING, which cost as much as the insert.
+func (tx *Tx) insertID(ctx context.Context, query string, args ...any) (int64, error) {
+	s, err := tx.stmt(ctx, query)
+	if err != nil {
+		return 0, err
+	}
+	res, err := s.ExecContext(ctx, args...)
+	if err != nil {
+		return 0, err
+	}
+	return res.LastInsertId()
+}
+
 // stmt is a *sql.Stmt, or a PostgreSQL query run as one (pgStmt).
 type stmt interface {
 	ExecContext(ctx context.Context, args ...any) (sql.Result, error)

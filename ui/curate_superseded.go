@@ -203,7 +203,9 @@ func (p curatePane) supersededView() []string {
 			detail = append(detail, "  "+s)
 		}
 		detail = append(detail, st.Detail.Label.Render(fmt.Sprintf("valid to %s · recorded %s", l.Old.ValidTo.UTC().Format("2006-01-02"), l.Old.SupersededAt.UTC().Format("2006-01-02 15:04"))))
-		detail = append(detail, st.App.Muted.Render("u undo this link (memory current again) · m mark all reviewed · link by hand: s in Memories"))
+		detail = append(detail, st.App.Muted.Render(fitHeader(p.width, []headerPart{part("u undo this link"),
+			{forms: []string{" (memory current again)", ""}, rank: 1}, part(" · m mark all reviewed"),
+			{forms: []string{" · link by hand: s in Memories", ""}}})))
 	}
 	return append(out, fill(detail, curateDetailLines)...)
 }

@@ -70,13 +70,24 @@ func (p curatePane) headerLine() string {
 		return st.App.Title.Render(fmt.Sprintf("HELD CAPTURES %d", len(p.held))) +
 			st.App.Muted.Render(" · needs_review: nothing is stored until you decide")
 	}
-	var parts []string
+	return p.queuesHeader()
+}
+
+// queuesHeader is the queues' header: a tab per kind with its count of
+// open proposals, then what waits elsewhere (approved proposals, held
+// captures, new supersession links). When the tabs do not fit the width
+// (they take 101 cells), the empty ones other than the selected one fold
+// into a count; the waiting counts shorten but stay.
+func (p curatePane) queuesHeader() string {
+	st := p.c.styles
 	approved := 0
 	for _, pr := range p.props {
 		if pr.Status == engine.ProposalApproved {
 			approved++
 		}
 	}
+	var tabs, folded []headerPart
+	tabsWidth, empty := 0, 0
 	for i, kind := range curateKinds() {
 		n := 0
 		for _, pr := range p.props {
@@ -85,23 +96,45 @@ func (p curatePane) headerLine() string {
 			}
 		}
 		label := fmt.Sprintf("%s %d", kind, n)
+		tab := st.Tabs.Inactive.Render(label)
 		if i == p.kindIdx {
-			parts = append(parts, st.Tabs.Active.Render(label))
-		} else {
-			parts = append(parts, st.Tabs.Inactive.Render(label))
+			tab = st.Tabs.Active.Render(label)
+		}
+		tabs, tabsWidth = append(tabs, part(tab)), tabsWidth+safetext.Width(tab)
+		switch {
+		case i == p.kindIdx:
+			folded = append(folded, part(tab))
+		case n > 0:
+			// A queue with work in it gives way only after the waiting
+			// counts have shortened.
+			folded = append(folded, headerPart{forms: []string{tab, ""}, rank: 2})
+		default:
+			empty++
 		}
 	}
-	line := strings.Join(parts, "")
-	if approved > 0 {
-		line += st.Status.Active.Render(fmt.Sprintf("  %d approved (P applies)", approved))
+	waiting := func(long, short string) headerPart {
+		return headerPart{forms: []string{st.Status.Active.Render(long), st.Status.Active.Render(short)}, rank: 1}
 	}
-	if len(p.held) > 0 {
-		line += st.Status.Active.Render(fmt.Sprintf("  %d held captures (v)", len(p.held)))
+	var alerts []headerPart
+	if approved > 0 {
+		alerts = append(alerts, waiting(fmt.Sprintf("  %d approved (P applies)", approved), fmt.Sprintf("  %d approved (P)", approved)))
+	}
+	if n := len(p.held); n > 0 {
+		alerts = append(alerts, waiting(fmt.Sprintf("  %d held captures (v)", n), fmt.Sprintf("  %d held (v)", n)))
 	}
 	if n := len(p.links.Links); n > 0 {
-		line += st.Status.Active.Render(fmt.Sprintf("  %d new supersession link(s) (S)", n))
+		alerts = append(alerts, waiting(fmt.Sprintf("  %d new supersession link(s) (S)", n), fmt.Sprintf("  %d superseded (S)", n)))
 	}
-	return safetext.Truncate(line, p.width)
+	shortest := 0
+	for _, a := range alerts {
+		shortest += safetext.Width(a.forms[len(a.forms)-1])
+	}
+	if tabsWidth+shortest <= p.width || empty == 0 {
+		return fitHeader(p.width, append(tabs, alerts...))
+	}
+	more := st.App.Muted.Render(fmt.Sprintf(" +%d empty", empty))
+	folded = append(folded, headerPart{forms: []string{more, ""}, rank: 0})
+	return fitHeader(p.width, append(folded, alerts...))
 }
 
 func (p curatePane) listRows() int {
@@ -331,6 +364,15 @@ func (p curatePane) historyView() []string {
 	// curator matches a rollback to its batch by name.
 	cols := layoutColumns([]column{{Title: "BATCH", Width: 38}, {Title: "ACTOR", Width: 9}, {Title: "EFFECT", Width: 26},
 		{Title: "AT", Width: 16}, {Title: "STATE"}}, p.width, 8)
+	// Below 101 columns the row gives way: the batch name is cut (enter
+	// shows it whole), the time loses its year, the state says only
+	// whether u undoes the batch, and the effect takes what is left.
+	narrow := p.width < 101
+	if narrow {
+		cols = []column{{Title: "BATCH", Width: 26}, {Title: "ACTOR", Width: 8}, {Title: "EFFECT"},
+			{Title: "AT", Width: 11}, {Title: "STATE", Width: 11}}
+		cols[2].Width = max(8, p.width-26-8-11-11-4)
+	}
 	out := append(p.filterLines(), st.Table.Header.Render(tableHeader(cols)))
 	hist := p.history()
 	from, to := p.window(p.histCur, p.histTop, len(hist))
@@ -351,7 +393,19 @@ func (p curatePane) historyView() []string {
 		default:
 			state += " · blocked"
 		}
-		row := tableRow(cols, []string{b.Batch, b.Actor, b.Effect.String(), b.At.UTC().Format("2006-01-02 15:04"), state})
+		at := b.At.UTC().Format("2006-01-02 15:04")
+		if narrow {
+			at = b.At.UTC().Format("01-02 15:04")
+			switch {
+			case b.RolledBack:
+				state = "rolled back"
+			case b.CanRollback:
+				state = "u undoes"
+			default:
+				state = "blocked"
+			}
+		}
+		row := tableRow(cols, []string{b.Batch, b.Actor, b.Effect.String(), at, state})
 		if i == p.histCur {
 			row = st.Table.Selected.Render(row)
 		}
@@ -371,10 +425,10 @@ func (p curatePane) dialogView() string {
 	d := p.dlg
 	var b strings.Builder
 	if d.kind == "wording" {
-		return st.Overlay.Render(p.wordingView())
+		return fitOverlay(st.Overlay, p.wordingView(), p.width)
 	}
 	if d.kind == "reject" {
-		return st.Overlay.Render(p.rejectView())
+		return fitOverlay(st.Overlay, p.rejectView(), p.width)
 	}
 	if d.kind == "retype" || d.kind == "store" {
 		title := "Retype to:"
@@ -397,7 +451,7 @@ func (p curatePane) dialogView() string {
 		b.WriteString(st.App.Title.Render(safetext.SanitizeLine(d.text)) + "\n")
 		b.WriteString(st.App.Muted.Render("enter/y confirm · esc/n cancel"))
 	}
-	return st.Overlay.Render(b.String())
+	return fitOverlay(st.Overlay, b.String(), p.width)
 }
 
 // confidenceCell is the CONF column: the judge's confidence, or "—" where

@@ -167,7 +167,7 @@ func TestGoldenFailingProbeOpensItsOwnTrace(t *testing.T) {
 	// d: the set runs on the open database, where the curator's state
 	// (m0075 active) makes the probe pass.
 	g.keys("d")
-	if v := g.view(); !strings.Contains(v, "runs on: the open database /srv/agent/open.db (your curation counts) · d: back to the fixture") {
+	if v := g.view(); !strings.Contains(v, "runs on: the open database /srv/agent/open.db") || !strings.Contains(v, "· d: ") {
 		t.Fatalf("d did not switch the database:\n%s", v)
 	}
 	g.runAll()

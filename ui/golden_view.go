@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"math"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -40,12 +41,23 @@ func (p goldenPane) headerLines() []string {
 		}
 		return []string{st.App.Title.Render(p.line("Golden")), st.App.Muted.Render(p.line(msg)), "", ""}
 	}
-	head := fmt.Sprintf("Golden · %s · %s · %d probes", p.set.Name, displayPath(p.setPath), len(p.set.Probes))
-	base := "no baseline (S saves one)"
+	// The set's name, its size and whether it has a baseline stay; the
+	// paths shorten to file names, then go.
+	set := displayPath(p.setPath)
+	parts := []headerPart{part("Golden · " + p.set.Name),
+		{forms: []string{" · " + set, " · " + filepath.Base(set), ""}},
+		part(fmt.Sprintf(" · %d probes", len(p.set.Probes)))}
 	if p.base != nil {
-		base = "baseline " + p.basePath
+		parts = append(parts, headerPart{forms: []string{" · baseline " + p.basePath, " · baseline " + filepath.Base(p.basePath), " · baseline"}})
+	} else {
+		parts = append(parts, part(" · no baseline (S saves one)"))
 	}
-	head += " · " + base
+	for i := range parts {
+		for j, f := range parts[i].forms {
+			parts[i].forms[j] = safetext.SanitizeLine(f)
+		}
+	}
+	head := fitHeader(p.width, parts)
 
 	var third string
 	switch {
@@ -60,7 +72,7 @@ func (p goldenPane) headerLines() []string {
 	case p.run == nil && p.base != nil:
 		third = "baseline not compared yet: r runs the set"
 	}
-	return []string{st.App.Title.Render(p.line(head)), p.runsOnLine(), p.countsLine(), safetext.Truncate(third, p.width)}
+	return []string{st.App.Title.Render(head), p.runsOnLine(), p.countsLine(), safetext.Truncate(third, p.width)}
 }
 
 // runsOnLine says which database r runs the set on — its fixture (a fresh
@@ -69,23 +81,32 @@ func (p goldenPane) headerLines() []string {
 func (p goldenPane) runsOnLine() string {
 	st := p.c.styles
 	on := p.runsOn()
-	var s string
+	// What r runs on and what the last run ran on stay; the explanation
+	// goes first, then the key's wording shortens.
+	parts := []headerPart{part("runs on: " + on)}
 	switch {
 	case p.set.Fixture == "":
-		s = "runs on: " + on + " (the set has no fixture)"
+		parts = append(parts, headerPart{forms: []string{" (the set has no fixture)", ""}})
 	case p.onOpenDB:
-		s = "runs on: " + on + " (your curation counts) · d: back to the fixture"
+		parts = append(parts, headerPart{forms: []string{" (your curation counts)", ""}},
+			headerPart{forms: []string{" · d: back to the fixture", " · d: fixture"}, rank: 1})
 	default:
-		s = "runs on: " + on + " (a fresh DB each run) · d: run on the open DB"
+		parts = append(parts, headerPart{forms: []string{" (a fresh DB each run)", ""}},
+			headerPart{forms: []string{" · d: run on the open DB", " · d: open DB"}, rank: 1})
 	}
 	if p.run != nil && p.ranOn != "" && p.ranOn != on {
-		s += " · last run: " + p.ranOn
+		parts = append(parts, part(" · last run: "+p.ranOn))
+	}
+	for i := range parts {
+		for j, f := range parts[i].forms {
+			parts[i].forms[j] = safetext.SanitizeLine(f)
+		}
 	}
 	style := st.Detail.Label
 	if p.onOpenDB {
 		style = st.Status.Quarantined
 	}
-	return style.Render(p.line(s))
+	return style.Render(fitHeader(p.width, parts))
 }
 
 // countsLine is the run's summary with its change against the baseline:

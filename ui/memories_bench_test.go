@@ -147,9 +147,9 @@ func BenchmarkMemoriesView100k(b *testing.B) {
 }
 
 // memoriesOnly is the UI on s with the Memories tab open and only its
-// first load done: the other tabs' loads (Curate lists the batch history,
-// whose 100k-row seed batch takes seconds to summarise) run beside the
-// keys in the program and are not what these benchmarks measure.
+// first load done: the other tabs' loads (Curate's is measured by
+// BenchmarkCurateOpen100k) run beside the keys in the program and are not
+// what these benchmarks measure.
 func memoriesOnly(b *testing.B, s engine.Store, w, h int) Model {
 	b.Helper()
 	m := newModel(context.Background(), Deps{Store: s, Now: func() time.Time { return testNow }, NoColor: true})

@@ -164,7 +164,7 @@ func (p memoriesPane) supersedeLines() []string {
 	default:
 		return nil
 	}
-	return strings.Split(st.Overlay.Render(strings.Join(body, "\n")), "\n")
+	return strings.Split(fitOverlay(st.Overlay, strings.Join(body, "\n"), p.width), "\n")
 }
 
 // supersedeHeight is how many lines the link prompt or the confirmation

@@ -68,14 +68,28 @@ func TestRenderGolden(t *testing.T) {
 			m = drive(t, m, press("]"), press("]"), press("]"), press("s"))
 			shot("trace_split", m)
 
+			// p: the final prompt; ?: every key of the tab.
+			shot("trace_prompt", drive(t, fork(m), press("p")))
+			shot("trace_help", drive(t, fork(m), press("?")))
+
 			shot("golden", goTo(t, m, "Golden"))
-			shot("curate", goTo(t, m, "Curate"))
+			cur := goTo(t, m, "Curate")
+			shot("curate", cur)
+			// The Curate tab's other screens: the reject dialog, the batch
+			// history and a batch's changes, the supersession links.
+			shot("curate_reject", drive(t, fork(cur), press("x")))
+			hist := drive(t, fork(cur), press("H"))
+			shot("curate_history", hist)
+			shot("curate_batch", drive(t, fork(hist), press("enter")))
+			shot("curate_superseded", drive(t, fork(cur), press("S")))
 			mem := goTo(t, m, "Memories")
 			shot("memories", mem)
 			shot("memories_detail", drive(t, mem, press("enter")))
 			// The demo's phone: the iPhone superseded the Galaxy.
 			shot("memories_chain", drive(t, fork(mem), OpenMemoryMsg{Key: "m0480"}))
-			shot("captures", goTo(t, m, "Captures"))
+			capt := goTo(t, m, "Captures")
+			shot("captures", capt)
+			shot("captures_patterns", drive(t, fork(capt), press("f")))
 
 			// Golden: r runs the set on its fixture; enter on a probe
 			// opens the trace of its own run, labelled; M marks its

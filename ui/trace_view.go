@@ -124,11 +124,16 @@ func (p tracePane) timeLine() string {
 		}
 		steps[i] = l
 	}
-	s += st.App.Muted.Render("   " + strings.Join(steps, " ") + "  ([ ] step · @ type)")
+	// The split's comparison is state and stays; the key hint goes first.
+	line := strings.Join(steps, " ")
+	parts := []headerPart{part(s),
+		{forms: []string{st.App.Muted.Render("   " + line), st.App.Muted.Render(" " + line)}, rank: 1},
+		{forms: []string{st.App.Muted.Render("  ([ ] step · @ type)"), ""}}}
 	if p.split {
-		s += st.App.Muted.Render(" · split: now vs " + p.override.label())
+		parts = append(parts, headerPart{forms: []string{st.App.Muted.Render(" · split: now vs " + p.override.label()),
+			st.App.Muted.Render(" · split vs now")}, rank: 2})
 	}
-	return safetext.Truncate(s, p.width)
+	return fitHeader(p.width, parts)
 }
 
 // stagesView is the left column: the eleven stages with in/out counts and

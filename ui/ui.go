@@ -394,6 +394,10 @@ func (m Model) render() string {
 	if m.showHelp {
 		h := m.help
 		h.ShowAll = true
+		// The box is the keys inside the overlay's frame: no wider than
+		// the terminal, or Place would widen every line and the root
+		// would cut the box's right side.
+		h.SetWidth(max(20, m.width-st.Overlay.GetHorizontalFrameSize()))
 		box := st.Overlay.Render(st.App.Title.Render("Keys") + "\n\n" + h.View(m.activeKeys()) + "\n\n" + m.paletteHelp(bodyHeight))
 		body = lipgloss.Place(m.width, bodyHeight, lipgloss.Center, lipgloss.Center, box)
 	}

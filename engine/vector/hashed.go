@@ -15,7 +15,6 @@ package vector
 import (
 	"context"
 	"fmt"
-	"hash/fnv"
 	"math"
 	"strings"
 	"unicode"
@@ -71,23 +70,80 @@ const (
 	ngramWeight = 0.35
 )
 
-// EmbedOne embeds a single text.
+// EmbedOne embeds a single text. The features are hashed in place (FNV-1a
+// of "w:"+term and "g:"+n-gram, as hash/fnv computes it) without building
+// their strings: the same vector, without an allocation per feature.
 func (h *Hashed) EmbedOne(text string) []float32 {
 	v := make([]float32, h.dim)
 	for _, t := range textnorm.StableTokens(text) {
-		h.add(v, "w:"+t, termWeight)
-		for _, g := range ngrams(t) {
-			h.add(v, "g:"+g, ngramWeight)
-		}
+		h.addHash(v, fnvString(fnvString(fnvOffset, "w:"), t), termWeight)
+		h.ngramHashes(v, t)
 	}
 	Normalize(v)
 	return v
 }
 
-func (h *Hashed) add(v []float32, feature string, w float64) {
-	f := fnv.New64a()
-	f.Write([]byte(feature))
-	x := f.Sum64()
+// ngramHashes adds the n-gram features of term t (those ngrams lists).
+func (h *Hashed) ngramHashes(v []float32, t string) {
+	if t == "" {
+		return
+	}
+	g := fnvString(fnvOffset, "g:")
+	r, _ := utf8.DecodeRuneInString(t)
+	if unicode.Is(unicode.Hangul, r) {
+		if !utf8.ValidString(t) {
+			// string(rs[i:i+2]) re-encodes invalid bytes: the slow way.
+			for _, x := range ngrams(t) {
+				h.addHash(v, fnvString(g, x), ngramWeight)
+			}
+			return
+		}
+		// Syllable bigrams: t's bytes from one rune to the end of the next.
+		prev := -1
+		for i, r := range t {
+			if prev >= 0 {
+				h.addHash(v, fnvString(g, t[prev:i+utf8.RuneLen(r)]), ngramWeight)
+			}
+			prev = i
+		}
+		return
+	}
+	// Latin trigrams of "^" + t + "$", byte by byte.
+	if len(t)+2 < 4 {
+		return
+	}
+	at := func(i int) byte {
+		switch {
+		case i == 0:
+			return '^'
+		case i == len(t)+1:
+			return '$'
+		}
+		return t[i-1]
+	}
+	for i := 0; i+3 <= len(t)+2; i++ {
+		x := g
+		for k := i; k < i+3; k++ {
+			x = (x ^ uint64(at(k))) * fnvPrime
+		}
+		h.addHash(v, x, ngramWeight)
+	}
+}
+
+// FNV-1a, 64 bits (hash/fnv's New64a).
+const (
+	fnvOffset uint64 = 14695981039346656037
+	fnvPrime  uint64 = 1099511628211
+)
+
+func fnvString(x uint64, s string) uint64 {
+	for i := 0; i < len(s); i++ {
+		x = (x ^ uint64(s[i])) * fnvPrime
+	}
+	return x
+}
+
+func (h *Hashed) addHash(v []float32, x uint64, w float64) {
 	i := int(x % uint64(h.dim))
 	if x>>63 == 1 {
 		w = -w

@@ -124,6 +124,15 @@ func (ix *Index) Search(q []float32, n int) []Hit {
 	Normalize(qn)
 	// A min-heap of the n best; the root is the worst kept.
 	h := make([]Hit, 0, min(n, len(ix.ids)))
+	if sq, ok := sparseQuery(qn); ok {
+		for i, id := range ix.ids {
+			if s := float64(sq.dot(ix.vecs[i*ix.dim : (i+1)*ix.dim])); len(h) < n || s >= h[0].Score {
+				h = topn.Push(h, Hit{ID: id, Score: s}, n)
+			}
+		}
+		topn.Sort(h)
+		return h
+	}
 	for i, id := range ix.ids {
 		// Most rows rank below the root of a full heap: skip the call.
 		if s := float64(Dot(qn, ix.vecs[i*ix.dim:(i+1)*ix.dim])); len(h) < n || s >= h[0].Score {

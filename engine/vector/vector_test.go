@@ -3,10 +3,14 @@ package vector
 import (
 	"context"
 	"fmt"
+	"hash/fnv"
+	"math"
 	"math/rand/v2"
 	"sort"
+	"strings"
 	"testing"
 
+	"memtrace/engine/textnorm"
 	"memtrace/engine/topn"
 )
 
@@ -112,5 +116,49 @@ func TestIndexRowsStayUntilMoves(t *testing.T) {
 	}
 	if row1[1] != 1 {
 		t.Fatalf("the old row was overwritten")
+	}
+}
+
+// embedReference is EmbedOne as it was written first: each feature's
+// string built and hashed with hash/fnv.
+func embedReference(h *Hashed, text string) []float32 {
+	v := make([]float32, h.dim)
+	add := func(feature string, w float64) {
+		f := fnv.New64a()
+		f.Write([]byte(feature))
+		h.addHash(v, f.Sum64(), w)
+	}
+	for _, t := range textnorm.Tokens(text) {
+		add("w:"+t, termWeight)
+		for _, g := range ngrams(t) {
+			add("g:"+g, ngramWeight)
+		}
+	}
+	Normalize(v)
+	return v
+}
+
+// TestEmbedOneUnchanged: hashing the features in place gives the vectors
+// bit for bit — the stored vectors of every database depend on it.
+func TestEmbedOneUnchanged(t *testing.T) {
+	h := NewHashed(0)
+	texts := []string{"", "a", "ab", "I moved to Busan last month", "차를 테슬라로 바꿨어, 아반떼는 팔았고.", "충주호 근처 카페",
+		"naïve café résumé Ünïcödé", "mixed 한국어 and English 단어들 words", "x\xff\xfe invalid \xed\xa0\x80 bytes 한\xff국",
+		"emoji 🙂 and 漢字 and Кириллица", "don't stop: it's 12:30, e-mail me@example.com"}
+	for i := range 300 {
+		var b strings.Builder
+		for j := range 1 + i%13 {
+			b.WriteString([]string{"Seoul", "서울에서", "살아요", "ka", "no9", "빛솔", "tests", "running", "ü", "\xc3", "한", "x"}[(i*7+j*5)%12])
+			b.WriteString([]string{" ", "", "-", ". "}[(i+j)%4])
+		}
+		texts = append(texts, b.String())
+	}
+	for _, text := range texts {
+		got, want := h.EmbedOne(text), embedReference(h, text)
+		for i := range want {
+			if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+				t.Fatalf("%q: coordinate %d is %v, was %v", text, i, got[i], want[i])
+			}
+		}
 	}
 }

@@ -12,10 +12,11 @@ import (
 	"memtrace/store/storetest"
 )
 
-// The demo golden set passes against its reviewed baseline with --db on
-// PostgreSQL (its fixture built in a scratch space of that server, dropped
-// afterwards), and bench locomo gives the same figures on PostgreSQL as on
-// SQLite. CI runs this on its own server (.ci/postgres.sh).
+// Every golden set of the project (testdata/golden/*.yaml) passes against
+// its reviewed baseline with --db on PostgreSQL (its fixture built in a
+// scratch space of that server, dropped afterwards) and gives the same
+// result, probe by probe, as on SQLite; and bench locomo gives the same
+// figures on both. CI runs this on its own server (.ci/postgres.sh).
 func TestGoldenAndLoCoMoOnPostgres(t *testing.T) {
 	base := storetest.PGBase(t)
 	dsn := storetest.PGDSN(t) // a space of its own, so the server's other spaces do not matter
@@ -23,13 +24,37 @@ func TestGoldenAndLoCoMoOnPostgres(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, stderr, code := runCLI(t, "golden", "run", "--db", dsn, "testdata/golden/demo.yaml",
-		"--baseline", "testdata/golden/demo.baseline.json", "--fail-on-regression")
-	if code != 0 {
-		t.Fatalf("golden run on PostgreSQL: exit %d\n%s%s", code, out, stderr)
+	sets, err := filepath.Glob("testdata/golden/*.yaml")
+	if err != nil || len(sets) == 0 {
+		t.Fatalf("no golden sets under testdata/golden (%v)", err)
 	}
-	if !strings.Contains(out, "no regression") {
-		t.Fatalf("golden run on PostgreSQL:\n%s", out)
+	for _, set := range sets {
+		args := []string{"golden", "run", set}
+		if baseline := strings.TrimSuffix(set, ".yaml") + ".baseline.json"; fileExists(baseline) {
+			args = append(args, "--baseline", baseline, "--fail-on-regression")
+		}
+		var runs [2]map[string]any
+		for i, db := range []string{dsn, filepath.Join(t.TempDir(), "g.db")} {
+			out, stderr, code := runCLI(t, append(args, "--db", db, "--json")...)
+			if code != 0 {
+				t.Fatalf("golden run %s on %s: exit %d\n%s%s", set, db, code, out, stderr)
+			}
+			if err := json.Unmarshal([]byte(out), &runs[i]); err != nil {
+				t.Fatalf("golden run %s: %v", set, err)
+			}
+			if runs[i]["regressed"] == true {
+				t.Fatalf("golden run %s on %s regressed against its baseline", set, db)
+			}
+		}
+		if !reflect.DeepEqual(runs[0], runs[1]) {
+			for i, p := range runs[0]["probes"].([]any) {
+				if q := runs[1]["probes"].([]any)[i]; !reflect.DeepEqual(p, q) {
+					t.Errorf("golden run %s: probe %d differs between PostgreSQL and SQLite:\n%v\n%v", set, i, p, q)
+				}
+			}
+			t.Fatalf("golden run %s differs between PostgreSQL and SQLite:\n%v\n%v", set, runs[0]["summary"], runs[1]["summary"])
+		}
+		t.Logf("golden set %s: the same %v on PostgreSQL as on SQLite", set, runs[0]["summary"])
 	}
 	after, err := store.ListSpaces(t.Context(), base)
 	if err != nil {
@@ -60,6 +85,11 @@ func TestGoldenAndLoCoMoOnPostgres(t *testing.T) {
 	if !reflect.DeepEqual(results[0], results[1]) {
 		t.Errorf("bench locomo differs between PostgreSQL and SQLite:\n%v\n%v", results[0], results[1])
 	}
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }
 
 func containsSpace(ss []store.SpaceInfo, name string) bool {

@@ -1,0 +1,78 @@
+package engine
+
+import (
+	"bufio"
+	"encoding/json"
+	"math/rand/v2"
+	"os"
+	"strings"
+	"testing"
+)
+
+// TestWordSetMatchesHasWord: for every entry of the supersession and type
+// tables, the word set reports it exactly when hasWord finds it — over the
+// demo conversation (lexNorm'd and raw), and random texts made of the
+// entries' words, their pieces, odd spacing and punctuation.
+func TestWordSetMatchesHasWord(t *testing.T) {
+	var entries []string
+	for _, s := range subjectTable() {
+		entries = append(entries, s.words...)
+	}
+	entries = append(entries, personWords...)
+	for _, tt := range typeTables() {
+		entries = append(entries, tt.lex.en...)
+		entries = append(entries, tt.lex.ko...)
+	}
+	entries = append(entries, "a-b", "Car", "x y*")
+	ws := newWordSet(entries)
+	var texts []string
+	if f, err := os.Open("../testdata/demo.jsonl"); err == nil {
+		sc := bufio.NewScanner(f)
+		for sc.Scan() {
+			var m struct{ Text string }
+			if json.Unmarshal(sc.Bytes(), &m) == nil {
+				texts = append(texts, lexNorm(m.Text), m.Text)
+			}
+		}
+		f.Close()
+	}
+	if len(texts) < 100 {
+		t.Fatalf("demo conversation: %d texts", len(texts))
+	}
+	rng := rand.New(rand.NewPCG(3, 9))
+	pieces := []string{" ", "  ", ".", "'", "-", "x", "s", "ing", "는", "을"}
+	for range 2000 {
+		var b strings.Builder
+		for range rng.IntN(12) {
+			e := strings.TrimSuffix(entries[rng.IntN(len(entries))], "*")
+			if e != "" && rng.IntN(3) == 0 {
+				e = e[:rng.IntN(len(e))]
+			}
+			b.WriteString(e)
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		texts = append(texts, b.String(), lexNorm(b.String()), " "+b.String())
+	}
+	found := 0
+	for _, norm := range texts {
+		got := map[int]bool{}
+		ws.each(norm, func(e int) { got[e] = true })
+		for i, e := range entries {
+			want := false
+			if strings.HasSuffix(e, "*") {
+				want = hasWord(norm, e[:len(e)-1], false)
+			} else {
+				want = hasWord(norm, e, true)
+			}
+			if got[i] != want {
+				t.Fatalf("entry %q in %q: word set %v, hasWord %v", e, norm, got[i], want)
+			}
+			if want {
+				found++
+			}
+		}
+	}
+	if found < 1000 {
+		t.Fatalf("only %d matches: the test exercises too little", found)
+	}
+}
