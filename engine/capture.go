@@ -137,12 +137,12 @@ func (c *Capturer) CaptureBatch(ctx context.Context, msgs []Message) ([]*Capture
 	// batch, so that a resumed import does not judge them again.
 	done := make([]bool, len(ps))
 	err := c.e.store.Update(ctx, func(q Queries) error {
+		seen, err := q.CapturesExist(ctx, messageIDs(ps))
+		if err != nil {
+			return fmt.Errorf("capture batch: %w", err)
+		}
 		for i, p := range ps {
-			ok, err := q.CaptureExists(ctx, p.msg.ID)
-			if err != nil {
-				return fmt.Errorf("capture %s: %w", p.msg.ID, err)
-			}
-			done[i] = ok
+			done[i] = seen[p.msg.ID]
 		}
 		return nil
 	})
@@ -201,6 +201,17 @@ func (c *Capturer) run(ctx context.Context, ps []*pending, done []bool, batch st
 		}
 		w := &batchWriter{c: c, q: q, actor: Actor{Name: "capture", Batch: batch}}
 		defer func() { changed = append(others, w.written()...) }()
+		// Another writer may have taken some of the messages since the
+		// check above: one query for the batch, under the write lock.
+		var offered []*pending
+		for _, p := range ps {
+			if p.res.Outcome != OutcomeSkipped && p.review == nil {
+				offered = append(offered, p)
+			}
+		}
+		if w.taken, err = q.CapturesExist(ctx, messageIDs(offered)); err != nil {
+			return fmt.Errorf("capture batch: %w", err)
+		}
 		for _, p := range ps {
 			if p.res.Outcome == OutcomeSkipped {
 				continue
@@ -226,6 +237,15 @@ func (c *Capturer) run(ctx context.Context, ps []*pending, done []bool, batch st
 		out[i] = p.res
 	}
 	return out, nil
+}
+
+// messageIDs lists the message ids of ps.
+func messageIDs(ps []*pending) []string {
+	ids := make([]string, len(ps))
+	for i, p := range ps {
+		ids[i] = p.msg.ID
+	}
+	return ids
 }
 
 // derivedMessageID names a message that came without an id by its content,

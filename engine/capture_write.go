@@ -22,17 +22,14 @@ type batchWriter struct {
 	touched      map[int64]*Memory // copies of cached memories looked at in this batch
 	reinforced   map[int64]*Memory // those of them written (reinforced or superseded)
 	synced       bool              // the dedupe index has caught up with the cache
+	taken        map[string]bool   // message ids another writer captured since the batch's check
 }
 
 func (w *batchWriter) write(ctx context.Context, p *pending) error {
 	r, m := p.res, p.msg
-	if p.review == nil {
-		if done, err := w.q.CaptureExists(ctx, m.ID); err != nil {
-			return fmt.Errorf("capture %s: %w", m.ID, err)
-		} else if done { // another writer took it since the check
-			r.Outcome, r.Reason, r.Trail = OutcomeSkipped, ReasonAlreadyCaptured, nil
-			return nil
-		}
+	if p.review == nil && w.taken[m.ID] { // another writer took it since the check
+		r.Outcome, r.Reason, r.Trail = OutcomeSkipped, ReasonAlreadyCaptured, nil
+		return nil
 	}
 	if p.lesson != nil {
 		if err := w.lesson(ctx, p); err != nil {
