@@ -20,11 +20,11 @@ const ReasonAlreadyCaptured = "already_captured"
 
 // Capturer runs batch after batch through the capture pipeline with what
 // it needs prepared once: the compiled filter tables, the gates with their
-// embedded exemplars, the judge, and the dedupe index (content hashes and
-// an LSH over the active memories' vectors), which it keeps current from
-// the engine's cache instead of rebuilding it per batch. An import uses one
-// Capturer; Engine.Capture and CaptureBatch share one the engine keeps. A Capturer is
-// not safe for concurrent use.
+// embedded exemplars and the judge. The dedupe index (content hashes and
+// an LSH over the active memories' vectors) is the engine's, kept current
+// from its cache across batches and Capturers (capture_index.go). An
+// import uses one Capturer; Engine.Capture and CaptureBatch share one the
+// engine keeps. A Capturer is not safe for concurrent use.
 type Capturer struct {
 	e       *Engine
 	filter  *filter.Filter
@@ -38,23 +38,11 @@ type Capturer struct {
 	// from the database at the first write that commits.
 	batch string
 
-	// Dedupe index; nil until the first write, reset when a batch fails.
-	// indexed holds the Seq of each indexed memory when its block sketch
-	// was taken; provisional lists this run's own inserts, sketched from
-	// the vector as inserted until the cache holds its copy; syncSeq is
-	// the cache's seq at the last sync (syncIndex): while it holds, every
-	// sketch is of the vector the cache returns.
-	byHash      map[string]int64
-	lsh         *lshIndex
-	indexed     map[int64]int64
-	provisional []int64
-	syncSeq     int64
-	// bySubject lists, per subject of the supersession lexicon, the
-	// indexed memories that name it (supersede_rule.go); kept with the
-	// dedupe index.
-	rule      *supersedeRule
-	bySubject map[string][]int64
-	facts     map[int64]factsEntry // the rule's reading of memories it checked
+	// dx is the engine's dedupe and subject index (capture_index.go),
+	// held by this Capturer for the length of one run; nil outside one.
+	dx    *dedupeIndex
+	rule  *supersedeRule
+	facts map[int64]factsEntry // the rule's reading of memories it checked
 	// judgeSynced: the subject index caught up with the cache for this
 	// run's judge candidates (supersede_judge.go).
 	judgeSynced bool
@@ -149,12 +137,12 @@ func (c *Capturer) CaptureBatch(ctx context.Context, msgs []Message) ([]*Capture
 	// batch, so that a resumed import does not judge them again.
 	done := make([]bool, len(ps))
 	err := c.e.store.Update(ctx, func(q Queries) error {
+		seen, err := q.CapturesExist(ctx, messageIDs(ps))
+		if err != nil {
+			return fmt.Errorf("capture batch: %w", err)
+		}
 		for i, p := range ps {
-			ok, err := q.CaptureExists(ctx, p.msg.ID)
-			if err != nil {
-				return fmt.Errorf("capture %s: %w", p.msg.ID, err)
-			}
-			done[i] = ok
+			done[i] = seen[p.msg.ID]
 		}
 		return nil
 	})
@@ -170,6 +158,10 @@ func (c *Capturer) CaptureBatch(ctx context.Context, msgs []Message) ([]*Capture
 func (c *Capturer) run(ctx context.Context, ps []*pending, done []bool, batch string) ([]*CaptureResult, error) {
 	e := c.e
 	c.judgeSynced = false
+	e.dxMu.Lock()
+	defer e.dxMu.Unlock()
+	c.adoptIndex()
+	defer func() { c.dx = nil }()
 	inBatch := map[string]bool{}
 	for i, p := range ps {
 		m := p.msg
@@ -209,6 +201,17 @@ func (c *Capturer) run(ctx context.Context, ps []*pending, done []bool, batch st
 		}
 		w := &batchWriter{c: c, q: q, actor: Actor{Name: "capture", Batch: batch}}
 		defer func() { changed = append(others, w.written()...) }()
+		// Another writer may have taken some of the messages since the
+		// check above: one query for the batch, under the write lock.
+		var offered []*pending
+		for _, p := range ps {
+			if p.res.Outcome != OutcomeSkipped && p.review == nil {
+				offered = append(offered, p)
+			}
+		}
+		if w.taken, err = q.CapturesExist(ctx, messageIDs(offered)); err != nil {
+			return fmt.Errorf("capture batch: %w", err)
+		}
 		for _, p := range ps {
 			if p.res.Outcome == OutcomeSkipped {
 				continue
@@ -220,7 +223,7 @@ func (c *Capturer) run(ctx context.Context, ps []*pending, done []bool, batch st
 		return nil
 	})
 	if err != nil {
-		c.byHash, c.lsh, c.indexed, c.bySubject, c.provisional = nil, nil, nil, nil, nil // it may hold rolled-back inserts
+		c.dx, e.dx = nil, nil // it may hold rolled-back inserts
 		if fresh {
 			c.batch = "" // its id was rolled back with it
 		}
@@ -234,6 +237,15 @@ func (c *Capturer) run(ctx context.Context, ps []*pending, done []bool, batch st
 		out[i] = p.res
 	}
 	return out, nil
+}
+
+// messageIDs lists the message ids of ps.
+func messageIDs(ps []*pending) []string {
+	ids := make([]string, len(ps))
+	for i, p := range ps {
+		ids[i] = p.msg.ID
+	}
+	return ids
 }
 
 // derivedMessageID names a message that came without an id by its content,

@@ -22,17 +22,14 @@ type batchWriter struct {
 	touched      map[int64]*Memory // copies of cached memories looked at in this batch
 	reinforced   map[int64]*Memory // those of them written (reinforced or superseded)
 	synced       bool              // the dedupe index has caught up with the cache
+	taken        map[string]bool   // message ids another writer captured since the batch's check
 }
 
 func (w *batchWriter) write(ctx context.Context, p *pending) error {
 	r, m := p.res, p.msg
-	if p.review == nil {
-		if done, err := w.q.CaptureExists(ctx, m.ID); err != nil {
-			return fmt.Errorf("capture %s: %w", m.ID, err)
-		} else if done { // another writer took it since the check
-			r.Outcome, r.Reason, r.Trail = OutcomeSkipped, ReasonAlreadyCaptured, nil
-			return nil
-		}
+	if p.review == nil && w.taken[m.ID] { // another writer took it since the check
+		r.Outcome, r.Reason, r.Trail = OutcomeSkipped, ReasonAlreadyCaptured, nil
+		return nil
 	}
 	if p.lesson != nil {
 		if err := w.lesson(ctx, p); err != nil {
@@ -116,8 +113,8 @@ func (w *batchWriter) storeOrReinforce(ctx context.Context, p *pending) error {
 		w.insertedByID = map[int64]*Memory{}
 	}
 	w.insertedByID[mem.ID] = mem
-	w.c.index(mem)
-	w.c.provisional = append(w.c.provisional, mem.ID)
+	w.c.dx.index(mem)
+	w.c.dx.provisional = append(w.c.dx.provisional, mem.ID)
 	r.Outcome, r.MemoryID = OutcomeStored, mem.ID
 	r.Trail = append(r.Trail, Decision{Layer: LayerDedupe, Verdict: "pass", Reason: "no active duplicate"},
 		Decision{Layer: LayerStore, Verdict: "store", Reason: fmt.Sprintf("memory %d: %s %s, importance %.2f, %s", mem.ID, mem.Kind, mem.Type, mem.Importance, mem.Scope)})
@@ -139,7 +136,7 @@ func (w *batchWriter) duplicate(hash string, vec []float32) (*Memory, string) {
 		w.c.syncIndex()
 		w.synced = true
 	}
-	if id, ok := w.c.byHash[hash]; ok {
+	if id, ok := w.c.dx.byHash[hash]; ok {
 		if m := w.find(id); m != nil && m.Hash == hash {
 			return m, "same content"
 		}
@@ -147,7 +144,7 @@ func (w *batchWriter) duplicate(hash string, vec []float32) (*Memory, string) {
 	// One read lock over the whole candidate scan rather than one per
 	// candidate; vectorOfLocked reads the cache under it.
 	e.mu.RLock()
-	id, sim := w.c.lsh.nearDuplicate(vec, e.cfg.DedupeSimilarity, e.seq == w.c.syncSeq, w.vectorOfLocked)
+	id, sim := w.c.dx.lsh.nearDuplicate(vec, e.cfg.DedupeSimilarity, e.seq == w.c.dx.syncSeq, w.vectorOfLocked)
 	e.mu.RUnlock()
 	if id == 0 {
 		return nil, ""
@@ -157,67 +154,6 @@ func (w *batchWriter) duplicate(hash string, vec []float32) (*Memory, string) {
 		return nil, ""
 	}
 	return m, "similarity " + strconv.FormatFloat(sim, 'f', 2, 64)
-}
-
-// syncIndex adds to the dedupe index the active memories of the engine's
-// cache it has not seen (all of them the first time; afterwards only what
-// another writer added): a map lookup per memory, hashing only new ones.
-// A memory written since its sketch was taken (its Seq moved), and this
-// run's inserts once the cache holds them, are sketched again from the
-// cache's vector, the one the candidate scan reads.
-func (c *Capturer) syncIndex() {
-	e := c.e
-	if c.lsh == nil {
-		c.byHash, c.lsh, c.indexed = map[string]int64{}, newLSH(e.embedder.Dim()), map[int64]int64{}
-		c.bySubject = map[string][]int64{}
-		c.provisional = nil
-	}
-	e.mu.RLock()
-	defer e.mu.RUnlock()
-	for _, id := range e.ids {
-		m := e.mems[id]
-		seq, ok := c.indexed[id]
-		switch {
-		case !ok && m.Status == StatusActive:
-			c.index(m)
-			c.resketchLocked(id, m.Embedding)
-		case ok && seq != m.Seq:
-			c.indexed[id] = m.Seq
-			c.resketchLocked(id, nil)
-		}
-	}
-	keep := c.provisional[:0]
-	for _, id := range c.provisional {
-		if _, ok := e.mems[id]; ok {
-			c.resketchLocked(id, nil)
-		} else {
-			keep = append(keep, id) // not cached (yet): still the inserted vector
-		}
-	}
-	c.provisional = keep
-	c.syncSeq = e.seq
-}
-
-// resketchLocked sketches id from the cache's vector for it, unless that is
-// indexed (the slice the sketch was just taken from). Caller holds e.mu.
-func (c *Capturer) resketchLocked(id int64, indexed []float32) {
-	row, ok := c.e.vec.Get(id)
-	if ok && len(row) > 0 && len(indexed) == len(row) && &row[0] == &indexed[0] {
-		return
-	}
-	c.lsh.setSketch(id, row) // no row: no sketch
-}
-
-// index adds one memory to the dedupe index.
-func (c *Capturer) index(m *Memory) {
-	c.indexed[m.ID] = m.Seq
-	c.byHash[m.Hash] = m.ID
-	c.lsh.add(m.ID, m.Embedding)
-	if c.rule != nil {
-		for _, s := range c.rule.subjectsOf(lexNorm(m.Content)) {
-			c.bySubject[s] = append(c.bySubject[s], m.ID)
-		}
-	}
 }
 
 // written returns the memories this batch inserted or reinforced, as

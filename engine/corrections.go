@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -48,6 +49,9 @@ type concept struct {
 	id    string
 	forms lexicon
 }
+
+// concepts is conceptTable built once (read only).
+var concepts = sync.OnceValue(conceptTable)
 
 func conceptTable() []concept {
 	return []concept{
@@ -144,7 +148,7 @@ func detectLesson(text string, explicit bool) *lessonFinding {
 // lessonConcepts returns the sorted anchor concepts norm names.
 func lessonConcepts(norm string) []string {
 	var out []string
-	for _, c := range conceptTable() {
+	for _, c := range concepts() {
 		if kwFind(norm, c.forms) != "" {
 			out = append(out, c.id)
 		}

@@ -65,6 +65,13 @@ type Engine struct {
 	// is not safe for concurrent use).
 	capMu    sync.Mutex
 	capturer *Capturer
+
+	// dx is the capture's dedupe and subject index over the cache's
+	// active memories (capture_index.go), kept across Capturers so that
+	// an ingest run does not rebuild it over the whole store. dxMu is
+	// held by the Capturer run that uses it.
+	dxMu sync.Mutex
+	dx   *dedupeIndex
 }
 
 // Open loads every memory from the store and builds the indexes. Memories

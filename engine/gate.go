@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"memtrace/engine/vector"
 )
@@ -90,19 +91,25 @@ func sharedWords() lexicon {
 	}
 }
 
+// gateLexicons are the gated types' keyword tables, built once (read only).
+var gateLexicons = sync.OnceValue(func() struct{ milestone, habit, achievement, gift, shared lexicon } {
+	return struct{ milestone, habit, achievement, gift, shared lexicon }{
+		milestoneWords(), habitWords(), achievementWords(), giftWords(), sharedWords()}
+})
+
 // gateKeywords returns the declaration keywords of a gated type.
 func gateKeywords(typ string) lexicon {
 	switch typ {
 	case "milestone":
-		return milestoneWords()
+		return gateLexicons().milestone
 	case "habit":
-		return habitWords()
+		return gateLexicons().habit
 	case "achievement":
-		return achievementWords()
+		return gateLexicons().achievement
 	case "gift":
-		return giftWords()
+		return gateLexicons().gift
 	case "shared_thing":
-		return sharedWords()
+		return gateLexicons().shared
 	}
 	return lexicon{}
 }

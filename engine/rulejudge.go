@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -55,7 +56,7 @@ func (r RuleJudge) JudgeCapture(ctx context.Context, in CaptureInput) (CaptureVe
 	norm := lexNorm(in.Text)
 	tables := r.tables
 	if tables == nil {
-		tables = typeTables()
+		tables = defaultTypeTables()
 	}
 	typ, kw := classify(norm, tables)
 	v.Type = typ
@@ -73,7 +74,7 @@ func (r RuleJudge) JudgeCapture(ctx context.Context, in CaptureInput) (CaptureVe
 		v.Reason = "rules: " + in.Role + " output is not stored by the rules"
 		return v, nil
 	case "assistant":
-		if d := kwFind(norm, decisionWords()); d != "" {
+		if d := kwFind(norm, decisionLexicon()); d != "" {
 			v.Store = true
 			v.Reason = fmt.Sprintf("rules: assistant recorded a decision (%q); type %s", d, typ)
 		} else {
@@ -193,6 +194,13 @@ type typeTable struct {
 	typ string
 	lex lexicon
 }
+
+// defaultTypeTables and decisionLexicon are typeTables and decisionWords
+// built once (read only).
+var (
+	defaultTypeTables = sync.OnceValue(typeTables)
+	decisionLexicon   = sync.OnceValue(decisionWords)
+)
 
 // typeTables lists the type keyword tables in priority order.
 func typeTables() []typeTable {

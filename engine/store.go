@@ -36,6 +36,9 @@ type Queries interface {
 	// CaptureExists reports whether a message id was already offered (for
 	// idempotent imports).
 	CaptureExists(ctx context.Context, messageID string) (bool, error)
+	// CapturesExist returns which of the message ids were already offered:
+	// one query for a batch instead of one per message.
+	CapturesExist(ctx context.Context, messageIDs []string) (map[string]bool, error)
 
 	// The review queue of held captures (review.go).
 	ReviewQueries

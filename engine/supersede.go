@@ -304,7 +304,7 @@ func (w *batchWriter) supersedeCandidates(f changeFinding) []int64 {
 	}
 	var ids []int64
 	for _, s := range f.Subjects {
-		all := c.bySubject[s]
+		all := c.dx.bySubject[s]
 		ids = append(ids, all[max(0, len(all)-subjectCandidates):]...)
 	}
 	if f.AdHoc != "" {

@@ -52,7 +52,7 @@ func (c *Capturer) judgeCandidates(text, scope string, at time.Time, key string)
 	}
 	var ids []int64
 	for _, s := range f.Subjects {
-		all := c.bySubject[s]
+		all := c.dx.bySubject[s]
 		ids = append(ids, all[max(0, len(all)-subjectCandidates):]...)
 	}
 	for _, h := range c.e.LexicalSearch(tokensOf(text), 16) {

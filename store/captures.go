@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"memtrace/engine"
 )
@@ -146,4 +147,45 @@ func (tx *Tx) CaptureExists(ctx context.Context, messageID string) (bool, error)
 		return false, fmt.Errorf("capture exists: %w", err)
 	}
 	return ok, nil
+}
+
+// capturesExistChunk bounds the ids of one CapturesExist query, well under
+// SQLite's and PostgreSQL's limits on bound parameters.
+const capturesExistChunk = 500
+
+// CapturesExist returns which of the message ids were already offered, in
+// one query per capturesExistChunk ids.
+func (tx *Tx) CapturesExist(ctx context.Context, messageIDs []string) (map[string]bool, error) {
+	out := map[string]bool{}
+	ids := make([]any, 0, min(len(messageIDs), capturesExistChunk))
+	for _, id := range messageIDs {
+		if id != "" {
+			ids = append(ids, id)
+		}
+	}
+	for len(ids) > 0 {
+		n := min(len(ids), capturesExistChunk)
+		q := `SELECT DISTINCT message_id FROM captures WHERE message_id IN (?` + strings.Repeat(`, ?`, n-1) + `)`
+		if err := tx.capturesExist(ctx, q, ids[:n], out); err != nil {
+			return nil, fmt.Errorf("captures exist: %w", err)
+		}
+		ids = ids[n:]
+	}
+	return out, nil
+}
+
+func (tx *Tx) capturesExist(ctx context.Context, q string, args []any, out map[string]bool) error {
+	rows, err := tx.tx.QueryContext(ctx, q, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return err
+		}
+		out[id] = true
+	}
+	return rows.Err()
 }

@@ -130,6 +130,11 @@ func (db *DB) CaptureExists(ctx context.Context, messageID string) (bool, error)
 	return readValue(ctx, db, func(tx *Tx) (bool, error) { return tx.CaptureExists(ctx, messageID) })
 }
 
+// CapturesExist returns which of the message ids were already offered.
+func (db *DB) CapturesExist(ctx context.Context, messageIDs []string) (map[string]bool, error) {
+	return readValue(ctx, db, func(tx *Tx) (map[string]bool, error) { return tx.CapturesExist(ctx, messageIDs) })
+}
+
 // GetCorrection returns a lesson by key, or ENOTFOUND.
 func (db *DB) GetCorrection(ctx context.Context, lessonKey string) (*engine.Correction, error) {
 	return readValue(ctx, db, func(tx *Tx) (*engine.Correction, error) { return tx.GetCorrection(ctx, lessonKey) })

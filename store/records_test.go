@@ -3,6 +3,7 @@ package store_test
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"reflect"
 	"testing"
 
@@ -85,6 +86,24 @@ func TestCaptures(t *testing.T) {
 				if got != want {
 					t.Fatalf("CaptureExists(%q) = %v, want %v", id, got, want)
 				}
+			}
+		})
+		t.Run("ExistBatch", func(t *testing.T) {
+			// More ids than one query binds, the taken ones among them.
+			ids := []string{"m-7", "", "m-9", "m-10", "m-7"}
+			for i := 0; i < 1200; i++ {
+				ids = append(ids, fmt.Sprintf("none-%d", i))
+			}
+			ids = append(ids, "m-10")
+			got, err := db.CapturesExist(t.Context(), ids)
+			must(t, err)
+			if want := map[string]bool{"m-7": true, "m-10": true}; !reflect.DeepEqual(got, want) {
+				t.Fatalf("CapturesExist = %v, want %v", got, want)
+			}
+			got, err = db.CapturesExist(t.Context(), nil)
+			must(t, err)
+			if len(got) != 0 {
+				t.Fatalf("CapturesExist(nil) = %v, want none", got)
 			}
 		})
 		t.Run("ErrUnknownMemory", func(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"net"
 
 	"memtrace/mcpserver"
 )
@@ -26,17 +27,24 @@ func cmdMCP(fl *flag.FlagSet) runFunc {
 		if *keep < 0 {
 			return usageError{"--keep-traces must be 0 or more"}
 		}
+		// The address is checked and bound before the database opens: a
+		// refused or busy address must not open (or create) a database.
+		var ln net.Listener
+		if *httpAddr != "" {
+			l, err := mcpserver.LoopbackListener(*httpAddr)
+			if err != nil {
+				return usageError{err.Error()}
+			}
+			ln = l
+			defer ln.Close()
+		}
 		eng, closeEngine, err := openJudgedEngine(e, jf, false)
 		if err != nil {
 			return err
 		}
 		defer closeEngine()
 		srv := mcpserver.New(eng, mcpserver.Options{Keep: *keep})
-		if *httpAddr != "" {
-			ln, err := mcpserver.LoopbackListener(*httpAddr)
-			if err != nil {
-				return usageError{err.Error()}
-			}
+		if ln != nil {
 			fmt.Fprintf(e.stderr, "memtrace mcp: serving http://%s%s\n", ln.Addr(), mcpserver.HTTPPath)
 			if err := srv.ServeHTTP(e.ctx, ln); err != nil && !errors.Is(err, context.Canceled) {
 				return fmt.Errorf("mcp http: %w", err)

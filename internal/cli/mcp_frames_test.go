@@ -231,8 +231,12 @@ func TestMCPBatchBeforeTwentyFiveJuneEighteen(t *testing.T) {
 // streamable HTTP transport on loopback, and refuses other addresses.
 func TestMCPOverHTTP(t *testing.T) {
 	bin := buildMemtrace(t)
-	if out, err := exec.Command(bin, "mcp", "--http", "0.0.0.0:0").CombinedOutput(); err == nil || !strings.Contains(string(out), "loopback") {
+	refused := filepath.Join(t.TempDir(), "refused.db")
+	if out, err := exec.Command(bin, "mcp", "--db", refused, "--http", "0.0.0.0:0").CombinedOutput(); err == nil || !strings.Contains(string(out), "loopback") {
 		t.Fatalf("--http 0.0.0.0:0: %v %s, want a refusal naming loopback", err, out)
+	}
+	if _, err := os.Lstat(refused); !os.IsNotExist(err) {
+		t.Fatalf("a refused --http address created the database %s (%v)", refused, err)
 	}
 	cmd := exec.Command(bin, "mcp", "--db", filepath.Join(t.TempDir(), "http.db"), "--http", "127.0.0.1:0")
 	stderr, err := cmd.StderrPipe()
