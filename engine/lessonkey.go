@@ -58,7 +58,7 @@ var nonLessonTerms = sync.OnceValue(func() map[string]bool {
 	set := map[string]bool{}
 	for _, w := range nonLessonWords() {
 		set[w] = true
-		for _, t := range textnorm.Tokens(w) {
+		for _, t := range textnorm.StableTokens(w) {
 			set[t] = true
 		}
 	}
@@ -70,7 +70,7 @@ func lessonTerms(text string) []string {
 	skip := nonLessonTerms()
 	seen := map[string]bool{}
 	var terms []string
-	for _, t := range textnorm.Tokens(text) {
+	for _, t := range textnorm.StableTokens(text) {
 		if skip[t] || seen[t] || textnorm.IsStopWord(t) {
 			continue
 		}

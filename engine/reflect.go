@@ -84,7 +84,7 @@ func (e *Engine) Reflect(ctx context.Context, r Reflection) (*Correction, error)
 func ReflectionKey(lesson string) string {
 	seen := map[string]bool{}
 	var terms []string
-	for _, t := range textnorm.Tokens(lesson) {
+	for _, t := range textnorm.StableTokens(lesson) {
 		if textnorm.IsStopWord(t) || seen[t] {
 			continue
 		}

@@ -99,14 +99,3 @@ func (ws *wordSet) each(norm string, fn func(int)) {
 		}
 	}
 }
-
-// first is the lowest index of an entry found in norm, or -1.
-func (ws *wordSet) first(norm string) int {
-	best := -1
-	ws.each(norm, func(e int) {
-		if best < 0 || e < best {
-			best = e
-		}
-	})
-	return best
-}

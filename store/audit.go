@@ -4,7 +4,9 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"math"
 	"strings"
 
 	"memtrace/engine"
@@ -148,19 +150,33 @@ func (tx *Tx) FindAudit(ctx context.Context, f engine.AuditFilter) ([]*engine.Au
 // of them exists, what they did (one change kind per row) and whether they
 // can be rolled back now.
 //
-// Its reads are proportional to the batches listed, not to the audit log:
-// the list is an aggregate of the (batch, id) index alone, the effects a
-// GROUP BY of the (batch, change_kind, action) index over the listed
-// batches' rows — no row's JSON is decoded.
+// With a limit its reads are proportional to the batches listed, not to
+// the audit log: newestBatches walks down the log to the newest batches,
+// their counts come from the (batch, id) index, their effects from a GROUP
+// BY of the (batch, change_kind, action) index over their rows — no row's
+// JSON is decoded. Without one (every batch) it aggregates the whole index.
 func (tx *Tx) Batches(ctx context.Context, limit int) ([]engine.BatchInfo, error) {
+	where, args := `batch <> ''`, []any(nil)
+	if limit > 0 {
+		names, err := tx.newestBatches(ctx, limit)
+		if err != nil {
+			return nil, err
+		}
+		if len(names) == 0 {
+			return nil, nil
+		}
+		where = `batch IN (?` + strings.Repeat(`, ?`, len(names)-1) + `)`
+		for _, n := range names {
+			args = append(args, n)
+		}
+	}
 	rows, err := tx.tx.QueryContext(ctx, `WITH b AS (
 			SELECT batch, MIN(id) AS first_id, MAX(id) AS last_id, COUNT(*) AS n
-			FROM audit WHERE batch <> '' GROUP BY batch
-			ORDER BY last_id DESC`+limitClause(limit, 0)+`)
+			FROM audit WHERE `+where+` GROUP BY batch)
 		SELECT b.batch, f.actor, b.n, f.at,
 			EXISTS (SELECT 1 FROM audit r WHERE r.batch = 'rollback:' || b.batch)
 		FROM b JOIN audit f ON f.id = b.first_id
-		ORDER BY b.last_id DESC`)
+		ORDER BY b.last_id DESC`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("list batches: %w", err)
 	}
@@ -202,6 +218,36 @@ func (tx *Tx) Batches(ctx context.Context, limit int) ([]engine.BatchInfo, error
 		b.CanRollback = b.WhyNot == ""
 	}
 	return out, nil
+}
+
+// newestBatches names the limit batches whose last rows are the newest,
+// newest first: it walks the log down from its newest row, each step to the
+// next row of a batch not named yet, so that it reads the rows of the
+// batches it lists (and of any interleaved with them), not the whole log.
+func (tx *Tx) newestBatches(ctx context.Context, limit int) ([]string, error) {
+	var names []string
+	args := []any{int64(math.MaxInt64)}
+	for len(names) < limit {
+		q := `SELECT id, batch FROM audit WHERE id < ? AND batch <> ''`
+		if len(names) > 0 {
+			q += ` AND batch NOT IN (?` + strings.Repeat(`, ?`, len(names)-1) + `)`
+		}
+		var (
+			id    int64
+			batch string
+		)
+		err := tx.tx.QueryRowContext(ctx, q+` ORDER BY id DESC LIMIT 1`, args...).Scan(&id, &batch)
+		if errors.Is(err, sql.ErrNoRows) {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("list batches: %w", err)
+		}
+		names = append(names, batch)
+		args[0] = id
+		args = append(args, batch)
+	}
+	return names, nil
 }
 
 // effectPage is how many batches one effect query names.

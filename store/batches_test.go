@@ -3,6 +3,7 @@ package store_test
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
@@ -138,5 +139,52 @@ func TestMigration17ClassifiesOldAudit(t *testing.T) {
 		must(t, err)
 		defer db.Close()
 		checkEffects(t, db)
+	})
+}
+
+// A batch written in two transactions with another between them is
+// listed by its newest row: the newest first, each once, with every row
+// counted, limited or not.
+func TestBatchesNewestFirstAcrossInterleaving(t *testing.T) {
+	storetest.ForEachBackend(t, func(t *testing.T, be storetest.Backend) {
+		db := be.MustOpenClock(t, newClock().Now)
+		ctx := context.Background()
+		n := 0
+		write := func(batch string, k int) {
+			must(t, db.Update(ctx, func(q engine.Queries) error {
+				for range k {
+					n++
+					key := fmt.Sprintf("k%d", n)
+					if err := q.InsertMemory(ctx, newMemory(key, "memory "+key), engine.Actor{Name: "capture", Batch: batch}); err != nil {
+						return err
+					}
+				}
+				return nil
+			}))
+		}
+		write("a", 3)
+		write("b", 2)
+		write("a", 4)
+		write("c", 1)
+		write("b", 1)
+		for _, limit := range []int{0, 1, 2, 3, 4} {
+			bs, err := db.Batches(ctx, limit)
+			must(t, err)
+			want := []struct {
+				name string
+				rows int
+			}{{"b", 3}, {"c", 1}, {"a", 7}}
+			if limit > 0 && limit < len(want) {
+				want = want[:limit]
+			}
+			if len(bs) != len(want) {
+				t.Fatalf("limit %d: %d batches, want %d: %+v", limit, len(bs), len(want), bs)
+			}
+			for i, w := range want {
+				if bs[i].Batch != w.name || bs[i].Rows != w.rows || bs[i].Effect.Created != w.rows {
+					t.Errorf("limit %d: #%d = %s (%d rows, %+v), want %s (%d rows)", limit, i, bs[i].Batch, bs[i].Rows, bs[i].Effect, w.name, w.rows)
+				}
+			}
+		}
 	})
 }

@@ -1,6 +1,7 @@
 // Package textnorm turns English and Korean text into the terms the lexical
 // index and the query preprocessor work with: lower-cased, Hangul-aware
 // (particles and common verb endings stripped from the end of a word),
+// English irregular verb forms taken to their base form (irregular.go) and
 // English words stemmed by Porter2 (Stem), and bilingual stop words.
 //
 // Korean is agglutinative: "사과가", "사과를", "사과는" are one word with
@@ -20,12 +21,28 @@ func Normalize(s string) string {
 }
 
 // Tokens returns the index terms of s: content words only (stop words
-// dropped), Korean particles stripped, English words stemmed. The order of
+// dropped), Korean particles stripped, English irregular verb forms taken
+// to their base form and English words stemmed. The order of
 // words is kept; duplicates are kept (term frequency matters).
 func Tokens(s string) []string {
 	var out []string
 	eachWord(s, func(w string, hangul bool) {
 		if t, ok := term(w, hangul); ok {
+			out = append(out, t)
+		}
+	})
+	return out
+}
+
+// StableTokens is Tokens without the irregular-verb table ("bought" stays
+// "bought"): the tokens of what a database stores derived from text — the
+// hashed embedder's vectors (hashed-ngram-v2) and the lesson keys — so a
+// database written before the table was added reads the same and compares
+// like with like. Search and ranking use Tokens.
+func StableTokens(s string) []string {
+	var out []string
+	eachWord(s, func(w string, hangul bool) {
+		if t, ok := stableTerm(w, hangul); ok {
 			out = append(out, t)
 		}
 	})
@@ -122,7 +139,21 @@ func eachWord(s string, fn func(w string, hangul bool)) {
 	}
 }
 
+// term is the index term of w: stableTerm after the irregular-verb table
+// ("bought" → "buy", irregular.go).
 func term(w string, hangul bool) (string, bool) {
+	if !hangul {
+		if base, ok := irregularEN[w]; ok {
+			w = base
+		}
+	}
+	return stableTerm(w, hangul)
+}
+
+// stableTerm is the term of w without the irregular-verb table: the
+// tokenisation that derived data stored in a database was built with
+// (StableTokens).
+func stableTerm(w string, hangul bool) (string, bool) {
 	if hangul {
 		if IsStopWord(w) {
 			return "", false

@@ -3,6 +3,7 @@ package textnorm
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"unicode"
@@ -98,5 +99,31 @@ func wordsLoweringFirst(s string, fn func(w string, hangul bool)) {
 	}
 	if start >= 0 {
 		fn(s[start:], startHangul)
+	}
+}
+
+// An irregular verb form is one term with its base form in Tokens and
+// QueryTerms ("what did Caroline buy" finds "I bought"), while StableTokens,
+// what stored vectors and lesson keys are built from, keeps the form as
+// before. Forms that are also nouns ("left", "saw") are left alone.
+func TestIrregularVerbForms(t *testing.T) {
+	for _, tc := range []struct{ text, tokens, stable string }{
+		{"I bought a pottery wheel", "buy pottery wheel", "bought pottery wheel"},
+		{"we went hiking and ran a race", "go hike run race", "went hike ran race"},
+		{"she taught me; he wrote it", "teach write", "taught wrote"},
+		{"the saw on the left", "saw left", "saw left"},
+	} {
+		if got := strings.Join(Tokens(tc.text), " "); got != tc.tokens {
+			t.Errorf("Tokens(%q) = %q, want %q", tc.text, got, tc.tokens)
+		}
+		if got := strings.Join(StableTokens(tc.text), " "); got != tc.stable {
+			t.Errorf("StableTokens(%q) = %q, want %q", tc.text, got, tc.stable)
+		}
+	}
+	if kept, _ := QueryTerms("what did Caroline buy"); !slices.Contains(kept, "buy") {
+		t.Errorf("QueryTerms: %v", kept)
+	}
+	if !IsGeneric(Stem("took")) || !IsGeneric("take") {
+		t.Error("took/take must stay generic")
 	}
 }

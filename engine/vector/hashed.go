@@ -75,7 +75,7 @@ const (
 // their strings: the same vector, without an allocation per feature.
 func (h *Hashed) EmbedOne(text string) []float32 {
 	v := make([]float32, h.dim)
-	for _, t := range textnorm.Tokens(text) {
+	for _, t := range textnorm.StableTokens(text) {
 		h.addHash(v, fnvString(fnvString(fnvOffset, "w:"), t), termWeight)
 		h.ngramHashes(v, t)
 	}

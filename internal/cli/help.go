@@ -114,7 +114,9 @@ is named *_distance (lower is better).
 
  0 preprocess  normalise the query; drop English and Korean stop words and
                particles ("그 프로젝트의 진행 상황을 알려줘" → "프로젝트 진행 상황");
-               one-character terms count half in BM25 (시 = city, hour, poem)
+               one-character terms count half in BM25 (시 = city, hour, poem);
+               English words are stemmed (Porter2) and irregular verb forms
+               search as their base form ("bought" = "buy", "went" = "go")
  1 candidates  BM25 top-N ∪ cosine top-N (N = CandidatePool, default 50,
                and at least 2·k: mmr keeps 2·k for merge to choose from)
                ∪ every active HOT memory (judged at stage 5)
