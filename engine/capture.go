@@ -136,6 +136,19 @@ func (c *Capturer) CaptureBatch(ctx context.Context, msgs []Message) ([]*Capture
 	// Which messages were captured before: one short transaction for the
 	// batch, so that a resumed import does not judge them again.
 	done := make([]bool, len(ps))
+	if len(ps) == 1 {
+		// One message (an agent's capture): one read, not a write
+		// transaction — on PostgreSQL that would take the space's write
+		// lock and four round trips only to look. The write re-checks
+		// under the lock (batchWriter.write), so a message captured in
+		// between is still skipped.
+		ok, err := c.e.store.CaptureExists(ctx, ps[0].msg.ID)
+		if err != nil {
+			return nil, fmt.Errorf("capture %s: %w", ps[0].msg.ID, err)
+		}
+		done[0] = ok
+		return c.run(ctx, ps, done, "")
+	}
 	err := c.e.store.Update(ctx, func(q Queries) error {
 		seen, err := q.CapturesExist(ctx, messageIDs(ps))
 		if err != nil {
