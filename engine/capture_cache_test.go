@@ -22,14 +22,7 @@ import (
 // memories in the sessions the captures write to.
 func TestCaptureCacheMatchesStore(t *testing.T) {
 	ctx := context.Background()
-	db := storetest.MustOpenClock(t, func() time.Time { return testNow })
-	open := func() *engine.Engine {
-		e, err := engine.Open(ctx, engine.Options{Store: db, Now: func() time.Time { return testNow }})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return e
-	}
+	open := enginesOnOneStore(t)
 	live, other := open(), open()
 	topics := []string{"the staging database runs on port 5433", "Mina prefers tea over coffee in the morning",
 		"deploys go out on Thursdays after the review", "the cat is called Dubu and hates the vacuum",
@@ -102,5 +95,19 @@ func TestCaptureCacheMatchesStore(t *testing.T) {
 	})
 	if a, b := live.HotIDs(), fresh.HotIDs(); !reflect.DeepEqual(a, b) || len(a) == 0 {
 		t.Errorf("HOT ids: cache %v, database %v", a, b)
+	}
+}
+
+// enginesOnOneStore returns a function that opens another engine on one
+// store at testNow: each is a process of its own on one database.
+func enginesOnOneStore(t *testing.T) func() *engine.Engine {
+	t.Helper()
+	db := storetest.MustOpenClock(t, func() time.Time { return testNow })
+	return func() *engine.Engine {
+		e, err := engine.Open(context.Background(), engine.Options{Store: db, Now: func() time.Time { return testNow }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e
 	}
 }

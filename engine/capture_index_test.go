@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"memtrace/engine"
-	"memtrace/store/storetest"
 )
 
 // TestDedupeIndexKeptAcrossCapturers: the engine keeps the capture's dedupe
@@ -18,14 +17,7 @@ import (
 // message anew instead of reinforcing the archived memory.
 func TestDedupeIndexKeptAcrossCapturers(t *testing.T) {
 	ctx := context.Background()
-	db := storetest.MustOpenClock(t, func() time.Time { return testNow })
-	open := func() *engine.Engine {
-		e, err := engine.Open(ctx, engine.Options{Store: db, Now: func() time.Time { return testNow }})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return e
-	}
+	open := enginesOnOneStore(t)
 	live, other := open(), open()
 	text := "Remember that the staging database runs on port 5433."
 	msg := func(id string) engine.Message {
