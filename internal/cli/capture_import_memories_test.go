@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"memtrace/engine"
-	"memtrace/internal/sourcetest"
 )
 
 // Every source format imports the same population as it is, and the audit
@@ -16,7 +15,7 @@ import (
 // would-not-store share the population was built with; importing again
 // changes nothing.
 func TestImportMemoriesEverySourceThenAudit(t *testing.T) {
-	pop := sourcetest.Population()
+	pop := sourcePopulation()
 	if len(pop) < 200 {
 		t.Fatalf("the fixture has %d memories; the acceptance asks for at least 200", len(pop))
 	}
@@ -28,20 +27,20 @@ func TestImportMemoriesEverySourceThenAudit(t *testing.T) {
 	}{
 		{"jsonl", "jsonl", func(dir string) (string, error) {
 			p := filepath.Join(dir, "memories.jsonl")
-			return p, sourcetest.WriteJSONL(p)
+			return p, writeSourceJSONL(p)
 		}, 0, 0},
 		{"chroma", "chroma", func(dir string) (string, error) {
 			p := filepath.Join(dir, "chroma")
-			return p, sourcetest.WriteChroma(p)
+			return p, writeSourceChroma(p)
 		}, 0, 0},
 		{"mem0", "mem0", func(dir string) (string, error) {
 			p := filepath.Join(dir, "history.db")
-			return p, sourcetest.WriteMem0(p)
-		}, 0, sourcetest.Deleted},
+			return p, writeSourceMem0(p)
+		}, 0, sourceDeleted},
 		{"memory files", "memory-files", func(dir string) (string, error) {
 			p := filepath.Join(dir, "workspace")
-			return p, sourcetest.WriteMemoryFiles(p)
-		}, sourcetest.ExtraFileEntries, 0},
+			return p, writeSourceMemoryFiles(p)
+		}, sourceExtraFileEntries, 0},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -73,7 +72,7 @@ func TestImportMemoriesEverySourceThenAudit(t *testing.T) {
 				got[p.Pattern] = p.Count
 			}
 			noise := 0
-			for fam, n := range sourcetest.NoiseCounts {
+			for fam, n := range sourceNoiseCounts {
 				noise += n
 				if got[fam] != n {
 					t.Errorf("noise family %s: audit counts %d, the fixture holds %d (all: %v)", fam, got[fam], n, got)
@@ -86,13 +85,13 @@ func TestImportMemoriesEverySourceThenAudit(t *testing.T) {
 			for _, l := range audit.LabelPrefixes {
 				labels[l.Name] = l.Count
 			}
-			for l, n := range sourcetest.LabelCounts {
+			for l, n := range sourceLabelCounts {
 				if labels[l] != n {
 					t.Errorf("label prefix %q: audit counts %d, want %d (all: %v)", l, labels[l], n, labels)
 				}
 			}
-			if audit.Duplicates.Exact != sourcetest.ExactDuplicates {
-				t.Errorf("exact duplicates %d, want %d", audit.Duplicates.Exact, sourcetest.ExactDuplicates)
+			if audit.Duplicates.Exact != sourceExactDuplicates {
+				t.Errorf("exact duplicates %d, want %d", audit.Duplicates.Exact, sourceExactDuplicates)
 			}
 			// Every noise memory would have been dropped at the door today,
 			// and nothing else.
@@ -139,7 +138,7 @@ func runAudit(t *testing.T, db string) engine.StoreAudit {
 func TestImportMemoriesKeepsWhatTheSourceSaid(t *testing.T) {
 	dir := t.TempDir()
 	src := filepath.Join(dir, "history.db")
-	if err := sourcetest.WriteMem0(src); err != nil {
+	if err := writeSourceMem0(src); err != nil {
 		t.Fatal(err)
 	}
 	db := filepath.Join(dir, "m.db")
@@ -161,8 +160,8 @@ func TestImportMemoriesKeepsWhatTheSourceSaid(t *testing.T) {
 		!strings.Contains(shown.Memory.Content, "flowerpot number 1") || !strings.Contains(string(shown.Source.Metadata), "DELETE") {
 		t.Fatalf("deleted mem0 memory imported as %+v from %+v", shown.Memory, shown.Source)
 	}
-	var pop sourcetest.Memory
-	for _, m := range sourcetest.Population() {
+	var pop sourceMemory
+	for _, m := range sourcePopulation() {
 		if m.Label == "MILESTONE:love" {
 			pop = m
 			break

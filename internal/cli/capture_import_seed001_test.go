@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"memtrace/internal/ollamatest"
-	"memtrace/internal/sourcetest"
 )
 
 // Seed 001 end to end on a store brought from elsewhere: import a Chroma
@@ -18,7 +17,7 @@ func TestSeed001PathOnAChromaImport(t *testing.T) {
 	model := ollamatest.RealModel(t, ollamatest.ChatModel)
 	dir := t.TempDir()
 	src := filepath.Join(dir, "chroma")
-	if err := sourcetest.WriteChroma(src); err != nil {
+	if err := writeSourceChroma(src); err != nil {
 		t.Fatal(err)
 	}
 	db := filepath.Join(dir, "seed001.db")
@@ -35,7 +34,7 @@ func TestSeed001PathOnAChromaImport(t *testing.T) {
 		Judged int `json:"judged"`
 	}
 	_ = json.Unmarshal([]byte(out), &tri)
-	milestones := sourcetest.LabelCounts["MILESTONE:love"] + sourcetest.LabelCounts["MILESTONE:work"]
+	milestones := sourceLabelCounts["MILESTONE:love"] + sourceLabelCounts["MILESTONE:work"]
 	if tri.Judged != 0 && tri.Judged != milestones {
 		t.Fatalf("triage judged %d memories, the fixture has %d milestones", tri.Judged, milestones)
 	}

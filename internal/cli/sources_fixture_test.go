@@ -1,11 +1,11 @@
-// Package sourcetest writes one population of an agent's memories in the
+// The sources fixture writes one population of an agent's memories in the
 // on-disk formats of the stores `memtrace import memories` reads — a Chroma
 // persistent directory, a mem0 history database, OpenClaw/Claude Code
 // memory files and the generic JSONL — so that the tests can check that
 // every source imports the same memories and that the audit counts the
 // noise the population was built with. The formats follow the projects'
 // own schemas (Chroma's metadb/sysdb migrations, mem0's SQLiteManager).
-package sourcetest
+package cli
 
 import (
 	"database/sql"
@@ -19,8 +19,8 @@ import (
 	_ "github.com/mattn/go-sqlite3"
 )
 
-// Memory is one memory of the population.
-type Memory struct {
+// sourceMemory is one memory of the population.
+type sourceMemory struct {
 	ID   string
 	Text string
 	// Family is the noise pattern it was written as ("" for a genuine
@@ -32,9 +32,9 @@ type Memory struct {
 	At    time.Time
 }
 
-// NoiseCounts is how many memories of each noise family the population
+// sourceNoiseCounts is how many memories of each noise family the population
 // holds: the counts `memtrace audit` must report.
-var NoiseCounts = map[string]int{
+var sourceNoiseCounts = map[string]int{
 	"heartbeat_ok":          12,
 	"no_reply":              10,
 	"too_short":             20,
@@ -48,30 +48,30 @@ var NoiseCounts = map[string]int{
 	"too_short_stripped": 4,
 }
 
-// LabelCounts is the label-prefix census of the population.
-var LabelCounts = map[string]int{
+// sourceLabelCounts is the label-prefix census of the population.
+var sourceLabelCounts = map[string]int{
 	"MILESTONE:love": 10,
 	"MILESTONE:work": 8,
 	"preference":     7,
 	"관계 이정표":         5,
 }
 
-// ExactDuplicates is how many memories repeat an earlier one's text.
-const ExactDuplicates = 11 + 9 + 10
+// sourceExactDuplicates is how many memories repeat an earlier one's text.
+const sourceExactDuplicates = 11 + 9 + 10
 
-// Deleted is how many extra memories the mem0 fixture holds that mem0
+// sourceDeleted is how many extra memories the mem0 fixture holds that mem0
 // deleted (imported quarantined, so outside the audit of active memories).
-const Deleted = 6
+const sourceDeleted = 6
 
-var base = time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
+var sourceBase = time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
 
-// Population returns the memories, in id order.
-func Population() []Memory {
-	var out []Memory
+// sourcePopulation returns the memories, in id order.
+func sourcePopulation() []sourceMemory {
+	var out []sourceMemory
 	add := func(text, family, label string) {
 		n := len(out) + 1
-		out = append(out, Memory{ID: fmt.Sprintf("mem-%04d", n), Text: text, Family: family, Label: label,
-			At: base.Add(time.Duration(n) * 7 * time.Hour)})
+		out = append(out, sourceMemory{ID: fmt.Sprintf("mem-%04d", n), Text: text, Family: family, Label: label,
+			At: sourceBase.Add(time.Duration(n) * 7 * time.Hour)})
 	}
 	for i := 0; i < 12; i++ {
 		add("HEARTBEAT_OK", "heartbeat_ok", "")
@@ -147,10 +147,10 @@ func Population() []Memory {
 	return out
 }
 
-// WriteJSONL writes the population as the generic memory JSONL to path.
-func WriteJSONL(path string) error {
+// writeSourceJSONL writes the population as the generic memory JSONL to path.
+func writeSourceJSONL(path string) error {
 	var b strings.Builder
-	for _, m := range Population() {
+	for _, m := range sourcePopulation() {
 		line, err := json.Marshal(map[string]any{"id": m.ID, "text": m.Text, "created_at": m.At.Format(time.RFC3339),
 			"metadata": map[string]any{"source": "fixture"}})
 		if err != nil {
@@ -180,11 +180,11 @@ INSERT INTO tenants (id, name) VALUES ('default_tenant', 'default_tenant');
 INSERT INTO databases (id, name, tenant_id) VALUES ('00000000-0000-0000-0000-000000000000', 'default_database', 'default_tenant');
 `
 
-// WriteChroma writes the population as a Chroma persistent directory
+// writeSourceChroma writes the population as a Chroma persistent directory
 // (dir/chroma.sqlite3): one collection "agent_memories", its metadata
 // segment, a record per memory with the text under chroma:document and a
 // "type" of "milestone" for the milestone-labelled ones.
-func WriteChroma(dir string) error {
+func writeSourceChroma(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
@@ -206,7 +206,7 @@ func WriteChroma(dir string) error {
 	if err != nil {
 		return err
 	}
-	for i, m := range Population() {
+	for i, m := range sourcePopulation() {
 		res, err := tx.Exec(`INSERT INTO embeddings (segment_id, embedding_id, seq_id, created_at) VALUES (?, ?, ?, ?)`,
 			seg, m.ID, []byte{0, 0, 0, 0, 0, 0, 0, byte(i % 256)}, m.At.Format("2006-01-02 15:04:05"))
 		if err != nil {
@@ -226,10 +226,10 @@ func WriteChroma(dir string) error {
 	return tx.Commit()
 }
 
-// WriteMem0 writes the population as a mem0 history database at path: an
+// writeSourceMem0 writes the population as a mem0 history database at path: an
 // ADD event per memory (every fifth genuine one changed by a later UPDATE
-// from an older wording), and Deleted extra memories added then deleted.
-func WriteMem0(path string) error {
+// from an older wording), and sourceDeleted extra memories added then deleted.
+func writeSourceMem0(path string) error {
 	db, err := sql.Open("sqlite3", path)
 	if err != nil {
 		return err
@@ -256,7 +256,7 @@ func WriteMem0(path string) error {
 			created.Format("2006-01-02T15:04:05.000000+00:00"), upd, deleted)
 		return err
 	}
-	for i, m := range Population() {
+	for i, m := range sourcePopulation() {
 		if m.Family == "" && i%5 == 0 {
 			older := "Earlier wording: " + m.Text
 			if err := ins(m.ID, nil, older, "ADD", m.At, time.Time{}, 0); err != nil {
@@ -271,10 +271,10 @@ func WriteMem0(path string) error {
 			return err
 		}
 	}
-	for i := 0; i < Deleted; i++ {
+	for i := 0; i < sourceDeleted; i++ {
 		id := fmt.Sprintf("gone-%02d", i)
 		text := fmt.Sprintf("I used to keep my spare key under flowerpot number %d.", i+1)
-		at := base.Add(time.Duration(i) * 24 * time.Hour)
+		at := sourceBase.Add(time.Duration(i) * 24 * time.Hour)
 		if err := ins(id, nil, text, "ADD", at, time.Time{}, 0); err != nil {
 			return err
 		}
@@ -285,12 +285,12 @@ func WriteMem0(path string) error {
 	return tx.Commit()
 }
 
-// WriteMemoryFiles writes the population as OpenClaw-style memory files
+// writeSourceMemoryFiles writes the population as OpenClaw-style memory files
 // under dir: MEMORY.md holds the labelled and project memories as a list
 // under headings, memory/YYYY-MM-DD.md daily logs hold the rest (one list
 // item each, dated by the file), and CLAUDE.md holds a short rule list that
 // is not part of the population (ExtraFileEntries).
-func WriteMemoryFiles(dir string) error {
+func writeSourceMemoryFiles(dir string) error {
 	if err := os.MkdirAll(filepath.Join(dir, "memory"), 0o755); err != nil {
 		return err
 	}
@@ -298,7 +298,7 @@ func WriteMemoryFiles(dir string) error {
 	long.WriteString("---\ntitle: long-term memory\n---\n# Long-term memory\n\n")
 	daily := map[string]*strings.Builder{}
 	var days []string
-	for _, m := range Population() {
+	for _, m := range sourcePopulation() {
 		if m.Label != "" || strings.HasPrefix(m.Text, "Project note") {
 			fmt.Fprintf(&long, "- %s\n", m.Text)
 			continue
@@ -325,6 +325,6 @@ func WriteMemoryFiles(dir string) error {
 	return os.WriteFile(filepath.Join(dir, "CLAUDE.md"), []byte(claude), 0o644)
 }
 
-// ExtraFileEntries is how many entries WriteMemoryFiles adds beyond the
+// sourceExtraFileEntries is how many entries WriteMemoryFiles adds beyond the
 // population (CLAUDE.md's rules).
-const ExtraFileEntries = 2
+const sourceExtraFileEntries = 2
