@@ -5,14 +5,17 @@ import (
 	"time"
 
 	"memtrace/engine"
-	"memtrace/internal/timetest"
 )
 
 // ParseAt is the time grammar: every case of the shared table, with its
 // exact message when rejected (the other entry points show the same one).
 func TestParseAtTimeGrammar(t *testing.T) {
-	for _, c := range timetest.Cases(t) {
-		got, err := engine.ParseAt(c.Input, timetest.Now)
+	examples, exErr := engine.TimeExamples()
+	if exErr != nil {
+		t.Fatal(exErr)
+	}
+	for _, c := range examples {
+		got, err := engine.ParseAt(c.Input, engine.TimeExamplesNow)
 		switch {
 		case c.Error != "" && err == nil:
 			t.Errorf("ParseAt(%q) = %v, want the error %q", c.Input, got, c.Error)

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"memtrace/engine"
-	"memtrace/internal/timetest"
 )
 
 func writeSet(t *testing.T, body string, files ...string) string {
@@ -219,9 +218,13 @@ func engineDefaults() engine.Config { return engine.DefaultConfig() }
 // counts from defaults.at, defaults.at written as an offset from the
 // runner's clock; a rejected time is the same message as everywhere else.
 func TestSetTimesTimeGrammar(t *testing.T) {
-	for _, c := range timetest.Cases(t) {
+	examples, exErr := engine.TimeExamples()
+	if exErr != nil {
+		t.Fatal(exErr)
+	}
+	for _, c := range examples {
 		probe := fmt.Sprintf("name: x\ndefaults: {at: %q}\nprobes:\n  - id: a\n    query: q\n    at: %q\n    expect: {present: [\"key:k\"]}\n",
-			timetest.Now.Format(time.RFC3339), c.Input)
+			engine.TimeExamplesNow.Format(time.RFC3339), c.Input)
 		base := fmt.Sprintf("name: x\ndefaults: {at: %q}\nprobes:\n  - id: a\n    query: q\n    expect: {present: [\"key:k\"]}\n", c.Input)
 		for what, yaml := range map[string]string{"probe at": probe, "defaults.at": base} {
 			set, err := Parse([]byte(yaml), "x.yaml")
@@ -236,7 +239,7 @@ func TestSetTimesTimeGrammar(t *testing.T) {
 				continue
 			}
 			// The runner's clock is TimeNow: defaults.at = now for the probe case.
-			if got := set.Probes[0].Time(set.Defaults, timetest.Now); !got.Equal(c.Want) {
+			if got := set.Probes[0].Time(set.Defaults, engine.TimeExamplesNow); !got.Equal(c.Want) {
 				t.Errorf("%s %q: probe time %v, want %v", what, c.Input, got, c.Want)
 			}
 		}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 
 	"memtrace/engine"
 	"memtrace/engine/judge"
@@ -63,7 +64,7 @@ func helpTopics() map[string]string {
 		"stages":    stagesHelp,
 		"json":      recallJSONHelp(),
 		"judge":     judgeSchemasHelp(),
-		"time":      timeHelp,
+		"time":      timeHelpText(),
 		// The review queue and the per-database embedder (help_review.go).
 		"review":   reviewHelp,
 		"embedder": embedderTopicHelp,
@@ -231,7 +232,34 @@ side's recall never saw the memory) and "recognised_a" / "recognised_b"
 drop_kind.
 `
 
-// timeHelp is the one time grammar (engine.ParseWhen).
+// timeHelpText is the one time grammar (engine.ParseWhen), then its table
+// of examples (engine.TimeExamples) as this binary's parser reads them.
+func timeHelpText() string {
+	var b strings.Builder
+	b.WriteString(timeHelp)
+	examples, err := engine.TimeExamples()
+	if err != nil {
+		return b.String() + "\n(examples unavailable: " + err.Error() + ")\n"
+	}
+	now := engine.TimeExamplesNow
+	fmt.Fprintf(&b, "\nWhen now is %s:\n", now.Format(time.RFC3339))
+	var refused []string
+	for _, x := range examples {
+		at, err := engine.ParseAt(x.Input, now)
+		if err != nil {
+			refused = append(refused, fmt.Sprintf("  %s\n      %s\n", x.Input, err))
+			continue
+		}
+		fmt.Fprintf(&b, "  %-26s %s\n", x.Input, at.Format(time.RFC3339))
+	}
+	if len(refused) > 0 {
+		b.WriteString("\nrefused, with the message every entry point gives:\n")
+		b.WriteString(strings.Join(refused, ""))
+	}
+	return b.String()
+}
+
+// timeHelp is the grammar's description, before its examples.
 const timeHelp = `Every time memtrace takes — recall, compare and forecast --at, golden run
 and stress --at, heartbeat --at, the golden YAML's defaults.at and probe at,
 and the TUI's typed override (@) — is read by one grammar:

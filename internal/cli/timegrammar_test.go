@@ -3,13 +3,12 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"memtrace/engine"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-
-	"memtrace/internal/timetest"
 )
 
 // pinnedSet is a golden set without fixture and without defaults.at: it
@@ -29,8 +28,8 @@ func pinnedSet(t *testing.T, probeAt string) string {
 }
 
 // Every entry point of the CLI that takes a time reads the one grammar of
-// testdata/timegrammar.tsv, from the demo database's pinned clock, and
-// rejects the same inputs with the same message (the TUI's override, the
+// engine/timegrammar.tsv (engine.TimeExamples, which `memtrace help time`
+// prints), from the demo database's pinned clock, and rejects the same inputs with the same message (the TUI's override, the
 // golden YAML and engine.ParseAt are held to the same table in their own
 // packages).
 func TestTimeGrammarEveryEntryPoint(t *testing.T) {
@@ -73,7 +72,11 @@ func TestTimeGrammarEveryEntryPoint(t *testing.T) {
 		{"golden run --at", func(in string) []string { return []string{"golden", "run", plainSet, "--at", in, "--json"} }, probeAt, 2},
 		{"golden YAML at", func(in string) []string { return []string{"golden", "run", pinnedSet(t, in), "--json"} }, probeAt, 1},
 	}
-	for _, c := range timetest.Cases(t) {
+	examples, exErr := engine.TimeExamples()
+	if exErr != nil {
+		t.Fatal(exErr)
+	}
+	for _, c := range examples {
 		for _, ep := range entries {
 			args := append([]string{"--db", db}, ep.args(c.Input)...)
 			out, stderr, code := runCLI(t, args...)
@@ -97,8 +100,8 @@ func TestTimeGrammarEveryEntryPoint(t *testing.T) {
 	// clock (it used to take the wall clock).
 	if out, stderr, code := runCLI(t, "--db", db, "golden", "run", plainSet, "--json"); code != 0 {
 		t.Errorf("golden run: exit %d %s", code, stderr)
-	} else if at, err := probeAt([]byte(out)); err != nil || !at.Equal(timetest.Now) {
-		t.Errorf("golden run without --at ran at %v (%v), want the pinned clock %v", at, err, timetest.Now)
+	} else if at, err := probeAt([]byte(out)); err != nil || !at.Equal(engine.TimeExamplesNow) {
+		t.Errorf("golden run without --at ran at %v (%v), want the pinned clock %v", at, err, engine.TimeExamplesNow)
 	}
 	// golden stress rejects a bad --at before it builds anything.
 	if _, stderr, code := runCLI(t, "golden", "stress", demoSet, "--at", "+3y"); code != 2 || !strings.Contains(stderr, `bad time offset "+3y"`) {
