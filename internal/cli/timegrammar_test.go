@@ -29,9 +29,9 @@ func pinnedSet(t *testing.T, probeAt string) string {
 
 // Every entry point of the CLI that takes a time reads the one grammar of
 // engine/timegrammar.tsv (engine.TimeExamples, which `memtrace help time`
-// prints), from the demo database's pinned clock, and rejects the same inputs with the same message (the TUI's override, the
-// golden YAML and engine.ParseAt are held to the same table in their own
-// packages).
+// prints), from the demo database's pinned clock, and rejects the same
+// inputs with the same message (the TUI's override, the golden YAML and
+// engine.ParseAt are held to the same table in their own packages).
 func TestTimeGrammarEveryEntryPoint(t *testing.T) {
 	db := demoDB(t)
 	type entry struct {
