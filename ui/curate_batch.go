@@ -86,13 +86,10 @@ func (p curatePane) batchKey(msg tea.KeyPressMsg) (curatePane, tea.Cmd) {
 		p.mode = modeHistory
 		return p, nil
 	}
-	c := *p.changes
-	l := rowList{c.cursor, c.top}
-	if l.navigate(curateListKeys(), msg, len(c.lines), p.listRows()) {
-		c.cursor, c.top = l.cursor, l.top
-		p.changes = &c
+	if p.navigate(msg) {
 		return p, nil
 	}
+	c := *p.changes
 	switch {
 	case key.Matches(msg, k.Back), key.Matches(msg, k.Changes):
 		p.mode, p.changes = modeHistory, nil

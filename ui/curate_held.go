@@ -20,9 +20,7 @@ func (p curatePane) heldKey(msg tea.KeyPressMsg) (curatePane, tea.Cmd) {
 	if p.heldCur < len(p.held) {
 		cur = p.held[p.heldCur]
 	}
-	l := rowList{p.heldCur, p.heldTop}
-	if l.navigate(curateListKeys(), msg, len(p.held), p.listRows()) {
-		p.heldCur, p.heldTop = l.cursor, l.top
+	if p.navigate(msg) {
 		return p, nil
 	}
 	switch {

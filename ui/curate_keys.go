@@ -75,9 +75,7 @@ func (p curatePane) handleKey(msg tea.KeyPressMsg) (curatePane, tea.Cmd) {
 func (p curatePane) controlKey(msg tea.KeyPressMsg) (curatePane, tea.Cmd) {
 	k := p.keys
 	items := p.controlItems()
-	l := rowList{p.cursor, p.top}
-	if l.navigate(curateListKeys(), msg, len(items), p.listRows()) {
-		p.cursor, p.top = l.cursor, l.top
+	if p.navigate(msg) {
 		return p, nil
 	}
 	switch {
@@ -98,9 +96,7 @@ func (p curatePane) controlKey(msg tea.KeyPressMsg) (curatePane, tea.Cmd) {
 func (p curatePane) historyKey(msg tea.KeyPressMsg) (curatePane, tea.Cmd) {
 	k := p.keys
 	hist := p.history()
-	l := rowList{p.histCur, p.histTop}
-	if l.navigate(curateListKeys(), msg, len(hist), p.listRows()) {
-		p.histCur, p.histTop = l.cursor, l.top
+	if p.navigate(msg) {
 		return p, nil
 	}
 	if p.histCur >= len(hist) {
@@ -127,9 +123,7 @@ func (p curatePane) queueKey(msg tea.KeyPressMsg) (curatePane, tea.Cmd) {
 	if p.cursor < len(queue) {
 		cur = queue[p.cursor]
 	}
-	l := rowList{p.cursor, p.top}
-	if l.navigate(curateListKeys(), msg, len(queue), p.listRows()) {
-		p.cursor, p.top = l.cursor, l.top
+	if p.navigate(msg) {
 		return p, nil
 	}
 	switch {

@@ -177,6 +177,22 @@ func (p *curatePane) listState() (*int, *int, int) {
 	return &p.cursor, &p.top, len(p.queue())
 }
 
+// navigate moves the current list's cursor when msg is a navigation key
+// (every Curate list moves alike) and reports whether it was one.
+func (p *curatePane) navigate(msg tea.KeyPressMsg) bool {
+	if p.mode == modeBatch && p.changes != nil {
+		c := *p.changes // the previous model keeps its own cursor
+		p.changes = &c
+	}
+	cur, top, n := p.listState()
+	l := rowList{*cur, *top}
+	if !l.navigate(curateListKeys(), msg, n, p.listRows()) {
+		return false
+	}
+	*cur, *top = l.cursor, l.top
+	return true
+}
+
 // listTop is the pane line of the current list's first row: below the
 // header line, the filter bar when it shows and the column header.
 func (p curatePane) listTop() int {

@@ -117,9 +117,7 @@ func (p curatePane) visibleLinks() []supersededLink {
 func (p curatePane) supersededKey(msg tea.KeyPressMsg) (curatePane, tea.Cmd) {
 	k := p.keys
 	links := p.visibleLinks()
-	l := rowList{p.supCur, p.supTop}
-	if l.navigate(curateListKeys(), msg, len(links), p.listRows()) {
-		p.supCur, p.supTop = l.cursor, l.top
+	if p.navigate(msg) {
 		return p, nil
 	}
 	switch {
