@@ -18,26 +18,14 @@ func (p curatePane) handleKey(msg tea.KeyPressMsg) (curatePane, tea.Cmd) {
 	case key.Matches(msg, k.Reload):
 		return p.reload()
 	case key.Matches(msg, k.History):
-		if p.mode == modeHistory || p.mode == modeBatch {
-			p.mode = modeQueue
-		} else {
-			p.mode = modeHistory
-		}
+		p.toggleMode(modeHistory, modeBatch)
 		p.changes = nil
 		return p.setFilter("")
 	case key.Matches(msg, k.Held):
-		if p.mode == modeHeld {
-			p.mode = modeQueue
-		} else {
-			p.mode = modeHeld
-		}
+		p.toggleMode(modeHeld)
 		return p, nil
 	case key.Matches(msg, k.Superseded) && p.mode != modeControl:
-		if p.mode == modeSuperseded {
-			p.mode = modeQueue
-		} else {
-			p.mode = modeSuperseded
-		}
+		p.toggleMode(modeSuperseded)
 		return p.setFilter("")
 	case msg.String() == "esc" && p.mode == modeQueue && p.anchor >= 0:
 		p.anchor = -1
@@ -49,11 +37,7 @@ func (p curatePane) handleKey(msg tea.KeyPressMsg) (curatePane, tea.Cmd) {
 		p.filter.clear()
 		return p.setFilter("")
 	case key.Matches(msg, k.Control):
-		if p.mode == modeControl {
-			p.mode = modeQueue
-		} else {
-			p.mode = modeControl
-		}
+		p.toggleMode(modeControl)
 		p.cursor = 0
 		return p, nil
 	}

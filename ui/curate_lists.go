@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -80,6 +81,16 @@ func supersededQuery() rowQuery[supersededLink] {
 // filterable: the current list has a "/" filter.
 func (p curatePane) filterable() bool {
 	return p.mode == modeQueue || p.mode == modeHistory || p.mode == modeSuperseded
+}
+
+// toggleMode is a list key's toggle: back to the queue from mode (or from
+// one of also, the modes it leads to), else into mode.
+func (p *curatePane) toggleMode(mode curateMode, also ...curateMode) {
+	if p.mode == mode || slices.Contains(also, p.mode) {
+		p.mode = modeQueue
+		return
+	}
+	p.mode = mode
 }
 
 // enterMode shows list mode with no filter (the palette's :batch and
