@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -76,7 +75,7 @@ func (db *DB) LoadMemories(ctx context.Context, ms []*engine.Memory, a engine.Ac
 // the change notification.
 func (db *DB) copyMemories(ctx context.Context, tx pgx.Tx, ms []*engine.Memory, a engine.Actor) error {
 	var seq int64
-	if err := tx.QueryRow(ctx, `SELECT value FROM counters WHERE name = 'seq' FOR UPDATE`).Scan(&seq); err != nil {
+	if err := tx.QueryRow(ctx, lockSeqSQL).Scan(&seq); err != nil {
 		return fmt.Errorf("lock seq: %w", err)
 	}
 	// len(ms) ids at once: every writer of memories holds the seq lock,
@@ -116,19 +115,21 @@ func (db *DB) copyMemories(ctx context.Context, tx pgx.Tx, ms []*engine.Memory, 
 		})); err != nil {
 		return fmt.Errorf("copy audit: %w", err)
 	}
-	n := Notification{Seq: seq + int64(len(ms)), More: len(ms) > notifyMaxIDs}
-	for _, m := range ms[:min(len(ms), notifyMaxIDs)] {
-		n.Memories = append(n.Memories, m.ID)
+	ids := make([]int64, len(ms))
+	for i, m := range ms {
+		ids[i] = m.ID
 	}
+	var batches []string
 	if a.Batch != "" {
-		n.Batches = []string{a.Batch}
+		batches = []string{a.Batch}
 	}
-	payload, err := json.Marshal(n)
+	newSeq := seq + int64(len(ms))
+	payload, err := notificationPayload(newSeq, ids, batches)
 	if err != nil {
 		return err
 	}
 	if _, err := tx.Exec(ctx, `WITH flush AS (UPDATE counters SET value = $1 WHERE name = 'seq') SELECT pg_notify($2, $3)`,
-		n.Seq, NotifyChannel(db.space), string(payload)); err != nil {
+		newSeq, NotifyChannel(db.space), payload); err != nil {
 		return fmt.Errorf("write seq and notify: %w", err)
 	}
 	return nil

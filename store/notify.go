@@ -42,10 +42,13 @@ func (tx *Tx) changed(memoryID int64, batch string) {
 	}
 }
 
+// lockSeqSQL takes the row lock on the seq counter and reads it.
+const lockSeqSQL = `SELECT value FROM counters WHERE name = 'seq' FOR UPDATE`
+
 // lockSeq takes the row lock on the space's seq counter that serialises
 // its writers, and loads the counter (postgres.go says why a row lock).
 func (tx *Tx) lockSeq(ctx context.Context) error {
-	if err := tx.tx.QueryRowContext(ctx, `SELECT value FROM counters WHERE name = 'seq' FOR UPDATE`).Scan(&tx.seq); err != nil {
+	if err := tx.tx.QueryRowContext(ctx, lockSeqSQL).Scan(&tx.seq); err != nil {
 		return fmt.Errorf("lock seq: %w", err)
 	}
 	tx.seqLoaded = true
@@ -82,8 +85,14 @@ func (tx *Tx) flushAndNotify(ctx context.Context, space string) error {
 
 // notification is the payload of the transaction's notification.
 func (tx *Tx) notification() (string, error) {
-	n := Notification{Seq: tx.seq, Batches: tx.batches}
-	ids := slices.Clone(tx.memIDs)
+	return notificationPayload(tx.seq, tx.memIDs, tx.batches)
+}
+
+// notificationPayload is the JSON of a notification of the changes up to
+// seq: the memory ids sorted and unique, at most notifyMaxIDs of them.
+func notificationPayload(seq int64, memIDs []int64, batches []string) (string, error) {
+	n := Notification{Seq: seq, Batches: batches}
+	ids := slices.Clone(memIDs)
 	slices.Sort(ids)
 	ids = slices.Compact(ids)
 	if len(ids) > notifyMaxIDs {
