@@ -134,6 +134,9 @@ func TestSupersessionByHand(t *testing.T) {
 	wait("Unlink memory #1")
 	tm.Type("y")
 	linkIs(0)
+	// The store changes before the pane hears of it: quit only once the
+	// batch joined the undo stack.
+	wait("done (batch")
 	tm.Type("q")
 	final := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(Model)
 	if n := len(final.memories().batches); n != 3 {
