@@ -128,7 +128,11 @@ mkdir -p "$work/srv/good" "$work/srv/tampered"
 cp dist/checksums.txt dist/memtrace_*_linux_*.tar.gz "$work/srv/good/"
 cp dist/checksums.txt dist/memtrace_*_linux_*.tar.gz "$work/srv/tampered/"
 bad=$(ls "$work"/srv/tampered/memtrace_*_linux_amd64.tar.gz)
-printf 'X' | dd of="$bad" bs=1 seek=1000 conv=notrunc status=none
+# Change one byte to another value: writing a fixed byte left the archive
+# as it was whenever that byte already held it (1 build in 256).
+orig=$(dd if="$bad" bs=1 skip=1000 count=1 status=none | od -An -tu1 | tr -d ' \n')
+printf "\\$(printf '%03o' $(((orig + 1) % 256)))" | dd of="$bad" bs=1 seek=1000 conv=notrunc status=none
+cmp -s "$bad" "$work/srv/good/$(basename "$bad")" && fail "the tampered archive is the same as the good one"
 go build -o "$work/serve" ./.ci/serve
 "$work/serve" -dir "$work/srv" -url-file "$work/url" -for 5m &
 server_pid=$!
