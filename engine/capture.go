@@ -56,7 +56,7 @@ func (e *Engine) NewCapturer(ctx context.Context) (*Capturer, error) {
 	}
 	c := &Capturer{e: e, filter: filter.New(), gates: g, judge: e.judge, rule: newSupersedeRule(), guard: injectionPatterns()}
 	if c.judge == nil {
-		c.judge = RuleJudge{tables: typeTables()}
+		c.judge = RuleJudge{tables: defaultTypeTables()}
 	}
 	c.decider = judgeDecider(c.judge)
 	return c, nil
