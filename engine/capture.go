@@ -279,6 +279,7 @@ func (c *Capturer) run(ctx context.Context, ps []*pending, done []bool, batch st
 		return nil
 	})
 	if err != nil {
+		pipe.finish(true)     // no worker reads the index any more
 		c.dx, e.dx = nil, nil // it may hold rolled-back inserts
 		if fresh {
 			c.batch = "" // its id was rolled back with it
