@@ -262,6 +262,17 @@ func (ix *lshIndex) scan(s *lshScratch, vec []float32, codes *[lshBands]uint16, 
 	for b, c := range *codes {
 		list := ix.buckets[b][c]
 		for i, id := range list {
+			if sketched && i%8 == 0 {
+				// Every 8 candidates, their records' scales first: 8
+				// independent reads, which the CPU overlaps, instead of
+				// one cache miss after the other.
+				for k, id := range list[i:min(i+8, len(list))] {
+					scales[k] = 0
+					if id >= 0 && int(id) < nrec {
+						scales[k] = math.Float32frombits(binary.LittleEndian.Uint32(ix.sketch[int(id)*sketchStride:]))
+					}
+				}
+			}
 			if id < 0 || int(id) >= len(ix.norms) {
 				continue
 			}
@@ -276,17 +287,6 @@ func (ix *lshIndex) scan(s *lshScratch, vec []float32, codes *[lshBands]uint16, 
 			}
 			s.seen[id] = s.gen
 			if sketched {
-				// Every 8 candidates, their records' scales first: 8
-				// independent reads, which the CPU overlaps, instead of
-				// one cache miss after the other.
-				if i%8 == 0 {
-					for k, id := range list[i:min(i+8, len(list))] {
-						scales[k] = 0
-						if id >= 0 && int(id) < nrec {
-							scales[k] = math.Float32frombits(binary.LittleEndian.Uint32(ix.sketch[int(id)*sketchStride:]))
-						}
-					}
-				}
 				if scale := scales[i%8]; scale != 0 {
 					// Σ_b q_b·v_b over the blocks (at most 60 · 65535 · 255
 					// < 2³²), four sums at a time.
