@@ -300,12 +300,25 @@ func (db *DB) run(ctx context.Context, pool *sql.DB, write bool, fn func(tx *Tx)
 	}
 	if err := finish(ctx); err != nil {
 		_ = sqlTx.Rollback()
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			return cancelled("commit", ctxErr)
+		}
 		return txError(db.path, "", err)
 	}
 	if err := sqlTx.Commit(); err != nil {
+		if ctxErr := ctx.Err(); ctxErr != nil && errors.Is(err, sql.ErrTxDone) {
+			// database/sql rolled the transaction back when ctx ended.
+			return cancelled("commit", ctxErr)
+		}
 		return txError(db.path, "commit", err)
 	}
 	return nil
+}
+
+// cancelled is the error of a write transaction rolled back because its
+// context ended before the commit: the context's error, saying so.
+func cancelled(what string, ctxErr error) error {
+	return fmt.Errorf("%s: %w: the transaction was rolled back, nothing of it was written", what, ctxErr)
 }
 
 // readValue runs fn in a read transaction and returns its value.
