@@ -106,6 +106,7 @@ type pending struct {
 	hash     string
 	subjects []string
 	terms    []string
+	change   *changeFinding // the supersession rule's reading (with the rule)
 }
 
 // prepareStore computes what p's memory would hold (see pending).
@@ -117,6 +118,8 @@ func (c *Capturer) prepareStore(p *pending) {
 	p.hash = ContentHash(p.content)
 	if c.rule != nil {
 		p.subjects = c.rule.subjectsOf(lexNorm(p.content))
+		f := c.rule.find(p.content)
+		p.change = &f
 	}
 	p.terms = lexTerms(p.content)
 	p.prepared = true

@@ -177,18 +177,19 @@ func (e *Engine) Unsupersede(ctx context.Context, id int64, a Actor) (*Memory, s
 }
 
 // supersessionFor runs the supersession rule for mem, about to be inserted
-// by this batch: it returns the one older memory mem replaces and the shared
-// subject and marker, or nil. It appends to the capture's trail what it
+// by this batch, given change, the rule's reading of mem.Content: it
+// returns the one older memory mem replaces and the shared subject and
+// marker, or nil. It appends to the capture's trail what it
 // found when the text carries a change marker and nothing qualified. A new
 // memory that supersedes a fact states that fact's current value, so it is
 // made a fact too (a past-tense "I moved to Busan" would otherwise be an
 // episode that fades in weeks while the fact it replaced is hidden).
-func (w *batchWriter) supersessionFor(mem *Memory) (old *Memory, subject, marker string, note *Decision) {
+func (w *batchWriter) supersessionFor(mem *Memory, change *changeFinding) (old *Memory, subject, marker string, note *Decision) {
 	c := w.c
 	if c.rule == nil { // detection off (the benchmark's reference)
 		return nil, "", "", nil
 	}
-	f := c.rule.find(mem.Content)
+	f := *change
 	if f.Marker == "" {
 		return nil, "", "", nil
 	}

@@ -115,7 +115,7 @@ type supersedeLink struct {
 // the judge's.
 func (w *batchWriter) supersessions(p *pending, mem *Memory) ([]supersedeLink, []Decision) {
 	kind := mem.Kind
-	old, subject, marker, note := w.supersessionFor(mem)
+	old, subject, marker, note := w.supersessionFor(mem, p.change)
 	mem.Kind = kind // set again below when something is superseded
 	var links []supersedeLink
 	var notes []Decision
@@ -133,7 +133,7 @@ func (w *batchWriter) supersessions(p *pending, mem *Memory) ([]supersedeLink, [
 		}
 	} else {
 		if marker == "" && w.c.rule != nil {
-			marker = w.c.rule.find(mem.Content).Marker
+			marker = p.change.Marker
 		}
 		shown := map[int64]bool{}
 		var named []SupersedeCandidate
