@@ -79,15 +79,16 @@ func (ix *Index) relength(slot int32) {
 	if !d.live {
 		return
 	}
-	fixed := d.own
+	body := &ix.body[slot]
+	fixed := body.own
 	K := len(ix.ctxW)
 	for k, n := range ix.win[int(slot)*K : int(slot+1)*K] {
 		if n >= 0 && ix.docs[n].live && !ix.docs[n].mute {
-			fixed += int64(math.Round(ix.ctxW[k] * float64(ix.docs[n].own)))
+			fixed += int64(math.Round(ix.ctxW[k] * float64(ix.body[n].own)))
 		}
 	}
-	ix.totalLen += fixed - d.fixed
-	d.fixed, d.length = fixed, float64(fixed)/lengthScale
+	ix.totalLen += fixed - body.fixed
+	body.fixed, d.length = fixed, float64(fixed)/lengthScale
 }
 
 // growWindows gives every slot a window (empty for new slots).
