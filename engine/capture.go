@@ -92,6 +92,34 @@ type pending struct {
 	// answered on (p.verdict.Updates); nil when no judge saw any.
 	shown  []SupersedeCandidate
 	review *ReviewItem // the queue item this offer re-offers (Reoffer), else nil
+	// entry is the dedupe index's entry of vec, and pre its near-duplicate
+	// among the memories indexed before the batch, when the message was
+	// decided on every CPU (capture_parallel.go); else nil.
+	entry *lshEntry
+	pre   *preDup
+	slot  *decideSlot // the chunk p is decided in, when on every CPU
+	// What a memory of the message would hold, computed before the write
+	// (prepareStore): its content and content hash, the subjects it names
+	// (with supersession), and its lexical terms.
+	prepared bool
+	content  string
+	hash     string
+	subjects []string
+	terms    []string
+}
+
+// prepareStore computes what p's memory would hold (see pending).
+func (c *Capturer) prepareStore(p *pending) {
+	if p.prepared {
+		return
+	}
+	p.content = strings.TrimSpace(c.filter.StripMemoryTags(p.msg.Text))
+	p.hash = ContentHash(p.content)
+	if c.rule != nil {
+		p.subjects = c.rule.subjectsOf(lexNorm(p.content))
+	}
+	p.terms = lexTerms(p.content)
+	p.prepared = true
 }
 
 // CaptureBatch runs msgs through the pipeline — L1 rules, L2 regex, the L3
@@ -176,6 +204,7 @@ func (c *Capturer) run(ctx context.Context, ps []*pending, done []bool, batch st
 	c.adoptIndex()
 	defer func() { c.dx = nil }()
 	inBatch := map[string]bool{}
+	var todo []*pending
 	for i, p := range ps {
 		m := p.msg
 		if done[i] || inBatch[m.ID] {
@@ -183,14 +212,24 @@ func (c *Capturer) run(ctx context.Context, ps []*pending, done []bool, batch st
 			continue
 		}
 		inBatch[m.ID] = true
-		if err := c.decide(ctx, p); err != nil {
-			return nil, err
+		todo = append(todo, p)
+	}
+	var pipe *decidePipe
+	if c.parallelDecide(len(todo)) {
+		pipe = c.startDecide(ctx, todo)
+		defer pipe.finish(true)
+	} else {
+		for _, p := range todo {
+			if err := c.decide(ctx, p); err != nil {
+				return nil, err
+			}
 		}
 	}
 	e.mu.RLock()
 	seq0 := e.seq
 	e.mu.RUnlock()
 	var changed []*Memory
+	var terms map[int64][]string
 	fresh := false
 	err := e.store.Update(ctx, func(q Queries) error {
 		// The transaction holds the write lock from its start (BEGIN
@@ -212,27 +251,31 @@ func (c *Capturer) run(ctx context.Context, ps []*pending, done []bool, batch st
 		if batch == "" {
 			batch = c.batch
 		}
-		w := &batchWriter{c: c, q: q, actor: Actor{Name: "capture", Batch: batch}}
-		defer func() { changed = append(others, w.written()...) }()
+		w := &batchWriter{c: c, q: q, actor: Actor{Name: "capture", Batch: batch}, pipe: pipe}
+		defer func() { changed, terms = append(others, w.written()...), w.terms }()
 		// Another writer may have taken some of the messages since the
 		// check above: one query for the batch, under the write lock.
+		// todo is every message not skipped, in order; the decision
+		// workers may still be deciding some of them.
 		var offered []*pending
-		for _, p := range ps {
-			if p.res.Outcome != OutcomeSkipped && p.review == nil {
+		for _, p := range todo {
+			if p.review == nil {
 				offered = append(offered, p)
 			}
 		}
 		if w.taken, err = q.CapturesExist(ctx, messageIDs(offered)); err != nil {
 			return fmt.Errorf("capture batch: %w", err)
 		}
-		for _, p := range ps {
-			if p.res.Outcome == OutcomeSkipped {
-				continue
+		for _, p := range todo {
+			if err := p.decided(); err != nil {
+				return err
 			}
 			if err := w.write(ctx, p); err != nil {
 				return err
 			}
 		}
+		pipe.finish(false)
+		w.flushLSH()
 		return nil
 	})
 	if err != nil {
@@ -242,7 +285,7 @@ func (c *Capturer) run(ctx context.Context, ps []*pending, done []bool, batch st
 		}
 		return nil, fmt.Errorf("capture batch: %w", err)
 	}
-	if err := e.load(ctx, changed); err != nil {
+	if err := e.loadTerms(ctx, changed, terms); err != nil {
 		return nil, fmt.Errorf("capture batch: %w", err)
 	}
 	out := make([]*CaptureResult, len(ps))

@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"math"
 	"math/rand/v2"
-	"slices"
 
 	"memtrace/engine/vector"
 )
@@ -60,10 +59,6 @@ type lshIndex struct {
 	// norms[id] is the norm of id's vector when added (ids are the store's
 	// dense row ids; 0 for ids not added).
 	norms []float64
-	// seen[id] == gen marks an id already scored by this nearDuplicate
-	// call; ids are the store's dense row ids, so a slice beats a map.
-	seen []uint32
-	gen  uint32
 
 	// sketch[id*sketchStride:] is id's record: bytes 0–3 the float32 scale
 	// (the block step over norms[id], rounded up; 0: no sketch, the exact
@@ -72,13 +67,31 @@ type lshIndex struct {
 	sketch  []uint8
 	blocks  []int
 	nblocks int
+
+	// own is nearDuplicate's scratch.
+	own lshScratch
+}
+
+// lshScratch is one caller's working state for a candidate scan. A scan
+// only reads the index, so scans with scratches of their own may run at
+// the same time (between two changes of the index).
+type lshScratch struct {
+	// seen[id] == gen marks an id already looked at by this scan; ids are
+	// the store's dense row ids, so a slice beats a map.
+	seen []uint32
+	gen  uint32
 	// The query's non-zero blocks, block<<16 | norm in steps (rounded up).
 	qlist []uint32
+}
 
-	// The band codes of the last query, kept for its add (the same vector).
-	memoVec   []float32
-	memoCodes [lshBands]uint16
-	memoOK    bool
+// lshEntry is what the index keeps of one vector: its norm, band codes and
+// block sketch. Computing it only reads the index's projections, so the
+// entries of many vectors can be computed at the same time and put in
+// one after the other.
+type lshEntry struct {
+	norm  float64
+	codes [lshBands]uint16
+	rec   [sketchStride]uint8
 }
 
 type projRef struct {
@@ -132,12 +145,20 @@ func (ix *lshIndex) setSketch(id int64, v []float32) {
 	if id < 0 || int(id) >= len(ix.norms) {
 		return
 	}
+	ix.growSketch(id)
+	ix.sketchInto(ix.record(id), v, ix.norms[id])
+}
+
+func (ix *lshIndex) growSketch(id int64) {
 	if need := (int(id) + 1) * sketchStride; need > len(ix.sketch) {
 		ix.sketch = append(ix.sketch, make([]uint8, need-len(ix.sketch)+len(ix.sketch)/2/sketchStride*sketchStride)...)
 	}
-	rec := ix.record(id)
+}
+
+// sketchInto writes into rec the sketch record of v, whose norm when added
+// was vn (none for a vector of another length or a zero vn).
+func (ix *lshIndex) sketchInto(rec *[sketchStride]uint8, v []float32, vn float64) {
 	clear(rec[:])
-	vn := ix.norms[id]
 	if len(v) != len(ix.byDim) || vn == 0 {
 		return
 	}
@@ -174,21 +195,30 @@ func (ix *lshIndex) codes(v []float32) [lshBands]uint16 {
 	return out
 }
 
+// entry computes what the index keeps of v; it only reads the index.
+func (ix *lshIndex) entry(v []float32) lshEntry {
+	en := lshEntry{norm: norm(v), codes: ix.codes(v)}
+	ix.sketchInto(&en.rec, v, en.norm)
+	return en
+}
+
 func (ix *lshIndex) add(id int64, v []float32) {
+	en := ix.entry(v)
+	ix.put(id, &en)
+}
+
+// put adds id with its entry en (of the vector the scan will be given).
+func (ix *lshIndex) put(id int64, en *lshEntry) {
 	if id < 0 || id > 1<<31 {
 		return // not a row id: candidates skips such ids anyway
 	}
 	if int(id) >= len(ix.norms) {
 		ix.norms = append(ix.norms, make([]float64, int(id)+1-len(ix.norms)+len(ix.norms)/2)...)
 	}
-	ix.norms[id] = norm(v)
-	ix.setSketch(id, v)
-	codes := ix.memoCodes
-	if !ix.memoOK || !slices.Equal(v, ix.memoVec) {
-		codes = ix.codes(v)
-	}
-	ix.memoOK = false
-	for b, c := range codes {
+	ix.norms[id] = en.norm
+	ix.growSketch(id)
+	*ix.record(id) = en.rec
+	for b, c := range en.codes {
 		ix.buckets[b][c] = append(ix.buckets[b][c], id)
 	}
 }
@@ -200,6 +230,12 @@ func (ix *lshIndex) add(id int64, v []float32) {
 // returns for its id (or vecOf returns none), so the sketch may reject a
 // candidate.
 func (ix *lshIndex) nearDuplicate(vec []float32, threshold float64, sketched bool, vecOf func(int64) ([]float32, bool)) (int64, float64) {
+	codes := ix.codes(vec)
+	return ix.scan(&ix.own, vec, &codes, threshold, sketched, vecOf)
+}
+
+// scan is nearDuplicate with the caller's scratch s and vec's band codes.
+func (ix *lshIndex) scan(s *lshScratch, vec []float32, codes *[lshBands]uint16, threshold float64, sketched bool, vecOf func(int64) ([]float32, bool)) (int64, float64) {
 	var best int64
 	bestSim := threshold
 	qn := norm(vec)
@@ -214,18 +250,16 @@ func (ix *lshIndex) nearDuplicate(vec []float32, threshold float64, sketched boo
 		var top float64
 		ix.blockNorms(vec, func(_ int, n float64) { top = max(top, n) })
 		qstep = top / 65535 * (1 + 1e-6)
-		ix.qlist = ix.qlist[:0]
+		s.qlist = s.qlist[:0]
 		ix.blockNorms(vec, func(b int, n float64) {
-			ix.qlist = append(ix.qlist, uint32(b)<<16|uint32(min(65535, math.Ceil(n/qstep))))
+			s.qlist = append(s.qlist, uint32(b)<<16|uint32(min(65535, math.Ceil(n/qstep))))
 		})
 		limit = bestSim * qn / (qstep * sketchMargin)
 	}
-	ix.gen++
-	codes := ix.codes(vec)
-	ix.memoVec, ix.memoCodes, ix.memoOK = append(ix.memoVec[:0], vec...), codes, true
+	s.gen++
 	nrec := len(ix.sketch) / sketchStride
 	var scales [8]float32
-	for b, c := range codes {
+	for b, c := range *codes {
 		list := ix.buckets[b][c]
 		for i, id := range list {
 			if id < 0 || int(id) >= len(ix.norms) {
@@ -246,7 +280,7 @@ func (ix *lshIndex) nearDuplicate(vec []float32, threshold float64, sketched boo
 				if scale := scales[i%8]; scale != 0 {
 					rec := ix.record(id)
 					var acc uint32
-					for _, x := range ix.qlist {
+					for _, x := range s.qlist {
 						acc += (x & 0xffff) * uint32(rec[(4+x>>16)&(sketchStride-1)])
 					}
 					if float64(acc)*float64(scale) < limit {
@@ -254,13 +288,13 @@ func (ix *lshIndex) nearDuplicate(vec []float32, threshold float64, sketched boo
 					}
 				}
 			}
-			if int(id) >= len(ix.seen) {
-				ix.seen = append(ix.seen, make([]uint32, int(id)+1-len(ix.seen)+len(ix.seen)/2)...)
+			if int(id) >= len(s.seen) {
+				s.seen = append(s.seen, make([]uint32, int(id)+1-len(s.seen)+len(s.seen)/2)...)
 			}
-			if ix.seen[id] == ix.gen {
+			if s.seen[id] == s.gen {
 				continue
 			}
-			ix.seen[id] = ix.gen
+			s.seen[id] = s.gen
 			vn := ix.norms[id]
 			if vn == 0 {
 				continue
@@ -270,9 +304,9 @@ func (ix *lshIndex) nearDuplicate(vec []float32, threshold float64, sketched boo
 				continue
 			}
 			// Cosine with both norms known: one dot product per candidate.
-			s := float64(vector.Dot(vec, v)) / (qn * vn)
-			if s >= bestSim && (best == 0 || s > bestSim || id < best) {
-				best, bestSim = id, s
+			sim := float64(vector.Dot(vec, v)) / (qn * vn)
+			if sim >= bestSim && (best == 0 || sim > bestSim || id < best) {
+				best, bestSim = id, sim
 				limit = bestSim * qn / (qstep * sketchMargin)
 			}
 		}

@@ -27,6 +27,7 @@ type dedupeIndex struct {
 	// returns.
 	provisional []int64
 	syncSeq     int64
+	synced      bool // caught up at least once
 	maxID       int64
 	// bySubject lists, per subject, the indexed memories that name it, in
 	// id order; built only when subjects (a Capturer with supersession).
@@ -99,18 +100,44 @@ func (c *Capturer) syncIndex() {
 	dx := c.dx
 	e.mu.RLock()
 	defer e.mu.RUnlock()
+	if dx.synced && dx.syncSeq == e.seq {
+		return // the cache has not changed since
+	}
+	var fresh []*Memory
 	for _, id := range e.ids {
 		m := e.mems[id]
 		ent, ok := dx.indexed[id]
 		switch {
 		case !ok && m.Status == StatusActive:
-			dx.index(m)
-			dx.resketchLocked(e, id, m.Embedding)
+			fresh = append(fresh, m)
 		case ok && ent.seq != m.Seq:
 			ent.seq = m.Seq
 			dx.indexed[id] = ent
 			dx.resketchLocked(e, id, nil)
 		}
+	}
+	// The new memories' entries on every CPU (the whole store the first
+	// time), then into the index in id order.
+	type prepared struct {
+		en       lshEntry
+		subjects []string
+	}
+	ready := make([]prepared, len(fresh))
+	_ = parallelChunks(len(fresh), 256, func() func(lo, hi int) error {
+		return func(lo, hi int) error {
+			for i := lo; i < hi; i++ {
+				m := fresh[i]
+				ready[i].en = dx.lsh.entry(m.Embedding)
+				if dx.subjects {
+					ready[i].subjects = dx.rule.subjectsOf(lexNorm(m.Content))
+				}
+			}
+			return nil
+		}
+	})
+	for i, m := range fresh {
+		dx.put(m, &ready[i].en, ready[i].subjects)
+		dx.resketchLocked(e, m.ID, m.Embedding)
 	}
 	keep := dx.provisional[:0]
 	for _, id := range dx.provisional {
@@ -121,7 +148,7 @@ func (c *Capturer) syncIndex() {
 		}
 	}
 	dx.provisional = keep
-	dx.syncSeq = e.seq
+	dx.syncSeq, dx.synced = e.seq, true
 }
 
 // resketchLocked sketches id from the cache's vector for it, unless that is
@@ -134,15 +161,27 @@ func (dx *dedupeIndex) resketchLocked(e *Engine, id int64, indexed []float32) {
 	dx.lsh.setSketch(id, row) // no row: no sketch
 }
 
-// index adds one memory to the dedupe index.
-func (dx *dedupeIndex) index(m *Memory) {
+// indexInsert adds a memory the batch being written inserted, naming
+// subjects (the rule's reading of its content), but for its LSH entry:
+// that waits for the end of the batch (batchWriter.flushLSH), because the
+// decision workers may still be scanning the LSH.
+func (dx *dedupeIndex) indexInsert(m *Memory, subjects []string) {
+	if !dx.subjects {
+		subjects = nil
+	}
+	dx.put(m, nil, subjects)
+}
+
+// put adds m with its LSH entry (none: added later) and the subjects it
+// names.
+func (dx *dedupeIndex) put(m *Memory, en *lshEntry, subjects []string) {
 	dx.indexed[m.ID] = indexedEntry{seq: m.Seq, hash: m.Hash}
 	dx.maxID = max(dx.maxID, m.ID)
 	dx.byHash[m.Hash] = m.ID
-	dx.lsh.add(m.ID, m.Embedding)
-	if dx.subjects {
-		for _, s := range dx.rule.subjectsOf(lexNorm(m.Content)) {
-			dx.bySubject[s] = append(dx.bySubject[s], m.ID)
-		}
+	if en != nil {
+		dx.lsh.put(m.ID, en)
+	}
+	for _, s := range subjects {
+		dx.bySubject[s] = append(dx.bySubject[s], m.ID)
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"memtrace/engine/vector"
 )
 
 // The write half of a capture batch: dedupe, reinforce, store, lessons, and the dedupe index.
@@ -23,6 +25,13 @@ type batchWriter struct {
 	reinforced   map[int64]*Memory // those of them written (reinforced or superseded)
 	synced       bool              // the dedupe index has caught up with the cache
 	taken        map[string]bool   // message ids another writer captured since the batch's check
+	// bands lists this batch's inserts by band code and entries holds
+	// their LSH entries: the LSH takes them at the end of the batch
+	// (flushLSH), while the decision workers may still scan it.
+	bands   [lshBands]map[uint16][]int64
+	entries map[int64]*lshEntry
+	pipe    *decidePipe        // the decision workers, when on every CPU
+	terms   map[int64][]string // the lexical terms of the batch's inserts
 }
 
 func (w *batchWriter) write(ctx context.Context, p *pending) error {
@@ -74,10 +83,9 @@ func (w *batchWriter) lesson(ctx context.Context, p *pending) error {
 // duplicates (same content hash, or cosine ≥ Config.DedupeSimilarity).
 func (w *batchWriter) storeOrReinforce(ctx context.Context, p *pending) error {
 	r, m, v := p.res, p.msg, p.verdict
-	content := w.c.filter.StripMemoryTags(m.Text)
-	content = strings.TrimSpace(content)
-	hash := ContentHash(content)
-	dup, sim := w.duplicate(hash, p.vec)
+	w.c.prepareStore(p)
+	content, hash := p.content, p.hash
+	dup, sim := w.duplicate(hash, p)
 	if dup != nil {
 		before := dup.Importance
 		dup.AccessCount++
@@ -102,7 +110,7 @@ func (w *batchWriter) storeOrReinforce(ctx context.Context, p *pending) error {
 	mem := &Memory{Key: m.ID, Content: content, Kind: v.Kind, Type: v.Type, Importance: v.Importance,
 		Scope: ProjectScope(m.Project), Role: m.Role, Session: m.Session, CreatedAt: m.At, LastAccessedAt: m.At,
 		Embedding: p.vec, Embedder: w.c.e.embedder.Name()}
-	if err := w.c.e.PrepareMemory(ctx, mem); err != nil {
+	if err := w.c.e.prepareMemory(ctx, mem, hash); err != nil {
 		return err
 	}
 	links, notes := w.supersessions(p, mem)
@@ -113,7 +121,21 @@ func (w *batchWriter) storeOrReinforce(ctx context.Context, p *pending) error {
 		w.insertedByID = map[int64]*Memory{}
 	}
 	w.insertedByID[mem.ID] = mem
-	w.c.dx.index(mem)
+	w.c.dx.indexInsert(mem, p.subjects)
+	if w.terms == nil {
+		w.terms = map[int64][]string{}
+	}
+	w.terms[mem.ID] = p.terms
+	if w.entries == nil {
+		w.entries = map[int64]*lshEntry{}
+	}
+	w.entries[mem.ID] = p.entry
+	for b, c := range p.entry.codes {
+		if w.bands[b] == nil {
+			w.bands[b] = map[uint16][]int64{}
+		}
+		w.bands[b][c] = append(w.bands[b][c], mem.ID)
+	}
 	w.c.dx.provisional = append(w.c.dx.provisional, mem.ID)
 	r.Outcome, r.MemoryID = OutcomeStored, mem.ID
 	r.Trail = append(r.Trail, Decision{Layer: LayerDedupe, Verdict: "pass", Reason: "no active duplicate"},
@@ -130,11 +152,26 @@ func (w *batchWriter) storeOrReinforce(ctx context.Context, p *pending) error {
 // duplicate finds an active memory with the same content hash or a vector
 // at least DedupeSimilarity close, in the engine's caches or among this
 // batch's inserts. It returns the memory to update and how it matched.
-func (w *batchWriter) duplicate(hash string, vec []float32) (*Memory, string) {
+// It sets p.entry, the index entry of p.vec, when the decision did not.
+func (w *batchWriter) duplicate(hash string, p *pending) (*Memory, string) {
 	e := w.c.e
 	if !w.synced {
+		if w.c.dx != nil {
+			e.mu.RLock()
+			changed := e.seq != w.c.dx.syncSeq
+			e.mu.RUnlock()
+			if changed {
+				// Another writer's changes reached the cache: the index
+				// catches up once no worker scans it.
+				w.pipe.finish(false)
+			}
+		}
 		w.c.syncIndex()
 		w.synced = true
+	}
+	if p.entry == nil {
+		en := w.c.dx.lsh.entry(p.vec)
+		p.entry = &en
 	}
 	if id, ok := w.c.dx.byHash[hash]; ok {
 		if m := w.find(id); m != nil && m.Hash == hash {
@@ -143,9 +180,21 @@ func (w *batchWriter) duplicate(hash string, vec []float32) (*Memory, string) {
 	}
 	// One read lock over the whole candidate scan rather than one per
 	// candidate; vectorOfLocked reads the cache under it.
-	e.mu.RLock()
-	id, sim := w.c.dx.lsh.nearDuplicate(vec, e.cfg.DedupeSimilarity, e.seq == w.c.dx.syncSeq, w.vectorOfLocked)
-	e.mu.RUnlock()
+	dx, thr := w.c.dx, e.cfg.DedupeSimilarity
+	var id int64
+	var sim float64
+	if p.pre != nil && p.pre.seq == dx.syncSeq {
+		// The LSH was scanned while deciding, at the seq it is still at.
+		id, sim = p.pre.id, p.pre.sim
+	} else {
+		e.mu.RLock()
+		id, sim = dx.lsh.scan(&dx.lsh.own, p.vec, &p.entry.codes, thr, e.seq == dx.syncSeq, e.vec.Get)
+		e.mu.RUnlock()
+	}
+	// The LSH holds none of this batch's inserts yet: they are scanned here.
+	if bid, bsim := w.batchNearest(p.vec, &p.entry.codes, thr); bid != 0 && (id == 0 || bsim > sim || bsim == sim && bid < id) {
+		id, sim = bid, bsim
+	}
 	if id == 0 {
 		return nil, ""
 	}
@@ -154,6 +203,45 @@ func (w *batchWriter) duplicate(hash string, vec []float32) (*Memory, string) {
 		return nil, ""
 	}
 	return m, "similarity " + strconv.FormatFloat(sim, 'f', 2, 64)
+}
+
+// batchNearest is lshIndex.scan over this batch's inserts only: the most
+// similar at or above threshold among those sharing a band with vec (whose
+// band codes are codes), the lower id on a tie, by the same cosine.
+func (w *batchWriter) batchNearest(vec []float32, codes *[lshBands]uint16, threshold float64) (int64, float64) {
+	var best int64
+	bestSim := threshold
+	qn := norm(vec)
+	if qn == 0 {
+		return 0, 0
+	}
+	for b, c := range codes {
+		for _, id := range w.bands[b][c] {
+			m, en := w.insertedByID[id], w.entries[id]
+			if m == nil || en == nil || en.norm == 0 || len(m.Embedding) != len(vec) {
+				continue
+			}
+			vn := en.norm
+			sim := float64(vector.Dot(vec, m.Embedding)) / (qn * vn)
+			if sim >= bestSim && (best == 0 || sim > bestSim || id < best) {
+				best, bestSim = id, sim
+			}
+		}
+	}
+	return best, bestSim
+}
+
+// flushLSH puts the batch's inserts into the LSH, in id order, once no
+// decision worker scans it.
+func (w *batchWriter) flushLSH() {
+	ids := make([]int64, 0, len(w.entries))
+	for id := range w.entries {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		w.c.dx.lsh.put(id, w.entries[id])
+	}
 }
 
 // written returns the memories this batch inserted or reinforced, as

@@ -110,6 +110,18 @@ func (e *Engine) termNos(dst []int32, text string) []int32 {
 	return dst
 }
 
+// lexTerms is the lexical terms of text, in order: what termNos numbers.
+// It needs no lock.
+func lexTerms(text string) []string {
+	var out []string
+	textnorm.Words(text, func(w string, hangul bool) {
+		if t, ok := textnorm.Term(w, hangul); ok {
+			out = append(out, t)
+		}
+	})
+	return out
+}
+
 // ownTerms is the term numbers of a memory's own text. Caller holds e.mu
 // (read).
 func (e *Engine) ownTerms(id int64) []int32 {
@@ -137,8 +149,9 @@ func (e *Engine) ownTerms(id int64) []int32 {
 // id's own words must be posted again. A batch marks every memory first and
 // flushes once, so a document that several of the batch's memories touch
 // is indexed once, from the final state — the same document an index per
-// memory would have ended with. Caller holds e.mu; e.mems already holds m.
-func (e *Engine) markLexical(m *Memory, old *Memory, existed bool, dirty map[int64]bool) {
+// memory would have ended with. terms, when not nil, are lexTerms of
+// m.Content. Caller holds e.mu; e.mems already holds m.
+func (e *Engine) markLexical(m *Memory, old *Memory, existed bool, dirty map[int64]bool, terms []string) {
 	if e.sessions == nil {
 		e.sessions = newSessionIndex(0)
 	}
@@ -149,7 +162,14 @@ func (e *Engine) markLexical(m *Memory, old *Memory, existed bool, dirty map[int
 	if !contentChanged && had && prev == pos {
 		return // access counts, tiers, boosts: nothing the index sees
 	}
-	if contentChanged {
+	switch {
+	case contentChanged && terms != nil:
+		toks := make([]int32, len(terms))
+		for i, t := range terms {
+			toks[i] = e.lex.TermNo(t)
+		}
+		s.toks[m.ID] = toks
+	case contentChanged:
 		s.toks[m.ID] = e.termNos(nil, m.Content)
 	}
 	dirty[m.ID] = dirty[m.ID] || contentChanged || !had

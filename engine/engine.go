@@ -144,6 +144,12 @@ func Open(ctx context.Context, o Options) (*Engine, error) {
 
 // load indexes a batch of memories read from the store.
 func (e *Engine) load(ctx context.Context, ms []*Memory) error {
+	return e.loadTerms(ctx, ms, nil)
+}
+
+// loadTerms is load given the lexical terms (textnorm.Term of each word)
+// of some memories' contents, by id, computed before the cache's lock.
+func (e *Engine) loadTerms(ctx context.Context, ms []*Memory, terms map[int64][]string) error {
 	if err := e.ensureVectors(ctx, ms); err != nil {
 		return err
 	}
@@ -152,7 +158,7 @@ func (e *Engine) load(ctx context.Context, ms []*Memory) error {
 	dirty := map[int64]bool{}
 	for _, m := range ms {
 		old, existed := e.cache(m)
-		e.markLexical(m, old, existed, dirty)
+		e.markLexical(m, old, existed, dirty, terms[m.ID])
 	}
 	e.flushLexical(dirty)
 	return nil
@@ -401,10 +407,15 @@ func (e *Engine) Embed(ctx context.Context, texts ...string) ([][]float32, error
 // PrepareMemory fills the derived and default fields of a memory about to
 // be inserted: hash, vector, status, tier, scope, kind and timestamps.
 func (e *Engine) PrepareMemory(ctx context.Context, m *Memory) error {
+	return e.prepareMemory(ctx, m, ContentHash(m.Content))
+}
+
+// prepareMemory is PrepareMemory given ContentHash(m.Content).
+func (e *Engine) prepareMemory(ctx context.Context, m *Memory, hash string) error {
 	if err := ValidateMemory(m); err != nil {
 		return err
 	}
-	m.Hash = ContentHash(m.Content)
+	m.Hash = hash
 	if m.Embedder != e.embedder.Name() || len(m.Embedding) != e.embedder.Dim() {
 		vs, err := e.embedder.Embed(ctx, []string{m.Content})
 		if err != nil {
