@@ -177,11 +177,17 @@ func (ix *Index) Search(q []float32, n int) []Hit {
 	qn := make([]float32, ix.dim)
 	copy(qn, q)
 	Normalize(qn)
-	// A min-heap of the n best; the root is the worst kept.
-	if h, ok := ix.searchPostings(qn, n); ok {
-		topn.Sort(h)
-		return h
+	h, ok := ix.searchPostings(qn, n)
+	if !ok {
+		h = ix.searchRows(qn, n)
 	}
+	topn.Sort(h)
+	return h
+}
+
+// searchRows is Search by a pass over every row: the n best of qn
+// (normalised) in a min-heap whose root is the worst kept, unsorted.
+func (ix *Index) searchRows(qn []float32, n int) []Hit {
 	h := make([]Hit, 0, min(n, len(ix.ids)))
 	if sq, ok := sparseQuery(qn); ok {
 		for i, id := range ix.ids {
@@ -189,7 +195,6 @@ func (ix *Index) Search(q []float32, n int) []Hit {
 				h = topn.Push(h, Hit{ID: id, Score: s}, n)
 			}
 		}
-		topn.Sort(h)
 		return h
 	}
 	for i, id := range ix.ids {
@@ -198,7 +203,6 @@ func (ix *Index) Search(q []float32, n int) []Hit {
 			h = topn.Push(h, Hit{ID: id, Score: s}, n)
 		}
 	}
-	topn.Sort(h)
 	return h
 }
 

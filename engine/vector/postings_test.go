@@ -174,3 +174,64 @@ func TestPostingsOnlyForSparseRows(t *testing.T) {
 		t.Fatalf("dense index: Search %v, Dot %v", got, want)
 	}
 }
+
+// memoryText is a bilingual synthetic memory, one or two sentences of a
+// small vocabulary (as `memtrace bench recall`'s): the hashed embedder's
+// rows have about 20 nonzero lane pairs.
+func memoryText(r *rand.Rand) string {
+	people := []string{"Mina", "Jisoo", "Alex", "Sam", "엄마", "민준", "서연", "팀장님"}
+	places := []string{"Busan", "Seoul", "Chungju", "the office", "충주", "부산", "회사", "병원"}
+	things := []string{"apples", "coffee", "a new laptop", "the release", "사과", "커피", "노트북", "혈압약", "여행 계획"}
+	pick := func(xs []string) string { return xs[r.IntN(len(xs))] }
+	if r.IntN(2) == 0 {
+		return fmt.Sprintf("%s and I talked about %s in %s on day %d.", pick(people), pick(things), pick(places), r.IntN(300))
+	}
+	return fmt.Sprintf("%d일에 %s랑 %s에서 %s 얘기를 했어.", r.IntN(300), pick(people), pick(places), pick(things))
+}
+
+// A search of a short hashed query through the postings against the pass
+// over every row it replaced (sparse.go's lane pairs, the same hits) and
+// the full dense pass (the scan floor), at 10k and 100k memories:
+//
+//	go test ./engine/vector -run '^$' -bench SearchPaths -benchtime 200x
+//
+// (ns/op is one search.)
+func BenchmarkSearchPaths(b *testing.B) {
+	h := NewHashed(0)
+	for _, n := range []int{10_000, 100_000} {
+		r := rand.New(rand.NewPCG(uint64(n), 1))
+		ix := NewIndex(h.Dim())
+		ix.Reserve(n)
+		for i := range n {
+			ix.Set(int64(i), h.EmbedOne(memoryText(r)))
+		}
+		queries := []string{"What did Mina say about coffee?", "충주 사과 얘기 뭐였지?", "When did we go to Busan?", "민준 선물 뭐 샀지?"}
+		var qs [][]float32
+		for _, q := range queries {
+			qn := h.EmbedOne(q)
+			Normalize(qn)
+			qs = append(qs, qn)
+		}
+		paths := []struct {
+			name string
+			run  func(q []float32)
+		}{
+			{"postings", func(q []float32) {
+				if _, ok := ix.searchPostings(q, 50); !ok {
+					b.Fatal("not searched through postings")
+				}
+			}},
+			{"rows", func(q []float32) { ix.searchRows(q, 50) }},
+			{"scan-floor", func(q []float32) { ix.ScanAll(q) }},
+		}
+		for _, p := range paths {
+			b.Run(fmt.Sprintf("%dk/%s", n/1000, p.name), func(b *testing.B) {
+				i := 0
+				for b.Loop() {
+					p.run(qs[i%len(qs)])
+					i++
+				}
+			})
+		}
+	}
+}
