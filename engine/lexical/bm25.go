@@ -416,7 +416,10 @@ func (ix *Index) SearchWeightedDF(terms map[string]float64, n int, df map[string
 	// The n best in a min-heap: the root is the worst kept hit.
 	h := make([]Hit, 0, min(n, len(acc.touched)))
 	for _, s := range acc.touched {
-		h = topn.Push(h, Hit{ID: ix.docs[s].id, Score: acc.score[s]}, n)
+		// Most documents rank below the root of a full heap: skip the call.
+		if v := acc.score[s]; len(h) < n || v >= h[0].Score {
+			h = topn.Push(h, Hit{ID: ix.docs[s].id, Score: v}, n)
+		}
 		acc.score[s], acc.seen[s] = 0, false
 	}
 	acc.touched = acc.touched[:0]
