@@ -22,7 +22,7 @@ type Hit = topn.Hit
 // slab is the only copy of its vectors (100 MB at 100k memories).
 //
 // Beside the rows it keeps pair postings of their nonzero values
-// (postings.go, a third to a half of the slab's size for the hashed
+// (postings.go, a quarter to a half of the slab's size for the hashed
 // embedder's memories; none for dense vectors), through which a sparse
 // query is scored, exactly as by Dot, without reading whole rows.
 type Index struct {

@@ -28,8 +28,8 @@ import (
 // not a multiple of eight) have one list each and go to lane 0 after its
 // blocks, as in Dot.
 //
-// The lists hold 12 bytes per nonzero pair of a row: about a third of the
-// row itself for the demo's memories, half for LoCoMo's turns. An index
+// The lists hold 12 bytes per nonzero pair of a row: about a quarter of
+// the row itself for the demo's memories, half for LoCoMo's turns. An index
 // whose rows turn out dense (another embedder's) drops them once they
 // would outgrow the rows (postingsBudget) and searches by rows alone.
 
