@@ -144,7 +144,7 @@ func (e *Engine) AuditStore(ctx context.Context) (*StoreAudit, error) {
 	if err != nil {
 		return nil, fmt.Errorf("audit: %w", err)
 	}
-	c.judge, c.decider = RuleJudge{tables: typeTables()}, "rules"
+	c.judge, c.decider = RuleJudge{tables: defaultTypeTables()}, "rules"
 	reasons := map[[2]string]int{}
 	for i := range active {
 		m := &active[i]

@@ -56,7 +56,7 @@ func (e *Engine) NewCapturer(ctx context.Context) (*Capturer, error) {
 	}
 	c := &Capturer{e: e, filter: filter.New(), gates: g, judge: e.judge, rule: newSupersedeRule(), guard: injectionPatterns()}
 	if c.judge == nil {
-		c.judge = RuleJudge{tables: typeTables()}
+		c.judge = RuleJudge{tables: defaultTypeTables()}
 	}
 	c.decider = judgeDecider(c.judge)
 	return c, nil
@@ -279,6 +279,7 @@ func (c *Capturer) run(ctx context.Context, ps []*pending, done []bool, batch st
 		return nil
 	})
 	if err != nil {
+		pipe.finish(true)     // no worker reads the index any more
 		c.dx, e.dx = nil, nil // it may hold rolled-back inserts
 		if fresh {
 			c.batch = "" // its id was rolled back with it

@@ -79,6 +79,7 @@ func (c *Capturer) startDecide(ctx context.Context, todo []*pending) *decidePipe
 	for k, p := range todo {
 		p.slot = &pipe.slots[k/decideChunk]
 	}
+	dx := c.dx
 	var next atomic.Int64
 	for range min(runtime.GOMAXPROCS(0), n) {
 		pipe.wg.Add(1)
@@ -93,7 +94,7 @@ func (c *Capturer) startDecide(ctx context.Context, todo []*pending) *decidePipe
 				sl := &pipe.slots[i]
 				sl.err = errDecideStopped
 				if !pipe.stop.Load() {
-					sl.err = c.decideScan(ctx, &s, todo[i*decideChunk:min((i+1)*decideChunk, len(todo))])
+					sl.err = c.decideScan(ctx, dx, &s, todo[i*decideChunk:min((i+1)*decideChunk, len(todo))])
 				}
 				close(sl.done)
 			}
@@ -102,9 +103,9 @@ func (c *Capturer) startDecide(ctx context.Context, todo []*pending) *decidePipe
 	return pipe
 }
 
-// decideScan decides ps and scans those to store against the LSH.
-func (c *Capturer) decideScan(ctx context.Context, s *lshScratch, ps []*pending) error {
-	e, dx := c.e, c.dx
+// decideScan decides ps and scans those to store against dx's LSH.
+func (c *Capturer) decideScan(ctx context.Context, dx *dedupeIndex, s *lshScratch, ps []*pending) error {
+	e := c.e
 	for _, p := range ps {
 		if err := c.decide(ctx, p); err != nil {
 			return err

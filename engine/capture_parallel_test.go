@@ -1,6 +1,8 @@
 package engine_test
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"reflect"
@@ -103,4 +105,43 @@ func repetitiveMessages(rng *rand.Rand, n int) []engine.Message {
 			At: testNow.Add(-time.Duration(n-i) * time.Minute)}
 	}
 	return msgs
+}
+
+// TestParallelCaptureCancelled cancels a batch while its messages are
+// being decided on every CPU: the batch fails and writes nothing, and the
+// same batch captured again gives what it gives on a fresh store.
+func TestParallelCaptureCancelled(t *testing.T) {
+	if runtime.GOMAXPROCS(0) < 2 {
+		t.Skip("SKIP: needs 2 CPUs to decide on several; this machine gives the test 1")
+	}
+	msgs := repetitiveMessages(rand.New(rand.NewPCG(9, 10)), 1200)
+	want, err := openCaptureEngine(t, nil).CaptureBatch(t.Context(), msgs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := openCaptureEngine(t, nil)
+	ctx, cancel := context.WithCancel(t.Context())
+	time.AfterFunc(5*time.Millisecond, cancel)
+	if _, err := e.CaptureBatch(ctx, msgs); err == nil {
+		t.Log("the batch finished before it was cancelled: only the re-run is checked")
+	} else if !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled batch: %v, want context.Canceled", err)
+	}
+	got, err := e.CaptureBatch(t.Context(), msgs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	skipped := 0
+	for i := range got {
+		if got[i].Outcome == engine.OutcomeSkipped {
+			skipped++
+			continue
+		}
+		if !reflect.DeepEqual(got[i], want[i]) {
+			t.Fatalf("message %s after the cancelled batch\n%+v\non a fresh store\n%+v", msgs[i].ID, got[i], want[i])
+		}
+	}
+	if skipped != 0 && skipped != len(msgs) {
+		t.Fatalf("%d of %d messages skipped: the cancelled batch wrote part of itself", skipped, len(msgs))
+	}
 }

@@ -38,10 +38,10 @@ import (
 // Importance comes from the type (typeImportance), nudged +0.1 by "remember"
 // or "important"/"중요".
 //
-// The zero RuleJudge is ready to use; the engine builds one with its keyword
-// tables prepared once.
+// The zero RuleJudge is ready to use: its keyword tables are compiled
+// once per process.
 type RuleJudge struct {
-	tables []typeTable // nil: built per call
+	tables *typeClassifier // nil: the default tables
 }
 
 // Name identifies the fallback in capture results.
@@ -58,7 +58,7 @@ func (r RuleJudge) JudgeCapture(ctx context.Context, in CaptureInput) (CaptureVe
 	if tables == nil {
 		tables = defaultTypeTables()
 	}
-	typ, kw := classify(norm, tables)
+	typ, kw := tables.classify(norm)
 	v.Type = typ
 	v.Kind = kindOf(typ, norm)
 	v.Importance = typeImportance(typ)
@@ -195,10 +195,10 @@ type typeTable struct {
 	lex lexicon
 }
 
-// defaultTypeTables and decisionLexicon are typeTables and decisionWords
-// built once (read only).
+// defaultTypeTables and decisionLexicon are typeTables (compiled) and
+// decisionWords built once (read only).
 var (
-	defaultTypeTables = sync.OnceValue(typeTables)
+	defaultTypeTables = sync.OnceValue(func() *typeClassifier { return newTypeClassifier(typeTables()) })
 	decisionLexicon   = sync.OnceValue(decisionWords)
 )
 
@@ -231,12 +231,49 @@ func typeTables() []typeTable {
 	}
 }
 
+// typeClassifier is the type tables with every English keyword of
+// every table in one wordSet: one pass over the text's words instead of a
+// substring search per keyword (a few hundred for a text of no type).
+type typeClassifier struct {
+	tables []typeTable
+	en     *wordSet
+	// table[e] and pos[e] are the table of entry e and its place in that
+	// table's English list.
+	table, pos []int32
+}
+
+func newTypeClassifier(tables []typeTable) *typeClassifier {
+	c := &typeClassifier{tables: tables}
+	var entries []string
+	for ti, t := range tables {
+		for pi, k := range t.lex.en {
+			entries = append(entries, k)
+			c.table, c.pos = append(c.table, int32(ti)), append(c.pos, int32(pi))
+		}
+	}
+	c.en = newWordSet(entries)
+	return c
+}
+
 // classify returns the type of a normalised text and the keyword that
-// decided it.
-func classify(norm string, tables []typeTable) (typ, kw string) {
-	for _, t := range tables {
-		if k := kwFind(norm, t.lex); k != "" {
-			return t.typ, k
+// decided it: the first table, in order, with a keyword in norm as kwFind
+// finds them — its first English keyword found, else its first Korean one
+// (by substring).
+func (c *typeClassifier) classify(norm string) (typ, kw string) {
+	first := make([]int32, len(c.tables)) // 1 + the place of the table's first English keyword found; 0 none
+	c.en.each(norm, func(e int) {
+		if t, p := c.table[e], c.pos[e]+1; first[t] == 0 || p < first[t] {
+			first[t] = p
+		}
+	})
+	for ti, t := range c.tables {
+		if p := first[ti]; p > 0 {
+			return t.typ, t.lex.en[p-1]
+		}
+		for _, k := range t.lex.ko {
+			if strings.Contains(norm, k) {
+				return t.typ, k
+			}
 		}
 	}
 	return "note", ""

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"slices"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -9,28 +10,32 @@ import (
 // wordSet finds which entries of a word list occur in a lexNorm'd text with
 // hasWord's meaning — "w*" a word starting with w, "w" the whole word —
 // in one pass over the text's words and a map lookup or two per word,
-// instead of one substring search of the text per entry. An entry that is
-// not a single word (a phrase, or one with characters lexNorm never keeps)
-// is searched with hasWord as before, so the answer is the same for any
-// text.
+// instead of one substring search of the text per entry. A phrase of such
+// words is looked up by its first word and compared where that word
+// starts. An entry with characters lexNorm never keeps is searched with
+// hasWord as before, so the answer is the same for any text.
 type wordSet struct {
 	whole   map[string][]int32         // a word → the whole-word entries equal to it
 	prefix  map[int]map[string][]int32 // by byte length: a word's prefix → entries
 	lengths []int                      // the lengths of prefix, ascending
+	phrase  map[string][]int32         // a phrase's first word → the phrases
 	slow    []int32                    // entries hasWord searches
 	words   []string                   // entry i without its '*'
 	isWhole []bool
 }
 
 func newWordSet(entries []string) *wordSet {
-	ws := &wordSet{whole: map[string][]int32{}, prefix: map[int]map[string][]int32{}}
+	ws := &wordSet{whole: map[string][]int32{}, prefix: map[int]map[string][]int32{}, phrase: map[string][]int32{}}
 	for i, e := range entries {
 		w, whole := e, true
 		if len(e) > 0 && e[len(e)-1] == '*' {
 			w, whole = e[:len(e)-1], false
 		}
 		ws.words, ws.isWhole = append(ws.words, w), append(ws.isWhole, whole)
+		first, _, multi := strings.Cut(w, " ")
 		switch {
+		case multi && phraseLike(w):
+			ws.phrase[first] = append(ws.phrase[first], int32(i))
 		case !tokenLike(w):
 			ws.slow = append(ws.slow, int32(i))
 		case whole:
@@ -63,6 +68,17 @@ func tokenLike(w string) bool {
 	return true
 }
 
+// phraseLike: w is words that are tokenLike, separated by single spaces,
+// none of them empty.
+func phraseLike(w string) bool {
+	for part := range strings.SplitSeq(w, " ") {
+		if !tokenLike(part) {
+			return false
+		}
+	}
+	return true
+}
+
 // each calls fn with the index of every entry found in norm (an entry may
 // be reported more than once).
 func (ws *wordSet) each(norm string, fn func(int)) {
@@ -81,6 +97,16 @@ func (ws *wordSet) each(norm string, fn func(int)) {
 		if j < len(norm) {
 			for _, e := range ws.whole[word] {
 				fn(int(e))
+			}
+		}
+		if j < len(norm) {
+			// A phrase starts with this word and a space, as hasWord would
+			// find it here.
+			for _, e := range ws.phrase[word] {
+				w := ws.words[e]
+				if end := i + len(w); strings.HasPrefix(norm[i:], w) && (!ws.isWhole[e] || end < len(norm) && norm[end] == ' ') {
+					fn(int(e))
+				}
 			}
 		}
 		for _, n := range ws.lengths {

@@ -76,3 +76,66 @@ func TestWordSetMatchesHasWord(t *testing.T) {
 		t.Fatalf("only %d matches: the test exercises too little", found)
 	}
 }
+
+// TestTypeClassifierMatchesKwFind: the compiled type tables give the type
+// and keyword that kwFind over each table in order gives, on the demo
+// conversation and on random texts made of the tables' keywords.
+func TestTypeClassifierMatchesKwFind(t *testing.T) {
+	tables := typeTables()
+	c := newTypeClassifier(tables)
+	reference := func(norm string) (string, string) {
+		for _, t := range tables {
+			if k := kwFind(norm, t.lex); k != "" {
+				return t.typ, k
+			}
+		}
+		return "note", ""
+	}
+	var texts []string
+	if f, err := os.Open("../testdata/demo.jsonl"); err == nil {
+		sc := bufio.NewScanner(f)
+		for sc.Scan() {
+			var m struct{ Text string }
+			if json.Unmarshal(sc.Bytes(), &m) == nil {
+				texts = append(texts, lexNorm(m.Text))
+			}
+		}
+		f.Close()
+	}
+	if len(texts) < 100 {
+		t.Fatalf("demo conversation: %d texts", len(texts))
+	}
+	var words []string
+	for _, tt := range tables {
+		words = append(words, tt.lex.en...)
+		words = append(words, tt.lex.ko...)
+	}
+	rng := rand.New(rand.NewPCG(5, 11))
+	for range 3000 {
+		var b strings.Builder
+		for range 1 + rng.IntN(8) {
+			w := strings.TrimSuffix(words[rng.IntN(len(words))], "*")
+			if rng.IntN(4) == 0 {
+				w = "plain"
+			} else if rng.IntN(4) == 0 {
+				w += "s"
+			}
+			b.WriteString(w + " ")
+		}
+		texts = append(texts, lexNorm(b.String()))
+	}
+	typed := 0
+	for _, norm := range texts {
+		gt, gk := c.classify(norm)
+		wt, wk := reference(norm)
+		if gt != wt || gk != wk {
+			t.Fatalf("%q: compiled %s %q, kwFind %s %q", norm, gt, gk, wt, wk)
+		}
+		if gt != "note" {
+			typed++
+		}
+	}
+	if typed < 1000 {
+		t.Fatalf("only %d typed texts: the test exercises too little", typed)
+	}
+}

@@ -11,6 +11,8 @@ package textnorm
 
 import (
 	"strings"
+	"sync"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 )
@@ -154,6 +156,41 @@ func term(w string, hangul bool) (string, bool) {
 // tokenisation that derived data stored in a database was built with
 // (StableTokens).
 func stableTerm(w string, hangul bool) (string, bool) {
+	if t, ok := termCache.Load(termKey{w, hangul}); ok {
+		t := t.(cachedTerm)
+		return t.term, t.ok
+	}
+	term, ok := stableTermOf(w, hangul)
+	if termCacheSize.Load() < termCacheMax {
+		// Copies, so that the cache holds no text it was handed.
+		if _, loaded := termCache.LoadOrStore(termKey{strings.Clone(w), hangul}, cachedTerm{strings.Clone(term), ok}); !loaded {
+			termCacheSize.Add(1)
+		}
+	}
+	return term, ok
+}
+
+// The terms of the words seen so far, up to termCacheMax words (a few MB):
+// stemming is most of tokenising, and text repeats its words.
+var (
+	termCache     sync.Map // termKey → cachedTerm
+	termCacheSize atomic.Int64
+)
+
+const termCacheMax = 1 << 17
+
+type termKey struct {
+	w      string
+	hangul bool
+}
+
+type cachedTerm struct {
+	term string
+	ok   bool
+}
+
+// stableTermOf is stableTerm without the cache.
+func stableTermOf(w string, hangul bool) (string, bool) {
 	if hangul {
 		if IsStopWord(w) {
 			return "", false
