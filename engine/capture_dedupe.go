@@ -80,8 +80,10 @@ type lshScratch struct {
 	// the store's dense row ids, so a slice beats a map.
 	seen []uint32
 	gen  uint32
-	// The query's non-zero blocks, block<<16 | norm in steps (rounded up).
-	qlist []uint32
+	// The query's block norms in steps (rounded up), 0 for empty blocks
+	// and past the index's blocks: every record is compared over all of
+	// them in one fixed loop.
+	q [sketchBlocks]uint32
 }
 
 // lshEntry is what the index keeps of one vector: its norm, band codes and
@@ -250,10 +252,8 @@ func (ix *lshIndex) scan(s *lshScratch, vec []float32, codes *[lshBands]uint16, 
 		var top float64
 		ix.blockNorms(vec, func(_ int, n float64) { top = max(top, n) })
 		qstep = top / 65535 * (1 + 1e-6)
-		s.qlist = s.qlist[:0]
-		ix.blockNorms(vec, func(b int, n float64) {
-			s.qlist = append(s.qlist, uint32(b)<<16|uint32(min(65535, math.Ceil(n/qstep))))
-		})
+		clear(s.q[:])
+		ix.blockNorms(vec, func(b int, n float64) { s.q[b] = uint32(min(65535, math.Ceil(n/qstep))) })
 		limit = bestSim * qn / (qstep * sketchMargin)
 	}
 	s.gen++
@@ -262,32 +262,23 @@ func (ix *lshIndex) scan(s *lshScratch, vec []float32, codes *[lshBands]uint16, 
 	for b, c := range *codes {
 		list := ix.buckets[b][c]
 		for i, id := range list {
-			if id < 0 || int(id) >= len(ix.norms) {
-				continue
-			}
-			if sketched {
+			if sketched && i%8 == 0 {
 				// Every 8 candidates, their records' scales first: 8
 				// independent reads, which the CPU overlaps, instead of
 				// one cache miss after the other.
-				if i%8 == 0 {
-					for k, id := range list[i:min(i+8, len(list))] {
-						scales[k] = 0
-						if id >= 0 && int(id) < nrec {
-							scales[k] = math.Float32frombits(binary.LittleEndian.Uint32(ix.sketch[int(id)*sketchStride:]))
-						}
-					}
-				}
-				if scale := scales[i%8]; scale != 0 {
-					rec := ix.record(id)
-					var acc uint32
-					for _, x := range s.qlist {
-						acc += (x & 0xffff) * uint32(rec[(4+x>>16)&(sketchStride-1)])
-					}
-					if float64(acc)*float64(scale) < limit {
-						continue // its cosine is below bestSim: it cannot be chosen
+				for k, id := range list[i:min(i+8, len(list))] {
+					scales[k] = 0
+					if id >= 0 && int(id) < nrec {
+						scales[k] = math.Float32frombits(binary.LittleEndian.Uint32(ix.sketch[int(id)*sketchStride:]))
 					}
 				}
 			}
+			if id < 0 || int(id) >= len(ix.norms) {
+				continue
+			}
+			// A candidate in several of the query's bands is looked at
+			// once; one the sketch rejects stays rejected, as the bound it
+			// fell below only rises.
 			if int(id) >= len(s.seen) {
 				s.seen = append(s.seen, make([]uint32, int(id)+1-len(s.seen)+len(s.seen)/2)...)
 			}
@@ -295,6 +286,23 @@ func (ix *lshIndex) scan(s *lshScratch, vec []float32, codes *[lshBands]uint16, 
 				continue
 			}
 			s.seen[id] = s.gen
+			if sketched {
+				if scale := scales[i%8]; scale != 0 {
+					// Σ_b q_b·v_b over the blocks (at most 60 · 65535 · 255
+					// < 2³²), four sums at a time.
+					rec := (*[sketchBlocks]uint8)(ix.record(id)[4:])
+					var a0, a1, a2, a3 uint32
+					for b := 0; b < sketchBlocks; b += 4 {
+						a0 += s.q[b] * uint32(rec[b])
+						a1 += s.q[b+1] * uint32(rec[b+1])
+						a2 += s.q[b+2] * uint32(rec[b+2])
+						a3 += s.q[b+3] * uint32(rec[b+3])
+					}
+					if float64(a0+a1+a2+a3)*float64(scale) < limit {
+						continue // its cosine is below bestSim: it cannot be chosen
+					}
+				}
+			}
 			vn := ix.norms[id]
 			if vn == 0 {
 				continue
