@@ -211,6 +211,7 @@ func (r *recallRun) rerank(st *StageTrace) {
 	}
 	evs := r.e.termEvidenceOf(ids, r.weights, r.docFreq, r.generic)
 	wLex, wVec := RelevanceWeights(r.e.Embedder())
+	qs := vector.NewSparse(r.qvecSpecific)
 	for i, c := range r.live {
 		norm := 0.0
 		if idfSum > 0 {
@@ -220,7 +221,7 @@ func (r *recallRun) rerank(st *StageTrace) {
 		c.cosineSpecific = c.cosine
 		c.set("bm25_norm_score", norm)
 		if len(r.generic) > 0 {
-			c.cosineSpecific = cosineScore(r.qvecSpecific, c.vec)
+			c.cosineSpecific = cosineScore(&qs, c.vec)
 			c.set("specific_cosine_score", c.cosineSpecific)
 		}
 		c.set("idf_share_score", evs[i].share)

@@ -72,8 +72,9 @@ func (r *recallRun) candidates(st *StageTrace) error {
 	lex := r.e.lexicalSearch(r.weights, pool, r.docFreq)
 	vec := r.e.VectorSearch(r.qvec, pool)
 	order, vecHits, hot := r.e.recallPool(lex, vec, r.e.HotIDs())
+	qv := vector.NewSparse(r.qvec)
 	for _, c := range order {
-		c.cosine = cosineScore(r.qvec, c.vec)
+		c.cosine = cosineScore(&qv, c.vec)
 		c.set("bm25_score", c.bm25)
 		c.set("cosine_score", c.cosine)
 		if c.m.Kind == KindFact {
@@ -103,12 +104,13 @@ func candidatePool(configured, k int) int {
 }
 
 // cosineScore is the cosine similarity of two unit vectors, clamped at 0
-// (a negative cosine means unrelated, not "negatively relevant").
-func cosineScore(a, b []float32) float64 {
-	if len(a) == 0 || len(a) != len(b) {
+// (a negative cosine means unrelated, not "negatively relevant"); a is
+// prepared (vector.NewSparse), Dot(a, b) bit for bit up to a zero's sign.
+func cosineScore(a *vector.Sparse, b []float32) float64 {
+	if a.Len() == 0 || a.Len() != len(b) {
 		return 0
 	}
-	s := float64(vector.Dot(a, b))
+	s := float64(a.Dot(b))
 	if s < 0 {
 		return 0
 	}

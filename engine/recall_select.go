@@ -81,11 +81,12 @@ func (r *recallRun) mmr(st *StageTrace) {
 	redundancy := make([]float64, len(pool))
 	redundantWith := make([]int64, len(pool))
 	update := func(s *candidate) {
+		sv := vector.NewSparse(s.vec) // Dot(s.vec, ·) for every pool item
 		for i, c := range pool {
 			if c == nil {
 				continue
 			}
-			if sim := similarity(s.vec, c.vec); sim > redundancy[i] {
+			if sim := similarity(&sv, c.vec); sim > redundancy[i] {
 				redundancy[i], redundantWith[i] = sim, s.m.ID
 			}
 		}
@@ -142,12 +143,13 @@ func (r *recallRun) mmr(st *StageTrace) {
 
 // similarity is the cosine similarity of two stored vectors — the same
 // number e.Similarity gives (the index stores unit vectors), computed
-// without a lock per pair.
-func similarity(a, b []float32) float64 {
-	if len(a) == 0 || len(a) != len(b) {
+// without a lock per pair — with a prepared (vector.NewSparse): Dot(a, b)
+// bit for bit up to the sign of a zero, which no comparison tells apart.
+func similarity(a *vector.Sparse, b []float32) float64 {
+	if a.Len() == 0 || a.Len() != len(b) {
 		return 0
 	}
-	return float64(vector.Dot(a, b))
+	return float64(a.Dot(b))
 }
 
 // merge fills k slots from three channels with quotas: the guaranteed

@@ -15,7 +15,10 @@ import (
 // database, traced read-only recalls timed end to end, and beside them the
 // brute-force scan floor — one similarity pass over every stored vector
 // (engine.ScanFloor) — measured in the same run on the same machine, so the
-// ratio says what the pipeline costs on top of touching every memory once.
+// ratio says what a recall costs against touching every memory's vector
+// once. It can be below 1: the recall's own vector search reads only the
+// pair postings of the query's nonzero coordinates (engine/vector), not
+// every vector.
 
 // RecallBenchOptions configure RunRecallBench.
 type RecallBenchOptions struct {

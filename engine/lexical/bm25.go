@@ -37,17 +37,23 @@ type term struct {
 	df       int
 }
 
-// doc is one document slot. terms lists the term numbers it contains, so
-// removing it can lower their document frequencies.
+// doc is one document slot: what a search reads of it. A search reads
+// the slots of a term's postings and of their windows, scattered over the
+// index, so they are kept to 24 bytes; the rest is in docBody.
 type doc struct {
 	id     int64
 	length float64 // weighted term count with context, = float64(fixed) / lengthScale
-	fixed  int64   // the length in fixed point: sums exactly, in any order
-	own    int64   // the length of its own terms alone, in fixed point
-	terms  []int32
 	gen    uint32
 	live   bool
 	mute   bool // lends its words to no neighbour (context.go)
+}
+
+// docBody is the rest of a slot. terms lists the term numbers it
+// contains, so removing it can lower their document frequencies.
+type docBody struct {
+	fixed int64 // the length in fixed point: sums exactly, in any order
+	own   int64 // the length of its own terms alone, in fixed point
+	terms []int32
 }
 
 // Index is not safe for concurrent writes; callers hold their own lock
@@ -61,8 +67,9 @@ type Index struct {
 	terms    []term
 	slotOf   map[int64]int32
 	docs     []doc
-	free     []int32 // slots of removed documents
-	n        int     // live documents
+	body     []docBody // body[slot] beside docs[slot]
+	free     []int32   // slots of removed documents
+	n        int       // live documents
 	gen      uint32
 	totalLen int64 // Σ doc.fixed: exact, so the average length (and every
 	// score) does not depend on the order documents were added and removed
@@ -107,13 +114,13 @@ func (ix *Index) Add(id int64, tokens []string) {
 // in BM25F: its weighted frequency feeds both the saturation and the
 // document length. Terms with a weight ≤ 0 are ignored.
 func (ix *Index) AddWeighted(id int64, tf map[string]float64) {
-	slot, d := ix.begin(id, len(tf))
+	slot := ix.begin(id, len(tf))
 	for t, n := range tf {
 		if n > 0 {
-			ix.post(d, slot, ix.TermNo(t), n)
+			ix.post(slot, ix.TermNo(t), n)
 		}
 	}
-	ix.finish(d)
+	ix.finish(slot)
 }
 
 // TermNo is the number of term t in this index, assigned on first use.
@@ -141,26 +148,27 @@ func (ix *Index) NumTerms() int { return len(ix.terms) }
 // AddTerms is AddWeighted with the document given as distinct term numbers
 // (from TermNo) and their weighted frequencies, in parallel slices.
 func (ix *Index) AddTerms(id int64, nos []int32, tfs []float64) {
-	slot, d := ix.begin(id, len(nos))
+	slot := ix.begin(id, len(nos))
 	for i, no := range nos {
 		if tfs[i] > 0 {
-			ix.post(d, slot, no, tfs[i])
+			ix.post(slot, no, tfs[i])
 		}
 	}
-	ix.finish(d)
+	ix.finish(slot)
 }
 
 // finish counts a fully posted document into the statistics. Its length
 // is its own until SetContext gives it its neighbours' words.
-func (ix *Index) finish(d *doc) {
-	d.own = d.fixed
-	d.length = float64(d.fixed) / lengthScale
+func (ix *Index) finish(slot int32) {
+	d, body := &ix.docs[slot], &ix.body[slot]
+	body.own = body.fixed
+	d.length = float64(body.fixed) / lengthScale
 	ix.n++
-	ix.totalLen += d.fixed
+	ix.totalLen += body.fixed
 }
 
 // begin (re)assigns id's slot and resets its document.
-func (ix *Index) begin(id int64, terms int) (int32, *doc) {
+func (ix *Index) begin(id int64, terms int) int32 {
 	slot, had := ix.slotOf[id]
 	if had {
 		ix.unlink(slot)
@@ -170,44 +178,46 @@ func (ix *Index) begin(id int64, terms int) (int32, *doc) {
 	} else {
 		slot = int32(len(ix.docs))
 		ix.docs = append(ix.docs, doc{})
+		ix.body = append(ix.body, docBody{})
 		ix.growWindows()
 	}
 	ix.slotOf[id] = slot
 	ix.gen++
-	d := &ix.docs[slot]
-	d.id, d.gen, d.live, d.length, d.fixed, d.own = id, ix.gen, true, 0, 0, 0
-	d.terms = d.terms[:0]
-	if cap(d.terms) == 0 {
+	d, body := &ix.docs[slot], &ix.body[slot]
+	d.id, d.gen, d.live, d.length, body.fixed, body.own = id, ix.gen, true, 0, 0, 0
+	body.terms = body.terms[:0]
+	if cap(body.terms) == 0 {
 		if len(ix.termBlock) >= terms && terms > 0 {
-			d.terms, ix.termBlock = ix.termBlock[:0:terms], ix.termBlock[terms:]
+			body.terms, ix.termBlock = ix.termBlock[:0:terms], ix.termBlock[terms:]
 		} else {
-			d.terms = make([]int32, 0, terms)
+			body.terms = make([]int32, 0, terms)
 		}
 	}
-	return slot, d
+	return slot
 }
 
 // post appends one posting of term no to the document in slot.
-func (ix *Index) post(d *doc, slot, no int32, n float64) {
+func (ix *Index) post(slot, no int32, n float64) {
+	body := &ix.body[slot]
 	te := &ix.terms[no]
-	te.postings = append(te.postings, posting{slot: slot, gen: d.gen, tf: float32(n)})
+	te.postings = append(te.postings, posting{slot: slot, gen: ix.docs[slot].gen, tf: float32(n)})
 	te.df++
-	d.terms = append(d.terms, no)
-	d.fixed += int64(math.Round(n * lengthScale))
+	body.terms = append(body.terms, no)
+	body.fixed += int64(math.Round(n * lengthScale))
 	ix.live++
 }
 
 // unlink takes the document in slot out of the statistics; its postings
 // become stale. The slot stays assigned to the same id.
 func (ix *Index) unlink(slot int32) {
-	d := &ix.docs[slot]
-	for _, no := range d.terms {
+	body := &ix.body[slot]
+	for _, no := range body.terms {
 		ix.terms[no].df--
 	}
-	ix.stale += len(d.terms)
-	ix.totalLen -= d.fixed
+	ix.stale += len(body.terms)
+	ix.totalLen -= body.fixed
 	ix.n--
-	d.live = false
+	ix.docs[slot].live = false
 }
 
 // Remove drops a document. Its postings become stale and are skipped, and
@@ -220,7 +230,7 @@ func (ix *Index) Remove(id int64) {
 	ix.unlink(slot)
 	ix.detach(slot)
 	delete(ix.slotOf, id)
-	ix.docs[slot].terms = nil
+	ix.body[slot].terms = nil
 	ix.free = append(ix.free, slot)
 	if ix.stale > ix.live/2 && ix.live > 1024 {
 		ix.compact()
@@ -406,7 +416,10 @@ func (ix *Index) SearchWeightedDF(terms map[string]float64, n int, df map[string
 	// The n best in a min-heap: the root is the worst kept hit.
 	h := make([]Hit, 0, min(n, len(acc.touched)))
 	for _, s := range acc.touched {
-		h = topn.Push(h, Hit{ID: ix.docs[s].id, Score: acc.score[s]}, n)
+		// Most documents rank below the root of a full heap: skip the call.
+		if v := acc.score[s]; len(h) < n || v >= h[0].Score {
+			h = topn.Push(h, Hit{ID: ix.docs[s].id, Score: v}, n)
+		}
 		acc.score[s], acc.seen[s] = 0, false
 	}
 	acc.touched = acc.touched[:0]

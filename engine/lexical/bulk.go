@@ -25,6 +25,9 @@ func (ix *Index) reservePostings(docs int, counts []int) int {
 		grown := make([]doc, len(ix.docs), docs)
 		copy(grown, ix.docs)
 		ix.docs = grown
+		body := make([]docBody, len(ix.body), docs)
+		copy(body, ix.body)
+		ix.body = body
 	}
 	total, room := 0, 0
 	for no, c := range counts {
@@ -92,7 +95,8 @@ func (ix *Index) AddDocs(ids []int64, start []int, nos []int32, tfs []float64, w
 		}
 		ix.gen++
 		slot := int32(len(ix.docs))
-		ix.docs = append(ix.docs, doc{id: id, gen: ix.gen, live: true, terms: nos[a:b:b], fixed: fixed, own: fixed, length: float64(fixed) / lengthScale})
+		ix.docs = append(ix.docs, doc{id: id, gen: ix.gen, live: true, length: float64(fixed) / lengthScale})
+		ix.body = append(ix.body, docBody{terms: nos[a:b:b], fixed: fixed, own: fixed})
 		ix.slotOf[id] = slot
 		ix.n++
 		ix.totalLen += fixed

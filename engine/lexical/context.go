@@ -79,15 +79,16 @@ func (ix *Index) relength(slot int32) {
 	if !d.live {
 		return
 	}
-	fixed := d.own
+	body := &ix.body[slot]
+	fixed := body.own
 	K := len(ix.ctxW)
 	for k, n := range ix.win[int(slot)*K : int(slot+1)*K] {
 		if n >= 0 && ix.docs[n].live && !ix.docs[n].mute {
-			fixed += int64(math.Round(ix.ctxW[k] * float64(ix.docs[n].own)))
+			fixed += int64(math.Round(ix.ctxW[k] * float64(ix.body[n].own)))
 		}
 	}
-	ix.totalLen += fixed - d.fixed
-	d.fixed, d.length = fixed, float64(fixed)/lengthScale
+	ix.totalLen += fixed - body.fixed
+	body.fixed, d.length = fixed, float64(fixed)/lengthScale
 }
 
 // growWindows gives every slot a window (empty for new slots).
@@ -136,19 +137,38 @@ func (ix *Index) detach(slot int32) {
 // caller resets acc.tf and acc.reached (release).
 func (ix *Index) spread(acc *accumulator, no int32) int {
 	K := len(ix.ctxW)
+	// What a posting adds to its own slot and lends to each place of its
+	// window depends on its frequency alone, which most postings share:
+	// rounded again only when it differs from the last posting's.
+	var buf [8]int64
+	lent := buf[:]
+	if K > len(buf) {
+		lent = make([]int64, K)
+	}
+	lent = lent[:K]
+	var own int64
+	var last float32
+	have := false
 	for _, p := range ix.terms[no].postings {
 		d := &ix.docs[p.slot]
 		if !d.live || d.gen != p.gen {
 			continue
 		}
-		tf := float64(p.tf) * lengthScale
-		ix.reach(acc, p.slot, int64(math.Round(tf)))
+		if !have || p.tf != last {
+			tf := float64(p.tf) * lengthScale
+			own = int64(math.Round(tf))
+			for k := range lent {
+				lent[k] = int64(math.Round(ix.ctxW[k] * tf))
+			}
+			last, have = p.tf, true
+		}
+		ix.reach(acc, p.slot, own)
 		if d.mute {
 			continue
 		}
 		for k, n := range ix.win[int(p.slot)*K : int(p.slot+1)*K] {
 			if n >= 0 && ix.docs[n].live {
-				ix.reach(acc, n, int64(math.Round(ix.ctxW[k]*tf)))
+				ix.reach(acc, n, lent[k])
 			}
 		}
 	}

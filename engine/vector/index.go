@@ -1,6 +1,10 @@
 package vector
 
-import "memtrace/engine/topn"
+import (
+	"math"
+
+	"memtrace/engine/topn"
+)
 
 // Hit is a scored vector; Score is cosine similarity, higher is better.
 type Hit = topn.Hit
@@ -16,17 +20,27 @@ type Hit = topn.Hit
 // that never removes may keep the row Get returns as its one copy of a
 // vector, and fetch it again when Moves changes: the engine does, so the
 // slab is the only copy of its vectors (100 MB at 100k memories).
+//
+// Beside the rows it keeps pair postings of their nonzero values
+// (postings.go, a quarter to a half of the slab's size for the hashed
+// embedder's memories; none for dense vectors), through which a sparse
+// query is scored, exactly as by Dot, without reading whole rows.
 type Index struct {
 	dim   int
 	ids   []int64
 	vecs  []float32 // row i is vecs[i*dim : (i+1)*dim]
 	pos   map[int64]int
 	moves int
+	// lists[l] are the postings of lane pair l (nil once dropped);
+	// postings counts them.
+	lists    [][]posting
+	postings int
+	spare    []float32 // Set's scratch row
 }
 
 // NewIndex returns an empty index of dim dimensions.
 func NewIndex(dim int) *Index {
-	return &Index{dim: dim, pos: make(map[int64]int)}
+	return &Index{dim: dim, pos: make(map[int64]int), lists: make([][]posting, numLists(dim))}
 }
 
 // Reserve makes room for n vectors in all, so that adding them does not
@@ -62,18 +76,54 @@ func (ix *Index) Set(id int64, v []float32) bool {
 	if len(v) != ix.dim {
 		return false
 	}
-	p, ok := ix.pos[id]
-	if !ok {
-		p = len(ix.ids)
-		ix.pos[id] = p
-		ix.ids = append(ix.ids, id)
-		if cap(ix.vecs)-len(ix.vecs) < len(v) {
-			ix.moves++
-		}
-		ix.vecs = append(ix.vecs, v...)
+	if p, ok := ix.pos[id]; ok {
+		ix.replace(p, v)
+		return true
 	}
+	p := len(ix.ids)
+	ix.pos[id] = p
+	ix.ids = append(ix.ids, id)
+	if cap(ix.vecs)-len(ix.vecs) < len(v) {
+		ix.moves++
+	}
+	ix.vecs = append(ix.vecs, v...)
+	toUnit(ix.row(p))
+	if ix.lists != nil {
+		ix.post(p)
+		ix.postingsBudget()
+	}
+	return true
+}
+
+// replace sets row p to v, normalised. A vector the row already holds, bit
+// for bit (a memory cached again with its own vector), changes nothing.
+func (ix *Index) replace(p int, v []float32) {
 	row := ix.row(p)
-	copy(row, v)
+	if ix.lists == nil {
+		copy(row, v)
+		toUnit(row)
+		return
+	}
+	ix.spare = append(ix.spare[:0], v...)
+	toUnit(ix.spare)
+	same := true
+	for i, x := range ix.spare {
+		if math.Float32bits(x) != math.Float32bits(row[i]) {
+			same = false
+			break
+		}
+	}
+	if same {
+		return
+	}
+	ix.unpost(p)
+	copy(row, ix.spare)
+	ix.post(p)
+}
+
+// toUnit normalises row in place unless its squared length is within
+// unitTolerance of 1.
+func toUnit(row []float32) {
 	var s float64
 	for _, x := range row {
 		s += float64(x) * float64(x)
@@ -81,7 +131,6 @@ func (ix *Index) Set(id int64, v []float32) bool {
 	if s == 0 || s < 1-unitTolerance || s > 1+unitTolerance {
 		Normalize(row)
 	}
-	return true
 }
 
 func (ix *Index) row(p int) []float32 {
@@ -104,6 +153,12 @@ func (ix *Index) Remove(id int64) {
 		return
 	}
 	last := len(ix.ids) - 1
+	if ix.lists != nil {
+		ix.unpost(p)
+		if p != last {
+			ix.renumber(last, p)
+		}
+	}
 	if p != last {
 		lastID := ix.ids[last]
 		ix.ids[p] = lastID
@@ -122,7 +177,17 @@ func (ix *Index) Search(q []float32, n int) []Hit {
 	qn := make([]float32, ix.dim)
 	copy(qn, q)
 	Normalize(qn)
-	// A min-heap of the n best; the root is the worst kept.
+	h, ok := ix.searchPostings(qn, n)
+	if !ok {
+		h = ix.searchRows(qn, n)
+	}
+	topn.Sort(h)
+	return h
+}
+
+// searchRows is Search by a pass over every row: the n best of qn
+// (normalised) in a min-heap whose root is the worst kept, unsorted.
+func (ix *Index) searchRows(qn []float32, n int) []Hit {
 	h := make([]Hit, 0, min(n, len(ix.ids)))
 	if sq, ok := sparseQuery(qn); ok {
 		for i, id := range ix.ids {
@@ -130,7 +195,6 @@ func (ix *Index) Search(q []float32, n int) []Hit {
 				h = topn.Push(h, Hit{ID: id, Score: s}, n)
 			}
 		}
-		topn.Sort(h)
 		return h
 	}
 	for i, id := range ix.ids {
@@ -139,7 +203,6 @@ func (ix *Index) Search(q []float32, n int) []Hit {
 			h = topn.Push(h, Hit{ID: id, Score: s}, n)
 		}
 	}
-	topn.Sort(h)
 	return h
 }
 

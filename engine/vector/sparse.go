@@ -70,3 +70,30 @@ func (sq *sparse) dot(b []float32) float32 {
 	}
 	return s0 + s1 + s2 + s3
 }
+
+// Sparse is a vector prepared to be dotted with many others: Dot(v, b),
+// bit for bit up to the sign of a zero, through the lane pairs where v is
+// nonzero when that does at most half of Dot's work (the hashed
+// embedder's vectors), else by Dot itself.
+type Sparse struct {
+	v      []float32
+	sq     sparse
+	sparse bool
+}
+
+// NewSparse prepares v (not copied: do not modify it while in use).
+func NewSparse(v []float32) Sparse {
+	sq, ok := sparseQuery(v)
+	return Sparse{v: v, sq: sq, sparse: ok}
+}
+
+// Dot is Dot(v, b) for a b as long as v.
+func (s *Sparse) Dot(b []float32) float32 {
+	if s.sparse {
+		return s.sq.dot(b)
+	}
+	return Dot(s.v, b)
+}
+
+// Len is the length of the prepared vector.
+func (s *Sparse) Len() int { return len(s.v) }

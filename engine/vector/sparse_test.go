@@ -8,9 +8,9 @@ import (
 	"testing"
 )
 
-// The sparse dot product of a search is Dot, bit for bit (up to the sign of
-// a zero), for every dimension and density, and a search scores and ranks
-// as a dense one.
+// The sparse dot product of a search (and Sparse.Dot) is Dot, bit for bit
+// (up to the sign of a zero), for every dimension and density, and a
+// search scores and ranks as a dense one.
 func TestSparseDotIsDot(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	for _, dim := range []int{256, 8, 13, 100, 1024} {
@@ -21,6 +21,7 @@ func TestSparseDotIsDot(t *testing.T) {
 			}
 			Normalize(q)
 			sq, _ := sparseQuery(q)
+			prepared := NewSparse(q)
 			for range 200 {
 				b := make([]float32, dim)
 				for i := range b {
@@ -29,6 +30,9 @@ func TestSparseDotIsDot(t *testing.T) {
 				want, got := Dot(q, b), sq.dot(b)
 				if math.Float32bits(want) != math.Float32bits(got) && !(want == 0 && got == 0) {
 					t.Fatalf("dim %d, %d nonzero: sparse dot %v (%x), Dot %v (%x)", dim, nonzero, got, math.Float32bits(got), want, math.Float32bits(want))
+				}
+				if got := prepared.Dot(b); math.Float32bits(want) != math.Float32bits(got) && !(want == 0 && got == 0) {
+					t.Fatalf("dim %d, %d nonzero: Sparse.Dot %v, Dot %v", dim, nonzero, got, want)
 				}
 			}
 		}
