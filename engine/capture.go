@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"memtrace/engine/filter"
@@ -233,6 +234,7 @@ func (c *Capturer) run(ctx context.Context, ps []*pending, done []bool, batch st
 	e.mu.RUnlock()
 	var changed []*Memory
 	var terms map[int64][]string
+	var w *batchWriter
 	fresh := false
 	err := e.store.Update(ctx, func(q Queries) error {
 		// The transaction holds the write lock from its start (BEGIN
@@ -254,7 +256,7 @@ func (c *Capturer) run(ctx context.Context, ps []*pending, done []bool, batch st
 		if batch == "" {
 			batch = c.batch
 		}
-		w := &batchWriter{c: c, q: q, actor: Actor{Name: "capture", Batch: batch}, pipe: pipe}
+		w = &batchWriter{c: c, q: q, actor: Actor{Name: "capture", Batch: batch}, pipe: pipe}
 		defer func() { changed, terms = append(others, w.written()...), w.terms }()
 		// Another writer may have taken some of the messages since the
 		// check above: one query for the batch, under the write lock.
@@ -278,7 +280,6 @@ func (c *Capturer) run(ctx context.Context, ps []*pending, done []bool, batch st
 			}
 		}
 		pipe.finish(false)
-		w.flushLSH()
 		return nil
 	})
 	if err != nil {
@@ -289,7 +290,13 @@ func (c *Capturer) run(ctx context.Context, ps []*pending, done []bool, batch st
 		}
 		return nil, fmt.Errorf("capture batch: %w", err)
 	}
-	if err := e.loadTerms(ctx, changed, terms); err != nil {
+	// The batch's inserts go into the LSH while the cache takes them: the
+	// two share nothing, and no worker scans the LSH any more.
+	var flushed sync.WaitGroup
+	flushed.Go(w.flushLSH)
+	err = e.loadTerms(ctx, changed, terms)
+	flushed.Wait()
+	if err != nil {
 		return nil, fmt.Errorf("capture batch: %w", err)
 	}
 	out := make([]*CaptureResult, len(ps))

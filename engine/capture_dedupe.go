@@ -225,6 +225,43 @@ func (ix *lshIndex) put(id int64, en *lshEntry) {
 	}
 }
 
+// putAll is put of every ids[i] with ens[i], in order; each band's buckets
+// are filled on a CPU of their own (a store's first index build puts every
+// memory).
+func (ix *lshIndex) putAll(ids []int64, ens []*lshEntry) {
+	if len(ids) < 256 {
+		for i, id := range ids {
+			ix.put(id, ens[i])
+		}
+		return
+	}
+	var keep []int
+	for i, id := range ids {
+		if id < 0 || id > 1<<31 {
+			continue // not a row id, as put
+		}
+		if int(id) >= len(ix.norms) {
+			ix.norms = append(ix.norms, make([]float64, int(id)+1-len(ix.norms)+len(ix.norms)/2)...)
+		}
+		ix.norms[id] = ens[i].norm
+		ix.growSketch(id)
+		*ix.record(id) = ens[i].rec
+		keep = append(keep, i)
+	}
+	_ = parallelChunks(lshBands, 1, func() func(lo, hi int) error {
+		return func(lo, hi int) error {
+			for b := lo; b < hi; b++ {
+				m := ix.buckets[b]
+				for _, i := range keep {
+					c := ens[i].codes[b]
+					m[c] = append(m[c], ids[i])
+				}
+			}
+			return nil
+		}
+	})
+}
+
 // nearDuplicate returns the active memory most similar to vec at or above
 // threshold among the LSH candidates (the memories sharing a band with
 // vec), using vecOf for the stored vectors: the highest cosine, the lower

@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -118,5 +119,28 @@ func TestSketchFollowsVector(t *testing.T) {
 	ix.setSketch(1, []float32{1, 2})
 	if ix.record(1)[0]|ix.record(1)[1]|ix.record(1)[2]|ix.record(1)[3] != 0 {
 		t.Fatal("a vector of another length kept a sketch")
+	}
+}
+
+// TestLSHPutAllIsPut: the bulk put of a first index build leaves the
+// index that putting the same vectors one after the other does.
+func TestLSHPutAllIsPut(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 5))
+	h := vector.NewHashed(0)
+	one, all := newLSH(h.Dim()), newLSH(h.Dim())
+	var ids []int64
+	var ens []*lshEntry
+	for i := range 3000 {
+		v := h.EmbedOne(fmt.Sprintf("I noted w%d w%d w%d w%d", rng.IntN(300), rng.IntN(300), rng.IntN(300), i))
+		id := int64(2*i + 1 + rng.IntN(2)) // with gaps
+		en := one.entry(v)
+		one.put(id, &en)
+		ids, ens = append(ids, id), append(ens, &en)
+	}
+	all.putAll(ids, ens)
+	n := len(ids)*2 + 2
+	if !reflect.DeepEqual(one.buckets, all.buckets) || !reflect.DeepEqual(one.norms[:n], all.norms[:n]) ||
+		!reflect.DeepEqual(one.sketch[:n*sketchStride], all.sketch[:n*sketchStride]) {
+		t.Fatal("putAll left another index than put one by one")
 	}
 }

@@ -135,8 +135,14 @@ func (c *Capturer) syncIndex() {
 			return nil
 		}
 	})
+	ids := make([]int64, len(fresh))
+	ens := make([]*lshEntry, len(fresh))
 	for i, m := range fresh {
-		dx.put(m, &ready[i].en, ready[i].subjects)
+		dx.put(m, nil, ready[i].subjects)
+		ids[i], ens[i] = m.ID, &ready[i].en
+	}
+	dx.lsh.putAll(ids, ens)
+	for _, m := range fresh {
 		dx.resketchLocked(e, m.ID, m.Embedding)
 	}
 	keep := dx.provisional[:0]

@@ -234,14 +234,19 @@ func (w *batchWriter) batchNearest(vec []float32, codes *[lshBands]uint16, thres
 // flushLSH puts the batch's inserts into the LSH, in id order, once no
 // decision worker scans it.
 func (w *batchWriter) flushLSH() {
+	if len(w.entries) == 0 {
+		return // nothing inserted (and perhaps no index)
+	}
 	ids := make([]int64, 0, len(w.entries))
 	for id := range w.entries {
 		ids = append(ids, id)
 	}
 	slices.Sort(ids)
-	for _, id := range ids {
-		w.c.dx.lsh.put(id, w.entries[id])
+	ens := make([]*lshEntry, len(ids))
+	for i, id := range ids {
+		ens[i] = w.entries[id]
 	}
+	w.c.dx.lsh.putAll(ids, ens)
 }
 
 // written returns the memories this batch inserted or reinforced, as
