@@ -180,16 +180,17 @@ func (ix *lshIndex) sketchInto(rec *[sketchStride]uint8, v []float32, vn float64
 // codes returns the band codes of v.
 func (ix *lshIndex) codes(v []float32) [lshBands]uint16 {
 	var out [lshBands]uint16
-	var acc [lshBands * lshBits]float32
+	// 512 ≥ lshBands·lshBits, so proj&511 needs no bounds check.
+	var acc [512]float32
 	for i, x := range v {
 		if x == 0 || i >= len(ix.byDim) {
 			continue
 		}
 		for _, r := range ix.byDim[i] {
-			acc[r.proj] += x * r.sign
+			acc[r.proj&511] += x * r.sign
 		}
 	}
-	for p, s := range acc {
+	for p, s := range acc[:lshBands*lshBits] {
 		if s > 0 {
 			out[p/lshBits] |= 1 << (p % lshBits)
 		}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+	"unicode/utf8"
 )
 
 // RuleJudge is the L3 fallback when no LLM judge is configured. It decides
@@ -240,6 +241,14 @@ type typeClassifier struct {
 	// table[e] and pos[e] are the table of entry e and its place in that
 	// table's English list.
 	table, pos []int32
+	// ko lists the Korean keywords (substrings, as kwFind) by their first
+	// rune: table and place in its Korean list.
+	ko map[rune][]koKeyword
+}
+
+type koKeyword struct {
+	word       string
+	table, pos int32
 }
 
 func newTypeClassifier(tables []typeTable) *typeClassifier {
@@ -252,6 +261,16 @@ func newTypeClassifier(tables []typeTable) *typeClassifier {
 		}
 	}
 	c.en = newWordSet(entries)
+	c.ko = map[rune][]koKeyword{}
+	for ti, t := range tables {
+		for pi, k := range t.lex.ko {
+			if k == "" {
+				continue
+			}
+			r, _ := utf8.DecodeRuneInString(k)
+			c.ko[r] = append(c.ko[r], koKeyword{k, int32(ti), int32(pi)})
+		}
+	}
 	return c
 }
 
@@ -260,20 +279,30 @@ func newTypeClassifier(tables []typeTable) *typeClassifier {
 // finds them — its first English keyword found, else its first Korean one
 // (by substring).
 func (c *typeClassifier) classify(norm string) (typ, kw string) {
-	first := make([]int32, len(c.tables)) // 1 + the place of the table's first English keyword found; 0 none
+	// 1 + the place of each table's first English (Korean) keyword found;
+	// 0 none.
+	first := make([]int32, 2*len(c.tables))
+	firstKo := first[len(c.tables):]
 	c.en.each(norm, func(e int) {
 		if t, p := c.table[e], c.pos[e]+1; first[t] == 0 || p < first[t] {
 			first[t] = p
 		}
 	})
+	// A Korean keyword is in norm where norm, from the start of one of its
+	// runes (a match of valid UTF-8 starts at one), begins with it.
+	for i, r := range norm {
+		for _, k := range c.ko[r] {
+			if p := k.pos + 1; (firstKo[k.table] == 0 || p < firstKo[k.table]) && strings.HasPrefix(norm[i:], k.word) {
+				firstKo[k.table] = p
+			}
+		}
+	}
 	for ti, t := range c.tables {
 		if p := first[ti]; p > 0 {
 			return t.typ, t.lex.en[p-1]
 		}
-		for _, k := range t.lex.ko {
-			if strings.Contains(norm, k) {
-				return t.typ, k
-			}
+		if p := firstKo[ti]; p > 0 {
+			return t.typ, t.lex.ko[p-1]
 		}
 	}
 	return "note", ""

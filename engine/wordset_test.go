@@ -120,7 +120,10 @@ func TestTypeClassifierMatchesKwFind(t *testing.T) {
 			} else if rng.IntN(4) == 0 {
 				w += "s"
 			}
-			b.WriteString(w + " ")
+			b.WriteString(w)
+			if rng.IntN(5) > 0 { // else the next word runs on: a keyword inside a word
+				b.WriteString(" ")
+			}
 		}
 		texts = append(texts, lexNorm(b.String()))
 	}
