@@ -179,7 +179,7 @@ func (w *batchWriter) duplicate(hash string, p *pending) (*Memory, string) {
 		}
 	}
 	// One read lock over the whole candidate scan rather than one per
-	// candidate; vectorOfLocked reads the cache under it.
+	// candidate: the LSH holds only cached memories, read under it.
 	dx, thr := w.c.dx, e.cfg.DedupeSimilarity
 	var id int64
 	var sim float64
@@ -261,15 +261,6 @@ func (w *batchWriter) written() []*Memory {
 	}
 	slices.SortFunc(out, func(a, b *Memory) int { return cmp.Compare(a.Seq, b.Seq) })
 	return out
-}
-
-// vectorOfLocked is the vector of a cached memory or of one inserted in
-// this batch. Caller holds e.mu (read).
-func (w *batchWriter) vectorOfLocked(id int64) ([]float32, bool) {
-	if m, ok := w.insertedByID[id]; ok {
-		return m.Embedding, true
-	}
-	return w.c.e.vec.Get(id)
 }
 
 // find returns the memory to update: this batch's own insert, or a copy of
