@@ -57,7 +57,7 @@ func cmdIngest(fs *flag.FlagSet) runFunc {
 			t.print(e.stdout, name)
 		}
 		if err != nil {
-			return engine.Errorf(engine.ErrorCode(err), "ingest stopped: %s; %d stored and %d reinforced before it were committed — run the same ingest again to go on (messages already captured are skipped)",
+			return engine.Errorf(engine.ErrorCode(err), "ingest stopped: %s; the %d stored and %d reinforced before it stopped are committed — run the same ingest again to go on (messages already captured are skipped)",
 				engine.ErrorMessage(err), t.Stats.Stored, t.Stats.Reinforced)
 		}
 		if t.Stats.Offered == 0 && len(t.Stats.Errors) > 0 {
