@@ -26,18 +26,8 @@ func TestWordSetMatchesHasWord(t *testing.T) {
 	entries = append(entries, "a-b", "Car", "x y*")
 	ws := newWordSet(entries)
 	var texts []string
-	if f, err := os.Open("../testdata/demo.jsonl"); err == nil {
-		sc := bufio.NewScanner(f)
-		for sc.Scan() {
-			var m struct{ Text string }
-			if json.Unmarshal(sc.Bytes(), &m) == nil {
-				texts = append(texts, lexNorm(m.Text), m.Text)
-			}
-		}
-		f.Close()
-	}
-	if len(texts) < 100 {
-		t.Fatalf("demo conversation: %d texts", len(texts))
+	for _, text := range demoTexts(t) {
+		texts = append(texts, lexNorm(text), text)
 	}
 	rng := rand.New(rand.NewPCG(3, 9))
 	pieces := []string{" ", "  ", ".", "'", "-", "x", "s", "ing", "는", "을"}
@@ -92,18 +82,8 @@ func TestTypeClassifierMatchesKwFind(t *testing.T) {
 		return "note", ""
 	}
 	var texts []string
-	if f, err := os.Open("../testdata/demo.jsonl"); err == nil {
-		sc := bufio.NewScanner(f)
-		for sc.Scan() {
-			var m struct{ Text string }
-			if json.Unmarshal(sc.Bytes(), &m) == nil {
-				texts = append(texts, lexNorm(m.Text))
-			}
-		}
-		f.Close()
-	}
-	if len(texts) < 100 {
-		t.Fatalf("demo conversation: %d texts", len(texts))
+	for _, text := range demoTexts(t) {
+		texts = append(texts, lexNorm(text))
 	}
 	var words []string
 	for _, tt := range tables {
@@ -141,4 +121,26 @@ func TestTypeClassifierMatchesKwFind(t *testing.T) {
 	if typed < 1000 {
 		t.Fatalf("only %d typed texts: the test exercises too little", typed)
 	}
+}
+
+// demoTexts is the text of every message of the demo conversation.
+func demoTexts(t *testing.T) []string {
+	t.Helper()
+	f, err := os.Open("../testdata/demo.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var texts []string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		var m struct{ Text string }
+		if json.Unmarshal(sc.Bytes(), &m) == nil {
+			texts = append(texts, m.Text)
+		}
+	}
+	if len(texts) < 50 {
+		t.Fatalf("demo conversation: %d texts", len(texts))
+	}
+	return texts
 }

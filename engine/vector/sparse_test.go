@@ -57,22 +57,7 @@ func TestSparseDotIsDot(t *testing.T) {
 	for _, text := range []string{"topic 42", "coffee Mina", "충주 사과", "memory about topic 7 and coffee"} {
 		q := h.EmbedOne(text)
 		got := ix.Search(q, 50)
-		qn := slices.Clone(q)
-		Normalize(qn)
-		var want []Hit
-		for i, id := range ix.ids {
-			want = append(want, Hit{ID: id, Score: float64(Dot(qn, ix.row(i)))})
-		}
-		slices.SortFunc(want, func(a, b Hit) int {
-			switch {
-			case a.Score > b.Score:
-				return -1
-			case a.Score < b.Score:
-				return 1
-			}
-			return int(a.ID - b.ID)
-		})
-		want = want[:50]
+		want := bruteForce(ix, q, 50)
 		if !slices.Equal(got, want) {
 			t.Fatalf("%q: sparse search %v, dense %v", text, got[:5], want[:5])
 		}
