@@ -42,7 +42,7 @@ func (t *LineTransport) Connect(context.Context) (mcp.Connection, error) {
 		limit = MaxFrameBytes
 	}
 	c := &lineConn{w: t.Writer, in: make(chan frame), closed: make(chan struct{}),
-		pending: map[jsonrpc.ID]string{}, batches: map[jsonrpc.ID]*batch{}}
+		pending: map[jsonrpc.ID]string{}, batches: map[jsonrpc.ID]*batch{}, answered: make(chan struct{})}
 	go c.readLines(bufio.NewReaderSize(t.Reader, 64<<10), limit)
 	return c, nil
 }
@@ -69,6 +69,8 @@ type lineConn struct {
 	initialized bool
 	pending     map[jsonrpc.ID]string // method of every call not yet answered
 	batches     map[jsonrpc.ID]*batch
+	// answered is closed (and replaced) whenever a call is answered.
+	answered chan struct{}
 }
 
 // batch collects the responses to the calls of one inbound batch, which
@@ -147,6 +149,9 @@ func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 			continue
 		}
 		if f.err != nil {
+			// The peer stopped sending (stdin closed after a here-doc):
+			// the calls it sent are answered before the session ends.
+			c.drain(ctx)
 			return nil, f.err
 		}
 		msgs := c.accept(ctx, f.line)
@@ -155,6 +160,26 @@ func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 		}
 		c.queue = msgs[1:]
 		return msgs[0], nil
+	}
+}
+
+// drain waits until every call read so far is answered, or ctx ends, or
+// the connection is closed.
+func (c *lineConn) drain(ctx context.Context) {
+	for {
+		c.mu.Lock()
+		n, ch := len(c.pending), c.answered
+		c.mu.Unlock()
+		if n == 0 {
+			return
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return
+		case <-c.closed:
+			return
+		}
 	}
 }
 
@@ -254,6 +279,21 @@ func (c *lineConn) allowed(ctx context.Context, m jsonrpc.Message) bool {
 		return true
 	}
 	c.mu.Lock()
+	for !c.initialized && req.Method != "initialize" && c.initID.IsValid() && c.pending[c.initID] == "initialize" {
+		// A client that sends its calls right behind initialize, without
+		// waiting for the answer (a script, a here-doc): they wait for
+		// initialize to be answered instead of being refused.
+		ch := c.answered
+		c.mu.Unlock()
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return false
+		case <-c.closed:
+			return false
+		}
+		c.mu.Lock()
+	}
 	if _, dup := c.pending[req.ID]; dup {
 		c.mu.Unlock()
 		c.reject(ctx, req.ID, jsonrpc.CodeInvalidRequest, "invalid request: this id is already in use by a call not yet answered")
@@ -330,6 +370,8 @@ func (c *lineConn) Write(ctx context.Context, m jsonrpc.Message) error {
 	c.mu.Lock()
 	method := c.pending[resp.ID]
 	delete(c.pending, resp.ID)
+	close(c.answered)
+	c.answered = make(chan struct{})
 	if method == "initialize" && resp.ID == c.initID && resp.Error == nil {
 		var r struct {
 			ProtocolVersion string `json:"protocolVersion"`

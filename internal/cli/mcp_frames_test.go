@@ -272,3 +272,45 @@ func TestMCPOverHTTP(t *testing.T) {
 		t.Fatalf("tools/list over HTTP: %v %v", err, lt)
 	}
 }
+
+// TestMCPAnswersAHereDoc: a script that writes initialize, its calls right
+// behind it without waiting for answers, and then closes stdin (a
+// here-doc, `< file`) gets every call answered and its capture stored
+// before the server exits.
+func TestMCPAnswersAHereDoc(t *testing.T) {
+	bin := buildMemtrace(t)
+	db := filepath.Join(t.TempDir(), "heredoc.db")
+	script := strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"sh","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`,
+		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"memory_capture","arguments":{"text":"I keep my bike in the basement storage room."}}}`,
+	}, "\n") + "\n"
+	cmd := exec.Command(bin, "mcp", "--db", db)
+	cmd.Stdin = strings.NewReader(script)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("memtrace mcp: %v\n%s", err, out)
+	}
+	answered := map[string]wireMsg{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		var m wireMsg
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("not JSON: %q", line)
+		}
+		answered[string(m.ID)] = m
+	}
+	for _, id := range []string{"1", "2", "3"} {
+		m, ok := answered[id]
+		if !ok || m.Error != nil || len(m.Result) == 0 {
+			t.Fatalf("call %s: %+v (answered: %d lines)\n%s", id, m, len(answered), out)
+		}
+	}
+	if !strings.Contains(string(answered["3"].Result), `\"outcome\":\"stored\"`) {
+		t.Fatalf("memory_capture: %s", answered["3"].Result)
+	}
+	list, err := exec.Command(bin, "--db", db, "list", "--json").Output()
+	if err != nil || !strings.Contains(string(list), "basement storage room") {
+		t.Fatalf("the capture is not in the database after the server exited: %v\n%s", err, list)
+	}
+}
