@@ -84,10 +84,12 @@ func TestHeadersKeepTheirCounts(t *testing.T) {
 		check("Curate", 1, `keep 5\b`, `promote 2\b`, `archive 10\b`, `1 approved \(P`, `5 (superseded|new supersession link\(s\)) \(S\)`)
 		check("Trace", 2, `at \+30d`, `split`)
 		check("Golden", 1, `demo`, `79 probes`, `baseline`)
-		// ? on every width: the keys box keeps its right side.
-		for _, l := range strings.Split(screen(drive(t, goTo(t, fork(m), "Trace"), press("?"))), "\n") {
-			if l = strings.TrimSpace(l); strings.HasPrefix(l, "│") && !strings.HasSuffix(l, "│") {
-				t.Errorf("%d columns: the keys box is cut: %q", w, l)
+		// ? on every width and tab: the keys box keeps its right side.
+		for _, tab := range []string{"Trace", "Golden", "Curate", "Memories", "Captures"} {
+			for _, l := range strings.Split(screen(drive(t, goTo(t, fork(m), tab), press("?"))), "\n") {
+				if l = strings.TrimSpace(l); strings.HasPrefix(l, "│") && !strings.HasSuffix(l, "│") {
+					t.Errorf("%d columns: %s: the keys box is cut: %q", w, tab, l)
+				}
 			}
 		}
 	}

@@ -397,8 +397,11 @@ func (m Model) render() string {
 		// The box is the keys inside the overlay's frame: no wider than
 		// the terminal, or Place would widen every line and the root
 		// would cut the box's right side.
-		h.SetWidth(max(20, m.width-st.Overlay.GetHorizontalFrameSize()))
-		box := st.Overlay.Render(st.App.Title.Render("Keys") + "\n\n" + h.View(m.activeKeys()) + "\n\n" + m.paletteHelp(bodyHeight))
+		inner := max(20, m.width-st.Overlay.GetHorizontalFrameSize())
+		h.SetWidth(inner)
+		// The help bubble measures its columns loosely: every line is cut
+		// to the inside of the frame too, so the border stays on screen.
+		box := st.Overlay.Render(clipLines(st.App.Title.Render("Keys")+"\n\n"+h.View(m.activeKeys())+"\n\n"+m.paletteHelp(bodyHeight), inner))
 		body = lipgloss.Place(m.width, bodyHeight, lipgloss.Center, lipgloss.Center, box)
 	}
 	body = lipgloss.NewStyle().Width(m.width).Height(bodyHeight).MaxHeight(bodyHeight).MaxWidth(m.width).Render(clipLines(body, m.width))
