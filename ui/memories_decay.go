@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"charm.land/lipgloss/v2"
+
 	"memtrace/engine"
 )
 
@@ -103,13 +105,41 @@ func (d decayPlot) caption() string {
 	return fmt.Sprintf("drops out of free recall on %s (in %d days, ▲), %s · %s", day(d.forgetAt), days, gone, level)
 }
 
+// shortCaption is caption in fewer words, for a narrow terminal: the two
+// dates, the mark of the first in the plot; the forget level is on the
+// plot's axis.
+func (d decayPlot) shortCaption() string {
+	day := func(t time.Time) string { return t.UTC().Format("2006-01-02") }
+	recall := "free recall until " + day(d.forgetAt)
+	switch {
+	case !d.forgetAt.After(d.from):
+		recall = "out of free recall since " + day(d.forgetAt)
+	case d.forgetCol >= 0:
+		recall += " ▲"
+	}
+	if !d.goneAt.After(d.from) {
+		return recall + ", unrecognisable since " + day(d.goneAt)
+	}
+	return recall + ", recognisable until " + day(d.goneAt)
+}
+
 var eighths = []rune(" ▁▂▃▄▅▆▇█")
 
 // render draws rows lines of bars under a heading with the caption, then
 // the axis with the forecast mark and the span's ends.
 func (d decayPlot) render(st *Styles, rows int) []string {
 	cols := len(d.samples)
-	out := []string{st.Detail.Heading.Render("decay ") + st.Detail.Label.Render(d.caption())}
+	// The forecast in as many words as fit: the level (also on the axis)
+	// goes first, then the long wording; both dates always stay.
+	caption := d.caption()
+	if fits := func(c string) bool { return lipgloss.Width("decay "+c) <= cols+5 }; !fits(caption) {
+		if i := strings.LastIndex(caption, " · "); i > 0 && fits(caption[:i]) {
+			caption = caption[:i]
+		} else if i > 0 {
+			caption = d.shortCaption()
+		}
+	}
+	out := []string{st.Detail.Heading.Render("decay ") + st.Detail.Label.Render(caption)}
 	levels := rows * 8
 	// The forget line sits in the row holding its level.
 	lineRow := -1

@@ -85,7 +85,7 @@ func TestMemoriesDetailSupersessionChain(t *testing.T) {
 					t.Errorf("chain line %d:\n got %q\nwant %q…", i, chain[i], w)
 				}
 			}
-			if !strings.Contains(v, "drops out of free recall") && !strings.Contains(v, "out of free recall since") {
+			if !strings.Contains(v, "drops out of free recall") && !strings.Contains(v, "out of free recall since") && !strings.Contains(v, "free recall until") {
 				t.Errorf("the decay forecast is gone:\n%s", v)
 			}
 			// The audit row of the hand-made link says what it changed.
