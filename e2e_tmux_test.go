@@ -307,7 +307,8 @@ func (s *tmuxSession) walkNarrow(t *testing.T) {
 	})
 	s.send(t, "Enter")
 	s.waitFor(t, "the decay curve and forecast at 80×24", func(screen string) bool {
-		return strings.Contains(screen, "decay drops out of free recall") && strings.Contains(screen, "+365d") &&
+		// 80 columns: the forecast in its short words, both dates kept.
+		return regexp.MustCompile(`decay free recall until \d{4}-\d\d-\d\d, recognisable until \d{4}-\d\d-\d\d`).MatchString(screen) && strings.Contains(screen, "+365d") &&
 			regexp.MustCompile(`(?m)^\d{4}-\d\d-\d\d \d\d:\d\d capture +create`).MatchString(screen)
 	})
 
