@@ -15,8 +15,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"memtrace/engine"
+	"memtrace/internal/testdata/storetest"
 	"memtrace/mcpserver"
-	"memtrace/store/storetest"
 )
 
 // TestTUIThirdProcessOnPostgres runs three processes on one PostgreSQL

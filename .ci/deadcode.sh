@@ -2,12 +2,11 @@
 # Dead code gate: golang.org/x/tools/cmd/deadcode at a pinned version, run
 # twice over the module:
 #   - from the product's main (no -test): a function no command of memtrace
-#     reaches is dead, even when a test calls it. Test helper packages are
-#     skipped here: those whose name ends in "test" (storetest, ollamatest,
-#     triagetest: Go's httptest convention) and those the allowlist names
-#     as "PACKAGE.*";
-#   - from the tests too (-test): a function not even a test reaches —
-#     including test helpers and code in _test.go files — is dead.
+#     reaches is dead, even when a test calls it;
+#   - from the tests too (-test), with the shared test helper packages under
+#     internal/testdata named (./... leaves testdata out, so the first pass
+#     does not see them): a function not even a test reaches — including
+#     test helpers and code in _test.go files — is dead.
 # Anything reported that .ci/deadcode.allow does not list (with its reason)
 # fails. An allowlist entry that is no longer reported is printed so that it
 # can be removed.
@@ -23,12 +22,16 @@ GOBIN="$bin" go install "golang.org/x/tools/cmd/deadcode@$version"
 grep -v '\.\*$' "$bin/entries" >"$bin/allowed" || true
 grep '\.\*$' "$bin/entries" | sed 's/\.\*$//' >"$bin/helpers" || true
 
+# testhelpers lists the packages under internal/testdata (a pattern with
+# ... matches none there).
+testhelpers() { find internal/testdata -name '*.go' ! -name '*_test.go' -exec dirname {} \; | sort -u | sed 's|^|./|'; }
+
 fmt='{{range .Funcs}}{{printf "%s.%s\n" $.Path .Name}}{{end}}'
 {
 	"$bin/deadcode" -f "$fmt" ./... | awk -F. -v helpers="$bin/helpers" '
 		BEGIN { while ((getline h < helpers) > 0) helper[h] = 1 }
-		{ n = split($1, p, "/"); if (p[n] !~ /test$/ && !($1 in helper)) print }'
-	"$bin/deadcode" -test -f "$fmt" ./...
+		!($1 in helper)'
+	"$bin/deadcode" -test -f "$fmt" ./... $(testhelpers)
 } | sort -u >"$bin/found"
 
 stale=$(comm -13 "$bin/found" "$bin/allowed")

@@ -92,7 +92,7 @@ ollama_up() {
 	export OLLAMA_CI_DIR
 	local root port
 	root=$(git rev-parse --show-toplevel 2>/dev/null || pwd)
-	(cd "$root" && go run ./internal/ollamatest/cmd/tinygguf -dir "$OLLAMA_CI_DIR/models") >&2 || return 1
+	(cd "$root" && go run ./internal/testdata/ollamatest/cmd/tinygguf -dir "$OLLAMA_CI_DIR/models") >&2 || return 1
 	port=$(ollama_free_port) || { ollama_log "no free port"; return 1; }
 	export OLLAMA_HOST="127.0.0.1:$port"
 	mkdir -p "$OLLAMA_CI_DIR/home" "$OLLAMA_CI_DIR/store"

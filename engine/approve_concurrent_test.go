@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"memtrace/engine"
-	"memtrace/store/storetest"
+	"memtrace/internal/testdata/storetest"
 )
 
 // Two processes (two engines, each on its own store handle) approve the

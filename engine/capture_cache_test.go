@@ -9,7 +9,7 @@ import (
 
 	"memtrace/engine"
 	"memtrace/engine/textnorm"
-	"memtrace/store/storetest"
+	"memtrace/internal/testdata/storetest"
 )
 
 // TestCaptureCacheMatchesStore: a capture batch puts the memories it wrote

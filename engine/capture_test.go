@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"memtrace/engine"
-	"memtrace/store/storetest"
+	"memtrace/internal/testdata/storetest"
 )
 
 var testNow = time.Date(2026, 8, 1, 9, 0, 0, 0, time.UTC)

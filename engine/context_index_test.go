@@ -7,7 +7,7 @@ import (
 
 	"memtrace/engine"
 	"memtrace/engine/textnorm"
-	"memtrace/store/storetest"
+	"memtrace/internal/testdata/storetest"
 )
 
 func addTurn(t *testing.T, e *engine.Engine, key, session, text string, at time.Time) int64 {

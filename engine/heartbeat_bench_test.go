@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"memtrace/engine"
-	"memtrace/store/storetest"
+	"memtrace/internal/testdata/storetest"
 )
 
 // BenchmarkHeartbeatPass measures a heartbeat pass over 10,000 memories

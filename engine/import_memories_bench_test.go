@@ -10,7 +10,7 @@ import (
 
 	"memtrace/engine"
 	"memtrace/importer"
-	"memtrace/store/storetest"
+	"memtrace/internal/testdata/storetest"
 )
 
 // BenchmarkImportMemories100k imports 100,000 stored memories from the

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"memtrace/engine"
-	"memtrace/store/storetest"
+	"memtrace/internal/testdata/storetest"
 )
 
 // Text that addresses the agent with an override gets no authority from the

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"memtrace/engine"
+	"memtrace/internal/testdata/storetest"
 	"memtrace/store"
-	"memtrace/store/storetest"
 )
 
 // BenchmarkEngineOpen100k opens an engine over a 100k-memory database at

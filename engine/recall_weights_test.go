@@ -11,7 +11,7 @@ import (
 
 	"memtrace/engine"
 	"memtrace/engine/vector"
-	"memtrace/store/storetest"
+	"memtrace/internal/testdata/storetest"
 )
 
 // meaningEmbedder stands for an embedder of meaning (ollama:MODEL): the

@@ -9,7 +9,7 @@ import (
 
 	"memtrace/engine"
 	"memtrace/importer"
-	"memtrace/store/storetest"
+	"memtrace/internal/testdata/storetest"
 )
 
 // The per-capture cost of supersession detection, measured in the same run

@@ -8,7 +8,7 @@ import (
 
 	"memtrace/engine"
 	"memtrace/engine/judge"
-	"memtrace/internal/ollamatest"
+	"memtrace/internal/testdata/ollamatest"
 )
 
 // TestJudgeAssistedSupersession runs the Ollama capture judge (the real

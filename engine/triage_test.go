@@ -14,10 +14,10 @@ import (
 
 	"memtrace/engine"
 	"memtrace/engine/judge"
-	"memtrace/internal/ollamatest"
-	"memtrace/internal/triagetest"
+	"memtrace/internal/testdata/ollamatest"
+	"memtrace/internal/testdata/storetest"
+	"memtrace/internal/testdata/triagetest"
 	"memtrace/store"
-	"memtrace/store/storetest"
 )
 
 type triageFixture struct {

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"memtrace/engine"
-	"memtrace/store/storetest"
+	"memtrace/internal/testdata/storetest"
 )
 
 // demo is the demo conversation captured into a real database file through

@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"memtrace/engine"
+	"memtrace/internal/testdata/storetest"
 	"memtrace/internal/version"
-	"memtrace/store/storetest"
 )
 
 func TestBackup(t *testing.T) {

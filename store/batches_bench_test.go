@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"memtrace/engine"
+	"memtrace/internal/testdata/storetest"
 	"memtrace/store"
-	"memtrace/store/storetest"
 )
 
 // BenchmarkBatches100k measures what opening the Curate tab spends on its

@@ -15,8 +15,8 @@ import (
 	"time"
 
 	"memtrace/engine"
+	"memtrace/internal/testdata/storetest"
 	"memtrace/store"
-	"memtrace/store/storetest"
 )
 
 const benchDim = 256

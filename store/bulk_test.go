@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"memtrace/engine"
-	"memtrace/store/storetest"
+	"memtrace/internal/testdata/storetest"
 )
 
 // LoadMemories leaves the rows InsertMemory leaves one by one — the

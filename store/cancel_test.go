@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"memtrace/engine"
-	"memtrace/store/storetest"
+	"memtrace/internal/testdata/storetest"
 )
 
 // A write whose context ends before the commit is rolled back by

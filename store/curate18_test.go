@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"memtrace/engine"
-	"memtrace/store/storetest"
+	"memtrace/internal/testdata/storetest"
 )
 
 // The reads and fields the Curate tab's rejection undo and superseded

@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"memtrace/engine"
+	"memtrace/internal/testdata/storetest"
 	"memtrace/store"
-	"memtrace/store/storetest"
 )
 
 // envKillChild names the database a child process of TestKilledMidBatch

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"memtrace/engine"
-	"memtrace/store/storetest"
+	"memtrace/internal/testdata/storetest"
 )
 
 func TestMemories(t *testing.T) {

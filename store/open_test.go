@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"memtrace/engine"
+	"memtrace/internal/testdata/storetest"
 	"memtrace/store"
-	"memtrace/store/storetest"
 )
 
 func TestOpen(t *testing.T) {

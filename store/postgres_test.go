@@ -11,8 +11,8 @@ import (
 	"github.com/jackc/pgx/v5/stdlib"
 
 	"memtrace/engine"
+	"memtrace/internal/testdata/storetest"
 	"memtrace/store"
-	"memtrace/store/storetest"
 )
 
 // What only the PostgreSQL store has: spaces as schemas, their creation on

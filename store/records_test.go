@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"memtrace/engine"
-	"memtrace/store/storetest"
+	"memtrace/internal/testdata/storetest"
 )
 
 func TestCaptures(t *testing.T) {

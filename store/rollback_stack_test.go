@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"memtrace/engine"
+	"memtrace/internal/testdata/storetest"
 	"memtrace/store"
-	"memtrace/store/storetest"
 )
 
 // change applies f to a copy of memory id as one audited write of batch.

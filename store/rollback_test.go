@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"memtrace/engine"
+	"memtrace/internal/testdata/storetest"
 	"memtrace/store"
-	"memtrace/store/storetest"
 )
 
 // seedMemories inserts n memories outside any batch.

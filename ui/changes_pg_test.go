@@ -11,8 +11,8 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"memtrace/engine"
+	"memtrace/internal/testdata/storetest"
 	"memtrace/store"
-	"memtrace/store/storetest"
 )
 
 // The TUI on one process shows what another process captured into the

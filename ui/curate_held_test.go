@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"memtrace/engine"
-	"memtrace/store/storetest"
+	"memtrace/internal/testdata/storetest"
 )
 
 // holdingJudge answers like a judge whose answers never validate.

@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"memtrace/engine"
+	"memtrace/internal/testdata/storetest"
 	"memtrace/store"
-	"memtrace/store/storetest"
 )
 
 // demoLessons is the demo conversation captured through the real pipeline

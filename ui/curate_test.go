@@ -9,10 +9,10 @@ import (
 	"time"
 
 	"memtrace/engine"
-	"memtrace/internal/ollamatest"
-	"memtrace/internal/triagetest"
+	"memtrace/internal/testdata/ollamatest"
+	"memtrace/internal/testdata/storetest"
+	"memtrace/internal/testdata/triagetest"
 	"memtrace/store"
-	"memtrace/store/storetest"
 )
 
 // curateFixture is the demo's milestones in a real store, judged by the

@@ -12,7 +12,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"memtrace/engine"
-	"memtrace/store/storetest"
+	"memtrace/internal/testdata/storetest"
 )
 
 // The opening frame is on screen while the engine opens, and the UI takes

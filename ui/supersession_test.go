@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"memtrace/engine"
+	"memtrace/internal/testdata/storetest"
 	"memtrace/store"
-	"memtrace/store/storetest"
 )
 
 // chainNow is after the three phone messages of openPhoneChain.

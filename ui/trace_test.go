@@ -15,8 +15,8 @@ import (
 
 	"memtrace/engine"
 	"memtrace/inspector"
+	"memtrace/internal/testdata/storetest"
 	"memtrace/store"
-	"memtrace/store/storetest"
 )
 
 // chungjuKeys are the demo messages about the Chungju trip and its apples

@@ -13,7 +13,7 @@ import (
 	"unicode/utf8"
 
 	"memtrace/engine"
-	"memtrace/internal/ollamatest"
+	"memtrace/internal/testdata/ollamatest"
 )
 
 // The tests named TestReal* run the judge against a real Ollama server:

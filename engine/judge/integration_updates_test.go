@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"memtrace/engine"
-	"memtrace/internal/ollamatest"
+	"memtrace/internal/testdata/ollamatest"
 )
 
 // TestRealCaptureUpdatesStayInTheSchema: on a real server (the tiny model

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"memtrace/engine"
+	"memtrace/internal/testdata/storetest"
 	"memtrace/store"
-	"memtrace/store/storetest"
 )
 
 // The demo database, with a rollback, a supersession link, a stored trace

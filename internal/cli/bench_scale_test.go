@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"memtrace/internal/testdata/storetest"
 	"memtrace/store"
-	"memtrace/store/storetest"
 )
 
 // bench scale at a toy size: both backends measured, PostgreSQL's

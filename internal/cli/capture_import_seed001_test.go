@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"memtrace/internal/ollamatest"
+	"memtrace/internal/testdata/ollamatest"
 )
 
 // Seed 001 end to end on a store brought from elsewhere: import a Chroma

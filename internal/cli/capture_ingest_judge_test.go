@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"memtrace/engine"
-	"memtrace/internal/ollamatest"
+	"memtrace/internal/testdata/ollamatest"
 )
 
 // ingest --judge puts the Ollama judge in L3: what passes L1/L2 is decided

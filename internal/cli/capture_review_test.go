@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"memtrace/engine"
-	"memtrace/internal/ollamatest"
+	"memtrace/internal/testdata/ollamatest"
 )
 
 // mustRun runs memtrace with args and fails the test on a non-zero exit.

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"memtrace/engine"
-	"memtrace/internal/ollamatest"
-	"memtrace/internal/triagetest"
+	"memtrace/internal/testdata/ollamatest"
+	"memtrace/internal/testdata/triagetest"
 	"memtrace/mcpserver"
 	"memtrace/store"
 )

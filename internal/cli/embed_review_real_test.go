@@ -9,11 +9,11 @@ import (
 	"testing"
 
 	"memtrace/engine"
-	"memtrace/internal/ollamatest"
+	"memtrace/internal/testdata/ollamatest"
 )
 
 // Against the real Ollama server (CI builds it and the tiny models; see
-// internal/ollamatest.Real). Without OLLAMA_HOST these skip, loudly; in CI
+// internal/testdata/ollamatest.Real). Without OLLAMA_HOST these skip, loudly; in CI
 // they must run.
 
 // reembed moves the demo database to the real embedding model, and recall

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"memtrace/internal/testdata/storetest"
 	"memtrace/store"
-	"memtrace/store/storetest"
 )
 
 // Every golden set of the project (testdata/golden/*.yaml) passes against

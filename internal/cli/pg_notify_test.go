@@ -15,9 +15,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"memtrace/engine"
+	"memtrace/internal/testdata/storetest"
 	"memtrace/mcpserver"
 	"memtrace/store"
-	"memtrace/store/storetest"
 )
 
 // seenWithin polls cond every millisecond for up to limit and returns how

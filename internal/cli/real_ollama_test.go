@@ -11,11 +11,11 @@ import (
 
 	"memtrace/engine"
 	"memtrace/engine/judge"
-	"memtrace/internal/ollamatest"
+	"memtrace/internal/testdata/ollamatest"
 )
 
 // The TestReal* tests run the commands against a real Ollama server (see
-// internal/ollamatest: .ci/ollama.sh in CI, OLLAMA_HOST locally); without
+// internal/testdata/ollamatest: .ci/ollama.sh in CI, OLLAMA_HOST locally); without
 // one they skip loudly, in CI they fail.
 
 // realRun runs memtrace with args and returns stdout, stderr and the exit

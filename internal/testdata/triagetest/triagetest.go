@@ -15,7 +15,7 @@ import (
 
 	"memtrace/engine"
 	"memtrace/engine/judge"
-	"memtrace/internal/ollamatest"
+	"memtrace/internal/testdata/ollamatest"
 )
 
 // Injection is a milestone whose text tries to instruct the judge; the

@@ -7,7 +7,7 @@
 // constrains sampling, so answers are schema-shaped JSON — what the judge's
 // protocol path needs. The output is deterministic byte for byte.
 //
-//	go run ./internal/ollamatest/cmd/tinygguf -dir DIR
+//	go run ./internal/testdata/ollamatest/cmd/tinygguf -dir DIR
 //
 // writes DIR/{chat,embed,repeat}.gguf and DIR/{chat,embed,repeat}.Modelfile.
 package main

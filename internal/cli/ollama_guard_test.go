@@ -1,10 +1,13 @@
-package ollamatest
+package cli
 
 import (
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"memtrace/internal/testdata/ollamatest"
 )
 
 // TestRealRequiredFails proves the CI guard: with MEMTRACE_REAL_OLLAMA=1
@@ -13,22 +16,31 @@ import (
 // not suffered.
 func TestRealRequiredFails(t *testing.T) {
 	if os.Getenv("OLLAMATEST_CHILD") == "1" {
-		Real(t)
+		ollamatest.Real(t)
 		return
 	}
+	// The children start where this package's tests start (TestMain moves
+	// them to the module root from there).
+	root, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkgDir := filepath.Join(root, "internal", "cli")
 	for _, env := range [][]string{
-		{"OLLAMA_HOST=", EnvRequire + "=1", "CI="},
-		{"OLLAMA_HOST=127.0.0.1:1", EnvRequire + "=", "CI=true"},
+		{"OLLAMA_HOST=", ollamatest.EnvRequire + "=1", "CI="},
+		{"OLLAMA_HOST=127.0.0.1:1", ollamatest.EnvRequire + "=", "CI=true"},
 	} {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestRealRequiredFails$", "-test.v")
-		cmd.Env = append(os.Environ(), append(env, "OLLAMATEST_CHILD=1", EnvReport+"=")...) // the children's outcomes are not CI's
+		cmd.Dir = pkgDir
+		cmd.Env = append(os.Environ(), append(env, "OLLAMATEST_CHILD=1", ollamatest.EnvReport+"=")...) // the children's outcomes are not CI's
 		out, err := cmd.CombinedOutput()
 		if err == nil || !strings.Contains(string(out), "real Ollama required") {
 			t.Fatalf("env %v: want a failure naming the requirement, got err=%v\n%s", env, err, out)
 		}
 	}
 	cmd := exec.Command(os.Args[0], "-test.run=^TestRealRequiredFails$", "-test.v")
-	cmd.Env = append(os.Environ(), "OLLAMA_HOST=", EnvRequire+"=", "CI=", "OLLAMATEST_CHILD=1", EnvReport+"=")
+	cmd.Dir = pkgDir
+	cmd.Env = append(os.Environ(), "OLLAMA_HOST=", ollamatest.EnvRequire+"=", "CI=", "OLLAMATEST_CHILD=1", ollamatest.EnvReport+"=")
 	out, err := cmd.CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "SKIP real Ollama") {
 		t.Fatalf("without the requirement the test must skip loudly, got err=%v\n%s", err, out)
