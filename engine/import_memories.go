@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -9,9 +8,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
-	"runtime"
 	"strings"
-	"sync"
 	"time"
 )
 
@@ -204,42 +201,26 @@ func (e *Engine) ImportMemories(ctx context.Context, o MemoryImportOptions, recs
 	// Embed in chunks, as many at once as there are CPUs: a 100k import
 	// spends a fifth of its time here, and the embedders are safe for
 	// concurrent use.
-	const chunk = 512
-	var (
-		wg       sync.WaitGroup
-		mu       sync.Mutex
-		embedErr error
-	)
-	sem := make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))
-	for i := 0; i < len(items); i += chunk {
-		part := items[i:min(i+chunk, len(items))]
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer func() { <-sem; wg.Done() }()
+	embedErr := parallelChunks(len(items), 512, func() func(lo, hi int) error {
+		return func(lo, hi int) error {
+			part := items[lo:hi]
 			texts := make([]string, len(part))
 			for k, it := range part {
 				texts[k] = it.m.Content
 			}
 			vs, err := e.embedder.Embed(ctx, texts)
-			if err == nil {
-				for k, it := range part {
-					it.m.Embedding, it.m.Embedder = vs[k], e.embedder.Name()
-					if err = e.PrepareMemory(ctx, it.m); err != nil {
-						break
-					}
-				}
-			} else {
-				err = fmt.Errorf("import: embed with %s: %w", e.embedder.Name(), err)
-			}
 			if err != nil {
-				mu.Lock()
-				embedErr = cmp.Or(embedErr, err)
-				mu.Unlock()
+				return fmt.Errorf("import: embed with %s: %w", e.embedder.Name(), err)
 			}
-		}()
-	}
-	wg.Wait()
+			for k, it := range part {
+				it.m.Embedding, it.m.Embedder = vs[k], e.embedder.Name()
+				if err := e.PrepareMemory(ctx, it.m); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	})
 	if embedErr != nil {
 		return rep, embedErr
 	}
