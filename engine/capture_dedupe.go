@@ -121,18 +121,20 @@ func newLSH(dim int) *lshIndex {
 	return ix
 }
 
-// blockNorms calls fn with the index and norm of each non-zero block of v
-// (of the index's dimension).
-func (ix *lshIndex) blockNorms(v []float32, fn func(b int, n float64)) {
+// blockNorms returns the norm of each block of v (of the index's
+// dimension; 0 past its blocks) and the largest of them, in one pass.
+func (ix *lshIndex) blockNorms(v []float32) (n [sketchBlocks]float64, top float64) {
 	for b := range ix.nblocks {
 		var s float64
 		for _, x := range v[ix.blocks[b]:ix.blocks[b+1]] {
 			s += float64(x) * float64(x)
 		}
 		if s > 0 {
-			fn(b, math.Sqrt(s))
+			n[b] = math.Sqrt(s)
+			top = max(top, n[b])
 		}
 	}
+	return n, top
 }
 
 // record is id's sketch record (ids must have been added).
@@ -164,15 +166,18 @@ func (ix *lshIndex) sketchInto(rec *[sketchStride]uint8, v []float32, vn float64
 	if len(v) != len(ix.byDim) || vn == 0 {
 		return
 	}
-	var top float64
-	ix.blockNorms(v, func(_ int, n float64) { top = max(top, n) })
+	norms, top := ix.blockNorms(v)
 	if top == 0 {
 		return
 	}
 	// One step: the largest block in 255 steps, rounded up, so that
 	// ceil(n/step) ≤ 255 and ceil(n/step)·step ≥ n.
 	step := top / 255 * (1 + 1e-6)
-	ix.blockNorms(v, func(b int, n float64) { rec[4+b] = uint8(min(255, math.Ceil(n/step))) })
+	for b, n := range norms {
+		if n > 0 {
+			rec[4+b] = uint8(min(255, math.Ceil(n/step)))
+		}
+	}
 	scale := math.Nextafter32(float32(step/vn*(1+1e-6)), float32(math.Inf(1)))
 	binary.LittleEndian.PutUint32(rec[:4], math.Float32bits(scale))
 }
@@ -270,15 +275,16 @@ func (ix *lshIndex) putAll(ids []int64, ens []*lshEntry) {
 // returns for its id (or vecOf returns none), so the sketch may reject a
 // candidate.
 func (ix *lshIndex) nearDuplicate(vec []float32, threshold float64, sketched bool, vecOf func(int64) ([]float32, bool)) (int64, float64) {
-	codes := ix.codes(vec)
-	return ix.scan(&ix.own, vec, &codes, threshold, sketched, vecOf)
+	q := lshEntry{norm: norm(vec), codes: ix.codes(vec)}
+	return ix.scan(&ix.own, vec, &q, threshold, sketched, vecOf)
 }
 
-// scan is nearDuplicate with the caller's scratch s and vec's band codes.
-func (ix *lshIndex) scan(s *lshScratch, vec []float32, codes *[lshBands]uint16, threshold float64, sketched bool, vecOf func(int64) ([]float32, bool)) (int64, float64) {
+// scan is nearDuplicate with the caller's scratch s and q, the norm and
+// band codes of vec (its entry; the sketch record is not read).
+func (ix *lshIndex) scan(s *lshScratch, vec []float32, q *lshEntry, threshold float64, sketched bool, vecOf func(int64) ([]float32, bool)) (int64, float64) {
 	var best int64
 	bestSim := threshold
-	qn := norm(vec)
+	qn := q.norm
 	if qn == 0 {
 		return 0, 0
 	}
@@ -287,17 +293,20 @@ func (ix *lshIndex) scan(s *lshScratch, vec []float32, codes *[lshBands]uint16, 
 	// scale) below which a candidate's cosine is below bestSim.
 	var qstep, limit float64
 	if sketched = sketched && len(vec) == len(ix.byDim); sketched {
-		var top float64
-		ix.blockNorms(vec, func(_ int, n float64) { top = max(top, n) })
+		norms, top := ix.blockNorms(vec)
 		qstep = top / 65535 * (1 + 1e-6)
-		clear(s.q[:])
-		ix.blockNorms(vec, func(b int, n float64) { s.q[b] = uint32(min(65535, math.Ceil(n/qstep))) })
+		for b, n := range norms {
+			s.q[b] = 0
+			if n > 0 {
+				s.q[b] = uint32(min(65535, math.Ceil(n/qstep)))
+			}
+		}
 		limit = bestSim * qn / (qstep * sketchMargin)
 	}
 	s.gen++
 	nrec := len(ix.sketch) / sketchStride
 	var scales [8]float32
-	for b, c := range *codes {
+	for b, c := range q.codes {
 		list := ix.buckets[b][c]
 		for i, id := range list {
 			if sketched && i%8 == 0 {

@@ -120,7 +120,7 @@ func (c *Capturer) decideScan(ctx context.Context, dx *dedupeIndex, s *lshScratc
 		if e.seq == dx.syncSeq {
 			// The cache is what the index was caught up to; else the write
 			// scans again once the index has caught up.
-			id, sim := dx.lsh.scan(s, p.vec, &en.codes, e.cfg.DedupeSimilarity, true, e.vec.Get)
+			id, sim := dx.lsh.scan(s, p.vec, &en, e.cfg.DedupeSimilarity, true, e.vec.Get)
 			p.pre = &preDup{id: id, sim: sim, seq: dx.syncSeq}
 		}
 		e.mu.RUnlock()

@@ -188,11 +188,11 @@ func (w *batchWriter) duplicate(hash string, p *pending) (*Memory, string) {
 		id, sim = p.pre.id, p.pre.sim
 	} else {
 		e.mu.RLock()
-		id, sim = dx.lsh.scan(&dx.lsh.own, p.vec, &p.entry.codes, thr, e.seq == dx.syncSeq, e.vec.Get)
+		id, sim = dx.lsh.scan(&dx.lsh.own, p.vec, p.entry, thr, e.seq == dx.syncSeq, e.vec.Get)
 		e.mu.RUnlock()
 	}
 	// The LSH holds none of this batch's inserts yet: they are scanned here.
-	if bid, bsim := w.batchNearest(p.vec, &p.entry.codes, thr); bid != 0 && (id == 0 || bsim > sim || bsim == sim && bid < id) {
+	if bid, bsim := w.batchNearest(p.vec, p.entry, thr); bid != 0 && (id == 0 || bsim > sim || bsim == sim && bid < id) {
 		id, sim = bid, bsim
 	}
 	if id == 0 {
@@ -207,15 +207,15 @@ func (w *batchWriter) duplicate(hash string, p *pending) (*Memory, string) {
 
 // batchNearest is lshIndex.scan over this batch's inserts only: the most
 // similar at or above threshold among those sharing a band with vec (whose
-// band codes are codes), the lower id on a tie, by the same cosine.
-func (w *batchWriter) batchNearest(vec []float32, codes *[lshBands]uint16, threshold float64) (int64, float64) {
+// entry is q), the lower id on a tie, by the same cosine.
+func (w *batchWriter) batchNearest(vec []float32, q *lshEntry, threshold float64) (int64, float64) {
 	var best int64
 	bestSim := threshold
-	qn := norm(vec)
+	qn := q.norm
 	if qn == 0 {
 		return 0, 0
 	}
-	for b, c := range codes {
+	for b, c := range q.codes {
 		for _, id := range w.bands[b][c] {
 			m, en := w.insertedByID[id], w.entries[id]
 			if m == nil || en == nil || en.norm == 0 || len(m.Embedding) != len(vec) {
