@@ -110,7 +110,7 @@ func (e *Engine) AuditStore(ctx context.Context) (*StoreAudit, error) {
 	// Duplicates, in id order: a memory repeats the first one with its
 	// content, or the nearest earlier one within the dedupe similarity.
 	byHash := map[string]int64{}
-	var lsh *lshIndex
+	near := NewNearDuplicates(e.Config().DedupeSimilarity, e.VectorOf)
 	for i := range active {
 		m := &active[i]
 		vec, ok := e.VectorOf(m.ID)
@@ -125,26 +125,21 @@ func (e *Engine) AuditStore(ctx context.Context) (*StoreAudit, error) {
 		if !ok {
 			continue
 		}
-		if lsh == nil {
-			lsh = newLSH(len(vec))
-		}
-		if of, sim := lsh.nearDuplicate(vec, e.cfg.DedupeSimilarity, false, e.VectorOf); of != 0 {
+		if of, sim := near.Offer(m.ID, vec); of != 0 {
 			rep.Duplicates.Near++
 			if len(rep.Duplicates.Examples) < auditExamples {
 				rep.Duplicates.Examples = append(rep.Duplicates.Examples, AuditDuplicate{MemoryID: m.ID, Of: of, Score: sim})
 			}
 		}
-		lsh.add(m.ID, vec)
 	}
 
 	// What the capture pipeline would do with each, with the rules as the
 	// judge (offline and deterministic): a memory without a role is taken
 	// as a user's statement, the most lenient reading.
-	c, err := e.NewCapturer(ctx)
+	c, err := e.NewRuleCapturer(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("audit: %w", err)
 	}
-	c.judge, c.decider = RuleJudge{tables: defaultTypeTables()}, "rules"
 	reasons := map[[2]string]int{}
 	for i := range active {
 		m := &active[i]
@@ -155,14 +150,13 @@ func (e *Engine) AuditStore(ctx context.Context) (*StoreAudit, error) {
 		if role == "" {
 			role = "user"
 		}
-		p := &pending{msg: Message{ID: m.Key, Role: role, Session: m.Session, Text: m.Content, At: m.CreatedAt},
-			res: &CaptureResult{Trail: []Decision{}}}
-		if err := c.decide(ctx, p); err != nil {
+		res, store, err := c.Decide(ctx, Message{ID: m.Key, Role: role, Session: m.Session, Text: m.Content, At: m.CreatedAt})
+		if err != nil {
 			return nil, fmt.Errorf("audit: memory %d: %w", m.ID, err)
 		}
-		if !p.store {
+		if !store {
 			rep.WouldNotStore.Count++
-			reasons[[2]string{p.res.DroppedBy, p.res.Reason}]++
+			reasons[[2]string{res.DroppedBy, res.Reason}]++
 		}
 	}
 	for k, n := range reasons {

@@ -450,3 +450,25 @@ func normalType(t string) string {
 	}
 	return t
 }
+
+// NewRuleCapturer is NewCapturer deciding by the rules alone, whatever
+// judge the engine has: the store audit's "would it be stored today".
+func (e *Engine) NewRuleCapturer(ctx context.Context) (*Capturer, error) {
+	c, err := e.NewCapturer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	c.judge, c.decider = RuleJudge{tables: defaultTypeTables()}, "rules"
+	return c, nil
+}
+
+// Decide runs the capture's decision on m without storing anything: it
+// reports whether m would be stored and, when not, the result's DroppedBy
+// and Reason say which layer dropped it and why.
+func (c *Capturer) Decide(ctx context.Context, m Message) (res *CaptureResult, store bool, err error) {
+	p := &pending{msg: m, res: &CaptureResult{Trail: []Decision{}}}
+	if err := c.decide(ctx, p); err != nil {
+		return nil, false, err
+	}
+	return p.res, p.store, nil
+}

@@ -372,3 +372,28 @@ func (ix *lshIndex) scan(s *lshScratch, vec []float32, q *lshEntry, threshold fl
 func norm(v []float32) float64 {
 	return math.Sqrt(float64(vector.Dot(v, v)))
 }
+
+// NearDuplicates finds, for vectors offered one by one, the earlier one
+// most similar at or above a threshold: the capture's dedupe scan over a
+// set the caller builds (the store audit's census of duplicates).
+type NearDuplicates struct {
+	lsh       *lshIndex
+	threshold float64
+	vecOf     func(int64) ([]float32, bool)
+}
+
+// NewNearDuplicates scans at threshold, reading candidates' vectors with vecOf.
+func NewNearDuplicates(threshold float64, vecOf func(int64) ([]float32, bool)) *NearDuplicates {
+	return &NearDuplicates{threshold: threshold, vecOf: vecOf}
+}
+
+// Offer returns the earlier vector vec duplicates (0 when none) and its
+// similarity, then adds vec under id.
+func (d *NearDuplicates) Offer(id int64, vec []float32) (of int64, sim float64) {
+	if d.lsh == nil {
+		d.lsh = newLSH(len(vec))
+	}
+	of, sim = d.lsh.nearDuplicate(vec, d.threshold, false, d.vecOf)
+	d.lsh.add(id, vec)
+	return of, sim
+}

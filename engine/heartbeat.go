@@ -345,7 +345,7 @@ func (e *Engine) capProposals(at time.Time, ix proposalIndex) []*Proposal {
 				continue
 			}
 			if m, ok := e.Memory(id); ok && m.Status == StatusActive {
-				movable = append(movable, cand{m, ForgetAt(m, e.cfg)})
+				movable = append(movable, cand{m, ForgetAt(m, e.Config())})
 			}
 		}
 		sort.SliceStable(movable, func(i, j int) bool {

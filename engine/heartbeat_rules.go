@@ -153,7 +153,7 @@ type lifecycleCandidate struct {
 // to every active memory without a conflicting open proposal.
 func (e *Engine) ageProposals(at time.Time, ix proposalIndex) []lifecycleCandidate {
 	var out []lifecycleCandidate
-	cfg := e.cfg
+	cfg := e.Config()
 	e.EachMemory(func(m *Memory) bool {
 		if m.Status != StatusActive {
 			return true
@@ -210,7 +210,7 @@ func (e *Engine) evidence(p *Proposal, m *Memory, at time.Time, rule string, s *
 	reach, degree := e.reach(m)
 	ev := LifecycleEvidence{File: TierFile(m), From: TierOf(m), To: Tier(p.TargetType), LastUse: LastUse(m),
 		UnusedDays: int(UnusedFor(m, at) / (24 * time.Hour)), AccessCount: m.AccessCount,
-		Rule: rule, Type: m.Type, Importance: m.Importance, ForgetAt: ForgetAt(*m, e.cfg), Vital: Vital(m),
+		Rule: rule, Type: m.Type, Importance: m.Importance, ForgetAt: ForgetAt(*m, e.Config()), Vital: Vital(m),
 		Degree: degree, Reach: reach, Score: math.Round(m.Importance*float64(1+reach)*1000) / 1000}
 	if p.Kind == ProposalKeep {
 		ev.To = ev.From

@@ -11,15 +11,6 @@ import (
 // reads every turn.
 const maxRuleWording = 200
 
-// RuleWording is the text a promote proposal's HOT rule gets when applied:
-// the curator's edit when there is one, else the proposed wording.
-func (ev PromotionEvidence) RuleWording() string {
-	if ev.CuratorWording != "" {
-		return ev.CuratorWording
-	}
-	return ev.Wording
-}
-
 // ApprovePromotion marks a promote proposal approved with the HOT rule's
 // wording the curator settled on (whitespace collapsed to one line of at
 // most 200 characters). The wording is recorded in the proposal, so the

@@ -233,3 +233,7 @@ type IngestStats struct {
 	JudgeErrors int         `json:"judge_errors"`
 	Errors      []LineError `json:"errors"`
 }
+
+// ProposalKeep is the record of a "keep" verdict: applying it changes no
+// memory, but it lets the curator see (and sample) what the judge kept.
+const ProposalKeep = "keep"

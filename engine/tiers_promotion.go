@@ -188,3 +188,12 @@ func lessonWording(c *Correction) string {
 	}
 	return c.LessonKey
 }
+
+// RuleWording is the text a promote proposal's HOT rule gets when applied:
+// the curator's edit when there is one, else the proposed wording.
+func (ev PromotionEvidence) RuleWording() string {
+	if ev.CuratorWording != "" {
+		return ev.CuratorWording
+	}
+	return ev.Wording
+}

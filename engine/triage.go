@@ -23,10 +23,6 @@ const (
 	TriageNeedsReview = "needs_review"
 )
 
-// ProposalKeep is the record of a "keep" verdict: applying it changes no
-// memory, but it lets the curator see (and sample) what the judge kept.
-const ProposalKeep = "keep"
-
 // FlagInjectionAttempt is the verdict flag of an item whose text tries to
 // instruct the judge; the curator must see it.
 const FlagInjectionAttempt = "injection_attempt"
