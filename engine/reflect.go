@@ -32,7 +32,7 @@ type Reflection struct {
 // normalised terms in sorted order, so rewordings with the same words (in
 // any order, with Korean particles or English inflections) count as one.
 func (e *Engine) Reflect(ctx context.Context, r Reflection) (*Correction, error) {
-	r.Intended, r.Actual, r.Lesson = squashSpaces(r.Intended), squashSpaces(r.Actual), squashSpaces(r.Lesson)
+	r.Intended, r.Actual, r.Lesson = SquashSpaces(r.Intended), SquashSpaces(r.Actual), SquashSpaces(r.Lesson)
 	if r.Intended == "" || r.Actual == "" {
 		return nil, Errorf(EINVALID, "a reflection needs both --intended and --actual")
 	}
@@ -98,4 +98,4 @@ func ReflectionKey(lesson string) string {
 	return ReflectionPrefix + strings.Join(terms, "-")
 }
 
-func squashSpaces(s string) string { return strings.Join(strings.Fields(s), " ") }
+func SquashSpaces(s string) string { return strings.Join(strings.Fields(s), " ") }

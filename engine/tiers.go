@@ -104,7 +104,7 @@ func validScopeName(s string) bool {
 
 // fileScope is the scope a WARM file implies ("" for files that do not
 // imply one).
-func fileScope(file string) string {
+func FileScope(file string) string {
 	switch {
 	case file == "HOT.md" || file == "WARM.md":
 		return ScopeGlobal
@@ -117,7 +117,7 @@ func fileScope(file string) string {
 }
 
 // fileCap is the line cap of a tier file (0: uncapped).
-func fileCap(file string) int {
+func FileCap(file string) int {
 	switch {
 	case file == "HOT.md":
 		return HotLineCap
@@ -143,7 +143,7 @@ func (s TierScope) Over() bool { return s.Cap > 0 && s.Lines > s.Cap }
 
 // tierHeaderLines is how many lines a tier file spends on its header; the
 // rest is one line per memory.
-const tierHeaderLines = 2
+const TierHeaderLines = 2
 
 // TierScopes groups the cached memories by tier file, sorted by file name.
 func (e *Engine) TierScopes() []TierScope {
@@ -159,7 +159,7 @@ func (e *Engine) TierScopes() []TierScope {
 			if strings.HasPrefix(f, "archive/") {
 				t = TierCold // a former fact archived whatever its tier
 			}
-			s = &TierScope{File: f, Tier: t, Scope: fileScope(f), Cap: fileCap(f), Lines: tierHeaderLines}
+			s = &TierScope{File: f, Tier: t, Scope: FileScope(f), Cap: FileCap(f), Lines: TierHeaderLines}
 			by[f] = s
 		}
 		s.Memories = append(s.Memories, m.ID)

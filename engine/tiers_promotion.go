@@ -115,7 +115,7 @@ func LessonMemoryKey(lessonKey string) string { return "lesson:" + lessonKey }
 
 // promotionProposal builds the promote proposal of a candidate lesson,
 // asking the reviewer first when there is one.
-func (e *Engine) promotionProposal(ctx context.Context, c *Correction, rev PromotionReviewer) (*Proposal, error) {
+func (e *Engine) PromotionProposal(ctx context.Context, c *Correction, rev PromotionReviewer) (*Proposal, error) {
 	scope := c.Scope
 	if !ValidScope(scope) {
 		scope = ScopeGlobal

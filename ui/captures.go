@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
+	"memtrace/curate"
 	"memtrace/engine"
 )
 
@@ -68,7 +69,7 @@ type capturesPane struct {
 	err           string
 
 	// The audit view (A), see captures_audit.go.
-	audit        *engine.StoreAudit
+	audit        *curate.StoreAudit
 	auditOpen    bool
 	auditLoading bool
 	auditTop     int

@@ -6,6 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"memtrace/curate"
 	"memtrace/engine"
 	"memtrace/engine/safetext"
 )
@@ -16,7 +17,7 @@ import (
 // prefixes, duplicates, and what today's capture pipeline would not store.
 
 type storeAuditMsg struct {
-	Audit *engine.StoreAudit
+	Audit *curate.StoreAudit
 	Err   error
 }
 
@@ -24,7 +25,7 @@ type storeAuditMsg struct {
 func (p capturesPane) auditCmd() tea.Cmd {
 	eng, ctx := p.c.deps.Engine, p.c.ctx
 	return func() tea.Msg {
-		a, err := eng.AuditStore(ctx)
+		a, err := curate.AuditStore(ctx, eng)
 		return send(paneCaptures, storeAuditMsg{Audit: a, Err: err})
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
+	"memtrace/curate"
 	"memtrace/engine"
 )
 
@@ -13,7 +14,7 @@ import (
 func curateKinds() []string {
 	return []string{engine.ProposalQuarantine, engine.ProposalRetype, engine.ProposalKeep, curateReview,
 		engine.ProposalRestore, engine.ProposalPromote, engine.ProposalDemote, engine.ProposalArchive,
-		engine.ProposalAdd, engine.ProposalMove}
+		curate.ProposalAdd, curate.ProposalMove}
 }
 
 const curateReview = "review"
@@ -156,7 +157,7 @@ type curatePane struct {
 	batches  []engine.BatchInfo
 	held     []*engine.ReviewItem // the review queue: captures held as needs_review
 	heldCur  int
-	stats    engine.ControlStats
+	stats    curate.ControlStats
 
 	// top is each list's first row on screen (wheel scrolling moves it
 	// without the cursor); anchor is where a V range began (-1: none).
@@ -314,7 +315,7 @@ func (p curatePane) update(msg tea.Msg) (curatePane, tea.Cmd) {
 		p.loaded, p.loadErr = true, ""
 		p.props, p.memories, p.batches, p.held, p.links = msg.Props, msg.Memories, msg.Batches, msg.Held, msg.Links
 		p.rejects = stillRejected(p.rejects, p.batches)
-		p.stats = engine.ComputeControlStats(p.props)
+		p.stats = curate.ComputeControlStats(p.props)
 		for id := range p.selected {
 			if pr := p.proposal(id); pr == nil || !isOpen(pr) {
 				delete(p.selected, id)

@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"memtrace/curate"
 	"memtrace/engine"
 )
 
@@ -64,11 +65,11 @@ func (p curatePane) controlKey(msg tea.KeyPressMsg) (curatePane, tea.Cmd) {
 	}
 	switch {
 	case key.Matches(msg, k.LabelKeep):
-		return p.label(engine.TriageKeep)
+		return p.label(curate.TriageKeep)
 	case key.Matches(msg, k.LabelEcho):
-		return p.label(engine.TriageEcho)
+		return p.label(curate.TriageEcho)
 	case key.Matches(msg, k.LabelRoleplay):
-		return p.label(engine.TriageRoleplay)
+		return p.label(curate.TriageRoleplay)
 	case key.Matches(msg, k.Retype):
 		if p.cursor < len(items) {
 			p.dlg = &dialog{kind: "retype", control: true, target: items[p.cursor].ID}

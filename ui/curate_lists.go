@@ -7,6 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"memtrace/curate"
 	"memtrace/engine"
 )
 
@@ -21,7 +22,7 @@ func curateQueueQuery(text func(*engine.Proposal) string) rowQuery[*engine.Propo
 		Fields: []filterField[*engine.Proposal]{
 			{Name: "status", Values: []string{engine.ProposalPending, engine.ProposalReview, engine.ProposalApproved},
 				Match: func(pr *engine.Proposal, v string) bool { return pr.Status == v }},
-			{Name: "by", Values: []string{engine.ProposerJudge, engine.ProposerHeartbeat, engine.ProposerRule, engine.ProposerCurator, engine.ProposerImport},
+			{Name: "by", Values: []string{engine.ProposerJudge, engine.ProposerHeartbeat, engine.ProposerRule, engine.ProposerCurator, curate.ProposerImport},
 				Match: func(pr *engine.Proposal, v string) bool { return pr.Proposer == v }},
 			{Name: "flag", Match: func(pr *engine.Proposal, v string) bool {
 				for _, f := range flagsOf(pr) {

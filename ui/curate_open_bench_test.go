@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"memtrace/curate"
 	"memtrace/engine"
 )
 
@@ -61,7 +62,7 @@ func BenchmarkCurateOpen100k(b *testing.B) {
 			return msg.Err
 		}},
 		{"proposals", func() error { _, err := s.FindProposals(ctx, engine.ProposalFilter{}); return err }},
-		{"batches", func() error { _, err := engine.BatchHistory(ctx, s, curateHistoryLimit); return err }},
+		{"batches", func() error { _, err := curate.BatchHistory(ctx, s, curateHistoryLimit); return err }},
 		{"held", func() error {
 			_, _, err := s.FindReviews(ctx, engine.ReviewFilter{Status: engine.ReviewHeld})
 			return err

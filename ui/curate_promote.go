@@ -6,6 +6,7 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
+	"memtrace/curate"
 	"memtrace/engine"
 	"memtrace/engine/safetext"
 )
@@ -34,8 +35,8 @@ func (p curatePane) subject(pr *engine.Proposal) string {
 		w, _ := ruleWording(pr)
 		return "HOT rule: " + w
 	}
-	if pr.Kind == engine.ProposalAdd {
-		return "new " + pr.TargetType + " line: " + engine.MarkdownProposalText(pr)
+	if pr.Kind == curate.ProposalAdd {
+		return "new " + pr.TargetType + " line: " + curate.MarkdownProposalText(pr)
 	}
 	return p.memoryText(pr.MemoryID)
 }
@@ -93,7 +94,7 @@ func (p curatePane) wordingKey(msg tea.KeyPressMsg) (curatePane, tea.Cmd) {
 func (p curatePane) approvePromotion(id int64, wording string) (curatePane, tea.Cmd) {
 	ctx, w, now := p.c.ctx, p.c.writer(), p.c.now()
 	return p.task(func() (string, error) {
-		if err := engine.ApprovePromotion(ctx, w, id, wording, curatorActor, now); err != nil {
+		if err := curate.ApprovePromotion(ctx, w, id, wording, curatorActor, now); err != nil {
 			return "", err
 		}
 		return fmt.Sprintf("approved promotion %d (P applies)", id), nil

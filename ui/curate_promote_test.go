@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"memtrace/curate"
 	"memtrace/engine"
 	"memtrace/internal/testdata/storetest"
 	"memtrace/store"
@@ -46,7 +47,7 @@ func demoLessons(t *testing.T) (*engine.Engine, *store.DB, func() time.Time) {
 	if _, err := e.CaptureBatch(ctx, msgs); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.Heartbeat(ctx, engine.HeartbeatOptions{}); err != nil {
+	if _, err := curate.Heartbeat(ctx, e, curate.HeartbeatOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	return e, db, now

@@ -1,6 +1,9 @@
 package ui
 
-import "memtrace/engine"
+import (
+	"memtrace/curate"
+	"memtrace/engine"
+)
 
 // The Curate tab's queues: which proposals are open, under which queue,
 // and where the cursors may stand.
@@ -10,7 +13,7 @@ import "memtrace/engine"
 func (p curatePane) controlItems() []*engine.Proposal {
 	var out []*engine.Proposal
 	for _, pr := range p.props {
-		if pv, ok := engine.ParseProposalVerdict(pr); ok && pv.Control && isOpen(pr) {
+		if pv, ok := curate.ParseProposalVerdict(pr); ok && pv.Control && isOpen(pr) {
 			out = append(out, pr)
 		}
 	}
@@ -54,7 +57,7 @@ func (p curatePane) queue() []*engine.Proposal {
 	}
 	// The most consequential first (the heartbeat's score: importance ×
 	// (1 + reach)); proposals without a score keep their order.
-	engine.SortProposalsByScore(out)
+	curate.SortProposalsByScore(out)
 	return out
 }
 

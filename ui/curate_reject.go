@@ -5,6 +5,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"memtrace/curate"
 	"memtrace/engine"
 	"memtrace/engine/safetext"
 )
@@ -100,7 +101,7 @@ func (p curatePane) reject(ids []int64, reason string) (curatePane, tea.Cmd) {
 	}
 	p.writes++
 	return p, func() tea.Msg {
-		res, err := engine.RejectProposalsInBatch(ctx, w, ids, engine.RejectOptions{Curator: curatorActor, Reason: reason, Now: now})
+		res, err := curate.RejectProposalsInBatch(ctx, w, ids, curate.RejectOptions{Curator: curatorActor, Reason: reason, Now: now})
 		if err != nil {
 			return send(paneCurate, curateDoneMsg{Err: err})
 		}
@@ -137,7 +138,7 @@ func (p curatePane) undoReject() (curatePane, tea.Cmd) {
 	ctx, st := p.c.ctx, p.c.deps.Store
 	p.writes++
 	return p, func() tea.Msg {
-		rep, err := engine.RollbackApplied(ctx, st, batch, curatorActor)
+		rep, err := curate.RollbackApplied(ctx, st, batch, curatorActor)
 		if err != nil {
 			return send(paneCurate, curateDoneMsg{Err: err})
 		}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"memtrace/curate"
 	"memtrace/engine"
 )
 
@@ -108,12 +109,12 @@ func TestCurateControlLabelsRoleplayAndRetype(t *testing.T) {
 		m = drive(t, m, press("down")) // preference, health, date
 	}
 	m = drive(t, m, press("enter"))
-	for i, want := range []string{engine.TriageRoleplay, "retype:date"} {
+	for i, want := range []string{curate.TriageRoleplay, "retype:date"} {
 		pr, err := f.db.GetProposal(ctx, items[i].ID)
 		if err != nil {
 			t.Fatal(err)
 		}
-		pv, _ := engine.ParseProposalVerdict(pr)
+		pv, _ := curate.ParseProposalVerdict(pr)
 		if pv.CuratorLabel != want || pr.Status != engine.ProposalPending {
 			t.Errorf("proposal %d: label %q status %s, want %q and still pending", pr.ID, pv.CuratorLabel, pr.Status, want)
 		}

@@ -5,6 +5,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"memtrace/curate"
 	"memtrace/engine"
 )
 
@@ -27,7 +28,7 @@ func (p curatePane) planRollback(batch string) (curatePane, tea.Cmd) {
 	ctx := p.c.ctx
 	p.status = "what would rolling back " + batch + " do…"
 	return p, func() tea.Msg {
-		plan, err := engine.PlanRollback(ctx, st, batch)
+		plan, err := curate.PlanRollback(ctx, st, batch)
 		return send(paneCurate, rollbackPlanMsg{Plan: plan, Err: err})
 	}
 }

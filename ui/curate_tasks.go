@@ -5,6 +5,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"memtrace/curate"
 	"memtrace/engine"
 )
 
@@ -42,7 +43,7 @@ func (p curatePane) reload() (curatePane, tea.Cmd) {
 			}
 		}
 		if msg.Err == nil {
-			msg.Batches, msg.Err = engine.BatchHistory(ctx, st, curateHistoryLimit)
+			msg.Batches, msg.Err = curate.BatchHistory(ctx, st, curateHistoryLimit)
 		}
 		if msg.Err == nil {
 			msg.Held, _, msg.Err = st.FindReviews(ctx, engine.ReviewFilter{Status: engine.ReviewHeld})
@@ -70,7 +71,7 @@ func (p curatePane) task(fn func() (string, error)) (curatePane, tea.Cmd) {
 func (p curatePane) decide(ids []int64, status string) (curatePane, tea.Cmd) {
 	ctx, w, now := p.c.ctx, p.c.writer(), p.c.now()
 	return p.task(func() (string, error) {
-		n, err := engine.DecideProposals(ctx, w, ids, status, curatorActor, now)
+		n, err := curate.DecideProposals(ctx, w, ids, status, curatorActor, now)
 		return fmt.Sprintf("%s %d proposal(s)", status, n), err
 	})
 }
@@ -78,7 +79,7 @@ func (p curatePane) decide(ids []int64, status string) (curatePane, tea.Cmd) {
 func (p curatePane) override(id int64, label string) (curatePane, tea.Cmd) {
 	ctx, w, now := p.c.ctx, p.c.writer(), p.c.now()
 	return p.task(func() (string, error) {
-		return fmt.Sprintf("proposal %d approved as %s", id, label), engine.OverrideProposal(ctx, w, id, label, curatorActor, now)
+		return fmt.Sprintf("proposal %d approved as %s", id, label), curate.OverrideProposal(ctx, w, id, label, curatorActor, now)
 	})
 }
 
@@ -95,7 +96,7 @@ func (p curatePane) labelID(id int64, label string) (curatePane, tea.Cmd) {
 	// Move on to the next item at once; the label lands with the reload.
 	p.cursor = min(p.cursor+1, max(0, len(p.controlItems())-1))
 	return p.task(func() (string, error) {
-		return fmt.Sprintf("proposal %d labelled %s", id, label), engine.LabelControl(ctx, w, id, label)
+		return fmt.Sprintf("proposal %d labelled %s", id, label), curate.LabelControl(ctx, w, id, label)
 	})
 }
 
@@ -105,13 +106,13 @@ func (p curatePane) labelID(id int64, label string) (curatePane, tea.Cmd) {
 func (p curatePane) apply() (curatePane, tea.Cmd) {
 	ctx, w, eng, now := p.c.ctx, p.c.writer(), p.c.deps.Engine, p.c.now
 	return p.task(func() (string, error) {
-		o := engine.ApplyOptions{Actor: curatorActor, Now: now}
-		var rep *engine.ApplyReport
+		o := curate.ApplyOptions{Actor: curatorActor, Now: now}
+		var rep *curate.ApplyReport
 		var err error
 		if eng != nil {
-			rep, err = eng.ApplyApproved(ctx, o)
+			rep, err = curate.ApplyApproved(ctx, eng, o)
 		} else {
-			rep, err = engine.ApplyApproved(ctx, w, o)
+			rep, err = curate.ApplyApprovedStore(ctx, w, o)
 		}
 		if err != nil {
 			return "", err
@@ -123,7 +124,7 @@ func (p curatePane) apply() (curatePane, tea.Cmd) {
 func (p curatePane) rollback(batch string) (curatePane, tea.Cmd) {
 	ctx, st, eng := p.c.ctx, p.c.deps.Store, p.c.deps.Engine
 	return p.task(func() (string, error) {
-		rep, err := engine.RollbackApplied(ctx, st, batch, curatorActor)
+		rep, err := curate.RollbackApplied(ctx, st, batch, curatorActor)
 		if err != nil {
 			return "", err
 		}

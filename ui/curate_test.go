@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"memtrace/curate"
 	"memtrace/engine"
 	"memtrace/internal/testdata/ollamatest"
 	"memtrace/internal/testdata/storetest"
@@ -25,7 +26,7 @@ type curateFixture struct {
 	demo triagetest.Demo
 	ids  map[string]int64
 	keys map[int64]string
-	rep  *engine.TriageReport
+	rep  *curate.TriageReport
 }
 
 func newCurateFixture(t *testing.T, sample int, seed uint64) *curateFixture {
@@ -43,7 +44,7 @@ func newCurateFixture(t *testing.T, sample int, seed uint64) *curateFixture {
 	}
 	dir := t.TempDir()
 	srv := ollamatest.New(t, f.demo.Route)
-	f.rep, err = engine.RunTriage(ctx, f.db, triagetest.Triager(t, srv, filepath.Join(dir, "cache.jsonl")), engine.TriageOptions{
+	f.rep, err = curate.RunTriage(ctx, f.db, triagetest.Triager(t, srv, filepath.Join(dir, "cache.jsonl")), curate.TriageOptions{
 		Type: "milestone", BackupDir: filepath.Join(dir, "backups"), VerdictsFile: filepath.Join(dir, "verdicts.jsonl"),
 		SampleSize: sample, Seed: seed, Now: func() time.Time { return testNow },
 	})
@@ -159,13 +160,13 @@ func TestCurateEndToEnd(t *testing.T) {
 		t.Fatal("seed 2 no longer samples the injection; choose a seed that does, the false keep is the point")
 	}
 	for _, pr := range f.proposals(t, engine.ProposalFilter{Proposer: engine.ProposerJudge}) {
-		pv, _ := engine.ParseProposalVerdict(pr)
+		pv, _ := curate.ParseProposalVerdict(pr)
 		key := f.keys[pr.MemoryID]
 		want := ""
 		if pv.Control {
-			want = engine.TriageEcho
+			want = curate.TriageEcho
 			if f.curatorClass(key) == "keep" {
-				want = engine.TriageKeep
+				want = curate.TriageKeep
 			}
 		}
 		if pv.CuratorLabel != want {

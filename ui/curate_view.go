@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"memtrace/curate"
 	"memtrace/engine"
 	"memtrace/engine/safetext"
 )
@@ -150,16 +151,16 @@ func (p curatePane) memoryText(id int64) string {
 
 // flagsOf returns the verdict's flags, injection_attempt first.
 func flagsOf(pr *engine.Proposal) []string {
-	pv, ok := engine.ParseProposalVerdict(pr)
+	pv, ok := curate.ParseProposalVerdict(pr)
 	if !ok {
 		return nil
 	}
 	var out []string
-	if pv.HasFlag(engine.FlagInjectionAttempt) {
-		out = append(out, engine.FlagInjectionAttempt)
+	if pv.HasFlag(curate.FlagInjectionAttempt) {
+		out = append(out, curate.FlagInjectionAttempt)
 	}
 	for _, f := range pv.Flags {
-		if f != engine.FlagInjectionAttempt {
+		if f != curate.FlagInjectionAttempt {
 			out = append(out, f)
 		}
 	}
@@ -175,7 +176,7 @@ func (p curatePane) controlView() []string {
 	from, to := p.window(p.cursor, p.top, len(items))
 	for i := from; i < to; i++ {
 		pr := items[i]
-		pv, _ := engine.ParseProposalVerdict(pr)
+		pv, _ := curate.ParseProposalVerdict(pr)
 		lbl := pv.CuratorLabel
 		if lbl == "" {
 			lbl = "—"
@@ -229,7 +230,7 @@ func (p curatePane) queueView() []string {
 		}
 		flags := ""
 		fs := flagsOf(pr)
-		if len(fs) > 0 && fs[0] == engine.FlagInjectionAttempt {
+		if len(fs) > 0 && fs[0] == curate.FlagInjectionAttempt {
 			flags = "⚠ INJECT"
 		} else if len(fs) > 0 {
 			flags = fs[0]
@@ -278,7 +279,7 @@ func (p curatePane) detailView(queue []*engine.Proposal) []string {
 	}
 	out := []string{st.Detail.Heading.Render(safetext.Truncate(safetext.SanitizeLine(head), p.width))}
 	fs := flagsOf(pr)
-	if len(fs) > 0 && fs[0] == engine.FlagInjectionAttempt {
+	if len(fs) > 0 && fs[0] == curate.FlagInjectionAttempt {
 		out = append(out, st.App.Error.Render(safetext.Truncate("⚠ injection_attempt: this memory's text tries to instruct the judge — do not trust the verdict", p.width)))
 	}
 	if pr.Kind == engine.ProposalPromote {
@@ -335,7 +336,7 @@ func (p curatePane) evidence(pr *engine.Proposal) []string {
 		}
 		return out
 	}
-	if ev, ok := engine.ParseLifecycleEvidence(pr); ok {
+	if ev, ok := curate.ParseLifecycleEvidence(pr); ok {
 		line := fmt.Sprintf("rule %s · last used %s · used %d time(s) · importance %.2f · forecast %s · reach %d · score %.2f",
 			ev.Rule, ev.LastUse.UTC().Format("2006-01-02"), ev.AccessCount, ev.Importance, ev.ForgetAt.UTC().Format("2006-01-02"), ev.Reach, ev.Score)
 		if ev.Vital {

@@ -8,6 +8,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"memtrace/curate"
 	"memtrace/engine"
 	"memtrace/engine/safetext"
 )
@@ -54,10 +55,10 @@ func TestFitHeader(t *testing.T) {
 func TestHeadersKeepTheirCounts(t *testing.T) {
 	eng, db := openDemo(t)
 	ctx := context.Background()
-	if _, err := eng.Heartbeat(ctx, engine.HeartbeatOptions{At: demoNow}); err != nil {
+	if _, err := curate.Heartbeat(ctx, eng, curate.HeartbeatOptions{At: demoNow}); err != nil {
 		t.Fatal(err)
 	}
-	if n, err := engine.DecideProposals(ctx, db, []int64{4}, engine.ProposalApproved, "curator", demoNow); err != nil || n != 1 {
+	if n, err := curate.DecideProposals(ctx, db, []int64{4}, engine.ProposalApproved, "curator", demoNow); err != nil || n != 1 {
 		t.Fatalf("approve proposal 4: %d, %v", n, err)
 	}
 	m := renderModel(t, eng, db, 140, 40)

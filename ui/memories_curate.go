@@ -6,6 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"memtrace/curate"
 	"memtrace/engine"
 )
 
@@ -149,7 +150,7 @@ func (p memoriesPane) undo() (memoriesPane, tea.Cmd) {
 	p.writes++
 	p.status = "undo " + batch + "…"
 	return p, func() tea.Msg {
-		rep, err := engine.RollbackApplied(ctx, store, batch, curatorActor)
+		rep, err := curate.RollbackApplied(ctx, store, batch, curatorActor)
 		if err != nil {
 			return send(paneMemories, undoneMsg{Batch: batch, Err: err})
 		}

@@ -15,6 +15,7 @@ import (
 	// -update flag, so this test binary must not register another.
 	charmgolden "github.com/charmbracelet/x/exp/golden"
 
+	"memtrace/curate"
 	"memtrace/engine"
 	"memtrace/store"
 )
@@ -32,7 +33,7 @@ import (
 // screen is taken), so they are the same on every run.
 func TestRenderGolden(t *testing.T) {
 	eng, db := openDemo(t)
-	if _, err := eng.Heartbeat(context.Background(), engine.HeartbeatOptions{At: demoNow}); err != nil {
+	if _, err := curate.Heartbeat(context.Background(), eng, curate.HeartbeatOptions{At: demoNow}); err != nil {
 		t.Fatal(err)
 	}
 	for _, size := range [][2]int{{80, 24}, {120, 40}} {

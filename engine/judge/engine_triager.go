@@ -3,7 +3,7 @@ package judge
 import (
 	"context"
 
-	"memtrace/engine"
+	"memtrace/curate"
 )
 
 // EngineTriager adapts a Triager to engine.Triager, the interface the
@@ -15,6 +15,6 @@ type EngineTriager struct{ T *Triager }
 func (a EngineTriager) Model() string { return a.T.Model() }
 
 // Triage judges one item (the judge's verdict is the engine's type).
-func (a EngineTriager) Triage(ctx context.Context, item engine.TriageItem) (engine.TriageVerdict, error) {
+func (a EngineTriager) Triage(ctx context.Context, item curate.TriageItem) (curate.TriageVerdict, error) {
 	return a.T.Triage(ctx, item)
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"memtrace/curate"
 	"memtrace/engine"
 )
 
@@ -14,20 +15,20 @@ import (
 // one of the first four; the client adds needs_review for an answer that
 // failed validation twice.
 const (
-	VerdictKeep        = engine.TriageKeep
-	VerdictEcho        = engine.TriageEcho
-	VerdictRoleplay    = engine.TriageRoleplay
-	VerdictRetype      = engine.TriageRetype
-	VerdictNeedsReview = engine.TriageNeedsReview
+	VerdictKeep        = curate.TriageKeep
+	VerdictEcho        = curate.TriageEcho
+	VerdictRoleplay    = curate.TriageRoleplay
+	VerdictRetype      = curate.TriageRetype
+	VerdictNeedsReview = curate.TriageNeedsReview
 )
 
 // TriageItem is one stored memory under review (the label under review in
 // Type, e.g. "milestone").
-type TriageItem = engine.TriageItem
+type TriageItem = curate.TriageItem
 
 // TriageVerdict is the judge's decision on one item: the engine's type, so
 // the triage workflow takes it as it is.
-type TriageVerdict = engine.TriageVerdict
+type TriageVerdict = curate.TriageVerdict
 
 // Triager judges already-stored memories of a population (seed 001, Fix B).
 // Every item is judged by the model — no keyword shortcut for old data.

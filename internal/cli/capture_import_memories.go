@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"memtrace/curate"
 	"memtrace/engine"
 	"memtrace/engine/safetext"
 	"memtrace/importer"
@@ -94,7 +95,7 @@ func cmdAudit(fs *flag.FlagSet) runFunc {
 			return err
 		}
 		defer closeDB()
-		rep, err := eng.AuditStore(e.ctx)
+		rep, err := curate.AuditStore(e.ctx, eng)
 		if err != nil {
 			return err
 		}
@@ -106,10 +107,10 @@ func cmdAudit(fs *flag.FlagSet) runFunc {
 	}
 }
 
-func sanitizedAudit(r *engine.StoreAudit) *engine.StoreAudit {
+func sanitizedAudit(r *curate.StoreAudit) *curate.StoreAudit {
 	c := *r
-	clean := func(rows []engine.AuditCount) []engine.AuditCount {
-		out := make([]engine.AuditCount, len(rows))
+	clean := func(rows []curate.AuditCount) []curate.AuditCount {
+		out := make([]curate.AuditCount, len(rows))
 		for i, x := range rows {
 			x.Name = safetext.SanitizeLine(x.Name)
 			out[i] = x
@@ -120,7 +121,7 @@ func sanitizedAudit(r *engine.StoreAudit) *engine.StoreAudit {
 	return &c
 }
 
-func printAudit(w io.Writer, r *engine.StoreAudit) {
+func printAudit(w io.Writer, r *curate.StoreAudit) {
 	fmt.Fprintf(w, "%d memories: %d active, %d quarantined, %d archived; the figures below are about the %d active\n\n",
 		r.Memories, r.ByStatus[engine.StatusActive], r.ByStatus[engine.StatusQuarantined], r.ByStatus[engine.StatusArchived], r.Scanned)
 	fmt.Fprintln(w, "noise (seed 000's patterns)")
@@ -158,7 +159,7 @@ func printAudit(w io.Writer, r *engine.StoreAudit) {
 	}
 }
 
-func census(w io.Writer, head string, rows []engine.AuditCount) {
+func census(w io.Writer, head string, rows []curate.AuditCount) {
 	t := newTextTable(head, "COUNT", "SHARE").alignRight(1, 2)
 	for _, x := range rows {
 		t.add(safetext.SanitizeLine(x.Name), x.Count, pct(x.Share))

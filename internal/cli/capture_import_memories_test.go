@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"memtrace/curate"
 	"memtrace/engine"
 )
 
@@ -120,13 +121,13 @@ func TestImportMemoriesEverySourceThenAudit(t *testing.T) {
 	}
 }
 
-func runAudit(t *testing.T, db string) engine.StoreAudit {
+func runAudit(t *testing.T, db string) curate.StoreAudit {
 	t.Helper()
 	out, errOut, code := runCLI(t, "--db", db, "audit", "--json")
 	if code != 0 {
 		t.Fatalf("audit: exit %d: %s\n%s", code, errOut, out)
 	}
-	var a engine.StoreAudit
+	var a curate.StoreAudit
 	if err := json.Unmarshal([]byte(out), &a); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}

@@ -4,7 +4,7 @@ import (
 	"flag"
 	"fmt"
 
-	"memtrace/engine"
+	"memtrace/curate"
 )
 
 // cmdApply runs `memtrace apply FILE|--approved`: every approved proposal
@@ -15,11 +15,11 @@ func cmdApply(fs *flag.FlagSet) runFunc {
 	batch := fs.String("batch", "", "batch id `ID` (default apply-TIME)")
 	asJSON := fs.Bool("json", false, "print JSON")
 	return func(e *env, rest []string) error {
-		var o engine.ApplyOptions
+		var o curate.ApplyOptions
 		switch {
 		case *approved && len(rest) == 0:
 		case !*approved && len(rest) == 1:
-			vs, err := engine.ReadVerdictFile(rest[0])
+			vs, err := curate.ReadVerdictFile(rest[0])
 			if err != nil {
 				return err
 			}
@@ -35,7 +35,7 @@ func cmdApply(fs *flag.FlagSet) runFunc {
 		}
 		defer closeDB()
 		o.Batch = *batch
-		rep, err := eng.ApplyApproved(e.ctx, o)
+		rep, err := curate.ApplyApproved(e.ctx, eng, o)
 		if err != nil {
 			return err
 		}

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 
+	"memtrace/curate"
 	"memtrace/engine"
 )
 
@@ -25,7 +26,7 @@ func cmdBatches(fs *flag.FlagSet) runFunc {
 			return err
 		}
 		defer db.Close()
-		bs, err := engine.BatchHistory(e.ctx, db, *limit)
+		bs, err := curate.BatchHistory(e.ctx, db, *limit)
 		if err != nil {
 			return err
 		}

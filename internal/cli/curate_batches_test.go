@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"memtrace/curate"
 	"memtrace/engine"
 	"memtrace/internal/testdata/ollamatest"
 	"memtrace/internal/testdata/triagetest"
@@ -175,7 +176,7 @@ func TestRollbackOfACaptureRunSaysWhatAndNeedsForce(t *testing.T) {
 	}
 	// The rollback of the rollback (a redo) restores them, with --json.
 	code, out, errOut = runMemtrace(t, "", "--db", db, "rollback", "rollback:"+batch, "--yes", "--json")
-	var rep engine.RollbackReport
+	var rep curate.RollbackReport
 	if code != 0 || json.Unmarshal([]byte(out), &rep) != nil || rep.Restored != 8 || rep.Effect.Restored != 8 {
 		t.Fatalf("redo = %d %q %q", code, out, errOut)
 	}
@@ -253,13 +254,13 @@ func TestApproveAllPendingAfterATriageWithKeeps(t *testing.T) {
 	demo := triagetest.LoadDemo(t)
 	ids := demo.Insert(t, eng)
 	srv := ollamatest.New(t, demo.Route)
-	rep, err := engine.RunTriage(ctx, st, triagetest.Triager(t, srv, filepath.Join(dir, "cache.jsonl")), engine.TriageOptions{
+	rep, err := curate.RunTriage(ctx, st, triagetest.Triager(t, srv, filepath.Join(dir, "cache.jsonl")), curate.TriageOptions{
 		Type: "milestone", BackupDir: filepath.Join(dir, "backups"), VerdictsFile: filepath.Join(dir, "verdicts.jsonl"), Seed: 7,
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.ByVerdict[engine.TriageKeep] == 0 || rep.ByVerdict[engine.TriageEcho] == 0 || rep.ByVerdict[engine.TriageRoleplay] == 0 {
+	if rep.ByVerdict[curate.TriageKeep] == 0 || rep.ByVerdict[curate.TriageEcho] == 0 || rep.ByVerdict[curate.TriageRoleplay] == 0 {
 		t.Fatalf("the triage does not mix the verdicts: %+v", rep.ByVerdict)
 	}
 	before, err := st.DumpMemories(ctx)
@@ -275,7 +276,7 @@ func TestApproveAllPendingAfterATriageWithKeeps(t *testing.T) {
 	var ap struct {
 		Batch   string
 		Applied int
-		Items   []engine.AppliedProposal
+		Items   []curate.AppliedProposal
 	}
 	if err := json.Unmarshal([]byte(out), &ap); err != nil {
 		t.Fatal(err)

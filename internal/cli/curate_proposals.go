@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"memtrace/curate"
 	"memtrace/engine"
 )
 
@@ -119,11 +120,11 @@ func cmdApprove(fs *flag.FlagSet) runFunc {
 				return nil
 			}
 		}
-		o := engine.ApproveOptions{Curator: *curator}
+		o := curate.ApproveOptions{Curator: *curator}
 		if *wording != "" {
 			o.Wording = map[int64]string{ids[0]: *wording}
 		}
-		res, err := eng.ApproveProposals(e.ctx, ids, o)
+		res, err := curate.ApproveProposals(e.ctx, eng, ids, o)
 		if err != nil {
 			return err
 		}
@@ -131,7 +132,7 @@ func cmdApprove(fs *flag.FlagSet) runFunc {
 			return writeJSON(e.stdout, struct {
 				Batch   string                   `json:"batch"`
 				Applied int                      `json:"applied"`
-				Items   []engine.AppliedProposal `json:"items"`
+				Items   []curate.AppliedProposal `json:"items"`
 			}{res.Batch, len(res.Applied), res.Applied})
 		}
 		for _, a := range res.Applied {
@@ -159,7 +160,7 @@ func cmdReject(fs *flag.FlagSet) runFunc {
 			return err
 		}
 		defer closeDB()
-		res, err := engine.RejectProposalsInBatch(e.ctx, eng, ids, engine.RejectOptions{Curator: *curator, Reason: *reason, Now: eng.Now()})
+		res, err := curate.RejectProposalsInBatch(e.ctx, eng, ids, curate.RejectOptions{Curator: *curator, Reason: *reason, Now: eng.Now()})
 		if err != nil {
 			return err
 		}

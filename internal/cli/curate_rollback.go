@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"memtrace/curate"
 	"memtrace/engine"
 )
 
@@ -34,7 +35,7 @@ func cmdRollback(fs *flag.FlagSet) runFunc {
 		}
 		defer db.Close()
 		batch := rest[0]
-		plan, err := engine.PlanRollback(e.ctx, db, batch)
+		plan, err := curate.PlanRollback(e.ctx, db, batch)
 		if err != nil {
 			return err
 		}
@@ -68,7 +69,7 @@ func cmdRollback(fs *flag.FlagSet) runFunc {
 			return engine.Errorf(engine.EINVALID, "batch %s is a capture run of %d memories; to roll all of it back add --force to --yes (`memtrace batches` shows what each batch did)",
 				batch, plan.Effect.Changed())
 		}
-		rep, err := engine.RollbackApplied(e.ctx, db, batch, engine.ActorCurator)
+		rep, err := curate.RollbackApplied(e.ctx, db, batch, engine.ActorCurator)
 		if err != nil {
 			return err
 		}

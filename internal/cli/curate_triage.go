@@ -3,7 +3,7 @@ package cli
 import (
 	"flag"
 	"fmt"
-	"memtrace/engine"
+	"memtrace/curate"
 	"memtrace/engine/judge"
 	"path/filepath"
 	"sort"
@@ -16,7 +16,7 @@ import (
 func cmdTriage(fs *flag.FlagSet) runFunc {
 	typ := fs.String("type", "", requiredMark+"memory `TYPE` to triage, e.g. milestone")
 	model := fs.String("model", judgeModelFromEnv(), "judge `MODEL` (default $MEMTRACE_JUDGE_MODEL or "+judge.DefaultModel+")")
-	sample := fs.Int("sample", engine.DefaultControlSample, "control sample size the curator labels blind (0: none)")
+	sample := fs.Int("sample", curate.DefaultControlSample, "control sample size the curator labels blind (0: none)")
 	seed := fs.Uint64("seed", 1, "seed of the control sample")
 	verdicts := fs.String("verdicts", "", "verdict `FILE` to write (default triage/verdicts-TYPE-TIME.jsonl beside the DB)")
 	backupDir := fs.String("backup-dir", "", "backup `DIR` (default backups/ beside the DB)")
@@ -64,15 +64,15 @@ func cmdTriage(fs *flag.FlagSet) runFunc {
 		}
 		defer cache.Close()
 		tr := judge.EngineTriager{T: judge.NewTriager(client, judge.Options{Model: *model, Cache: cache})}
-		var progress func(done, total int, v engine.TriageVerdict)
+		var progress func(done, total int, v curate.TriageVerdict)
 		if !*asJSON {
-			progress = func(done, total int, v engine.TriageVerdict) {
+			progress = func(done, total int, v curate.TriageVerdict) {
 				if done == total || done%25 == 0 {
 					fmt.Fprintf(e.stderr, "judged %d of %d\n", done, total)
 				}
 			}
 		}
-		rep, err := engine.RunTriage(e.ctx, db, tr, engine.TriageOptions{
+		rep, err := curate.RunTriage(e.ctx, db, tr, curate.TriageOptions{
 			Type: *typ, BackupDir: *backupDir, VerdictsFile: *verdicts, SampleSize: n, Seed: *seed, Progress: progress, Now: clock,
 		})
 		if err != nil {

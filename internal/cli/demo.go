@@ -9,6 +9,7 @@ import (
 	"sort"
 	"time"
 
+	"memtrace/curate"
 	"memtrace/engine"
 	"memtrace/store"
 )
@@ -93,7 +94,7 @@ func buildDemo(e *env) error {
 	}
 	// One heartbeat pass at the demo's now, so the Curate tab opens on what a
 	// curator would find: the lessons seen three times, and what went unused.
-	hb, err := eng.Heartbeat(e.ctx, engine.HeartbeatOptions{At: now})
+	hb, err := curate.Heartbeat(e.ctx, eng, curate.HeartbeatOptions{At: now})
 	if err != nil {
 		return err
 	}

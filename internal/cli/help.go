@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"memtrace/curate"
 	"memtrace/engine"
 	"memtrace/engine/judge"
 )
@@ -60,7 +61,7 @@ func cmdHelp(fs *flag.FlagSet) runFunc {
 func helpTopics() map[string]string {
 	return map[string]string{
 		"decay":     engine.DecayHelp,
-		"heartbeat": engine.HeartbeatHelp,
+		"heartbeat": curate.HeartbeatHelp,
 		"stages":    stagesHelp,
 		"json":      recallJSONHelp(),
 		"judge":     judgeSchemasHelp(),

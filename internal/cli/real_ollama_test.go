@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"memtrace/curate"
 	"memtrace/engine"
 	"memtrace/engine/judge"
 	"memtrace/internal/testdata/ollamatest"
@@ -87,7 +88,7 @@ func TestRealTriageApproveRollback(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("triage --type %s: exit %d: %s", typ, code, errs)
 		}
-		var rep engine.TriageReport
+		var rep curate.TriageReport
 		if err := json.Unmarshal([]byte(out), &rep); err != nil {
 			t.Fatalf("%v: %s", err, out)
 		}
@@ -194,7 +195,7 @@ func TestRealTriageRepeatingModel(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("triage with %s: exit %d: %s", repeat, code, errs)
 	}
-	var rep engine.TriageReport
+	var rep curate.TriageReport
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("%v: %s", err, out)
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"memtrace/curate"
 	"memtrace/engine"
 	"memtrace/engine/safetext"
 	"memtrace/store"
@@ -123,14 +124,14 @@ func TestCLITablesAlignKorean(t *testing.T) {
 	assertAligned(t, out, "REASON", "잡담: 정보 없음", "unused for 90 days")
 
 	var b bytes.Buffer
-	printHeartbeat(&b, &engine.HeartbeatReport{At: time.Date(2026, 6, 1, 9, 0, 0, 0, time.UTC), Proposals: []engine.HeartbeatProposal{
+	printHeartbeat(&b, &curate.HeartbeatReport{At: time.Date(2026, 6, 1, 9, 0, 0, 0, time.UTC), Proposals: []curate.HeartbeatProposal{
 		{ID: 7, Kind: engine.ProposalPromote, LessonKey: "커밋-전-gofmt", Reason: "교훈 3회 반복"},
 		{ID: 12, Kind: engine.ProposalDemote, MemoryID: 4, Reason: "unused for 30 days"},
 	}})
 	assertAligned(t, b.String(), "REASON", "교훈 3회 반복", "unused for 30 days")
 
 	b.Reset()
-	printCleanup(&b, &engine.CleanupReport{Scanned: 10, Noise: 3, Share: 30, Patterns: []engine.CleanupPattern{
+	printCleanup(&b, &curate.CleanupReport{Scanned: 10, Noise: 3, Share: 30, Patterns: []curate.CleanupPattern{
 		{Pattern: "한국어_맞장구", Layer: "l1", Count: 2, Share: 20},
 		{Pattern: "heartbeat_ok", Layer: "l1", Count: 1, Share: 10, Kept: 1},
 	}})

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io"
 
-	"memtrace/engine"
+	"memtrace/curate"
 )
 
 // cmdCleanup scans stored memories with the noise patterns and proposes
@@ -22,7 +22,7 @@ func cmdCleanup(fs *flag.FlagSet) runFunc {
 			return err
 		}
 		defer closeDB()
-		rep, err := eng.Cleanup(e.ctx, engine.CleanupOptions{DryRun: *dry})
+		rep, err := curate.Cleanup(e.ctx, eng, curate.CleanupOptions{DryRun: *dry})
 		if err != nil {
 			return err
 		}
@@ -34,7 +34,7 @@ func cmdCleanup(fs *flag.FlagSet) runFunc {
 	}
 }
 
-func printCleanup(w io.Writer, r *engine.CleanupReport) {
+func printCleanup(w io.Writer, r *curate.CleanupReport) {
 	tbl := newTextTable("PATTERN", "LAYER", "COUNT", "SHARE", "KEPT (has other info)").alignRight(2, 3, 4)
 	for _, p := range r.Patterns {
 		tbl.add(p.Pattern, p.Layer, p.Count, fmt.Sprintf("%.1f%%", p.Share), p.Kept)

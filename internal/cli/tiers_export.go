@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 
+	"memtrace/curate"
 	"memtrace/engine/safetext"
 )
 
@@ -20,7 +21,7 @@ func cmdExportMD(fs *flag.FlagSet) runFunc {
 			return err
 		}
 		defer closeDB()
-		res, err := eng.ExportMarkdown(e.ctx, dir)
+		res, err := curate.ExportMarkdown(e.ctx, eng, dir)
 		if err != nil {
 			return err
 		}

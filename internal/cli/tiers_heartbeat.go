@@ -6,6 +6,7 @@ import (
 	"io"
 	"time"
 
+	"memtrace/curate"
 	"memtrace/engine"
 	"memtrace/engine/judge"
 	"memtrace/engine/safetext"
@@ -19,7 +20,7 @@ func cmdHeartbeat(fs *flag.FlagSet) runFunc {
 	review := fs.Bool("review", false, "have the local Ollama judge review each new promotion candidate first")
 	model := fs.String("model", judgeModelFromEnv(), "judge `MODEL` for --review (default $MEMTRACE_JUDGE_MODEL)")
 	timeout := fs.Duration("timeout", 60*time.Second, "judge timeout per call for --review")
-	maxShare := fs.Float64("max-share", engine.DefaultMaxShare, "the age rules keep at most this `SHARE` (0..1) of the active memories waiting (see memtrace help heartbeat)")
+	maxShare := fs.Float64("max-share", curate.DefaultMaxShare, "the age rules keep at most this `SHARE` (0..1) of the active memories waiting (see memtrace help heartbeat)")
 	return func(e *env, args []string) error {
 		if len(args) > 0 {
 			return usageError{fmt.Sprintf("unexpected argument %q", args[0])}
@@ -51,7 +52,7 @@ func cmdHeartbeat(fs *flag.FlagSet) runFunc {
 			if err := eng.Refresh(e.ctx); err != nil {
 				return err
 			}
-			rep, err := eng.Heartbeat(e.ctx, engine.HeartbeatOptions{At: when, Reviewer: reviewer, DryRun: *dry, MaxShare: *maxShare})
+			rep, err := curate.Heartbeat(e.ctx, eng, curate.HeartbeatOptions{At: when, Reviewer: reviewer, DryRun: *dry, MaxShare: *maxShare})
 			if err != nil {
 				return err
 			}
@@ -74,7 +75,7 @@ func cmdHeartbeat(fs *flag.FlagSet) runFunc {
 	}
 }
 
-func printHeartbeat(w io.Writer, r *engine.HeartbeatReport) {
+func printHeartbeat(w io.Writer, r *curate.HeartbeatReport) {
 	verb := "new proposals"
 	if r.DryRun {
 		verb = "proposals due (dry run: nothing written)"
@@ -114,7 +115,7 @@ func printHeartbeat(w io.Writer, r *engine.HeartbeatReport) {
 }
 
 // heartbeatEvidence is a lifecycle proposal's evidence on one line.
-func heartbeatEvidence(ev *engine.LifecycleEvidence) string {
+func heartbeatEvidence(ev *curate.LifecycleEvidence) string {
 	if ev == nil {
 		return "-"
 	}

@@ -4,7 +4,7 @@ import (
 	"flag"
 	"fmt"
 
-	"memtrace/engine"
+	"memtrace/curate"
 )
 
 // importMarkdown reads the Markdown tiers back: `memtrace import md DIR
@@ -19,7 +19,7 @@ func importMarkdown(fs *flag.FlagSet) runFunc {
 		// Like ingest, an import into a new path creates the database:
 		// the tiers can be restored onto a new machine. A directory with
 		// no tier files creates nothing.
-		if err := engine.CheckTierDir(dir); err != nil {
+		if err := curate.CheckTierDir(dir); err != nil {
 			return err
 		}
 		eng, closeDB, err := openOrCreate(e)
@@ -27,7 +27,7 @@ func importMarkdown(fs *flag.FlagSet) runFunc {
 			return err
 		}
 		defer closeDB()
-		res, err := eng.ImportMarkdown(e.ctx, dir)
+		res, err := curate.ImportMarkdown(e.ctx, eng, dir)
 		if err != nil {
 			return err
 		}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"memtrace/curate"
 	"memtrace/engine"
 )
 
@@ -114,13 +115,13 @@ func TestImportMarkdownRefusesSymlinks(t *testing.T) {
 	}
 }
 
-func importMD(t *testing.T, db, dir string) engine.MarkdownImport {
+func importMD(t *testing.T, db, dir string) curate.MarkdownImport {
 	t.Helper()
 	code, out, errOut := runMemtrace(t, "", "--db", db, "import", "md", dir, "--json")
 	if code != 0 {
 		t.Fatalf("import md = %d %s", code, errOut)
 	}
-	var r engine.MarkdownImport
+	var r curate.MarkdownImport
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +179,7 @@ func TestImportMarkdownIsCuratedAndIdempotent(t *testing.T) {
 	os.WriteFile(proj, []byte(strings.Join(kept, "\n")), 0o644)
 	os.WriteFile(filepath.Join(dir, "HOT.md"), []byte(hot+w1+"\n- Never force-push to main.\n"), 0o644)
 
-	var first engine.MarkdownImport
+	var first curate.MarkdownImport
 	for i := range 3 {
 		r := importMD(t, db, dir)
 		if i == 0 {
@@ -209,16 +210,16 @@ func TestImportMarkdownIsCuratedAndIdempotent(t *testing.T) {
 	var move int64
 	for _, p := range ps.Proposals {
 		kinds[p.Kind]++
-		if p.Kind == engine.ProposalMove {
+		if p.Kind == curate.ProposalMove {
 			move = p.ID
 		}
 		var v struct{ Type, Tier string }
 		json.Unmarshal(p.Verdict, &v)
-		if p.Kind == engine.ProposalAdd && (v.Type != "rule" || v.Tier != "hot") {
+		if p.Kind == curate.ProposalAdd && (v.Type != "rule" || v.Tier != "hot") {
 			t.Errorf("the HOT line's proposal is not a rule: %s", p.Verdict)
 		}
 	}
-	if kinds[engine.ProposalQuarantine] != 1 || kinds[engine.ProposalMove] != 1 || kinds[engine.ProposalAdd] != 1 {
+	if kinds[engine.ProposalQuarantine] != 1 || kinds[curate.ProposalMove] != 1 || kinds[curate.ProposalAdd] != 1 {
 		t.Fatalf("proposals by kind = %v", kinds)
 	}
 	// Nothing moved or was quarantined by the import itself.

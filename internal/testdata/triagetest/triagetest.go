@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"memtrace/curate"
 	"memtrace/engine"
 	"memtrace/engine/judge"
 	"memtrace/internal/testdata/ollamatest"
@@ -33,9 +34,9 @@ type Demo struct {
 // Truth is the label a careful curator gives a key.
 func (d Demo) Truth(key string) string {
 	if d.Genuine[key] {
-		return engine.TriageKeep
+		return curate.TriageKeep
 	}
-	return engine.TriageEcho
+	return curate.TriageEcho
 }
 
 // LoadDemo reads testdata/demo.jsonl and demo_labels.json from the module root.
@@ -135,7 +136,7 @@ func (d Demo) Route(text string) string {
 
 // Triager is the real Ollama judge client pointed at srv, with a file
 // cache at cachePath.
-func Triager(tb testing.TB, srv *ollamatest.Server, cachePath string) engine.Triager {
+func Triager(tb testing.TB, srv *ollamatest.Server, cachePath string) curate.Triager {
 	tb.Helper()
 	cache, err := judge.NewFileCache(cachePath)
 	if err != nil {

@@ -1,8 +1,9 @@
-package engine
+package curate
 
 import (
 	"context"
 	"fmt"
+	"memtrace/engine"
 )
 
 // RollbackReport is the `memtrace rollback --json` contract: Restored is
@@ -11,10 +12,10 @@ import (
 // rolled_back; Repaired is set when the call only finished a rollback that
 // an older memtrace left half done.
 type RollbackReport struct {
-	Batch     string      `json:"batch"`
-	Restored  int         `json:"restored"`
-	Effect    BatchEffect `json:"effect"`
-	Proposals int         `json:"proposals"`
+	Batch     string             `json:"batch"`
+	Restored  int                `json:"restored"`
+	Effect    engine.BatchEffect `json:"effect"`
+	Proposals int                `json:"proposals"`
 	// Rejected counts the proposals a rejection batch had rejected that
 	// are open again, each in the status it had before.
 	Rejected int  `json:"rejected,omitempty"`
@@ -31,9 +32,9 @@ type RollbackOptions struct {
 }
 
 // PlanRollback says what rolling back batch would do, writing nothing.
-func PlanRollback(ctx context.Context, q Queries, batch string) (*RollbackPlan, error) {
+func PlanRollback(ctx context.Context, q engine.Queries, batch string) (*engine.RollbackPlan, error) {
 	if batch == "" {
-		return nil, Errorf(EINVALID, "which batch? list them with `memtrace batches` or in the Curate tab's history")
+		return nil, engine.Errorf(engine.EINVALID, "which batch? list them with `memtrace batches` or in the Curate tab's history")
 	}
 	plan, err := q.PlanRollback(ctx, batch)
 	if err != nil {
@@ -46,7 +47,7 @@ func PlanRollback(ctx context.Context, q Queries, batch string) (*RollbackPlan, 
 // batch has no audit rows, so the store's plan calls it rolled back (its
 // applied proposals, none, are all rolled back) while it still has
 // rejections to undo.
-func withRejected(ctx context.Context, q Queries, plan *RollbackPlan) error {
+func withRejected(ctx context.Context, q engine.Queries, plan *engine.RollbackPlan) error {
 	rej, err := rejectedIn(ctx, q, plan.Batch)
 	if err != nil {
 		return err
@@ -62,7 +63,7 @@ func withRejected(ctx context.Context, q Queries, plan *RollbackPlan) error {
 }
 
 // RollbackApplied is Rollback of batch by actor.
-func RollbackApplied(ctx context.Context, st Store, batch, actor string) (*RollbackReport, error) {
+func RollbackApplied(ctx context.Context, st engine.Store, batch, actor string) (*RollbackReport, error) {
 	return Rollback(ctx, st, RollbackOptions{Batch: batch, Actor: actor})
 }
 
@@ -77,15 +78,15 @@ func RollbackApplied(ctx context.Context, st Store, batch, actor string) (*Rollb
 // interrupted between its two transactions (memories restored, proposals
 // still applied); Rollback of that batch finishes it and says so
 // (Repaired). The caller refreshes an engine's caches afterwards.
-func Rollback(ctx context.Context, st Store, o RollbackOptions) (*RollbackReport, error) {
+func Rollback(ctx context.Context, st engine.Store, o RollbackOptions) (*RollbackReport, error) {
 	if o.Batch == "" {
-		return nil, Errorf(EINVALID, "which batch? list them with `memtrace batches` or in the Curate tab's history")
+		return nil, engine.Errorf(engine.EINVALID, "which batch? list them with `memtrace batches` or in the Curate tab's history")
 	}
 	if o.Actor == "" {
-		o.Actor = ProposerCurator
+		o.Actor = engine.ProposerCurator
 	}
 	rep := &RollbackReport{Batch: o.Batch}
-	err := st.Update(ctx, func(q Queries) error {
+	err := st.Update(ctx, func(q engine.Queries) error {
 		*rep = RollbackReport{Batch: o.Batch}
 		plan, err := PlanRollback(ctx, q, o.Batch)
 		if err != nil {
@@ -100,13 +101,13 @@ func Rollback(ctx context.Context, st Store, o RollbackOptions) (*RollbackReport
 			rep.Rejected = len(rej)
 			return unreject(ctx, q, rej)
 		}
-		props, err := q.FindProposals(ctx, ProposalFilter{Batch: o.Batch, Status: ProposalApplied})
+		props, err := q.FindProposals(ctx, engine.ProposalFilter{Batch: o.Batch, Status: engine.ProposalApplied})
 		if err != nil {
 			return err
 		}
 		if plan.RolledBack {
 			if len(props) == 0 {
-				return Errorf(ECONFLICT, "batch %s was already rolled back; nothing changed", o.Batch)
+				return engine.Errorf(engine.ECONFLICT, "batch %s was already rolled back; nothing changed", o.Batch)
 			}
 			rep.Repaired = true
 		} else {

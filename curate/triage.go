@@ -1,10 +1,11 @@
-package engine
+package curate
 
 import (
 	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
+	"memtrace/engine"
 	"os"
 	"path/filepath"
 	"slices"
@@ -103,11 +104,11 @@ const DefaultControlSample = 20
 // TriageReport is the `memtrace triage --json` contract; the fields after
 // NeedsReview are for people and stay out of the JSON.
 type TriageReport struct {
-	VerdictsFile string         `json:"verdicts_file"`
-	Backup       *BackupInfo    `json:"backup"`
-	Judged       int            `json:"judged"`
-	ByVerdict    map[string]int `json:"by_verdict"`
-	NeedsReview  int            `json:"needs_review"`
+	VerdictsFile string             `json:"verdicts_file"`
+	Backup       *engine.BackupInfo `json:"backup"`
+	Judged       int                `json:"judged"`
+	ByVerdict    map[string]int     `json:"by_verdict"`
+	NeedsReview  int                `json:"needs_review"`
 
 	Model     string  `json:"-"`
 	Cached    int     `json:"-"` // verdicts served from the judge cache
@@ -123,12 +124,12 @@ type TriageReport struct {
 // one transaction; nothing in memories changes. A run cut short leaves no
 // proposals and a ".partial" verdict file; with the judge's cache the next
 // run does not re-judge what was judged.
-func RunTriage(ctx context.Context, st Store, t Triager, o TriageOptions) (*TriageReport, error) {
+func RunTriage(ctx context.Context, st engine.Store, t Triager, o TriageOptions) (*TriageReport, error) {
 	if o.Type == "" {
-		return nil, Errorf(EINVALID, "triage needs a memory type, e.g. --type milestone")
+		return nil, engine.Errorf(engine.EINVALID, "triage needs a memory type, e.g. --type milestone")
 	}
 	if o.BackupDir == "" || o.VerdictsFile == "" {
-		return nil, Errorf(EINVALID, "triage needs a backup directory and a verdict file")
+		return nil, engine.Errorf(engine.EINVALID, "triage needs a backup directory and a verdict file")
 	}
 	if o.Now == nil {
 		o.Now = time.Now
@@ -143,8 +144,8 @@ func RunTriage(ctx context.Context, st Store, t Triager, o TriageOptions) (*Tria
 	if err != nil {
 		return nil, fmt.Errorf("backup before triage: %w", err)
 	}
-	active, typ := StatusActive, o.Type
-	mems, _, err := st.FindMemories(ctx, MemoryFilter{Status: &active, Type: &typ})
+	active, typ := engine.StatusActive, o.Type
+	mems, _, err := st.FindMemories(ctx, engine.MemoryFilter{Status: &active, Type: &typ})
 	if err != nil {
 		return nil, fmt.Errorf("find %s memories: %w", o.Type, err)
 	}
@@ -154,11 +155,11 @@ func RunTriage(ctx context.Context, st Store, t Triager, o TriageOptions) (*Tria
 	verdicts := make([]TriageVerdict, 0, len(mems))
 	partial := o.VerdictsFile + ".partial"
 	if err := os.MkdirAll(filepath.Dir(o.VerdictsFile), 0o755); err != nil {
-		return nil, Errorf(EUNAVAIL, "cannot create the directory of %s: %v", o.VerdictsFile, err)
+		return nil, engine.Errorf(engine.EUNAVAIL, "cannot create the directory of %s: %v", o.VerdictsFile, err)
 	}
 	f, err := os.Create(partial)
 	if err != nil {
-		return nil, Errorf(EUNAVAIL, "cannot write the verdict file %s: %v", partial, err)
+		return nil, engine.Errorf(engine.EUNAVAIL, "cannot write the verdict file %s: %v", partial, err)
 	}
 	defer f.Close()
 	w := bufio.NewWriter(f)
@@ -170,7 +171,7 @@ func RunTriage(ctx context.Context, st Store, t Triager, o TriageOptions) (*Tria
 		v.MemoryID, v.Key, v.Type = m.ID, m.Key, m.Type
 		line, _ := json.Marshal(v)
 		if _, err := w.Write(append(line, '\n')); err != nil {
-			return nil, Errorf(EUNAVAIL, "cannot write the verdict file %s: %v", partial, err)
+			return nil, engine.Errorf(engine.EUNAVAIL, "cannot write the verdict file %s: %v", partial, err)
 		}
 		verdicts = append(verdicts, v)
 		rep.Judged++
@@ -192,16 +193,16 @@ func RunTriage(ctx context.Context, st Store, t Triager, o TriageOptions) (*Tria
 	if err := w.Flush(); err == nil {
 		err = f.Sync()
 	} else {
-		return nil, Errorf(EUNAVAIL, "cannot write the verdict file %s: %v", partial, err)
+		return nil, engine.Errorf(engine.EUNAVAIL, "cannot write the verdict file %s: %v", partial, err)
 	}
 	if err := f.Close(); err != nil {
-		return nil, Errorf(EUNAVAIL, "cannot write the verdict file %s: %v", partial, err)
+		return nil, engine.Errorf(engine.EUNAVAIL, "cannot write the verdict file %s: %v", partial, err)
 	}
 
 	now := o.Now().UTC()
-	err = st.Update(ctx, func(q Queries) error {
+	err = st.Update(ctx, func(q engine.Queries) error {
 		rep.Proposals, rep.Kept, rep.Control = 0, 0, nil
-		var fresh []*Proposal
+		var fresh []*engine.Proposal
 		for _, v := range verdicts {
 			p, changed, err := upsertTriageProposal(ctx, q, v, now)
 			if err != nil {
@@ -222,7 +223,7 @@ func RunTriage(ctx context.Context, st Store, t Triager, o TriageOptions) (*Tria
 		return nil, fmt.Errorf("store triage proposals: %w", err)
 	}
 	if err := os.Rename(partial, o.VerdictsFile); err != nil {
-		return nil, Errorf(EUNAVAIL, "cannot move %s into place: %v", partial, err)
+		return nil, engine.Errorf(engine.EUNAVAIL, "cannot move %s into place: %v", partial, err)
 	}
 	return rep, nil
 }
@@ -241,7 +242,7 @@ type ProposalVerdict struct {
 
 // ParseProposalVerdict reads the verdict JSON of a judge proposal; ok is
 // false for proposals that carry no triage verdict.
-func ParseProposalVerdict(p *Proposal) (ProposalVerdict, bool) {
+func ParseProposalVerdict(p *engine.Proposal) (ProposalVerdict, bool) {
 	var pv ProposalVerdict
 	if len(p.Verdict) == 0 || json.Unmarshal(p.Verdict, &pv) != nil || pv.Verdict == "" {
 		return pv, false
@@ -253,33 +254,33 @@ func ParseProposalVerdict(p *Proposal) (ProposalVerdict, bool) {
 // roleplay_scene → quarantine, retype → retype, keep → a keep record, and an
 // answer that needs review → a keep record in status needs_review, which no
 // approval can turn into an action by itself.
-func proposalFor(v TriageVerdict, now time.Time) *Proposal {
-	p := &Proposal{
+func proposalFor(v TriageVerdict, now time.Time) *engine.Proposal {
+	p := &engine.Proposal{
 		MemoryID:   v.MemoryID,
-		Proposer:   ProposerJudge,
+		Proposer:   engine.ProposerJudge,
 		Model:      v.Model,
 		PromptHash: v.PromptHash,
 		Confidence: v.Confidence,
 		Reason:     v.Reason,
-		Status:     ProposalPending,
+		Status:     engine.ProposalPending,
 		CreatedAt:  now,
 	}
 	switch {
 	case v.Verdict == TriageNeedsReview || v.NeedsReview:
-		p.Kind, p.Status = ProposalKeep, ProposalReview
+		p.Kind, p.Status = engine.ProposalKeep, engine.ProposalReview
 	case v.Verdict == TriageEcho || v.Verdict == TriageRoleplay:
-		p.Kind = ProposalQuarantine
+		p.Kind = engine.ProposalQuarantine
 	case v.Verdict == TriageRetype:
-		p.Kind, p.TargetType = ProposalRetype, v.RetypeTo
+		p.Kind, p.TargetType = engine.ProposalRetype, v.RetypeTo
 	default:
-		p.Kind = ProposalKeep
+		p.Kind = engine.ProposalKeep
 	}
 	return p
 }
 
 // judgeKinds are the proposal kinds a triage writes.
 func isJudgeKind(kind string) bool {
-	return kind == ProposalKeep || kind == ProposalQuarantine || kind == ProposalRetype
+	return kind == engine.ProposalKeep || kind == engine.ProposalQuarantine || kind == engine.ProposalRetype
 }
 
 // upsertTriageProposal stores v as a proposal. An open (pending or
@@ -287,8 +288,8 @@ func isJudgeKind(kind string) bool {
 // its control mark and the curator's blind label; a decided one (approved,
 // rejected) with the same verdict is left alone, so a rerun never overrides
 // the curator. changed is false when nothing was written.
-func upsertTriageProposal(ctx context.Context, q Queries, v TriageVerdict, now time.Time) (*Proposal, bool, error) {
-	existing, err := q.FindProposals(ctx, ProposalFilter{MemoryID: v.MemoryID, Proposer: ProposerJudge})
+func upsertTriageProposal(ctx context.Context, q engine.Queries, v TriageVerdict, now time.Time) (*engine.Proposal, bool, error) {
+	existing, err := q.FindProposals(ctx, engine.ProposalFilter{MemoryID: v.MemoryID, Proposer: engine.ProposerJudge})
 	if err != nil {
 		return nil, false, err
 	}
@@ -302,10 +303,10 @@ newest:
 		}
 		prev, _ := ParseProposalVerdict(old)
 		switch old.Status {
-		case ProposalPending, ProposalReview:
+		case engine.ProposalPending, engine.ProposalReview:
 			p.ID, p.CreatedAt = old.ID, old.CreatedAt
 			pv.Control, pv.CuratorLabel = prev.Control, prev.CuratorLabel
-		case ProposalApproved, ProposalRejected:
+		case engine.ProposalApproved, engine.ProposalRejected:
 			if prev.Label() == v.Label() && prev.Model == v.Model {
 				return old, false, nil
 			}

@@ -1,9 +1,10 @@
-package engine
+package curate
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"memtrace/engine"
 	"time"
 )
 
@@ -23,33 +24,33 @@ const ProposerImport = "import"
 // mdProposal is the verdict JSON of an add or move proposal: the memory as
 // the file line wants it, and where the line was.
 type mdProposal struct {
-	Content    string  `json:"content"`
-	Kind       Kind    `json:"kind"`
-	Type       string  `json:"type"`
-	Importance float64 `json:"importance"`
-	Scope      string  `json:"scope"`
-	Tier       Tier    `json:"tier"`
-	Status     Status  `json:"status"`
-	File       string  `json:"file"`
-	Line       int     `json:"line"`
+	Content    string        `json:"content"`
+	Kind       engine.Kind   `json:"kind"`
+	Type       string        `json:"type"`
+	Importance float64       `json:"importance"`
+	Scope      string        `json:"scope"`
+	Tier       engine.Tier   `json:"tier"`
+	Status     engine.Status `json:"status"`
+	File       string        `json:"file"`
+	Line       int           `json:"line"`
 }
 
-func newMDProposal(kind string, memoryID int64, m *Memory, en mdEntry, reason string, now time.Time) (*Proposal, error) {
+func newMDProposal(kind string, memoryID int64, m *engine.Memory, en mdEntry, reason string, now time.Time) (*engine.Proposal, error) {
 	v := mdProposal{Content: m.Content, Kind: m.Kind, Type: m.Type, Importance: m.Importance, Scope: m.Scope,
 		Tier: m.Tier, Status: m.Status, File: en.file, Line: en.line}
 	raw, err := json.Marshal(v)
 	if err != nil {
 		return nil, fmt.Errorf("proposal of %s:%d: %w", en.file, en.line, err)
 	}
-	return &Proposal{Kind: kind, MemoryID: memoryID, Proposer: ProposerImport, Verdict: raw, TargetType: string(m.Tier),
-		Reason: reason, Confidence: 1, Status: ProposalPending, CreatedAt: now}, nil
+	return &engine.Proposal{Kind: kind, MemoryID: memoryID, Proposer: ProposerImport, Verdict: raw, TargetType: string(m.Tier),
+		Reason: reason, Confidence: 1, Status: engine.ProposalPending, CreatedAt: now}, nil
 }
 
 // openProposal reports whether a pending proposal of kind for memory id
 // (or, for id 0, with the same content) is already waiting, so that
 // importing the same files again proposes nothing twice.
-func openProposal(ctx context.Context, q Queries, kind string, id int64, content string) (bool, error) {
-	ps, err := q.FindProposals(ctx, ProposalFilter{Kind: kind, Status: ProposalPending})
+func openProposal(ctx context.Context, q engine.Queries, kind string, id int64, content string) (bool, error) {
+	ps, err := q.FindProposals(ctx, engine.ProposalFilter{Kind: kind, Status: engine.ProposalPending})
 	if err != nil {
 		return false, err
 	}
@@ -59,7 +60,7 @@ func openProposal(ctx context.Context, q Queries, kind string, id int64, content
 		}
 		if id == 0 {
 			var v mdProposal
-			if json.Unmarshal(p.Verdict, &v) == nil && ContentHash(v.Content) == ContentHash(content) {
+			if json.Unmarshal(p.Verdict, &v) == nil && engine.ContentHash(v.Content) == engine.ContentHash(content) {
 				return true, nil
 			}
 		}
@@ -70,16 +71,16 @@ func openProposal(ctx context.Context, q Queries, kind string, id int64, content
 // applyMarkdownProposal applies an approved add or move proposal: the
 // memory the line described is inserted, or the memory takes the tier,
 // scope and fields its moved line gave it. Audited under a like any change.
-func (e *Engine) applyMarkdownProposal(ctx context.Context, q Queries, p *Proposal, a Actor, now time.Time) (AppliedProposal, error) {
+func applyMarkdownProposal(ctx context.Context, e *engine.Engine, q engine.Queries, p *engine.Proposal, a engine.Actor, now time.Time) (AppliedProposal, error) {
 	ap := AppliedProposal{ProposalID: p.ID, Kind: p.Kind, MemoryID: p.MemoryID}
 	var v mdProposal
 	if err := json.Unmarshal(p.Verdict, &v); err != nil || v.Content == "" {
-		return ap, Errorf(EINVALID, "proposal %d does not say what to write; reject it and import the file again", p.ID)
+		return ap, engine.Errorf(engine.EINVALID, "proposal %d does not say what to write; reject it and import the file again", p.ID)
 	}
 	switch p.Kind {
 	case ProposalAdd:
-		m := &Memory{Content: v.Content, Kind: v.Kind, Type: v.Type, Importance: v.Importance, Scope: v.Scope,
-			Tier: v.Tier, Status: StatusActive, Role: "curator", CreatedAt: now, LastAccessedAt: now}
+		m := &engine.Memory{Content: v.Content, Kind: v.Kind, Type: v.Type, Importance: v.Importance, Scope: v.Scope,
+			Tier: v.Tier, Status: engine.StatusActive, Role: "curator", CreatedAt: now, LastAccessedAt: now}
 		if err := e.PrepareMemory(ctx, m); err != nil {
 			return ap, err
 		}
@@ -93,8 +94,8 @@ func (e *Engine) applyMarkdownProposal(ctx context.Context, q Queries, p *Propos
 		if err != nil {
 			return ap, err
 		}
-		if m.Status == StatusQuarantined {
-			return ap, Errorf(ECONFLICT, "proposal %d: memory %d was quarantined since; reject the proposal", p.ID, m.ID)
+		if m.Status == engine.StatusQuarantined {
+			return ap, engine.Errorf(engine.ECONFLICT, "proposal %d: memory %d was quarantined since; reject the proposal", p.ID, m.ID)
 		}
 		ap.From = describeState(m)
 		if m.Content != v.Content {
@@ -110,11 +111,11 @@ func (e *Engine) applyMarkdownProposal(ctx context.Context, q Queries, p *Propos
 		ap.To = describeState(m)
 		return ap, nil
 	}
-	return ap, Errorf(EINVALID, "proposal %d: unknown kind %q", p.ID, p.Kind)
+	return ap, engine.Errorf(engine.EINVALID, "proposal %d: unknown kind %q", p.ID, p.Kind)
 }
 
 // MarkdownProposalText is the text an add or move proposal would write.
-func MarkdownProposalText(p *Proposal) string {
+func MarkdownProposalText(p *engine.Proposal) string {
 	var v mdProposal
 	if json.Unmarshal(p.Verdict, &v) != nil {
 		return ""

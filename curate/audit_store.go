@@ -1,8 +1,9 @@
-package engine
+package curate
 
 import (
 	"context"
 	"fmt"
+	"memtrace/engine"
 	"sort"
 )
 
@@ -12,8 +13,8 @@ import (
 // another; and how many today's capture pipeline would not have stored.
 // Nothing is written.
 type StoreAudit struct {
-	Memories int            `json:"memories"` // every memory, any status
-	ByStatus map[Status]int `json:"by_status"`
+	Memories int                   `json:"memories"` // every memory, any status
+	ByStatus map[engine.Status]int `json:"by_status"`
 	// Scanned is the active memories, which every figure below is about.
 	Scanned       int                `json:"scanned"`
 	Noise         AuditNoise         `json:"noise"`
@@ -59,22 +60,22 @@ type AuditDuplicate struct {
 // rules, L2 patterns, the rule judge; read-only) would have dropped at the
 // door, by layer and reason.
 type AuditWouldNotStore struct {
-	Count    int           `json:"count"`
-	Share    float64       `json:"share"` // percent of scanned
-	ByReason []ReasonCount `json:"by_reason"`
+	Count    int                  `json:"count"`
+	Share    float64              `json:"share"` // percent of scanned
+	ByReason []engine.ReasonCount `json:"by_reason"`
 }
 
 const auditExamples = 10
 
 // AuditStore audits the active memories. It writes nothing.
-func (e *Engine) AuditStore(ctx context.Context) (*StoreAudit, error) {
-	rep := &StoreAudit{ByStatus: map[Status]int{}, Types: []AuditCount{}, LabelPrefixes: []AuditCount{},
-		Duplicates: AuditDuplicates{Examples: []AuditDuplicate{}}, WouldNotStore: AuditWouldNotStore{ByReason: []ReasonCount{}}}
-	var active []Memory
-	e.EachMemory(func(m *Memory) bool {
+func AuditStore(ctx context.Context, e *engine.Engine) (*StoreAudit, error) {
+	rep := &StoreAudit{ByStatus: map[engine.Status]int{}, Types: []AuditCount{}, LabelPrefixes: []AuditCount{},
+		Duplicates: AuditDuplicates{Examples: []AuditDuplicate{}}, WouldNotStore: AuditWouldNotStore{ByReason: []engine.ReasonCount{}}}
+	var active []engine.Memory
+	e.EachMemory(func(m *engine.Memory) bool {
 		rep.Memories++
 		rep.ByStatus[m.Status]++
-		if m.Status == StatusActive {
+		if m.Status == engine.StatusActive {
 			c := *m
 			c.Embedding = nil
 			active = append(active, c)
@@ -89,7 +90,7 @@ func (e *Engine) AuditStore(ctx context.Context) (*StoreAudit, error) {
 		return 100 * float64(n) / float64(rep.Scanned)
 	}
 
-	cl, err := e.Cleanup(ctx, CleanupOptions{DryRun: true})
+	cl, err := Cleanup(ctx, e, CleanupOptions{DryRun: true})
 	if err != nil {
 		return nil, fmt.Errorf("audit: %w", err)
 	}
@@ -99,7 +100,7 @@ func (e *Engine) AuditStore(ctx context.Context) (*StoreAudit, error) {
 	for i := range active {
 		m := &active[i]
 		types[m.Type]++
-		if written, _, ok := LabelPrefix(m.Content); ok {
+		if written, _, ok := engine.LabelPrefix(m.Content); ok {
 			labels[written]++
 			rep.Labelled++
 		}
@@ -110,7 +111,7 @@ func (e *Engine) AuditStore(ctx context.Context) (*StoreAudit, error) {
 	// Duplicates, in id order: a memory repeats the first one with its
 	// content, or the nearest earlier one within the dedupe similarity.
 	byHash := map[string]int64{}
-	near := NewNearDuplicates(e.Config().DedupeSimilarity, e.VectorOf)
+	near := engine.NewNearDuplicates(e.Config().DedupeSimilarity, e.VectorOf)
 	for i := range active {
 		m := &active[i]
 		vec, ok := e.VectorOf(m.ID)
@@ -150,7 +151,7 @@ func (e *Engine) AuditStore(ctx context.Context) (*StoreAudit, error) {
 		if role == "" {
 			role = "user"
 		}
-		res, store, err := c.Decide(ctx, Message{ID: m.Key, Role: role, Session: m.Session, Text: m.Content, At: m.CreatedAt})
+		res, store, err := c.Decide(ctx, engine.Message{ID: m.Key, Role: role, Session: m.Session, Text: m.Content, At: m.CreatedAt})
 		if err != nil {
 			return nil, fmt.Errorf("audit: memory %d: %w", m.ID, err)
 		}
@@ -160,7 +161,7 @@ func (e *Engine) AuditStore(ctx context.Context) (*StoreAudit, error) {
 		}
 	}
 	for k, n := range reasons {
-		rep.WouldNotStore.ByReason = append(rep.WouldNotStore.ByReason, ReasonCount{Layer: k[0], Reason: k[1], Count: n})
+		rep.WouldNotStore.ByReason = append(rep.WouldNotStore.ByReason, engine.ReasonCount{Layer: k[0], Reason: k[1], Count: n})
 	}
 	sort.Slice(rep.WouldNotStore.ByReason, func(i, j int) bool {
 		a, b := rep.WouldNotStore.ByReason[i], rep.WouldNotStore.ByReason[j]

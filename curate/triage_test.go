@@ -1,4 +1,4 @@
-package engine_test
+package curate_test
 
 import (
 	"bufio"
@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"memtrace/curate"
 	"memtrace/engine"
 	"memtrace/engine/judge"
 	"memtrace/internal/testdata/ollamatest"
@@ -45,9 +46,9 @@ func newTriageFixture(t *testing.T) *triageFixture {
 	return f
 }
 
-func (f *triageFixture) triage(t *testing.T, sample int) *engine.TriageReport {
+func (f *triageFixture) triage(t *testing.T, sample int) *curate.TriageReport {
 	t.Helper()
-	rep, err := engine.RunTriage(context.Background(), f.db, triagetest.Triager(t, f.srv, f.cache), engine.TriageOptions{
+	rep, err := curate.RunTriage(context.Background(), f.db, triagetest.Triager(t, f.srv, f.cache), curate.TriageOptions{
 		Type: "milestone", BackupDir: filepath.Join(f.dir, "backups"), VerdictsFile: filepath.Join(f.dir, "verdicts.jsonl"),
 		SampleSize: sample, Seed: 7,
 	})
@@ -75,8 +76,8 @@ func (f *triageFixture) labelControl(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, p := range ps {
-		if pv, ok := engine.ParseProposalVerdict(p); ok && pv.Control {
-			if err := engine.LabelControl(ctx, f.db, p.ID, f.demo.Truth(f.keyOf(p.MemoryID))); err != nil {
+		if pv, ok := curate.ParseProposalVerdict(p); ok && pv.Control {
+			if err := curate.LabelControl(ctx, f.db, p.ID, f.demo.Truth(f.keyOf(p.MemoryID))); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -94,7 +95,7 @@ func (f *triageFixture) approveAll(t *testing.T) int {
 	for _, p := range ps {
 		ids = append(ids, p.ID)
 	}
-	n, err := engine.DecideProposals(ctx, f.db, ids, engine.ProposalApproved, "curator", time.Now())
+	n, err := curate.DecideProposals(ctx, f.db, ids, engine.ProposalApproved, "curator", time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +122,7 @@ func TestTriageApproveApplyRollbackRestoresTheBackup(t *testing.T) {
 	if rep.Backup == nil || rep.Backup.Memories != total || len(rep.Backup.DumpSHA256) != 64 {
 		t.Fatalf("backup %+v", rep.Backup)
 	}
-	vs, err := engine.ReadVerdictFile(rep.VerdictsFile)
+	vs, err := curate.ReadVerdictFile(rep.VerdictsFile)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,17 +140,17 @@ func TestTriageApproveApplyRollbackRestoresTheBackup(t *testing.T) {
 	if err != nil || len(ps) != 1 {
 		t.Fatalf("injection proposals %v %v", ps, err)
 	}
-	if pv, _ := engine.ParseProposalVerdict(ps[0]); ps[0].Kind != engine.ProposalKeep || !pv.HasFlag(engine.FlagInjectionAttempt) {
+	if pv, _ := curate.ParseProposalVerdict(ps[0]); ps[0].Kind != engine.ProposalKeep || !pv.HasFlag(curate.FlagInjectionAttempt) {
 		t.Errorf("injection proposal kind %s flags %v", ps[0].Kind, pv.Flags)
 	}
 
 	// Approval waits for the blind control sample.
-	if _, err := engine.DecideProposals(ctx, f.db, []int64{ps[0].ID}, engine.ProposalApproved, "curator", time.Now()); engine.ErrorCode(err) != engine.ECONFLICT {
+	if _, err := curate.DecideProposals(ctx, f.db, []int64{ps[0].ID}, engine.ProposalApproved, "curator", time.Now()); engine.ErrorCode(err) != engine.ECONFLICT {
 		t.Fatalf("approve before the control sample: %v", err)
 	}
 	f.labelControl(t)
 	all, _ := f.db.FindProposals(ctx, engine.ProposalFilter{})
-	stats := engine.ComputeControlStats(all)
+	stats := curate.ComputeControlStats(all)
 	if stats.Sample != 10 || !stats.Done() {
 		t.Fatalf("stats %+v", stats)
 	}
@@ -168,7 +169,7 @@ func TestTriageApproveApplyRollbackRestoresTheBackup(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.approveAll(t)
-	ap, err := engine.ApplyApproved(ctx, f.e, engine.ApplyOptions{Batch: "b1"})
+	ap, err := curate.ApplyApproved(ctx, f.e, curate.ApplyOptions{Batch: "b1"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,7 +184,7 @@ func TestTriageApproveApplyRollbackRestoresTheBackup(t *testing.T) {
 			t.Errorf("%s: status %s orig_type %q", key, m.Status, m.OrigType)
 		}
 	}
-	rb, err := engine.RollbackApplied(ctx, f.db, "b1", "curator")
+	rb, err := curate.RollbackApplied(ctx, f.db, "b1", "curator")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,8 +215,8 @@ func TestTriageApproveApplyRollbackRestoresTheBackup(t *testing.T) {
 
 func TestTriageNamesHostAndModelWhenOllamaCannotAnswer(t *testing.T) {
 	f := newTriageFixture(t)
-	run := func(tr engine.Triager) error {
-		_, err := engine.RunTriage(context.Background(), f.db, tr, engine.TriageOptions{Type: "milestone",
+	run := func(tr curate.Triager) error {
+		_, err := curate.RunTriage(context.Background(), f.db, tr, curate.TriageOptions{Type: "milestone",
 			BackupDir: filepath.Join(f.dir, "b"), VerdictsFile: filepath.Join(f.dir, "v.jsonl")})
 		return err
 	}
@@ -316,7 +317,7 @@ func TestApplyCrashChild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	engine.ApplyApproved(ctx, db, engine.ApplyOptions{Batch: "crash", AfterEach: func(n int) {
+	curate.ApplyApprovedStore(ctx, db, curate.ApplyOptions{Batch: "crash", AfterEach: func(n int) {
 		if n == 5 {
 			w, _ := os.Create(os.Getenv("MEMTRACE_APPLY_CHILD_READY") + ".tmp")
 			bw := bufio.NewWriter(w)
@@ -344,7 +345,7 @@ func TestRollbackCrashLeavesTheBatchApplied(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := engine.ApplyApproved(ctx, f.db, engine.ApplyOptions{Batch: "to-undo"})
+	rep, err := curate.ApplyApprovedStore(ctx, f.db, curate.ApplyOptions{Batch: "to-undo"})
 	if err != nil || rep.Applied == 0 {
 		t.Fatalf("apply: %+v %v", rep, err)
 	}
@@ -391,7 +392,7 @@ func TestRollbackCrashLeavesTheBatchApplied(t *testing.T) {
 	if ps, _ := db.FindProposals(ctx, engine.ProposalFilter{Batch: "to-undo", Status: engine.ProposalApplied}); len(ps) != len(f.demo.Text) {
 		t.Errorf("%d applied proposals after the killed rollback, want %d", len(ps), len(f.demo.Text))
 	}
-	rb, err := engine.RollbackApplied(ctx, db, "to-undo", "curator")
+	rb, err := curate.RollbackApplied(ctx, db, "to-undo", "curator")
 	if err != nil || rb.Restored != rep.Applied || rb.Repaired {
 		t.Fatalf("rollback after the crash: %+v %v", rb, err)
 	}
@@ -414,7 +415,7 @@ func TestRollbackCrashChild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	engine.Rollback(ctx, db, engine.RollbackOptions{Batch: "to-undo", AfterRestore: func() {
+	curate.Rollback(ctx, db, curate.RollbackOptions{Batch: "to-undo", AfterRestore: func() {
 		ready := os.Getenv("MEMTRACE_ROLLBACK_CHILD_READY")
 		os.WriteFile(ready+".tmp", []byte("restored"), 0o644)
 		os.Rename(ready+".tmp", ready)
@@ -433,20 +434,20 @@ func TestRollbackFinishesAnInterruptedOldRollback(t *testing.T) {
 	f.triage(t, 5)
 	f.labelControl(t)
 	f.approveAll(t)
-	if _, err := engine.ApplyApproved(ctx, f.db, engine.ApplyOptions{Batch: "old"}); err != nil {
+	if _, err := curate.ApplyApprovedStore(ctx, f.db, curate.ApplyOptions{Batch: "old"}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := f.db.RollbackBatch(ctx, "old", "curator"); err != nil { // the first step only
 		t.Fatal(err)
 	}
-	rb, err := engine.RollbackApplied(ctx, f.db, "old", "curator")
+	rb, err := curate.RollbackApplied(ctx, f.db, "old", "curator")
 	if err != nil || !rb.Repaired || rb.Restored != 0 || rb.Proposals != len(f.demo.Text) {
 		t.Fatalf("finishing the rollback: %+v %v", rb, err)
 	}
 	if ps, _ := f.db.FindProposals(ctx, engine.ProposalFilter{Batch: "old", Status: engine.ProposalApplied}); len(ps) != 0 {
 		t.Errorf("%d proposals still applied", len(ps))
 	}
-	if _, err := engine.RollbackApplied(ctx, f.db, "old", "curator"); engine.ErrorCode(err) != engine.ECONFLICT {
+	if _, err := curate.RollbackApplied(ctx, f.db, "old", "curator"); engine.ErrorCode(err) != engine.ECONFLICT {
 		t.Errorf("a third rollback: %v, want a conflict", err)
 	}
 }

@@ -1,4 +1,4 @@
-package engine_test
+package curate_test
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"memtrace/curate"
 	"memtrace/engine"
 	"memtrace/internal/testdata/storetest"
 )
@@ -38,12 +39,12 @@ func BenchmarkHeartbeatPass(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	if _, err := e.Heartbeat(ctx, engine.HeartbeatOptions{}); err != nil {
+	if _, err := curate.Heartbeat(ctx, e, curate.HeartbeatOptions{}); err != nil {
 		b.Fatal(err)
 	}
 	b.Run("heartbeat", func(b *testing.B) {
 		for b.Loop() {
-			r, err := e.Heartbeat(ctx, engine.HeartbeatOptions{})
+			r, err := curate.Heartbeat(ctx, e, curate.HeartbeatOptions{})
 			if err != nil || len(r.Proposals) != 0 {
 				b.Fatalf("steady-state pass proposed %d (%v)", len(r.Proposals), err)
 			}
@@ -52,7 +53,7 @@ func BenchmarkHeartbeatPass(b *testing.B) {
 	b.Run("export-md", func(b *testing.B) {
 		dir := b.TempDir()
 		for b.Loop() {
-			if _, err := e.ExportMarkdown(ctx, dir); err != nil {
+			if _, err := curate.ExportMarkdown(ctx, e, dir); err != nil {
 				b.Fatal(err)
 			}
 		}

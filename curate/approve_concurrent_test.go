@@ -1,4 +1,4 @@
-package engine_test
+package curate_test
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"memtrace/curate"
 	"memtrace/engine"
 	"memtrace/internal/testdata/storetest"
 )
@@ -56,7 +57,7 @@ func TestConcurrentApprovalsApplyOnce(t *testing.T) {
 				wg.Go(func() {
 					<-start
 					// Batch ids of their own: no shared batch counter to queue on.
-					_, errs[i] = e.ApproveProposals(ctx, ids, engine.ApproveOptions{Batch: fmt.Sprintf("approve:r%d-e%d", round, i)})
+					_, errs[i] = curate.ApproveProposals(ctx, e, ids, curate.ApproveOptions{Batch: fmt.Sprintf("approve:r%d-e%d", round, i)})
 				})
 			}
 			close(start)

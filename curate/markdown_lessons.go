@@ -1,4 +1,4 @@
-package engine
+package curate
 
 import (
 	"bufio"
@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"memtrace/engine"
 	"strconv"
 	"strings"
 	"time"
@@ -14,9 +15,9 @@ import (
 // corrections.md read back: lesson titles, counts and occurrences, and their import.
 
 // parseCorrections reads corrections.md entries.
-func parseCorrections(data []byte) ([]*Correction, error) {
-	var out []*Correction
-	var cur *Correction
+func parseCorrections(data []byte) ([]*engine.Correction, error) {
+	var out []*engine.Correction
+	var cur *engine.Correction
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 0, 64*1024), 16*1024*1024)
 	n := 0
@@ -60,14 +61,14 @@ func parseCorrections(data []byte) ([]*Correction, error) {
 				num, _, _ := strings.Cut(s, "/")
 				v, err := strconv.Atoi(strings.TrimSpace(num))
 				if err != nil || v < 0 {
-					return fmt.Errorf("count %q is not n/%d", s, PromotionThreshold)
+					return fmt.Errorf("count %q is not n/%d", s, engine.PromotionThreshold)
 				}
 				cur.Count = v
 				return nil
 			}},
 			{"Status", func(s string) error {
 				switch s {
-				case CorrectionPending, CorrectionCandidate, CorrectionPromoted, CorrectionRejected:
+				case engine.CorrectionPending, engine.CorrectionCandidate, engine.CorrectionPromoted, engine.CorrectionRejected:
 					cur.Status = s
 					return nil
 				}
@@ -87,13 +88,13 @@ func parseCorrections(data []byte) ([]*Correction, error) {
 }
 
 // parseLessonTitle reads "YYYY-MM-DD — title <!-- mt {…} -->".
-func parseLessonTitle(h string) (*Correction, error) {
+func parseLessonTitle(h string) (*engine.Correction, error) {
 	date, rest, ok := strings.Cut(h, " — ")
 	at, err := time.Parse("2006-01-02", date)
 	if !ok || err != nil {
 		return nil, fmt.Errorf("a lesson title reads `## YYYY-MM-DD — title`")
 	}
-	c := &Correction{FirstSeen: at, LastSeen: at, Status: CorrectionPending, Scope: ScopeGlobal}
+	c := &engine.Correction{FirstSeen: at, LastSeen: at, Status: engine.CorrectionPending, Scope: engine.ScopeGlobal}
 	if i := strings.LastIndex(rest, mdTrailerStart); i >= 0 && strings.HasSuffix(rest, " -->") {
 		var t mdLesson
 		if err := json.Unmarshal([]byte(rest[i+len(mdTrailerStart):len(rest)-len(" -->")]), &t); err != nil {
@@ -106,7 +107,7 @@ func parseLessonTitle(h string) (*Correction, error) {
 		rest = rest[:i]
 	}
 	if c.LessonKey == "" {
-		c.LessonKey = "md:" + strings.ReplaceAll(strings.ToLower(squashSpaces(rest)), " ", "-")
+		c.LessonKey = "md:" + strings.ReplaceAll(strings.ToLower(engine.SquashSpaces(rest)), " ", "-")
 	}
 	return c, nil
 }
@@ -115,19 +116,19 @@ func parseLessonTitle(h string) (*Correction, error) {
 // come from what was said. A count edited up to the promotion threshold
 // becomes a promotion proposal (note "proposed"); another count edit is
 // reported in note and not written.
-func (e *Engine) importLesson(ctx context.Context, q Queries, l *Correction, now time.Time) (n int, note string, err error) {
+func importLesson(ctx context.Context, e *engine.Engine, q engine.Queries, l *engine.Correction, now time.Time) (n int, note string, err error) {
 	c, err := q.GetCorrection(ctx, l.LessonKey)
 	switch {
 	case err == nil:
 		if l.Count != c.Count {
 			old := c.Count
-			if l.Count >= PromotionThreshold && old < PromotionThreshold && c.Status != CorrectionPromoted && c.Status != CorrectionRejected {
+			if l.Count >= engine.PromotionThreshold && old < engine.PromotionThreshold && c.Status != engine.CorrectionPromoted && c.Status != engine.CorrectionRejected {
 				if open, err := openPromotion(ctx, q, c.LessonKey); err != nil {
 					return 0, "", err
 				} else if !open {
 					cand := *c
 					cand.Count = l.Count
-					p, err := e.promotionProposal(ctx, &cand, nil)
+					p, err := e.PromotionProposal(ctx, &cand, nil)
 					if err != nil {
 						return 0, "", err
 					}
@@ -147,7 +148,7 @@ func (e *Engine) importLesson(ctx context.Context, q Queries, l *Correction, now
 			return 0, note, nil
 		}
 		c.Context, c.Correction, c.Lesson, c.Status, c.Scope = l.Context, l.Correction, l.Lesson, l.Status, l.Scope
-	case ErrorCode(err) == ENOTFOUND:
+	case engine.ErrorCode(err) == engine.ENOTFOUND:
 		c = l
 	default:
 		return 0, "", err
@@ -159,13 +160,13 @@ func (e *Engine) importLesson(ctx context.Context, q Queries, l *Correction, now
 }
 
 // openPromotion reports whether a promotion of the lesson is waiting.
-func openPromotion(ctx context.Context, q Queries, lessonKey string) (bool, error) {
-	ps, err := q.FindProposals(ctx, ProposalFilter{Kind: ProposalPromote, Status: ProposalPending})
+func openPromotion(ctx context.Context, q engine.Queries, lessonKey string) (bool, error) {
+	ps, err := q.FindProposals(ctx, engine.ProposalFilter{Kind: engine.ProposalPromote, Status: engine.ProposalPending})
 	if err != nil {
 		return false, err
 	}
 	for _, p := range ps {
-		if ev, err := ParsePromotion(p); err == nil && ev.LessonKey == lessonKey {
+		if ev, err := engine.ParsePromotion(p); err == nil && ev.LessonKey == lessonKey {
 			return true, nil
 		}
 	}

@@ -1,10 +1,11 @@
-package engine
+package curate
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"memtrace/engine"
 	"sort"
 	"strings"
 	"time"
@@ -14,13 +15,13 @@ import (
 // the control sample, topping up to n the ones already marked (a rerun keeps
 // its earlier sample and the curator's labels). Proposals that need review
 // are not sampled: there is no verdict to compare with.
-func markControlSample(ctx context.Context, q Queries, fresh []*Proposal, typ string, n int, seed uint64) ([]int64, error) {
+func markControlSample(ctx context.Context, q engine.Queries, fresh []*engine.Proposal, typ string, n int, seed uint64) ([]int64, error) {
 	var marked []int64
-	var candidates []*Proposal
+	var candidates []*engine.Proposal
 	for _, p := range fresh {
 		pv, ok := ParseProposalVerdict(p)
 		switch {
-		case !ok || p.Status != ProposalPending:
+		case !ok || p.Status != engine.ProposalPending:
 		case pv.Control:
 			marked = append(marked, p.ID)
 		default:
@@ -78,23 +79,23 @@ func triageClass(label string) string {
 
 // Updater runs fn in one transaction; engine.Store and *Engine both are one.
 type Updater interface {
-	Update(ctx context.Context, fn func(q Queries) error) error
+	Update(ctx context.Context, fn func(q engine.Queries) error) error
 }
 
 // LabelControl records the curator's blind label of a control-sample
 // proposal. It decides nothing: approval is a separate step.
 func LabelControl(ctx context.Context, w Updater, id int64, label string) error {
 	if !ValidCuratorLabel(label) {
-		return Errorf(EINVALID, "label %q is not keep, echo, roleplay_scene or retype:<type>", label)
+		return engine.Errorf(engine.EINVALID, "label %q is not keep, echo, roleplay_scene or retype:<type>", label)
 	}
-	return w.Update(ctx, func(q Queries) error {
+	return w.Update(ctx, func(q engine.Queries) error {
 		p, err := q.GetProposal(ctx, id)
 		if err != nil {
 			return err
 		}
 		pv, ok := ParseProposalVerdict(p)
 		if !ok || !pv.Control {
-			return Errorf(EINVALID, "proposal %d is not in the control sample", id)
+			return engine.Errorf(engine.EINVALID, "proposal %d is not in the control sample", id)
 		}
 		pv.CuratorLabel = label
 		p.Verdict, _ = json.Marshal(pv)
@@ -135,7 +136,7 @@ func (s ControlStats) Done() bool { return s.Sample > 0 && s.Labelled == s.Sampl
 
 // ComputeControlStats reads the control sample among ps (judge proposals
 // with the control mark, whatever their status).
-func ComputeControlStats(ps []*Proposal) ControlStats {
+func ComputeControlStats(ps []*engine.Proposal) ControlStats {
 	var s ControlStats
 	judgeN, curatorN := map[string]int{}, map[string]int{}
 	for _, p := range ps {
@@ -194,8 +195,8 @@ func (s ControlStats) String() string {
 
 // unlabelledControl counts open control proposals still waiting for the
 // curator's blind label.
-func unlabelledControl(ctx context.Context, q Queries) (int, error) {
-	ps, err := q.FindProposals(ctx, ProposalFilter{Proposer: ProposerJudge, Status: ProposalPending})
+func unlabelledControl(ctx context.Context, q engine.Queries) (int, error) {
+	ps, err := q.FindProposals(ctx, engine.ProposalFilter{Proposer: engine.ProposerJudge, Status: engine.ProposalPending})
 	if err != nil {
 		return 0, err
 	}
@@ -214,11 +215,11 @@ func unlabelledControl(ctx context.Context, q Queries) (int, error) {
 // and an answer that needs review cannot be approved as it stands (override
 // it with a label instead). Applied and rolled-back proposals are final.
 func DecideProposals(ctx context.Context, w Updater, ids []int64, status, by string, now time.Time) (int, error) {
-	if status != ProposalApproved && status != ProposalRejected {
-		return 0, Errorf(EINVALID, "a decision is approved or rejected, not %q", status)
+	if status != engine.ProposalApproved && status != engine.ProposalRejected {
+		return 0, engine.Errorf(engine.EINVALID, "a decision is approved or rejected, not %q", status)
 	}
 	n := 0
-	err := w.Update(ctx, func(q Queries) error {
+	err := w.Update(ctx, func(q engine.Queries) error {
 		n = 0
 		left := -1
 		for _, id := range ids {
@@ -227,21 +228,21 @@ func DecideProposals(ctx context.Context, w Updater, ids []int64, status, by str
 				return err
 			}
 			switch p.Status {
-			case ProposalApplied, ProposalRolledBack:
-				return Errorf(ECONFLICT, "proposal %d is already %s; roll its batch back instead", id, p.Status)
-			case ProposalReview:
-				if status == ProposalApproved {
-					return Errorf(EINVALID, "proposal %d needs review: the judge's answer was invalid; give it a label (keep, echo, retype) or reject it", id)
+			case engine.ProposalApplied, engine.ProposalRolledBack:
+				return engine.Errorf(engine.ECONFLICT, "proposal %d is already %s; roll its batch back instead", id, p.Status)
+			case engine.ProposalReview:
+				if status == engine.ProposalApproved {
+					return engine.Errorf(engine.EINVALID, "proposal %d needs review: the judge's answer was invalid; give it a label (keep, echo, retype) or reject it", id)
 				}
 			}
-			if status == ProposalApproved && p.Proposer == ProposerJudge {
+			if status == engine.ProposalApproved && p.Proposer == engine.ProposerJudge {
 				if left < 0 {
 					if left, err = unlabelledControl(ctx, q); err != nil {
 						return err
 					}
 				}
 				if left > 0 {
-					return Errorf(ECONFLICT, "label the control sample first: %d item(s) still to judge blind before approving judge verdicts", left)
+					return engine.Errorf(engine.ECONFLICT, "label the control sample first: %d item(s) still to judge blind before approving judge verdicts", left)
 				}
 			}
 			if p.Status == status {
@@ -263,28 +264,28 @@ func DecideProposals(ctx context.Context, w Updater, ids []int64, status, by str
 // retype:<type> → retype to that type. The judge's verdict JSON is kept.
 func OverrideProposal(ctx context.Context, w Updater, id int64, label, by string, now time.Time) error {
 	if !ValidCuratorLabel(label) {
-		return Errorf(EINVALID, "label %q is not keep, echo, roleplay_scene or retype:<type>", label)
+		return engine.Errorf(engine.EINVALID, "label %q is not keep, echo, roleplay_scene or retype:<type>", label)
 	}
-	return w.Update(ctx, func(q Queries) error {
+	return w.Update(ctx, func(q engine.Queries) error {
 		p, err := q.GetProposal(ctx, id)
 		if err != nil {
 			return err
 		}
-		if p.Status == ProposalApplied || p.Status == ProposalRolledBack {
-			return Errorf(ECONFLICT, "proposal %d is already %s", id, p.Status)
+		if p.Status == engine.ProposalApplied || p.Status == engine.ProposalRolledBack {
+			return engine.Errorf(engine.ECONFLICT, "proposal %d is already %s", id, p.Status)
 		}
 		if !isJudgeKind(p.Kind) {
-			return Errorf(EINVALID, "proposal %d is a %s proposal; only judge verdicts can be relabelled", id, p.Kind)
+			return engine.Errorf(engine.EINVALID, "proposal %d is a %s proposal; only judge verdicts can be relabelled", id, p.Kind)
 		}
 		switch triageClass(label) {
 		case "keep":
-			p.Kind, p.TargetType = ProposalKeep, ""
+			p.Kind, p.TargetType = engine.ProposalKeep, ""
 		case "quarantine":
-			p.Kind, p.TargetType = ProposalQuarantine, ""
+			p.Kind, p.TargetType = engine.ProposalQuarantine, ""
 		case "retype":
-			p.Kind, p.TargetType = ProposalRetype, strings.TrimPrefix(label, TriageRetype+":")
+			p.Kind, p.TargetType = engine.ProposalRetype, strings.TrimPrefix(label, TriageRetype+":")
 		}
-		p.Status, p.DecidedBy, p.DecidedAt = ProposalApproved, by, now.UTC()
+		p.Status, p.DecidedBy, p.DecidedAt = engine.ProposalApproved, by, now.UTC()
 		p.Reason = strings.TrimSpace(fmt.Sprintf("curator: %s (judge: %s)", label, p.Reason))
 		return q.UpdateProposal(ctx, p)
 	})

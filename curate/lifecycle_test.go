@@ -1,4 +1,4 @@
-package engine_test
+package curate_test
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"memtrace/curate"
 	"memtrace/engine"
 	"memtrace/internal/testdata/storetest"
 )
@@ -61,7 +62,7 @@ func saveLesson(t *testing.T, e *engine.Engine, key string, sessions ...string) 
 	}
 }
 
-func proposalKinds(r *engine.HeartbeatReport) map[string][]int64 {
+func proposalKinds(r *curate.HeartbeatReport) map[string][]int64 {
 	out := map[string][]int64{}
 	for _, p := range r.Proposals {
 		out[p.Kind] = append(out[p.Kind], p.MemoryID)
@@ -75,7 +76,7 @@ func TestHeartbeatPromotesALessonSeenThreeTimesExactlyOnce(t *testing.T) {
 	saveLesson(t, e, "panic", "s01", "s06", "s12")
 	saveLesson(t, e, "table-tests", "s06", "s16") // twice: stays pending, never proposed
 
-	r, err := e.Heartbeat(ctx, engine.HeartbeatOptions{})
+	r, err := curate.Heartbeat(ctx, e, curate.HeartbeatOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +94,7 @@ func TestHeartbeatPromotesALessonSeenThreeTimesExactlyOnce(t *testing.T) {
 	if len(ev.Occurrences) != 3 || ev.Occurrences[2].Session != "s12" || ev.Wording != "Never panic in library code" {
 		t.Fatalf("evidence = %+v", ev)
 	}
-	r2, err := e.Heartbeat(ctx, engine.HeartbeatOptions{})
+	r2, err := curate.Heartbeat(ctx, e, curate.HeartbeatOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +104,7 @@ func TestHeartbeatPromotesALessonSeenThreeTimesExactlyOnce(t *testing.T) {
 
 	// The curator approves with an edited wording: a HOT rule appears, the
 	// lesson is promoted, all under one audited batch.
-	res, err := e.ApproveProposals(ctx, []int64{p.ID}, engine.ApproveOptions{Wording: map[int64]string{p.ID: "Return errors; never panic in library code."}})
+	res, err := curate.ApproveProposals(ctx, e, []int64{p.ID}, curate.ApproveOptions{Wording: map[int64]string{p.ID: "Return errors; never panic in library code."}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,13 +120,13 @@ func TestHeartbeatPromotesALessonSeenThreeTimesExactlyOnce(t *testing.T) {
 	if err != nil || len(audit) != 1 || audit[0].MemoryID != m.ID || audit[0].Actor != "curator" {
 		t.Fatalf("audit of %s = %+v, %v", res.Batch, audit, err)
 	}
-	if r3, _ := e.Heartbeat(ctx, engine.HeartbeatOptions{}); len(r3.Proposals) != 0 {
+	if r3, _ := curate.Heartbeat(ctx, e, curate.HeartbeatOptions{}); len(r3.Proposals) != 0 {
 		t.Fatalf("heartbeat after promotion proposed %+v", r3.Proposals)
 	}
 
 	// Rolling the batch back quarantines the created rule (nothing is
 	// deleted) and returns the lesson to candidate.
-	if rep, err := engine.RollbackApplied(ctx, e.Store(), res.Batch, "rollback"); err != nil || rep.Restored != 1 {
+	if rep, err := curate.RollbackApplied(ctx, e.Store(), res.Batch, "rollback"); err != nil || rep.Restored != 1 {
 		t.Fatalf("rollback = %+v, %v", rep, err)
 	}
 	if err := e.Refresh(ctx); err != nil {
@@ -176,7 +177,7 @@ func TestHeartbeatMovesFollowTheForgettingModel(t *testing.T) {
 		}
 	}
 
-	r, err := e.Heartbeat(ctx, engine.HeartbeatOptions{})
+	r, err := curate.Heartbeat(ctx, e, curate.HeartbeatOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,7 +186,7 @@ func TestHeartbeatMovesFollowTheForgettingModel(t *testing.T) {
 		fmt.Sprint(got[engine.ProposalKeep]) != fmt.Sprint([]int64{vital}) || len(r.Proposals) != 3 {
 		t.Fatalf("proposals = %+v; want demote %d, archive %d, review note (keep) %d, nothing for %d or %d", got, hot31, trivial, vital, remembered, fresh)
 	}
-	rules := map[int64]string{hot31: engine.RuleHotUnused, trivial: engine.RuleForgotten, vital: engine.RuleVitalReview}
+	rules := map[int64]string{hot31: curate.RuleHotUnused, trivial: curate.RuleForgotten, vital: curate.RuleVitalReview}
 	for i, p := range r.Proposals {
 		ev := p.Evidence
 		if ev == nil || p.Rule != rules[p.MemoryID] || ev.Rule != p.Rule || ev.LastUse.IsZero() || ev.ForgetAt.IsZero() || ev.Importance == 0 {
@@ -196,7 +197,7 @@ func TestHeartbeatMovesFollowTheForgettingModel(t *testing.T) {
 		}
 	}
 	pa, _ := e.Store().GetProposal(ctx, r.Proposals[2].ID)
-	if ev, ok := engine.ParseLifecycleEvidence(pa); !ok || ev.UnusedDays == 0 || ev.File == "" {
+	if ev, ok := curate.ParseLifecycleEvidence(pa); !ok || ev.UnusedDays == 0 || ev.File == "" {
 		t.Fatalf("stored evidence = %+v, %v", ev, ok)
 	}
 	for _, p := range r.Proposals {
@@ -207,12 +208,12 @@ func TestHeartbeatMovesFollowTheForgettingModel(t *testing.T) {
 			t.Fatalf("review note = %+v", p)
 		}
 	}
-	if r2, err := e.Heartbeat(ctx, engine.HeartbeatOptions{}); err != nil || len(r2.Proposals) != 0 {
+	if r2, err := curate.Heartbeat(ctx, e, curate.HeartbeatOptions{}); err != nil || len(r2.Proposals) != 0 {
 		t.Fatalf("second heartbeat = %+v, %v; want nothing new", r2, err)
 	}
 	// Simulated at +2 days, the fresh rule crosses 30 days; a dry run
 	// reports it and writes nothing.
-	dry, err := e.Heartbeat(ctx, engine.HeartbeatOptions{At: tiersEpoch.Add(2 * day), DryRun: true})
+	dry, err := curate.Heartbeat(ctx, e, curate.HeartbeatOptions{At: tiersEpoch.Add(2 * day), DryRun: true})
 	if err != nil || len(dry.Proposals) != 1 || dry.Proposals[0].MemoryID != fresh || dry.Proposals[0].ID != 0 {
 		t.Fatalf("dry run at +2d = %+v, %v", dry, err)
 	}
@@ -222,7 +223,7 @@ func TestHeartbeatMovesFollowTheForgettingModel(t *testing.T) {
 	for _, p := range r.Proposals {
 		ids = append(ids, p.ID)
 	}
-	res, err := e.ApproveProposals(ctx, ids, engine.ApproveOptions{})
+	res, err := curate.ApproveProposals(ctx, e, ids, curate.ApproveOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -235,10 +236,10 @@ func TestHeartbeatMovesFollowTheForgettingModel(t *testing.T) {
 	}
 	// The reviewed vital memory is not noted again until it is used; the
 	// demoted rule's clock starts again in WARM.
-	if r4, err := e.Heartbeat(ctx, engine.HeartbeatOptions{}); err != nil || len(r4.Proposals) != 0 {
+	if r4, err := curate.Heartbeat(ctx, e, curate.HeartbeatOptions{}); err != nil || len(r4.Proposals) != 0 {
 		t.Fatalf("heartbeat right after approval = %+v, %v; want nothing", r4.Proposals, err)
 	}
-	rep, err := engine.RollbackApplied(ctx, e.Store(), res.Batch, "rollback")
+	rep, err := curate.RollbackApplied(ctx, e.Store(), res.Batch, "rollback")
 	if err != nil || rep.Restored != 2 || rep.Effect.Kept != 1 {
 		t.Fatalf("rollback = %+v, %v; want the two moves restored and the review note's keep", rep, err)
 	}
@@ -268,14 +269,14 @@ func TestApprovalWithdrawsMootProposals(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r, _ := e.Heartbeat(ctx, engine.HeartbeatOptions{}); len(r.Proposals) != 0 {
+	if r, _ := curate.Heartbeat(ctx, e, curate.HeartbeatOptions{}); len(r.Proposals) != 0 {
 		t.Fatalf("heartbeat beside a pending quarantine proposed %+v", r.Proposals)
 	}
 	// A memory with a pending archive, then a quarantine proposal written
 	// beside it by another writer: approving the quarantine withdraws the
 	// archive.
 	id2 := addLifeMemory(t, e, "old-episode-2", "The build is green again.", engine.KindEpisode, "note", 0.1, engine.TierWarm, tiersEpoch.Add(-91*day))
-	r, err := e.Heartbeat(ctx, engine.HeartbeatOptions{})
+	r, err := curate.Heartbeat(ctx, e, curate.HeartbeatOptions{})
 	if err != nil || len(r.Proposals) != 1 || r.Proposals[0].Kind != engine.ProposalArchive || r.Proposals[0].MemoryID != id2 {
 		t.Fatalf("heartbeat = %+v, %v; want the archive of %d", r.Proposals, err, id2)
 	}
@@ -285,26 +286,26 @@ func TestApprovalWithdrawsMootProposals(t *testing.T) {
 		t.Fatal(err)
 	}
 	clk.t = tiersEpoch.Add(time.Hour)
-	res, err := e.ApproveProposals(ctx, []int64{q2.ID}, engine.ApproveOptions{})
+	res, err := curate.ApproveProposals(ctx, e, []int64{q2.ID}, curate.ApproveOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	pa, _ := e.Store().GetProposal(ctx, archiveID)
-	if pa.Status != engine.ProposalWithdrawn || pa.Batch != res.Batch || !strings.Contains(pa.Reason, fmt.Sprintf("moot after proposal %d", q2.ID)) {
+	if pa.Status != curate.ProposalWithdrawn || pa.Batch != res.Batch || !strings.Contains(pa.Reason, fmt.Sprintf("moot after proposal %d", q2.ID)) {
 		t.Fatalf("archive after the quarantine's approval = %+v; want withdrawn under %s", pa, res.Batch)
 	}
 	hist, _ := e.Store().AuditForMemory(ctx, id2)
-	if last := hist[len(hist)-1]; last.Action != engine.ActionWithdraw || last.Batch != res.Batch {
+	if last := hist[len(hist)-1]; last.Action != curate.ActionWithdraw || last.Batch != res.Batch {
 		t.Fatalf("audit of %d = %+v; want a withdraw row under the batch", id2, hist)
 	}
-	if _, err := engine.RollbackApplied(ctx, e.Store(), res.Batch, "rollback"); err != nil {
+	if _, err := curate.RollbackApplied(ctx, e.Store(), res.Batch, "rollback"); err != nil {
 		t.Fatal(err)
 	}
 	if pa, _ := e.Store().GetProposal(ctx, archiveID); pa.Status != engine.ProposalPending || pa.Batch != "" || strings.Contains(pa.Reason, "withdrawn") {
 		t.Fatalf("archive after the rollback = %+v; want pending again", pa)
 	}
-	if !engine.ProposalsConflict(engine.ProposalArchive, engine.ProposalRetype) || !engine.ProposalsConflict(engine.ProposalPromote, engine.ProposalDemote) ||
-		engine.ProposalsConflict(engine.ProposalKeep, engine.ProposalArchive) {
+	if !curate.ProposalsConflict(engine.ProposalArchive, engine.ProposalRetype) || !curate.ProposalsConflict(engine.ProposalPromote, engine.ProposalDemote) ||
+		curate.ProposalsConflict(engine.ProposalKeep, engine.ProposalArchive) {
 		t.Fatal("conflict table")
 	}
 }
@@ -323,7 +324,7 @@ func TestHeartbeatCapsTheShareOfTheStore(t *testing.T) {
 	for i := range 170 {
 		addLifeMemory(t, e, fmt.Sprintf("n%03d", i), fmt.Sprintf("Note %d about the garden app.", i), engine.KindFact, "note", 0.5, engine.TierWarm, tiersEpoch)
 	}
-	r, err := e.Heartbeat(ctx, engine.HeartbeatOptions{})
+	r, err := curate.Heartbeat(ctx, e, curate.HeartbeatOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -334,13 +335,13 @@ func TestHeartbeatCapsTheShareOfTheStore(t *testing.T) {
 	if r.Proposals[0].MemoryID != ids[29] || r.Proposals[19].MemoryID != ids[10] {
 		t.Fatalf("ranking: first %d last %d; want %d and %d", r.Proposals[0].MemoryID, r.Proposals[19].MemoryID, ids[29], ids[10])
 	}
-	if r2, _ := e.Heartbeat(ctx, engine.HeartbeatOptions{}); len(r2.Proposals) != 0 || r2.Waiting != 10 {
+	if r2, _ := curate.Heartbeat(ctx, e, curate.HeartbeatOptions{}); len(r2.Proposals) != 0 || r2.Waiting != 10 {
 		t.Fatalf("second pass = %d proposals, %d waiting; want 0 and 10", len(r2.Proposals), r2.Waiting)
 	}
-	if r3, _ := e.Heartbeat(ctx, engine.HeartbeatOptions{MaxShare: 0.2, DryRun: true}); len(r3.Proposals) != 10 || r3.Waiting != 0 {
+	if r3, _ := curate.Heartbeat(ctx, e, curate.HeartbeatOptions{MaxShare: 0.2, DryRun: true}); len(r3.Proposals) != 10 || r3.Waiting != 0 {
 		t.Fatalf("at 20 %% = %d proposals, %d waiting; want the other 10", len(r3.Proposals), r3.Waiting)
 	}
-	if _, err := e.Heartbeat(ctx, engine.HeartbeatOptions{MaxShare: 1.5}); engine.ErrorCode(err) != engine.EINVALID {
+	if _, err := curate.Heartbeat(ctx, e, curate.HeartbeatOptions{MaxShare: 1.5}); engine.ErrorCode(err) != engine.EINVALID {
 		t.Fatalf("max share 1.5: %v", err)
 	}
 }
@@ -349,14 +350,14 @@ func TestRejectedDemotionIsNotProposedAgainUntilUsed(t *testing.T) {
 	ctx := context.Background()
 	e, _ := openTiers(t)
 	id := addTierMemory(t, e, "k", "Deploys of garden-app go through the staging track first.", engine.TierHot, engine.ScopeGlobal, tiersEpoch.Add(-40*24*time.Hour))
-	r, err := e.Heartbeat(ctx, engine.HeartbeatOptions{})
+	r, err := curate.Heartbeat(ctx, e, curate.HeartbeatOptions{})
 	if err != nil || len(r.Proposals) != 1 {
 		t.Fatalf("heartbeat = %+v, %v", r, err)
 	}
-	if n, err := e.RejectProposals(ctx, []int64{r.Proposals[0].ID}, "", "still needed"); err != nil || n != 1 {
+	if n, err := curate.RejectProposals(ctx, e, []int64{r.Proposals[0].ID}, "", "still needed"); err != nil || n != 1 {
 		t.Fatalf("reject = %d, %v", n, err)
 	}
-	if r, _ := e.Heartbeat(ctx, engine.HeartbeatOptions{}); len(r.Proposals) != 0 {
+	if r, _ := curate.Heartbeat(ctx, e, curate.HeartbeatOptions{}); len(r.Proposals) != 0 {
 		t.Fatalf("rejected demotion proposed again: %+v", r.Proposals)
 	}
 	if m, _ := e.Memory(id); m.Tier != engine.TierHot {
@@ -373,7 +374,7 @@ func TestHeartbeatProposesDemotionsForAHotTierOverItsCap(t *testing.T) {
 		ids = append(ids, addTierMemory(t, e, fmt.Sprintf("h%03d", i), fmt.Sprintf("Rule number %d: keep replies short and code first.", i),
 			engine.TierHot, engine.ScopeGlobal, tiersEpoch.Add(-time.Duration(200-i)*time.Hour)))
 	}
-	r, err := e.Heartbeat(ctx, engine.HeartbeatOptions{})
+	r, err := curate.Heartbeat(ctx, e, curate.HeartbeatOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -382,7 +383,7 @@ func TestHeartbeatProposesDemotionsForAHotTierOverItsCap(t *testing.T) {
 	if fmt.Sprint(got) != fmt.Sprint(ids[:3]) {
 		t.Fatalf("cap demotions = %v, want the three least recently used %v", got, ids[:3])
 	}
-	if r2, _ := e.Heartbeat(ctx, engine.HeartbeatOptions{}); len(r2.Proposals) != 0 {
+	if r2, _ := curate.Heartbeat(ctx, e, curate.HeartbeatOptions{}); len(r2.Proposals) != 0 {
 		t.Fatalf("second heartbeat over cap proposed %+v", r2.Proposals)
 	}
 }
@@ -405,7 +406,7 @@ func TestPromotionReviewerProposesWordingAndScope(t *testing.T) {
 	saveLesson(t, e, "gofmt", "s04", "s10", "s16")
 	saveLesson(t, e, "bad", "s01", "s02", "s03")
 	good := &fixedReviewer{v: engine.PromotionVerdict{Verdict: "keep_warm", Wording: "Run gofmt before every commit.", Scope: "project:memtrace", Reason: "Go only", Confidence: 0.8}}
-	r, err := e.Heartbeat(ctx, engine.HeartbeatOptions{Reviewer: good})
+	r, err := curate.Heartbeat(ctx, e, curate.HeartbeatOptions{Reviewer: good})
 	if err != nil || len(r.Proposals) != 2 || good.calls != 2 {
 		t.Fatalf("heartbeat = %+v, %v, %d calls", r, err, good.calls)
 	}
@@ -419,7 +420,7 @@ func TestPromotionReviewerProposesWordingAndScope(t *testing.T) {
 	e2, _ := openTiers(t)
 	saveLesson(t, e2, "gofmt", "s04", "s10", "s16")
 	bad := &fixedReviewer{v: engine.PromotionVerdict{Verdict: "promote", Wording: "", Scope: "everywhere", Confidence: 3}}
-	r2, err := e2.Heartbeat(ctx, engine.HeartbeatOptions{Reviewer: bad})
+	r2, err := curate.Heartbeat(ctx, e2, curate.HeartbeatOptions{Reviewer: bad})
 	if err != nil || len(r2.Proposals) != 1 || r2.Proposals[0].Status != engine.ProposalReview {
 		t.Fatalf("invalid review = %+v, %v; want needs_review", r2, err)
 	}
@@ -450,7 +451,7 @@ func TestReflectionRepeatedThreeTimesBecomesAPromotion(t *testing.T) {
 	if c.Status != engine.CorrectionCandidate || !strings.HasPrefix(c.LessonKey, engine.ReflectionPrefix) || len(c.Occurrences) != 3 {
 		t.Fatalf("reflection lesson = %+v", c)
 	}
-	r, err := e.Heartbeat(ctx, engine.HeartbeatOptions{})
+	r, err := curate.Heartbeat(ctx, e, curate.HeartbeatOptions{})
 	if err != nil || len(r.Proposals) != 1 || r.Proposals[0].LessonKey != key {
 		t.Fatalf("heartbeat = %+v, %v", r, err)
 	}

@@ -1,4 +1,4 @@
-package engine
+package curate
 
 import (
 	"bufio"
@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"memtrace/engine"
 	"os"
 	"path/filepath"
 	"strings"
@@ -57,25 +58,25 @@ type mdEntry struct {
 //
 // Symbolic links in dir are refused. The writes are one transaction
 // audited under one batch; proposals wait in the Curate tab.
-func (e *Engine) ImportMarkdown(ctx context.Context, dir string) (*MarkdownImport, error) {
+func ImportMarkdown(ctx context.Context, e *engine.Engine, dir string) (*MarkdownImport, error) {
 	files, err := tierFiles(dir)
 	if err != nil {
 		return nil, err
 	}
 	if len(files) == 0 {
-		return nil, Errorf(ENOTFOUND, "no tier files (HOT.md, projects/, domains/, archive/, corrections.md) in %s; write them with `memtrace export md %s`", dir, dir)
+		return nil, engine.Errorf(engine.ENOTFOUND, "no tier files (HOT.md, projects/, domains/, archive/, corrections.md) in %s; write them with `memtrace export md %s`", dir, dir)
 	}
 	if err := refuseLinks(dir, files); err != nil {
 		return nil, err
 	}
 	now := e.Now()
-	batch, err := e.Store().NextBatchID(ctx, BatchImport)
+	batch, err := e.Store().NextBatchID(ctx, engine.BatchImport)
 	if err != nil {
 		return nil, err
 	}
 	res := &MarkdownImport{Dir: dir, Batch: batch, Files: len(files)}
 	var entries []mdEntry
-	var lessons []*Correction
+	var lessons []*engine.Correction
 	present := map[string]bool{}
 	for _, f := range files {
 		present[f] = true
@@ -86,7 +87,7 @@ func (e *Engine) ImportMarkdown(ctx context.Context, dir string) (*MarkdownImpor
 		if f == "corrections.md" {
 			ls, err := parseCorrections(data)
 			if err != nil {
-				return nil, Errorf(EINVALID, "%s: %s", f, ErrorMessage(err))
+				return nil, engine.Errorf(engine.EINVALID, "%s: %s", f, engine.ErrorMessage(err))
 			}
 			lessons = append(lessons, ls...)
 			continue
@@ -100,28 +101,28 @@ func (e *Engine) ImportMarkdown(ctx context.Context, dir string) (*MarkdownImpor
 	// whose line is gone was deleted by hand.
 	scopes := e.TierScopes()
 	hashes := map[string]int64{} // content hash → memory, for hand-added lines
-	e.EachMemory(func(m *Memory) bool {
-		if m.Status != StatusQuarantined {
+	e.EachMemory(func(m *engine.Memory) bool {
+		if m.Status != engine.StatusQuarantined {
 			hashes[m.Hash] = m.ID
 		}
 		return true
 	})
-	a := Actor{Name: ActorImport, Batch: batch}
-	err = e.Update(ctx, func(q Queries) error {
+	a := engine.Actor{Name: engine.ActorImport, Batch: batch}
+	err = e.Update(ctx, func(q engine.Queries) error {
 		res.Updated, res.Inserted, res.Unchanged, res.Lessons, res.Proposed = 0, 0, 0, 0, 0
 		skipped := res.Skipped
 		seen := map[int64]bool{}
 		for _, en := range entries {
-			out, id, err := e.importEntry(ctx, q, en, a, now, hashes)
+			out, id, err := importEntry(ctx, e, q, en, a, now, hashes)
 			if id != 0 {
 				seen[id] = true
 			}
 			if err != nil {
-				if ErrorCode(err) == EINVALID {
-					skipped = append(skipped, fmt.Sprintf("%s:%d: %s", en.file, en.line, ErrorMessage(err)))
+				if engine.ErrorCode(err) == engine.EINVALID {
+					skipped = append(skipped, fmt.Sprintf("%s:%d: %s", en.file, en.line, engine.ErrorMessage(err)))
 					continue
 				}
-				return Errorf(ErrorCode(err), "%s:%d: %s", en.file, en.line, ErrorMessage(err))
+				return engine.Errorf(engine.ErrorCode(err), "%s:%d: %s", en.file, en.line, engine.ErrorMessage(err))
 			}
 			switch out {
 			case "inserted":
@@ -144,13 +145,13 @@ func (e *Engine) ImportMarkdown(ctx context.Context, dir string) (*MarkdownImpor
 				if seen[id] {
 					continue
 				}
-				if open, err := openProposal(ctx, q, ProposalQuarantine, id, ""); err != nil {
+				if open, err := openProposal(ctx, q, engine.ProposalQuarantine, id, ""); err != nil {
 					return err
 				} else if open {
 					continue
 				}
-				p := &Proposal{Kind: ProposalQuarantine, MemoryID: id, Proposer: ProposerImport, Confidence: 1,
-					Status: ProposalPending, CreatedAt: now, Reason: fmt.Sprintf("its line was deleted from %s", sc.File)}
+				p := &engine.Proposal{Kind: engine.ProposalQuarantine, MemoryID: id, Proposer: ProposerImport, Confidence: 1,
+					Status: engine.ProposalPending, CreatedAt: now, Reason: fmt.Sprintf("its line was deleted from %s", sc.File)}
 				if err := q.InsertProposal(ctx, p); err != nil {
 					return err
 				}
@@ -158,7 +159,7 @@ func (e *Engine) ImportMarkdown(ctx context.Context, dir string) (*MarkdownImpor
 			}
 		}
 		for _, l := range lessons {
-			n, note, err := e.importLesson(ctx, q, l, now)
+			n, note, err := importLesson(ctx, e, q, l, now)
 			if err != nil {
 				return err
 			}
@@ -197,7 +198,7 @@ func parseTierFile(file string, data []byte) (out []mdEntry, bad []string) {
 		if i := strings.LastIndex(body, mdTrailerStart); i >= 0 && strings.HasSuffix(body, " -->") {
 			raw := body[i+len(mdTrailerStart) : len(body)-len(" -->")]
 			if err := json.Unmarshal([]byte(raw), &en.t); err != nil {
-				bad = append(bad, fmt.Sprintf("%s:%d: the <!-- mt … --> trailer is not valid JSON (%s); fix it or remove it to import the line as a new memory", file, n, JSONProblem(err)))
+				bad = append(bad, fmt.Sprintf("%s:%d: the <!-- mt … --> trailer is not valid JSON (%s); fix it or remove it to import the line as a new memory", file, n, engine.JSONProblem(err)))
 				continue
 			}
 			text, err := unescapeLine(stripUntil(stripDate(body[:i], en.t), en.t))
@@ -222,7 +223,7 @@ func parseTierFile(file string, data []byte) (out []mdEntry, bad []string) {
 
 // desired applies what a line says to m (a copy of the stored memory, or a
 // new one) and reports whether anything changed.
-func (en mdEntry) apply(m *Memory) bool {
+func (en mdEntry) apply(m *engine.Memory) bool {
 	before := *m
 	cold := strings.HasPrefix(en.file, "archive/")
 	m.Content = en.content
@@ -235,7 +236,7 @@ func (en mdEntry) apply(m *Memory) bool {
 	if en.trailer {
 		m.Importance = en.t.Imp
 	}
-	scope := fileScope(en.file)
+	scope := engine.FileScope(en.file)
 	if en.t.Scope != "" {
 		scope = en.t.Scope
 	}
@@ -244,7 +245,7 @@ func (en mdEntry) apply(m *Memory) bool {
 	}
 	switch {
 	case en.file == "HOT.md":
-		m.Tier, m.Status = TierHot, StatusActive
+		m.Tier, m.Status = engine.TierHot, engine.StatusActive
 	case cold && en.t.SupersededBy != 0:
 		// A former fact is archived because it was superseded, not
 		// because it went cold: its tier stays. The link itself is never
@@ -253,15 +254,15 @@ func (en mdEntry) apply(m *Memory) bool {
 			m.Status = en.t.Status
 		}
 	case cold:
-		m.Tier, m.Status = TierCold, StatusArchived
+		m.Tier, m.Status = engine.TierCold, engine.StatusArchived
 		if en.t.Status != "" {
 			m.Status = en.t.Status
 		}
-		if m.Status == StatusActive {
-			m.Tier = TierCold
+		if m.Status == engine.StatusActive {
+			m.Tier = engine.TierCold
 		}
 	default:
-		m.Tier, m.Status = TierWarm, StatusActive
+		m.Tier, m.Status = engine.TierWarm, engine.StatusActive
 	}
 	return m.Content != before.Content || m.Kind != before.Kind || m.Type != before.Type ||
 		m.Importance != before.Importance || m.Scope != before.Scope || m.Tier != before.Tier || m.Status != before.Status
@@ -271,48 +272,48 @@ func (en mdEntry) apply(m *Memory) bool {
 // "unchanged", or why the line was left alone; id is the memory the line
 // names (0 for a new line). An EINVALID error reports the line and the
 // import goes on.
-func (e *Engine) importEntry(ctx context.Context, q Queries, en mdEntry, a Actor, now time.Time, hashes map[string]int64) (out string, id int64, err error) {
-	if en.t.Scope != "" && !ValidScope(en.t.Scope) {
-		return "", 0, Errorf(EINVALID, "scope %q is not global, project:NAME or domain:NAME; fix the trailer", en.t.Scope)
+func importEntry(ctx context.Context, e *engine.Engine, q engine.Queries, en mdEntry, a engine.Actor, now time.Time, hashes map[string]int64) (out string, id int64, err error) {
+	if en.t.Scope != "" && !engine.ValidScope(en.t.Scope) {
+		return "", 0, engine.Errorf(engine.EINVALID, "scope %q is not global, project:NAME or domain:NAME; fix the trailer", en.t.Scope)
 	}
 	if en.trailer && (math.IsNaN(en.t.Imp) || en.t.Imp < 0 || en.t.Imp > 1) {
-		return "", 0, Errorf(EINVALID, "importance %v is not a number from 0 to 1; fix \"imp\" in the trailer", en.t.Imp)
+		return "", 0, engine.Errorf(engine.EINVALID, "importance %v is not a number from 0 to 1; fix \"imp\" in the trailer", en.t.Imp)
 	}
-	var m *Memory
+	var m *engine.Memory
 	if en.t.ID != 0 {
 		m, err = q.GetMemory(ctx, en.t.ID)
-		if err != nil && ErrorCode(err) != ENOTFOUND {
+		if err != nil && engine.ErrorCode(err) != engine.ENOTFOUND {
 			return "", 0, err
 		}
 		if m != nil && en.t.Key != "" && m.Key != en.t.Key {
-			return "", 0, Errorf(ECONFLICT, "id %d has key %q in the database, %q in the file; the file comes from another database — remove the id to import it as new", m.ID, m.Key, en.t.Key)
+			return "", 0, engine.Errorf(engine.ECONFLICT, "id %d has key %q in the database, %q in the file; the file comes from another database — remove the id to import it as new", m.ID, m.Key, en.t.Key)
 		}
 	}
 	if m == nil && en.t.Key != "" {
 		m, err = q.GetMemoryByKey(ctx, en.t.Key)
-		if err != nil && ErrorCode(err) != ENOTFOUND {
+		if err != nil && engine.ErrorCode(err) != engine.ENOTFOUND {
 			return "", 0, err
 		}
 	}
 	if m == nil {
-		nm := &Memory{Key: en.t.Key, Importance: 0.5, Role: "user", CreatedAt: now, LastAccessedAt: now}
+		nm := &engine.Memory{Key: en.t.Key, Importance: 0.5, Role: "user", CreatedAt: now, LastAccessedAt: now}
 		en.apply(nm)
 		if en.t.SupersededBy != 0 {
 			// A former fact of another database, whose newer memory is
 			// not here to link to: archived, so that it never comes back
 			// as current.
-			nm.Tier, nm.Status = TierCold, StatusArchived
+			nm.Tier, nm.Status = engine.TierCold, engine.StatusArchived
 		}
 		if !en.trailer && en.file == "HOT.md" && en.t.Type == "" {
 			nm.Type = "rule" // a line of HOT.md is a rule the agent always loads
 		}
 		if nm.Kind == "" {
-			nm.Kind = KindFact
+			nm.Kind = engine.KindFact
 		}
-		if id, ok := hashes[ContentHash(nm.Content)]; ok {
+		if id, ok := hashes[engine.ContentHash(nm.Content)]; ok {
 			return "unchanged", id, nil // a hand-added line imported before
 		}
-		if err := ValidateMemory(nm); err != nil {
+		if err := engine.ValidateMemory(nm); err != nil {
 			return "", 0, err
 		}
 		if en.file == "HOT.md" {
@@ -336,12 +337,12 @@ func (e *Engine) importEntry(ctx context.Context, q Queries, en mdEntry, a Actor
 		hashes[nm.Hash] = nm.ID
 		return "inserted", nm.ID, nil
 	}
-	if m.Status == StatusQuarantined {
+	if m.Status == engine.StatusQuarantined {
 		// An export never lists quarantined memories: the file predates the
 		// quarantine, and importing it must not undo a curator's decision.
 		return fmt.Sprintf("memory %d is quarantined; restore it with a restore proposal, not an import", m.ID), m.ID, nil
 	}
-	if from := TierFile(m); from != "" && from != en.file {
+	if from := engine.TierFile(m); from != "" && from != en.file {
 		want := *m
 		en.apply(&want)
 		if open, err := openProposal(ctx, q, ProposalMove, m.ID, ""); err != nil || open {
@@ -374,7 +375,7 @@ func CheckTierDir(dir string) error {
 		return err
 	}
 	if len(files) == 0 {
-		return Errorf(ENOTFOUND, "no tier files (HOT.md, projects/, domains/, archive/, corrections.md) in %s; write them with `memtrace export md %s`", dir, dir)
+		return engine.Errorf(engine.ENOTFOUND, "no tier files (HOT.md, projects/, domains/, archive/, corrections.md) in %s; write them with `memtrace export md %s`", dir, dir)
 	}
 	return refuseLinks(dir, files)
 }
@@ -394,7 +395,7 @@ func refuseLinks(dir string, files []string) error {
 			checked[rel] = true
 			full := filepath.Join(dir, filepath.FromSlash(rel))
 			if fi, err := os.Lstat(full); err == nil && fi.Mode()&os.ModeSymlink != 0 {
-				return Errorf(EINVALID, "%s is a symbolic link; memtrace does not follow links in a tier directory — replace it with the file itself", full)
+				return engine.Errorf(engine.EINVALID, "%s is a symbolic link; memtrace does not follow links in a tier directory — replace it with the file itself", full)
 			}
 		}
 	}
@@ -410,9 +411,9 @@ func fileError(what, path string, err error) error {
 	}
 	switch {
 	case errors.Is(err, os.ErrPermission):
-		return Errorf(EUNAVAIL, "cannot %s %s: permission denied; check its permissions", what, path)
+		return engine.Errorf(engine.EUNAVAIL, "cannot %s %s: permission denied; check its permissions", what, path)
 	case errors.Is(err, os.ErrNotExist):
-		return Errorf(ENOTFOUND, "cannot %s %s: no such file or directory; check the path (its parent directory must exist)", what, path)
+		return engine.Errorf(engine.ENOTFOUND, "cannot %s %s: no such file or directory; check the path (its parent directory must exist)", what, path)
 	}
-	return Errorf(EUNAVAIL, "cannot %s %s: %s", what, path, reason)
+	return engine.Errorf(engine.EUNAVAIL, "cannot %s %s: %s", what, path, reason)
 }

@@ -1,9 +1,10 @@
-package engine_test
+package curate_test
 
 import (
 	"context"
 	"testing"
 
+	"memtrace/curate"
 	"memtrace/engine"
 )
 
@@ -24,7 +25,7 @@ func TestRejectionRollsBackToThePriorStatus(t *testing.T) {
 		}
 		ids = append(ids, p.ID)
 	}
-	res, err := engine.RejectProposalsInBatch(ctx, e, ids, engine.RejectOptions{Reason: "a real fact", Now: e.Now()})
+	res, err := curate.RejectProposalsInBatch(ctx, e, ids, curate.RejectOptions{Reason: "a real fact", Now: e.Now()})
 	if err != nil || res.Rejected != 3 || res.Batch == "" {
 		t.Fatalf("reject = %+v, %v", res, err)
 	}
@@ -34,18 +35,18 @@ func TestRejectionRollsBackToThePriorStatus(t *testing.T) {
 			t.Fatalf("proposal %d after reject = %+v", pid, p)
 		}
 	}
-	hist, err := engine.BatchHistory(ctx, st, 0)
+	hist, err := curate.BatchHistory(ctx, st, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(hist) == 0 || hist[0].Batch != res.Batch || hist[0].Effect.Rejected != 3 || !hist[0].CanRollback {
 		t.Fatalf("history = %+v; want the rejection first", hist)
 	}
-	plan, err := engine.PlanRollback(ctx, st, res.Batch)
+	plan, err := curate.PlanRollback(ctx, st, res.Batch)
 	if err != nil || !plan.CanRollback() || plan.Rejected != 3 || plan.RolledBack {
 		t.Fatalf("plan = %+v, %v", plan, err)
 	}
-	rep, err := engine.RollbackApplied(ctx, st, res.Batch, "curator")
+	rep, err := curate.RollbackApplied(ctx, st, res.Batch, "curator")
 	if err != nil || rep.Rejected != 3 || rep.Restored != 0 {
 		t.Fatalf("rollback = %+v, %v", rep, err)
 	}
@@ -55,7 +56,7 @@ func TestRejectionRollsBackToThePriorStatus(t *testing.T) {
 			t.Fatalf("proposal %d after rollback = %+v; want %s", ids[i], p, want)
 		}
 	}
-	if _, err := engine.RollbackApplied(ctx, st, res.Batch, "curator"); err == nil {
+	if _, err := curate.RollbackApplied(ctx, st, res.Batch, "curator"); err == nil {
 		t.Fatal("a second rollback of the rejection succeeded; want a refusal")
 	}
 	if m, _ := st.GetMemory(ctx, id); m.Status != engine.StatusActive {
@@ -76,7 +77,7 @@ func TestRejectRefusesAnAppliedProposal(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := engine.RejectProposalsInBatch(ctx, e, []int64{open.ID, done.ID}, engine.RejectOptions{}); engine.ErrorCode(err) != engine.ECONFLICT {
+	if _, err := curate.RejectProposalsInBatch(ctx, e, []int64{open.ID, done.ID}, curate.RejectOptions{}); engine.ErrorCode(err) != engine.ECONFLICT {
 		t.Fatalf("reject of an applied proposal: %v; want ECONFLICT", err)
 	}
 	if p, _ := st.GetProposal(ctx, open.ID); p.Status != engine.ProposalPending {

@@ -1,10 +1,11 @@
-package engine_test
+package curate_test
 
 import (
 	"context"
 	"strings"
 	"testing"
 
+	"memtrace/curate"
 	"memtrace/engine"
 )
 
@@ -18,7 +19,7 @@ func TestApplyApprovedPromotions(t *testing.T) {
 	saveLesson(t, e, "panic", "s01", "s06", "s12")
 	saveLesson(t, e, "globals", "s02", "s03", "s04")
 	noisy := addTierMemory(t, e, "noisy", "ok thanks", engine.TierWarm, engine.ScopeGlobal, clk.t)
-	r, err := e.Heartbeat(ctx, engine.HeartbeatOptions{})
+	r, err := curate.Heartbeat(ctx, e, curate.HeartbeatOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,10 +39,10 @@ func TestApplyApprovedPromotions(t *testing.T) {
 	}
 
 	const edited = "Return errors; never panic in library code."
-	if err := engine.ApprovePromotion(ctx, e, promo["panic"], "  Return errors;\n never panic in library code.  ", "curator", clk.t); err != nil {
+	if err := curate.ApprovePromotion(ctx, e, promo["panic"], "  Return errors;\n never panic in library code.  ", "curator", clk.t); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := engine.DecideProposals(ctx, e, []int64{promo["globals"], quarantine.ID}, engine.ProposalApproved, "curator", clk.t); err != nil {
+	if _, err := curate.DecideProposals(ctx, e, []int64{promo["globals"], quarantine.ID}, engine.ProposalApproved, "curator", clk.t); err != nil {
 		t.Fatal(err)
 	}
 	p, err := e.Store().GetProposal(ctx, promo["panic"])
@@ -55,7 +56,7 @@ func TestApplyApprovedPromotions(t *testing.T) {
 	}
 
 	// Without the engine the apply refuses as a whole: nothing changes.
-	_, err = engine.ApplyApproved(ctx, e.Store(), engine.ApplyOptions{})
+	_, err = curate.ApplyApprovedStore(ctx, e.Store(), curate.ApplyOptions{})
 	if engine.ErrorCode(err) != engine.EINVALID || !strings.Contains(err.Error(), "needs the engine") {
 		t.Fatalf("store-only apply of a promotion: %v", err)
 	}
@@ -63,7 +64,7 @@ func TestApplyApprovedPromotions(t *testing.T) {
 		t.Fatalf("a refused apply changed memory %d: %+v", noisy, m)
 	}
 
-	rep, err := e.ApplyApproved(ctx, engine.ApplyOptions{})
+	rep, err := curate.ApplyApproved(ctx, e, curate.ApplyOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,14 +101,14 @@ func TestApplyApprovedPromotions(t *testing.T) {
 	if err := e.Update(ctx, func(q engine.Queries) error { return q.InsertProposal(ctx, extra) }); err != nil {
 		t.Fatal(err)
 	}
-	rep2, err := e.ApplyApproved(ctx, engine.ApplyOptions{})
+	rep2, err := curate.ApplyApproved(ctx, e, curate.ApplyOptions{})
 	if err != nil || rep2.Batch == rep.Batch || rep2.Applied != 1 {
 		t.Fatalf("second apply under the same clock: %+v, %v", rep2, err)
 	}
 
 	// Rolled back newest first, as `memtrace rollback BATCH` does.
 	for _, b := range []string{rep2.Batch, rep.Batch} {
-		if _, err := engine.RollbackApplied(ctx, e.Store(), b, "curator"); err != nil {
+		if _, err := curate.RollbackApplied(ctx, e.Store(), b, "curator"); err != nil {
 			t.Fatalf("rollback %s: %v", b, err)
 		}
 	}
@@ -136,7 +137,7 @@ func TestApprovePromotionRefuses(t *testing.T) {
 	e, clk := openTiers(t)
 	saveLesson(t, e, "panic", "s01", "s06", "s12")
 	id := addTierMemory(t, e, "noisy", "ok thanks", engine.TierWarm, engine.ScopeGlobal, clk.t)
-	r, err := e.Heartbeat(ctx, engine.HeartbeatOptions{})
+	r, err := curate.Heartbeat(ctx, e, curate.HeartbeatOptions{})
 	if err != nil || len(r.Proposals) != 1 {
 		t.Fatalf("heartbeat: %+v, %v", r, err)
 	}
@@ -156,7 +157,7 @@ func TestApprovePromotionRefuses(t *testing.T) {
 		"ErrNotFound":     {999, "anything", engine.ENOTFOUND},
 	} {
 		t.Run(name, func(t *testing.T) {
-			if err := engine.ApprovePromotion(ctx, e, tc.id, tc.wording, "curator", clk.t); engine.ErrorCode(err) != tc.code {
+			if err := curate.ApprovePromotion(ctx, e, tc.id, tc.wording, "curator", clk.t); engine.ErrorCode(err) != tc.code {
 				t.Fatalf("err = %v, want %s", err, tc.code)
 			}
 		})
@@ -165,7 +166,7 @@ func TestApprovePromotionRefuses(t *testing.T) {
 		t.Fatalf("a refused approval left the proposal %s", p.Status)
 	}
 	// Approving the proposed wording unchanged records no edit.
-	if err := engine.ApprovePromotion(ctx, e, promo, "Never panic in library code", "curator", clk.t); err != nil {
+	if err := curate.ApprovePromotion(ctx, e, promo, "Never panic in library code", "curator", clk.t); err != nil {
 		t.Fatal(err)
 	}
 	p, _ := e.Store().GetProposal(ctx, promo)

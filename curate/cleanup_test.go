@@ -1,4 +1,4 @@
-package engine_test
+package curate_test
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"testing"
 	"unicode"
 
+	"memtrace/curate"
 	"memtrace/engine"
 )
 
@@ -81,7 +82,7 @@ func TestCleanupDryRunCountsTheDemoNoisePerPattern(t *testing.T) {
 	for _, id := range l.Noise {
 		expect[familyPattern(l.NoiseReason[id], byID[id].Text)]++
 	}
-	rep, err := e.Cleanup(ctx, engine.CleanupOptions{DryRun: true})
+	rep, err := curate.Cleanup(ctx, e, curate.CleanupOptions{DryRun: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +117,7 @@ func TestCleanupDryRunCountsTheDemoNoisePerPattern(t *testing.T) {
 
 	// For real: one quarantine proposal per pure-noise memory, by rule, and
 	// nothing for the memories that carry information.
-	rep, err = e.Cleanup(ctx, engine.CleanupOptions{})
+	rep, err = curate.Cleanup(ctx, e, curate.CleanupOptions{})
 	if err != nil || rep.Proposed != len(l.Noise) {
 		t.Fatalf("cleanup proposed %d, %v; want %d", rep.Proposed, err, len(l.Noise))
 	}
@@ -128,10 +129,10 @@ func TestCleanupDryRunCountsTheDemoNoisePerPattern(t *testing.T) {
 		}
 		pids = append(pids, p.ID)
 	}
-	if again, _ := e.Cleanup(ctx, engine.CleanupOptions{}); again.Proposed != 0 {
+	if again, _ := curate.Cleanup(ctx, e, curate.CleanupOptions{}); again.Proposed != 0 {
 		t.Fatalf("second cleanup proposed %d more", again.Proposed)
 	}
-	res, err := e.ApproveProposals(ctx, pids, engine.ApproveOptions{})
+	res, err := curate.ApproveProposals(ctx, e, pids, curate.ApproveOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,10 +140,10 @@ func TestCleanupDryRunCountsTheDemoNoisePerPattern(t *testing.T) {
 	if heartbeat.Status != engine.StatusQuarantined || heartbeat.OrigType != "note" {
 		t.Fatalf("approved noise memory = %s/%s", heartbeat.Status, heartbeat.OrigType)
 	}
-	if after, _ := e.Cleanup(ctx, engine.CleanupOptions{DryRun: true}); after.Noise != 0 || after.Kept != len(l.NoiseInfo) {
+	if after, _ := curate.Cleanup(ctx, e, curate.CleanupOptions{DryRun: true}); after.Noise != 0 || after.Kept != len(l.NoiseInfo) {
 		t.Fatalf("after quarantine: noise %d kept %d", after.Noise, after.Kept)
 	}
-	if rep, err := engine.RollbackApplied(ctx, e.Store(), res.Batch, "rollback"); err != nil || rep.Restored != len(l.Noise) {
+	if rep, err := curate.RollbackApplied(ctx, e.Store(), res.Batch, "rollback"); err != nil || rep.Restored != len(l.Noise) {
 		t.Fatalf("rollback = %+v, %v", rep, err)
 	}
 	if err := e.Refresh(ctx); err != nil {

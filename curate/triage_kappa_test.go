@@ -1,10 +1,11 @@
-package engine_test
+package curate_test
 
 import (
 	"encoding/json"
 	"math"
 	"testing"
 
+	"memtrace/curate"
 	"memtrace/engine"
 )
 
@@ -21,11 +22,11 @@ func controlSample(t *testing.T, pairs ...pair) []*engine.Proposal {
 	var out []*engine.Proposal
 	for _, p := range pairs {
 		for range p.n {
-			v := engine.TriageVerdict{Verdict: p.judge, Reason: "r", Confidence: 0.9}
-			if p.judge == engine.TriageRetype {
+			v := curate.TriageVerdict{Verdict: p.judge, Reason: "r", Confidence: 0.9}
+			if p.judge == curate.TriageRetype {
 				v.RetypeTo = "note"
 			}
-			b, err := json.Marshal(engine.ProposalVerdict{TriageVerdict: v, Control: true, CuratorLabel: p.curator})
+			b, err := json.Marshal(curate.ProposalVerdict{TriageVerdict: v, Control: true, CuratorLabel: p.curator})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -41,7 +42,7 @@ func controlSample(t *testing.T, pairs ...pair) []*engine.Proposal {
 // (echo and roleplay_scene alike), retype.
 func TestControlStatsKappa(t *testing.T) {
 	const (
-		keep, echo, scene, retype = engine.TriageKeep, engine.TriageEcho, engine.TriageRoleplay, engine.TriageRetype
+		keep, echo, scene, retype = curate.TriageKeep, curate.TriageEcho, curate.TriageRoleplay, curate.TriageRetype
 	)
 	for _, c := range []struct {
 		name        string
@@ -94,7 +95,7 @@ func TestControlStatsKappa(t *testing.T) {
 		agreement: 0, kappa: -1, falseKeeps: 1, falseQuars: 1, labelled: 2, sampleTotal: 5,
 	}} {
 		t.Run(c.name, func(t *testing.T) {
-			s := engine.ComputeControlStats(controlSample(t, c.pairs...))
+			s := curate.ComputeControlStats(controlSample(t, c.pairs...))
 			if s.Sample != c.sampleTotal || s.Labelled != c.labelled {
 				t.Errorf("sample %d labelled %d, want %d and %d", s.Sample, s.Labelled, c.sampleTotal, c.labelled)
 			}

@@ -1,4 +1,4 @@
-package engine
+package curate
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"memtrace/engine"
 	"memtrace/engine/filter"
 )
 
@@ -71,7 +72,7 @@ type cleanupEvidence struct {
 // matched. A memory with an open quarantine proposal is not proposed again.
 // A memory a curator wrote (`memtrace add`, an approved promotion) is never
 // proposed: a short rule is not chat noise; it is counted as Curated.
-func (e *Engine) Cleanup(ctx context.Context, o CleanupOptions) (*CleanupReport, error) {
+func Cleanup(ctx context.Context, e *engine.Engine, o CleanupOptions) (*CleanupReport, error) {
 	f := filter.New()
 	rep := &CleanupReport{DryRun: o.DryRun, Patterns: []CleanupPattern{}, Items: []CleanupItem{}}
 	rows := map[string]*CleanupPattern{}
@@ -89,8 +90,8 @@ func (e *Engine) Cleanup(ctx context.Context, o CleanupOptions) (*CleanupReport,
 		layer   string
 	}
 	var noise []flagged
-	e.EachMemory(func(m *Memory) bool {
-		if m.Status != StatusActive {
+	e.EachMemory(func(m *engine.Memory) bool {
+		if m.Status != engine.StatusActive {
 			return true
 		}
 		rep.Scanned++
@@ -115,7 +116,7 @@ func (e *Engine) Cleanup(ctx context.Context, o CleanupOptions) (*CleanupReport,
 	// apart.
 	kept := noise[:0]
 	for _, n := range noise {
-		curated, err := e.curatedMemory(ctx, n.item.MemoryID, n.item.Key)
+		curated, err := curatedMemory(ctx, e, n.item.MemoryID, n.item.Key)
 		if err != nil {
 			return nil, err
 		}
@@ -151,17 +152,17 @@ func (e *Engine) Cleanup(ctx context.Context, o CleanupOptions) (*CleanupReport,
 		return a.Pattern < b.Pattern
 	})
 
-	open, err := e.Store().FindProposals(ctx, ProposalFilter{Kind: ProposalQuarantine})
+	open, err := e.Store().FindProposals(ctx, engine.ProposalFilter{Kind: engine.ProposalQuarantine})
 	if err != nil {
 		return nil, fmt.Errorf("cleanup: %w", err)
 	}
 	blocked := map[int64]bool{}
 	for _, p := range open {
-		if p.Status == ProposalPending || p.Status == ProposalReview || p.Status == ProposalApproved {
+		if p.Status == engine.ProposalPending || p.Status == engine.ProposalReview || p.Status == engine.ProposalApproved {
 			blocked[p.MemoryID] = true
 		}
 	}
-	var props []*Proposal
+	var props []*engine.Proposal
 	var propItems []int
 	for i := range noise {
 		n := &noise[i]
@@ -173,13 +174,13 @@ func (e *Engine) Cleanup(ctx context.Context, o CleanupOptions) (*CleanupReport,
 		if err != nil {
 			return nil, fmt.Errorf("cleanup: %w", err)
 		}
-		props = append(props, &Proposal{Kind: ProposalQuarantine, MemoryID: n.item.MemoryID, Proposer: ProposerRule,
-			Status: ProposalPending, Confidence: 1, Verdict: raw,
+		props = append(props, &engine.Proposal{Kind: engine.ProposalQuarantine, MemoryID: n.item.MemoryID, Proposer: engine.ProposerRule,
+			Status: engine.ProposalPending, Confidence: 1, Verdict: raw,
 			Reason: fmt.Sprintf("cleanup: nothing but noise (%s pattern %s)", n.layer, n.item.Pattern)})
 		propItems = append(propItems, i)
 	}
 	if !o.DryRun && len(props) > 0 {
-		err := e.Update(ctx, func(q Queries) error {
+		err := e.Update(ctx, func(q engine.Queries) error {
 			for _, p := range props {
 				if err := q.InsertProposal(ctx, p); err != nil {
 					return err
@@ -231,7 +232,7 @@ func reportedMatch(ms []filter.Match) (filter.Match, bool) {
 
 // curatedMemory reports whether a curator wrote the memory: a promoted
 // lesson, or a memory whose creation is audited under the curator.
-func (e *Engine) curatedMemory(ctx context.Context, id int64, key string) (bool, error) {
+func curatedMemory(ctx context.Context, e *engine.Engine, id int64, key string) (bool, error) {
 	if strings.HasPrefix(key, "lesson:") {
 		return true, nil
 	}
@@ -239,5 +240,5 @@ func (e *Engine) curatedMemory(ctx context.Context, id int64, key string) (bool,
 	if err != nil {
 		return false, fmt.Errorf("cleanup: audit of memory %d: %w", id, err)
 	}
-	return len(rows) > 0 && rows[0].Action == "create" && rows[0].Actor == ActorCurator, nil
+	return len(rows) > 0 && rows[0].Action == "create" && rows[0].Actor == engine.ActorCurator, nil
 }

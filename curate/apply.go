@@ -1,4 +1,4 @@
-package engine
+package curate
 
 import (
 	"bufio"
@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"memtrace/engine"
 	"os"
 	"sort"
 	"strings"
@@ -37,11 +38,11 @@ type ApplyReport struct {
 
 // applyExpect is the state one applied proposal must leave.
 type applyExpect struct {
-	proposal *Proposal
+	proposal *engine.Proposal
 	memory   int64
-	status   Status
+	status   engine.Status
 	typ      string
-	tier     Tier
+	tier     engine.Tier
 }
 
 // ApplyApproved applies every approved proposal in ONE transaction: it sets
@@ -53,8 +54,8 @@ type applyExpect struct {
 //
 // A promotion needs the engine (the HOT rule is embedded and indexed like
 // any memory): an approved promote proposal makes this function refuse the
-// whole apply; (*Engine).ApplyApproved applies it.
-func ApplyApproved(ctx context.Context, w Updater, o ApplyOptions) (*ApplyReport, error) {
+// whole apply; ApplyApproved applies it.
+func ApplyApprovedStore(ctx context.Context, w Updater, o ApplyOptions) (*ApplyReport, error) {
 	return applyApproved(ctx, w, o, nil)
 }
 
@@ -66,25 +67,25 @@ func ApplyApproved(ctx context.Context, w Updater, o ApplyOptions) (*ApplyReport
 // promoted. RollbackApplied (`memtrace rollback BATCH`) undoes the batch.
 // Without a batch id it takes a fresh one from the database
 // (Queries.NextBatchID), so that applies under a pinned clock never collide.
-func (e *Engine) ApplyApproved(ctx context.Context, o ApplyOptions) (*ApplyReport, error) {
+func ApplyApproved(ctx context.Context, e *engine.Engine, o ApplyOptions) (*ApplyReport, error) {
 	if o.Now == nil {
 		o.Now = e.Now
 	}
-	return applyApproved(ctx, e, o, func(ctx context.Context, q Queries, p *Proposal, a Actor, wording string, now time.Time) (AppliedProposal, error) {
+	return applyApproved(ctx, e, o, func(ctx context.Context, q engine.Queries, p *engine.Proposal, a engine.Actor, wording string, now time.Time) (AppliedProposal, error) {
 		if p.Kind == ProposalAdd || p.Kind == ProposalMove {
-			return e.applyMarkdownProposal(ctx, q, p, a, now)
+			return applyMarkdownProposal(ctx, e, q, p, a, now)
 		}
-		return e.applyPromotion(ctx, q, p, a, wording, now)
+		return applyPromotion(ctx, e, q, p, a, wording, now)
 	})
 }
 
 // promoteFunc writes the HOT memory of an approved promote proposal; wording
 // "" takes the proposal's own.
-type promoteFunc func(ctx context.Context, q Queries, p *Proposal, a Actor, wording string, now time.Time) (AppliedProposal, error)
+type promoteFunc func(ctx context.Context, q engine.Queries, p *engine.Proposal, a engine.Actor, wording string, now time.Time) (AppliedProposal, error)
 
 func applyApproved(ctx context.Context, w Updater, o ApplyOptions, promote promoteFunc) (*ApplyReport, error) {
 	if o.Actor == "" {
-		o.Actor = ProposerCurator
+		o.Actor = engine.ProposerCurator
 	}
 	if o.Now == nil {
 		o.Now = time.Now
@@ -94,23 +95,23 @@ func applyApproved(ctx context.Context, w Updater, o ApplyOptions, promote promo
 	}
 	now := o.Now().UTC()
 	rep := &ApplyReport{}
-	err := w.Update(ctx, func(q Queries) error {
+	err := w.Update(ctx, func(q engine.Queries) error {
 		rep.Applied, rep.Confirmed = 0, 0
 		if o.Batch == "" {
-			b, err := q.NextBatchID(ctx, BatchApply)
+			b, err := q.NextBatchID(ctx, engine.BatchApply)
 			if err != nil {
 				return err
 			}
 			o.Batch = b
 		}
 		rep.Batch = o.Batch
-		a := Actor{Name: o.Actor, Batch: o.Batch}
+		a := engine.Actor{Name: o.Actor, Batch: o.Batch}
 		if prior, err := q.AuditForBatch(ctx, o.Batch); err != nil {
 			return err
 		} else if len(prior) > 0 {
-			return Errorf(ECONFLICT, "batch %s already exists; choose another batch id", o.Batch)
+			return engine.Errorf(engine.ECONFLICT, "batch %s already exists; choose another batch id", o.Batch)
 		}
-		approved, err := q.FindProposals(ctx, ProposalFilter{Status: ProposalApproved})
+		approved, err := q.FindProposals(ctx, engine.ProposalFilter{Status: engine.ProposalApproved})
 		if err != nil {
 			return err
 		}
@@ -120,7 +121,7 @@ func applyApproved(ctx context.Context, w Updater, o ApplyOptions, promote promo
 			}
 		}
 		if len(approved) == 0 {
-			return Errorf(EINVALID, "no approved proposals to apply; approve some in the Curate tab first")
+			return engine.Errorf(engine.EINVALID, "no approved proposals to apply; approve some in the Curate tab first")
 		}
 		var expect []applyExpect
 		for _, p := range approved {
@@ -140,7 +141,7 @@ func applyApproved(ctx context.Context, w Updater, o ApplyOptions, promote promo
 			} else {
 				rep.Confirmed++
 			}
-			p.Status, p.Batch = ProposalApplied, o.Batch
+			p.Status, p.Batch = engine.ProposalApplied, o.Batch
 			if err := q.UpdateProposal(ctx, p); err != nil {
 				return err
 			}
@@ -155,12 +156,12 @@ func applyApproved(ctx context.Context, w Updater, o ApplyOptions, promote promo
 
 // matchVerdicts keeps the approved proposals whose memory the verdict file
 // lists, and refuses when a proposal's pinned verdict differs from the line.
-func matchVerdicts(approved []*Proposal, vs []TriageVerdict) ([]*Proposal, error) {
+func matchVerdicts(approved []*engine.Proposal, vs []TriageVerdict) ([]*engine.Proposal, error) {
 	byMemory := make(map[int64]TriageVerdict, len(vs))
 	for _, v := range vs {
 		byMemory[v.MemoryID] = v
 	}
-	var out []*Proposal
+	var out []*engine.Proposal
 	for _, p := range approved {
 		v, ok := byMemory[p.MemoryID]
 		if !ok || !isJudgeKind(p.Kind) {
@@ -168,7 +169,7 @@ func matchVerdicts(approved []*Proposal, vs []TriageVerdict) ([]*Proposal, error
 		}
 		pv, ok := ParseProposalVerdict(p)
 		if !ok || pv.Label() != v.Label() || pv.Model != v.Model || pv.InputHash != v.InputHash {
-			return nil, Errorf(ECONFLICT, "proposal %d (memory %d) does not match the verdict file (%s by %s there); re-run triage or apply --approved",
+			return nil, engine.Errorf(engine.ECONFLICT, "proposal %d (memory %d) does not match the verdict file (%s by %s there); re-run triage or apply --approved",
 				p.ID, p.MemoryID, v.Label(), v.Model)
 		}
 		out = append(out, p)
@@ -178,11 +179,11 @@ func matchVerdicts(approved []*Proposal, vs []TriageVerdict) ([]*Proposal, error
 
 // applyOne changes the memory of one approved proposal. changed is false
 // for a keep record, which only confirms the memory as it is.
-func applyOne(ctx context.Context, q Queries, p *Proposal, a Actor, promote promoteFunc, now time.Time) (applyExpect, bool, error) {
+func applyOne(ctx context.Context, q engine.Queries, p *engine.Proposal, a engine.Actor, promote promoteFunc, now time.Time) (applyExpect, bool, error) {
 	ex := applyExpect{proposal: p, memory: p.MemoryID}
 	if p.Kind == ProposalAdd || p.Kind == ProposalMove {
 		if promote == nil {
-			return ex, false, Errorf(EINVALID, "proposal %d (%s, from a Markdown import) needs the engine; apply with `memtrace apply --approved` or the Curate tab", p.ID, p.Kind)
+			return ex, false, engine.Errorf(engine.EINVALID, "proposal %d (%s, from a Markdown import) needs the engine; apply with `memtrace apply --approved` or the Curate tab", p.ID, p.Kind)
 		}
 		ap, err := promote(ctx, q, p, a, "", now)
 		if err != nil {
@@ -195,18 +196,18 @@ func applyOne(ctx context.Context, q Queries, p *Proposal, a Actor, promote prom
 		ex.memory, ex.status, ex.typ, ex.tier = m.ID, m.Status, m.Type, m.Tier
 		return ex, true, nil
 	}
-	if p.Kind == ProposalPromote {
+	if p.Kind == engine.ProposalPromote {
 		if promote == nil {
-			return ex, false, Errorf(EINVALID, "proposal %d is a promotion, which needs the engine; apply with `memtrace apply --approved` or the Curate tab, or approve it with `memtrace approve %d`", p.ID, p.ID)
+			return ex, false, engine.Errorf(engine.EINVALID, "proposal %d is a promotion, which needs the engine; apply with `memtrace apply --approved` or the Curate tab, or approve it with `memtrace approve %d`", p.ID, p.ID)
 		}
 		ap, err := promote(ctx, q, p, a, "", now)
 		if err != nil {
 			return ex, false, err
 		}
 		// What the HOT-rule write must leave, checked by verifyApply.
-		ex.memory, ex.status, ex.typ, ex.tier = ap.MemoryID, StatusActive, "rule", TierHot
-		if p.TargetType == string(TierWarm) {
-			ex.tier = TierWarm
+		ex.memory, ex.status, ex.typ, ex.tier = ap.MemoryID, engine.StatusActive, "rule", engine.TierHot
+		if p.TargetType == string(engine.TierWarm) {
+			ex.tier = engine.TierWarm
 		}
 		return ex, true, nil
 	}
@@ -215,63 +216,63 @@ func applyOne(ctx context.Context, q Queries, p *Proposal, a Actor, promote prom
 		return ex, false, fmt.Errorf("proposal %d: %w", p.ID, err)
 	}
 	stale := func(what string) error {
-		return Errorf(ECONFLICT, "proposal %d: memory %d %s since it was proposed (now %s, %s); reject the proposal or re-run triage; nothing was applied",
+		return engine.Errorf(engine.ECONFLICT, "proposal %d: memory %d %s since it was proposed (now %s, %s); reject the proposal or re-run triage; nothing was applied",
 			p.ID, m.ID, what, m.Status, m.Type)
 	}
 	if pv, ok := ParseProposalVerdict(p); ok && isJudgeKind(p.Kind) {
-		if m.Status != StatusActive || m.Type != pv.Type {
+		if m.Status != engine.StatusActive || m.Type != pv.Type {
 			return ex, false, stale("changed")
 		}
 	}
 	switch p.Kind {
-	case ProposalKeep:
+	case engine.ProposalKeep:
 		// The memory stays as it is; the decision is audited (before =
 		// after) under the batch.
-		if err := q.UpdateMemory(ctx, m, a, ProposalKeep); err != nil {
+		if err := q.UpdateMemory(ctx, m, a, engine.ProposalKeep); err != nil {
 			return ex, false, err
 		}
 		ex.status, ex.typ, ex.tier = m.Status, m.Type, m.Tier
 		return ex, false, nil
-	case ProposalQuarantine:
-		if m.Status == StatusQuarantined {
+	case engine.ProposalQuarantine:
+		if m.Status == engine.StatusQuarantined {
 			return ex, false, stale("was quarantined")
 		}
 		if m.OrigType == "" {
 			m.OrigType = m.Type
 		}
-		m.Status = StatusQuarantined
-	case ProposalRetype:
+		m.Status = engine.StatusQuarantined
+	case engine.ProposalRetype:
 		if p.TargetType == "" || p.TargetType == m.Type {
-			return ex, false, Errorf(EINVALID, "proposal %d: retype of memory %d has no new type", p.ID, m.ID)
+			return ex, false, engine.Errorf(engine.EINVALID, "proposal %d: retype of memory %d has no new type", p.ID, m.ID)
 		}
 		if m.OrigType == "" {
 			m.OrigType = m.Type
 		}
 		m.Type = p.TargetType
-	case ProposalRestore:
-		if m.Status == StatusActive {
+	case engine.ProposalRestore:
+		if m.Status == engine.StatusActive {
 			return ex, false, stale("is already active")
 		}
 		reactivate(m, p.TargetType)
-	case ProposalDemote:
-		if m.Status != StatusActive {
+	case engine.ProposalDemote:
+		if m.Status != engine.StatusActive {
 			return ex, false, stale("is not active")
 		}
-		switch Tier(p.TargetType) {
-		case TierCold:
-			m.Tier, m.Status = TierCold, StatusArchived
-		case TierWarm, "":
-			m.Tier = TierWarm
+		switch engine.Tier(p.TargetType) {
+		case engine.TierCold:
+			m.Tier, m.Status = engine.TierCold, engine.StatusArchived
+		case engine.TierWarm, "":
+			m.Tier = engine.TierWarm
 		default:
-			return ex, false, Errorf(EINVALID, "proposal %d: cannot demote to %q", p.ID, p.TargetType)
+			return ex, false, engine.Errorf(engine.EINVALID, "proposal %d: cannot demote to %q", p.ID, p.TargetType)
 		}
-	case ProposalArchive:
-		if m.Status != StatusActive {
+	case engine.ProposalArchive:
+		if m.Status != engine.StatusActive {
 			return ex, false, stale("is not active")
 		}
-		m.Tier, m.Status = TierCold, StatusArchived
+		m.Tier, m.Status = engine.TierCold, engine.StatusArchived
 	default:
-		return ex, false, Errorf(EINVALID, "proposal %d: unknown kind %q", p.ID, p.Kind)
+		return ex, false, engine.Errorf(engine.EINVALID, "proposal %d: unknown kind %q", p.ID, p.Kind)
 	}
 	if err := q.UpdateMemory(ctx, m, a, p.Kind); err != nil {
 		return ex, false, err
@@ -282,7 +283,7 @@ func applyOne(ctx context.Context, q Queries, p *Proposal, a Actor, promote prom
 
 // verifyApply is the 1:1 check of seed 001 ("count가 reviewed verdict와
 // 1:1로 맞는지 확인"), made inside the transaction so a mismatch undoes it.
-func verifyApply(ctx context.Context, q Queries, batch string, approved []*Proposal, expect []applyExpect) error {
+func verifyApply(ctx context.Context, q engine.Queries, batch string, approved []*engine.Proposal, expect []applyExpect) error {
 	var problems []string
 	rows, err := q.AuditForBatch(ctx, batch)
 	if err != nil {
@@ -318,7 +319,7 @@ func verifyApply(ctx context.Context, q Queries, batch string, approved []*Propo
 			problems = append(problems, fmt.Sprintf("memory %d is %s/%s/%s, expected %s/%s/%s", id, m.Status, m.Type, m.Tier, ex.status, ex.typ, ex.tier))
 		}
 	}
-	applied, err := q.FindProposals(ctx, ProposalFilter{Batch: batch, Status: ProposalApplied})
+	applied, err := q.FindProposals(ctx, engine.ProposalFilter{Batch: batch, Status: engine.ProposalApplied})
 	if err != nil {
 		return err
 	}
@@ -326,7 +327,7 @@ func verifyApply(ctx context.Context, q Queries, batch string, approved []*Propo
 		problems = append(problems, fmt.Sprintf("%d proposals marked applied for %d approved", len(applied), len(approved)))
 	}
 	if len(problems) > 0 {
-		return Errorf(EINTERNAL, "apply of batch %s did not verify (%s); it was rolled back and nothing changed",
+		return engine.Errorf(engine.EINTERNAL, "apply of batch %s did not verify (%s); it was rolled back and nothing changed",
 			batch, strings.Join(problems, "; "))
 	}
 	return nil
@@ -334,10 +335,10 @@ func verifyApply(ctx context.Context, q Queries, batch string, approved []*Propo
 
 // reactivate makes m active again, out of COLD, with the target type, or
 // its original type when there is none.
-func reactivate(m *Memory, targetType string) {
-	m.Status = StatusActive
-	if m.Tier == TierCold {
-		m.Tier = TierWarm
+func reactivate(m *engine.Memory, targetType string) {
+	m.Status = engine.StatusActive
+	if m.Tier == engine.TierCold {
+		m.Tier = engine.TierWarm
 	}
 	if targetType != "" {
 		m.Type = targetType
@@ -348,12 +349,12 @@ func reactivate(m *Memory, targetType string) {
 
 // markRolledBack marks the applied proposals of ps rolled back and returns
 // the lessons they promoted to candidate.
-func markRolledBack(ctx context.Context, q Queries, ps []*Proposal) error {
+func markRolledBack(ctx context.Context, q engine.Queries, ps []*engine.Proposal) error {
 	for _, p := range ps {
-		if p.Status != ProposalApplied {
+		if p.Status != engine.ProposalApplied {
 			continue
 		}
-		p.Status = ProposalRolledBack
+		p.Status = engine.ProposalRolledBack
 		if err := q.UpdateProposal(ctx, p); err != nil {
 			return err
 		}
@@ -368,9 +369,9 @@ func markRolledBack(ctx context.Context, q Queries, ps []*Proposal) error {
 func ReadVerdictFile(path string) ([]TriageVerdict, error) {
 	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
-		return nil, Errorf(ENOTFOUND, "verdict file %s does not exist; run `memtrace triage` first", path)
+		return nil, engine.Errorf(engine.ENOTFOUND, "verdict file %s does not exist; run `memtrace triage` first", path)
 	} else if err != nil {
-		return nil, Errorf(EUNAVAIL, "cannot read verdict file %s: %v", path, err)
+		return nil, engine.Errorf(engine.EUNAVAIL, "cannot read verdict file %s: %v", path, err)
 	}
 	defer f.Close()
 	var out []TriageVerdict
@@ -383,12 +384,12 @@ func ReadVerdictFile(path string) ([]TriageVerdict, error) {
 		}
 		var v TriageVerdict
 		if err := json.Unmarshal([]byte(b), &v); err != nil || v.MemoryID == 0 || v.Verdict == "" {
-			return nil, Errorf(EINVALID, "verdict file %s line %d is not a verdict; was it edited by hand?", path, line)
+			return nil, engine.Errorf(engine.EINVALID, "verdict file %s line %d is not a verdict; was it edited by hand?", path, line)
 		}
 		out = append(out, v)
 	}
 	if err := sc.Err(); err != nil {
-		return nil, Errorf(EUNAVAIL, "cannot read verdict file %s: %v", path, err)
+		return nil, engine.Errorf(engine.EUNAVAIL, "cannot read verdict file %s: %v", path, err)
 	}
 	return out, nil
 }

@@ -1,7 +1,8 @@
-package engine
+package curate
 
 import (
 	"context"
+	"memtrace/engine"
 	"strings"
 	"time"
 )
@@ -40,20 +41,20 @@ type ApproveResult struct {
 // or approved in the Curate tab and not yet applied),
 // or whose memory is no longer in the state it was proposed for, fails the
 // whole batch and nothing changes.
-func (e *Engine) ApproveProposals(ctx context.Context, ids []int64, o ApproveOptions) (*ApproveResult, error) {
+func ApproveProposals(ctx context.Context, e *engine.Engine, ids []int64, o ApproveOptions) (*ApproveResult, error) {
 	if len(ids) == 0 {
-		return nil, Errorf(EINVALID, "no proposals to approve; list them with `memtrace proposals`")
+		return nil, engine.Errorf(engine.EINVALID, "no proposals to approve; list them with `memtrace proposals`")
 	}
 	if o.Curator == "" {
-		o.Curator = ActorCurator
+		o.Curator = engine.ActorCurator
 	}
 	now := e.Now()
 	res := &ApproveResult{}
-	err := e.Update(ctx, func(q Queries) error {
+	err := e.Update(ctx, func(q engine.Queries) error {
 		res.Applied = res.Applied[:0]
 		batch := o.Batch
 		if batch == "" {
-			b, err := q.NextBatchID(ctx, BatchApprove)
+			b, err := q.NextBatchID(ctx, engine.BatchApprove)
 			if err != nil {
 				return err
 			}
@@ -61,10 +62,10 @@ func (e *Engine) ApproveProposals(ctx context.Context, ids []int64, o ApproveOpt
 		} else if prior, err := q.AuditForBatch(ctx, batch); err != nil {
 			return err
 		} else if len(prior) > 0 {
-			return Errorf(ECONFLICT, "batch %s already exists; choose another batch id", batch)
+			return engine.Errorf(engine.ECONFLICT, "batch %s already exists; choose another batch id", batch)
 		}
 		res.Batch = batch
-		a := Actor{Name: o.Curator, Batch: batch}
+		a := engine.Actor{Name: o.Curator, Batch: batch}
 		seen := map[int64]bool{}
 		for _, id := range ids {
 			if seen[id] {
@@ -75,14 +76,14 @@ func (e *Engine) ApproveProposals(ctx context.Context, ids []int64, o ApproveOpt
 			if err != nil {
 				return err
 			}
-			if p.Status != ProposalPending && p.Status != ProposalReview && p.Status != ProposalApproved {
-				return Errorf(ECONFLICT, "proposal %d is %s, not pending; nothing was applied", id, p.Status)
+			if p.Status != engine.ProposalPending && p.Status != engine.ProposalReview && p.Status != engine.ProposalApproved {
+				return engine.Errorf(engine.ECONFLICT, "proposal %d is %s, not pending; nothing was applied", id, p.Status)
 			}
-			ap, err := e.applyProposal(ctx, q, p, a, o.Wording[id], now)
+			ap, err := applyProposal(ctx, e, q, p, a, o.Wording[id], now)
 			if err != nil {
 				return err
 			}
-			p.Status, p.DecidedBy, p.DecidedAt, p.Batch = ProposalApplied, o.Curator, now, batch
+			p.Status, p.DecidedBy, p.DecidedAt, p.Batch = engine.ProposalApplied, o.Curator, now, batch
 			if ap.MemoryID != 0 && p.MemoryID == 0 {
 				p.MemoryID = ap.MemoryID
 			}
@@ -102,70 +103,70 @@ func (e *Engine) ApproveProposals(ctx context.Context, ids []int64, o ApproveOpt
 	return res, nil
 }
 
-func (e *Engine) applyProposal(ctx context.Context, q Queries, p *Proposal, a Actor, wording string, now time.Time) (AppliedProposal, error) {
+func applyProposal(ctx context.Context, e *engine.Engine, q engine.Queries, p *engine.Proposal, a engine.Actor, wording string, now time.Time) (AppliedProposal, error) {
 	ap := AppliedProposal{ProposalID: p.ID, Kind: p.Kind, MemoryID: p.MemoryID}
-	if p.Kind == ProposalPromote {
-		return e.applyPromotion(ctx, q, p, a, wording, now)
+	if p.Kind == engine.ProposalPromote {
+		return applyPromotion(ctx, e, q, p, a, wording, now)
 	}
 	if p.Kind == ProposalAdd || p.Kind == ProposalMove {
-		return e.applyMarkdownProposal(ctx, q, p, a, now)
+		return applyMarkdownProposal(ctx, e, q, p, a, now)
 	}
 	m, err := q.GetMemory(ctx, p.MemoryID)
 	if err != nil {
 		return ap, err
 	}
 	ap.From = describeState(m)
-	if pv, ok := ParseProposalVerdict(p); ok && isJudgeKind(p.Kind) && (m.Status != StatusActive || m.Type != pv.Type) {
-		return ap, Errorf(ECONFLICT, "proposal %d: memory %d changed since it was judged (now %s); reject the proposal or re-run triage; nothing was applied",
+	if pv, ok := ParseProposalVerdict(p); ok && isJudgeKind(p.Kind) && (m.Status != engine.StatusActive || m.Type != pv.Type) {
+		return ap, engine.Errorf(engine.ECONFLICT, "proposal %d: memory %d changed since it was judged (now %s); reject the proposal or re-run triage; nothing was applied",
 			p.ID, m.ID, ap.From)
 	}
 	switch p.Kind {
-	case ProposalKeep:
+	case engine.ProposalKeep:
 		// The curator confirms the memory as it is: the decision is an
 		// audit row (before = after) under the batch, and the proposal
 		// leaves the queue as applied.
-		if err := q.UpdateMemory(ctx, m, a, ProposalKeep); err != nil {
+		if err := q.UpdateMemory(ctx, m, a, engine.ProposalKeep); err != nil {
 			return ap, err
 		}
 		ap.To = ap.From
 		return ap, nil
-	case ProposalDemote:
-		if m.Status != StatusActive || string(TierOf(m)) == p.TargetType || TierOf(m) == TierCold {
-			return ap, Errorf(ECONFLICT, "proposal %d: memory %d is %s now, cannot demote it to %s; reject the proposal", p.ID, m.ID, ap.From, p.TargetType)
+	case engine.ProposalDemote:
+		if m.Status != engine.StatusActive || string(engine.TierOf(m)) == p.TargetType || engine.TierOf(m) == engine.TierCold {
+			return ap, engine.Errorf(engine.ECONFLICT, "proposal %d: memory %d is %s now, cannot demote it to %s; reject the proposal", p.ID, m.ID, ap.From, p.TargetType)
 		}
-		if p.TargetType == string(TierCold) {
-			m.Tier, m.Status = TierCold, StatusArchived
+		if p.TargetType == string(engine.TierCold) {
+			m.Tier, m.Status = engine.TierCold, engine.StatusArchived
 		} else {
-			m.Tier = TierWarm
+			m.Tier = engine.TierWarm
 		}
-	case ProposalArchive:
-		if m.Status != StatusActive {
-			return ap, Errorf(ECONFLICT, "proposal %d: memory %d is %s now, cannot archive it; reject the proposal", p.ID, m.ID, ap.From)
+	case engine.ProposalArchive:
+		if m.Status != engine.StatusActive {
+			return ap, engine.Errorf(engine.ECONFLICT, "proposal %d: memory %d is %s now, cannot archive it; reject the proposal", p.ID, m.ID, ap.From)
 		}
-		m.Tier, m.Status = TierCold, StatusArchived
-	case ProposalQuarantine:
-		if m.Status == StatusQuarantined {
-			return ap, Errorf(ECONFLICT, "proposal %d: memory %d is already quarantined; reject the proposal", p.ID, m.ID)
+		m.Tier, m.Status = engine.TierCold, engine.StatusArchived
+	case engine.ProposalQuarantine:
+		if m.Status == engine.StatusQuarantined {
+			return ap, engine.Errorf(engine.ECONFLICT, "proposal %d: memory %d is already quarantined; reject the proposal", p.ID, m.ID)
 		}
 		if m.OrigType == "" {
 			m.OrigType = m.Type
 		}
-		m.Status = StatusQuarantined
-	case ProposalRestore:
-		if m.Status == StatusActive {
-			return ap, Errorf(ECONFLICT, "proposal %d: memory %d is already active; reject the proposal", p.ID, m.ID)
+		m.Status = engine.StatusQuarantined
+	case engine.ProposalRestore:
+		if m.Status == engine.StatusActive {
+			return ap, engine.Errorf(engine.ECONFLICT, "proposal %d: memory %d is already active; reject the proposal", p.ID, m.ID)
 		}
 		reactivate(m, p.TargetType)
-	case ProposalRetype:
+	case engine.ProposalRetype:
 		if p.TargetType == "" {
-			return ap, Errorf(EINVALID, "proposal %d: retype without a target type", p.ID)
+			return ap, engine.Errorf(engine.EINVALID, "proposal %d: retype without a target type", p.ID)
 		}
 		if m.OrigType == "" {
 			m.OrigType = m.Type
 		}
 		m.Type = p.TargetType
 	default:
-		return ap, Errorf(EINVALID, "proposal %d: unknown kind %q", p.ID, p.Kind)
+		return ap, engine.Errorf(engine.EINVALID, "proposal %d: unknown kind %q", p.ID, p.Kind)
 	}
 	if err := q.UpdateMemory(ctx, m, a, p.Kind); err != nil {
 		return ap, err
@@ -184,9 +185,9 @@ func idSet(ids []int64) map[int64]bool {
 }
 
 // describeState is a memory's lifecycle state for reports: "warm/active".
-func describeState(m *Memory) string {
+func describeState(m *engine.Memory) string {
 	s := string(m.Tier) + "/" + string(m.Status)
-	if m.Status == StatusQuarantined || m.Type != "" {
+	if m.Status == engine.StatusQuarantined || m.Type != "" {
 		s += " " + m.Type
 	}
 	return s
@@ -195,9 +196,9 @@ func describeState(m *Memory) string {
 // applyPromotion creates (or moves) the HOT memory of a lesson, type rule,
 // with the proposed or curator-edited wording, and marks the lesson
 // promoted.
-func (e *Engine) applyPromotion(ctx context.Context, q Queries, p *Proposal, a Actor, wording string, now time.Time) (AppliedProposal, error) {
+func applyPromotion(ctx context.Context, e *engine.Engine, q engine.Queries, p *engine.Proposal, a engine.Actor, wording string, now time.Time) (AppliedProposal, error) {
 	ap := AppliedProposal{ProposalID: p.ID, Kind: p.Kind}
-	ev, err := ParsePromotion(p)
+	ev, err := engine.ParsePromotion(p)
 	if err != nil {
 		return ap, err
 	}
@@ -206,17 +207,17 @@ func (e *Engine) applyPromotion(ctx context.Context, q Queries, p *Proposal, a A
 		text = ev.RuleWording()
 	}
 	if text == "" {
-		return ap, Errorf(EINVALID, "proposal %d has no wording; approve it with --wording", p.ID)
+		return ap, engine.Errorf(engine.EINVALID, "proposal %d has no wording; approve it with --wording", p.ID)
 	}
-	tier := TierHot
-	if p.TargetType == string(TierWarm) {
-		tier = TierWarm
+	tier := engine.TierHot
+	if p.TargetType == string(engine.TierWarm) {
+		tier = engine.TierWarm
 	}
 	scope := ev.Scope
-	if !ValidScope(scope) {
-		scope = ScopeGlobal
+	if !engine.ValidScope(scope) {
+		scope = engine.ScopeGlobal
 	}
-	key := LessonMemoryKey(ev.LessonKey)
+	key := engine.LessonMemoryKey(ev.LessonKey)
 	m, err := q.GetMemoryByKey(ctx, key)
 	switch {
 	case err == nil:
@@ -227,17 +228,17 @@ func (e *Engine) applyPromotion(ctx context.Context, q Queries, p *Proposal, a A
 		if m.OrigType == "" && m.Type != "rule" {
 			m.OrigType = m.Type
 		}
-		m.Type, m.Tier, m.Scope, m.Status = "rule", tier, scope, StatusActive
+		m.Type, m.Tier, m.Scope, m.Status = "rule", tier, scope, engine.StatusActive
 		m.LastAccessedAt = now
 		if err := e.PrepareMemory(ctx, m); err != nil {
 			return ap, err
 		}
-		if err := q.UpdateMemory(ctx, m, a, ProposalPromote); err != nil {
+		if err := q.UpdateMemory(ctx, m, a, engine.ProposalPromote); err != nil {
 			return ap, err
 		}
-	case ErrorCode(err) == ENOTFOUND:
+	case engine.ErrorCode(err) == engine.ENOTFOUND:
 		ap.From = "lesson " + ev.LessonKey
-		m = &Memory{Key: key, Content: text, Kind: KindFact, Type: "rule", Tier: tier, Scope: scope,
+		m = &engine.Memory{Key: key, Content: text, Kind: engine.KindFact, Type: "rule", Tier: tier, Scope: scope,
 			Importance: 0.9, Role: "user", CreatedAt: now, LastAccessedAt: now}
 		if err := e.PrepareMemory(ctx, m); err != nil {
 			return ap, err
@@ -251,11 +252,11 @@ func (e *Engine) applyPromotion(ctx context.Context, q Queries, p *Proposal, a A
 	ap.MemoryID, ap.To = m.ID, describeState(m)
 	c, err := q.GetCorrection(ctx, ev.LessonKey)
 	if err == nil {
-		c.Status = CorrectionPromoted
+		c.Status = engine.CorrectionPromoted
 		if err := q.SaveCorrection(ctx, c); err != nil {
 			return ap, err
 		}
-	} else if ErrorCode(err) != ENOTFOUND {
+	} else if engine.ErrorCode(err) != engine.ENOTFOUND {
 		return ap, err
 	}
 	return ap, nil
@@ -264,7 +265,7 @@ func (e *Engine) applyPromotion(ctx context.Context, q Queries, p *Proposal, a A
 // RejectProposals marks proposals rejected in one batch (see
 // RejectProposalsInBatch). Rejecting a promotion marks its lesson rejected,
 // so the heartbeat does not propose it again.
-func (e *Engine) RejectProposals(ctx context.Context, ids []int64, curator, reason string) (int, error) {
+func RejectProposals(ctx context.Context, e *engine.Engine, ids []int64, curator, reason string) (int, error) {
 	res, err := RejectProposalsInBatch(ctx, e, ids, RejectOptions{Curator: curator, Reason: reason, Now: e.Now()})
 	if err != nil {
 		return 0, err

@@ -1,9 +1,10 @@
-package engine
+package curate
 
 import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"memtrace/engine"
 	"sort"
 	"time"
 )
@@ -88,7 +89,7 @@ required by the rules and not capped.
 // Vital reports whether m is protected from moves on non-use alone: health
 // and identity memories, and preferences of importance ≥
 // VitalPreferenceImportance.
-func Vital(m *Memory) bool {
+func Vital(m *engine.Memory) bool {
 	switch m.Type {
 	case "health", "identity":
 		return true
@@ -101,15 +102,17 @@ func Vital(m *Memory) bool {
 // ProposalsConflict reports whether open proposals of kinds a and b on the
 // same memory fight each other (see HeartbeatHelp).
 func ProposalsConflict(a, b string) bool {
-	if a == b || a == ProposalQuarantine || b == ProposalQuarantine {
+	if a == b || a == engine.ProposalQuarantine || b == engine.ProposalQuarantine {
 		return true
 	}
-	move := func(k string) bool { return k == ProposalDemote || k == ProposalArchive }
-	change := func(k string) bool { return k == ProposalPromote || k == ProposalRetype || k == ProposalRestore }
+	move := func(k string) bool { return k == engine.ProposalDemote || k == engine.ProposalArchive }
+	change := func(k string) bool {
+		return k == engine.ProposalPromote || k == engine.ProposalRetype || k == engine.ProposalRestore
+	}
 	switch {
 	case move(a) && (move(b) || change(b)), move(b) && change(a):
 		return true
-	case (a == ProposalRetype && (b == ProposalKeep || b == ProposalRestore)) || (b == ProposalRetype && (a == ProposalKeep || a == ProposalRestore)):
+	case (a == engine.ProposalRetype && (b == engine.ProposalKeep || b == engine.ProposalRestore)) || (b == engine.ProposalRetype && (a == engine.ProposalKeep || a == engine.ProposalRestore)):
 		return true
 	}
 	return false
@@ -117,7 +120,7 @@ func ProposalsConflict(a, b string) bool {
 
 // ProposalScore is the rank of a proposal in the report and the Curate
 // queues: its evidence's score (importance × (1 + reach)), 0 without one.
-func ProposalScore(p *Proposal) float64 {
+func ProposalScore(p *engine.Proposal) float64 {
 	if len(p.Verdict) == 0 {
 		return 0
 	}
@@ -132,12 +135,12 @@ func ProposalScore(p *Proposal) float64 {
 
 // SortProposalsByScore orders ps by score, highest first (stable: equal
 // scores keep their order).
-func SortProposalsByScore(ps []*Proposal) {
+func SortProposalsByScore(ps []*engine.Proposal) {
 	sort.SliceStable(ps, func(i, j int) bool { return ProposalScore(ps[i]) > ProposalScore(ps[j]) })
 }
 
 // reach is access_count + association degree of m.
-func (e *Engine) reach(m *Memory) (reach, degree int) {
+func reach(e *engine.Engine, m *engine.Memory) (reach, degree int) {
 	degree = len(e.Associations(m.ID))
 	return m.AccessCount + degree, degree
 }
@@ -145,54 +148,54 @@ func (e *Engine) reach(m *Memory) (reach, degree int) {
 // lifecycleCandidate is a proposal the age rules would write, before the
 // share cap.
 type lifecycleCandidate struct {
-	p     *Proposal
+	p     *engine.Proposal
 	score float64
 }
 
 // ageProposals applies the age rules (hot_unused, forgotten, vital_review)
 // to every active memory without a conflicting open proposal.
-func (e *Engine) ageProposals(at time.Time, ix proposalIndex) []lifecycleCandidate {
+func ageProposals(e *engine.Engine, at time.Time, ix proposalIndex) []lifecycleCandidate {
 	var out []lifecycleCandidate
 	cfg := e.Config()
-	e.EachMemory(func(m *Memory) bool {
-		if m.Status != StatusActive {
+	e.EachMemory(func(m *engine.Memory) bool {
+		if m.Status != engine.StatusActive {
 			return true
 		}
-		unused := UnusedFor(m, at)
+		unused := engine.UnusedFor(m, at)
 		days := int(unused / (24 * time.Hour))
-		tier := TierOf(m)
-		settled := at.Sub(ix.moved[m.ID]) >= DemoteAfter
-		forget := ForgetAt(*m, cfg)
-		var p *Proposal
+		tier := engine.TierOf(m)
+		settled := at.Sub(ix.moved[m.ID]) >= engine.DemoteAfter
+		forget := engine.ForgetAt(*m, cfg)
+		var p *engine.Proposal
 		var rule string
 		switch {
 		case Vital(m):
-			if unused < ArchiveAfter || ix.blocks(m.ID, ProposalKeep) || ix.decidedSince(m, ProposalKeep) {
+			if unused < engine.ArchiveAfter || ix.blocks(m.ID, engine.ProposalKeep) || ix.decidedSince(m, engine.ProposalKeep) {
 				return true
 			}
 			rule = RuleVitalReview
-			p = &Proposal{Kind: ProposalKeep, MemoryID: m.ID,
+			p = &engine.Proposal{Kind: engine.ProposalKeep, MemoryID: m.ID,
 				Reason: fmt.Sprintf("review: %s memory (importance %.2f) unused for %d days; vital, so not moved — confirm it is still true, or edit it",
 					m.Type, m.Importance, days)}
-		case tier == TierHot && unused >= DemoteAfter && settled:
-			if ix.blocks(m.ID, ProposalDemote) || ix.decidedSince(m, ProposalDemote) {
+		case tier == engine.TierHot && unused >= engine.DemoteAfter && settled:
+			if ix.blocks(m.ID, engine.ProposalDemote) || ix.decidedSince(m, engine.ProposalDemote) {
 				return true
 			}
 			rule = RuleHotUnused
-			p = &Proposal{Kind: ProposalDemote, MemoryID: m.ID, TargetType: string(TierWarm),
-				Reason: fmt.Sprintf("unused for %d days (demote after %d): HOT → WARM", days, int(DemoteAfter.Hours()/24))}
-		case tier == TierWarm && forget.Before(at) && unused >= DemoteAfter && settled:
-			if ix.blocks(m.ID, ProposalArchive) || ix.decidedSince(m, ProposalArchive) {
+			p = &engine.Proposal{Kind: engine.ProposalDemote, MemoryID: m.ID, TargetType: string(engine.TierWarm),
+				Reason: fmt.Sprintf("unused for %d days (demote after %d): HOT → WARM", days, int(engine.DemoteAfter.Hours()/24))}
+		case tier == engine.TierWarm && forget.Before(at) && unused >= engine.DemoteAfter && settled:
+			if ix.blocks(m.ID, engine.ProposalArchive) || ix.decidedSince(m, engine.ProposalArchive) {
 				return true
 			}
 			rule = RuleForgotten
-			p = &Proposal{Kind: ProposalArchive, MemoryID: m.ID, TargetType: string(TierCold),
+			p = &engine.Proposal{Kind: engine.ProposalArchive, MemoryID: m.ID, TargetType: string(engine.TierCold),
 				Reason: fmt.Sprintf("forgotten by the decay model on %s, unused for %d days: WARM → COLD archive", forget.Format("2006-01-02"), days)}
 		default:
 			return true
 		}
-		p.Proposer, p.Status, p.Confidence = ProposerHeartbeat, ProposalPending, 1
-		ev := e.evidence(p, m, at, rule, nil)
+		p.Proposer, p.Status, p.Confidence = engine.ProposerHeartbeat, engine.ProposalPending, 1
+		ev := evidence(e, p, m, at, rule, nil)
 		out = append(out, lifecycleCandidate{p: withLifecycleEvidence(p, ev), score: ev.Score})
 		return true
 	})
@@ -206,13 +209,13 @@ func (e *Engine) ageProposals(at time.Time, ix proposalIndex) []lifecycleCandida
 }
 
 // evidence is what a curator needs to judge a lifecycle proposal for m.
-func (e *Engine) evidence(p *Proposal, m *Memory, at time.Time, rule string, s *TierScope) LifecycleEvidence {
-	reach, degree := e.reach(m)
-	ev := LifecycleEvidence{File: TierFile(m), From: TierOf(m), To: Tier(p.TargetType), LastUse: LastUse(m),
-		UnusedDays: int(UnusedFor(m, at) / (24 * time.Hour)), AccessCount: m.AccessCount,
-		Rule: rule, Type: m.Type, Importance: m.Importance, ForgetAt: ForgetAt(*m, e.Config()), Vital: Vital(m),
+func evidence(e *engine.Engine, p *engine.Proposal, m *engine.Memory, at time.Time, rule string, s *engine.TierScope) LifecycleEvidence {
+	reach, degree := reach(e, m)
+	ev := LifecycleEvidence{File: engine.TierFile(m), From: engine.TierOf(m), To: engine.Tier(p.TargetType), LastUse: engine.LastUse(m),
+		UnusedDays: int(engine.UnusedFor(m, at) / (24 * time.Hour)), AccessCount: m.AccessCount,
+		Rule: rule, Type: m.Type, Importance: m.Importance, ForgetAt: engine.ForgetAt(*m, e.Config()), Vital: Vital(m),
 		Degree: degree, Reach: reach, Score: math.Round(m.Importance*float64(1+reach)*1000) / 1000}
-	if p.Kind == ProposalKeep {
+	if p.Kind == engine.ProposalKeep {
 		ev.To = ev.From
 	}
 	if s != nil {

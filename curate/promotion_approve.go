@@ -1,8 +1,9 @@
-package engine
+package curate
 
 import (
 	"context"
 	"encoding/json"
+	"memtrace/engine"
 	"strings"
 	"time"
 )
@@ -19,28 +20,28 @@ const maxRuleWording = 200
 func ApprovePromotion(ctx context.Context, w Updater, id int64, wording, by string, now time.Time) error {
 	text := strings.Join(strings.Fields(wording), " ")
 	if text == "" {
-		return Errorf(EINVALID, "the HOT rule's wording is empty; type the rule or press esc")
+		return engine.Errorf(engine.EINVALID, "the HOT rule's wording is empty; type the rule or press esc")
 	}
 	if n := len([]rune(text)); n > maxRuleWording {
-		return Errorf(EINVALID, "the HOT rule's wording is %d characters; shorten it to %d", n, maxRuleWording)
+		return engine.Errorf(engine.EINVALID, "the HOT rule's wording is %d characters; shorten it to %d", n, maxRuleWording)
 	}
 	if by == "" {
-		by = ActorCurator
+		by = engine.ActorCurator
 	}
-	return w.Update(ctx, func(q Queries) error {
+	return w.Update(ctx, func(q engine.Queries) error {
 		p, err := q.GetProposal(ctx, id)
 		if err != nil {
 			return err
 		}
-		if p.Kind != ProposalPromote {
-			return Errorf(EINVALID, "proposal %d is a %s proposal; only a promotion has a wording", id, p.Kind)
+		if p.Kind != engine.ProposalPromote {
+			return engine.Errorf(engine.EINVALID, "proposal %d is a %s proposal; only a promotion has a wording", id, p.Kind)
 		}
 		switch p.Status {
-		case ProposalPending, ProposalReview, ProposalApproved:
+		case engine.ProposalPending, engine.ProposalReview, engine.ProposalApproved:
 		default:
-			return Errorf(ECONFLICT, "proposal %d is already %s; roll its batch back instead", id, p.Status)
+			return engine.Errorf(engine.ECONFLICT, "proposal %d is already %s; roll its batch back instead", id, p.Status)
 		}
-		ev, err := ParsePromotion(p)
+		ev, err := engine.ParsePromotion(p)
 		if err != nil {
 			return err
 		}
@@ -48,7 +49,7 @@ func ApprovePromotion(ctx context.Context, w Updater, id int64, wording, by stri
 		// version does not know.
 		var fields map[string]json.RawMessage
 		if err := json.Unmarshal(p.Verdict, &fields); err != nil {
-			return Errorf(EINVALID, "proposal %d carries no lesson; re-run `memtrace heartbeat`", id)
+			return engine.Errorf(engine.EINVALID, "proposal %d carries no lesson; re-run `memtrace heartbeat`", id)
 		}
 		if text == ev.Wording {
 			delete(fields, "curator_wording")
@@ -58,30 +59,30 @@ func ApprovePromotion(ctx context.Context, w Updater, id int64, wording, by stri
 		if p.Verdict, err = json.Marshal(fields); err != nil {
 			return err
 		}
-		p.Status, p.DecidedBy, p.DecidedAt = ProposalApproved, by, now.UTC()
+		p.Status, p.DecidedBy, p.DecidedAt = engine.ProposalApproved, by, now.UTC()
 		return q.UpdateProposal(ctx, p)
 	})
 }
 
 // unpromoteLesson returns the lesson of a rolled-back promotion to
 // candidate, so that it can be decided again.
-func unpromoteLesson(ctx context.Context, q Queries, p *Proposal) error {
-	if p.Kind != ProposalPromote {
+func unpromoteLesson(ctx context.Context, q engine.Queries, p *engine.Proposal) error {
+	if p.Kind != engine.ProposalPromote {
 		return nil
 	}
-	ev, err := ParsePromotion(p)
+	ev, err := engine.ParsePromotion(p)
 	if err != nil {
 		return nil // no lesson to return
 	}
 	c, err := q.GetCorrection(ctx, ev.LessonKey)
-	if ErrorCode(err) == ENOTFOUND {
+	if engine.ErrorCode(err) == engine.ENOTFOUND {
 		return nil
 	} else if err != nil {
 		return err
 	}
-	if c.Status != CorrectionPromoted {
+	if c.Status != engine.CorrectionPromoted {
 		return nil
 	}
-	c.Status = CorrectionCandidate
+	c.Status = engine.CorrectionCandidate
 	return q.SaveCorrection(ctx, c)
 }

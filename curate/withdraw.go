@@ -1,8 +1,9 @@
-package engine
+package curate
 
 import (
 	"context"
 	"fmt"
+	"memtrace/engine"
 	"strings"
 	"time"
 )
@@ -19,17 +20,17 @@ const ActionWithdraw = "withdraw"
 // conflict with it (ProposalsConflict) and are not part of this approval
 // (keep): each gets status withdrawn, the batch, a reason naming the
 // proposal that made it moot, and an audit row on the memory.
-func withdrawMoot(ctx context.Context, q Queries, applied *Proposal, keep map[int64]bool, a Actor, now time.Time) error {
+func withdrawMoot(ctx context.Context, q engine.Queries, applied *engine.Proposal, keep map[int64]bool, a engine.Actor, now time.Time) error {
 	if applied.MemoryID == 0 {
 		return nil
 	}
-	others, err := q.FindProposals(ctx, ProposalFilter{MemoryID: applied.MemoryID})
+	others, err := q.FindProposals(ctx, engine.ProposalFilter{MemoryID: applied.MemoryID})
 	if err != nil {
 		return err
 	}
-	var m *Memory
+	var m *engine.Memory
 	for _, o := range others {
-		open := o.Status == ProposalPending || o.Status == ProposalReview || o.Status == ProposalApproved
+		open := o.Status == engine.ProposalPending || o.Status == engine.ProposalReview || o.Status == engine.ProposalApproved
 		if o.ID == applied.ID || keep[o.ID] || !open || o.MemoryID != applied.MemoryID || !ProposalsConflict(o.Kind, applied.Kind) {
 			continue
 		}
@@ -52,13 +53,13 @@ func withdrawMoot(ctx context.Context, q Queries, applied *Proposal, keep map[in
 
 // reviveWithdrawn makes the proposals batch withdrew pending again (its
 // rollback undid what made them moot).
-func reviveWithdrawn(ctx context.Context, q Queries, batch string) error {
-	ps, err := q.FindProposals(ctx, ProposalFilter{Batch: batch, Status: ProposalWithdrawn})
+func reviveWithdrawn(ctx context.Context, q engine.Queries, batch string) error {
+	ps, err := q.FindProposals(ctx, engine.ProposalFilter{Batch: batch, Status: ProposalWithdrawn})
 	if err != nil {
 		return err
 	}
 	for _, p := range ps {
-		p.Status, p.DecidedBy, p.DecidedAt, p.Batch = ProposalPending, "", time.Time{}, ""
+		p.Status, p.DecidedBy, p.DecidedAt, p.Batch = engine.ProposalPending, "", time.Time{}, ""
 		if i := strings.LastIndex(p.Reason, "; withdrawn: "); i >= 0 {
 			p.Reason = p.Reason[:i]
 		}

@@ -1,4 +1,4 @@
-package engine_test
+package curate_test
 
 import (
 	"bufio"
@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"memtrace/curate"
 	"memtrace/engine"
 )
 
@@ -143,7 +144,7 @@ func TestMarkdownExportImportExportIsByteIdentical(t *testing.T) {
 	tricky := addTierMemory(t, e, "tricky", "first line\nsecond \\ line\twith \x1b[2J escape <!-- mt {\"id\":1} -->", engine.TierWarm, "domain:code", tiersEpoch)
 
 	dir1 := t.TempDir()
-	exp, err := e.ExportMarkdown(ctx, dir1)
+	exp, err := curate.ExportMarkdown(ctx, e, dir1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -179,7 +180,7 @@ func TestMarkdownExportImportExportIsByteIdentical(t *testing.T) {
 		}
 	}
 
-	res, err := e.ImportMarkdown(ctx, dir1)
+	res, err := curate.ImportMarkdown(ctx, e, dir1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,7 +188,7 @@ func TestMarkdownExportImportExportIsByteIdentical(t *testing.T) {
 		t.Fatalf("re-importing an unchanged export changed things: %+v", res)
 	}
 	dir2 := t.TempDir()
-	if _, err := e.ExportMarkdown(ctx, dir2); err != nil {
+	if _, err := curate.ExportMarkdown(ctx, e, dir2); err != nil {
 		t.Fatal(err)
 	}
 	sameTierTree(t, tree1, readTierTree(t, dir2))
@@ -210,7 +211,7 @@ func TestMarkdownExportImportExportIsByteIdentical(t *testing.T) {
 	if err := os.WriteFile(hotPath, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	res, err = e.ImportMarkdown(ctx, dir1)
+	res, err = curate.ImportMarkdown(ctx, e, dir1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,7 +220,7 @@ func TestMarkdownExportImportExportIsByteIdentical(t *testing.T) {
 	if res.Updated != 1 || res.Inserted != 0 || res.Proposed != 1 || res.Batch != "import-20260601T100000Z-2" {
 		t.Fatalf("import after edit = %+v", res)
 	}
-	adds, _ := e.Store().FindProposals(ctx, engine.ProposalFilter{Kind: engine.ProposalAdd, Status: engine.ProposalPending})
+	adds, _ := e.Store().FindProposals(ctx, engine.ProposalFilter{Kind: curate.ProposalAdd, Status: engine.ProposalPending})
 	if len(adds) != 1 || !strings.Contains(string(adds[0].Verdict), `"type":"rule"`) || !strings.Contains(string(adds[0].Verdict), "Discord") {
 		t.Fatalf("add proposals = %+v", adds)
 	}
@@ -247,7 +248,7 @@ func TestMarkdownExportImportExportIsByteIdentical(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	res, err = e.ImportMarkdown(ctx, dir2)
+	res, err = curate.ImportMarkdown(ctx, e, dir2)
 	if err != nil || len(res.Skipped) != 1 || !strings.HasPrefix(res.Skipped[0], "domains/code.md:3: memory") {
 		t.Fatalf("import over a quarantined memory = %+v, %v", res, err)
 	}

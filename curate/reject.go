@@ -1,7 +1,8 @@
-package engine
+package curate
 
 import (
 	"context"
+	"memtrace/engine"
 	"sort"
 	"strings"
 	"time"
@@ -38,17 +39,17 @@ const rejectedSuffix = "; rejected: "
 // else refuses the whole call and writes nothing.
 func RejectProposalsInBatch(ctx context.Context, w Updater, ids []int64, o RejectOptions) (*RejectResult, error) {
 	if len(ids) == 0 {
-		return nil, Errorf(EINVALID, "no proposals to reject; list them with `memtrace proposals`")
+		return nil, engine.Errorf(engine.EINVALID, "no proposals to reject; list them with `memtrace proposals`")
 	}
 	if o.Curator == "" {
-		o.Curator = ActorCurator
+		o.Curator = engine.ActorCurator
 	}
 	if o.Now.IsZero() {
 		o.Now = time.Now()
 	}
 	reason := strings.TrimSpace(o.Reason)
 	var res RejectResult
-	err := w.Update(ctx, func(q Queries) error {
+	err := w.Update(ctx, func(q engine.Queries) error {
 		res = RejectResult{}
 		for _, id := range ids {
 			p, err := q.GetProposal(ctx, id)
@@ -56,18 +57,18 @@ func RejectProposalsInBatch(ctx context.Context, w Updater, ids []int64, o Rejec
 				return err
 			}
 			switch p.Status {
-			case ProposalRejected:
+			case engine.ProposalRejected:
 				continue
-			case ProposalPending, ProposalReview, ProposalApproved:
+			case engine.ProposalPending, engine.ProposalReview, engine.ProposalApproved:
 			default:
-				return Errorf(ECONFLICT, "proposal %d is %s, not open; nothing was rejected", id, p.Status)
+				return engine.Errorf(engine.ECONFLICT, "proposal %d is %s, not open; nothing was rejected", id, p.Status)
 			}
 			if res.Batch == "" {
-				if res.Batch, err = q.NextBatchID(ctx, BatchCurator); err != nil {
+				if res.Batch, err = q.NextBatchID(ctx, engine.BatchCurator); err != nil {
 					return err
 				}
 			}
-			p.PriorStatus, p.Status = p.Status, ProposalRejected
+			p.PriorStatus, p.Status = p.Status, engine.ProposalRejected
 			p.DecidedBy, p.DecidedAt, p.Batch = o.Curator, o.Now.UTC(), res.Batch
 			if reason != "" {
 				p.Reason = strings.TrimSpace(p.Reason + rejectedSuffix + reason)
@@ -75,7 +76,7 @@ func RejectProposalsInBatch(ctx context.Context, w Updater, ids []int64, o Rejec
 			if err := q.UpdateProposal(ctx, p); err != nil {
 				return err
 			}
-			if err := setLessonStatus(ctx, q, p, "", CorrectionRejected); err != nil {
+			if err := setLessonStatus(ctx, q, p, "", engine.CorrectionRejected); err != nil {
 				return err
 			}
 			res.Rejected++
@@ -90,16 +91,16 @@ func RejectProposalsInBatch(ctx context.Context, w Updater, ids []int64, o Rejec
 
 // setLessonStatus moves a promotion's lesson to status to when it has
 // status from (any status when from is ""); other proposals have no lesson.
-func setLessonStatus(ctx context.Context, q Queries, p *Proposal, from, to string) error {
-	if p.Kind != ProposalPromote {
+func setLessonStatus(ctx context.Context, q engine.Queries, p *engine.Proposal, from, to string) error {
+	if p.Kind != engine.ProposalPromote {
 		return nil
 	}
-	ev, err := ParsePromotion(p)
+	ev, err := engine.ParsePromotion(p)
 	if err != nil {
 		return nil // no lesson to change
 	}
 	c, err := q.GetCorrection(ctx, ev.LessonKey)
-	if ErrorCode(err) == ENOTFOUND {
+	if engine.ErrorCode(err) == engine.ENOTFOUND {
 		return nil
 	} else if err != nil {
 		return err
@@ -112,20 +113,20 @@ func setLessonStatus(ctx context.Context, q Queries, p *Proposal, from, to strin
 }
 
 // rejectedIn are the proposals batch rejected (and that are still rejected).
-func rejectedIn(ctx context.Context, q Queries, batch string) ([]*Proposal, error) {
-	return q.FindProposals(ctx, ProposalFilter{Batch: batch, Status: ProposalRejected})
+func rejectedIn(ctx context.Context, q engine.Queries, batch string) ([]*engine.Proposal, error) {
+	return q.FindProposals(ctx, engine.ProposalFilter{Batch: batch, Status: engine.ProposalRejected})
 }
 
 // unreject returns the proposals a rejection batch rejected to the status
 // they had before it, with the rejection's words taken off their reason.
-func unreject(ctx context.Context, q Queries, ps []*Proposal) error {
+func unreject(ctx context.Context, q engine.Queries, ps []*engine.Proposal) error {
 	for _, p := range ps {
 		prior := p.PriorStatus
 		if prior == "" {
-			prior = ProposalPending // rejected before memtrace kept the prior status
+			prior = engine.ProposalPending // rejected before memtrace kept the prior status
 		}
 		p.Status, p.PriorStatus, p.Batch = prior, "", ""
-		if prior == ProposalPending || prior == ProposalReview {
+		if prior == engine.ProposalPending || prior == engine.ProposalReview {
 			p.DecidedBy, p.DecidedAt = "", time.Time{}
 		}
 		if i := strings.LastIndex(p.Reason, rejectedSuffix); i >= 0 {
@@ -134,7 +135,7 @@ func unreject(ctx context.Context, q Queries, ps []*Proposal) error {
 		if err := q.UpdateProposal(ctx, p); err != nil {
 			return err
 		}
-		if err := setLessonStatus(ctx, q, p, CorrectionRejected, CorrectionCandidate); err != nil {
+		if err := setLessonStatus(ctx, q, p, engine.CorrectionRejected, engine.CorrectionCandidate); err != nil {
 			return err
 		}
 	}
@@ -144,12 +145,12 @@ func unreject(ctx context.Context, q Queries, ps []*Proposal) error {
 // BatchHistory is the batch history of the CLI and the TUI: the audited
 // batches (Queries.Batches) and the rejections, which change no memory and
 // so have no audit rows, newest first, at most limit (0: all).
-func BatchHistory(ctx context.Context, q Queries, limit int) ([]BatchInfo, error) {
+func BatchHistory(ctx context.Context, q engine.Queries, limit int) ([]engine.BatchInfo, error) {
 	out, err := q.Batches(ctx, limit)
 	if err != nil {
 		return nil, err
 	}
-	rejected, err := q.FindProposals(ctx, ProposalFilter{Status: ProposalRejected})
+	rejected, err := q.FindProposals(ctx, engine.ProposalFilter{Status: engine.ProposalRejected})
 	if err != nil {
 		return nil, err
 	}
@@ -158,7 +159,7 @@ func BatchHistory(ctx context.Context, q Queries, limit int) ([]BatchInfo, error
 		seen[b.Batch] = true
 	}
 	idx := map[string]int{}
-	var extra []BatchInfo
+	var extra []engine.BatchInfo
 	for _, p := range rejected {
 		if p.Batch == "" || seen[p.Batch] {
 			continue
@@ -167,7 +168,7 @@ func BatchHistory(ctx context.Context, q Queries, limit int) ([]BatchInfo, error
 		if !ok {
 			i = len(extra)
 			idx[p.Batch] = i
-			extra = append(extra, BatchInfo{Batch: p.Batch, Actor: p.DecidedBy, At: p.DecidedAt, CanRollback: true})
+			extra = append(extra, engine.BatchInfo{Batch: p.Batch, Actor: p.DecidedBy, At: p.DecidedAt, CanRollback: true})
 		}
 		extra[i].Rows++
 		extra[i].Effect.Rejected++
@@ -178,7 +179,7 @@ func BatchHistory(ctx context.Context, q Queries, limit int) ([]BatchInfo, error
 	// The audited batches keep their order; each rejection goes before
 	// the first of them that is older.
 	sort.SliceStable(extra, func(i, j int) bool { return extra[i].At.After(extra[j].At) })
-	merged := make([]BatchInfo, 0, len(out)+len(extra))
+	merged := make([]engine.BatchInfo, 0, len(out)+len(extra))
 	for _, b := range out {
 		for len(extra) > 0 && extra[0].At.After(b.At) {
 			merged, extra = append(merged, extra[0]), extra[1:]

@@ -1,4 +1,4 @@
-package engine
+package curate
 
 import (
 	"bytes"
@@ -13,6 +13,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"memtrace/engine"
 	"memtrace/engine/safetext"
 )
 
@@ -35,13 +36,13 @@ const mdTrailerStart = " <!-- mt "
 // mdLine is the trailer of one memory line. Fields the file already implies
 // (tier, scope of a WARM file, status) are left out.
 type mdLine struct {
-	ID     int64   `json:"id,omitempty"`
-	Key    string  `json:"key,omitempty"`
-	Kind   Kind    `json:"kind,omitempty"`
-	Type   string  `json:"type,omitempty"`
-	Imp    float64 `json:"imp"`
-	Scope  string  `json:"scope,omitempty"`
-	Status Status  `json:"status,omitempty"`
+	ID     int64         `json:"id,omitempty"`
+	Key    string        `json:"key,omitempty"`
+	Kind   engine.Kind   `json:"kind,omitempty"`
+	Type   string        `json:"type,omitempty"`
+	Imp    float64       `json:"imp"`
+	Scope  string        `json:"scope,omitempty"`
+	Status engine.Status `json:"status,omitempty"`
 	// SupersededBy and ValidTo: a former fact (archived because a newer
 	// memory superseded it) and when it stopped holding; its text starts
 	// with "[until DATE] ".
@@ -72,7 +73,7 @@ type MarkdownExport struct {
 
 // RenderMarkdown renders every tier file and corrections.md, keyed by path
 // relative to the export directory.
-func (e *Engine) RenderMarkdown(ctx context.Context) (map[string][]byte, error) {
+func RenderMarkdown(ctx context.Context, e *engine.Engine) (map[string][]byte, error) {
 	files := map[string][]byte{}
 	for _, s := range e.TierScopes() {
 		var b bytes.Buffer
@@ -93,9 +94,9 @@ func (e *Engine) RenderMarkdown(ctx context.Context) (map[string][]byte, error) 
 		files[s.File] = b.Bytes()
 	}
 	if _, ok := files["HOT.md"]; !ok {
-		files["HOT.md"] = []byte(tierTitle(TierScope{File: "HOT.md", Tier: TierHot, Lines: tierHeaderLines, Cap: HotLineCap}) + "\n\n")
+		files["HOT.md"] = []byte(tierTitle(engine.TierScope{File: "HOT.md", Tier: engine.TierHot, Lines: engine.TierHeaderLines, Cap: engine.HotLineCap}) + "\n\n")
 	}
-	cs, err := e.allCorrections(ctx)
+	cs, err := allCorrections(ctx, e)
 	if err != nil {
 		return nil, err
 	}
@@ -107,7 +108,7 @@ func (e *Engine) RenderMarkdown(ctx context.Context) (map[string][]byte, error) 
 	return files, nil
 }
 
-func tierTitle(s TierScope) string {
+func tierTitle(s engine.TierScope) string {
 	count := fmt.Sprintf("%d/%d lines", s.Lines, s.Cap)
 	if s.Cap == 0 {
 		count = fmt.Sprintf("%d lines", s.Lines)
@@ -127,13 +128,13 @@ func tierTitle(s TierScope) string {
 }
 
 // memoryLine renders one memory for file.
-func memoryLine(m *Memory, file string) (string, error) {
+func memoryLine(m *engine.Memory, file string) (string, error) {
 	t := mdLine{ID: m.ID, Key: m.Key, Kind: m.Kind, Type: m.Type, Imp: m.Importance}
 	cold := strings.HasPrefix(file, "archive/")
-	if cold || m.Scope != fileScope(file) {
+	if cold || m.Scope != engine.FileScope(file) {
 		t.Scope = m.Scope
 	}
-	if cold && m.Status != StatusArchived {
+	if cold && m.Status != engine.StatusArchived {
 		t.Status = m.Status
 	}
 	until := ""
@@ -151,8 +152,8 @@ func memoryLine(m *Memory, file string) (string, error) {
 // episodeDate is the "[2026-03-01] " an episode's line starts with: an
 // episode is about a day, and an agent reading the file needs it. Import
 // strips it again (stripDate).
-func episodeDate(m *Memory) string {
-	if m.Kind != KindEpisode || m.CreatedAt.IsZero() {
+func episodeDate(m *engine.Memory) string {
+	if m.Kind != engine.KindEpisode || m.CreatedAt.IsZero() {
 		return ""
 	}
 	return "[" + m.CreatedAt.UTC().Format("2006-01-02") + "] "
@@ -160,7 +161,7 @@ func episodeDate(m *Memory) string {
 
 // stripDate removes the date episodeDate put before an episode's text.
 func stripDate(text string, t mdLine) string {
-	if t.Kind != KindEpisode || len(text) < 13 || text[0] != '[' || text[11] != ']' || text[12] != ' ' {
+	if t.Kind != engine.KindEpisode || len(text) < 13 || text[0] != '[' || text[11] != ']' || text[12] != ' ' {
 		return text
 	}
 	if _, err := time.Parse("2006-01-02", text[1:11]); err != nil {
@@ -185,9 +186,9 @@ func stripUntil(text string, t mdLine) string {
 	return rest[12:]
 }
 
-func (e *Engine) allCorrections(ctx context.Context) ([]*Correction, error) {
-	var all []*Correction
-	for _, st := range []string{CorrectionPending, CorrectionCandidate, CorrectionPromoted, CorrectionRejected} {
+func allCorrections(ctx context.Context, e *engine.Engine) ([]*engine.Correction, error) {
+	var all []*engine.Correction
+	for _, st := range []string{engine.CorrectionPending, engine.CorrectionCandidate, engine.CorrectionPromoted, engine.CorrectionRejected} {
 		cs, err := e.Store().FindCorrections(ctx, st)
 		if err != nil {
 			return nil, fmt.Errorf("corrections: %w", err)
@@ -205,7 +206,7 @@ func (e *Engine) allCorrections(ctx context.Context) ([]*Correction, error) {
 }
 
 // renderCorrections writes corrections.md in seed 002's entry format.
-func renderCorrections(cs []*Correction) ([]byte, error) {
+func renderCorrections(cs []*engine.Correction) ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteString("# Corrections\n")
 	for _, c := range cs {
@@ -217,7 +218,7 @@ func renderCorrections(cs []*Correction) ([]byte, error) {
 		fmt.Fprintf(&b, "- Context: %s\n", escapeLine(c.Context))
 		fmt.Fprintf(&b, "- Correction: \"%s\"\n", escapeLine(c.Correction))
 		fmt.Fprintf(&b, "- Lesson: %s\n", escapeLine(c.Lesson))
-		fmt.Fprintf(&b, "- Count: %d/%d\n", c.Count, PromotionThreshold)
+		fmt.Fprintf(&b, "- Count: %d/%d\n", c.Count, engine.PromotionThreshold)
 		fmt.Fprintf(&b, "- Status: %s\n", c.Status)
 	}
 	return b.Bytes(), nil
@@ -225,8 +226,8 @@ func renderCorrections(cs []*Correction) ([]byte, error) {
 
 // lessonTitle is a short title for a lesson entry (display only; import
 // reads the lesson from its own line).
-func lessonTitle(c *Correction) string {
-	t := squashSpaces(c.Lesson)
+func lessonTitle(c *engine.Correction) string {
+	t := engine.SquashSpaces(c.Lesson)
 	if t == "" {
 		t = c.LessonKey
 	}
@@ -239,8 +240,8 @@ func lessonTitle(c *Correction) string {
 // ExportMarkdown writes the Markdown tiers to dir and removes tier files of
 // an earlier export that no longer have memories (only *.md files at the
 // paths the tiers use).
-func (e *Engine) ExportMarkdown(ctx context.Context, dir string) (*MarkdownExport, error) {
-	files, err := e.RenderMarkdown(ctx)
+func ExportMarkdown(ctx context.Context, e *engine.Engine, dir string) (*MarkdownExport, error) {
+	files, err := RenderMarkdown(ctx, e)
 	if err != nil {
 		return nil, err
 	}
@@ -294,7 +295,7 @@ func capOf(p string) int {
 	if p == "corrections.md" {
 		return 0
 	}
-	return fileCap(p)
+	return engine.FileCap(p)
 }
 
 // writeFileAtomic writes data to a temporary file beside path and renames

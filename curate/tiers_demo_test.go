@@ -1,4 +1,4 @@
-package engine_test
+package curate_test
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"memtrace/curate"
 	"memtrace/engine"
 )
 
@@ -28,7 +29,7 @@ func ingestTierDemo(t *testing.T) (*engine.Engine, tierLabels) {
 func TestDemoHeartbeatProposesExactlyTheRepeatedLessons(t *testing.T) {
 	ctx := context.Background()
 	e, l := ingestTierDemo(t)
-	r, err := e.Heartbeat(ctx, engine.HeartbeatOptions{})
+	r, err := curate.Heartbeat(ctx, e, curate.HeartbeatOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +72,7 @@ func TestDemoHeartbeatProposesExactlyTheRepeatedLessons(t *testing.T) {
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("promotion proposals carry occurrences\n got  %v\n want %v", got, want)
 	}
-	r2, err := e.Heartbeat(ctx, engine.HeartbeatOptions{})
+	r2, err := curate.Heartbeat(ctx, e, curate.HeartbeatOptions{})
 	if err != nil || len(r2.Proposals) != 0 {
 		t.Fatalf("second heartbeat on the demo proposed %d more (%v)", len(r2.Proposals), err)
 	}
@@ -82,7 +83,7 @@ func TestDemoMarkdownExportFitsHOTAndRoundTrips(t *testing.T) {
 	e, _ := ingestTierDemo(t)
 	// Promote every proposed lesson, as a curator would, so HOT.md holds
 	// rules as well as what capture put there.
-	r, err := e.Heartbeat(ctx, engine.HeartbeatOptions{})
+	r, err := curate.Heartbeat(ctx, e, curate.HeartbeatOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,11 +96,11 @@ func TestDemoMarkdownExportFitsHOTAndRoundTrips(t *testing.T) {
 	if len(promos) == 0 {
 		t.Fatal("the demo produced no promotion proposals")
 	}
-	if _, err := e.ApproveProposals(ctx, promos, engine.ApproveOptions{}); err != nil {
+	if _, err := curate.ApproveProposals(ctx, e, promos, curate.ApproveOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	dir1 := t.TempDir()
-	if _, err := e.ExportMarkdown(ctx, dir1); err != nil {
+	if _, err := curate.ExportMarkdown(ctx, e, dir1); err != nil {
 		t.Fatal(err)
 	}
 	tree1 := readTierTree(t, dir1)
@@ -107,7 +108,7 @@ func TestDemoMarkdownExportFitsHOTAndRoundTrips(t *testing.T) {
 	if hot > engine.HotLineCap || hot < 2+len(promos) {
 		t.Fatalf("HOT.md has %d lines (cap %d, %d promoted rules):\n%s", hot, engine.HotLineCap, len(promos), tree1["HOT.md"])
 	}
-	res, err := e.ImportMarkdown(ctx, dir1)
+	res, err := curate.ImportMarkdown(ctx, e, dir1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +116,7 @@ func TestDemoMarkdownExportFitsHOTAndRoundTrips(t *testing.T) {
 		t.Fatalf("re-import of the demo export changed %+v", res)
 	}
 	dir2 := t.TempDir()
-	if _, err := e.ExportMarkdown(ctx, dir2); err != nil {
+	if _, err := curate.ExportMarkdown(ctx, e, dir2); err != nil {
 		t.Fatal(err)
 	}
 	sameTierTree(t, tree1, readTierTree(t, dir2))

@@ -1,9 +1,10 @@
-package engine
+package curate
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"memtrace/engine"
 	"sort"
 	"time"
 )
@@ -14,7 +15,7 @@ type HeartbeatOptions struct {
 	// measured to it, so a pass can be simulated at +30 days.
 	At time.Time
 	// Reviewer, when set, reviews each new promotion candidate first.
-	Reviewer PromotionReviewer
+	Reviewer engine.PromotionReviewer
 	// DryRun reports what the pass would propose without writing it.
 	DryRun bool
 	// MaxShare is the share of the active memories the age rules may keep
@@ -45,7 +46,7 @@ type HeartbeatReport struct {
 	DryRun    bool                `json:"dry_run,omitempty"`
 	Proposals []HeartbeatProposal `json:"proposals"`
 	// Scopes are the tier files with their line counts against the caps.
-	Scopes []TierScope `json:"scopes"`
+	Scopes []engine.TierScope `json:"scopes"`
 	// Pending counts the lifecycle proposals already waiting for the
 	// curator before this pass, which it did not write again.
 	AlreadyPending int `json:"already_pending"`
@@ -67,49 +68,49 @@ type HeartbeatReport struct {
 // only — it never moves a memory — and it is idempotent: a memory with a
 // conflicting open proposal, or whose proposal was rejected with nothing
 // new since, is not proposed again.
-func (e *Engine) Heartbeat(ctx context.Context, o HeartbeatOptions) (*HeartbeatReport, error) {
+func Heartbeat(ctx context.Context, e *engine.Engine, o HeartbeatOptions) (*HeartbeatReport, error) {
 	at := o.At
 	if at.IsZero() {
 		at = e.Now()
 	}
 	at = at.UTC()
 	if o.MaxShare < 0 || o.MaxShare > 1 {
-		return nil, Errorf(EINVALID, "max share %v is outside 0..1; pass e.g. 0.1 for 10 %%", o.MaxShare)
+		return nil, engine.Errorf(engine.EINVALID, "max share %v is outside 0..1; pass e.g. 0.1 for 10 %%", o.MaxShare)
 	}
 	share := o.MaxShare
 	if share == 0 {
 		share = DefaultMaxShare
 	}
 	st := e.Store()
-	existing, err := st.FindProposals(ctx, ProposalFilter{})
+	existing, err := st.FindProposals(ctx, engine.ProposalFilter{})
 	if err != nil {
 		return nil, fmt.Errorf("heartbeat: %w", err)
 	}
 	open := openProposals(existing)
 	rep := &HeartbeatReport{At: at, AlreadyPending: open.pending, DryRun: o.DryRun, MaxShare: share}
 
-	var props []*Proposal
-	promos, err := e.promotionCandidates(ctx, open)
+	var props []*engine.Proposal
+	promos, err := promotionCandidates(ctx, e, open)
 	if err != nil {
 		return nil, err
 	}
 	for _, c := range promos {
-		p, err := e.promotionProposal(ctx, c, o.Reviewer)
+		p, err := e.PromotionProposal(ctx, c, o.Reviewer)
 		if err != nil {
 			return nil, err
 		}
 		props = append(props, p)
 	}
-	aged := e.ageProposals(at, open)
+	aged := ageProposals(e, at, open)
 	active := 0
-	e.EachMemory(func(m *Memory) bool {
-		if m.Status == StatusActive {
+	e.EachMemory(func(m *engine.Memory) bool {
+		if m.Status == engine.StatusActive {
 			active++
 		}
 		return true
 	})
 	rep.Budget = shareBudget(active, share, open.agePending)
-	var lifecycle []*Proposal
+	var lifecycle []*engine.Proposal
 	for i, c := range aged {
 		if i >= rep.Budget {
 			rep.Waiting = len(aged) - i
@@ -120,12 +121,12 @@ func (e *Engine) Heartbeat(ctx context.Context, o HeartbeatOptions) (*HeartbeatR
 		open.add(c.p.MemoryID, c.p.Kind)
 		lifecycle = append(lifecycle, c.p)
 	}
-	lifecycle = append(lifecycle, e.capProposals(at, open)...)
+	lifecycle = append(lifecycle, capProposals(e, at, open)...)
 	SortProposalsByScore(lifecycle)
 	props = append(props, lifecycle...)
 
 	if len(props) > 0 && !o.DryRun {
-		err = e.Update(ctx, func(q Queries) error {
+		err = e.Update(ctx, func(q engine.Queries) error {
 			for _, p := range props {
 				p.CreatedAt = at
 				if err := q.InsertProposal(ctx, p); err != nil {
@@ -140,9 +141,9 @@ func (e *Engine) Heartbeat(ctx context.Context, o HeartbeatOptions) (*HeartbeatR
 	}
 	for _, p := range props {
 		hp := HeartbeatProposal{ID: p.ID, Kind: p.Kind, MemoryID: p.MemoryID, Reason: p.Reason, Target: p.TargetType, Status: p.Status}
-		if p.Kind == ProposalPromote {
+		if p.Kind == engine.ProposalPromote {
 			hp.Rule = RuleLessonRepeated
-			if ev, err := ParsePromotion(p); err == nil {
+			if ev, err := engine.ParsePromotion(p); err == nil {
 				hp.LessonKey = ev.LessonKey
 			}
 		} else if ev, ok := ParseLifecycleEvidence(p); ok {
@@ -198,19 +199,19 @@ func (ix proposalIndex) blocks(id int64, kind string) bool {
 	return false
 }
 
-func openProposals(ps []*Proposal) proposalIndex {
+func openProposals(ps []*engine.Proposal) proposalIndex {
 	ix := proposalIndex{memOpen: map[int64]map[string]bool{}, memRejected: map[string]time.Time{}, lessons: map[string]bool{}, moved: map[int64]time.Time{}}
 	for _, p := range ps {
-		isOpen := p.Status == ProposalPending || p.Status == ProposalReview || p.Status == ProposalApproved
-		if p.Status == ProposalApplied && (p.Kind == ProposalPromote || p.Kind == ProposalDemote) && p.MemoryID != 0 && p.DecidedAt.After(ix.moved[p.MemoryID]) {
+		isOpen := p.Status == engine.ProposalPending || p.Status == engine.ProposalReview || p.Status == engine.ProposalApproved
+		if p.Status == engine.ProposalApplied && (p.Kind == engine.ProposalPromote || p.Kind == engine.ProposalDemote) && p.MemoryID != 0 && p.DecidedAt.After(ix.moved[p.MemoryID]) {
 			ix.moved[p.MemoryID] = p.DecidedAt
 		}
 		if isOpen && p.MemoryID != 0 {
 			ix.add(p.MemoryID, p.Kind)
 		}
-		if p.Kind == ProposalPromote {
-			var ev PromotionEvidence
-			if json.Unmarshal(p.Verdict, &ev) == nil && ev.LessonKey != "" && p.Status != ProposalRolledBack {
+		if p.Kind == engine.ProposalPromote {
+			var ev engine.PromotionEvidence
+			if json.Unmarshal(p.Verdict, &ev) == nil && ev.LessonKey != "" && p.Status != engine.ProposalRolledBack {
 				ix.lessons[ev.LessonKey] = true
 			}
 			if isOpen {
@@ -218,8 +219,8 @@ func openProposals(ps []*Proposal) proposalIndex {
 			}
 			continue
 		}
-		review := p.Kind == ProposalKeep && p.Proposer == ProposerHeartbeat
-		if p.Kind != ProposalDemote && p.Kind != ProposalArchive && !review {
+		review := p.Kind == engine.ProposalKeep && p.Proposer == engine.ProposerHeartbeat
+		if p.Kind != engine.ProposalDemote && p.Kind != engine.ProposalArchive && !review {
 			continue
 		}
 		if isOpen {
@@ -228,7 +229,7 @@ func openProposals(ps []*Proposal) proposalIndex {
 				ix.agePending++
 			}
 		}
-		if p.Status == ProposalRejected || (review && p.Status == ProposalApplied) {
+		if p.Status == engine.ProposalRejected || (review && p.Status == engine.ProposalApplied) {
 			k := memKindKey(p.MemoryID, p.Kind)
 			if t := p.DecidedAt; t.After(ix.memRejected[k]) || ix.memRejected[k].IsZero() {
 				ix.memRejected[k] = t
@@ -241,25 +242,25 @@ func openProposals(ps []*Proposal) proposalIndex {
 // decidedSince reports whether a proposal of kind for m was rejected (or,
 // for a review note, decided) after m's last use — nothing new has
 // happened since, so it is not proposed again.
-func (ix proposalIndex) decidedSince(m *Memory, kind string) bool {
+func (ix proposalIndex) decidedSince(m *engine.Memory, kind string) bool {
 	t, ok := ix.memRejected[memKindKey(m.ID, kind)]
-	return ok && !t.Before(LastUse(m))
+	return ok && !t.Before(engine.LastUse(m))
 }
 
 // promotionCandidates lists the lessons due for a promote proposal: status
 // candidate, or still pending with a count at the threshold (a counter that
 // did not flip the status), without a proposal already.
-func (e *Engine) promotionCandidates(ctx context.Context, ix proposalIndex) ([]*Correction, error) {
-	var out []*Correction
+func promotionCandidates(ctx context.Context, e *engine.Engine, ix proposalIndex) ([]*engine.Correction, error) {
+	var out []*engine.Correction
 	// A promoted lesson whose approval was rolled back (by any rollback
 	// command) has no live promote proposal left and is proposed again.
-	for _, status := range []string{CorrectionCandidate, CorrectionPending, CorrectionPromoted} {
+	for _, status := range []string{engine.CorrectionCandidate, engine.CorrectionPending, engine.CorrectionPromoted} {
 		cs, err := e.Store().FindCorrections(ctx, status)
 		if err != nil {
 			return nil, fmt.Errorf("heartbeat: corrections: %w", err)
 		}
 		for _, c := range cs {
-			if c.Count < PromotionThreshold || ix.lessons[c.LessonKey] {
+			if c.Count < engine.PromotionThreshold || ix.lessons[c.LessonKey] {
 				continue
 			}
 			ix.lessons[c.LessonKey] = true
@@ -273,14 +274,14 @@ func (e *Engine) promotionCandidates(ctx context.Context, ix proposalIndex) ([]*
 // LifecycleEvidence is the verdict JSON of a demote, archive or review
 // proposal of the heartbeat: what the curator needs to judge it.
 type LifecycleEvidence struct {
-	File        string    `json:"file"`
-	From        Tier      `json:"from"`
-	To          Tier      `json:"to"`
-	LastUse     time.Time `json:"last_use"`
-	UnusedDays  int       `json:"unused_days"`
-	AccessCount int       `json:"access_count"`
-	Lines       int       `json:"lines,omitempty"` // the file's lines, for a cap proposal
-	Cap         int       `json:"cap,omitempty"`
+	File        string      `json:"file"`
+	From        engine.Tier `json:"from"`
+	To          engine.Tier `json:"to"`
+	LastUse     time.Time   `json:"last_use"`
+	UnusedDays  int         `json:"unused_days"`
+	AccessCount int         `json:"access_count"`
+	Lines       int         `json:"lines,omitempty"` // the file's lines, for a cap proposal
+	Cap         int         `json:"cap,omitempty"`
 	// Rule is the rule that fired (RuleHotUnused, RuleForgotten,
 	// RuleOverCap, RuleVitalReview; see HeartbeatHelp).
 	Rule       string    `json:"rule,omitempty"`
@@ -296,56 +297,56 @@ type LifecycleEvidence struct {
 }
 
 // ParseLifecycleEvidence reads the evidence of a heartbeat proposal.
-func ParseLifecycleEvidence(p *Proposal) (LifecycleEvidence, bool) {
+func ParseLifecycleEvidence(p *engine.Proposal) (LifecycleEvidence, bool) {
 	var ev LifecycleEvidence
-	if p.Proposer != ProposerHeartbeat || p.Kind == ProposalPromote || len(p.Verdict) == 0 || json.Unmarshal(p.Verdict, &ev) != nil || ev.LastUse.IsZero() {
+	if p.Proposer != engine.ProposerHeartbeat || p.Kind == engine.ProposalPromote || len(p.Verdict) == 0 || json.Unmarshal(p.Verdict, &ev) != nil || ev.LastUse.IsZero() {
 		return ev, false
 	}
 	return ev, true
 }
 
 // withLifecycleEvidence attaches ev to p as its verdict JSON.
-func withLifecycleEvidence(p *Proposal, ev LifecycleEvidence) *Proposal {
+func withLifecycleEvidence(p *engine.Proposal, ev LifecycleEvidence) *engine.Proposal {
 	p.Verdict, _ = json.Marshal(ev) // plain struct: cannot fail
 	return p
 }
 
 // demoteTarget is one tier down.
-func demoteTarget(t Tier) Tier {
-	if t == TierHot {
-		return TierWarm
+func demoteTarget(t engine.Tier) engine.Tier {
+	if t == engine.TierHot {
+		return engine.TierWarm
 	}
-	return TierCold
+	return engine.TierCold
 }
 
 // capProposals proposes demoting the memories of a HOT or WARM file over
 // its line cap that the decay model forgets first (vital ones last), as
 // many as bring it back under the cap (counting the ones already proposed
 // to leave).
-func (e *Engine) capProposals(at time.Time, ix proposalIndex) []*Proposal {
-	var out []*Proposal
+func capProposals(e *engine.Engine, at time.Time, ix proposalIndex) []*engine.Proposal {
+	var out []*engine.Proposal
 	scopes := e.TierScopes()
 	for si := range scopes {
 		s := &scopes[si]
-		if !s.Over() || s.Tier == TierCold {
+		if !s.Over() || s.Tier == engine.TierCold {
 			continue
 		}
 		excess := s.Lines - s.Cap
 		type cand struct {
-			m      Memory
+			m      engine.Memory
 			forget time.Time
 		}
 		var movable []cand
 		for _, id := range s.Memories {
-			if ix.memOpen[id][ProposalDemote] || ix.memOpen[id][ProposalArchive] {
+			if ix.memOpen[id][engine.ProposalDemote] || ix.memOpen[id][engine.ProposalArchive] {
 				excess--
 				continue
 			}
-			if ix.blocks(id, ProposalDemote) {
+			if ix.blocks(id, engine.ProposalDemote) {
 				continue
 			}
-			if m, ok := e.Memory(id); ok && m.Status == StatusActive {
-				movable = append(movable, cand{m, ForgetAt(m, e.Config())})
+			if m, ok := e.Memory(id); ok && m.Status == engine.StatusActive {
+				movable = append(movable, cand{m, engine.ForgetAt(m, e.Config())})
 			}
 		}
 		sort.SliceStable(movable, func(i, j int) bool {
@@ -360,12 +361,12 @@ func (e *Engine) capProposals(at time.Time, ix proposalIndex) []*Proposal {
 		})
 		for i := 0; i < excess && i < len(movable); i++ {
 			m := movable[i].m
-			p := &Proposal{Kind: ProposalDemote, MemoryID: m.ID, TargetType: string(demoteTarget(s.Tier)),
-				Proposer: ProposerHeartbeat, Status: ProposalPending, Confidence: 1,
+			p := &engine.Proposal{Kind: engine.ProposalDemote, MemoryID: m.ID, TargetType: string(demoteTarget(s.Tier)),
+				Proposer: engine.ProposerHeartbeat, Status: engine.ProposalPending, Confidence: 1,
 				Reason: fmt.Sprintf("%s over cap: %d/%d lines; forgotten first by the forecast (%s; last use %s)", s.File, s.Lines, s.Cap,
-					movable[i].forget.Format("2006-01-02"), LastUse(&m).Format("2006-01-02"))}
-			out = append(out, withLifecycleEvidence(p, e.evidence(p, &m, at, RuleOverCap, s)))
-			ix.add(m.ID, ProposalDemote)
+					movable[i].forget.Format("2006-01-02"), engine.LastUse(&m).Format("2006-01-02"))}
+			out = append(out, withLifecycleEvidence(p, evidence(e, p, &m, at, RuleOverCap, s)))
+			ix.add(m.ID, engine.ProposalDemote)
 		}
 	}
 	return out
