@@ -7,6 +7,8 @@ import (
 
 	"memtrace/curate"
 	"memtrace/engine"
+	"memtrace/internal/testdata/tierstest"
+	"memtrace/tiers"
 )
 
 // TestApplyApprovedPromotions: promotions approved in the Curate tab's way
@@ -15,11 +17,11 @@ import (
 // `rollback BATCH` (RollbackApplied) takes all of it back.
 func TestApplyApprovedPromotions(t *testing.T) {
 	ctx := context.Background()
-	e, clk := openTiers(t)
+	e, clk := tierstest.Open(t)
 	saveLesson(t, e, "panic", "s01", "s06", "s12")
 	saveLesson(t, e, "globals", "s02", "s03", "s04")
-	noisy := addTierMemory(t, e, "noisy", "ok thanks", engine.TierWarm, engine.ScopeGlobal, clk.t)
-	r, err := curate.Heartbeat(ctx, e, curate.HeartbeatOptions{})
+	noisy := tierstest.AddMemory(t, e, "noisy", "ok thanks", engine.TierWarm, engine.ScopeGlobal, clk.T)
+	r, err := tiers.Heartbeat(ctx, e, tiers.HeartbeatOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,10 +41,10 @@ func TestApplyApprovedPromotions(t *testing.T) {
 	}
 
 	const edited = "Return errors; never panic in library code."
-	if err := curate.ApprovePromotion(ctx, e, promo["panic"], "  Return errors;\n never panic in library code.  ", "curator", clk.t); err != nil {
+	if err := curate.ApprovePromotion(ctx, e, promo["panic"], "  Return errors;\n never panic in library code.  ", "curator", clk.T); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := curate.DecideProposals(ctx, e, []int64{promo["globals"], quarantine.ID}, engine.ProposalApproved, "curator", clk.t); err != nil {
+	if _, err := curate.DecideProposals(ctx, e, []int64{promo["globals"], quarantine.ID}, engine.ProposalApproved, "curator", clk.T); err != nil {
 		t.Fatal(err)
 	}
 	p, err := e.Store().GetProposal(ctx, promo["panic"])
@@ -134,10 +136,10 @@ func TestApplyApprovedPromotions(t *testing.T) {
 
 func TestApprovePromotionRefuses(t *testing.T) {
 	ctx := context.Background()
-	e, clk := openTiers(t)
+	e, clk := tierstest.Open(t)
 	saveLesson(t, e, "panic", "s01", "s06", "s12")
-	id := addTierMemory(t, e, "noisy", "ok thanks", engine.TierWarm, engine.ScopeGlobal, clk.t)
-	r, err := curate.Heartbeat(ctx, e, curate.HeartbeatOptions{})
+	id := tierstest.AddMemory(t, e, "noisy", "ok thanks", engine.TierWarm, engine.ScopeGlobal, clk.T)
+	r, err := tiers.Heartbeat(ctx, e, tiers.HeartbeatOptions{})
 	if err != nil || len(r.Proposals) != 1 {
 		t.Fatalf("heartbeat: %+v, %v", r, err)
 	}
@@ -157,7 +159,7 @@ func TestApprovePromotionRefuses(t *testing.T) {
 		"ErrNotFound":     {999, "anything", engine.ENOTFOUND},
 	} {
 		t.Run(name, func(t *testing.T) {
-			if err := curate.ApprovePromotion(ctx, e, tc.id, tc.wording, "curator", clk.t); engine.ErrorCode(err) != tc.code {
+			if err := curate.ApprovePromotion(ctx, e, tc.id, tc.wording, "curator", clk.T); engine.ErrorCode(err) != tc.code {
 				t.Fatalf("err = %v, want %s", err, tc.code)
 			}
 		})
@@ -166,7 +168,7 @@ func TestApprovePromotionRefuses(t *testing.T) {
 		t.Fatalf("a refused approval left the proposal %s", p.Status)
 	}
 	// Approving the proposed wording unchanged records no edit.
-	if err := curate.ApprovePromotion(ctx, e, promo, "Never panic in library code", "curator", clk.t); err != nil {
+	if err := curate.ApprovePromotion(ctx, e, promo, "Never panic in library code", "curator", clk.T); err != nil {
 		t.Fatal(err)
 	}
 	p, _ := e.Store().GetProposal(ctx, promo)

@@ -9,6 +9,7 @@ import (
 
 	"memtrace/curate"
 	"memtrace/engine"
+	"memtrace/internal/testdata/tierstest"
 )
 
 // familyPattern is the L1 pattern each demo noise family must be reported
@@ -44,9 +45,9 @@ func familyPattern(family, text string) string {
 // seedNoisyDB stores, as a legacy DB without filters would, every labelled
 // noise message, the noise-with-information messages and the must-keep
 // messages. It returns memory ids by message id.
-func seedNoisyDB(t *testing.T, e *engine.Engine) (map[string]int64, tierLabels, map[string]engine.Message) {
+func seedNoisyDB(t *testing.T, e *engine.Engine) (map[string]int64, tierstest.Labels, map[string]engine.Message) {
 	t.Helper()
-	msgs, l := readTierDemo(t)
+	msgs, l := tierstest.ReadDemo(t)
 	byID := map[string]engine.Message{}
 	want := map[string]bool{}
 	for _, id := range slices.Concat(l.Noise, l.NoiseInfo, l.MustKeep) {
@@ -69,7 +70,7 @@ func seedNoisyDB(t *testing.T, e *engine.Engine) (map[string]int64, tierLabels, 
 
 func TestCleanupDryRunCountsTheDemoNoisePerPattern(t *testing.T) {
 	ctx := context.Background()
-	e, _ := openTiers(t)
+	e, _ := tierstest.Open(t)
 	ids, l, byID := seedNoisyDB(t, e)
 	// A short rule the curator wrote matches the length floor but is not
 	// chat noise.

@@ -10,43 +10,16 @@ import (
 
 	"memtrace/curate"
 	"memtrace/engine"
-	"memtrace/internal/testdata/storetest"
+	"memtrace/internal/testdata/tierstest"
+	"memtrace/tiers"
 )
-
-// tierClock is a settable test clock.
-type tierClock struct{ t time.Time }
-
-func (c *tierClock) now() time.Time { return c.t }
-
-var tiersEpoch = time.Date(2026, 6, 1, 9, 0, 0, 0, time.UTC)
-
-func openTiers(t *testing.T) (*engine.Engine, *tierClock) {
-	t.Helper()
-	c := &tierClock{t: tiersEpoch}
-	db := storetest.MustOpenClock(t, c.now)
-	e, err := engine.Open(context.Background(), engine.Options{Store: db, Now: c.now})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return e, c
-}
-
-func addTierMemory(t *testing.T, e *engine.Engine, key, text string, tier engine.Tier, scope string, lastUse time.Time) int64 {
-	t.Helper()
-	m := &engine.Memory{Key: key, Content: text, Tier: tier, Scope: scope, Type: "note", Importance: 0.5,
-		CreatedAt: lastUse, LastAccessedAt: lastUse}
-	if err := e.AddMemory(context.Background(), m, engine.Actor{Name: "test"}); err != nil {
-		t.Fatal(err)
-	}
-	return m.ID
-}
 
 func saveLesson(t *testing.T, e *engine.Engine, key string, sessions ...string) {
 	t.Helper()
 	c := &engine.Correction{LessonKey: key, Context: "code review", Correction: "don't " + key,
 		Lesson: "Never " + key + " in library code", Scope: engine.ScopeGlobal, Status: engine.CorrectionPending}
 	for i, s := range sessions {
-		at := tiersEpoch.Add(time.Duration(i-len(sessions)) * 24 * time.Hour)
+		at := tierstest.Epoch.Add(time.Duration(i-len(sessions)) * 24 * time.Hour)
 		c.Occurrences = append(c.Occurrences, engine.Occurrence{MessageID: fmt.Sprintf("%s-%d", key, i), Session: s, Text: "stop doing " + key, At: at})
 		c.Count++
 		if i == 0 {
@@ -62,7 +35,7 @@ func saveLesson(t *testing.T, e *engine.Engine, key string, sessions ...string) 
 	}
 }
 
-func proposalKinds(r *curate.HeartbeatReport) map[string][]int64 {
+func proposalKinds(r *tiers.HeartbeatReport) map[string][]int64 {
 	out := map[string][]int64{}
 	for _, p := range r.Proposals {
 		out[p.Kind] = append(out[p.Kind], p.MemoryID)
@@ -72,11 +45,11 @@ func proposalKinds(r *curate.HeartbeatReport) map[string][]int64 {
 
 func TestHeartbeatPromotesALessonSeenThreeTimesExactlyOnce(t *testing.T) {
 	ctx := context.Background()
-	e, _ := openTiers(t)
+	e, _ := tierstest.Open(t)
 	saveLesson(t, e, "panic", "s01", "s06", "s12")
 	saveLesson(t, e, "table-tests", "s06", "s16") // twice: stays pending, never proposed
 
-	r, err := curate.Heartbeat(ctx, e, curate.HeartbeatOptions{})
+	r, err := tiers.Heartbeat(ctx, e, tiers.HeartbeatOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +67,7 @@ func TestHeartbeatPromotesALessonSeenThreeTimesExactlyOnce(t *testing.T) {
 	if len(ev.Occurrences) != 3 || ev.Occurrences[2].Session != "s12" || ev.Wording != "Never panic in library code" {
 		t.Fatalf("evidence = %+v", ev)
 	}
-	r2, err := curate.Heartbeat(ctx, e, curate.HeartbeatOptions{})
+	r2, err := tiers.Heartbeat(ctx, e, tiers.HeartbeatOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +93,7 @@ func TestHeartbeatPromotesALessonSeenThreeTimesExactlyOnce(t *testing.T) {
 	if err != nil || len(audit) != 1 || audit[0].MemoryID != m.ID || audit[0].Actor != "curator" {
 		t.Fatalf("audit of %s = %+v, %v", res.Batch, audit, err)
 	}
-	if r3, _ := curate.Heartbeat(ctx, e, curate.HeartbeatOptions{}); len(r3.Proposals) != 0 {
+	if r3, _ := tiers.Heartbeat(ctx, e, tiers.HeartbeatOptions{}); len(r3.Proposals) != 0 {
 		t.Fatalf("heartbeat after promotion proposed %+v", r3.Proposals)
 	}
 
@@ -161,23 +134,23 @@ func addLifeMemory(t *testing.T, e *engine.Engine, key, text string, kind engine
 // a fact the forecast still remembers is left alone however old.
 func TestHeartbeatMovesFollowTheForgettingModel(t *testing.T) {
 	ctx := context.Background()
-	e, clk := openTiers(t)
+	e, clk := tierstest.Open(t)
 	day := 24 * time.Hour
-	hot31 := addLifeMemory(t, e, "hot31", "Always answer in Korean when the user writes in Korean.", engine.KindFact, "rule", 0.9, engine.TierHot, tiersEpoch.Add(-31*day))
-	trivial := addLifeMemory(t, e, "trivial", "오늘 점심은 김밥이었어요.", engine.KindEpisode, "note", 0.1, engine.TierWarm, tiersEpoch.Add(-91*day))
-	vital := addLifeMemory(t, e, "vital", "The user is lactose intolerant and drinks oat milk.", engine.KindFact, "health", 0.85, engine.TierWarm, tiersEpoch.Add(-91*day))
-	remembered := addLifeMemory(t, e, "old-fact", "memtrace uses SQLite in WAL mode with a busy timeout.", engine.KindFact, "note", 0.5, engine.TierWarm, tiersEpoch.Add(-91*day))
-	fresh := addLifeMemory(t, e, "fresh", "Run gofmt before every commit.", engine.KindFact, "rule", 0.9, engine.TierHot, tiersEpoch.Add(-29*day))
-	if m, _ := e.Memory(trivial); !engine.ForgetAt(m, e.Config()).Before(tiersEpoch) {
-		t.Fatalf("fixture: the trivial episode's forecast %v is not before %v", engine.ForgetAt(m, e.Config()), tiersEpoch)
+	hot31 := addLifeMemory(t, e, "hot31", "Always answer in Korean when the user writes in Korean.", engine.KindFact, "rule", 0.9, engine.TierHot, tierstest.Epoch.Add(-31*day))
+	trivial := addLifeMemory(t, e, "trivial", "오늘 점심은 김밥이었어요.", engine.KindEpisode, "note", 0.1, engine.TierWarm, tierstest.Epoch.Add(-91*day))
+	vital := addLifeMemory(t, e, "vital", "The user is lactose intolerant and drinks oat milk.", engine.KindFact, "health", 0.85, engine.TierWarm, tierstest.Epoch.Add(-91*day))
+	remembered := addLifeMemory(t, e, "old-fact", "memtrace uses SQLite in WAL mode with a busy timeout.", engine.KindFact, "note", 0.5, engine.TierWarm, tierstest.Epoch.Add(-91*day))
+	fresh := addLifeMemory(t, e, "fresh", "Run gofmt before every commit.", engine.KindFact, "rule", 0.9, engine.TierHot, tierstest.Epoch.Add(-29*day))
+	if m, _ := e.Memory(trivial); !engine.ForgetAt(m, e.Config()).Before(tierstest.Epoch) {
+		t.Fatalf("fixture: the trivial episode's forecast %v is not before %v", engine.ForgetAt(m, e.Config()), tierstest.Epoch)
 	}
 	for _, id := range []int64{vital, remembered} {
-		if m, _ := e.Memory(id); !engine.ForgetAt(m, e.Config()).After(tiersEpoch) {
+		if m, _ := e.Memory(id); !engine.ForgetAt(m, e.Config()).After(tierstest.Epoch) {
 			t.Fatalf("fixture: memory %d is forgotten by its forecast", id)
 		}
 	}
 
-	r, err := curate.Heartbeat(ctx, e, curate.HeartbeatOptions{})
+	r, err := tiers.Heartbeat(ctx, e, tiers.HeartbeatOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,7 +159,7 @@ func TestHeartbeatMovesFollowTheForgettingModel(t *testing.T) {
 		fmt.Sprint(got[engine.ProposalKeep]) != fmt.Sprint([]int64{vital}) || len(r.Proposals) != 3 {
 		t.Fatalf("proposals = %+v; want demote %d, archive %d, review note (keep) %d, nothing for %d or %d", got, hot31, trivial, vital, remembered, fresh)
 	}
-	rules := map[int64]string{hot31: curate.RuleHotUnused, trivial: curate.RuleForgotten, vital: curate.RuleVitalReview}
+	rules := map[int64]string{hot31: tiers.RuleHotUnused, trivial: tiers.RuleForgotten, vital: tiers.RuleVitalReview}
 	for i, p := range r.Proposals {
 		ev := p.Evidence
 		if ev == nil || p.Rule != rules[p.MemoryID] || ev.Rule != p.Rule || ev.LastUse.IsZero() || ev.ForgetAt.IsZero() || ev.Importance == 0 {
@@ -197,7 +170,7 @@ func TestHeartbeatMovesFollowTheForgettingModel(t *testing.T) {
 		}
 	}
 	pa, _ := e.Store().GetProposal(ctx, r.Proposals[2].ID)
-	if ev, ok := curate.ParseLifecycleEvidence(pa); !ok || ev.UnusedDays == 0 || ev.File == "" {
+	if ev, ok := tiers.ParseLifecycleEvidence(pa); !ok || ev.UnusedDays == 0 || ev.File == "" {
 		t.Fatalf("stored evidence = %+v, %v", ev, ok)
 	}
 	for _, p := range r.Proposals {
@@ -208,17 +181,17 @@ func TestHeartbeatMovesFollowTheForgettingModel(t *testing.T) {
 			t.Fatalf("review note = %+v", p)
 		}
 	}
-	if r2, err := curate.Heartbeat(ctx, e, curate.HeartbeatOptions{}); err != nil || len(r2.Proposals) != 0 {
+	if r2, err := tiers.Heartbeat(ctx, e, tiers.HeartbeatOptions{}); err != nil || len(r2.Proposals) != 0 {
 		t.Fatalf("second heartbeat = %+v, %v; want nothing new", r2, err)
 	}
 	// Simulated at +2 days, the fresh rule crosses 30 days; a dry run
 	// reports it and writes nothing.
-	dry, err := curate.Heartbeat(ctx, e, curate.HeartbeatOptions{At: tiersEpoch.Add(2 * day), DryRun: true})
+	dry, err := tiers.Heartbeat(ctx, e, tiers.HeartbeatOptions{At: tierstest.Epoch.Add(2 * day), DryRun: true})
 	if err != nil || len(dry.Proposals) != 1 || dry.Proposals[0].MemoryID != fresh || dry.Proposals[0].ID != 0 {
 		t.Fatalf("dry run at +2d = %+v, %v", dry, err)
 	}
 
-	clk.t = tiersEpoch.Add(time.Hour)
+	clk.T = tierstest.Epoch.Add(time.Hour)
 	var ids []int64
 	for _, p := range r.Proposals {
 		ids = append(ids, p.ID)
@@ -236,7 +209,7 @@ func TestHeartbeatMovesFollowTheForgettingModel(t *testing.T) {
 	}
 	// The reviewed vital memory is not noted again until it is used; the
 	// demoted rule's clock starts again in WARM.
-	if r4, err := curate.Heartbeat(ctx, e, curate.HeartbeatOptions{}); err != nil || len(r4.Proposals) != 0 {
+	if r4, err := tiers.Heartbeat(ctx, e, tiers.HeartbeatOptions{}); err != nil || len(r4.Proposals) != 0 {
 		t.Fatalf("heartbeat right after approval = %+v, %v; want nothing", r4.Proposals, err)
 	}
 	rep, err := curate.RollbackApplied(ctx, e.Store(), res.Batch, "rollback")
@@ -258,34 +231,34 @@ func TestHeartbeatMovesFollowTheForgettingModel(t *testing.T) {
 // rolling the approval back makes them pending again.
 func TestApprovalWithdrawsMootProposals(t *testing.T) {
 	ctx := context.Background()
-	e, clk := openTiers(t)
+	e, clk := tierstest.Open(t)
 	day := 24 * time.Hour
-	id := addLifeMemory(t, e, "old-episode", "잠깐 커피 마시러 다녀올게요.", engine.KindEpisode, "note", 0.1, engine.TierWarm, tiersEpoch.Add(-91*day))
+	id := addLifeMemory(t, e, "old-episode", "잠깐 커피 마시러 다녀올게요.", engine.KindEpisode, "note", 0.1, engine.TierWarm, tierstest.Epoch.Add(-91*day))
 	var quarantine engine.Proposal
 	err := e.Update(ctx, func(q engine.Queries) error {
-		quarantine = engine.Proposal{Kind: engine.ProposalQuarantine, MemoryID: id, Proposer: engine.ProposerJudge, Status: engine.ProposalPending, Reason: "echo", CreatedAt: tiersEpoch}
+		quarantine = engine.Proposal{Kind: engine.ProposalQuarantine, MemoryID: id, Proposer: engine.ProposerJudge, Status: engine.ProposalPending, Reason: "echo", CreatedAt: tierstest.Epoch}
 		return q.InsertProposal(ctx, &quarantine)
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r, _ := curate.Heartbeat(ctx, e, curate.HeartbeatOptions{}); len(r.Proposals) != 0 {
+	if r, _ := tiers.Heartbeat(ctx, e, tiers.HeartbeatOptions{}); len(r.Proposals) != 0 {
 		t.Fatalf("heartbeat beside a pending quarantine proposed %+v", r.Proposals)
 	}
 	// A memory with a pending archive, then a quarantine proposal written
 	// beside it by another writer: approving the quarantine withdraws the
 	// archive.
-	id2 := addLifeMemory(t, e, "old-episode-2", "The build is green again.", engine.KindEpisode, "note", 0.1, engine.TierWarm, tiersEpoch.Add(-91*day))
-	r, err := curate.Heartbeat(ctx, e, curate.HeartbeatOptions{})
+	id2 := addLifeMemory(t, e, "old-episode-2", "The build is green again.", engine.KindEpisode, "note", 0.1, engine.TierWarm, tierstest.Epoch.Add(-91*day))
+	r, err := tiers.Heartbeat(ctx, e, tiers.HeartbeatOptions{})
 	if err != nil || len(r.Proposals) != 1 || r.Proposals[0].Kind != engine.ProposalArchive || r.Proposals[0].MemoryID != id2 {
 		t.Fatalf("heartbeat = %+v, %v; want the archive of %d", r.Proposals, err, id2)
 	}
 	archiveID := r.Proposals[0].ID
-	q2 := engine.Proposal{Kind: engine.ProposalQuarantine, MemoryID: id2, Proposer: engine.ProposerJudge, Status: engine.ProposalPending, Reason: "noise", CreatedAt: tiersEpoch}
+	q2 := engine.Proposal{Kind: engine.ProposalQuarantine, MemoryID: id2, Proposer: engine.ProposerJudge, Status: engine.ProposalPending, Reason: "noise", CreatedAt: tierstest.Epoch}
 	if err := e.Update(ctx, func(q engine.Queries) error { return q.InsertProposal(ctx, &q2) }); err != nil {
 		t.Fatal(err)
 	}
-	clk.t = tiersEpoch.Add(time.Hour)
+	clk.T = tierstest.Epoch.Add(time.Hour)
 	res, err := curate.ApproveProposals(ctx, e, []int64{q2.ID}, curate.ApproveOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -314,17 +287,17 @@ func TestApprovalWithdrawsMootProposals(t *testing.T) {
 // score first, and say how many more are due.
 func TestHeartbeatCapsTheShareOfTheStore(t *testing.T) {
 	ctx := context.Background()
-	e, _ := openTiers(t)
+	e, _ := tierstest.Open(t)
 	day := 24 * time.Hour
 	var ids []int64
 	for i := range 30 {
 		ids = append(ids, addLifeMemory(t, e, fmt.Sprintf("r%02d", i), fmt.Sprintf("Rule %d: keep the changelog bilingual.", i), engine.KindFact, "rule",
-			0.3+float64(i)/100, engine.TierHot, tiersEpoch.Add(-40*day)))
+			0.3+float64(i)/100, engine.TierHot, tierstest.Epoch.Add(-40*day)))
 	}
 	for i := range 170 {
-		addLifeMemory(t, e, fmt.Sprintf("n%03d", i), fmt.Sprintf("Note %d about the garden app.", i), engine.KindFact, "note", 0.5, engine.TierWarm, tiersEpoch)
+		addLifeMemory(t, e, fmt.Sprintf("n%03d", i), fmt.Sprintf("Note %d about the garden app.", i), engine.KindFact, "note", 0.5, engine.TierWarm, tierstest.Epoch)
 	}
-	r, err := curate.Heartbeat(ctx, e, curate.HeartbeatOptions{})
+	r, err := tiers.Heartbeat(ctx, e, tiers.HeartbeatOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -335,29 +308,29 @@ func TestHeartbeatCapsTheShareOfTheStore(t *testing.T) {
 	if r.Proposals[0].MemoryID != ids[29] || r.Proposals[19].MemoryID != ids[10] {
 		t.Fatalf("ranking: first %d last %d; want %d and %d", r.Proposals[0].MemoryID, r.Proposals[19].MemoryID, ids[29], ids[10])
 	}
-	if r2, _ := curate.Heartbeat(ctx, e, curate.HeartbeatOptions{}); len(r2.Proposals) != 0 || r2.Waiting != 10 {
+	if r2, _ := tiers.Heartbeat(ctx, e, tiers.HeartbeatOptions{}); len(r2.Proposals) != 0 || r2.Waiting != 10 {
 		t.Fatalf("second pass = %d proposals, %d waiting; want 0 and 10", len(r2.Proposals), r2.Waiting)
 	}
-	if r3, _ := curate.Heartbeat(ctx, e, curate.HeartbeatOptions{MaxShare: 0.2, DryRun: true}); len(r3.Proposals) != 10 || r3.Waiting != 0 {
+	if r3, _ := tiers.Heartbeat(ctx, e, tiers.HeartbeatOptions{MaxShare: 0.2, DryRun: true}); len(r3.Proposals) != 10 || r3.Waiting != 0 {
 		t.Fatalf("at 20 %% = %d proposals, %d waiting; want the other 10", len(r3.Proposals), r3.Waiting)
 	}
-	if _, err := curate.Heartbeat(ctx, e, curate.HeartbeatOptions{MaxShare: 1.5}); engine.ErrorCode(err) != engine.EINVALID {
+	if _, err := tiers.Heartbeat(ctx, e, tiers.HeartbeatOptions{MaxShare: 1.5}); engine.ErrorCode(err) != engine.EINVALID {
 		t.Fatalf("max share 1.5: %v", err)
 	}
 }
 
 func TestRejectedDemotionIsNotProposedAgainUntilUsed(t *testing.T) {
 	ctx := context.Background()
-	e, _ := openTiers(t)
-	id := addTierMemory(t, e, "k", "Deploys of garden-app go through the staging track first.", engine.TierHot, engine.ScopeGlobal, tiersEpoch.Add(-40*24*time.Hour))
-	r, err := curate.Heartbeat(ctx, e, curate.HeartbeatOptions{})
+	e, _ := tierstest.Open(t)
+	id := tierstest.AddMemory(t, e, "k", "Deploys of garden-app go through the staging track first.", engine.TierHot, engine.ScopeGlobal, tierstest.Epoch.Add(-40*24*time.Hour))
+	r, err := tiers.Heartbeat(ctx, e, tiers.HeartbeatOptions{})
 	if err != nil || len(r.Proposals) != 1 {
 		t.Fatalf("heartbeat = %+v, %v", r, err)
 	}
 	if n, err := curate.RejectProposals(ctx, e, []int64{r.Proposals[0].ID}, "", "still needed"); err != nil || n != 1 {
 		t.Fatalf("reject = %d, %v", n, err)
 	}
-	if r, _ := curate.Heartbeat(ctx, e, curate.HeartbeatOptions{}); len(r.Proposals) != 0 {
+	if r, _ := tiers.Heartbeat(ctx, e, tiers.HeartbeatOptions{}); len(r.Proposals) != 0 {
 		t.Fatalf("rejected demotion proposed again: %+v", r.Proposals)
 	}
 	if m, _ := e.Memory(id); m.Tier != engine.TierHot {
@@ -367,14 +340,14 @@ func TestRejectedDemotionIsNotProposedAgainUntilUsed(t *testing.T) {
 
 func TestHeartbeatProposesDemotionsForAHotTierOverItsCap(t *testing.T) {
 	ctx := context.Background()
-	e, _ := openTiers(t)
+	e, _ := tierstest.Open(t)
 	var ids []int64
 	for i := range engine.HotLineCap + 1 {
 		// Recently used, so only the cap can be the reason; the oldest use first.
-		ids = append(ids, addTierMemory(t, e, fmt.Sprintf("h%03d", i), fmt.Sprintf("Rule number %d: keep replies short and code first.", i),
-			engine.TierHot, engine.ScopeGlobal, tiersEpoch.Add(-time.Duration(200-i)*time.Hour)))
+		ids = append(ids, tierstest.AddMemory(t, e, fmt.Sprintf("h%03d", i), fmt.Sprintf("Rule number %d: keep replies short and code first.", i),
+			engine.TierHot, engine.ScopeGlobal, tierstest.Epoch.Add(-time.Duration(200-i)*time.Hour)))
 	}
-	r, err := curate.Heartbeat(ctx, e, curate.HeartbeatOptions{})
+	r, err := tiers.Heartbeat(ctx, e, tiers.HeartbeatOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -383,7 +356,7 @@ func TestHeartbeatProposesDemotionsForAHotTierOverItsCap(t *testing.T) {
 	if fmt.Sprint(got) != fmt.Sprint(ids[:3]) {
 		t.Fatalf("cap demotions = %v, want the three least recently used %v", got, ids[:3])
 	}
-	if r2, _ := curate.Heartbeat(ctx, e, curate.HeartbeatOptions{}); len(r2.Proposals) != 0 {
+	if r2, _ := tiers.Heartbeat(ctx, e, tiers.HeartbeatOptions{}); len(r2.Proposals) != 0 {
 		t.Fatalf("second heartbeat over cap proposed %+v", r2.Proposals)
 	}
 }
@@ -402,11 +375,11 @@ func (r *fixedReviewer) Review(_ context.Context, c engine.Correction) (engine.P
 
 func TestPromotionReviewerProposesWordingAndScope(t *testing.T) {
 	ctx := context.Background()
-	e, _ := openTiers(t)
+	e, _ := tierstest.Open(t)
 	saveLesson(t, e, "gofmt", "s04", "s10", "s16")
 	saveLesson(t, e, "bad", "s01", "s02", "s03")
 	good := &fixedReviewer{v: engine.PromotionVerdict{Verdict: "keep_warm", Wording: "Run gofmt before every commit.", Scope: "project:memtrace", Reason: "Go only", Confidence: 0.8}}
-	r, err := curate.Heartbeat(ctx, e, curate.HeartbeatOptions{Reviewer: good})
+	r, err := tiers.Heartbeat(ctx, e, tiers.HeartbeatOptions{Reviewer: good})
 	if err != nil || len(r.Proposals) != 2 || good.calls != 2 {
 		t.Fatalf("heartbeat = %+v, %v, %d calls", r, err, good.calls)
 	}
@@ -417,10 +390,10 @@ func TestPromotionReviewerProposesWordingAndScope(t *testing.T) {
 	}
 
 	// An answer that does not validate is needs_review, never an action.
-	e2, _ := openTiers(t)
+	e2, _ := tierstest.Open(t)
 	saveLesson(t, e2, "gofmt", "s04", "s10", "s16")
 	bad := &fixedReviewer{v: engine.PromotionVerdict{Verdict: "promote", Wording: "", Scope: "everywhere", Confidence: 3}}
-	r2, err := curate.Heartbeat(ctx, e2, curate.HeartbeatOptions{Reviewer: bad})
+	r2, err := tiers.Heartbeat(ctx, e2, tiers.HeartbeatOptions{Reviewer: bad})
 	if err != nil || len(r2.Proposals) != 1 || r2.Proposals[0].Status != engine.ProposalReview {
 		t.Fatalf("invalid review = %+v, %v; want needs_review", r2, err)
 	}
@@ -434,7 +407,7 @@ func TestPromotionReviewerProposesWordingAndScope(t *testing.T) {
 
 func TestReflectionRepeatedThreeTimesBecomesAPromotion(t *testing.T) {
 	ctx := context.Background()
-	e, _ := openTiers(t)
+	e, _ := tierstest.Open(t)
 	lessons := []string{"Read the failing test before editing code", "read failing tests before editing the code", "Before editing code, read the failing test"}
 	var key string
 	for i, l := range lessons {
@@ -451,7 +424,7 @@ func TestReflectionRepeatedThreeTimesBecomesAPromotion(t *testing.T) {
 	if c.Status != engine.CorrectionCandidate || !strings.HasPrefix(c.LessonKey, engine.ReflectionPrefix) || len(c.Occurrences) != 3 {
 		t.Fatalf("reflection lesson = %+v", c)
 	}
-	r, err := curate.Heartbeat(ctx, e, curate.HeartbeatOptions{})
+	r, err := tiers.Heartbeat(ctx, e, tiers.HeartbeatOptions{})
 	if err != nil || len(r.Proposals) != 1 || r.Proposals[0].LessonKey != key {
 		t.Fatalf("heartbeat = %+v, %v", r, err)
 	}

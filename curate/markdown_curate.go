@@ -4,8 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"memtrace/engine"
 	"time"
+
+	"memtrace/engine"
 )
 
 // Proposal kinds a Markdown import writes for the curator (seed 002: a
@@ -35,21 +36,23 @@ type mdProposal struct {
 	Line       int           `json:"line"`
 }
 
-func newMDProposal(kind string, memoryID int64, m *engine.Memory, en mdEntry, reason string, now time.Time) (*engine.Proposal, error) {
+// NewMDProposal is the add or move proposal of m read from line of a
+// tier file.
+func NewMDProposal(kind string, memoryID int64, m *engine.Memory, file string, line int, reason string, now time.Time) (*engine.Proposal, error) {
 	v := mdProposal{Content: m.Content, Kind: m.Kind, Type: m.Type, Importance: m.Importance, Scope: m.Scope,
-		Tier: m.Tier, Status: m.Status, File: en.file, Line: en.line}
+		Tier: m.Tier, Status: m.Status, File: file, Line: line}
 	raw, err := json.Marshal(v)
 	if err != nil {
-		return nil, fmt.Errorf("proposal of %s:%d: %w", en.file, en.line, err)
+		return nil, fmt.Errorf("proposal of %s:%d: %w", file, line, err)
 	}
 	return &engine.Proposal{Kind: kind, MemoryID: memoryID, Proposer: ProposerImport, Verdict: raw, TargetType: string(m.Tier),
 		Reason: reason, Confidence: 1, Status: engine.ProposalPending, CreatedAt: now}, nil
 }
 
-// openProposal reports whether a pending proposal of kind for memory id
+// OpenProposal reports whether a pending proposal of kind for memory id
 // (or, for id 0, with the same content) is already waiting, so that
 // importing the same files again proposes nothing twice.
-func openProposal(ctx context.Context, q engine.Queries, kind string, id int64, content string) (bool, error) {
+func OpenProposal(ctx context.Context, q engine.Queries, kind string, id int64, content string) (bool, error) {
 	ps, err := q.FindProposals(ctx, engine.ProposalFilter{Kind: kind, Status: engine.ProposalPending})
 	if err != nil {
 		return false, err

@@ -6,6 +6,7 @@ import (
 
 	"memtrace/curate"
 	"memtrace/engine"
+	"memtrace/internal/testdata/tierstest"
 )
 
 // A rejection is a batch: it lists in the history, and rolling it back
@@ -13,9 +14,9 @@ import (
 // approved) with the rejection's reason taken off.
 func TestRejectionRollsBackToThePriorStatus(t *testing.T) {
 	ctx := context.Background()
-	e, _ := openTiers(t)
+	e, _ := tierstest.Open(t)
 	st := e.Store()
-	id := addTierMemory(t, e, "k1", "Deploys go through staging first.", engine.TierWarm, engine.ScopeGlobal, tiersEpoch)
+	id := tierstest.AddMemory(t, e, "k1", "Deploys go through staging first.", engine.TierWarm, engine.ScopeGlobal, tierstest.Epoch)
 	var ids []int64
 	for _, status := range []string{engine.ProposalPending, engine.ProposalReview, engine.ProposalApproved} {
 		p := &engine.Proposal{Kind: engine.ProposalQuarantine, MemoryID: id, Proposer: engine.ProposerJudge,
@@ -67,9 +68,9 @@ func TestRejectionRollsBackToThePriorStatus(t *testing.T) {
 // Rejecting a proposal that is applied refuses and writes nothing.
 func TestRejectRefusesAnAppliedProposal(t *testing.T) {
 	ctx := context.Background()
-	e, _ := openTiers(t)
+	e, _ := tierstest.Open(t)
 	st := e.Store()
-	id := addTierMemory(t, e, "k1", "x", engine.TierWarm, engine.ScopeGlobal, tiersEpoch)
+	id := tierstest.AddMemory(t, e, "k1", "x", engine.TierWarm, engine.ScopeGlobal, tierstest.Epoch)
 	open := &engine.Proposal{Kind: engine.ProposalQuarantine, MemoryID: id, Proposer: engine.ProposerJudge, Status: engine.ProposalPending}
 	done := &engine.Proposal{Kind: engine.ProposalQuarantine, MemoryID: id, Proposer: engine.ProposerJudge, Status: engine.ProposalApplied}
 	for _, p := range []*engine.Proposal{open, done} {

@@ -3,9 +3,10 @@ package curate
 import (
 	"context"
 	"fmt"
-	"memtrace/engine"
 	"strings"
 	"time"
+
+	"memtrace/engine"
 )
 
 // ProposalWithdrawn is the status of a proposal an approval made moot (see
@@ -68,4 +69,23 @@ func reviveWithdrawn(ctx context.Context, q engine.Queries, batch string) error 
 		}
 	}
 	return nil
+}
+
+// ProposalsConflict reports whether open proposals of kinds a and b on the
+// same memory fight each other (see tiers.HeartbeatHelp).
+func ProposalsConflict(a, b string) bool {
+	if a == b || a == engine.ProposalQuarantine || b == engine.ProposalQuarantine {
+		return true
+	}
+	move := func(k string) bool { return k == engine.ProposalDemote || k == engine.ProposalArchive }
+	change := func(k string) bool {
+		return k == engine.ProposalPromote || k == engine.ProposalRetype || k == engine.ProposalRestore
+	}
+	switch {
+	case move(a) && (move(b) || change(b)), move(b) && change(a):
+		return true
+	case (a == engine.ProposalRetype && (b == engine.ProposalKeep || b == engine.ProposalRestore)) || (b == engine.ProposalRetype && (a == engine.ProposalKeep || a == engine.ProposalRestore)):
+		return true
+	}
+	return false
 }

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"memtrace/curate"
 	"memtrace/engine"
+	"memtrace/tiers"
 )
 
 // readTree reads every file of an export, by relative path.
@@ -47,7 +47,7 @@ func TestMarkdownExportKeepsFormerFactsInTheArchive(t *testing.T) {
 		t.Fatalf("setup: #%d not superseded by #%d", old.MemoryID, up.MemoryID)
 	}
 	dir := t.TempDir()
-	if _, err := curate.ExportMarkdown(ctx, e, dir); err != nil {
+	if _, err := tiers.ExportMarkdown(ctx, e, dir); err != nil {
 		t.Fatal(err)
 	}
 	files := readTree(t, dir)
@@ -66,7 +66,7 @@ func TestMarkdownExportKeepsFormerFactsInTheArchive(t *testing.T) {
 		t.Errorf("WARM.md lacks the current fact:\n%s", files["WARM.md"])
 	}
 
-	res, err := curate.ImportMarkdown(ctx, e, dir)
+	res, err := tiers.ImportMarkdown(ctx, e, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +78,7 @@ func TestMarkdownExportKeepsFormerFactsInTheArchive(t *testing.T) {
 		t.Fatalf("after import: %+v, want it as before (superseded by #%d)", after, up.MemoryID)
 	}
 	dir2 := t.TempDir()
-	if _, err := curate.ExportMarkdown(ctx, e, dir2); err != nil {
+	if _, err := tiers.ExportMarkdown(ctx, e, dir2); err != nil {
 		t.Fatal(err)
 	}
 	again := readTree(t, dir2)
@@ -97,7 +97,7 @@ func TestMarkdownExportKeepsFormerFactsInTheArchive(t *testing.T) {
 		}
 	}
 	fresh := openCaptureEngine(t, nil)
-	res, err = curate.ImportMarkdown(ctx, fresh, dir)
+	res, err = tiers.ImportMarkdown(ctx, fresh, dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,10 +10,10 @@ import (
 	"testing"
 	"time"
 
-	"memtrace/curate"
 	"memtrace/engine"
 	"memtrace/internal/testdata/storetest"
 	"memtrace/store"
+	"memtrace/tiers"
 )
 
 // demoLessons is the demo conversation captured through the real pipeline
@@ -47,7 +47,7 @@ func demoLessons(t *testing.T) (*engine.Engine, *store.DB, func() time.Time) {
 	if _, err := e.CaptureBatch(ctx, msgs); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := curate.Heartbeat(ctx, e, curate.HeartbeatOptions{}); err != nil {
+	if _, err := tiers.Heartbeat(ctx, e, tiers.HeartbeatOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	return e, db, now

@@ -3,6 +3,7 @@ package ui
 import (
 	"memtrace/curate"
 	"memtrace/engine"
+	"memtrace/tiers"
 )
 
 // The Curate tab's queues: which proposals are open, under which queue,
@@ -57,7 +58,7 @@ func (p curatePane) queue() []*engine.Proposal {
 	}
 	// The most consequential first (the heartbeat's score: importance ×
 	// (1 + reach)); proposals without a score keep their order.
-	curate.SortProposalsByScore(out)
+	tiers.SortProposalsByScore(out)
 	return out
 }
 

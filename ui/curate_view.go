@@ -8,6 +8,7 @@ import (
 	"memtrace/curate"
 	"memtrace/engine"
 	"memtrace/engine/safetext"
+	"memtrace/tiers"
 )
 
 // curateDetailLines is the height of the selected proposal's detail.
@@ -336,7 +337,7 @@ func (p curatePane) evidence(pr *engine.Proposal) []string {
 		}
 		return out
 	}
-	if ev, ok := curate.ParseLifecycleEvidence(pr); ok {
+	if ev, ok := tiers.ParseLifecycleEvidence(pr); ok {
 		line := fmt.Sprintf("rule %s · last used %s · used %d time(s) · importance %.2f · forecast %s · reach %d · score %.2f",
 			ev.Rule, ev.LastUse.UTC().Format("2006-01-02"), ev.AccessCount, ev.Importance, ev.ForgetAt.UTC().Format("2006-01-02"), ev.Reach, ev.Score)
 		if ev.Vital {

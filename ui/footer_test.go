@@ -10,7 +10,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"memtrace/curate"
+	"memtrace/tiers"
 )
 
 // footerMode is a state of the UI whose footer and ? overlay are checked.
@@ -51,7 +51,7 @@ func tabTo(title string) func(t *testing.T, m Model) Model {
 func TestFooterKeysAct(t *testing.T) {
 	clipEnv(t, "xterm", "")
 	eng, db := openDemo(t)
-	if _, err := curate.Heartbeat(context.Background(), eng, curate.HeartbeatOptions{At: demoNow}); err != nil {
+	if _, err := tiers.Heartbeat(context.Background(), eng, tiers.HeartbeatOptions{At: demoNow}); err != nil {
 		t.Fatal(err)
 	}
 	for _, size := range [][2]int{{120, 40}, {80, 24}} {

@@ -11,6 +11,7 @@ import (
 	"memtrace/curate"
 	"memtrace/engine"
 	"memtrace/engine/safetext"
+	"memtrace/tiers"
 )
 
 func TestFitHeader(t *testing.T) {
@@ -55,7 +56,7 @@ func TestFitHeader(t *testing.T) {
 func TestHeadersKeepTheirCounts(t *testing.T) {
 	eng, db := openDemo(t)
 	ctx := context.Background()
-	if _, err := curate.Heartbeat(ctx, eng, curate.HeartbeatOptions{At: demoNow}); err != nil {
+	if _, err := tiers.Heartbeat(ctx, eng, tiers.HeartbeatOptions{At: demoNow}); err != nil {
 		t.Fatal(err)
 	}
 	if n, err := curate.DecideProposals(ctx, db, []int64{4}, engine.ProposalApproved, "curator", demoNow); err != nil || n != 1 {

@@ -10,14 +10,15 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
+
 	// Our own package golden is the probe runner; this is charm's
 	// golden-file helper (bubbles' table tests use it). It registers the
 	// -update flag, so this test binary must not register another.
 	charmgolden "github.com/charmbracelet/x/exp/golden"
 
-	"memtrace/curate"
 	"memtrace/engine"
 	"memtrace/store"
+	"memtrace/tiers"
 )
 
 // TestRenderGolden renders every tab on the demo database at its pinned
@@ -33,7 +34,7 @@ import (
 // screen is taken), so they are the same on every run.
 func TestRenderGolden(t *testing.T) {
 	eng, db := openDemo(t)
-	if _, err := curate.Heartbeat(context.Background(), eng, curate.HeartbeatOptions{At: demoNow}); err != nil {
+	if _, err := tiers.Heartbeat(context.Background(), eng, tiers.HeartbeatOptions{At: demoNow}); err != nil {
 		t.Fatal(err)
 	}
 	for _, size := range [][2]int{{80, 24}, {120, 40}} {

@@ -9,9 +9,9 @@ import (
 	"sort"
 	"time"
 
-	"memtrace/curate"
 	"memtrace/engine"
 	"memtrace/store"
+	"memtrace/tiers"
 )
 
 // DemoConversation is the bilingual demo conversation (testdata/demo.jsonl).
@@ -94,7 +94,7 @@ func buildDemo(e *env) error {
 	}
 	// One heartbeat pass at the demo's now, so the Curate tab opens on what a
 	// curator would find: the lessons seen three times, and what went unused.
-	hb, err := curate.Heartbeat(e.ctx, eng, curate.HeartbeatOptions{At: now})
+	hb, err := tiers.Heartbeat(e.ctx, eng, tiers.HeartbeatOptions{At: now})
 	if err != nil {
 		return err
 	}

@@ -9,9 +9,9 @@ import (
 	"strings"
 	"time"
 
-	"memtrace/curate"
 	"memtrace/engine"
 	"memtrace/engine/judge"
+	"memtrace/tiers"
 )
 
 // cmdHelp runs `memtrace help [TOPIC]`: the command list, a topic (decay,
@@ -61,7 +61,7 @@ func cmdHelp(fs *flag.FlagSet) runFunc {
 func helpTopics() map[string]string {
 	return map[string]string{
 		"decay":     engine.DecayHelp,
-		"heartbeat": curate.HeartbeatHelp,
+		"heartbeat": tiers.HeartbeatHelp,
 		"stages":    stagesHelp,
 		"json":      recallJSONHelp(),
 		"judge":     judgeSchemasHelp(),

@@ -12,6 +12,7 @@ import (
 	"memtrace/engine"
 	"memtrace/engine/safetext"
 	"memtrace/store"
+	"memtrace/tiers"
 )
 
 // assertAligned checks a CLI table: the header line holds lastTitle, and
@@ -124,7 +125,7 @@ func TestCLITablesAlignKorean(t *testing.T) {
 	assertAligned(t, out, "REASON", "잡담: 정보 없음", "unused for 90 days")
 
 	var b bytes.Buffer
-	printHeartbeat(&b, &curate.HeartbeatReport{At: time.Date(2026, 6, 1, 9, 0, 0, 0, time.UTC), Proposals: []curate.HeartbeatProposal{
+	printHeartbeat(&b, &tiers.HeartbeatReport{At: time.Date(2026, 6, 1, 9, 0, 0, 0, time.UTC), Proposals: []tiers.HeartbeatProposal{
 		{ID: 7, Kind: engine.ProposalPromote, LessonKey: "커밋-전-gofmt", Reason: "교훈 3회 반복"},
 		{ID: 12, Kind: engine.ProposalDemote, MemoryID: 4, Reason: "unused for 30 days"},
 	}})

@@ -4,8 +4,8 @@ import (
 	"flag"
 	"fmt"
 
-	"memtrace/curate"
 	"memtrace/engine/safetext"
+	"memtrace/tiers"
 )
 
 // cmdExportMD writes the Markdown tiers: `memtrace export md DIR [--json]`.
@@ -21,7 +21,7 @@ func cmdExportMD(fs *flag.FlagSet) runFunc {
 			return err
 		}
 		defer closeDB()
-		res, err := curate.ExportMarkdown(e.ctx, eng, dir)
+		res, err := tiers.ExportMarkdown(e.ctx, eng, dir)
 		if err != nil {
 			return err
 		}

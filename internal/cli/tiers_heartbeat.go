@@ -6,10 +6,10 @@ import (
 	"io"
 	"time"
 
-	"memtrace/curate"
 	"memtrace/engine"
 	"memtrace/engine/judge"
 	"memtrace/engine/safetext"
+	"memtrace/tiers"
 )
 
 func cmdHeartbeat(fs *flag.FlagSet) runFunc {
@@ -20,7 +20,7 @@ func cmdHeartbeat(fs *flag.FlagSet) runFunc {
 	review := fs.Bool("review", false, "have the local Ollama judge review each new promotion candidate first")
 	model := fs.String("model", judgeModelFromEnv(), "judge `MODEL` for --review (default $MEMTRACE_JUDGE_MODEL)")
 	timeout := fs.Duration("timeout", 60*time.Second, "judge timeout per call for --review")
-	maxShare := fs.Float64("max-share", curate.DefaultMaxShare, "the age rules keep at most this `SHARE` (0..1) of the active memories waiting (see memtrace help heartbeat)")
+	maxShare := fs.Float64("max-share", tiers.DefaultMaxShare, "the age rules keep at most this `SHARE` (0..1) of the active memories waiting (see memtrace help heartbeat)")
 	return func(e *env, args []string) error {
 		if len(args) > 0 {
 			return usageError{fmt.Sprintf("unexpected argument %q", args[0])}
@@ -52,7 +52,7 @@ func cmdHeartbeat(fs *flag.FlagSet) runFunc {
 			if err := eng.Refresh(e.ctx); err != nil {
 				return err
 			}
-			rep, err := curate.Heartbeat(e.ctx, eng, curate.HeartbeatOptions{At: when, Reviewer: reviewer, DryRun: *dry, MaxShare: *maxShare})
+			rep, err := tiers.Heartbeat(e.ctx, eng, tiers.HeartbeatOptions{At: when, Reviewer: reviewer, DryRun: *dry, MaxShare: *maxShare})
 			if err != nil {
 				return err
 			}
@@ -75,7 +75,7 @@ func cmdHeartbeat(fs *flag.FlagSet) runFunc {
 	}
 }
 
-func printHeartbeat(w io.Writer, r *curate.HeartbeatReport) {
+func printHeartbeat(w io.Writer, r *tiers.HeartbeatReport) {
 	verb := "new proposals"
 	if r.DryRun {
 		verb = "proposals due (dry run: nothing written)"
@@ -115,7 +115,7 @@ func printHeartbeat(w io.Writer, r *curate.HeartbeatReport) {
 }
 
 // heartbeatEvidence is a lifecycle proposal's evidence on one line.
-func heartbeatEvidence(ev *curate.LifecycleEvidence) string {
+func heartbeatEvidence(ev *tiers.LifecycleEvidence) string {
 	if ev == nil {
 		return "-"
 	}

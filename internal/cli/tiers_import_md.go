@@ -4,7 +4,7 @@ import (
 	"flag"
 	"fmt"
 
-	"memtrace/curate"
+	"memtrace/tiers"
 )
 
 // importMarkdown reads the Markdown tiers back: `memtrace import md DIR
@@ -19,7 +19,7 @@ func importMarkdown(fs *flag.FlagSet) runFunc {
 		// Like ingest, an import into a new path creates the database:
 		// the tiers can be restored onto a new machine. A directory with
 		// no tier files creates nothing.
-		if err := curate.CheckTierDir(dir); err != nil {
+		if err := tiers.CheckTierDir(dir); err != nil {
 			return err
 		}
 		eng, closeDB, err := openOrCreate(e)
@@ -27,7 +27,7 @@ func importMarkdown(fs *flag.FlagSet) runFunc {
 			return err
 		}
 		defer closeDB()
-		res, err := curate.ImportMarkdown(e.ctx, eng, dir)
+		res, err := tiers.ImportMarkdown(e.ctx, eng, dir)
 		if err != nil {
 			return err
 		}

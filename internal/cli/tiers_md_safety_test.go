@@ -10,6 +10,7 @@ import (
 
 	"memtrace/curate"
 	"memtrace/engine"
+	"memtrace/tiers"
 )
 
 // mdDB is a database with a HOT rule, two WARM memories of a project, an
@@ -115,13 +116,13 @@ func TestImportMarkdownRefusesSymlinks(t *testing.T) {
 	}
 }
 
-func importMD(t *testing.T, db, dir string) curate.MarkdownImport {
+func importMD(t *testing.T, db, dir string) tiers.MarkdownImport {
 	t.Helper()
 	code, out, errOut := runMemtrace(t, "", "--db", db, "import", "md", dir, "--json")
 	if code != 0 {
 		t.Fatalf("import md = %d %s", code, errOut)
 	}
-	var r curate.MarkdownImport
+	var r tiers.MarkdownImport
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatal(err)
 	}
@@ -179,7 +180,7 @@ func TestImportMarkdownIsCuratedAndIdempotent(t *testing.T) {
 	os.WriteFile(proj, []byte(strings.Join(kept, "\n")), 0o644)
 	os.WriteFile(filepath.Join(dir, "HOT.md"), []byte(hot+w1+"\n- Never force-push to main.\n"), 0o644)
 
-	var first curate.MarkdownImport
+	var first tiers.MarkdownImport
 	for i := range 3 {
 		r := importMD(t, db, dir)
 		if i == 0 {

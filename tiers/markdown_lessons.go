@@ -1,4 +1,4 @@
-package curate
+package tiers
 
 import (
 	"bufio"
@@ -6,10 +6,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"memtrace/engine"
 	"strconv"
 	"strings"
 	"time"
+
+	"memtrace/curate"
+	"memtrace/engine"
 )
 
 // corrections.md read back: lesson titles, counts and occurrences, and their import.
@@ -132,7 +134,7 @@ func importLesson(ctx context.Context, e *engine.Engine, q engine.Queries, l *en
 					if err != nil {
 						return 0, "", err
 					}
-					p.Proposer, p.CreatedAt = ProposerImport, now
+					p.Proposer, p.CreatedAt = curate.ProposerImport, now
 					p.Reason = fmt.Sprintf("Count of lesson %q edited %d→%d in corrections.md", c.LessonKey, old, l.Count)
 					if err := q.InsertProposal(ctx, p); err != nil {
 						return 0, "", err

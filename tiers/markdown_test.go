@@ -1,7 +1,6 @@
-package curate_test
+package tiers_test
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -14,47 +13,9 @@ import (
 
 	"memtrace/curate"
 	"memtrace/engine"
+	"memtrace/internal/testdata/tierstest"
+	"memtrace/tiers"
 )
-
-type tierLabels struct {
-	Noise        []string            `json:"noise"`
-	NoiseReason  map[string]string   `json:"noise_reason"`
-	Preferences  []string            `json:"preferences"`
-	MustKeep     []string            `json:"must_keep"`
-	Episodes     []string            `json:"episodes"`
-	NoiseInfo    []string            `json:"noise_with_info"`
-	Corrections  map[string][]string `json:"corrections"`
-	LessonStatus map[string]string   `json:"lesson_status"`
-	NotLessons   []string            `json:"not_lessons"`
-}
-
-func readTierDemo(t *testing.T) ([]engine.Message, tierLabels) {
-	t.Helper()
-	f, err := os.Open("../testdata/demo.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var msgs []engine.Message
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		var m engine.Message
-		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
-			t.Fatal(err)
-		}
-		msgs = append(msgs, m)
-	}
-	raw, err := os.ReadFile("../testdata/demo_labels.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var l tierLabels
-	if err := json.Unmarshal(raw, &l); err != nil {
-		t.Fatal(err)
-	}
-	return msgs, l
-}
 
 // seedDemoTiers stores the demo's must-keep messages as a curated DB would
 // hold them: preferences in HOT, project talk in its project's WARM file,
@@ -62,7 +23,7 @@ func readTierDemo(t *testing.T) ([]engine.Message, tierLabels) {
 func seedDemoTiers(t *testing.T, e *engine.Engine) {
 	t.Helper()
 	ctx := context.Background()
-	msgs, l := readTierDemo(t)
+	msgs, l := tierstest.ReadDemo(t)
 	keep := map[string]bool{}
 	for _, id := range l.MustKeep {
 		keep[id] = true
@@ -137,14 +98,14 @@ func sameTierTree(t *testing.T, a, b map[string][]byte) {
 
 func TestMarkdownExportImportExportIsByteIdentical(t *testing.T) {
 	ctx := context.Background()
-	e, clk := openTiers(t)
+	e, clk := tierstest.Open(t)
 	seedDemoTiers(t, e)
 	// Text that must survive a line-based format: a line break, a
 	// backslash, a tab and a terminal escape.
-	tricky := addTierMemory(t, e, "tricky", "first line\nsecond \\ line\twith \x1b[2J escape <!-- mt {\"id\":1} -->", engine.TierWarm, "domain:code", tiersEpoch)
+	tricky := tierstest.AddMemory(t, e, "tricky", "first line\nsecond \\ line\twith \x1b[2J escape <!-- mt {\"id\":1} -->", engine.TierWarm, "domain:code", tierstest.Epoch)
 
 	dir1 := t.TempDir()
-	exp, err := curate.ExportMarkdown(ctx, e, dir1)
+	exp, err := tiers.ExportMarkdown(ctx, e, dir1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,7 +141,7 @@ func TestMarkdownExportImportExportIsByteIdentical(t *testing.T) {
 		}
 	}
 
-	res, err := curate.ImportMarkdown(ctx, e, dir1)
+	res, err := tiers.ImportMarkdown(ctx, e, dir1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,7 +149,7 @@ func TestMarkdownExportImportExportIsByteIdentical(t *testing.T) {
 		t.Fatalf("re-importing an unchanged export changed things: %+v", res)
 	}
 	dir2 := t.TempDir()
-	if _, err := curate.ExportMarkdown(ctx, e, dir2); err != nil {
+	if _, err := tiers.ExportMarkdown(ctx, e, dir2); err != nil {
 		t.Fatal(err)
 	}
 	sameTierTree(t, tree1, readTierTree(t, dir2))
@@ -197,7 +158,7 @@ func TestMarkdownExportImportExportIsByteIdentical(t *testing.T) {
 	}
 
 	// A curator edits HOT.md: one rule reworded, one line added by hand.
-	clk.t = tiersEpoch.Add(time.Hour)
+	clk.T = tierstest.Epoch.Add(time.Hour)
 	hotPath := filepath.Join(dir1, "HOT.md")
 	lines := strings.Split(string(tree1["HOT.md"]), "\n")
 	first := lines[2]
@@ -211,7 +172,7 @@ func TestMarkdownExportImportExportIsByteIdentical(t *testing.T) {
 	if err := os.WriteFile(hotPath, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	res, err = curate.ImportMarkdown(ctx, e, dir1)
+	res, err = tiers.ImportMarkdown(ctx, e, dir1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -248,7 +209,7 @@ func TestMarkdownExportImportExportIsByteIdentical(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	res, err = curate.ImportMarkdown(ctx, e, dir2)
+	res, err = tiers.ImportMarkdown(ctx, e, dir2)
 	if err != nil || len(res.Skipped) != 1 || !strings.HasPrefix(res.Skipped[0], "domains/code.md:3: memory") {
 		t.Fatalf("import over a quarantined memory = %+v, %v", res, err)
 	}

@@ -1,4 +1,4 @@
-package curate
+package tiers
 
 import (
 	"bufio"
@@ -8,11 +8,13 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"memtrace/engine"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
+
+	"memtrace/curate"
+	"memtrace/engine"
 )
 
 // MarkdownImport reports an import of the Markdown tiers.
@@ -145,12 +147,12 @@ func ImportMarkdown(ctx context.Context, e *engine.Engine, dir string) (*Markdow
 				if seen[id] {
 					continue
 				}
-				if open, err := openProposal(ctx, q, engine.ProposalQuarantine, id, ""); err != nil {
+				if open, err := curate.OpenProposal(ctx, q, engine.ProposalQuarantine, id, ""); err != nil {
 					return err
 				} else if open {
 					continue
 				}
-				p := &engine.Proposal{Kind: engine.ProposalQuarantine, MemoryID: id, Proposer: ProposerImport, Confidence: 1,
+				p := &engine.Proposal{Kind: engine.ProposalQuarantine, MemoryID: id, Proposer: curate.ProposerImport, Confidence: 1,
 					Status: engine.ProposalPending, CreatedAt: now, Reason: fmt.Sprintf("its line was deleted from %s", sc.File)}
 				if err := q.InsertProposal(ctx, p); err != nil {
 					return err
@@ -319,10 +321,10 @@ func importEntry(ctx context.Context, e *engine.Engine, q engine.Queries, en mdE
 		if en.file == "HOT.md" {
 			// HOT is always loaded: a person's new line waits for the
 			// curator as a proposal, like every promotion.
-			if open, err := openProposal(ctx, q, ProposalAdd, 0, nm.Content); err != nil || open {
+			if open, err := curate.OpenProposal(ctx, q, curate.ProposalAdd, 0, nm.Content); err != nil || open {
 				return "unchanged", 0, err
 			}
-			p, err := newMDProposal(ProposalAdd, 0, nm, en, fmt.Sprintf("written by hand into HOT.md line %d: a HOT %s", en.line, nm.Type), now)
+			p, err := curate.NewMDProposal(curate.ProposalAdd, 0, nm, en.file, en.line, fmt.Sprintf("written by hand into HOT.md line %d: a HOT %s", en.line, nm.Type), now)
 			if err != nil {
 				return "", 0, err
 			}
@@ -345,10 +347,10 @@ func importEntry(ctx context.Context, e *engine.Engine, q engine.Queries, en mdE
 	if from := engine.TierFile(m); from != "" && from != en.file {
 		want := *m
 		en.apply(&want)
-		if open, err := openProposal(ctx, q, ProposalMove, m.ID, ""); err != nil || open {
+		if open, err := curate.OpenProposal(ctx, q, curate.ProposalMove, m.ID, ""); err != nil || open {
 			return "unchanged", m.ID, err
 		}
-		p, err := newMDProposal(ProposalMove, m.ID, &want, en, fmt.Sprintf("its line moved from %s to %s:%d", from, en.file, en.line), now)
+		p, err := curate.NewMDProposal(curate.ProposalMove, m.ID, &want, en.file, en.line, fmt.Sprintf("its line moved from %s to %s:%d", from, en.file, en.line), now)
 		if err != nil {
 			return "", m.ID, err
 		}

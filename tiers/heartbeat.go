@@ -1,12 +1,14 @@
-package curate
+package tiers
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"memtrace/engine"
 	"sort"
 	"time"
+
+	"memtrace/curate"
+	"memtrace/engine"
 )
 
 // HeartbeatOptions configure one heartbeat pass.
@@ -192,7 +194,7 @@ func (ix proposalIndex) add(id int64, kind string) {
 // new one of kind.
 func (ix proposalIndex) blocks(id int64, kind string) bool {
 	for k := range ix.memOpen[id] {
-		if ProposalsConflict(k, kind) {
+		if curate.ProposalsConflict(k, kind) {
 			return true
 		}
 	}

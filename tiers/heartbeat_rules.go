@@ -1,12 +1,13 @@
-package curate
+package tiers
 
 import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"memtrace/engine"
 	"sort"
 	"time"
+
+	"memtrace/engine"
 )
 
 // The heartbeat's lifecycle rules (seed 002 read with seed 003's forgetting
@@ -95,25 +96,6 @@ func Vital(m *engine.Memory) bool {
 		return true
 	case "preference":
 		return m.Importance >= VitalPreferenceImportance
-	}
-	return false
-}
-
-// ProposalsConflict reports whether open proposals of kinds a and b on the
-// same memory fight each other (see HeartbeatHelp).
-func ProposalsConflict(a, b string) bool {
-	if a == b || a == engine.ProposalQuarantine || b == engine.ProposalQuarantine {
-		return true
-	}
-	move := func(k string) bool { return k == engine.ProposalDemote || k == engine.ProposalArchive }
-	change := func(k string) bool {
-		return k == engine.ProposalPromote || k == engine.ProposalRetype || k == engine.ProposalRestore
-	}
-	switch {
-	case move(a) && (move(b) || change(b)), move(b) && change(a):
-		return true
-	case (a == engine.ProposalRetype && (b == engine.ProposalKeep || b == engine.ProposalRestore)) || (b == engine.ProposalRetype && (a == engine.ProposalKeep || a == engine.ProposalRestore)):
-		return true
 	}
 	return false
 }

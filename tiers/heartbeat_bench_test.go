@@ -1,4 +1,4 @@
-package curate_test
+package tiers_test
 
 import (
 	"context"
@@ -6,9 +6,10 @@ import (
 	"testing"
 	"time"
 
-	"memtrace/curate"
 	"memtrace/engine"
 	"memtrace/internal/testdata/storetest"
+	"memtrace/internal/testdata/tierstest"
+	"memtrace/tiers"
 )
 
 // BenchmarkHeartbeatPass measures a heartbeat pass over 10,000 memories
@@ -16,9 +17,9 @@ import (
 // and an export of the Markdown tiers.
 func BenchmarkHeartbeatPass(b *testing.B) {
 	ctx := context.Background()
-	c := &tierClock{t: tiersEpoch}
-	db := storetest.MustOpenClock(b, c.now)
-	e, err := engine.Open(ctx, engine.Options{Store: db, Now: c.now})
+	c := &tierstest.Clock{T: tierstest.Epoch}
+	db := storetest.MustOpenClock(b, c.Now)
+	e, err := engine.Open(ctx, engine.Options{Store: db, Now: c.Now})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -26,7 +27,7 @@ func BenchmarkHeartbeatPass(b *testing.B) {
 	err = e.Update(ctx, func(q engine.Queries) error {
 		for i := range n {
 			m := &engine.Memory{Key: fmt.Sprintf("b%05d", i), Content: fmt.Sprintf("memory %d about project %d and its conventions", i, i%7),
-				Scope: engine.ProjectScope(fmt.Sprintf("p%d", i%7)), CreatedAt: tiersEpoch.Add(-time.Duration(i%120) * 24 * time.Hour)}
+				Scope: engine.ProjectScope(fmt.Sprintf("p%d", i%7)), CreatedAt: tierstest.Epoch.Add(-time.Duration(i%120) * 24 * time.Hour)}
 			if err := e.PrepareMemory(ctx, m); err != nil {
 				return err
 			}
@@ -39,12 +40,12 @@ func BenchmarkHeartbeatPass(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	if _, err := curate.Heartbeat(ctx, e, curate.HeartbeatOptions{}); err != nil {
+	if _, err := tiers.Heartbeat(ctx, e, tiers.HeartbeatOptions{}); err != nil {
 		b.Fatal(err)
 	}
 	b.Run("heartbeat", func(b *testing.B) {
 		for b.Loop() {
-			r, err := curate.Heartbeat(ctx, e, curate.HeartbeatOptions{})
+			r, err := tiers.Heartbeat(ctx, e, tiers.HeartbeatOptions{})
 			if err != nil || len(r.Proposals) != 0 {
 				b.Fatalf("steady-state pass proposed %d (%v)", len(r.Proposals), err)
 			}
@@ -53,7 +54,7 @@ func BenchmarkHeartbeatPass(b *testing.B) {
 	b.Run("export-md", func(b *testing.B) {
 		dir := b.TempDir()
 		for b.Loop() {
-			if _, err := curate.ExportMarkdown(ctx, e, dir); err != nil {
+			if _, err := tiers.ExportMarkdown(ctx, e, dir); err != nil {
 				b.Fatal(err)
 			}
 		}

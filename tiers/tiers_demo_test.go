@@ -1,4 +1,4 @@
-package curate_test
+package tiers_test
 
 import (
 	"context"
@@ -11,15 +11,17 @@ import (
 
 	"memtrace/curate"
 	"memtrace/engine"
+	"memtrace/internal/testdata/tierstest"
+	"memtrace/tiers"
 )
 
 // ingestDemo builds the demo DB through the capture pipeline, with the
 // clock at the day after the conversation ends.
-func ingestTierDemo(t *testing.T) (*engine.Engine, tierLabels) {
+func ingestTierDemo(t *testing.T) (*engine.Engine, tierstest.Labels) {
 	t.Helper()
-	e, clk := openTiers(t)
-	msgs, l := readTierDemo(t)
-	clk.t = msgs[len(msgs)-1].At.Add(24 * time.Hour)
+	e, clk := tierstest.Open(t)
+	msgs, l := tierstest.ReadDemo(t)
+	clk.T = msgs[len(msgs)-1].At.Add(24 * time.Hour)
 	if _, err := e.CaptureBatch(context.Background(), msgs); err != nil {
 		t.Fatal(err)
 	}
@@ -29,7 +31,7 @@ func ingestTierDemo(t *testing.T) (*engine.Engine, tierLabels) {
 func TestDemoHeartbeatProposesExactlyTheRepeatedLessons(t *testing.T) {
 	ctx := context.Background()
 	e, l := ingestTierDemo(t)
-	r, err := curate.Heartbeat(ctx, e, curate.HeartbeatOptions{})
+	r, err := tiers.Heartbeat(ctx, e, tiers.HeartbeatOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +74,7 @@ func TestDemoHeartbeatProposesExactlyTheRepeatedLessons(t *testing.T) {
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("promotion proposals carry occurrences\n got  %v\n want %v", got, want)
 	}
-	r2, err := curate.Heartbeat(ctx, e, curate.HeartbeatOptions{})
+	r2, err := tiers.Heartbeat(ctx, e, tiers.HeartbeatOptions{})
 	if err != nil || len(r2.Proposals) != 0 {
 		t.Fatalf("second heartbeat on the demo proposed %d more (%v)", len(r2.Proposals), err)
 	}
@@ -83,7 +85,7 @@ func TestDemoMarkdownExportFitsHOTAndRoundTrips(t *testing.T) {
 	e, _ := ingestTierDemo(t)
 	// Promote every proposed lesson, as a curator would, so HOT.md holds
 	// rules as well as what capture put there.
-	r, err := curate.Heartbeat(ctx, e, curate.HeartbeatOptions{})
+	r, err := tiers.Heartbeat(ctx, e, tiers.HeartbeatOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +102,7 @@ func TestDemoMarkdownExportFitsHOTAndRoundTrips(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir1 := t.TempDir()
-	if _, err := curate.ExportMarkdown(ctx, e, dir1); err != nil {
+	if _, err := tiers.ExportMarkdown(ctx, e, dir1); err != nil {
 		t.Fatal(err)
 	}
 	tree1 := readTierTree(t, dir1)
@@ -108,7 +110,7 @@ func TestDemoMarkdownExportFitsHOTAndRoundTrips(t *testing.T) {
 	if hot > engine.HotLineCap || hot < 2+len(promos) {
 		t.Fatalf("HOT.md has %d lines (cap %d, %d promoted rules):\n%s", hot, engine.HotLineCap, len(promos), tree1["HOT.md"])
 	}
-	res, err := curate.ImportMarkdown(ctx, e, dir1)
+	res, err := tiers.ImportMarkdown(ctx, e, dir1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +118,7 @@ func TestDemoMarkdownExportFitsHOTAndRoundTrips(t *testing.T) {
 		t.Fatalf("re-import of the demo export changed %+v", res)
 	}
 	dir2 := t.TempDir()
-	if _, err := curate.ExportMarkdown(ctx, e, dir2); err != nil {
+	if _, err := tiers.ExportMarkdown(ctx, e, dir2); err != nil {
 		t.Fatal(err)
 	}
 	sameTierTree(t, tree1, readTierTree(t, dir2))
