@@ -143,6 +143,9 @@ func runBatch(m Model, arg string) (Model, tea.Cmd, error) {
 		if len(names) == 0 {
 			return m, nil, errors.New("the batch history is empty (or still loading): nothing was applied yet")
 		}
+		if engine.ErrorCode(err) != engine.ENOTFOUND {
+			return m, nil, fmt.Errorf("batch: %w", err) // a prefix of several batches
+		}
 		return m, nil, fmt.Errorf("batch: no batch %q in the history: :batch <tab> lists them", arg)
 	}
 	cp = cp.enterMode(modeHistory)
