@@ -34,7 +34,8 @@ func (w When) From(base time.Time) time.Time {
 // a date ("2026-06-01", midnight UTC) or an RFC 3339 time. Every entry
 // point that takes a time uses it, through ParseAt or directly: recall,
 // compare and forecast --at, golden run --at, heartbeat --at, the golden
-// YAML's defaults.at and probe at, and the TUI's typed time override.
+// YAML's defaults.at and probe at, the TUI's typed time override and MCP's
+// memory_capture at.
 func ParseWhen(s string) (When, error) {
 	s = strings.TrimSpace(s)
 	switch {

@@ -45,7 +45,7 @@ func oneOf(vs ...string) bound {
 		}
 	}
 }
-func format(f string) bound { return func(p *jsonschema.Schema) { p.Format = f } }
+func describe(d string) bound { return func(p *jsonschema.Schema) { p.Description = d } }
 
 // inputSchema infers In's schema (types, descriptions, required) and adds
 // the bounds the reflection cannot know.

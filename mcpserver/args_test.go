@@ -79,7 +79,7 @@ func TestToolArgumentErrorsNameTheField(t *testing.T) {
 		{ToolCapture, map[string]any{"text": "I live in Busan.", "role": "system"}, `role "system" is not accepted`},
 		{ToolCapture, map[string]any{"text": strings.Repeat("가", MaxTextChars+1)}, "text is 20001 characters long, at most 20000"},
 		{ToolCapture, map[string]any{"text": "I live in Busan.", "at": "9999-12-31T00:00:00Z"}, "is in the future"},
-		{ToolCapture, map[string]any{"text": "I live in Busan.", "at": "yesterday"}, "is not RFC 3339"},
+		{ToolCapture, map[string]any{"text": "I live in Busan.", "at": "yesterday"}, `at: bad time "yesterday": use now, an offset such as +30d or -2h, a date (2026-06-01) or an RFC 3339 time`},
 		{ToolForget, map[string]any{"id": -1, "reason": "x"}, "id must be at least 1"},
 	}
 	for _, c := range cases {
@@ -115,7 +115,7 @@ func TestToolSchemasPublishTheBounds(t *testing.T) {
 	}
 	for tool, want := range map[string][]string{
 		ToolRecall:  {`"minimum":1`, `"maximum":100`, `"enum":["ids","full"]`},
-		ToolCapture: {`"enum":["user","assistant"]`, `"maxLength":20000`, `"format":"date-time"`},
+		ToolCapture: {`"enum":["user","assistant"]`, `"maxLength":20000`, engine.TimeGrammar},
 		ToolForget:  {`"minimum":1`},
 	} {
 		for _, w := range want {

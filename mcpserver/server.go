@@ -105,7 +105,7 @@ func (s *Server) addTools() {
 			"stored or reinforced, which layer dropped it and why, and the full decision trail. " +
 			"English and Korean are both understood.",
 		Annotations: &mcp.ToolAnnotations{Title: "Remember a message", DestructiveHint: &no, OpenWorldHint: &no},
-	}, inputSchema[CaptureIn](map[string][]bound{"text": {text}, "role": {oneOf(Roles...)}, "session": {field}, "project": {field}, "at": {field, format("date-time")}})), s.capture)
+	}, inputSchema[CaptureIn](map[string][]bound{"text": {text}, "role": {oneOf(Roles...)}, "session": {field}, "project": {field}, "at": {field, describe(captureAtHelp)}})), s.capture)
 	mcp.AddTool(s.srv, s.withInput(&mcp.Tool{
 		Name:  ToolRecall,
 		Title: "Recall memories",

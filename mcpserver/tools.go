@@ -20,8 +20,13 @@ type CaptureIn struct {
 	Role    string `json:"role,omitempty" jsonschema:"who said it: user (default) or assistant"`
 	Session string `json:"session,omitempty" jsonschema:"conversation or session id the message belongs to"`
 	Project string `json:"project,omitempty" jsonschema:"project the message is about; its memories are scoped to it"`
-	At      string `json:"at,omitempty" jsonschema:"when it was said, RFC 3339 (default: now)"`
+	At      string `json:"at,omitempty" jsonschema:"when it was said (default: now)"`
 }
+
+// captureAtHelp describes memory_capture's at in the input schema (it
+// replaces the tag's description): the one time grammar, as engine.TimeGrammar
+// states it for every time memtrace takes.
+var captureAtHelp = "when it was said (default: now), at most " + MaxFutureSkew + " ahead of the server's clock: " + engine.TimeGrammar
 
 // CaptureOut is the result of memory_capture and memory_correct.
 type CaptureOut struct {
@@ -130,17 +135,16 @@ func (s *Server) capture(ctx context.Context, _ *mcp.CallToolRequest, in Capture
 	if strings.TrimSpace(in.Text) == "" {
 		return nil, CaptureOut{}, fmt.Errorf("text is empty: pass the message to remember")
 	}
-	at := s.e.Now()
-	if in.At != "" {
-		t, err := time.Parse(time.RFC3339Nano, in.At)
-		if err != nil {
-			return nil, CaptureOut{}, fmt.Errorf("at %q is not RFC 3339 (e.g. 2026-03-01T09:30:00Z): leave it out to use now", in.At)
-		}
-		at = t.UTC()
-		skew, _ := time.ParseDuration(MaxFutureSkew)
-		if now := s.e.Now(); at.After(now.Add(skew)) {
-			return nil, CaptureOut{}, fmt.Errorf("at %s is in the future (now is %s): pass when the message was said, or leave at out", in.At, now.Format(time.RFC3339))
-		}
+	// at reads the one time grammar, as the CLI's --at does; an offset
+	// counts from the engine's clock, and leaving it out is now.
+	now := s.e.Now()
+	at, err := engine.ParseAt(in.At, now)
+	if err != nil {
+		return nil, CaptureOut{}, fmt.Errorf("at: %s; or leave it out to use now", engine.ErrorMessage(err))
+	}
+	skew, _ := time.ParseDuration(MaxFutureSkew)
+	if at.After(now.Add(skew)) {
+		return nil, CaptureOut{}, fmt.Errorf("at %s is in the future (now is %s): pass when the message was said, or leave at out", in.At, now.Format(time.RFC3339))
 	}
 	if n := utf8.RuneCountInString(in.Text); n > MaxTextChars {
 		return nil, CaptureOut{}, fmt.Errorf("text is %d characters long, at most %d are accepted: capture what the user said, not a file or a log", n, MaxTextChars)

@@ -4,6 +4,8 @@ import (
 	"context"
 	"testing"
 	"time"
+
+	"memtrace/engine"
 )
 
 // SplitStep is what the Trace tab's split view shows at one step of the
@@ -28,7 +30,7 @@ func SplitStepsForTest(t *testing.T, deps Deps, query string) []SplitStep {
 	p := newTracePane(c).SetSize(200, 60).(tracePane)
 	p = pressTrace(t, p, "/", query, "enter", "s")
 	var out []SplitStep
-	for range len(timeSteps()) - 1 {
+	for range len(engine.TimeSteps()) - 1 {
 		p = pressTrace(t, p, "]")
 		if p.err != "" || p.cmp == nil {
 			t.Fatalf("%q at %s: no comparison (%s)", query, p.override.label(), p.err)

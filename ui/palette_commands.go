@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+
+	"memtrace/engine"
 )
 
 // paletteCommand is one ":" command.
@@ -185,6 +187,8 @@ func keyPress(s string) tea.KeyPressMsg {
 }
 
 // pickName finds arg among names: exactly, or as the start of one name.
+// An arg that names none is an ENOTFOUND error, one that starts several
+// an EINVALID one, so callers tell them apart by code, not by wording.
 func pickName(names []string, arg string) (int, error) {
 	arg = strings.ToLower(strings.TrimSpace(arg))
 	var hits []int
@@ -200,13 +204,13 @@ func pickName(names []string, arg string) (int, error) {
 	case 1:
 		return hits[0], nil
 	case 0:
-		return -1, fmt.Errorf("no %q here: use one of %s", arg, strings.Join(names, ", "))
+		return -1, engine.Errorf(engine.ENOTFOUND, "no %q here: use one of %s", arg, strings.Join(names, ", "))
 	}
 	var amb []string
 	for _, i := range hits {
 		amb = append(amb, names[i])
 	}
-	return -1, fmt.Errorf("%q could be %s: type more of it", arg, strings.Join(amb, " or "))
+	return -1, engine.Errorf(engine.EINVALID, "%q could be %s: type more of it", arg, strings.Join(amb, " or "))
 }
 
 // findCommand is the command a word names: its name or alias, or the
@@ -228,8 +232,8 @@ func findCommand(word string) (paletteCommand, error) {
 	}
 	i, err := pickName(names, word)
 	if err != nil {
-		if strings.HasPrefix(err.Error(), "no ") {
-			return paletteCommand{}, fmt.Errorf("unknown command :%s — tab lists the commands, :help shows what each does", word)
+		if engine.ErrorCode(err) == engine.ENOTFOUND {
+			return paletteCommand{}, engine.Errorf(engine.ENOTFOUND, "unknown command :%s — tab lists the commands, :help shows what each does", word)
 		}
 		return paletteCommand{}, err
 	}

@@ -14,9 +14,6 @@ import (
 
 // Each palette command's completion and run: recall, memory, batch, filter, queue, tab and copy.
 
-// recallTimes are the times :recall completes after "@".
-var recallTimes = []string{"now", "+1d", "+7d", "+30d", "+90d", "+365d"}
-
 func completeRecall(m Model, arg string) []paletteCandidate {
 	words := strings.Fields(arg)
 	if len(words) == 0 || strings.HasSuffix(arg, " ") && !strings.HasSuffix(strings.TrimSpace(arg), "@") {
@@ -32,8 +29,9 @@ func completeRecall(m Model, arg string) []paletteCandidate {
 	}
 	prefix := strings.TrimSuffix(arg, last)
 	var out []paletteCandidate
-	for _, t := range recallTimes {
-		out = append(out, paletteCandidate{Text: prefix + "@" + t, Help: "recall at " + t})
+	// The times it completes after "@" are the Trace tab's steps.
+	for _, st := range engine.TimeSteps() {
+		out = append(out, paletteCandidate{Text: prefix + "@" + st.Label, Help: "recall at " + st.Label})
 	}
 	return out
 }
@@ -144,6 +142,9 @@ func runBatch(m Model, arg string) (Model, tea.Cmd, error) {
 	if err != nil {
 		if len(names) == 0 {
 			return m, nil, errors.New("the batch history is empty (or still loading): nothing was applied yet")
+		}
+		if engine.ErrorCode(err) != engine.ENOTFOUND {
+			return m, nil, fmt.Errorf("batch: %w", err) // a prefix of several batches
 		}
 		return m, nil, fmt.Errorf("batch: no batch %q in the history: :batch <tab> lists them", arg)
 	}

@@ -2,19 +2,16 @@ package ui
 
 import (
 	"errors"
-	"fmt"
+	"strings"
 	"time"
 
 	"memtrace/engine"
 )
 
-// timeSteps are the offsets `[` and `]` step through, in days from now.
-func timeSteps() []int { return []int{0, 1, 7, 30, 90, 365} }
-
-// timeOverride is the moment the Trace tab recalls at: one of timeSteps
-// after now, or a typed time (custom).
+// timeOverride is the moment the Trace tab recalls at: one of
+// engine.TimeSteps after now, or a typed time (custom).
 type timeOverride struct {
-	step   int       // index into timeSteps when custom is zero
+	step   int       // index into engine.TimeSteps when custom is zero
 	custom time.Time // a typed time; zero when stepping
 }
 
@@ -23,7 +20,7 @@ func (o timeOverride) at(now time.Time) time.Time {
 	if !o.custom.IsZero() {
 		return o.custom.UTC()
 	}
-	return now.UTC().AddDate(0, 0, timeSteps()[o.step])
+	return now.UTC().Add(engine.TimeSteps()[o.step].Offset())
 }
 
 // isNow reports that the override is "now" itself.
@@ -35,25 +32,22 @@ func (o timeOverride) label() string {
 	if !o.custom.IsZero() {
 		return "@ " + o.custom.UTC().Format(time.RFC3339)
 	}
-	if o.step == 0 {
-		return "now"
-	}
-	return fmt.Sprintf("+%dd", timeSteps()[o.step])
+	return engine.TimeSteps()[o.step].Label
 }
 
 // next is the following step (`]`): from a typed time, the first step
 // after it. It stays at the last step.
 func (o timeOverride) next(now time.Time) timeOverride {
 	if o.custom.IsZero() {
-		o.step = min(o.step+1, len(timeSteps())-1)
+		o.step = min(o.step+1, len(engine.TimeSteps())-1)
 		return o
 	}
-	for i := range timeSteps() {
+	for i := range engine.TimeSteps() {
 		if (timeOverride{step: i}).at(now).After(o.custom) {
 			return timeOverride{step: i}
 		}
 	}
-	return timeOverride{step: len(timeSteps()) - 1}
+	return timeOverride{step: len(engine.TimeSteps()) - 1}
 }
 
 // prev is the step before (`[`): from a typed time, the last step before it.
@@ -62,7 +56,7 @@ func (o timeOverride) prev(now time.Time) timeOverride {
 		o.step = max(o.step-1, 0)
 		return o
 	}
-	for i := len(timeSteps()) - 1; i >= 0; i-- {
+	for i := len(engine.TimeSteps()) - 1; i >= 0; i-- {
 		if (timeOverride{step: i}).at(now).Before(o.custom) {
 			return timeOverride{step: i}
 		}
@@ -80,8 +74,8 @@ func parseOverride(s string, now time.Time) (timeOverride, error) {
 		return timeOverride{}, errors.New(engine.ErrorMessage(err))
 	}
 	if w.Relative {
-		for i, d := range timeSteps() {
-			if w.Offset == time.Duration(d)*24*time.Hour {
+		for i, st := range engine.TimeSteps() {
+			if w.Offset == st.Offset() {
 				return timeOverride{step: i}, nil
 			}
 		}
@@ -93,10 +87,19 @@ func parseOverride(s string, now time.Time) (timeOverride, error) {
 // the palette: a step when it is one (":recall … @+30d" shows +30d and ]
 // carries on from it), else that time.
 func overrideAt(at, now time.Time) timeOverride {
-	for i := range timeSteps() {
+	for i := range engine.TimeSteps() {
 		if o := (timeOverride{step: i}); o.at(now).Equal(at.UTC()) {
 			return o
 		}
 	}
 	return timeOverride{custom: at.UTC()}
+}
+
+// stepLabels are the steps as `[` and `]` walk them: "now → +1d → …".
+func stepLabels() string {
+	var labels []string
+	for _, st := range engine.TimeSteps() {
+		labels = append(labels, st.Label)
+	}
+	return strings.Join(labels, " → ")
 }

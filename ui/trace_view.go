@@ -116,8 +116,8 @@ func (p tracePane) timeLine() string {
 	at := p.override.at(now)
 	s := st.Detail.Label.Render("at ") + st.Filter.Chip.Render(p.override.label()) +
 		st.Detail.Value.Render(" → "+at.Format("2006-01-02 15:04 MST"))
-	steps := make([]string, len(timeSteps()))
-	for i := range timeSteps() {
+	steps := make([]string, len(engine.TimeSteps()))
+	for i := range engine.TimeSteps() {
 		l := timeOverride{step: i}.label()
 		if p.override.custom.IsZero() && i == p.override.step {
 			l = "[" + l + "]"
@@ -247,7 +247,7 @@ func (p tracePane) hintView() []string {
 		"Why did the agent recall that? Type a query: press / or i, write it, press enter.",
 		"Every recall here is read-only: nothing in the store changes.",
 		"",
-		"[ and ] step the time override: now → +1d → +7d → +30d → +90d → +365d; @ types a time (+45d, -2h, +1w, 2027-01-01).",
+		"[ and ] step the time override: " + stepLabels() + "; @ types a time (+45d, -2h, +1w, 2027-01-01).",
 		"s puts the recall now next to the recall at the override: what is forgotten, what rose, what fell.",
 		"o opens a stored trace: the recalls an agent made through MCP.",
 		"←/→ switch between the stages and their items; p shows the final prompt.",

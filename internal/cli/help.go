@@ -251,7 +251,7 @@ func timeHelpText() string {
 			refused = append(refused, fmt.Sprintf("  %s\n      %s\n", x.Input, err))
 			continue
 		}
-		fmt.Fprintf(&b, "  %-26s %s\n", x.Input, at.Format(time.RFC3339))
+		fmt.Fprintf(&b, "  %-26s %s\n", x.Input, at.Format(time.RFC3339Nano))
 	}
 	if len(refused) > 0 {
 		b.WriteString("\nrefused, with the message every entry point gives:\n")
@@ -263,7 +263,8 @@ func timeHelpText() string {
 // timeHelp is the grammar's description, before its examples.
 const timeHelp = `Every time memtrace takes — recall, compare and forecast --at, golden run
 and stress --at, heartbeat --at, the golden YAML's defaults.at and probe at,
-and the TUI's typed override (@) — is read by one grammar:
+the TUI's typed override (@) and MCP's memory_capture at — is read by one
+grammar:
 
   now, or nothing      the database clock (its pinned clock, else the wall clock)
   +30d  -2h  +1w       an offset from now: a sign, then numbers with units

@@ -33,9 +33,6 @@ type forecastStep struct {
 	Unrecognisable bool `json:"unrecognisable"`
 }
 
-// forecastOffsets are the time override steps of the Trace tab.
-var forecastOffsets = [...]string{"now", "+1d", "+7d", "+30d", "+90d", "+365d"}
-
 // cmdForecast runs `memtrace forecast [ID|key:K] [--at T] [--n 20]`: the
 // next memories to be forgotten after T, or one memory's forecast.
 func cmdForecast(fs *flag.FlagSet) runFunc {
@@ -66,10 +63,11 @@ func cmdForecast(fs *flag.FlagSet) runFunc {
 			}
 			f, _ := inspector.ForecastOf(eng, id, when)
 			out.Memory = &f
-			for _, off := range forecastOffsets {
-				t, _ := engine.ParseAt(off, when)
+			// The steps are the Trace tab's time override steps.
+			for _, st := range engine.TimeSteps() {
+				t := when.Add(st.Offset()).UTC()
 				s, _ := inspector.ForecastOf(eng, id, t)
-				out.Steps = append(out.Steps, forecastStep{Offset: off, At: t, Decay: s.Decay, Strength: s.Strength, Forgotten: s.Forgotten, Unrecognisable: s.Unrecognisable})
+				out.Steps = append(out.Steps, forecastStep{Offset: st.Label, At: t, Decay: s.Decay, Strength: s.Strength, Forgotten: s.Forgotten, Unrecognisable: s.Unrecognisable})
 			}
 		} else {
 			out.Forecast = append(out.Forecast, inspector.Forecast(eng, when, *n)...)
