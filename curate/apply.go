@@ -6,11 +6,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"memtrace/engine"
 	"os"
 	"sort"
 	"strings"
 	"time"
+
+	"memtrace/engine"
 )
 
 // ApplyOptions configure ApplyApproved.

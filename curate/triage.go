@@ -5,12 +5,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"memtrace/engine"
 	"os"
 	"path/filepath"
 	"slices"
 	"sort"
 	"time"
+
+	"memtrace/engine"
 )
 
 // Triage verdicts (seed 001, Fix B). The judge answers one of the first

@@ -5,10 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
-	"memtrace/engine"
 	"sort"
 	"strings"
 	"time"
+
+	"memtrace/engine"
 )
 
 // markControlSample marks a seeded random sample of the fresh proposals as

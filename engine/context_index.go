@@ -63,7 +63,7 @@ func newSessionIndex(n int) *sessionIndex {
 // window: for each distance d ≤ ContextWindow, the neighbour before and the
 // one after at ContextWeight × ContextDecay^(d−1).
 func newLexical() *lexical.Index {
-	return lexical.NewContext(lexical.K1, lexical.B, contextSlotWeights())
+	return lexical.NewContext(lexical.K1, lexical.B, ContextSlotWeights())
 }
 
 // window is the lexical window of id in its session: the neighbours at
@@ -112,7 +112,7 @@ func (e *Engine) termNos(dst []int32, text string) []int32 {
 
 // lexTerms is the lexical terms of text, in order: what termNos numbers.
 // It needs no lock.
-func lexTerms(text string) []string {
+func LexTerms(text string) []string {
 	var out []string
 	textnorm.Words(text, func(w string, hangul bool) {
 		if t, ok := textnorm.Term(w, hangul); ok {
@@ -332,4 +332,17 @@ func (s *sessionIndex) neighbours(id int64, session string) []int64 {
 		}
 	}
 	return out
+}
+
+// contextSlotWeights are the weights of the slots of sessionIndex.window:
+// ContextWeight × ContextDecay^(d−1) for the neighbour before and the one
+// after at each distance d.
+func ContextSlotWeights() []float64 {
+	w := make([]float64, 0, 2*ContextWindow)
+	x := ContextWeight
+	for range ContextWindow {
+		w = append(w, x, x)
+		x *= ContextDecay
+	}
+	return w
 }

@@ -10,23 +10,16 @@ func (e *Engine) LexicalSearch(terms []string, n int) []Hit {
 	return e.lex.Search(terms, n)
 }
 
-// LexicalSearchWeighted is LexicalSearch with a weight per term.
-func (e *Engine) LexicalSearchWeighted(terms map[string]float64, n int) []Hit {
-	e.mu.RLock()
-	defer e.mu.RUnlock()
-	return e.lex.SearchWeighted(terms, n)
-}
-
-// lexicalSearch is LexicalSearchWeighted that records every query term's
-// document frequency in df (lexical.Index.SearchWeightedDF), for the later
-// stages of the same recall.
-func (e *Engine) lexicalSearch(terms map[string]float64, n int, df map[string]int) []Hit {
+// LexicalSearchDF is LexicalSearch with a weight per term that records
+// every query term's document frequency in df (lexical.Index.SearchWeightedDF),
+// for the later stages of the same recall (View.DocFreq).
+func (e *Engine) LexicalSearchDF(terms map[string]float64, n int, df map[string]int) []Hit {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
 	return e.lex.SearchWeightedDF(terms, n, df)
 }
 
-// docFreq is t's document frequency from a recall's df (lexicalSearch), or
+// docFreq is t's document frequency from a recall's df (LexicalSearchDF), or
 // from the index when df lacks it. Caller holds e.mu (read).
 func (e *Engine) docFreq(df map[string]int, t string) int {
 	if f, ok := df[t]; ok {

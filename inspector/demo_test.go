@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"memtrace/capture"
 	"memtrace/engine"
 	"memtrace/internal/testdata/storetest"
 )
@@ -50,7 +51,7 @@ func openDemo(t testing.TB) demo {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := e.NewCapturer(ctx)
+	c, err := capture.NewCapturer(ctx, e)
 	if err != nil {
 		t.Fatal(err)
 	}

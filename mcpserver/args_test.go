@@ -12,6 +12,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"memtrace/capture"
 	"memtrace/engine"
 	"memtrace/store"
 )
@@ -138,7 +139,7 @@ func TestRecallReturnsTheBlockOnce(t *testing.T) {
 	}
 	defer f.Close()
 	if _, err := engine.ReadMessages(f, func(_ int, m engine.Message) error {
-		_, err := e.Capture(ctx, m)
+		_, err := capture.Capture(ctx, e, m)
 		return err
 	}); err != nil {
 		t.Fatal(err)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"memtrace/capture"
 	"memtrace/engine"
 )
 
@@ -13,7 +14,7 @@ import (
 // corrected as the lesson's context (in place of the session name the
 // pipeline records).
 func (s *Server) recordCorrection(ctx context.Context, in CorrectIn) (*engine.CaptureResult, error) {
-	res, err := s.e.Correct(ctx, engine.Message{Role: "user", Text: in.Text, At: s.e.Now(), Session: in.Session, Project: in.Project})
+	res, err := capture.Correct(ctx, s.e, engine.Message{Role: "user", Text: in.Text, At: s.e.Now(), Session: in.Session, Project: in.Project})
 	if err != nil {
 		return nil, err
 	}

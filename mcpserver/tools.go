@@ -11,7 +11,9 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"memtrace/capture"
 	"memtrace/engine"
+	"memtrace/recall"
 )
 
 // CaptureIn is the input of memory_capture.
@@ -159,7 +161,7 @@ func (s *Server) capture(ctx context.Context, _ *mcp.CallToolRequest, in Capture
 	if err := s.refresh(ctx); err != nil {
 		return nil, CaptureOut{}, err
 	}
-	res, err := s.e.Capture(ctx, engine.Message{Session: in.Session, Role: role, Text: in.Text, At: at, Project: in.Project})
+	res, err := capture.Capture(ctx, s.e, engine.Message{Session: in.Session, Role: role, Text: in.Text, At: at, Project: in.Project})
 	if err != nil {
 		return nil, CaptureOut{}, toolError(err)
 	}
@@ -199,7 +201,7 @@ func (s *Server) recall(ctx context.Context, _ *mcp.CallToolRequest, in RecallIn
 	if q.Budget == 0 {
 		q.Budget = cfg.Budget
 	}
-	tr, err := s.e.Recall(ctx, q)
+	tr, err := recall.Recall(ctx, s.e, q)
 	if err != nil {
 		return nil, RecallOut{}, toolError(err)
 	}

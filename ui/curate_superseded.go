@@ -9,6 +9,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"memtrace/capture"
 	"memtrace/engine"
 	"memtrace/engine/safetext"
 )
@@ -137,7 +138,7 @@ func (p curatePane) unlink(l supersededLink) (curatePane, tea.Cmd) {
 		if eng == nil {
 			return "", engine.Errorf(engine.EUNAVAIL, "unlinking needs the engine; use `memtrace supersede %d --unlink`", id)
 		}
-		_, batch, err := eng.Unsupersede(ctx, id, engine.Actor{Name: curatorActor})
+		_, batch, err := capture.Unsupersede(ctx, eng, id, engine.Actor{Name: curatorActor})
 		if err != nil {
 			return "", err
 		}

@@ -13,8 +13,10 @@ import (
 	"sync"
 	"time"
 
+	"memtrace/capture"
 	"memtrace/engine"
 	"memtrace/golden"
+	"memtrace/recall"
 	"memtrace/store"
 )
 
@@ -175,7 +177,7 @@ func benchScale(fs *flag.FlagSet) runFunc {
 			when := time.Date(2025, 1, 1, 9, 0, 0, 0, time.UTC).Add(time.Duration(*open)*time.Minute + 24*time.Hour)
 			for range *queries {
 				t0 := time.Now()
-				if _, err := eng.Recall(e.ctx, engine.Query{Text: golden.SyntheticQuery(rng), At: when, ReadOnly: true}); err != nil {
+				if _, err := recall.Recall(e.ctx, eng, engine.Query{Text: golden.SyntheticQuery(rng), At: when, ReadOnly: true}); err != nil {
 					closeEng()
 					return err
 				}
@@ -256,7 +258,7 @@ func benchScale(fs *flag.FlagSet) runFunc {
 					defer c()
 					ms := golden.SyntheticMemories(*writes, uint64(100+w), time.Date(2025, 6, 1, 9, 0, 0, 0, time.UTC))
 					for i, m := range ms {
-						if _, err := en.Capture(e.ctx, engine.Message{ID: fmt.Sprintf("w%d-%d", w, i), Session: m.Session, Role: "user", Text: m.Content, At: m.CreatedAt}); err != nil {
+						if _, err := capture.Capture(e.ctx, en, engine.Message{ID: fmt.Sprintf("w%d-%d", w, i), Session: m.Session, Role: "user", Text: m.Content, At: m.CreatedAt}); err != nil {
 							errs <- err
 							return
 						}

@@ -3,11 +3,12 @@ package cli
 import (
 	"flag"
 	"fmt"
-	"memtrace/curate"
-	"memtrace/engine/judge"
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"memtrace/curate"
+	"memtrace/engine/judge"
 )
 
 // cmdTriage runs `memtrace triage --type T`: backup, every active memory of

@@ -9,8 +9,10 @@ import (
 	"strings"
 	"time"
 
+	"memtrace/capture"
 	"memtrace/engine"
 	"memtrace/engine/judge"
+	"memtrace/recall"
 	"memtrace/tiers"
 )
 
@@ -70,9 +72,9 @@ func helpTopics() map[string]string {
 		"review":   reviewHelp,
 		"embedder": embedderTopicHelp,
 		// Knowledge updates: the supersession rule and recall across it.
-		"updates": engine.SupersedeHelp,
+		"updates": capture.SupersedeHelp,
 		// The relevance gate at rerank: its thresholds and generic words.
-		"relevance": engine.RelevanceGateHelp(),
+		"relevance": recall.RelevanceGateHelp(),
 	}
 }
 
