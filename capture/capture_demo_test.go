@@ -37,7 +37,7 @@ func loadDemo(t testing.TB) ([]engine.Message, map[string]engine.Message, demoLa
 	defer f.Close()
 	var msgs []engine.Message
 	byID := map[string]engine.Message{}
-	errs, err := engine.ReadMessages(f, func(_ int, m engine.Message) error {
+	errs, err := ReadMessages(f, func(_ int, m engine.Message) error {
 		msgs = append(msgs, m)
 		byID[m.ID] = m
 		return nil

@@ -38,7 +38,7 @@ func demo(t testing.TB) ([]engine.Message, labels) {
 	}
 	defer f.Close()
 	var msgs []engine.Message
-	if _, err := engine.ReadMessages(f, func(_ int, m engine.Message) error { msgs = append(msgs, m); return nil }); err != nil {
+	if _, err := capture.ReadMessages(f, func(_ int, m engine.Message) error { msgs = append(msgs, m); return nil }); err != nil {
 		t.Fatal(err)
 	}
 	b, err := os.ReadFile("../testdata/demo_labels.json")

@@ -93,7 +93,7 @@ func buildFixture(ctx context.Context, set *Set, path string, open StoreOpener, 
 		}
 		return err
 	}
-	lineErrs, err := engine.ReadMessages(f, func(_ int, m engine.Message) error {
+	lineErrs, err := capture.ReadMessages(f, func(_ int, m engine.Message) error {
 		batch = append(batch, m)
 		if len(batch) == 64 {
 			return flush()

@@ -34,7 +34,7 @@ func openDemo(t testing.TB) demo {
 	defer f.Close()
 	var msgs []engine.Message
 	var last time.Time
-	errs, err := engine.ReadMessages(f, func(_ int, m engine.Message) error {
+	errs, err := capture.ReadMessages(f, func(_ int, m engine.Message) error {
 		msgs = append(msgs, m)
 		if m.At.After(last) {
 			last = m.At

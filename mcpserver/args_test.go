@@ -138,7 +138,7 @@ func TestRecallReturnsTheBlockOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	if _, err := engine.ReadMessages(f, func(_ int, m engine.Message) error {
+	if _, err := capture.ReadMessages(f, func(_ int, m engine.Message) error {
 		_, err := capture.Capture(ctx, e, m)
 		return err
 	}); err != nil {

@@ -42,7 +42,7 @@ func openDemo(t *testing.T) (*engine.Engine, *store.DB) {
 	}
 	defer f.Close()
 	var msgs []engine.Message
-	if _, err := engine.ReadMessages(f, func(_ int, m engine.Message) error {
+	if _, err := capture.ReadMessages(f, func(_ int, m engine.Message) error {
 		msgs = append(msgs, m)
 		return nil
 	}); err != nil {

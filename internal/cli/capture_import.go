@@ -214,7 +214,7 @@ func (im *messageImport) file(kind, name string) error {
 	var err error
 	switch kind {
 	case "jsonl":
-		bad, err = engine.ReadMessages(r, add)
+		bad, err = capture.ReadMessages(r, add)
 	case "claude-code":
 		bad, err = importer.ReadClaudeCode(r, add)
 	case "locomo":

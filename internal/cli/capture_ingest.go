@@ -103,7 +103,7 @@ func ingestStream(ctx context.Context, eng *engine.Engine, r io.Reader, batchSiz
 		batch = batch[:0]
 		return nil
 	}
-	errs, err := engine.ReadMessages(r, func(_ int, m engine.Message) error {
+	errs, err := capture.ReadMessages(r, func(_ int, m engine.Message) error {
 		batch = append(batch, m)
 		if len(batch) >= batchSize {
 			return flush()

@@ -1,4 +1,4 @@
-package engine
+package capture
 
 import (
 	"bufio"
@@ -13,14 +13,13 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"memtrace/engine"
 )
 
 // MaxLineBytes bounds one JSONL line (64 MiB): a longer line is reported and
 // skipped instead of exhausting memory.
 const MaxLineBytes = 64 << 20
-
-// String renders a line error the way the CLI prints it: "line N: …".
-func (l LineError) String() string { return fmt.Sprintf("line %d: %s", l.Line, l.Error) }
 
 // ReadMessages streams message JSONL from r and calls fn for every valid
 // line, in order. It never stops at a malformed line: each one is returned
@@ -39,9 +38,9 @@ func (l LineError) String() string { return fmt.Sprintf("line %d: %s", l.Line, l
 // Bytes that are not UTF-8 are replaced with U+FFFD, NUL bytes (raw, or
 // \u0000 inside a string) are removed; the message is still read and the
 // repair is reported as a LineError so the source can be fixed.
-func ReadMessages(r io.Reader, fn func(line int, m Message) error) ([]LineError, error) {
+func ReadMessages(r io.Reader, fn func(line int, m engine.Message) error) ([]engine.LineError, error) {
 	br := bufio.NewReaderSize(r, 64<<10)
-	var errs []LineError
+	var errs []engine.LineError
 	for n := 1; ; n++ {
 		raw, tooLong, err := readLine(br)
 		if err != nil && !errors.Is(err, io.EOF) {
@@ -52,14 +51,14 @@ func ReadMessages(r io.Reader, fn func(line int, m Message) error) ([]LineError,
 			raw = bytes.TrimPrefix(raw, []byte("\xef\xbb\xbf")) // a UTF-8 byte order mark
 		}
 		if tooLong {
-			errs = append(errs, LineError{Line: n, Error: fmt.Sprintf("line is longer than %d MiB; split the text into several messages", MaxLineBytes>>20)})
+			errs = append(errs, engine.LineError{Line: n, Error: fmt.Sprintf("line is longer than %d MiB; split the text into several messages", MaxLineBytes>>20)})
 		} else if len(bytes.TrimSpace(raw)) > 0 {
 			m, repairs, perr := parseMessage(raw)
 			for _, rp := range repairs {
-				errs = append(errs, LineError{Line: n, Error: rp})
+				errs = append(errs, engine.LineError{Line: n, Error: rp})
 			}
 			if perr != nil {
-				errs = append(errs, LineError{Line: n, Error: perr.Error()})
+				errs = append(errs, engine.LineError{Line: n, Error: perr.Error()})
 			} else if err := fn(n, m); err != nil {
 				return errs, err
 			}
@@ -102,7 +101,7 @@ type rawMessage struct {
 
 // parseMessage decodes and validates one line; repairs lists what was
 // fixed on the way.
-func parseMessage(raw []byte) (Message, []string, error) {
+func parseMessage(raw []byte) (engine.Message, []string, error) {
 	var repairs []string
 	if bytes.IndexByte(raw, 0) >= 0 {
 		raw = bytes.ReplaceAll(raw, []byte{0}, nil)
@@ -114,7 +113,7 @@ func parseMessage(raw []byte) (Message, []string, error) {
 	}
 	var rm rawMessage
 	if err := json.Unmarshal(raw, &rm); err != nil {
-		return Message{}, repairs, fmt.Errorf("not a JSON object (%s); each line must be one object like {\"session\":\"s1\",\"role\":\"user\",\"text\":\"…\",\"at\":\"2026-03-01T09:00:00Z\"}", JSONProblem(err))
+		return engine.Message{}, repairs, fmt.Errorf("not a JSON object (%s); each line must be one object like {\"session\":\"s1\",\"role\":\"user\",\"text\":\"…\",\"at\":\"2026-03-01T09:00:00Z\"}", JSONProblem(err))
 	}
 	var missing []string
 	for _, f := range []struct {
@@ -127,27 +126,27 @@ func parseMessage(raw []byte) (Message, []string, error) {
 		}
 	}
 	if len(missing) > 0 {
-		return Message{}, repairs, fmt.Errorf("missing %s; every message needs session, role, text and at", strings.Join(missing, ", "))
+		return engine.Message{}, repairs, fmt.Errorf("missing %s; every message needs session, role, text and at", strings.Join(missing, ", "))
 	}
-	m := Message{Session: *rm.Session, Role: strings.ToLower(strings.TrimSpace(*rm.Role)), Text: *rm.Text}
+	m := engine.Message{Session: *rm.Session, Role: strings.ToLower(strings.TrimSpace(*rm.Role)), Text: *rm.Text}
 	if rm.Project != nil {
 		m.Project = *rm.Project
 	}
 	if rm.ID != nil {
-		id, err := messageID(*rm.ID)
+		id, err := engine.MessageID(*rm.ID)
 		if err != nil {
-			return Message{}, repairs, err
+			return engine.Message{}, repairs, err
 		}
 		m.ID = id
 	}
 	switch m.Role {
 	case "user", "assistant", "system", "tool":
 	default:
-		return Message{}, repairs, fmt.Errorf("role %q is not one of user, assistant, system, tool", *rm.Role)
+		return engine.Message{}, repairs, fmt.Errorf("role %q is not one of user, assistant, system, tool", *rm.Role)
 	}
 	at, err := parseAt(rm.At)
 	if err != nil {
-		return Message{}, repairs, err
+		return engine.Message{}, repairs, err
 	}
 	m.At = at
 	if strings.IndexByte(m.Text, 0) >= 0 || strings.IndexByte(m.Session, 0) >= 0 {
@@ -156,19 +155,6 @@ func parseMessage(raw []byte) (Message, []string, error) {
 		repairs = append(repairs, `\u0000 removed from text; fix the exporter that wrote it`)
 	}
 	return m, repairs, nil
-}
-
-// messageID accepts a string or an integer id.
-func messageID(raw json.RawMessage) (string, error) {
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		return s, nil
-	}
-	var n json.Number
-	if json.Unmarshal(raw, &n) == nil {
-		return n.String(), nil
-	}
-	return "", fmt.Errorf(`"id" must be a string or a number, not %s`, raw)
 }
 
 // parseAt reads an RFC 3339 string or a number of Unix seconds.

@@ -1,10 +1,12 @@
-package engine
+package capture
 
 import (
 	"errors"
 	"strings"
 	"testing"
 	"time"
+
+	"memtrace/engine"
 )
 
 func TestReadMessages(t *testing.T) {
@@ -21,9 +23,9 @@ func TestReadMessages(t *testing.T) {
 		`{"id":"m7","session":"s1","role":"user","text":"x","at":"yesterday"}`,
 		`{"id":8,"session":"s2","role":"tool","text":"last line without newline","at":"2026-03-02T00:00:00Z"}`,
 	}, "\n")
-	var got []Message
+	var got []engine.Message
 	var lines []int
-	errs, err := ReadMessages(strings.NewReader(input), func(line int, m Message) error {
+	errs, err := ReadMessages(strings.NewReader(input), func(line int, m engine.Message) error {
 		got = append(got, m)
 		lines = append(lines, line)
 		return nil
@@ -73,7 +75,7 @@ func TestReadMessagesStopsOnCallbackError(t *testing.T) {
 	boom := errors.New("disk full")
 	in := `{"session":"s","role":"user","text":"a","at":1}` + "\n" + `{"session":"s","role":"user","text":"b","at":2}`
 	n := 0
-	_, err := ReadMessages(strings.NewReader(in), func(int, Message) error { n++; return boom })
+	_, err := ReadMessages(strings.NewReader(in), func(int, engine.Message) error { n++; return boom })
 	if !errors.Is(err, boom) || n != 1 {
 		t.Fatalf("err %v after %d calls", err, n)
 	}
@@ -85,7 +87,7 @@ func FuzzReadMessages(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		lines := strings.Count(string(data), "\n") + 1
 		seen := map[int]bool{}
-		errs, err := ReadMessages(strings.NewReader(string(data)), func(line int, m Message) error {
+		errs, err := ReadMessages(strings.NewReader(string(data)), func(line int, m engine.Message) error {
 			if line < 1 || line > lines || seen[line] {
 				t.Fatalf("bad line number %d", line)
 			}
