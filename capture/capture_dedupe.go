@@ -5,7 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"memtrace/engine/vector"
+	"memtrace/engine/index"
 )
 
 // Near-duplicate candidates for dedupe/reinforce come from a random-hyperplane
@@ -359,7 +359,7 @@ func (ix *lshIndex) scan(s *lshScratch, vec []float32, q *lshEntry, threshold fl
 				continue
 			}
 			// Cosine with both norms known: one dot product per candidate.
-			sim := float64(vector.Dot(vec, v)) / (qn * vn)
+			sim := float64(index.Dot(vec, v)) / (qn * vn)
 			if sim >= bestSim && (best == 0 || sim > bestSim || id < best) {
 				best, bestSim = id, sim
 				limit = bestSim * qn / (qstep * sketchMargin)
@@ -370,7 +370,7 @@ func (ix *lshIndex) scan(s *lshScratch, vec []float32, q *lshEntry, threshold fl
 }
 
 func norm(v []float32) float64 {
-	return math.Sqrt(float64(vector.Dot(v, v)))
+	return math.Sqrt(float64(index.Dot(v, v)))
 }
 
 // NearDuplicates finds, for vectors offered one by one, the earlier one

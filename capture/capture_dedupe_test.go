@@ -7,7 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"memtrace/engine/vector"
+	"memtrace/engine"
+	"memtrace/engine/index"
 )
 
 // TestSketchKeepsNearDuplicate: the block sketch only skips candidates
@@ -18,7 +19,7 @@ import (
 func TestSketchKeepsNearDuplicate(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	zipf := rand.NewZipf(rng, 1.1, 2, 1999)
-	h := vector.NewHashed(0)
+	h := engine.NewHashed(0)
 	sentence := func() string {
 		words := []string{"I", "noted"}
 		for range 6 + rng.IntN(10) {
@@ -44,7 +45,7 @@ func TestSketchKeepsNearDuplicate(t *testing.T) {
 		for i := range v {
 			v[i] = float32(rng.NormFloat64())
 		}
-		vector.Normalize(v)
+		index.Normalize(v)
 		add(v)
 	}
 	// Perturbed copies: cosines spread around the threshold.
@@ -54,7 +55,7 @@ func TestSketchKeepsNearDuplicate(t *testing.T) {
 		for range 1 + rng.IntN(12) {
 			v[rng.IntN(len(v))] += float32(rng.NormFloat64() * 0.15)
 		}
-		vector.Normalize(v)
+		index.Normalize(v)
 		add(v)
 	}
 	chosen, skipped := 0, 0
@@ -95,7 +96,7 @@ func TestSketchKeepsNearDuplicate(t *testing.T) {
 // the scan reads would skip a true duplicate, so setSketch on a new vector
 // replaces the old sketch, and a vector of another length has none.
 func TestSketchFollowsVector(t *testing.T) {
-	h := vector.NewHashed(0)
+	h := engine.NewHashed(0)
 	ix := newLSH(h.Dim())
 	old, edited := h.EmbedOne("I drive a blue 2015 Avante to work"), h.EmbedOne("my sister keeps three cats and a parrot at home")
 	cur := old
@@ -126,7 +127,7 @@ func TestSketchFollowsVector(t *testing.T) {
 // index that putting the same vectors one after the other does.
 func TestLSHPutAllIsPut(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 5))
-	h := vector.NewHashed(0)
+	h := engine.NewHashed(0)
 	one, all := newLSH(h.Dim()), newLSH(h.Dim())
 	var ids []int64
 	var ens []*lshEntry

@@ -9,8 +9,6 @@ import (
 
 	"memtrace/engine"
 	"memtrace/internal/testdata/storetest"
-
-	"memtrace/engine/vector"
 )
 
 // demoLabels is the part of testdata/demo_labels.json the capture tests use.
@@ -62,7 +60,7 @@ func TestDemoDecisions(t *testing.T) {
 	_, byID, l := loadDemo(t)
 	ctx := context.Background()
 	db := storetest.MustOpenClock(t, func() time.Time { return time.Unix(0, 0) })
-	e, err := engine.Open(ctx, engine.Options{Store: db, Embedder: vector.NewHashed(0), Now: func() time.Time { return time.Unix(0, 0) }})
+	e, err := engine.Open(ctx, engine.Options{Store: db, Embedder: engine.NewHashed(0), Now: func() time.Time { return time.Unix(0, 0) }})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"memtrace/engine"
-	"memtrace/engine/vector"
+	"memtrace/engine/index"
 )
 
 // The write half of a capture batch: dedupe, reinforce, store, lessons, and the dedupe index.
@@ -223,7 +223,7 @@ func (w *batchWriter) batchNearest(vec []float32, q *lshEntry, threshold float64
 				continue
 			}
 			vn := en.norm
-			sim := float64(vector.Dot(vec, m.Embedding)) / (qn * vn)
+			sim := float64(index.Dot(vec, m.Embedding)) / (qn * vn)
 			if sim >= bestSim && (best == 0 || sim > bestSim || id < best) {
 				best, bestSim = id, sim
 			}

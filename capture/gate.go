@@ -8,7 +8,7 @@ import (
 	"sync"
 
 	"memtrace/engine"
-	"memtrace/engine/vector"
+	"memtrace/engine/index"
 )
 
 // Extraction gates (seed 001, Fix A). A declaration-like label — milestone,
@@ -213,7 +213,7 @@ func newGateSet(ctx context.Context, emb engine.Embedder, threshold float64) (*g
 			g.centroids[k] = centroid(vs, -1)
 			ref := 0.0
 			for i, v := range vs {
-				ref += vector.Cosine(v, centroid(vs, i))
+				ref += index.Cosine(v, centroid(vs, i))
 			}
 			g.reference[k] = max(ref/float64(len(vs)), minReference)
 		}
@@ -313,13 +313,13 @@ func (g *gateSet) check(ctx context.Context, emb engine.Embedder, text string, v
 			Reason: fmt.Sprintf("%s → note: no %s keyword", typ, typ)}}, nil
 	}
 	k := typ + "/" + scriptOf(text)
-	sim := vector.Cosine(vec, g.centroids[k])
+	sim := index.Cosine(vec, g.centroids[k])
 	if s := keywordSentence(text, kw); s != "" && s != text {
 		vs, err := emb.Embed(ctx, []string{s})
 		if err != nil {
 			return "", nil, fmt.Errorf("embed gate sentence: %w", err)
 		}
-		sim = max(sim, vector.Cosine(vs[0], g.centroids[k]))
+		sim = max(sim, index.Cosine(vs[0], g.centroids[k]))
 	}
 	ref := g.reference[k]
 	cal := sim / ref

@@ -8,9 +8,7 @@ import (
 	"sync"
 	"time"
 
-	"memtrace/engine/lexical"
-	"memtrace/engine/topn"
-	"memtrace/engine/vector"
+	"memtrace/engine/index"
 )
 
 // Options wire an Engine.
@@ -25,7 +23,7 @@ type Options struct {
 // Hit is a search result; Score is higher-is-better. It is the type the
 // lexical and vector indexes rank with, so their results pass through as
 // they are.
-type Hit = topn.Hit
+type Hit = index.Hit
 
 // Engine holds the caches derived from the store — every memory, a BM25
 // index and a vector index — and runs the pipelines over them. It is safe for
@@ -50,8 +48,8 @@ type Engine struct {
 	mems  map[int64]*Memory
 	ids   []int64 // sorted
 	byKey map[string]int64
-	lex   *lexical.Index
-	vec   *vector.Index
+	lex   *index.BM25
+	vec   *index.Vectors
 	seq   int64
 
 	sessions *sessionIndex  // conversation order for the lexical context window (context_index.go)
@@ -86,12 +84,12 @@ func Open(ctx context.Context, o Options) (*Engine, error) {
 		supersedes: make(map[int64][]int64),
 	}
 	if e.embedder == nil {
-		e.embedder = vector.NewHashed(vector.DefaultDim)
+		e.embedder = NewHashed(HashedDim)
 	}
 	if e.now == nil {
 		e.now = time.Now
 	}
-	e.vec = vector.NewIndex(e.embedder.Dim())
+	e.vec = index.NewVectors(e.embedder.Dim())
 	// Size the vector slab once: growing a 100 MB slab by appends copies it
 	// again and again and leaves the old copies to the collector.
 	total := 0

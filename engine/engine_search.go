@@ -1,6 +1,6 @@
 package engine
 
-import "memtrace/engine/vector"
+import "memtrace/engine/index"
 
 // LexicalSearch returns the n best BM25 matches for terms over every cached
 // memory, whatever its status (the recall pipeline's exclude stage filters).
@@ -11,7 +11,7 @@ func (e *Engine) LexicalSearch(terms []string, n int) []Hit {
 }
 
 // LexicalSearchDF is LexicalSearch with a weight per term that records
-// every query term's document frequency in df (lexical.Index.SearchWeightedDF),
+// every query term's document frequency in df (index.BM25.SearchWeightedDF),
 // for the later stages of the same recall (View.DocFreq).
 func (e *Engine) LexicalSearchDF(terms map[string]float64, n int, df map[string]int) []Hit {
 	e.mu.RLock()
@@ -55,7 +55,7 @@ func (e *Engine) Similarity(a, b int64) float64 {
 	if !ok1 || !ok2 {
 		return 0
 	}
-	return vector.Cosine(va, vb)
+	return index.Cosine(va, vb)
 }
 
 // VectorOf returns a memory's vector (shared: do not modify).

@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"memtrace/engine"
+	"memtrace/engine/index"
 	"memtrace/engine/textnorm"
-	"memtrace/engine/vector"
 )
 
 // Stage 3: rerank — one relevance score per item, and the relevance gate.
@@ -179,7 +179,7 @@ func (r *recallRun) embedQuery(st *engine.StageTrace) error {
 	unit := func(v []float32) []float32 {
 		u := make([]float32, len(v))
 		copy(u, v)
-		vector.Normalize(u)
+		index.Normalize(u)
 		return u
 	}
 	r.qvec = unit(vs[0])
@@ -212,7 +212,7 @@ func (r *recallRun) rerank(st *engine.StageTrace) {
 	}
 	evs := termEvidenceOf(r.e, ids, r.weights, r.docFreq, r.generic)
 	wLex, wVec := RelevanceWeights(r.e.Embedder())
-	qs := vector.NewSparse(r.qvecSpecific)
+	qs := index.NewSparse(r.qvecSpecific)
 	for i, c := range r.live {
 		norm := 0.0
 		if idfSum > 0 {

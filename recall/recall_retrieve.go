@@ -10,8 +10,8 @@ import (
 
 	"memtrace/capture"
 	"memtrace/engine"
+	"memtrace/engine/index"
 	"memtrace/engine/textnorm"
-	"memtrace/engine/vector"
 )
 
 // Stages 0–2: preprocess, candidates, exclude (rerank: recall_relevance.go).
@@ -74,7 +74,7 @@ func (r *recallRun) candidates(st *engine.StageTrace) error {
 	lex := r.e.LexicalSearchDF(r.weights, pool, r.docFreq)
 	vec := r.e.VectorSearch(r.qvec, pool)
 	order, vecHits, hot := recallPool(r.e, lex, vec, r.e.HotIDs())
-	qv := vector.NewSparse(r.qvec)
+	qv := index.NewSparse(r.qvec)
 	for _, c := range order {
 		c.cosine = cosineScore(&qv, c.vec)
 		c.set("bm25_score", c.bm25)
@@ -107,8 +107,8 @@ func candidatePool(configured, k int) int {
 
 // cosineScore is the cosine similarity of two unit vectors, clamped at 0
 // (a negative cosine means unrelated, not "negatively relevant"); a is
-// prepared (vector.NewSparse), Dot(a, b) bit for bit up to a zero's sign.
-func cosineScore(a *vector.Sparse, b []float32) float64 {
+// prepared (index.NewSparse), Dot(a, b) bit for bit up to a zero's sign.
+func cosineScore(a *index.Sparse, b []float32) float64 {
 	if a.Len() == 0 || a.Len() != len(b) {
 		return 0
 	}

@@ -5,7 +5,7 @@ import (
 	"strconv"
 
 	"memtrace/engine"
-	"memtrace/engine/vector"
+	"memtrace/engine/index"
 )
 
 // Stages 5–8: guaranteed, mmr, merge, blend (temporal, stage 4, is in
@@ -82,7 +82,7 @@ func (r *recallRun) mmr(st *engine.StageTrace) {
 	redundancy := make([]float64, len(pool))
 	redundantWith := make([]int64, len(pool))
 	update := func(s *candidate) {
-		sv := vector.NewSparse(s.vec) // Dot(s.vec, ·) for every pool item
+		sv := index.NewSparse(s.vec) // Dot(s.vec, ·) for every pool item
 		for i, c := range pool {
 			if c == nil {
 				continue
@@ -144,9 +144,9 @@ func (r *recallRun) mmr(st *engine.StageTrace) {
 
 // similarity is the cosine similarity of two stored vectors — the same
 // number e.Similarity gives (the index stores unit vectors), computed
-// without a lock per pair — with a prepared (vector.NewSparse): Dot(a, b)
+// without a lock per pair — with a prepared (index.NewSparse): Dot(a, b)
 // bit for bit up to the sign of a zero, which no comparison tells apart.
-func similarity(a *vector.Sparse, b []float32) float64 {
+func similarity(a *index.Sparse, b []float32) float64 {
 	if a.Len() == 0 || a.Len() != len(b) {
 		return 0
 	}

@@ -12,14 +12,14 @@ import (
 	"memtrace/internal/testdata/enginetest"
 
 	"memtrace/engine"
-	"memtrace/engine/vector"
+	"memtrace/engine/index"
 	"memtrace/internal/testdata/storetest"
 	"memtrace/recall"
 )
 
 // meaningEmbedder stands for an embedder of meaning (ollama:MODEL): the
 // hashed vectors under another name, without MeasuresWords.
-type meaningEmbedder struct{ h *vector.Hashed }
+type meaningEmbedder struct{ h *index.Hashed }
 
 func (m meaningEmbedder) Name() string { return "meaning-test/256" }
 func (m meaningEmbedder) Dim() int     { return m.h.Dim() }
@@ -31,16 +31,16 @@ func (m meaningEmbedder) Embed(ctx context.Context, texts []string) ([][]float32
 // measure shared words, and 0.5 under any other; every rerank item's
 // relevance_score is that sum, and the stage's formula note says which.
 func TestRelevanceWeightsFollowTheEmbedder(t *testing.T) {
-	if l, v := recall.RelevanceWeights(vector.NewHashed(0)); recall.WLexicalLexical != 0.7 || l != 0.7 || v != 1-l {
+	if l, v := recall.RelevanceWeights(engine.NewHashed(0)); recall.WLexicalLexical != 0.7 || l != 0.7 || v != 1-l {
 		t.Errorf("hashed: weights %v, %v; want 0.7, 0.3", l, v)
 	}
-	if l, v := recall.RelevanceWeights(meaningEmbedder{vector.NewHashed(0)}); l != 0.5 || v != 0.5 {
+	if l, v := recall.RelevanceWeights(meaningEmbedder{engine.NewHashed(0)}); l != 0.5 || v != 0.5 {
 		t.Errorf("an embedder of meaning: weights %v, %v; want 0.5, 0.5", l, v)
 	}
 	for _, tc := range []struct {
 		emb  engine.Embedder
 		wLex float64
-	}{{nil, 0.7}, {meaningEmbedder{vector.NewHashed(0)}, 0.5}} {
+	}{{nil, 0.7}, {meaningEmbedder{engine.NewHashed(0)}, 0.5}} {
 		clock := func() time.Time { return t0 }
 		e, err := engine.Open(context.Background(), engine.Options{Store: storetest.MustOpenClock(t, clock), Now: clock, Embedder: tc.emb})
 		if err != nil {

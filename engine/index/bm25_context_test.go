@@ -1,4 +1,4 @@
-package lexical
+package index
 
 import (
 	"fmt"
@@ -69,9 +69,9 @@ func TestContextMatchesWrittenOutContext(t *testing.T) {
 		sessions = append(sessions, s)
 	}
 
-	ref := NewWith(K1, B)
-	inc := NewContext(K1, B, ctxWeights)
-	bulk := NewContext(K1, B, ctxWeights)
+	ref := NewBM25(K1, B)
+	inc := NewContextBM25(K1, B, ctxWeights)
+	bulk := NewContextBM25(K1, B, ctxWeights)
 	var ids []int64
 	var start []int
 	var nos []int32
@@ -113,7 +113,7 @@ func TestContextMatchesWrittenOutContext(t *testing.T) {
 
 	for _, term := range vocab {
 		want := ref.DocFreq(term)
-		for name, ix := range map[string]*Index{"incremental": inc, "bulk": bulk} {
+		for name, ix := range map[string]*BM25{"incremental": inc, "bulk": bulk} {
 			if got := ix.DocFreq(term); got != want {
 				t.Fatalf("%s: DocFreq(%q) = %d, want %d", name, term, got, want)
 			}

@@ -1,9 +1,7 @@
-package vector
+package index
 
 import (
 	"sync"
-
-	"memtrace/engine/topn"
 )
 
 // Pair postings: the index's sparse rows, by lane pair.
@@ -33,9 +31,9 @@ import (
 // whose rows turn out dense (another embedder's) drops them once they
 // would outgrow the rows (postingsBudget) and searches by rows alone.
 
-// posting is one row's values in one lane pair: a = row[i+k], b = row[i+k+4]
+// rowPosting is one row's values in one lane pair: a = row[i+k], b = row[i+k+4]
 // (b unused for a tail coordinate).
-type posting struct {
+type rowPosting struct {
 	row  int32
 	a, b float32
 }
@@ -47,7 +45,7 @@ const postingsMinRows = 64
 // eachPair calls fn for each nonzero lane pair of row, in Dot's order
 // (block by block, lanes 0–3), then for each nonzero tail coordinate: the
 // pair's list and its two values (a tail coordinate's value and 0).
-func (ix *Index) eachPair(row []float32, fn func(list int, a, b float32)) {
+func (ix *Vectors) eachPair(row []float32, fn func(list int, a, b float32)) {
 	i := 0
 	for ; i+8 <= len(row); i += 8 {
 		for k := 0; k < 4; k++ {
@@ -68,15 +66,15 @@ func (ix *Index) eachPair(row []float32, fn func(list int, a, b float32)) {
 func numLists(dim int) int { return dim/8*4 + dim%8 }
 
 // post adds row p's postings.
-func (ix *Index) post(p int) {
+func (ix *Vectors) post(p int) {
 	ix.eachPair(ix.row(p), func(l int, a, b float32) {
-		ix.lists[l] = append(ix.lists[l], posting{row: int32(p), a: a, b: b})
+		ix.lists[l] = append(ix.lists[l], rowPosting{row: int32(p), a: a, b: b})
 		ix.postings++
 	})
 }
 
 // unpost removes row p's postings (the row still holds its values).
-func (ix *Index) unpost(p int) {
+func (ix *Vectors) unpost(p int) {
 	ix.eachPair(ix.row(p), func(l int, _, _ float32) {
 		ps := ix.lists[l]
 		for j := len(ps) - 1; j >= 0; j-- {
@@ -91,7 +89,7 @@ func (ix *Index) unpost(p int) {
 }
 
 // renumber makes row from's postings say row to (Remove moved the row).
-func (ix *Index) renumber(from, to int) {
+func (ix *Vectors) renumber(from, to int) {
 	ix.eachPair(ix.row(from), func(l int, _, _ float32) {
 		ps := ix.lists[l]
 		for j := len(ps) - 1; j >= 0; j-- {
@@ -104,9 +102,9 @@ func (ix *Index) renumber(from, to int) {
 }
 
 // postingsBudget drops the lists when they hold more bytes than the rows
-// (12 bytes a posting against 4 a coordinate), once the index has
+// (12 bytes a rowPosting against 4 a coordinate), once the index has
 // postingsMinRows rows: vectors that dense are searched faster by rows.
-func (ix *Index) postingsBudget() {
+func (ix *Vectors) postingsBudget() {
 	if ix.lists != nil && len(ix.ids) >= postingsMinRows && 3*ix.postings > len(ix.ids)*ix.dim {
 		ix.lists, ix.postings = nil, 0
 	}
@@ -114,14 +112,14 @@ func (ix *Index) postingsBudget() {
 
 // Postings reports whether the index keeps pair postings (false once its
 // rows proved too dense for them).
-func (ix *Index) Postings() bool { return ix.lists != nil }
+func (ix *Vectors) Postings() bool { return ix.lists != nil }
 
 // lanes is a search's scratch: four lane sums per row.
 var lanesPool sync.Pool // *[][4]float32
 
 // searchPostings is Search through the pair postings, when that reads less
 // than an eighth of what a row scan multiplies; ok false: scan the rows.
-func (ix *Index) searchPostings(qn []float32, n int) (h []Hit, ok bool) {
+func (ix *Vectors) searchPostings(qn []float32, n int) (h []Hit, ok bool) {
 	if ix.lists == nil {
 		return nil, false
 	}
@@ -152,7 +150,7 @@ func (ix *Index) searchPostings(qn []float32, n int) (h []Hit, ok bool) {
 	for i, id := range ix.ids {
 		s := &lanes[i]
 		if v := float64(s[0] + s[1] + s[2] + s[3]); len(h) < n || v >= h[0].Score {
-			h = topn.Push(h, Hit{ID: id, Score: v}, n)
+			h = Push(h, Hit{ID: id, Score: v}, n)
 		}
 		*s = [4]float32{}
 	}

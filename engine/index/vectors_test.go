@@ -1,4 +1,4 @@
-package vector
+package index
 
 import (
 	"context"
@@ -11,11 +11,10 @@ import (
 	"testing"
 
 	"memtrace/engine/textnorm"
-	"memtrace/engine/topn"
 )
 
 func TestHashedIsDeterministicAndUnit(t *testing.T) {
-	h := NewHashed(0)
+	h := NewHashed(0, textnorm.StableTokens)
 	a, _ := h.Embed(context.Background(), []string{"충주 사과가 맛있었어", "충주 사과가 맛있었어"})
 	if Cosine(a[0], a[1]) < 0.9999 {
 		t.Fatalf("same text, different vectors")
@@ -26,7 +25,7 @@ func TestHashedIsDeterministicAndUnit(t *testing.T) {
 }
 
 func TestHashedSimilarityOrder(t *testing.T) {
-	h := NewHashed(0)
+	h := NewHashed(0, textnorm.StableTokens)
 	q := h.EmbedOne("충주 사과")
 	near := h.EmbedOne("충주에서 산 사과가 달았어")
 	far := h.EmbedOne("I prefer concise answers with code first")
@@ -41,7 +40,7 @@ func TestHashedSimilarityOrder(t *testing.T) {
 
 func TestIndexMatchesBruteForce(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	ix := NewIndex(16)
+	ix := NewVectors(16)
 	vecs := map[int64][]float32{}
 	for id := int64(1); id <= 500; id++ {
 		v := make([]float32, 16)
@@ -63,7 +62,7 @@ func TestIndexMatchesBruteForce(t *testing.T) {
 	for id, v := range vecs {
 		want = append(want, Hit{ID: id, Score: Cosine(q, v)})
 	}
-	sort.Slice(want, func(i, j int) bool { return topn.Worse(want[j], want[i]) })
+	sort.Slice(want, func(i, j int) bool { return Worse(want[j], want[i]) })
 	got := ix.Search(q, 10)
 	if len(got) != 10 {
 		t.Fatalf("got %d hits", len(got))
@@ -79,8 +78,8 @@ func TestIndexMatchesBruteForce(t *testing.T) {
 }
 
 func BenchmarkSearch100k(b *testing.B) {
-	h := NewHashed(0)
-	ix := NewIndex(h.Dim())
+	h := NewHashed(0, textnorm.StableTokens)
+	ix := NewVectors(h.Dim())
 	for i := 0; i < 100000; i++ {
 		ix.Set(int64(i), h.EmbedOne(fmt.Sprintf("memory number %d about topic %d", i, i%97)))
 	}
@@ -94,7 +93,7 @@ func BenchmarkSearch100k(b *testing.B) {
 // Rows stay put until the slab grows, and every growth is counted: the
 // engine keeps rows as its memories' vectors and follows them on a move.
 func TestIndexRowsStayUntilMoves(t *testing.T) {
-	ix := NewIndex(2)
+	ix := NewVectors(2)
 	ix.Reserve(2)
 	moves := ix.Moves()
 	ix.Set(1, []float32{3, 4})
@@ -141,7 +140,7 @@ func embedReference(h *Hashed, text string) []float32 {
 // TestEmbedOneUnchanged: hashing the features in place gives the vectors
 // bit for bit — the stored vectors of every database depend on it.
 func TestEmbedOneUnchanged(t *testing.T) {
-	h := NewHashed(0)
+	h := NewHashed(0, textnorm.StableTokens)
 	texts := []string{"", "a", "ab", "I moved to Busan last month", "차를 테슬라로 바꿨어, 아반떼는 팔았고.", "충주호 근처 카페",
 		"naïve café résumé Ünïcödé", "mixed 한국어 and English 단어들 words", "x\xff\xfe invalid \xed\xa0\x80 bytes 한\xff국",
 		"emoji 🙂 and 漢字 and Кириллица", "don't stop: it's 12:30, e-mail me@example.com"}

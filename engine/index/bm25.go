@@ -1,16 +1,15 @@
-// Package lexical is an in-memory Okapi BM25 index over documents identified
-// by int64 ids. It is a cache derived from the store: rebuilt at open, kept
-// current on every write. Terms come from engine/textnorm. A document may
-// also count its neighbours' words (BM25F-style, context.go): the engine's
-// memories count the turns around them in their conversation.
-package lexical
+package index
+
+// BM25 is an in-memory Okapi BM25 index over documents identified by int64
+// ids. It is a cache derived from the store: rebuilt at open, kept current
+// on every write. A document may also count its neighbours' words
+// (BM25F-style, bm25_context.go): the engine's memories count the turns
+// around them in their conversation.
 
 import (
 	"math"
 	"sort"
 	"sync"
-
-	"memtrace/engine/topn"
 )
 
 // BM25 parameters: the usual k1 and b (Robertson & Zaragoza).
@@ -18,9 +17,6 @@ const (
 	K1 = 1.2
 	B  = 0.75
 )
-
-// Hit is a scored document; Score is higher-is-better.
-type Hit = topn.Hit
 
 // posting points at a document slot; gen tells a live posting from one left
 // behind by a removed or re-added document.
@@ -56,13 +52,13 @@ type docBody struct {
 	terms []int32
 }
 
-// Index is not safe for concurrent writes; callers hold their own lock
+// BM25 is not safe for concurrent writes; callers hold their own lock
 // (reads may run concurrently with each other).
 //
 // Documents live in dense slots so a search accumulates scores in a flat
 // array rather than a map, and keeps the n best in a heap rather than
 // sorting every hit.
-type Index struct {
+type BM25 struct {
 	termNo   map[string]int32
 	terms    []term
 	slotOf   map[int64]int32
@@ -90,17 +86,17 @@ type Index struct {
 // are kept to a millionth).
 const lengthScale = 1e6
 
-// NewWith returns an empty index with BM25 parameters k1 (term-frequency
+// NewBM25 returns an empty index with BM25 parameters k1 (term-frequency
 // saturation) and b (length normalisation).
-func NewWith(k1, b float64) *Index {
-	return &Index{termNo: make(map[string]int32), slotOf: make(map[int64]int32), k1: k1, b: b}
+func NewBM25(k1, b float64) *BM25 {
+	return &BM25{termNo: make(map[string]int32), slotOf: make(map[int64]int32), k1: k1, b: b}
 }
 
 // Len is the number of documents.
-func (ix *Index) Len() int { return ix.n }
+func (ix *BM25) Len() int { return ix.n }
 
 // Add indexes a document, replacing any earlier version with the same id.
-func (ix *Index) Add(id int64, tokens []string) {
+func (ix *BM25) Add(id int64, tokens []string) {
 	tf := make(map[string]float64, len(tokens))
 	for _, t := range tokens {
 		tf[t]++
@@ -113,7 +109,7 @@ func (ix *Index) Add(id int64, tokens []string) {
 // lower-weighted field (a neighbouring turn, say) counts fractionally, as
 // in BM25F: its weighted frequency feeds both the saturation and the
 // document length. Terms with a weight ≤ 0 are ignored.
-func (ix *Index) AddWeighted(id int64, tf map[string]float64) {
+func (ix *BM25) AddWeighted(id int64, tf map[string]float64) {
 	slot := ix.begin(id, len(tf))
 	for t, n := range tf {
 		if n > 0 {
@@ -125,7 +121,7 @@ func (ix *Index) AddWeighted(id int64, tf map[string]float64) {
 
 // TermNo is the number of term t in this index, assigned on first use.
 // With AddTerms it lets a bulk load look each token up once.
-func (ix *Index) TermNo(t string) int32 {
+func (ix *BM25) TermNo(t string) int32 {
 	no, ok := ix.termNo[t]
 	if !ok {
 		no = int32(len(ix.terms))
@@ -137,17 +133,17 @@ func (ix *Index) TermNo(t string) int32 {
 
 // Lookup is the number of term t if it has one; unlike TermNo it assigns
 // none, so readers may call it concurrently.
-func (ix *Index) Lookup(t string) (int32, bool) {
+func (ix *BM25) Lookup(t string) (int32, bool) {
 	no, ok := ix.termNo[t]
 	return no, ok
 }
 
 // NumTerms is the number of term numbers assigned so far.
-func (ix *Index) NumTerms() int { return len(ix.terms) }
+func (ix *BM25) NumTerms() int { return len(ix.terms) }
 
 // AddTerms is AddWeighted with the document given as distinct term numbers
 // (from TermNo) and their weighted frequencies, in parallel slices.
-func (ix *Index) AddTerms(id int64, nos []int32, tfs []float64) {
+func (ix *BM25) AddTerms(id int64, nos []int32, tfs []float64) {
 	slot := ix.begin(id, len(nos))
 	for i, no := range nos {
 		if tfs[i] > 0 {
@@ -159,7 +155,7 @@ func (ix *Index) AddTerms(id int64, nos []int32, tfs []float64) {
 
 // finish counts a fully posted document into the statistics. Its length
 // is its own until SetContext gives it its neighbours' words.
-func (ix *Index) finish(slot int32) {
+func (ix *BM25) finish(slot int32) {
 	d, body := &ix.docs[slot], &ix.body[slot]
 	body.own = body.fixed
 	d.length = float64(body.fixed) / lengthScale
@@ -168,7 +164,7 @@ func (ix *Index) finish(slot int32) {
 }
 
 // begin (re)assigns id's slot and resets its document.
-func (ix *Index) begin(id int64, terms int) int32 {
+func (ix *BM25) begin(id int64, terms int) int32 {
 	slot, had := ix.slotOf[id]
 	if had {
 		ix.unlink(slot)
@@ -197,7 +193,7 @@ func (ix *Index) begin(id int64, terms int) int32 {
 }
 
 // post appends one posting of term no to the document in slot.
-func (ix *Index) post(slot, no int32, n float64) {
+func (ix *BM25) post(slot, no int32, n float64) {
 	body := &ix.body[slot]
 	te := &ix.terms[no]
 	te.postings = append(te.postings, posting{slot: slot, gen: ix.docs[slot].gen, tf: float32(n)})
@@ -209,7 +205,7 @@ func (ix *Index) post(slot, no int32, n float64) {
 
 // unlink takes the document in slot out of the statistics; its postings
 // become stale. The slot stays assigned to the same id.
-func (ix *Index) unlink(slot int32) {
+func (ix *BM25) unlink(slot int32) {
 	body := &ix.body[slot]
 	for _, no := range body.terms {
 		ix.terms[no].df--
@@ -222,7 +218,7 @@ func (ix *Index) unlink(slot int32) {
 
 // Remove drops a document. Its postings become stale and are skipped, and
 // compacted away once they are half of all postings.
-func (ix *Index) Remove(id int64) {
+func (ix *BM25) Remove(id int64) {
 	slot, ok := ix.slotOf[id]
 	if !ok {
 		return
@@ -237,12 +233,12 @@ func (ix *Index) Remove(id int64) {
 	}
 }
 
-func (ix *Index) valid(p posting) bool {
+func (ix *BM25) valid(p posting) bool {
 	d := &ix.docs[p.slot]
 	return d.live && d.gen == p.gen
 }
 
-func (ix *Index) compact() {
+func (ix *BM25) compact() {
 	live := 0
 	for no := range ix.terms {
 		ps := ix.terms[no].postings
@@ -261,7 +257,7 @@ func (ix *Index) compact() {
 
 // DocFreq is the number of live documents containing term, in their own
 // words or, with context, in a neighbour's.
-func (ix *Index) DocFreq(t string) int {
+func (ix *BM25) DocFreq(t string) int {
 	no, ok := ix.termNo[t]
 	if !ok {
 		return 0
@@ -277,16 +273,16 @@ func (ix *Index) DocFreq(t string) int {
 }
 
 // IDF is BM25's inverse document frequency of term (always ≥ 0).
-func (ix *Index) IDF(t string) float64 {
+func (ix *BM25) IDF(t string) float64 {
 	return ix.idf(ix.DocFreq(t))
 }
 
 // IDFOf is the inverse document frequency of a term in df documents: IDF
 // for a caller that has DocFreq already (with context, each costs a pass
 // over the term's postings).
-func (ix *Index) IDFOf(df int) float64 { return ix.idf(df) }
+func (ix *BM25) IDFOf(df int) float64 { return ix.idf(df) }
 
-func (ix *Index) idf(df int) float64 {
+func (ix *BM25) idf(df int) float64 {
 	n, f := float64(ix.n), float64(df)
 	return math.Log(1 + (n-f+0.5)/(f+0.5))
 }
@@ -294,7 +290,7 @@ func (ix *Index) idf(df int) float64 {
 // Search scores every document containing at least one of terms and returns
 // the n best, ties broken by id so results are deterministic. Repeated query
 // terms count once.
-func (ix *Index) Search(terms []string, n int) []Hit {
+func (ix *BM25) Search(terms []string, n int) []Hit {
 	return ix.SearchWeighted(weightsOf(terms), n)
 }
 
@@ -319,7 +315,7 @@ type accumulator struct {
 
 // getAcc takes a scratch accumulator sized for every slot; put it back in
 // ix.scratch when done.
-func (ix *Index) getAcc() *accumulator {
+func (ix *BM25) getAcc() *accumulator {
 	acc, _ := ix.scratch.Get().(*accumulator)
 	if acc == nil {
 		acc = &accumulator{}
@@ -334,7 +330,7 @@ func (ix *Index) getAcc() *accumulator {
 
 // SearchWeighted is Search with a weight per query term (query expansion
 // adds related terms at a lower weight).
-func (ix *Index) SearchWeighted(terms map[string]float64, n int) []Hit {
+func (ix *BM25) SearchWeighted(terms map[string]float64, n int) []Hit {
 	return ix.SearchWeightedDF(terms, n, nil)
 }
 
@@ -343,7 +339,7 @@ func (ix *Index) SearchWeighted(terms map[string]float64, n int) []Hit {
 // context DocFreq costs a pass over the term's postings and their windows,
 // which the search makes anyway, so a recall that needs the frequencies
 // again takes them from here. Every term of terms gets an entry.
-func (ix *Index) SearchWeightedDF(terms map[string]float64, n int, df map[string]int) []Hit {
+func (ix *BM25) SearchWeightedDF(terms map[string]float64, n int, df map[string]int) []Hit {
 	if df != nil {
 		for t := range terms {
 			df[t] = 0
@@ -418,12 +414,12 @@ func (ix *Index) SearchWeightedDF(terms map[string]float64, n int, df map[string
 	for _, s := range acc.touched {
 		// Most documents rank below the root of a full heap: skip the call.
 		if v := acc.score[s]; len(h) < n || v >= h[0].Score {
-			h = topn.Push(h, Hit{ID: ix.docs[s].id, Score: v}, n)
+			h = Push(h, Hit{ID: ix.docs[s].id, Score: v}, n)
 		}
 		acc.score[s], acc.seen[s] = 0, false
 	}
 	acc.touched = acc.touched[:0]
 	ix.scratch.Put(acc)
-	topn.Sort(h)
+	Sort(h)
 	return h
 }

@@ -1,4 +1,4 @@
-package lexical
+package index
 
 import (
 	"math"
@@ -13,14 +13,14 @@ import (
 // postings and each document's term list are carved from one block each,
 // sized exactly, instead of growing posting by posting. It changes no
 // score; documents added beyond the reservation allocate as usual.
-func (ix *Index) Reserve(docs int, counts []int) {
+func (ix *BM25) Reserve(docs int, counts []int) {
 	total := ix.reservePostings(docs, counts)
 	ix.termBlock = make([]int32, total)
 }
 
 // reservePostings is Reserve without the room for documents' term lists;
 // it returns the postings counted.
-func (ix *Index) reservePostings(docs int, counts []int) int {
+func (ix *BM25) reservePostings(docs int, counts []int) int {
 	if docs > len(ix.docs) {
 		grown := make([]doc, len(ix.docs), docs)
 		copy(grown, ix.docs)
@@ -61,7 +61,7 @@ func (ix *Index) reservePostings(docs int, counts []int) int {
 // but the postings are allocated once and written by workers goroutines,
 // each owning a share of the terms. The index keeps nos (documents' term
 // lists are carved from it): the caller must not modify it afterwards.
-func (ix *Index) AddDocs(ids []int64, start []int, nos []int32, tfs []float64, workers int) {
+func (ix *BM25) AddDocs(ids []int64, start []int, nos []int32, tfs []float64, workers int) {
 	bulk := len(ix.free) == 0
 	for _, id := range ids {
 		if _, had := ix.slotOf[id]; had {

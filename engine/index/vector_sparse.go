@@ -1,4 +1,4 @@
-package vector
+package index
 
 // A query vector of the default hashed embedder is sparse: a short query has
 // a few dozen features in 256 buckets. Dot sums a·b in four lanes, lane k

@@ -1,4 +1,4 @@
-package lexical
+package index
 
 import (
 	"fmt"
@@ -15,7 +15,7 @@ import (
 func BenchmarkSearchContext10k(b *testing.B) {
 	const n, session = 10_000, 20
 	r := rand.New(rand.NewPCG(1, 2))
-	ix := NewContext(K1, B, []float64{0.5, 0.5, 0.25, 0.25})
+	ix := NewContextBM25(K1, B, []float64{0.5, 0.5, 0.25, 0.25})
 	vocab := make([]string, 60)
 	for i := range vocab {
 		vocab[i] = fmt.Sprintf("w%d", i)

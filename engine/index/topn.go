@@ -1,7 +1,8 @@
-// Package topn keeps the n best scored ids in a bounded min-heap, managed
-// by hand: container/heap would box every pushed Hit. It is shared by the
-// lexical and vector indexes, which rank their hits the same way.
-package topn
+package index
+
+// The n best scored ids are kept in a bounded min-heap, managed by hand:
+// container/heap would box every pushed Hit. BM25 and Vectors rank their
+// hits the same way.
 
 import "sort"
 

@@ -1,4 +1,4 @@
-package vector
+package index
 
 import (
 	"fmt"
@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"memtrace/engine/textnorm"
 )
 
 // The sparse dot product of a search (and Sparse.Dot) is Dot, bit for bit
@@ -38,7 +40,7 @@ func TestSparseDotIsDot(t *testing.T) {
 		}
 	}
 	// A sparse query takes the sparse path; a dense one Dot.
-	h := NewHashed(0)
+	h := NewHashed(0, textnorm.StableTokens)
 	if _, ok := sparseQuery(h.EmbedOne("what did Mina say about coffee")); !ok {
 		t.Error("a short query of the hashed embedder is not scored sparsely")
 	}
@@ -50,7 +52,7 @@ func TestSparseDotIsDot(t *testing.T) {
 		t.Error("a dense query is scored sparsely")
 	}
 
-	ix := NewIndex(h.Dim())
+	ix := NewVectors(h.Dim())
 	for i := range 3000 {
 		ix.Set(int64(i), h.EmbedOne(fmt.Sprintf("memory %d about topic %d and coffee with Mina %d", i, i%97, i%13)))
 	}

@@ -1,15 +1,10 @@
-package vector
+package index
 
 import (
 	"math"
-
-	"memtrace/engine/topn"
 )
 
-// Hit is a scored vector; Score is cosine similarity, higher is better.
-type Hit = topn.Hit
-
-// Index is a flat (exact) index of unit vectors in one contiguous slab, so
+// Vectors is a flat (exact) index of unit vectors in one contiguous slab, so
 // a search is one linear pass of dot products over sequential memory. At
 // 100k × 256 that pass is the "scan floor" the recall benchmark reports
 // against. Rows scattered over the heap by incremental ingest made the same
@@ -25,7 +20,7 @@ type Hit = topn.Hit
 // (postings.go, a quarter to a half of the slab's size for the hashed
 // embedder's memories; none for dense vectors), through which a sparse
 // query is scored, exactly as by Dot, without reading whole rows.
-type Index struct {
+type Vectors struct {
 	dim   int
 	ids   []int64
 	vecs  []float32 // row i is vecs[i*dim : (i+1)*dim]
@@ -33,19 +28,19 @@ type Index struct {
 	moves int
 	// lists[l] are the postings of lane pair l (nil once dropped);
 	// postings counts them.
-	lists    [][]posting
+	lists    [][]rowPosting
 	postings int
 	spare    []float32 // Set's scratch row
 }
 
-// NewIndex returns an empty index of dim dimensions.
-func NewIndex(dim int) *Index {
-	return &Index{dim: dim, pos: make(map[int64]int), lists: make([][]posting, numLists(dim))}
+// NewVectors returns an empty index of dim dimensions.
+func NewVectors(dim int) *Vectors {
+	return &Vectors{dim: dim, pos: make(map[int64]int), lists: make([][]rowPosting, numLists(dim))}
 }
 
 // Reserve makes room for n vectors in all, so that adding them does not
 // reallocate the slab.
-func (ix *Index) Reserve(n int) {
+func (ix *Vectors) Reserve(n int) {
 	if need := n * ix.dim; need > cap(ix.vecs) {
 		vecs := make([]float32, len(ix.vecs), need)
 		copy(vecs, ix.vecs)
@@ -60,11 +55,11 @@ func (ix *Index) Reserve(n int) {
 }
 
 // Moves counts the times the slab was reallocated, moving every row.
-func (ix *Index) Moves() int { return ix.moves }
+func (ix *Vectors) Moves() int { return ix.moves }
 
 // Dim is the vector length; Len the number of vectors.
-func (ix *Index) Dim() int { return ix.dim }
-func (ix *Index) Len() int { return len(ix.ids) }
+func (ix *Vectors) Dim() int { return ix.dim }
+func (ix *Vectors) Len() int { return len(ix.ids) }
 
 // unitTolerance: a vector whose squared length is this close to 1 is
 // stored as it is.
@@ -72,7 +67,7 @@ const unitTolerance = 1e-5
 
 // Set stores v, normalised, under id, replacing any earlier one. A vector
 // of the wrong length is ignored and reported as false.
-func (ix *Index) Set(id int64, v []float32) bool {
+func (ix *Vectors) Set(id int64, v []float32) bool {
 	if len(v) != ix.dim {
 		return false
 	}
@@ -101,7 +96,7 @@ func (ix *Index) Set(id int64, v []float32) bool {
 
 // replace sets row p to v, normalised. A vector the row already holds, bit
 // for bit (a memory cached again with its own vector), changes nothing.
-func (ix *Index) replace(p int, v []float32) {
+func (ix *Vectors) replace(p int, v []float32) {
 	row := ix.row(p)
 	if ix.lists == nil {
 		copy(row, v)
@@ -137,12 +132,12 @@ func toUnit(row []float32) {
 	}
 }
 
-func (ix *Index) row(p int) []float32 {
+func (ix *Vectors) row(p int) []float32 {
 	return ix.vecs[p*ix.dim : (p+1)*ix.dim : (p+1)*ix.dim]
 }
 
 // Get returns the stored vector of id (shared; do not modify).
-func (ix *Index) Get(id int64) ([]float32, bool) {
+func (ix *Vectors) Get(id int64) ([]float32, bool) {
 	p, ok := ix.pos[id]
 	if !ok {
 		return nil, false
@@ -151,7 +146,7 @@ func (ix *Index) Get(id int64) ([]float32, bool) {
 }
 
 // Remove drops id (swap with the last vector).
-func (ix *Index) Remove(id int64) {
+func (ix *Vectors) Remove(id int64) {
 	p, ok := ix.pos[id]
 	if !ok {
 		return
@@ -174,7 +169,7 @@ func (ix *Index) Remove(id int64) {
 }
 
 // Search returns the n vectors most similar to q, ties broken by id.
-func (ix *Index) Search(q []float32, n int) []Hit {
+func (ix *Vectors) Search(q []float32, n int) []Hit {
 	if len(q) != ix.dim || n <= 0 || len(ix.ids) == 0 {
 		return nil
 	}
@@ -185,18 +180,18 @@ func (ix *Index) Search(q []float32, n int) []Hit {
 	if !ok {
 		h = ix.searchRows(qn, n)
 	}
-	topn.Sort(h)
+	Sort(h)
 	return h
 }
 
 // searchRows is Search by a pass over every row: the n best of qn
 // (normalised) in a min-heap whose root is the worst kept, unsorted.
-func (ix *Index) searchRows(qn []float32, n int) []Hit {
+func (ix *Vectors) searchRows(qn []float32, n int) []Hit {
 	h := make([]Hit, 0, min(n, len(ix.ids)))
 	if sq, ok := sparseQuery(qn); ok {
 		for i, id := range ix.ids {
 			if s := float64(sq.dot(ix.vecs[i*ix.dim : (i+1)*ix.dim])); len(h) < n || s >= h[0].Score {
-				h = topn.Push(h, Hit{ID: id, Score: s}, n)
+				h = Push(h, Hit{ID: id, Score: s}, n)
 			}
 		}
 		return h
@@ -204,7 +199,7 @@ func (ix *Index) searchRows(qn []float32, n int) []Hit {
 	for i, id := range ix.ids {
 		// Most rows rank below the root of a full heap: skip the call.
 		if s := float64(Dot(qn, ix.vecs[i*ix.dim:(i+1)*ix.dim])); len(h) < n || s >= h[0].Score {
-			h = topn.Push(h, Hit{ID: id, Score: s}, n)
+			h = Push(h, Hit{ID: id, Score: s}, n)
 		}
 	}
 	return h
@@ -212,7 +207,7 @@ func (ix *Index) searchRows(qn []float32, n int) []Hit {
 
 // ScanAll computes the similarity of q to every stored vector and returns
 // how many it scanned: the brute-force floor a recall is compared against.
-func (ix *Index) ScanAll(q []float32) (n int, best float64) {
+func (ix *Vectors) ScanAll(q []float32) (n int, best float64) {
 	best = -2
 	for i := range ix.ids {
 		s := float64(Dot(q, ix.vecs[i*ix.dim:(i+1)*ix.dim]))

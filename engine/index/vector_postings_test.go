@@ -1,4 +1,4 @@
-package vector
+package index
 
 import (
 	"cmp"
@@ -7,11 +7,13 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"memtrace/engine/textnorm"
 )
 
 // bruteForce is the n best rows of ix for q by Dot, ties by id: what every
 // search path must return.
-func bruteForce(ix *Index, q []float32, n int) []Hit {
+func bruteForce(ix *Vectors, q []float32, n int) []Hit {
 	qn := slices.Clone(q)
 	Normalize(qn)
 	var all []Hit
@@ -44,9 +46,9 @@ func sameHits(a, b []Hit) bool {
 	})
 }
 
-// postingsOf is every posting of ix as "list:row:a:b", sorted: what a
+// postingsOf is every rowPosting of ix as "list:row:a:b", sorted: what a
 // fresh index over the same rows must hold.
-func postingsOf(ix *Index) []string {
+func postingsOf(ix *Vectors) []string {
 	var out []string
 	for l, ps := range ix.lists {
 		for _, p := range ps {
@@ -64,7 +66,7 @@ func postingsOf(ix *Index) []string {
 func TestPostingsSearchIsDot(t *testing.T) {
 	r := rand.New(rand.NewPCG(17, 1))
 	for _, dim := range []int{256, 8, 13, 100} {
-		ix := NewIndex(dim)
+		ix := NewVectors(dim)
 		ids := r.Perm(1500)
 		for i, id := range ids {
 			v := sparseVec(r, dim, 1+r.IntN(max(2, dim/10)))
@@ -88,7 +90,7 @@ func TestPostingsSearchIsDot(t *testing.T) {
 		if !ix.Postings() {
 			t.Fatalf("dim %d: sparse rows dropped their postings", dim)
 		}
-		fresh := NewIndex(dim)
+		fresh := NewVectors(dim)
 		for i, id := range ix.ids {
 			fresh.Set(id, slices.Clone(ix.row(i)))
 		}
@@ -135,8 +137,8 @@ func sortHits(h []Hit) {
 // them; an index of dense vectors drops them and searches by rows, with
 // the same results.
 func TestPostingsOnlyForSparseRows(t *testing.T) {
-	h := NewHashed(0)
-	ix := NewIndex(h.Dim())
+	h := NewHashed(0, textnorm.StableTokens)
+	ix := NewVectors(h.Dim())
 	for i := range 2000 {
 		ix.Set(int64(i), h.EmbedOne(fmt.Sprintf("memory %d about topic %d and coffee with Mina %d 충주 사과 %d", i, i%97, i%13, i%7)))
 	}
@@ -158,7 +160,7 @@ func TestPostingsOnlyForSparseRows(t *testing.T) {
 		}
 	}
 	r := rand.New(rand.NewPCG(3, 4))
-	dense := NewIndex(64)
+	dense := NewVectors(64)
 	for i := range postingsMinRows + 10 {
 		v := make([]float32, 64)
 		for k := range v {
@@ -197,10 +199,10 @@ func memoryText(r *rand.Rand) string {
 //
 // (ns/op is one search.)
 func BenchmarkSearchPaths(b *testing.B) {
-	h := NewHashed(0)
+	h := NewHashed(0, textnorm.StableTokens)
 	for _, n := range []int{10_000, 100_000} {
 		r := rand.New(rand.NewPCG(uint64(n), 1))
-		ix := NewIndex(h.Dim())
+		ix := NewVectors(h.Dim())
 		ix.Reserve(n)
 		for i := range n {
 			ix.Set(int64(i), h.EmbedOne(memoryText(r)))

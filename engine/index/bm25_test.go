@@ -1,4 +1,4 @@
-package lexical
+package index
 
 import (
 	"fmt"
@@ -7,11 +7,10 @@ import (
 	"testing"
 
 	"memtrace/engine/textnorm"
-	"memtrace/engine/topn"
 )
 
 func TestSearchRanksByBM25(t *testing.T) {
-	ix := NewWith(K1, B)
+	ix := NewBM25(K1, B)
 	ix.Add(1, textnorm.Tokens("충주 사과가 정말 달고 맛있었어"))
 	ix.Add(2, textnorm.Tokens("사과 한 박스를 엄마께 보냈어"))
 	ix.Add(3, textnorm.Tokens("오늘 비가 많이 와서 우산 샀어"))
@@ -25,7 +24,7 @@ func TestSearchRanksByBM25(t *testing.T) {
 }
 
 func TestRemoveAndReAdd(t *testing.T) {
-	ix := NewWith(K1, B)
+	ix := NewBM25(K1, B)
 	ix.Add(1, []string{"apple"})
 	ix.Add(2, []string{"apple", "pie"})
 	ix.Remove(1)
@@ -45,7 +44,7 @@ func TestRemoveAndReAdd(t *testing.T) {
 }
 
 func TestCompactionKeepsLiveDocs(t *testing.T) {
-	ix := NewWith(K1, B)
+	ix := NewBM25(K1, B)
 	for i := int64(0); i < 3000; i++ {
 		ix.Add(i, []string{"common", fmt.Sprintf("w%d", i)})
 	}
@@ -62,7 +61,7 @@ func TestCompactionKeepsLiveDocs(t *testing.T) {
 }
 
 func TestAddWeightedCountsFractionally(t *testing.T) {
-	ix := NewWith(K1, B)
+	ix := NewBM25(K1, B)
 	// Doc 1 mentions "lake" itself; doc 2 only through a neighbour at weight 0.3.
 	ix.AddWeighted(1, map[string]float64{"lake": 1, "paint": 1})
 	ix.AddWeighted(2, map[string]float64{"sunrise": 1, "lake": 0.3})
@@ -75,7 +74,7 @@ func TestAddWeightedCountsFractionally(t *testing.T) {
 		t.Errorf("a zero-weight term is indexed: %+v", got)
 	}
 	// Add is AddWeighted with whole counts.
-	a, b := NewWith(K1, B), NewWith(K1, B)
+	a, b := NewBM25(K1, B), NewBM25(K1, B)
 	a.Add(7, []string{"x", "x", "y"})
 	b.AddWeighted(7, map[string]float64{"x": 2, "y": 1})
 	if ha, hb := a.Search([]string{"x"}, 1), b.Search([]string{"x"}, 1); ha[0].Score != hb[0].Score {
@@ -89,7 +88,7 @@ func TestNewWithParameters(t *testing.T) {
 		b         float64
 		shortWins bool
 	}{{0, false}, {0.75, true}} {
-		ix := NewWith(1.2, tc.b)
+		ix := NewBM25(1.2, tc.b)
 		ix.Add(1, long)
 		ix.Add(2, []string{"apple", "pie"})
 		hits := ix.Search([]string{"apple"}, 2)
@@ -103,7 +102,7 @@ func TestNewWithParameters(t *testing.T) {
 // frequency, length, slot reuse, compaction) and the top-n heap against a
 // BM25 computed from scratch, over random adds, re-adds and removals.
 func TestMatchesReferenceUnderChurn(t *testing.T) {
-	ix := NewWith(K1, B)
+	ix := NewBM25(K1, B)
 	docs := map[int64][]string{}
 	vocab := []string{"a", "b", "c", "d", "e", "f", "g", "h"}
 	seed := uint64(1)
@@ -169,14 +168,14 @@ func TestMatchesReferenceUnderChurn(t *testing.T) {
 			if math.Abs(h.Score-want[h.ID]) > 1e-9 {
 				t.Fatalf("query %v: id %d score %v, want %v", q, h.ID, h.Score, want[h.ID])
 			}
-			if i > 0 && topn.Worse(hits[i-1], h) {
+			if i > 0 && Worse(hits[i-1], h) {
 				t.Fatalf("query %v: hits out of order at %d: %+v", q, i, hits)
 			}
 		}
 		// Nothing outside the top 20 beats the 20th.
 		last := hits[len(hits)-1]
 		for id, s := range want {
-			if topn.Worse(last, Hit{ID: id, Score: s}) && !containsID(hits, id) {
+			if Worse(last, Hit{ID: id, Score: s}) && !containsID(hits, id) {
 				t.Fatalf("query %v: id %d (%v) belongs in the top 20 above %+v", q, id, s, last)
 			}
 		}
@@ -200,7 +199,7 @@ func TestReserveScoresAlike(t *testing.T) {
 		1: {"red", "apple", "pie"}, 2: {"green", "apple"}, 3: {"red", "car", "red"},
 		4: {"사과", "빨간", "사과"}, 5: {"pie", "crust", "apple", "butter"},
 	}
-	plain, reserved := NewWith(K1, B), NewWith(K1, B)
+	plain, reserved := NewBM25(K1, B), NewBM25(K1, B)
 	counts := make([]int, 0)
 	for id := int64(1); id <= 5; id++ {
 		seen := map[string]bool{}
@@ -221,7 +220,7 @@ func TestReserveScoresAlike(t *testing.T) {
 		reserved.Add(id, docs[id])
 	}
 	// Beyond the reservation: a new document, a replacement, a removal.
-	for _, ix := range []*Index{plain, reserved} {
+	for _, ix := range []*BM25{plain, reserved} {
 		ix.Add(6, []string{"apple", "crumble", "apple"})
 		ix.Add(2, []string{"green", "pear"})
 		ix.Remove(3)
@@ -242,7 +241,7 @@ func TestReserveScoresAlike(t *testing.T) {
 // after later replacements and removals.
 func TestAddDocsMatchesAddTerms(t *testing.T) {
 	words := []string{"apple", "pie", "red", "car", "사과", "빨간", "tea", "green", "pear", "crust"}
-	one, bulk := NewWith(K1, B), NewWith(K1, B)
+	one, bulk := NewBM25(K1, B), NewBM25(K1, B)
 	var ids []int64
 	start := []int{0}
 	var nos []int32
@@ -272,7 +271,7 @@ func TestAddDocsMatchesAddTerms(t *testing.T) {
 		}
 	}
 	check("after the load")
-	for _, ix := range []*Index{one, bulk} {
+	for _, ix := range []*BM25{one, bulk} {
 		ix.Add(7, []string{"pear", "pear", "tea"})
 		ix.Remove(8)
 		ix.Add(41, []string{"apple", "crust"})

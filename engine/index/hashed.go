@@ -1,16 +1,16 @@
-// Package vector holds the default offline embedder (Hashed) and the flat
-// vector index (Index) the engine keeps every memory's embedding in.
-//
 // The Hashed embedder needs no model files and is deterministic: it hashes
-// word terms (from engine/textnorm) and character n-grams into a fixed number
-// of signed buckets and L2-normalises the result. It captures lexical and
-// sub-word overlap — "충주호" is near "충주", "painted" near "painting" —
-// which is what the vector channel of recall (candidates and rerank), the
-// dedupe check, the extraction gates and association use; it does not know
-// that "doctor" is near "dentist". Any engine.Embedder replaces it
-// (engine.Options.Embedder); a memory's vector records which embedder made
-// it, and one made by another embedder is embedded again at open.
-package vector
+// word terms (a tokeniser it is given: engine.NewHashed gives it
+// engine/textnorm's stable tokens) and character n-grams into a fixed
+// number of signed buckets and L2-normalises the result. It captures
+// lexical and sub-word overlap — "충주호" is near "충주", "painted" near
+// "painting" — which is what the vector channel of recall (candidates and
+// rerank), the dedupe check, the extraction gates and association use; it
+// does not know that "doctor" is near "dentist". Any engine.Embedder
+// replaces it (engine.Options.Embedder); a memory's vector records which
+// embedder made it, and one made by another embedder is embedded again at
+// open.
+
+package index
 
 import (
 	"context"
@@ -19,22 +19,24 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
-
-	"memtrace/engine/textnorm"
 )
 
 // DefaultDim is the dimension of the default hashed embedder.
 const DefaultDim = 256
 
 // Hashed is the default embedder.
-type Hashed struct{ dim int }
+type Hashed struct {
+	dim    int
+	tokens func(text string) []string
+}
 
-// NewHashed returns a hashed embedder of dim dimensions (DefaultDim if ≤ 0).
-func NewHashed(dim int) *Hashed {
+// NewHashed returns a hashed embedder of dim dimensions (DefaultDim if ≤ 0)
+// over the word terms tokens gives of a text.
+func NewHashed(dim int, tokens func(text string) []string) *Hashed {
 	if dim <= 0 {
 		dim = DefaultDim
 	}
-	return &Hashed{dim: dim}
+	return &Hashed{dim: dim, tokens: tokens}
 }
 
 // Name identifies the embedder and its parameters; vectors of different
@@ -75,7 +77,7 @@ const (
 // their strings: the same vector, without an allocation per feature.
 func (h *Hashed) EmbedOne(text string) []float32 {
 	v := make([]float32, h.dim)
-	for _, t := range textnorm.StableTokens(text) {
+	for _, t := range h.tokens(text) {
 		h.addHash(v, fnvString(fnvString(fnvOffset, "w:"), t), termWeight)
 		h.ngramHashes(v, t)
 	}

@@ -1,10 +1,10 @@
-package lexical
+package index
 
 import "math"
 
 // Context: a document counts the words of its neighbours.
 //
-// An index made with NewContext gives every document a window of
+// An index made with NewContextBM25 gives every document a window of
 // neighbouring documents (the turns around it in a conversation, say);
 // neighbour k's words count in the document at weight ctxW[k] — in its term
 // frequencies and in its length, as in BM25F — unless the neighbour is mute.
@@ -21,10 +21,10 @@ import "math"
 // two away.) A document reached through a window counts towards a term's
 // document frequency like one that holds the term itself.
 
-// NewContext returns an empty index whose documents each have a window of
+// NewContextBM25 returns an empty index whose documents each have a window of
 // len(weights) neighbours, neighbour k counting at weights[k] (> 0).
-func NewContext(k1, b float64, weights []float64) *Index {
-	ix := NewWith(k1, b)
+func NewContextBM25(k1, b float64, weights []float64) *BM25 {
+	ix := NewBM25(k1, b)
 	ix.ctxW = append([]float64(nil), weights...)
 	return ix
 }
@@ -37,7 +37,7 @@ const None int64 = math.MinInt64
 // to its neighbours. Lengths are not recomputed: call Relength for every
 // document whose length may have changed — id and, when its mute flag or
 // its own words changed, its neighbours. Unknown ids are ignored.
-func (ix *Index) SetContext(id int64, window []int64, lends bool) {
+func (ix *BM25) SetContext(id int64, window []int64, lends bool) {
 	slot, ok := ix.slotOf[id]
 	if !ok || len(ix.ctxW) == 0 {
 		return
@@ -56,14 +56,14 @@ func (ix *Index) SetContext(id int64, window []int64, lends bool) {
 
 // Relength recomputes the length of document id from its own words and
 // its window's.
-func (ix *Index) Relength(id int64) {
+func (ix *BM25) Relength(id int64) {
 	if slot, ok := ix.slotOf[id]; ok && len(ix.ctxW) > 0 {
 		ix.relength(slot)
 	}
 }
 
 // RelengthAll recomputes every document's length (after a bulk load).
-func (ix *Index) RelengthAll() {
+func (ix *BM25) RelengthAll() {
 	if len(ix.ctxW) == 0 {
 		return
 	}
@@ -74,7 +74,7 @@ func (ix *Index) RelengthAll() {
 	}
 }
 
-func (ix *Index) relength(slot int32) {
+func (ix *BM25) relength(slot int32) {
 	d := &ix.docs[slot]
 	if !d.live {
 		return
@@ -92,14 +92,14 @@ func (ix *Index) relength(slot int32) {
 }
 
 // growWindows gives every slot a window (empty for new slots).
-func (ix *Index) growWindows() {
+func (ix *BM25) growWindows() {
 	K := len(ix.ctxW)
 	for len(ix.win) < len(ix.docs)*K {
 		ix.win = append(ix.win, -1)
 	}
 }
 
-func (ix *Index) clearWindow(slot int32) {
+func (ix *BM25) clearWindow(slot int32) {
 	K := len(ix.ctxW)
 	for k := range K {
 		ix.win[int(slot)*K+k] = -1
@@ -109,7 +109,7 @@ func (ix *Index) clearWindow(slot int32) {
 
 // detach takes a removed document out of its neighbours' windows (windows
 // are symmetric) and out of its own.
-func (ix *Index) detach(slot int32) {
+func (ix *BM25) detach(slot int32) {
 	K := len(ix.ctxW)
 	if K == 0 {
 		return
@@ -135,7 +135,7 @@ func (ix *Index) detach(slot int32) {
 // point, so the sum does not depend on the order of the postings (a bulk
 // load and a document-by-document build post in different orders). The
 // caller resets acc.tf and acc.reached (release).
-func (ix *Index) spread(acc *accumulator, no int32) int {
+func (ix *BM25) spread(acc *accumulator, no int32) int {
 	K := len(ix.ctxW)
 	// What a posting adds to its own slot and lends to each place of its
 	// window depends on its frequency alone, which most postings share:
@@ -175,7 +175,7 @@ func (ix *Index) spread(acc *accumulator, no int32) int {
 	return len(acc.reached)
 }
 
-func (ix *Index) reach(acc *accumulator, slot int32, tf int64) {
+func (ix *BM25) reach(acc *accumulator, slot int32, tf int64) {
 	if acc.tf[slot] == 0 {
 		acc.reached = append(acc.reached, slot)
 	}
