@@ -222,6 +222,9 @@ func recordLesson(ctx context.Context, q engine.Queries, f *lessonFinding, m eng
 }
 
 func lessonContext(m engine.Message) string {
+	if m.LessonContext != "" {
+		return m.LessonContext
+	}
 	if m.Project != "" {
 		return "project " + m.Project + ", session " + m.Session
 	}

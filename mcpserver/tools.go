@@ -2,7 +2,6 @@ package mcpserver
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -205,13 +204,9 @@ func (s *Server) recall(ctx context.Context, _ *mcp.CallToolRequest, in RecallIn
 	if err != nil {
 		return nil, RecallOut{}, toolError(err)
 	}
-	raw, err := json.Marshal(tr)
+	st, err := recall.Keep(ctx, s.e, tr, in.Query, in.Session, TraceSource, s.keep)
 	if err != nil {
-		return nil, RecallOut{}, fmt.Errorf("encode trace: %w", err)
-	}
-	st := &engine.StoredTrace{Query: in.Query, Session: in.Session, Source: TraceSource, At: tr.At, Trace: raw}
-	if err := s.e.Store().SaveTrace(ctx, st, s.keep); err != nil {
-		return nil, RecallOut{}, toolError(fmt.Errorf("store the trace: %w", err))
+		return nil, RecallOut{}, toolError(err)
 	}
 	full := in.Detail == DetailFull
 	out := RecallOut{TraceID: st.ID, PromptChars: tr.PromptChars, Survivors: make([]RecallSurvivor, 0, len(tr.Survivors)),

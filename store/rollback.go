@@ -189,10 +189,7 @@ func (tx *Tx) RollbackBatch(ctx context.Context, batch, actor string) (int, erro
 func restoredState(first, last *storedAudit, batchRows []*storedAudit, current *engine.Memory) *engine.Memory {
 	if first.Before == nil {
 		m := *current
-		if m.Status != engine.StatusQuarantined && m.OrigType == "" {
-			m.OrigType = m.Type
-		}
-		m.Status = engine.StatusQuarantined
+		m.Quarantine()
 		return &m
 	}
 	m := *first.Before
