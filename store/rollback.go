@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"memtrace/engine"
+	"memtrace/internal/wording"
 )
 
 // rollbackWork is a computed rollback: per memory the batch touched, the
@@ -152,7 +153,7 @@ func (tx *Tx) RollbackBatch(ctx context.Context, batch, actor string) (int, erro
 		return 0, nil // proposals only (keep decisions): the caller marks them
 	case p.Effect.Changed() == 0 && p.Proposals == 0:
 		return 0, engine.Errorf(engine.ECONFLICT, "rolling back batch %s would change nothing: what it did to %s is already undone",
-			batch, engine.Memories(p.Memories))
+			batch, wording.Memories(p.Memories))
 	}
 	a := engine.Actor{Name: actor, Batch: "rollback:" + batch}
 	for i := len(w.order) - 1; i >= 0; i-- {

@@ -13,6 +13,7 @@ import (
 	"memtrace/engine"
 	"memtrace/internal/testdata/ollamatest"
 	"memtrace/internal/testdata/triagetest"
+	"memtrace/internal/wording"
 	"memtrace/mcpserver"
 	"memtrace/store"
 )
@@ -314,7 +315,7 @@ func TestApproveAllPendingAfterATriageWithKeeps(t *testing.T) {
 		}
 	}
 	code, out, errOut = runMemtrace(t, "", "--db", db, "rollback", ap.Batch, "--yes", "--force")
-	if code != 0 || !strings.Contains(out, engine.Memories(quarantined)+" restored") {
+	if code != 0 || !strings.Contains(out, wording.Memories(quarantined)+" restored") {
 		t.Fatalf("rollback = %d %q %q", code, out, errOut)
 	}
 	after, err := st.DumpMemories(ctx)
