@@ -13,10 +13,10 @@ import (
 	"time"
 
 	"memtrace/engine"
-	"memtrace/engine/judge"
 	"memtrace/internal/testdata/ollamatest"
 	"memtrace/internal/testdata/storetest"
 	"memtrace/internal/testdata/triagetest"
+	"memtrace/ollama"
 	"memtrace/store"
 )
 
@@ -219,13 +219,13 @@ func TestTriageNamesHostAndModelWhenOllamaCannotAnswer(t *testing.T) {
 			BackupDir: filepath.Join(f.dir, "b"), VerdictsFile: filepath.Join(f.dir, "v.jsonl")})
 		return err
 	}
-	cache, err := judge.NewFileCache(filepath.Join(f.dir, "c2.jsonl"))
+	cache, err := ollama.NewFileCache(filepath.Join(f.dir, "c2.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer cache.Close()
-	missing := judge.EngineTriager{T: judge.NewTriager(judge.NewClient(judge.ClientConfig{Host: f.srv.URL(), Timeout: 5 * time.Second}),
-		judge.Options{Model: "llama9:70b", Cache: cache})}
+	missing := ollama.EngineTriager{T: ollama.NewTriager(ollama.NewClient(ollama.ClientConfig{Host: f.srv.URL(), Timeout: 5 * time.Second}),
+		ollama.Options{Model: "llama9:70b", Cache: cache})}
 	msg := engine.ErrorMessage(run(missing))
 	for _, want := range []string{"llama9:70b", f.srv.URL().String(), "ollama pull llama9:70b"} {
 		if !strings.Contains(msg, want) {
@@ -233,8 +233,8 @@ func TestTriageNamesHostAndModelWhenOllamaCannotAnswer(t *testing.T) {
 		}
 	}
 	down, _ := url.Parse("http://127.0.0.1:1")
-	gone := judge.EngineTriager{T: judge.NewTriager(judge.NewClient(judge.ClientConfig{Host: down, Timeout: 5 * time.Second}),
-		judge.Options{Model: ollamatest.Model, Cache: cache})}
+	gone := ollama.EngineTriager{T: ollama.NewTriager(ollama.NewClient(ollama.ClientConfig{Host: down, Timeout: 5 * time.Second}),
+		ollama.Options{Model: ollamatest.Model, Cache: cache})}
 	msg = engine.ErrorMessage(run(gone))
 	for _, want := range []string{"127.0.0.1:1", ollamatest.Model, "ollama serve"} {
 		if !strings.Contains(msg, want) {

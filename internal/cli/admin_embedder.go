@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"memtrace/engine"
-	"memtrace/engine/judge"
 	"memtrace/engine/vector"
+	"memtrace/ollama"
 )
 
 // The embedder is chosen per database and kept in its settings, so the
@@ -97,7 +97,7 @@ func (s embedderSpec) build(ctx context.Context) (engine.Embedder, error) {
 	if !s.ollama {
 		return vector.NewHashed(vector.DefaultDim), nil
 	}
-	emb := judge.NewEmbedder(judge.NewClient(judge.ClientConfig{}), s.model)
+	emb := ollama.NewEmbedder(ollama.NewClient(ollama.ClientConfig{}), s.model)
 	if err := emb.Ready(ctx); err != nil {
 		return nil, err
 	}

@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"memtrace/engine"
-	"memtrace/engine/judge"
 	"memtrace/internal/testdata/ollamatest"
+	"memtrace/ollama"
 )
 
 // Injection is a milestone whose text tries to instruct the judge; the
@@ -137,13 +137,13 @@ func (d Demo) Route(text string) string {
 // cache at cachePath.
 func Triager(tb testing.TB, srv *ollamatest.Server, cachePath string) engine.Triager {
 	tb.Helper()
-	cache, err := judge.NewFileCache(cachePath)
+	cache, err := ollama.NewFileCache(cachePath)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { cache.Close() })
-	c := judge.NewClient(judge.ClientConfig{Host: srv.URL(), Timeout: 10 * time.Second})
-	return judge.EngineTriager{T: judge.NewTriager(c, judge.Options{Model: ollamatest.Model, Cache: cache})}
+	c := ollama.NewClient(ollama.ClientConfig{Host: srv.URL(), Timeout: 10 * time.Second})
+	return ollama.EngineTriager{T: ollama.NewTriager(c, ollama.Options{Model: ollamatest.Model, Cache: cache})}
 }
 
 func moduleRoot(tb testing.TB) string {

@@ -1,4 +1,4 @@
-package judge
+package ollama
 
 import (
 	"bufio"
@@ -20,7 +20,7 @@ import (
 // recordings holds Ollama responses in the server's wire formats: NDJSON
 // chat streams (chunks, then done:true with metrics, or an {"error"} line)
 // and JSON bodies of /api/tags, /api/show, /api/embed and error replies.
-var recordings = filepath.Join("..", "..", "testdata", "ollama")
+var recordings = filepath.Join("..", "testdata", "ollama")
 
 // reply is one scripted response: an HTTP status and a recorded body.
 type reply struct {

@@ -1,4 +1,4 @@
-package judge
+package ollama
 
 import (
 	"context"
@@ -8,9 +8,6 @@ import (
 
 	"memtrace/engine"
 )
-
-// No command wires the Ollama embedder yet (the `ollama:MODEL` embedder is
-// being wired); until then .ci/deadcode.allow lists its functions.
 
 // embedBatch is how many texts go in one /api/embed request.
 const embedBatch = 64

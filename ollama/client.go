@@ -1,17 +1,4 @@
-// Package judge is memtrace's local LLM judge and embedder on Ollama
-// (github.com/ollama/ollama/api): the L3 capture judge (engine.Judge), the
-// triage judge for already-stored populations (Triager), a verdict cache
-// keyed by what determines a verdict, and an /api/embed Embedder.
-//
-// Every call is deterministic as far as Ollama allows: temperature 0 and a
-// fixed seed passed as an options map (Ollama's typed Options would drop the
-// zero temperature), thinking off, and `format` set to a JSON schema. Every
-// answer is validated against that schema; an answer that does not validate
-// is retried once and then reported as needs-review — never acted upon.
-// Memory text is untrusted data: it is delimited, escaped, stripped of
-// extraction labels that would leak the answer, and scanned for attempts to
-// instruct the judge, which are flagged for the curator.
-package judge
+package ollama
 
 import (
 	"context"
