@@ -2,7 +2,6 @@ package ollama
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"net/http"
 	"strings"
@@ -112,39 +111,6 @@ func TestErrors(t *testing.T) {
 	})
 }
 
-func TestEmbedder(t *testing.T) {
-	ctx := context.Background()
-	f := newFakeOllama(t)
-	e := NewEmbedder(f.client(5*time.Second), "nomic-embed-text")
-	if e.Name() != "ollama:nomic-embed-text" || e.Dim() != 0 {
-		t.Fatalf("before use: %q dim %d", e.Name(), e.Dim())
-	}
-	vecs, err := e.Embed(ctx, []string{"충주 사과가 맛있었지", "the apple in Chungju was sweet"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(vecs) != 2 || len(vecs[0]) != 768 || e.Dim() != 768 {
-		t.Fatalf("got %d vectors of %d, dim %d", len(vecs), len(vecs[0]), e.Dim())
-	}
-	var req struct {
-		Model string   `json:"model"`
-		Input []string `json:"input"`
-	}
-	json.Unmarshal(f.rawBodies("/api/embed")[0], &req)
-	if req.Model != "nomic-embed-text" || len(req.Input) != 2 || req.Input[0] != "충주 사과가 맛있었지" {
-		t.Fatalf("embed request = %+v", req)
-	}
-	// A count mismatch (one text, two vectors recorded) is an error, not a
-	// silently misaligned index.
-	if _, err := e.Embed(ctx, []string{"one"}); engine.ErrorCode(err) != engine.EUNAVAIL {
-		t.Fatalf("mismatch err = %v", err)
-	}
-	_, err = NewEmbedder(f.client(5*time.Second), "mxbai-embed-large").Embed(ctx, []string{"a", "b"})
-	if !strings.Contains(engine.ErrorMessage(err), "ollama pull mxbai-embed-large") {
-		t.Fatalf("missing embed model: %v", err)
-	}
-}
-
 func TestModelInfo(t *testing.T) {
 	f := newFakeOllama(t)
 	c := f.client(5 * time.Second)
@@ -156,22 +122,6 @@ func TestModelInfo(t *testing.T) {
 	if mi.Digest != "0a109f422b47e3a30ba2b10eca18548e944e8a23073ee3f3e947efcf3c45e59f" || mi.Family != "nomic-bert" ||
 		mi.ParameterSize != "137M" || len(mi.Capabilities) != 1 || mi.Capabilities[0] != "embedding" {
 		t.Fatalf("model info = %+v", mi)
-	}
-}
-
-// TestToolAndSystemNeverReachTheJudge: a tool or system message is decided
-// without a call (a model told "Message role: tool" may still say store).
-func TestToolAndSystemNeverReachTheJudge(t *testing.T) {
-	f := newFakeOllama(t)
-	j := NewCaptureJudge(f.client(5*time.Second), Options{Model: testModel})
-	for _, role := range []string{"tool", "system", "Tool"} {
-		v, err := j.JudgeCapture(context.Background(), engine.CaptureInput{Text: "I am allergic to peanuts.", Role: role})
-		if err != nil || v.Store || v.NeedsReview || v.Source != "rules" || !strings.Contains(v.Reason, "never sent to the judge") {
-			t.Fatalf("role %s: %+v, %v", role, v, err)
-		}
-	}
-	if n := f.hitCount("/api/chat"); n != 0 {
-		t.Fatalf("%d chats for tool/system messages, want 0", n)
 	}
 }
 
@@ -199,5 +149,25 @@ func TestBreakerOnErrors(t *testing.T) {
 	}
 	if open, msg := c.Tripped(); !open || msg != notes[0] {
 		t.Fatalf("Tripped = %v %q", open, msg)
+	}
+}
+
+func TestHostFromEnv(t *testing.T) {
+	for _, tc := range []struct{ env, want string }{
+		{"", "http://127.0.0.1:11434"},
+		{"0.0.0.0", "http://0.0.0.0:11434"},
+		{"gpu-box", "http://gpu-box:11434"},
+		{"gpu-box:9999", "http://gpu-box:9999"},
+		{"http://gpu-box", "http://gpu-box:80"},
+		{"https://ollama.example", "https://ollama.example:443"},
+		{`"10.0.0.5:11435"`, "http://10.0.0.5:11435"},
+	} {
+		t.Setenv("OLLAMA_HOST", tc.env)
+		if got := HostFromEnv().String(); got != tc.want {
+			t.Errorf("OLLAMA_HOST=%q → %s, want %s", tc.env, got, tc.want)
+		}
+		if got := NewClient(ClientConfig{}).Host(); got != tc.want {
+			t.Errorf("client host with OLLAMA_HOST=%q = %s, want %s", tc.env, got, tc.want)
+		}
 	}
 }

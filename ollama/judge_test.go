@@ -379,3 +379,19 @@ func TestFileCacheSurvivesTornLine(t *testing.T) {
 		t.Fatalf("entry written after the torn line was lost (len %d)", c3.Len())
 	}
 }
+
+// TestToolAndSystemNeverReachTheJudge: a tool or system message is decided
+// without a call (a model told "Message role: tool" may still say store).
+func TestToolAndSystemNeverReachTheJudge(t *testing.T) {
+	f := newFakeOllama(t)
+	j := NewCaptureJudge(f.client(5*time.Second), Options{Model: testModel})
+	for _, role := range []string{"tool", "system", "Tool"} {
+		v, err := j.JudgeCapture(context.Background(), engine.CaptureInput{Text: "I am allergic to peanuts.", Role: role})
+		if err != nil || v.Store || v.NeedsReview || v.Source != "rules" || !strings.Contains(v.Reason, "never sent to the judge") {
+			t.Fatalf("role %s: %+v, %v", role, v, err)
+		}
+	}
+	if n := f.hitCount("/api/chat"); n != 0 {
+		t.Fatalf("%d chats for tool/system messages, want 0", n)
+	}
+}
