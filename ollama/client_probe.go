@@ -2,7 +2,6 @@ package ollama
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -11,9 +10,6 @@ import (
 
 	"memtrace/engine"
 )
-
-// probeSchema is the format of the check's one chat.
-var probeSchema = json.RawMessage(`{"type":"object","properties":{"ok":{"type":"boolean"}},"required":["ok"],"additionalProperties":false}`)
 
 // Probe is the outcome of one short chat with the judge model.
 type Probe struct {
@@ -37,7 +33,7 @@ func (c *Client) Probe(ctx context.Context, model string) (Probe, error) {
 		Model:    model,
 		Messages: []api.Message{{Role: "user", Content: `Answer {"ok": true}.`}},
 		Stream:   &stream,
-		Format:   probeSchema,
+		Format:   probeSchema.raw,
 		Think:    &api.ThinkValue{Value: false},
 		Options:  map[string]any{"temperature": 0, "seed": DefaultSeed, "num_predict": 16},
 	}

@@ -138,7 +138,7 @@ type answer struct {
 // error but answer.invalid. Every call counts for the client's breaker;
 // once it is open, ask fails at once with an error matching
 // ErrBreakerOpen.
-func ask(ctx context.Context, c *Client, o Options, kind, system, user string, schema json.RawMessage, check func(map[string]any) error) (answer, error) {
+func ask(ctx context.Context, c *Client, o Options, kind, system, user string, schema *format, check func(map[string]any) error) (answer, error) {
 	if err := c.brk.allow(); err != nil {
 		return answer{}, err
 	}
@@ -156,7 +156,7 @@ func ask(ctx context.Context, c *Client, o Options, kind, system, user string, s
 	return a, err
 }
 
-func askModel(ctx context.Context, c *Client, o Options, kind, system, user string, schema json.RawMessage, check func(map[string]any) error) (answer, error) {
+func askModel(ctx context.Context, c *Client, o Options, kind, system, user string, schema *format, check func(map[string]any) error) (answer, error) {
 	mi, err := c.ChatModelInfo(ctx, o.Model)
 	if err != nil {
 		return answer{}, err
@@ -164,7 +164,7 @@ func askModel(ctx context.Context, c *Client, o Options, kind, system, user stri
 	a := answer{model: mi, key: CacheKey{
 		Digest:        mi.Digest,
 		PromptVersion: PromptVersion,
-		SchemaHash:    SchemaHash(schema),
+		SchemaHash:    SchemaHash(schema.raw),
 		OptionsHash:   o.optionsHash(),
 		InputHash:     hashHex([]byte(system + "\x00" + user)),
 	}}
@@ -190,7 +190,7 @@ func askModel(ctx context.Context, c *Client, o Options, kind, system, user stri
 			{Role: "user", Content: user},
 		},
 		Stream: &stream,
-		Format: schema,
+		Format: schema.raw,
 		Think:  &api.ThinkValue{Value: false},
 		// Refuse, never cut: Ollama's default truncation keeps a few tokens
 		// of the head and drops the system prompt with the judging rules,
@@ -280,8 +280,7 @@ func str(m map[string]any, k string) string {
 }
 
 func num(m map[string]any, k string) float64 {
-	n, _ := m[k].(json.Number)
-	f, _ := n.Float64()
+	f, _ := m[k].(float64)
 	return f
 }
 

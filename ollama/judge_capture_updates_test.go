@@ -122,7 +122,7 @@ func TestCaptureJudgeUpdates(t *testing.T) {
 			t.Fatal(err)
 		}
 		r := f.chatRequests()[0]
-		if string(r.Format) != string(captureSchema) || strings.Contains(r.Messages[0].Content, "candidate") {
+		if string(r.Format) != string(captureSchema.raw) || strings.Contains(r.Messages[0].Content, "candidate") {
 			t.Errorf("without candidates the request changed: format %s", r.Format)
 		}
 	})

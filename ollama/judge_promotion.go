@@ -44,7 +44,7 @@ func (r *PromotionReviewer) Name() string { return "ollama:" + r.opts.Model }
 // PromotionPromptHash is the SHA-256 of the promotion prompt, its version
 // and schema.
 func PromotionPromptHash() string {
-	return hashHex([]byte(PromotionPromptVersion + "\x00" + promotionSystem + "\x00" + retryInstruction + "\x00" + string(promotionSchema)))
+	return hashHex([]byte(PromotionPromptVersion + "\x00" + promotionSystem + "\x00" + retryInstruction + "\x00" + string(promotionSchema.raw)))
 }
 
 // Review asks the model about one lesson. The engine validates the answer

@@ -31,7 +31,7 @@ func TestPromotionReviewer(t *testing.T) {
 			t.Fatalf("verdict = %+v, want %+v", v, want)
 		}
 		reqs := f.chatRequests()
-		if len(reqs) != 1 || string(reqs[0].Format) != string(promotionSchema) {
+		if len(reqs) != 1 || string(reqs[0].Format) != string(promotionSchema.raw) {
 			t.Fatalf("requests = %d, format %s", len(reqs), reqs[0].Format)
 		}
 		user := reqs[0].Messages[1].Content

@@ -105,10 +105,10 @@ func PromptHash() string {
 		b.WriteString(detailGuidance[d] + "\x00")
 	}
 	b.WriteString(strings.Join(DefaultTypes, ",") + "\x00")
-	b.Write(captureSchema)
-	b.Write(captureUpdatesSchema)
-	b.Write(triageSchema)
-	b.Write(promotionSchema)
+	b.Write(captureSchema.raw)
+	b.Write(captureUpdatesSchema.raw)
+	b.Write(triageSchema.raw)
+	b.Write(promotionSchema.raw)
 	return hashHex([]byte(b.String()))
 }
 

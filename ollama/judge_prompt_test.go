@@ -87,10 +87,10 @@ func TestPromptHashPinsTheWording(t *testing.T) {
 	if len(h) != 64 || h != PromptHash() {
 		t.Fatalf("PromptHash = %q, not a stable SHA-256", h)
 	}
-	if SchemaHash(captureSchema) == SchemaHash(triageSchema) {
+	if SchemaHash(captureSchema.raw) == SchemaHash(triageSchema.raw) {
 		t.Fatal("schema hashes collide")
 	}
-	if SchemaHash(triageSchemaFor("milestone", DefaultTypes)) == SchemaHash(triageSchemaFor("preference", DefaultTypes)) {
+	if SchemaHash(triageSchemaFor("milestone", DefaultTypes).raw) == SchemaHash(triageSchemaFor("preference", DefaultTypes).raw) {
 		t.Fatal("the triage schema does not depend on the label under review")
 	}
 }

@@ -72,3 +72,38 @@ func TestValidateAnyOf(t *testing.T) {
 		}
 	}
 }
+
+// TestValidateUpdates: the optional "updates" array names each shown label
+// at most once, and no more labels than were shown.
+func TestValidateUpdates(t *testing.T) {
+	s := captureSchemaWithUpdates(DefaultTypes, []string{"C1", "C2"})
+	answer := func(updates string) string {
+		return `{"store":true,"kind":"fact","type":"note","importance":50,"updates":` + updates + `,"reason":"r"}`
+	}
+	for _, tc := range []struct{ updates, wantErr string }{
+		{`[]`, ""},
+		{`["C2","C1"]`, ""},
+		{`["C7"]`, `updates[0]: "C7" is not one of C1, C2`},
+		{`["C1","C1"]`, "updates: C1 is listed twice"},
+		{`["C1","C2","C1"]`, "updates: 3 items, more than the 2 allowed"},
+		{`"C1"`, "updates: want an array, got a string"},
+	} {
+		_, err := validateAnswer(s, answer(tc.updates))
+		if tc.wantErr == "" && err != nil || tc.wantErr != "" && (err == nil || err.Error() != tc.wantErr) {
+			t.Errorf("updates %s: err = %v, want %q", tc.updates, err, tc.wantErr)
+		}
+	}
+}
+
+// TestValidateMessageIsStable: the library visits properties in map
+// order; an answer that breaks several fields is still always reported by
+// the first of them by name, so a retry with temperature 0 repeats.
+func TestValidateMessageIsStable(t *testing.T) {
+	answer := `{"store":"yes","kind":"event","type":"}","importance":150,"reason":"r"}`
+	want := `importance: 150 is above the maximum 100`
+	for range 50 {
+		if _, err := validateAnswer(captureSchema, answer); err == nil || err.Error() != want {
+			t.Fatalf("err = %v, want %q every time", err, want)
+		}
+	}
+}

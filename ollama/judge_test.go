@@ -146,7 +146,7 @@ func TestDeterministicRequest(t *testing.T) {
 	}
 	var got, want bytes.Buffer
 	json.Compact(&got, req.Format)
-	json.Compact(&want, triageSchema)
+	json.Compact(&want, triageSchema.raw)
 	if got.String() != want.String() {
 		t.Errorf("format = %s\nwant %s", got.String(), want.String())
 	}

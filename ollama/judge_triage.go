@@ -60,7 +60,7 @@ func (t *Triager) Triage(ctx context.Context, item TriageItem) (TriageVerdict, e
 		Model:         t.opts.Model,
 		PromptVersion: PromptVersion,
 		PromptHash:    PromptHash(),
-		SchemaHash:    SchemaHash(schema),
+		SchemaHash:    SchemaHash(schema.raw),
 		Flags:         DetectInjection(item.Text),
 	}
 	if note == "" && text != strings.TrimSpace(item.Text) {
