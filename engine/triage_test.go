@@ -224,8 +224,8 @@ func TestTriageNamesHostAndModelWhenOllamaCannotAnswer(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cache.Close()
-	missing := ollama.EngineTriager{T: ollama.NewTriager(ollama.NewClient(ollama.ClientConfig{Host: f.srv.URL(), Timeout: 5 * time.Second}),
-		ollama.Options{Model: "llama9:70b", Cache: cache})}
+	missing := ollama.NewTriager(ollama.NewClient(ollama.ClientConfig{Host: f.srv.URL(), Timeout: 5 * time.Second}),
+		ollama.Options{Model: "llama9:70b", Cache: cache})
 	msg := engine.ErrorMessage(run(missing))
 	for _, want := range []string{"llama9:70b", f.srv.URL().String(), "ollama pull llama9:70b"} {
 		if !strings.Contains(msg, want) {
@@ -233,8 +233,8 @@ func TestTriageNamesHostAndModelWhenOllamaCannotAnswer(t *testing.T) {
 		}
 	}
 	down, _ := url.Parse("http://127.0.0.1:1")
-	gone := ollama.EngineTriager{T: ollama.NewTriager(ollama.NewClient(ollama.ClientConfig{Host: down, Timeout: 5 * time.Second}),
-		ollama.Options{Model: ollamatest.Model, Cache: cache})}
+	gone := ollama.NewTriager(ollama.NewClient(ollama.ClientConfig{Host: down, Timeout: 5 * time.Second}),
+		ollama.Options{Model: ollamatest.Model, Cache: cache})
 	msg = engine.ErrorMessage(run(gone))
 	for _, want := range []string{"127.0.0.1:1", ollamatest.Model, "ollama serve"} {
 		if !strings.Contains(msg, want) {

@@ -30,11 +30,14 @@ type TriageItem = engine.TriageItem
 type TriageVerdict = engine.TriageVerdict
 
 // Triager judges already-stored memories of a population (seed 001, Fix B).
-// Every item is judged by the model — no keyword shortcut for old data.
+// Every item is judged by the model — no keyword shortcut for old data. It
+// is the engine.Triager that engine.RunTriage calls.
 type Triager struct {
 	client *Client
 	opts   Options
 }
+
+var _ engine.Triager = (*Triager)(nil)
 
 // NewTriager returns a triager using client and o.Model.
 func NewTriager(client *Client, o Options) *Triager {

@@ -63,7 +63,7 @@ func cmdTriage(fs *flag.FlagSet) runFunc {
 			return err
 		}
 		defer cache.Close()
-		tr := ollama.EngineTriager{T: ollama.NewTriager(client, ollama.Options{Model: *model, Cache: cache})}
+		tr := ollama.NewTriager(client, ollama.Options{Model: *model, Cache: cache})
 		var progress func(done, total int, v engine.TriageVerdict)
 		if !*asJSON {
 			progress = func(done, total int, v engine.TriageVerdict) {

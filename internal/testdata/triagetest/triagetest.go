@@ -143,7 +143,7 @@ func Triager(tb testing.TB, srv *ollamatest.Server, cachePath string) engine.Tri
 	}
 	tb.Cleanup(func() { cache.Close() })
 	c := ollama.NewClient(ollama.ClientConfig{Host: srv.URL(), Timeout: 10 * time.Second})
-	return ollama.EngineTriager{T: ollama.NewTriager(c, ollama.Options{Model: ollamatest.Model, Cache: cache})}
+	return ollama.NewTriager(c, ollama.Options{Model: ollamatest.Model, Cache: cache})
 }
 
 func moduleRoot(tb testing.TB) string {
