@@ -8,8 +8,8 @@ import (
 
 	"memtrace/capture"
 	"memtrace/engine"
-	"memtrace/engine/judge"
 	"memtrace/internal/testdata/ollamatest"
+	"memtrace/ollama"
 )
 
 // TestJudgeAssistedSupersession runs the Ollama capture judge (the real
@@ -41,7 +41,7 @@ func TestJudgeAssistedSupersession(t *testing.T) {
 				}
 				return "chat_capture_store.ndjson"
 			})
-			j := judge.NewCaptureJudge(judge.NewClient(judge.ClientConfig{Host: srv.URL(), Timeout: 5 * time.Second}), judge.Options{Model: ollamatest.Model})
+			j := ollama.NewCaptureJudge(ollama.NewClient(ollama.ClientConfig{Host: srv.URL(), Timeout: 5 * time.Second}), ollama.Options{Model: ollamatest.Model})
 			e := openCaptureEngine(t, j)
 			old := captureAt(t, e, "old", tc.old, onDay(0))
 			up := captureAt(t, e, "new", tc.update, onDay(90))
@@ -81,7 +81,7 @@ func TestJudgeAssistedSupersession(t *testing.T) {
 			}
 			return "chat_capture_store.ndjson"
 		})
-		j := judge.NewCaptureJudge(judge.NewClient(judge.ClientConfig{Host: srv.URL(), Timeout: 5 * time.Second}), judge.Options{Model: ollamatest.Model})
+		j := ollama.NewCaptureJudge(ollama.NewClient(ollama.ClientConfig{Host: srv.URL(), Timeout: 5 * time.Second}), ollama.Options{Model: ollamatest.Model})
 		e := openCaptureEngine(t, j)
 		old := captureAt(t, e, "old", "내 핸드폰은 갤럭시 S21이야.", onDay(0))
 		r, err := capture.Capture(context.Background(), e, engine.Message{ID: "new", Session: "s-new", Role: "user", Text: update, At: onDay(90)})
@@ -96,7 +96,7 @@ func TestJudgeAssistedSupersession(t *testing.T) {
 
 	t.Run("no change marker: the judge is shown no candidates", func(t *testing.T) {
 		srv := ollamatest.New(t, func(string) string { return "chat_capture_store.ndjson" })
-		j := judge.NewCaptureJudge(judge.NewClient(judge.ClientConfig{Host: srv.URL(), Timeout: 5 * time.Second}), judge.Options{Model: ollamatest.Model})
+		j := ollama.NewCaptureJudge(ollama.NewClient(ollama.ClientConfig{Host: srv.URL(), Timeout: 5 * time.Second}), ollama.Options{Model: ollamatest.Model})
 		e := openCaptureEngine(t, j)
 		captureAt(t, e, "old", "내 핸드폰은 갤럭시 S21이야.", onDay(0))
 		r := captureAt(t, e, "new", "My phone has a blue case and a cracked screen protector.", onDay(90))

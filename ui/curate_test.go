@@ -165,9 +165,9 @@ func TestCurateEndToEnd(t *testing.T) {
 		key := f.keys[pr.MemoryID]
 		want := ""
 		if pv.Control {
-			want = curate.TriageEcho
+			want = engine.TriageEcho
 			if f.curatorClass(key) == "keep" {
-				want = curate.TriageKeep
+				want = engine.TriageKeep
 			}
 		}
 		if pv.CuratorLabel != want {

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"memtrace/engine"
-	"memtrace/engine/judge"
+	"memtrace/ollama"
 )
 
 // The embedder is chosen per database and kept in its settings, so the
@@ -96,7 +96,7 @@ func (s embedderSpec) build(ctx context.Context) (engine.Embedder, error) {
 	if !s.ollama {
 		return engine.NewHashed(engine.HashedDim), nil
 	}
-	emb := judge.NewEmbedder(judge.NewClient(judge.ClientConfig{}), s.model)
+	emb := ollama.NewEmbedder(ollama.NewClient(ollama.ClientConfig{}), s.model)
 	if err := emb.Ready(ctx); err != nil {
 		return nil, err
 	}

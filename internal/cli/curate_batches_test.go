@@ -261,7 +261,7 @@ func TestApproveAllPendingAfterATriageWithKeeps(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.ByVerdict[curate.TriageKeep] == 0 || rep.ByVerdict[curate.TriageEcho] == 0 || rep.ByVerdict[curate.TriageRoleplay] == 0 {
+	if rep.ByVerdict[engine.TriageKeep] == 0 || rep.ByVerdict[engine.TriageEcho] == 0 || rep.ByVerdict[engine.TriageRoleplay] == 0 {
 		t.Fatalf("the triage does not mix the verdicts: %+v", rep.ByVerdict)
 	}
 	before, err := st.DumpMemories(ctx)

@@ -11,7 +11,7 @@ import (
 
 	"memtrace/capture"
 	"memtrace/engine"
-	"memtrace/engine/judge"
+	"memtrace/ollama"
 	"memtrace/recall"
 	"memtrace/tiers"
 )
@@ -89,7 +89,7 @@ func judgeSchemasHelp() string {
 	b.WriteString("A capture that carries a change marker is shown the stored memories it may\n")
 	b.WriteString("update (C1 …); its schema adds an optional \"updates\": the labels it replaces\n")
 	b.WriteString("(absent: the supersession rule decides; see memtrace help updates).\n")
-	for _, s := range judge.Schemas() {
+	for _, s := range ollama.Schemas() {
 		var out bytes.Buffer
 		if err := json.Indent(&out, s.Schema, "", "  "); err != nil {
 			out.Reset()
