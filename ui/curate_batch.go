@@ -8,6 +8,7 @@ import (
 
 	"memtrace/engine"
 	"memtrace/engine/safetext"
+	"memtrace/internal/textable"
 )
 
 // enter on a batch of the history lists what it changed before anything is
@@ -105,15 +106,15 @@ func (p curatePane) batchKey(msg tea.KeyPressMsg) (curatePane, tea.Cmd) {
 
 func (p curatePane) batchView() []string {
 	st := p.c.styles
-	cols := layoutColumns([]column{{Title: "AT", Width: 16}, {Title: "MEMORY", Width: 8}, {Title: "ACTION", Width: 12}, {Title: "CHANGE (before → after)"}}, p.width, 10)
-	out := []string{st.Table.Header.Render(tableHeader(cols))}
+	cols := textable.Fill([]textable.Column{{Title: "AT", Width: 16}, {Title: "MEMORY", Width: 8}, {Title: "ACTION", Width: 12}, {Title: "CHANGE (before → after)"}}, p.width, 10)
+	out := []string{st.Table.Header.Render(textable.Header(cols))}
 	if p.changes == nil {
 		return fill(out, p.listRows()+1+curateDetailLines)
 	}
 	c := p.changes
 	from, to := p.window(c.cursor, c.top, len(c.lines))
 	for i := from; i < to; i++ {
-		row := tableRow(cols, c.lines[i])
+		row := textable.Row(cols, c.lines[i])
 		if i == c.cursor {
 			row = st.Table.Selected.Render(row)
 		}

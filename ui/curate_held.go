@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"memtrace/engine"
+	"memtrace/internal/textable"
 )
 
 // The Curate tab's review queue (v): captures the judge held as
@@ -63,13 +64,13 @@ func (p curatePane) skipHeld(id int64) (curatePane, tea.Cmd) {
 
 func (p curatePane) heldView() []string {
 	st := p.c.styles
-	cols := layoutColumns([]column{{Title: "ID", Width: 5, Right: true}, {Title: "TRIES", Width: 5, Right: true}, {Title: "MESSAGE", Width: 14}, {Title: "TEXT"}}, p.width, 10)
-	out := []string{st.Table.Header.Render(tableHeader(cols))}
+	cols := textable.Fill([]textable.Column{{Title: "ID", Width: 5, Right: true}, {Title: "TRIES", Width: 5, Right: true}, {Title: "MESSAGE", Width: 14}, {Title: "TEXT"}}, p.width, 10)
+	out := []string{st.Table.Header.Render(textable.Header(cols))}
 	rows := p.listRows()
 	from, to := p.window(p.heldCur, p.heldTop, len(p.held))
 	for i := from; i < to; i++ {
 		it := p.held[i]
-		row := tableRow(cols, []string{fmt.Sprint(it.ID), fmt.Sprint(it.Attempts), it.MessageID, it.Text})
+		row := textable.Row(cols, []string{fmt.Sprint(it.ID), fmt.Sprint(it.Attempts), it.MessageID, it.Text})
 		if i == p.heldCur {
 			row = st.Table.Selected.Render(row)
 		}

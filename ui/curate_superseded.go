@@ -11,6 +11,7 @@ import (
 
 	"memtrace/engine"
 	"memtrace/engine/safetext"
+	"memtrace/internal/textable"
 )
 
 // The Curate tab's superseded queue (S): the supersession links made since
@@ -168,13 +169,13 @@ func (p curatePane) markReviewed() (curatePane, tea.Cmd) {
 func (p curatePane) supersededView() []string {
 	st := p.c.styles
 	links := p.visibleLinks()
-	cols := layoutColumns([]column{{Title: "OLD", Width: 6, Right: true}, {Title: "NEW", Width: 6, Right: true},
+	cols := textable.Fill([]textable.Column{{Title: "OLD", Width: 6, Right: true}, {Title: "NEW", Width: 6, Right: true},
 		{Title: "BY", Width: 9}, {Title: "VALID TO", Width: 10}, {Title: "FORMER FACT → NEWER FACT"}}, p.width, 10)
-	out := append(p.filterLines(), st.Table.Header.Render(tableHeader(cols)))
+	out := append(p.filterLines(), st.Table.Header.Render(textable.Header(cols)))
 	from, to := p.window(p.supCur, p.supTop, len(links))
 	for i := from; i < to; i++ {
 		l := links[i]
-		row := tableRow(cols, []string{fmt.Sprint(l.Old.ID), fmt.Sprint(l.NewID), l.Actor, l.Old.ValidTo.UTC().Format("2006-01-02"),
+		row := textable.Row(cols, []string{fmt.Sprint(l.Old.ID), fmt.Sprint(l.NewID), l.Actor, l.Old.ValidTo.UTC().Format("2006-01-02"),
 			l.Old.Content + " → " + l.NewText})
 		if i == p.supCur {
 			row = st.Table.Selected.Render(row)

@@ -7,6 +7,7 @@ import (
 
 	"memtrace/engine"
 	"memtrace/engine/safetext"
+	"memtrace/internal/textable"
 )
 
 // curateDetailLines is the height of the selected proposal's detail.
@@ -169,8 +170,8 @@ func flagsOf(pr *engine.Proposal) []string {
 func (p curatePane) controlView() []string {
 	st := p.c.styles
 	items := p.controlItems()
-	cols := layoutColumns([]column{{Title: "PROP", Width: 6, Right: true}, {Title: "MEM", Width: 6, Right: true}, {Title: "YOUR LABEL", Width: 22}, {Title: "MEMORY (judge the text; the verdict is hidden)"}}, p.width, 10)
-	out := []string{st.Table.Header.Render(tableHeader(cols))}
+	cols := textable.Fill([]textable.Column{{Title: "PROP", Width: 6, Right: true}, {Title: "MEM", Width: 6, Right: true}, {Title: "YOUR LABEL", Width: 22}, {Title: "MEMORY (judge the text; the verdict is hidden)"}}, p.width, 10)
+	out := []string{st.Table.Header.Render(textable.Header(cols))}
 	rows := p.listRows()
 	from, to := p.window(p.cursor, p.top, len(items))
 	for i := from; i < to; i++ {
@@ -180,7 +181,7 @@ func (p curatePane) controlView() []string {
 		if lbl == "" {
 			lbl = "—"
 		}
-		row := tableRow(cols, []string{fmt.Sprint(pr.ID), fmt.Sprint(pr.MemoryID), lbl, p.memoryText(pr.MemoryID)})
+		row := textable.Row(cols, []string{fmt.Sprint(pr.ID), fmt.Sprint(pr.MemoryID), lbl, p.memoryText(pr.MemoryID)})
 		if i == p.cursor {
 			row = st.Table.Selected.Render(row)
 		}
@@ -214,8 +215,8 @@ func (p curatePane) statsLine() string {
 func (p curatePane) queueView() []string {
 	st := p.c.styles
 	queue := p.queue()
-	cols := layoutColumns([]column{{Title: " ", Width: 1}, {Title: "PROP", Width: 6, Right: true}, {Title: "MEM", Width: 6, Right: true}, {Title: "STATUS", Width: 12}, {Title: "CONF", Width: 4, Right: true}, {Title: "FLAGS", Width: 10}, {Title: "MEMORY"}}, p.width, 10)
-	out := append(p.filterLines(), st.Table.Header.Render(tableHeader(cols)))
+	cols := textable.Fill([]textable.Column{{Title: " ", Width: 1}, {Title: "PROP", Width: 6, Right: true}, {Title: "MEM", Width: 6, Right: true}, {Title: "STATUS", Width: 12}, {Title: "CONF", Width: 4, Right: true}, {Title: "FLAGS", Width: 10}, {Title: "MEMORY"}}, p.width, 10)
+	out := append(p.filterLines(), st.Table.Header.Render(textable.Header(cols)))
 	rows := p.listRows()
 	from, to := p.window(p.cursor, p.top, len(queue))
 	for i := from; i < to; i++ {
@@ -238,7 +239,7 @@ func (p curatePane) queueView() []string {
 		if pr.MemoryID == 0 {
 			mem = "—" // a promotion's rule does not exist yet
 		}
-		row := tableRow(cols, []string{mark, fmt.Sprint(pr.ID), mem, pr.Status, confidenceCell(pr), flags, p.subject(pr)})
+		row := textable.Row(cols, []string{mark, fmt.Sprint(pr.ID), mem, pr.Status, confidenceCell(pr), flags, p.subject(pr)})
 		switch {
 		case i == p.cursor:
 			row = st.Table.Selected.Render(row)
@@ -362,18 +363,18 @@ func (p curatePane) historyView() []string {
 	st := p.c.styles
 	// BATCH fits "rollback:capture-20060102T150405Z-1234" whole: the
 	// curator matches a rollback to its batch by name.
-	cols := layoutColumns([]column{{Title: "BATCH", Width: 38}, {Title: "ACTOR", Width: 9}, {Title: "EFFECT", Width: 26},
+	cols := textable.Fill([]textable.Column{{Title: "BATCH", Width: 38}, {Title: "ACTOR", Width: 9}, {Title: "EFFECT", Width: 26},
 		{Title: "AT", Width: 16}, {Title: "STATE"}}, p.width, 8)
 	// Below 101 columns the row gives way: the batch name is cut (enter
 	// shows it whole), the time loses its year, the state says only
 	// whether u undoes the batch, and the effect takes what is left.
 	narrow := p.width < 101
 	if narrow {
-		cols = []column{{Title: "BATCH", Width: 26}, {Title: "ACTOR", Width: 8}, {Title: "EFFECT"},
+		cols = []textable.Column{{Title: "BATCH", Width: 26}, {Title: "ACTOR", Width: 8}, {Title: "EFFECT"},
 			{Title: "AT", Width: 11}, {Title: "STATE", Width: 11}}
 		cols[2].Width = max(8, p.width-26-8-11-11-4)
 	}
-	out := append(p.filterLines(), st.Table.Header.Render(tableHeader(cols)))
+	out := append(p.filterLines(), st.Table.Header.Render(textable.Header(cols)))
 	hist := p.history()
 	from, to := p.window(p.histCur, p.histTop, len(hist))
 	for i := from; i < to; i++ {
@@ -405,7 +406,7 @@ func (p curatePane) historyView() []string {
 				state = "blocked"
 			}
 		}
-		row := tableRow(cols, []string{b.Batch, b.Actor, b.Effect.String(), at, state})
+		row := textable.Row(cols, []string{b.Batch, b.Actor, b.Effect.String(), at, state})
 		if i == p.histCur {
 			row = st.Table.Selected.Render(row)
 		}

@@ -10,12 +10,13 @@ import (
 
 	"memtrace/engine/safetext"
 	"memtrace/golden"
+	"memtrace/internal/textable"
 )
 
 func (p goldenPane) View() string {
 	lines := p.headerLines()
 	cols := p.columns()
-	lines = append(lines, p.c.styles.Table.Header.Render(tableHeader(cols)))
+	lines = append(lines, p.c.styles.Table.Header.Render(textable.Header(cols)))
 	lines = append(lines, p.listLines(cols)...)
 	status := p.statusLines()
 	lines = append(lines, p.detailView(p.detailLines()-len(status)+1)...)
@@ -173,8 +174,8 @@ func (p goldenPane) verdictLine() string {
 	return st.Status.Active.Render(p.line(text))
 }
 
-func (p goldenPane) columns() []column {
-	return layoutColumns([]column{
+func (p goldenPane) columns() []textable.Column {
+	return textable.Fill([]textable.Column{
 		{Title: "RESULT", Width: 7},
 		{Title: "Δ", Width: 9},
 		{Title: "PROBE", Width: min(34, max(12, p.width/4))},
@@ -227,7 +228,7 @@ func (r goldenRow) delta() string {
 	return strings.Join(parts, " ")
 }
 
-func (p goldenPane) listLines(cols []column) []string {
+func (p goldenPane) listLines(cols []textable.Column) []string {
 	st := p.c.styles
 	n := p.listRows()
 	out := make([]string, 0, n)
@@ -241,7 +242,7 @@ func (p goldenPane) listLines(cols []column) []string {
 		if r.Result != nil {
 			surv = strconv.Itoa(len(r.Result.Survivors))
 		}
-		row := tableRow(cols, []string{r.verdict(), r.delta(), r.ID, surv, r.Query})
+		row := textable.Row(cols, []string{r.verdict(), r.delta(), r.ID, surv, r.Query})
 		switch {
 		case i == p.cursor:
 			row = st.Table.Selected.Render(row)

@@ -7,6 +7,7 @@ import (
 
 	"memtrace/engine"
 	"memtrace/engine/safetext"
+	"memtrace/internal/textable"
 )
 
 // Layout of the Trace tab: two header lines (query, time), then the stage
@@ -140,9 +141,9 @@ func (p tracePane) timeLine() string {
 // drops, then the selected stage's notes.
 func (p tracePane) stagesView(n int) []string {
 	st := p.c.styles
-	cols := []column{{Title: "#", Width: 2, Right: true}, {Title: "STAGE", Width: 10}, {Title: "IN", Width: 5, Right: true},
+	cols := []textable.Column{{Title: "#", Width: 2, Right: true}, {Title: "STAGE", Width: 10}, {Title: "IN", Width: 5, Right: true},
 		{Title: "OUT", Width: 5, Right: true}, {Title: "DROP", Width: 4, Right: true}}
-	out := []string{st.Table.Header.Render(tableHeader(cols))}
+	out := []string{st.Table.Header.Render(textable.Header(cols))}
 	for i, name := range engine.StageNames {
 		cells := []string{fmt.Sprint(i), name, "·", "·", ""}
 		if p.trace != nil && i < len(p.trace.Stages) {
@@ -152,7 +153,7 @@ func (p tracePane) stagesView(n int) []string {
 				cells[4] = fmt.Sprint(d)
 			}
 		}
-		row := tableRow(cols, cells)
+		row := textable.Row(cols, cells)
 		switch {
 		case i == p.stage && p.focus == focusStages && !p.picker:
 			row = st.Table.Selected.Render(row)
@@ -225,12 +226,12 @@ func (p tracePane) pickerView(n int) []string {
 	if len(p.stored) == 0 {
 		return append(out, st.App.Muted.Render(safetext.Truncate("no stored traces yet: recalls made through `memtrace mcp` (memory_recall) are kept here", rw)))
 	}
-	cols := layoutColumns([]column{{Title: "#", Width: 5, Right: true}, {Title: "SOURCE", Width: 6}, {Title: "WHEN", Width: 16}, {Title: "SESSION", Width: 8}, {Title: "QUERY"}}, rw, 10)
-	out = append(out, st.Table.Header.Render(tableHeader(cols)))
+	cols := textable.Fill([]textable.Column{{Title: "#", Width: 5, Right: true}, {Title: "SOURCE", Width: 6}, {Title: "WHEN", Width: 16}, {Title: "SESSION", Width: 8}, {Title: "QUERY"}}, rw, 10)
+	out = append(out, st.Table.Header.Render(textable.Header(cols)))
 	start := max(0, min(p.storedCursor-(n-3), len(p.stored)-(n-2)))
 	for i := start; i < len(p.stored) && len(out) < n; i++ {
 		t := p.stored[i]
-		row := tableRow(cols, []string{fmt.Sprint(t.ID), t.Source, t.CreatedAt.UTC().Format("2006-01-02 15:04"), t.Session, t.Query})
+		row := textable.Row(cols, []string{fmt.Sprint(t.ID), t.Source, t.CreatedAt.UTC().Format("2006-01-02 15:04"), t.Session, t.Query})
 		if i == p.storedCursor {
 			row = st.Table.Selected.Render(row)
 		}

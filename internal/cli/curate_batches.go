@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"memtrace/engine"
+	"memtrace/internal/textable"
 )
 
 // cmdBatches runs `memtrace batches [--limit N] [--json]`: every audited
@@ -39,14 +40,14 @@ func cmdBatches(fs *flag.FlagSet) runFunc {
 			fmt.Fprintln(e.stdout, "no batches yet: ingest, import, approve or curate something first")
 			return nil
 		}
-		tbl := newTextTable("BATCH", "ACTOR", "EFFECT", "AT", "ROLLBACK")
+		tbl := textable.New("BATCH", "ACTOR", "EFFECT", "AT", "ROLLBACK")
 		for _, b := range bs {
 			state := "yes: memtrace rollback " + b.Batch
 			if !b.CanRollback {
 				state = "no: " + b.WhyNot
 			}
-			tbl.add(b.Batch, b.Actor, b.Effect.String(), b.At.UTC().Format("2006-01-02 15:04:05"), state)
+			tbl.Add(b.Batch, b.Actor, b.Effect.String(), b.At.UTC().Format("2006-01-02 15:04:05"), state)
 		}
-		return tbl.write(e.stdout)
+		return tbl.Write(e.stdout)
 	}
 }
