@@ -37,10 +37,6 @@ func (p capturesPane) toggleAudit() (capturesPane, tea.Cmd) {
 		p.auditOpen = false
 		return p, nil
 	}
-	if p.c.deps.Engine == nil {
-		p.err = "no engine: open the UI on a database to audit it"
-		return p, nil
-	}
 	p.auditOpen, p.auditLoading, p.auditTop = true, true, 0
 	return p, p.auditCmd()
 }

@@ -33,14 +33,9 @@ type (
 )
 
 func (p curatePane) openChanges(b engine.BatchInfo) (curatePane, tea.Cmd) {
-	st := p.c.deps.Store
-	if st == nil {
-		p.err = "no store: open the UI on a database"
-		return p, nil
-	}
 	p.mode = modeBatch
 	p.changes = &batchChanges{info: b, loading: true}
-	ctx, batch := p.c.ctx, b.Batch
+	ctx, st, batch := p.c.ctx, p.c.deps.Store, b.Batch
 	return p, func() tea.Msg {
 		msg := batchChangesMsg{Batch: batch}
 		msg.Entries, msg.Err = st.AuditForBatch(ctx, batch)

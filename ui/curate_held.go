@@ -37,9 +37,6 @@ func (p curatePane) heldKey(msg tea.KeyPressMsg) (curatePane, tea.Cmd) {
 func (p curatePane) storeHeld(id int64, typ string) (curatePane, tea.Cmd) {
 	ctx, eng := p.c.ctx, p.c.deps.Engine
 	return p.task(func() (string, error) {
-		if eng == nil {
-			return "", engine.Errorf(engine.EUNAVAIL, "storing needs the engine; use `memtrace review store %d --type %s`", id, typ)
-		}
 		d, err := eng.StoreReviews(ctx, []int64{id}, engine.ReviewChoice{Type: typ, Curator: curatorActor})
 		if err != nil {
 			return "", err
@@ -51,9 +48,6 @@ func (p curatePane) storeHeld(id int64, typ string) (curatePane, tea.Cmd) {
 func (p curatePane) skipHeld(id int64) (curatePane, tea.Cmd) {
 	ctx, eng := p.c.ctx, p.c.deps.Engine
 	return p.task(func() (string, error) {
-		if eng == nil {
-			return "", engine.Errorf(engine.EUNAVAIL, "skipping needs the engine; use `memtrace review skip %d`", id)
-		}
 		d, err := eng.SkipReviews(ctx, []int64{id}, "skipped in the Curate tab", curatorActor)
 		if err != nil {
 			return "", err

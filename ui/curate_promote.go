@@ -91,7 +91,7 @@ func (p curatePane) wordingKey(msg tea.KeyPressMsg) (curatePane, tea.Cmd) {
 }
 
 func (p curatePane) approvePromotion(id int64, wording string) (curatePane, tea.Cmd) {
-	ctx, w, now := p.c.ctx, p.c.writer(), p.c.now()
+	ctx, w, now := p.c.ctx, p.c.deps.Engine, p.c.now()
 	return p.task(func() (string, error) {
 		if err := engine.ApprovePromotion(ctx, w, id, wording, curatorActor, now); err != nil {
 			return "", err

@@ -93,11 +93,7 @@ func (p curatePane) rejectKey(msg tea.KeyPressMsg) (curatePane, tea.Cmd) {
 }
 
 func (p curatePane) reject(ids []int64, reason string) (curatePane, tea.Cmd) {
-	ctx, w, now := p.c.ctx, p.c.writer(), p.c.now()
-	if p.c.deps.Store == nil {
-		p.err = "no store: open the UI on a database"
-		return p, nil
-	}
+	ctx, w, now := p.c.ctx, p.c.deps.Engine, p.c.now()
 	p.writes++
 	return p, func() tea.Msg {
 		res, err := engine.RejectProposalsInBatch(ctx, w, ids, engine.RejectOptions{Curator: curatorActor, Reason: reason, Now: now})

@@ -19,12 +19,7 @@ type rollbackPlanMsg struct {
 }
 
 func (p curatePane) planRollback(batch string) (curatePane, tea.Cmd) {
-	st := p.c.deps.Store
-	if st == nil {
-		p.err = "no store: open the UI on a database"
-		return p, nil
-	}
-	ctx := p.c.ctx
+	ctx, st := p.c.ctx, p.c.deps.Store
 	p.status = "what would rolling back " + batch + " do…"
 	return p, func() tea.Msg {
 		plan, err := engine.PlanRollback(ctx, st, batch)

@@ -135,9 +135,6 @@ func (p curatePane) unlink(l supersededLink) (curatePane, tea.Cmd) {
 	ctx, eng := p.c.ctx, p.c.deps.Engine
 	id, newer := l.Old.ID, l.NewID
 	return p.task(func() (string, error) {
-		if eng == nil {
-			return "", engine.Errorf(engine.EUNAVAIL, "unlinking needs the engine; use `memtrace supersede %d --unlink`", id)
-		}
 		_, batch, err := eng.Unsupersede(ctx, id, engine.Actor{Name: curatorActor})
 		if err != nil {
 			return "", err

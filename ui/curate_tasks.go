@@ -9,17 +9,13 @@ import (
 )
 
 // The Curate tab's tasks. Each runs in a tea.Cmd and answers with a
-// message for paneCurate; writes go through the engine when there is one
-// (its caches follow) and end with a reload.
+// message for paneCurate; writes go through the engine (its caches follow)
+// and end with a reload.
 
 const curateHistoryLimit = 50
 
 func (p curatePane) reload() (curatePane, tea.Cmd) {
 	st := p.c.deps.Store
-	if st == nil {
-		p.loadErr = "no store: open the UI on a database"
-		return p, nil
-	}
 	p.seq++
 	p.loading = true
 	seq, ctx := p.seq, p.c.ctx
@@ -56,10 +52,6 @@ func (p curatePane) reload() (curatePane, tea.Cmd) {
 
 // task runs fn as a write and reports what with its outcome.
 func (p curatePane) task(fn func() (string, error)) (curatePane, tea.Cmd) {
-	if p.c.deps.Store == nil {
-		p.err = "no store: open the UI on a database"
-		return p, nil
-	}
 	p.writes++
 	return p, func() tea.Msg {
 		what, err := fn()
@@ -68,7 +60,7 @@ func (p curatePane) task(fn func() (string, error)) (curatePane, tea.Cmd) {
 }
 
 func (p curatePane) decide(ids []int64, status string) (curatePane, tea.Cmd) {
-	ctx, w, now := p.c.ctx, p.c.writer(), p.c.now()
+	ctx, w, now := p.c.ctx, p.c.deps.Engine, p.c.now()
 	return p.task(func() (string, error) {
 		n, err := engine.DecideProposals(ctx, w, ids, status, curatorActor, now)
 		return fmt.Sprintf("%s %d proposal(s)", status, n), err
@@ -76,7 +68,7 @@ func (p curatePane) decide(ids []int64, status string) (curatePane, tea.Cmd) {
 }
 
 func (p curatePane) override(id int64, label string) (curatePane, tea.Cmd) {
-	ctx, w, now := p.c.ctx, p.c.writer(), p.c.now()
+	ctx, w, now := p.c.ctx, p.c.deps.Engine, p.c.now()
 	return p.task(func() (string, error) {
 		return fmt.Sprintf("proposal %d approved as %s", id, label), engine.OverrideProposal(ctx, w, id, label, curatorActor, now)
 	})
@@ -91,7 +83,7 @@ func (p curatePane) label(label string) (curatePane, tea.Cmd) {
 }
 
 func (p curatePane) labelID(id int64, label string) (curatePane, tea.Cmd) {
-	ctx, w := p.c.ctx, p.c.writer()
+	ctx, w := p.c.ctx, p.c.deps.Engine
 	// Move on to the next item at once; the label lands with the reload.
 	p.cursor = min(p.cursor+1, max(0, len(p.controlItems())-1))
 	return p.task(func() (string, error) {
@@ -99,20 +91,12 @@ func (p curatePane) labelID(id int64, label string) (curatePane, tea.Cmd) {
 	})
 }
 
-// apply applies every approved proposal in one batch. With the engine,
-// promotions are part of it (their HOT rules are embedded and indexed);
-// on a bare store an approved promotion makes the apply refuse, saying so.
+// apply applies every approved proposal in one batch, promotions included
+// (the engine embeds and indexes their HOT rules).
 func (p curatePane) apply() (curatePane, tea.Cmd) {
-	ctx, w, eng, now := p.c.ctx, p.c.writer(), p.c.deps.Engine, p.c.now
+	ctx, eng, now := p.c.ctx, p.c.deps.Engine, p.c.now
 	return p.task(func() (string, error) {
-		o := engine.ApplyOptions{Actor: curatorActor, Now: now}
-		var rep *engine.ApplyReport
-		var err error
-		if eng != nil {
-			rep, err = eng.ApplyApproved(ctx, o)
-		} else {
-			rep, err = engine.ApplyApproved(ctx, w, o)
-		}
+		rep, err := eng.ApplyApproved(ctx, engine.ApplyOptions{Actor: curatorActor, Now: now})
 		if err != nil {
 			return "", err
 		}
@@ -127,12 +111,10 @@ func (p curatePane) rollback(batch string) (curatePane, tea.Cmd) {
 		if err != nil {
 			return "", err
 		}
-		if eng != nil {
-			// The rollback went around the engine: let it pick the restored
-			// rows up.
-			if err := eng.Refresh(ctx); err != nil {
-				return "", fmt.Errorf("rolled back %s, but the engine did not refresh (press R): %w", batch, err)
-			}
+		// The rollback went around the engine: let it pick the restored
+		// rows up.
+		if err := eng.Refresh(ctx); err != nil {
+			return "", fmt.Errorf("rolled back %s, but the engine did not refresh (press R): %w", batch, err)
 		}
 		if rep.Rejected > 0 && rep.Restored == 0 {
 			// A rejection: no memory changed; the proposals are open again.

@@ -178,9 +178,6 @@ func (p goldenPane) toggleOpenDB() goldenPane {
 	case p.running:
 		p.status = "a run is in progress: esc cancels it first"
 		return p
-	case !p.onOpenDB && p.c.deps.Engine == nil:
-		p.err = "no database is open: start memtrace with --db PATH to run the set on it"
-		return p
 	}
 	p.onOpenDB = !p.onOpenDB
 	p.err = ""

@@ -77,12 +77,8 @@ func (p goldenPane) startRun() (goldenPane, tea.Cmd) {
 	}
 	open, eng := p.c.deps.OpenStore, p.c.deps.Engine
 	useFixture := set.Fixture != "" && !p.onOpenDB
-	switch {
-	case useFixture && open == nil:
+	if useFixture && open == nil {
 		p.err = fmt.Sprintf("set %s builds a fixture database, and this UI was started without a database opener; run `memtrace golden run %s`", set.Name, p.setPath)
-		return p, nil
-	case !useFixture && eng == nil:
-		p.err = fmt.Sprintf("set %s runs against the open database, and none is open; start memtrace with --db PATH", set.Name)
 		return p, nil
 	}
 	ctx, cancel := context.WithCancel(p.c.ctx)

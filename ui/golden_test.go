@@ -19,6 +19,7 @@ import (
 	"memtrace/engine"
 	"memtrace/engine/safetext"
 	gold "memtrace/golden"
+	"memtrace/internal/testdata/storetest"
 	"memtrace/store"
 )
 
@@ -53,7 +54,10 @@ type goldenHarness struct {
 func newGoldenHarness(t *testing.T, defaultSet string, w, h int) *goldenHarness {
 	t.Helper()
 	styles := NewStyles(true, true)
+	db := storetest.MustOpen(t)
 	c := &common{ctx: context.Background(), styles: &styles, res: &resources{}, deps: Deps{
+		Engine:    openEngine(t, db),
+		Store:     db,
 		OpenStore: goldenOpenStore,
 		Now:       func() time.Time { return time.Date(2026, 7, 1, 0, 0, 0, 0, time.UTC) },
 		NoColor:   true,

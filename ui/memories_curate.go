@@ -61,12 +61,7 @@ func (p memoriesPane) curate(action string, change func(m *engine.Memory) bool) 
 	if len(ids) == 0 {
 		return p, nil
 	}
-	w := p.c.writer()
-	if w == nil {
-		p.err = "no store: open the UI on a database"
-		return p, nil
-	}
-	ctx := p.c.ctx
+	ctx, w := p.c.ctx, p.c.deps.Engine
 	p.writes++
 	p.status = fmt.Sprintf("%s %s…", action, idsText(ids))
 	return p, func() tea.Msg {
@@ -153,14 +148,10 @@ func (p memoriesPane) undo() (memoriesPane, tea.Cmd) {
 		if err != nil {
 			return send(paneMemories, undoneMsg{Batch: batch, Err: err})
 		}
-		n := rep.Restored
-		var refreshErr error
-		if eng != nil {
-			// The rollback went around the engine: let it pick the
-			// restored rows up.
-			refreshErr = eng.Refresh(ctx)
-		}
-		return send(paneMemories, undoneMsg{Batch: batch, Restored: n, RefreshErr: refreshErr})
+		// The rollback went around the engine: let it pick the restored
+		// rows up.
+		refreshErr := eng.Refresh(ctx)
+		return send(paneMemories, undoneMsg{Batch: batch, Restored: rep.Restored, RefreshErr: refreshErr})
 	}
 }
 

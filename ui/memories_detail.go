@@ -114,10 +114,7 @@ func (p memoriesPane) decayView(m *engine.Memory, avail int) []string {
 	if avail < 2 {
 		return nil
 	}
-	cfg := engine.DefaultConfig()
-	if p.c.deps.Engine != nil {
-		cfg = p.c.deps.Engine.Config()
-	}
+	cfg := p.c.deps.Engine.Config()
 	cols := max(10, p.width-2-decayLabelWidth)
 	plot := newDecayPlot(*m, p.c.now(), cols, cfg)
 	lines := plot.render(p.c.styles, max(2, min(6, budget-2)))

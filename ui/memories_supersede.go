@@ -115,10 +115,6 @@ func (p memoriesPane) writeSupersede(d supersedeDialog) (memoriesPane, tea.Cmd) 
 	if d.newer == nil {
 		action = "unsupersede"
 	}
-	if eng == nil {
-		p.err = fmt.Sprintf("%s needs the engine; use `memtrace supersede %d …`", action, id)
-		return p, nil
-	}
 	ctx := p.c.ctx
 	p.writes++
 	p.status = fmt.Sprintf("%s #%d…", action, id)

@@ -98,11 +98,7 @@ func runMemory(m Model, arg string) (Model, tea.Cmd, error) {
 		k := arg
 		return m, func() tea.Msg { return OpenMemoryMsg{Key: k} }, nil
 	}
-	store := m.c.deps.Store
-	if store == nil {
-		return m, nil, errors.New("no store: open the UI on a database")
-	}
-	ctx := m.c.ctx
+	ctx, store := m.c.ctx, m.c.deps.Store
 	return m, func() tea.Msg {
 		mem, err := store.GetMemory(ctx, id)
 		switch {

@@ -67,10 +67,6 @@ func recallBoth(ctx context.Context, eng *engine.Engine, q engine.Query, now tim
 
 func (p tracePane) openPicker() (tracePane, tea.Cmd) {
 	store := p.c.deps.Store
-	if store == nil {
-		p.err = "no store: open the UI on a database to list stored traces"
-		return p, nil
-	}
 	p.picker, p.storedLoading, p.stored = true, true, nil
 	ctx := p.c.ctx
 	return p, func() tea.Msg {
