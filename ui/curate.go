@@ -154,14 +154,13 @@ type curatePane struct {
 	props    []*engine.Proposal
 	memories map[int64]*engine.Memory
 	batches  []engine.BatchInfo
-	held     []*engine.ReviewItem // the review queue: captures held as needs_review
-	heldCur  int
+	held     heldView // the review queue: captures held as needs_review
 	stats    engine.ControlStats
 
 	// top is each list's first row on screen (wheel scrolling moves it
 	// without the cursor); anchor is where a V range began (-1: none).
-	top, histTop, heldTop int
-	anchor                int
+	top, histTop int
+	anchor       int
 	// filter is the "/" filter of the queues, the history and the
 	// superseded links; matchProp/matchBatch/matchLink are it parsed.
 	filter     filterBar
@@ -190,7 +189,7 @@ type curatePane struct {
 
 func newCuratePane(c *common) curatePane {
 	return curatePane{c: c, keys: defaultCurateKeys(), selected: map[int64]bool{}, memories: map[int64]*engine.Memory{},
-		anchor: -1, filter: newFilterBar(c, curateQueueQuery(nil).hint())}
+		anchor: -1, filter: newFilterBar(c, curateQueueQuery(nil).hint()), held: newHeldView(c)}
 }
 
 func (p curatePane) ID() paneID    { return paneCurate }
@@ -231,12 +230,7 @@ func (p curatePane) KeyBindings() []key.Binding {
 	// A list's keys only when it has something to act on (one to act on,
 	// two to move between): the footer never offers a key that does
 	// nothing.
-	moves := func(n int, ks ...key.Binding) []key.Binding {
-		if n < 2 {
-			return nil
-		}
-		return ks
-	}
+	moves := listMoves
 	var out []key.Binding
 	switch p.mode {
 	case modeControl:
@@ -264,11 +258,7 @@ func (p curatePane) KeyBindings() []key.Binding {
 		out = append(append(out, k.Back), moves(n, move...)...)
 		return append(out, k.Reload)
 	case modeHeld:
-		if len(p.held) > 0 {
-			out = []key.Binding{k.StoreHeld, k.SkipHeld}
-		}
-		out = append(out, moves(len(p.held), k.Up, k.Down)...)
-		return append(out, k.Held, k.History, k.Control, k.Superseded, k.Reload)
+		return p.held.keyBindings(k)
 	case modeSuperseded:
 		n := len(p.visibleLinks())
 		if n > 0 {
@@ -290,12 +280,23 @@ func (p curatePane) KeyBindings() []key.Binding {
 	return append(out, k.Control, k.History, k.Held, k.Superseded, k.Reload)
 }
 
+// listMoves are a list's movement keys for the footer: only when it has
+// two rows to move between, so that the footer never offers a key that
+// does nothing.
+func listMoves(n int, ks ...key.Binding) []key.Binding {
+	if n < 2 {
+		return nil
+	}
+	return ks
+}
+
 func (p curatePane) Update(msg tea.Msg) (pane, tea.Cmd) {
 	p, cmd := p.update(msg)
 	return p, cmd
 }
 
 func (p curatePane) update(msg tea.Msg) (curatePane, tea.Cmd) {
+	p = p.sized()
 	switch msg := msg.(type) {
 	case startMsg:
 		return p.reload()
@@ -312,7 +313,8 @@ func (p curatePane) update(msg tea.Msg) (curatePane, tea.Cmd) {
 		// A write's error stays on screen through the reload that follows
 		// it; only a load error is cleared by a load that works.
 		p.loaded, p.loadErr = true, ""
-		p.props, p.memories, p.batches, p.held, p.links = msg.Props, msg.Memories, msg.Batches, msg.Held, msg.Links
+		p.props, p.memories, p.batches, p.links = msg.Props, msg.Memories, msg.Batches, msg.Links
+		p.held.list = p.held.list.setRows(msg.Held)
 		p.rejects = stillRejected(p.rejects, p.batches)
 		p.stats = engine.ComputeControlStats(p.props)
 		for id := range p.selected {
@@ -358,14 +360,9 @@ func (p curatePane) update(msg tea.Msg) (curatePane, tea.Cmd) {
 		return p.planned(msg)
 	case batchChangesMsg:
 		return p.changesLoaded(msg), nil
-	case tea.MouseClickMsg:
+	case tea.MouseClickMsg, tea.MouseWheelMsg:
 		if p.dlg == nil {
-			p.click(msg)
-		}
-		return p, nil
-	case tea.MouseWheelMsg:
-		if p.dlg == nil {
-			p.wheel(msg)
+			p, _ = p.updateView(msg)
 		}
 		return p, nil
 	case editedMsg:

@@ -41,6 +41,9 @@ func (p curatePane) handleKey(msg tea.KeyPressMsg) (curatePane, tea.Cmd) {
 		p.cursor = 0
 		return p, nil
 	}
+	if p, moved := p.updateView(msg); moved {
+		return p, nil
+	}
 	switch p.mode {
 	case modeControl:
 		return p.controlKey(msg)

@@ -165,7 +165,7 @@ func (p curatePane) history() []engine.BatchInfo {
 	if p.matchBatch == nil {
 		return p.batches
 	}
-	return curateHistoryQuery().filter(p.batches, p.matchBatch)
+	return filterRows(p.batches, p.matchBatch)
 }
 
 // listState is the current list's cursor and top, and its length.
@@ -173,8 +173,6 @@ func (p *curatePane) listState() (*int, *int, int) {
 	switch p.mode {
 	case modeHistory:
 		return &p.histCur, &p.histTop, len(p.history())
-	case modeHeld:
-		return &p.heldCur, &p.heldTop, len(p.held)
 	case modeSuperseded:
 		return &p.supCur, &p.supTop, len(p.visibleLinks())
 	case modeBatch:
@@ -196,7 +194,7 @@ func (p *curatePane) navigate(msg tea.KeyPressMsg) bool {
 		p.changes = &c
 	}
 	cur, top, n := p.listState()
-	l := rowList{*cur, *top}
+	l := listPos{*cur, *top}
 	if !l.navigate(curateListKeys(), msg, n, p.listRows()) {
 		return false
 	}
@@ -210,18 +208,51 @@ func (p curatePane) listTop() int {
 	return 2 + len(p.filterLines())
 }
 
+// sized gives every view its size: the pane less its header line, the
+// filter bar when it shows and the status line.
+func (p curatePane) sized() curatePane {
+	h := p.height - 2 - len(p.filterLines())
+	p.held = p.held.SetSize(p.width, h)
+	return p
+}
+
+// updateView passes a list key, a click or the wheel to the current view
+// (a click's Y made the row of the list it is on) and reports whether the
+// list moved.
+func (p curatePane) updateView(msg tea.Msg) (curatePane, bool) {
+	if m, ok := msg.(tea.MouseClickMsg); ok {
+		m.Y -= p.listTop()
+		msg = m
+	}
+	var moved bool
+	switch p.mode {
+	case modeHeld:
+		p.held, moved = p.held.Update(msg)
+	default:
+		switch msg := msg.(type) {
+		case tea.KeyPressMsg:
+			moved = p.navigate(msg)
+		case tea.MouseClickMsg:
+			p.click(msg)
+		case tea.MouseWheelMsg:
+			p.wheel(msg)
+		}
+	}
+	return p, moved
+}
+
 func (p *curatePane) click(msg tea.MouseClickMsg) {
 	cur, top, n := p.listState()
-	l := rowList{*cur, *top}
+	l := listPos{*cur, *top}
 	l.clamp(n, p.listRows())
-	if l.click(msg, msg.Mouse().Y-p.listTop(), n, p.listRows()) {
+	if l.click(msg, msg.Mouse().Y, n, p.listRows()) {
 		*cur, *top = l.cursor, l.top
 	}
 }
 
 func (p *curatePane) wheel(msg tea.MouseWheelMsg) {
 	cur, top, n := p.listState()
-	l := rowList{*cur, *top}
+	l := listPos{*cur, *top}
 	l.clamp(n, p.listRows())
 	l.wheel(msg, n, p.listRows())
 	*cur, *top = l.cursor, l.top
@@ -229,7 +260,7 @@ func (p *curatePane) wheel(msg tea.MouseWheelMsg) {
 
 // window is the current list's rows on screen, [from, to).
 func (p curatePane) window(cursor, top, n int) (int, int) {
-	l := rowList{cursor, top}
+	l := listPos{cursor, top}
 	l.clamp(n, p.listRows())
 	return l.window(n, p.listRows())
 }
@@ -242,7 +273,7 @@ func (p curatePane) rangeKey(queue []*engine.Proposal) curatePane {
 		p.status = fmt.Sprintf("range from proposal %d: move, then V selects through the cursor (esc cancels)", queue[p.cursor].ID)
 		return p
 	}
-	l := rowList{p.cursor, p.top}
+	l := listPos{p.cursor, p.top}
 	from, to := l.rangeFrom(p.anchor)
 	n := 0
 	for i := from; i <= to; i++ {
@@ -262,4 +293,72 @@ func (p curatePane) inRange(i int) bool {
 		return false
 	}
 	return i >= min(p.anchor, p.cursor) && i <= max(p.anchor, p.cursor)
+}
+
+// listPos is the cursor and scroll of a Curate list that is not a view of its
+// own yet (the queues, the control sample, the batch history and a batch, the
+// superseded links). It moves as rowList does.
+type listPos struct {
+	cursor, top int
+}
+
+// clamp keeps the cursor on one of n rows and visible in a window of rows.
+func (l *listPos) clamp(n, rows int) {
+	rows = max(1, rows)
+	l.cursor = max(0, min(l.cursor, n-1))
+	if l.cursor < l.top {
+		l.top = l.cursor
+	}
+	if l.cursor >= l.top+rows {
+		l.top = l.cursor - rows + 1
+	}
+	l.top = max(0, min(l.top, n-rows))
+}
+
+// navigate moves for a list key and reports whether msg was one.
+func (l *listPos) navigate(k listKeys, msg tea.KeyPressMsg, n, rows int) bool {
+	c, ok := listMove(k, msg, l.cursor, n, rows)
+	if ok {
+		l.cursor = c
+		l.clamp(n, rows)
+	}
+	return ok
+}
+
+// click selects row y of the window (0 is the first row shown) and
+// reports whether a row was there.
+func (l *listPos) click(msg tea.MouseClickMsg, y, n, rows int) bool {
+	if msg.Mouse().Button != tea.MouseLeft || y < 0 || y >= rows || l.top+y >= n {
+		return false
+	}
+	l.cursor = l.top + y
+	l.clamp(n, rows)
+	return true
+}
+
+// wheel scrolls the window, keeping the cursor on screen.
+func (l *listPos) wheel(msg tea.MouseWheelMsg, n, rows int) {
+	d := 0
+	switch msg.Mouse().Button {
+	case tea.MouseWheelUp:
+		d = -3
+	case tea.MouseWheelDown:
+		d = 3
+	default:
+		return
+	}
+	l.top = max(0, min(l.top+d, n-rows))
+	l.cursor = max(l.top, min(l.cursor, l.top+rows-1))
+	l.clamp(n, rows)
+}
+
+// window is the range [from, to) of rows shown.
+func (l listPos) window(n, rows int) (int, int) {
+	from := max(0, min(l.top, n-1))
+	return from, min(n, from+max(1, rows))
+}
+
+// rangeFrom is the rows from anchor to the cursor, in order.
+func (l listPos) rangeFrom(anchor int) (int, int) {
+	return min(anchor, l.cursor), max(anchor, l.cursor)
 }

@@ -73,7 +73,7 @@ func (p *curatePane) clampCursors() {
 		n = len(p.controlItems())
 	}
 	p.cursor = max(0, min(p.cursor, n-1))
-	p.heldCur = max(0, min(p.heldCur, len(p.held)-1))
+	p.held.list = p.held.list.clampCursor()
 	p.histCur = max(0, min(p.histCur, len(p.history())-1))
 	p.supCur = max(0, min(p.supCur, len(p.visibleLinks())-1))
 }

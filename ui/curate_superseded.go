@@ -112,7 +112,7 @@ func (p curatePane) visibleLinks() []supersededLink {
 	if p.matchLink == nil {
 		return p.links.Links
 	}
-	return supersededQuery().filter(p.links.Links, p.matchLink)
+	return filterRows(p.links.Links, p.matchLink)
 }
 
 func (p curatePane) supersededKey(msg tea.KeyPressMsg) (curatePane, tea.Cmd) {

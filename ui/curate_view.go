@@ -23,7 +23,7 @@ func (p curatePane) View() string {
 	case modeHistory:
 		lines = append(lines, p.historyView()...)
 	case modeHeld:
-		lines = append(lines, p.heldView()...)
+		lines = append(lines, strings.Split(p.held.View(), "\n")...)
 	case modeBatch:
 		lines = append(lines, p.batchView()...)
 	case modeSuperseded:
@@ -68,8 +68,7 @@ func (p curatePane) headerLine() string {
 		return st.App.Title.Render(fmt.Sprintf("SUPERSEDED %d", len(p.links.Links))) +
 			st.App.Muted.Render(safetext.Truncate(fmt.Sprintf(" · links since the last review (%d in all) · u undoes one · m marks reviewed", p.links.All), max(10, p.width-14)))
 	case modeHeld:
-		return st.App.Title.Render(fmt.Sprintf("HELD CAPTURES %d", len(p.held))) +
-			st.App.Muted.Render(" · needs_review: nothing is stored until you decide")
+		return p.held.header()
 	}
 	return p.queuesHeader()
 }
@@ -120,7 +119,7 @@ func (p curatePane) queuesHeader() string {
 	if approved > 0 {
 		alerts = append(alerts, waiting(fmt.Sprintf("  %d approved (P applies)", approved), fmt.Sprintf("  %d approved (P)", approved)))
 	}
-	if n := len(p.held); n > 0 {
+	if n := len(p.held.list.rows); n > 0 {
 		alerts = append(alerts, waiting(fmt.Sprintf("  %d held captures (v)", n), fmt.Sprintf("  %d held (v)", n)))
 	}
 	if n := len(p.links.Links); n > 0 {

@@ -15,7 +15,7 @@ func (p *goldenPane) rebuild() {
 	}
 	p.rows = goldenRows(p.set, p.base, p.run, p.diff)
 	if p.match != nil {
-		p.rows = goldenQuery().filter(p.rows, p.match)
+		p.rows = filterRows(p.rows, p.match)
 	}
 	for i, r := range p.rows {
 		if r.ID == selected {
