@@ -162,21 +162,17 @@ type curatePane struct {
 	top, histTop int
 	anchor       int
 	// filter is the "/" filter of the queues, the history and the
-	// superseded links; matchProp/matchBatch/matchLink are it parsed.
+	// superseded links; matchProp/matchBatch are it parsed.
 	filter     filterBar
 	matchProp  func(*engine.Proposal) bool
 	matchBatch func(engine.BatchInfo) bool
-	matchLink  func(supersededLink) bool
 	// rejects are the rejection batches of this session, newest last:
 	// u in a queue rolls back the newest.
 	rejects []string
 	// changes is the batch enter opened in the history (modeBatch).
 	changes *batchChanges
-	// links are the supersession links since the last review
-	// (modeSuperseded).
-	links  supersededLinks
-	supCur int
-	supTop int
+	// sup is the supersession links since the last review (modeSuperseded).
+	sup supersededView
 
 	seq           int
 	loading       bool
@@ -189,7 +185,7 @@ type curatePane struct {
 
 func newCuratePane(c *common) curatePane {
 	return curatePane{c: c, keys: defaultCurateKeys(), selected: map[int64]bool{}, memories: map[int64]*engine.Memory{},
-		anchor: -1, filter: newFilterBar(c, curateQueueQuery(nil).hint()), held: newHeldView(c)}
+		anchor: -1, filter: newFilterBar(c, curateQueueQuery(nil).hint()), held: newHeldView(c), sup: newSupersededView(c)}
 }
 
 func (p curatePane) ID() paneID    { return paneCurate }
@@ -260,15 +256,7 @@ func (p curatePane) KeyBindings() []key.Binding {
 	case modeHeld:
 		return p.held.keyBindings(k)
 	case modeSuperseded:
-		n := len(p.visibleLinks())
-		if n > 0 {
-			out = []key.Binding{k.Unlink}
-		}
-		if len(p.links.Links) > 0 {
-			out = append(out, k.Reviewed)
-		}
-		out = append(append(out, filter...), moves(n, move...)...)
-		return append(out, k.Superseded, k.History, k.Reload)
+		return p.sup.keyBindings(k, filter, move)
 	}
 	out = []key.Binding{k.Approve, k.Reject}
 	if len(p.rejects) > 0 {
@@ -313,7 +301,8 @@ func (p curatePane) update(msg tea.Msg) (curatePane, tea.Cmd) {
 		// A write's error stays on screen through the reload that follows
 		// it; only a load error is cleared by a load that works.
 		p.loaded, p.loadErr = true, ""
-		p.props, p.memories, p.batches, p.links = msg.Props, msg.Memories, msg.Batches, msg.Links
+		p.props, p.memories, p.batches = msg.Props, msg.Memories, msg.Batches
+		p.sup = p.sup.setLinks(msg.Links)
 		p.held.list = p.held.list.setRows(msg.Held)
 		p.rejects = stillRejected(p.rejects, p.batches)
 		p.stats = engine.ComputeControlStats(p.props)

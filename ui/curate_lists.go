@@ -112,7 +112,8 @@ func (p curatePane) setFilter(s string) (curatePane, tea.Cmd) {
 
 func (p *curatePane) reparse() {
 	s := p.filter.input.Value()
-	p.matchProp, p.matchBatch, p.matchLink = nil, nil, nil
+	p.matchProp, p.matchBatch = nil, nil
+	p.sup.list = p.sup.list.filterBy(nil)
 	p.filter.problem = ""
 	switch p.mode {
 	case modeQueue:
@@ -122,8 +123,7 @@ func (p *curatePane) reparse() {
 		p.matchBatch, p.filter.problem = curateHistoryQuery().parse(s)
 		p.histCur, p.histTop = 0, 0
 	case modeSuperseded:
-		p.matchLink, p.filter.problem = supersededQuery().parse(s)
-		p.supCur, p.supTop = 0, 0
+		p.sup, p.filter.problem = p.sup.setFilter(s)
 	}
 	p.filter.input.Placeholder = p.filterHint()
 }
@@ -173,8 +173,6 @@ func (p *curatePane) listState() (*int, *int, int) {
 	switch p.mode {
 	case modeHistory:
 		return &p.histCur, &p.histTop, len(p.history())
-	case modeSuperseded:
-		return &p.supCur, &p.supTop, len(p.visibleLinks())
 	case modeBatch:
 		if p.changes == nil {
 			return &p.histCur, &p.histTop, 0
@@ -213,6 +211,7 @@ func (p curatePane) listTop() int {
 func (p curatePane) sized() curatePane {
 	h := p.height - 2 - len(p.filterLines())
 	p.held = p.held.SetSize(p.width, h)
+	p.sup = p.sup.SetSize(p.width, h)
 	return p
 }
 
@@ -228,6 +227,8 @@ func (p curatePane) updateView(msg tea.Msg) (curatePane, bool) {
 	switch p.mode {
 	case modeHeld:
 		p.held, moved = p.held.Update(msg)
+	case modeSuperseded:
+		p.sup, moved = p.sup.Update(msg)
 	default:
 		switch msg := msg.(type) {
 		case tea.KeyPressMsg:

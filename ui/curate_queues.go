@@ -75,5 +75,5 @@ func (p *curatePane) clampCursors() {
 	p.cursor = max(0, min(p.cursor, n-1))
 	p.held.list = p.held.list.clampCursor()
 	p.histCur = max(0, min(p.histCur, len(p.history())-1))
-	p.supCur = max(0, min(p.supCur, len(p.visibleLinks())-1))
+	p.sup.list = p.sup.list.clampCursor()
 }

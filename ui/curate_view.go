@@ -27,7 +27,8 @@ func (p curatePane) View() string {
 	case modeBatch:
 		lines = append(lines, p.batchView()...)
 	case modeSuperseded:
-		lines = append(lines, p.supersededView()...)
+		lines = append(lines, p.filterLines()...)
+		lines = append(lines, strings.Split(p.sup.View(), "\n")...)
 	default:
 		lines = append(lines, p.queueView()...)
 	}
@@ -65,8 +66,7 @@ func (p curatePane) headerLine() string {
 		}
 		return st.App.Title.Render("BATCH ") + st.App.Muted.Render(safetext.Truncate(safetext.SanitizeLine(name)+" · its changes, before you roll it back", max(10, p.width-6)))
 	case modeSuperseded:
-		return st.App.Title.Render(fmt.Sprintf("SUPERSEDED %d", len(p.links.Links))) +
-			st.App.Muted.Render(safetext.Truncate(fmt.Sprintf(" · links since the last review (%d in all) · u undoes one · m marks reviewed", p.links.All), max(10, p.width-14)))
+		return p.sup.header()
 	case modeHeld:
 		return p.held.header()
 	}
@@ -122,7 +122,7 @@ func (p curatePane) queuesHeader() string {
 	if n := len(p.held.list.rows); n > 0 {
 		alerts = append(alerts, waiting(fmt.Sprintf("  %d held captures (v)", n), fmt.Sprintf("  %d held (v)", n)))
 	}
-	if n := len(p.links.Links); n > 0 {
+	if n := len(p.sup.links.Links); n > 0 {
 		alerts = append(alerts, waiting(fmt.Sprintf("  %d new supersession link(s) (S)", n), fmt.Sprintf("  %d superseded (S)", n)))
 	}
 	shortest := 0

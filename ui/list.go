@@ -43,6 +43,9 @@ func (l rowList[T]) filterBy(match func(T) bool) rowList[T] {
 	return l
 }
 
+// filtered reports whether a filter is set.
+func (l rowList[T]) filtered() bool { return l.match != nil }
+
 // reset puts the cursor and the scroll back on the first row.
 func (l rowList[T]) reset() rowList[T] {
 	l.cursor, l.top = 0, 0
@@ -160,6 +163,15 @@ func (l rowList[T]) table(st *Styles, cols []textable.Column, cells func(i int, 
 		out = append(out, st.App.Muted.Render(empty))
 	}
 	return fill(out, l.height+1)
+}
+
+// matchOf is a filter's predicate for rowList.filterBy: none when the
+// filter text s is empty.
+func matchOf[T any](s string, match func(T) bool) func(T) bool {
+	if s == "" {
+		return nil
+	}
+	return match
 }
 
 // filterRows keeps the rows that match (all of them when match is nil).
