@@ -145,27 +145,25 @@ type curatePane struct {
 	keys curateKeys
 
 	mode     curateMode
+	hist     historyView // the batch history (modeHistory)
 	kindIdx  int
 	cursor   int
-	histCur  int
 	selected map[int64]bool
 	dlg      *dialog
 
 	props    []*engine.Proposal
 	memories map[int64]*engine.Memory
-	batches  []engine.BatchInfo
 	held     heldView // the review queue: captures held as needs_review
 	stats    engine.ControlStats
 
 	// top is each list's first row on screen (wheel scrolling moves it
 	// without the cursor); anchor is where a V range began (-1: none).
-	top, histTop int
-	anchor       int
+	top    int
+	anchor int
 	// filter is the "/" filter of the queues, the history and the
-	// superseded links; matchProp/matchBatch are it parsed.
-	filter     filterBar
-	matchProp  func(*engine.Proposal) bool
-	matchBatch func(engine.BatchInfo) bool
+	// superseded links; matchProp is it parsed for the queues.
+	filter    filterBar
+	matchProp func(*engine.Proposal) bool
 	// rejects are the rejection batches of this session, newest last:
 	// u in a queue rolls back the newest.
 	rejects []string
@@ -185,7 +183,7 @@ type curatePane struct {
 
 func newCuratePane(c *common) curatePane {
 	return curatePane{c: c, keys: defaultCurateKeys(), selected: map[int64]bool{}, memories: map[int64]*engine.Memory{},
-		anchor: -1, filter: newFilterBar(c, curateQueueQuery(nil).hint()), held: newHeldView(c), sup: newSupersededView(c)}
+		anchor: -1, filter: newFilterBar(c, curateQueueQuery(nil).hint()), hist: newHistoryView(c), held: newHeldView(c), sup: newSupersededView(c)}
 }
 
 func (p curatePane) ID() paneID    { return paneCurate }
@@ -237,12 +235,7 @@ func (p curatePane) KeyBindings() []key.Binding {
 		out = append(out, moves(n, k.Up, k.Down)...)
 		return append(out, k.Control, k.History, k.Reload)
 	case modeHistory:
-		n := len(p.history())
-		if n > 0 {
-			out = []key.Binding{k.Changes, k.Rollback}
-		}
-		out = append(append(out, filter...), moves(n, move...)...)
-		return append(out, k.History, k.Control, k.Held, k.Superseded, k.Reload)
+		return p.hist.keyBindings(k, filter, move)
 	case modeBatch:
 		n := 0
 		if p.changes != nil {
@@ -301,10 +294,11 @@ func (p curatePane) update(msg tea.Msg) (curatePane, tea.Cmd) {
 		// A write's error stays on screen through the reload that follows
 		// it; only a load error is cleared by a load that works.
 		p.loaded, p.loadErr = true, ""
-		p.props, p.memories, p.batches = msg.Props, msg.Memories, msg.Batches
+		p.props, p.memories = msg.Props, msg.Memories
+		p.hist.list = p.hist.list.setRows(msg.Batches)
 		p.sup = p.sup.setLinks(msg.Links)
 		p.held.list = p.held.list.setRows(msg.Held)
-		p.rejects = stillRejected(p.rejects, p.batches)
+		p.rejects = stillRejected(p.rejects, p.hist.batches())
 		p.stats = engine.ComputeControlStats(p.props)
 		for id := range p.selected {
 			if pr := p.proposal(id); pr == nil || !isOpen(pr) {
@@ -322,7 +316,7 @@ func (p curatePane) update(msg tea.Msg) (curatePane, tea.Cmd) {
 			p.kindIdx = p.firstNonEmptyQueue()
 		}
 		if p.changes != nil {
-			for _, b := range p.batches {
+			for _, b := range p.hist.batches() {
 				if b.Batch == p.changes.info.Batch {
 					c := *p.changes
 					c.info = b

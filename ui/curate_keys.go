@@ -80,29 +80,6 @@ func (p curatePane) controlKey(msg tea.KeyPressMsg) (curatePane, tea.Cmd) {
 	return p, nil
 }
 
-func (p curatePane) historyKey(msg tea.KeyPressMsg) (curatePane, tea.Cmd) {
-	k := p.keys
-	hist := p.history()
-	if p.navigate(msg) {
-		return p, nil
-	}
-	if p.histCur >= len(hist) {
-		return p, nil
-	}
-	b := hist[p.histCur]
-	switch {
-	case key.Matches(msg, k.Changes):
-		return p.openChanges(b)
-	case key.Matches(msg, k.Rollback):
-		if b.RolledBack {
-			p.status = "batch " + b.Batch + " was already rolled back"
-			return p, nil
-		}
-		return p.planRollback(b.Batch)
-	}
-	return p, nil
-}
-
 func (p curatePane) queueKey(msg tea.KeyPressMsg) (curatePane, tea.Cmd) {
 	k := p.keys
 	queue := p.queue()

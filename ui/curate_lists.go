@@ -36,37 +36,6 @@ func curateQueueQuery(text func(*engine.Proposal) string) rowQuery[*engine.Propo
 	}
 }
 
-// historyStates are the states the history's state: field knows.
-var historyStates = []string{"applied", "rollback", "rolled_back", "blocked", "undoable"}
-
-// curateHistoryQuery is the batch history's filter: actor, kind (the
-// batch id's kind: capture, curator, apply…), state, and words of the
-// batch id or its effect.
-func curateHistoryQuery() rowQuery[engine.BatchInfo] {
-	return rowQuery[engine.BatchInfo]{
-		Fields: []filterField[engine.BatchInfo]{
-			{Name: "actor", Match: func(b engine.BatchInfo, v string) bool { return strings.EqualFold(b.Actor, v) }},
-			{Name: "kind", Match: func(b engine.BatchInfo, v string) bool {
-				return strings.HasPrefix(strings.TrimPrefix(strings.ToLower(b.Batch), "rollback:"), v)
-			}},
-			{Name: "state", Values: historyStates, Match: func(b engine.BatchInfo, v string) bool {
-				switch v {
-				case "rollback":
-					return strings.HasPrefix(b.Batch, "rollback:")
-				case "rolled_back":
-					return b.RolledBack
-				case "blocked":
-					return !b.RolledBack && !b.CanRollback
-				case "undoable":
-					return b.CanRollback
-				}
-				return !b.RolledBack && !strings.HasPrefix(b.Batch, "rollback:")
-			}},
-		},
-		Text: func(b engine.BatchInfo) string { return b.Batch + " " + b.Effect.String() },
-	}
-}
-
 // supersededQuery is the superseded links' filter: by (who linked) and
 // words of either memory.
 func supersededQuery() rowQuery[supersededLink] {
@@ -112,7 +81,8 @@ func (p curatePane) setFilter(s string) (curatePane, tea.Cmd) {
 
 func (p *curatePane) reparse() {
 	s := p.filter.input.Value()
-	p.matchProp, p.matchBatch = nil, nil
+	p.matchProp = nil
+	p.hist.list = p.hist.list.filterBy(nil)
 	p.sup.list = p.sup.list.filterBy(nil)
 	p.filter.problem = ""
 	switch p.mode {
@@ -120,8 +90,7 @@ func (p *curatePane) reparse() {
 		p.matchProp, p.filter.problem = curateQueueQuery(p.subjectAndReason).parse(s)
 		p.cursor, p.top, p.anchor = 0, 0, -1
 	case modeHistory:
-		p.matchBatch, p.filter.problem = curateHistoryQuery().parse(s)
-		p.histCur, p.histTop = 0, 0
+		p.hist, p.filter.problem = p.hist.setFilter(s)
 	case modeSuperseded:
 		p.sup, p.filter.problem = p.sup.setFilter(s)
 	}
@@ -160,22 +129,12 @@ func (p curatePane) filterLines() []string {
 	return []string{p.filter.view(p.c, p.width)}
 }
 
-// history is the batch history the filter lets through.
-func (p curatePane) history() []engine.BatchInfo {
-	if p.matchBatch == nil {
-		return p.batches
-	}
-	return filterRows(p.batches, p.matchBatch)
-}
-
 // listState is the current list's cursor and top, and its length.
 func (p *curatePane) listState() (*int, *int, int) {
 	switch p.mode {
-	case modeHistory:
-		return &p.histCur, &p.histTop, len(p.history())
 	case modeBatch:
 		if p.changes == nil {
-			return &p.histCur, &p.histTop, 0
+			return &p.cursor, &p.top, 0
 		}
 		return &p.changes.cursor, &p.changes.top, len(p.changes.lines)
 	case modeControl:
@@ -210,6 +169,7 @@ func (p curatePane) listTop() int {
 // filter bar when it shows and the status line.
 func (p curatePane) sized() curatePane {
 	h := p.height - 2 - len(p.filterLines())
+	p.hist = p.hist.SetSize(p.width, h)
 	p.held = p.held.SetSize(p.width, h)
 	p.sup = p.sup.SetSize(p.width, h)
 	return p
@@ -225,6 +185,8 @@ func (p curatePane) updateView(msg tea.Msg) (curatePane, bool) {
 	}
 	var moved bool
 	switch p.mode {
+	case modeHistory:
+		p.hist, moved = p.hist.Update(msg)
 	case modeHeld:
 		p.held, moved = p.held.Update(msg)
 	case modeSuperseded:

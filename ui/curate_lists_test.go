@@ -236,7 +236,7 @@ func TestCurateBatchChangesBeforeRollback(t *testing.T) {
 		t.Fatalf("no batch after apply; status %q\n%s", m.curate().status, screen(m))
 	}
 	m = drive(t, m, press("H"))
-	for m.curate().history()[m.curate().histCur].Batch != bs[0].Batch {
+	for m.curate().hist.list.rows[m.curate().hist.list.cursor].Batch != bs[0].Batch {
 		m = drive(t, m, press("j"))
 	}
 	m = drive(t, m, press("enter"))
@@ -269,8 +269,8 @@ func TestCurateHelpIsTrue(t *testing.T) {
 	m = drive(t, m, press("H"))
 	// This fixture's history is empty: enter and u would act on no batch,
 	// so neither is offered (TestFooterKeysAct sends them where they are).
-	if len(m.curate().history()) != 0 {
-		t.Fatalf("the fixture's history has %d batches; this check wants none", len(m.curate().history()))
+	if len(m.curate().hist.list.rows) != 0 {
+		t.Fatalf("the fixture's history has %d batches; this check wants none", len(m.curate().hist.list.rows))
 	}
 	want("history", [2]string{"/", "filter"})
 	for _, k := range [][2]string{{"enter", "list changes"}, {"u", "roll back batch…"}} {

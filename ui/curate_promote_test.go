@@ -143,7 +143,7 @@ func TestCuratePromotionEndToEnd(t *testing.T) {
 	if row := historyRow(screen(m), got.Batch); !strings.Contains(row, "applied") {
 		t.Fatalf("history row of %s: %q", got.Batch, row)
 	}
-	for i, b := range m.curate().batches {
+	for i, b := range m.curate().hist.batches() {
 		if b.Batch == got.Batch {
 			for range i {
 				m = drive(t, m, press("down"))

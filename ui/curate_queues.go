@@ -74,6 +74,6 @@ func (p *curatePane) clampCursors() {
 	}
 	p.cursor = max(0, min(p.cursor, n-1))
 	p.held.list = p.held.list.clampCursor()
-	p.histCur = max(0, min(p.histCur, len(p.history())-1))
+	p.hist.list = p.hist.list.clampCursor()
 	p.sup.list = p.sup.list.clampCursor()
 }

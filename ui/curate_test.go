@@ -335,8 +335,8 @@ func TestCurateEndToEnd(t *testing.T) {
 	if view := screen(m); !strings.Contains(historyRow(view, batch), "applied") {
 		t.Fatalf("the history does not list %s as applied:\n%s", batch, view)
 	}
-	if m.curate().batches[m.curate().histCur].Batch != batch {
-		t.Fatalf("the history cursor is on %s", m.curate().batches[m.curate().histCur].Batch)
+	if m.curate().hist.batches()[m.curate().hist.list.cursor].Batch != batch {
+		t.Fatalf("the history cursor is on %s", m.curate().hist.batches()[m.curate().hist.list.cursor].Batch)
 	}
 	m = drive(t, m, press("u"))
 	if !dialogShows(m, fmt.Sprintf("Roll back batch %s by curator (2026-03-01 12:00)? This will make %d memories active again", batch, quarantine)) {
@@ -371,7 +371,7 @@ func TestCurateEndToEnd(t *testing.T) {
 		t.Errorf("status after the rollback: %q", st)
 	}
 	// A second rollback of the same batch is refused before it starts.
-	for m.curate().batches[m.curate().histCur].Batch != batch {
+	for m.curate().hist.batches()[m.curate().hist.list.cursor].Batch != batch {
 		m = drive(t, m, press("down"))
 	}
 	m = drive(t, m, press("u"))

@@ -21,7 +21,8 @@ func (p curatePane) View() string {
 	case modeControl:
 		lines = append(lines, p.controlView()...)
 	case modeHistory:
-		lines = append(lines, p.historyView()...)
+		lines = append(lines, p.filterLines()...)
+		lines = append(lines, strings.Split(p.hist.View(), "\n")...)
 	case modeHeld:
 		lines = append(lines, strings.Split(p.held.View(), "\n")...)
 	case modeBatch:
@@ -58,7 +59,7 @@ func (p curatePane) headerLine() string {
 	case modeControl:
 		return st.App.Title.Render("CONTROL SAMPLE · judge verdicts hidden · ") + st.App.Muted.Render(safetext.Truncate(p.stats.String(), max(10, p.width-40)))
 	case modeHistory:
-		return st.App.Title.Render("BATCH HISTORY") + st.App.Muted.Render(safetext.Truncate(" · enter lists a batch's changes · u rolls it back · / filters", max(10, p.width-14)))
+		return p.hist.header()
 	case modeBatch:
 		name := ""
 		if p.changes != nil {
@@ -356,68 +357,6 @@ func (p curatePane) evidence(pr *engine.Proposal) []string {
 		}
 	}
 	return nil
-}
-
-func (p curatePane) historyView() []string {
-	st := p.c.styles
-	// BATCH fits "rollback:capture-20060102T150405Z-1234" whole: the
-	// curator matches a rollback to its batch by name.
-	cols := textable.Fill([]textable.Column{{Title: "BATCH", Width: 38}, {Title: "ACTOR", Width: 9}, {Title: "EFFECT", Width: 26},
-		{Title: "AT", Width: 16}, {Title: "STATE"}}, p.width, 8)
-	// Below 101 columns the row gives way: the batch name is cut (enter
-	// shows it whole), the time loses its year, the state says only
-	// whether u undoes the batch, and the effect takes what is left.
-	narrow := p.width < 101
-	if narrow {
-		cols = []textable.Column{{Title: "BATCH", Width: 26}, {Title: "ACTOR", Width: 8}, {Title: "EFFECT"},
-			{Title: "AT", Width: 11}, {Title: "STATE", Width: 11}}
-		cols[2].Width = max(8, p.width-26-8-11-11-4)
-	}
-	out := append(p.filterLines(), st.Table.Header.Render(textable.Header(cols)))
-	hist := p.history()
-	from, to := p.window(p.histCur, p.histTop, len(hist))
-	for i := from; i < to; i++ {
-		b := hist[i]
-		state := "applied"
-		switch {
-		case strings.HasPrefix(b.Batch, "rollback:"):
-			state = "rollback"
-		case b.Effect.Rejected > 0:
-			state = "rejection"
-		}
-		switch {
-		case b.RolledBack:
-			state = "rolled back"
-		case b.CanRollback:
-			state += " · u undoes"
-		default:
-			state += " · blocked"
-		}
-		at := b.At.UTC().Format("2006-01-02 15:04")
-		if narrow {
-			at = b.At.UTC().Format("01-02 15:04")
-			switch {
-			case b.RolledBack:
-				state = "rolled back"
-			case b.CanRollback:
-				state = "u undoes"
-			default:
-				state = "blocked"
-			}
-		}
-		row := textable.Row(cols, []string{b.Batch, b.Actor, b.Effect.String(), at, state})
-		if i == p.histCur {
-			row = st.Table.Selected.Render(row)
-		}
-		out = append(out, row)
-	}
-	switch {
-	case len(p.batches) == 0:
-		out = append(out, st.App.Muted.Render("no batches yet"))
-	case len(hist) == 0:
-		out = append(out, st.App.Muted.Render("no batch matches the filter (esc clears it)"))
-	}
-	return fill(out, p.listRows()+1+len(p.filterLines())+curateDetailLines)
 }
 
 func (p curatePane) dialogView() string {

@@ -117,7 +117,7 @@ func completeBatch(m Model, _ string) []paletteCandidate {
 		return nil
 	}
 	var out []paletteCandidate
-	for _, b := range cp.batches { // newest first, as the history lists them
+	for _, b := range cp.hist.batches() { // newest first, as the history lists them
 		out = append(out, paletteCandidate{Text: b.Batch, Help: fmt.Sprintf("%s · %s · %d rows", b.At.UTC().Format("2006-01-02 15:04"), b.Actor, b.Rows)})
 	}
 	return out
@@ -132,8 +132,9 @@ func runBatch(m Model, arg string) (Model, tea.Cmd, error) {
 	if arg == "" {
 		return m, nil, errors.New("batch needs a batch id: :batch <tab> lists them")
 	}
-	names := make([]string, len(cp.batches))
-	for j, b := range cp.batches {
+	batches := cp.hist.batches()
+	names := make([]string, len(batches))
+	for j, b := range batches {
 		names[j] = strings.ToLower(b.Batch)
 	}
 	j, err := pickName(names, arg)
@@ -144,7 +145,7 @@ func runBatch(m Model, arg string) (Model, tea.Cmd, error) {
 		return m, nil, fmt.Errorf("batch: no batch %q in the history: :batch <tab> lists them", arg)
 	}
 	cp = cp.enterMode(modeHistory)
-	cp.histCur = j
+	cp.hist.list = cp.hist.list.moveTo(j)
 	m.panes[i], m.active = cp, i
 	return m, nil, nil
 }
