@@ -167,8 +167,8 @@ type curatePane struct {
 	// rejects are the rejection batches of this session, newest last:
 	// u in a queue rolls back the newest.
 	rejects []string
-	// changes is the batch enter opened in the history (modeBatch).
-	changes *batchChanges
+	// batch is the batch enter opened in the history (modeBatch).
+	batch batchView
 	// sup is the supersession links since the last review (modeSuperseded).
 	sup supersededView
 
@@ -183,7 +183,7 @@ type curatePane struct {
 
 func newCuratePane(c *common) curatePane {
 	return curatePane{c: c, keys: defaultCurateKeys(), selected: map[int64]bool{}, memories: map[int64]*engine.Memory{},
-		anchor: -1, filter: newFilterBar(c, curateQueueQuery(nil).hint()), hist: newHistoryView(c), held: newHeldView(c), sup: newSupersededView(c)}
+		anchor: -1, filter: newFilterBar(c, curateQueueQuery(nil).hint()), hist: newHistoryView(c), batch: newBatchView(c), held: newHeldView(c), sup: newSupersededView(c)}
 }
 
 func (p curatePane) ID() paneID    { return paneCurate }
@@ -237,15 +237,7 @@ func (p curatePane) KeyBindings() []key.Binding {
 	case modeHistory:
 		return p.hist.keyBindings(k, filter, move)
 	case modeBatch:
-		n := 0
-		if p.changes != nil {
-			n = len(p.changes.lines)
-		}
-		if p.changes != nil && p.changes.info.CanRollback {
-			out = []key.Binding{k.Rollback}
-		}
-		out = append(append(out, k.Back), moves(n, move...)...)
-		return append(out, k.Reload)
+		return p.batch.keyBindings(k, move)
 	case modeHeld:
 		return p.held.keyBindings(k)
 	case modeSuperseded:
@@ -315,13 +307,9 @@ func (p curatePane) update(msg tea.Msg) (curatePane, tea.Cmd) {
 			}
 			p.kindIdx = p.firstNonEmptyQueue()
 		}
-		if p.changes != nil {
-			for _, b := range p.hist.batches() {
-				if b.Batch == p.changes.info.Batch {
-					c := *p.changes
-					c.info = b
-					p.changes = &c
-				}
+		for _, b := range p.hist.batches() {
+			if b.Batch == p.batch.info.Batch {
+				p.batch.info = b
 			}
 		}
 		p.clampCursors()

@@ -19,7 +19,7 @@ func (p curatePane) handleKey(msg tea.KeyPressMsg) (curatePane, tea.Cmd) {
 		return p.reload()
 	case key.Matches(msg, k.History):
 		p.toggleMode(modeHistory, modeBatch)
-		p.changes = nil
+		p.batch = newBatchView(p.c)
 		return p.setFilter("")
 	case key.Matches(msg, k.Held):
 		p.toggleMode(modeHeld)

@@ -65,7 +65,7 @@ func (p *curatePane) toggleMode(mode curateMode, also ...curateMode) {
 // enterMode shows list mode with no filter (the palette's :batch and
 // :queue), so cursors index the whole list.
 func (p curatePane) enterMode(mode curateMode) curatePane {
-	p.mode, p.changes = mode, nil
+	p.mode, p.batch = mode, newBatchView(p.c)
 	p.filter.input.Blur()
 	p, _ = p.setFilter("")
 	return p
@@ -132,11 +132,6 @@ func (p curatePane) filterLines() []string {
 // listState is the current list's cursor and top, and its length.
 func (p *curatePane) listState() (*int, *int, int) {
 	switch p.mode {
-	case modeBatch:
-		if p.changes == nil {
-			return &p.cursor, &p.top, 0
-		}
-		return &p.changes.cursor, &p.changes.top, len(p.changes.lines)
 	case modeControl:
 		return &p.cursor, &p.top, len(p.controlItems())
 	}
@@ -146,10 +141,6 @@ func (p *curatePane) listState() (*int, *int, int) {
 // navigate moves the current list's cursor when msg is a navigation key
 // (every Curate list moves alike) and reports whether it was one.
 func (p *curatePane) navigate(msg tea.KeyPressMsg) bool {
-	if p.mode == modeBatch && p.changes != nil {
-		c := *p.changes // the previous model keeps its own cursor
-		p.changes = &c
-	}
 	cur, top, n := p.listState()
 	l := listPos{*cur, *top}
 	if !l.navigate(curateListKeys(), msg, n, p.listRows()) {
@@ -170,6 +161,7 @@ func (p curatePane) listTop() int {
 func (p curatePane) sized() curatePane {
 	h := p.height - 2 - len(p.filterLines())
 	p.hist = p.hist.SetSize(p.width, h)
+	p.batch = p.batch.SetSize(p.width, h)
 	p.held = p.held.SetSize(p.width, h)
 	p.sup = p.sup.SetSize(p.width, h)
 	return p
@@ -187,6 +179,8 @@ func (p curatePane) updateView(msg tea.Msg) (curatePane, bool) {
 	switch p.mode {
 	case modeHistory:
 		p.hist, moved = p.hist.Update(msg)
+	case modeBatch:
+		p.batch, moved = p.batch.Update(msg)
 	case modeHeld:
 		p.held, moved = p.held.Update(msg)
 	case modeSuperseded:

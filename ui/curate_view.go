@@ -26,7 +26,7 @@ func (p curatePane) View() string {
 	case modeHeld:
 		lines = append(lines, strings.Split(p.held.View(), "\n")...)
 	case modeBatch:
-		lines = append(lines, p.batchView()...)
+		lines = append(lines, strings.Split(p.batch.View(), "\n")...)
 	case modeSuperseded:
 		lines = append(lines, p.filterLines()...)
 		lines = append(lines, strings.Split(p.sup.View(), "\n")...)
@@ -61,11 +61,7 @@ func (p curatePane) headerLine() string {
 	case modeHistory:
 		return p.hist.header()
 	case modeBatch:
-		name := ""
-		if p.changes != nil {
-			name = p.changes.info.Batch
-		}
-		return st.App.Title.Render("BATCH ") + st.App.Muted.Render(safetext.Truncate(safetext.SanitizeLine(name)+" · its changes, before you roll it back", max(10, p.width-6)))
+		return p.batch.header()
 	case modeSuperseded:
 		return p.sup.header()
 	case modeHeld:
