@@ -144,33 +144,22 @@ type curatePane struct {
 	c    *common
 	keys curateKeys
 
-	mode     curateMode
-	hist     historyView // the batch history (modeHistory)
-	kindIdx  int
-	cursor   int
-	selected map[int64]bool
-	dlg      *dialog
+	mode curateMode
+	// The views, one a mode.
+	queues  queuesView     // proposals by kind (modeQueue)
+	control controlView    // the control sample (modeControl)
+	hist    historyView    // the batch history (modeHistory)
+	batch   batchView      // the batch enter opened in the history (modeBatch)
+	held    heldView       // the review queue: captures held as needs_review (modeHeld)
+	sup     supersededView // the supersession links since the last review (modeSuperseded)
+	dlg     *dialog
 
-	props    []*engine.Proposal
-	memories map[int64]*engine.Memory
-	held     heldView // the review queue: captures held as needs_review
-	stats    engine.ControlStats
-
-	// top is each list's first row on screen (wheel scrolling moves it
-	// without the cursor); anchor is where a V range began (-1: none).
-	top    int
-	anchor int
 	// filter is the "/" filter of the queues, the history and the
-	// superseded links; matchProp is it parsed for the queues.
-	filter    filterBar
-	matchProp func(*engine.Proposal) bool
+	// superseded links: one bar, parsed for the view it shows over.
+	filter filterBar
 	// rejects are the rejection batches of this session, newest last:
 	// u in a queue rolls back the newest.
 	rejects []string
-	// batch is the batch enter opened in the history (modeBatch).
-	batch batchView
-	// sup is the supersession links since the last review (modeSuperseded).
-	sup supersededView
 
 	seq           int
 	loading       bool
@@ -182,8 +171,10 @@ type curatePane struct {
 }
 
 func newCuratePane(c *common) curatePane {
-	return curatePane{c: c, keys: defaultCurateKeys(), selected: map[int64]bool{}, memories: map[int64]*engine.Memory{},
-		anchor: -1, filter: newFilterBar(c, curateQueueQuery(nil).hint()), hist: newHistoryView(c), batch: newBatchView(c), held: newHeldView(c), sup: newSupersededView(c)}
+	k := defaultCurateKeys()
+	return curatePane{c: c, keys: k, filter: newFilterBar(c, curateQueueQuery(nil).hint()),
+		queues: newQueuesView(c, k), control: newControlView(c), hist: newHistoryView(c), batch: newBatchView(c),
+		held: newHeldView(c), sup: newSupersededView(c)}
 }
 
 func (p curatePane) ID() paneID    { return paneCurate }
@@ -221,19 +212,9 @@ func (p curatePane) KeyBindings() []key.Binding {
 			filter = append(filter, k.filter.ClearSet)
 		}
 	}
-	// A list's keys only when it has something to act on (one to act on,
-	// two to move between): the footer never offers a key that does
-	// nothing.
-	moves := listMoves
-	var out []key.Binding
 	switch p.mode {
 	case modeControl:
-		n := len(p.controlItems())
-		if n > 0 {
-			out = []key.Binding{k.LabelKeep, k.LabelEcho, k.LabelRoleplay, k.Retype}
-		}
-		out = append(out, moves(n, k.Up, k.Down)...)
-		return append(out, k.Control, k.History, k.Reload)
+		return p.control.keyBindings(k)
 	case modeHistory:
 		return p.hist.keyBindings(k, filter, move)
 	case modeBatch:
@@ -243,14 +224,7 @@ func (p curatePane) KeyBindings() []key.Binding {
 	case modeSuperseded:
 		return p.sup.keyBindings(k, filter, move)
 	}
-	out = []key.Binding{k.Approve, k.Reject}
-	if len(p.rejects) > 0 {
-		out = append(out, k.UndoReject)
-	}
-	out = append(out, k.Retype, k.Select, k.Range, k.Batch, k.ApplyAll)
-	out = append(append(out, filter...), k.Prev, k.Next)
-	out = append(out, move...)
-	return append(out, k.Control, k.History, k.Held, k.Superseded, k.Reload)
+	return p.queues.keyBindings(len(p.rejects) > 0, filter, move)
 }
 
 // listMoves are a list's movement keys for the footer: only when it has
@@ -286,33 +260,32 @@ func (p curatePane) update(msg tea.Msg) (curatePane, tea.Cmd) {
 		// A write's error stays on screen through the reload that follows
 		// it; only a load error is cleared by a load that works.
 		p.loaded, p.loadErr = true, ""
-		p.props, p.memories = msg.Props, msg.Memories
+		p.queues = p.queues.setProps(msg.Props, msg.Memories)
+		p.control = p.control.setProps(msg.Props, msg.Memories)
 		p.hist.list = p.hist.list.setRows(msg.Batches)
 		p.sup = p.sup.setLinks(msg.Links)
 		p.held.list = p.held.list.setRows(msg.Held)
 		p.rejects = stillRejected(p.rejects, p.hist.batches())
-		p.stats = engine.ComputeControlStats(p.props)
-		for id := range p.selected {
-			if pr := p.proposal(id); pr == nil || !isOpen(pr) {
-				delete(p.selected, id)
-			}
-		}
 		if first {
 			// The control sample comes first: the curator judges it blind
 			// before seeing any verdict.
-			if len(p.controlItems()) > 0 && !p.stats.Done() {
+			if p.control.pending() {
 				p.mode = modeControl
 			} else {
 				p.mode = modeQueue
 			}
-			p.kindIdx = p.firstNonEmptyQueue()
+			p.queues = p.queues.setKind(p.queues.firstNonEmpty())
 		}
 		for _, b := range p.hist.batches() {
 			if b.Batch == p.batch.info.Batch {
 				p.batch.info = b
 			}
 		}
-		p.clampCursors()
+		p.queues.list = p.queues.list.clampCursor()
+		p.control.list = p.control.list.clampCursor()
+		p.hist.list = p.hist.list.clampCursor()
+		p.held.list = p.held.list.clampCursor()
+		p.sup.list = p.sup.list.clampCursor()
 		return p, nil
 	case curateDoneMsg:
 		p.writes--

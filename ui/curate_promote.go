@@ -27,19 +27,6 @@ func ruleWording(pr *engine.Proposal) (string, bool) {
 	return ev.RuleWording(), ev.CuratorWording != ""
 }
 
-// subject is what a queue row shows: the memory's text, or for a promotion
-// the rule it would write.
-func (p curatePane) subject(pr *engine.Proposal) string {
-	if pr.Kind == engine.ProposalPromote {
-		w, _ := ruleWording(pr)
-		return "HOT rule: " + w
-	}
-	if pr.Kind == engine.ProposalAdd {
-		return "new " + pr.TargetType + " line: " + engine.MarkdownProposalText(pr)
-	}
-	return p.memoryText(pr.MemoryID)
-}
-
 // editWording opens the wording editor of a promote proposal, filled with
 // the rule as it stands (control sequences neutralised: the rule is read by
 // an agent every turn).

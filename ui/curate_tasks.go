@@ -75,17 +75,17 @@ func (p curatePane) override(id int64, label string) (curatePane, tea.Cmd) {
 }
 
 func (p curatePane) label(label string) (curatePane, tea.Cmd) {
-	items := p.controlItems()
-	if p.cursor >= len(items) {
+	pr, ok := p.control.list.current()
+	if !ok {
 		return p, nil
 	}
-	return p.labelID(items[p.cursor].ID, label)
+	return p.labelID(pr.ID, label)
 }
 
 func (p curatePane) labelID(id int64, label string) (curatePane, tea.Cmd) {
 	ctx, w := p.c.ctx, p.c.deps.Engine
 	// Move on to the next item at once; the label lands with the reload.
-	p.cursor = min(p.cursor+1, max(0, len(p.controlItems())-1))
+	p.control = p.control.next()
 	return p.task(func() (string, error) {
 		return fmt.Sprintf("proposal %d labelled %s", id, label), engine.LabelControl(ctx, w, id, label)
 	})

@@ -105,7 +105,7 @@ func TestCurateEndToEnd(t *testing.T) {
 	if p.mode != modeControl {
 		t.Fatalf("the Curate tab opened in mode %d, want the control sample", p.mode)
 	}
-	items := p.controlItems()
+	items := p.control.list.rows
 	if len(items) != sample {
 		t.Fatalf("%d control items, want %d", len(items), sample)
 	}
@@ -135,10 +135,10 @@ func TestCurateEndToEnd(t *testing.T) {
 	agree, falseKeeps, injectionSampled := 0, 0, false
 	for i := range sample {
 		p := m.curate()
-		if p.cursor != i {
-			t.Fatalf("after %d labels the cursor is on %d", i, p.cursor)
+		if p.control.list.cursor != i {
+			t.Fatalf("after %d labels the cursor is on %d", i, p.control.list.cursor)
 		}
-		key := f.keys[p.controlItems()[i].MemoryID]
+		key := f.keys[p.control.list.rows[i].MemoryID]
 		j, c := f.judgeClass(key), f.curatorClass(key)
 		judgeN[j]++
 		curatorN[c]++
@@ -199,10 +199,10 @@ func TestCurateEndToEnd(t *testing.T) {
 	if m.curate().mode != modeQueue {
 		t.Fatal("c did not leave the control sample")
 	}
-	for curateKinds()[m.curate().kindIdx] != engine.ProposalKeep {
+	for curateKinds()[m.curate().queues.kindIdx] != engine.ProposalKeep {
 		m = drive(t, m, press("l"))
 	}
-	queue := m.curate().queue()
+	queue := m.curate().queues.list.rows
 	inject := -1
 	for i, pr := range queue {
 		if f.keys[pr.MemoryID] == "inject-1" {
@@ -236,11 +236,11 @@ func TestCurateEndToEnd(t *testing.T) {
 	}
 	m = drive(t, m, press("enter"))
 	// The quarantine queue: every false milestone, approved with A.
-	for curateKinds()[m.curate().kindIdx] != engine.ProposalQuarantine {
+	for curateKinds()[m.curate().queues.kindIdx] != engine.ProposalQuarantine {
 		m = drive(t, m, press("h"))
 	}
 	quarantine := total - len(f.demo.Genuine) - 1
-	if n := len(m.curate().queue()); n != quarantine {
+	if n := len(m.curate().queues.list.rows); n != quarantine {
 		t.Fatalf("quarantine queue has %d, want %d", n, quarantine)
 	}
 	m = drive(t, m, press("A"))
@@ -394,15 +394,15 @@ func historyRow(view, batch string) string {
 // curator would, with y and e.
 func (f *curateFixture) labelControlByKeys(t *testing.T, m Model) Model {
 	t.Helper()
-	items := m.curate().controlItems()
+	items := m.curate().control.list.rows
 	for i := range items {
-		if f.curatorClass(f.keys[m.curate().controlItems()[i].MemoryID]) == "keep" {
+		if f.curatorClass(f.keys[m.curate().control.list.rows[i].MemoryID]) == "keep" {
 			m = drive(t, m, press("y"))
 		} else {
 			m = drive(t, m, press("e"))
 		}
 	}
-	if s := m.curate().stats; !s.Done() {
+	if s := m.curate().control.stats; !s.Done() {
 		t.Fatalf("control sample not done after labelling: %+v", s)
 	}
 	return m

@@ -200,7 +200,7 @@ func runQueue(m Model, arg string) (Model, tea.Cmd, error) {
 	}
 	cp := m.panes[i].(curatePane)
 	cp = cp.enterMode(modeQueue)
-	cp.kindIdx, cp.cursor = j, 0
+	cp.queues = cp.queues.setKind(j)
 	m.panes[i], m.active = cp, i
 	return m, nil, nil
 }
