@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"context"
 	"fmt"
 
 	"charm.land/bubbles/v2/key"
@@ -98,14 +97,7 @@ type goldenPane struct {
 	fx    *fixtureDB
 	ranOn string
 
-	running     bool
-	cancel      context.CancelFunc
-	seq         int
-	events      <-chan goldenProgressMsg
-	fixture     bool // the run is building its fixture
-	done, total int
-	bar         progress.Model
-	target      float64 // where the bar is heading: done/total
+	progress goldenProgress // the run in flight
 
 	confirmSave bool
 	saving      bool
@@ -126,21 +118,9 @@ func newGoldenPane(c *common) goldenPane {
 	in := textinput.New()
 	in.SetStyles(c.styles.Input)
 	p := goldenPane{c: c, keys: defaultGoldenKeys(), input: in, defaultSet: defaultGoldenSet,
-		filter: newFilterBar(c, goldenQuery().hint())}
-	p.bar = p.newBar()
+		filter: newFilterBar(c, goldenQuery().hint()), progress: newGoldenProgress(c)}
 	return p
 }
-
-func (p goldenPane) newBar() progress.Model {
-	st := p.c.styles
-	b := progress.New(progress.WithColors(st.App.Title.GetForeground()), progress.WithFillCharacters('█', '░'))
-	b.EmptyColor = st.Table.Muted.GetForeground()
-	b.SetWidth(p.barWidth())
-	return b
-}
-
-// barWidth leaves room beside the bar for "  12/32 probes".
-func (p goldenPane) barWidth() int { return max(10, min(60, p.width-24)) }
 
 func (p goldenPane) ID() paneID    { return paneGolden }
 func (p goldenPane) Title() string { return "Golden" }
@@ -149,7 +129,7 @@ func (p goldenPane) Title() string { return "Golden" }
 func (p goldenPane) Typing() bool {
 	return p.input.Focused() || p.confirmSave || p.filter.input.Focused()
 }
-func (p goldenPane) Busy() bool { return p.running || p.loading || p.saving }
+func (p goldenPane) Busy() bool { return p.progress.running || p.loading || p.saving }
 
 func (p goldenPane) KeyBindings() []key.Binding {
 	k := p.keys
@@ -160,7 +140,7 @@ func (p goldenPane) KeyBindings() []key.Binding {
 		return []key.Binding{k.Yes, k.No}
 	case p.filter.input.Focused():
 		return []key.Binding{k.filter.Done, k.filter.Clear}
-	case p.running:
+	case p.progress.running:
 		return append([]key.Binding{k.Cancel, k.Trace}, k.list.bindings()...)
 	}
 	out := []key.Binding{k.Run, k.Trace, k.NextFail, k.PrevFail}
@@ -199,7 +179,7 @@ const goldenDetailMin = 6
 func (p goldenPane) SetSize(w, h int) pane {
 	p.width, p.height = w, h
 	p.input.SetWidth(max(10, w-12))
-	p.bar.SetWidth(p.barWidth())
+	p.progress = p.progress.SetWidth(w)
 	p.detailNeed = p.measureDetail()
 	p.clampCursor()
 	return p
@@ -230,8 +210,9 @@ func (p goldenPane) update(msg tea.Msg) (goldenPane, tea.Cmd) {
 	case restyleMsg:
 		p.input.SetStyles(p.c.styles.Input)
 		p.filter.input.SetStyles(p.c.styles.Input)
-		p.bar = p.newBar()
-		return p, p.aim(p.target)
+		var cmd tea.Cmd
+		p.progress, cmd = p.progress.Update(msg)
+		return p, cmd
 	case startMsg:
 		if p.set != nil || p.loading {
 			return p, nil
@@ -243,7 +224,7 @@ func (p goldenPane) update(msg tea.Msg) (goldenPane, tea.Cmd) {
 	case goldenReloadMsg:
 		// The Trace tab appended a probe to a set file: reload it when it
 		// is the one shown (a run in flight keeps its set; r reloads).
-		if msg.Path != p.setPath || p.running {
+		if msg.Path != p.setPath || p.progress.running {
 			return p, nil
 		}
 		p.loading = true
@@ -259,20 +240,6 @@ func (p goldenPane) update(msg tea.Msg) (goldenPane, tea.Cmd) {
 		p.status = fmt.Sprintf("baseline %s: %d/%d passed", msg.Path, msg.Run.Summary.Passed, msg.Run.Summary.Probes)
 		p.rebuild()
 		return p, nil
-	case goldenProgressMsg:
-		if msg.Seq != p.seq || !p.running {
-			return p, nil
-		}
-		if p.fixture && !msg.Fixture {
-			// The fixture is built: the bar starts over for the probes.
-			p.bar = p.newBar()
-		}
-		p.fixture, p.done, p.total = msg.Fixture, msg.Done, msg.Total
-		pct := 0.0
-		if msg.Total > 0 {
-			pct = float64(msg.Done) / float64(msg.Total)
-		}
-		return p, tea.Batch(p.aim(pct), waitGolden(p.events))
 	case goldenRunMsg:
 		return p.runFinished(msg)
 	case goldenSavedMsg:
@@ -285,15 +252,10 @@ func (p goldenPane) update(msg tea.Msg) (goldenPane, tea.Cmd) {
 		p.status = fmt.Sprintf("saved the run as the baseline %s (%d/%d passed); review it in code review", msg.Path, msg.Run.Summary.Passed, msg.Run.Summary.Probes)
 		p.rebuild()
 		return p, nil
-	case progress.FrameMsg:
+	case goldenProgressMsg, progress.FrameMsg:
 		var cmd tea.Cmd
-		p.bar, cmd = p.bar.Update(msg)
-		// A live frame (or a settled bar) picks up the latest target; a
-		// stale frame of a replaced animation does nothing.
-		if p.bar.Percent() != p.target && (cmd != nil || !p.bar.IsAnimating()) {
-			cmd = p.bar.SetPercent(p.target)
-		}
-		return p, p.frame(cmd)
+		p.progress, cmd = p.progress.Update(msg)
+		return p, cmd
 	case tea.KeyPressMsg:
 		return p.handleKey(msg)
 	case tea.MouseWheelMsg:
@@ -314,27 +276,6 @@ func (p goldenPane) update(msg tea.Msg) (goldenPane, tea.Cmd) {
 		return p, updateFocused(&p.filter.input, msg)
 	}
 	return p, updateFocused(&p.input, msg)
-}
-
-// aim points the progress bar at pct. Probes finish faster than the bar's
-// frames, and every SetPercent restarts its animation, so while it is moving
-// the next frame picks up the new target instead.
-func (p *goldenPane) aim(pct float64) tea.Cmd {
-	p.target = pct
-	if p.bar.IsAnimating() {
-		return nil
-	}
-	return p.frame(p.bar.SetPercent(pct))
-}
-
-// frame routes the progress bar's animation frames back to this pane even
-// when another tab is active (the root sends bare messages to the active
-// pane only).
-func (p goldenPane) frame(cmd tea.Cmd) tea.Cmd {
-	if cmd == nil {
-		return nil
-	}
-	return func() tea.Msg { return send(paneGolden, cmd()) }
 }
 
 func (p goldenPane) setLoaded(msg goldenSetMsg) goldenPane {
@@ -381,14 +322,10 @@ func (p goldenPane) setLoaded(msg goldenSetMsg) goldenPane {
 }
 
 func (p goldenPane) runFinished(msg goldenRunMsg) (goldenPane, tea.Cmd) {
-	if msg.Seq != p.seq {
+	if msg.Seq != p.progress.seq {
 		return p, nil
 	}
-	p.running, p.fixture = false, false
-	if p.cancel != nil {
-		p.cancel()
-		p.cancel = nil
-	}
+	p.progress = p.progress.finish()
 	var closeOld tea.Cmd
 	if msg.Err == nil {
 		// The new run's fixture replaces the last one (closed off the UI's
@@ -400,7 +337,7 @@ func (p goldenPane) runFinished(msg goldenRunMsg) (goldenPane, tea.Cmd) {
 	}
 	if msg.Err != nil {
 		if msg.Cancelled {
-			p.status = fmt.Sprintf("run cancelled after %d of %d probes; the last complete run is still shown", p.done, p.total)
+			p.status = fmt.Sprintf("run cancelled after %d of %d probes; the last complete run is still shown", p.progress.done, p.progress.total)
 			p.err = ""
 		} else {
 			p.err = "run: " + engine.ErrorMessage(msg.Err)
@@ -413,7 +350,8 @@ func (p goldenPane) runFinished(msg goldenRunMsg) (goldenPane, tea.Cmd) {
 		p.status += fmt.Sprintf(" · %d failed: n goes to the next", f)
 	}
 	p.rebuild()
-	return p, tea.Batch(p.aim(1), closeOld)
+	full := p.progress.aim(1)
+	return p, tea.Batch(full, closeOld)
 }
 
 // baselineTarget is the file `b` offers and `S` writes: the chosen
@@ -430,7 +368,7 @@ func (p goldenPane) baselineTarget() string {
 
 func (p goldenPane) askSave() goldenPane {
 	switch {
-	case p.running:
+	case p.progress.running:
 		p.status = "a run is in progress: wait for it, then save"
 		return p
 	case p.run == nil:

@@ -51,15 +51,13 @@ func (p goldenPane) handleKey(msg tea.KeyPressMsg) (goldenPane, tea.Cmd) {
 		return p, nil
 	}
 	switch {
-	case p.running && key.Matches(msg, k.Cancel):
-		if p.cancel != nil {
-			p.cancel()
-		}
+	case p.progress.running && key.Matches(msg, k.Cancel):
+		p.progress.stop()
 		p.status = "cancelling the run…"
 		return p, nil
 	case key.Matches(msg, k.filter.Filter):
 		return p, p.filter.input.Focus()
-	case !p.running && key.Matches(msg, k.filter.ClearSet) && p.filter.clear():
+	case !p.progress.running && key.Matches(msg, k.filter.ClearSet) && p.filter.clear():
 		p.refilter()
 		return p, nil
 	case key.Matches(msg, k.Run):
@@ -77,7 +75,7 @@ func (p goldenPane) handleKey(msg tea.KeyPressMsg) (goldenPane, tea.Cmd) {
 	case key.Matches(msg, k.Save):
 		return p.askSave(), nil
 	case key.Matches(msg, k.Baseline), key.Matches(msg, k.Open):
-		if p.running {
+		if p.progress.running {
 			p.status = "a run is in progress: esc cancels it first"
 			return p, nil
 		}
@@ -175,7 +173,7 @@ func (p goldenPane) toggleOpenDB() goldenPane {
 	case p.set.Fixture == "":
 		p.status = "this set has no fixture: it always runs on the open database"
 		return p
-	case p.running:
+	case p.progress.running:
 		p.status = "a run is in progress: esc cancels it first"
 		return p
 	}

@@ -67,7 +67,7 @@ func loadBaseline(path string) tea.Cmd {
 // context. The fixture database stays open after the run (the probes'
 // traces recall from it) until a newer run replaces it.
 func (p goldenPane) startRun() (goldenPane, tea.Cmd) {
-	if p.running {
+	if p.progress.running {
 		return p, nil
 	}
 	set := p.set
@@ -82,13 +82,10 @@ func (p goldenPane) startRun() (goldenPane, tea.Cmd) {
 		return p, nil
 	}
 	ctx, cancel := context.WithCancel(p.c.ctx)
-	p.seq++
-	seq := p.seq
 	events := make(chan goldenProgressMsg, 16)
-	p.running, p.cancel, p.events = true, cancel, events
-	p.fixture, p.done, p.total = useFixture, 0, len(set.Probes)
+	var seq int
+	p.progress, seq = p.progress.start(cancel, events, useFixture, len(set.Probes))
 	p.err, p.status = "", ""
-	p.bar = p.newBar()
 	now, res, ranOn := p.c.now, p.c.res, p.runsOn()
 	run := func() tea.Msg {
 		defer close(events)
@@ -138,7 +135,8 @@ func (p goldenPane) startRun() (goldenPane, tea.Cmd) {
 		return send(paneGolden, goldenRunMsg{Seq: seq, Run: out, Err: err, Cancelled: err != nil && ctx.Err() != nil,
 			Elapsed: time.Since(start), Fx: fx, RanOn: ranOn})
 	}
-	return p, tea.Batch(run, waitGolden(events), p.aim(0))
+	empty := p.progress.aim(0)
+	return p, tea.Batch(run, waitGolden(events), empty)
 }
 
 // waitGolden delivers the next progress message of a run; the pane issues

@@ -147,7 +147,7 @@ func (g *goldenHarness) until(what string, cond func(p goldenPane) bool) {
 					g.got["run"]++
 				}
 				g.send(msg.Msg)
-				if g.p.running {
+				if g.p.progress.running {
 					g.views = append(g.views, g.view())
 				}
 			case OpenTraceMsg:
@@ -174,10 +174,10 @@ func (g *goldenHarness) loaded() {
 func (g *goldenHarness) runAll() {
 	g.t.Helper()
 	g.keys("r")
-	if !g.p.running || !g.p.Busy() {
+	if !g.p.progress.running || !g.p.Busy() {
 		g.t.Fatal("r did not start a run")
 	}
-	g.until("the run", func(p goldenPane) bool { return !p.running })
+	g.until("the run", func(p goldenPane) bool { return !p.progress.running })
 	if g.p.err != "" {
 		g.t.Fatalf("run failed: %s", g.p.err)
 	}
@@ -238,8 +238,8 @@ func TestGoldenRunAllOnDemo(t *testing.T) {
 	}
 	// The bar's frames come back to the pane (in envelopes) until it shows
 	// the finished run.
-	g.until("the bar to settle", func(p goldenPane) bool { return !p.bar.IsAnimating() })
-	if bar := ansi.Strip(g.p.bar.View()); !strings.Contains(bar, "100%") || strings.Contains(bar, "░") {
+	g.until("the bar to settle", func(p goldenPane) bool { return !p.progress.bar.IsAnimating() })
+	if bar := ansi.Strip(g.p.progress.bar.View()); !strings.Contains(bar, "100%") || strings.Contains(bar, "░") {
 		t.Errorf("bar after the run: %q", bar)
 	}
 
@@ -470,7 +470,7 @@ func TestGoldenCancelAndTypedSet(t *testing.T) {
 	}
 
 	g.keys("r", "esc")
-	g.until("the cancelled run", func(p goldenPane) bool { return !p.running })
+	g.until("the cancelled run", func(p goldenPane) bool { return !p.progress.running })
 	if g.p.run != nil || g.p.err != "" || !strings.Contains(g.p.status, "run cancelled") {
 		t.Fatalf("esc: run %v, error %q, status %q", g.p.run != nil, g.p.err, g.p.status)
 	}

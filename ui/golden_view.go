@@ -62,12 +62,8 @@ func (p goldenPane) headerLines() []string {
 
 	var third string
 	switch {
-	case p.running && p.fixture && p.total > 0:
-		third = p.bar.View() + fmt.Sprintf("  building the fixture: %d/%d messages captured", p.done, p.total)
-	case p.running && p.fixture:
-		third = p.bar.View() + "  building the fixture database…"
-	case p.running:
-		third = p.bar.View() + fmt.Sprintf("  %d/%d probes", p.done, p.total)
+	case p.progress.running:
+		third = p.progress.View()
 	case p.diff != nil:
 		third = p.verdictLine()
 	case p.run == nil && p.base != nil:
