@@ -84,7 +84,7 @@ type goldenPane struct {
 	base       *golden.RunResult
 	run        *golden.RunResult
 	diff       *golden.RunDiff
-	rows       []goldenRow
+	probes     probeList // the probes the filter lets through, and the selected one's detail scroll
 	loading    bool
 	reloaded   string // the probe a reload was asked for (the Trace tab appended it)
 	notFound   bool   // the default set is absent: the user types a path
@@ -106,10 +106,6 @@ type goldenPane struct {
 	filter filterBar
 	match  func(goldenRow) bool
 
-	cursor, top, detailTop int
-	// detailNeed is the most lines a probe's detail takes (recomputed when
-	// the rows or the width change): the list gets the rest of the height.
-	detailNeed    int
 	width, height int
 	status, err   string
 }
@@ -117,8 +113,9 @@ type goldenPane struct {
 func newGoldenPane(c *common) goldenPane {
 	in := textinput.New()
 	in.SetStyles(c.styles.Input)
-	p := goldenPane{c: c, keys: defaultGoldenKeys(), input: in, defaultSet: defaultGoldenSet,
-		filter: newFilterBar(c, goldenQuery().hint()), progress: newGoldenProgress(c)}
+	k := defaultGoldenKeys()
+	p := goldenPane{c: c, keys: k, input: in, defaultSet: defaultGoldenSet,
+		filter: newFilterBar(c, goldenQuery().hint()), progress: newGoldenProgress(c), probes: newProbeList(c, k)}
 	return p
 }
 
@@ -154,10 +151,10 @@ func (p goldenPane) KeyBindings() []key.Binding {
 	out = append(out, k.Save, k.Baseline, k.Open)
 	// J and K only while the detail has more lines than room, in the
 	// direction they can still scroll (the view clamps detailTop).
-	if r, ok := p.selected(); ok {
-		n := p.detailLines()
+	if r, ok := p.probes.selected(); ok {
+		n := p.probes.detailLines()
 		body := len(p.detailBody(r))
-		top := max(0, min(p.detailTop, body-(n-1)))
+		top := max(0, min(p.probes.detailTop, body-(n-1)))
 		if top < body-(n-1) {
 			out = append(out, k.DetailDown)
 		}
@@ -180,24 +177,9 @@ func (p goldenPane) SetSize(w, h int) pane {
 	p.width, p.height = w, h
 	p.input.SetWidth(max(10, w-12))
 	p.progress = p.progress.SetWidth(w)
-	p.detailNeed = p.measureDetail()
-	p.clampCursor()
+	p.probes = p.probes.SetSize(w, h-goldenHeaderLines-1)
+	p.probes = p.probes.measured(p.measureDetail())
 	return p
-}
-
-// listRows is the probe list's height: every row when the detail keeps
-// what its longest probe needs, else what is left beside that (never less
-// than two fifths of the pane, nor the detail less than goldenDetailMin).
-func (p goldenPane) listRows() int {
-	avail := max(2, p.height-goldenHeaderLines-1)
-	need := max(goldenDetailMin, p.detailNeed)
-	rows := min(len(p.rows), avail-need)
-	rows = max(rows, min(len(p.rows), avail*2/5))
-	return max(1, min(rows, avail-goldenDetailMin))
-}
-
-func (p goldenPane) detailLines() int {
-	return max(1, p.height-goldenHeaderLines-1-p.listRows())
 }
 
 func (p goldenPane) Update(msg tea.Msg) (pane, tea.Cmd) {
@@ -259,17 +241,11 @@ func (p goldenPane) update(msg tea.Msg) (goldenPane, tea.Cmd) {
 	case tea.KeyPressMsg:
 		return p.handleKey(msg)
 	case tea.MouseWheelMsg:
-		switch msg.Mouse().Button {
-		case tea.MouseWheelUp:
-			p.move(-3)
-		case tea.MouseWheelDown:
-			p.move(3)
-		}
+		p.probes = p.probes.Update(msg)
 		return p, nil
 	case tea.MouseClickMsg:
-		if y := msg.Mouse().Y - goldenHeaderLines; y >= 0 && y < p.listRows() && p.top+y < len(p.rows) {
-			p.moveTo(p.top + y)
-		}
+		msg.Y -= goldenHeaderLines
+		p.probes = p.probes.Update(msg)
 		return p, nil
 	}
 	if p.filter.input.Focused() {
@@ -297,7 +273,7 @@ func (p goldenPane) setLoaded(msg goldenSetMsg) goldenPane {
 	p.c.goldenSet = msg.Path
 	p.quarantine = msg.Quarantine
 	p.basePath, p.base = msg.BasePath, msg.Base
-	p.cursor, p.top, p.detailTop, p.err = 0, 0, 0, ""
+	p.probes, p.err = p.probes.reset(), ""
 	switch {
 	case msg.BaseErr != nil:
 		p.err = "baseline: " + engine.ErrorMessage(msg.BaseErr)
@@ -311,9 +287,9 @@ func (p goldenPane) setLoaded(msg goldenSetMsg) goldenPane {
 	}
 	p.rebuild()
 	if p.reloaded != "" {
-		for i, r := range p.rows {
+		for i, r := range p.probes.rows {
 			if r.ID == p.reloaded {
-				p.moveTo(i)
+				p.probes.moveTo(i)
 			}
 		}
 		p.reloaded = ""
@@ -392,35 +368,4 @@ func (p goldenPane) saveQuestion() string {
 		q += "."
 	}
 	return q + " y/n"
-}
-
-func (p *goldenPane) move(d int) {
-	p.moveTo(p.cursor + d)
-}
-
-func (p *goldenPane) moveTo(i int) {
-	if i != p.cursor {
-		p.detailTop = 0
-	}
-	p.cursor = i
-	p.clampCursor()
-}
-
-func (p *goldenPane) clampCursor() {
-	p.cursor = max(0, min(p.cursor, len(p.rows)-1))
-	rows := p.listRows()
-	if p.cursor < p.top {
-		p.top = p.cursor
-	}
-	if p.cursor >= p.top+rows {
-		p.top = p.cursor - rows + 1
-	}
-	p.top = max(0, min(p.top, len(p.rows)-rows))
-}
-
-func (p goldenPane) selected() (goldenRow, bool) {
-	if p.cursor < 0 || p.cursor >= len(p.rows) {
-		return goldenRow{}, false
-	}
-	return p.rows[p.cursor], true
 }

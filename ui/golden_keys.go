@@ -88,25 +88,8 @@ func (p goldenPane) handleKey(msg tea.KeyPressMsg) (goldenPane, tea.Cmd) {
 		p.input.SetValue(value)
 		p.input.CursorEnd()
 		return p, p.input.Focus()
-	case key.Matches(msg, k.DetailDown):
-		p.detailTop++
-		return p, nil
-	case key.Matches(msg, k.DetailUp):
-		p.detailTop = max(0, p.detailTop-1)
-		return p, nil
-	case key.Matches(msg, k.list.Up):
-		p.move(-1)
-	case key.Matches(msg, k.list.Down):
-		p.move(1)
-	case key.Matches(msg, k.list.PageUp):
-		p.move(-p.listRows())
-	case key.Matches(msg, k.list.PageDown):
-		p.move(p.listRows())
-	case key.Matches(msg, k.list.Top):
-		p.moveTo(0)
-	case key.Matches(msg, k.list.Bottom):
-		p.moveTo(len(p.rows) - 1)
 	}
+	p.probes = p.probes.Update(msg)
 	return p, nil
 }
 
@@ -125,16 +108,14 @@ func (r goldenRow) failing() bool {
 }
 
 // nextFailure moves to the next failing probe in direction dir (1 down,
-// -1 up), wrapping around; the status says when there is none.
+// -1 up), wrapping around; the status says which it is, or that there is
+// none.
 func (p *goldenPane) nextFailure(dir int) {
-	n := len(p.rows)
-	for step := 1; step <= n; step++ {
-		i := ((p.cursor+dir*step)%n + n) % n
-		if p.rows[i].failing() {
-			p.moveTo(i)
-			p.status = fmt.Sprintf("failure %d of %d: %s", p.failureRank(i), p.failureCount(), p.rows[i].ID)
-			return
-		}
+	var found bool
+	if p.probes, found = p.probes.nextFailure(dir); found {
+		r, _ := p.probes.selected()
+		p.status = fmt.Sprintf("failure %d of %d: %s", p.probes.failureRank(), p.probes.failureCount(), r.ID)
+		return
 	}
 	switch {
 	case p.run == nil && p.base == nil:
@@ -142,26 +123,6 @@ func (p *goldenPane) nextFailure(dir int) {
 	default:
 		p.status = "no failing probe"
 	}
-}
-
-func (p goldenPane) failureCount() int {
-	n := 0
-	for _, r := range p.rows {
-		if r.failing() {
-			n++
-		}
-	}
-	return n
-}
-
-func (p goldenPane) failureRank(i int) int {
-	n := 0
-	for j := 0; j <= i && j < len(p.rows); j++ {
-		if p.rows[j].failing() {
-			n++
-		}
-	}
-	return n
 }
 
 // toggleOpenDB switches what r runs the set on: its fixture (a fresh

@@ -189,7 +189,7 @@ func (p goldenPane) probeQuery(r goldenRow) engine.Query {
 // probe's query on the open database, labelled as not the probe's run
 // when the set has a fixture.
 func (p goldenPane) openTrace() (goldenPane, tea.Cmd) {
-	r, ok := p.selected()
+	r, ok := p.probes.selected()
 	if !ok {
 		return p, nil
 	}

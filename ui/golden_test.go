@@ -187,8 +187,8 @@ func (g *goldenHarness) runAll() {
 func (g *goldenHarness) moveTo(id string) goldenRow {
 	g.t.Helper()
 	g.keys("g")
-	for range g.p.rows {
-		if r, _ := g.p.selected(); r.ID == id {
+	for range g.p.probes.rows {
+		if r, _ := g.p.probes.selected(); r.ID == id {
 			return r
 		}
 		g.keys("j")
@@ -201,7 +201,7 @@ func TestGoldenRunAllOnDemo(t *testing.T) {
 	g := newGoldenHarness(t, demoSet, 140, 40)
 	g.loaded()
 	n := demoProbes(t)
-	if got := len(g.p.rows); got != n {
+	if got := len(g.p.probes.rows); got != n {
 		t.Fatalf("%d rows before the run, want the set's %d probes", got, n)
 	}
 	if g.p.base == nil || g.p.basePath != demoBaseline {
@@ -251,7 +251,7 @@ func TestGoldenRunAllOnDemo(t *testing.T) {
 	}
 	// The list takes the height the detail does not need: more than the
 	// two fifths it had.
-	if n := g.p.listRows(); n <= (40-goldenHeaderLines-1)*2/5 {
+	if n := g.p.probes.listRows(); n <= (40-goldenHeaderLines-1)*2/5 {
 		t.Errorf("the probe list has %d rows of 40 lines", n)
 	}
 	lines := strings.Split(v, "\n")
@@ -260,7 +260,7 @@ func TestGoldenRunAllOnDemo(t *testing.T) {
 	}
 	// Korean queries align: every probe row is exactly the pane's width
 	// in cells, and the Korean greeting is on screen.
-	rows := lines[goldenHeaderLines : goldenHeaderLines+g.p.listRows()]
+	rows := lines[goldenHeaderLines : goldenHeaderLines+g.p.probes.listRows()]
 	for _, l := range rows {
 		if w := safetext.Width(l); w != 140 {
 			t.Errorf("row is %d cells, want 140: %q", w, l)
@@ -465,8 +465,8 @@ func TestGoldenCancelAndTypedSet(t *testing.T) {
 	g.typeText(demoSet)
 	g.keys("enter")
 	g.loaded()
-	if g.p.setPath != demoSet || len(g.p.rows) != demoProbes(t) {
-		t.Fatalf("typed set %q: %d rows", g.p.setPath, len(g.p.rows))
+	if g.p.setPath != demoSet || len(g.p.probes.rows) != demoProbes(t) {
+		t.Fatalf("typed set %q: %d rows", g.p.setPath, len(g.p.probes.rows))
 	}
 
 	g.keys("r", "esc")
