@@ -44,7 +44,7 @@ const traceWideWidth = 110
 
 // stagesFolded reports that the stage list is folded away.
 func (p tracePane) stagesFolded() bool {
-	return p.width < traceWideWidth && (p.focus == focusItems || p.itemOpen || p.mark != nil) && !p.picker && p.trace != nil
+	return p.width < traceWideWidth && (p.focus == focusItems || p.itemOpen || p.mark != nil) && !p.picker.open && p.trace != nil
 }
 
 func (p tracePane) rightWidth() int {
@@ -60,8 +60,8 @@ func (p tracePane) View() string {
 	left := p.stagesView(p.bodyRows())
 	var right []string
 	switch {
-	case p.picker:
-		right = p.pickerView(p.bodyRows())
+	case p.picker.open:
+		right = p.picker.SetSize(p.rightWidth(), p.bodyRows()).View()
 	case p.mark != nil && p.trace != nil:
 		right = p.markView(p.bodyRows())
 	case p.trace == nil:
@@ -155,7 +155,7 @@ func (p tracePane) stagesView(n int) []string {
 		}
 		row := textable.Row(cols, cells)
 		switch {
-		case i == p.stage && p.focus == focusStages && !p.picker:
+		case i == p.stage && p.focus == focusStages && !p.picker.open:
 			row = st.Table.Selected.Render(row)
 		case i == p.stage:
 			row = st.Filter.Chip.Render(row)
@@ -212,30 +212,6 @@ func stageNotes(s engine.StageTrace, w int) []string {
 	var out []string
 	for _, k := range keys {
 		out = append(out, wrapParts(strings.Fields(k+": "+s.Notes[k]), " ", w, 3)...)
-	}
-	return out
-}
-
-func (p tracePane) pickerView(n int) []string {
-	st := p.c.styles
-	rw := p.rightWidth()
-	out := []string{st.Detail.Heading.Render(safetext.Truncate("stored traces — recalls an agent made (MCP), newest first · enter opens · esc closes", rw))}
-	if p.storedLoading {
-		return append(out, st.App.Muted.Render("loading…"))
-	}
-	if len(p.stored) == 0 {
-		return append(out, st.App.Muted.Render(safetext.Truncate("no stored traces yet: recalls made through `memtrace mcp` (memory_recall) are kept here", rw)))
-	}
-	cols := textable.Fill([]textable.Column{{Title: "#", Width: 5, Right: true}, {Title: "SOURCE", Width: 6}, {Title: "WHEN", Width: 16}, {Title: "SESSION", Width: 8}, {Title: "QUERY"}}, rw, 10)
-	out = append(out, st.Table.Header.Render(textable.Header(cols)))
-	start := max(0, min(p.storedCursor-(n-3), len(p.stored)-(n-2)))
-	for i := start; i < len(p.stored) && len(out) < n; i++ {
-		t := p.stored[i]
-		row := textable.Row(cols, []string{fmt.Sprint(t.ID), t.Source, t.CreatedAt.UTC().Format("2006-01-02 15:04"), t.Session, t.Query})
-		if i == p.storedCursor {
-			row = st.Table.Selected.Render(row)
-		}
-		out = append(out, row)
 	}
 	return out
 }
