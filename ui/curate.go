@@ -261,6 +261,7 @@ func (p curatePane) update(msg tea.Msg) (curatePane, tea.Cmd) {
 		// it; only a load error is cleared by a load that works.
 		p.loaded, p.loadErr = true, ""
 		p.queues = p.queues.setProps(msg.Props, msg.Memories)
+		p.queues.held, p.queues.links = len(msg.Held), len(msg.Links.Links)
 		p.control = p.control.setProps(msg.Props, msg.Memories)
 		p.hist.list = p.hist.list.setRows(msg.Batches)
 		p.sup = p.sup.setLinks(msg.Links)

@@ -27,30 +27,13 @@ type batchChangesMsg struct {
 // batchView is the batch enter opened in the history: its lines (AT, MEMORY, ACTION, CHANGE
 // cells) in a rowList, and what the history says of it.
 type batchView struct {
-	c       *common
+	curateList[[]string]
 	info    engine.BatchInfo
 	loading bool
-	list    rowList[[]string]
-	width   int
 }
 
 func newBatchView(c *common) batchView {
-	return batchView{c: c, list: newRowList[[]string](curateListKeys())}
-}
-
-// SetSize sizes the view: h lines for the column header, the list and
-// the detail.
-func (v batchView) SetSize(w, h int) batchView {
-	v.width, v.list = w, v.list.SetSize(h-1-curateDetailLines)
-	return v
-}
-
-// Update moves the list (keys, a click on a row of it, the wheel) and
-// reports whether msg did.
-func (v batchView) Update(msg tea.Msg) (batchView, bool) {
-	var moved bool
-	v.list, moved = v.list.Update(msg)
-	return v, moved
+	return batchView{curateList: newCurateList[[]string](c)}
 }
 
 // loaded fills the view with the batch's audit rows and decided proposals.

@@ -19,30 +19,13 @@ import (
 // controlView lists the control sample with the selected memory's text
 // and the agreement so far; the judge's verdicts stay hidden.
 type controlView struct {
-	c        *common
-	list     rowList[*engine.Proposal]
+	curateList[*engine.Proposal]
 	memories curateMemories
 	stats    engine.ControlStats
-	width    int
 }
 
 func newControlView(c *common) controlView {
-	return controlView{c: c, list: newRowList[*engine.Proposal](curateListKeys())}
-}
-
-// SetSize sizes the view: h lines for the column header, the list and
-// the detail.
-func (v controlView) SetSize(w, h int) controlView {
-	v.width, v.list = w, v.list.SetSize(h-1-curateDetailLines)
-	return v
-}
-
-// Update moves the list (keys, a click on a row of it, the wheel) and
-// reports whether msg did.
-func (v controlView) Update(msg tea.Msg) (controlView, bool) {
-	var moved bool
-	v.list, moved = v.list.Update(msg)
-	return v, moved
+	return controlView{curateList: newCurateList[*engine.Proposal](c)}
 }
 
 // setProps takes the control items, labelled or not, in id order, out of

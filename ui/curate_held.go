@@ -19,28 +19,11 @@ import (
 // heldView lists the held captures with the selected one's text and why
 // it was held.
 type heldView struct {
-	c     *common
-	list  rowList[*engine.ReviewItem]
-	width int
+	curateList[*engine.ReviewItem]
 }
 
 func newHeldView(c *common) heldView {
-	return heldView{c: c, list: newRowList[*engine.ReviewItem](curateListKeys())}
-}
-
-// SetSize sizes the view: h lines for the column header, the list and
-// the detail.
-func (v heldView) SetSize(w, h int) heldView {
-	v.width, v.list = w, v.list.SetSize(h-1-curateDetailLines)
-	return v
-}
-
-// Update moves the list (keys, a click on a row of it, the wheel) and
-// reports whether msg did.
-func (v heldView) Update(msg tea.Msg) (heldView, bool) {
-	var moved bool
-	v.list, moved = v.list.Update(msg)
-	return v, moved
+	return heldView{curateList: newCurateList[*engine.ReviewItem](c)}
 }
 
 func (v heldView) header() string {

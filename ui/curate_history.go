@@ -48,40 +48,15 @@ func curateHistoryQuery() rowQuery[engine.BatchInfo] {
 
 // historyView lists the batch history the filter lets through.
 type historyView struct {
-	c     *common
-	list  rowList[engine.BatchInfo]
-	width int
+	curateList[engine.BatchInfo]
 }
 
 func newHistoryView(c *common) historyView {
-	return historyView{c: c, list: newRowList[engine.BatchInfo](curateListKeys())}
-}
-
-// SetSize sizes the view: h lines for the column header, the list and
-// the detail.
-func (v historyView) SetSize(w, h int) historyView {
-	v.width, v.list = w, v.list.SetSize(h-1-curateDetailLines)
-	return v
-}
-
-// Update moves the list (keys, a click on a row of it, the wheel) and
-// reports whether msg did.
-func (v historyView) Update(msg tea.Msg) (historyView, bool) {
-	var moved bool
-	v.list, moved = v.list.Update(msg)
-	return v, moved
+	return historyView{curateList: newCurateList[engine.BatchInfo](c)}
 }
 
 // batches are the whole history, newest first.
 func (v historyView) batches() []engine.BatchInfo { return v.list.all }
-
-// setFilter filters the history by s from the first row and says what of
-// s it could not use.
-func (v historyView) setFilter(s string) (historyView, string) {
-	match, problem := curateHistoryQuery().parse(s)
-	v.list = v.list.filterBy(matchOf(s, match)).reset()
-	return v, problem
-}
 
 func (v historyView) header() string {
 	st := v.c.styles

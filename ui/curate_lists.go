@@ -46,6 +46,46 @@ func supersededQuery() rowQuery[supersededLink] {
 	}
 }
 
+// curateList is what every Curate view is built on: its rows in a
+// rowList and the width it draws in. A view's SetSize gives it h lines:
+// the column header, the list and the detail below it.
+type curateList[T any] struct {
+	c     *common
+	list  rowList[T]
+	width int
+}
+
+func newCurateList[T any](c *common) curateList[T] {
+	return curateList[T]{c: c, list: newRowList[T](curateListKeys())}
+}
+
+// SetSize sizes the view: h lines for the column header, the list and
+// the detail.
+func (v curateList[T]) SetSize(w, h int) curateList[T] {
+	v.width, v.list = w, v.list.SetSize(h-1-curateDetailLines)
+	return v
+}
+
+// Update moves the list (keys, a click on a row of it, the wheel) and
+// reports whether msg did.
+func (v curateList[T]) Update(msg tea.Msg) (curateList[T], bool) {
+	var moved bool
+	v.list, moved = v.list.Update(msg)
+	return v, moved
+}
+
+// setFilter filters the rows by s, parsed with q, from the first row and
+// says what of s it could not use. An empty s sets no filter, so that the
+// view knows from its list whether it is filtered.
+func (v curateList[T]) setFilter(q rowQuery[T], s string) (curateList[T], string) {
+	match, problem := q.parse(s)
+	if s == "" {
+		match = nil
+	}
+	v.list = v.list.filterBy(match).reset()
+	return v, problem
+}
+
 // filterable: the current list has a "/" filter.
 func (p curatePane) filterable() bool {
 	return p.mode == modeQueue || p.mode == modeHistory || p.mode == modeSuperseded
@@ -88,9 +128,9 @@ func (p *curatePane) reparse() {
 	case modeQueue:
 		p.queues, p.filter.problem = p.queues.setFilter(s)
 	case modeHistory:
-		p.hist, p.filter.problem = p.hist.setFilter(s)
+		p.hist.curateList, p.filter.problem = p.hist.setFilter(curateHistoryQuery(), s)
 	case modeSuperseded:
-		p.sup, p.filter.problem = p.sup.setFilter(s)
+		p.sup.curateList, p.filter.problem = p.sup.setFilter(supersededQuery(), s)
 	}
 	p.filter.input.Placeholder = p.filterHint()
 }
@@ -132,13 +172,13 @@ func (p curatePane) listTop() int {
 // sized gives every view its size: the pane less its header line, the
 // filter bar when it shows and the status line.
 func (p curatePane) sized() curatePane {
-	h := p.height - 2 - len(p.filterLines())
-	p.queues = p.queues.SetSize(p.width, h)
-	p.control = p.control.SetSize(p.width, h)
-	p.hist = p.hist.SetSize(p.width, h)
-	p.batch = p.batch.SetSize(p.width, h)
-	p.held = p.held.SetSize(p.width, h)
-	p.sup = p.sup.SetSize(p.width, h)
+	w, h := p.width, p.height-2-len(p.filterLines())
+	p.queues.curateList = p.queues.SetSize(w, h)
+	p.control.curateList = p.control.SetSize(w, h)
+	p.hist.curateList = p.hist.SetSize(w, h)
+	p.batch.curateList = p.batch.SetSize(w, h)
+	p.held.curateList = p.held.SetSize(w, h)
+	p.sup.curateList = p.sup.SetSize(w, h)
 	return p
 }
 
@@ -153,15 +193,15 @@ func (p curatePane) updateView(msg tea.Msg) (curatePane, bool) {
 	var used bool
 	switch p.mode {
 	case modeHistory:
-		p.hist, used = p.hist.Update(msg)
+		p.hist.curateList, used = p.hist.Update(msg)
 	case modeBatch:
-		p.batch, used = p.batch.Update(msg)
+		p.batch.curateList, used = p.batch.Update(msg)
 	case modeHeld:
-		p.held, used = p.held.Update(msg)
+		p.held.curateList, used = p.held.Update(msg)
 	case modeSuperseded:
-		p.sup, used = p.sup.Update(msg)
+		p.sup.curateList, used = p.sup.Update(msg)
 	case modeControl:
-		p.control, used = p.control.Update(msg)
+		p.control.curateList, used = p.control.Update(msg)
 	default:
 		p.queues, used = p.queues.Update(msg)
 	}

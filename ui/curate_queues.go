@@ -17,27 +17,21 @@ import (
 // consequential first) in a rowList, the selection, and the selected
 // proposal's detail.
 type queuesView struct {
-	c        *common
+	curateList[*engine.Proposal]
 	keys     curateKeys
 	props    []*engine.Proposal // every proposal loaded, of every queue
 	memories curateMemories
 	kindIdx  int // the queue shown, in curateKinds
 	selected map[int64]bool
 	anchor   int // where a V range began (-1: none)
-	list     rowList[*engine.Proposal]
-	width    int
+	// what waits elsewhere, for the header: held captures, new
+	// supersession links
+	held, links int
 }
 
 func newQueuesView(c *common, k curateKeys) queuesView {
-	return queuesView{c: c, keys: k, memories: curateMemories{}, selected: map[int64]bool{}, anchor: -1,
-		list: newRowList[*engine.Proposal](curateListKeys())}
-}
-
-// SetSize sizes the view: h lines for the column header, the list and
-// the detail.
-func (v queuesView) SetSize(w, h int) queuesView {
-	v.width, v.list = w, v.list.SetSize(h-1-curateDetailLines)
-	return v
+	return queuesView{curateList: newCurateList[*engine.Proposal](c), keys: k, memories: curateMemories{},
+		selected: map[int64]bool{}, anchor: -1}
 }
 
 // Update moves the list (keys, a click on a row of it, the wheel), moves
@@ -45,7 +39,7 @@ func (v queuesView) SetSize(w, h int) queuesView {
 // and moves down; it reports whether msg did one of them.
 func (v queuesView) Update(msg tea.Msg) (queuesView, bool) {
 	var used bool
-	if v.list, used = v.list.Update(msg); used {
+	if v.curateList, used = v.curateList.Update(msg); used {
 		return v, true
 	}
 	kmsg, ok := msg.(tea.KeyPressMsg)
@@ -94,11 +88,12 @@ func (v queuesView) setKind(i int) queuesView {
 	return v
 }
 
-// setFilter filters the queue by s from the first row and says what of s
-// it could not use.
+// setFilter filters the queue by s from the first row (no range is
+// being marked) and says what of s it could not use.
 func (v queuesView) setFilter(s string) (queuesView, string) {
-	match, problem := curateQueueQuery(v.subjectAndReason).parse(s)
-	v.list, v.anchor = v.list.filterBy(matchOf(s, match)).reset(), -1
+	var problem string
+	v.curateList, problem = v.curateList.setFilter(curateQueueQuery(v.subjectAndReason), s)
+	v.anchor = -1
 	return v, problem
 }
 

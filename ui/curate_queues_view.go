@@ -17,7 +17,7 @@ import (
 // captures, new supersession links). When the tabs do not fit the width
 // (they take 101 cells), the empty ones other than the selected one fold
 // into a count; the waiting counts shorten but stay.
-func (v queuesView) header(held, links int) string {
+func (v queuesView) header() string {
 	st := v.c.styles
 	approved := 0
 	for _, pr := range v.props {
@@ -58,10 +58,10 @@ func (v queuesView) header(held, links int) string {
 	if approved > 0 {
 		alerts = append(alerts, waiting(fmt.Sprintf("  %d approved (P applies)", approved), fmt.Sprintf("  %d approved (P)", approved)))
 	}
-	if n := held; n > 0 {
+	if n := v.held; n > 0 {
 		alerts = append(alerts, waiting(fmt.Sprintf("  %d held captures (v)", n), fmt.Sprintf("  %d held (v)", n)))
 	}
-	if n := links; n > 0 {
+	if n := v.links; n > 0 {
 		alerts = append(alerts, waiting(fmt.Sprintf("  %d new supersession link(s) (S)", n), fmt.Sprintf("  %d superseded (S)", n)))
 	}
 	shortest := 0

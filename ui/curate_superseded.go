@@ -111,42 +111,17 @@ func loadSupersededLinks(ctx context.Context, st engine.Store) (supersededLinks,
 // supersededView lists the links since the review mark, newest first,
 // with the selected link's two facts.
 type supersededView struct {
-	c     *common
+	curateList[supersededLink]
 	links supersededLinks
-	list  rowList[supersededLink]
-	width int
 }
 
 func newSupersededView(c *common) supersededView {
-	return supersededView{c: c, list: newRowList[supersededLink](curateListKeys())}
-}
-
-// SetSize sizes the view: h lines for the column header, the list and
-// the detail.
-func (v supersededView) SetSize(w, h int) supersededView {
-	v.width, v.list = w, v.list.SetSize(h-1-curateDetailLines)
-	return v
-}
-
-// Update moves the list (keys, a click on a row of it, the wheel) and
-// reports whether msg did.
-func (v supersededView) Update(msg tea.Msg) (supersededView, bool) {
-	var moved bool
-	v.list, moved = v.list.Update(msg)
-	return v, moved
+	return supersededView{curateList: newCurateList[supersededLink](c)}
 }
 
 func (v supersededView) setLinks(links supersededLinks) supersededView {
 	v.links, v.list = links, v.list.setRows(links.Links)
 	return v
-}
-
-// setFilter filters the links by s from the first row and says what of s
-// it could not use.
-func (v supersededView) setFilter(s string) (supersededView, string) {
-	match, problem := supersededQuery().parse(s)
-	v.list = v.list.filterBy(matchOf(s, match)).reset()
-	return v, problem
 }
 
 func (v supersededView) header() string {

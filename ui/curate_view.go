@@ -14,9 +14,10 @@ func (p curatePane) View() string {
 	p = p.sized()
 	st := p.c.styles
 	var lines []string
-	lines = append(lines, p.headerLine())
+	view := p.view()
+	lines = append(lines, view.header())
 	lines = append(lines, p.filterLines()...)
-	lines = append(lines, strings.Split(p.viewOf(), "\n")...)
+	lines = append(lines, strings.Split(view.View(), "\n")...)
 	if p.dlg != nil {
 		// The dialog takes the bottom of the pane, above the status line;
 		// the lists above it give way so that it is always on screen.
@@ -37,37 +38,28 @@ func (p curatePane) View() string {
 	return body + "\n" + status
 }
 
-func (p curatePane) headerLine() string {
-	switch p.mode {
-	case modeControl:
-		return p.control.header()
-	case modeHistory:
-		return p.hist.header()
-	case modeBatch:
-		return p.batch.header()
-	case modeSuperseded:
-		return p.sup.header()
-	case modeHeld:
-		return p.held.header()
-	}
-	return p.queues.header(len(p.held.list.rows), len(p.sup.links.Links))
+// curateView is a Curate view as the pane draws it: its header line and
+// its lines below (the filter bar goes between them).
+type curateView interface {
+	header() string
+	View() string
 }
 
-// viewOf is the current view.
-func (p curatePane) viewOf() string {
+// view is the current view.
+func (p curatePane) view() curateView {
 	switch p.mode {
 	case modeControl:
-		return p.control.View()
+		return p.control
 	case modeHistory:
-		return p.hist.View()
+		return p.hist
 	case modeHeld:
-		return p.held.View()
+		return p.held
 	case modeBatch:
-		return p.batch.View()
+		return p.batch
 	case modeSuperseded:
-		return p.sup.View()
+		return p.sup
 	}
-	return p.queues.View()
+	return p.queues
 }
 
 func (p curatePane) dialogView() string {

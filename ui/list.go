@@ -165,15 +165,6 @@ func (l rowList[T]) table(st *Styles, cols []textable.Column, cells func(i int, 
 	return fill(out, l.height+1)
 }
 
-// matchOf is a filter's predicate for rowList.filterBy: none when the
-// filter text s is empty.
-func matchOf[T any](s string, match func(T) bool) func(T) bool {
-	if s == "" {
-		return nil
-	}
-	return match
-}
-
 // filterRows keeps the rows that match (all of them when match is nil).
 func filterRows[T any](rows []T, match func(T) bool) []T {
 	if match == nil {
