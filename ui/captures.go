@@ -305,9 +305,6 @@ func (p capturesPane) reload() (capturesPane, tea.Cmd) {
 		off = 0
 	}
 	p, page := p.fetch(off)
-	if p.c.deps.Store == nil {
-		return p, page
-	}
 	p.countsLoading = true
 	ctx, store := p.c.ctx, p.c.deps.Store
 	counts := func() tea.Msg {
@@ -326,10 +323,6 @@ func (p capturesPane) fetchIfNeeded() (capturesPane, tea.Cmd) {
 }
 
 func (p capturesPane) fetch(off int) (capturesPane, tea.Cmd) {
-	if p.c.deps.Store == nil {
-		p.err = "no store: open the UI on a database"
-		return p, nil
-	}
 	f := p.filter()
 	ctx, store := p.c.ctx, p.c.deps.Store
 	return p, p.list.fetchCmd(paneCaptures, off, func(limit, offset int) ([]*engine.CaptureRecord, int, error) {

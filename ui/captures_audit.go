@@ -9,6 +9,7 @@ import (
 	"memtrace/curate"
 	"memtrace/engine"
 	"memtrace/internal/safetext"
+	"memtrace/internal/textable"
 )
 
 // The Captures tab's audit view (A): `memtrace audit` on the open database —
@@ -37,10 +38,6 @@ func (p capturesPane) toggleAudit() (capturesPane, tea.Cmd) {
 		p.auditOpen = false
 		return p, nil
 	}
-	if p.c.deps.Engine == nil {
-		p.err = "no engine: open the UI on a database to audit it"
-		return p, nil
-	}
 	p.auditOpen, p.auditLoading, p.auditTop = true, true, 0
 	return p, p.auditCmd()
 }
@@ -57,16 +54,16 @@ func (p capturesPane) auditLines(w int) []string {
 	}
 	var out []string
 	head := func(s string) { out = append(out, st.Detail.Heading.Render(safetext.PadRight(s, w))) }
-	row := func(cols []column, cells ...string) { out = append(out, tableRow(cols, cells)) }
+	row := func(cols []textable.Column, cells ...string) { out = append(out, textable.Row(cols, cells)) }
 	head(fmt.Sprintf("store audit · %d memories · %d active (the figures are about these) · %d quarantined · %d archived",
 		a.Memories, a.Scanned, a.ByStatus[engine.StatusQuarantined], a.ByStatus[engine.StatusArchived]))
-	noise := layoutColumns([]column{{Title: "LAYER", Width: 6}, {Title: "COUNT", Width: 6, Right: true}, {Title: "SHARE", Width: 7, Right: true}, {Title: "PATTERN"}}, w, 12)
+	noise := textable.Fill([]textable.Column{{Title: "LAYER", Width: 6}, {Title: "COUNT", Width: 6, Right: true}, {Title: "SHARE", Width: 7, Right: true}, {Title: "PATTERN"}}, w, 12)
 	head(fmt.Sprintf("noise: %d (%.1f%%)", a.Noise.Count, a.Noise.Share))
-	out = append(out, st.Table.Header.Render(tableHeader(noise)))
+	out = append(out, st.Table.Header.Render(textable.Header(noise)))
 	for _, x := range a.Noise.Patterns {
 		row(noise, x.Layer, fmt.Sprint(x.Count), fmt.Sprintf("%.1f%%", x.Share), x.Pattern)
 	}
-	census := layoutColumns([]column{{Title: "COUNT", Width: 6, Right: true}, {Title: "SHARE", Width: 7, Right: true}, {Title: "NAME"}}, w, 12)
+	census := textable.Fill([]textable.Column{{Title: "COUNT", Width: 6, Right: true}, {Title: "SHARE", Width: 7, Right: true}, {Title: "NAME"}}, w, 12)
 	head("types")
 	for _, x := range a.Types {
 		row(census, fmt.Sprint(x.Count), fmt.Sprintf("%.1f%%", x.Share), x.Name)
@@ -77,7 +74,7 @@ func (p capturesPane) auditLines(w int) []string {
 	}
 	head(fmt.Sprintf("duplicates: %d exact, %d near", a.Duplicates.Exact, a.Duplicates.Near))
 	head(fmt.Sprintf("would not be stored by today's capture pipeline: %d (%.1f%%)", a.WouldNotStore.Count, a.WouldNotStore.Share))
-	reasons := layoutColumns([]column{{Title: "LAYER", Width: 6}, {Title: "COUNT", Width: 6, Right: true}, {Title: "REASON"}}, w, 12)
+	reasons := textable.Fill([]textable.Column{{Title: "LAYER", Width: 6}, {Title: "COUNT", Width: 6, Right: true}, {Title: "REASON"}}, w, 12)
 	for _, x := range a.WouldNotStore.ByReason {
 		row(reasons, x.Layer, fmt.Sprint(x.Count), x.Reason)
 	}

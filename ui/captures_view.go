@@ -6,6 +6,7 @@ import (
 
 	"memtrace/engine"
 	"memtrace/internal/safetext"
+	"memtrace/internal/textable"
 )
 
 // The Captures tab drawn: the list, the per-pattern counts, the decision trail and the status line.
@@ -43,7 +44,7 @@ func (p capturesPane) View() string {
 	// REASON gives way on a narrow terminal so that TEXT keeps 8 cells and
 	// the row fits beside the pattern counts.
 	const fixed, minText = 6 + 1 + 11 + 1 + 10 + 1 + 1, 8
-	cols := layoutColumns([]column{
+	cols := textable.Fill([]textable.Column{
 		{Title: "ID", Width: 6, Right: true},
 		{Title: "AT", Width: 11},
 		{Title: "LAYER", Width: 10},
@@ -57,7 +58,7 @@ func (p capturesPane) View() string {
 	} else {
 		left = append(left, st.Filter.Label.Render(safetext.Truncate(p.filterSummary(), lw)))
 	}
-	left = append(left, st.Table.Header.Render(tableHeader(cols)))
+	left = append(left, st.Table.Header.Render(textable.Header(cols)))
 	for i := p.list.top; i < p.list.top+p.list.visible; i++ {
 		if i >= p.list.total {
 			left = append(left, strings.Repeat(" ", lw))
@@ -65,10 +66,10 @@ func (p capturesPane) View() string {
 		}
 		c, ok := p.list.row(i)
 		if !ok {
-			left = append(left, st.Table.Muted.Render(tableRow(cols, []string{fmt.Sprint(i + 1), "loading…"})))
+			left = append(left, st.Table.Muted.Render(textable.Row(cols, []string{fmt.Sprint(i + 1), "loading…"})))
 			continue
 		}
-		row := tableRow(cols, []string{fmt.Sprint(c.ID), c.At.UTC().Format("01-02 15:04"), captureLayer(c), captureReason(c), c.Text})
+		row := textable.Row(cols, []string{fmt.Sprint(c.ID), c.At.UTC().Format("01-02 15:04"), captureLayer(c), captureReason(c), c.Text})
 		if i == p.list.cursor && !p.countsFocus {
 			left = append(left, st.Table.Selected.Render(row))
 		} else {
@@ -117,13 +118,13 @@ func (p capturesPane) filterSummary() string {
 // each pattern, like the seed's "HEARTBEAT n, \"I don't have access\" n".
 func (p capturesPane) countsView(w, n int) []string {
 	st := p.c.styles
-	cols := layoutColumns([]column{{Title: "LAYER", Width: 6}, {Title: "N", Width: 6, Right: true}, {Title: "PATTERN"}}, w, 6)
-	out := []string{st.Detail.Heading.Render(safetext.PadRight("dropped, per pattern", w)), st.Table.Header.Render(tableHeader(cols))}
+	cols := textable.Fill([]textable.Column{{Title: "LAYER", Width: 6}, {Title: "N", Width: 6, Right: true}, {Title: "PATTERN"}}, w, 6)
+	out := []string{st.Detail.Heading.Render(safetext.PadRight("dropped, per pattern", w)), st.Table.Header.Render(textable.Header(cols))}
 	rows := n - len(out)
 	start := max(0, min(p.countsCursor-rows+1, len(p.counts)-rows))
 	for i := start; i < len(p.counts) && len(out) < n; i++ {
 		rc := p.counts[i]
-		row := tableRow(cols, []string{rc.Layer, fmt.Sprint(rc.Count), rc.Reason})
+		row := textable.Row(cols, []string{rc.Layer, fmt.Sprint(rc.Count), rc.Reason})
 		switch {
 		case p.countsFocus && i == p.countsCursor:
 			row = st.Table.Selected.Render(row)
@@ -160,10 +161,10 @@ func (p capturesPane) trailView() []string {
 	for _, l := range wrapText(c.Text, max(10, p.width-2), 2) {
 		lines = append(lines, "  "+l)
 	}
-	cols := layoutColumns([]column{{Title: "LAYER", Width: 10}, {Title: "VERDICT", Width: 10}, {Title: "PATTERN", Width: 20}, {Title: "REASON"}}, p.width, 10)
-	lines = append(lines, st.Table.Header.Render(tableHeader(cols)))
+	cols := textable.Fill([]textable.Column{{Title: "LAYER", Width: 10}, {Title: "VERDICT", Width: 10}, {Title: "PATTERN", Width: 20}, {Title: "REASON"}}, p.width, 10)
+	lines = append(lines, st.Table.Header.Render(textable.Header(cols)))
 	for _, d := range c.Trail {
-		lines = append(lines, tableRow(cols, []string{d.Layer, d.Verdict, d.Pattern, d.Reason}))
+		lines = append(lines, textable.Row(cols, []string{d.Layer, d.Verdict, d.Pattern, d.Reason}))
 	}
 	return fill(lines, capturesTrailLines)
 }

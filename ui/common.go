@@ -13,10 +13,11 @@ import (
 
 // Deps is what the UI needs from the rest of the program.
 type Deps struct {
-	// Engine, when set, runs every write (so its caches and indexes follow)
-	// and is refreshed after a rollback. Without it writes go to Store.
+	// Engine (required) runs every write, so its caches and indexes
+	// follow, and is refreshed after a rollback.
 	Engine *engine.Engine
-	// Store is read for pages of memories, captures and audit rows.
+	// Store (required) is the engine's store, read for pages of memories,
+	// captures and audit rows.
 	Store engine.Store
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
@@ -35,12 +36,6 @@ type Deps struct {
 	// DBPath names the open database in headers (the Golden tab says which
 	// database a set runs on); "" when unknown.
 	DBPath string
-}
-
-// transactor runs fn in one transaction. *engine.Engine (which refreshes
-// its caches afterwards) and engine.Store both are one.
-type transactor interface {
-	Update(ctx context.Context, fn func(q engine.Queries) error) error
 }
 
 // common is shared by the root and every pane: dependencies, styles, the
@@ -63,13 +58,6 @@ func (c *common) now() time.Time {
 		return c.deps.Now()
 	}
 	return time.Now()
-}
-
-func (c *common) writer() transactor {
-	if c.deps.Engine != nil {
-		return c.deps.Engine
-	}
-	return c.deps.Store
 }
 
 // paneID names a pane; envelopes carry it so that an async result reaches

@@ -48,7 +48,7 @@ var (
 
 func (p tracePane) copyTargets() []copyTarget {
 	// The marking mode has its own keys (y marks a survivor right).
-	if p.trace == nil || p.picker || p.Typing() || p.mark != nil {
+	if p.trace == nil || p.picker.open || p.Typing() || p.mark != nil {
 		return nil
 	}
 	tr := p.trace

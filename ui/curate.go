@@ -145,40 +145,22 @@ type curatePane struct {
 	c    *common
 	keys curateKeys
 
-	mode     curateMode
-	kindIdx  int
-	cursor   int
-	histCur  int
-	selected map[int64]bool
-	dlg      *dialog
+	mode curateMode
+	// The views, one a mode.
+	queues  queuesView     // proposals by kind (modeQueue)
+	control controlView    // the control sample (modeControl)
+	hist    historyView    // the batch history (modeHistory)
+	batch   batchView      // the batch enter opened in the history (modeBatch)
+	held    heldView       // the review queue: captures held as needs_review (modeHeld)
+	sup     supersededView // the supersession links since the last review (modeSuperseded)
+	dlg     *dialog
 
-	props    []*engine.Proposal
-	memories map[int64]*engine.Memory
-	batches  []engine.BatchInfo
-	held     []*engine.ReviewItem // the review queue: captures held as needs_review
-	heldCur  int
-	stats    curate.ControlStats
-
-	// top is each list's first row on screen (wheel scrolling moves it
-	// without the cursor); anchor is where a V range began (-1: none).
-	top, histTop, heldTop int
-	anchor                int
 	// filter is the "/" filter of the queues, the history and the
-	// superseded links; matchProp/matchBatch/matchLink are it parsed.
-	filter     filterBar
-	matchProp  func(*engine.Proposal) bool
-	matchBatch func(engine.BatchInfo) bool
-	matchLink  func(supersededLink) bool
+	// superseded links: one bar, parsed for the view it shows over.
+	filter filterBar
 	// rejects are the rejection batches of this session, newest last:
 	// u in a queue rolls back the newest.
 	rejects []string
-	// changes is the batch enter opened in the history (modeBatch).
-	changes *batchChanges
-	// links are the supersession links since the last review
-	// (modeSuperseded).
-	links  supersededLinks
-	supCur int
-	supTop int
 
 	seq           int
 	loading       bool
@@ -190,8 +172,10 @@ type curatePane struct {
 }
 
 func newCuratePane(c *common) curatePane {
-	return curatePane{c: c, keys: defaultCurateKeys(), selected: map[int64]bool{}, memories: map[int64]*engine.Memory{},
-		anchor: -1, filter: newFilterBar(c, curateQueueQuery(nil).hint())}
+	k := defaultCurateKeys()
+	return curatePane{c: c, keys: k, filter: newFilterBar(c, curateQueueQuery(nil).hint()),
+		queues: newQueuesView(c, k), control: newControlView(c), hist: newHistoryView(c), batch: newBatchView(c),
+		held: newHeldView(c), sup: newSupersededView(c)}
 }
 
 func (p curatePane) ID() paneID    { return paneCurate }
@@ -229,66 +213,29 @@ func (p curatePane) KeyBindings() []key.Binding {
 			filter = append(filter, k.filter.ClearSet)
 		}
 	}
-	// A list's keys only when it has something to act on (one to act on,
-	// two to move between): the footer never offers a key that does
-	// nothing.
-	moves := func(n int, ks ...key.Binding) []key.Binding {
-		if n < 2 {
-			return nil
-		}
-		return ks
-	}
-	var out []key.Binding
 	switch p.mode {
 	case modeControl:
-		n := len(p.controlItems())
-		if n > 0 {
-			out = []key.Binding{k.LabelKeep, k.LabelEcho, k.LabelRoleplay, k.Retype}
-		}
-		out = append(out, moves(n, k.Up, k.Down)...)
-		return append(out, k.Control, k.History, k.Reload)
+		return p.control.keyBindings(k)
 	case modeHistory:
-		n := len(p.history())
-		if n > 0 {
-			out = []key.Binding{k.Changes, k.Rollback}
-		}
-		out = append(append(out, filter...), moves(n, move...)...)
-		return append(out, k.History, k.Control, k.Held, k.Superseded, k.Reload)
+		return p.hist.keyBindings(k, filter, move)
 	case modeBatch:
-		n := 0
-		if p.changes != nil {
-			n = len(p.changes.lines)
-		}
-		if p.changes != nil && p.changes.info.CanRollback {
-			out = []key.Binding{k.Rollback}
-		}
-		out = append(append(out, k.Back), moves(n, move...)...)
-		return append(out, k.Reload)
+		return p.batch.keyBindings(k, move)
 	case modeHeld:
-		if len(p.held) > 0 {
-			out = []key.Binding{k.StoreHeld, k.SkipHeld}
-		}
-		out = append(out, moves(len(p.held), k.Up, k.Down)...)
-		return append(out, k.Held, k.History, k.Control, k.Superseded, k.Reload)
+		return p.held.keyBindings(k)
 	case modeSuperseded:
-		n := len(p.visibleLinks())
-		if n > 0 {
-			out = []key.Binding{k.Unlink}
-		}
-		if len(p.links.Links) > 0 {
-			out = append(out, k.Reviewed)
-		}
-		out = append(append(out, filter...), moves(n, move...)...)
-		return append(out, k.Superseded, k.History, k.Reload)
+		return p.sup.keyBindings(k, filter, move)
 	}
-	out = []key.Binding{k.Approve, k.Reject}
-	if len(p.rejects) > 0 {
-		out = append(out, k.UndoReject)
+	return p.queues.keyBindings(len(p.rejects) > 0, filter, move)
+}
+
+// listMoves are a list's movement keys for the footer: only when it has
+// two rows to move between, so that the footer never offers a key that
+// does nothing.
+func listMoves(n int, ks ...key.Binding) []key.Binding {
+	if n < 2 {
+		return nil
 	}
-	out = append(out, k.Retype, k.Select, k.Range, k.Batch, k.ApplyAll)
-	out = append(append(out, filter...), k.Prev, k.Next)
-	out = append(out, move...)
-	return append(out, k.Control, k.History, k.Held, k.Superseded, k.Reload)
+	return ks
 }
 
 func (p curatePane) Update(msg tea.Msg) (pane, tea.Cmd) {
@@ -297,6 +244,7 @@ func (p curatePane) Update(msg tea.Msg) (pane, tea.Cmd) {
 }
 
 func (p curatePane) update(msg tea.Msg) (curatePane, tea.Cmd) {
+	p = p.sized()
 	switch msg := msg.(type) {
 	case startMsg:
 		return p.reload()
@@ -313,34 +261,33 @@ func (p curatePane) update(msg tea.Msg) (curatePane, tea.Cmd) {
 		// A write's error stays on screen through the reload that follows
 		// it; only a load error is cleared by a load that works.
 		p.loaded, p.loadErr = true, ""
-		p.props, p.memories, p.batches, p.held, p.links = msg.Props, msg.Memories, msg.Batches, msg.Held, msg.Links
-		p.rejects = stillRejected(p.rejects, p.batches)
-		p.stats = curate.ComputeControlStats(p.props)
-		for id := range p.selected {
-			if pr := p.proposal(id); pr == nil || !isOpen(pr) {
-				delete(p.selected, id)
-			}
-		}
+		p.queues = p.queues.setProps(msg.Props, msg.Memories)
+		p.queues.held, p.queues.links = len(msg.Held), len(msg.Links.Links)
+		p.control = p.control.setProps(msg.Props, msg.Memories)
+		p.hist.list = p.hist.list.setRows(msg.Batches)
+		p.sup = p.sup.setLinks(msg.Links)
+		p.held.list = p.held.list.setRows(msg.Held)
+		p.rejects = stillRejected(p.rejects, p.hist.batches())
 		if first {
 			// The control sample comes first: the curator judges it blind
 			// before seeing any verdict.
-			if len(p.controlItems()) > 0 && !p.stats.Done() {
+			if p.control.pending() {
 				p.mode = modeControl
 			} else {
 				p.mode = modeQueue
 			}
-			p.kindIdx = p.firstNonEmptyQueue()
+			p.queues = p.queues.setKind(p.queues.firstNonEmpty())
 		}
-		if p.changes != nil {
-			for _, b := range p.batches {
-				if b.Batch == p.changes.info.Batch {
-					c := *p.changes
-					c.info = b
-					p.changes = &c
-				}
+		for _, b := range p.hist.batches() {
+			if b.Batch == p.batch.info.Batch {
+				p.batch.info = b
 			}
 		}
-		p.clampCursors()
+		p.queues.list = p.queues.list.clampCursor()
+		p.control.list = p.control.list.clampCursor()
+		p.hist.list = p.hist.list.clampCursor()
+		p.held.list = p.held.list.clampCursor()
+		p.sup.list = p.sup.list.clampCursor()
 		return p, nil
 	case curateDoneMsg:
 		p.writes--
@@ -359,14 +306,9 @@ func (p curatePane) update(msg tea.Msg) (curatePane, tea.Cmd) {
 		return p.planned(msg)
 	case batchChangesMsg:
 		return p.changesLoaded(msg), nil
-	case tea.MouseClickMsg:
+	case tea.MouseClickMsg, tea.MouseWheelMsg:
 		if p.dlg == nil {
-			p.click(msg)
-		}
-		return p, nil
-	case tea.MouseWheelMsg:
-		if p.dlg == nil {
-			p.wheel(msg)
+			p, _ = p.updateView(msg)
 		}
 		return p, nil
 	case editedMsg:

@@ -53,7 +53,7 @@ func (p curatePane) dialogKey(msg tea.KeyPressMsg) (curatePane, tea.Cmd) {
 		p.dlg = nil
 		switch d.kind {
 		case "batch":
-			p.selected = map[int64]bool{}
+			p.queues.selected = map[int64]bool{}
 			return p.decide(d.ids, engine.ProposalApproved)
 		case "apply":
 			return p.apply()

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
@@ -37,37 +36,6 @@ func curateQueueQuery(text func(*engine.Proposal) string) rowQuery[*engine.Propo
 	}
 }
 
-// historyStates are the states the history's state: field knows.
-var historyStates = []string{"applied", "rollback", "rolled_back", "blocked", "undoable"}
-
-// curateHistoryQuery is the batch history's filter: actor, kind (the
-// batch id's kind: capture, curator, apply…), state, and words of the
-// batch id or its effect.
-func curateHistoryQuery() rowQuery[engine.BatchInfo] {
-	return rowQuery[engine.BatchInfo]{
-		Fields: []filterField[engine.BatchInfo]{
-			{Name: "actor", Match: func(b engine.BatchInfo, v string) bool { return strings.EqualFold(b.Actor, v) }},
-			{Name: "kind", Match: func(b engine.BatchInfo, v string) bool {
-				return strings.HasPrefix(strings.TrimPrefix(strings.ToLower(b.Batch), "rollback:"), v)
-			}},
-			{Name: "state", Values: historyStates, Match: func(b engine.BatchInfo, v string) bool {
-				switch v {
-				case "rollback":
-					return strings.HasPrefix(b.Batch, "rollback:")
-				case "rolled_back":
-					return b.RolledBack
-				case "blocked":
-					return !b.RolledBack && !b.CanRollback
-				case "undoable":
-					return b.CanRollback
-				}
-				return !b.RolledBack && !strings.HasPrefix(b.Batch, "rollback:")
-			}},
-		},
-		Text: func(b engine.BatchInfo) string { return b.Batch + " " + b.Effect.String() },
-	}
-}
-
 // supersededQuery is the superseded links' filter: by (who linked) and
 // words of either memory.
 func supersededQuery() rowQuery[supersededLink] {
@@ -77,6 +45,46 @@ func supersededQuery() rowQuery[supersededLink] {
 		},
 		Text: func(l supersededLink) string { return l.Old.Content + " " + l.NewText },
 	}
+}
+
+// curateList is what every Curate view is built on: its rows in a
+// rowList and the width it draws in. A view's SetSize gives it h lines:
+// the column header, the list and the detail below it.
+type curateList[T any] struct {
+	c     *common
+	list  rowList[T]
+	width int
+}
+
+func newCurateList[T any](c *common) curateList[T] {
+	return curateList[T]{c: c, list: newRowList[T](curateListKeys())}
+}
+
+// SetSize sizes the view: h lines for the column header, the list and
+// the detail.
+func (v curateList[T]) SetSize(w, h int) curateList[T] {
+	v.width, v.list = w, v.list.SetSize(h-1-curateDetailLines)
+	return v
+}
+
+// Update moves the list (keys, a click on a row of it, the wheel) and
+// reports whether msg did.
+func (v curateList[T]) Update(msg tea.Msg) (curateList[T], bool) {
+	var moved bool
+	v.list, moved = v.list.Update(msg)
+	return v, moved
+}
+
+// setFilter filters the rows by s, parsed with q, from the first row and
+// says what of s it could not use. An empty s sets no filter, so that the
+// view knows from its list whether it is filtered.
+func (v curateList[T]) setFilter(q rowQuery[T], s string) (curateList[T], string) {
+	match, problem := q.parse(s)
+	if s == "" {
+		match = nil
+	}
+	v.list = v.list.filterBy(match).reset()
+	return v, problem
 }
 
 // filterable: the current list has a "/" filter.
@@ -97,7 +105,7 @@ func (p *curatePane) toggleMode(mode curateMode, also ...curateMode) {
 // enterMode shows list mode with no filter (the palette's :batch and
 // :queue), so cursors index the whole list.
 func (p curatePane) enterMode(mode curateMode) curatePane {
-	p.mode, p.changes = mode, nil
+	p.mode, p.batch = mode, newBatchView(p.c)
 	p.filter.input.Blur()
 	p, _ = p.setFilter("")
 	return p
@@ -113,18 +121,17 @@ func (p curatePane) setFilter(s string) (curatePane, tea.Cmd) {
 
 func (p *curatePane) reparse() {
 	s := p.filter.input.Value()
-	p.matchProp, p.matchBatch, p.matchLink = nil, nil, nil
+	p.queues.list = p.queues.list.filterBy(nil)
+	p.hist.list = p.hist.list.filterBy(nil)
+	p.sup.list = p.sup.list.filterBy(nil)
 	p.filter.problem = ""
 	switch p.mode {
 	case modeQueue:
-		p.matchProp, p.filter.problem = curateQueueQuery(p.subjectAndReason).parse(s)
-		p.cursor, p.top, p.anchor = 0, 0, -1
+		p.queues, p.filter.problem = p.queues.setFilter(s)
 	case modeHistory:
-		p.matchBatch, p.filter.problem = curateHistoryQuery().parse(s)
-		p.histCur, p.histTop = 0, 0
+		p.hist.curateList, p.filter.problem = p.hist.setFilter(curateHistoryQuery(), s)
 	case modeSuperseded:
-		p.matchLink, p.filter.problem = supersededQuery().parse(s)
-		p.supCur, p.supTop = 0, 0
+		p.sup.curateList, p.filter.problem = p.sup.setFilter(supersededQuery(), s)
 	}
 	p.filter.input.Placeholder = p.filterHint()
 }
@@ -137,10 +144,6 @@ func (p curatePane) filterHint() string {
 		return supersededQuery().hint()
 	}
 	return curateQueueQuery(nil).hint()
-}
-
-func (p curatePane) subjectAndReason(pr *engine.Proposal) string {
-	return p.subject(pr) + " " + pr.Reason
 }
 
 // filterKey edits the filter: the rows follow every keystroke (they are
@@ -161,106 +164,47 @@ func (p curatePane) filterLines() []string {
 	return []string{p.filter.view(p.c, p.width)}
 }
 
-// history is the batch history the filter lets through.
-func (p curatePane) history() []engine.BatchInfo {
-	if p.matchBatch == nil {
-		return p.batches
-	}
-	return curateHistoryQuery().filter(p.batches, p.matchBatch)
-}
-
-// listState is the current list's cursor and top, and its length.
-func (p *curatePane) listState() (*int, *int, int) {
-	switch p.mode {
-	case modeHistory:
-		return &p.histCur, &p.histTop, len(p.history())
-	case modeHeld:
-		return &p.heldCur, &p.heldTop, len(p.held)
-	case modeSuperseded:
-		return &p.supCur, &p.supTop, len(p.visibleLinks())
-	case modeBatch:
-		if p.changes == nil {
-			return &p.histCur, &p.histTop, 0
-		}
-		return &p.changes.cursor, &p.changes.top, len(p.changes.lines)
-	case modeControl:
-		return &p.cursor, &p.top, len(p.controlItems())
-	}
-	return &p.cursor, &p.top, len(p.queue())
-}
-
-// navigate moves the current list's cursor when msg is a navigation key
-// (every Curate list moves alike) and reports whether it was one.
-func (p *curatePane) navigate(msg tea.KeyPressMsg) bool {
-	if p.mode == modeBatch && p.changes != nil {
-		c := *p.changes // the previous model keeps its own cursor
-		p.changes = &c
-	}
-	cur, top, n := p.listState()
-	l := rowList{*cur, *top}
-	if !l.navigate(curateListKeys(), msg, n, p.listRows()) {
-		return false
-	}
-	*cur, *top = l.cursor, l.top
-	return true
-}
-
 // listTop is the pane line of the current list's first row: below the
 // header line, the filter bar when it shows and the column header.
 func (p curatePane) listTop() int {
 	return 2 + len(p.filterLines())
 }
 
-func (p *curatePane) click(msg tea.MouseClickMsg) {
-	cur, top, n := p.listState()
-	l := rowList{*cur, *top}
-	l.clamp(n, p.listRows())
-	if l.click(msg, msg.Mouse().Y-p.listTop(), n, p.listRows()) {
-		*cur, *top = l.cursor, l.top
-	}
-}
-
-func (p *curatePane) wheel(msg tea.MouseWheelMsg) {
-	cur, top, n := p.listState()
-	l := rowList{*cur, *top}
-	l.clamp(n, p.listRows())
-	l.wheel(msg, n, p.listRows())
-	*cur, *top = l.cursor, l.top
-}
-
-// window is the current list's rows on screen, [from, to).
-func (p curatePane) window(cursor, top, n int) (int, int) {
-	l := rowList{cursor, top}
-	l.clamp(n, p.listRows())
-	return l.window(n, p.listRows())
-}
-
-// rangeKey is V: the first press marks where a range starts, the second
-// selects every row from there to the cursor (lazygit's range select).
-func (p curatePane) rangeKey(queue []*engine.Proposal) curatePane {
-	if p.anchor < 0 || p.anchor >= len(queue) {
-		p.anchor = p.cursor
-		p.status = fmt.Sprintf("range from proposal %d: move, then V selects through the cursor (esc cancels)", queue[p.cursor].ID)
-		return p
-	}
-	l := rowList{p.cursor, p.top}
-	from, to := l.rangeFrom(p.anchor)
-	n := 0
-	for i := from; i <= to; i++ {
-		if !p.selected[queue[i].ID] {
-			p.selected[queue[i].ID] = true
-			n++
-		}
-	}
-	p.anchor = -1
-	p.status = fmt.Sprintf("selected %d more proposal(s) (%d selected): A approves them, x rejects them", n, len(p.selected))
+// sized gives every view its size: the pane less its header line, the
+// filter bar when it shows and the status line.
+func (p curatePane) sized() curatePane {
+	w, h := p.width, p.height-2-len(p.filterLines())
+	p.queues.curateList = p.queues.SetSize(w, h)
+	p.control.curateList = p.control.SetSize(w, h)
+	p.hist.curateList = p.hist.SetSize(w, h)
+	p.batch.curateList = p.batch.SetSize(w, h)
+	p.held.curateList = p.held.SetSize(w, h)
+	p.sup.curateList = p.sup.SetSize(w, h)
 	return p
 }
 
-// inRange reports whether queue row i is in the range being marked.
-func (p curatePane) inRange(i int) bool {
-	if p.anchor < 0 {
-		return false
+// updateView passes a key, a click or the wheel to the current view (a
+// click's Y made the row of the list it is on) and reports whether the
+// view used it.
+func (p curatePane) updateView(msg tea.Msg) (curatePane, bool) {
+	if m, ok := msg.(tea.MouseClickMsg); ok {
+		m.Y -= p.listTop()
+		msg = m
 	}
-	return i >= min(p.anchor, p.cursor) && i <= max(p.anchor, p.cursor)
+	var used bool
+	switch p.mode {
+	case modeHistory:
+		p.hist.curateList, used = p.hist.Update(msg)
+	case modeBatch:
+		p.batch.curateList, used = p.batch.Update(msg)
+	case modeHeld:
+		p.held.curateList, used = p.held.Update(msg)
+	case modeSuperseded:
+		p.sup.curateList, used = p.sup.Update(msg)
+	case modeControl:
+		p.control.curateList, used = p.control.Update(msg)
+	default:
+		p.queues, used = p.queues.Update(msg)
+	}
+	return p, used
 }

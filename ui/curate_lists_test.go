@@ -52,7 +52,7 @@ func curateListsFixture(t *testing.T, w, h int) (Model, *store.DB, *engine.Engin
 
 func toQueue(t *testing.T, m Model, kind string) Model {
 	t.Helper()
-	for i := 0; curateKinds()[m.curate().kindIdx] != kind; i++ {
+	for i := 0; curateKinds()[m.curate().queues.kindIdx] != kind; i++ {
 		if i > len(curateKinds()) {
 			t.Fatalf("no queue %s", kind)
 		}
@@ -85,23 +85,23 @@ func TestCurateMouseAndListKeys(t *testing.T) {
 	// Tab bar (1 line), queue header, column header: row 3 of the pane's
 	// second row is y = 1 + 2 + 2.
 	m = drive(t, m, tea.MouseClickMsg{X: 10, Y: 1 + 2 + 2, Button: tea.MouseLeft})
-	if c := m.curate().cursor; c != 2 {
+	if c := m.curate().queues.list.cursor; c != 2 {
 		t.Fatalf("click on the third row: cursor %d", c)
 	}
 	m = drive(t, m, tea.MouseWheelMsg{X: 10, Y: 5, Button: tea.MouseWheelDown})
-	if p := m.curate(); p.top != 3 || p.cursor != 3 {
-		t.Fatalf("wheel down: top %d cursor %d, want 3 and 3 (dragged along)", p.top, p.cursor)
+	if p := m.curate(); p.queues.list.top != 3 || p.queues.list.cursor != 3 {
+		t.Fatalf("wheel down: top %d cursor %d, want 3 and 3 (dragged along)", p.queues.list.top, p.queues.list.cursor)
 	}
 	m = drive(t, m, press("G"))
-	if q := m.curate().queue(); m.curate().cursor != len(q)-1 || q[len(q)-1].ID != archive[len(archive)-1] {
-		t.Fatalf("G: cursor %d of %d", m.curate().cursor, len(q))
+	if q := m.curate().queues.list.rows; m.curate().queues.list.cursor != len(q)-1 || q[len(q)-1].ID != archive[len(archive)-1] {
+		t.Fatalf("G: cursor %d of %d", m.curate().queues.list.cursor, len(q))
 	}
 	if !strings.Contains(screen(m), "memory number 29") {
 		t.Errorf("G does not show the last row:\n%s", screen(m))
 	}
 	m = drive(t, m, press("g"))
-	if m.curate().cursor != 0 || m.curate().top != 0 {
-		t.Fatalf("g: cursor %d top %d", m.curate().cursor, m.curate().top)
+	if m.curate().queues.list.cursor != 0 || m.curate().queues.list.top != 0 {
+		t.Fatalf("g: cursor %d top %d", m.curate().queues.list.cursor, m.curate().queues.list.top)
 	}
 }
 
@@ -115,14 +115,14 @@ func TestCurateFilter(t *testing.T) {
 		t.Fatal("/ did not focus the filter")
 	}
 	m = typeText(t, m, "number 1")
-	if n := len(m.curate().queue()); n != 10 {
+	if n := len(m.curate().queues.list.rows); n != 10 {
 		t.Fatalf("filter 'number 1': %d rows, want 10 (10–19)", n)
 	}
 	m = typeText(t, m, " stat:x")
 	if !strings.Contains(screen(m), "unknown field stat: use status, by, flag") {
 		t.Errorf("unknown field not reported:\n%s", screen(m))
 	}
-	if n := len(m.curate().queue()); n != 10 {
+	if n := len(m.curate().queues.list.rows); n != 10 {
 		t.Errorf("an unknown field changed the rows: %d", n)
 	}
 	m = drive(t, m, press("enter"))
@@ -130,7 +130,7 @@ func TestCurateFilter(t *testing.T) {
 		t.Fatal("enter did not leave the filter")
 	}
 	m = drive(t, m, press("esc"))
-	if n := len(m.curate().queue()); n != 30 || m.curate().filter.input.Value() != "" {
+	if n := len(m.curate().queues.list.rows); n != 30 || m.curate().filter.input.Value() != "" {
 		t.Fatalf("esc: %d rows, filter %q", n, m.curate().filter.input.Value())
 	}
 	// The value check: status:pend is no status.
@@ -155,7 +155,7 @@ func TestCurateRangeRejectWithReasonAndUndo(t *testing.T) {
 	m, db, _, archive := curateListsFixture(t, 100, 30)
 	m = toQueue(t, m, engine.ProposalArchive)
 	m = drive(t, m, press("j"), press("V"), press("j"), press("j"), press("j"), press("V"))
-	if n := len(m.curate().selected); n != 4 {
+	if n := len(m.curate().queues.selected); n != 4 {
 		t.Fatalf("V…V selected %d, want 4", n)
 	}
 	m = drive(t, m, press("x"))
@@ -186,7 +186,7 @@ func TestCurateRangeRejectWithReasonAndUndo(t *testing.T) {
 			t.Fatalf("the rejection is in two batches: %s, %s", batch, p.Batch)
 		}
 	}
-	if n := len(m.curate().queue()); n != 26 {
+	if n := len(m.curate().queues.list.rows); n != 26 {
 		t.Fatalf("the queue has %d open, want 26", n)
 	}
 	// The history lists the rejection; enter lists its changes.
@@ -212,7 +212,7 @@ func TestCurateRangeRejectWithReasonAndUndo(t *testing.T) {
 			t.Fatalf("after undo, proposal %d: %+v", id, p)
 		}
 	}
-	if n := len(m.curate().queue()); n != 30 || len(m.curate().rejects) != 0 {
+	if n := len(m.curate().queues.list.rows); n != 30 || len(m.curate().rejects) != 0 {
 		t.Fatalf("after undo: %d open, %d undoable", n, len(m.curate().rejects))
 	}
 	if !strings.Contains(m.curate().status, "undid rejection "+batch+": 4 proposal(s) open again") {
@@ -236,7 +236,7 @@ func TestCurateBatchChangesBeforeRollback(t *testing.T) {
 		t.Fatalf("no batch after apply; status %q\n%s", m.curate().status, screen(m))
 	}
 	m = drive(t, m, press("H"))
-	for m.curate().history()[m.curate().histCur].Batch != bs[0].Batch {
+	for m.curate().hist.list.rows[m.curate().hist.list.cursor].Batch != bs[0].Batch {
 		m = drive(t, m, press("j"))
 	}
 	m = drive(t, m, press("enter"))
@@ -269,8 +269,8 @@ func TestCurateHelpIsTrue(t *testing.T) {
 	m = drive(t, m, press("H"))
 	// This fixture's history is empty: enter and u would act on no batch,
 	// so neither is offered (TestFooterKeysAct sends them where they are).
-	if len(m.curate().history()) != 0 {
-		t.Fatalf("the fixture's history has %d batches; this check wants none", len(m.curate().history()))
+	if len(m.curate().hist.list.rows) != 0 {
+		t.Fatalf("the fixture's history has %d batches; this check wants none", len(m.curate().hist.list.rows))
 	}
 	want("history", [2]string{"/", "filter"})
 	for _, k := range [][2]string{{"enter", "list changes"}, {"u", "roll back batch…"}} {

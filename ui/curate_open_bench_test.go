@@ -46,7 +46,7 @@ func BenchmarkCurateOpen100k(b *testing.B) {
 	}); err != nil {
 		b.Fatal(err)
 	}
-	m := newModel(ctx, Deps{Store: s, Now: func() time.Time { return testNow }, NoColor: true})
+	m := newModel(ctx, Deps{Engine: openEngine(b, s), Store: s, Now: func() time.Time { return testNow }, NoColor: true})
 	p := m.panes[m.paneIndex(paneCurate)].(curatePane)
 	for _, bc := range []struct {
 		name string

@@ -28,19 +28,6 @@ func ruleWording(pr *engine.Proposal) (string, bool) {
 	return ev.RuleWording(), ev.CuratorWording != ""
 }
 
-// subject is what a queue row shows: the memory's text, or for a promotion
-// the rule it would write.
-func (p curatePane) subject(pr *engine.Proposal) string {
-	if pr.Kind == engine.ProposalPromote {
-		w, _ := ruleWording(pr)
-		return "HOT rule: " + w
-	}
-	if pr.Kind == curate.ProposalAdd {
-		return "new " + pr.TargetType + " line: " + curate.MarkdownProposalText(pr)
-	}
-	return p.memoryText(pr.MemoryID)
-}
-
 // editWording opens the wording editor of a promote proposal, filled with
 // the rule as it stands (control sequences neutralised: the rule is read by
 // an agent every turn).
@@ -92,7 +79,7 @@ func (p curatePane) wordingKey(msg tea.KeyPressMsg) (curatePane, tea.Cmd) {
 }
 
 func (p curatePane) approvePromotion(id int64, wording string) (curatePane, tea.Cmd) {
-	ctx, w, now := p.c.ctx, p.c.writer(), p.c.now()
+	ctx, w, now := p.c.ctx, p.c.deps.Engine, p.c.now()
 	return p.task(func() (string, error) {
 		if err := curate.ApprovePromotion(ctx, w, id, wording, curatorActor, now); err != nil {
 			return "", err

@@ -78,7 +78,7 @@ func TestCuratePromotionEndToEnd(t *testing.T) {
 	}
 
 	m := goTo(t, startModel(t, Deps{Engine: e, Store: st, Now: now, NoColor: true}, 140, 40), "Curate")
-	for curateKinds()[m.curate().kindIdx] != engine.ProposalPromote {
+	for curateKinds()[m.curate().queues.kindIdx] != engine.ProposalPromote {
 		m = drive(t, m, press("l"))
 	}
 	view := screen(m)
@@ -145,7 +145,7 @@ func TestCuratePromotionEndToEnd(t *testing.T) {
 	if row := historyRow(screen(m), got.Batch); !strings.Contains(row, "applied") {
 		t.Fatalf("history row of %s: %q", got.Batch, row)
 	}
-	for i, b := range m.curate().batches {
+	for i, b := range m.curate().hist.batches() {
 		if b.Batch == got.Batch {
 			for range i {
 				m = drive(t, m, press("down"))
@@ -200,7 +200,7 @@ func firstRunes(s string, n int) string {
 func TestCurateOpensOnFirstNonEmptyQueue(t *testing.T) {
 	e, st, now := demoLessons(t)
 	m := goTo(t, startModel(t, Deps{Engine: e, Store: st, Now: now, NoColor: true}, 140, 40), "Curate")
-	if got := curateKinds()[m.curate().kindIdx]; got != engine.ProposalKeep {
+	if got := curateKinds()[m.curate().queues.kindIdx]; got != engine.ProposalKeep {
 		t.Fatalf("Curate opened on the %q queue, want keep (the review notes)", got)
 	}
 	if v := m.View().Content; strings.Contains(v, "nothing in this queue") {
@@ -232,10 +232,10 @@ func TestCurateApprovingAHostilePromotionUneditedKeepsItsText(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := goTo(t, startModel(t, Deps{Engine: e, Store: st, Now: now, NoColor: true}, 140, 40), "Curate")
-	for curateKinds()[m.curate().kindIdx] != engine.ProposalPromote {
+	for curateKinds()[m.curate().queues.kindIdx] != engine.ProposalPromote {
 		m = drive(t, m, press("l"))
 	}
-	for i, q := range m.curate().queue() {
+	for i, q := range m.curate().queues.list.rows {
 		if q.ID == pr.ID {
 			for range i {
 				m = drive(t, m, press("down"))

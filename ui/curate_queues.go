@@ -1,38 +1,131 @@
 package ui
 
 import (
+	"fmt"
+	"sort"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
 	"memtrace/curate"
 	"memtrace/engine"
 	"memtrace/tiers"
 )
 
-// The Curate tab's queues: which proposals are open, under which queue,
-// and where the cursors may stand.
+// The Curate tab's queues: the open proposals by kind, with the
+// selection (space, V ranges) that A and x act on.
 
-// controlItems are the control-sample proposals, labelled or not, in id
-// order.
-func (p curatePane) controlItems() []*engine.Proposal {
+// queuesView is the queue of one kind: its open proposals (most
+// consequential first) in a rowList, the selection, and the selected
+// proposal's detail.
+type queuesView struct {
+	curateList[*engine.Proposal]
+	keys     curateKeys
+	props    []*engine.Proposal // every proposal loaded, of every queue
+	memories curateMemories
+	kindIdx  int // the queue shown, in curateKinds
+	selected map[int64]bool
+	anchor   int // where a V range began (-1: none)
+	// what waits elsewhere, for the header: held captures, new
+	// supersession links
+	held, links int
+}
+
+func newQueuesView(c *common, k curateKeys) queuesView {
+	return queuesView{curateList: newCurateList[*engine.Proposal](c), keys: k, memories: curateMemories{},
+		selected: map[int64]bool{}, anchor: -1}
+}
+
+// Update moves the list (keys, a click on a row of it, the wheel), moves
+// to the previous or next queue, or selects the proposal under the cursor
+// and moves down; it reports whether msg did one of them.
+func (v queuesView) Update(msg tea.Msg) (queuesView, bool) {
+	var used bool
+	if v.curateList, used = v.curateList.Update(msg); used {
+		return v, true
+	}
+	kmsg, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return v, false
+	}
+	n := len(curateKinds())
+	switch {
+	case key.Matches(kmsg, v.keys.Prev):
+		return v.setKind((v.kindIdx + n - 1) % n), true
+	case key.Matches(kmsg, v.keys.Next):
+		return v.setKind((v.kindIdx + 1) % n), true
+	case key.Matches(kmsg, v.keys.Select):
+		cur, ok := v.list.current()
+		if !ok {
+			return v, false
+		}
+		if v.selected[cur.ID] {
+			delete(v.selected, cur.ID)
+		} else {
+			v.selected[cur.ID] = true
+		}
+		v.list = v.list.moveTo(min(len(v.list.rows)-1, v.list.cursor+1))
+		return v, true
+	}
+	return v, false
+}
+
+// setProps takes a load: the proposals and the memories they are about.
+// A selected proposal that is no longer open leaves the selection.
+func (v queuesView) setProps(props []*engine.Proposal, memories curateMemories) queuesView {
+	v.props, v.memories = props, memories
+	for id := range v.selected {
+		if pr := v.proposal(id); pr == nil || !isOpen(pr) {
+			delete(v.selected, id)
+		}
+	}
+	v.list = v.list.setRows(v.kindRows())
+	return v
+}
+
+// setKind shows queue i of curateKinds from its first row.
+func (v queuesView) setKind(i int) queuesView {
+	v.kindIdx, v.anchor = i, -1
+	v.list = v.list.setRows(v.kindRows()).reset()
+	return v
+}
+
+// setFilter filters the queue by s from the first row (no range is
+// being marked) and says what of s it could not use.
+func (v queuesView) setFilter(s string) (queuesView, string) {
+	var problem string
+	v.curateList, problem = v.curateList.setFilter(curateQueueQuery(v.subjectAndReason), s)
+	v.anchor = -1
+	return v, problem
+}
+
+// kindRows are the open proposals of the current queue, the most
+// consequential first (the heartbeat's score: importance × (1 + reach));
+// proposals without a score keep their order.
+func (v queuesView) kindRows() []*engine.Proposal {
+	kind := curateKinds()[v.kindIdx]
 	var out []*engine.Proposal
-	for _, pr := range p.props {
-		if pv, ok := curate.ParseProposalVerdict(pr); ok && pv.Control && isOpen(pr) {
+	for _, pr := range v.props {
+		if isOpen(pr) && queueKind(pr) == kind {
 			out = append(out, pr)
 		}
 	}
+	tiers.SortProposalsByScore(out)
 	return out
 }
 
-// firstNonEmptyQueue is the index of the first queue with an open
-// proposal, so the tab opens on work rather than on an empty list; the
-// current queue when every queue is empty.
-func (p curatePane) firstNonEmptyQueue() int {
+// firstNonEmpty is the index of the first queue with an open proposal,
+// so the tab opens on work rather than on an empty list; the current
+// queue when every queue is empty.
+func (v queuesView) firstNonEmpty() int {
 	for i, kind := range curateKinds() {
-		for _, pr := range p.props {
+		for _, pr := range v.props {
 			if isOpen(pr) && queueKind(pr) == kind {
 				return i
 			}
 		}
 	}
-	return p.kindIdx
+	return v.kindIdx
 }
 
 // queueKind is the kind a proposal is queued under.
@@ -48,22 +141,8 @@ func isOpen(pr *engine.Proposal) bool {
 	return pr.Status == engine.ProposalPending || pr.Status == engine.ProposalReview || pr.Status == engine.ProposalApproved
 }
 
-func (p curatePane) queue() []*engine.Proposal {
-	kind := curateKinds()[p.kindIdx]
-	var out []*engine.Proposal
-	for _, pr := range p.props {
-		if isOpen(pr) && queueKind(pr) == kind && (p.matchProp == nil || p.matchProp(pr)) {
-			out = append(out, pr)
-		}
-	}
-	// The most consequential first (the heartbeat's score: importance ×
-	// (1 + reach)); proposals without a score keep their order.
-	tiers.SortProposalsByScore(out)
-	return out
-}
-
-func (p curatePane) proposal(id int64) *engine.Proposal {
-	for _, pr := range p.props {
+func (v queuesView) proposal(id int64) *engine.Proposal {
+	for _, pr := range v.props {
 		if pr.ID == id {
 			return pr
 		}
@@ -71,13 +150,124 @@ func (p curatePane) proposal(id int64) *engine.Proposal {
 	return nil
 }
 
-func (p *curatePane) clampCursors() {
-	n := len(p.queue())
-	if p.mode == modeControl {
-		n = len(p.controlItems())
+// approved are the proposals approved and waiting for P.
+func (v queuesView) approved() []int64 {
+	var ids []int64
+	for _, pr := range v.props {
+		if pr.Status == engine.ProposalApproved {
+			ids = append(ids, pr.ID)
+		}
 	}
-	p.cursor = max(0, min(p.cursor, n-1))
-	p.heldCur = max(0, min(p.heldCur, len(p.held)-1))
-	p.histCur = max(0, min(p.histCur, len(p.history())-1))
-	p.supCur = max(0, min(p.supCur, len(p.visibleLinks())-1))
+	return ids
+}
+
+// batchTargets are the selected proposals, or with none selected every
+// pending proposal of the current queue.
+func (v queuesView) batchTargets() []int64 {
+	var ids []int64
+	if len(v.selected) > 0 {
+		for id := range v.selected {
+			if pr := v.proposal(id); pr != nil && pr.Status == engine.ProposalPending {
+				ids = append(ids, id)
+			}
+		}
+		sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+		return ids
+	}
+	for _, pr := range v.list.rows {
+		if pr.Status == engine.ProposalPending {
+			ids = append(ids, pr.ID)
+		}
+	}
+	return ids
+}
+
+// selectedOpen are the selected proposals that are still open, in id order.
+func (v queuesView) selectedOpen() []int64 {
+	var ids []int64
+	for _, pr := range v.props {
+		if v.selected[pr.ID] && isOpen(pr) {
+			ids = append(ids, pr.ID)
+		}
+	}
+	return ids
+}
+
+// countText states the counts per kind: "12 proposals (9 quarantine, 3 retype)".
+func (v queuesView) countText(ids []int64) string {
+	by := map[string]int{}
+	for _, id := range ids {
+		if pr := v.proposal(id); pr != nil {
+			by[pr.Kind]++
+		}
+	}
+	s := fmt.Sprintf("%d proposal(s) (", len(ids))
+	first := true
+	for _, kind := range curateKinds() {
+		if by[kind] == 0 {
+			continue
+		}
+		if !first {
+			s += ", "
+		}
+		s += fmt.Sprintf("%d %s", by[kind], kind)
+		first = false
+	}
+	return s + ")"
+}
+
+// markRange is V: the first press marks where a range starts, the second
+// selects every row from there to the cursor (lazygit's range select). It
+// says what it did.
+func (v queuesView) markRange() (queuesView, string) {
+	rows := v.list.rows
+	if v.anchor < 0 || v.anchor >= len(rows) {
+		v.anchor = v.list.cursor
+		return v, fmt.Sprintf("range from proposal %d: move, then V selects through the cursor (esc cancels)", rows[v.list.cursor].ID)
+	}
+	from, to := v.list.rangeFrom(v.anchor)
+	n := 0
+	for i := from; i <= to; i++ {
+		if !v.selected[rows[i].ID] {
+			v.selected[rows[i].ID] = true
+			n++
+		}
+	}
+	v.anchor = -1
+	return v, fmt.Sprintf("selected %d more proposal(s) (%d selected): A approves them, x rejects them", n, len(v.selected))
+}
+
+// inRange reports whether queue row i is in the range being marked.
+func (v queuesView) inRange(i int) bool {
+	if v.anchor < 0 {
+		return false
+	}
+	return i >= min(v.anchor, v.list.cursor) && i <= max(v.anchor, v.list.cursor)
+}
+
+// subject is what a queue row shows: the memory's text, or for a promotion
+// the rule it would write.
+func (v queuesView) subject(pr *engine.Proposal) string {
+	if pr.Kind == engine.ProposalPromote {
+		w, _ := ruleWording(pr)
+		return "HOT rule: " + w
+	}
+	if pr.Kind == curate.ProposalAdd {
+		return "new " + pr.TargetType + " line: " + curate.MarkdownProposalText(pr)
+	}
+	return v.memories.text(pr.MemoryID)
+}
+
+func (v queuesView) subjectAndReason(pr *engine.Proposal) string {
+	return v.subject(pr) + " " + pr.Reason
+}
+
+// curateMemories are the memories the open proposals are about, by id.
+type curateMemories map[int64]*engine.Memory
+
+func (ms curateMemories) text(id int64) string {
+	if m, ok := ms[id]; ok {
+		return m.Content
+	}
+	return fmt.Sprintf("(memory %d not loaded)", id)
 }

@@ -42,13 +42,13 @@ func rejectReason(pr *engine.Proposal) string {
 func (p curatePane) askReject(cur *engine.Proposal) (curatePane, tea.Cmd) {
 	ids := []int64{cur.ID}
 	what := fmt.Sprintf("proposal %d (%s)", cur.ID, cur.Kind)
-	if len(p.selected) > 0 {
-		ids = p.selectedOpen()
+	if len(p.queues.selected) > 0 {
+		ids = p.queues.selectedOpen()
 		if len(ids) == 0 {
 			p.status = "none of the selected proposals is open"
 			return p, nil
 		}
-		what = p.countText(ids)
+		what = p.queues.countText(ids)
 	}
 	in := newTextInput(p.c, "reason › ", "optional: why")
 	in.CharLimit = maxReasonChars
@@ -58,17 +58,6 @@ func (p curatePane) askReject(cur *engine.Proposal) (curatePane, tea.Cmd) {
 	p.dlg = &dialog{kind: "reject", ids: ids, input: in,
 		text: "Reject " + what + "? Edit or clear the reason; enter rejects (u undoes), esc cancels."}
 	return p, cmd
-}
-
-// selectedOpen are the selected proposals that are still open, in id order.
-func (p curatePane) selectedOpen() []int64 {
-	var ids []int64
-	for _, pr := range p.props {
-		if p.selected[pr.ID] && isOpen(pr) {
-			ids = append(ids, pr.ID)
-		}
-	}
-	return ids
 }
 
 // rejectKey edits the reason; enter rejects, esc cancels.
@@ -81,7 +70,7 @@ func (p curatePane) rejectKey(msg tea.KeyPressMsg) (curatePane, tea.Cmd) {
 		return p, nil
 	case "enter":
 		p.dlg = nil
-		p.selected = map[int64]bool{}
+		p.queues.selected = map[int64]bool{}
 		return p.reject(d.ids, d.input.Value())
 	case "ctrl+o":
 		// A long reason in $EDITOR (what was over the limit comes back).
@@ -94,11 +83,7 @@ func (p curatePane) rejectKey(msg tea.KeyPressMsg) (curatePane, tea.Cmd) {
 }
 
 func (p curatePane) reject(ids []int64, reason string) (curatePane, tea.Cmd) {
-	ctx, w, now := p.c.ctx, p.c.writer(), p.c.now()
-	if p.c.deps.Store == nil {
-		p.err = "no store: open the UI on a database"
-		return p, nil
-	}
+	ctx, w, now := p.c.ctx, p.c.deps.Engine, p.c.now()
 	p.writes++
 	return p, func() tea.Msg {
 		res, err := curate.RejectProposalsInBatch(ctx, w, ids, curate.RejectOptions{Curator: curatorActor, Reason: reason, Now: now})

@@ -18,10 +18,10 @@ func TestCurateRetypeOverridesTheJudge(t *testing.T) {
 	f := newCurateFixture(t, 4, 2)
 	m := f.labelControlByKeys(t, f.open(t, 120, 40))
 	m = drive(t, m, press("c"))
-	if k := curateKinds()[m.curate().kindIdx]; k != engine.ProposalQuarantine {
+	if k := curateKinds()[m.curate().queues.kindIdx]; k != engine.ProposalQuarantine {
 		t.Fatalf("the queue opens on %s", k)
 	}
-	target := m.curate().queue()[0]
+	target := m.curate().queues.list.rows[0]
 	m = drive(t, m, press("t"))
 	if !m.curate().Typing() || !strings.Contains(screen(m), "Retype to:") {
 		t.Fatalf("t did not open the chooser:\n%s", screen(m))
@@ -96,7 +96,7 @@ func TestCurateControlLabelsRoleplayAndRetype(t *testing.T) {
 	ctx := context.Background()
 	f := newCurateFixture(t, 2, 2)
 	m := f.open(t, 120, 40)
-	items := m.curate().controlItems()
+	items := m.curate().control.list.rows
 	if len(items) != 2 || m.curate().mode != modeControl {
 		t.Fatalf("control sample %d items, mode %d", len(items), m.curate().mode)
 	}

@@ -11,7 +11,7 @@ import (
 )
 
 // Rolling a batch back from the Curate history: `u` asks the store what the
-// rollback would do (engine.PlanRollback, in a Cmd), the dialog says it by
+// rollback would do (curate.PlanRollback, in a Cmd), the dialog says it by
 // kind — "quarantine 141 memories" — and a large capture batch needs a
 // second, different key (Y) before anything is written.
 
@@ -21,12 +21,7 @@ type rollbackPlanMsg struct {
 }
 
 func (p curatePane) planRollback(batch string) (curatePane, tea.Cmd) {
-	st := p.c.deps.Store
-	if st == nil {
-		p.err = "no store: open the UI on a database"
-		return p, nil
-	}
-	ctx := p.c.ctx
+	ctx, st := p.c.ctx, p.c.deps.Store
 	p.status = "what would rolling back " + batch + " do…"
 	return p, func() tea.Msg {
 		plan, err := curate.PlanRollback(ctx, st, batch)

@@ -69,7 +69,7 @@ func TestCurateHistoryFollowsTheMemoriesTabAndGuardsARunRollback(t *testing.T) {
 
 	// Now the run: the dialog counts the effect, y opens the second
 	// confirmation, which neither y nor enter passes.
-	for i, b := range m.curate().batches {
+	for i, b := range m.curate().hist.batches() {
 		if b.Batch == run.Batch {
 			m.panes[2] = withHistCursor(m.curate(), i)
 		}
@@ -105,6 +105,6 @@ func TestCurateHistoryFollowsTheMemoriesTabAndGuardsARunRollback(t *testing.T) {
 }
 
 func withHistCursor(p curatePane, i int) curatePane {
-	p.histCur = i
+	p.hist.list = p.hist.list.moveTo(i)
 	return p
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -12,12 +13,13 @@ import (
 	"memtrace/curate"
 	"memtrace/engine"
 	"memtrace/internal/safetext"
+	"memtrace/internal/textable"
 )
 
 // The Curate tab's superseded queue (S): the supersession links made since
 // the curator last marked them reviewed — by the capture rule, the judge,
 // or by hand — each with who made it and in which batch. u undoes the
-// selected link (engine.Unsupersede: the older memory is current again, in
+// selected link (capture.Unsupersede: the older memory is current again, in
 // a curator batch of its own that the history lists); m marks every link
 // shown reviewed, so the queue starts empty until the next link. The mark
 // is the newest link's audit row id, kept in the settings: links are
@@ -102,23 +104,78 @@ func loadSupersededLinks(ctx context.Context, st engine.Store) (supersededLinks,
 	return out, nil
 }
 
-// visibleLinks are the links the filter lets through.
-func (p curatePane) visibleLinks() []supersededLink {
-	if p.matchLink == nil {
-		return p.links.Links
+// supersededView lists the links since the review mark, newest first,
+// with the selected link's two facts.
+type supersededView struct {
+	curateList[supersededLink]
+	links supersededLinks
+}
+
+func newSupersededView(c *common) supersededView {
+	return supersededView{curateList: newCurateList[supersededLink](c)}
+}
+
+func (v supersededView) setLinks(links supersededLinks) supersededView {
+	v.links, v.list = links, v.list.setRows(links.Links)
+	return v
+}
+
+func (v supersededView) header() string {
+	st := v.c.styles
+	return st.App.Title.Render(fmt.Sprintf("SUPERSEDED %d", len(v.links.Links))) +
+		st.App.Muted.Render(safetext.Truncate(fmt.Sprintf(" · links since the last review (%d in all) · u undoes one · m marks reviewed", v.links.All), max(10, v.width-14)))
+}
+
+// keyBindings are the view's keys, with the filter's and the list's.
+func (v supersededView) keyBindings(k curateKeys, filter, move []key.Binding) []key.Binding {
+	var out []key.Binding
+	n := len(v.list.rows)
+	if n > 0 {
+		out = []key.Binding{k.Unlink}
 	}
-	return supersededQuery().filter(p.links.Links, p.matchLink)
+	if len(v.links.Links) > 0 {
+		out = append(out, k.Reviewed)
+	}
+	out = append(append(out, filter...), listMoves(n, move...)...)
+	return append(out, k.Superseded, k.History, k.Reload)
+}
+
+func (v supersededView) View() string {
+	st := v.c.styles
+	cols := textable.Fill([]textable.Column{{Title: "OLD", Width: 6, Right: true}, {Title: "NEW", Width: 6, Right: true},
+		{Title: "BY", Width: 9}, {Title: "VALID TO", Width: 10}, {Title: "FORMER FACT → NEWER FACT"}}, v.width, 10)
+	empty := "no supersession links since the last review"
+	if v.list.filtered() {
+		empty = "no link matches the filter (esc clears it)"
+	}
+	out := v.list.table(st, cols, func(_ int, l supersededLink) ([]string, bool) {
+		return []string{fmt.Sprint(l.Old.ID), fmt.Sprint(l.NewID), l.Actor, l.Old.ValidTo.UTC().Format("2006-01-02"),
+			l.Old.Content + " → " + l.NewText}, false
+	}, empty)
+	var detail []string
+	if l, ok := v.list.current(); ok {
+		w := max(10, v.width-2)
+		detail = append(detail, st.Detail.Heading.Render(safetext.Truncate(fmt.Sprintf("── memory %d superseded by #%d · by %s in batch %s", l.Old.ID, l.NewID, l.Actor, l.Batch), v.width)))
+		for _, s := range wrapText("former: "+l.Old.Content, w, 2) {
+			detail = append(detail, "  "+s)
+		}
+		for _, s := range wrapText("newer:  "+l.NewText, w, 2) {
+			detail = append(detail, "  "+s)
+		}
+		detail = append(detail, st.Detail.Label.Render(fmt.Sprintf("valid to %s · recorded %s", l.Old.ValidTo.UTC().Format("2006-01-02"), l.Old.SupersededAt.UTC().Format("2006-01-02 15:04"))))
+		detail = append(detail, st.App.Muted.Render(fitHeader(v.width, []headerPart{part("u undo this link"),
+			{forms: []string{" (memory current again)", ""}, rank: 1}, part(" · m mark all reviewed"),
+			{forms: []string{" · link by hand: s in Memories", ""}}})))
+	}
+	return strings.Join(append(out, fill(detail, curateDetailLines)...), "\n")
 }
 
 func (p curatePane) supersededKey(msg tea.KeyPressMsg) (curatePane, tea.Cmd) {
 	k := p.keys
-	links := p.visibleLinks()
-	if p.navigate(msg) {
-		return p, nil
-	}
+	l, ok := p.sup.list.current()
 	switch {
-	case key.Matches(msg, k.Unlink) && p.supCur < len(links):
-		return p.unlink(links[p.supCur])
+	case key.Matches(msg, k.Unlink) && ok:
+		return p.unlink(l)
 	case key.Matches(msg, k.Reviewed):
 		return p.markReviewed()
 	}
@@ -130,9 +187,6 @@ func (p curatePane) unlink(l supersededLink) (curatePane, tea.Cmd) {
 	ctx, eng := p.c.ctx, p.c.deps.Engine
 	id, newer := l.Old.ID, l.NewID
 	return p.task(func() (string, error) {
-		if eng == nil {
-			return "", engine.Errorf(engine.EUNAVAIL, "unlinking needs the engine; use `memtrace supersede %d --unlink`", id)
-		}
 		_, batch, err := capture.Unsupersede(ctx, eng, id, engine.Actor{Name: curatorActor})
 		if err != nil {
 			return "", err
@@ -144,14 +198,14 @@ func (p curatePane) unlink(l supersededLink) (curatePane, tea.Cmd) {
 // markReviewed moves the review mark past every link shown.
 func (p curatePane) markReviewed() (curatePane, tea.Cmd) {
 	var mark int64
-	for _, l := range p.links.Links {
+	for _, l := range p.sup.links.Links {
 		mark = max(mark, l.AuditID)
 	}
-	if mark <= p.links.Reviewed {
+	if mark <= p.sup.links.Reviewed {
 		p.status = "no new links to mark reviewed"
 		return p, nil
 	}
-	n := len(p.links.Links)
+	n := len(p.sup.links.Links)
 	ctx, eng := p.c.ctx, p.c.deps.Engine
 	return p.task(func() (string, error) {
 		if err := curate.MarkSupersededReviewed(ctx, eng, mark); err != nil {
@@ -159,47 +213,4 @@ func (p curatePane) markReviewed() (curatePane, tea.Cmd) {
 		}
 		return fmt.Sprintf("marked %d link(s) reviewed: they leave this queue; the links stay (Memories shows them)", n), nil
 	})
-}
-
-func (p curatePane) supersededView() []string {
-	st := p.c.styles
-	links := p.visibleLinks()
-	cols := layoutColumns([]column{{Title: "OLD", Width: 6, Right: true}, {Title: "NEW", Width: 6, Right: true},
-		{Title: "BY", Width: 9}, {Title: "VALID TO", Width: 10}, {Title: "FORMER FACT → NEWER FACT"}}, p.width, 10)
-	out := append(p.filterLines(), st.Table.Header.Render(tableHeader(cols)))
-	from, to := p.window(p.supCur, p.supTop, len(links))
-	for i := from; i < to; i++ {
-		l := links[i]
-		row := tableRow(cols, []string{fmt.Sprint(l.Old.ID), fmt.Sprint(l.NewID), l.Actor, l.Old.ValidTo.UTC().Format("2006-01-02"),
-			l.Old.Content + " → " + l.NewText})
-		if i == p.supCur {
-			row = st.Table.Selected.Render(row)
-		}
-		out = append(out, row)
-	}
-	if len(links) == 0 {
-		msg := "no supersession links since the last review"
-		if p.filter.input.Value() != "" {
-			msg = "no link matches the filter (esc clears it)"
-		}
-		out = append(out, st.App.Muted.Render(msg))
-	}
-	out = fill(out, p.listRows()+1+len(p.filterLines()))
-	var detail []string
-	if p.supCur < len(links) {
-		l := links[p.supCur]
-		w := max(10, p.width-2)
-		detail = append(detail, st.Detail.Heading.Render(safetext.Truncate(fmt.Sprintf("── memory %d superseded by #%d · by %s in batch %s", l.Old.ID, l.NewID, l.Actor, l.Batch), p.width)))
-		for _, s := range wrapText("former: "+l.Old.Content, w, 2) {
-			detail = append(detail, "  "+s)
-		}
-		for _, s := range wrapText("newer:  "+l.NewText, w, 2) {
-			detail = append(detail, "  "+s)
-		}
-		detail = append(detail, st.Detail.Label.Render(fmt.Sprintf("valid to %s · recorded %s", l.Old.ValidTo.UTC().Format("2006-01-02"), l.Old.SupersededAt.UTC().Format("2006-01-02 15:04"))))
-		detail = append(detail, st.App.Muted.Render(fitHeader(p.width, []headerPart{part("u undo this link"),
-			{forms: []string{" (memory current again)", ""}, rank: 1}, part(" · m mark all reviewed"),
-			{forms: []string{" · link by hand: s in Memories", ""}}})))
-	}
-	return append(out, fill(detail, curateDetailLines)...)
 }

@@ -11,17 +11,13 @@ import (
 )
 
 // The Curate tab's tasks. Each runs in a tea.Cmd and answers with a
-// message for paneCurate; writes go through the engine when there is one
-// (its caches follow) and end with a reload.
+// message for paneCurate; writes go through the engine (its caches follow)
+// and end with a reload.
 
 const curateHistoryLimit = 50
 
 func (p curatePane) reload() (curatePane, tea.Cmd) {
 	st := p.c.deps.Store
-	if st == nil {
-		p.loadErr = "no store: open the UI on a database"
-		return p, nil
-	}
 	p.seq++
 	p.loading = true
 	seq, ctx := p.seq, p.c.ctx
@@ -58,10 +54,6 @@ func (p curatePane) reload() (curatePane, tea.Cmd) {
 
 // task runs fn as a write and reports what with its outcome.
 func (p curatePane) task(fn func() (string, error)) (curatePane, tea.Cmd) {
-	if p.c.deps.Store == nil {
-		p.err = "no store: open the UI on a database"
-		return p, nil
-	}
 	p.writes++
 	return p, func() tea.Msg {
 		what, err := fn()
@@ -70,7 +62,7 @@ func (p curatePane) task(fn func() (string, error)) (curatePane, tea.Cmd) {
 }
 
 func (p curatePane) decide(ids []int64, status string) (curatePane, tea.Cmd) {
-	ctx, w, now := p.c.ctx, p.c.writer(), p.c.now()
+	ctx, w, now := p.c.ctx, p.c.deps.Engine, p.c.now()
 	return p.task(func() (string, error) {
 		n, err := curate.DecideProposals(ctx, w, ids, status, curatorActor, now)
 		return fmt.Sprintf("%s %d proposal(s)", status, n), err
@@ -78,43 +70,35 @@ func (p curatePane) decide(ids []int64, status string) (curatePane, tea.Cmd) {
 }
 
 func (p curatePane) override(id int64, label string) (curatePane, tea.Cmd) {
-	ctx, w, now := p.c.ctx, p.c.writer(), p.c.now()
+	ctx, w, now := p.c.ctx, p.c.deps.Engine, p.c.now()
 	return p.task(func() (string, error) {
 		return fmt.Sprintf("proposal %d approved as %s", id, label), curate.OverrideProposal(ctx, w, id, label, curatorActor, now)
 	})
 }
 
 func (p curatePane) label(label string) (curatePane, tea.Cmd) {
-	items := p.controlItems()
-	if p.cursor >= len(items) {
+	pr, ok := p.control.list.current()
+	if !ok {
 		return p, nil
 	}
-	return p.labelID(items[p.cursor].ID, label)
+	return p.labelID(pr.ID, label)
 }
 
 func (p curatePane) labelID(id int64, label string) (curatePane, tea.Cmd) {
-	ctx, w := p.c.ctx, p.c.writer()
+	ctx, w := p.c.ctx, p.c.deps.Engine
 	// Move on to the next item at once; the label lands with the reload.
-	p.cursor = min(p.cursor+1, max(0, len(p.controlItems())-1))
+	p.control = p.control.next()
 	return p.task(func() (string, error) {
 		return fmt.Sprintf("proposal %d labelled %s", id, label), curate.LabelControl(ctx, w, id, label)
 	})
 }
 
-// apply applies every approved proposal in one batch. With the engine,
-// promotions are part of it (their HOT rules are embedded and indexed);
-// on a bare store an approved promotion makes the apply refuse, saying so.
+// apply applies every approved proposal in one batch, promotions included
+// (the engine embeds and indexes their HOT rules).
 func (p curatePane) apply() (curatePane, tea.Cmd) {
-	ctx, w, eng, now := p.c.ctx, p.c.writer(), p.c.deps.Engine, p.c.now
+	ctx, eng, now := p.c.ctx, p.c.deps.Engine, p.c.now
 	return p.task(func() (string, error) {
-		o := curate.ApplyOptions{Actor: curatorActor, Now: now}
-		var rep *curate.ApplyReport
-		var err error
-		if eng != nil {
-			rep, err = curate.ApplyApproved(ctx, eng, o)
-		} else {
-			rep, err = curate.ApplyApprovedStore(ctx, w, o)
-		}
+		rep, err := curate.ApplyApproved(ctx, eng, curate.ApplyOptions{Actor: curatorActor, Now: now})
 		if err != nil {
 			return "", err
 		}
@@ -129,12 +113,10 @@ func (p curatePane) rollback(batch string) (curatePane, tea.Cmd) {
 		if err != nil {
 			return "", err
 		}
-		if eng != nil {
-			// The rollback went around the engine: let it pick the restored
-			// rows up.
-			if err := eng.Refresh(ctx); err != nil {
-				return "", fmt.Errorf("rolled back %s, but the engine did not refresh (press R): %w", batch, err)
-			}
+		// The rollback went around the engine: let it pick the restored
+		// rows up.
+		if err := eng.Refresh(ctx); err != nil {
+			return "", fmt.Errorf("rolled back %s, but the engine did not refresh (press R): %w", batch, err)
 		}
 		if rep.Rejected > 0 && rep.Restored == 0 {
 			// A rejection: no memory changed; the proposals are open again.

@@ -107,7 +107,7 @@ func TestCurateEndToEnd(t *testing.T) {
 	if p.mode != modeControl {
 		t.Fatalf("the Curate tab opened in mode %d, want the control sample", p.mode)
 	}
-	items := p.controlItems()
+	items := p.control.list.rows
 	if len(items) != sample {
 		t.Fatalf("%d control items, want %d", len(items), sample)
 	}
@@ -137,10 +137,10 @@ func TestCurateEndToEnd(t *testing.T) {
 	agree, falseKeeps, injectionSampled := 0, 0, false
 	for i := range sample {
 		p := m.curate()
-		if p.cursor != i {
-			t.Fatalf("after %d labels the cursor is on %d", i, p.cursor)
+		if p.control.list.cursor != i {
+			t.Fatalf("after %d labels the cursor is on %d", i, p.control.list.cursor)
 		}
-		key := f.keys[p.controlItems()[i].MemoryID]
+		key := f.keys[p.control.list.rows[i].MemoryID]
 		j, c := f.judgeClass(key), f.curatorClass(key)
 		judgeN[j]++
 		curatorN[c]++
@@ -201,10 +201,10 @@ func TestCurateEndToEnd(t *testing.T) {
 	if m.curate().mode != modeQueue {
 		t.Fatal("c did not leave the control sample")
 	}
-	for curateKinds()[m.curate().kindIdx] != engine.ProposalKeep {
+	for curateKinds()[m.curate().queues.kindIdx] != engine.ProposalKeep {
 		m = drive(t, m, press("l"))
 	}
-	queue := m.curate().queue()
+	queue := m.curate().queues.list.rows
 	inject := -1
 	for i, pr := range queue {
 		if f.keys[pr.MemoryID] == "inject-1" {
@@ -238,11 +238,11 @@ func TestCurateEndToEnd(t *testing.T) {
 	}
 	m = drive(t, m, press("enter"))
 	// The quarantine queue: every false milestone, approved with A.
-	for curateKinds()[m.curate().kindIdx] != engine.ProposalQuarantine {
+	for curateKinds()[m.curate().queues.kindIdx] != engine.ProposalQuarantine {
 		m = drive(t, m, press("h"))
 	}
 	quarantine := total - len(f.demo.Genuine) - 1
-	if n := len(m.curate().queue()); n != quarantine {
+	if n := len(m.curate().queues.list.rows); n != quarantine {
 		t.Fatalf("quarantine queue has %d, want %d", n, quarantine)
 	}
 	m = drive(t, m, press("A"))
@@ -337,8 +337,8 @@ func TestCurateEndToEnd(t *testing.T) {
 	if view := screen(m); !strings.Contains(historyRow(view, batch), "applied") {
 		t.Fatalf("the history does not list %s as applied:\n%s", batch, view)
 	}
-	if m.curate().batches[m.curate().histCur].Batch != batch {
-		t.Fatalf("the history cursor is on %s", m.curate().batches[m.curate().histCur].Batch)
+	if m.curate().hist.batches()[m.curate().hist.list.cursor].Batch != batch {
+		t.Fatalf("the history cursor is on %s", m.curate().hist.batches()[m.curate().hist.list.cursor].Batch)
 	}
 	m = drive(t, m, press("u"))
 	if !dialogShows(m, fmt.Sprintf("Roll back batch %s by curator (2026-03-01 12:00)? This will make %d memories active again", batch, quarantine)) {
@@ -373,7 +373,7 @@ func TestCurateEndToEnd(t *testing.T) {
 		t.Errorf("status after the rollback: %q", st)
 	}
 	// A second rollback of the same batch is refused before it starts.
-	for m.curate().batches[m.curate().histCur].Batch != batch {
+	for m.curate().hist.batches()[m.curate().hist.list.cursor].Batch != batch {
 		m = drive(t, m, press("down"))
 	}
 	m = drive(t, m, press("u"))
@@ -396,15 +396,15 @@ func historyRow(view, batch string) string {
 // curator would, with y and e.
 func (f *curateFixture) labelControlByKeys(t *testing.T, m Model) Model {
 	t.Helper()
-	items := m.curate().controlItems()
+	items := m.curate().control.list.rows
 	for i := range items {
-		if f.curatorClass(f.keys[m.curate().controlItems()[i].MemoryID]) == "keep" {
+		if f.curatorClass(f.keys[m.curate().control.list.rows[i].MemoryID]) == "keep" {
 			m = drive(t, m, press("y"))
 		} else {
 			m = drive(t, m, press("e"))
 		}
 	}
-	if s := m.curate().stats; !s.Done() {
+	if s := m.curate().control.stats; !s.Done() {
 		t.Fatalf("control sample not done after labelling: %+v", s)
 	}
 	return m

@@ -132,14 +132,19 @@ func changes(tb testing.TB, s *recordingStore) []*engine.AuditEntry {
 	return out
 }
 
+// openEngine opens the engine over s on the test clock.
+func openEngine(tb testing.TB, s engine.Store) *engine.Engine {
+	tb.Helper()
+	eng, err := engine.Open(context.Background(), engine.Options{Store: s, Now: func() time.Time { return testNow }})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return eng
+}
+
 func newTestModel(t testing.TB, s engine.Store, w, h int) Model {
 	t.Helper()
-	now := func() time.Time { return testNow }
-	eng, err := engine.Open(context.Background(), engine.Options{Store: s, Now: now})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return startModel(t, Deps{Store: s, Engine: eng, Now: now, NoColor: true}, w, h)
+	return startModel(t, Deps{Engine: openEngine(t, s), Store: s, Now: func() time.Time { return testNow }, NoColor: true}, w, h)
 }
 
 func startModel(t testing.TB, deps Deps, w, h int) Model {

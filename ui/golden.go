@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"context"
 	"fmt"
 
 	"charm.land/bubbles/v2/key"
@@ -85,7 +84,7 @@ type goldenPane struct {
 	base       *golden.RunResult
 	run        *golden.RunResult
 	diff       *golden.RunDiff
-	rows       []goldenRow
+	probes     probeList // the probes the filter lets through, and the selected one's detail scroll
 	loading    bool
 	reloaded   string // the probe a reload was asked for (the Trace tab appended it)
 	notFound   bool   // the default set is absent: the user types a path
@@ -98,14 +97,7 @@ type goldenPane struct {
 	fx    *fixtureDB
 	ranOn string
 
-	running     bool
-	cancel      context.CancelFunc
-	seq         int
-	events      <-chan goldenProgressMsg
-	fixture     bool // the run is building its fixture
-	done, total int
-	bar         progress.Model
-	target      float64 // where the bar is heading: done/total
+	progress goldenProgress // the run in flight
 
 	confirmSave bool
 	saving      bool
@@ -114,10 +106,6 @@ type goldenPane struct {
 	filter filterBar
 	match  func(goldenRow) bool
 
-	cursor, top, detailTop int
-	// detailNeed is the most lines a probe's detail takes (recomputed when
-	// the rows or the width change): the list gets the rest of the height.
-	detailNeed    int
 	width, height int
 	status, err   string
 }
@@ -125,22 +113,11 @@ type goldenPane struct {
 func newGoldenPane(c *common) goldenPane {
 	in := textinput.New()
 	in.SetStyles(c.styles.Input)
-	p := goldenPane{c: c, keys: defaultGoldenKeys(), input: in, defaultSet: defaultGoldenSet,
-		filter: newFilterBar(c, goldenQuery().hint())}
-	p.bar = p.newBar()
+	k := defaultGoldenKeys()
+	p := goldenPane{c: c, keys: k, input: in, defaultSet: defaultGoldenSet,
+		filter: newFilterBar(c, goldenQuery().hint()), progress: newGoldenProgress(c), probes: newProbeList(c, k)}
 	return p
 }
-
-func (p goldenPane) newBar() progress.Model {
-	st := p.c.styles
-	b := progress.New(progress.WithColors(st.App.Title.GetForeground()), progress.WithFillCharacters('█', '░'))
-	b.EmptyColor = st.Table.Muted.GetForeground()
-	b.SetWidth(p.barWidth())
-	return b
-}
-
-// barWidth leaves room beside the bar for "  12/32 probes".
-func (p goldenPane) barWidth() int { return max(10, min(60, p.width-24)) }
 
 func (p goldenPane) ID() paneID    { return paneGolden }
 func (p goldenPane) Title() string { return "Golden" }
@@ -149,7 +126,7 @@ func (p goldenPane) Title() string { return "Golden" }
 func (p goldenPane) Typing() bool {
 	return p.input.Focused() || p.confirmSave || p.filter.input.Focused()
 }
-func (p goldenPane) Busy() bool { return p.running || p.loading || p.saving }
+func (p goldenPane) Busy() bool { return p.progress.running || p.loading || p.saving }
 
 func (p goldenPane) KeyBindings() []key.Binding {
 	k := p.keys
@@ -160,7 +137,7 @@ func (p goldenPane) KeyBindings() []key.Binding {
 		return []key.Binding{k.Yes, k.No}
 	case p.filter.input.Focused():
 		return []key.Binding{k.filter.Done, k.filter.Clear}
-	case p.running:
+	case p.progress.running:
 		return append([]key.Binding{k.Cancel, k.Trace}, k.list.bindings()...)
 	}
 	out := []key.Binding{k.Run, k.Trace, k.NextFail, k.PrevFail}
@@ -174,10 +151,10 @@ func (p goldenPane) KeyBindings() []key.Binding {
 	out = append(out, k.Save, k.Baseline, k.Open)
 	// J and K only while the detail has more lines than room, in the
 	// direction they can still scroll (the view clamps detailTop).
-	if r, ok := p.selected(); ok {
-		n := p.detailLines()
+	if r, ok := p.probes.selected(); ok {
+		n := p.probes.detailLines()
 		body := len(p.detailBody(r))
-		top := max(0, min(p.detailTop, body-(n-1)))
+		top := max(0, min(p.probes.detailTop, body-(n-1)))
 		if top < body-(n-1) {
 			out = append(out, k.DetailDown)
 		}
@@ -199,25 +176,10 @@ const goldenDetailMin = 6
 func (p goldenPane) SetSize(w, h int) pane {
 	p.width, p.height = w, h
 	p.input.SetWidth(max(10, w-12))
-	p.bar.SetWidth(p.barWidth())
-	p.detailNeed = p.measureDetail()
-	p.clampCursor()
+	p.progress = p.progress.SetWidth(w)
+	p.probes = p.probes.SetSize(w, h-goldenHeaderLines-1)
+	p.probes = p.probes.measured(p.measureDetail())
 	return p
-}
-
-// listRows is the probe list's height: every row when the detail keeps
-// what its longest probe needs, else what is left beside that (never less
-// than two fifths of the pane, nor the detail less than goldenDetailMin).
-func (p goldenPane) listRows() int {
-	avail := max(2, p.height-goldenHeaderLines-1)
-	need := max(goldenDetailMin, p.detailNeed)
-	rows := min(len(p.rows), avail-need)
-	rows = max(rows, min(len(p.rows), avail*2/5))
-	return max(1, min(rows, avail-goldenDetailMin))
-}
-
-func (p goldenPane) detailLines() int {
-	return max(1, p.height-goldenHeaderLines-1-p.listRows())
 }
 
 func (p goldenPane) Update(msg tea.Msg) (pane, tea.Cmd) {
@@ -230,8 +192,9 @@ func (p goldenPane) update(msg tea.Msg) (goldenPane, tea.Cmd) {
 	case restyleMsg:
 		p.input.SetStyles(p.c.styles.Input)
 		p.filter.input.SetStyles(p.c.styles.Input)
-		p.bar = p.newBar()
-		return p, p.aim(p.target)
+		var cmd tea.Cmd
+		p.progress, cmd = p.progress.Update(msg)
+		return p, cmd
 	case startMsg:
 		if p.set != nil || p.loading {
 			return p, nil
@@ -243,7 +206,7 @@ func (p goldenPane) update(msg tea.Msg) (goldenPane, tea.Cmd) {
 	case goldenReloadMsg:
 		// The Trace tab appended a probe to a set file: reload it when it
 		// is the one shown (a run in flight keeps its set; r reloads).
-		if msg.Path != p.setPath || p.running {
+		if msg.Path != p.setPath || p.progress.running {
 			return p, nil
 		}
 		p.loading = true
@@ -259,20 +222,6 @@ func (p goldenPane) update(msg tea.Msg) (goldenPane, tea.Cmd) {
 		p.status = fmt.Sprintf("baseline %s: %d/%d passed", msg.Path, msg.Run.Summary.Passed, msg.Run.Summary.Probes)
 		p.rebuild()
 		return p, nil
-	case goldenProgressMsg:
-		if msg.Seq != p.seq || !p.running {
-			return p, nil
-		}
-		if p.fixture && !msg.Fixture {
-			// The fixture is built: the bar starts over for the probes.
-			p.bar = p.newBar()
-		}
-		p.fixture, p.done, p.total = msg.Fixture, msg.Done, msg.Total
-		pct := 0.0
-		if msg.Total > 0 {
-			pct = float64(msg.Done) / float64(msg.Total)
-		}
-		return p, tea.Batch(p.aim(pct), waitGolden(p.events))
 	case goldenRunMsg:
 		return p.runFinished(msg)
 	case goldenSavedMsg:
@@ -285,56 +234,24 @@ func (p goldenPane) update(msg tea.Msg) (goldenPane, tea.Cmd) {
 		p.status = fmt.Sprintf("saved the run as the baseline %s (%d/%d passed); review it in code review", msg.Path, msg.Run.Summary.Passed, msg.Run.Summary.Probes)
 		p.rebuild()
 		return p, nil
-	case progress.FrameMsg:
+	case goldenProgressMsg, progress.FrameMsg:
 		var cmd tea.Cmd
-		p.bar, cmd = p.bar.Update(msg)
-		// A live frame (or a settled bar) picks up the latest target; a
-		// stale frame of a replaced animation does nothing.
-		if p.bar.Percent() != p.target && (cmd != nil || !p.bar.IsAnimating()) {
-			cmd = p.bar.SetPercent(p.target)
-		}
-		return p, p.frame(cmd)
+		p.progress, cmd = p.progress.Update(msg)
+		return p, cmd
 	case tea.KeyPressMsg:
 		return p.handleKey(msg)
 	case tea.MouseWheelMsg:
-		switch msg.Mouse().Button {
-		case tea.MouseWheelUp:
-			p.move(-3)
-		case tea.MouseWheelDown:
-			p.move(3)
-		}
+		p.probes = p.probes.Update(msg)
 		return p, nil
 	case tea.MouseClickMsg:
-		if y := msg.Mouse().Y - goldenHeaderLines; y >= 0 && y < p.listRows() && p.top+y < len(p.rows) {
-			p.moveTo(p.top + y)
-		}
+		msg.Y -= goldenHeaderLines
+		p.probes = p.probes.Update(msg)
 		return p, nil
 	}
 	if p.filter.input.Focused() {
 		return p, updateFocused(&p.filter.input, msg)
 	}
 	return p, updateFocused(&p.input, msg)
-}
-
-// aim points the progress bar at pct. Probes finish faster than the bar's
-// frames, and every SetPercent restarts its animation, so while it is moving
-// the next frame picks up the new target instead.
-func (p *goldenPane) aim(pct float64) tea.Cmd {
-	p.target = pct
-	if p.bar.IsAnimating() {
-		return nil
-	}
-	return p.frame(p.bar.SetPercent(pct))
-}
-
-// frame routes the progress bar's animation frames back to this pane even
-// when another tab is active (the root sends bare messages to the active
-// pane only).
-func (p goldenPane) frame(cmd tea.Cmd) tea.Cmd {
-	if cmd == nil {
-		return nil
-	}
-	return func() tea.Msg { return send(paneGolden, cmd()) }
 }
 
 func (p goldenPane) setLoaded(msg goldenSetMsg) goldenPane {
@@ -356,7 +273,7 @@ func (p goldenPane) setLoaded(msg goldenSetMsg) goldenPane {
 	p.c.goldenSet = msg.Path
 	p.quarantine = msg.Quarantine
 	p.basePath, p.base = msg.BasePath, msg.Base
-	p.cursor, p.top, p.detailTop, p.err = 0, 0, 0, ""
+	p.probes, p.err = p.probes.reset(), ""
 	switch {
 	case msg.BaseErr != nil:
 		p.err = "baseline: " + engine.ErrorMessage(msg.BaseErr)
@@ -370,9 +287,9 @@ func (p goldenPane) setLoaded(msg goldenSetMsg) goldenPane {
 	}
 	p.rebuild()
 	if p.reloaded != "" {
-		for i, r := range p.rows {
+		for i, r := range p.probes.rows {
 			if r.ID == p.reloaded {
-				p.moveTo(i)
+				p.probes.moveTo(i)
 			}
 		}
 		p.reloaded = ""
@@ -381,14 +298,10 @@ func (p goldenPane) setLoaded(msg goldenSetMsg) goldenPane {
 }
 
 func (p goldenPane) runFinished(msg goldenRunMsg) (goldenPane, tea.Cmd) {
-	if msg.Seq != p.seq {
+	if msg.Seq != p.progress.seq {
 		return p, nil
 	}
-	p.running, p.fixture = false, false
-	if p.cancel != nil {
-		p.cancel()
-		p.cancel = nil
-	}
+	p.progress = p.progress.finish()
 	var closeOld tea.Cmd
 	if msg.Err == nil {
 		// The new run's fixture replaces the last one (closed off the UI's
@@ -400,7 +313,7 @@ func (p goldenPane) runFinished(msg goldenRunMsg) (goldenPane, tea.Cmd) {
 	}
 	if msg.Err != nil {
 		if msg.Cancelled {
-			p.status = fmt.Sprintf("run cancelled after %d of %d probes; the last complete run is still shown", p.done, p.total)
+			p.status = fmt.Sprintf("run cancelled after %d of %d probes; the last complete run is still shown", p.progress.done, p.progress.total)
 			p.err = ""
 		} else {
 			p.err = "run: " + engine.ErrorMessage(msg.Err)
@@ -413,7 +326,8 @@ func (p goldenPane) runFinished(msg goldenRunMsg) (goldenPane, tea.Cmd) {
 		p.status += fmt.Sprintf(" · %d failed: n goes to the next", f)
 	}
 	p.rebuild()
-	return p, tea.Batch(p.aim(1), closeOld)
+	full := p.progress.aim(1)
+	return p, tea.Batch(full, closeOld)
 }
 
 // baselineTarget is the file `b` offers and `S` writes: the chosen
@@ -430,7 +344,7 @@ func (p goldenPane) baselineTarget() string {
 
 func (p goldenPane) askSave() goldenPane {
 	switch {
-	case p.running:
+	case p.progress.running:
 		p.status = "a run is in progress: wait for it, then save"
 		return p
 	case p.run == nil:
@@ -454,35 +368,4 @@ func (p goldenPane) saveQuestion() string {
 		q += "."
 	}
 	return q + " y/n"
-}
-
-func (p *goldenPane) move(d int) {
-	p.moveTo(p.cursor + d)
-}
-
-func (p *goldenPane) moveTo(i int) {
-	if i != p.cursor {
-		p.detailTop = 0
-	}
-	p.cursor = i
-	p.clampCursor()
-}
-
-func (p *goldenPane) clampCursor() {
-	p.cursor = max(0, min(p.cursor, len(p.rows)-1))
-	rows := p.listRows()
-	if p.cursor < p.top {
-		p.top = p.cursor
-	}
-	if p.cursor >= p.top+rows {
-		p.top = p.cursor - rows + 1
-	}
-	p.top = max(0, min(p.top, len(p.rows)-rows))
-}
-
-func (p goldenPane) selected() (goldenRow, bool) {
-	if p.cursor < 0 || p.cursor >= len(p.rows) {
-		return goldenRow{}, false
-	}
-	return p.rows[p.cursor], true
 }

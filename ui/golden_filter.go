@@ -46,7 +46,7 @@ func (p goldenPane) filterKey(msg tea.KeyPressMsg) (goldenPane, tea.Cmd) {
 // refilter parses the filter and rebuilds the rows with it.
 func (p *goldenPane) refilter() {
 	p.match, p.filter.problem = goldenQuery().parse(p.filter.input.Value())
-	p.cursor, p.top, p.detailTop = 0, 0, 0
+	p.probes = p.probes.reset()
 	p.rebuild()
 }
 

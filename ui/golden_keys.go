@@ -51,15 +51,13 @@ func (p goldenPane) handleKey(msg tea.KeyPressMsg) (goldenPane, tea.Cmd) {
 		return p, nil
 	}
 	switch {
-	case p.running && key.Matches(msg, k.Cancel):
-		if p.cancel != nil {
-			p.cancel()
-		}
+	case p.progress.running && key.Matches(msg, k.Cancel):
+		p.progress.stop()
 		p.status = "cancelling the run…"
 		return p, nil
 	case key.Matches(msg, k.filter.Filter):
 		return p, p.filter.input.Focus()
-	case !p.running && key.Matches(msg, k.filter.ClearSet) && p.filter.clear():
+	case !p.progress.running && key.Matches(msg, k.filter.ClearSet) && p.filter.clear():
 		p.refilter()
 		return p, nil
 	case key.Matches(msg, k.Run):
@@ -77,7 +75,7 @@ func (p goldenPane) handleKey(msg tea.KeyPressMsg) (goldenPane, tea.Cmd) {
 	case key.Matches(msg, k.Save):
 		return p.askSave(), nil
 	case key.Matches(msg, k.Baseline), key.Matches(msg, k.Open):
-		if p.running {
+		if p.progress.running {
 			p.status = "a run is in progress: esc cancels it first"
 			return p, nil
 		}
@@ -90,25 +88,8 @@ func (p goldenPane) handleKey(msg tea.KeyPressMsg) (goldenPane, tea.Cmd) {
 		p.input.SetValue(value)
 		p.input.CursorEnd()
 		return p, p.input.Focus()
-	case key.Matches(msg, k.DetailDown):
-		p.detailTop++
-		return p, nil
-	case key.Matches(msg, k.DetailUp):
-		p.detailTop = max(0, p.detailTop-1)
-		return p, nil
-	case key.Matches(msg, k.list.Up):
-		p.move(-1)
-	case key.Matches(msg, k.list.Down):
-		p.move(1)
-	case key.Matches(msg, k.list.PageUp):
-		p.move(-p.listRows())
-	case key.Matches(msg, k.list.PageDown):
-		p.move(p.listRows())
-	case key.Matches(msg, k.list.Top):
-		p.moveTo(0)
-	case key.Matches(msg, k.list.Bottom):
-		p.moveTo(len(p.rows) - 1)
 	}
+	p.probes = p.probes.Update(msg)
 	return p, nil
 }
 
@@ -127,16 +108,14 @@ func (r goldenRow) failing() bool {
 }
 
 // nextFailure moves to the next failing probe in direction dir (1 down,
-// -1 up), wrapping around; the status says when there is none.
+// -1 up), wrapping around; the status says which it is, or that there is
+// none.
 func (p *goldenPane) nextFailure(dir int) {
-	n := len(p.rows)
-	for step := 1; step <= n; step++ {
-		i := ((p.cursor+dir*step)%n + n) % n
-		if p.rows[i].failing() {
-			p.moveTo(i)
-			p.status = fmt.Sprintf("failure %d of %d: %s", p.failureRank(i), p.failureCount(), p.rows[i].ID)
-			return
-		}
+	var found bool
+	if p.probes, found = p.probes.nextFailure(dir); found {
+		r, _ := p.probes.selected()
+		p.status = fmt.Sprintf("failure %d of %d: %s", p.probes.failureRank(), p.probes.failureCount(), r.ID)
+		return
 	}
 	switch {
 	case p.run == nil && p.base == nil:
@@ -144,26 +123,6 @@ func (p *goldenPane) nextFailure(dir int) {
 	default:
 		p.status = "no failing probe"
 	}
-}
-
-func (p goldenPane) failureCount() int {
-	n := 0
-	for _, r := range p.rows {
-		if r.failing() {
-			n++
-		}
-	}
-	return n
-}
-
-func (p goldenPane) failureRank(i int) int {
-	n := 0
-	for j := 0; j <= i && j < len(p.rows); j++ {
-		if p.rows[j].failing() {
-			n++
-		}
-	}
-	return n
 }
 
 // toggleOpenDB switches what r runs the set on: its fixture (a fresh
@@ -175,11 +134,8 @@ func (p goldenPane) toggleOpenDB() goldenPane {
 	case p.set.Fixture == "":
 		p.status = "this set has no fixture: it always runs on the open database"
 		return p
-	case p.running:
+	case p.progress.running:
 		p.status = "a run is in progress: esc cancels it first"
-		return p
-	case !p.onOpenDB && p.c.deps.Engine == nil:
-		p.err = "no database is open: start memtrace with --db PATH to run the set on it"
 		return p
 	}
 	p.onOpenDB = !p.onOpenDB

@@ -5,25 +5,12 @@ import "memtrace/golden"
 // rebuild recomputes the diff and the rows after the set, the baseline or
 // the run changed, keeping the cursor on the same probe.
 func (p *goldenPane) rebuild() {
-	selected := ""
-	if p.cursor < len(p.rows) {
-		selected = p.rows[p.cursor].ID
-	}
 	p.diff = nil
 	if p.base != nil && p.run != nil {
 		p.diff = golden.Diff(p.base, p.run)
 	}
-	p.rows = goldenRows(p.set, p.base, p.run, p.diff)
-	if p.match != nil {
-		p.rows = goldenQuery().filter(p.rows, p.match)
-	}
-	for i, r := range p.rows {
-		if r.ID == selected {
-			p.cursor = i
-		}
-	}
-	p.detailNeed = p.measureDetail()
-	p.clampCursor()
+	p.probes = p.probes.setRows(filterRows(goldenRows(p.set, p.base, p.run, p.diff), p.match))
+	p.probes = p.probes.measured(p.measureDetail())
 }
 
 // goldenRows lists the run's probes in order (then baseline probes the run

@@ -68,7 +68,7 @@ func loadBaseline(path string) tea.Cmd {
 // context. The fixture database stays open after the run (the probes'
 // traces recall from it) until a newer run replaces it.
 func (p goldenPane) startRun() (goldenPane, tea.Cmd) {
-	if p.running {
+	if p.progress.running {
 		return p, nil
 	}
 	set := p.set
@@ -78,22 +78,15 @@ func (p goldenPane) startRun() (goldenPane, tea.Cmd) {
 	}
 	open, eng := p.c.deps.OpenStore, p.c.deps.Engine
 	useFixture := set.Fixture != "" && !p.onOpenDB
-	switch {
-	case useFixture && open == nil:
+	if useFixture && open == nil {
 		p.err = fmt.Sprintf("set %s builds a fixture database, and this UI was started without a database opener; run `memtrace golden run %s`", set.Name, p.setPath)
-		return p, nil
-	case !useFixture && eng == nil:
-		p.err = fmt.Sprintf("set %s runs against the open database, and none is open; start memtrace with --db PATH", set.Name)
 		return p, nil
 	}
 	ctx, cancel := context.WithCancel(p.c.ctx)
-	p.seq++
-	seq := p.seq
 	events := make(chan goldenProgressMsg, 16)
-	p.running, p.cancel, p.events = true, cancel, events
-	p.fixture, p.done, p.total = useFixture, 0, len(set.Probes)
+	var seq int
+	p.progress, seq = p.progress.start(cancel, events, useFixture, len(set.Probes))
 	p.err, p.status = "", ""
-	p.bar = p.newBar()
 	now, res, ranOn := p.c.now, p.c.res, p.runsOn()
 	run := func() tea.Msg {
 		defer close(events)
@@ -143,7 +136,8 @@ func (p goldenPane) startRun() (goldenPane, tea.Cmd) {
 		return send(paneGolden, goldenRunMsg{Seq: seq, Run: out, Err: err, Cancelled: err != nil && ctx.Err() != nil,
 			Elapsed: time.Since(start), Fx: fx, RanOn: ranOn})
 	}
-	return p, tea.Batch(run, waitGolden(events), p.aim(0))
+	empty := p.progress.aim(0)
+	return p, tea.Batch(run, waitGolden(events), empty)
 }
 
 // waitGolden delivers the next progress message of a run; the pane issues
@@ -196,7 +190,7 @@ func (p goldenPane) probeQuery(r goldenRow) engine.Query {
 // probe's query on the open database, labelled as not the probe's run
 // when the set has a fixture.
 func (p goldenPane) openTrace() (goldenPane, tea.Cmd) {
-	r, ok := p.selected()
+	r, ok := p.probes.selected()
 	if !ok {
 		return p, nil
 	}

@@ -19,6 +19,7 @@ import (
 	"memtrace/engine"
 	gold "memtrace/golden"
 	"memtrace/internal/safetext"
+	"memtrace/internal/testdata/storetest"
 	"memtrace/store"
 )
 
@@ -53,7 +54,10 @@ type goldenHarness struct {
 func newGoldenHarness(t *testing.T, defaultSet string, w, h int) *goldenHarness {
 	t.Helper()
 	styles := NewStyles(true, true)
+	db := storetest.MustOpen(t)
 	c := &common{ctx: context.Background(), styles: &styles, res: &resources{}, deps: Deps{
+		Engine:    openEngine(t, db),
+		Store:     db,
 		OpenStore: goldenOpenStore,
 		Now:       func() time.Time { return time.Date(2026, 7, 1, 0, 0, 0, 0, time.UTC) },
 		NoColor:   true,
@@ -143,7 +147,7 @@ func (g *goldenHarness) until(what string, cond func(p goldenPane) bool) {
 					g.got["run"]++
 				}
 				g.send(msg.Msg)
-				if g.p.running {
+				if g.p.progress.running {
 					g.views = append(g.views, g.view())
 				}
 			case OpenTraceMsg:
@@ -170,10 +174,10 @@ func (g *goldenHarness) loaded() {
 func (g *goldenHarness) runAll() {
 	g.t.Helper()
 	g.keys("r")
-	if !g.p.running || !g.p.Busy() {
+	if !g.p.progress.running || !g.p.Busy() {
 		g.t.Fatal("r did not start a run")
 	}
-	g.until("the run", func(p goldenPane) bool { return !p.running })
+	g.until("the run", func(p goldenPane) bool { return !p.progress.running })
 	if g.p.err != "" {
 		g.t.Fatalf("run failed: %s", g.p.err)
 	}
@@ -183,8 +187,8 @@ func (g *goldenHarness) runAll() {
 func (g *goldenHarness) moveTo(id string) goldenRow {
 	g.t.Helper()
 	g.keys("g")
-	for range g.p.rows {
-		if r, _ := g.p.selected(); r.ID == id {
+	for range g.p.probes.rows {
+		if r, _ := g.p.probes.selected(); r.ID == id {
 			return r
 		}
 		g.keys("j")
@@ -197,7 +201,7 @@ func TestGoldenRunAllOnDemo(t *testing.T) {
 	g := newGoldenHarness(t, demoSet, 140, 40)
 	g.loaded()
 	n := demoProbes(t)
-	if got := len(g.p.rows); got != n {
+	if got := len(g.p.probes.rows); got != n {
 		t.Fatalf("%d rows before the run, want the set's %d probes", got, n)
 	}
 	if g.p.base == nil || g.p.basePath != demoBaseline {
@@ -234,8 +238,8 @@ func TestGoldenRunAllOnDemo(t *testing.T) {
 	}
 	// The bar's frames come back to the pane (in envelopes) until it shows
 	// the finished run.
-	g.until("the bar to settle", func(p goldenPane) bool { return !p.bar.IsAnimating() })
-	if bar := ansi.Strip(g.p.bar.View()); !strings.Contains(bar, "100%") || strings.Contains(bar, "░") {
+	g.until("the bar to settle", func(p goldenPane) bool { return !p.progress.bar.IsAnimating() })
+	if bar := ansi.Strip(g.p.progress.bar.View()); !strings.Contains(bar, "100%") || strings.Contains(bar, "░") {
 		t.Errorf("bar after the run: %q", bar)
 	}
 
@@ -247,7 +251,7 @@ func TestGoldenRunAllOnDemo(t *testing.T) {
 	}
 	// The list takes the height the detail does not need: more than the
 	// two fifths it had.
-	if n := g.p.listRows(); n <= (40-goldenHeaderLines-1)*2/5 {
+	if n := g.p.probes.listRows(); n <= (40-goldenHeaderLines-1)*2/5 {
 		t.Errorf("the probe list has %d rows of 40 lines", n)
 	}
 	lines := strings.Split(v, "\n")
@@ -256,7 +260,7 @@ func TestGoldenRunAllOnDemo(t *testing.T) {
 	}
 	// Korean queries align: every probe row is exactly the pane's width
 	// in cells, and the Korean greeting is on screen.
-	rows := lines[goldenHeaderLines : goldenHeaderLines+g.p.listRows()]
+	rows := lines[goldenHeaderLines : goldenHeaderLines+g.p.probes.listRows()]
 	for _, l := range rows {
 		if w := safetext.Width(l); w != 140 {
 			t.Errorf("row is %d cells, want 140: %q", w, l)
@@ -461,12 +465,12 @@ func TestGoldenCancelAndTypedSet(t *testing.T) {
 	g.typeText(demoSet)
 	g.keys("enter")
 	g.loaded()
-	if g.p.setPath != demoSet || len(g.p.rows) != demoProbes(t) {
-		t.Fatalf("typed set %q: %d rows", g.p.setPath, len(g.p.rows))
+	if g.p.setPath != demoSet || len(g.p.probes.rows) != demoProbes(t) {
+		t.Fatalf("typed set %q: %d rows", g.p.setPath, len(g.p.probes.rows))
 	}
 
 	g.keys("r", "esc")
-	g.until("the cancelled run", func(p goldenPane) bool { return !p.running })
+	g.until("the cancelled run", func(p goldenPane) bool { return !p.progress.running })
 	if g.p.run != nil || g.p.err != "" || !strings.Contains(g.p.status, "run cancelled") {
 		t.Fatalf("esc: run %v, error %q, status %q", g.p.run != nil, g.p.err, g.p.status)
 	}

@@ -97,7 +97,7 @@ func TestGoldenFailingProbeOpensItsOwnTrace(t *testing.T) {
 	}
 
 	g.keys("g", "n")
-	r, _ := g.p.selected()
+	r, _ := g.p.probes.selected()
 	if r.ID != "health-morning-medication" || !strings.Contains(g.p.status, "failure 1 of 1") {
 		t.Fatalf("n went to %s (status %q), want the failing probe", r.ID, g.p.status)
 	}
@@ -268,7 +268,7 @@ func TestTraceBecomesProbe(t *testing.T) {
 	}
 	g.send(reload.Msg)
 	g.loaded()
-	if r, _ := g.p.selected(); r.ID != "medication-from-trace" || r.Probe == nil {
+	if r, _ := g.p.probes.selected(); r.ID != "medication-from-trace" || r.Probe == nil {
 		t.Fatalf("the reloaded set is not on the new probe: %+v", r)
 	}
 	pr := g.p.set.Probes[len(g.p.set.Probes)-1]

@@ -14,11 +14,9 @@ import (
 
 func (p goldenPane) View() string {
 	lines := p.headerLines()
-	cols := p.columns()
-	lines = append(lines, p.c.styles.Table.Header.Render(tableHeader(cols)))
-	lines = append(lines, p.listLines(cols)...)
+	lines = append(lines, p.probes.View())
 	status := p.statusLines()
-	lines = append(lines, p.detailView(p.detailLines()-len(status)+1)...)
+	lines = append(lines, p.detailView(p.probes.detailLines()-len(status)+1)...)
 	lines = append(lines, status...)
 	return strings.Join(lines, "\n")
 }
@@ -61,12 +59,8 @@ func (p goldenPane) headerLines() []string {
 
 	var third string
 	switch {
-	case p.running && p.fixture && p.total > 0:
-		third = p.bar.View() + fmt.Sprintf("  building the fixture: %d/%d messages captured", p.done, p.total)
-	case p.running && p.fixture:
-		third = p.bar.View() + "  building the fixture database…"
-	case p.running:
-		third = p.bar.View() + fmt.Sprintf("  %d/%d probes", p.done, p.total)
+	case p.progress.running:
+		third = p.progress.View()
 	case p.diff != nil:
 		third = p.verdictLine()
 	case p.run == nil && p.base != nil:
@@ -173,16 +167,6 @@ func (p goldenPane) verdictLine() string {
 	return st.Status.Active.Render(p.line(text))
 }
 
-func (p goldenPane) columns() []column {
-	return layoutColumns([]column{
-		{Title: "RESULT", Width: 7},
-		{Title: "Δ", Width: 9},
-		{Title: "PROBE", Width: min(34, max(12, p.width/4))},
-		{Title: "SURV", Width: 4, Right: true},
-		{Title: "QUERY"},
-	}, p.width, 8)
-}
-
 // verdict is the RESULT cell: this run's, else the baseline's in brackets.
 func (r goldenRow) verdict() string {
 	switch {
@@ -227,38 +211,6 @@ func (r goldenRow) delta() string {
 	return strings.Join(parts, " ")
 }
 
-func (p goldenPane) listLines(cols []column) []string {
-	st := p.c.styles
-	n := p.listRows()
-	out := make([]string, 0, n)
-	for i := p.top; i < p.top+n; i++ {
-		if i >= len(p.rows) {
-			out = append(out, strings.Repeat(" ", p.width))
-			continue
-		}
-		r := p.rows[i]
-		surv := ""
-		if r.Result != nil {
-			surv = strconv.Itoa(len(r.Result.Survivors))
-		}
-		row := tableRow(cols, []string{r.verdict(), r.delta(), r.ID, surv, r.Query})
-		switch {
-		case i == p.cursor:
-			row = st.Table.Selected.Render(row)
-		case r.Result != nil && !r.Result.Pass, r.Change != nil && (r.Change.Change == golden.ChangeBroke || r.Change.Change == golden.ChangeMissing):
-			row = st.App.Error.Render(row)
-		case r.Change != nil:
-			row = st.Status.Quarantined.Render(row)
-		case r.Result == nil:
-			row = st.Table.Muted.Render(row)
-		default:
-			row = st.Table.Row.Render(row)
-		}
-		out = append(out, row)
-	}
-	return out
-}
-
 // detailView is the selected probe: its query and recall parameters, its
 // failures, the survivors that entered or left against the baseline (by
 // key), the metrics, and this run's survivors. J/K scroll it.
@@ -267,7 +219,7 @@ func (p goldenPane) detailView(n int) []string {
 	if n <= 0 {
 		return nil
 	}
-	r, ok := p.selected()
+	r, ok := p.probes.selected()
 	if !ok {
 		return fill([]string{st.Detail.Heading.Render("probe")}, n)
 	}
@@ -279,7 +231,7 @@ func (p goldenPane) detailView(n int) []string {
 		}
 	}
 	body := p.detailBody(r)
-	top := max(0, min(p.detailTop, len(body)-(n-1)))
+	top := max(0, min(p.probes.detailTop, len(body)-(n-1)))
 	if top > 0 {
 		head += fmt.Sprintf(" · lines %d+ (K up)", top+1)
 	}
@@ -371,7 +323,7 @@ func (p goldenPane) detailBody(r goldenRow) []string {
 // heading: what the list leaves the detail when there is room.
 func (p goldenPane) measureDetail() int {
 	need := 0
-	for _, r := range p.rows {
+	for _, r := range p.probes.rows {
 		need = max(need, len(p.detailBody(r))+1)
 	}
 	return need
@@ -450,7 +402,7 @@ func (p goldenPane) statusLines() []string {
 	if !p.confirmSave {
 		return append(p.filterLines(), p.statusLine())
 	}
-	lines := wrapText(p.saveQuestion(), max(10, p.width), min(3, p.detailLines()))
+	lines := wrapText(p.saveQuestion(), max(10, p.width), min(3, p.probes.detailLines()))
 	for i, l := range lines {
 		lines[i] = p.c.styles.App.Error.Render(l)
 	}

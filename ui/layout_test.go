@@ -187,36 +187,36 @@ func TestCurateListKeys(t *testing.T) {
 	best, bestLen := 0, 0
 	for range curateKinds() {
 		c = get()
-		if n := len(c.queue()); n > bestLen {
-			best, bestLen = c.kindIdx, n
+		if n := len(c.queues.list.rows); n > bestLen {
+			best, bestLen = c.queues.kindIdx, n
 		}
 		m = drive(t, m, press("right"))
 	}
-	for get().kindIdx != best {
+	for get().queues.kindIdx != best {
 		m = drive(t, m, press("right"))
 	}
 	if bestLen < 3 {
 		t.Skipf("no Curate queue with 3 rows in the demo (longest %d)", bestLen)
 	}
 	m = drive(t, m, press("G"))
-	if c = get(); c.cursor != bestLen-1 {
-		t.Errorf("G: cursor %d, want %d", c.cursor, bestLen-1)
+	if c = get(); c.queues.list.cursor != bestLen-1 {
+		t.Errorf("G: cursor %d, want %d", c.queues.list.cursor, bestLen-1)
 	}
 	m = drive(t, m, press("g"))
-	if c = get(); c.cursor != 0 {
-		t.Errorf("g: cursor %d, want 0", c.cursor)
+	if c = get(); c.queues.list.cursor != 0 {
+		t.Errorf("g: cursor %d, want 0", c.queues.list.cursor)
 	}
 	m = drive(t, m, tea.KeyPressMsg{Code: tea.KeyPgDown})
-	if c = get(); c.cursor != min(bestLen-1, c.listRows()) {
-		t.Errorf("pgdn: cursor %d, want %d", c.cursor, min(bestLen-1, c.listRows()))
+	if c = get(); c.queues.list.cursor != min(bestLen-1, c.queues.list.height) {
+		t.Errorf("pgdn: cursor %d, want %d", c.queues.list.cursor, min(bestLen-1, c.queues.list.height))
 	}
 	m = drive(t, m, tea.KeyPressMsg{Code: tea.KeyEnd})
-	if c = get(); c.cursor != bestLen-1 {
-		t.Errorf("end: cursor %d", c.cursor)
+	if c = get(); c.queues.list.cursor != bestLen-1 {
+		t.Errorf("end: cursor %d", c.queues.list.cursor)
 	}
 	m = drive(t, m, tea.KeyPressMsg{Code: tea.KeyHome}, press(" "))
-	if c = get(); len(c.selected) != 1 || c.cursor != 1 {
-		t.Errorf("space: %d selected, cursor %d; want 1 selected and the cursor on row 2", len(c.selected), c.cursor)
+	if c = get(); len(c.queues.selected) != 1 || c.queues.list.cursor != 1 {
+		t.Errorf("space: %d selected, cursor %d; want 1 selected and the cursor on row 2", len(c.queues.selected), c.queues.list.cursor)
 	}
 	m = drive(t, m, press("?"))
 	if s := screen(m); !strings.Contains(s, "select & move down") {

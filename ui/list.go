@@ -1,176 +1,172 @@
 package ui
 
 import (
-	"fmt"
-	"strings"
-
-	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
+
+	"memtrace/internal/textable"
 )
 
-// rowList is the cursor and scroll of a list that holds all its rows (the
-// Curate queues and batch history, the superseded links): the same keys as
-// the paged lists (listMove), a click selects the row under the pointer, the
-// wheel scrolls three rows a notch and drags the cursor along.
-type rowList struct {
+// rowList is a list that holds all its rows (the Curate views): the rows
+// its filter lets through, the cursor and the scroll over them, and how
+// many rows the screen shows. It moves with the same keys as the paged
+// lists (listMove); a click selects the row under the pointer, the wheel
+// scrolls three rows a notch and drags the cursor along. The scroll stays
+// as it was left until the list moves: a move, a click or a draw fits it
+// to the cursor.
+type rowList[T any] struct {
+	keys        listKeys
+	all, rows   []T          // every row; the rows the filter lets through
+	match       func(T) bool // the filter (nil: every row)
 	cursor, top int
+	height      int // rows on screen
 }
 
-// clamp keeps the cursor on one of n rows and visible in a window of rows.
-func (l *rowList) clamp(n, rows int) {
-	rows = max(1, rows)
+func newRowList[T any](k listKeys) rowList[T] { return rowList[T]{keys: k, height: 1} }
+
+// SetSize sets how many rows the screen shows.
+func (l rowList[T]) SetSize(height int) rowList[T] {
+	l.height = max(1, height)
+	return l
+}
+
+// setRows replaces the rows; the cursor stays (clampCursor fits it).
+func (l rowList[T]) setRows(all []T) rowList[T] {
+	l.all = all
+	l.rows = filterRows(all, l.match)
+	return l
+}
+
+// filterBy sets the filter (nil: none).
+func (l rowList[T]) filterBy(match func(T) bool) rowList[T] {
+	l.match = match
+	l.rows = filterRows(l.all, match)
+	return l
+}
+
+// filtered reports whether a filter is set.
+func (l rowList[T]) filtered() bool { return l.match != nil }
+
+// reset puts the cursor and the scroll back on the first row.
+func (l rowList[T]) reset() rowList[T] {
+	l.cursor, l.top = 0, 0
+	return l
+}
+
+// moveTo puts the cursor on row i; the scroll follows when the list draws.
+func (l rowList[T]) moveTo(i int) rowList[T] {
+	l.cursor = i
+	return l
+}
+
+// clampCursor keeps the cursor on a row after the rows changed.
+func (l rowList[T]) clampCursor() rowList[T] {
+	l.cursor = max(0, min(l.cursor, len(l.rows)-1))
+	return l
+}
+
+// current is the row under the cursor, if there is one.
+func (l rowList[T]) current() (T, bool) {
+	if l.cursor < len(l.rows) {
+		return l.rows[l.cursor], true
+	}
+	var none T
+	return none, false
+}
+
+// Update moves the list for a list key, a click (msg.Y is the row of the
+// window: 0 is the first row shown) or the wheel, and reports whether msg
+// was one of them.
+func (l rowList[T]) Update(msg tea.Msg) (rowList[T], bool) {
+	n := len(l.rows)
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		c, ok := listMove(l.keys, msg, l.cursor, n, l.height)
+		if ok {
+			l.cursor = c
+			l.clamp()
+		}
+		return l, ok
+	case tea.MouseClickMsg:
+		c := l
+		c.clamp()
+		y := msg.Mouse().Y
+		if msg.Mouse().Button != tea.MouseLeft || y < 0 || y >= c.height || c.top+y >= n {
+			return l, false
+		}
+		c.cursor = c.top + y
+		c.clamp()
+		return c, true
+	case tea.MouseWheelMsg:
+		// Any wheel event fits the scroll to the cursor first.
+		l.clamp()
+		d := 0
+		switch msg.Mouse().Button {
+		case tea.MouseWheelUp:
+			d = -3
+		case tea.MouseWheelDown:
+			d = 3
+		default:
+			return l, false
+		}
+		l.top = max(0, min(l.top+d, n-l.height))
+		l.cursor = max(l.top, min(l.cursor, l.top+l.height-1))
+		l.clamp()
+		return l, true
+	}
+	return l, false
+}
+
+// clamp keeps the cursor on a row and in the window.
+func (l *rowList[T]) clamp() {
+	n := len(l.rows)
 	l.cursor = max(0, min(l.cursor, n-1))
 	if l.cursor < l.top {
 		l.top = l.cursor
 	}
-	if l.cursor >= l.top+rows {
-		l.top = l.cursor - rows + 1
+	if l.cursor >= l.top+l.height {
+		l.top = l.cursor - l.height + 1
 	}
-	l.top = max(0, min(l.top, n-rows))
-}
-
-// navigate moves for a list key and reports whether msg was one.
-func (l *rowList) navigate(k listKeys, msg tea.KeyPressMsg, n, rows int) bool {
-	c, ok := listMove(k, msg, l.cursor, n, rows)
-	if ok {
-		l.cursor = c
-		l.clamp(n, rows)
-	}
-	return ok
-}
-
-// click selects row y of the window (0 is the first row shown) and
-// reports whether a row was there.
-func (l *rowList) click(msg tea.MouseClickMsg, y, n, rows int) bool {
-	if msg.Mouse().Button != tea.MouseLeft || y < 0 || y >= rows || l.top+y >= n {
-		return false
-	}
-	l.cursor = l.top + y
-	l.clamp(n, rows)
-	return true
-}
-
-// wheel scrolls the window, keeping the cursor on screen.
-func (l *rowList) wheel(msg tea.MouseWheelMsg, n, rows int) {
-	d := 0
-	switch msg.Mouse().Button {
-	case tea.MouseWheelUp:
-		d = -3
-	case tea.MouseWheelDown:
-		d = 3
-	default:
-		return
-	}
-	l.top = max(0, min(l.top+d, n-rows))
-	l.cursor = max(l.top, min(l.cursor, l.top+rows-1))
-	l.clamp(n, rows)
+	l.top = max(0, min(l.top, n-l.height))
 }
 
 // window is the range [from, to) of rows shown.
-func (l rowList) window(n, rows int) (int, int) {
+func (l rowList[T]) window() (int, int) {
+	l.clamp()
+	n := len(l.rows)
 	from := max(0, min(l.top, n-1))
-	return from, min(n, from+max(1, rows))
+	return from, min(n, from+l.height)
 }
 
 // rangeFrom is the rows from anchor to the cursor, in order.
-func (l rowList) rangeFrom(anchor int) (int, int) {
+func (l rowList[T]) rangeFrom(anchor int) (int, int) {
 	return min(anchor, l.cursor), max(anchor, l.cursor)
 }
 
-// filterField is one field:value word a list's filter knows. Values are
-// the values it accepts (nil: any non-empty value, e.g. an actor name);
-// Match reports whether a row has the value.
-type filterField[T any] struct {
-	Name   string
-	Values []string
-	Match  func(row T, value string) bool
+// table draws the list under cols: the column header, the rows shown (the
+// cursor's selected; cells gives a row's cells and whether it is an alert,
+// drawn as an error), else empty when there are no rows; height+1 lines.
+func (l rowList[T]) table(st *Styles, cols []textable.Column, cells func(i int, row T) ([]string, bool), empty string) []string {
+	out := []string{st.Table.Header.Render(textable.Header(cols))}
+	from, to := l.window()
+	for i := from; i < to; i++ {
+		cs, alert := cells(i, l.rows[i])
+		row := textable.Row(cols, cs)
+		switch {
+		case i == l.cursor:
+			row = st.Table.Selected.Render(row)
+		case alert:
+			row = st.App.Error.Render(row)
+		}
+		out = append(out, row)
+	}
+	if len(l.rows) == 0 && empty != "" {
+		out = append(out, st.App.Muted.Render(empty))
+	}
+	return fill(out, l.height+1)
 }
 
-// rowQuery is a list's filter grammar: "status:pending 충주 사과" —
-// field:value words select by field, the other words are a
-// case-insensitive substring of the row's text (as in the Memories filter).
-type rowQuery[T any] struct {
-	Fields []filterField[T]
-	Text   func(row T) string
-}
-
-// parse reads s into a predicate and says what it could not use: an
-// unknown field ("stat:") or a value the field cannot have. Such a word is
-// left out of the filter and reported, instead of matching nothing.
-func (q rowQuery[T]) parse(s string) (func(T) bool, string) {
-	type want struct {
-		f     filterField[T]
-		value string
-	}
-	var wants []want
-	var words, problems []string
-	for _, w := range strings.Fields(s) {
-		name, value, ok := strings.Cut(w, ":")
-		if !ok || !isFieldName(name) {
-			words = append(words, strings.ToLower(w))
-			continue
-		}
-		f, known := q.field(name)
-		if !known {
-			problems = append(problems, fmt.Sprintf("unknown field %s: use %s", name, q.fieldNames()))
-			continue
-		}
-		value = strings.ToLower(strings.TrimSpace(value))
-		if value == "" {
-			problems = append(problems, fmt.Sprintf("%s: needs a value", f.Name))
-			continue
-		}
-		if f.Values != nil && !contains(f.Values, value) {
-			problems = append(problems, fmt.Sprintf("unknown %s %s: use %s", f.Name, value, strings.Join(f.Values, ", ")))
-			continue
-		}
-		wants = append(wants, want{f, value})
-	}
-	phrase := strings.Join(words, " ")
-	match := func(row T) bool {
-		for _, w := range wants {
-			if !w.f.Match(row, w.value) {
-				return false
-			}
-		}
-		return phrase == "" || strings.Contains(strings.ToLower(q.Text(row)), phrase)
-	}
-	return match, strings.Join(problems, " · ")
-}
-
-func (q rowQuery[T]) field(name string) (filterField[T], bool) {
-	for _, f := range q.Fields {
-		if strings.EqualFold(f.Name, name) {
-			return f, true
-		}
-	}
-	return filterField[T]{}, false
-}
-
-func (q rowQuery[T]) fieldNames() string {
-	names := make([]string, len(q.Fields))
-	for i, f := range q.Fields {
-		names[i] = f.Name
-	}
-	return strings.Join(names, ", ")
-}
-
-// hint is the filter bar's placeholder: the fields with an example value.
-func (q rowQuery[T]) hint() string {
-	parts := make([]string, 0, len(q.Fields)+1)
-	for _, f := range q.Fields {
-		v := "…"
-		if len(f.Values) > 0 {
-			v = f.Values[0]
-		}
-		parts = append(parts, f.Name+":"+v)
-	}
-	return strings.Join(append(parts, "text…"), " ")
-}
-
-// filter keeps the rows of rows that match.
-func (q rowQuery[T]) filter(rows []T, match func(T) bool) []T {
+// filterRows keeps the rows that match (all of them when match is nil).
+func filterRows[T any](rows []T, match func(T) bool) []T {
 	if match == nil {
 		return rows
 	}
@@ -181,84 +177,4 @@ func (q rowQuery[T]) filter(rows []T, match func(T) bool) []T {
 		}
 	}
 	return out
-}
-
-func contains(list []string, v string) bool {
-	for _, s := range list {
-		if s == v {
-			return true
-		}
-	}
-	return false
-}
-
-// filterBar is the "/" filter of a list that holds its rows: typing
-// filters at once (the rows are in memory), enter keeps the filter, esc
-// clears it — in the bar and, outside it, when a filter is set.
-type filterBar struct {
-	input   textinput.Model
-	problem string // what the filter could not use, shown inline
-}
-
-func newFilterBar(c *common, placeholder string) filterBar {
-	return filterBar{input: newTextInput(c, "/ ", placeholder)}
-}
-
-// filterKeys are the keys of a list filter, for the footer.
-type filterKeys struct {
-	Filter, Done, Clear, ClearSet key.Binding
-}
-
-func defaultFilterKeys() filterKeys {
-	return filterKeys{
-		Filter:   key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
-		Done:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep filter")),
-		Clear:    key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
-		ClearSet: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
-	}
-}
-
-// active: the bar has the keys or a filter is set; the list shows the bar.
-func (f filterBar) active() bool { return f.input.Focused() || f.input.Value() != "" }
-
-// key handles a key while the bar has the focus: enter leaves it with the
-// filter kept, esc clears it and leaves; other keys edit. It reports
-// whether the filter text changed.
-func (f *filterBar) key(msg tea.KeyPressMsg) (bool, tea.Cmd) {
-	switch msg.String() {
-	case "enter":
-		f.input.Blur()
-		return false, nil
-	case "esc":
-		changed := f.input.Value() != ""
-		f.input.SetValue("")
-		f.input.Blur()
-		f.problem = ""
-		return changed, nil
-	}
-	before := f.input.Value()
-	var cmd tea.Cmd
-	f.input, cmd = f.input.Update(msg)
-	return f.input.Value() != before, cmd
-}
-
-// clear empties a set filter (esc outside the bar) and reports whether
-// there was one.
-func (f *filterBar) clear() bool {
-	if f.input.Value() == "" {
-		return false
-	}
-	f.input.SetValue("")
-	f.problem = ""
-	return true
-}
-
-// view is the bar's line: the input, then what it could not use.
-func (f filterBar) view(c *common, width int) string {
-	st := c.styles
-	line := f.input.View()
-	if f.problem != "" {
-		line = f.input.View() + "  " + st.App.Error.Render(f.problem)
-	}
-	return clipLines(line, max(1, width))
 }

@@ -358,10 +358,6 @@ func (p memoriesPane) fetchIfNeeded() (memoriesPane, tea.Cmd) {
 }
 
 func (p memoriesPane) fetch(off int) (memoriesPane, tea.Cmd) {
-	if p.c.deps.Store == nil {
-		p.err = "no store: open the UI on a database"
-		return p, nil
-	}
 	f := p.filter
 	ctx, store := p.c.ctx, p.c.deps.Store
 	return p, p.list.fetchCmd(paneMemories, off, func(limit, offset int) ([]*engine.Memory, int, error) {

@@ -153,7 +153,7 @@ func BenchmarkMemoriesView100k(b *testing.B) {
 // what these benchmarks measure.
 func memoriesOnly(b *testing.B, s engine.Store, w, h int) Model {
 	b.Helper()
-	m := newModel(context.Background(), Deps{Store: s, Now: func() time.Time { return testNow }, NoColor: true})
+	m := newModel(context.Background(), Deps{Engine: openEngine(b, s), Store: s, Now: func() time.Time { return testNow }, NoColor: true})
 	m = drive(b, m, tea.WindowSizeMsg{Width: w, Height: h})
 	i := m.paneIndex(paneMemories)
 	var cmd tea.Cmd

@@ -73,12 +73,6 @@ func supersessionChain(eng *engine.Engine, m engine.Memory) []chainMember {
 func (p memoriesPane) chainView(m *engine.Memory) []string {
 	st := p.c.styles
 	eng := p.c.deps.Engine
-	if eng == nil {
-		if m.SupersededBy == 0 {
-			return nil
-		}
-		return []string{st.Detail.Label.Render(safetext.Truncate(fmt.Sprintf("chain  → superseded by #%d: until %s, recorded %s", m.SupersededBy, day(m.ValidTo), day(m.SupersededAt)), p.width))}
-	}
 	// The cached copy carries the links as the engine sees them.
 	cm, ok := eng.Memory(m.ID)
 	if !ok {

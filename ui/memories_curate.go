@@ -39,12 +39,7 @@ func (p memoriesPane) curate(name string, action func(ctx context.Context, e *en
 	if len(ids) == 0 {
 		return p, nil
 	}
-	eng := p.c.deps.Engine
-	if eng == nil {
-		p.err = "no engine: open the UI on a database"
-		return p, nil
-	}
-	ctx := p.c.ctx
+	ctx, eng := p.c.ctx, p.c.deps.Engine
 	p.writes++
 	p.status = fmt.Sprintf("%s %s…", name, idsText(ids))
 	return p, func() tea.Msg {
@@ -103,14 +98,10 @@ func (p memoriesPane) undo() (memoriesPane, tea.Cmd) {
 		if err != nil {
 			return send(paneMemories, undoneMsg{Batch: batch, Err: err})
 		}
-		n := rep.Restored
-		var refreshErr error
-		if eng != nil {
-			// The rollback went around the engine: let it pick the
-			// restored rows up.
-			refreshErr = eng.Refresh(ctx)
-		}
-		return send(paneMemories, undoneMsg{Batch: batch, Restored: n, RefreshErr: refreshErr})
+		// The rollback went around the engine: let it pick the restored
+		// rows up.
+		refreshErr := eng.Refresh(ctx)
+		return send(paneMemories, undoneMsg{Batch: batch, Restored: rep.Restored, RefreshErr: refreshErr})
 	}
 }
 

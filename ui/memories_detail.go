@@ -7,6 +7,7 @@ import (
 
 	"memtrace/engine"
 	"memtrace/internal/safetext"
+	"memtrace/internal/textable"
 )
 
 // detailView draws every field of the selected memory, its content and its
@@ -84,15 +85,15 @@ func (p memoriesPane) detailRest(m *engine.Memory, lines []string, n int) []stri
 	case len(p.audit) == 0:
 		lines = append(lines, st.App.Muted.Render("  no audit rows"))
 	default:
-		cols := layoutColumns([]column{
+		cols := textable.Fill([]textable.Column{
 			{Title: "AT", Width: 16}, {Title: "ACTOR", Width: 10}, {Title: "ACTION", Width: 12},
 			{Title: "BATCH", Width: 24}, {Title: "CHANGE"},
 		}, p.width, 10)
-		lines = append(lines, st.Table.Header.Render(tableHeader(cols)))
+		lines = append(lines, st.Table.Header.Render(textable.Header(cols)))
 		// Newest first: what the curator just did is on top.
 		for i := len(p.audit) - 1; i >= 0; i-- {
 			a := p.audit[i]
-			lines = append(lines, tableRow(cols, []string{
+			lines = append(lines, textable.Row(cols, []string{
 				a.At.UTC().Format("2006-01-02 15:04"), a.Actor, a.Action, a.Batch, auditChange(a),
 			}))
 		}
@@ -113,10 +114,7 @@ func (p memoriesPane) decayView(m *engine.Memory, avail int) []string {
 	if avail < 2 {
 		return nil
 	}
-	cfg := engine.DefaultConfig()
-	if p.c.deps.Engine != nil {
-		cfg = p.c.deps.Engine.Config()
-	}
+	cfg := p.c.deps.Engine.Config()
 	cols := max(10, p.width-2-decayLabelWidth)
 	plot := newDecayPlot(*m, p.c.now(), cols, cfg)
 	lines := plot.render(p.c.styles, max(2, min(6, budget-2)))

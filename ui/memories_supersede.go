@@ -18,8 +18,8 @@ import (
 // (or filters) to the other memory and presses enter; a confirmation names
 // which is the former fact and which the newer one (the older by creation
 // time first; w swaps them) and enter links them through the engine
-// (engine.Supersede: audited, a curator batch of its own, u undoes it). s
-// on a memory that is superseded offers to unlink it (engine.Unsupersede).
+// (capture.Supersede: audited, a curator batch of its own, u undoes it). s
+// on a memory that is superseded offers to unlink it (capture.Unsupersede).
 
 type supersedeKeys struct {
 	Supersede, Choose, CancelLink, Swap, Yes, No key.Binding
@@ -115,10 +115,6 @@ func (p memoriesPane) writeSupersede(d supersedeDialog) (memoriesPane, tea.Cmd) 
 	action, id := "supersede", d.older.ID
 	if d.newer == nil {
 		action = "unsupersede"
-	}
-	if eng == nil {
-		p.err = fmt.Sprintf("%s needs the engine; use `memtrace supersede %d …`", action, id)
-		return p, nil
 	}
 	ctx := p.c.ctx
 	p.writes++

@@ -6,13 +6,14 @@ import (
 
 	"memtrace/engine"
 	"memtrace/internal/safetext"
+	"memtrace/internal/textable"
 )
 
 // The Memories tab's view: the list's columns and cells, the frame and the status line.
 
 // memoryColumns are the list's columns at width w.
-func memoryColumns(w int) []column {
-	return layoutColumns([]column{
+func memoryColumns(w int) []textable.Column {
+	return textable.Fill([]textable.Column{
 		{Title: "ID", Width: 6, Right: true},
 		{Title: "KEY", Width: 12},
 		{Title: "TYPE", Width: 14},
@@ -40,7 +41,7 @@ func (p memoriesPane) View() string {
 	} else {
 		lines = append(lines, st.Filter.Label.Render("/ filter: status:… type:… kind:… tier:… text"))
 	}
-	lines = append(lines, st.Table.Header.Render(tableHeader(cols)))
+	lines = append(lines, st.Table.Header.Render(textable.Header(cols)))
 	for i := p.list.top; i < p.list.top+p.list.visible; i++ {
 		if i >= p.list.total {
 			lines = append(lines, "")
@@ -48,12 +49,12 @@ func (p memoriesPane) View() string {
 		}
 		m, ok := p.list.row(i)
 		if !ok {
-			lines = append(lines, st.Table.Muted.Render(tableRow(cols, []string{fmt.Sprint("#", i+1), "loading…"})))
+			lines = append(lines, st.Table.Muted.Render(textable.Row(cols, []string{fmt.Sprint("#", i+1), "loading…"})))
 			continue
 		}
 		cells := memoryCells(m)
 		cells[0] = p.idCell(i, m)
-		row := tableRow(cols, cells)
+		row := textable.Row(cols, cells)
 		if i == p.list.cursor {
 			lines = append(lines, st.Table.Selected.Render(row))
 		} else {

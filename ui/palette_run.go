@@ -96,11 +96,7 @@ func runMemory(m Model, arg string) (Model, tea.Cmd, error) {
 		k := arg
 		return m, func() tea.Msg { return OpenMemoryMsg{Key: k} }, nil
 	}
-	store := m.c.deps.Store
-	if store == nil {
-		return m, nil, errors.New("no store: open the UI on a database")
-	}
-	ctx := m.c.ctx
+	ctx, store := m.c.ctx, m.c.deps.Store
 	return m, func() tea.Msg {
 		mem, err := store.GetMemory(ctx, id)
 		switch {
@@ -119,7 +115,7 @@ func completeBatch(m Model, _ string) []paletteCandidate {
 		return nil
 	}
 	var out []paletteCandidate
-	for _, b := range cp.batches { // newest first, as the history lists them
+	for _, b := range cp.hist.batches() { // newest first, as the history lists them
 		out = append(out, paletteCandidate{Text: b.Batch, Help: fmt.Sprintf("%s · %s · %d rows", b.At.UTC().Format("2006-01-02 15:04"), b.Actor, b.Rows)})
 	}
 	return out
@@ -134,8 +130,9 @@ func runBatch(m Model, arg string) (Model, tea.Cmd, error) {
 	if arg == "" {
 		return m, nil, errors.New("batch needs a batch id: :batch <tab> lists them")
 	}
-	names := make([]string, len(cp.batches))
-	for j, b := range cp.batches {
+	batches := cp.hist.batches()
+	names := make([]string, len(batches))
+	for j, b := range batches {
 		names[j] = strings.ToLower(b.Batch)
 	}
 	j, err := pickName(names, arg)
@@ -149,7 +146,7 @@ func runBatch(m Model, arg string) (Model, tea.Cmd, error) {
 		return m, nil, fmt.Errorf("batch: no batch %q in the history: :batch <tab> lists them", arg)
 	}
 	cp = cp.enterMode(modeHistory)
-	cp.histCur = j
+	cp.hist.list = cp.hist.list.moveTo(j)
 	m.panes[i], m.active = cp, i
 	return m, nil, nil
 }
@@ -204,7 +201,7 @@ func runQueue(m Model, arg string) (Model, tea.Cmd, error) {
 	}
 	cp := m.panes[i].(curatePane)
 	cp = cp.enterMode(modeQueue)
-	cp.kindIdx, cp.cursor = j, 0
+	cp.queues = cp.queues.setKind(j)
 	m.panes[i], m.active = cp, i
 	return m, nil, nil
 }

@@ -158,8 +158,8 @@ func TestPaletteCompletesFromTheTabs(t *testing.T) {
 	}
 	m = drive(t, m, press("tab"), press("enter"))
 	cp := m.curate()
-	if activeTitle(m) != "Curate" || cp.mode != modeHistory || cp.batches[cp.histCur].Batch != batch {
-		t.Fatalf(":batch %s: tab %s, mode %v, cursor on %v", batch, activeTitle(m), cp.mode, cp.batches[cp.histCur].Batch)
+	if activeTitle(m) != "Curate" || cp.mode != modeHistory || cp.hist.batches()[cp.hist.list.cursor].Batch != batch {
+		t.Fatalf(":batch %s: tab %s, mode %v, cursor on %v", batch, activeTitle(m), cp.mode, cp.hist.batches()[cp.hist.list.cursor].Batch)
 	}
 	if !strings.Contains(screen(m), batch) {
 		t.Errorf("the history does not show %s:\n%s", batch, screen(m))

@@ -134,10 +134,7 @@ type tracePane struct {
 	seq     int
 	loading bool
 
-	picker        bool
-	stored        []*engine.StoredTrace
-	storedCursor  int
-	storedLoading bool
+	picker tracePicker // the stored traces (o)
 
 	width, height int
 	err           string
@@ -148,7 +145,8 @@ type tracePane struct {
 func newTracePane(c *common) tracePane {
 	q := newTextInput(c, "query › ", "what would the agent recall? e.g. 충주 사과")
 	at := newTextInput(c, "at › ", "+45d, -2h, +1w, 2027-01-01 or 2027-01-01T09:00:00Z")
-	return tracePane{c: c, keys: defaultTraceKeys(), query: q, atInput: at, stage: len(engine.StageNames) - 1}
+	k := defaultTraceKeys()
+	return tracePane{c: c, keys: k, query: q, atInput: at, stage: len(engine.StageNames) - 1, picker: newTracePicker(c, k)}
 }
 
 func (p tracePane) ID() paneID    { return paneTrace }
@@ -156,7 +154,7 @@ func (p tracePane) Title() string { return "Trace" }
 func (p tracePane) Typing() bool {
 	return p.query.Focused() || p.atInput.Focused() || (p.mark != nil && p.mark.writing)
 }
-func (p tracePane) Busy() bool { return p.loading || p.storedLoading }
+func (p tracePane) Busy() bool { return p.loading || p.picker.loading }
 
 func (p tracePane) KeyBindings() []key.Binding {
 	k := p.keys
@@ -165,16 +163,8 @@ func (p tracePane) KeyBindings() []key.Binding {
 		return []key.Binding{k.Run, k.Leave, editorKey()}
 	case p.atInput.Focused():
 		return []key.Binding{withHelp(k.Run, "enter", "set time"), k.Leave}
-	case p.picker:
-		// Only what acts on the list as it is (it may be empty).
-		out := []key.Binding{k.Cancel}
-		if len(p.stored) > 0 {
-			out = append([]key.Binding{k.Pick}, out...)
-		}
-		if len(p.stored) > 1 {
-			out = append(out, k.list.Up, k.list.Down)
-		}
-		return out
+	case p.picker.open:
+		return p.picker.keyBindings()
 	case p.mark != nil:
 		return p.markBindings()
 	case p.itemOpen && p.trace != nil:
@@ -255,7 +245,7 @@ func (p tracePane) update(msg tea.Msg) (tracePane, tea.Cmd) {
 		if !msg.Query.At.IsZero() {
 			p.override = overrideAt(msg.Query.At, p.c.now())
 		}
-		p.origin, p.fx, p.source, p.mark, p.picker = msg.Origin, msg.Fixture, "", nil, false
+		p.origin, p.fx, p.source, p.mark, p.picker.open = msg.Origin, msg.Fixture, "", nil, false
 		if msg.Trace != nil {
 			return p.openGiven(msg.Trace, msg.Focus), nil
 		}
@@ -283,14 +273,10 @@ func (p tracePane) update(msg tea.Msg) (tracePane, tea.Cmd) {
 	case editedMsg:
 		return p.edited(msg)
 	case storedTracesMsg:
-		p.storedLoading = false
+		p.picker = p.picker.loaded(msg)
 		if msg.Err != nil {
-			p.picker = false
 			p.err = "stored traces: " + engine.ErrorMessage(msg.Err)
-			return p, nil
 		}
-		p.stored = msg.Traces
-		p.storedCursor = 0
 		return p, nil
 	case tea.KeyPressMsg:
 		return p.handleKey(msg)

@@ -10,6 +10,7 @@ import (
 
 	"memtrace/engine"
 	"memtrace/internal/safetext"
+	"memtrace/internal/textable"
 	"memtrace/recall"
 )
 
@@ -35,10 +36,10 @@ func (p tracePane) itemsView(n int) []string {
 		return append(out, st.App.Muted.Render(msg))
 	}
 	cols := traceItemColumns(rw)
-	out = append(out, st.Table.Header.Render(tableHeader(cols)))
+	out = append(out, st.Table.Header.Render(textable.Header(cols)))
 	for i := p.itemTop; i < len(s.Items) && len(out) < n; i++ {
 		it := s.Items[i]
-		row := tableRow(cols, []string{itemMark(it), fmt.Sprint(it.ID), it.Key, itemType(it), it.Text})
+		row := textable.Row(cols, []string{itemMark(it), fmt.Sprint(it.ID), it.Key, itemType(it), it.Text})
 		selected := i == p.item && p.focus == focusItems
 		switch {
 		case selected:
@@ -72,8 +73,8 @@ func (p tracePane) itemsView(n int) []string {
 
 // traceItemColumns are the item table's columns in rw cells: the mark, the
 // id, the key, the type (with the channel) and the text, which takes the rest.
-func traceItemColumns(rw int) []column {
-	return layoutColumns([]column{{Title: "", Width: 1}, {Title: "ID", Width: 5, Right: true}, {Title: "KEY", Width: 8},
+func traceItemColumns(rw int) []textable.Column {
+	return textable.Fill([]textable.Column{{Title: "", Width: 1}, {Title: "ID", Width: 5, Right: true}, {Title: "KEY", Width: 8},
 		{Title: "TYPE", Width: 10}, {Title: "TEXT"}}, rw, 10)
 }
 

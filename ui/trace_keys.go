@@ -56,8 +56,12 @@ func (p tracePane) handleKey(msg tea.KeyPressMsg) (tracePane, tea.Cmd) {
 		p.atInput, cmd = p.atInput.Update(msg)
 		return p, cmd
 	}
-	if p.picker {
-		return p.handlePickerKey(msg)
+	if p.picker.open {
+		var picked *engine.StoredTrace
+		if p.picker, picked = p.picker.Update(msg); picked != nil {
+			return p.openStored(picked)
+		}
+		return p, nil
 	}
 	if p.mark != nil {
 		return p.handleMarkKey(msg)

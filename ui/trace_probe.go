@@ -17,6 +17,7 @@ import (
 	"memtrace/engine"
 	"memtrace/golden"
 	"memtrace/internal/safetext"
+	"memtrace/internal/textable"
 )
 
 type markKeys struct {
@@ -296,8 +297,8 @@ func (p tracePane) markView(n int) []string {
 		right, wrong, len(m.marks)-right-wrong, p.trace.Query, p.trace.At.UTC().Format("2006-01-02 15:04 UTC")), rw, 2) {
 		out = append(out, st.App.Muted.Render(l))
 	}
-	cols := layoutColumns([]column{{Title: "MARK", Width: 7}, {Title: "SELECTOR", Width: 14}, {Title: "TEXT"}}, rw, 10)
-	out = append(out, st.Table.Header.Render(tableHeader(cols)))
+	cols := textable.Fill([]textable.Column{{Title: "MARK", Width: 7}, {Title: "SELECTOR", Width: 14}, {Title: "TEXT"}}, rw, 10)
+	out = append(out, st.Table.Header.Render(textable.Header(cols)))
 	rows := max(1, n-len(out))
 	top := max(0, min(m.cursor-rows+1, len(m.marks)-rows))
 	if m.cursor < top {
@@ -313,7 +314,7 @@ func (p tracePane) markView(n int) []string {
 		case markWrong:
 			mark = "✗ wrong"
 		}
-		row := tableRow(cols, []string{mark, sel.String(), s.Text})
+		row := textable.Row(cols, []string{mark, sel.String(), s.Text})
 		switch {
 		case i == m.cursor:
 			row = st.Table.Selected.Render(row)

@@ -67,11 +67,7 @@ func recallBoth(ctx context.Context, eng *engine.Engine, q engine.Query, now tim
 
 func (p tracePane) openPicker() (tracePane, tea.Cmd) {
 	store := p.c.deps.Store
-	if store == nil {
-		p.err = "no store: open the UI on a database to list stored traces"
-		return p, nil
-	}
-	p.picker, p.storedLoading, p.stored = true, true, nil
+	p.picker = p.picker.opening()
 	ctx := p.c.ctx
 	return p, func() tea.Msg {
 		ts, err := store.FindTraces(ctx, storedTraceLimit)
@@ -79,38 +75,24 @@ func (p tracePane) openPicker() (tracePane, tea.Cmd) {
 	}
 }
 
-func (p tracePane) handlePickerKey(msg tea.KeyPressMsg) (tracePane, tea.Cmd) {
-	k := p.keys
-	switch {
-	case key.Matches(msg, k.Cancel):
-		p.picker = false
-	case key.Matches(msg, k.list.Up):
-		p.storedCursor = max(0, p.storedCursor-1)
-	case key.Matches(msg, k.list.Down):
-		p.storedCursor = max(0, min(len(p.stored)-1, p.storedCursor+1))
-	case key.Matches(msg, k.Pick):
-		if p.storedCursor >= len(p.stored) {
-			return p, nil
-		}
-		st := p.stored[p.storedCursor]
-		var tr engine.Trace
-		if err := json.Unmarshal(st.Trace, &tr); err != nil {
-			p.err = fmt.Sprintf("stored trace %d cannot be read: %v", st.ID, err)
-			return p, nil
-		}
-		p.picker = false
-		p.err = ""
-		p.trace, p.cmp, p.split = &tr, nil, false
-		p.origin, p.fx, p.mark = nil, nil, nil
-		p.source = fmt.Sprintf("stored trace #%d · %s · %s", st.ID, st.Source, st.CreatedAt.UTC().Format("2006-01-02 15:04"))
-		// Stepping the time from here re-runs the same query live (read-only).
-		p.q = engine.Query{Text: tr.Query, Session: tr.Session, Project: tr.Project, K: tr.K, Budget: tr.Budget}
-		p.query.SetValue(tr.Query)
-		p.override = timeOverride{custom: tr.At.UTC()}
-		p.item, p.itemTop = 0, 0
-		return p.clampItems(), nil
+// openStored shows a stored trace the picker chose.
+func (p tracePane) openStored(st *engine.StoredTrace) (tracePane, tea.Cmd) {
+	var tr engine.Trace
+	if err := json.Unmarshal(st.Trace, &tr); err != nil {
+		p.err = fmt.Sprintf("stored trace %d cannot be read: %v", st.ID, err)
+		return p, nil
 	}
-	return p, nil
+	p.picker.open = false
+	p.err = ""
+	p.trace, p.cmp, p.split = &tr, nil, false
+	p.origin, p.fx, p.mark = nil, nil, nil
+	p.source = fmt.Sprintf("stored trace #%d · %s · %s", st.ID, st.Source, st.CreatedAt.UTC().Format("2006-01-02 15:04"))
+	// Stepping the time from here re-runs the same query live (read-only).
+	p.q = engine.Query{Text: tr.Query, Session: tr.Session, Project: tr.Project, K: tr.K, Budget: tr.Budget}
+	p.query.SetValue(tr.Query)
+	p.override = timeOverride{custom: tr.At.UTC()}
+	p.item, p.itemTop = 0, 0
+	return p.clampItems(), nil
 }
 
 // handleOpenItemKey: the keys of the whole-item view.

@@ -10,6 +10,7 @@ import (
 
 	"memtrace/inspector"
 	"memtrace/internal/safetext"
+	"memtrace/internal/textable"
 )
 
 // splitMark is what happened to a survivor between now and later, as the
@@ -104,11 +105,11 @@ func (p tracePane) splitView(n int) []string {
 	if sideBySide {
 		half = (rw - 1) / 2
 	}
-	cols := layoutColumns([]column{{Title: "", Width: 11}, {Title: "#", Width: 2, Right: true}, {Title: "ID", Width: 5, Right: true}, {Title: "TEXT"}}, half, 6)
+	cols := textable.Fill([]textable.Column{{Title: "", Width: 11}, {Title: "#", Width: 2, Right: true}, {Title: "ID", Width: 5, Right: true}, {Title: "TEXT"}}, half, 6)
 	side := func(title string, rows []splitRow, later bool) []string {
-		out := []string{st.Detail.Heading.Render(safetext.PadRight(title, half)), st.Table.Header.Render(tableHeader(cols))}
+		out := []string{st.Detail.Heading.Render(safetext.PadRight(title, half)), st.Table.Header.Render(textable.Header(cols))}
 		for _, r := range rows {
-			row := tableRow(cols, []string{markText(r, later), fmt.Sprint(r.Rank), fmt.Sprint(r.ID), r.Text})
+			row := textable.Row(cols, []string{markText(r, later), fmt.Sprint(r.Rank), fmt.Sprint(r.ID), r.Text})
 			switch r.Mark {
 			case markForgotten:
 				row = st.App.Error.Render(row)
@@ -148,22 +149,22 @@ func (p tracePane) splitView(n int) []string {
 	if m.RecognisedLater > 0 {
 		out = append(out, st.App.Muted.Render(safetext.Truncate(fmt.Sprintf("recognised at %s: %d (forgotten in free recall, kept because the query cues them)", label, m.RecognisedLater), rw)))
 	}
-	fcols := layoutColumns([]column{{Title: "ID", Width: 5, Right: true}, {Title: "KEY", Width: 8}, {Title: "FORGOT", Width: 10}, {Title: "TEXT", Width: 30}, {Title: "WHY"}}, rw, 10)
+	fcols := textable.Fill([]textable.Column{{Title: "ID", Width: 5, Right: true}, {Title: "KEY", Width: 8}, {Title: "FORGOT", Width: 10}, {Title: "TEXT", Width: 30}, {Title: "WHY"}}, rw, 10)
 	for _, ch := range m.Forgotten {
 		if len(out) >= n {
 			return out
 		}
-		out = append(out, st.App.Error.Render(tableRow(fcols, []string{fmt.Sprint(ch.ID), ch.Key, ch.ForgetAt.Format("2006-01-02"), ch.Text, ch.Reason})))
+		out = append(out, st.App.Error.Render(textable.Row(fcols, []string{fmt.Sprint(ch.ID), ch.Key, ch.ForgetAt.Format("2006-01-02"), ch.Text, ch.Reason})))
 	}
 	if len(m.Left) > 0 && len(out) < n {
 		out = append(out, st.Detail.Heading.Render(safetext.Truncate(fmt.Sprintf("left by %s: %d (still remembered, displaced or not retrieved)", label, len(m.Left)), rw)))
 	}
-	lcols := layoutColumns([]column{{Title: "ID", Width: 5, Right: true}, {Title: "KEY", Width: 8}, {Title: "TEXT", Width: 30}, {Title: "WHY"}}, rw, 10)
+	lcols := textable.Fill([]textable.Column{{Title: "ID", Width: 5, Right: true}, {Title: "KEY", Width: 8}, {Title: "TEXT", Width: 30}, {Title: "WHY"}}, rw, 10)
 	for _, ch := range m.Left {
 		if len(out) >= n {
 			break
 		}
-		out = append(out, st.Status.Quarantined.Render(tableRow(lcols, []string{fmt.Sprint(ch.ID), ch.Key, ch.Text, ch.Reason})))
+		out = append(out, st.Status.Quarantined.Render(textable.Row(lcols, []string{fmt.Sprint(ch.ID), ch.Key, ch.Text, ch.Reason})))
 	}
 	return out
 }

@@ -7,6 +7,7 @@ import (
 
 	"memtrace/engine"
 	"memtrace/internal/safetext"
+	"memtrace/internal/textable"
 )
 
 // Layout of the Trace tab: two header lines (query, time), then the stage
@@ -43,7 +44,7 @@ const traceWideWidth = 110
 
 // stagesFolded reports that the stage list is folded away.
 func (p tracePane) stagesFolded() bool {
-	return p.width < traceWideWidth && (p.focus == focusItems || p.itemOpen || p.mark != nil) && !p.picker && p.trace != nil
+	return p.width < traceWideWidth && (p.focus == focusItems || p.itemOpen || p.mark != nil) && !p.picker.open && p.trace != nil
 }
 
 func (p tracePane) rightWidth() int {
@@ -59,8 +60,8 @@ func (p tracePane) View() string {
 	left := p.stagesView(p.bodyRows())
 	var right []string
 	switch {
-	case p.picker:
-		right = p.pickerView(p.bodyRows())
+	case p.picker.open:
+		right = p.picker.SetSize(p.rightWidth(), p.bodyRows()).View()
 	case p.mark != nil && p.trace != nil:
 		right = p.markView(p.bodyRows())
 	case p.trace == nil:
@@ -140,9 +141,9 @@ func (p tracePane) timeLine() string {
 // drops, then the selected stage's notes.
 func (p tracePane) stagesView(n int) []string {
 	st := p.c.styles
-	cols := []column{{Title: "#", Width: 2, Right: true}, {Title: "STAGE", Width: 10}, {Title: "IN", Width: 5, Right: true},
+	cols := []textable.Column{{Title: "#", Width: 2, Right: true}, {Title: "STAGE", Width: 10}, {Title: "IN", Width: 5, Right: true},
 		{Title: "OUT", Width: 5, Right: true}, {Title: "DROP", Width: 4, Right: true}}
-	out := []string{st.Table.Header.Render(tableHeader(cols))}
+	out := []string{st.Table.Header.Render(textable.Header(cols))}
 	for i, name := range engine.StageNames {
 		cells := []string{fmt.Sprint(i), name, "·", "·", ""}
 		if p.trace != nil && i < len(p.trace.Stages) {
@@ -152,9 +153,9 @@ func (p tracePane) stagesView(n int) []string {
 				cells[4] = fmt.Sprint(d)
 			}
 		}
-		row := tableRow(cols, cells)
+		row := textable.Row(cols, cells)
 		switch {
-		case i == p.stage && p.focus == focusStages && !p.picker:
+		case i == p.stage && p.focus == focusStages && !p.picker.open:
 			row = st.Table.Selected.Render(row)
 		case i == p.stage:
 			row = st.Filter.Chip.Render(row)
@@ -211,30 +212,6 @@ func stageNotes(s engine.StageTrace, w int) []string {
 	var out []string
 	for _, k := range keys {
 		out = append(out, wrapParts(strings.Fields(k+": "+s.Notes[k]), " ", w, 3)...)
-	}
-	return out
-}
-
-func (p tracePane) pickerView(n int) []string {
-	st := p.c.styles
-	rw := p.rightWidth()
-	out := []string{st.Detail.Heading.Render(safetext.Truncate("stored traces — recalls an agent made (MCP), newest first · enter opens · esc closes", rw))}
-	if p.storedLoading {
-		return append(out, st.App.Muted.Render("loading…"))
-	}
-	if len(p.stored) == 0 {
-		return append(out, st.App.Muted.Render(safetext.Truncate("no stored traces yet: recalls made through `memtrace mcp` (memory_recall) are kept here", rw)))
-	}
-	cols := layoutColumns([]column{{Title: "#", Width: 5, Right: true}, {Title: "SOURCE", Width: 6}, {Title: "WHEN", Width: 16}, {Title: "SESSION", Width: 8}, {Title: "QUERY"}}, rw, 10)
-	out = append(out, st.Table.Header.Render(tableHeader(cols)))
-	start := max(0, min(p.storedCursor-(n-3), len(p.stored)-(n-2)))
-	for i := start; i < len(p.stored) && len(out) < n; i++ {
-		t := p.stored[i]
-		row := tableRow(cols, []string{fmt.Sprint(t.ID), t.Source, t.CreatedAt.UTC().Format("2006-01-02 15:04"), t.Session, t.Query})
-		if i == p.storedCursor {
-			row = st.Table.Selected.Render(row)
-		}
-		out = append(out, row)
 	}
 	return out
 }

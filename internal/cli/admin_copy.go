@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"memtrace/internal/textable"
 	"memtrace/store"
 )
 
@@ -47,11 +48,11 @@ func cmdCopy(fs *flag.FlagSet) runFunc {
 			names = append(names, n)
 		}
 		slices.Sort(names)
-		t := newTextTable("TABLE", "ROWS").alignRight(1)
+		t := textable.New("TABLE", "ROWS").AlignRight(1)
 		for _, n := range names {
-			t.add(n, rep.Tables[n])
+			t.Add(n, rep.Tables[n])
 		}
-		if err := t.write(e.stdout); err != nil {
+		if err := t.Write(e.stdout); err != nil {
 			return err
 		}
 		fmt.Fprintf(e.stdout, "verified: the same rows in both, content sha256 %s\n", rep.SHA256)

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 
+	"memtrace/internal/textable"
 	"memtrace/store"
 )
 
@@ -39,15 +40,15 @@ func cmdSpaces(fs *flag.FlagSet) runFunc {
 				Spaces []store.SpaceInfo `json:"spaces"`
 			}{spaces})
 		}
-		t := newTextTable("SPACE", "MEMORIES", "ACTIVE", "CAPTURES", "BATCHES", "PENDING", "OPEN WITH --db").alignRight(1, 2, 3, 4, 5)
+		t := textable.New("SPACE", "MEMORIES", "ACTIVE", "CAPTURES", "BATCHES", "PENDING", "OPEN WITH --db").AlignRight(1, 2, 3, 4, 5)
 		for _, s := range spaces {
 			name := s.Space
 			if name == "" {
 				name = "(file)"
 			}
-			t.add(name, s.Memories, s.Active, s.Captures, s.Batches, s.Proposals, s.DSN)
+			t.Add(name, s.Memories, s.Active, s.Captures, s.Batches, s.Proposals, s.DSN)
 		}
-		if err := t.write(e.stdout); err != nil {
+		if err := t.Write(e.stdout); err != nil {
 			return err
 		}
 		if len(spaces) == 0 {

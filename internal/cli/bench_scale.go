@@ -16,6 +16,7 @@ import (
 	"memtrace/capture"
 	"memtrace/engine"
 	"memtrace/golden"
+	"memtrace/internal/textable"
 	"memtrace/recall"
 	"memtrace/store"
 )
@@ -60,17 +61,17 @@ type scaleResult struct {
 func (r *scaleResult) Text() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "bench scale: PostgreSQL filled with %d spaces of %d memories plus one of %d; SQLite: one file of %d\n", r.Spaces, r.PerSpc, r.Open, r.Open)
-	t := newTextTable("BACKEND", "FILLED", "FILL/S", "OPEN", "RECALL P50", "RECALL P95", "INGEST/S (4 WRITERS)", "NOTIFY P50/P95").alignRight(1, 2, 3, 4, 5, 6)
+	t := textable.New("BACKEND", "FILLED", "FILL/S", "OPEN", "RECALL P50", "RECALL P95", "INGEST/S (4 WRITERS)", "NOTIFY P50/P95").AlignRight(1, 2, 3, 4, 5, 6)
 	for _, s := range r.Sides {
 		n := s.NotifyComment
 		if s.NotifyP50MS > 0 {
 			n = fmt.Sprintf("%.1f / %.1f ms (write %.1f ms, after commit %.1f / %.1f ms)", s.NotifyP50MS, s.NotifyP95MS, s.WriteP50MS,
 				s.AfterCommitP50MS, s.AfterCommitP95MS)
 		}
-		t.add(s.Backend, s.Filled, fmt.Sprintf("%.0f", s.FillPerSec), fmt.Sprintf("%.0f ms", s.OpenMS), fmt.Sprintf("%.2f ms", s.RecallP50MS),
+		t.Add(s.Backend, s.Filled, fmt.Sprintf("%.0f", s.FillPerSec), fmt.Sprintf("%.0f ms", s.OpenMS), fmt.Sprintf("%.2f ms", s.RecallP50MS),
 			fmt.Sprintf("%.2f ms", s.RecallP95MS), fmt.Sprintf("%.0f", s.IngestPerSec), n)
 	}
-	t.write(&b)
+	t.Write(&b)
 	return b.String()
 }
 

@@ -11,6 +11,7 @@ import (
 	"memtrace/engine"
 	"memtrace/importer"
 	"memtrace/internal/safetext"
+	"memtrace/internal/textable"
 )
 
 // importStored runs `memtrace import memories PATH [--from KIND]`: an agent's
@@ -126,12 +127,12 @@ func printAudit(w io.Writer, r *curate.StoreAudit) {
 	fmt.Fprintf(w, "%d memories: %d active, %d quarantined, %d archived; the figures below are about the %d active\n\n",
 		r.Memories, r.ByStatus[engine.StatusActive], r.ByStatus[engine.StatusQuarantined], r.ByStatus[engine.StatusArchived], r.Scanned)
 	fmt.Fprintln(w, "noise (seed 000's patterns)")
-	tbl := newTextTable("PATTERN", "LAYER", "COUNT", "SHARE", "KEPT (has other info)").alignRight(2, 3, 4)
+	tbl := textable.New("PATTERN", "LAYER", "COUNT", "SHARE", "KEPT (has other info)").AlignRight(2, 3, 4)
 	for _, p := range r.Noise.Patterns {
-		tbl.add(p.Pattern, p.Layer, p.Count, pct(p.Share), p.Kept)
+		tbl.Add(p.Pattern, p.Layer, p.Count, pct(p.Share), p.Kept)
 	}
-	tbl.add("total", "", r.Noise.Count, pct(r.Noise.Share), "")
-	tbl.write(w)
+	tbl.Add("total", "", r.Noise.Count, pct(r.Noise.Share), "")
+	tbl.Write(w)
 
 	fmt.Fprintln(w, "\ntypes")
 	census(w, "TYPE", r.Types)
@@ -149,11 +150,11 @@ func printAudit(w io.Writer, r *curate.StoreAudit) {
 	}
 	fmt.Fprintf(w, "\nwould not be stored by today's capture pipeline: %d (%s)\n", r.WouldNotStore.Count, pct(r.WouldNotStore.Share))
 	if len(r.WouldNotStore.ByReason) > 0 {
-		t := newTextTable("LAYER", "REASON", "COUNT").alignRight(2)
+		t := textable.New("LAYER", "REASON", "COUNT").AlignRight(2)
 		for _, x := range r.WouldNotStore.ByReason {
-			t.add(x.Layer, safetext.SanitizeLine(x.Reason), x.Count)
+			t.Add(x.Layer, safetext.SanitizeLine(x.Reason), x.Count)
 		}
-		t.write(w)
+		t.Write(w)
 	}
 	if r.Noise.Count > 0 {
 		fmt.Fprintln(w, "\nnext: `memtrace cleanup` proposes quarantine for the noise; `memtrace triage --type milestone` judges a type")
@@ -161,11 +162,11 @@ func printAudit(w io.Writer, r *curate.StoreAudit) {
 }
 
 func census(w io.Writer, head string, rows []curate.AuditCount) {
-	t := newTextTable(head, "COUNT", "SHARE").alignRight(1, 2)
+	t := textable.New(head, "COUNT", "SHARE").AlignRight(1, 2)
 	for _, x := range rows {
-		t.add(safetext.SanitizeLine(x.Name), x.Count, pct(x.Share))
+		t.Add(safetext.SanitizeLine(x.Name), x.Count, pct(x.Share))
 	}
-	t.write(w)
+	t.Write(w)
 }
 
 func pct(v float64) string { return fmt.Sprintf("%.1f%%", v) }

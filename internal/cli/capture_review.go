@@ -9,6 +9,7 @@ import (
 
 	"memtrace/capture"
 	"memtrace/engine"
+	"memtrace/internal/textable"
 )
 
 // reviewCommands are `memtrace review list|retry|store|skip`: the queue of
@@ -66,7 +67,7 @@ func reviewList(fs *flag.FlagSet) runFunc {
 }
 
 func printReviewItems(w io.Writer, items []*engine.ReviewItem) {
-	tbl := newTextTable("ID", "STATUS", "TRIES", "MESSAGE", "TEXT", "REASON").alignRight(0, 2).cap(3, 24).cap(4, 60).cap(5, 70)
+	tbl := textable.New("ID", "STATUS", "TRIES", "MESSAGE", "TEXT", "REASON").AlignRight(0, 2).Cap(3, 24).Cap(4, 60).Cap(5, 70)
 	for _, it := range items {
 		why := it.Reason
 		if it.Status != engine.ReviewHeld {
@@ -75,9 +76,9 @@ func printReviewItems(w io.Writer, items []*engine.ReviewItem) {
 				why = strings.TrimSuffix(fmt.Sprintf("memory %d; %s", it.MemoryID, why), "; ")
 			}
 		}
-		tbl.add(it.ID, it.Status, it.Attempts, it.MessageID, it.Text, why)
+		tbl.Add(it.ID, it.Status, it.Attempts, it.MessageID, it.Text, why)
 	}
-	tbl.write(w)
+	tbl.Write(w)
 }
 
 // reviewIDs parses positional review item ids.

@@ -6,10 +6,11 @@ import (
 
 	"memtrace/curate"
 	"memtrace/engine"
+	"memtrace/internal/textable"
 )
 
 // cmdBatches runs `memtrace batches [--limit N] [--json]`: every audited
-// batch and every rejection (engine.BatchHistory), newest first, with who made it, what it did and whether it can be
+// batch and every rejection (curate.BatchHistory), newest first, with who made it, what it did and whether it can be
 // rolled back now.
 func cmdBatches(fs *flag.FlagSet) runFunc {
 	limit := fs.Int("limit", 20, "how many batches, newest first (0: all)")
@@ -40,14 +41,14 @@ func cmdBatches(fs *flag.FlagSet) runFunc {
 			fmt.Fprintln(e.stdout, "no batches yet: ingest, import, approve or curate something first")
 			return nil
 		}
-		tbl := newTextTable("BATCH", "ACTOR", "EFFECT", "AT", "ROLLBACK")
+		tbl := textable.New("BATCH", "ACTOR", "EFFECT", "AT", "ROLLBACK")
 		for _, b := range bs {
 			state := "yes: memtrace rollback " + b.Batch
 			if !b.CanRollback {
 				state = "no: " + b.WhyNot
 			}
-			tbl.add(b.Batch, b.Actor, b.Effect.String(), b.At.UTC().Format("2006-01-02 15:04:05"), state)
+			tbl.Add(b.Batch, b.Actor, b.Effect.String(), b.At.UTC().Format("2006-01-02 15:04:05"), state)
 		}
-		return tbl.write(e.stdout)
+		return tbl.Write(e.stdout)
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"memtrace/curate"
 	"memtrace/engine"
+	"memtrace/internal/textable"
 )
 
 // cmdProposals lists proposals: `memtrace proposals [--status pending]
@@ -43,7 +44,7 @@ func cmdProposals(fs *flag.FlagSet) runFunc {
 			fmt.Fprintln(e.stdout, "no proposals; `memtrace heartbeat` and `memtrace cleanup` write them")
 			return nil
 		}
-		tbl := newTextTable("ID", "KIND", "STATUS", "PROPOSER", "MEMORY", "REASON").alignRight(0).cap(4, 60).cap(5, 80)
+		tbl := textable.New("ID", "KIND", "STATUS", "PROPOSER", "MEMORY", "REASON").AlignRight(0).Cap(4, 60).Cap(5, 80)
 		for _, p := range ps {
 			target := "-"
 			if p.MemoryID != 0 {
@@ -57,9 +58,9 @@ func cmdProposals(fs *flag.FlagSet) runFunc {
 					target = fmt.Sprintf("lesson %s ×%d → “%s”", ev.LessonKey, ev.Count, ev.RuleWording())
 				}
 			}
-			tbl.add(p.ID, p.Kind, p.Status, p.Proposer, target, p.Reason)
+			tbl.Add(p.ID, p.Kind, p.Status, p.Proposer, target, p.Reason)
 		}
-		if err := tbl.write(e.stdout); err != nil {
+		if err := tbl.Write(e.stdout); err != nil {
 			return err
 		}
 		fmt.Fprintln(e.stdout, "approve with `memtrace approve ID…` (one audited batch, undo with `memtrace rollback BATCH`), or `memtrace reject ID…`")

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"memtrace/engine"
+	"memtrace/internal/textable"
 )
 
 // listOutput is the `memtrace list --json` contract: one page of the
@@ -87,12 +88,12 @@ func cmdList(fs *flag.FlagSet) runFunc {
 			fmt.Fprintln(e.stdout, "no memories match; try fewer filters, or `memtrace ingest FILE.jsonl` to add some")
 			return nil
 		}
-		tbl := newTextTable("ID", "KEY", "STATUS", "TIER", "KIND", "TYPE", "IMP", "CONTENT").
-			alignRight(0, 6).cap(1, 16).cap(5, 15).cap(7, 80)
+		tbl := textable.New("ID", "KEY", "STATUS", "TIER", "KIND", "TYPE", "IMP", "CONTENT").
+			AlignRight(0, 6).Cap(1, 16).Cap(5, 15).Cap(7, 80)
 		for _, m := range ms {
-			tbl.add(m.ID, m.Key, m.Status, m.Tier, m.Kind, m.Type, fmt.Sprintf("%.2f", m.Importance), m.Content)
+			tbl.Add(m.ID, m.Key, m.Status, m.Tier, m.Kind, m.Type, fmt.Sprintf("%.2f", m.Importance), m.Content)
 		}
-		if err := tbl.write(e.stdout); err != nil {
+		if err := tbl.Write(e.stdout); err != nil {
 			return err
 		}
 		fmt.Fprintln(e.stdout, pageLine(*offset, len(ms), total))

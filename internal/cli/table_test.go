@@ -11,6 +11,7 @@ import (
 	"memtrace/curate"
 	"memtrace/engine"
 	"memtrace/internal/safetext"
+	"memtrace/internal/textable"
 	"memtrace/store"
 	"memtrace/tiers"
 )
@@ -54,11 +55,11 @@ func assertAligned(t *testing.T, out, lastTitle string, lastCells ...string) {
 }
 
 func TestTextTableAlignsKoreanByDisplayWidth(t *testing.T) {
-	tbl := newTextTable("ID", "KEY", "TYPE", "CONTENT").alignRight(0).cap(1, 12)
-	tbl.add(1, "메시지-열두번째-키", "선호", "사용자는 녹차를 좋아한다")
-	tbl.add(22, "msg-2", "preference", "user likes coffee\x1b[2J")
+	tbl := textable.New("ID", "KEY", "TYPE", "CONTENT").AlignRight(0).Cap(1, 12)
+	tbl.Add(1, "메시지-열두번째-키", "선호", "사용자는 녹차를 좋아한다")
+	tbl.Add(22, "msg-2", "preference", "user likes coffee\x1b[2J")
 	var b bytes.Buffer
-	if err := tbl.write(&b); err != nil {
+	if err := tbl.Write(&b); err != nil {
 		t.Fatal(err)
 	}
 	assertAligned(t, b.String(), "CONTENT", "사용자는 녹차를", "user likes coffee")

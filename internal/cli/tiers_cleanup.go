@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"memtrace/curate"
+	"memtrace/internal/textable"
 )
 
 // cmdCleanup scans stored memories with the noise patterns and proposes
@@ -35,12 +36,12 @@ func cmdCleanup(fs *flag.FlagSet) runFunc {
 }
 
 func printCleanup(w io.Writer, r *curate.CleanupReport) {
-	tbl := newTextTable("PATTERN", "LAYER", "COUNT", "SHARE", "KEPT (has other info)").alignRight(2, 3, 4)
+	tbl := textable.New("PATTERN", "LAYER", "COUNT", "SHARE", "KEPT (has other info)").AlignRight(2, 3, 4)
 	for _, p := range r.Patterns {
-		tbl.add(p.Pattern, p.Layer, p.Count, fmt.Sprintf("%.1f%%", p.Share), p.Kept)
+		tbl.Add(p.Pattern, p.Layer, p.Count, fmt.Sprintf("%.1f%%", p.Share), p.Kept)
 	}
-	tbl.add("total", "", r.Noise, fmt.Sprintf("%.1f%%", r.Share), r.Kept)
-	tbl.write(w)
+	tbl.Add("total", "", r.Noise, fmt.Sprintf("%.1f%%", r.Share), r.Kept)
+	tbl.Write(w)
 	fmt.Fprintf(w, "scanned %d active memories: %d are nothing but noise; %d match a pattern but carry other information and are kept\n",
 		r.Scanned, r.Noise, r.Kept)
 	if r.Curated > 0 {

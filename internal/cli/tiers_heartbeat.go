@@ -8,6 +8,7 @@ import (
 
 	"memtrace/engine"
 	"memtrace/internal/safetext"
+	"memtrace/internal/textable"
 	"memtrace/ollama"
 	"memtrace/tiers"
 )
@@ -82,7 +83,7 @@ func printHeartbeat(w io.Writer, r *tiers.HeartbeatReport) {
 	}
 	fmt.Fprintf(w, "heartbeat at %s: %d %s (%d already waiting)\n", r.At.Format(time.RFC3339), len(r.Proposals), verb, r.AlreadyPending)
 	if len(r.Proposals) > 0 {
-		tbl := newTextTable("ID", "KIND", "MEMORY", "RULE", "EVIDENCE", "REASON").alignRight(0).cap(2, 40).cap(4, 70).cap(5, 100)
+		tbl := textable.New("ID", "KIND", "MEMORY", "RULE", "EVIDENCE", "REASON").AlignRight(0).Cap(2, 40).Cap(4, 70).Cap(5, 100)
 		for _, p := range r.Proposals {
 			mem := "-"
 			if p.MemoryID != 0 {
@@ -90,9 +91,9 @@ func printHeartbeat(w io.Writer, r *tiers.HeartbeatReport) {
 			} else if p.LessonKey != "" {
 				mem = "lesson " + p.LessonKey
 			}
-			tbl.add(p.ID, p.Kind, mem, p.Rule, heartbeatEvidence(p.Evidence), p.Reason)
+			tbl.Add(p.ID, p.Kind, mem, p.Rule, heartbeatEvidence(p.Evidence), p.Reason)
 		}
-		tbl.write(w)
+		tbl.Write(w)
 	}
 	if r.Waiting > 0 {
 		fmt.Fprintf(w, "%d more due, not proposed: %s\n", r.Waiting, r.WaitingReason)

@@ -6,55 +6,6 @@ import (
 	"memtrace/internal/safetext"
 )
 
-// column is one column of a text table. Cells are sanitised and padded to
-// Width display cells, so Korean and English rows line up.
-type column struct {
-	Title string
-	Width int
-	Right bool // right-aligned (numbers)
-}
-
-// layoutColumns gives the last column what is left of total after the
-// others and their one-cell gaps (at least min cells).
-func layoutColumns(cols []column, total, minLast int) []column {
-	out := append([]column(nil), cols...)
-	used := 0
-	for _, c := range out[:len(out)-1] {
-		used += c.Width + 1
-	}
-	out[len(out)-1].Width = max(minLast, total-used)
-	return out
-}
-
-// tableRow renders cells under cols as one line of exactly the columns'
-// total width.
-func tableRow(cols []column, cells []string) string {
-	var b strings.Builder
-	for i, c := range cols {
-		if i > 0 {
-			b.WriteByte(' ')
-		}
-		cell := ""
-		if i < len(cells) {
-			cell = safetext.SanitizeLine(cells[i])
-		}
-		if c.Right {
-			b.WriteString(safetext.PadLeft(cell, c.Width))
-		} else {
-			b.WriteString(safetext.PadRight(cell, c.Width))
-		}
-	}
-	return b.String()
-}
-
-func tableHeader(cols []column) string {
-	titles := make([]string, len(cols))
-	for i, c := range cols {
-		titles[i] = c.Title
-	}
-	return tableRow(cols, titles)
-}
-
 // wrapText sanitises s and breaks it into lines of at most width cells,
 // keeping the text's own line breaks; at most maxLines lines, the last one
 // ending in "…" when text was left out.
