@@ -20,15 +20,17 @@ const ActionWithdraw = "withdraw"
 // withdrawMoot withdraws the open proposals on applied's memory that
 // conflict with it (ProposalsConflict) and are not part of this approval
 // (keep): each gets status withdrawn, the batch, a reason naming the
-// proposal that made it moot, and an audit row on the memory.
-func withdrawMoot(ctx context.Context, q engine.Queries, applied *engine.Proposal, keep map[int64]bool, a engine.Actor, now time.Time) error {
+// proposal that made it moot, and an audit row on the memory. It returns
+// the ids it withdrew.
+func withdrawMoot(ctx context.Context, q engine.Queries, applied *engine.Proposal, keep map[int64]bool, a engine.Actor, now time.Time) ([]int64, error) {
 	if applied.MemoryID == 0 {
-		return nil
+		return nil, nil
 	}
 	others, err := q.FindProposals(ctx, engine.ProposalFilter{MemoryID: applied.MemoryID})
 	if err != nil {
-		return err
+		return nil, err
 	}
+	var withdrawn []int64
 	var m *engine.Memory
 	for _, o := range others {
 		open := o.Status == engine.ProposalPending || o.Status == engine.ProposalReview || o.Status == engine.ProposalApproved
@@ -38,18 +40,19 @@ func withdrawMoot(ctx context.Context, q engine.Queries, applied *engine.Proposa
 		o.Status, o.DecidedBy, o.DecidedAt, o.Batch = ProposalWithdrawn, a.Name, now, a.Batch
 		o.Reason = strings.TrimSpace(fmt.Sprintf("%s; withdrawn: moot after proposal %d (%s) was applied in batch %s", o.Reason, applied.ID, applied.Kind, a.Batch))
 		if err := q.UpdateProposal(ctx, o); err != nil {
-			return err
+			return nil, err
 		}
 		if m == nil {
 			if m, err = q.GetMemory(ctx, applied.MemoryID); err != nil {
-				return err
+				return nil, err
 			}
 		}
 		if err := q.UpdateMemory(ctx, m, a, ActionWithdraw); err != nil {
-			return err
+			return nil, err
 		}
+		withdrawn = append(withdrawn, o.ID)
 	}
-	return nil
+	return withdrawn, nil
 }
 
 // reviveWithdrawn makes the proposals batch withdrew pending again (its

@@ -100,24 +100,24 @@ func (p curatePane) labelID(id int64, label string) (curatePane, tea.Cmd) {
 	})
 }
 
-// apply applies every approved proposal in one batch. With the engine,
-// promotions are part of it (their HOT rules are embedded and indexed);
-// on a bare store an approved promotion makes the apply refuse, saying so.
+// apply applies every approved proposal in one batch, through the engine
+// (a promotion's HOT rule is embedded and indexed; the caches follow).
 func (p curatePane) apply() (curatePane, tea.Cmd) {
-	ctx, w, eng, now := p.c.ctx, p.c.writer(), p.c.deps.Engine, p.c.now
+	ctx, eng, now := p.c.ctx, p.c.deps.Engine, p.c.now
+	if eng == nil {
+		p.err = "no engine: open the UI on a database to apply proposals"
+		return p, nil
+	}
 	return p.task(func() (string, error) {
-		o := curate.ApplyOptions{Actor: curatorActor, Now: now}
-		var rep *curate.ApplyReport
-		var err error
-		if eng != nil {
-			rep, err = curate.ApplyApproved(ctx, eng, o)
-		} else {
-			rep, err = curate.ApplyApprovedStore(ctx, w, o)
-		}
+		rep, err := curate.Apply(ctx, eng, curate.ApplyOptions{Actor: curatorActor, Now: now})
 		if err != nil {
 			return "", err
 		}
-		return fmt.Sprintf("applied %d change(s), confirmed %d keep(s) in batch %s", rep.Applied, rep.Confirmed, rep.Batch), nil
+		what := fmt.Sprintf("applied %d change(s), confirmed %d keep(s)", rep.Applied, rep.Confirmed)
+		if len(rep.Withdrawn) > 0 {
+			what += fmt.Sprintf(", withdrew %d moot proposal(s)", len(rep.Withdrawn))
+		}
+		return what + " in batch " + rep.Batch, nil
 	})
 }
 
