@@ -66,3 +66,34 @@ func TestApplyRefusesConflictingProposalsOfOneMemory(t *testing.T) {
 		}
 	}
 }
+
+// A withdrawal records who made the proposal moot and the status it had,
+// in fields; the rollback of the batch returns it there from them — an
+// approved proposal approved again, by the curator who approved it — and
+// the proposer's reason was never touched.
+func TestRollbackReturnsAWithdrawnProposalToItsStatus(t *testing.T) {
+	ctx := context.Background()
+	e, clk := tierstest.Open(t)
+	id := tierstest.AddMemory(t, e, "m", "The build is green again after the fix.", engine.TierWarm, engine.ScopeGlobal, clk.T)
+	archive := insertProposal(t, e, engine.ProposalArchive, id, engine.ProposalPending)
+	if _, err := curate.DecideProposals(ctx, e, []int64{archive}, engine.ProposalApproved, "ana", clk.T); err != nil {
+		t.Fatal(err)
+	}
+	quarantine := insertProposal(t, e, engine.ProposalQuarantine, id, engine.ProposalPending)
+	res, err := curate.ApproveProposals(ctx, e, []int64{quarantine}, curate.ApproveOptions{Curator: "ben"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := e.Store().GetProposal(ctx, archive)
+	if p.Status != engine.ProposalWithdrawn || p.WithdrawnBy != quarantine || p.PriorStatus != engine.ProposalApproved ||
+		p.Batch != res.Batch || p.DecidedBy != "ana" || p.Reason != engine.ProposalArchive {
+		t.Fatalf("the approved archive after the quarantine's approval: %+v", p)
+	}
+	if _, err := curate.RollbackApplied(ctx, e.Store(), res.Batch, "ben"); err != nil {
+		t.Fatal(err)
+	}
+	p, _ = e.Store().GetProposal(ctx, archive)
+	if p.Status != engine.ProposalApproved || p.WithdrawnBy != 0 || p.PriorStatus != "" || p.Batch != "" || p.DecidedBy != "ana" || p.Reason != engine.ProposalArchive {
+		t.Fatalf("the archive after the rollback: %+v; want approved by ana again", p)
+	}
+}

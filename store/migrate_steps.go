@@ -14,6 +14,7 @@ import (
 // SQLite and PostgreSQL alike.
 var migrationSteps = map[int]func(context.Context, sqlTx) error{
 	17: classifyAuditChanges,
+	28: moveProposalFacts,
 }
 
 // runMigrationStep runs the Go step of migration m, if it has one.

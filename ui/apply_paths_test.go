@@ -100,9 +100,10 @@ func newConflictFixture(t *testing.T) *conflictFixture {
 // each memory's status/tier/type, and the batch the proposals of the
 // approval carry.
 type applyOutcome struct {
-	Proposals map[string]string
-	Memories  map[string]string
-	Batch     string
+	Proposals   map[string]string
+	WithdrawnBy map[string]string // withdrawn proposal → the one that made it moot
+	Memories    map[string]string
+	Batch       string
 }
 
 func (f *conflictFixture) outcome(t *testing.T) applyOutcome {
@@ -113,13 +114,20 @@ func (f *conflictFixture) outcome(t *testing.T) applyOutcome {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	out := applyOutcome{Proposals: map[string]string{}, Memories: map[string]string{}}
+	out := applyOutcome{Proposals: map[string]string{}, WithdrawnBy: map[string]string{}, Memories: map[string]string{}}
+	names := map[int64]string{}
+	for name, id := range f.props {
+		names[id] = name
+	}
 	for name, id := range f.props {
 		p, err := db.GetProposal(ctx, id)
 		if err != nil {
 			t.Fatal(err)
 		}
 		out.Proposals[name] = p.Status
+		if p.WithdrawnBy != 0 {
+			out.WithdrawnBy[name] = names[p.WithdrawnBy]
+		}
 		if p.Status == engine.ProposalApplied || p.Status == curate.ProposalWithdrawn {
 			if out.Batch != "" && out.Batch != p.Batch {
 				t.Errorf("proposal %s is in batch %s, another of the approval in %s", name, p.Batch, out.Batch)
@@ -214,6 +222,7 @@ func TestEveryApplyPathWithdrawsTheSameMootProposals(t *testing.T) {
 			"restore": engine.ProposalApplied, "retype 2": curate.ProposalWithdrawn,
 			"archive 2": engine.ProposalApplied, "keep 2": engine.ProposalPending,
 		},
+		WithdrawnBy: map[string]string{"archive": "quarantine", "retype": "demote", "keep": "quarantine 2", "retype 2": "restore"},
 		Memories: map[string]string{
 			"quarantine+archive": "quarantined/warm/note",
 			"demote+retype":      "active/warm/note",
@@ -252,6 +261,9 @@ func TestEveryApplyPathWithdrawsTheSameMootProposals(t *testing.T) {
 				if status != w {
 					t.Errorf("after the rollback of %s, proposal %s is %s, want %s", path.name, name, status, w)
 				}
+			}
+			if len(undone.WithdrawnBy) != 0 {
+				t.Errorf("after the rollback of %s proposals still say what withdrew them: %v", path.name, undone.WithdrawnBy)
 			}
 			if undone.Memories["quarantine+archive"] != "active/warm/note" || undone.Memories["restore+retype"] != "quarantined/warm/note" {
 				t.Errorf("after the rollback of %s the memories are %v", path.name, undone.Memories)

@@ -140,7 +140,7 @@ func (p curatePane) filterHint() string {
 }
 
 func (p curatePane) subjectAndReason(pr *engine.Proposal) string {
-	return p.subject(pr) + " " + pr.Reason
+	return p.subject(pr) + " " + curate.ShownReason(pr)
 }
 
 // filterKey edits the filter: the rows follow every keystroke (they are

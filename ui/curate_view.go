@@ -304,7 +304,7 @@ func (p curatePane) detailView(queue []*engine.Proposal) []string {
 			out = append(out, "  "+l)
 		}
 	}
-	out = append(out, st.Detail.Label.Render("reason ")+st.Detail.Value.Render(safetext.Truncate(safetext.SanitizeLine(pr.Reason), max(10, p.width-7))))
+	out = append(out, st.Detail.Label.Render("reason ")+st.Detail.Value.Render(safetext.Truncate(safetext.SanitizeLine(curate.ShownReason(pr)), max(10, p.width-7))))
 	meta := "no confidence: proposed by " + pr.Proposer + ", not a judge"
 	if c := confidenceCell(pr); c != "—" {
 		meta = "confidence " + c

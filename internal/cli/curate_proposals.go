@@ -57,7 +57,7 @@ func cmdProposals(fs *flag.FlagSet) runFunc {
 					target = fmt.Sprintf("lesson %s ×%d → “%s”", ev.LessonKey, ev.Count, ev.RuleWording())
 				}
 			}
-			tbl.add(p.ID, p.Kind, p.Status, p.Proposer, target, p.Reason)
+			tbl.add(p.ID, p.Kind, p.Status, p.Proposer, target, curate.ShownReason(p))
 		}
 		if err := tbl.write(e.stdout); err != nil {
 			return err
