@@ -19,7 +19,7 @@ import (
 // RejectOptions configure RejectProposalsInBatch.
 type RejectOptions struct {
 	Curator string // "" → curator
-	Reason  string // kept with the proposal ("; rejected: REASON")
+	Reason  string // kept with the proposal (RejectNote)
 	Now     time.Time
 }
 
@@ -29,9 +29,6 @@ type RejectResult struct {
 	Rejected int    `json:"rejected"`
 	Batch    string `json:"batch"`
 }
-
-// rejectedSuffix starts what a rejection appends to a proposal's reason.
-const rejectedSuffix = "; rejected: "
 
 // RejectProposalsInBatch rejects proposals in one transaction and one
 // batch. An open proposal (pending, needs_review, approved but not applied)
@@ -68,11 +65,8 @@ func RejectProposalsInBatch(ctx context.Context, w Updater, ids []int64, o Rejec
 					return err
 				}
 			}
-			p.PriorStatus, p.Status = p.Status, engine.ProposalRejected
+			p.PriorStatus, p.Status, p.RejectNote = p.Status, engine.ProposalRejected, reason
 			p.DecidedBy, p.DecidedAt, p.Batch = o.Curator, o.Now.UTC(), res.Batch
-			if reason != "" {
-				p.Reason = strings.TrimSpace(p.Reason + rejectedSuffix + reason)
-			}
 			if err := q.UpdateProposal(ctx, p); err != nil {
 				return err
 			}
@@ -118,19 +112,16 @@ func rejectedIn(ctx context.Context, q engine.Queries, batch string) ([]*engine.
 }
 
 // unreject returns the proposals a rejection batch rejected to the status
-// they had before it, with the rejection's words taken off their reason.
+// they had before it, without the rejection's note.
 func unreject(ctx context.Context, q engine.Queries, ps []*engine.Proposal) error {
 	for _, p := range ps {
 		prior := p.PriorStatus
 		if prior == "" {
 			prior = engine.ProposalPending // rejected before memtrace kept the prior status
 		}
-		p.Status, p.PriorStatus, p.Batch = prior, "", ""
+		p.Status, p.PriorStatus, p.RejectNote, p.Batch = prior, "", "", ""
 		if prior == engine.ProposalPending || prior == engine.ProposalReview {
 			p.DecidedBy, p.DecidedAt = "", time.Time{}
-		}
-		if i := strings.LastIndex(p.Reason, rejectedSuffix); i >= 0 {
-			p.Reason = p.Reason[:i]
 		}
 		if err := q.UpdateProposal(ctx, p); err != nil {
 			return err

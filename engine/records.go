@@ -156,6 +156,9 @@ type Proposal struct {
 	// WithdrawnBy is the proposal whose apply made this one moot (status
 	// withdrawn; Batch is that apply's batch).
 	WithdrawnBy int64 `json:"withdrawn_by,omitempty"`
+	// RejectNote is the curator's reason for a rejection (status
+	// rejected); rolling the rejection back clears it.
+	RejectNote string `json:"reject_note,omitempty"`
 }
 
 // ProposalFilter selects proposals.

@@ -177,7 +177,7 @@ func TestCurateRangeRejectWithReasonAndUndo(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if p.Status != engine.ProposalRejected || p.Reason != "unused; rejected: used every spring" || p.PriorStatus != engine.ProposalPending {
+		if p.Status != engine.ProposalRejected || p.Reason != "unused" || p.RejectNote != "used every spring" || p.PriorStatus != engine.ProposalPending {
 			t.Fatalf("proposal %d: %+v", id, p)
 		}
 		if batch == "" {
