@@ -157,9 +157,13 @@ func BatchHistory(ctx context.Context, q engine.Queries, limit int) ([]engine.Ba
 		}
 		i, ok := idx[p.Batch]
 		if !ok {
+			kind, _, err := q.BatchKind(ctx, p.Batch)
+			if err != nil {
+				return nil, err
+			}
 			i = len(extra)
 			idx[p.Batch] = i
-			extra = append(extra, engine.BatchInfo{Batch: p.Batch, Actor: p.DecidedBy, At: p.DecidedAt, CanRollback: true})
+			extra = append(extra, engine.BatchInfo{Batch: p.Batch, Kind: kind, Actor: p.DecidedBy, At: p.DecidedAt, CanRollback: true})
 		}
 		extra[i].Rows++
 		extra[i].Effect.Rejected++

@@ -6,9 +6,11 @@ import (
 	"time"
 )
 
-// Batch kinds: the first word of a batch id, naming the action that made it.
-// An id is KIND-TIME-SEQ, where SEQ is a counter kept in the database, so
-// two batches never share an id even under a pinned clock.
+// Batch kinds name the action that made a batch. The store records a
+// batch's kind when it issues the id (Queries.NextBatchID) and BatchInfo
+// and RollbackPlan carry it: read the kind there, never off the id. An id
+// is KIND-TIME-SEQ, where SEQ is a counter kept in the database, so two
+// batches never share an id even under a pinned clock.
 const (
 	BatchCapture = "capture" // one ingest/import run, one MCP capture
 	BatchApprove = "approve" // one approval of proposals
@@ -23,6 +25,10 @@ const (
 	BatchReviewRetry = "review-retry"
 	BatchReviewStore = "review-store"
 	BatchReviewSkip  = "review-skip"
+
+	// BatchRollback is the batch of one rollback (Queries.RollbackBatch);
+	// its BatchInfo.RollbackOf names the batch it undid.
+	BatchRollback = "rollback"
 )
 
 // SettingClock is the settings key of a database's pinned clock (RFC 3339).
@@ -156,6 +162,8 @@ func (b BatchEffect) String() string {
 // writing: the confirmation of the CLI and the TUI shows it.
 type RollbackPlan struct {
 	Batch string `json:"batch"`
+	// Kind is the batch's kind (see BatchInfo.Kind).
+	Kind string `json:"kind,omitempty"`
 	// Actor made the batch; At is its first audit row.
 	Actor string    `json:"actor"`
 	At    time.Time `json:"at"`
@@ -234,6 +242,6 @@ const LargeRollback = 5
 // capture or import batch of more than LargeRollback memories, or any
 // rollback that would quarantine more than that.
 func (p *RollbackPlan) NeedsForce() bool {
-	bulk := strings.HasPrefix(p.Batch, BatchCapture) || strings.HasPrefix(p.Batch, BatchImport)
+	bulk := p.Kind == BatchCapture || p.Kind == BatchImport
 	return (bulk && p.Effect.Changed() > LargeRollback) || p.Effect.Quarantined > LargeRollback
 }

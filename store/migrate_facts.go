@@ -21,6 +21,14 @@ const (
 	legacyRejected  = "; rejected: "
 )
 
+// migrateFacts is the Go step of migration 28.
+func migrateFacts(ctx context.Context, tx sqlTx) error {
+	if err := moveProposalFacts(ctx, tx); err != nil {
+		return err
+	}
+	return recordBatchKinds(ctx, tx)
+}
+
 // moveProposalFacts gives every withdrawn proposal of an older memtrace
 // its withdrawn_by, every rejected one its reject_note, and each its
 // reason as the proposer wrote it, a page of rows at a time (a PostgreSQL
@@ -90,4 +98,56 @@ func cutLegacyWithdrawal(reason string) (string, int64, bool) {
 		return reason, 0, false
 	}
 	return strings.TrimSpace(reason[:i]), by, true
+}
+
+// legacyBatchKinds are the kinds an older memtrace issued batch ids of,
+// "KIND-TIME-SEQ" (engine.FormatBatchID). Ids a caller named itself
+// ("import:SOURCE:…" of `import memories`, a bench's "synthetic") get no
+// kind, as they get none when written today.
+var legacyBatchKinds = []string{engine.BatchCapture, engine.BatchApprove, engine.BatchApply, engine.BatchCurator,
+	engine.BatchForget, engine.BatchImport, engine.BatchAdd, engine.BatchReviewRetry, engine.BatchReviewStore, engine.BatchReviewSkip}
+
+// recordBatchKinds fills the batches table for every batch id older rows
+// name (in the audit log or on a proposal), with the kind and the batch
+// rolled back read off the id, once. An id no memtrace issued gets a row
+// with no kind.
+func recordBatchKinds(ctx context.Context, tx sqlTx) error {
+	rows, err := tx.QueryContext(ctx, `SELECT batch FROM audit WHERE batch <> '' UNION SELECT batch FROM proposals WHERE batch <> ''`)
+	if err != nil {
+		return fmt.Errorf("batch kinds: %w", err)
+	}
+	var ids []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return fmt.Errorf("batch kinds: %w", err)
+		}
+		ids = append(ids, id)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("batch kinds: %w", err)
+	}
+	for _, id := range ids {
+		kind, of := legacyBatchKind(id)
+		if _, err := tx.ExecContext(ctx, `INSERT INTO batches (batch, kind, rollback_of) VALUES (?, ?, ?) ON CONFLICT (batch) DO NOTHING`, id, kind, of); err != nil {
+			return fmt.Errorf("batch kinds %s: %w", id, err)
+		}
+	}
+	return nil
+}
+
+// legacyBatchKind reads an older batch id: "rollback:B" is the rollback of
+// B; otherwise the longest known kind the id starts with.
+func legacyBatchKind(id string) (kind, rollbackOf string) {
+	if of, ok := strings.CutPrefix(id, "rollback:"); ok {
+		return engine.BatchRollback, of
+	}
+	for _, k := range legacyBatchKinds {
+		if strings.HasPrefix(id, k+"-") && len(k) > len(kind) {
+			kind = k
+		}
+	}
+	return kind, ""
 }

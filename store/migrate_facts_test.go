@@ -34,9 +34,10 @@ var oldProposals = []oldProposal{
 }
 
 // A database written before migration 28 keeps the facts of a withdrawal
-// and of a rejection in the proposal's reason: the migration moves them
-// into withdrawn_by and reject_note and gives the reason back as the
-// proposer wrote it, on both backends.
+// and of a rejection in the proposal's reason, and a batch's kind only in
+// its id: the migration moves them into withdrawn_by, reject_note and the
+// batches table and gives the reason back as the proposer wrote it, on
+// both backends — the batches read as they did before the downgrade.
 func TestMigration28MovesProposalFactsOutOfTheReason(t *testing.T) {
 	storetest.ForEachBackend(t, func(t *testing.T, be storetest.Backend) {
 		ctx := context.Background()
@@ -51,15 +52,19 @@ func TestMigration28MovesProposalFactsOutOfTheReason(t *testing.T) {
 			must(t, db.InsertProposal(ctx, p))
 			ids = append(ids, p.ID)
 		}
+		batches := writeKindBatches(t, db)
+		checkBatchKinds(t, db, batches)
 		space := db.Space()
 		must(t, db.Close())
 		rawExec(t, be, dsn, space,
 			`ALTER TABLE proposals DROP COLUMN withdrawn_by`,
 			`ALTER TABLE proposals DROP COLUMN reject_note`,
+			`DROP TABLE batches`,
 			`DELETE FROM migrations WHERE name = '0028_proposal_batch_facts.sql'`)
 		db, err = store.Open(ctx, dsn, newClock().Now)
 		must(t, err)
 		defer db.Close()
+		checkBatchKinds(t, db, batches)
 		for i, o := range oldProposals {
 			p, err := db.GetProposal(ctx, ids[i])
 			must(t, err)
@@ -69,4 +74,74 @@ func TestMigration28MovesProposalFactsOutOfTheReason(t *testing.T) {
 			}
 		}
 	})
+}
+
+// kindBatch is a batch and the kind and rolled-back batch it must report.
+type kindBatch struct{ batch, kind, rollbackOf string }
+
+// writeKindBatches writes a capture batch and its rollback, an import of
+// memories (which names its own batch id), a batch id a caller chose, and
+// a rejection (proposals only, no audit rows).
+func writeKindBatches(t *testing.T, db *store.DB) []kindBatch {
+	t.Helper()
+	ctx := context.Background()
+	var capture, reject string
+	must(t, db.Update(ctx, func(q engine.Queries) error {
+		var err error
+		if capture, err = q.NextBatchID(ctx, engine.BatchCapture); err != nil {
+			return err
+		}
+		if err := q.InsertMemory(ctx, newMemory("c1", "captured one"), engine.Actor{Name: "capture", Batch: capture}); err != nil {
+			return err
+		}
+		for _, b := range []string{"import:claude-code:20260601T090000.000000000-0a1b2c3d", "synthetic"} {
+			if err := q.InsertMemory(ctx, newMemory("m-"+b, "memory of "+b), engine.Actor{Name: "import", Batch: b}); err != nil {
+				return err
+			}
+		}
+		if reject, err = q.NextBatchID(ctx, engine.BatchCurator); err != nil {
+			return err
+		}
+		return q.InsertProposal(ctx, &engine.Proposal{Kind: engine.ProposalArchive, Proposer: engine.ProposerHeartbeat,
+			Status: engine.ProposalRejected, PriorStatus: engine.ProposalPending, Batch: reject, Reason: "unused"})
+	}))
+	_, err := db.RollbackBatch(ctx, capture, "curator")
+	must(t, err)
+	return []kindBatch{
+		{capture, engine.BatchCapture, ""},
+		{"rollback:" + capture, engine.BatchRollback, capture},
+		{"import:claude-code:20260601T090000.000000000-0a1b2c3d", "", ""},
+		{"synthetic", "", ""},
+		{reject, engine.BatchCurator, ""},
+	}
+}
+
+// checkBatchKinds checks the kind each batch of want reports, in the
+// batch history and to BatchKind, and the kind of its rollback plan.
+func checkBatchKinds(t *testing.T, db *store.DB, want []kindBatch) {
+	t.Helper()
+	ctx := context.Background()
+	bs, err := db.Batches(ctx, 0)
+	must(t, err)
+	listed := map[string]engine.BatchInfo{}
+	for _, b := range bs {
+		listed[b.Batch] = b
+	}
+	for _, w := range want {
+		kind, of, err := db.BatchKind(ctx, w.batch)
+		must(t, err)
+		if kind != w.kind || of != w.rollbackOf {
+			t.Errorf("BatchKind(%s) = %q, %q; want %q, %q", w.batch, kind, of, w.kind, w.rollbackOf)
+		}
+		if w.kind == engine.BatchCurator {
+			continue // a rejection has no audit rows: BatchHistory lists it
+		}
+		b, ok := listed[w.batch]
+		if !ok || b.Kind != w.kind || b.RollbackOf != w.rollbackOf {
+			t.Errorf("batch %s listed as %+v (%v); want kind %q, rollback of %q", w.batch, b, ok, w.kind, w.rollbackOf)
+		}
+		if plan, err := db.PlanRollback(ctx, w.batch); err != nil || plan.Kind != w.kind {
+			t.Errorf("rollback plan of %s: %+v, %v; want kind %q", w.batch, plan, err, w.kind)
+		}
+	}
 }

@@ -14,7 +14,7 @@ import (
 // SQLite and PostgreSQL alike.
 var migrationSteps = map[int]func(context.Context, sqlTx) error{
 	17: classifyAuditChanges,
-	28: moveProposalFacts,
+	28: migrateFacts,
 }
 
 // runMigrationStep runs the Go step of migration m, if it has one.

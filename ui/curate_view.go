@@ -382,7 +382,7 @@ func (p curatePane) historyView() []string {
 		b := hist[i]
 		state := "applied"
 		switch {
-		case strings.HasPrefix(b.Batch, "rollback:"):
+		case b.Kind == engine.BatchRollback:
 			state = "rollback"
 		case b.Effect.Rejected > 0:
 			state = "rejection"
