@@ -46,7 +46,7 @@ func TestApplyRefusesConflictingProposalsOfOneMemory(t *testing.T) {
 		}
 	}
 
-	if _, err := curate.RejectProposals(ctx, e, []int64{quarantine}, "curator", ""); err != nil {
+	if _, err := curate.RejectProposalsInBatch(ctx, e, []int64{quarantine}, curate.RejectOptions{Now: e.Now()}); err != nil {
 		t.Fatal(err)
 	}
 	keep := insertProposal(t, e, engine.ProposalKeep, id, engine.ProposalApproved)

@@ -116,14 +116,3 @@ func applyPromotion(ctx context.Context, e *engine.Engine, q engine.Queries, p *
 	}
 	return ap, nil
 }
-
-// RejectProposals marks proposals rejected in one batch (see
-// RejectProposalsInBatch). Rejecting a promotion marks its lesson rejected,
-// so the heartbeat does not propose it again.
-func RejectProposals(ctx context.Context, e *engine.Engine, ids []int64, curator, reason string) (int, error) {
-	res, err := RejectProposalsInBatch(ctx, e, ids, RejectOptions{Curator: curator, Reason: reason, Now: e.Now()})
-	if err != nil {
-		return 0, err
-	}
-	return res.Rejected, nil
-}

@@ -329,8 +329,8 @@ func TestRejectedDemotionIsNotProposedAgainUntilUsed(t *testing.T) {
 	if err != nil || len(r.Proposals) != 1 {
 		t.Fatalf("heartbeat = %+v, %v", r, err)
 	}
-	if n, err := curate.RejectProposals(ctx, e, []int64{r.Proposals[0].ID}, "", "still needed"); err != nil || n != 1 {
-		t.Fatalf("reject = %d, %v", n, err)
+	if res, err := curate.RejectProposalsInBatch(ctx, e, []int64{r.Proposals[0].ID}, curate.RejectOptions{Reason: "still needed", Now: e.Now()}); err != nil || res.Rejected != 1 {
+		t.Fatalf("reject = %+v, %v", res, err)
 	}
 	if r, _ := tiers.Heartbeat(ctx, e, tiers.HeartbeatOptions{}); len(r.Proposals) != 0 {
 		t.Fatalf("rejected demotion proposed again: %+v", r.Proposals)

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"strconv"
 	"strings"
@@ -31,58 +32,31 @@ func migrateFacts(ctx context.Context, tx sqlTx) error {
 
 // moveProposalFacts gives every withdrawn proposal of an older memtrace
 // its withdrawn_by, every rejected one its reject_note, and each its
-// reason as the proposer wrote it, a page of rows at a time (a PostgreSQL
-// connection runs one statement at a time, so the page is read in full
-// before its updates).
+// reason as the proposer wrote it.
 func moveProposalFacts(ctx context.Context, tx sqlTx) error {
-	const page = 2000
-	type fact struct {
-		id, by       int64
-		reason, note string
-	}
-	for after := int64(0); ; {
-		rows, err := tx.QueryContext(ctx, `SELECT id, status, reason FROM proposals WHERE id > ? ORDER BY id LIMIT ?`, after, page)
-		if err != nil {
-			return fmt.Errorf("proposal facts: %w", err)
-		}
-		var facts []fact
-		n := 0
-		for rows.Next() {
+	return rewritePages(ctx, tx, "proposal facts", `SELECT id, status, reason FROM proposals WHERE id > ? ORDER BY id LIMIT ?`,
+		`UPDATE proposals SET reason = ?, withdrawn_by = ?, reject_note = ? WHERE id = ?`, func(rows *sql.Rows) (int64, []any, error) {
 			var (
 				id             int64
 				status, reason string
 			)
 			if err := rows.Scan(&id, &status, &reason); err != nil {
-				rows.Close()
-				return fmt.Errorf("proposal facts: %w", err)
+				return 0, nil, err
 			}
-			n, after = n+1, id
 			switch status {
 			case engine.ProposalWithdrawn:
 				if before, by, ok := cutLegacyWithdrawal(reason); ok {
-					facts = append(facts, fact{id: id, by: by, reason: before})
+					return id, []any{before, by, "", id}, nil
 				}
 			case engine.ProposalRejected:
 				// The last marker is the rejection's, as the rollback of an
 				// older memtrace cut it.
 				if i := strings.LastIndex(reason, legacyRejected); i >= 0 {
-					facts = append(facts, fact{id: id, reason: strings.TrimSpace(reason[:i]), note: strings.TrimSpace(reason[i+len(legacyRejected):])})
+					return id, []any{strings.TrimSpace(reason[:i]), 0, strings.TrimSpace(reason[i+len(legacyRejected):]), id}, nil
 				}
 			}
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return fmt.Errorf("proposal facts: %w", err)
-		}
-		for _, f := range facts {
-			if _, err := tx.ExecContext(ctx, `UPDATE proposals SET reason = ?, withdrawn_by = ?, reject_note = ? WHERE id = ?`, f.reason, f.by, f.note, f.id); err != nil {
-				return fmt.Errorf("proposal facts %d: %w", f.id, err)
-			}
-		}
-		if n < page {
-			return nil
-		}
-	}
+			return id, nil, nil
+		})
 }
 
 // cutLegacyWithdrawal splits an older withdrawn proposal's reason into

@@ -108,40 +108,37 @@ type applyOutcome struct {
 
 func (f *conflictFixture) outcome(t *testing.T) applyOutcome {
 	t.Helper()
-	ctx := context.Background()
-	db, err := store.Open(ctx, f.path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
 	out := applyOutcome{Proposals: map[string]string{}, WithdrawnBy: map[string]string{}, Memories: map[string]string{}}
-	names := map[int64]string{}
-	for name, id := range f.props {
-		names[id] = name
-	}
-	for name, id := range f.props {
-		p, err := db.GetProposal(ctx, id)
-		if err != nil {
-			t.Fatal(err)
+	f.withEngine(t, func(db *store.DB, _ *engine.Engine) {
+		ctx := context.Background()
+		names := map[int64]string{}
+		for name, id := range f.props {
+			names[id] = name
 		}
-		out.Proposals[name] = p.Status
-		if p.WithdrawnBy != 0 {
-			out.WithdrawnBy[name] = names[p.WithdrawnBy]
-		}
-		if p.Status == engine.ProposalApplied || p.Status == curate.ProposalWithdrawn {
-			if out.Batch != "" && out.Batch != p.Batch {
-				t.Errorf("proposal %s is in batch %s, another of the approval in %s", name, p.Batch, out.Batch)
+		for name, id := range f.props {
+			p, err := db.GetProposal(ctx, id)
+			if err != nil {
+				t.Fatal(err)
 			}
-			out.Batch = p.Batch
+			out.Proposals[name] = p.Status
+			if p.WithdrawnBy != 0 {
+				out.WithdrawnBy[name] = names[p.WithdrawnBy]
+			}
+			if p.Status == engine.ProposalApplied || p.Status == curate.ProposalWithdrawn {
+				if out.Batch != "" && out.Batch != p.Batch {
+					t.Errorf("proposal %s is in batch %s, another of the approval in %s", name, p.Batch, out.Batch)
+				}
+				out.Batch = p.Batch
+			}
 		}
-	}
-	for name, id := range f.memories {
-		m, err := db.GetMemory(ctx, id)
-		if err != nil {
-			t.Fatal(err)
+		for name, id := range f.memories {
+			m, err := db.GetMemory(ctx, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out.Memories[name] = fmt.Sprintf("%s/%s/%s", m.Status, m.Tier, m.Type)
 		}
-		out.Memories[name] = fmt.Sprintf("%s/%s/%s", m.Status, m.Tier, m.Type)
-	}
+	})
 	return out
 }
 
