@@ -162,8 +162,6 @@ func (b BatchEffect) String() string {
 // writing: the confirmation of the CLI and the TUI shows it.
 type RollbackPlan struct {
 	Batch string `json:"batch"`
-	// Kind is the batch's kind (see BatchInfo.Kind).
-	Kind string `json:"kind,omitempty"`
 	// Actor made the batch; At is its first audit row.
 	Actor string    `json:"actor"`
 	At    time.Time `json:"at"`
@@ -182,6 +180,8 @@ type RollbackPlan struct {
 	// changes that still stand and must be rolled back first.
 	RolledBack bool     `json:"rolled_back"`
 	Blocked    []string `json:"blocked,omitempty"`
+	// Kind is the batch's kind (see BatchInfo.Kind).
+	Kind string `json:"kind,omitempty"`
 }
 
 // CanRollback reports whether the rollback may run and would change

@@ -103,12 +103,7 @@ type AuditFilter struct {
 
 // BatchInfo summarises one audited batch.
 type BatchInfo struct {
-	Batch string `json:"batch"`
-	// Kind is the action that made the batch (BatchCapture, BatchApprove,
-	// … BatchRollback), recorded when the store issued its id; "" for an id
-	// a caller chose. RollbackOf is the batch a rollback undid.
-	Kind       string    `json:"kind,omitempty"`
-	RollbackOf string    `json:"rollback_of,omitempty"`
+	Batch      string    `json:"batch"`
 	Actor      string    `json:"actor"`
 	Rows       int       `json:"rows"`
 	At         time.Time `json:"at"`
@@ -119,6 +114,11 @@ type BatchInfo struct {
 	// touches its memories; WhyNot says otherwise in words.
 	CanRollback bool   `json:"can_rollback"`
 	WhyNot      string `json:"why_not,omitempty"`
+	// Kind is the action that made the batch (BatchCapture, BatchApprove,
+	// … BatchRollback), recorded when the store issued its id; "" for an id
+	// a caller chose. RollbackOf is the batch a rollback undid.
+	Kind       string `json:"kind,omitempty"`
+	RollbackOf string `json:"rollback_of,omitempty"`
 }
 
 // Store is the durable source of truth. Indexes in the engine are caches
