@@ -6,11 +6,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"memtrace/engine"
 	"os"
 	"sort"
 	"strings"
 	"time"
+
+	"memtrace/engine"
 )
 
 // ApplyOptions configure Apply.
@@ -34,7 +35,7 @@ type ApplyOptions struct {
 	// approved proposals of memories it lists, and each such proposal must
 	// carry the same verdict, model and input hash as its line: a file and a
 	// database that disagree apply nothing.
-	Verdicts []TriageVerdict
+	Verdicts []engine.TriageVerdict
 	// AfterEach is called inside the transaction after each memory update
 	// with the count so far (progress; crash tests block in it).
 	AfterEach func(n int)
@@ -202,8 +203,8 @@ func proposalsToApply(ctx context.Context, q engine.Queries, o ApplyOptions) ([]
 
 // matchVerdicts keeps the approved proposals whose memory the verdict file
 // lists, and refuses when a proposal's pinned verdict differs from the line.
-func matchVerdicts(approved []*engine.Proposal, vs []TriageVerdict) ([]*engine.Proposal, error) {
-	byMemory := make(map[int64]TriageVerdict, len(vs))
+func matchVerdicts(approved []*engine.Proposal, vs []engine.TriageVerdict) ([]*engine.Proposal, error) {
+	byMemory := make(map[int64]engine.TriageVerdict, len(vs))
 	for _, v := range vs {
 		byMemory[v.MemoryID] = v
 	}
@@ -301,7 +302,7 @@ func markRolledBack(ctx context.Context, q engine.Queries, ps []*engine.Proposal
 }
 
 // ReadVerdictFile reads a JSONL verdict file written by RunTriage.
-func ReadVerdictFile(path string) ([]TriageVerdict, error) {
+func ReadVerdictFile(path string) ([]engine.TriageVerdict, error) {
 	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, engine.Errorf(engine.ENOTFOUND, "verdict file %s does not exist; run `memtrace triage` first", path)
@@ -309,7 +310,7 @@ func ReadVerdictFile(path string) ([]TriageVerdict, error) {
 		return nil, engine.Errorf(engine.EUNAVAIL, "cannot read verdict file %s: %v", path, err)
 	}
 	defer f.Close()
-	var out []TriageVerdict
+	var out []engine.TriageVerdict
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 0, 64*1024), 16<<20)
 	for line := 1; sc.Scan(); line++ {
@@ -317,7 +318,7 @@ func ReadVerdictFile(path string) ([]TriageVerdict, error) {
 		if b == "" {
 			continue
 		}
-		var v TriageVerdict
+		var v engine.TriageVerdict
 		if err := json.Unmarshal([]byte(b), &v); err != nil || v.MemoryID == 0 || v.Verdict == "" {
 			return nil, engine.Errorf(engine.EINVALID, "verdict file %s line %d is not a verdict; was it edited by hand?", path, line)
 		}

@@ -3,8 +3,10 @@ package curate
 import (
 	"context"
 	"fmt"
-	"memtrace/engine"
 	"sort"
+
+	"memtrace/capture"
+	"memtrace/engine"
 )
 
 // StoreAudit is seed 000's first look at a memory store that already exists
@@ -100,7 +102,7 @@ func AuditStore(ctx context.Context, e *engine.Engine) (*StoreAudit, error) {
 	for i := range active {
 		m := &active[i]
 		types[m.Type]++
-		if written, _, ok := engine.LabelPrefix(m.Content); ok {
+		if written, _, ok := capture.LabelPrefix(m.Content); ok {
 			labels[written]++
 			rep.Labelled++
 		}
@@ -111,7 +113,7 @@ func AuditStore(ctx context.Context, e *engine.Engine) (*StoreAudit, error) {
 	// Duplicates, in id order: a memory repeats the first one with its
 	// content, or the nearest earlier one within the dedupe similarity.
 	byHash := map[string]int64{}
-	near := engine.NewNearDuplicates(e.Config().DedupeSimilarity, e.VectorOf)
+	near := capture.NewNearDuplicates(e.Config().DedupeSimilarity, e.VectorOf)
 	for i := range active {
 		m := &active[i]
 		vec, ok := e.VectorOf(m.ID)
@@ -137,7 +139,7 @@ func AuditStore(ctx context.Context, e *engine.Engine) (*StoreAudit, error) {
 	// What the capture pipeline would do with each, with the rules as the
 	// judge (offline and deterministic): a memory without a role is taken
 	// as a user's statement, the most lenient reading.
-	c, err := e.NewRuleCapturer(ctx)
+	c, err := capture.NewRuleCapturer(ctx, e)
 	if err != nil {
 		return nil, fmt.Errorf("audit: %w", err)
 	}

@@ -2,9 +2,10 @@ package curate
 
 import (
 	"context"
-	"memtrace/engine"
 	"strings"
 	"time"
+
+	"memtrace/engine"
 )
 
 // ApproveOptions configure an approval.

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"memtrace/capture"
 	"memtrace/curate"
 	"memtrace/engine"
 	"memtrace/internal/testdata/tierstest"
@@ -413,7 +414,7 @@ func TestReflectionRepeatedThreeTimesBecomesAPromotion(t *testing.T) {
 	lessons := []string{"Read the failing test before editing code", "read failing tests before editing the code", "Before editing code, read the failing test"}
 	var key string
 	for i, l := range lessons {
-		c, err := e.Reflect(ctx, engine.Reflection{Intended: "fix the bug in one pass", Actual: "edited the wrong file twice", Lesson: l, Session: fmt.Sprintf("s%d", i)})
+		c, err := capture.Reflect(ctx, e, capture.Reflection{Intended: "fix the bug in one pass", Actual: "edited the wrong file twice", Lesson: l, Session: fmt.Sprintf("s%d", i)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -423,14 +424,14 @@ func TestReflectionRepeatedThreeTimesBecomesAPromotion(t *testing.T) {
 		key = c.LessonKey
 	}
 	c, _ := e.Store().GetCorrection(ctx, key)
-	if c.Status != engine.CorrectionCandidate || !strings.HasPrefix(c.LessonKey, engine.ReflectionPrefix) || len(c.Occurrences) != 3 {
+	if c.Status != engine.CorrectionCandidate || !strings.HasPrefix(c.LessonKey, capture.ReflectionPrefix) || len(c.Occurrences) != 3 {
 		t.Fatalf("reflection lesson = %+v", c)
 	}
 	r, err := tiers.Heartbeat(ctx, e, tiers.HeartbeatOptions{})
 	if err != nil || len(r.Proposals) != 1 || r.Proposals[0].LessonKey != key {
 		t.Fatalf("heartbeat = %+v, %v", r, err)
 	}
-	if _, err := e.Reflect(ctx, engine.Reflection{Intended: "x", Actual: ""}); engine.ErrorCode(err) != engine.EINVALID {
+	if _, err := capture.Reflect(ctx, e, capture.Reflection{Intended: "x", Actual: ""}); engine.ErrorCode(err) != engine.EINVALID {
 		t.Fatalf("reflection without actual: %v", err)
 	}
 }

@@ -3,9 +3,10 @@ package curate
 import (
 	"context"
 	"encoding/json"
-	"memtrace/engine"
 	"strings"
 	"time"
+
+	"memtrace/engine"
 )
 
 // maxRuleWording is the longest HOT rule, in characters: one line an agent

@@ -2,10 +2,11 @@ package curate
 
 import (
 	"context"
-	"memtrace/engine"
 	"sort"
 	"strings"
 	"time"
+
+	"memtrace/engine"
 )
 
 // Rejection is undoable. A curator's rejection is a batch of its own (a

@@ -3,6 +3,7 @@ package curate
 import (
 	"context"
 	"fmt"
+
 	"memtrace/engine"
 )
 

@@ -5,85 +5,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"memtrace/engine"
 	"os"
 	"path/filepath"
-	"slices"
 	"sort"
 	"time"
+
+	"memtrace/engine"
 )
-
-// Triage verdicts (seed 001, Fix B). The judge answers one of the first
-// four; needs_review marks an answer that failed validation and is never
-// acted upon.
-const (
-	TriageKeep        = "keep"
-	TriageEcho        = "echo"
-	TriageRoleplay    = "roleplay_scene"
-	TriageRetype      = "retype"
-	TriageNeedsReview = "needs_review"
-)
-
-// FlagInjectionAttempt is the verdict flag of an item whose text tries to
-// instruct the judge; the curator must see it.
-const FlagInjectionAttempt = "injection_attempt"
-
-// TriageItem is one stored memory under review.
-type TriageItem struct {
-	ID   int64  `json:"id"`
-	Key  string `json:"key,omitempty"`
-	Type string `json:"type"`
-	Text string `json:"text"`
-}
-
-// TriageVerdict is the judge's decision on one item, pinned with what
-// produced it (model, digest, prompt and input hashes) so a verdict file
-// can be audited and replayed. Its JSON is one line of the verdict file.
-// engine/judge produces it.
-type TriageVerdict struct {
-	MemoryID   int64   `json:"memory_id"`
-	Key        string  `json:"key,omitempty"`
-	Type       string  `json:"type"`
-	Verdict    string  `json:"verdict"` // keep | echo | roleplay_scene | retype | needs_review
-	RetypeTo   string  `json:"retype_to,omitempty"`
-	Reason     string  `json:"reason"`
-	Confidence float64 `json:"confidence"`
-	// JudgeVerdict is what the model answered when a rule changed it (low
-	// confidence mapped to echo); empty when Verdict is the model's own.
-	JudgeVerdict string `json:"judge_verdict,omitempty"`
-	// Flags are for the curator: injection_attempt, low_confidence,
-	// label_prefix_stripped.
-	Flags         []string `json:"flags,omitempty"`
-	NeedsReview   bool     `json:"needs_review,omitempty"`
-	Model         string   `json:"model"`
-	Digest        string   `json:"digest"`
-	PromptVersion string   `json:"prompt_version"`
-	PromptHash    string   `json:"prompt_hash"`
-	SchemaHash    string   `json:"schema_hash"`
-	InputHash     string   `json:"input_hash"`
-	Attempts      int      `json:"attempts"` // model calls made; 0 when served from the cache
-	Cached        bool     `json:"-"`
-}
-
-// Label is the verdict in DESIGN.md's notation: "retype:<type>" or the
-// verdict itself.
-func (v TriageVerdict) Label() string {
-	if v.Verdict == TriageRetype {
-		return TriageRetype + ":" + v.RetypeTo
-	}
-	return v.Verdict
-}
-
-// HasFlag reports whether the verdict carries flag.
-func (v TriageVerdict) HasFlag(flag string) bool { return slices.Contains(v.Flags, flag) }
-
-// Triager judges one stored memory. engine/judge provides the Ollama one;
-// the engine never imports it, so tests and other judges plug in here.
-type Triager interface {
-	Triage(ctx context.Context, item TriageItem) (TriageVerdict, error)
-	// Model names the model that judges, for messages and the report.
-	Model() string
-}
 
 // TriageOptions configure RunTriage.
 type TriageOptions struct {
@@ -94,7 +22,7 @@ type TriageOptions struct {
 	Seed         uint64 // control sample seed
 	Now          func() time.Time
 	// Progress, when set, is called after every judged item.
-	Progress func(done, total int, v TriageVerdict)
+	Progress func(done, total int, v engine.TriageVerdict)
 }
 
 // DefaultControlSample is how many proposals the curator judges blind
@@ -124,7 +52,7 @@ type TriageReport struct {
 // one transaction; nothing in memories changes. A run cut short leaves no
 // proposals and a ".partial" verdict file; with the judge's cache the next
 // run does not re-judge what was judged.
-func RunTriage(ctx context.Context, st engine.Store, t Triager, o TriageOptions) (*TriageReport, error) {
+func RunTriage(ctx context.Context, st engine.Store, t engine.Triager, o TriageOptions) (*TriageReport, error) {
 	if o.Type == "" {
 		return nil, engine.Errorf(engine.EINVALID, "triage needs a memory type, e.g. --type milestone")
 	}
@@ -152,7 +80,7 @@ func RunTriage(ctx context.Context, st engine.Store, t Triager, o TriageOptions)
 	sort.Slice(mems, func(i, j int) bool { return mems[i].ID < mems[j].ID })
 
 	rep := &TriageReport{VerdictsFile: o.VerdictsFile, Backup: backup, ByVerdict: map[string]int{}, Model: t.Model()}
-	verdicts := make([]TriageVerdict, 0, len(mems))
+	verdicts := make([]engine.TriageVerdict, 0, len(mems))
 	partial := o.VerdictsFile + ".partial"
 	if err := os.MkdirAll(filepath.Dir(o.VerdictsFile), 0o755); err != nil {
 		return nil, engine.Errorf(engine.EUNAVAIL, "cannot create the directory of %s: %v", o.VerdictsFile, err)
@@ -164,7 +92,7 @@ func RunTriage(ctx context.Context, st engine.Store, t Triager, o TriageOptions)
 	defer f.Close()
 	w := bufio.NewWriter(f)
 	for i, m := range mems {
-		v, err := t.Triage(ctx, TriageItem{ID: m.ID, Key: m.Key, Type: m.Type, Text: m.Content})
+		v, err := t.Triage(ctx, engine.TriageItem{ID: m.ID, Key: m.Key, Type: m.Type, Text: m.Content})
 		if err != nil {
 			return nil, fmt.Errorf("triage memory %d (%d of %d judged; run again to resume): %w", m.ID, i, len(mems), err)
 		}
@@ -178,12 +106,12 @@ func RunTriage(ctx context.Context, st engine.Store, t Triager, o TriageOptions)
 		if v.Cached {
 			rep.Cached++
 		}
-		if v.Verdict == TriageNeedsReview || v.NeedsReview {
+		if v.Verdict == engine.TriageNeedsReview || v.NeedsReview {
 			rep.NeedsReview++
 		} else {
 			rep.ByVerdict[v.Label()]++
 		}
-		if v.HasFlag(FlagInjectionAttempt) {
+		if v.HasFlag(engine.FlagInjectionAttempt) {
 			rep.Flagged = append(rep.Flagged, m.ID)
 		}
 		if o.Progress != nil {
@@ -231,7 +159,7 @@ func RunTriage(ctx context.Context, st engine.Store, t Triager, o TriageOptions)
 // ProposalVerdict is the verdict JSON of a judge proposal: the pinned
 // verdict, plus the control-sample marks the curator's blind review adds.
 type ProposalVerdict struct {
-	TriageVerdict
+	engine.TriageVerdict
 	// Control marks a proposal of the random control sample; the curator
 	// labels it blind (without seeing the verdict) before approving.
 	Control bool `json:"control,omitempty"`
@@ -254,7 +182,7 @@ func ParseProposalVerdict(p *engine.Proposal) (ProposalVerdict, bool) {
 // roleplay_scene → quarantine, retype → retype, keep → a keep record, and an
 // answer that needs review → a keep record in status needs_review, which no
 // approval can turn into an action by itself.
-func proposalFor(v TriageVerdict, now time.Time) *engine.Proposal {
+func proposalFor(v engine.TriageVerdict, now time.Time) *engine.Proposal {
 	p := &engine.Proposal{
 		MemoryID:   v.MemoryID,
 		Proposer:   engine.ProposerJudge,
@@ -266,11 +194,11 @@ func proposalFor(v TriageVerdict, now time.Time) *engine.Proposal {
 		CreatedAt:  now,
 	}
 	switch {
-	case v.Verdict == TriageNeedsReview || v.NeedsReview:
+	case v.Verdict == engine.TriageNeedsReview || v.NeedsReview:
 		p.Kind, p.Status = engine.ProposalKeep, engine.ProposalReview
-	case v.Verdict == TriageEcho || v.Verdict == TriageRoleplay:
+	case v.Verdict == engine.TriageEcho || v.Verdict == engine.TriageRoleplay:
 		p.Kind = engine.ProposalQuarantine
-	case v.Verdict == TriageRetype:
+	case v.Verdict == engine.TriageRetype:
 		p.Kind, p.TargetType = engine.ProposalRetype, v.RetypeTo
 	default:
 		p.Kind = engine.ProposalKeep
@@ -288,7 +216,7 @@ func isJudgeKind(kind string) bool {
 // its control mark and the curator's blind label; a decided one (approved,
 // rejected) with the same verdict is left alone, so a rerun never overrides
 // the curator. changed is false when nothing was written.
-func upsertTriageProposal(ctx context.Context, q engine.Queries, v TriageVerdict, now time.Time) (*engine.Proposal, bool, error) {
+func upsertTriageProposal(ctx context.Context, q engine.Queries, v engine.TriageVerdict, now time.Time) (*engine.Proposal, bool, error) {
 	existing, err := q.FindProposals(ctx, engine.ProposalFilter{MemoryID: v.MemoryID, Proposer: engine.ProposerJudge})
 	if err != nil {
 		return nil, false, err

@@ -5,10 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
-	"memtrace/engine"
 	"sort"
 	"strings"
 	"time"
+
+	"memtrace/engine"
 )
 
 // markControlSample marks a seeded random sample of the fresh proposals as
@@ -55,10 +56,10 @@ func markControlSample(ctx context.Context, q engine.Queries, fresh []*engine.Pr
 // give: keep, echo, roleplay_scene or retype:<type>.
 func ValidCuratorLabel(label string) bool {
 	switch label {
-	case TriageKeep, TriageEcho, TriageRoleplay:
+	case engine.TriageKeep, engine.TriageEcho, engine.TriageRoleplay:
 		return true
 	}
-	t, ok := strings.CutPrefix(label, TriageRetype+":")
+	t, ok := strings.CutPrefix(label, engine.TriageRetype+":")
 	return ok && strings.TrimSpace(t) != ""
 }
 
@@ -67,11 +68,11 @@ func ValidCuratorLabel(label string) bool {
 // echo and roleplay_scene lead to the same reversible quarantine.
 func triageClass(label string) string {
 	switch {
-	case label == TriageKeep:
+	case label == engine.TriageKeep:
 		return "keep"
-	case label == TriageEcho || label == TriageRoleplay:
+	case label == engine.TriageEcho || label == engine.TriageRoleplay:
 		return "quarantine"
-	case strings.HasPrefix(label, TriageRetype):
+	case strings.HasPrefix(label, engine.TriageRetype):
 		return "retype"
 	}
 	return ""
@@ -283,7 +284,7 @@ func OverrideProposal(ctx context.Context, w Updater, id int64, label, by string
 		case "quarantine":
 			p.Kind, p.TargetType = engine.ProposalQuarantine, ""
 		case "retype":
-			p.Kind, p.TargetType = engine.ProposalRetype, strings.TrimPrefix(label, TriageRetype+":")
+			p.Kind, p.TargetType = engine.ProposalRetype, strings.TrimPrefix(label, engine.TriageRetype+":")
 		}
 		p.Status, p.DecidedBy, p.DecidedAt = engine.ProposalApproved, by, now.UTC()
 		p.Reason = strings.TrimSpace(fmt.Sprintf("curator: %s (judge: %s)", label, p.Reason))

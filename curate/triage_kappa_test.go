@@ -22,8 +22,8 @@ func controlSample(t *testing.T, pairs ...pair) []*engine.Proposal {
 	var out []*engine.Proposal
 	for _, p := range pairs {
 		for range p.n {
-			v := curate.TriageVerdict{Verdict: p.judge, Reason: "r", Confidence: 0.9}
-			if p.judge == curate.TriageRetype {
+			v := engine.TriageVerdict{Verdict: p.judge, Reason: "r", Confidence: 0.9}
+			if p.judge == engine.TriageRetype {
 				v.RetypeTo = "note"
 			}
 			b, err := json.Marshal(curate.ProposalVerdict{TriageVerdict: v, Control: true, CuratorLabel: p.curator})
@@ -42,7 +42,7 @@ func controlSample(t *testing.T, pairs ...pair) []*engine.Proposal {
 // (echo and roleplay_scene alike), retype.
 func TestControlStatsKappa(t *testing.T) {
 	const (
-		keep, echo, scene, retype = curate.TriageKeep, curate.TriageEcho, curate.TriageRoleplay, curate.TriageRetype
+		keep, echo, scene, retype = engine.TriageKeep, engine.TriageEcho, engine.TriageRoleplay, engine.TriageRetype
 	)
 	for _, c := range []struct {
 		name        string

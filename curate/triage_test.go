@@ -14,10 +14,10 @@ import (
 
 	"memtrace/curate"
 	"memtrace/engine"
-	"memtrace/engine/judge"
 	"memtrace/internal/testdata/ollamatest"
 	"memtrace/internal/testdata/storetest"
 	"memtrace/internal/testdata/triagetest"
+	"memtrace/ollama"
 	"memtrace/store"
 )
 
@@ -140,7 +140,7 @@ func TestTriageApproveApplyRollbackRestoresTheBackup(t *testing.T) {
 	if err != nil || len(ps) != 1 {
 		t.Fatalf("injection proposals %v %v", ps, err)
 	}
-	if pv, _ := curate.ParseProposalVerdict(ps[0]); ps[0].Kind != engine.ProposalKeep || !pv.HasFlag(curate.FlagInjectionAttempt) {
+	if pv, _ := curate.ParseProposalVerdict(ps[0]); ps[0].Kind != engine.ProposalKeep || !pv.HasFlag(engine.FlagInjectionAttempt) {
 		t.Errorf("injection proposal kind %s flags %v", ps[0].Kind, pv.Flags)
 	}
 
@@ -215,18 +215,18 @@ func TestTriageApproveApplyRollbackRestoresTheBackup(t *testing.T) {
 
 func TestTriageNamesHostAndModelWhenOllamaCannotAnswer(t *testing.T) {
 	f := newTriageFixture(t)
-	run := func(tr curate.Triager) error {
+	run := func(tr engine.Triager) error {
 		_, err := curate.RunTriage(context.Background(), f.db, tr, curate.TriageOptions{Type: "milestone",
 			BackupDir: filepath.Join(f.dir, "b"), VerdictsFile: filepath.Join(f.dir, "v.jsonl")})
 		return err
 	}
-	cache, err := judge.NewFileCache(filepath.Join(f.dir, "c2.jsonl"))
+	cache, err := ollama.NewFileCache(filepath.Join(f.dir, "c2.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer cache.Close()
-	missing := judge.EngineTriager{T: judge.NewTriager(judge.NewClient(judge.ClientConfig{Host: f.srv.URL(), Timeout: 5 * time.Second}),
-		judge.Options{Model: "llama9:70b", Cache: cache})}
+	missing := ollama.NewTriager(ollama.NewClient(ollama.ClientConfig{Host: f.srv.URL(), Timeout: 5 * time.Second}),
+		ollama.Options{Model: "llama9:70b", Cache: cache})
 	msg := engine.ErrorMessage(run(missing))
 	for _, want := range []string{"llama9:70b", f.srv.URL().String(), "ollama pull llama9:70b"} {
 		if !strings.Contains(msg, want) {
@@ -234,8 +234,8 @@ func TestTriageNamesHostAndModelWhenOllamaCannotAnswer(t *testing.T) {
 		}
 	}
 	down, _ := url.Parse("http://127.0.0.1:1")
-	gone := judge.EngineTriager{T: judge.NewTriager(judge.NewClient(judge.ClientConfig{Host: down, Timeout: 5 * time.Second}),
-		judge.Options{Model: ollamatest.Model, Cache: cache})}
+	gone := ollama.NewTriager(ollama.NewClient(ollama.ClientConfig{Host: down, Timeout: 5 * time.Second}),
+		ollama.Options{Model: ollamatest.Model, Cache: cache})
 	msg = engine.ErrorMessage(run(gone))
 	for _, want := range []string{"127.0.0.1:1", ollamatest.Model, "ollama serve"} {
 		if !strings.Contains(msg, want) {

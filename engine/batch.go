@@ -190,48 +190,6 @@ func (p *RollbackPlan) CanRollback() bool {
 	return !p.RolledBack && len(p.Blocked) == 0 && (p.Effect.Changed() > 0 || p.Proposals > 0 || p.Rejected > 0)
 }
 
-// Describe is the plan for a confirmation: "quarantine 141 memories created
-// by this batch, restore 2".
-func (p *RollbackPlan) Describe() string {
-	var parts []string
-	e := p.Effect
-	add := func(n int, format string) {
-		if n > 0 {
-			parts = append(parts, fmt.Sprintf(format, n, plural(n)))
-		}
-	}
-	add(e.Quarantined, "quarantine %d memor%s")
-	add(e.Restored, "make %d memor%s active again")
-	add(e.Archived, "archive %d memor%s")
-	add(e.Moved, "move %d memor%s back to its tier")
-	add(e.Retyped, "give %d memor%s back its type")
-	add(e.Updated, "revert %d memor%s")
-	add(e.Superseded, "mark %d memor%s superseded again")
-	add(e.Unlinked, "make %d superseded memor%s current again (link removed)")
-	if p.Proposals > 0 {
-		parts = append(parts, fmt.Sprintf("mark %d proposal(s) rolled back", p.Proposals))
-	}
-	if p.Rejected > 0 {
-		parts = append(parts, fmt.Sprintf("reopen %d rejected proposal(s) as they were before", p.Rejected))
-	}
-	if len(parts) == 0 {
-		return "change nothing"
-	}
-	return strings.Join(parts, ", ")
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return "y"
-	}
-	return "ies"
-}
-
-// Memories counts memories in English: "1 memory", "3 memories".
-func Memories(n int) string {
-	return fmt.Sprintf("%d memor%s", n, plural(n))
-}
-
 // LargeRollback is the number of memories above which rolling back a
 // capture batch needs a second, explicit confirmation (`--force` on the
 // command line, a second key in the TUI): such a batch is usually a whole

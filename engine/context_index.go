@@ -4,7 +4,7 @@ import (
 	"sort"
 	"time"
 
-	"memtrace/engine/lexical"
+	"memtrace/engine/index"
 	"memtrace/engine/textnorm"
 )
 
@@ -22,7 +22,7 @@ import (
 // words. Memories without a session stand alone.
 //
 // The lexical index holds each memory's own words and its window of
-// neighbours (lexical.NewContext); a search spreads a term over the windows
+// neighbours (index.NewContextBM25); a search spreads a term over the windows
 // as it scores it. Writing the context out into every memory's postings —
 // the first design — held four times the postings and made the rebuild at
 // open sum every memory with its neighbours: half of a 100k-memory open.
@@ -40,7 +40,7 @@ const (
 // sessionIndex keeps each session's memories in conversation order and
 // every memory's own terms, so that a memory can be re-posted and its
 // neighbours' windows set when one of them changes. Terms are kept as the
-// lexical index's term numbers (lexical.Index.TermNo): a quarter of the
+// lexical index's term numbers (index.BM25.TermNo): a quarter of the
 // memory of strings. Guarded by Engine.mu.
 type sessionIndex struct {
 	toks     map[int64][]int32
@@ -62,12 +62,12 @@ func newSessionIndex(n int) *sessionIndex {
 // newLexical returns an empty lexical index with the engine's context
 // window: for each distance d ≤ ContextWindow, the neighbour before and the
 // one after at ContextWeight × ContextDecay^(d−1).
-func newLexical() *lexical.Index {
-	return lexical.NewContext(lexical.K1, lexical.B, contextSlotWeights())
+func newLexical() *index.BM25 {
+	return index.NewContextBM25(index.K1, index.B, ContextSlotWeights())
 }
 
 // window is the lexical window of id in its session: the neighbours at
-// distance 1 (before, after), then 2, …, lexical.None where there is none.
+// distance 1 (before, after), then 2, …, index.None where there is none.
 func (s *sessionIndex) window(id int64) []int64 {
 	w := make([]int64, 2*ContextWindow)
 	s.windowInto(id, w)
@@ -78,7 +78,7 @@ func (s *sessionIndex) window(id int64) []int64 {
 // allocating; it reports whether id has any neighbour slot at all.
 func (s *sessionIndex) windowInto(id int64, w []int64) bool {
 	for k := range w {
-		w[k] = lexical.None
+		w[k] = index.None
 	}
 	pos, ok := s.position[id]
 	if !ok || pos.session == "" {
@@ -112,7 +112,7 @@ func (e *Engine) termNos(dst []int32, text string) []int32 {
 
 // lexTerms is the lexical terms of text, in order: what termNos numbers.
 // It needs no lock.
-func lexTerms(text string) []string {
+func LexTerms(text string) []string {
 	var out []string
 	textnorm.Words(text, func(w string, hangul bool) {
 		if t, ok := textnorm.Term(w, hangul); ok {
@@ -332,4 +332,17 @@ func (s *sessionIndex) neighbours(id int64, session string) []int64 {
 		}
 	}
 	return out
+}
+
+// contextSlotWeights are the weights of the slots of sessionIndex.window:
+// ContextWeight × ContextDecay^(d−1) for the neighbour before and the one
+// after at each distance d.
+func ContextSlotWeights() []float64 {
+	w := make([]float64, 0, 2*ContextWindow)
+	x := ContextWeight
+	for range ContextWindow {
+		w = append(w, x, x)
+		x *= ContextDecay
+	}
+	return w
 }

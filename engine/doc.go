@@ -1,9 +1,16 @@
-// Package engine is the domain root of memtrace: the memory model, the
-// interfaces it needs from the outside world (Store, Judge, Embedder), the
-// capture pipeline that decides what is remembered, the recall pipeline that
-// decides what is recalled, and the forgetting math that decides for how long.
+// Package engine is the domain root of memtrace: the memory model and its
+// records (memories, captures, corrections, proposals, batches, traces),
+// the ports it needs from the outside world (Store and its Queries, Judge,
+// Embedder), its errors, the time grammar, the forgetting and recognition
+// maths, the tiers' scopes, and the Engine: the cache of every memory with
+// its BM25 and vector indexes (engine/index), read by the pipelines
+// through View and kept current by Refresh.
 //
-// It imports only the standard library and its own leaf sub-packages. The
-// SQLite implementation of Store lives in package store; the Ollama judge and
-// embedder live in engine/judge; the CLI (internal/cli) wires them together.
+// The pipelines live beside it, each a package: recall (what is
+// recalled), capture (what is remembered), curate (what a curator
+// changes) and tiers (heartbeat and the Markdown tiers). It imports only
+// the standard library and leaf packages of its own (engine/index,
+// engine/textnorm); the SQLite and PostgreSQL stores live in package
+// store, the Ollama judge and embedder at the edge, and the CLI
+// (internal/cli) wires them together.
 package engine

@@ -8,9 +8,7 @@ import (
 	"sync"
 	"time"
 
-	"memtrace/engine/lexical"
-	"memtrace/engine/topn"
-	"memtrace/engine/vector"
+	"memtrace/engine/index"
 )
 
 // Options wire an Engine.
@@ -25,7 +23,7 @@ type Options struct {
 // Hit is a search result; Score is higher-is-better. It is the type the
 // lexical and vector indexes rank with, so their results pass through as
 // they are.
-type Hit = topn.Hit
+type Hit = index.Hit
 
 // Engine holds the caches derived from the store — every memory, a BM25
 // index and a vector index — and runs the pipelines over them. It is safe for
@@ -50,8 +48,8 @@ type Engine struct {
 	mems  map[int64]*Memory
 	ids   []int64 // sorted
 	byKey map[string]int64
-	lex   *lexical.Index
-	vec   *vector.Index
+	lex   *index.BM25
+	vec   *index.Vectors
 	seq   int64
 
 	sessions *sessionIndex  // conversation order for the lexical context window (context_index.go)
@@ -59,19 +57,10 @@ type Engine struct {
 	// supersedes is the reverse of Memory.SupersededBy: newer → older ids.
 	supersedes map[int64][]int64
 
-	// capturer serves Capture and CaptureBatch: created on first use, so
-	// the filter tables, the gates' embedded exemplars and the dedupe index
-	// are prepared once, not per call. capMu serialises its use (a Capturer
-	// is not safe for concurrent use).
-	capMu    sync.Mutex
-	capturer *Capturer
-
-	// dx is the capture's dedupe and subject index over the cache's
-	// active memories (capture_index.go), kept across Capturers so that
-	// an ingest run does not rebuild it over the whole store. dxMu is
-	// held by the Capturer run that uses it.
-	dxMu sync.Mutex
-	dx   *dedupeIndex
+	// ext holds what the pipelines beside the engine keep with it across
+	// calls (Extension), under extMu.
+	extMu sync.Mutex
+	ext   map[any]any
 }
 
 // Open loads every memory from the store and builds the indexes. Memories
@@ -95,12 +84,12 @@ func Open(ctx context.Context, o Options) (*Engine, error) {
 		supersedes: make(map[int64][]int64),
 	}
 	if e.embedder == nil {
-		e.embedder = vector.NewHashed(vector.DefaultDim)
+		e.embedder = NewHashed(HashedDim)
 	}
 	if e.now == nil {
 		e.now = time.Now
 	}
-	e.vec = vector.NewIndex(e.embedder.Dim())
+	e.vec = index.NewVectors(e.embedder.Dim())
 	// Size the vector slab once: growing a 100 MB slab by appends copies it
 	// again and again and leaves the old copies to the collector.
 	total := 0
@@ -144,12 +133,14 @@ func Open(ctx context.Context, o Options) (*Engine, error) {
 
 // load indexes a batch of memories read from the store.
 func (e *Engine) load(ctx context.Context, ms []*Memory) error {
-	return e.loadTerms(ctx, ms, nil)
+	return e.LoadWritten(ctx, ms, nil)
 }
 
-// loadTerms is load given the lexical terms (textnorm.Term of each word)
-// of some memories' contents, by id, computed before the cache's lock.
-func (e *Engine) loadTerms(ctx context.Context, ms []*Memory, terms map[int64][]string) error {
+// LoadWritten puts memories a pipeline has just written into the cache,
+// given the lexical terms (LexTerms) of their contents by id, computed before
+// the cache's lock: a capture batch refreshes without asking the store
+// again. terms may be nil or lack some memories; those are tokenised here.
+func (e *Engine) LoadWritten(ctx context.Context, ms []*Memory, terms map[int64][]string) error {
 	if err := e.ensureVectors(ctx, ms); err != nil {
 		return err
 	}
@@ -252,6 +243,25 @@ func (e *Engine) followRows() {
 			c.Embedding = row
 		}
 	}
+}
+
+// Extension returns the value a pipeline package keeps with this engine
+// under key, made by mk on its first use: the capture keeps its prepared
+// Capturer and its dedupe index there, so that every caller capturing
+// through one engine shares them. key should be a type of the package's
+// own, so that no other package can collide with it.
+func (e *Engine) Extension(key any, mk func() any) any {
+	e.extMu.Lock()
+	defer e.extMu.Unlock()
+	if v, ok := e.ext[key]; ok {
+		return v
+	}
+	if e.ext == nil {
+		e.ext = map[any]any{}
+	}
+	v := mk()
+	e.ext[key] = v
+	return v
 }
 
 // HotIDs returns the ids of the active HOT-tier memories, in id order: the
@@ -407,11 +417,11 @@ func (e *Engine) Embed(ctx context.Context, texts ...string) ([][]float32, error
 // PrepareMemory fills the derived and default fields of a memory about to
 // be inserted: hash, vector, status, tier, scope, kind and timestamps.
 func (e *Engine) PrepareMemory(ctx context.Context, m *Memory) error {
-	return e.prepareMemory(ctx, m, ContentHash(m.Content))
+	return e.PrepareMemoryHashed(ctx, m, ContentHash(m.Content))
 }
 
-// prepareMemory is PrepareMemory given ContentHash(m.Content).
-func (e *Engine) prepareMemory(ctx context.Context, m *Memory, hash string) error {
+// PrepareMemoryHashed is PrepareMemory given ContentHash(m.Content).
+func (e *Engine) PrepareMemoryHashed(ctx context.Context, m *Memory, hash string) error {
 	if err := ValidateMemory(m); err != nil {
 		return err
 	}

@@ -1,6 +1,6 @@
 package engine
 
-import "memtrace/engine/vector"
+import "memtrace/engine/index"
 
 // LexicalSearch returns the n best BM25 matches for terms over every cached
 // memory, whatever its status (the recall pipeline's exclude stage filters).
@@ -10,23 +10,16 @@ func (e *Engine) LexicalSearch(terms []string, n int) []Hit {
 	return e.lex.Search(terms, n)
 }
 
-// LexicalSearchWeighted is LexicalSearch with a weight per term.
-func (e *Engine) LexicalSearchWeighted(terms map[string]float64, n int) []Hit {
-	e.mu.RLock()
-	defer e.mu.RUnlock()
-	return e.lex.SearchWeighted(terms, n)
-}
-
-// lexicalSearch is LexicalSearchWeighted that records every query term's
-// document frequency in df (lexical.Index.SearchWeightedDF), for the later
-// stages of the same recall.
-func (e *Engine) lexicalSearch(terms map[string]float64, n int, df map[string]int) []Hit {
+// LexicalSearchDF is LexicalSearch with a weight per term that records
+// every query term's document frequency in df (index.BM25.SearchWeightedDF),
+// for the later stages of the same recall (View.DocFreq).
+func (e *Engine) LexicalSearchDF(terms map[string]float64, n int, df map[string]int) []Hit {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
 	return e.lex.SearchWeightedDF(terms, n, df)
 }
 
-// docFreq is t's document frequency from a recall's df (lexicalSearch), or
+// docFreq is t's document frequency from a recall's df (LexicalSearchDF), or
 // from the index when df lacks it. Caller holds e.mu (read).
 func (e *Engine) docFreq(df map[string]int, t string) int {
 	if f, ok := df[t]; ok {
@@ -62,7 +55,7 @@ func (e *Engine) Similarity(a, b int64) float64 {
 	if !ok1 || !ok2 {
 		return 0
 	}
-	return vector.Cosine(va, vb)
+	return index.Cosine(va, vb)
 }
 
 // VectorOf returns a memory's vector (shared: do not modify).

@@ -178,7 +178,7 @@ func halfLifeHours(m Memory, cfg Config) float64 {
 		hKind = cfg.HalfLifeFact
 	}
 	access := math.Max(0, float64(m.AccessCount))
-	return hKind.Hours() * (1 + 2*clamp01(m.Importance)) * (1 + math.Log1p(access))
+	return hKind.Hours() * (1 + 2*Clamp01(m.Importance)) * (1 + math.Log1p(access))
 }
 
 // anchor is the moment decay counts from: the last access, or the creation
@@ -193,10 +193,10 @@ func anchor(m Memory) time.Time {
 // Decay is d = 2^(−Δt/H), Δt from the last access (or creation) to at.
 // It is 1 at the anchor and for any at before it. See DecayHelp.
 func Decay(m Memory, at time.Time, cfg Config) float64 {
-	return decayAt(m, at, cfg.withDefaults())
+	return DecayAt(m, at, cfg.withDefaults())
 }
 
-func decayAt(m Memory, at time.Time, cfg Config) float64 {
+func DecayAt(m Memory, at time.Time, cfg Config) float64 {
 	return curveAt(m, at, cfg, 1)
 }
 
@@ -217,11 +217,11 @@ func curveAt(m Memory, at time.Time, cfg Config, span float64) float64 {
 // Forgotten reports whether decay × importance < ForgetThreshold at at.
 func Forgotten(m Memory, at time.Time, cfg Config) bool {
 	cfg = cfg.withDefaults()
-	return forgottenAt(m, decayAt(m, at, cfg), cfg)
+	return ForgottenAt(m, DecayAt(m, at, cfg), cfg)
 }
 
-func forgottenAt(m Memory, decay float64, cfg Config) bool {
-	return decay*clamp01(m.Importance) < cfg.ForgetThreshold
+func ForgottenAt(m Memory, decay float64, cfg Config) bool {
+	return decay*Clamp01(m.Importance) < cfg.ForgetThreshold
 }
 
 // ForgetAt is the closed-form forecast of the moment m is forgotten if it
@@ -236,7 +236,7 @@ func ForgetAt(m Memory, cfg Config) time.Time {
 // horizonAt is when curveAt(span) × importance falls below the threshold:
 // anchor + span × H × log2(importance / ForgetThreshold).
 func horizonAt(m Memory, cfg Config, span float64) time.Time {
-	imp := clamp01(m.Importance)
+	imp := Clamp01(m.Importance)
 	a := anchor(m)
 	if imp <= cfg.ForgetThreshold {
 		return a
@@ -247,7 +247,7 @@ func horizonAt(m Memory, cfg Config, span float64) time.Time {
 // boostAt is the association boost of m at time at: the stored boost
 // halved every BoostHalfLife since m.BoostAt. It is the stored boost for
 // any at before m.BoostAt. See DecayHelp.
-func boostAt(m Memory, at time.Time, cfg Config) float64 {
+func BoostAt(m Memory, at time.Time, cfg Config) float64 {
 	if m.Boost <= 0 {
 		return 0
 	}
@@ -264,7 +264,7 @@ func FinalScore(relevance, retention, boost float64) float64 {
 	return relevance * retention * (1 + boost)
 }
 
-func clamp01(x float64) float64 {
+func Clamp01(x float64) float64 {
 	if x < 0 || math.IsNaN(x) {
 		return 0
 	}

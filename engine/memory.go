@@ -109,8 +109,13 @@ type Message struct {
 	Branch string `json:"branch,omitempty"`
 	// Correction says the sender marks the message as a correction
 	// (memory_correct): its lesson is recorded without a marker and
-	// without the length floors (see Engine.Correct).
+	// without the length floors (see capture.Correct).
 	Correction bool `json:"correction,omitempty"`
+	// LessonContext is what the corrected agent says was corrected
+	// (memory_correct's context): a lesson first seen in this message
+	// keeps it as its context in place of the session it was said in. It
+	// is not part of the JSONL format.
+	LessonContext string `json:"-"`
 }
 
 // MemoryFilter selects memories. Nil pointers and empty strings mean "any".
@@ -150,4 +155,29 @@ type AuditEntry struct {
 	Before   *Memory   `json:"before,omitempty"`
 	After    *Memory   `json:"after,omitempty"`
 	At       time.Time `json:"at"`
+}
+
+// Quarantine sets m quarantined, keeping the type it had in OrigType so
+// that a restore can give it back (the content and type are untouched).
+// It reports false, changing nothing, when m is quarantined already. It is
+// the one quarantine rule: curators, proposals, memory_forget and rollback
+// all quarantine through it.
+func (m *Memory) Quarantine() bool {
+	if m.Status == StatusQuarantined {
+		return false
+	}
+	if m.OrigType == "" {
+		m.OrigType = m.Type
+	}
+	m.Status = StatusQuarantined
+	return true
+}
+
+// Restore makes m active again; false, changing nothing, when it is.
+func (m *Memory) Restore() bool {
+	if m.Status == StatusActive {
+		return false
+	}
+	m.Status = StatusActive
+	return true
 }

@@ -4,7 +4,7 @@ import (
 	"context"
 	"strings"
 
-	"memtrace/engine/lexical"
+	"memtrace/engine/index"
 	"memtrace/engine/textnorm"
 )
 
@@ -108,7 +108,7 @@ func (ld *bulkLoad) finish() error {
 
 // buildLexical posts every cached memory's own words into the lexical
 // index, which holds no document yet (its term numbers were assigned as the
-// memories were tokenised), with lexical.Index.AddDocs — every term's
+// memories were tokenised), with index.BM25.AddDocs — every term's
 // postings allocated once, at their final size — then gives each memory of
 // a session its window and every memory its length. Caller owns e.
 func (e *Engine) buildLexical() {
@@ -145,7 +145,7 @@ func (e *Engine) buildLexical() {
 	for _, ids := range s.order {
 		for i, id := range ids {
 			for d := 1; d <= ContextWindow; d++ {
-				window[2*(d-1)], window[2*(d-1)+1] = lexical.None, lexical.None
+				window[2*(d-1)], window[2*(d-1)+1] = index.None, index.None
 				if j := i - d; j >= 0 {
 					window[2*(d-1)] = ids[j]
 				}

@@ -8,7 +8,10 @@ import (
 	"testing"
 	"time"
 
+	"memtrace/internal/testdata/enginetest"
+
 	"memtrace/engine"
+	"memtrace/recall"
 	"memtrace/store"
 )
 
@@ -34,7 +37,7 @@ func fileSum(t *testing.T, path string) [32]byte {
 func TestReadOnlyRecallLeavesTheFileUnchanged(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "memtrace.db")
-	clock := func() time.Time { return demoNow }
+	clock := func() time.Time { return enginetest.DemoNow }
 	db, err := store.Open(ctx, path, clock)
 	if err != nil {
 		t.Fatal(err)
@@ -43,7 +46,7 @@ func TestReadOnlyRecallLeavesTheFileUnchanged(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	loadDemo(t, e)
+	enginetest.LoadDemo(t, e)
 	if err := db.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +65,7 @@ func TestReadOnlyRecallLeavesTheFileUnchanged(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		tr, err := e.Recall(ctx, engine.Query{Text: "충주 시에 충주 사과가 맛있었지?", ReadOnly: !commit})
+		tr, err := recall.Recall(ctx, e, engine.Query{Text: "충주 시에 충주 사과가 맛있었지?", ReadOnly: !commit})
 		if err != nil {
 			t.Fatal(err)
 		}

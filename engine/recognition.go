@@ -47,10 +47,10 @@ const (
 // RecognitionDecay is r = 2^(−Δt/(R·H)): decay on the recognition
 // half-life, R = RecognitionSpan times the free-recall one. See DecayHelp.
 func RecognitionDecay(m Memory, at time.Time, cfg Config) float64 {
-	return recognitionDecayAt(m, at, cfg.withDefaults())
+	return RecognitionDecayAt(m, at, cfg.withDefaults())
 }
 
-func recognitionDecayAt(m Memory, at time.Time, cfg Config) float64 {
+func RecognitionDecayAt(m Memory, at time.Time, cfg Config) float64 {
 	return curveAt(m, at, cfg, RecognitionSpan)
 }
 
@@ -58,11 +58,12 @@ func recognitionDecayAt(m Memory, at time.Time, cfg Config) float64 {
 // r × importance < ForgetThreshold, so not even its own words find it.
 func Unrecognisable(m Memory, at time.Time, cfg Config) bool {
 	cfg = cfg.withDefaults()
-	return unrecognisableAt(m, recognitionDecayAt(m, at, cfg), cfg)
+	return BeyondRecognition(m, RecognitionDecayAt(m, at, cfg), cfg)
 }
 
-func unrecognisableAt(m Memory, recognition float64, cfg Config) bool {
-	return forgottenAt(m, recognition, cfg)
+// BeyondRecognition is Unrecognisable given m's recognition decay r.
+func BeyondRecognition(m Memory, recognition float64, cfg Config) bool {
+	return ForgottenAt(m, recognition, cfg)
 }
 
 // UnrecognisableAt is the closed-form recognition horizon: anchor + R ×
@@ -87,13 +88,13 @@ func saturatingHours(hours float64) time.Duration {
 // DecayWeight is β = β_intent × (1 − cue_strength): how much decay weighs
 // in the ranking of a memory the query cues with cue_strength cue.
 func DecayWeight(intent TemporalIntent, cue float64) float64 {
-	return IntentDecayWeight(intent) * (1 - clamp01(cue))
+	return IntentDecayWeight(intent) * (1 - Clamp01(cue))
 }
 
 // Retention is the bounded prior a memory ranks with: 1 − β × (1 − decay),
 // between 1 − β and 1, with β = DecayWeight. See DecayHelp.
 func Retention(decay, weight float64) float64 {
-	return 1 - clamp01(weight)*(1-clamp01(decay))
+	return 1 - Clamp01(weight)*(1-Clamp01(decay))
 }
 
 // Recognised reports whether a memory forgotten in free recall (and still

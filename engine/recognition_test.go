@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"memtrace/internal/testdata/enginetest"
+
 	"memtrace/engine"
 )
 
@@ -110,35 +112,35 @@ func TestQueryIntent(t *testing.T) {
 // Specific recall survives time, until the recognition horizon; the demo's
 // ramen lunch (m0077) is the example.
 func TestRamenLunchIsRecognisedUntilItsHorizon(t *testing.T) {
-	e, _ := openEngine(t, "", demoNow)
-	loadDemo(t, e)
+	e, _ := enginetest.Open(t, "", enginetest.DemoNow)
+	enginetest.LoadDemo(t, e)
 	m, _ := e.MemoryByKey("m0077")
 	forget, gone := engine.ForgetAt(m, e.Config()), engine.UnrecognisableAt(m, e.Config())
-	if !forget.Before(demoNow) || !gone.After(demoNow) {
-		t.Fatalf("m0077: forget_at %v, unrecognisable_at %v; the test wants it recognisable but out of free recall at %v", forget, gone, demoNow)
+	if !forget.Before(enginetest.DemoNow) || !gone.After(enginetest.DemoNow) {
+		t.Fatalf("m0077: forget_at %v, unrecognisable_at %v; the test wants it recognisable but out of free recall at %v", forget, gone, enginetest.DemoNow)
 	}
-	q := readOnly("ramen lunch")
+	q := enginetest.ReadOnly("ramen lunch")
 	q.At = gone.Add(-day)
-	tr := recall(t, e, q)
-	if it, _ := item(tr, "temporal", "m0077"); !it.Recognised || !slices.Contains(survivorKeys(tr), "m0077") ||
+	tr := enginetest.Recall(t, e, q)
+	if it, _ := enginetest.Item(tr, "temporal", "m0077"); !it.Recognised || !slices.Contains(enginetest.SurvivorKeys(tr), "m0077") ||
 		!it.UnrecognisableAt.Equal(gone.UTC()) || !it.ForgetAt.Equal(forget.UTC()) {
-		t.Errorf("a day before its horizon: recognised %v, survivors %v, horizons %v / %v", it.Recognised, survivorKeys(tr), it.ForgetAt, it.UnrecognisableAt)
+		t.Errorf("a day before its horizon: recognised %v, survivors %v, horizons %v / %v", it.Recognised, enginetest.SurvivorKeys(tr), it.ForgetAt, it.UnrecognisableAt)
 	}
 	q.At = gone.Add(day)
-	tr = recall(t, e, q)
-	if it, _ := item(tr, "temporal", "m0077"); it.DropKind != engine.DropUnrecognisable || slices.Contains(survivorKeys(tr), "m0077") {
-		t.Errorf("a day after its horizon: %q (%s), survivors %v; want unrecognisable", it.Dropped, it.DropKind, survivorKeys(tr))
+	tr = enginetest.Recall(t, e, q)
+	if it, _ := enginetest.Item(tr, "temporal", "m0077"); it.DropKind != engine.DropUnrecognisable || slices.Contains(enginetest.SurvivorKeys(tr), "m0077") {
+		t.Errorf("a day after its horizon: %q (%s), survivors %v; want unrecognisable", it.Dropped, it.DropKind, enginetest.SurvivorKeys(tr))
 	}
 	// Its own words do not bring it back either.
-	own := readOnly(m.Content)
+	own := enginetest.ReadOnly(m.Content)
 	own.At = gone.Add(day)
-	if tr := recall(t, e, own); slices.Contains(survivorKeys(tr), "m0077") {
-		t.Errorf("m0077 recalled by its own text past its horizon: %v", survivorKeys(tr))
+	if tr := enginetest.Recall(t, e, own); slices.Contains(enginetest.SurvivorKeys(tr), "m0077") {
+		t.Errorf("m0077 recalled by its own text past its horizon: %v", enginetest.SurvivorKeys(tr))
 	}
 	// The medication fact is still there a year on, for its cue.
-	q = readOnly("What medication do I take every morning?")
-	q.At = demoNow.AddDate(1, 0, 0)
-	if tr := recall(t, e, q); !slices.Contains(survivorKeys(tr), "m0075") {
-		t.Errorf("m0075 (cetirizine) not recalled a year on: %v", survivorKeys(tr))
+	q = enginetest.ReadOnly("What medication do I take every morning?")
+	q.At = enginetest.DemoNow.AddDate(1, 0, 0)
+	if tr := enginetest.Recall(t, e, q); !slices.Contains(enginetest.SurvivorKeys(tr), "m0075") {
+		t.Errorf("m0075 (cetirizine) not recalled a year on: %v", enginetest.SurvivorKeys(tr))
 	}
 }

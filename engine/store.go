@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"encoding/json"
 	"time"
 )
 
@@ -147,4 +148,14 @@ type BackupInfo struct {
 	// MemtraceVersion is the version of the memtrace that wrote the backup
 	// (the dump's "memtrace" object has its commit and build date too).
 	MemtraceVersion string `json:"memtrace_version"`
+}
+
+// MemorySource is where an imported memory came from.
+type MemorySource struct {
+	MemoryID   int64           `json:"memory_id"`
+	Source     string          `json:"source"`    // jsonl, chroma, mem0, memory-files
+	SourceID   string          `json:"source_id"` // the id the source gave it
+	Position   string          `json:"position"`
+	Metadata   json.RawMessage `json:"metadata"`
+	ImportedAt time.Time       `json:"imported_at"`
 }

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"memtrace/internal/testdata/enginetest"
+
 	"memtrace/engine"
 )
 
@@ -43,7 +45,7 @@ func TestEveryDropKindComesFromItsStage(t *testing.T) {
 	now := t0
 	cfg := engine.DefaultConfig()
 	cfg.GuaranteedCap = 1
-	e, _ := openEngineConfig(t, "", now, cfg)
+	e, _ := enginetest.OpenConfig(t, "", now, cfg)
 	mk := func(m engine.Memory) engine.Memory {
 		if m.CreatedAt.IsZero() {
 			m.CreatedAt = now.Add(-2 * day)
@@ -51,7 +53,7 @@ func TestEveryDropKindComesFromItsStage(t *testing.T) {
 		if m.Importance == 0 {
 			m.Importance = 0.6
 		}
-		return add(t, e, m)
+		return enginetest.Add(t, e, m)
 	}
 	// exclude
 	keep := mk(engine.Memory{Key: "keep", Content: "the staging database runs on port 5433"})
@@ -109,37 +111,37 @@ func TestEveryDropKindComesFromItsStage(t *testing.T) {
 		{Text: "voucher receipt parcel courier", At: now},
 	} {
 		q.ReadOnly = true
-		checkDropKinds(t, recall(t, e, q), seen)
+		checkDropKinds(t, enginetest.Recall(t, e, q), seen)
 	}
 
 	// merge: more guaranteed than k; blend: the session's share.
 	cfg.GuaranteedCap = 3
-	e2, _ := openEngineConfig(t, "", now, cfg)
+	e2, _ := enginetest.OpenConfig(t, "", now, cfg)
 	for i := range 3 {
-		add(t, e2, engine.Memory{Key: fmt.Sprintf("rule%d", i), Content: fmt.Sprintf("garden app release rule %d: sign the build", i),
+		enginetest.Add(t, e2, engine.Memory{Key: fmt.Sprintf("rule%d", i), Content: fmt.Sprintf("garden app release rule %d: sign the build", i),
 			Tier: engine.TierHot, Kind: engine.KindFact, Importance: 0.8, CreatedAt: now.Add(-day)})
 	}
 	for i := range 6 {
-		add(t, e2, engine.Memory{Key: fmt.Sprintf("live%d", i), Content: fmt.Sprintf("garden app release checklist item %d", i),
+		enginetest.Add(t, e2, engine.Memory{Key: fmt.Sprintf("live%d", i), Content: fmt.Sprintf("garden app release checklist item %d", i),
 			Importance: 0.6, CreatedAt: now.Add(-time.Duration(i+1) * time.Hour), Session: "live"})
 	}
-	checkDropKinds(t, recall(t, e2, engine.Query{Text: "garden app release rule", At: now, K: 2, ReadOnly: true}), seen)
-	checkDropKinds(t, recall(t, e2, engine.Query{Text: "garden app release checklist", Session: "live", At: now, K: 10, ReadOnly: true}), seen)
+	checkDropKinds(t, enginetest.Recall(t, e2, engine.Query{Text: "garden app release rule", At: now, K: 2, ReadOnly: true}), seen)
+	checkDropKinds(t, enginetest.Recall(t, e2, engine.Query{Text: "garden app release checklist", Session: "live", At: now, K: 10, ReadOnly: true}), seen)
 
 	// guaranteed cap: HOT rules relevant to the query but outside the
 	// (tiny) retrieval pools, so only the HOT channel brings them (k = 1:
 	// the pool is at least 2·k).
 	cfg.GuaranteedCap, cfg.CandidatePool = 1, 2
-	e3, _ := openEngineConfig(t, "", now, cfg)
+	e3, _ := enginetest.OpenConfig(t, "", now, cfg)
 	for i := range 2 {
-		add(t, e3, engine.Memory{Key: fmt.Sprintf("exact%d", i), Content: "deploy the garden app on friday",
+		enginetest.Add(t, e3, engine.Memory{Key: fmt.Sprintf("exact%d", i), Content: "deploy the garden app on friday",
 			Importance: 0.6, CreatedAt: now.Add(-time.Duration(i+1) * day)})
 	}
 	for i := range 2 {
-		add(t, e3, engine.Memory{Key: fmt.Sprintf("hot%d", i), Content: fmt.Sprintf("deploy the garden app on friday, rule %d", i),
+		enginetest.Add(t, e3, engine.Memory{Key: fmt.Sprintf("hot%d", i), Content: fmt.Sprintf("deploy the garden app on friday, rule %d", i),
 			Tier: engine.TierHot, Kind: engine.KindFact, Importance: 0.8, CreatedAt: now.Add(-day)})
 	}
-	checkDropKinds(t, recall(t, e3, engine.Query{Text: "deploy the garden app on friday", At: now, K: 1, ReadOnly: true}), seen)
+	checkDropKinds(t, enginetest.Recall(t, e3, engine.Query{Text: "deploy the garden app on friday", At: now, K: 1, ReadOnly: true}), seen)
 
 	var missing []string
 	for _, k := range engine.DropKinds() {

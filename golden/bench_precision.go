@@ -4,6 +4,7 @@ import (
 	"unicode/utf8"
 
 	"memtrace/engine"
+	"memtrace/recall"
 )
 
 // Precision beside recall in `bench locomo`: what each system's ranking
@@ -35,7 +36,7 @@ type precisionAcc struct {
 
 // promptBlockChars is what the memory block costs besides its lines: the
 // opening and closing tags (engine.PromptBlockChars).
-func promptBlockChars() int { return engine.PromptBlockChars() }
+func promptBlockChars() int { return recall.PromptBlockChars() }
 
 // add fills budget with the lines of ranked (dia ids) and counts what
 // landed in it; lineChars holds each turn's prompt line length (newline
@@ -79,7 +80,7 @@ func turnLineChars(ms []*engine.Memory, prefix string) map[string]int {
 	out := make(map[string]int, len(ms))
 	for _, m := range ms {
 		id := m.Key[len(prefix):]
-		out[id] = utf8.RuneCountInString(engine.PromptLine(*m)) + 1
+		out[id] = utf8.RuneCountInString(recall.PromptLine(*m)) + 1
 	}
 	return out
 }

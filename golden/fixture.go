@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"memtrace/capture"
 	"memtrace/engine"
 )
 
@@ -84,7 +85,7 @@ func buildFixture(ctx context.Context, set *Set, path string, open StoreOpener, 
 		if len(batch) == 0 {
 			return nil
 		}
-		_, err := eng.CaptureBatch(ctx, batch)
+		_, err := capture.CaptureBatch(ctx, eng, batch)
 		done += len(batch)
 		batch = batch[:0]
 		if err == nil && progress != nil {
@@ -92,7 +93,7 @@ func buildFixture(ctx context.Context, set *Set, path string, open StoreOpener, 
 		}
 		return err
 	}
-	lineErrs, err := engine.ReadMessages(f, func(_ int, m engine.Message) error {
+	lineErrs, err := capture.ReadMessages(f, func(_ int, m engine.Message) error {
 		batch = append(batch, m)
 		if len(batch) == 64 {
 			return flush()

@@ -2,8 +2,6 @@ package golden
 
 import (
 	"context"
-	"errors"
-	"io/fs"
 	"math"
 	"strings"
 	"testing"
@@ -112,13 +110,7 @@ func TestReferenceBM25Rank(t *testing.T) {
 
 // TestReferenceFigure reproduces the data README's plain BM25 figures.
 func TestReferenceFigure(t *testing.T) {
-	l, err := LoadLoCoMo(locomoPath)
-	if errors.Is(err, fs.ErrNotExist) {
-		t.Skip("LoCoMo data absent:", locomoPath)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := loadLoCoMo(t, "the BM25 reference figures of the data README")
 	if len(l.Conversations) != 10 {
 		t.Fatalf("%d conversations", len(l.Conversations))
 	}
@@ -149,13 +141,7 @@ func TestReferenceFigure(t *testing.T) {
 // BenchmarkReferenceOneConversation indexes one LoCoMo conversation and
 // ranks all of its questions with the BM25 reference.
 func BenchmarkReferenceOneConversation(b *testing.B) {
-	l, err := LoadLoCoMo(locomoPath)
-	if errors.Is(err, fs.ErrNotExist) {
-		b.Skip("LoCoMo data absent:", locomoPath)
-	}
-	if err != nil {
-		b.Fatal(err)
-	}
+	l := loadLoCoMo(b, "the BM25 reference's speed")
 	c := &l.Conversations[0]
 	for b.Loop() {
 		idx := NewReferenceBM25(c)

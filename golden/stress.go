@@ -230,7 +230,7 @@ func Quarantine(ctx context.Context, e Curator, sels []Selector) error {
 		if !ok {
 			return fmt.Errorf("quarantine %s: no such memory in the fixture (was the message dropped by capture?)", s)
 		}
-		m.OrigType, m.Status = m.Type, engine.StatusQuarantined
+		m.Quarantine()
 		ms = append(ms, m)
 	}
 	actor := engine.Actor{Name: "curator", Batch: "golden-fixture"}

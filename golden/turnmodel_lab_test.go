@@ -7,9 +7,9 @@ import (
 	"strings"
 	"unicode"
 
-	"memtrace/engine/lexical"
+	"memtrace/engine"
+	"memtrace/engine/index"
 	"memtrace/engine/textnorm"
-	"memtrace/engine/vector"
 )
 
 // The retrieval lab: an offline turn retriever for LoCoMo built from the
@@ -26,7 +26,7 @@ import (
 // DefaultTurnModel is the configuration the engine adopted.
 type TurnModel struct {
 	Name string
-	// K1 and B are the BM25 parameters (0: lexical.K1 and lexical.B).
+	// K1 and B are the BM25 parameters (0: index.K1 and index.B).
 	K1, B float64
 	// Speaker indexes the speaker's name with the turn; Caption its image
 	// caption.
@@ -72,9 +72,9 @@ func (m TurnModel) tokens(s string) []string { return textnorm.Tokens(s) }
 type TurnIndex struct {
 	m     TurnModel
 	ids   []string
-	ix    *lexical.Index
+	ix    *index.BM25
 	vecs  [][]float32
-	embed *vector.Hashed
+	embed *index.Hashed
 	docTF []map[string]float64
 }
 
@@ -82,12 +82,12 @@ type TurnIndex struct {
 func (m TurnModel) Index(c *Conversation) *TurnIndex {
 	k1, b := m.K1, m.B
 	if k1 == 0 {
-		k1 = lexical.K1
+		k1 = index.K1
 	}
 	if b == 0 {
-		b = lexical.B
+		b = index.B
 	}
-	ti := &TurnIndex{m: m, ix: lexical.NewWith(k1, b)}
+	ti := &TurnIndex{m: m, ix: index.NewBM25(k1, b)}
 	type turnAt struct {
 		t    Turn
 		sess int
@@ -114,7 +114,7 @@ func (m TurnModel) Index(c *Conversation) *TurnIndex {
 		}
 	}
 	if m.VectorWeight > 0 {
-		ti.embed = vector.NewHashed(vector.DefaultDim)
+		ti.embed = engine.NewHashed(engine.HashedDim)
 	}
 	for i, ta := range turns {
 		tf := map[string]float64{}
@@ -238,9 +238,9 @@ func (ti *TurnIndex) Rank(q string, n int) []string {
 			scores[h.ID] = h.Score
 		}
 	}
-	ranked := make([]lexical.Hit, 0, len(scores))
+	ranked := make([]index.Hit, 0, len(scores))
 	for id, s := range scores {
-		ranked = append(ranked, lexical.Hit{ID: id, Score: s})
+		ranked = append(ranked, index.Hit{ID: id, Score: s})
 	}
 	sort.Slice(ranked, func(i, j int) bool {
 		if ranked[i].Score != ranked[j].Score {
@@ -258,11 +258,11 @@ func (ti *TurnIndex) Rank(q string, n int) []string {
 	return out
 }
 
-func (ti *TurnIndex) vectorRank(qv []float32, n int) []lexical.Hit {
-	hits := make([]lexical.Hit, 0, len(ti.vecs))
+func (ti *TurnIndex) vectorRank(qv []float32, n int) []index.Hit {
+	hits := make([]index.Hit, 0, len(ti.vecs))
 	for i, v := range ti.vecs {
-		if c := vector.Cosine(qv, v); c > 0 {
-			hits = append(hits, lexical.Hit{ID: int64(i), Score: c})
+		if c := index.Cosine(qv, v); c > 0 {
+			hits = append(hits, index.Hit{ID: int64(i), Score: c})
 		}
 	}
 	sort.Slice(hits, func(i, j int) bool {
@@ -280,7 +280,7 @@ func (ti *TurnIndex) vectorRank(qv []float32, n int) []lexical.Hit {
 // expand is RM3-style feedback: the terms that weigh most (tf·idf, each
 // document weighted by its normalised score) in the top documents join the
 // query at PRFWeight.
-func (ti *TurnIndex) expand(q map[string]float64, hits []lexical.Hit) map[string]float64 {
+func (ti *TurnIndex) expand(q map[string]float64, hits []index.Hit) map[string]float64 {
 	m := ti.m
 	fb := map[string]float64{}
 	top := hits[0].Score

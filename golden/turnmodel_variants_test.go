@@ -2,20 +2,20 @@ package golden
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"strings"
 	"testing"
+
+	"memtrace/internal/testdata/locomotest"
 )
 
-func loadLoCoMoOrSkip(tb testing.TB) *LoCoMo {
+// loadLoCoMo loads the LoCoMo data, which must be there under CI
+// (locomotest.Require); gates says what a test of it checks.
+func loadLoCoMo(tb testing.TB, gates string) *LoCoMo {
 	tb.Helper()
+	locomotest.Require(tb, locomoPath, gates)
 	l, err := LoadLoCoMo(locomoPath)
-	if errors.Is(err, fs.ErrNotExist) {
-		tb.Skip("LoCoMo data absent:", locomoPath)
-	}
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -69,7 +69,7 @@ func TestTurnModelVariants(t *testing.T) {
 	if os.Getenv("MEMTRACE_VARIANTS") == "" {
 		t.Skip("retrieval lab: set MEMTRACE_VARIANTS=1 to print the variants table (an experiment, not a gate)")
 	}
-	l := loadLoCoMoOrSkip(t)
+	l := loadLoCoMo(t, "the retrieval lab's variants table")
 	ctx := context.Background()
 	ref, err := ReferenceRecall(ctx, l, 5, 10, 25, 50)
 	if err != nil {

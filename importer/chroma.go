@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"memtrace/capture"
 	"memtrace/engine"
 )
 
@@ -24,7 +25,7 @@ const chromaDocumentKey = "chroma:document"
 // importance or time kept in the metadata (type/label/category,
 // importance, created_at/timestamp) is used as such, everything else is
 // kept as metadata.
-func ReadChroma(path string) ([]engine.StoredMemory, []engine.RecordError, error) {
+func ReadChroma(path string) ([]capture.StoredMemory, []capture.RecordError, error) {
 	file := path
 	if fi, err := os.Lstat(path); err == nil && fi.IsDir() {
 		file = filepath.Join(path, "chroma.sqlite3")
@@ -64,8 +65,8 @@ func ReadChroma(path string) ([]engine.StoredMemory, []engine.RecordError, error
 		return nil, nil, fmt.Errorf("read %s: %w", file, err)
 	}
 	defer rows.Close()
-	var out []engine.StoredMemory
-	var bad []engine.RecordError
+	var out []capture.StoredMemory
+	var bad []capture.RecordError
 	var cur *chromaRecord
 	flush := func() {
 		if cur == nil {
@@ -73,7 +74,7 @@ func ReadChroma(path string) ([]engine.StoredMemory, []engine.RecordError, error
 		}
 		m, problem := cur.memory()
 		if problem != "" {
-			bad = append(bad, engine.RecordError{Position: cur.position(), Error: problem})
+			bad = append(bad, capture.RecordError{Position: cur.position(), Error: problem})
 		} else {
 			out = append(out, m)
 		}
@@ -134,11 +135,11 @@ func (r *chromaRecord) position() string {
 	return p
 }
 
-func (r *chromaRecord) memory() (engine.StoredMemory, string) {
+func (r *chromaRecord) memory() (capture.StoredMemory, string) {
 	if !r.hasDoc {
-		return engine.StoredMemory{}, fmt.Sprintf("record %q has no document text (%s)", r.id, chromaDocumentKey)
+		return capture.StoredMemory{}, fmt.Sprintf("record %q has no document text (%s)", r.id, chromaDocumentKey)
 	}
-	m := engine.StoredMemory{SourceID: r.id, Text: r.doc, Importance: math.NaN(), Position: r.position(), Metadata: r.meta}
+	m := capture.StoredMemory{SourceID: r.id, Text: r.doc, Importance: math.NaN(), Position: r.position(), Metadata: r.meta}
 	if r.collection != "" {
 		r.meta["collection"] = r.collection
 	}

@@ -15,6 +15,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"memtrace/capture"
 	"memtrace/engine"
 )
 
@@ -173,7 +174,7 @@ func ReadClaudeCodeWith(r io.Reader, o ClaudeCodeOptions, fn func(line int, m en
 func parseClaudeCodeLine(raw []byte, project func(session, cwd string) string) ([]engine.Message, error) {
 	var l ccLine
 	if err := json.Unmarshal(raw, &l); err != nil {
-		return nil, fmt.Errorf("not a JSON object (%s)", engine.JSONProblem(err))
+		return nil, fmt.Errorf("not a JSON object (%s)", capture.JSONProblem(err))
 	}
 	if l.Type == "" {
 		return nil, errors.New(`no "type" field: not a Claude Code transcript line`)

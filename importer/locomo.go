@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"memtrace/capture"
 	"memtrace/engine"
 )
 
@@ -64,7 +65,7 @@ func ParseLoCoMoTime(s string) (time.Time, error) {
 func ReadLoCoMoLenient(r io.Reader, fn func(m engine.Message) error) (problems []string, err error) {
 	var samples []locomoSample
 	if err := json.NewDecoder(r).Decode(&samples); err != nil {
-		return nil, engine.Errorf(engine.EINVALID, "not a LoCoMo file (a JSON array of conversations like locomo10.json): %s", engine.JSONProblem(err))
+		return nil, engine.Errorf(engine.EINVALID, "not a LoCoMo file (a JSON array of conversations like locomo10.json): %s", capture.JSONProblem(err))
 	}
 	for i, s := range samples {
 		if s.SampleID == "" {
@@ -75,13 +76,13 @@ func ReadLoCoMoLenient(r io.Reader, fn func(m engine.Message) error) (problems [
 			name := "session_" + strconv.Itoa(n)
 			var turns []locomoTurn
 			if err := json.Unmarshal(s.Conversation[name], &turns); err != nil {
-				problems = append(problems, fmt.Sprintf("%s %s: %s; session skipped", s.SampleID, name, engine.JSONProblem(err)))
+				problems = append(problems, fmt.Sprintf("%s %s: %s; session skipped", s.SampleID, name, capture.JSONProblem(err)))
 				continue
 			}
 			var date string
 			if raw, ok := s.Conversation[name+"_date_time"]; ok {
 				if err := json.Unmarshal(raw, &date); err != nil {
-					problems = append(problems, fmt.Sprintf("%s %s_date_time: %s; session skipped", s.SampleID, name, engine.JSONProblem(err)))
+					problems = append(problems, fmt.Sprintf("%s %s_date_time: %s; session skipped", s.SampleID, name, capture.JSONProblem(err)))
 					continue
 				}
 			}

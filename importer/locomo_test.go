@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"memtrace/engine"
+	"memtrace/internal/testdata/locomotest"
 )
 
 const locomoSampleJSON = `[{"sample_id":"conv-x","qa":[],"conversation":{
@@ -72,9 +73,11 @@ func TestParseLoCoMoTime(t *testing.T) {
 
 // TestReadLoCoMoFile reads the real benchmark file when it is present.
 func TestReadLoCoMoFile(t *testing.T) {
-	f, err := os.Open("../../shared/data/locomo10.json")
+	const path = "../../shared/data/locomo10.json"
+	locomotest.Require(t, path, "the LoCoMo reader on the real file")
+	f, err := os.Open(path)
 	if err != nil {
-		t.Skip("locomo10.json not available:", err)
+		t.Fatal(err)
 	}
 	defer f.Close()
 	ids := map[string]bool{}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"memtrace/capture"
 	"memtrace/engine"
 )
 
@@ -16,7 +17,7 @@ import (
 // memory whose last event deleted it is imported quarantined — never
 // dropped — with the text it had before. The event history is kept as
 // metadata.
-func ReadMem0(path string) ([]engine.StoredMemory, []engine.RecordError, error) {
+func ReadMem0(path string) ([]capture.StoredMemory, []capture.RecordError, error) {
 	db, err := openForeignSQLite(path)
 	if err != nil {
 		return nil, nil, err
@@ -38,14 +39,14 @@ func ReadMem0(path string) ([]engine.StoredMemory, []engine.RecordError, error) 
 	}
 	defer rows.Close()
 	type state struct {
-		m       engine.StoredMemory
+		m       capture.StoredMemory
 		text    string
 		deleted bool
 		events  []map[string]any
 	}
 	var order []string
 	byID := map[string]*state{}
-	var bad []engine.RecordError
+	var bad []capture.RecordError
 	for rows.Next() {
 		var (
 			rowid                                  int64
@@ -58,22 +59,22 @@ func ReadMem0(path string) ([]engine.StoredMemory, []engine.RecordError, error) 
 		}
 		pos := fmt.Sprintf("history row %d", rowid)
 		if id == "" {
-			bad = append(bad, engine.RecordError{Position: pos, Error: "no memory_id"})
+			bad = append(bad, capture.RecordError{Position: pos, Error: "no memory_id"})
 			continue
 		}
 		ct, err := parseStoredTime(created)
 		if err != nil {
-			bad = append(bad, engine.RecordError{Position: pos, Error: "created_at: " + err.Error()})
+			bad = append(bad, capture.RecordError{Position: pos, Error: "created_at: " + err.Error()})
 			continue
 		}
 		ut, err := parseStoredTime(updated)
 		if err != nil {
-			bad = append(bad, engine.RecordError{Position: pos, Error: "updated_at: " + err.Error()})
+			bad = append(bad, capture.RecordError{Position: pos, Error: "updated_at: " + err.Error()})
 			continue
 		}
 		s := byID[id]
 		if s == nil {
-			s = &state{m: engine.StoredMemory{SourceID: id, Importance: math.NaN(), Position: pos, CreatedAt: ct}}
+			s = &state{m: capture.StoredMemory{SourceID: id, Importance: math.NaN(), Position: pos, CreatedAt: ct}}
 			byID[id] = s
 			order = append(order, id)
 		}
@@ -109,13 +110,13 @@ func ReadMem0(path string) ([]engine.StoredMemory, []engine.RecordError, error) 
 	if err := rows.Err(); err != nil {
 		return nil, bad, fmt.Errorf("read %s: %w", path, err)
 	}
-	out := make([]engine.StoredMemory, 0, len(order))
+	out := make([]capture.StoredMemory, 0, len(order))
 	for _, id := range order {
 		s := byID[id]
 		s.m.Text, s.m.Deleted = s.text, s.deleted
 		s.m.Metadata = map[string]any{"mem0_events": s.events}
 		if s.text == "" {
-			bad = append(bad, engine.RecordError{Position: s.m.Position, Error: fmt.Sprintf("memory %q has no text in any event", id)})
+			bad = append(bad, capture.RecordError{Position: s.m.Position, Error: fmt.Sprintf("memory %q has no text in any event", id)})
 			continue
 		}
 		out = append(out, s.m)

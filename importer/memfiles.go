@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"memtrace/capture"
 	"memtrace/engine"
 )
 
@@ -36,7 +37,7 @@ var listItem = regexp.MustCompile(`^(\s*)(?:[-*+]|\d{1,3}[.)])\s+(?:\[[ xX]\]\s+
 // the file's path and a hash of its text, so it survives re-import and
 // reordering. Symbolic links are never followed: they are reported and
 // passed over.
-func ReadMemoryFiles(path string) ([]engine.StoredMemory, []engine.RecordError, error) {
+func ReadMemoryFiles(path string) ([]capture.StoredMemory, []capture.RecordError, error) {
 	fi, err := os.Lstat(path)
 	if err != nil {
 		return nil, nil, fmt.Errorf("cannot read %s: %w", path, err)
@@ -45,16 +46,16 @@ func ReadMemoryFiles(path string) ([]engine.StoredMemory, []engine.RecordError, 
 		return nil, nil, errSymlink(path)
 	}
 	var files []string
-	var bad []engine.RecordError
+	var bad []capture.RecordError
 	root := path
 	if fi.IsDir() {
 		err := filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
-				bad = append(bad, engine.RecordError{Position: p, Error: "cannot read: " + err.Error()})
+				bad = append(bad, capture.RecordError{Position: p, Error: "cannot read: " + err.Error()})
 				return nil
 			}
 			if d.Type()&fs.ModeSymlink != 0 {
-				bad = append(bad, engine.RecordError{Position: rel(root, p), Error: "a symbolic link; passed over (memtrace does not follow links)"})
+				bad = append(bad, capture.RecordError{Position: rel(root, p), Error: "a symbolic link; passed over (memtrace does not follow links)"})
 				return nil
 			}
 			if d.IsDir() && p != path && strings.HasPrefix(d.Name(), ".") {
@@ -76,11 +77,11 @@ func ReadMemoryFiles(path string) ([]engine.StoredMemory, []engine.RecordError, 
 		files = []string{path}
 	}
 	sort.Strings(files)
-	var out []engine.StoredMemory
+	var out []capture.StoredMemory
 	for _, f := range files {
 		ms, err := readMemoryFile(root, f)
 		if err != nil {
-			bad = append(bad, engine.RecordError{Position: rel(root, f), Error: err.Error()})
+			bad = append(bad, capture.RecordError{Position: rel(root, f), Error: err.Error()})
 			continue
 		}
 		out = append(out, ms...)
@@ -96,7 +97,7 @@ func rel(root, p string) string {
 }
 
 // readMemoryFile reads one Markdown file's entries.
-func readMemoryFile(root, path string) ([]engine.StoredMemory, error) {
+func readMemoryFile(root, path string) ([]capture.StoredMemory, error) {
 	fi, err := os.Lstat(path)
 	if err != nil {
 		return nil, fmt.Errorf("cannot read: %w", err)
@@ -117,7 +118,7 @@ func readMemoryFile(root, path string) ([]engine.StoredMemory, error) {
 		}
 	}
 	var (
-		out         []engine.StoredMemory
+		out         []capture.StoredMemory
 		section     string
 		entry       []string
 		entryLine   int
@@ -141,7 +142,7 @@ func readMemoryFile(root, path string) ([]engine.StoredMemory, error) {
 		if section != "" {
 			meta["section"] = section
 		}
-		out = append(out, engine.StoredMemory{SourceID: id, Text: text, Importance: math.NaN(), CreatedAt: date,
+		out = append(out, capture.StoredMemory{SourceID: id, Text: text, Importance: math.NaN(), CreatedAt: date,
 			Position: name + ":" + strconv.Itoa(entryLine), Metadata: meta})
 	}
 	sc := bufio.NewScanner(f)

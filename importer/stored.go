@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"memtrace/capture"
 	"memtrace/engine"
 )
 
@@ -87,7 +88,7 @@ func errSymlink(path string) error {
 // ReadStored reads the memories of the store at path, of the given kind.
 // Records it cannot use are returned as problems by position; an error
 // means the source as a whole could not be read.
-func ReadStored(kind, path string) ([]engine.StoredMemory, []engine.RecordError, error) {
+func ReadStored(kind, path string) ([]capture.StoredMemory, []capture.RecordError, error) {
 	switch kind {
 	case SourceJSONL:
 		return readStoredJSONLFile(path)
@@ -101,7 +102,7 @@ func ReadStored(kind, path string) ([]engine.StoredMemory, []engine.RecordError,
 	return nil, nil, engine.Errorf(engine.EINVALID, "unknown memory source %q: use %s", kind, strings.Join(StoredSources(), ", "))
 }
 
-func readStoredJSONLFile(path string) ([]engine.StoredMemory, []engine.RecordError, error) {
+func readStoredJSONLFile(path string) ([]capture.StoredMemory, []capture.RecordError, error) {
 	if path == "-" {
 		return ReadStoredJSONL(os.Stdin)
 	}
@@ -143,10 +144,10 @@ type storedLine struct {
 // ReadStoredJSONL reads the generic memory JSONL (one object a line, see
 // storedLine). A UTF-8 byte order mark is accepted; a line that is not such
 // an object is reported by number and the rest is read.
-func ReadStoredJSONL(r io.Reader) ([]engine.StoredMemory, []engine.RecordError, error) {
+func ReadStoredJSONL(r io.Reader) ([]capture.StoredMemory, []capture.RecordError, error) {
 	br := bufio.NewReaderSize(r, 1<<16)
-	var out []engine.StoredMemory
-	var bad []engine.RecordError
+	var out []capture.StoredMemory
+	var bad []capture.RecordError
 	for n := 1; ; n++ {
 		line, err := br.ReadBytes('\n')
 		if len(line) > 0 {
@@ -157,7 +158,7 @@ func ReadStoredJSONL(r io.Reader) ([]engine.StoredMemory, []engine.RecordError, 
 			if t := bytes.TrimSpace(line); len(t) > 0 {
 				m, perr := parseStoredLine(t)
 				if perr != "" {
-					bad = append(bad, engine.RecordError{Position: pos, Error: perr})
+					bad = append(bad, capture.RecordError{Position: pos, Error: perr})
 				} else {
 					m.Position = pos
 					out = append(out, m)
@@ -172,23 +173,23 @@ func ReadStoredJSONL(r io.Reader) ([]engine.StoredMemory, []engine.RecordError, 
 	}
 }
 
-func parseStoredLine(b []byte) (engine.StoredMemory, string) {
+func parseStoredLine(b []byte) (capture.StoredMemory, string) {
 	var l storedLine
 	if err := json.Unmarshal(b, &l); err != nil {
 		var ute *json.UnmarshalTypeError
 		if errors.As(err, &ute) {
-			return engine.StoredMemory{}, fmt.Sprintf("field %q must be a %s, not a JSON %s", ute.Field, jsonKind(ute.Type.Kind().String()), ute.Value)
+			return capture.StoredMemory{}, fmt.Sprintf("field %q must be a %s, not a JSON %s", ute.Field, jsonKind(ute.Type.Kind().String()), ute.Value)
 		}
-		return engine.StoredMemory{}, "not a JSON object: " + strings.TrimPrefix(err.Error(), "json: ")
+		return capture.StoredMemory{}, "not a JSON object: " + strings.TrimPrefix(err.Error(), "json: ")
 	}
 	id, err := scalarID(l.ID)
 	if err != nil {
-		return engine.StoredMemory{}, err.Error()
+		return capture.StoredMemory{}, err.Error()
 	}
 	if l.Text == nil {
-		return engine.StoredMemory{}, `no "text": every memory needs its text`
+		return capture.StoredMemory{}, `no "text": every memory needs its text`
 	}
-	m := engine.StoredMemory{SourceID: id, Text: *l.Text, Type: l.Type, Importance: math.NaN(), Deleted: l.Deleted,
+	m := capture.StoredMemory{SourceID: id, Text: *l.Text, Type: l.Type, Importance: math.NaN(), Deleted: l.Deleted,
 		Scope: l.Scope, Session: l.Session, Metadata: l.Metadata}
 	if l.Importance != nil {
 		m.Importance = *l.Importance

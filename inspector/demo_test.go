@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"memtrace/capture"
 	"memtrace/engine"
 	"memtrace/internal/testdata/storetest"
 )
@@ -33,7 +34,7 @@ func openDemo(t testing.TB) demo {
 	defer f.Close()
 	var msgs []engine.Message
 	var last time.Time
-	errs, err := engine.ReadMessages(f, func(_ int, m engine.Message) error {
+	errs, err := capture.ReadMessages(f, func(_ int, m engine.Message) error {
 		msgs = append(msgs, m)
 		if m.At.After(last) {
 			last = m.At
@@ -50,7 +51,7 @@ func openDemo(t testing.TB) demo {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := e.NewCapturer(ctx)
+	c, err := capture.NewCapturer(ctx, e)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"memtrace/engine"
 	"memtrace/inspector"
+	"memtrace/recall"
 )
 
 const day = 24 * time.Hour
@@ -88,7 +89,7 @@ func TestInspectorWritesNothing(t *testing.T) {
 		t.Errorf("m0216 access changed: %d %v → %d %v", m0216.AccessCount, m0216.LastAccessedAt, m.AccessCount, m.LastAccessedAt)
 	}
 
-	if _, err := d.e.Recall(ctx, engine.Query{Text: "충주 시에 충주 사과가 맛있었지?"}); err != nil {
+	if _, err := recall.Recall(ctx, d.e, engine.Query{Text: "충주 시에 충주 사과가 맛있었지?"}); err != nil {
 		t.Fatal(err)
 	}
 	if fileSum(t, d.path) == before {

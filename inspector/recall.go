@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"memtrace/engine"
+	"memtrace/recall"
 )
 
 // Recall runs q through the engine's recall pipeline read-only, whatever
@@ -12,7 +13,7 @@ import (
 // written to the store. A zero q.At is the engine clock.
 func Recall(ctx context.Context, e *engine.Engine, q engine.Query) (*engine.Trace, error) {
 	q.ReadOnly = true
-	tr, err := e.Recall(ctx, q)
+	tr, err := recall.Recall(ctx, e, q)
 	if err != nil {
 		return nil, err
 	}

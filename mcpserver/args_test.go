@@ -12,6 +12,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"memtrace/capture"
 	"memtrace/engine"
 	"memtrace/store"
 )
@@ -137,8 +138,8 @@ func TestRecallReturnsTheBlockOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	if _, err := engine.ReadMessages(f, func(_ int, m engine.Message) error {
-		_, err := e.Capture(ctx, m)
+	if _, err := capture.ReadMessages(f, func(_ int, m engine.Message) error {
+		_, err := capture.Capture(ctx, e, m)
 		return err
 	}); err != nil {
 		t.Fatal(err)

@@ -9,7 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"memtrace/capture"
 	"memtrace/engine"
+	"memtrace/recall"
 	"memtrace/store"
 )
 
@@ -81,14 +83,14 @@ func TestConcurrentWritersAndReader(t *testing.T) {
 			for i := 0; i < 200 && (i < minWrites || time.Now().Before(deadline)); i++ {
 				id := fmt.Sprintf("w%d-%03d", w, i)
 				m := engine.Message{ID: id, Session: fmt.Sprintf("writer-%d", w), Role: "user", Text: writerText(w, i), At: e.Now()}
-				r, err := e.Capture(ctx, m)
+				r, err := capture.Capture(ctx, e, m)
 				if err != nil {
 					errs <- fmt.Errorf("writer %d capture %s: %w", w, id, err)
 					return
 				}
 				results[w] = append(results[w], written{id, m.Text, r})
 				if i%5 == 4 { // a live recall writes access statistics too
-					if _, err := e.Recall(ctx, engine.Query{Text: pick(people, i) + " " + pick(places, i), At: e.Now(), K: 5, Budget: 1000}); err != nil {
+					if _, err := recall.Recall(ctx, e, engine.Query{Text: pick(people, i) + " " + pick(places, i), At: e.Now(), K: 5, Budget: 1000}); err != nil {
 						errs <- fmt.Errorf("writer %d recall: %w", w, err)
 						return
 					}
@@ -113,7 +115,7 @@ func TestConcurrentWritersAndReader(t *testing.T) {
 			}
 			maxSeen = max(maxSeen, reader.Len())
 			q := engine.Query{Text: pick(people, i) + " " + pick(things, i), At: reader.Now(), K: 5, Budget: 1000, ReadOnly: true}
-			if _, err := reader.Recall(ctx, q); err != nil {
+			if _, err := recall.Recall(ctx, reader, q); err != nil {
 				errs <- fmt.Errorf("reader recall: %w", err)
 				return
 			}

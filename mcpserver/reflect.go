@@ -7,7 +7,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"memtrace/engine"
+	"memtrace/capture"
 )
 
 // ReflectIn is the input of memory_reflect.
@@ -29,7 +29,7 @@ func (s *Server) reflection(ctx context.Context, _ *mcp.CallToolRequest, in Refl
 	if err := s.refresh(ctx); err != nil {
 		return nil, LessonOut{}, err
 	}
-	c, err := s.e.Reflect(ctx, engine.Reflection{Intended: in.Intended, Actual: in.Actual, Lesson: in.Lesson,
+	c, err := capture.Reflect(ctx, s.e, capture.Reflection{Intended: in.Intended, Actual: in.Actual, Lesson: in.Lesson,
 		Session: in.Session, Project: in.Project, At: s.e.Now()})
 	if err != nil {
 		return nil, LessonOut{}, toolError(err)

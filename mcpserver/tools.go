@@ -2,7 +2,6 @@ package mcpserver
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -11,7 +10,9 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"memtrace/capture"
 	"memtrace/engine"
+	"memtrace/recall"
 )
 
 // CaptureIn is the input of memory_capture.
@@ -159,7 +160,7 @@ func (s *Server) capture(ctx context.Context, _ *mcp.CallToolRequest, in Capture
 	if err := s.refresh(ctx); err != nil {
 		return nil, CaptureOut{}, err
 	}
-	res, err := s.e.Capture(ctx, engine.Message{Session: in.Session, Role: role, Text: in.Text, At: at, Project: in.Project})
+	res, err := capture.Capture(ctx, s.e, engine.Message{Session: in.Session, Role: role, Text: in.Text, At: at, Project: in.Project})
 	if err != nil {
 		return nil, CaptureOut{}, toolError(err)
 	}
@@ -199,17 +200,13 @@ func (s *Server) recall(ctx context.Context, _ *mcp.CallToolRequest, in RecallIn
 	if q.Budget == 0 {
 		q.Budget = cfg.Budget
 	}
-	tr, err := s.e.Recall(ctx, q)
+	tr, err := recall.Recall(ctx, s.e, q)
 	if err != nil {
 		return nil, RecallOut{}, toolError(err)
 	}
-	raw, err := json.Marshal(tr)
+	st, err := recall.Keep(ctx, s.e, tr, in.Query, in.Session, TraceSource, s.keep)
 	if err != nil {
-		return nil, RecallOut{}, fmt.Errorf("encode trace: %w", err)
-	}
-	st := &engine.StoredTrace{Query: in.Query, Session: in.Session, Source: TraceSource, At: tr.At, Trace: raw}
-	if err := s.e.Store().SaveTrace(ctx, st, s.keep); err != nil {
-		return nil, RecallOut{}, toolError(fmt.Errorf("store the trace: %w", err))
+		return nil, RecallOut{}, toolError(err)
 	}
 	full := in.Detail == DetailFull
 	out := RecallOut{TraceID: st.ID, PromptChars: tr.PromptChars, Survivors: make([]RecallSurvivor, 0, len(tr.Survivors)),

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"memtrace/engine"
+	"memtrace/internal/wording"
 )
 
 // rollbackWork is a computed rollback: per memory the batch touched, the
@@ -158,7 +159,7 @@ func (tx *Tx) RollbackBatch(ctx context.Context, batch, actor string) (int, erro
 		return 0, nil // proposals only (keep decisions): the caller marks them
 	case p.Effect.Changed() == 0 && p.Proposals == 0:
 		return 0, engine.Errorf(engine.ECONFLICT, "rolling back batch %s would change nothing: what it did to %s is already undone",
-			batch, engine.Memories(p.Memories))
+			batch, wording.Memories(p.Memories))
 	}
 	a := engine.Actor{Name: actor, Batch: "rollback:" + batch}
 	if err := tx.recordBatch(ctx, a.Batch, engine.BatchRollback, batch); err != nil {
@@ -198,10 +199,7 @@ func (tx *Tx) RollbackBatch(ctx context.Context, batch, actor string) (int, erro
 func restoredState(first, last *storedAudit, batchRows []*storedAudit, current *engine.Memory) *engine.Memory {
 	if first.Before == nil {
 		m := *current
-		if m.Status != engine.StatusQuarantined && m.OrigType == "" {
-			m.OrigType = m.Type
-		}
-		m.Status = engine.StatusQuarantined
+		m.Quarantine()
 		return &m
 	}
 	m := *first.Before

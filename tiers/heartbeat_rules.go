@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"memtrace/engine"
+	"memtrace/recall"
 )
 
 // The heartbeat's lifecycle rules (seed 002 read with seed 003's forgetting
@@ -123,7 +124,7 @@ func SortProposalsByScore(ps []*engine.Proposal) {
 
 // reach is access_count + association degree of m.
 func reach(e *engine.Engine, m *engine.Memory) (reach, degree int) {
-	degree = len(e.Associations(m.ID))
+	degree = len(recall.Associations(e, m.ID))
 	return m.AccessCount + degree, degree
 }
 

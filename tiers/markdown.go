@@ -13,6 +13,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"memtrace/capture"
 	"memtrace/engine"
 	"memtrace/engine/safetext"
 )
@@ -227,7 +228,7 @@ func renderCorrections(cs []*engine.Correction) ([]byte, error) {
 // lessonTitle is a short title for a lesson entry (display only; import
 // reads the lesson from its own line).
 func lessonTitle(c *engine.Correction) string {
-	t := engine.SquashSpaces(c.Lesson)
+	t := capture.SquashSpaces(c.Lesson)
 	if t == "" {
 		t = c.LessonKey
 	}

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"memtrace/capture"
 	"memtrace/curate"
 	"memtrace/engine"
 )
@@ -200,7 +201,7 @@ func parseTierFile(file string, data []byte) (out []mdEntry, bad []string) {
 		if i := strings.LastIndex(body, mdTrailerStart); i >= 0 && strings.HasSuffix(body, " -->") {
 			raw := body[i+len(mdTrailerStart) : len(body)-len(" -->")]
 			if err := json.Unmarshal([]byte(raw), &en.t); err != nil {
-				bad = append(bad, fmt.Sprintf("%s:%d: the <!-- mt … --> trailer is not valid JSON (%s); fix it or remove it to import the line as a new memory", file, n, engine.JSONProblem(err)))
+				bad = append(bad, fmt.Sprintf("%s:%d: the <!-- mt … --> trailer is not valid JSON (%s); fix it or remove it to import the line as a new memory", file, n, capture.JSONProblem(err)))
 				continue
 			}
 			text, err := unescapeLine(stripUntil(stripDate(body[:i], en.t), en.t))

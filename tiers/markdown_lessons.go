@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"memtrace/capture"
 	"memtrace/curate"
 	"memtrace/engine"
 )
@@ -109,7 +110,7 @@ func parseLessonTitle(h string) (*engine.Correction, error) {
 		rest = rest[:i]
 	}
 	if c.LessonKey == "" {
-		c.LessonKey = "md:" + strings.ReplaceAll(strings.ToLower(engine.SquashSpaces(rest)), " ", "-")
+		c.LessonKey = "md:" + strings.ReplaceAll(strings.ToLower(capture.SquashSpaces(rest)), " ", "-")
 	}
 	return c, nil
 }

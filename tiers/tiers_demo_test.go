@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"memtrace/capture"
 	"memtrace/curate"
 	"memtrace/engine"
 	"memtrace/internal/testdata/tierstest"
@@ -22,7 +23,7 @@ func ingestTierDemo(t *testing.T) (*engine.Engine, tierstest.Labels) {
 	e, clk := tierstest.Open(t)
 	msgs, l := tierstest.ReadDemo(t)
 	clk.T = msgs[len(msgs)-1].At.Add(24 * time.Hour)
-	if _, err := e.CaptureBatch(context.Background(), msgs); err != nil {
+	if _, err := capture.CaptureBatch(context.Background(), e, msgs); err != nil {
 		t.Fatal(err)
 	}
 	return e, l

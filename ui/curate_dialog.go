@@ -4,7 +4,6 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"memtrace/curate"
 	"memtrace/engine"
 )
 
@@ -37,7 +36,7 @@ func (p curatePane) dialogKey(msg tea.KeyPressMsg) (curatePane, tea.Cmd) {
 			if d.kind == "store" {
 				return p.storeHeld(d.target, types[d.cursor])
 			}
-			label := curate.TriageRetype + ":" + types[d.cursor]
+			label := engine.TriageRetype + ":" + types[d.cursor]
 			if d.control {
 				return p.labelID(d.target, label)
 			}

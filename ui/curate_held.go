@@ -6,6 +6,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"memtrace/capture"
 	"memtrace/engine"
 )
 
@@ -39,7 +40,7 @@ func (p curatePane) storeHeld(id int64, typ string) (curatePane, tea.Cmd) {
 		if eng == nil {
 			return "", engine.Errorf(engine.EUNAVAIL, "storing needs the engine; use `memtrace review store %d --type %s`", id, typ)
 		}
-		d, err := eng.StoreReviews(ctx, []int64{id}, engine.ReviewChoice{Type: typ, Curator: curatorActor})
+		d, err := capture.StoreReviews(ctx, eng, []int64{id}, capture.ReviewChoice{Type: typ, Curator: curatorActor})
 		if err != nil {
 			return "", err
 		}
@@ -53,7 +54,7 @@ func (p curatePane) skipHeld(id int64) (curatePane, tea.Cmd) {
 		if eng == nil {
 			return "", engine.Errorf(engine.EUNAVAIL, "skipping needs the engine; use `memtrace review skip %d`", id)
 		}
-		d, err := eng.SkipReviews(ctx, []int64{id}, "skipped in the Curate tab", curatorActor)
+		d, err := capture.SkipReviews(ctx, eng, []int64{id}, "skipped in the Curate tab", curatorActor)
 		if err != nil {
 			return "", err
 		}

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"memtrace/capture"
 	"memtrace/engine"
 	"memtrace/internal/testdata/storetest"
 )
@@ -29,7 +30,7 @@ func TestCurateHeldCaptures(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.CaptureBatch(ctx, []engine.Message{
+	if _, err := capture.CaptureBatch(ctx, e, []engine.Message{
 		{ID: "h1", Session: "s", Role: "user", Text: "충주에서 먹은 사과가 정말 맛있었어요, 다음 가을에도 가고 싶어요.", At: testNow.Add(-2 * time.Hour)},
 		{ID: "h2", Session: "s", Role: "user", Text: "I think the weather was fine yesterday, nothing special happened.", At: testNow.Add(-time.Hour)},
 	}); err != nil {

@@ -7,7 +7,6 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"memtrace/curate"
 	"memtrace/engine"
 )
 
@@ -65,11 +64,11 @@ func (p curatePane) controlKey(msg tea.KeyPressMsg) (curatePane, tea.Cmd) {
 	}
 	switch {
 	case key.Matches(msg, k.LabelKeep):
-		return p.label(curate.TriageKeep)
+		return p.label(engine.TriageKeep)
 	case key.Matches(msg, k.LabelEcho):
-		return p.label(curate.TriageEcho)
+		return p.label(engine.TriageEcho)
 	case key.Matches(msg, k.LabelRoleplay):
-		return p.label(curate.TriageRoleplay)
+		return p.label(engine.TriageRoleplay)
 	case key.Matches(msg, k.Retype):
 		if p.cursor < len(items) {
 			p.dlg = &dialog{kind: "retype", control: true, target: items[p.cursor].ID}

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"memtrace/capture"
 	"memtrace/engine"
 	"memtrace/internal/testdata/storetest"
 	"memtrace/store"
@@ -44,7 +45,7 @@ func demoLessons(t *testing.T) (*engine.Engine, *store.DB, func() time.Time) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.CaptureBatch(ctx, msgs); err != nil {
+	if _, err := capture.CaptureBatch(ctx, e, msgs); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := tiers.Heartbeat(ctx, e, tiers.HeartbeatOptions{}); err != nil {

@@ -109,7 +109,7 @@ func TestCurateControlLabelsRoleplayAndRetype(t *testing.T) {
 		m = drive(t, m, press("down")) // preference, health, date
 	}
 	m = drive(t, m, press("enter"))
-	for i, want := range []string{curate.TriageRoleplay, "retype:date"} {
+	for i, want := range []string{engine.TriageRoleplay, "retype:date"} {
 		pr, err := f.db.GetProposal(ctx, items[i].ID)
 		if err != nil {
 			t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 
 	"memtrace/curate"
 	"memtrace/engine"
+	"memtrace/internal/wording"
 )
 
 // Rolling a batch back from the Curate history: `u` asks the store what the
@@ -52,7 +53,7 @@ func (p curatePane) planned(msg rollbackPlanMsg) (curatePane, tea.Cmd) {
 	}
 	p.err, p.status = "", ""
 	p.dlg = &dialog{kind: "rollback", batch: pl.Batch, plan: pl,
-		text: fmt.Sprintf("Roll back batch %s by %s (%s)? This will %s.", pl.Batch, pl.Actor, pl.At.UTC().Format("2006-01-02 15:04"), pl.Describe())}
+		text: fmt.Sprintf("Roll back batch %s by %s (%s)? This will %s.", pl.Batch, pl.Actor, pl.At.UTC().Format("2006-01-02 15:04"), wording.RollbackPlan(pl))}
 	return p, nil
 }
 
@@ -60,7 +61,7 @@ func (p curatePane) planned(msg rollbackPlanMsg) (curatePane, tea.Cmd) {
 func forceDialog(pl *engine.RollbackPlan) *dialog {
 	return &dialog{kind: "rollback-force", batch: pl.Batch, plan: pl,
 		text: fmt.Sprintf("Batch %s is a whole capture run: rolling it back will %s. Press Y (shift+y) to roll it back; n or esc cancels.",
-			pl.Batch, pl.Describe())}
+			pl.Batch, wording.RollbackPlan(pl))}
 }
 
 // forceKey takes only Y as yes: enter and y, which confirmed the first

@@ -4,11 +4,12 @@ import (
 	"context"
 	"fmt"
 	"sort"
-	"strconv"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"memtrace/capture"
+	"memtrace/curate"
 	"memtrace/engine"
 	"memtrace/engine/safetext"
 )
@@ -23,7 +24,7 @@ import (
 // ordered by when they were written, whatever the clock said.
 
 // settingSupersededReviewed is the settings key of the review mark.
-const settingSupersededReviewed = "curate.superseded_reviewed_audit_id"
+const settingSupersededReviewed = curate.SettingSupersededReviewed
 
 // supersededLink is one link: Old is superseded by memory NewID.
 type supersededLink struct {
@@ -46,14 +47,9 @@ type supersededLinks struct {
 // loadSupersededLinks reads the links written after the review mark.
 func loadSupersededLinks(ctx context.Context, st engine.Store) (supersededLinks, error) {
 	var out supersededLinks
-	mark, err := st.GetSetting(ctx, settingSupersededReviewed)
-	if err != nil {
+	var err error
+	if out.Reviewed, err = curate.SupersededReviewed(ctx, st); err != nil {
 		return out, err
-	}
-	if mark != "" {
-		if out.Reviewed, err = strconv.ParseInt(mark, 10, 64); err != nil {
-			return out, fmt.Errorf("setting %s = %q is not an audit row id: %w", settingSupersededReviewed, mark, err)
-		}
 	}
 	olds, total, err := st.FindMemories(ctx, engine.MemoryFilter{Superseded: true})
 	if err != nil {
@@ -137,7 +133,7 @@ func (p curatePane) unlink(l supersededLink) (curatePane, tea.Cmd) {
 		if eng == nil {
 			return "", engine.Errorf(engine.EUNAVAIL, "unlinking needs the engine; use `memtrace supersede %d --unlink`", id)
 		}
-		_, batch, err := eng.Unsupersede(ctx, id, engine.Actor{Name: curatorActor})
+		_, batch, err := capture.Unsupersede(ctx, eng, id, engine.Actor{Name: curatorActor})
 		if err != nil {
 			return "", err
 		}
@@ -156,9 +152,9 @@ func (p curatePane) markReviewed() (curatePane, tea.Cmd) {
 		return p, nil
 	}
 	n := len(p.links.Links)
-	ctx, st := p.c.ctx, p.c.deps.Store
+	ctx, eng := p.c.ctx, p.c.deps.Engine
 	return p.task(func() (string, error) {
-		if err := st.SetSetting(ctx, settingSupersededReviewed, strconv.FormatInt(mark, 10)); err != nil {
+		if err := curate.MarkSupersededReviewed(ctx, eng, mark); err != nil {
 			return "", err
 		}
 		return fmt.Sprintf("marked %d link(s) reviewed: they leave this queue; the links stay (Memories shows them)", n), nil

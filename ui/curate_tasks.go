@@ -7,6 +7,7 @@ import (
 
 	"memtrace/curate"
 	"memtrace/engine"
+	"memtrace/internal/wording"
 )
 
 // The Curate tab's tasks. Each runs in a tea.Cmd and answers with a
@@ -139,7 +140,7 @@ func (p curatePane) rollback(batch string) (curatePane, tea.Cmd) {
 			// A rejection: no memory changed; the proposals are open again.
 			return fmt.Sprintf("rolled back rejection %s: %d proposal(s) open again as they were; no memory changed", rep.Batch, rep.Rejected), nil
 		}
-		what := fmt.Sprintf("rolled back %s: %s restored", rep.Batch, engine.Memories(rep.Restored))
+		what := fmt.Sprintf("rolled back %s: %s restored", rep.Batch, wording.Memories(rep.Restored))
 		if rep.Effect.Changed() > 0 {
 			what += " (" + rep.Effect.String() + ")"
 		}

@@ -13,6 +13,7 @@ import (
 	"memtrace/internal/testdata/ollamatest"
 	"memtrace/internal/testdata/storetest"
 	"memtrace/internal/testdata/triagetest"
+	"memtrace/internal/wording"
 	"memtrace/store"
 )
 
@@ -164,9 +165,9 @@ func TestCurateEndToEnd(t *testing.T) {
 		key := f.keys[pr.MemoryID]
 		want := ""
 		if pv.Control {
-			want = curate.TriageEcho
+			want = engine.TriageEcho
 			if f.curatorClass(key) == "keep" {
-				want = curate.TriageKeep
+				want = engine.TriageKeep
 			}
 		}
 		if pv.CuratorLabel != want {
@@ -368,7 +369,7 @@ func TestCurateEndToEnd(t *testing.T) {
 	if !strings.Contains(historyRow(view, batch), "rolled back") || !strings.Contains(historyRow(view, "rollback:"+batch), "rollback") {
 		t.Errorf("the history does not show the rollback:\n%s", view)
 	}
-	if st := m.curate().status; !strings.Contains(st, fmt.Sprintf("rolled back %s: %s restored", batch, engine.Memories(quarantine))) {
+	if st := m.curate().status; !strings.Contains(st, fmt.Sprintf("rolled back %s: %s restored", batch, wording.Memories(quarantine))) {
 		t.Errorf("status after the rollback: %q", st)
 	}
 	// A second rollback of the same batch is refused before it starts.

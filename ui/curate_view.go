@@ -157,11 +157,11 @@ func flagsOf(pr *engine.Proposal) []string {
 		return nil
 	}
 	var out []string
-	if pv.HasFlag(curate.FlagInjectionAttempt) {
-		out = append(out, curate.FlagInjectionAttempt)
+	if pv.HasFlag(engine.FlagInjectionAttempt) {
+		out = append(out, engine.FlagInjectionAttempt)
 	}
 	for _, f := range pv.Flags {
-		if f != curate.FlagInjectionAttempt {
+		if f != engine.FlagInjectionAttempt {
 			out = append(out, f)
 		}
 	}
@@ -231,7 +231,7 @@ func (p curatePane) queueView() []string {
 		}
 		flags := ""
 		fs := flagsOf(pr)
-		if len(fs) > 0 && fs[0] == curate.FlagInjectionAttempt {
+		if len(fs) > 0 && fs[0] == engine.FlagInjectionAttempt {
 			flags = "⚠ INJECT"
 		} else if len(fs) > 0 {
 			flags = fs[0]
@@ -280,7 +280,7 @@ func (p curatePane) detailView(queue []*engine.Proposal) []string {
 	}
 	out := []string{st.Detail.Heading.Render(safetext.Truncate(safetext.SanitizeLine(head), p.width))}
 	fs := flagsOf(pr)
-	if len(fs) > 0 && fs[0] == curate.FlagInjectionAttempt {
+	if len(fs) > 0 && fs[0] == engine.FlagInjectionAttempt {
 		out = append(out, st.App.Error.Render(safetext.Truncate("⚠ injection_attempt: this memory's text tries to instruct the judge — do not trust the verdict", p.width)))
 	}
 	if pr.Kind == engine.ProposalPromote {

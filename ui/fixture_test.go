@@ -134,7 +134,12 @@ func changes(tb testing.TB, s *recordingStore) []*engine.AuditEntry {
 
 func newTestModel(t testing.TB, s engine.Store, w, h int) Model {
 	t.Helper()
-	return startModel(t, Deps{Store: s, Now: func() time.Time { return testNow }, NoColor: true}, w, h)
+	now := func() time.Time { return testNow }
+	eng, err := engine.Open(context.Background(), engine.Options{Store: s, Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return startModel(t, Deps{Store: s, Engine: eng, Now: now, NoColor: true}, w, h)
 }
 
 func startModel(t testing.TB, deps Deps, w, h int) Model {

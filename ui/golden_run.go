@@ -12,6 +12,7 @@ import (
 
 	"memtrace/engine"
 	"memtrace/golden"
+	"memtrace/recall"
 )
 
 // The Golden tab's I/O: every function here returns a tea.Cmd; nothing
@@ -115,7 +116,7 @@ func (p goldenPane) startRun() (goldenPane, tea.Cmd) {
 				}
 			}
 		}
-		var rec golden.Recaller = eng
+		var rec golden.Recaller = recall.Over(eng)
 		var fx *fixtureDB
 		if useFixture {
 			emit(goldenProgressMsg{Seq: seq, Fixture: true})
@@ -129,7 +130,7 @@ func (p goldenPane) startRun() (goldenPane, tea.Cmd) {
 			if res != nil {
 				res.track(fx)
 			}
-			rec = fe
+			rec = recall.Over(fe)
 		}
 		emit(goldenProgressMsg{Seq: seq, Total: len(set.Probes)})
 		out, err := (&golden.Runner{Now: now}).Run(ctx, set, rec, func(done, total int) {

@@ -16,6 +16,7 @@ import (
 
 	"memtrace/engine"
 	gold "memtrace/golden"
+	"memtrace/recall"
 )
 
 // fixtureSet writes a golden set over the demo conversation into a
@@ -145,7 +146,7 @@ func TestGoldenFailingProbeOpensItsOwnTrace(t *testing.T) {
 		}
 	}
 	check("re-run")
-	open, err := eng.Recall(t.Context(), engine.Query{Text: msg.Query.Text, At: msg.Query.At, K: 8, Budget: 2000, ReadOnly: true})
+	open, err := recall.Recall(t.Context(), eng, engine.Query{Text: msg.Query.Text, At: msg.Query.At, K: 8, Budget: 2000, ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -307,7 +308,7 @@ func TestTraceBecomesProbe(t *testing.T) {
 func TestTraceMarksBothKinds(t *testing.T) {
 	eng, db := openDemo(t)
 	ctx := t.Context()
-	tr, err := eng.Recall(ctx, engine.Query{Text: "What medication do I take every morning?", Session: "agent-7", At: demoNow, ReadOnly: true})
+	tr, err := recall.Recall(ctx, eng, engine.Query{Text: "What medication do I take every morning?", Session: "agent-7", At: demoNow, ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}

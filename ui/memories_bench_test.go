@@ -2,9 +2,10 @@ package ui
 
 import (
 	"context"
-	"syscall"
 	"testing"
 	"time"
+
+	"memtrace/internal/testdata/benchtest"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -171,18 +172,10 @@ type cpuMeter struct {
 
 func startCPU(b *testing.B) cpuMeter {
 	b.ResetTimer()
-	return cpuMeter{b: b, start: processCPU()}
+	return cpuMeter{b: b, start: benchtest.ProcessCPU()}
 }
 
 func (c cpuMeter) report() {
 	c.b.StopTimer()
-	c.b.ReportMetric(float64((processCPU()-c.start).Microseconds())/1000/float64(max(1, c.b.N)), "cpu-ms/op")
-}
-
-func processCPU() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	c.b.ReportMetric(float64((benchtest.ProcessCPU()-c.start).Microseconds())/1000/float64(max(1, c.b.N)), "cpu-ms/op")
 }

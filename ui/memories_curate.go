@@ -1,8 +1,8 @@
 package ui
 
 import (
+	"context"
 	"fmt"
-	"math"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -10,97 +10,46 @@ import (
 	"memtrace/engine"
 )
 
-// Curator actions. Each is one transaction through the engine (or the store
-// without one) that writes the memory and an audit row under actor
-// "curator" and a fresh batch; undo rolls the newest batch back.
+// Curator actions: each is one curate action (curate.Quarantine, Restore,
+// AdjustImportance) — one transaction that writes the memories and an
+// audit row each under actor "curator" and a fresh batch; undo rolls the
+// newest batch back.
 
 const curatorActor = "curator"
 
 func (p memoriesPane) quarantine() (memoriesPane, tea.Cmd) {
-	return p.curate("quarantine", func(m *engine.Memory) bool {
-		if m.Status == engine.StatusQuarantined {
-			return false
-		}
-		// Quarantine is reversible: the label the memory had is kept in
-		// orig_type, the content and type are untouched.
-		if m.OrigType == "" {
-			m.OrigType = m.Type
-		}
-		m.Status = engine.StatusQuarantined
-		return true
-	})
+	return p.curate(curate.ActionQuarantine, curate.Quarantine)
 }
 
 func (p memoriesPane) restore() (memoriesPane, tea.Cmd) {
-	return p.curate("restore", func(m *engine.Memory) bool {
-		if m.Status == engine.StatusActive {
-			return false
-		}
-		m.Status = engine.StatusActive
-		return true
-	})
+	return p.curate(curate.ActionRestore, curate.Restore)
 }
 
 func (p memoriesPane) changeImportance(delta float64) (memoriesPane, tea.Cmd) {
-	return p.curate("importance", func(m *engine.Memory) bool {
-		v := math.Round((m.Importance+delta)*100) / 100
-		v = math.Max(0, math.Min(1, v))
-		if v == m.Importance {
-			return false
-		}
-		m.Importance = v
-		return true
+	return p.curate(curate.ActionImportance, func(ctx context.Context, e *engine.Engine, ids []int64, a engine.Actor) (curate.Changed, error) {
+		return curate.AdjustImportance(ctx, e, ids, delta, a)
 	})
 }
 
-// curate runs change on the selected memories (or the one under the
-// cursor) in one transaction and one batch. change reports whether it
-// changed anything; when it changed nothing, nothing is written and there
-// is nothing to undo.
-func (p memoriesPane) curate(action string, change func(m *engine.Memory) bool) (memoriesPane, tea.Cmd) {
+// curate runs action on the selected memories (or the one under the
+// cursor): one transaction and one batch. When it changed nothing, nothing
+// is written and there is no batch to undo.
+func (p memoriesPane) curate(name string, action func(ctx context.Context, e *engine.Engine, ids []int64, a engine.Actor) (curate.Changed, error)) (memoriesPane, tea.Cmd) {
 	ids := p.targets()
 	if len(ids) == 0 {
 		return p, nil
 	}
-	w := p.c.writer()
-	if w == nil {
-		p.err = "no store: open the UI on a database"
+	eng := p.c.deps.Engine
+	if eng == nil {
+		p.err = "no engine: open the UI on a database"
 		return p, nil
 	}
 	ctx := p.c.ctx
 	p.writes++
-	p.status = fmt.Sprintf("%s %s…", action, idsText(ids))
+	p.status = fmt.Sprintf("%s %s…", name, idsText(ids))
 	return p, func() tea.Msg {
-		changed, batch := 0, ""
-		err := w.Update(ctx, func(q engine.Queries) error {
-			changed = 0
-			for _, id := range ids {
-				m, err := q.GetMemory(ctx, id)
-				if err != nil {
-					return err
-				}
-				if !change(m) {
-					continue
-				}
-				// One TUI action, one batch: its id comes from the
-				// database's counter, so it is unique across processes
-				// and clocks.
-				if batch == "" {
-					if batch, err = q.NextBatchID(ctx, engine.BatchCurator); err != nil {
-						return err
-					}
-				}
-				if err := q.UpdateMemory(ctx, m, engine.Actor{Name: curatorActor, Batch: batch}, action); err != nil {
-					return err
-				}
-				changed++
-			}
-			return nil
-		})
-		if err != nil {
-			batch = ""
-		}
-		return send(paneMemories, curatedMsg{Action: action, ID: ids[0], IDs: ids, Count: changed, Batch: batch, Changed: changed > 0, Err: err})
+		ch, err := action(ctx, eng, ids, engine.Actor{Name: curatorActor})
+		return send(paneMemories, curatedMsg{Action: name, ID: ids[0], IDs: ids, Count: ch.Count, Batch: ch.Batch, Changed: ch.Count > 0, Err: err})
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"memtrace/capture"
 	"memtrace/engine"
 	"memtrace/engine/safetext"
 )
@@ -126,9 +127,9 @@ func (p memoriesPane) writeSupersede(d supersedeDialog) (memoriesPane, tea.Cmd) 
 		var batch string
 		var err error
 		if d.newer == nil {
-			_, batch, err = eng.Unsupersede(ctx, id, engine.Actor{Name: curatorActor})
+			_, batch, err = capture.Unsupersede(ctx, eng, id, engine.Actor{Name: curatorActor})
 		} else {
-			_, batch, err = eng.Supersede(ctx, id, d.newer.ID, time.Time{}, engine.Actor{Name: curatorActor})
+			_, batch, err = capture.Supersede(ctx, eng, id, d.newer.ID, time.Time{}, engine.Actor{Name: curatorActor})
 		}
 		return send(paneMemories, curatedMsg{Action: action, ID: id, Batch: batch, Changed: err == nil, Err: err})
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"memtrace/capture"
 	"memtrace/engine"
 	"memtrace/internal/testdata/storetest"
 	"memtrace/store"
@@ -34,7 +35,7 @@ func openPhoneChain(t *testing.T) (*engine.Engine, *store.DB, [3]int64) {
 		{ID: "p2", Session: "s2", Role: "user", Text: "아이폰 15로 바꿨어, 카메라가 훨씬 좋아.", At: time.Date(2026, 4, 3, 9, 0, 0, 0, time.UTC)},
 		{ID: "p3", Session: "s3", Role: "user", Text: "My phone is a Pixel 9 now, the iPhone went to my sister.", At: time.Date(2026, 6, 1, 9, 0, 0, 0, time.UTC)},
 	} {
-		r, err := eng.Capture(ctx, msg)
+		r, err := capture.Capture(ctx, eng, msg)
 		if err != nil || r.Outcome != engine.OutcomeStored {
 			t.Fatalf("capture %s: %v %+v", msg.ID, err, r)
 		}
@@ -48,7 +49,7 @@ func openPhoneChain(t *testing.T) (*engine.Engine, *store.DB, [3]int64) {
 		t.Fatalf("the rule did not link the Galaxy to the iPhone: superseded_by %d", m.SupersededBy)
 	}
 	if m, _ := eng.Memory(ids[1]); m.SupersededBy == 0 {
-		if _, _, err := eng.Supersede(ctx, ids[1], ids[2], time.Time{}, engine.Actor{Name: "curator"}); err != nil {
+		if _, _, err := capture.Supersede(ctx, eng, ids[1], ids[2], time.Time{}, engine.Actor{Name: "curator"}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 
 	"memtrace/engine"
 	"memtrace/engine/safetext"
+	"memtrace/recall"
 )
 
 // itemsView lists the selected stage's items: kept ones first (✓), then the
@@ -94,7 +95,7 @@ func itemMark(it engine.TraceItem) string {
 
 func itemType(it engine.TraceItem) string {
 	typ := it.Type
-	if it.Channel != "" && it.Channel != engine.ChannelSemantic {
+	if it.Channel != "" && it.Channel != recall.ChannelSemantic {
 		typ += "/" + it.Channel
 	}
 	return typ

@@ -13,9 +13,11 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"memtrace/capture"
 	"memtrace/engine"
 	"memtrace/inspector"
 	"memtrace/internal/testdata/storetest"
+	"memtrace/recall"
 	"memtrace/store"
 )
 
@@ -40,13 +42,13 @@ func openDemo(t *testing.T) (*engine.Engine, *store.DB) {
 	}
 	defer f.Close()
 	var msgs []engine.Message
-	if _, err := engine.ReadMessages(f, func(_ int, m engine.Message) error {
+	if _, err := capture.ReadMessages(f, func(_ int, m engine.Message) error {
 		msgs = append(msgs, m)
 		return nil
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := eng.CaptureBatch(ctx, msgs); err != nil {
+	if _, err := capture.CaptureBatch(ctx, eng, msgs); err != nil {
 		t.Fatal(err)
 	}
 	return eng, db
@@ -324,7 +326,7 @@ func TestTraceOnDemo(t *testing.T) {
 
 	t.Run("OpenStoredTrace", func(t *testing.T) {
 		ctx := context.Background()
-		tr, err := eng.Recall(ctx, engine.Query{Text: "충주 사과 엄마", At: demoNow, ReadOnly: true})
+		tr, err := recall.Recall(ctx, eng, engine.Query{Text: "충주 사과 엄마", At: demoNow, ReadOnly: true})
 		if err != nil {
 			t.Fatal(err)
 		}

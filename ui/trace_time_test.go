@@ -1,8 +1,9 @@
 package ui
 
 import (
-	"memtrace/engine"
 	"testing"
+
+	"memtrace/engine"
 )
 
 // The typed override (`@`) reads the one time grammar: the shared table's

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"memtrace/capture"
 	"memtrace/engine"
 )
 
@@ -53,7 +54,7 @@ func cmdClock(fs *flag.FlagSet) runFunc {
 // the day after the newest message of its conversation.
 func conversationClock(jsonl []byte) (time.Time, error) {
 	var last time.Time
-	_, err := engine.ReadMessages(bytes.NewReader(jsonl), func(_ int, m engine.Message) error {
+	_, err := capture.ReadMessages(bytes.NewReader(jsonl), func(_ int, m engine.Message) error {
 		if m.At.After(last) {
 			last = m.At
 		}

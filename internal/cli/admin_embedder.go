@@ -7,8 +7,7 @@ import (
 	"strings"
 
 	"memtrace/engine"
-	"memtrace/engine/judge"
-	"memtrace/engine/vector"
+	"memtrace/ollama"
 )
 
 // The embedder is chosen per database and kept in its settings, so the
@@ -54,7 +53,7 @@ type embedderSpec struct {
 func parseEmbedder(s string) (embedderSpec, error) {
 	s = strings.TrimSpace(s)
 	switch {
-	case s == "hashed" || s == vector.NewHashed(vector.DefaultDim).Name():
+	case s == "hashed" || s == engine.NewHashed(engine.HashedDim).Name():
 		return embedderSpec{}, nil
 	case strings.HasPrefix(s, "ollama:"):
 		m := canonicalModel(strings.TrimPrefix(s, "ollama:"))
@@ -87,7 +86,7 @@ func (s embedderSpec) name() string {
 	if s.ollama {
 		return "ollama:" + s.model
 	}
-	return vector.NewHashed(vector.DefaultDim).Name()
+	return engine.NewHashed(engine.HashedDim).Name()
 }
 
 // build makes the embedder; an Ollama one is asked once, so that its
@@ -95,9 +94,9 @@ func (s embedderSpec) name() string {
 // reported now, with what to do.
 func (s embedderSpec) build(ctx context.Context) (engine.Embedder, error) {
 	if !s.ollama {
-		return vector.NewHashed(vector.DefaultDim), nil
+		return engine.NewHashed(engine.HashedDim), nil
 	}
-	emb := judge.NewEmbedder(judge.NewClient(judge.ClientConfig{}), s.model)
+	emb := ollama.NewEmbedder(ollama.NewClient(ollama.ClientConfig{}), s.model)
 	if err := emb.Ready(ctx); err != nil {
 		return nil, err
 	}
@@ -120,7 +119,7 @@ func dbEmbedder(ctx context.Context, db engine.Store) (string, int, error) {
 		if len(ms) > 0 && ms[0].Embedder != "" {
 			name = ms[0].Embedder
 		} else {
-			name = vector.NewHashed(vector.DefaultDim).Name()
+			name = engine.NewHashed(engine.HashedDim).Name()
 		}
 	}
 	dim := 0
@@ -134,7 +133,7 @@ func dbEmbedder(ctx context.Context, db engine.Store) (string, int, error) {
 
 // specOfName parses a stored embedder name back into a spec.
 func specOfName(name string) (embedderSpec, error) {
-	if strings.HasPrefix(name, "hashed-ngram-v2/") && name != vector.NewHashed(vector.DefaultDim).Name() {
+	if strings.HasPrefix(name, "hashed-ngram-v2/") && name != engine.NewHashed(engine.HashedDim).Name() {
 		return embedderSpec{}, engine.Errorf(engine.EINVALID, "the database's vectors come from %s, which this memtrace does not build; run `memtrace reembed --embedder hashed`", name)
 	}
 	if strings.HasPrefix(name, "hashed-") {

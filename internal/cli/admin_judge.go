@@ -7,17 +7,17 @@ import (
 	"strings"
 	"time"
 
-	"memtrace/engine/judge"
 	"memtrace/engine/safetext"
+	"memtrace/ollama"
 )
 
 // judgeCheckReport is the `memtrace judge check --json` output.
 type judgeCheckReport struct {
-	Host          string          `json:"host"`
-	Model         judge.ModelInfo `json:"model"`
-	PromptVersion string          `json:"prompt_version"`
-	PromptHash    string          `json:"prompt_hash"`
-	Chat          judge.Probe     `json:"chat"`
+	Host          string           `json:"host"`
+	Model         ollama.ModelInfo `json:"model"`
+	PromptVersion string           `json:"prompt_version"`
+	PromptHash    string           `json:"prompt_hash"`
+	Chat          ollama.Probe     `json:"chat"`
 }
 
 // cmdJudgeCheck runs `memtrace judge check`: is Ollama reachable at OLLAMA_HOST,
@@ -25,14 +25,14 @@ type judgeCheckReport struct {
 // refused), does one short chat with `format` come back as JSON and how
 // fast, and which digest would verdicts be pinned to.
 func cmdJudgeCheck(fs *flag.FlagSet) runFunc {
-	model := fs.String("model", judgeModelFromEnv(), "judge `MODEL` (default $MEMTRACE_JUDGE_MODEL or "+judge.DefaultModel+")")
+	model := fs.String("model", judgeModelFromEnv(), "judge `MODEL` (default $MEMTRACE_JUDGE_MODEL or "+ollama.DefaultModel+")")
 	timeout := fs.Duration("timeout", 30*time.Second, "per-request timeout")
 	asJSON := fs.Bool("json", false, "print JSON")
 	return func(e *env, args []string) error {
 		if len(args) > 0 {
 			return usageError{fmt.Sprintf("unexpected argument %q", args[0])}
 		}
-		c := judge.NewClient(judge.ClientConfig{Timeout: *timeout})
+		c := ollama.NewClient(ollama.ClientConfig{Timeout: *timeout})
 		mi, err := c.ChatModelInfo(e.ctx, *model)
 		if err != nil {
 			return err
@@ -41,7 +41,7 @@ func cmdJudgeCheck(fs *flag.FlagSet) runFunc {
 		if err != nil {
 			return err
 		}
-		r := judgeCheckReport{Host: c.Host(), Model: mi, PromptVersion: judge.PromptVersion, PromptHash: judge.PromptHash(), Chat: probe}
+		r := judgeCheckReport{Host: c.Host(), Model: mi, PromptVersion: ollama.PromptVersion, PromptHash: ollama.PromptHash(), Chat: probe}
 		if *asJSON {
 			return writeJSON(e.stdout, r)
 		}
@@ -62,10 +62,10 @@ func breakerNotice(e *env) func(string) {
 	return func(msg string) { fmt.Fprintf(e.stderr, "memtrace: WARNING: %s\n", msg) }
 }
 
-// judgeModelFromEnv is $MEMTRACE_JUDGE_MODEL, or judge.DefaultModel.
+// judgeModelFromEnv is $MEMTRACE_JUDGE_MODEL, or ollama.DefaultModel.
 func judgeModelFromEnv() string {
 	if v := os.Getenv("MEMTRACE_JUDGE_MODEL"); v != "" {
 		return v
 	}
-	return judge.DefaultModel
+	return ollama.DefaultModel
 }

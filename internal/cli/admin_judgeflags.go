@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"memtrace/engine"
-	"memtrace/engine/judge"
+	"memtrace/ollama"
 )
 
 // judgeFlags are the flags that put the local Ollama judge in the capture
@@ -24,7 +24,7 @@ func addJudgeFlags(fs *flag.FlagSet) *judgeFlags {
 	fs.StringVar(&j.model, "judge", "", "Ollama `MODEL` that judges what passed L1/L2 (host from $OLLAMA_HOST); empty: the rule-based fallback")
 	fs.StringVar(&j.detail, "detail", engine.DetailMedium, "how much the judge keeps, `LEVEL`: high (lenient), medium, low (strict)")
 	fs.StringVar(&j.cache, "judge-cache", "", "JSONL `FILE` of cached verdicts, so a rerun does not ask again")
-	fs.DurationVar(&j.timeout, "judge-timeout", judge.DefaultTimeout, "time limit of one judge request")
+	fs.DurationVar(&j.timeout, "judge-timeout", ollama.DefaultTimeout, "time limit of one judge request")
 	return j
 }
 
@@ -40,20 +40,20 @@ func (j *judgeFlags) options(e *env) (engine.Options, func(), error) {
 	if j.model == "" {
 		return o, func() {}, nil
 	}
-	client := judge.NewClient(judge.ClientConfig{Timeout: j.timeout, Notify: breakerNotice(e)})
+	client := ollama.NewClient(ollama.ClientConfig{Timeout: j.timeout, Notify: breakerNotice(e)})
 	if _, err := client.ChatModelInfo(e.ctx, j.model); err != nil {
 		return o, nil, err
 	}
-	opts := judge.Options{Model: j.model}
+	opts := ollama.Options{Model: j.model}
 	release := func() {}
 	if j.cache != "" {
-		c, err := judge.NewFileCache(j.cache)
+		c, err := ollama.NewFileCache(j.cache)
 		if err != nil {
 			return o, nil, err
 		}
 		opts.Cache = c
 		release = func() { c.Close() }
 	}
-	o.Judge = judge.NewCaptureJudge(client, opts)
+	o.Judge = ollama.NewCaptureJudge(client, opts)
 	return o, release, nil
 }

@@ -14,7 +14,6 @@ import (
 	"github.com/ollama/ollama/api"
 
 	"memtrace/engine"
-	"memtrace/engine/vector"
 	"memtrace/store"
 )
 
@@ -31,7 +30,7 @@ type fakeEmbedServer struct {
 
 func newFakeEmbedServer(t *testing.T, model string) *fakeEmbedServer {
 	f := &fakeEmbedServer{}
-	h := vector.NewHashed(48)
+	h := engine.NewHashed(48)
 	f.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/api/embed" {
 			http.NotFound(w, r)
@@ -117,7 +116,7 @@ func TestReembedResumesAndTheDatabaseKeepsItsEmbedder(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "m.db")
 	mustRun(t, "demo", "--no-tui", "--db", db)
 	before := embedders(t, db)
-	total := before[vector.NewHashed(vector.DefaultDim).Name()]
+	total := before[engine.NewHashed(engine.HashedDim).Name()]
 	if total < 20 || len(before) != 1 {
 		t.Fatalf("demo vectors: %v", before)
 	}

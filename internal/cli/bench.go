@@ -13,6 +13,7 @@ import (
 
 	"memtrace/engine"
 	"memtrace/golden"
+	"memtrace/recall"
 	"memtrace/store"
 )
 
@@ -181,7 +182,7 @@ func (b benchDB) Fill(ctx context.Context, ms []*engine.Memory) error {
 	if err != nil {
 		return err
 	}
-	return errors.Join(golden.AddSynthetic(ctx, eng, ms), db.Close())
+	return errors.Join(golden.AddSynthetic(ctx, recall.Over(eng), ms), db.Close())
 }
 
 func (b benchDB) ReadFloor(ctx context.Context) (int, error) {
@@ -213,7 +214,7 @@ func tempEngines(dir string) golden.EngineFactory {
 		if err != nil {
 			return nil, nil, err
 		}
-		return eng, func() error {
+		return recall.Over(eng), func() error {
 			err := db.Close()
 			os.Remove(path)
 			os.Remove(path + "-wal")
@@ -236,7 +237,7 @@ func scratchEngines(e *env) golden.EngineFactory {
 			drop()
 			return nil, nil, err
 		}
-		return eng, func() error {
+		return recall.Over(eng), func() error {
 			closeDB()
 			drop()
 			return nil

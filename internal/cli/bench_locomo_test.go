@@ -2,11 +2,10 @@ package cli
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"testing"
+
+	"memtrace/internal/testdata/locomotest"
 )
 
 // pipelineFloor is the product's LoCoMo figure (`bench locomo`, all ten
@@ -23,9 +22,7 @@ const pipelineTolerance = 0.005
 // TestBenchLoCoMoPipelineFloor runs the whole benchmark the way a user does
 // (about ten seconds on two cores) and gates the product's own recall.
 func TestBenchLoCoMoPipelineFloor(t *testing.T) {
-	if _, err := os.Stat(locomoFile); errors.Is(err, fs.ErrNotExist) {
-		t.Skip("LoCoMo data absent, the pipeline's recall is not gated:", locomoFile)
-	}
+	locomotest.Require(t, locomoFile, "the pipeline's LoCoMo recall floor")
 	if testing.Short() {
 		t.Skip("-short: the full LoCoMo run (≈10 s) is not gated")
 	}

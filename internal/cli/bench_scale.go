@@ -13,8 +13,10 @@ import (
 	"sync"
 	"time"
 
+	"memtrace/capture"
 	"memtrace/engine"
 	"memtrace/golden"
+	"memtrace/recall"
 	"memtrace/store"
 )
 
@@ -90,190 +92,233 @@ func benchScale(fs *flag.FlagSet) runFunc {
 		if *spaces < 0 || *per <= 0 || *open <= 0 || *queries <= 0 || *writes <= 0 || *notifies <= 0 {
 			return usageError{"--spaces must not be negative, the other counts must be positive"}
 		}
-		progress := func(f string, a ...any) {
+		r := &scaleRun{e: e, spaces: *spaces, per: *per, open: *open, queries: *queries, writes: *writes, notifies: *notifies}
+		r.progress = func(f string, a ...any) {
 			if !*asJSON {
 				fmt.Fprintf(e.stderr, "bench scale: "+f+"\n", a...)
 			}
 		}
-		res := &scaleResult{Spaces: *spaces, PerSpc: *per, Open: *open, Writers: 4}
 		tmp, err := os.MkdirTemp("", "memtrace-scale-")
 		if err != nil {
 			return err
 		}
 		defer os.RemoveAll(tmp)
-		var drops []func()
-		defer func() {
-			for _, d := range drops {
-				d()
-			}
-		}()
-		at := func(name string, pg bool) string {
-			if pg {
-				path, drop, _ := scratchDatabase(e, "scale_"+name)
-				drops = append(drops, drop)
-				return path
-			}
-			return filepath.Join(tmp, name+".db")
-		}
+		r.tmp = tmp
+		defer r.drop()
+		res := &scaleResult{Spaces: *spaces, PerSpc: *per, Open: *open, Writers: 4}
 		for _, pg := range []bool{true, false} {
-			side := scaleSide{Backend: "sqlite"}
-			if pg {
-				side.Backend = "postgres"
-			}
-			fillStart := time.Now()
-			if pg {
-				// Filler spaces, as many at a time as there are cores:
-				// while one space's memories are prepared here, another's
-				// COPY runs on the server.
-				var wg sync.WaitGroup
-				errs := make(chan error, *spaces)
-				sem := make(chan struct{}, max(2, runtime.GOMAXPROCS(0)))
-				for i := range *spaces {
-					path := at(fmt.Sprintf("filler%d", i), true)
-					wg.Go(func() {
-						sem <- struct{}{}
-						defer func() { <-sem }()
-						if err := fillSpace(e.ctx, path, *per, uint64(i+10)); err != nil {
-							errs <- err
-						}
-					})
-				}
-				wg.Wait()
-				close(errs)
-				if err := <-errs; err != nil {
-					return err
-				}
-				side.Filled += *spaces * *per
-				progress("%s: %d filler spaces of %d memories in %s", side.Backend, *spaces, *per, time.Since(fillStart).Round(time.Second))
-			}
-			openPath := at("open", pg)
-			if err := fillSpace(e.ctx, openPath, *open, 1); err != nil {
+			side, err := r.measure(pg)
+			if err != nil {
 				return err
 			}
-			side.Filled += *open
-			side.FillPerSec = float64(side.Filled) / time.Since(fillStart).Seconds()
-			// Open: the median of three.
-			var opens []float64
-			var eng *engine.Engine
-			var closeEng func()
-			for i := range 3 {
-				t0 := time.Now()
-				en, _, c, err := openEngineAt(e.ctx, openPath, true, engine.Options{})
-				if err != nil {
-					return err
-				}
-				opens = append(opens, msSince(t0))
-				if i < 2 {
-					c()
-				} else {
-					eng, closeEng = en, c
-				}
-			}
-			side.OpenMS = median(opens)
-			rng := rand.New(rand.NewPCG(7, 7))
-			var lat []float64
-			when := time.Date(2025, 1, 1, 9, 0, 0, 0, time.UTC).Add(time.Duration(*open)*time.Minute + 24*time.Hour)
-			for range *queries {
-				t0 := time.Now()
-				if _, err := eng.Recall(e.ctx, engine.Query{Text: golden.SyntheticQuery(rng), At: when, ReadOnly: true}); err != nil {
-					closeEng()
-					return err
-				}
-				lat = append(lat, msSince(t0))
-			}
-			slices.Sort(lat)
-			side.RecallP50MS, side.RecallP95MS = lat[len(lat)/2], lat[len(lat)*95/100]
-			progress("%s: open %.0f ms, recall p50 %.2f ms", side.Backend, side.OpenMS, side.RecallP50MS)
-
-			// Notifications: a write through a second engine, timed until
-			// the first one has it in its caches without being asked.
-			if pg {
-				other, _, closeOther, err := openEngineAt(e.ctx, openPath, true, engine.Options{})
-				if err != nil {
-					closeEng()
-					return err
-				}
-				var nl, cl, wl []float64
-				for i := range *notifies {
-					m := &engine.Memory{Key: fmt.Sprintf("notify-%d", i), Content: fmt.Sprintf("notification probe %d", i), Kind: engine.KindFact, Type: "note", Importance: 0.5}
-					// AddMemory in its two steps, to time the commit: the
-					// write, then the writer's own refresh.
-					w0 := time.Now()
-					err := other.PrepareMemory(e.ctx, m)
-					if err == nil {
-						err = other.Store().Update(e.ctx, func(q engine.Queries) error { return q.InsertMemory(e.ctx, m, engine.Actor{Name: "bench"}) })
-					}
-					c0 := time.Now()
-					if err == nil {
-						err = other.Refresh(e.ctx)
-					}
-					if err != nil {
-						closeOther()
-						closeEng()
-						return err
-					}
-					wl = append(wl, float64(c0.Sub(w0).Microseconds())/1000)
-					// Until the other engine has it (it may have it before
-					// the writer's own refresh has returned).
-					for {
-						if _, ok := eng.Memory(m.ID); ok {
-							break
-						}
-						if time.Since(w0) > 10*time.Second {
-							closeOther()
-							closeEng()
-							return engine.Errorf(engine.EINTERNAL, "bench scale: a write was not seen by the other engine within 10 s")
-						}
-						time.Sleep(100 * time.Microsecond)
-					}
-					nl, cl = append(nl, msSince(w0)), append(cl, msSince(c0))
-				}
-				closeOther()
-				side.NotifyP50MS, side.NotifyP95MS = percentiles(nl)
-				side.AfterCommitP50MS, side.AfterCommitP95MS = percentiles(cl)
-				side.WriteP50MS = median(wl)
-			} else {
-				side.NotifyComment = "none: a reader sees a write at its next Refresh"
-			}
-			closeEng()
-
-			// Ingest: four writers, each its own engine (as four agents'
-			// processes), capturing into one new space.
-			ingPath := at("ingest", pg)
-			if err := fillSpace(e.ctx, ingPath, 1, 99); err != nil {
-				return err
-			}
-			var wg sync.WaitGroup
-			errs := make(chan error, 4)
-			t0 := time.Now()
-			for w := range 4 {
-				wg.Go(func() {
-					en, _, c, err := openEngineAt(e.ctx, ingPath, true, engine.Options{})
-					if err != nil {
-						errs <- err
-						return
-					}
-					defer c()
-					ms := golden.SyntheticMemories(*writes, uint64(100+w), time.Date(2025, 6, 1, 9, 0, 0, 0, time.UTC))
-					for i, m := range ms {
-						if _, err := en.Capture(e.ctx, engine.Message{ID: fmt.Sprintf("w%d-%d", w, i), Session: m.Session, Role: "user", Text: m.Content, At: m.CreatedAt}); err != nil {
-							errs <- err
-							return
-						}
-					}
-				})
-			}
-			wg.Wait()
-			close(errs)
-			if err := <-errs; err != nil {
-				return err
-			}
-			side.IngestPerSec = float64(4**writes) / time.Since(t0).Seconds()
-			progress("%s: 4 writers %.0f captures/s", side.Backend, side.IngestPerSec)
 			res.Sides = append(res.Sides, side)
 		}
 		return printBench(e, *asJSON, res)
 	}
+}
+
+// scaleRun is one `bench scale`: its counts, where it makes its databases
+// and what it drops when it ends.
+type scaleRun struct {
+	e                                            *env
+	spaces, per, open, queries, writes, notifies int
+	progress                                     func(f string, a ...any)
+	tmp                                          string   // the SQLite files' directory
+	drops                                        []func() // the PostgreSQL scratch spaces
+}
+
+// at is the database called name: a scratch space on the server (pg), or
+// a file in the run's directory.
+func (r *scaleRun) at(name string, pg bool) string {
+	if pg {
+		path, drop, _ := scratchDatabase(r.e, "scale_"+name)
+		r.drops = append(r.drops, drop)
+		return path
+	}
+	return filepath.Join(r.tmp, name+".db")
+}
+
+// drop removes every scratch space the run made.
+func (r *scaleRun) drop() {
+	for _, d := range r.drops {
+		d()
+	}
+}
+
+// measure takes one backend's figures: fill, open, recall, notifications
+// (PostgreSQL), 4-writer ingest.
+func (r *scaleRun) measure(pg bool) (scaleSide, error) {
+	side := scaleSide{Backend: "sqlite"}
+	if pg {
+		side.Backend = "postgres"
+	}
+	fillStart := time.Now()
+	if pg {
+		if err := r.fillFillers(); err != nil {
+			return side, err
+		}
+		side.Filled += r.spaces * r.per
+		r.progress("%s: %d filler spaces of %d memories in %s", side.Backend, r.spaces, r.per, time.Since(fillStart).Round(time.Second))
+	}
+	openPath := r.at("open", pg)
+	if err := fillSpace(r.e.ctx, openPath, r.open, 1); err != nil {
+		return side, err
+	}
+	side.Filled += r.open
+	side.FillPerSec = float64(side.Filled) / time.Since(fillStart).Seconds()
+	if err := r.measureReads(&side, openPath, pg); err != nil {
+		return side, err
+	}
+	if err := r.measureIngest(&side, pg); err != nil {
+		return side, err
+	}
+	return side, nil
+}
+
+// fillFillers fills the PostgreSQL filler spaces, as many at a time as
+// there are cores: while one space's memories are prepared here, another's
+// COPY runs on the server.
+func (r *scaleRun) fillFillers() error {
+	var wg sync.WaitGroup
+	errs := make(chan error, r.spaces)
+	sem := make(chan struct{}, max(2, runtime.GOMAXPROCS(0)))
+	for i := range r.spaces {
+		path := r.at(fmt.Sprintf("filler%d", i), true)
+		wg.Go(func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			if err := fillSpace(r.e.ctx, path, r.per, uint64(i+10)); err != nil {
+				errs <- err
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	return <-errs
+}
+
+// measureReads times the open space's open (the median of three) and its
+// recalls, then, on PostgreSQL, its notifications.
+func (r *scaleRun) measureReads(side *scaleSide, openPath string, pg bool) error {
+	var opens []float64
+	var eng *engine.Engine
+	var closeEng func()
+	for i := range 3 {
+		t0 := time.Now()
+		en, _, c, err := openEngineAt(r.e.ctx, openPath, true, engine.Options{})
+		if err != nil {
+			return err
+		}
+		opens = append(opens, msSince(t0))
+		if i < 2 {
+			c()
+		} else {
+			eng, closeEng = en, c
+		}
+	}
+	defer closeEng()
+	side.OpenMS = median(opens)
+	rng := rand.New(rand.NewPCG(7, 7))
+	var lat []float64
+	when := time.Date(2025, 1, 1, 9, 0, 0, 0, time.UTC).Add(time.Duration(r.open)*time.Minute + 24*time.Hour)
+	for range r.queries {
+		t0 := time.Now()
+		if _, err := recall.Recall(r.e.ctx, eng, engine.Query{Text: golden.SyntheticQuery(rng), At: when, ReadOnly: true}); err != nil {
+			return err
+		}
+		lat = append(lat, msSince(t0))
+	}
+	slices.Sort(lat)
+	side.RecallP50MS, side.RecallP95MS = lat[len(lat)/2], lat[len(lat)*95/100]
+	r.progress("%s: open %.0f ms, recall p50 %.2f ms", side.Backend, side.OpenMS, side.RecallP50MS)
+	if !pg {
+		side.NotifyComment = "none: a reader sees a write at its next Refresh"
+		return nil
+	}
+	return r.measureNotify(side, eng, openPath)
+}
+
+// measureNotify times writes through a second engine until eng has them
+// in its caches without being asked.
+func (r *scaleRun) measureNotify(side *scaleSide, eng *engine.Engine, openPath string) error {
+	ctx := r.e.ctx
+	other, _, closeOther, err := openEngineAt(ctx, openPath, true, engine.Options{})
+	if err != nil {
+		return err
+	}
+	defer closeOther()
+	var nl, cl, wl []float64
+	for i := range r.notifies {
+		m := &engine.Memory{Key: fmt.Sprintf("notify-%d", i), Content: fmt.Sprintf("notification probe %d", i), Kind: engine.KindFact, Type: "note", Importance: 0.5}
+		// AddMemory in its two steps, to time the commit: the
+		// write, then the writer's own refresh.
+		w0 := time.Now()
+		err := other.PrepareMemory(ctx, m)
+		if err == nil {
+			err = other.Store().Update(ctx, func(q engine.Queries) error { return q.InsertMemory(ctx, m, engine.Actor{Name: "bench"}) })
+		}
+		c0 := time.Now()
+		if err == nil {
+			err = other.Refresh(ctx)
+		}
+		if err != nil {
+			return err
+		}
+		wl = append(wl, float64(c0.Sub(w0).Microseconds())/1000)
+		// Until the other engine has it (it may have it before
+		// the writer's own refresh has returned).
+		for {
+			if _, ok := eng.Memory(m.ID); ok {
+				break
+			}
+			if time.Since(w0) > 10*time.Second {
+				return engine.Errorf(engine.EINTERNAL, "bench scale: a write was not seen by the other engine within 10 s")
+			}
+			time.Sleep(100 * time.Microsecond)
+		}
+		nl, cl = append(nl, msSince(w0)), append(cl, msSince(c0))
+	}
+	side.NotifyP50MS, side.NotifyP95MS = percentiles(nl)
+	side.AfterCommitP50MS, side.AfterCommitP95MS = percentiles(cl)
+	side.WriteP50MS = median(wl)
+	return nil
+}
+
+// measureIngest times four writers, each its own engine (as four agents'
+// processes), capturing into one new space.
+func (r *scaleRun) measureIngest(side *scaleSide, pg bool) error {
+	ingPath := r.at("ingest", pg)
+	if err := fillSpace(r.e.ctx, ingPath, 1, 99); err != nil {
+		return err
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, 4)
+	t0 := time.Now()
+	for w := range 4 {
+		wg.Go(func() {
+			en, _, c, err := openEngineAt(r.e.ctx, ingPath, true, engine.Options{})
+			if err != nil {
+				errs <- err
+				return
+			}
+			defer c()
+			ms := golden.SyntheticMemories(r.writes, uint64(100+w), time.Date(2025, 6, 1, 9, 0, 0, 0, time.UTC))
+			for i, m := range ms {
+				if _, err := capture.Capture(r.e.ctx, en, engine.Message{ID: fmt.Sprintf("w%d-%d", w, i), Session: m.Session, Role: "user", Text: m.Content, At: m.CreatedAt}); err != nil {
+					errs <- err
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	if err := <-errs; err != nil {
+		return err
+	}
+	side.IngestPerSec = float64(4*r.writes) / time.Since(t0).Seconds()
+	r.progress("%s: 4 writers %.0f captures/s", side.Backend, side.IngestPerSec)
+	return nil
 }
 
 // fillSpace writes n synthetic memories into a new database at path: each

@@ -3,22 +3,19 @@ package cli
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"memtrace/golden"
+	"memtrace/internal/testdata/locomotest"
 )
 
 const locomoFile = "../shared/data/locomo10.json"
 
 func TestBenchLoCoMoOneConversation(t *testing.T) {
-	if _, err := os.Stat(locomoFile); errors.Is(err, fs.ErrNotExist) {
-		t.Skip("LoCoMo data absent:", locomoFile)
-	}
+	locomotest.Require(t, locomoFile, "`bench locomo`'s JSON on one conversation")
 	out, errOut, code := runCLI(t, "bench", "locomo", locomoFile, "--limit-conversations", "1", "--k", "5,10", "--json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
@@ -119,10 +116,8 @@ func TestBenchOpenJSON(t *testing.T) {
 // BenchmarkLoCoMoOneConversation ingests conv-26 into a fresh database and
 // runs its 197 questions through the full recall pipeline.
 func BenchmarkLoCoMoOneConversation(b *testing.B) {
+	locomotest.Require(b, locomoFile, "the full pipeline's speed on one LoCoMo conversation")
 	l, err := golden.LoadLoCoMo(locomoFile)
-	if errors.Is(err, fs.ErrNotExist) {
-		b.Skip("LoCoMo data absent:", locomoFile)
-	}
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 
+	"memtrace/capture"
 	"memtrace/engine"
 	"memtrace/importer"
 )
@@ -79,7 +80,7 @@ func importMessages(kind string) func(fl *flag.FlagSet) runFunc {
 			}
 			defer closeEngine()
 
-			capt, err := eng.NewCapturer(e.ctx)
+			capt, err := capture.NewCapturer(e.ctx, eng)
 			if err != nil {
 				return err
 			}
@@ -169,7 +170,7 @@ func importFiles(kind, path string) ([]string, error) {
 type messageImport struct {
 	env   *env
 	eng   *engine.Engine
-	capt  *engine.Capturer // one run, one audit batch
+	capt  *capture.Capturer // one run, one audit batch
 	batch []engine.Message
 	stats ImportStats
 	read  int // messages read from the current file
@@ -213,7 +214,7 @@ func (im *messageImport) file(kind, name string) error {
 	var err error
 	switch kind {
 	case "jsonl":
-		bad, err = engine.ReadMessages(r, add)
+		bad, err = capture.ReadMessages(r, add)
 	case "claude-code":
 		bad, err = importer.ReadClaudeCode(r, add)
 	case "locomo":
@@ -268,7 +269,7 @@ func (im *messageImport) flush() error {
 	}
 	for _, r := range rs {
 		switch r.Outcome {
-		case engine.OutcomeSkipped:
+		case capture.OutcomeSkipped:
 			im.stats.Skipped++
 			continue
 		case engine.OutcomeStored:

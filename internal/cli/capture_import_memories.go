@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"memtrace/capture"
 	"memtrace/curate"
 	"memtrace/engine"
 	"memtrace/engine/safetext"
@@ -41,7 +42,7 @@ func importStored(fl *flag.FlagSet) runFunc {
 			return err
 		}
 		defer closeDB()
-		rep, err := eng.ImportMemories(e.ctx, engine.MemoryImportOptions{Source: kind, Path: path, KeyPrefix: *prefix}, recs, problems)
+		rep, err := capture.ImportMemories(e.ctx, eng, capture.MemoryImportOptions{Source: kind, Path: path, KeyPrefix: *prefix}, recs, problems)
 		if err != nil {
 			return err
 		}
@@ -59,16 +60,16 @@ func importStored(fl *flag.FlagSet) runFunc {
 	}
 }
 
-func sanitizedImportReport(r *engine.MemoryImportReport) *engine.MemoryImportReport {
+func sanitizedImportReport(r *capture.MemoryImportReport) *capture.MemoryImportReport {
 	c := *r
-	c.Problems = make([]engine.RecordError, len(r.Problems))
+	c.Problems = make([]capture.RecordError, len(r.Problems))
 	for i, p := range r.Problems {
-		c.Problems[i] = engine.RecordError{Position: safetext.SanitizeLine(p.Position), Error: safetext.SanitizeLine(p.Error)}
+		c.Problems[i] = capture.RecordError{Position: safetext.SanitizeLine(p.Position), Error: safetext.SanitizeLine(p.Error)}
 	}
 	return &c
 }
 
-func printStoredImport(w io.Writer, r *engine.MemoryImportReport) {
+func printStoredImport(w io.Writer, r *capture.MemoryImportReport) {
 	fmt.Fprintf(w, "import memories (%s) %s: offered %d, stored %d (%d quarantined: deleted in the source), already imported %d, errors %d\n",
 		r.Source, safetext.SanitizeLine(r.Path), r.Offered, r.Stored, r.Quarantined, r.AlreadyImported, r.Errors)
 	for _, p := range r.Problems {

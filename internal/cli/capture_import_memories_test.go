@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"memtrace/capture"
 	"memtrace/curate"
 	"memtrace/engine"
 )
@@ -55,7 +56,7 @@ func TestImportMemoriesEverySourceThenAudit(t *testing.T) {
 			if code != 0 {
 				t.Fatalf("import: exit %d: %s\n%s", code, errOut, out)
 			}
-			var rep engine.MemoryImportReport
+			var rep capture.MemoryImportReport
 			if err := json.Unmarshal([]byte(out), &rep); err != nil {
 				t.Fatalf("%v\n%s", err, out)
 			}
@@ -106,7 +107,7 @@ func TestImportMemoriesEverySourceThenAudit(t *testing.T) {
 			if code != 0 {
 				t.Fatalf("re-import: exit %d: %s\n%s", code, errOut, out)
 			}
-			var again engine.MemoryImportReport
+			var again capture.MemoryImportReport
 			if err := json.Unmarshal([]byte(out), &again); err != nil {
 				t.Fatal(err)
 			}
@@ -197,7 +198,7 @@ func TestImportMemoriesBadInput(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	var rep engine.MemoryImportReport
+	var rep capture.MemoryImportReport
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"sort"
 
+	"memtrace/capture"
 	"memtrace/engine"
 	"memtrace/engine/safetext"
 )
@@ -83,7 +84,7 @@ func ingestStream(ctx context.Context, eng *engine.Engine, r io.Reader, batchSiz
 		ByPattern: map[string]int{},
 		Lessons:   map[string]*engine.Correction{},
 	}
-	c, err := eng.NewCapturer(ctx)
+	c, err := capture.NewCapturer(ctx, eng)
 	if err != nil {
 		return nil, err
 	}
@@ -102,7 +103,7 @@ func ingestStream(ctx context.Context, eng *engine.Engine, r io.Reader, batchSiz
 		batch = batch[:0]
 		return nil
 	}
-	errs, err := engine.ReadMessages(r, func(_ int, m engine.Message) error {
+	errs, err := capture.ReadMessages(r, func(_ int, m engine.Message) error {
 		batch = append(batch, m)
 		if len(batch) >= batchSize {
 			return flush()
@@ -138,7 +139,7 @@ func (t *ingestTally) add(r *engine.CaptureResult) {
 		t.ByPattern[r.DroppedBy+"/"+reason]++
 	case engine.OutcomeHeld:
 		t.Stats.NeedsReview++
-	case engine.OutcomeSkipped:
+	case capture.OutcomeSkipped:
 		t.Stats.Skipped++
 	}
 	if r.JudgeError {

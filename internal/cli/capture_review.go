@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"memtrace/capture"
 	"memtrace/engine"
 )
 
@@ -137,7 +138,7 @@ func reviewRetry(fs *flag.FlagSet) runFunc {
 		}
 		st := ReviewRetryStats{Items: []*engine.ReviewItem{}}
 		if len(items) > 0 {
-			c, err := eng.NewCapturer(e.ctx)
+			c, err := capture.NewCapturer(e.ctx, eng)
 			if err != nil {
 				return err
 			}
@@ -209,7 +210,7 @@ func reviewStore(fs *flag.FlagSet) runFunc {
 			return err
 		}
 		defer closeDB()
-		d, err := eng.StoreReviews(e.ctx, ids, engine.ReviewChoice{Kind: engine.Kind(*kind), Type: *typ, Importance: *importance})
+		d, err := capture.StoreReviews(e.ctx, eng, ids, capture.ReviewChoice{Kind: engine.Kind(*kind), Type: *typ, Importance: *importance})
 		if err != nil {
 			return err
 		}
@@ -238,7 +239,7 @@ func reviewSkip(fs *flag.FlagSet) runFunc {
 			return err
 		}
 		defer closeDB()
-		d, err := eng.SkipReviews(e.ctx, ids, *reason, "")
+		d, err := capture.SkipReviews(e.ctx, eng, ids, *reason, "")
 		if err != nil {
 			return err
 		}

@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"memtrace/capture"
 	"memtrace/engine"
 	"memtrace/internal/testdata/ollamatest"
 )
@@ -106,11 +107,11 @@ func TestReviewQueueHeldCaptureBecomesMemory(t *testing.T) {
 	}
 
 	// The curator skips r2, thinks again, and stores it by hand.
-	sk := decodeJSON[engine.ReviewDecision](t, mustRun(t, "--db", db, "review", "skip", "--reason", "chit-chat", "--json", itoa(r2.ID)))
+	sk := decodeJSON[capture.ReviewDecision](t, mustRun(t, "--db", db, "review", "skip", "--reason", "chit-chat", "--json", itoa(r2.ID)))
 	if sk.Items[0].Status != engine.ReviewSkipped || sk.Items[0].Note != "chit-chat" || !strings.HasPrefix(sk.Batch, "review-skip-") {
 		t.Fatalf("skip: %+v", sk)
 	}
-	sd := decodeJSON[engine.ReviewDecision](t, mustRun(t, "--db", db, "review", "store", "--type", "date", "--kind", "fact", "--json", itoa(r2.ID)))
+	sd := decodeJSON[capture.ReviewDecision](t, mustRun(t, "--db", db, "review", "store", "--type", "date", "--kind", "fact", "--json", itoa(r2.ID)))
 	if sd.Items[0].Status != engine.ReviewStored || sd.Items[0].MemoryID == 0 || !strings.HasPrefix(sd.Batch, "review-store-") {
 		t.Fatalf("store: %+v", sd)
 	}

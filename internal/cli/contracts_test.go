@@ -12,7 +12,7 @@ import (
 	"testing"
 )
 
-var updateContracts = flag.Bool("update-contracts", false, "rewrite testdata/contracts/*.json from the current output")
+var updateContracts = flag.Bool("update-contracts", false, "rewrite the recorded contracts (testdata/contracts/*.json, internal/cli/testdata/contracts/*.json) from the current output")
 
 // The JSON contracts of DESIGN.md, recorded on the demo database before the
 // CLI moved into its own package shape, minus the timing fields (*_ms).

@@ -13,6 +13,7 @@ import (
 	"memtrace/engine"
 	"memtrace/internal/testdata/ollamatest"
 	"memtrace/internal/testdata/triagetest"
+	"memtrace/internal/wording"
 	"memtrace/mcpserver"
 	"memtrace/store"
 )
@@ -260,7 +261,7 @@ func TestApproveAllPendingAfterATriageWithKeeps(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.ByVerdict[curate.TriageKeep] == 0 || rep.ByVerdict[curate.TriageEcho] == 0 || rep.ByVerdict[curate.TriageRoleplay] == 0 {
+	if rep.ByVerdict[engine.TriageKeep] == 0 || rep.ByVerdict[engine.TriageEcho] == 0 || rep.ByVerdict[engine.TriageRoleplay] == 0 {
 		t.Fatalf("the triage does not mix the verdicts: %+v", rep.ByVerdict)
 	}
 	before, err := st.DumpMemories(ctx)
@@ -314,7 +315,7 @@ func TestApproveAllPendingAfterATriageWithKeeps(t *testing.T) {
 		}
 	}
 	code, out, errOut = runMemtrace(t, "", "--db", db, "rollback", ap.Batch, "--yes", "--force")
-	if code != 0 || !strings.Contains(out, engine.Memories(quarantined)+" restored") {
+	if code != 0 || !strings.Contains(out, wording.Memories(quarantined)+" restored") {
 		t.Fatalf("rollback = %d %q %q", code, out, errOut)
 	}
 	after, err := st.DumpMemories(ctx)

@@ -10,6 +10,7 @@ import (
 
 	"memtrace/curate"
 	"memtrace/engine"
+	"memtrace/internal/wording"
 )
 
 // cmdRollback runs `memtrace rollback BATCH [--yes [--force]] [--dry-run]
@@ -46,13 +47,13 @@ func cmdRollback(fs *flag.FlagSet) runFunc {
 			return engine.Errorf(engine.ECONFLICT, "cannot roll back batch %s: changed after it: %s; roll those changes back first",
 				batch, strings.Join(plan.Blocked, ", "))
 		case !plan.RolledBack && !plan.CanRollback():
-			return engine.Errorf(engine.ECONFLICT, "rolling back batch %s would change nothing: what it did to %s is already undone", batch, engine.Memories(plan.Memories))
+			return engine.Errorf(engine.ECONFLICT, "rolling back batch %s would change nothing: what it did to %s is already undone", batch, wording.Memories(plan.Memories))
 		}
 		out := e.stdout
 		if *asJSON {
 			out = e.stderr // stdout carries only the JSON document
 		}
-		what := plan.Describe()
+		what := wording.RollbackPlan(plan)
 		if plan.RolledBack {
 			what = fmt.Sprintf("finish an interrupted rollback: mark %d proposal(s) rolled back", plan.Proposals)
 		}
@@ -76,7 +77,7 @@ func cmdRollback(fs *flag.FlagSet) runFunc {
 		if *asJSON {
 			return writeJSON(e.stdout, rep)
 		}
-		msg := fmt.Sprintf("rolled back batch %s: %s restored", rep.Batch, engine.Memories(rep.Restored))
+		msg := fmt.Sprintf("rolled back batch %s: %s restored", rep.Batch, wording.Memories(rep.Restored))
 		if rep.Effect.Changed() > 0 {
 			msg += " (" + rep.Effect.String() + ")"
 		}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	"memtrace/capture"
 	"memtrace/engine"
 	"memtrace/engine/safetext"
 )
@@ -63,9 +64,9 @@ func cmdSupersede(fs *flag.FlagSet) runFunc {
 		var m *engine.Memory
 		var batch string
 		if *unlink {
-			m, batch, err = eng.Unsupersede(e.ctx, ids[0], actor)
+			m, batch, err = capture.Unsupersede(e.ctx, eng, ids[0], actor)
 		} else {
-			m, batch, err = eng.Supersede(e.ctx, ids[0], ids[1], at, actor)
+			m, batch, err = capture.Supersede(e.ctx, eng, ids[0], ids[1], at, actor)
 		}
 		if err != nil {
 			return err

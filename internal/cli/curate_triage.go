@@ -3,11 +3,14 @@ package cli
 import (
 	"flag"
 	"fmt"
-	"memtrace/curate"
-	"memtrace/engine/judge"
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"memtrace/engine"
+	"memtrace/ollama"
+
+	"memtrace/curate"
 )
 
 // cmdTriage runs `memtrace triage --type T`: backup, every active memory of
@@ -15,13 +18,13 @@ import (
 // stored as pending proposals with a control sample for the curator.
 func cmdTriage(fs *flag.FlagSet) runFunc {
 	typ := fs.String("type", "", requiredMark+"memory `TYPE` to triage, e.g. milestone")
-	model := fs.String("model", judgeModelFromEnv(), "judge `MODEL` (default $MEMTRACE_JUDGE_MODEL or "+judge.DefaultModel+")")
+	model := fs.String("model", judgeModelFromEnv(), "judge `MODEL` (default $MEMTRACE_JUDGE_MODEL or "+ollama.DefaultModel+")")
 	sample := fs.Int("sample", curate.DefaultControlSample, "control sample size the curator labels blind (0: none)")
 	seed := fs.Uint64("seed", 1, "seed of the control sample")
 	verdicts := fs.String("verdicts", "", "verdict `FILE` to write (default triage/verdicts-TYPE-TIME.jsonl beside the DB)")
 	backupDir := fs.String("backup-dir", "", "backup `DIR` (default backups/ beside the DB)")
 	cachePath := fs.String("cache", "", "judge cache `FILE`, for resuming (default judge-cache.jsonl beside the DB)")
-	timeout := fs.Duration("timeout", judge.DefaultTimeout, "per-request timeout")
+	timeout := fs.Duration("timeout", ollama.DefaultTimeout, "per-request timeout")
 	asJSON := fs.Bool("json", false, "print JSON")
 	return func(e *env, args []string) error {
 		if len(args) > 0 {
@@ -51,22 +54,22 @@ func cmdTriage(fs *flag.FlagSet) runFunc {
 			*cachePath = filepath.Join(dir, "judge-cache.jsonl")
 		}
 
-		client := judge.NewClient(judge.ClientConfig{Timeout: *timeout, Notify: breakerNotice(e)})
+		client := ollama.NewClient(ollama.ClientConfig{Timeout: *timeout, Notify: breakerNotice(e)})
 		// Ask Ollama before the backup: a missing model, a model that cannot
 		// chat or a stopped server is reported with what to do, and nothing
 		// is written.
 		if _, err := client.ChatModelInfo(e.ctx, *model); err != nil {
 			return err
 		}
-		cache, err := judge.NewFileCache(*cachePath)
+		cache, err := ollama.NewFileCache(*cachePath)
 		if err != nil {
 			return err
 		}
 		defer cache.Close()
-		tr := judge.EngineTriager{T: judge.NewTriager(client, judge.Options{Model: *model, Cache: cache})}
-		var progress func(done, total int, v curate.TriageVerdict)
+		tr := ollama.NewTriager(client, ollama.Options{Model: *model, Cache: cache})
+		var progress func(done, total int, v engine.TriageVerdict)
 		if !*asJSON {
-			progress = func(done, total int, v curate.TriageVerdict) {
+			progress = func(done, total int, v engine.TriageVerdict) {
 				if done == total || done%25 == 0 {
 					fmt.Fprintf(e.stderr, "judged %d of %d\n", done, total)
 				}

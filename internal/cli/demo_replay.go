@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"memtrace/engine"
+	"memtrace/recall"
 )
 
 // demoRecall is one recall an assistant made of the demo's memory: the
@@ -50,7 +51,7 @@ func replayDemoUse(ctx context.Context, eng *engine.Engine) (recalls, recalled i
 		if err != nil {
 			return recalls, recalled, err
 		}
-		tr, err := eng.Recall(ctx, engine.Query{Text: r.Query, At: at, Project: r.Project, Session: "demo-agent", K: 8, Budget: 2000})
+		tr, err := recall.Recall(ctx, eng, engine.Query{Text: r.Query, At: at, Project: r.Project, Session: "demo-agent", K: 8, Budget: 2000})
 		if err != nil {
 			return recalls, recalled, err
 		}

@@ -16,6 +16,7 @@ import (
 	"memtrace/engine"
 	"memtrace/engine/safetext"
 	"memtrace/golden"
+	"memtrace/recall"
 )
 
 // The golden probe sets: `golden run` (per-probe results, a summary and a
@@ -67,7 +68,7 @@ func goldenRun(fs *flag.FlagSet) runFunc {
 		}
 		defer closeDB()
 		applySetAt(set, when, eng.Now())
-		out, err := runAgainst(e.ctx, set, eng, eng.Now, base)
+		out, err := runAgainst(e.ctx, set, recall.Over(eng), eng.Now, base)
 		if err != nil {
 			return err
 		}
@@ -344,11 +345,11 @@ func stressOnce(ctx context.Context, set *golden.Set, path string, factor int, e
 		return true
 	})
 	if len(extra) > 0 {
-		if err := golden.AddSynthetic(ctx, eng, extra); err != nil {
+		if err := golden.AddSynthetic(ctx, recall.Over(eng), extra); err != nil {
 			return nil, nil, fmt.Errorf("golden stress ×%d: %w", factor, err)
 		}
 	}
-	res, err := (&golden.Runner{Now: eng.Now}).Run(ctx, set, eng, nil)
+	res, err := (&golden.Runner{Now: eng.Now}).Run(ctx, set, recall.Over(eng), nil)
 	return res, mems, err
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"memtrace/engine"
 	"memtrace/golden"
+	"memtrace/recall"
 )
 
 const demoSet = "testdata/golden/demo.yaml"
@@ -75,7 +76,7 @@ func TestGoldenBrokenPipelineFailsWithReadableDiff(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := runAgainst(ctx, set, dropFirst{eng}, eng.Now, base)
+	out, err := runAgainst(ctx, set, dropFirst{recall.Over(eng)}, eng.Now, base)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,8 +9,10 @@ import (
 	"strings"
 	"time"
 
+	"memtrace/capture"
 	"memtrace/engine"
-	"memtrace/engine/judge"
+	"memtrace/ollama"
+	"memtrace/recall"
 	"memtrace/tiers"
 )
 
@@ -70,9 +72,9 @@ func helpTopics() map[string]string {
 		"review":   reviewHelp,
 		"embedder": embedderTopicHelp,
 		// Knowledge updates: the supersession rule and recall across it.
-		"updates": engine.SupersedeHelp,
+		"updates": capture.SupersedeHelp,
 		// The relevance gate at rerank: its thresholds and generic words.
-		"relevance": engine.RelevanceGateHelp(),
+		"relevance": recall.RelevanceGateHelp(),
 	}
 }
 
@@ -87,7 +89,7 @@ func judgeSchemasHelp() string {
 	b.WriteString("A capture that carries a change marker is shown the stored memories it may\n")
 	b.WriteString("update (C1 …); its schema adds an optional \"updates\": the labels it replaces\n")
 	b.WriteString("(absent: the supersession rule decides; see memtrace help updates).\n")
-	for _, s := range judge.Schemas() {
+	for _, s := range ollama.Schemas() {
 		var out bytes.Buffer
 		if err := json.Indent(&out, s.Schema, "", "  "); err != nil {
 			out.Reset()

@@ -11,6 +11,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"memtrace/capture"
 	"memtrace/engine"
 	"memtrace/mcpserver"
 	"memtrace/store"
@@ -193,7 +194,7 @@ func TestMCPServerSubprocess(t *testing.T) {
 		"lesson":   "run migrations before deploy",
 		"session":  "s2", "project": "family",
 	}, &r1)
-	if !strings.HasPrefix(r1.Key, engine.ReflectionPrefix) || r1.Count != 1 || r1.Status != engine.CorrectionPending ||
+	if !strings.HasPrefix(r1.Key, capture.ReflectionPrefix) || r1.Count != 1 || r1.Status != engine.CorrectionPending ||
 		r1.Lesson != "run migrations before deploy" {
 		t.Fatalf("reflection: %+v", r1)
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"memtrace/internal/testdata/locomotest"
 	"memtrace/internal/testdata/storetest"
 	"memtrace/store"
 )
@@ -67,8 +68,7 @@ func TestGoldenAndLoCoMoOnPostgres(t *testing.T) {
 	}
 
 	locomo := locomoFile
-	if _, err := os.Stat(locomo); err != nil {
-		t.Logf("SKIP the LoCoMo half: data absent (%s)", locomo)
+	if !locomotest.Present(t, locomo, "the LoCoMo half of the PostgreSQL golden run") {
 		return
 	}
 	var results [2]map[string]any

@@ -14,6 +14,7 @@ import (
 	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"memtrace/capture"
 	"memtrace/engine"
 	"memtrace/internal/testdata/storetest"
 	"memtrace/mcpserver"
@@ -57,7 +58,7 @@ func TestTwoEnginesSeeEachOthersCaptures(t *testing.T) {
 		if i%2 == 1 {
 			text = fmt.Sprintf("우리 %d번 스테이징 서버는 기본 포트가 아니라 %d번 포트를 써요.", i, 5433+i)
 		}
-		res, err := from.Capture(ctx, engine.Message{ID: fmt.Sprintf("msg-%d", i), Session: "s", Role: "user", Text: text, At: time.Now()})
+		res, err := capture.Capture(ctx, from, engine.Message{ID: fmt.Sprintf("msg-%d", i), Session: "s", Role: "user", Text: text, At: time.Now()})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -92,7 +93,7 @@ func TestTwoEnginesSeeEachOthersCaptures(t *testing.T) {
 		t.Fatalf("terminated %d listeners (%v), want 2", killed, err)
 	}
 	text := "Written while the other engine's listener was away: the backup bucket is memtrace-backups-eu."
-	res, err := engs[0].Capture(ctx, engine.Message{ID: "msg-away", Session: "s", Role: "user", Text: text, At: time.Now()})
+	res, err := capture.Capture(ctx, engs[0], engine.Message{ID: "msg-away", Session: "s", Role: "user", Text: text, At: time.Now()})
 	if err != nil || res.Outcome != engine.OutcomeStored {
 		t.Fatalf("capture while away: %+v %v", res, err)
 	}

@@ -11,8 +11,8 @@ import (
 
 	"memtrace/curate"
 	"memtrace/engine"
-	"memtrace/engine/judge"
 	"memtrace/internal/testdata/ollamatest"
+	"memtrace/ollama"
 )
 
 // The TestReal* tests run the commands against a real Ollama server (see
@@ -138,7 +138,7 @@ func TestRealIngestJudgeLabels(t *testing.T) {
 	}
 	t.Logf("ingest --judge %s: %s", chat, strings.TrimSpace(out))
 	for _, m := range listMemories(t, db) {
-		if typ := m["type"].(string); !slices.Contains(judge.DefaultTypes, typ) {
+		if typ := m["type"].(string); !slices.Contains(ollama.DefaultTypes, typ) {
 			t.Errorf("memory %v stored with type %q, not an allowed label", m["id"], typ)
 		}
 	}
@@ -202,7 +202,7 @@ func TestRealTriageRepeatingModel(t *testing.T) {
 	if rep.Judged == 0 || rep.NeedsReview != rep.Judged {
 		t.Fatalf("report %+v: want every item needs_review", rep)
 	}
-	if rep.Judged > judge.DefaultBreakAfter && strings.Count(errs, "WARNING: judge stopped") != 1 {
+	if rep.Judged > ollama.DefaultBreakAfter && strings.Count(errs, "WARNING: judge stopped") != 1 {
 		t.Fatalf("want one loud breaker notice, stderr:\n%s", errs)
 	}
 	t.Logf("triage --type note with %s: %d judged, %d needs_review; %s", repeat, rep.Judged, rep.NeedsReview, strings.TrimSpace(errs))

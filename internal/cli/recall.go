@@ -10,6 +10,7 @@ import (
 	"memtrace/engine"
 	"memtrace/engine/safetext"
 	"memtrace/inspector"
+	"memtrace/recall"
 )
 
 // cmdRecall runs `memtrace recall TEXT`: the recall pipeline, read-only
@@ -44,7 +45,7 @@ func cmdRecall(fs *flag.FlagSet) runFunc {
 		}
 		q := qf.query(text)
 		q.At, q.ReadOnly = when, !*commit
-		tr, err := eng.Recall(e.ctx, q)
+		tr, err := recall.Recall(e.ctx, eng, q)
 		if err != nil {
 			return err
 		}

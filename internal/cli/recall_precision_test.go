@@ -10,6 +10,7 @@ import (
 
 	"memtrace/engine"
 	"memtrace/engine/textnorm"
+	"memtrace/recall"
 )
 
 // The acceptance command of the relevance gate: on the demo database, 200
@@ -47,7 +48,7 @@ func TestRecallMedicationCarriesNothingMatchedOnlyByTakeOrEvery(t *testing.T) {
 				specific++
 			}
 		}
-		if specific == 0 && it.Scores["cosine_score"] < engine.VectorOnlyCosine {
+		if specific == 0 && it.Scores["cosine_score"] < recall.VectorOnlyCosine {
 			t.Errorf("survivor %s %q shares only %v with the query (cosine_score %.3f)", k, it.Text, it.Terms().MatchedTerms, it.Scores["cosine_score"])
 		}
 		for _, term := range it.Terms().MatchedTerms {
@@ -96,7 +97,7 @@ func TestRecallDropReasonsNameWhatHappened(t *testing.T) {
 				t.Errorf("%s neighbour_only with bm25_score %.3f, context_terms %v, matched_terms %v", it.Key, bm25, it.Terms().ContextTerms, it.Terms().MatchedTerms)
 			}
 		case engine.DropVectorOnly:
-			if bm25 != 0 || len(it.Terms().MatchedTerms)+len(it.Terms().ContextTerms) > 0 || it.Scores["cosine_score"] >= engine.VectorOnlyCosine {
+			if bm25 != 0 || len(it.Terms().MatchedTerms)+len(it.Terms().ContextTerms) > 0 || it.Scores["cosine_score"] >= recall.VectorOnlyCosine {
 				t.Errorf("%s vector_only with bm25_score %.3f, terms %v/%v, cosine_score %.3f", it.Key, bm25, it.Terms().MatchedTerms, it.Terms().ContextTerms, it.Scores["cosine_score"])
 			}
 			if !strings.Contains(it.Dropped, "vector similarity alone") {
@@ -125,8 +126,8 @@ func TestRelevanceGateDocumentedWithItsNumbers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	share := fmt.Sprintf("%.0f%%", engine.MinIDFShare*100)
-	vec := fmt.Sprintf("%.2f", engine.VectorOnlyCosine)
+	share := fmt.Sprintf("%.0f%%", recall.MinIDFShare*100)
+	vec := fmt.Sprintf("%.2f", recall.VectorOnlyCosine)
 	for name, text := range map[string]string{"help relevance": rel, "help stages": stages, "docs/inspector.md": string(doc), "README.md": string(readme)} {
 		for _, want := range []string{share, vec} {
 			if !strings.Contains(text, want) {

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"memtrace/engine"
-	"memtrace/engine/judge"
 	"memtrace/engine/safetext"
+	"memtrace/ollama"
 	"memtrace/tiers"
 )
 
@@ -38,11 +38,11 @@ func cmdHeartbeat(fs *flag.FlagSet) runFunc {
 		defer closeDB()
 		var reviewer engine.PromotionReviewer
 		if *review {
-			c := judge.NewClient(judge.ClientConfig{Timeout: *timeout, Notify: breakerNotice(e)})
+			c := ollama.NewClient(ollama.ClientConfig{Timeout: *timeout, Notify: breakerNotice(e)})
 			if _, err := c.ChatModelInfo(e.ctx, *model); err != nil {
 				return err
 			}
-			reviewer = judge.NewPromotionReviewer(c, judge.Options{Model: *model})
+			reviewer = ollama.NewPromotionReviewer(c, ollama.Options{Model: *model})
 		}
 		for {
 			when, err := engine.ParseAt(*at, eng.Now())

@@ -4,12 +4,13 @@ import (
 	"flag"
 	"fmt"
 
+	"memtrace/capture"
 	"memtrace/engine"
 )
 
 // cmdReflect files a self-reflection record.
 func cmdReflect(fs *flag.FlagSet) runFunc {
-	var r engine.Reflection
+	var r capture.Reflection
 	fs.StringVar(&r.Intended, "intended", "", requiredMark+"what the agent meant to achieve, as `TEXT`")
 	fs.StringVar(&r.Actual, "actual", "", requiredMark+"what actually happened, as `TEXT`")
 	fs.StringVar(&r.Lesson, "lesson", "", "what to do differently, as `TEXT` (default: the actual outcome)")
@@ -28,7 +29,7 @@ func cmdReflect(fs *flag.FlagSet) runFunc {
 			return err
 		}
 		defer closeDB()
-		c, err := eng.Reflect(e.ctx, r)
+		c, err := capture.Reflect(e.ctx, eng, r)
 		if err != nil {
 			return err
 		}

@@ -3,12 +3,13 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
-	"memtrace/engine"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"memtrace/engine"
 )
 
 // pinnedSet is a golden set without fixture and without defaults.at: it

@@ -1,7 +1,7 @@
 // Package ollamatest is an httptest server that speaks Ollama's wire
 // protocol (/api/tags, /api/show, NDJSON-streamed /api/chat, JSON error
 // bodies) by replaying the recordings in testdata/ollama. Tests outside
-// engine/judge use it to run the real judge client against a server that
+// ollama/ use it to run the real judge client against a server that
 // answers each memory the way a test needs.
 package ollamatest
 
@@ -49,7 +49,7 @@ func New(tb testing.TB, route func(text string) string) *Server {
 	return s
 }
 
-// URL is the server's base URL, for judge.ClientConfig.Host or OLLAMA_HOST.
+// URL is the server's base URL, for ollama.ClientConfig.Host or OLLAMA_HOST.
 func (s *Server) URL() *url.URL {
 	u, err := url.Parse(s.srv.URL)
 	if err != nil {

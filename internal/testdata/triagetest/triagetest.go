@@ -13,10 +13,9 @@ import (
 	"testing"
 	"time"
 
-	"memtrace/curate"
 	"memtrace/engine"
-	"memtrace/engine/judge"
 	"memtrace/internal/testdata/ollamatest"
+	"memtrace/ollama"
 )
 
 // Injection is a milestone whose text tries to instruct the judge; the
@@ -34,9 +33,9 @@ type Demo struct {
 // Truth is the label a careful curator gives a key.
 func (d Demo) Truth(key string) string {
 	if d.Genuine[key] {
-		return curate.TriageKeep
+		return engine.TriageKeep
 	}
-	return curate.TriageEcho
+	return engine.TriageEcho
 }
 
 // LoadDemo reads testdata/demo.jsonl and demo_labels.json from the module root.
@@ -136,15 +135,15 @@ func (d Demo) Route(text string) string {
 
 // Triager is the real Ollama judge client pointed at srv, with a file
 // cache at cachePath.
-func Triager(tb testing.TB, srv *ollamatest.Server, cachePath string) curate.Triager {
+func Triager(tb testing.TB, srv *ollamatest.Server, cachePath string) engine.Triager {
 	tb.Helper()
-	cache, err := judge.NewFileCache(cachePath)
+	cache, err := ollama.NewFileCache(cachePath)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { cache.Close() })
-	c := judge.NewClient(judge.ClientConfig{Host: srv.URL(), Timeout: 10 * time.Second})
-	return judge.EngineTriager{T: judge.NewTriager(c, judge.Options{Model: ollamatest.Model, Cache: cache})}
+	c := ollama.NewClient(ollama.ClientConfig{Host: srv.URL(), Timeout: 10 * time.Second})
+	return ollama.NewTriager(c, ollama.Options{Model: ollamatest.Model, Cache: cache})
 }
 
 func moduleRoot(tb testing.TB) string {

@@ -1,0 +1,497 @@
+package capture
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"memtrace/engine"
+	"memtrace/engine/filter"
+)
+
+// OutcomeSkipped is the outcome of a message whose id is already in
+// captures: it is not offered to the pipeline again (resumable imports).
+const OutcomeSkipped = "skipped"
+
+// ReasonAlreadyCaptured is the reason of a skipped capture.
+const ReasonAlreadyCaptured = "already_captured"
+
+// Capturer runs batch after batch through the capture pipeline with what
+// it needs prepared once: the compiled filter tables, the gates with their
+// embedded exemplars and the judge. The dedupe index (content hashes and
+// an LSH over the active memories' vectors) is the engine's, kept current
+// from its cache across batches and Capturers (capture_index.go). An
+// import uses one Capturer; Engine.Capture and CaptureBatch share one the
+// engine keeps. A Capturer is not safe for concurrent use.
+type Capturer struct {
+	e       *engine.Engine
+	filter  *filter.Filter
+	gates   *gateSet
+	guard   []injectionPattern
+	judge   engine.Judge
+	decider string
+
+	// batch is the audit batch of this Capturer's writes: one Capturer is
+	// one run (an ingest, an import), so every call shares it. It is taken
+	// from the database at the first write that commits.
+	batch string
+
+	// dx is the engine's dedupe and subject index (capture_index.go),
+	// held by this Capturer for the length of one run; nil outside one.
+	dx    *dedupeIndex
+	rule  *supersedeRule
+	facts map[int64]factsEntry // the rule's reading of memories it checked
+	// judgeSynced: the subject index caught up with the cache for this
+	// run's judge candidates (supersede_judge.go).
+	judgeSynced bool
+}
+
+// NewCapturer prepares the pipeline for e.
+func NewCapturer(ctx context.Context, e *engine.Engine) (*Capturer, error) {
+	g, err := newGateSet(ctx, e.Embedder(), e.Config().GateSimilarity)
+	if err != nil {
+		return nil, err
+	}
+	c := &Capturer{e: e, filter: filter.New(), gates: g, judge: e.Judge(), rule: newSupersedeRule(), guard: injectionPatterns()}
+	if c.judge == nil {
+		c.judge = RuleJudge{tables: defaultTypeTables()}
+	}
+	c.decider = judgeDecider(c.judge)
+	return c, nil
+}
+
+func judgeDecider(j engine.Judge) string {
+	if _, ok := j.(RuleJudge); ok {
+		return "rules"
+	}
+	return "judge:" + j.Name()
+}
+
+// Capture runs one message through the capture pipeline in its own
+// transaction.
+func Capture(ctx context.Context, e *engine.Engine, m engine.Message) (*engine.CaptureResult, error) {
+	rs, err := CaptureBatch(ctx, e, []engine.Message{m})
+	if err != nil {
+		return nil, err
+	}
+	return rs[0], nil
+}
+
+// pending is one message between the pure stages and the write.
+type pending struct {
+	msg     engine.Message
+	res     *engine.CaptureResult
+	store   bool
+	verdict engine.CaptureVerdict
+	vec     []float32
+	lesson  *lessonFinding
+	held    *engine.ReviewItem // set when the judge held the message (needs_review)
+	// shown are the candidates the judge was shown for supersession and
+	// answered on (p.verdict.Updates); nil when no judge saw any.
+	shown  []engine.SupersedeCandidate
+	review *engine.ReviewItem // the queue item this offer re-offers (Reoffer), else nil
+	// entry is the dedupe index's entry of vec, and pre its near-duplicate
+	// among the memories indexed before the batch, when the message was
+	// decided on every CPU (capture_parallel.go); else nil.
+	entry *lshEntry
+	pre   *preDup
+	slot  *decideSlot // the chunk p is decided in, when on every CPU
+	// What a memory of the message would hold, computed before the write
+	// (prepareStore): its content and content hash, the subjects it names
+	// (with supersession), and its lexical terms.
+	prepared bool
+	content  string
+	hash     string
+	subjects []string
+	terms    []string
+	change   *changeFinding // the supersession rule's reading (with the rule)
+}
+
+// prepareStore computes what p's memory would hold (see pending).
+func (c *Capturer) prepareStore(p *pending) {
+	if p.prepared {
+		return
+	}
+	p.content = strings.TrimSpace(c.filter.StripMemoryTags(p.msg.Text))
+	p.hash = engine.ContentHash(p.content)
+	if c.rule != nil {
+		p.subjects = c.rule.subjectsOf(lexNorm(p.content))
+		f := c.rule.find(p.content)
+		p.change = &f
+	}
+	p.terms = engine.LexTerms(p.content)
+	p.prepared = true
+}
+
+// CaptureBatch runs msgs through the pipeline — L1 rules, L2 regex, the L3
+// judge, the extraction gates, dedupe/reinforce, corrections — and writes
+// every message to captures with its trail, all in one transaction. The
+// judge and the embedder run before the transaction opens, so a slow judge
+// never holds the database lock. A message whose id is already in captures
+// is skipped (OutcomeSkipped), so an interrupted import can be re-run.
+// Messages of every role go through the same filters.
+//
+// The engine keeps one Capturer for these calls, created on first use and
+// used by one call at a time; its dedupe index follows the engine's cache.
+func CaptureBatch(ctx context.Context, e *engine.Engine, msgs []engine.Message) ([]*engine.CaptureResult, error) {
+	captureOf(e).capMu.Lock()
+	defer captureOf(e).capMu.Unlock()
+	if captureOf(e).capturer == nil {
+		c, err := NewCapturer(ctx, e)
+		if err != nil {
+			return nil, err
+		}
+		captureOf(e).capturer = c
+	}
+	captureOf(e).capturer.batch = "" // each call is one action: its own batch
+	return captureOf(e).capturer.CaptureBatch(ctx, msgs)
+}
+
+// Batch is the audit batch of the Capturer's run ("" before its first
+// write).
+func (c *Capturer) Batch() string { return c.batch }
+
+// CaptureBatch is Engine.CaptureBatch with the prepared state of c; every
+// call of one Capturer writes under one batch.
+func (c *Capturer) CaptureBatch(ctx context.Context, msgs []engine.Message) ([]*engine.CaptureResult, error) {
+	ps := make([]*pending, len(msgs))
+	for i, m := range msgs {
+		if m.ID == "" {
+			m.ID = derivedMessageID(m)
+		}
+		m.At = m.At.UTC()
+		ps[i] = &pending{msg: m, res: &engine.CaptureResult{MessageID: m.ID, Key: m.ID, Trail: []engine.Decision{}}}
+	}
+	// Which messages were captured before: one short transaction for the
+	// batch, so that a resumed import does not judge them again.
+	done := make([]bool, len(ps))
+	if len(ps) == 1 {
+		// One message (an agent's capture): one read, not a write
+		// transaction — on PostgreSQL that would take the space's write
+		// lock and four round trips only to look. The write re-checks
+		// under the lock (batchWriter.write), so a message captured in
+		// between is still skipped.
+		ok, err := c.e.Store().CaptureExists(ctx, ps[0].msg.ID)
+		if err != nil {
+			return nil, fmt.Errorf("capture %s: %w", ps[0].msg.ID, err)
+		}
+		done[0] = ok
+		return c.run(ctx, ps, done, "")
+	}
+	err := c.e.Store().Update(ctx, func(q engine.Queries) error {
+		seen, err := q.CapturesExist(ctx, messageIDs(ps))
+		if err != nil {
+			return fmt.Errorf("capture batch: %w", err)
+		}
+		for i, p := range ps {
+			done[i] = seen[p.msg.ID]
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return c.run(ctx, ps, done, "")
+}
+
+// run decides the messages not done and writes them in one transaction
+// under batch, or, when batch is "", under the Capturer's batch (a new id
+// from the database's counter on its first write).
+func (c *Capturer) run(ctx context.Context, ps []*pending, done []bool, batch string) ([]*engine.CaptureResult, error) {
+	e := c.e
+	c.judgeSynced = false
+	captureOf(e).dxMu.Lock()
+	defer captureOf(e).dxMu.Unlock()
+	c.adoptIndex()
+	defer func() { c.dx = nil }()
+	inBatch := map[string]bool{}
+	var todo []*pending
+	for i, p := range ps {
+		m := p.msg
+		if done[i] || inBatch[m.ID] {
+			p.res.Outcome, p.res.Reason = OutcomeSkipped, ReasonAlreadyCaptured
+			continue
+		}
+		inBatch[m.ID] = true
+		todo = append(todo, p)
+	}
+	var pipe *decidePipe
+	if c.parallelDecide(len(todo)) {
+		pipe = c.startDecide(ctx, todo)
+		defer pipe.finish(true)
+	} else {
+		for _, p := range todo {
+			if err := c.decide(ctx, p); err != nil {
+				return nil, err
+			}
+		}
+	}
+	seq0 := e.Seq()
+	var changed []*engine.Memory
+	var terms map[int64][]string
+	var w *batchWriter
+	fresh := false
+	err := e.Store().Update(ctx, func(q engine.Queries) error {
+		// The transaction holds the write lock from its start (BEGIN
+		// IMMEDIATE), so the rows other writers changed since the cache's
+		// last refresh, read here, together with this batch's own writes
+		// are every change up to the commit: the caches take both without
+		// reading the batch's rows back.
+		others, _, err := q.MemoriesChangedSince(ctx, seq0)
+		if err != nil {
+			return fmt.Errorf("refresh: %w", err)
+		}
+		if batch == "" && c.batch == "" {
+			b, err := q.NextBatchID(ctx, engine.BatchCapture)
+			if err != nil {
+				return err
+			}
+			c.batch, fresh = b, true
+		}
+		if batch == "" {
+			batch = c.batch
+		}
+		w = &batchWriter{c: c, q: q, actor: engine.Actor{Name: "capture", Batch: batch}, pipe: pipe}
+		defer func() { changed, terms = append(others, w.written()...), w.terms }()
+		// Another writer may have taken some of the messages since the
+		// check above: one query for the batch, under the write lock.
+		// todo is every message not skipped, in order; the decision
+		// workers may still be deciding some of them.
+		var offered []*pending
+		for _, p := range todo {
+			if p.review == nil {
+				offered = append(offered, p)
+			}
+		}
+		if w.taken, err = q.CapturesExist(ctx, messageIDs(offered)); err != nil {
+			return fmt.Errorf("capture batch: %w", err)
+		}
+		for _, p := range todo {
+			if err := p.decided(); err != nil {
+				return err
+			}
+			if err := w.write(ctx, p); err != nil {
+				return err
+			}
+		}
+		pipe.finish(false)
+		return nil
+	})
+	if err != nil {
+		pipe.finish(true)                // no worker reads the index any more
+		c.dx, captureOf(e).dx = nil, nil // it may hold rolled-back inserts
+		if fresh {
+			c.batch = "" // its id was rolled back with it
+		}
+		return nil, fmt.Errorf("capture batch: %w", err)
+	}
+	// The batch's inserts go into the LSH while the cache takes them: the
+	// two share nothing, and no worker scans the LSH any more.
+	var flushed sync.WaitGroup
+	flushed.Go(w.flushLSH)
+	err = e.LoadWritten(ctx, changed, terms)
+	flushed.Wait()
+	if err != nil {
+		return nil, fmt.Errorf("capture batch: %w", err)
+	}
+	out := make([]*engine.CaptureResult, len(ps))
+	for i, p := range ps {
+		out[i] = p.res
+	}
+	return out, nil
+}
+
+// messageIDs lists the message ids of ps.
+func messageIDs(ps []*pending) []string {
+	ids := make([]string, len(ps))
+	for i, p := range ps {
+		ids[i] = p.msg.ID
+	}
+	return ids
+}
+
+// derivedMessageID names a message that came without an id by its content,
+// so that re-importing it is still recognised.
+func derivedMessageID(m engine.Message) string {
+	h := sha256.New()
+	for _, s := range []string{m.Session, m.Role, m.At.UTC().Format(time.RFC3339Nano), m.Text} {
+		h.Write([]byte(s))
+		h.Write([]byte{0})
+	}
+	return "msg:" + hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+// decide runs the stages that need no database write: L1, L2, the judge,
+// the gates, the lesson detection and the embedding.
+func (c *Capturer) decide(ctx context.Context, p *pending) error {
+	r, m := p.res, p.msg
+	r.Decider = c.decider
+	// A user's lesson, or an explicit correction, is read first: the
+	// length floors of L1 do not apply to it ("Don't use tabs.").
+	var lesson *lessonFinding
+	if m.Role == "user" || m.Correction {
+		// Role-play and jokes state no lesson ("*bows* I'll always trust you").
+		if f := detectLesson(m.Text, m.Correction); f != nil && !f.NoTerms && (m.Correction || c.gates.roleplay(m.Text) == "") {
+			lesson = f
+		}
+	}
+	if match, ok := c.filter.L1(m.Text); ok && !(lesson != nil && lesson.Skip == "" && lengthFloor(match.Name)) {
+		r.Outcome, r.DroppedBy, r.Reason = engine.OutcomeDropped, engine.LayerL1, match.Name
+		r.Trail = append(r.Trail, engine.Decision{Layer: engine.LayerL1, Verdict: "drop", Pattern: match.Name, Reason: "L1 rule " + match.Name})
+		r.Decider = ""
+		return nil
+	} else if ok {
+		r.Trail = append(r.Trail, engine.Decision{Layer: engine.LayerL1, Verdict: "pass", Pattern: match.Name,
+			Reason: "L1 rule " + match.Name + " waived: a correction states its lesson in few words"})
+	} else {
+		r.Trail = append(r.Trail, engine.Decision{Layer: engine.LayerL1, Verdict: "pass"})
+	}
+	if match, ok := c.filter.L2(m.Text); ok {
+		r.Outcome, r.DroppedBy, r.Reason = engine.OutcomeDropped, engine.LayerL2, match.Name
+		r.Trail = append(r.Trail, engine.Decision{Layer: engine.LayerL2, Verdict: "drop", Pattern: match.Name, Reason: "L2 pattern " + match.Name})
+		r.Decider = ""
+		return nil
+	}
+	r.Trail = append(r.Trail, engine.Decision{Layer: engine.LayerL2, Verdict: "pass"})
+	p.lesson = lesson
+
+	in := engine.CaptureInput{Text: c.filter.StripMemoryTags(m.Text), Role: m.Role, Session: m.Session, Project: m.Project, Detail: c.e.Config().Detail}
+	if _, rules := c.judge.(RuleJudge); !rules {
+		in.Candidates = c.judgeCandidates(in.Text, engine.ProjectScope(m.Project), m.At, m.ID)
+	}
+	v, err := c.judge.JudgeCapture(ctx, in)
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if p.review != nil {
+			// A retry asked for the judge: the rules do not decide a held
+			// message in its place; it stays held.
+			r.JudgeError = true
+			r.Outcome, r.Reason = engine.OutcomeHeld, engine.ProposalReview
+			p.held = &engine.ReviewItem{Reason: fmt.Sprintf("%s failed on the retry (%v)", c.judge.Name(), err), Judge: c.decider}
+			r.Trail = append(r.Trail, engine.Decision{Layer: engine.LayerJudge, Verdict: "hold", Reason: p.held.Reason + "; still held"})
+			return nil
+		}
+		// The judge is unreachable or broke: the rules decide, and the
+		// trail says so.
+		r.Trail = append(r.Trail, engine.Decision{Layer: engine.LayerJudge, Verdict: "error", Reason: fmt.Sprintf("%s failed (%v); rules decide", c.judge.Name(), err)})
+		v, _ = RuleJudge{}.JudgeCapture(ctx, in)
+		r.Decider = "rules"
+		r.JudgeError = true
+	} else if len(in.Candidates) > 0 {
+		p.shown = in.Candidates
+	}
+	if v.NeedsReview {
+		// Neither stored nor dropped: the message waits in the review
+		// queue (written with the capture) for a retry or a curator.
+		r.Outcome, r.Reason = engine.OutcomeHeld, engine.ProposalReview
+		why := strings.TrimSpace(v.Reason)
+		if why == "" {
+			why = "the judge gave no reason"
+		}
+		p.held = &engine.ReviewItem{Reason: why, Judge: c.decider}
+		r.Trail = append(r.Trail, engine.Decision{Layer: engine.LayerJudge, Verdict: "hold",
+			Reason: "needs_review: " + why + " — held in the review queue, not acted on"})
+		return nil
+	}
+	if !v.Store {
+		r.Outcome, r.DroppedBy, r.Reason = engine.OutcomeDropped, engine.LayerJudge, v.Reason
+		r.Trail = append(r.Trail, engine.Decision{Layer: engine.LayerJudge, Verdict: "drop", Reason: v.Reason})
+		return nil
+	}
+	r.Trail = append(r.Trail, engine.Decision{Layer: engine.LayerJudge, Verdict: "store", Reason: fmt.Sprintf("%s (kind %s, type %s, importance %.2f)", v.Reason, v.Kind, v.Type, v.Importance)})
+
+	vs, err := c.e.Embedder().Embed(ctx, []string{in.Text})
+	if err != nil {
+		return fmt.Errorf("embed message %s: %w", m.ID, err)
+	}
+	p.vec = vs[0]
+	typ, ds, err := c.gates.check(ctx, c.e.Embedder(), in.Text, p.vec, normalType(v.Type))
+	if err != nil {
+		return err
+	}
+	r.Trail = append(r.Trail, ds...)
+	v.Type = typ
+	if v.Kind != engine.KindEpisode {
+		v.Kind = engine.KindFact
+	}
+	if v.Importance <= 0 || v.Importance > 1 {
+		v.Importance = typeImportance(typ)
+	}
+	if name := detectInjection(c.guard, in.Text); name != "" {
+		// Text that instructs the agent gains no authority: it stays a
+		// low-importance note, records no lesson, and the trail flags it.
+		v.Type, v.Kind, v.Importance = "note", engine.KindFact, min(v.Importance, InjectionImportance)
+		p.lesson = nil
+		r.Trail = append(r.Trail, engine.Decision{Layer: LayerGuard, Verdict: "flag", Pattern: name,
+			Reason: fmt.Sprintf("instruction-shaped text (%s): kept as a note of importance %.2f, never a rule; review it", name, v.Importance)})
+	}
+	p.verdict, p.store = v, true
+	r.Kind, r.Type = v.Kind, v.Type
+	return nil
+}
+
+// lengthFloor reports whether an L1 rule is one of the length floors,
+// which a correction is exempt from.
+func lengthFloor(rule string) bool { return rule == "too_short" || rule == "too_short_stripped" }
+
+// normalType lower-cases a judge's type and maps the seed's spelling
+// "shared-thing" to shared_thing; an empty type is a note.
+func normalType(t string) string {
+	t = strings.ReplaceAll(strings.ToLower(strings.TrimSpace(t)), "-", "_")
+	if t == "" {
+		return "note"
+	}
+	return t
+}
+
+// NewRuleCapturer is NewCapturer deciding by the rules alone, whatever
+// judge the engine has: the store audit's "would it be stored today".
+func NewRuleCapturer(ctx context.Context, e *engine.Engine) (*Capturer, error) {
+	c, err := NewCapturer(ctx, e)
+	if err != nil {
+		return nil, err
+	}
+	c.judge, c.decider = RuleJudge{tables: defaultTypeTables()}, "rules"
+	return c, nil
+}
+
+// Decide runs the capture's decision on m without storing anything: it
+// reports whether m would be stored and, when not, the result's DroppedBy
+// and Reason say which layer dropped it and why.
+func (c *Capturer) Decide(ctx context.Context, m engine.Message) (res *engine.CaptureResult, store bool, err error) {
+	p := &pending{msg: m, res: &engine.CaptureResult{Trail: []engine.Decision{}}}
+	if err := c.decide(ctx, p); err != nil {
+		return nil, false, err
+	}
+	return p.res, p.store, nil
+}
+
+// captureState is what an engine keeps for its capture across calls.
+type captureState struct {
+	// capturer serves Capture and CaptureBatch: created on first use, so
+	// the filter tables, the gates' embedded exemplars and the dedupe index
+	// are prepared once, not per call. capMu serialises its use (a Capturer
+	// is not safe for concurrent use).
+	capMu    sync.Mutex
+	capturer *Capturer
+
+	// dx is the capture's dedupe and subject index over the cache's
+	// active memories (capture_index.go), kept across Capturers so that
+	// an ingest run does not rebuild it over the whole store. dxMu is
+	// held by the Capturer run that uses it.
+	dxMu sync.Mutex
+	dx   *dedupeIndex
+}
+
+type captureKey struct{}
+
+// captureOf is e's capture state.
+func captureOf(e *engine.Engine) *captureState {
+	return e.Extension(captureKey{}, func() any { return new(captureState) }).(*captureState)
+}

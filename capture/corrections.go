@@ -1,0 +1,232 @@
+package capture
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"memtrace/engine"
+)
+
+// Corrections (seed 002). A user message is a lesson when it is an explicit
+// correction or a stated preference:
+//
+//   - it holds a standing marker — EN "don't", "do not", "never", "stop
+//     …ing", "always", "from now on", "I prefer", "instead of", "every
+//     (single) time"; KO "…지 마" (하지 마, 쓰지 마), "…지 말아줘", "말고",
+//     "항상", "앞으로(는)", "매번", "꼭", "반드시" — or
+//   - it is a request ("please …", "…해줘", "…줘") that names a known
+//     convention of the concept table (gofmt, panic, table-driven tests,
+//     tabs …): "write the store tests as table-driven tests please".
+//
+// Not recorded (seed 002 "기록하지 않는 것"): one-off instructions ("just
+// this once", "for now", "이번만", "이번 한 번"), context-bound ones ("for
+// this PR", "for this release only", "in this file", "이 파일에서만", "이번
+// PR에서만") and anything inferred from silence — only explicit user
+// statements are read, never the absence of a reaction.
+//
+// The lesson key makes one lesson phrased differently, in either language,
+// count once per message: it is the sorted set of anchor concepts the text
+// names, from a small bilingual concept table (panic/패닉, gofmt, tabs/탭,
+// table-driven/테이블 기반 …). A text that names no anchor concept is keyed
+// by its content terms and counted under a recorded lesson whose terms it
+// shares (the canonicaliser in lessonkey.go), so rewordings count as one.
+// Limits: two different lessons about the same anchor concept ("panic in
+// tests is fine" vs "no panic in libraries") share a key — the curator sees
+// every occurrence before promoting.
+//
+// An explicit correction (memory_correct, Message.Correction) needs no
+// marker and no length: "No emojis." is a lesson. Nor does a marked lesson
+// in an ordinary user message need to pass the length floors of L1
+// ("Don't use tabs." in a transcript is counted).
+//
+// The same lesson seen in PromotionThreshold (3) distinct messages becomes a
+// promotion candidate; promotion itself is a human decision.
+
+// concept is one entry of the bilingual concept table.
+type concept struct {
+	id    string
+	forms lexicon
+}
+
+// concepts is conceptTable built once (read only).
+var concepts = sync.OnceValue(conceptTable)
+
+func conceptTable() []concept {
+	return []concept{
+		{"panic", lexicon{en: []string{"panic*"}, ko: []string{"패닉", "panic"}}},
+		{"gofmt", lexicon{en: []string{"gofmt*", "go fmt", "goimports"}, ko: []string{"gofmt", "고fmt"}}},
+		{"table_driven_tests", lexicon{en: []string{"table-driven", "table driven", "tabledriven"}, ko: []string{"테이블 기반", "테이블 드리븐", "테이블드리븐"}}},
+		{"tabs", lexicon{en: []string{"tab", "tabs"}, ko: []string{"탭"}}},
+		{"spaces", lexicon{en: []string{"spaces"}, ko: []string{"스페이스", "공백"}}},
+		{"dark_mode", lexicon{en: []string{"dark mode", "dark theme"}, ko: []string{"다크 모드", "다크모드"}}},
+		{"markdown_tables", lexicon{en: []string{"markdown table*"}, ko: []string{"마크다운 표"}}},
+		{"force_push", lexicon{en: []string{"force push", "force-push", "push force", "push -f"}, ko: []string{"강제 푸시", "포스 푸시"}}},
+		{"reply_language", lexicon{en: []string{"reply in korean", "answer in korean", "reply in english"}, ko: []string{"한국어로 답", "영어로 답"}}},
+		{"release_notes_bilingual", lexicon{en: []string{"release notes in both"}, ko: []string{"릴리스 노트는 한국어랑 영어"}}},
+	}
+}
+
+// lessonMarkers are the standing markers of a correction or preference.
+func lessonMarkers() lexicon {
+	return lexicon{
+		en: []string{"don't", "do not", "never", "stop", "always", "from now on", "i prefer", "prefer", "instead of", "instead", "every time", "every single time", "going forward"},
+		ko: []string{"지 마", "지마", "지 말아", "지 말고", "말고", "항상", "앞으로", "매번", "꼭 ", "반드시", "언제나"},
+	}
+}
+
+// notLessonMarkers mark one-off and context-bound instructions.
+func notLessonMarkers() []struct {
+	why string
+	lex lexicon
+} {
+	return []struct {
+		why string
+		lex lexicon
+	}{
+		{"one_off", lexicon{
+			en: []string{"just this once", "this once", "only this once", "for now", "this time only", "only this time", "just for today", "for today"},
+			ko: []string{"이번만", "이번 한 번", "이번 한번", "오늘만", "일단은", "지금만"}}},
+		{"context_bound", lexicon{
+			en: []string{"for this pr", "in this pr", "this pr only", "for this release", "this release only", "for this file", "in this file", "this file only", "for this branch", "on this branch", "for this commit", "in this function", "for this task"},
+			ko: []string{"이번 pr", "이 pr", "이 파일에서만", "이 파일만", "이 브랜치", "이번 릴리스만", "이번 커밋", "이 함수만", "pr에서만", "브랜치에서만", "함수에서만"}}},
+	}
+}
+
+// requestMarkers mark a request, which is a lesson only when it names an
+// anchor concept.
+func requestMarkers() lexicon {
+	return lexicon{
+		en: []string{"please", "make sure", "use", "write", "run"},
+		ko: []string{"해줘", "줘", "해 줘", "하세요", "주세요", "짜줘", "돌려"},
+	}
+}
+
+// lessonFinding is what detectLesson found in one message.
+type lessonFinding struct {
+	Key    string
+	Lesson string // the sentence that states it
+	Marker string
+	Skip   string // one_off | context_bound, when the message is not a lesson
+	// NoTerms: an explicit correction with no content words to key it by.
+	NoTerms bool
+}
+
+// detectLesson reads one user message; nil means no lesson. An explicit
+// correction (Message.Correction) needs no marker: it is a lesson unless it
+// is one-off or context-bound (Skip) or has no content words (NoTerms).
+func detectLesson(text string, explicit bool) *lessonFinding {
+	norm := lexNorm(text)
+	for _, nl := range notLessonMarkers() {
+		if k := kwFind(norm, nl.lex); k != "" {
+			return &lessonFinding{Skip: nl.why, Marker: k}
+		}
+	}
+	concepts := lessonConcepts(norm)
+	marker := kwFind(norm, lessonMarkers())
+	if marker == "" && len(concepts) > 0 {
+		marker = kwFind(norm, requestMarkers())
+	}
+	if marker == "" && !explicit {
+		return nil
+	}
+	key := "concept:" + strings.Join(concepts, "+")
+	if len(concepts) == 0 {
+		terms := lessonTerms(text)
+		if len(terms) == 0 {
+			if explicit {
+				return &lessonFinding{NoTerms: true, Marker: marker}
+			}
+			return nil
+		}
+		key = termsKey(terms)
+	}
+	return &lessonFinding{Key: key, Lesson: lessonSentence(text, marker, concepts), Marker: marker}
+}
+
+// lessonConcepts returns the sorted anchor concepts norm names.
+func lessonConcepts(norm string) []string {
+	var out []string
+	for _, c := range concepts() {
+		if kwFind(norm, c.forms) != "" {
+			out = append(out, c.id)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// lessonSentence picks the sentence that states the lesson: the first that
+// holds the marker or an anchor concept.
+func lessonSentence(text, marker string, concepts []string) string {
+	for _, s := range splitSentences(text) {
+		n := lexNorm(s)
+		if marker != "" && strings.Contains(n, strings.TrimSuffix(marker, "*")) || len(lessonConcepts(n)) > 0 && len(concepts) > 0 {
+			return Clip(strings.TrimSpace(s), 200)
+		}
+	}
+	if ss := splitSentences(text); len(ss) == 1 {
+		return Clip(ss[0], 200)
+	}
+	return Clip(strings.TrimSpace(text), 200)
+}
+
+func Clip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+// recordLesson counts one sighting of a lesson in q: a message already
+// counted is not counted again; PromotionThreshold distinct messages make a
+// pending lesson a candidate (a promoted or rejected one keeps its status).
+func recordLesson(ctx context.Context, q engine.Queries, f *lessonFinding, m engine.Message, at time.Time) (*engine.Correction, bool, error) {
+	key, err := canonicalLessonKey(ctx, q, f.Key)
+	if err != nil {
+		return nil, false, err
+	}
+	f.Key = key
+	c, err := q.GetCorrection(ctx, f.Key)
+	if engine.ErrorCode(err) == engine.ENOTFOUND {
+		c = &engine.Correction{LessonKey: f.Key, Lesson: f.Lesson, Correction: m.Text, Context: lessonContext(m),
+			Scope: engine.ProjectScope(m.Project), FirstSeen: at, Status: engine.CorrectionPending}
+	} else if err != nil {
+		return nil, false, fmt.Errorf("get lesson %s: %w", f.Key, err)
+	}
+	for _, o := range c.Occurrences {
+		if o.MessageID == m.ID {
+			return c, false, nil
+		}
+	}
+	c.Occurrences = append(c.Occurrences, engine.Occurrence{MessageID: m.ID, Session: m.Session, Text: m.Text, At: at})
+	c.Count = len(c.Occurrences)
+	c.Correction = m.Text
+	if at.After(c.LastSeen) {
+		c.LastSeen = at
+	}
+	if c.FirstSeen.IsZero() || at.Before(c.FirstSeen) {
+		c.FirstSeen = at
+	}
+	if c.Status == engine.CorrectionPending && c.Count >= engine.PromotionThreshold {
+		c.Status = engine.CorrectionCandidate
+	}
+	if err := q.SaveCorrection(ctx, c); err != nil {
+		return nil, false, fmt.Errorf("save lesson %s: %w", f.Key, err)
+	}
+	return c, true, nil
+}
+
+func lessonContext(m engine.Message) string {
+	if m.LessonContext != "" {
+		return m.LessonContext
+	}
+	if m.Project != "" {
+		return "project " + m.Project + ", session " + m.Session
+	}
+	return "session " + m.Session
+}

@@ -1,0 +1,172 @@
+package capture
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"memtrace/engine"
+	"memtrace/engine/textnorm"
+)
+
+// The rule-based lesson canonicaliser. A lesson that names a concept of
+// the bilingual concept table is keyed by its concepts ("concept:tabs"), so
+// "Don't use tabs." and "탭 쓰지 마." are one lesson. Any other lesson is
+// keyed by its content terms ("terms:call+jun+kim"):
+//
+//  1. textnorm.Tokens (lower case, stems, stop words and Korean particles
+//     removed), then
+//  2. without the words that only say it is a correction or how politely —
+//     the lesson markers (don't, stop, never, always, please, just, instead,
+//     not, no …; 하지 마, 말고, 항상, 앞으로, 그냥, 제발 …), generic verbs
+//     (use, do, make; 쓰다, 하다 forms) and titles (Mr., Mrs., Ms., Dr.) —
+//  3. deduplicated, at most lessonTermsMax (the longest), sorted.
+//
+// Rewordings rarely produce the same set, so a new terms key is matched
+// against the lessons already recorded: it is counted under an existing
+// terms lesson when the two sets share at least two terms (one when both
+// have one), covering ≥ 75% of the smaller set and ≥ 50% of the larger,
+// where Hangul terms also match when one of at least two syllables starts
+// the other (불러 ~ 불러줘: Korean verbs inflect at the end). The best match
+// wins; ties go to the older key (the lower one). "Don't call me Mr. Kim,
+// just call me Jun.", "Stop calling me Mr. Kim, call me Jun." and "Please
+// call me Jun, not Mr. Kim." are one lesson. Limits: rewordings that share
+// no content words, or the same lesson said in the other language, are
+// counted apart unless a concept names them — the curator sees each lesson
+// with its occurrences before promoting.
+const lessonTermsMax = 6
+
+// nonLessonWords are the words that say a text is a correction, and how
+// politely, rather than what it is about.
+func nonLessonWords() []string {
+	return []string{
+		// English markers, politeness, negation and generic verbs.
+		"don't", "dont", "do", "not", "no", "never", "stop", "always", "please", "just", "instead", "prefer",
+		"rather", "from", "now", "on", "going", "forward", "every", "time", "again", "anymore", "ever",
+		"use", "using", "make", "let", "want", "like", "okay", "ok", "kindly", "pls", "plz",
+		"mr", "mrs", "ms", "dr", "sir", "madam",
+		// Korean markers, adverbs and generic verb forms.
+		"마", "마라", "말고", "말아", "말아줘", "말아요", "말고요", "항상", "앞", "앞으로", "그냥", "제발", "꼭", "반드시",
+		"매번", "언제나", "절대", "절대로", "이제", "더", "더는", "좀", "그만", "써", "쓰지", "쓰세요", "써줘", "써주세요",
+		"써요", "하지", "해", "해줘", "해주세요", "하세요", "해요", "주세요", "줘", "부탁해", "부탁해요", "부탁드려요",
+	}
+}
+
+var nonLessonTerms = sync.OnceValue(func() map[string]bool {
+	set := map[string]bool{}
+	for _, w := range nonLessonWords() {
+		set[w] = true
+		for _, t := range textnorm.StableTokens(w) {
+			set[t] = true
+		}
+	}
+	return set
+})
+
+// lessonTerms are the content terms a lesson is keyed by.
+func lessonTerms(text string) []string {
+	skip := nonLessonTerms()
+	seen := map[string]bool{}
+	var terms []string
+	for _, t := range textnorm.StableTokens(text) {
+		if skip[t] || seen[t] || textnorm.IsStopWord(t) {
+			continue
+		}
+		seen[t] = true
+		terms = append(terms, t)
+	}
+	if len(terms) > lessonTermsMax {
+		slices.SortStableFunc(terms, func(a, b string) int { return utf8.RuneCountInString(b) - utf8.RuneCountInString(a) })
+		terms = terms[:lessonTermsMax]
+	}
+	slices.Sort(terms)
+	return terms
+}
+
+const termsPrefix = "terms:"
+
+func termsKey(terms []string) string { return termsPrefix + strings.Join(terms, "+") }
+
+// keyTerms recovers the terms of a terms key (nil for any other key).
+func keyTerms(key string) []string {
+	rest, ok := strings.CutPrefix(key, termsPrefix)
+	if !ok || rest == "" {
+		return nil
+	}
+	return strings.Split(rest, "+")
+}
+
+// termsMatch reports whether two terms are the same word for keying.
+func termsMatch(a, b string) bool {
+	if a == b {
+		return true
+	}
+	if utf8.RuneCountInString(a) > utf8.RuneCountInString(b) {
+		a, b = b, a
+	}
+	return utf8.RuneCountInString(a) >= 2 && isHangul(a) && strings.HasPrefix(b, a)
+}
+
+func isHangul(s string) bool {
+	r, _ := utf8.DecodeRuneInString(s)
+	return r >= 0xAC00 && r <= 0xD7A3
+}
+
+// lessonOverlap is how many terms of a match terms of b, and whether the
+// two sets are the same lesson by the rule above.
+func lessonOverlap(a, b []string) (int, bool) {
+	shared := 0
+	for _, x := range a {
+		for _, y := range b {
+			if termsMatch(x, y) {
+				shared++
+				break
+			}
+		}
+	}
+	lo, hi := min(len(a), len(b)), max(len(a), len(b))
+	if lo == 0 {
+		return 0, false
+	}
+	need := 2
+	if hi == 1 {
+		need = 1
+	}
+	return shared, shared >= need && 4*shared >= 3*lo && 2*shared >= hi
+}
+
+// canonicalLessonKey returns the key a finding is counted under: its own
+// when that lesson exists or it is a concept key, else the best-matching
+// recorded terms lesson, else its own.
+func canonicalLessonKey(ctx context.Context, q engine.Queries, key string) (string, error) {
+	terms := keyTerms(key)
+	if terms == nil {
+		return key, nil
+	}
+	if _, err := q.GetCorrection(ctx, key); err == nil {
+		return key, nil
+	} else if engine.ErrorCode(err) != engine.ENOTFOUND {
+		return "", fmt.Errorf("get lesson %s: %w", key, err)
+	}
+	best, bestShared := key, 0
+	for _, status := range []string{engine.CorrectionPending, engine.CorrectionCandidate, engine.CorrectionPromoted, engine.CorrectionRejected} {
+		cs, err := q.FindCorrections(ctx, status)
+		if err != nil {
+			return "", fmt.Errorf("lessons: %w", err)
+		}
+		for _, c := range cs {
+			other := keyTerms(c.LessonKey)
+			if other == nil {
+				continue
+			}
+			shared, same := lessonOverlap(terms, other)
+			if same && (shared > bestShared || shared == bestShared && c.LessonKey < best) {
+				best, bestShared = c.LessonKey, shared
+			}
+		}
+	}
+	return best, nil
+}

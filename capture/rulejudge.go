@@ -1,0 +1,385 @@
+package capture
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+
+	"memtrace/engine"
+)
+
+// RuleJudge is the L3 fallback when no LLM judge is configured. It decides
+// from keyword tables, in English and Korean, and says so: its verdicts carry
+// Source "rules" and the capture result Decider "rules".
+//
+// Store or skip. L1 and L2 have already removed the noise, so at detail
+// medium a user message is stored unless it is a question or a request with
+// no type keyword and no memory cue (a first-person statement, a number,
+// "remember"/"기억해"): "디버깅 도와줘", "what's the weather in Seoul?". With
+// detail high every user message is stored; with detail low only typed ones
+// (not note). Assistant messages are echoes of the conversation and are
+// stored only when they record a decision or a rule ("we decided", "결정");
+// tool and system output is never stored by the rules.
+//
+// Type. The first table in priority order whose keyword occurs wins:
+// correction, rule, milestone, health, date, achievement, gift, habit,
+// shared_thing, preference, current_project; else note. Declaration-like
+// types are proposals only: the extraction gates confirm or reject them.
+//
+// Kind. correction, rule, preference, health, habit, current_project and
+// milestone (a life or project milestone is remembered for long) are
+// facts; achievement and gift are episodes. For the rest, a time-bound cue
+// ("today", "tonight", "last night", "next week", "오늘", "어제", "방금",
+// "다음 주") makes an episode; then a decision or standing cue ("decided",
+// "going with", "always", "기로 했", "항상") a fact; then a past-tense verb
+// (EN went/had/ate…, KO a syllable closed by ㅆ: 먹었어, 샀어) an episode;
+// otherwise a fact.
+//
+// Importance comes from the type (typeImportance), nudged +0.1 by "remember"
+// or "important"/"중요".
+//
+// The zero RuleJudge is ready to use: its keyword tables are compiled
+// once per process.
+type RuleJudge struct {
+	tables *typeClassifier // nil: the default tables
+}
+
+// Name identifies the fallback in capture results.
+func (RuleJudge) Name() string { return "rules" }
+
+// JudgeCapture decides one message by the rules documented on RuleJudge.
+func (r RuleJudge) JudgeCapture(ctx context.Context, in engine.CaptureInput) (engine.CaptureVerdict, error) {
+	if err := ctx.Err(); err != nil {
+		return engine.CaptureVerdict{}, err
+	}
+	v := engine.CaptureVerdict{Source: "rules"}
+	norm := lexNorm(in.Text)
+	tables := r.tables
+	if tables == nil {
+		tables = defaultTypeTables()
+	}
+	typ, kw := tables.classify(norm)
+	v.Type = typ
+	v.Kind = kindOf(typ, norm)
+	v.Importance = typeImportance(typ)
+	if kwFind(norm, lexicon{en: []string{"remember", "important"}, ko: []string{"기억해", "중요", "잊지 마"}}) != "" {
+		v.Importance = min(1, v.Importance+0.1)
+	}
+	cue := kw
+	if cue == "" {
+		cue = memoryCue(norm)
+	}
+	switch in.Role {
+	case "tool", "system":
+		v.Reason = "rules: " + in.Role + " output is not stored by the rules"
+		return v, nil
+	case "assistant":
+		if d := kwFind(norm, decisionLexicon()); d != "" {
+			v.Store = true
+			v.Reason = fmt.Sprintf("rules: assistant recorded a decision (%q); type %s", d, typ)
+		} else {
+			v.Reason = "rules: assistant message without a decision or rule"
+		}
+		return v, nil
+	}
+	switch {
+	case in.Detail == engine.DetailLow && typ == "note":
+		v.Reason = "rules: detail low keeps typed memories only"
+	case in.Detail == engine.DetailHigh:
+		v.Store = true
+		v.Reason = fmt.Sprintf("rules: detail high keeps user statements; type %s%s", typ, cueNote(cue))
+	case typ == "note" && cue == "" && isQuestionOrRequest(in.Text):
+		v.Reason = "rules: a question or request with nothing to remember"
+	default:
+		v.Store = true
+		v.Reason = fmt.Sprintf("rules: user statement, type %s%s", typ, cueNote(cue))
+	}
+	return v, nil
+}
+
+func cueNote(cue string) string {
+	if cue == "" {
+		return ""
+	}
+	return fmt.Sprintf(" by %q", cue)
+}
+
+// typeImportance is the importance a type starts with.
+func typeImportance(typ string) float64 {
+	switch typ {
+	case "health":
+		return 0.85
+	case "correction", "rule", "milestone":
+		return 0.8
+	case "preference", "date":
+		return 0.7
+	case "current_project", "achievement":
+		return 0.6
+	case "habit", "shared_thing":
+		return 0.55
+	case "gift":
+		return 0.5
+	}
+	return 0.4
+}
+
+// lexicon is a keyword list in both languages. An English entry matches a
+// whole word or phrase; one ending in '*' matches a word prefix. A Korean
+// entry matches as a substring (particles and endings attach to it).
+type lexicon struct{ en, ko []string }
+
+// lexNorm prepares text for kwFind: lower case, words separated by single
+// spaces, padded with a space on each side.
+func lexNorm(text string) string {
+	var b strings.Builder
+	b.Grow(len(text) + 2)
+	b.WriteByte(' ')
+	space := true
+	for _, r := range strings.ToLower(text) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) || r == '\'' {
+			b.WriteRune(r)
+			space = false
+		} else if r == '’' {
+			b.WriteByte('\'')
+			space = false
+		} else if !space {
+			b.WriteByte(' ')
+			space = true
+		}
+	}
+	if !space {
+		b.WriteByte(' ')
+	}
+	return b.String()
+}
+
+// kwFind returns the first keyword of l found in norm (from lexNorm).
+func kwFind(norm string, l lexicon) string {
+	for _, k := range l.en {
+		if strings.HasSuffix(k, "*") {
+			if hasWord(norm, k[:len(k)-1], false) {
+				return k
+			}
+		} else if hasWord(norm, k, true) {
+			return k
+		}
+	}
+	for _, k := range l.ko {
+		if strings.Contains(norm, k) {
+			return k
+		}
+	}
+	return ""
+}
+
+// hasWord reports whether w occurs in norm starting at a word boundary and,
+// when whole, ending at one; norm is padded with spaces (lexNorm), and the
+// search allocates nothing.
+func hasWord(norm, w string, whole bool) bool {
+	for from := 0; ; {
+		i := strings.Index(norm[from:], w)
+		if i < 0 {
+			return false
+		}
+		i += from
+		if i > 0 && norm[i-1] == ' ' && (!whole || i+len(w) < len(norm) && norm[i+len(w)] == ' ') {
+			return true
+		}
+		from = i + 1
+	}
+}
+
+// typeTable is the keyword table of one type.
+type typeTable struct {
+	typ string
+	lex lexicon
+}
+
+// defaultTypeTables and decisionLexicon are typeTables (compiled) and
+// decisionWords built once (read only).
+var (
+	defaultTypeTables = sync.OnceValue(func() *typeClassifier { return newTypeClassifier(typeTables()) })
+	decisionLexicon   = sync.OnceValue(decisionWords)
+)
+
+// typeTables lists the type keyword tables in priority order.
+func typeTables() []typeTable {
+	return []typeTable{
+		{"correction", lexicon{
+			en: []string{"don't", "do not", "stop", "never", "instead of", "not like that", "that's wrong", "wrong again"},
+			ko: []string{"지 마", "지마", "지 말", "말고", "틀렸", "아니라"}}},
+		{"rule", lexicon{
+			en: []string{"always", "from now on", "every time", "must", "make sure to", "rule"},
+			ko: []string{"항상", "앞으로는", "앞으로", "반드시", "꼭", "규칙", "매번"}}},
+		{"milestone", lexicon{en: milestoneWords().en, ko: milestoneWords().ko}},
+		{"health", lexicon{
+			en: []string{"allerg*", "doctor", "dentist", "medication", "medicine", "diagnosed", "diabet*", "asthma", "migraine", "surgery", "blood pressure", "pregnan*", "symptom*", "prescri*", "vegetarian", "vegan", "gluten", "lactose", "injur*", "therapy"},
+			ko: []string{"알레르기", "병원", "약을", "약 ", "진단", "당뇨", "천식", "편두통", "수술", "혈압", "임신", "증상", "처방", "채식", "유당", "부상", "치료", "두통", "아파"}}},
+		{"date", lexicon{
+			en: []string{"birthday", "anniversary", "appointment", "deadline", "due on", "scheduled", "wedding day", "january", "february", "march", "april", "june", "july", "august", "september", "october", "november", "december"},
+			ko: []string{"생일", "기념일", "예약", "마감", "일정", "결혼식", "월 ", "일에", "요일"}}},
+		{"achievement", lexicon{en: achievementWords().en, ko: achievementWords().ko}},
+		{"gift", lexicon{en: giftWords().en, ko: giftWords().ko}},
+		{"habit", lexicon{en: habitWords().en, ko: habitWords().ko}},
+		{"shared_thing", lexicon{en: sharedWords().en, ko: sharedWords().ko}},
+		{"preference", lexicon{
+			en: []string{"prefer*", "i like", "i love", "i hate", "i dislike", "favorite", "favourite", "i'd rather", "i enjoy", "can't stand"},
+			ko: []string{"좋아해", "좋아하", "좋아요", "싫어", "선호", "제일 좋", "가장 좋", "취향", "즐겨"}}},
+		{"current_project", lexicon{
+			en: []string{"working on", "project", "building", "migrating", "refactor*", "sprint", "release", "repository", "repo"},
+			ko: []string{"프로젝트", "작업 중", "작업하고", "개발 중", "개발하고", "마이그레이션", "리팩터", "배포", "스프린트", "릴리스"}}},
+	}
+}
+
+// typeClassifier is the type tables with every English keyword of
+// every table in one wordSet: one pass over the text's words instead of a
+// substring search per keyword (a few hundred for a text of no type).
+type typeClassifier struct {
+	tables []typeTable
+	en     *wordSet
+	// table[e] and pos[e] are the table of entry e and its place in that
+	// table's English list.
+	table, pos []int32
+	// ko lists the Korean keywords (substrings, as kwFind) by their first
+	// rune: table and place in its Korean list.
+	ko map[rune][]koKeyword
+}
+
+type koKeyword struct {
+	word       string
+	table, pos int32
+}
+
+func newTypeClassifier(tables []typeTable) *typeClassifier {
+	c := &typeClassifier{tables: tables}
+	var entries []string
+	for ti, t := range tables {
+		for pi, k := range t.lex.en {
+			entries = append(entries, k)
+			c.table, c.pos = append(c.table, int32(ti)), append(c.pos, int32(pi))
+		}
+	}
+	c.en = newWordSet(entries)
+	c.ko = map[rune][]koKeyword{}
+	for ti, t := range tables {
+		for pi, k := range t.lex.ko {
+			if k == "" {
+				continue
+			}
+			r, _ := utf8.DecodeRuneInString(k)
+			c.ko[r] = append(c.ko[r], koKeyword{k, int32(ti), int32(pi)})
+		}
+	}
+	return c
+}
+
+// classify returns the type of a normalised text and the keyword that
+// decided it: the first table, in order, with a keyword in norm as kwFind
+// finds them — its first English keyword found, else its first Korean one
+// (by substring).
+func (c *typeClassifier) classify(norm string) (typ, kw string) {
+	// 1 + the place of each table's first English (Korean) keyword found;
+	// 0 none.
+	first := make([]int32, 2*len(c.tables))
+	firstKo := first[len(c.tables):]
+	c.en.each(norm, func(e int) {
+		if t, p := c.table[e], c.pos[e]+1; first[t] == 0 || p < first[t] {
+			first[t] = p
+		}
+	})
+	// A Korean keyword is in norm where norm, from the start of one of its
+	// runes (a match of valid UTF-8 starts at one), begins with it.
+	for i, r := range norm {
+		for _, k := range c.ko[r] {
+			if p := k.pos + 1; (firstKo[k.table] == 0 || p < firstKo[k.table]) && strings.HasPrefix(norm[i:], k.word) {
+				firstKo[k.table] = p
+			}
+		}
+	}
+	for ti, t := range c.tables {
+		if p := first[ti]; p > 0 {
+			return t.typ, t.lex.en[p-1]
+		}
+		if p := firstKo[ti]; p > 0 {
+			return t.typ, t.lex.ko[p-1]
+		}
+	}
+	return "note", ""
+}
+
+// decisionWords mark an assistant message that records a decision or rule.
+func decisionWords() lexicon {
+	return lexicon{
+		en: []string{"we decided", "decided to", "decision", "agreed to", "we agreed", "going forward", "from now on"},
+		ko: []string{"결정", "합의", "앞으로는", "정했"},
+	}
+}
+
+// memoryCue returns a first-person, number or remember cue of norm.
+func memoryCue(norm string) string {
+	if k := kwFind(norm, lexicon{
+		en: []string{"i", "i'm", "i've", "my", "me", "we", "our", "remember", "note that"},
+		ko: []string{" 저는", " 제가", " 제 ", " 나는", " 내가", " 내 ", " 우리", " 저희", "기억해"},
+	}); k != "" {
+		return k
+	}
+	for _, r := range norm {
+		if unicode.IsDigit(r) {
+			return "number"
+		}
+	}
+	return ""
+}
+
+// kindOf decides fact vs episode.
+func kindOf(typ, norm string) engine.Kind {
+	switch typ {
+	case "correction", "rule", "preference", "health", "habit", "current_project", "milestone":
+		return engine.KindFact
+	case "achievement", "gift":
+		return engine.KindEpisode
+	}
+	if kwFind(norm, lexicon{
+		en: []string{"today", "yesterday", "tonight", "this morning", "last night", "last week", "last weekend", "just now",
+			"earlier today", "this afternoon", "this week", "this weekend", "next week", "tomorrow", "just got back",
+			"thinking about", "planning to", "plan to"},
+		ko: []string{"오늘", "어제", "방금", "아까", "지난주", "지난 주", "어젯밤", "이번 주", "이번주", "다음 주", "다음주", "내일", "주말에"},
+	}) != "" {
+		return engine.KindEpisode
+	}
+	if kwFind(norm, lexicon{
+		en: []string{"decided", "we're going with", "going with", "we chose", "always", "usually", "prefer"},
+		ko: []string{"기로 했", "기로 정했", "결정", "항상", "보통"},
+	}) != "" {
+		return engine.KindFact // a decision or a standing statement, even in the past tense
+	}
+	if pastTense(norm) {
+		return engine.KindEpisode
+	}
+	return engine.KindFact
+}
+
+// pastTense reports an English past-tense verb of an event, or a Korean
+// verb in the past tense (a syllable closed by ㅆ — 먹었, 샀, 했 — followed by
+// an ending; 있 "to be" and 겠 "will" are not past).
+func pastTense(norm string) bool {
+	if kwFind(norm, lexicon{en: []string{"was", "were", "went", "had", "got", "ate", "bought", "saw", "visited", "came",
+		"brought", "booked", "met", "tried", "watched", "took", "spent", "finished"}}) != "" {
+		return true
+	}
+	rs := []rune(norm)
+	for i := 0; i+1 < len(rs); i++ {
+		r := rs[i]
+		if r < 0xAC00 || r > 0xD7A3 || (r-0xAC00)%28 != 20 || r == '있' || r == '겠' {
+			continue
+		}
+		switch rs[i+1] {
+		case '어', '다', '습', '지', '는', '고', '대', '더':
+			return true
+		}
+	}
+	return false
+}

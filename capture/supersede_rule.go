@@ -1,0 +1,447 @@
+package capture
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"unicode"
+
+	"memtrace/engine"
+)
+
+// The supersession rule (always on, precision first: a wrong supersession
+// hides a true fact). A newly stored fact supersedes an older one when
+//
+//  1. it carries a change marker (EN "moved to", "now", "no longer",
+//     "switched to", "migrated from … to", "new X is", "stopped", "instead",
+//     "joined", "started" …; KO "이제", "바꿨어", "옮겼어", "그만두고",
+//     "더 이상 … 안", "새로", "이사했", "입사했", "입학했" …);
+//  2. it is not a question ("did you switch to Rust?"), a hypothetical
+//     ("if I moved to Jeju…", "만약 …면"), an addition ("I now also use
+//     Postgres", "second car", "또", "추가로"), or a negated change ("I haven't
+//     switched", "안 바꿨어");
+//  3. the older memory is active, of the same scope, not superseded
+//     already, recorded before the new one, and about the same subject: both
+//     name the same entry of the subject lexicon (home, employer, car, phone,
+//     CI, database, school, manager, office, editor), or one the marker
+//     implies ("moved to" → home, "joined" → employer, "입학" → school) —
+//     or, for "new X is", both name X. Of the memories naming a subject,
+//     the 32 most recent are considered (a bound on the cost per capture);
+//  4. both speak of the same people: the person words (wife, son, 아내, 딸 …)
+//     and the names before the marker ("Hana started first grade") of the
+//     new text occur in the old one, and the old one names no other person.
+//
+// Of several older memories that qualify, the one sharing the most words
+// with the new one is superseded (ties: the newest); never more than one.
+
+// changeMarker is one change marker: a name for the trail, its pattern, and
+// the subject it implies when it names one by itself.
+type changeMarker struct {
+	name    string
+	re      *regexp.Regexp
+	implies string
+	// lits: lower-case words one of which every match contains; a text
+	// without any of them skips the pattern (most texts carry no marker,
+	// and a substring test costs far less than the pattern).
+	lits []string
+}
+
+// markerTable is the bilingual change-marker table, in order of strength.
+func markerTable() []changeMarker {
+	en := func(name, pattern, implies string, lits ...string) changeMarker {
+		return changeMarker{name, regexp.MustCompile(`(?i)\b(?:` + pattern + `)\b`), implies, lits}
+	}
+	ko := func(name, pattern, implies string, lits ...string) changeMarker {
+		return changeMarker{name, regexp.MustCompile(pattern), implies, lits}
+	}
+	return []changeMarker{
+		en("migrated from … to", `migrated\s+(?:\S+\s+){0,4}?from\s+\S+(?:\s+\S+){0,3}?\s+to`, "", "migrated"),
+		en("switched to", `switched\s+(?:\S+\s+){0,3}?(?:to|from)`, "", "switched"),
+		en("moved to", `moved\s+(?:to|into)`, "home", "moved"),
+		en("moved … to", `moved\s+(?:\S+\s+){1,3}?to`, "", "moved"),
+		en("no longer", `no\s+longer|not\s+any\s*more|anymore`, "", "longer", "any"),
+		en("new X is", `new\s+(?:\S+\s+){1,2}?(?:is|are)`, "", "new"),
+		en("joined", `joined`, "employer", "joined"),
+		en("started", `started`, "", "started"),
+		en("stopped", `stopped|quit`, "", "stopped", "quit"),
+		en("instead", `instead`, "", "instead"),
+		en("replaced", `replaced|upgraded\s+to|changed\s+(?:\S+\s+){0,3}?to`, "", "replaced", "upgraded", "changed"),
+		en("now", `now|nowadays|these\s+days`, "", "now", "these"),
+		ko("바꿨어", `바꿨|바꾸었|바뀌었|바꿈`, "", "바꿨", "바꾸었", "바뀌었", "바꿈"),
+		ko("옮겼어", `옮겼|옮기었`, "", "옮겼", "옮기었"),
+		ko("이사했", `이사\s*(?:했|왔|갔|함)`, "home", "이사"),
+		ko("입사했", `입사\s*(?:했|함)|이직\s*(?:했|함)`, "employer", "입사", "이직"),
+		ko("입학했", `입학\s*(?:했|함)|들어갔`, "school", "입학", "들어갔"),
+		ko("그만두고", `그만두고|그만뒀|그만\s+뒀|끊었`, "", "그만", "끊었"),
+		ko("더 이상 … 안", `더\s*이상`, "", "이상"),
+		ko("새로", `새로|(?:^|\s)새\s`, "", "새"),
+		ko("시작했", `시작했`, "", "시작했"),
+		ko("대신", `대신`, "", "대신"),
+		ko("이제", `이제|요즘은`, "", "이제", "요즘은"),
+	}
+}
+
+// containsAny reports whether lower (lower-cased text) contains one of lits.
+func containsAny(lower string, lits []string) bool {
+	for _, l := range lits {
+		if strings.Contains(lower, l) {
+			return true
+		}
+	}
+	return false
+}
+
+// notChange are phrases in which a marker word does not mark a change.
+var notChange = regexp.MustCompile(`(?i)\b(?:for|right|just|until|by|up\s+to|till)\s+now\b`)
+
+// Guards: a sentence that matches one states no change.
+var (
+	questionStart = regexp.MustCompile(`(?i)^\s*(?:did|do|does|are|is|have|has|will|would|should|can|could|were|was|why|when|how)\b`)
+	hypothetical  = regexp.MustCompile(`(?i)\b(?:if|what\s+if|would|might|maybe|perhaps|thinking\s+(?:about|of)|planning\s+to|plan\s+to|going\s+to|want\s+to|considering|someday|one\s+day)\b|만약|혹시|싶어|싶다|고\s*싶|려고|생각\s*중|예정|할까|을까|ㄹ까|(?:하|가|으|다|되|오|했으|갔으|옮기|바꾸)면(?:\s|$|,)`)
+	additive      = regexp.MustCompile(`(?i)\b(?:also|too|as\s+well|another|second|additionally|in\s+addition|besides|along\s+with|on\s+top\s+of)\b|추가로|하나\s*더|두\s*번째|(?:^|\s)또\s`)
+	negatedEN     = regexp.MustCompile(`(?i)\b(?:not|never|n't|haven't|hasn't|didn't|don't|won't)\s+(?:\S+\s+)?(?:moved|switched|migrated|joined|started|stopped|changed|replaced)\b`)
+	negatedKO     = regexp.MustCompile(`(?:안|못)\s*(?:바꿨|옮겼|이사|그만|바꾸)`)
+	newXIs        = regexp.MustCompile(`(?i)\bnew\s+([a-z][a-z-]+)(?:\s+[a-z][a-z-]+)?\s+(?:is|are)\b`)
+	capitalWord   = regexp.MustCompile(`\b[A-Z][a-z]+\b`)
+)
+
+// subjectEntry is one subject of the lexicon: whole words, word prefixes
+// (ending in *) and phrases, EN and KO.
+type subjectEntry struct {
+	name  string
+	words []string
+}
+
+func subjectTable() []subjectEntry {
+	return []subjectEntry{
+		{"home", []string{"i live", "we live", "i lived", "we lived", "i'm living", "living in", "my apartment", "our apartment",
+			"my house", "our house", "my address", "hometown",
+			"살아", "살고", "살았", "사는", "살아요", "이사*", "거주*", "우리 집", "집은", "집이"}},
+		{"employer", []string{"work at", "work for", "works at", "working at", "job", "company", "employer",
+			"회사*", "직장*", "다녀", "다니고", "다녀요", "입사*", "근무*", "이직*"}},
+		{"car", []string{"car", "cars", "drive", "drives", "driving", "vehicle",
+			"차", "차는", "차를", "차가", "차로", "자동차*", "운전*"}},
+		{"phone", []string{"phone", "smartphone", "iphone", "galaxy", "pixel",
+			"핸드폰*", "휴대폰*", "폰", "폰은", "폰을", "폰이", "스마트폰*", "아이폰*", "갤럭시*"}},
+		{"ci", []string{"ci", "jenkins", "github actions", "circleci", "gitlab ci", "buildkite", "빌드 서버", "젠킨스*"}},
+		{"database", []string{"database", "databases", "db", "mysql", "postgres", "postgresql", "sqlite", "mongodb",
+			"데이터베이스*", "디비*"}},
+		{"school", []string{"kindergarten", "preschool", "grade", "school", "elementary",
+			"유치원*", "어린이집*", "학년*", "학교*", "초등학교*", "입학*"}},
+		{"manager", []string{"manager", "boss", "team lead", "매니저*", "팀장*", "상사*"}},
+		{"office", []string{"office", "사무실*"}},
+		{"editor", []string{"editor", "vim", "neovim", "emacs", "vscode", "vs code", "에디터*", "편집기*"}},
+	}
+}
+
+// personWords name people; two facts about different people's things are
+// not one subject ("my wife's new car" is not my car).
+var personWords = []string{"wife", "husband", "spouse", "partner", "son", "daughter", "kid", "kids",
+	"mom", "mother", "dad", "father", "brother", "sister", "friend", "colleague", "girlfriend", "boyfriend",
+	"아내*", "와이프*", "남편*", "아들*", "딸", "딸이", "딸은", "딸의", "엄마*", "어머니*", "아빠*", "아버지*", "누나*",
+	"오빠*", "언니*", "동생*", "친구*", "동료*", "여자친구*", "남자친구*"}
+
+// supersedeRule is the prepared rule: the tables compiled once.
+type supersedeRule struct {
+	markers  []changeMarker
+	subjects []subjectEntry
+	// subjectWords holds every subject's words; subjectOf[i] is the
+	// subject of its entry i.
+	subjectWords *wordSet
+	subjectOf    []int
+}
+
+func newSupersedeRule() *supersedeRule {
+	r := &supersedeRule{markers: markerTable(), subjects: subjectTable()}
+	var words []string
+	for i, s := range r.subjects {
+		for _, w := range s.words {
+			words, r.subjectOf = append(words, w), append(r.subjectOf, i)
+		}
+	}
+	r.subjectWords = newWordSet(words)
+	return r
+}
+
+// changeFinding is what the rule reads from a new memory's text: its
+// marker and the subjects it speaks of. Empty Marker: no change stated; a
+// Guard (question, hypothetical, addition, negated) refuses the marker.
+type changeFinding struct {
+	Marker   string
+	Guard    string
+	Subjects []string // lexicon subjects, marker-implied included
+	AdHoc    string   // X of "new X is", when it names no lexicon subject
+	People   []string // person words and names before the marker
+	Words    []string // content tokens, for the tie-break
+}
+
+// find reads the marker, guards and subjects of text.
+func (r *supersedeRule) find(text string) changeFinding {
+	var f changeFinding
+	var span []int
+	var mk *changeMarker
+	lower := strings.ToLower(text)
+	for i := range r.markers {
+		m := &r.markers[i]
+		if !containsAny(lower, m.lits) {
+			continue
+		}
+		loc := m.re.FindStringIndex(text)
+		if loc == nil {
+			continue
+		}
+		if m.name == "now" && notChange.MatchString(text) && len(m.re.FindAllStringIndex(text, -1)) <= len(notChange.FindAllStringIndex(text, -1)) {
+			continue
+		}
+		mk, span = m, loc
+		break
+	}
+	if mk == nil {
+		return f
+	}
+	f.Marker = mk.name
+	switch {
+	case strings.Contains(text, "?") || questionStart.MatchString(text) || strings.HasSuffix(strings.TrimSpace(text), "니") || strings.HasSuffix(strings.TrimSpace(text), "나요"):
+		f.Guard = "question"
+	case hypothetical.MatchString(text):
+		f.Guard = "hypothetical"
+	case additive.MatchString(text + " "):
+		f.Guard = "addition"
+	case negatedEN.MatchString(text) || negatedKO.MatchString(text):
+		f.Guard = "negated"
+	}
+	if f.Guard != "" {
+		return f
+	}
+	f.Subjects = r.subjectsOf(lexNorm(text))
+	if mk.implies != "" && !slices.Contains(f.Subjects, mk.implies) {
+		f.Subjects = append(f.Subjects, mk.implies)
+	}
+	if m := newXIs.FindStringSubmatch(text); m != nil && len(f.Subjects) == 0 {
+		f.AdHoc = strings.ToLower(m[1])
+	}
+	f.People = peopleOf(lexNorm(text))
+	for _, w := range capitalWord.FindAllString(text[:span[0]], -1) {
+		lw := strings.ToLower(w)
+		if lw == "i" || isStopLike(lw) || len(r.subjectsOf(" "+lw+" ")) > 0 {
+			continue
+		}
+		f.People = append(f.People, lw)
+	}
+	f.Words = contentWords(text)
+	return f
+}
+
+// subjectsOf lists the lexicon subjects norm (lexNorm'd) names.
+func (r *supersedeRule) subjectsOf(norm string) []string {
+	var hit uint64 // subjects found, by index (a table of at most 64)
+	if len(r.subjects) > 64 {
+		var out []string
+		for _, s := range r.subjects {
+			if matchAny(norm, s.words) != "" {
+				out = append(out, s.name)
+			}
+		}
+		return out
+	}
+	r.subjectWords.each(norm, func(e int) { hit |= 1 << r.subjectOf[e] })
+	if hit == 0 {
+		return nil
+	}
+	var out []string
+	for i, s := range r.subjects {
+		if hit&(1<<i) != 0 {
+			out = append(out, s.name)
+		}
+	}
+	return out
+}
+
+// matchAny returns the first entry of words found in norm: "w*" a word
+// starting with w, "w" the whole word (or phrase).
+func matchAny(norm string, words []string) string {
+	for _, w := range words {
+		if strings.HasSuffix(w, "*") {
+			if hasWord(norm, w[:len(w)-1], false) {
+				return w
+			}
+		} else if hasWord(norm, w, true) {
+			return w
+		}
+	}
+	return ""
+}
+
+func peopleOf(norm string) []string {
+	var out []string
+	for _, w := range personWords {
+		if matchAny(norm, []string{w}) != "" {
+			out = append(out, strings.TrimSuffix(w, "*"))
+		}
+	}
+	return out
+}
+
+// isStopLike: capitalised sentence openers that are not names.
+func isStopLike(w string) bool {
+	switch w {
+	case "we", "our", "my", "the", "a", "an", "they", "she", "he", "it", "this", "that", "last", "since",
+		"as", "so", "and", "but", "then", "now", "today", "yesterday", "after", "before", "in", "on", "at":
+		return true
+	}
+	return false
+}
+
+// contentWords are the lower-cased letter/digit words of text longer than
+// one character, for the overlap tie-break.
+func contentWords(text string) []string {
+	var out []string
+	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		if len([]rune(w)) > 1 && !slices.Contains(out, w) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// oldFacts is what the rule reads from an older memory's text, kept per
+// memory by the Capturer so that a memory checked again costs a lookup.
+type oldFacts struct {
+	norm   string
+	people []string
+	words  []string
+}
+
+func readOld(text string) *oldFacts {
+	norm := lexNorm(text)
+	return &oldFacts{norm: norm, people: peopleOf(norm), words: contentWords(text)}
+}
+
+// subjectMatch is why an older memory is about the finding's subject: the
+// shared subject, or "" when it is not.
+func (r *supersedeRule) subjectMatch(f changeFinding, old *oldFacts) string {
+	norm := old.norm
+	// Same people: the new text's people must be in the old one, and the
+	// old one must name no person the new one does not.
+	for _, p := range f.People {
+		if !strings.Contains(norm, " "+p) {
+			return ""
+		}
+	}
+	for _, p := range old.people {
+		if !slices.Contains(f.People, p) {
+			return ""
+		}
+	}
+	if f.AdHoc != "" {
+		if hasWord(norm, f.AdHoc, false) {
+			return f.AdHoc
+		}
+		return ""
+	}
+	for _, s := range r.subjects {
+		if slices.Contains(f.Subjects, s.name) && matchAny(norm, s.words) != "" {
+			return s.name
+		}
+	}
+	return ""
+}
+
+// overlap is how many content words two texts share.
+func overlap(words []string, old *oldFacts) int {
+	n := 0
+	for _, w := range old.words {
+		if slices.Contains(words, w) {
+			n++
+		}
+	}
+	return n
+}
+
+// SupersedeReason is the trail's sentence for a supersession.
+func SupersedeReason(old *engine.Memory, subject, marker string) string {
+	return fmt.Sprintf("superseded #%d %q — same subject %q, change marker %q", old.ID, Clip(engine.SanitizeText(old.Content), 60), subject, marker)
+}
+
+// SupersedeHelp is `memtrace help updates`: the supersession rule and how
+// recall treats a superseded memory.
+const SupersedeHelp = `Knowledge updates: a newer fact supersedes an older one.
+
+"I moved to Busan" supersedes "I live in Seoul". Nothing is deleted: the old
+memory keeps its status and gains superseded_by (the newer memory), valid_to
+(when it stopped holding) and superseded_at (when the link was recorded).
+The link is an audited update in the batch of the capture or curator action
+that made it: ` + "`memtrace rollback BATCH`" + ` removes it, and
+` + "`memtrace supersede OLD --unlink`" + ` does by hand. In the TUI, s in Memories
+links or unlinks by hand, and Curate's S queue lists the links made since the
+last review (u undoes one, m marks them reviewed).
+
+The rule, at capture (always on; precision first, since a wrong supersession
+hides a true fact). A newly stored memory supersedes an older one when
+
+  1. it carries a change marker:
+       EN  moved to, moved … to, now, nowadays, these days, no longer,
+           anymore, switched to/from, migrated from … to, new X is, joined,
+           started, stopped, quit, instead, replaced, upgraded to, changed … to
+       KO  이제, 요즘은, 바꿨어, 옮겼어, 이사했, 입사했, 이직했, 입학했,
+           들어갔, 그만두고, 그만뒀, 끊었, 더 이상 … 안, 새로, 새 …, 시작했, 대신
+  2. it is not a question ("did you switch to Rust?"), a hypothetical ("if I
+     moved to Jeju…", 만약, …면, 싶어, 예정), an addition ("I now also use
+     Postgres", another, second, 또, 추가로) or a negated change ("I haven't
+     switched", 안 바꿨어);
+  3. the older memory is active, in the same scope, not superseded already,
+     recorded before the new one, and about the same subject: both name the
+     same subject of the lexicon (home, employer, car, phone, ci, database,
+     school, manager, office, editor; e.g. car = car, drive, 차, 자동차, 운전),
+     or one the marker implies ("moved to" → home, "joined"/입사 →
+     employer, 입학 → school); or, for "new X is", both name X (of the
+     memories naming a subject, the 32 most recent are considered);
+  4. both are about the same people: the new text's person words (wife, son,
+     아내, 딸 …) and the names before its marker ("Hana started first grade")
+     occur in the old one, which names no other person ("my wife's new car"
+     does not replace my car).
+
+Of several older memories that qualify, the one sharing the most words is
+superseded (ties: the newest); never more than one. The capture trail says
+what it did and why, e.g.
+  superseded #12 "I drive a 2015 Avante" — same subject "car", change marker "바꿨어"
+and, when a marker found nothing, why not. A memory that supersedes is
+stored as a fact (it states the current value of one).
+
+With the Ollama judge (ingest/import/mcp --judge MODEL). A message that
+carries a change marker and no guard is shown to the capture judge with
+up to 3 stored memories it may update (active, current, same scope,
+recorded before it; the rule's own same-subject candidates first, then
+lexical matches), each delimited as untrusted data and labelled C1, C2, C3.
+The judge answers "updates": the labels it replaces (` + "`memtrace help judge`" + `
+prints the schema). The answer is validated with the rest of the verdict:
+an unknown or repeated label, or updates named while "store" is false,
+fail it, and failing twice holds the message for review (needs_review),
+nothing linked. The judge decides for the candidates it was shown: it can
+catch an update the lexicon misses ("We switched the Kestrel frontend to
+Svelte" replaces "The Kestrel frontend is written in React") and veto one
+the rule would make. The rule decides the rest — an older memory stored
+earlier in the same capture batch, which the judge cannot see yet — and
+everything when the answer has no "updates" key or the judge failed. The
+trail shows both, e.g.
+  judge:ollama:qwen2.5:0.5b: the message updates none of the candidates shown (#12)
+  rule: would supersede #12 "I live in Seoul" (same subject "home", change
+        marker "moved to"); judge:ollama:qwen2.5:0.5b did not name it: kept current
+and each link in the capture result carries by: rule or judge:MODEL.
+
+Recall. At stage exclude a memory superseded at the recall's time (valid_to
+and superseded_at at or before --at) is dropped, drop_kind superseded,
+"superseded by #N on DATE" — unless the query asks about the past ("before
+I moved", "used to", "previously", "예전에", "전에 … 살았", "원래") or
+--include-superseded. Then it is recalled as a former fact: the trace item
+carries superseded, superseded_by and valid_to, and its prompt line reads
+  - [2026-01-05 note] [until 2026-04-03] I live in Seoul
+With --at before the update the old fact is current and the new one does
+not exist yet, so ` + "`memtrace compare \"where do I live\" --at-a … --at-b …`" + `
+shows the switch: the old fact forgotten (superseded), the new one new.
+
+Curator: ` + "`memtrace supersede OLD NEW [--valid-to DAY]`" + ` links by hand,
+` + "`memtrace supersede OLD --unlink`" + ` unlinks; ` + "`memtrace show ID`" + ` prints the
+chain, and show/list --json carry superseded_by, valid_to and supersedes.
+`

@@ -1,0 +1,173 @@
+package recall
+
+import (
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"memtrace/engine"
+)
+
+// termEvidence is what one memory shares with the query, word by word: the
+// query terms in its own text (split into specific and generic words,
+// textnorm.IsGeneric, see recallRun.generic), the specific query terms only its conversational
+// neighbours hold (context_index.go), and the share of the query's idf mass
+// its own specific terms carry. The relevance gate (recall_relevance.go)
+// decides on it; the trace shows it.
+type termEvidence struct {
+	specific []string // specific query terms in its own text (terms sorted)
+	generic  []string // generic query terms in its own text
+	// context: specific query terms in a neighbour's text, not its own —
+	// read only when share < MinIDFShare (termEvidenceOf)
+	context []string
+	// contextGeneric are generic query terms only its neighbours hold.
+	contextGeneric []string
+	// share is Σ weight·idf over specific, divided by Σ weight·idf over
+	// every query term the index knows (0..1).
+	share float64
+}
+
+// matchedTerms are all query terms in the memory's own text, specific
+// first (specific and generic share one array: this is its whole).
+func (ev termEvidence) matchedTerms() []string {
+	if len(ev.generic) == 0 {
+		return ev.specific
+	}
+	if len(ev.specific) == 0 {
+		return ev.generic
+	}
+	return ev.specific[:len(ev.specific)+len(ev.generic)]
+}
+
+// queryMass is each weighted query term's weight × idf, the terms in a fixed
+// order (float addition is not associative), and their sum. Terms no memory
+// holds have no mass; df as for idfSum. v is the caller's view.
+func queryMass(v engine.View, weights map[string]float64, df map[string]int) (terms []string, mass map[string]float64, total float64) {
+	terms = make([]string, 0, len(weights))
+	mass = make(map[string]float64, len(weights))
+	for t := range weights {
+		if f := v.DocFreq(df, t); f > 0 {
+			terms = append(terms, t)
+			mass[t] = weights[t] * v.IDF(f)
+		}
+	}
+	sort.Strings(terms)
+	for _, t := range terms {
+		total += mass[t]
+	}
+	return terms, mass, total
+}
+
+// termEvidenceOf returns the evidence of each id for the weighted query
+// terms, in the order of ids; generic are the query terms that are no
+// evidence. The neighbours are read only for a memory whose own words are
+// not evidence enough (share < MinIDFShare): the gate asks about them only
+// then, and a recall reads a hundred candidates. df as for idfSum. Caller
+// must not hold a View.
+func termEvidenceOf(e *engine.Engine, ids []int64, weights map[string]float64, df map[string]int, generic map[string]bool) []termEvidence {
+	out := make([]termEvidence, len(ids))
+	v := e.View()
+	defer v.Close()
+	terms, mass, total := queryMass(v, weights, df)
+	if total <= 0 {
+		return out
+	}
+	at := make(map[int32]int, len(terms)) // term number → index in terms
+	isGeneric := make([]bool, len(terms))
+	// Korean writes compounds as one word ("춘천마라톤"), which the index
+	// keeps whole: a Hangul query term of two or more syllables inside a
+	// memory's text is a word of its own text too, looked for when its
+	// exact words are not evidence enough. Not a generic one: a light verb
+	// sits inside countless compound verbs ("하기" in "참여하기로",
+	// "공부하기"), so finding it there is not finding the word.
+	var hangul []int
+	for i, t := range terms {
+		if no, ok := v.TermNo(t); ok {
+			at[no] = i
+		}
+		isGeneric[i] = generic[t]
+		if r, _ := utf8.DecodeRuneInString(t); unicode.Is(unicode.Hangul, r) && utf8.RuneCountInString(t) >= 2 && !isGeneric[i] {
+			hangul = append(hangul, i)
+		}
+	}
+	own := make([]bool, len(terms))
+	near := make([]bool, len(terms))
+	for k, id := range ids {
+		clear(own)
+		for _, no := range v.OwnTerms(id) {
+			if i, ok := at[no]; ok {
+				own[i] = true
+			}
+		}
+		ev := &out[k]
+		hit, ns, ng := 0.0, 0, 0
+		count := func() {
+			hit, ns, ng = 0, 0, 0
+			for i := range terms {
+				switch {
+				case own[i] && isGeneric[i]:
+					ng++
+				case own[i]:
+					ns++
+					hit += mass[terms[i]]
+				}
+			}
+		}
+		count()
+		if m := v.Memory(id); m != nil && hit/total < MinIDFShare && len(hangul) > 0 {
+			found := false
+			for _, i := range hangul {
+				if !own[i] && strings.Contains(m.Content, terms[i]) {
+					own[i], found = true, true
+				}
+			}
+			if found {
+				count()
+			}
+		}
+		ev.share = min(1, hit/total)
+		if ns+ng > 0 {
+			matched := make([]string, 0, ns+ng)
+			for i, t := range terms {
+				if own[i] && !isGeneric[i] {
+					matched = append(matched, t)
+				}
+			}
+			for i, t := range terms {
+				if own[i] && isGeneric[i] {
+					matched = append(matched, t)
+				}
+			}
+			ev.specific, ev.generic = matched[:ns], matched[ns:] // never appended to
+		}
+		if ev.share >= MinIDFShare {
+			continue
+		}
+		nbs := v.Neighbours(id)
+		if len(nbs) == 0 {
+			continue
+		}
+		clear(near)
+		for _, n := range nbs {
+			if m := v.Memory(n); m == nil || m.Status == engine.StatusQuarantined {
+				continue // a quarantined neighbour lends no words
+			}
+			for _, no := range v.OwnTerms(n) {
+				if i, ok := at[no]; ok {
+					near[i] = true
+				}
+			}
+		}
+		for i, t := range terms {
+			switch {
+			case !near[i] || own[i]:
+			case isGeneric[i]:
+				ev.contextGeneric = append(ev.contextGeneric, t)
+			default:
+				ev.context = append(ev.context, t)
+			}
+		}
+	}
+	return out
+}
