@@ -65,13 +65,9 @@ func applyOne(ctx context.Context, e *engine.Engine, q engine.Queries, p *engine
 		ex.status, ex.typ, ex.tier = m.Status, m.Type, m.Tier
 		return ap, ex, false, nil
 	case engine.ProposalQuarantine:
-		if m.Status == engine.StatusQuarantined {
+		if !m.Quarantine() {
 			return ap, ex, false, stale(p, m, "is already quarantined")
 		}
-		if m.OrigType == "" {
-			m.OrigType = m.Type
-		}
-		m.Status = engine.StatusQuarantined
 	case engine.ProposalRetype:
 		if p.TargetType == "" || p.TargetType == m.Type {
 			return ap, ex, false, engine.Errorf(engine.EINVALID, "proposal %d: retype of memory %d has no new type; reject the proposal", p.ID, m.ID)
@@ -81,7 +77,7 @@ func applyOne(ctx context.Context, e *engine.Engine, q engine.Queries, p *engine
 		}
 		m.Type = p.TargetType
 	case engine.ProposalRestore:
-		if m.Status == engine.StatusActive {
+		if !m.Restore() {
 			return ap, ex, false, stale(p, m, "is already active")
 		}
 		reactivate(m, p.TargetType)
@@ -120,10 +116,9 @@ func stale(p *engine.Proposal, m *engine.Memory, what string) error {
 		p.ID, m.ID, what, describeState(m))
 }
 
-// reactivate makes m active again, out of COLD, with the target type, or
-// its original type when there is none.
+// reactivate takes a memory made active again (engine.Memory.Restore) out
+// of COLD, with the target type, or its original type when there is none.
 func reactivate(m *engine.Memory, targetType string) {
-	m.Status = engine.StatusActive
 	if m.Tier == engine.TierCold {
 		m.Tier = engine.TierWarm
 	}
