@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"memtrace/engine"
-	"memtrace/engine/safetext"
 	"memtrace/golden"
+	"memtrace/internal/safetext"
 )
 
 // TestTUIEndToEnd runs the real binary in tmux at 80×24, 100×30, 120×40

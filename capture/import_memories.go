@@ -105,11 +105,43 @@ func ImportMemories(ctx context.Context, e *engine.Engine, o MemoryImportOptions
 	rep := &MemoryImportReport{Source: o.Source, Path: o.Path, Problems: append([]RecordError{}, problems...)}
 	rep.Offered = len(recs) + len(problems)
 	now := e.Now()
-	type item struct {
-		m   *engine.Memory
-		src *engine.MemorySource
+	items := importItems(o, recs, now, rep)
+	rep.Errors = len(rep.Problems)
+	items, err := notImported(ctx, e, items, rep)
+	if err != nil || len(items) == 0 {
+		return rep, err
 	}
-	items := make([]item, 0, len(recs))
+	if err := embedItems(ctx, e, items); err != nil {
+		return rep, err
+	}
+	batch := importBatchID(o.Source, now)
+	stored, raced, err := storeItems(ctx, e, items, engine.Actor{Name: engine.ActorImport, Batch: batch})
+	if err != nil {
+		return rep, err
+	}
+	rep.AlreadyImported += raced
+	rep.Stored = stored
+	if stored > 0 {
+		rep.Batch = batch
+	}
+	for _, it := range items {
+		if it.m.ID != 0 && it.m.Status == engine.StatusQuarantined {
+			rep.Quarantined++
+		}
+	}
+	return rep, nil
+}
+
+// importItem is one record about to be stored, with where it came from.
+type importItem struct {
+	m   *engine.Memory
+	src *engine.MemorySource
+}
+
+// importItems maps the records to memories, reporting in rep.Problems each
+// one that cannot be imported (and why) and keeping the rest.
+func importItems(o MemoryImportOptions, recs []StoredMemory, now time.Time, rep *MemoryImportReport) []importItem {
+	items := make([]importItem, 0, len(recs))
 	seen := make(map[string]string, len(recs))
 	for _, r := range recs {
 		bad := func(format string, args ...any) {
@@ -157,7 +189,7 @@ func ImportMemories(ctx context.Context, e *engine.Engine, o MemoryImportOptions
 		m := &engine.Memory{Key: o.KeyPrefix + id, Content: text, Type: typ, Kind: kindOf(typ, lexNorm(text)),
 			Importance: imp, Scope: r.Scope, Session: r.Session, CreatedAt: created, LastAccessedAt: accessed}
 		if r.Deleted {
-			m.Status, m.OrigType = engine.StatusQuarantined, typ
+			m.Quarantine()
 		}
 		meta := r.Metadata
 		if meta == nil {
@@ -168,15 +200,17 @@ func ImportMemories(ctx context.Context, e *engine.Engine, o MemoryImportOptions
 			bad("memory %q: its metadata cannot be kept as JSON: %v", id, err)
 			continue
 		}
-		items = append(items, item{m: m, src: &engine.MemorySource{Source: o.Source, SourceID: id, Position: r.Position, Metadata: raw, ImportedAt: now}})
+		items = append(items, importItem{m: m, src: &engine.MemorySource{Source: o.Source, SourceID: id, Position: r.Position, Metadata: raw, ImportedAt: now}})
 	}
-	rep.Errors = len(rep.Problems)
+	return items
+}
 
-	// Which keys are here already, from the cache brought up to date, so a
-	// re-import embeds nothing; a key another process stores meanwhile is
-	// caught by the insert below.
+// notImported drops the items whose key is here already, from the cache
+// brought up to date, so a re-import embeds nothing; a key another process
+// stores meanwhile is caught by the insert (storeItems).
+func notImported(ctx context.Context, e *engine.Engine, items []importItem, rep *MemoryImportReport) ([]importItem, error) {
 	if err := e.Refresh(ctx); err != nil {
-		return rep, fmt.Errorf("import: %w", err)
+		return nil, fmt.Errorf("import: %w", err)
 	}
 	fresh := items[:0]
 	for _, it := range items {
@@ -186,14 +220,14 @@ func ImportMemories(ctx context.Context, e *engine.Engine, o MemoryImportOptions
 		}
 		fresh = append(fresh, it)
 	}
-	items = fresh
-	if len(items) == 0 {
-		return rep, nil
-	}
-	// Embed in chunks, as many at once as there are CPUs: a 100k import
-	// spends a fifth of its time here, and the embedders are safe for
-	// concurrent use.
-	embedErr := parallelChunks(len(items), 512, func() func(lo, hi int) error {
+	return fresh, nil
+}
+
+// embedItems embeds and prepares the items in chunks, as many at once as
+// there are CPUs: a 100k import spends a fifth of its time here, and the
+// embedders are safe for concurrent use.
+func embedItems(ctx context.Context, e *engine.Engine, items []importItem) error {
+	return parallelChunks(len(items), 512, func() func(lo, hi int) error {
 		return func(lo, hi int) error {
 			part := items[lo:hi]
 			texts := make([]string, len(part))
@@ -213,15 +247,15 @@ func ImportMemories(ctx context.Context, e *engine.Engine, o MemoryImportOptions
 			return nil
 		}
 	})
-	if embedErr != nil {
-		return rep, embedErr
-	}
-	batch := importBatchID(o.Source, now)
-	actor := engine.Actor{Name: engine.ActorImport, Batch: batch}
-	stored, raced := 0, 0
+}
+
+// storeItems inserts the items and their sources in one transaction under
+// actor, and puts what changed into the cache. raced counts the items
+// another process stored since notImported looked.
+func storeItems(ctx context.Context, e *engine.Engine, items []importItem, actor engine.Actor) (stored, raced int, err error) {
 	seq0 := e.Seq()
 	var changed []*engine.Memory
-	err := e.Store().Update(ctx, func(q engine.Queries) error {
+	err = e.Store().Update(ctx, func(q engine.Queries) error {
 		stored, raced, changed = 0, 0, nil
 		// As in CaptureBatch: the transaction holds the write lock, so what
 		// other writers changed since the cache's last refresh, read here,
@@ -249,22 +283,12 @@ func ImportMemories(ctx context.Context, e *engine.Engine, o MemoryImportOptions
 		return nil
 	})
 	if err != nil {
-		return rep, fmt.Errorf("import: nothing was stored: %w", err)
+		return 0, 0, fmt.Errorf("import: nothing was stored: %w", err)
 	}
 	if err := e.LoadWritten(ctx, changed, nil); err != nil {
-		return rep, fmt.Errorf("import: stored, but the indexes did not take it (reopen the database): %w", err)
+		return 0, 0, fmt.Errorf("import: stored, but the indexes did not take it (reopen the database): %w", err)
 	}
-	rep.AlreadyImported += raced
-	rep.Stored = stored
-	if stored > 0 {
-		rep.Batch = batch
-	}
-	for _, it := range items {
-		if it.m.ID != 0 && it.m.Status == engine.StatusQuarantined {
-			rep.Quarantined++
-		}
-	}
-	return rep, nil
+	return stored, raced, nil
 }
 
 // importBatchID names an import's batch by source and time, with a random

@@ -133,8 +133,6 @@ type Store interface {
 	// Backup writes an online SQLite backup and a JSON dump of the memories
 	// to dir, each with a .sha256 file beside it.
 	Backup(ctx context.Context, dir string) (*BackupInfo, error)
-	// Path is the database file.
-	Path() string
 	Close() error
 }
 

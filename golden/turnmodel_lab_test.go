@@ -289,7 +289,7 @@ func (ti *TurnIndex) expand(q map[string]float64, hits []index.Hit) map[string]f
 			break
 		}
 		for t, tf := range ti.docTF[h.ID] {
-			fb[t] += tf * ti.ix.IDF(t) * h.Score / top
+			fb[t] += tf * ti.ix.IDFOf(ti.ix.DocFreq(t)) * h.Score / top
 		}
 	}
 	type tw struct {

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"memtrace/engine"
-	"memtrace/engine/safetext"
+	"memtrace/internal/safetext"
 )
 
 // Change is one memory in a comparison of a query's recall at A and at B.

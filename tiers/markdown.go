@@ -15,7 +15,7 @@ import (
 
 	"memtrace/capture"
 	"memtrace/engine"
-	"memtrace/engine/safetext"
+	"memtrace/internal/safetext"
 )
 
 // The Markdown tiers (seed 002) are files an agent can read: HOT.md,

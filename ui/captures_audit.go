@@ -8,7 +8,7 @@ import (
 
 	"memtrace/curate"
 	"memtrace/engine"
-	"memtrace/engine/safetext"
+	"memtrace/internal/safetext"
 )
 
 // The Captures tab's audit view (A): `memtrace audit` on the open database —

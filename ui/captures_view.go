@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"memtrace/engine"
-	"memtrace/engine/safetext"
+	"memtrace/internal/safetext"
 )
 
 // The Captures tab drawn: the list, the per-pattern counts, the decision trail and the status line.

@@ -21,7 +21,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"memtrace/engine"
-	"memtrace/engine/safetext"
+	"memtrace/internal/safetext"
 )
 
 // copyTarget is one thing a key copies.

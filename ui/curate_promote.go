@@ -8,7 +8,7 @@ import (
 
 	"memtrace/curate"
 	"memtrace/engine"
-	"memtrace/engine/safetext"
+	"memtrace/internal/safetext"
 )
 
 // Promotions in the Curate tab: a promote proposal has no memory yet, only

@@ -7,7 +7,7 @@ import (
 
 	"memtrace/curate"
 	"memtrace/engine"
-	"memtrace/engine/safetext"
+	"memtrace/internal/safetext"
 )
 
 // Rejecting in the Curate tab: x asks for a reason, prefilled with the

@@ -11,7 +11,7 @@ import (
 	"memtrace/capture"
 	"memtrace/curate"
 	"memtrace/engine"
-	"memtrace/engine/safetext"
+	"memtrace/internal/safetext"
 )
 
 // The Curate tab's superseded queue (S): the supersession links made since

@@ -17,8 +17,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"memtrace/engine"
-	"memtrace/engine/safetext"
 	gold "memtrace/golden"
+	"memtrace/internal/safetext"
 	"memtrace/store"
 )
 

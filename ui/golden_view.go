@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"strings"
 
-	"memtrace/engine/safetext"
 	"memtrace/golden"
+	"memtrace/internal/safetext"
 )
 
 func (p goldenPane) View() string {

@@ -3,7 +3,7 @@ package ui
 import (
 	"charm.land/lipgloss/v2"
 
-	"memtrace/engine/safetext"
+	"memtrace/internal/safetext"
 )
 
 // A pane's header is one line of parts that must fit the terminal's width

@@ -8,7 +8,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"memtrace/engine/safetext"
+	"memtrace/internal/safetext"
 )
 
 // TestTooSmallFrame: below 80×24 the frame says how large the terminal is

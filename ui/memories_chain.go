@@ -5,7 +5,7 @@ import (
 	"slices"
 
 	"memtrace/engine"
-	"memtrace/engine/safetext"
+	"memtrace/internal/safetext"
 )
 
 // The Memories detail's supersession chain: the older facts this memory

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"memtrace/engine"
-	"memtrace/engine/safetext"
+	"memtrace/internal/safetext"
 )
 
 // detailOf opens the detail of the only memory m at w×h and returns the

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"memtrace/engine"
-	"memtrace/engine/safetext"
+	"memtrace/internal/safetext"
 )
 
 // detailView draws every field of the selected memory, its content and its

@@ -10,7 +10,7 @@ import (
 
 	"memtrace/capture"
 	"memtrace/engine"
-	"memtrace/engine/safetext"
+	"memtrace/internal/safetext"
 )
 
 // Linking supersession by hand in the Memories tab, as `memtrace supersede

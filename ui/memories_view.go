@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"memtrace/engine"
-	"memtrace/engine/safetext"
+	"memtrace/internal/safetext"
 )
 
 // The Memories tab's view: the list's columns and cells, the frame and the status line.

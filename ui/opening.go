@@ -11,7 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
-	"memtrace/engine/safetext"
+	"memtrace/internal/safetext"
 )
 
 // Opening: the UI's first frame before the engine exists.

@@ -13,7 +13,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
-	"memtrace/engine/safetext"
+	"memtrace/internal/safetext"
 )
 
 // paletteKeys are the keys the palette's input takes.

@@ -3,7 +3,7 @@ package ui
 import (
 	"strings"
 
-	"memtrace/engine/safetext"
+	"memtrace/internal/safetext"
 )
 
 // column is one column of a text table. Cells are sanitised and padded to

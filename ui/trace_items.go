@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"memtrace/engine"
-	"memtrace/engine/safetext"
+	"memtrace/internal/safetext"
 	"memtrace/recall"
 )
 

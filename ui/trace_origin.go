@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"memtrace/engine"
-	"memtrace/engine/safetext"
+	"memtrace/internal/safetext"
 )
 
 // TraceOrigin says which recall a trace opened from another tab is: a

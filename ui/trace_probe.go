@@ -15,8 +15,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"memtrace/engine"
-	"memtrace/engine/safetext"
 	"memtrace/golden"
+	"memtrace/internal/safetext"
 )
 
 type markKeys struct {

@@ -8,8 +8,8 @@ import (
 	"fmt"
 	"strings"
 
-	"memtrace/engine/safetext"
 	"memtrace/inspector"
+	"memtrace/internal/safetext"
 )
 
 // splitMark is what happened to a survivor between now and later, as the

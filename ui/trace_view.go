@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"memtrace/engine"
-	"memtrace/engine/safetext"
+	"memtrace/internal/safetext"
 )
 
 // Layout of the Trace tab: two header lines (query, time), then the stage

@@ -4,7 +4,7 @@
 //
 // Nothing in Update does I/O: every read and write runs in a tea.Cmd whose
 // result comes back in an envelope naming the pane. Memory text is untrusted
-// and goes through engine/safetext before it is drawn.
+// and goes through internal/safetext before it is drawn.
 package ui
 
 import (
@@ -18,7 +18,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
-	"memtrace/engine/safetext"
+	"memtrace/internal/safetext"
 )
 
 // Model is the root model.

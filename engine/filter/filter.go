@@ -107,12 +107,6 @@ func New() *Filter {
 	return f
 }
 
-// L1Rules returns a copy of the L1 table.
-func (f *Filter) L1Rules() []Rule { return append([]Rule(nil), f.l1...) }
-
-// L2Rules returns a copy of the L2 table.
-func (f *Filter) L2Rules() []Rule { return append([]Rule(nil), f.l2...) }
-
 // L1 returns the first L1 rule that drops text.
 func (f *Filter) L1(text string) (Match, bool) {
 	stripped := f.StripMemoryTags(text)

@@ -272,14 +272,9 @@ func (ix *BM25) DocFreq(t string) int {
 	return df
 }
 
-// IDF is BM25's inverse document frequency of term (always ≥ 0).
-func (ix *BM25) IDF(t string) float64 {
-	return ix.idf(ix.DocFreq(t))
-}
-
-// IDFOf is the inverse document frequency of a term in df documents: IDF
-// for a caller that has DocFreq already (with context, each costs a pass
-// over the term's postings).
+// IDFOf is BM25's inverse document frequency (always ≥ 0) of a term in df
+// documents (DocFreq; with context, each costs a pass over the term's
+// postings).
 func (ix *BM25) IDFOf(df int) float64 { return ix.idf(df) }
 
 func (ix *BM25) idf(df int) float64 {

@@ -110,10 +110,6 @@ func (ix *Vectors) postingsBudget() {
 	}
 }
 
-// Postings reports whether the index keeps pair postings (false once its
-// rows proved too dense for them).
-func (ix *Vectors) Postings() bool { return ix.lists != nil }
-
 // lanes is a search's scratch: four lane sums per row.
 var lanesPool sync.Pool // *[][4]float32
 

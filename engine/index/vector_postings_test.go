@@ -87,7 +87,7 @@ func TestPostingsSearchIsDot(t *testing.T) {
 		for range 150 {
 			ix.Remove(int64(ids[r.IntN(len(ids))]))
 		}
-		if !ix.Postings() {
+		if !ix.keepsPostings() {
 			t.Fatalf("dim %d: sparse rows dropped their postings", dim)
 		}
 		fresh := NewVectors(dim)
@@ -142,7 +142,7 @@ func TestPostingsOnlyForSparseRows(t *testing.T) {
 	for i := range 2000 {
 		ix.Set(int64(i), h.EmbedOne(fmt.Sprintf("memory %d about topic %d and coffee with Mina %d 충주 사과 %d", i, i%97, i%13, i%7)))
 	}
-	if !ix.Postings() {
+	if !ix.keepsPostings() {
 		t.Fatal("the hashed embedder's memories dropped their postings")
 	}
 	if 3*ix.postings > len(ix.ids)*ix.dim {
@@ -168,7 +168,7 @@ func TestPostingsOnlyForSparseRows(t *testing.T) {
 		}
 		dense.Set(int64(i), v)
 	}
-	if dense.Postings() {
+	if dense.keepsPostings() {
 		t.Fatal("dense rows kept their postings")
 	}
 	q := sparseVec(r, 64, 3)
@@ -237,3 +237,7 @@ func BenchmarkSearchPaths(b *testing.B) {
 		}
 	}
 }
+
+// keepsPostings reports whether the index keeps pair postings (false once its
+// rows proved too dense for them).
+func (ix *Vectors) keepsPostings() bool { return ix.lists != nil }

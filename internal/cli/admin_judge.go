@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"memtrace/engine/safetext"
+	"memtrace/internal/safetext"
 	"memtrace/ollama"
 )
 

@@ -9,8 +9,8 @@ import (
 	"memtrace/capture"
 	"memtrace/curate"
 	"memtrace/engine"
-	"memtrace/engine/safetext"
 	"memtrace/importer"
+	"memtrace/internal/safetext"
 )
 
 // importStored runs `memtrace import memories PATH [--from KIND]`: an agent's

@@ -10,7 +10,7 @@ import (
 
 	"memtrace/capture"
 	"memtrace/engine"
-	"memtrace/engine/safetext"
+	"memtrace/internal/safetext"
 )
 
 // defaultIngestBatch is how many messages share one transaction.

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"memtrace/engine"
-	"memtrace/engine/safetext"
+	"memtrace/internal/safetext"
 	"memtrace/store"
 )
 

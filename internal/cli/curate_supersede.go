@@ -8,7 +8,7 @@ import (
 
 	"memtrace/capture"
 	"memtrace/engine"
-	"memtrace/engine/safetext"
+	"memtrace/internal/safetext"
 )
 
 // supersedeOutput is the `memtrace supersede --json` output: the older

@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"memtrace/engine"
-	"memtrace/engine/safetext"
 	"memtrace/golden"
+	"memtrace/internal/safetext"
 	"memtrace/recall"
 )
 

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"memtrace/engine"
-	"memtrace/engine/safetext"
+	"memtrace/internal/safetext"
 )
 
 // showOutput is the `memtrace show --json` output.

@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"memtrace/engine"
-	"memtrace/engine/safetext"
 	"memtrace/inspector"
+	"memtrace/internal/safetext"
 	"memtrace/recall"
 )
 

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"memtrace/engine"
-	"memtrace/engine/safetext"
 	"memtrace/inspector"
+	"memtrace/internal/safetext"
 )
 
 // forecastOutput is `memtrace forecast --json`.

@@ -5,7 +5,7 @@ import (
 	"io"
 	"strings"
 
-	"memtrace/engine/safetext"
+	"memtrace/internal/safetext"
 )
 
 // textTable is a CLI table whose columns line up by display width — a

@@ -10,7 +10,7 @@ import (
 
 	"memtrace/curate"
 	"memtrace/engine"
-	"memtrace/engine/safetext"
+	"memtrace/internal/safetext"
 	"memtrace/store"
 	"memtrace/tiers"
 )

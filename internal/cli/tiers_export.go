@@ -4,7 +4,7 @@ import (
 	"flag"
 	"fmt"
 
-	"memtrace/engine/safetext"
+	"memtrace/internal/safetext"
 	"memtrace/tiers"
 )
 

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"memtrace/engine"
-	"memtrace/engine/safetext"
+	"memtrace/internal/safetext"
 	"memtrace/ollama"
 	"memtrace/tiers"
 )
