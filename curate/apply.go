@@ -14,11 +14,23 @@ import (
 	"memtrace/engine"
 )
 
-// ApplyOptions configure ApplyApproved.
+// ApplyOptions configure Apply.
 type ApplyOptions struct {
-	Actor string           // audit actor; "" → "curator"
-	Batch string           // audit batch id; "" → "apply-<time>"
-	Now   func() time.Time // nil: time.Now
+	// IDs are the proposals to apply, in this order: an approval (`memtrace
+	// approve ID…`), where each must be open — pending, needs_review, or
+	// approved and not yet applied. Nil applies every approved proposal
+	// (`memtrace apply`, the Curate tab's P).
+	IDs   []int64
+	Actor string // audit actor and decider; "" → curator
+	// Batch is the audit batch id; "" takes a fresh one from the database
+	// (Queries.NextBatchID), of kind approve with IDs, apply without.
+	Batch string
+	Now   func() time.Time // nil: the engine's clock
+	// Wording replaces, per promote proposal id, the rule text the HOT
+	// memory gets (the curator's edit); without one a promotion takes the
+	// wording recorded when it was approved (ApprovePromotion), else the
+	// proposed one.
+	Wording map[int64]string
 	// Verdicts, when set (the pinned verdict file), limits the apply to
 	// approved proposals of memories it lists, and each such proposal must
 	// carry the same verdict, model and input hash as its line: a file and a
@@ -29,12 +41,16 @@ type ApplyOptions struct {
 	AfterEach func(n int)
 }
 
-// ApplyReport is the `memtrace apply --json` contract; Confirmed (keep
-// records marked applied without a change) is for people.
+// ApplyReport is what Apply did, and the `memtrace apply --json` contract:
+// Applied counts the proposals that changed a memory. Confirmed (keep
+// records marked applied without a change) and Proposals are for people
+// and callers; Withdrawn lists the open proposals the batch made moot.
 type ApplyReport struct {
-	Batch     string `json:"batch"`
-	Applied   int    `json:"applied"`
-	Confirmed int    `json:"-"`
+	Batch     string            `json:"batch"`
+	Applied   int               `json:"applied"`
+	Withdrawn []int64           `json:"withdrawn,omitempty"`
+	Confirmed int               `json:"-"`
+	Proposals []AppliedProposal `json:"-"`
 }
 
 // applyExpect is the state one applied proposal must leave.
@@ -46,94 +62,64 @@ type applyExpect struct {
 	tier     engine.Tier
 }
 
-// ApplyApproved applies every approved proposal in ONE transaction: it sets
-// status, orig_type and type (tier for demote/archive) per proposal with an
-// audit row under one batch, marks the proposals applied with the batch,
-// then re-reads what it wrote and checks it 1:1 against the approved
-// verdicts — audit rows, memory states, applied proposals. Any mismatch
-// rolls the whole transaction back and nothing changes.
-//
-// A promotion needs the engine (the HOT rule is embedded and indexed like
-// any memory): an approved promote proposal makes this function refuse the
-// whole apply; ApplyApproved applies it.
-func ApplyApprovedStore(ctx context.Context, w Updater, o ApplyOptions) (*ApplyReport, error) {
-	return applyApproved(ctx, w, o, nil)
-}
-
-// ApplyApproved applies every approved proposal, promotions included, in
-// ONE transaction of the engine, verified 1:1 like the package function
-// ApplyApproved. A promotion writes the HOT rule by the same code as
-// ApproveProposals, with the wording the curator settled on when approving
-// it (ApprovePromotion), else the proposed one; its lesson is marked
-// promoted. RollbackApplied (`memtrace rollback BATCH`) undoes the batch.
-// Without a batch id it takes a fresh one from the database
-// (Queries.NextBatchID), so that applies under a pinned clock never collide.
-func ApplyApproved(ctx context.Context, e *engine.Engine, o ApplyOptions) (*ApplyReport, error) {
-	if o.Now == nil {
-		o.Now = e.Now
-	}
-	return applyApproved(ctx, e, o, func(ctx context.Context, q engine.Queries, p *engine.Proposal, a engine.Actor, wording string, now time.Time) (AppliedProposal, error) {
-		if p.Kind == ProposalAdd || p.Kind == ProposalMove {
-			return applyMarkdownProposal(ctx, e, q, p, a, now)
-		}
-		return applyPromotion(ctx, e, q, p, a, wording, now)
-	})
-}
-
-// promoteFunc writes the HOT memory of an approved promote proposal; wording
-// "" takes the proposal's own.
-type promoteFunc func(ctx context.Context, q engine.Queries, p *engine.Proposal, a engine.Actor, wording string, now time.Time) (AppliedProposal, error)
-
-func applyApproved(ctx context.Context, w Updater, o ApplyOptions, promote promoteFunc) (*ApplyReport, error) {
+// Apply is every curator write that applies proposals — `memtrace
+// approve`, `memtrace apply`, the Curate tab — in ONE transaction of the
+// engine and ONE audit batch: each proposal changes its memory by the one
+// switch of applyOne (a promotion writes its HOT rule, embedded and indexed
+// like any memory), is marked applied with the batch, and withdraws the
+// open proposals on its memory that it makes moot (withdrawMoot). Then
+// verifyApply re-reads what was written and checks it 1:1 against the
+// proposals — audit rows, memory states, applied and withdrawn proposals.
+// A proposal that is not open, whose memory is no longer in the state it
+// was proposed for, or that conflicts with another of the same apply, and
+// any mismatch, roll the whole transaction back: nothing changes.
+// Rollback of the batch (`memtrace rollback BATCH`) undoes all of it.
+func Apply(ctx context.Context, e *engine.Engine, o ApplyOptions) (*ApplyReport, error) {
 	if o.Actor == "" {
 		o.Actor = engine.ProposerCurator
 	}
 	if o.Now == nil {
-		o.Now = time.Now
-		if c, ok := w.(interface{ Now() time.Time }); ok {
-			o.Now = c.Now // the store's clock: the database's pinned one when set
-		}
+		o.Now = e.Now
 	}
 	now := o.Now().UTC()
+	kind := engine.BatchApply
+	if o.IDs != nil {
+		kind = engine.BatchApprove
+	}
 	rep := &ApplyReport{}
-	err := w.Update(ctx, func(q engine.Queries) error {
-		rep.Applied, rep.Confirmed = 0, 0
-		if o.Batch == "" {
-			b, err := q.NextBatchID(ctx, engine.BatchApply)
+	err := e.Update(ctx, func(q engine.Queries) error {
+		*rep = ApplyReport{Batch: o.Batch}
+		if rep.Batch == "" {
+			b, err := q.NextBatchID(ctx, kind)
 			if err != nil {
 				return err
 			}
-			o.Batch = b
-		}
-		rep.Batch = o.Batch
-		a := engine.Actor{Name: o.Actor, Batch: o.Batch}
-		if prior, err := q.AuditForBatch(ctx, o.Batch); err != nil {
+			rep.Batch = b
+		} else if prior, err := q.AuditForBatch(ctx, rep.Batch); err != nil {
 			return err
 		} else if len(prior) > 0 {
-			return engine.Errorf(engine.ECONFLICT, "batch %s already exists; choose another batch id", o.Batch)
+			return engine.Errorf(engine.ECONFLICT, "batch %s already exists; choose another batch id", rep.Batch)
 		}
-		approved, err := q.FindProposals(ctx, engine.ProposalFilter{Status: engine.ProposalApproved})
+		a := engine.Actor{Name: o.Actor, Batch: rep.Batch}
+		ps, err := proposalsToApply(ctx, q, o)
 		if err != nil {
 			return err
 		}
-		if o.Verdicts != nil {
-			if approved, err = matchVerdicts(approved, o.Verdicts); err != nil {
-				return err
-			}
-		}
-		if len(approved) == 0 {
-			return engine.Errorf(engine.EINVALID, "no approved proposals to apply; approve some in the Curate tab first")
+		keep := make(map[int64]bool, len(ps))
+		for _, p := range ps {
+			keep[p.ID] = true
 		}
 		var expect []applyExpect
-		for _, p := range approved {
-			ex, changed, err := applyOne(ctx, q, p, a, promote, now)
+		for _, p := range ps {
+			ap, ex, changed, err := applyOne(ctx, e, q, p, a, o.Wording[p.ID], now)
 			if err != nil {
 				return err
 			}
 			if p.MemoryID == 0 {
-				p.MemoryID = ex.memory // the HOT memory a promotion wrote
+				p.MemoryID = ap.MemoryID // the memory a promotion or an add wrote
 			}
 			expect = append(expect, ex) // a keep too: its decision is an audit row
+			rep.Proposals = append(rep.Proposals, ap)
 			if changed {
 				rep.Applied++
 				if o.AfterEach != nil {
@@ -142,17 +128,77 @@ func applyApproved(ctx context.Context, w Updater, o ApplyOptions, promote promo
 			} else {
 				rep.Confirmed++
 			}
-			p.Status, p.Batch = engine.ProposalApplied, o.Batch
+			if p.Status != engine.ProposalApproved {
+				p.DecidedBy, p.DecidedAt = o.Actor, now
+			}
+			p.Status, p.Batch = engine.ProposalApplied, rep.Batch
 			if err := q.UpdateProposal(ctx, p); err != nil {
 				return err
 			}
+			w, err := withdrawMoot(ctx, q, p, keep, a, now)
+			if err != nil {
+				return err
+			}
+			rep.Withdrawn = append(rep.Withdrawn, w...)
 		}
-		return verifyApply(ctx, q, o.Batch, approved, expect)
+		return verifyApply(ctx, q, rep, ps, expect)
 	})
 	if err != nil {
 		return nil, err
 	}
 	return rep, nil
+}
+
+// proposalsToApply reads the proposals o names (every approved one when it
+// names none), refusing any that is not open and two that conflict on one
+// memory: applying both would leave the memory as neither said.
+func proposalsToApply(ctx context.Context, q engine.Queries, o ApplyOptions) ([]*engine.Proposal, error) {
+	var ps []*engine.Proposal
+	if o.IDs == nil {
+		approved, err := q.FindProposals(ctx, engine.ProposalFilter{Status: engine.ProposalApproved})
+		if err != nil {
+			return nil, err
+		}
+		ps = approved
+	}
+	seen := map[int64]bool{}
+	for _, id := range o.IDs {
+		if seen[id] {
+			continue
+		}
+		seen[id] = true
+		p, err := q.GetProposal(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		if p.Status != engine.ProposalPending && p.Status != engine.ProposalReview && p.Status != engine.ProposalApproved {
+			return nil, engine.Errorf(engine.ECONFLICT, "proposal %d is %s, not pending; nothing was applied", id, p.Status)
+		}
+		ps = append(ps, p)
+	}
+	if o.Verdicts != nil {
+		var err error
+		if ps, err = matchVerdicts(ps, o.Verdicts); err != nil {
+			return nil, err
+		}
+	}
+	if len(ps) == 0 {
+		return nil, engine.Errorf(engine.EINVALID, "no approved proposals to apply; approve some in the Curate tab first")
+	}
+	byMemory := map[int64][]*engine.Proposal{}
+	for _, p := range ps {
+		if p.MemoryID == 0 {
+			continue
+		}
+		for _, other := range byMemory[p.MemoryID] {
+			if ProposalsConflict(other.Kind, p.Kind) {
+				return nil, engine.Errorf(engine.ECONFLICT, "proposals %d (%s) and %d (%s) of memory %d conflict; reject one of them, nothing was applied",
+					other.ID, other.Kind, p.ID, p.Kind, p.MemoryID)
+			}
+		}
+		byMemory[p.MemoryID] = append(byMemory[p.MemoryID], p)
+	}
+	return ps, nil
 }
 
 // matchVerdicts keeps the approved proposals whose memory the verdict file
@@ -178,127 +224,23 @@ func matchVerdicts(approved []*engine.Proposal, vs []engine.TriageVerdict) ([]*e
 	return out, nil
 }
 
-// applyOne changes the memory of one approved proposal. changed is false
-// for a keep record, which only confirms the memory as it is.
-func applyOne(ctx context.Context, q engine.Queries, p *engine.Proposal, a engine.Actor, promote promoteFunc, now time.Time) (applyExpect, bool, error) {
-	ex := applyExpect{proposal: p, memory: p.MemoryID}
-	if p.Kind == ProposalAdd || p.Kind == ProposalMove {
-		if promote == nil {
-			return ex, false, engine.Errorf(engine.EINVALID, "proposal %d (%s, from a Markdown import) needs the engine; apply with `memtrace apply --approved` or the Curate tab", p.ID, p.Kind)
-		}
-		ap, err := promote(ctx, q, p, a, "", now)
-		if err != nil {
-			return ex, false, err
-		}
-		m, err := q.GetMemory(ctx, ap.MemoryID)
-		if err != nil {
-			return ex, false, err
-		}
-		ex.memory, ex.status, ex.typ, ex.tier = m.ID, m.Status, m.Type, m.Tier
-		return ex, true, nil
-	}
-	if p.Kind == engine.ProposalPromote {
-		if promote == nil {
-			return ex, false, engine.Errorf(engine.EINVALID, "proposal %d is a promotion, which needs the engine; apply with `memtrace apply --approved` or the Curate tab, or approve it with `memtrace approve %d`", p.ID, p.ID)
-		}
-		ap, err := promote(ctx, q, p, a, "", now)
-		if err != nil {
-			return ex, false, err
-		}
-		// What the HOT-rule write must leave, checked by verifyApply.
-		ex.memory, ex.status, ex.typ, ex.tier = ap.MemoryID, engine.StatusActive, "rule", engine.TierHot
-		if p.TargetType == string(engine.TierWarm) {
-			ex.tier = engine.TierWarm
-		}
-		return ex, true, nil
-	}
-	m, err := q.GetMemory(ctx, p.MemoryID)
-	if err != nil {
-		return ex, false, fmt.Errorf("proposal %d: %w", p.ID, err)
-	}
-	stale := func(what string) error {
-		return engine.Errorf(engine.ECONFLICT, "proposal %d: memory %d %s since it was proposed (now %s, %s); reject the proposal or re-run triage; nothing was applied",
-			p.ID, m.ID, what, m.Status, m.Type)
-	}
-	if pv, ok := ParseProposalVerdict(p); ok && isJudgeKind(p.Kind) {
-		if m.Status != engine.StatusActive || m.Type != pv.Type {
-			return ex, false, stale("changed")
-		}
-	}
-	switch p.Kind {
-	case engine.ProposalKeep:
-		// The memory stays as it is; the decision is audited (before =
-		// after) under the batch.
-		if err := q.UpdateMemory(ctx, m, a, engine.ProposalKeep); err != nil {
-			return ex, false, err
-		}
-		ex.status, ex.typ, ex.tier = m.Status, m.Type, m.Tier
-		return ex, false, nil
-	case engine.ProposalQuarantine:
-		if m.Status == engine.StatusQuarantined {
-			return ex, false, stale("was quarantined")
-		}
-		if m.OrigType == "" {
-			m.OrigType = m.Type
-		}
-		m.Status = engine.StatusQuarantined
-	case engine.ProposalRetype:
-		if p.TargetType == "" || p.TargetType == m.Type {
-			return ex, false, engine.Errorf(engine.EINVALID, "proposal %d: retype of memory %d has no new type", p.ID, m.ID)
-		}
-		if m.OrigType == "" {
-			m.OrigType = m.Type
-		}
-		m.Type = p.TargetType
-	case engine.ProposalRestore:
-		if m.Status == engine.StatusActive {
-			return ex, false, stale("is already active")
-		}
-		reactivate(m, p.TargetType)
-	case engine.ProposalDemote:
-		if m.Status != engine.StatusActive {
-			return ex, false, stale("is not active")
-		}
-		switch engine.Tier(p.TargetType) {
-		case engine.TierCold:
-			m.Tier, m.Status = engine.TierCold, engine.StatusArchived
-		case engine.TierWarm, "":
-			m.Tier = engine.TierWarm
-		default:
-			return ex, false, engine.Errorf(engine.EINVALID, "proposal %d: cannot demote to %q", p.ID, p.TargetType)
-		}
-	case engine.ProposalArchive:
-		if m.Status != engine.StatusActive {
-			return ex, false, stale("is not active")
-		}
-		m.Tier, m.Status = engine.TierCold, engine.StatusArchived
-	default:
-		return ex, false, engine.Errorf(engine.EINVALID, "proposal %d: unknown kind %q", p.ID, p.Kind)
-	}
-	if err := q.UpdateMemory(ctx, m, a, p.Kind); err != nil {
-		return ex, false, err
-	}
-	ex.status, ex.typ, ex.tier = m.Status, m.Type, m.Tier
-	return ex, true, nil
-}
-
 // verifyApply is the 1:1 check of seed 001 ("count가 reviewed verdict와
-// 1:1로 맞는지 확인"), made inside the transaction so a mismatch undoes it.
-func verifyApply(ctx context.Context, q engine.Queries, batch string, approved []*engine.Proposal, expect []applyExpect) error {
+// 1:1로 맞는지 확인"), made inside the transaction so a mismatch undoes it:
+// one audit row per applied and per withdrawn proposal, each memory in the
+// state its last applied proposal left, every proposal applied or
+// withdrawn under the batch, and no other change.
+func verifyApply(ctx context.Context, q engine.Queries, rep *ApplyReport, applied []*engine.Proposal, expect []applyExpect) error {
 	var problems []string
-	rows, err := q.AuditForBatch(ctx, batch)
+	rows, err := q.AuditForBatch(ctx, rep.Batch)
 	if err != nil {
 		return err
 	}
 	want := map[int64]applyExpect{}
 	for _, ex := range expect {
-		if _, dup := want[ex.memory]; dup {
-			problems = append(problems, fmt.Sprintf("memory %d has more than one approved change", ex.memory))
-		}
-		want[ex.memory] = ex
+		want[ex.memory] = ex // applied in order: the last one stands
 	}
-	if len(rows) != len(expect) {
-		problems = append(problems, fmt.Sprintf("%d audit rows for %d approved changes", len(rows), len(expect)))
+	if n := len(expect) + len(rep.Withdrawn); len(rows) != n {
+		problems = append(problems, fmt.Sprintf("%d audit rows for %d applied and %d withdrawn proposals", len(rows), len(expect), len(rep.Withdrawn)))
 	}
 	for _, r := range rows {
 		if _, ok := want[r.MemoryID]; !ok {
@@ -320,32 +262,25 @@ func verifyApply(ctx context.Context, q engine.Queries, batch string, approved [
 			problems = append(problems, fmt.Sprintf("memory %d is %s/%s/%s, expected %s/%s/%s", id, m.Status, m.Type, m.Tier, ex.status, ex.typ, ex.tier))
 		}
 	}
-	applied, err := q.FindProposals(ctx, engine.ProposalFilter{Batch: batch, Status: engine.ProposalApplied})
+	marked, err := q.FindProposals(ctx, engine.ProposalFilter{Batch: rep.Batch})
 	if err != nil {
 		return err
 	}
-	if len(applied) != len(approved) {
-		problems = append(problems, fmt.Sprintf("%d proposals marked applied for %d approved", len(applied), len(approved)))
+	count := map[string]int{}
+	for _, p := range marked {
+		count[p.Status]++
+	}
+	if count[engine.ProposalApplied] != len(applied) {
+		problems = append(problems, fmt.Sprintf("%d proposals marked applied for %d approved", count[engine.ProposalApplied], len(applied)))
+	}
+	if count[ProposalWithdrawn] != len(rep.Withdrawn) {
+		problems = append(problems, fmt.Sprintf("%d proposals marked withdrawn for %d made moot", count[ProposalWithdrawn], len(rep.Withdrawn)))
 	}
 	if len(problems) > 0 {
 		return engine.Errorf(engine.EINTERNAL, "apply of batch %s did not verify (%s); it was rolled back and nothing changed",
-			batch, strings.Join(problems, "; "))
+			rep.Batch, strings.Join(problems, "; "))
 	}
 	return nil
-}
-
-// reactivate makes m active again, out of COLD, with the target type, or
-// its original type when there is none.
-func reactivate(m *engine.Memory, targetType string) {
-	m.Status = engine.StatusActive
-	if m.Tier == engine.TierCold {
-		m.Tier = engine.TierWarm
-	}
-	if targetType != "" {
-		m.Type = targetType
-	} else if m.OrigType != "" {
-		m.Type = m.OrigType
-	}
 }
 
 // markRolledBack marks the applied proposals of ps rolled back and returns

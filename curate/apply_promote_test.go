@@ -57,16 +57,7 @@ func TestApplyApprovedPromotions(t *testing.T) {
 		t.Fatalf("approved promotion %s: evidence %+v, %v", p.Status, ev, err)
 	}
 
-	// Without the engine the apply refuses as a whole: nothing changes.
-	_, err = curate.ApplyApprovedStore(ctx, e.Store(), curate.ApplyOptions{})
-	if engine.ErrorCode(err) != engine.EINVALID || !strings.Contains(err.Error(), "needs the engine") {
-		t.Fatalf("store-only apply of a promotion: %v", err)
-	}
-	if m, _ := e.Store().GetMemory(ctx, noisy); m.Status != engine.StatusActive {
-		t.Fatalf("a refused apply changed memory %d: %+v", noisy, m)
-	}
-
-	rep, err := curate.ApplyApproved(ctx, e, curate.ApplyOptions{})
+	rep, err := curate.Apply(ctx, e, curate.ApplyOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +94,7 @@ func TestApplyApprovedPromotions(t *testing.T) {
 	if err := e.Update(ctx, func(q engine.Queries) error { return q.InsertProposal(ctx, extra) }); err != nil {
 		t.Fatal(err)
 	}
-	rep2, err := curate.ApplyApproved(ctx, e, curate.ApplyOptions{})
+	rep2, err := curate.Apply(ctx, e, curate.ApplyOptions{})
 	if err != nil || rep2.Batch == rep.Batch || rep2.Applied != 1 {
 		t.Fatalf("second apply under the same clock: %+v, %v", rep2, err)
 	}

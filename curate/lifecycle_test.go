@@ -265,7 +265,8 @@ func TestApprovalWithdrawsMootProposals(t *testing.T) {
 		t.Fatal(err)
 	}
 	pa, _ := e.Store().GetProposal(ctx, archiveID)
-	if pa.Status != curate.ProposalWithdrawn || pa.Batch != res.Batch || !strings.Contains(pa.Reason, fmt.Sprintf("moot after proposal %d", q2.ID)) {
+	if pa.Status != curate.ProposalWithdrawn || pa.Batch != res.Batch || pa.WithdrawnBy != q2.ID || pa.PriorStatus != engine.ProposalPending ||
+		!strings.HasPrefix(pa.Reason, "forgotten by the decay model") || curate.ShownReason(pa) != pa.Reason+fmt.Sprintf("; withdrawn: moot after proposal %d was applied in batch %s", q2.ID, res.Batch) {
 		t.Fatalf("archive after the quarantine's approval = %+v; want withdrawn under %s", pa, res.Batch)
 	}
 	hist, _ := e.Store().AuditForMemory(ctx, id2)
@@ -275,7 +276,8 @@ func TestApprovalWithdrawsMootProposals(t *testing.T) {
 	if _, err := curate.RollbackApplied(ctx, e.Store(), res.Batch, "rollback"); err != nil {
 		t.Fatal(err)
 	}
-	if pa, _ := e.Store().GetProposal(ctx, archiveID); pa.Status != engine.ProposalPending || pa.Batch != "" || strings.Contains(pa.Reason, "withdrawn") {
+	if pa, _ := e.Store().GetProposal(ctx, archiveID); pa.Status != engine.ProposalPending || pa.Batch != "" || pa.WithdrawnBy != 0 || pa.PriorStatus != "" ||
+		curate.ShownReason(pa) != pa.Reason {
 		t.Fatalf("archive after the rollback = %+v; want pending again", pa)
 	}
 	if !curate.ProposalsConflict(engine.ProposalArchive, engine.ProposalRetype) || !curate.ProposalsConflict(engine.ProposalPromote, engine.ProposalDemote) ||

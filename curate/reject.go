@@ -20,7 +20,7 @@ import (
 // RejectOptions configure RejectProposalsInBatch.
 type RejectOptions struct {
 	Curator string // "" → curator
-	Reason  string // kept with the proposal ("; rejected: REASON")
+	Reason  string // kept with the proposal (RejectNote)
 	Now     time.Time
 }
 
@@ -30,9 +30,6 @@ type RejectResult struct {
 	Rejected int    `json:"rejected"`
 	Batch    string `json:"batch"`
 }
-
-// rejectedSuffix starts what a rejection appends to a proposal's reason.
-const rejectedSuffix = "; rejected: "
 
 // RejectProposalsInBatch rejects proposals in one transaction and one
 // batch. An open proposal (pending, needs_review, approved but not applied)
@@ -69,11 +66,8 @@ func RejectProposalsInBatch(ctx context.Context, w Updater, ids []int64, o Rejec
 					return err
 				}
 			}
-			p.PriorStatus, p.Status = p.Status, engine.ProposalRejected
+			p.PriorStatus, p.Status, p.RejectNote = p.Status, engine.ProposalRejected, reason
 			p.DecidedBy, p.DecidedAt, p.Batch = o.Curator, o.Now.UTC(), res.Batch
-			if reason != "" {
-				p.Reason = strings.TrimSpace(p.Reason + rejectedSuffix + reason)
-			}
 			if err := q.UpdateProposal(ctx, p); err != nil {
 				return err
 			}
@@ -119,19 +113,16 @@ func rejectedIn(ctx context.Context, q engine.Queries, batch string) ([]*engine.
 }
 
 // unreject returns the proposals a rejection batch rejected to the status
-// they had before it, with the rejection's words taken off their reason.
+// they had before it, without the rejection's note.
 func unreject(ctx context.Context, q engine.Queries, ps []*engine.Proposal) error {
 	for _, p := range ps {
 		prior := p.PriorStatus
 		if prior == "" {
 			prior = engine.ProposalPending // rejected before memtrace kept the prior status
 		}
-		p.Status, p.PriorStatus, p.Batch = prior, "", ""
+		p.Status, p.PriorStatus, p.RejectNote, p.Batch = prior, "", "", ""
 		if prior == engine.ProposalPending || prior == engine.ProposalReview {
 			p.DecidedBy, p.DecidedAt = "", time.Time{}
-		}
-		if i := strings.LastIndex(p.Reason, rejectedSuffix); i >= 0 {
-			p.Reason = p.Reason[:i]
 		}
 		if err := q.UpdateProposal(ctx, p); err != nil {
 			return err
@@ -167,9 +158,13 @@ func BatchHistory(ctx context.Context, q engine.Queries, limit int) ([]engine.Ba
 		}
 		i, ok := idx[p.Batch]
 		if !ok {
+			kind, _, err := q.BatchKind(ctx, p.Batch)
+			if err != nil {
+				return nil, err
+			}
 			i = len(extra)
 			idx[p.Batch] = i
-			extra = append(extra, engine.BatchInfo{Batch: p.Batch, Actor: p.DecidedBy, At: p.DecidedAt, CanRollback: true})
+			extra = append(extra, engine.BatchInfo{Batch: p.Batch, Kind: kind, Actor: p.DecidedBy, At: p.DecidedAt, CanRollback: true})
 		}
 		extra[i].Rows++
 		extra[i].Effect.Rejected++

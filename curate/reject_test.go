@@ -32,7 +32,8 @@ func TestRejectionRollsBackToThePriorStatus(t *testing.T) {
 	}
 	for _, pid := range ids {
 		p, _ := st.GetProposal(ctx, pid)
-		if p.Status != engine.ProposalRejected || p.Batch != res.Batch || p.Reason != "echo; rejected: a real fact" {
+		if p.Status != engine.ProposalRejected || p.Batch != res.Batch || p.Reason != "echo" || p.RejectNote != "a real fact" ||
+			curate.ShownReason(p) != "echo; rejected: a real fact" {
 			t.Fatalf("proposal %d after reject = %+v", pid, p)
 		}
 	}
@@ -53,7 +54,7 @@ func TestRejectionRollsBackToThePriorStatus(t *testing.T) {
 	}
 	for i, want := range []string{engine.ProposalPending, engine.ProposalReview, engine.ProposalApproved} {
 		p, _ := st.GetProposal(ctx, ids[i])
-		if p.Status != want || p.Reason != "echo" || p.Batch != "" || p.PriorStatus != "" {
+		if p.Status != want || p.Reason != "echo" || p.RejectNote != "" || p.Batch != "" || p.PriorStatus != "" {
 			t.Fatalf("proposal %d after rollback = %+v; want %s", ids[i], p, want)
 		}
 	}

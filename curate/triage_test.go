@@ -169,7 +169,7 @@ func TestTriageApproveApplyRollbackRestoresTheBackup(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.approveAll(t)
-	ap, err := curate.ApplyApproved(ctx, f.e, curate.ApplyOptions{Batch: "b1"})
+	ap, err := curate.Apply(ctx, f.e, curate.ApplyOptions{Batch: "b1"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -317,7 +317,11 @@ func TestApplyCrashChild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	curate.ApplyApprovedStore(ctx, db, curate.ApplyOptions{Batch: "crash", AfterEach: func(n int) {
+	e, err := engine.Open(ctx, engine.Options{Store: db})
+	if err != nil {
+		t.Fatal(err)
+	}
+	curate.Apply(ctx, e, curate.ApplyOptions{Batch: "crash", AfterEach: func(n int) {
 		if n == 5 {
 			w, _ := os.Create(os.Getenv("MEMTRACE_APPLY_CHILD_READY") + ".tmp")
 			bw := bufio.NewWriter(w)
@@ -345,7 +349,7 @@ func TestRollbackCrashLeavesTheBatchApplied(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := curate.ApplyApprovedStore(ctx, f.db, curate.ApplyOptions{Batch: "to-undo"})
+	rep, err := curate.Apply(ctx, f.e, curate.ApplyOptions{Batch: "to-undo"})
 	if err != nil || rep.Applied == 0 {
 		t.Fatalf("apply: %+v %v", rep, err)
 	}
@@ -434,7 +438,7 @@ func TestRollbackFinishesAnInterruptedOldRollback(t *testing.T) {
 	f.triage(t, 5)
 	f.labelControl(t)
 	f.approveAll(t)
-	if _, err := curate.ApplyApprovedStore(ctx, f.db, curate.ApplyOptions{Batch: "old"}); err != nil {
+	if _, err := curate.Apply(ctx, f.e, curate.ApplyOptions{Batch: "old"}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := f.db.RollbackBatch(ctx, "old", "curator"); err != nil { // the first step only

@@ -2,67 +2,76 @@ package curate
 
 import (
 	"context"
-	"fmt"
-	"strings"
 	"time"
 
 	"memtrace/engine"
 )
 
-// ProposalWithdrawn is the status of a proposal an approval made moot (see
-// withdrawMoot); rolling the approval's batch back makes it pending again.
-const ProposalWithdrawn = "withdrawn"
+// ProposalWithdrawn is the status of a proposal an apply made moot (see
+// withdrawMoot); rolling the apply's batch back reopens it.
+const ProposalWithdrawn = engine.ProposalWithdrawn
 
 // ActionWithdraw is the audit action of a withdrawal: a row on the
 // memory, before = after, under the approval's batch.
 const ActionWithdraw = "withdraw"
 
 // withdrawMoot withdraws the open proposals on applied's memory that
-// conflict with it (ProposalsConflict) and are not part of this approval
-// (keep): each gets status withdrawn, the batch, a reason naming the
-// proposal that made it moot, and an audit row on the memory.
-func withdrawMoot(ctx context.Context, q engine.Queries, applied *engine.Proposal, keep map[int64]bool, a engine.Actor, now time.Time) error {
+// conflict with it (ProposalsConflict) and are not part of this apply
+// (keep): each gets status withdrawn, the batch, the proposal that made it
+// moot (WithdrawnBy), the status it had (PriorStatus), and an audit row on
+// the memory. Its reason stays the proposer's. It returns the ids it
+// withdrew.
+func withdrawMoot(ctx context.Context, q engine.Queries, applied *engine.Proposal, keep map[int64]bool, a engine.Actor, now time.Time) ([]int64, error) {
 	if applied.MemoryID == 0 {
-		return nil
+		return nil, nil
 	}
 	others, err := q.FindProposals(ctx, engine.ProposalFilter{MemoryID: applied.MemoryID})
 	if err != nil {
-		return err
+		return nil, err
 	}
+	var withdrawn []int64
 	var m *engine.Memory
 	for _, o := range others {
 		open := o.Status == engine.ProposalPending || o.Status == engine.ProposalReview || o.Status == engine.ProposalApproved
 		if o.ID == applied.ID || keep[o.ID] || !open || o.MemoryID != applied.MemoryID || !ProposalsConflict(o.Kind, applied.Kind) {
 			continue
 		}
-		o.Status, o.DecidedBy, o.DecidedAt, o.Batch = ProposalWithdrawn, a.Name, now, a.Batch
-		o.Reason = strings.TrimSpace(fmt.Sprintf("%s; withdrawn: moot after proposal %d (%s) was applied in batch %s", o.Reason, applied.ID, applied.Kind, a.Batch))
+		if o.Status != engine.ProposalApproved {
+			o.DecidedBy, o.DecidedAt = a.Name, now // an approval keeps its decider
+		}
+		o.PriorStatus, o.Status, o.WithdrawnBy, o.Batch = o.Status, ProposalWithdrawn, applied.ID, a.Batch
 		if err := q.UpdateProposal(ctx, o); err != nil {
-			return err
+			return nil, err
 		}
 		if m == nil {
 			if m, err = q.GetMemory(ctx, applied.MemoryID); err != nil {
-				return err
+				return nil, err
 			}
 		}
 		if err := q.UpdateMemory(ctx, m, a, ActionWithdraw); err != nil {
-			return err
+			return nil, err
 		}
+		withdrawn = append(withdrawn, o.ID)
 	}
-	return nil
+	return withdrawn, nil
 }
 
-// reviveWithdrawn makes the proposals batch withdrew pending again (its
-// rollback undid what made them moot).
+// reviveWithdrawn returns the proposals batch withdrew to the status they
+// had (pending for one withdrawn before memtrace kept it): its rollback
+// undid what made them moot.
 func reviveWithdrawn(ctx context.Context, q engine.Queries, batch string) error {
 	ps, err := q.FindProposals(ctx, engine.ProposalFilter{Batch: batch, Status: ProposalWithdrawn})
 	if err != nil {
 		return err
 	}
 	for _, p := range ps {
-		p.Status, p.DecidedBy, p.DecidedAt, p.Batch = engine.ProposalPending, "", time.Time{}, ""
-		if i := strings.LastIndex(p.Reason, "; withdrawn: "); i >= 0 {
-			p.Reason = p.Reason[:i]
+		prior := p.PriorStatus
+		if prior == "" {
+			prior = engine.ProposalPending
+		}
+		p.Status, p.PriorStatus, p.WithdrawnBy, p.Batch = prior, "", 0, ""
+		if prior == engine.ProposalPending || prior == engine.ProposalReview {
+			p.DecidedBy, p.DecidedAt = "", time.Time{}
 		}
 		if err := q.UpdateProposal(ctx, p); err != nil {
 			return err

@@ -6,9 +6,11 @@ import (
 	"time"
 )
 
-// Batch kinds: the first word of a batch id, naming the action that made it.
-// An id is KIND-TIME-SEQ, where SEQ is a counter kept in the database, so
-// two batches never share an id even under a pinned clock.
+// Batch kinds name the action that made a batch. The store records a
+// batch's kind when it issues the id (Queries.NextBatchID) and BatchInfo
+// and RollbackPlan carry it: read the kind there, never off the id. An id
+// is KIND-TIME-SEQ, where SEQ is a counter kept in the database, so two
+// batches never share an id even under a pinned clock.
 const (
 	BatchCapture = "capture" // one ingest/import run, one MCP capture
 	BatchApprove = "approve" // one approval of proposals
@@ -23,6 +25,10 @@ const (
 	BatchReviewRetry = "review-retry"
 	BatchReviewStore = "review-store"
 	BatchReviewSkip  = "review-skip"
+
+	// BatchRollback is the batch of one rollback (Queries.RollbackBatch);
+	// its BatchInfo.RollbackOf names the batch it undid.
+	BatchRollback = "rollback"
 )
 
 // SettingClock is the settings key of a database's pinned clock (RFC 3339).
@@ -174,6 +180,8 @@ type RollbackPlan struct {
 	// changes that still stand and must be rolled back first.
 	RolledBack bool     `json:"rolled_back"`
 	Blocked    []string `json:"blocked,omitempty"`
+	// Kind is the batch's kind (see BatchInfo.Kind).
+	Kind string `json:"kind,omitempty"`
 }
 
 // CanRollback reports whether the rollback may run and would change
@@ -192,6 +200,6 @@ const LargeRollback = 5
 // capture or import batch of more than LargeRollback memories, or any
 // rollback that would quarantine more than that.
 func (p *RollbackPlan) NeedsForce() bool {
-	bulk := strings.HasPrefix(p.Batch, BatchCapture) || strings.HasPrefix(p.Batch, BatchImport)
+	bulk := p.Kind == BatchCapture || p.Kind == BatchImport
 	return (bulk && p.Effect.Changed() > LargeRollback) || p.Effect.Quarantined > LargeRollback
 }

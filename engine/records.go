@@ -126,6 +126,9 @@ const (
 	ProposalApplied    = "applied"
 	ProposalRolledBack = "rolled_back"
 	ProposalReview     = "needs_review"
+	// ProposalWithdrawn is the status of a proposal an applied one made
+	// moot (Proposal.WithdrawnBy); rolling the apply back reopens it.
+	ProposalWithdrawn = "withdrawn"
 )
 
 // Proposal is a change somebody (the judge, the heartbeat, a rule) suggests
@@ -147,9 +150,15 @@ type Proposal struct {
 	DecidedAt  time.Time       `json:"decided_at,omitzero"`
 	Batch      string          `json:"batch,omitempty"`
 	CreatedAt  time.Time       `json:"created_at"`
-	// PriorStatus is the status a curator's rejection moved the proposal
-	// from; rolling back the rejection's batch returns it there.
+	// PriorStatus is the status a curator's rejection, or a withdrawal,
+	// moved the proposal from; rolling back that batch returns it there.
 	PriorStatus string `json:"prior_status,omitempty"`
+	// WithdrawnBy is the proposal whose apply made this one moot (status
+	// withdrawn; Batch is that apply's batch).
+	WithdrawnBy int64 `json:"withdrawn_by,omitempty"`
+	// RejectNote is the curator's reason for a rejection (status
+	// rejected); rolling the rejection back clears it.
+	RejectNote string `json:"reject_note,omitempty"`
 }
 
 // ProposalFilter selects proposals.

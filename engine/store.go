@@ -66,6 +66,10 @@ type Queries interface {
 	// database: kind, the clock's time and a counter the database keeps
 	// (FormatBatchID).
 	NextBatchID(ctx context.Context, kind string) (string, error)
+	// BatchKind returns the kind of a batch the store issued and, for a
+	// rollback, the batch it undid (BatchInfo.Kind, RollbackOf); "" for an
+	// id a caller chose.
+	BatchKind(ctx context.Context, batch string) (kind, rollbackOf string, err error)
 	// PlanRollback computes what RollbackBatch would do, writing nothing.
 	PlanRollback(ctx context.Context, batch string) (*RollbackPlan, error)
 	// RollbackBatch restores every memory changed by batch to its state
@@ -111,6 +115,11 @@ type BatchInfo struct {
 	// touches its memories; WhyNot says otherwise in words.
 	CanRollback bool   `json:"can_rollback"`
 	WhyNot      string `json:"why_not,omitempty"`
+	// Kind is the action that made the batch (BatchCapture, BatchApprove,
+	// … BatchRollback), recorded when the store issued its id; "" for an id
+	// a caller chose. RollbackOf is the batch a rollback undid.
+	Kind       string `json:"kind,omitempty"`
+	RollbackOf string `json:"rollback_of,omitempty"`
 }
 
 // Store is the durable source of truth. Indexes in the engine are caches

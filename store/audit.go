@@ -174,8 +174,9 @@ func (tx *Tx) Batches(ctx context.Context, limit int) ([]engine.BatchInfo, error
 			SELECT batch, MIN(id) AS first_id, MAX(id) AS last_id, COUNT(*) AS n
 			FROM audit WHERE `+where+` GROUP BY batch)
 		SELECT b.batch, f.actor, b.n, f.at,
-			EXISTS (SELECT 1 FROM audit r WHERE r.batch = 'rollback:' || b.batch)
-		FROM b JOIN audit f ON f.id = b.first_id
+			EXISTS (SELECT 1 FROM audit r WHERE r.batch = 'rollback:' || b.batch),
+			COALESCE(k.kind, ''), COALESCE(k.rollback_of, '')
+		FROM b JOIN audit f ON f.id = b.first_id LEFT JOIN batches k ON k.batch = b.batch
 		ORDER BY b.last_id DESC`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("list batches: %w", err)
@@ -184,7 +185,7 @@ func (tx *Tx) Batches(ctx context.Context, limit int) ([]engine.BatchInfo, error
 	for rows.Next() {
 		var b engine.BatchInfo
 		var at string
-		if err := rows.Scan(&b.Batch, &b.Actor, &b.Rows, &at, &b.RolledBack); err != nil {
+		if err := rows.Scan(&b.Batch, &b.Actor, &b.Rows, &at, &b.RolledBack, &b.Kind, &b.RollbackOf); err != nil {
 			rows.Close()
 			return nil, fmt.Errorf("list batches: %w", err)
 		}

@@ -29,6 +29,7 @@ var copyTables = []struct{ name, order string }{
 	{"traces", "id"},
 	{"settings", "key"},
 	{"counters", "name"},
+	{"batches", "batch"},
 }
 
 // CopyReport is what Copy copied and verified.
@@ -217,8 +218,8 @@ func spaceChecksum(ctx context.Context, tx *Tx, counts map[string]int) (string, 
 		}
 		fmt.Fprintf(h, "table %s (%s)\n", t.name, strings.Join(cols, ","))
 		// Text keys sort by the database's collation, which differs
-		// between servers: those small tables are hashed in byte order.
-		sortRows := t.name == "settings" || t.name == "counters"
+		// between servers: those tables are hashed in byte order.
+		sortRows := t.name == "settings" || t.name == "counters" || t.name == "batches"
 		n, err := hashRows(rows, len(cols), h, sortRows)
 		rows.Close()
 		if err != nil {

@@ -84,7 +84,7 @@ func (tx *Tx) FindCorrections(ctx context.Context, status string) ([]*engine.Cor
 }
 
 const proposalColumns = `id, kind, memory_id, target_type, proposer, verdict, model, prompt_hash, confidence,
-	reason, status, decided_by, decided_at, batch, created_at, prior_status`
+	reason, status, decided_by, decided_at, batch, created_at, prior_status, withdrawn_by, reject_note`
 
 func scanProposal(s scanner) (*engine.Proposal, error) {
 	var (
@@ -95,7 +95,7 @@ func scanProposal(s scanner) (*engine.Proposal, error) {
 		err              error
 	)
 	if err := s.Scan(&p.ID, &p.Kind, &memoryID, &p.TargetType, &p.Proposer, &verdict, &p.Model, &p.PromptHash,
-		&p.Confidence, &p.Reason, &p.Status, &p.DecidedBy, &decided, &p.Batch, &created, &p.PriorStatus); err != nil {
+		&p.Confidence, &p.Reason, &p.Status, &p.DecidedBy, &decided, &p.Batch, &created, &p.PriorStatus, &p.WithdrawnBy, &p.RejectNote); err != nil {
 		return nil, err
 	}
 	p.MemoryID = memoryID.Int64
@@ -128,13 +128,13 @@ func (tx *Tx) InsertProposal(ctx context.Context, p *engine.Proposal) error {
 		p.CreatedAt = tx.now().UTC()
 	}
 	s, err := tx.stmt(ctx, `INSERT INTO proposals (kind, memory_id, target_type, proposer, verdict, model, prompt_hash,
-		confidence, reason, status, decided_by, decided_at, batch, created_at, prior_status)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`)
+		confidence, reason, status, decided_by, decided_at, batch, created_at, prior_status, withdrawn_by, reject_note)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`)
 	if err != nil {
 		return fmt.Errorf("insert proposal: %w", err)
 	}
 	err = s.QueryRowContext(ctx, p.Kind, nullID(p.MemoryID), p.TargetType, p.Proposer, nullJSON(p.Verdict), p.Model,
-		p.PromptHash, p.Confidence, p.Reason, p.Status, p.DecidedBy, formatTime(p.DecidedAt), p.Batch, formatTime(p.CreatedAt), p.PriorStatus).Scan(&p.ID)
+		p.PromptHash, p.Confidence, p.Reason, p.Status, p.DecidedBy, formatTime(p.DecidedAt), p.Batch, formatTime(p.CreatedAt), p.PriorStatus, p.WithdrawnBy, p.RejectNote).Scan(&p.ID)
 	if isForeignKey(err) {
 		return engine.Errorf(engine.ENOTFOUND, "proposal refers to memory %d, which does not exist", p.MemoryID)
 	} else if err != nil {
@@ -150,9 +150,9 @@ func (tx *Tx) UpdateProposal(ctx context.Context, p *engine.Proposal) error {
 	}
 	res, err := tx.tx.ExecContext(ctx, `UPDATE proposals SET kind = ?, memory_id = ?, target_type = ?, proposer = ?,
 		verdict = ?, model = ?, prompt_hash = ?, confidence = ?, reason = ?, status = ?, decided_by = ?,
-		decided_at = ?, batch = ?, created_at = ?, prior_status = ? WHERE id = ?`,
+		decided_at = ?, batch = ?, created_at = ?, prior_status = ?, withdrawn_by = ?, reject_note = ? WHERE id = ?`,
 		p.Kind, nullID(p.MemoryID), p.TargetType, p.Proposer, nullJSON(p.Verdict), p.Model, p.PromptHash,
-		p.Confidence, p.Reason, p.Status, p.DecidedBy, formatTime(p.DecidedAt), p.Batch, formatTime(p.CreatedAt), p.PriorStatus, p.ID)
+		p.Confidence, p.Reason, p.Status, p.DecidedBy, formatTime(p.DecidedAt), p.Batch, formatTime(p.CreatedAt), p.PriorStatus, p.WithdrawnBy, p.RejectNote, p.ID)
 	if isForeignKey(err) {
 		return engine.Errorf(engine.ENOTFOUND, "proposal refers to memory %d, which does not exist", p.MemoryID)
 	} else if err != nil {

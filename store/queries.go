@@ -201,6 +201,17 @@ func (db *DB) PlanRollback(ctx context.Context, batch string) (*engine.RollbackP
 	return readValue(ctx, db, func(tx *Tx) (*engine.RollbackPlan, error) { return tx.PlanRollback(ctx, batch) })
 }
 
+// BatchKind returns the kind of batch (Tx.BatchKind).
+func (db *DB) BatchKind(ctx context.Context, batch string) (string, string, error) {
+	var kind, of string
+	err := db.read(ctx, func(tx *Tx) error {
+		var err error
+		kind, of, err = tx.BatchKind(ctx, batch)
+		return err
+	})
+	return kind, of, err
+}
+
 // NextBatchID hands out a batch id in a transaction of its own.
 func (db *DB) NextBatchID(ctx context.Context, kind string) (string, error) {
 	return writeValue(ctx, db, func(tx *Tx) (string, error) { return tx.NextBatchID(ctx, kind) })

@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -47,8 +49,12 @@ func (tx *Tx) planRollback(ctx context.Context, batch string) (*rollbackWork, er
 	if len(rows) == 0 && len(all) == 0 {
 		return nil, engine.Errorf(engine.ENOTFOUND, "batch %s not found in the audit log; list batches with `memtrace batches`", batch)
 	}
+	kind, _, err := tx.BatchKind(ctx, batch)
+	if err != nil {
+		return nil, err
+	}
 	w := &rollbackWork{
-		plan:     &engine.RollbackPlan{Batch: batch, Proposals: len(props)},
+		plan:     &engine.RollbackPlan{Batch: batch, Kind: kind, Proposals: len(props)},
 		restored: map[int64]*engine.Memory{}, current: map[int64]*engine.Memory{},
 		rows: rows,
 	}
@@ -156,6 +162,9 @@ func (tx *Tx) RollbackBatch(ctx context.Context, batch, actor string) (int, erro
 			batch, wording.Memories(p.Memories))
 	}
 	a := engine.Actor{Name: actor, Batch: "rollback:" + batch}
+	if err := tx.recordBatch(ctx, a.Batch, engine.BatchRollback, batch); err != nil {
+		return 0, err
+	}
 	for i := len(w.order) - 1; i >= 0; i-- {
 		id := w.order[i]
 		current, restored := w.current[id], w.restored[id]
@@ -268,10 +277,11 @@ func (tx *Tx) rowUndone(ctx context.Context, batch string, undone map[string]boo
 	if err != nil || u {
 		return u, err
 	}
-	if rolled, ok := strings.CutPrefix(batch, "rollback:"); ok {
-		return tx.batchUndone(ctx, rolled, undone)
+	_, rolled, err := tx.BatchKind(ctx, batch)
+	if err != nil || rolled == "" {
+		return false, err
 	}
-	return false, nil
+	return tx.batchUndone(ctx, rolled, undone)
 }
 
 // batchUndone reports whether a batch's changes were taken back: it has a
@@ -308,5 +318,31 @@ func (tx *Tx) NextBatchID(ctx context.Context, kind string) (string, error) {
 		ON CONFLICT (name) DO UPDATE SET value = counters.value + 1 RETURNING value`).Scan(&n); err != nil {
 		return "", fmt.Errorf("batch id: %w", err)
 	}
-	return engine.FormatBatchID(kind, tx.now(), n), nil
+	id := engine.FormatBatchID(kind, tx.now(), n)
+	if err := tx.recordBatch(ctx, id, kind, ""); err != nil {
+		return "", err
+	}
+	return id, nil
+}
+
+// recordBatch records the kind of a batch id the store issues and, for a
+// rollback, the batch it undoes (the batches table).
+func (tx *Tx) recordBatch(ctx context.Context, batch, kind, rollbackOf string) error {
+	if _, err := tx.tx.ExecContext(ctx, `INSERT INTO batches (batch, kind, rollback_of) VALUES (?, ?, ?)
+		ON CONFLICT (batch) DO NOTHING`, batch, kind, rollbackOf); err != nil {
+		return fmt.Errorf("record batch %s: %w", batch, err)
+	}
+	return nil
+}
+
+// BatchKind returns the kind the store recorded for batch and, for a
+// rollback, the batch it undid; "" for an id it did not issue.
+func (tx *Tx) BatchKind(ctx context.Context, batch string) (kind, rollbackOf string, err error) {
+	err = tx.tx.QueryRowContext(ctx, `SELECT kind, rollback_of FROM batches WHERE batch = ?`, batch).Scan(&kind, &rollbackOf)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", "", nil
+	} else if err != nil {
+		return "", "", fmt.Errorf("batch %s: %w", batch, err)
+	}
+	return kind, rollbackOf, nil
 }

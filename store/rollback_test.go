@@ -98,7 +98,7 @@ func TestRollbackBatch(t *testing.T) {
 			batches, err := db.Batches(t.Context(), 0)
 			must(t, err)
 			want := []engine.BatchInfo{
-				{Batch: "rollback:triage-1", Actor: "curator", Rows: 3, At: rows[0].At,
+				{Batch: "rollback:triage-1", Kind: engine.BatchRollback, RollbackOf: "triage-1", Actor: "curator", Rows: 3, At: rows[0].At,
 					Effect: engine.BatchEffect{Restored: 2, Retyped: 1}, CanRollback: true},
 				{Batch: "triage-1", Actor: "curator", Rows: 4, RolledBack: true,
 					Effect: engine.BatchEffect{Quarantined: 2, Retyped: 2}, WhyNot: "already rolled back"},

@@ -67,11 +67,11 @@ alone archives nothing.
 
 No proposal fights another: a memory with an open proposal gets no second
 one of a conflicting kind (a move beside a move, promote, retype, restore
-or quarantine; quarantine beside anything; retype beside keep). Approving
-a proposal withdraws the open ones it makes moot (status withdrawn, with an
-audit row under the approval's batch); rolling that batch back makes them
-pending again. A proposal rejected after the memory's last use is not
-proposed again until the memory is used.
+or quarantine; quarantine beside anything; retype beside keep). Applying a
+proposal (approve, apply, the Curate tab) withdraws the open ones it makes
+moot (status withdrawn, with an audit row under its batch); rolling that
+batch back returns them to the status they had. A proposal rejected after
+the memory's last use is not proposed again until the memory is used.
 
 Ranking: every proposal carries its evidence (rule, last use, access
 count, importance, forecast date, reach) and a score:

@@ -19,19 +19,19 @@ import (
 var historyStates = []string{"applied", "rollback", "rolled_back", "blocked", "undoable"}
 
 // curateHistoryQuery is the batch history's filter: actor, kind (the
-// batch id's kind: capture, curator, apply…), state, and words of the
+// batch's kind: capture, curator, apply, rollback…), state, and words of the
 // batch id or its effect.
 func curateHistoryQuery() rowQuery[engine.BatchInfo] {
 	return rowQuery[engine.BatchInfo]{
 		Fields: []filterField[engine.BatchInfo]{
 			{Name: "actor", Match: func(b engine.BatchInfo, v string) bool { return strings.EqualFold(b.Actor, v) }},
 			{Name: "kind", Match: func(b engine.BatchInfo, v string) bool {
-				return strings.HasPrefix(strings.TrimPrefix(strings.ToLower(b.Batch), "rollback:"), v)
+				return strings.HasPrefix(strings.ToLower(b.Kind), v)
 			}},
 			{Name: "state", Values: historyStates, Match: func(b engine.BatchInfo, v string) bool {
 				switch v {
 				case "rollback":
-					return strings.HasPrefix(b.Batch, "rollback:")
+					return b.Kind == engine.BatchRollback
 				case "rolled_back":
 					return b.RolledBack
 				case "blocked":
@@ -39,7 +39,7 @@ func curateHistoryQuery() rowQuery[engine.BatchInfo] {
 				case "undoable":
 					return b.CanRollback
 				}
-				return !b.RolledBack && !strings.HasPrefix(b.Batch, "rollback:")
+				return !b.RolledBack && b.Kind != engine.BatchRollback
 			}},
 		},
 		Text: func(b engine.BatchInfo) string { return b.Batch + " " + b.Effect.String() },
@@ -96,7 +96,7 @@ func (v historyView) View() string {
 	out := v.list.table(st, cols, func(_ int, b engine.BatchInfo) ([]string, bool) {
 		state := "applied"
 		switch {
-		case strings.HasPrefix(b.Batch, "rollback:"):
+		case b.Kind == engine.BatchRollback:
 			state = "rollback"
 		case b.Effect.Rejected > 0:
 			state = "rejection"

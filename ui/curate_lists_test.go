@@ -148,6 +148,37 @@ func TestCurateFilter(t *testing.T) {
 	}
 }
 
+// The history's kind and state fields read the batch's recorded kind,
+// never its id: a rollback is one by its Kind, whatever its id looks like.
+func TestCurateHistoryFilterReadsTheBatchKind(t *testing.T) {
+	rollback := engine.BatchInfo{Batch: "undo-7", Kind: engine.BatchRollback, RollbackOf: "capture-20260601T090000Z-3", CanRollback: true}
+	capture := engine.BatchInfo{Batch: "capture-20260601T090000Z-3", Kind: engine.BatchCapture, RolledBack: true}
+	named := engine.BatchInfo{Batch: "rollback:by-hand", CanRollback: true} // an id a caller chose: no kind
+	for _, tc := range []struct {
+		query string
+		want  []string
+	}{
+		{"kind:rollback", []string{"undo-7"}},
+		{"kind:capture", []string{"capture-20260601T090000Z-3"}},
+		{"state:rollback", []string{"undo-7"}},
+		{"state:applied", []string{"rollback:by-hand"}},
+	} {
+		match, problem := curateHistoryQuery().parse(tc.query)
+		if problem != "" {
+			t.Fatalf("%s: %s", tc.query, problem)
+		}
+		var got []string
+		for _, b := range []engine.BatchInfo{rollback, capture, named} {
+			if match(b) {
+				got = append(got, b.Batch)
+			}
+		}
+		if fmt.Sprint(got) != fmt.Sprint(tc.want) {
+			t.Errorf("%s matches %v, want %v", tc.query, got, tc.want)
+		}
+	}
+}
+
 // V marks a range; the second V selects it; x rejects the selection with
 // the reason typed, u undoes it: the proposals are pending again.
 func TestCurateRangeRejectWithReasonAndUndo(t *testing.T) {
@@ -177,7 +208,7 @@ func TestCurateRangeRejectWithReasonAndUndo(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if p.Status != engine.ProposalRejected || p.Reason != "unused; rejected: used every spring" || p.PriorStatus != engine.ProposalPending {
+		if p.Status != engine.ProposalRejected || p.Reason != "unused" || p.RejectNote != "used every spring" || p.PriorStatus != engine.ProposalPending {
 			t.Fatalf("proposal %d: %+v", id, p)
 		}
 		if batch == "" {

@@ -259,7 +259,7 @@ func (v queuesView) subject(pr *engine.Proposal) string {
 }
 
 func (v queuesView) subjectAndReason(pr *engine.Proposal) string {
-	return v.subject(pr) + " " + pr.Reason
+	return v.subject(pr) + " " + curate.ShownReason(pr)
 }
 
 // curateMemories are the memories the open proposals are about, by id.

@@ -184,7 +184,7 @@ func (v queuesView) detail() []string {
 			out = append(out, "  "+l)
 		}
 	}
-	out = append(out, st.Detail.Label.Render("reason ")+st.Detail.Value.Render(safetext.Truncate(safetext.SanitizeLine(pr.Reason), max(10, v.width-7))))
+	out = append(out, st.Detail.Label.Render("reason ")+st.Detail.Value.Render(safetext.Truncate(safetext.SanitizeLine(curate.ShownReason(pr)), max(10, v.width-7))))
 	meta := "no confidence: proposed by " + pr.Proposer + ", not a judge"
 	if c := confidenceCell(pr); c != "—" {
 		meta = "confidence " + c

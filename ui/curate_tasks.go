@@ -98,11 +98,15 @@ func (p curatePane) labelID(id int64, label string) (curatePane, tea.Cmd) {
 func (p curatePane) apply() (curatePane, tea.Cmd) {
 	ctx, eng, now := p.c.ctx, p.c.deps.Engine, p.c.now
 	return p.task(func() (string, error) {
-		rep, err := curate.ApplyApproved(ctx, eng, curate.ApplyOptions{Actor: curatorActor, Now: now})
+		rep, err := curate.Apply(ctx, eng, curate.ApplyOptions{Actor: curatorActor, Now: now})
 		if err != nil {
 			return "", err
 		}
-		return fmt.Sprintf("applied %d change(s), confirmed %d keep(s) in batch %s", rep.Applied, rep.Confirmed, rep.Batch), nil
+		what := fmt.Sprintf("applied %d change(s), confirmed %d keep(s)", rep.Applied, rep.Confirmed)
+		if len(rep.Withdrawn) > 0 {
+			what += fmt.Sprintf(", withdrew %d moot proposal(s)", len(rep.Withdrawn))
+		}
+		return what + " in batch " + rep.Batch, nil
 	})
 }
 

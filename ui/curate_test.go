@@ -255,7 +255,7 @@ func TestCurateEndToEnd(t *testing.T) {
 		t.Fatalf("%d approved, want %d", len(approved), total-1)
 	}
 	if rej := f.proposals(t, engine.ProposalFilter{Status: engine.ProposalRejected}); len(rej) != 1 || f.keys[rej[0].MemoryID] != "inject-1" || rej[0].DecidedBy != curatorActor ||
-		!strings.HasSuffix(rej[0].Reason, "; rejected: should not be kept as it is") || rej[0].PriorStatus != engine.ProposalPending || rej[0].Batch == "" {
+		rej[0].RejectNote != "should not be kept as it is" || strings.Contains(rej[0].Reason, "rejected") || rej[0].PriorStatus != engine.ProposalPending || rej[0].Batch == "" {
 		t.Fatalf("rejected: %+v", rej)
 	}
 	if !strings.Contains(screen(m), fmt.Sprintf("%d approved (P applies)", total-1)) {

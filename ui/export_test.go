@@ -64,3 +64,54 @@ func splitSets(t *testing.T, m splitModel) map[string][]int64 {
 	}
 	return sets
 }
+
+// ApproveThenApplyForTest drives a Curate tab over deps as a curator does
+// to approve proposals and apply them later: for each id, a on its row in
+// its kind's queue; then P and enter, which applies every approved
+// proposal in one batch. It returns the pane's status or error line after
+// the apply. It is for the external tests of this package (the test that
+// the approve, Curate-tab and apply paths end alike, which also runs the
+// CLI).
+func ApproveThenApplyForTest(t *testing.T, deps Deps, ids ...int64) string {
+	t.Helper()
+	deps.NoColor = true
+	m := goTo(t, startModel(t, deps, 160, 48), "Curate")
+	for _, id := range ids {
+		pr := m.curate().queues.proposal(id)
+		if pr == nil {
+			t.Fatalf("proposal %d is not in the Curate tab", id)
+		}
+		for range curateKinds() {
+			if curateKinds()[m.curate().queues.kindIdx] == queueKind(pr) {
+				break
+			}
+			m = drive(t, m, press("l"))
+		}
+		m = drive(t, m, press("h"), press("l")) // the queue's first row
+		row := -1
+		for i, q := range m.curate().queues.list.rows {
+			if q.ID == id {
+				row = i
+			}
+		}
+		if row < 0 {
+			t.Fatalf("proposal %d is not in the %s queue:\n%s", id, queueKind(pr), screen(m))
+		}
+		for range row {
+			m = drive(t, m, press("down"))
+		}
+		m = drive(t, m, press("a"))
+		if e := m.curate().err; e != "" {
+			t.Fatalf("a on proposal %d: %s", id, e)
+		}
+	}
+	m = drive(t, m, press("P"))
+	if m.curate().dlg == nil {
+		t.Fatalf("P opened no confirmation:\n%s", screen(m))
+	}
+	m = drive(t, m, press("enter"))
+	if e := m.curate().err; e != "" {
+		return e
+	}
+	return m.curate().status
+}

@@ -35,7 +35,7 @@ func cmdApply(fs *flag.FlagSet) runFunc {
 		}
 		defer closeDB()
 		o.Batch = *batch
-		rep, err := curate.ApplyApproved(e.ctx, eng, o)
+		rep, err := curate.Apply(e.ctx, eng, o)
 		if err != nil {
 			return err
 		}
@@ -43,6 +43,9 @@ func cmdApply(fs *flag.FlagSet) runFunc {
 			return writeJSON(e.stdout, rep)
 		}
 		fmt.Fprintf(e.stdout, "applied %d change(s) and confirmed %d keep record(s) in batch %s\n", rep.Applied, rep.Confirmed, rep.Batch)
+		if len(rep.Withdrawn) > 0 {
+			fmt.Fprintf(e.stdout, "withdrew %d proposal(s) the batch made moot: %v\n", len(rep.Withdrawn), rep.Withdrawn)
+		}
 		fmt.Fprintf(e.stdout, "undo with: memtrace rollback %s\n", rep.Batch)
 		return nil
 	}

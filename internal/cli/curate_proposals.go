@@ -58,7 +58,7 @@ func cmdProposals(fs *flag.FlagSet) runFunc {
 					target = fmt.Sprintf("lesson %s ×%d → “%s”", ev.LessonKey, ev.Count, ev.RuleWording())
 				}
 			}
-			tbl.Add(p.ID, p.Kind, p.Status, p.Proposer, target, p.Reason)
+			tbl.Add(p.ID, p.Kind, p.Status, p.Proposer, target, curate.ShownReason(p))
 		}
 		if err := tbl.Write(e.stdout); err != nil {
 			return err
