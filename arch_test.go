@@ -119,7 +119,7 @@ func TestPipelinesSayWhatTheyOwn(t *testing.T) {
 // writeMethods are the methods of engine.Queries (and Store) that write.
 var writeMethods = []string{
 	"InsertMemory", "UpdateMemory", "RecordAccess", "SetBoost", "SetEmbedding", "InsertCapture",
-	"SaveCorrection", "InsertProposal", "UpdateProposal", "RollbackBatch", "SaveGoldenRun",
+	"SaveCorrection", "InsertProposal", "UpdateProposal", "RollbackBatch",
 	"SaveTrace", "SaveMemorySource", "SetSetting", "SaveReview", "NextBatchID",
 }
 

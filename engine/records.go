@@ -171,16 +171,6 @@ type ProposalFilter struct {
 	Limit    int
 }
 
-// GoldenRun is a stored result of a golden-set run.
-type GoldenRun struct {
-	ID         string          `json:"id"`
-	File       string          `json:"file"`
-	ConfigHash string          `json:"config_hash"`
-	StartedAt  time.Time       `json:"started_at"`
-	Summary    json.RawMessage `json:"summary"`
-	Results    json.RawMessage `json:"results"`
-}
-
 // StoredTrace is a recall trace kept for later inspection (recalls made by an
 // agent through MCP, opened afterwards in the TUI).
 type StoredTrace struct {

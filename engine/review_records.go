@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"context"
 	"time"
 )
 
@@ -69,16 +68,4 @@ type ReviewFilter struct {
 	Batch  string
 	Limit  int
 	Offset int
-}
-
-// ReviewQueries is the part of Queries that keeps the review queue.
-type ReviewQueries interface {
-	// SaveReview inserts the item, or updates the one with the same
-	// MessageID, and sets r.ID.
-	SaveReview(ctx context.Context, r *ReviewItem) error
-	// FindReviews returns the items matching f in id order, and how many
-	// match in all.
-	FindReviews(ctx context.Context, f ReviewFilter) ([]*ReviewItem, int, error)
-	// GetReviewByMessage returns the item of a message id, or ENOTFOUND.
-	GetReviewByMessage(ctx context.Context, messageID string) (*ReviewItem, error)
 }

@@ -25,7 +25,7 @@ var copyTables = []struct{ name, order string }{
 	{"proposals", "id"},
 	{"audit", "id"},
 	{"review_queue", "id"},
-	{"golden_runs", "rowid"}, // insertion order, which FindGoldenRuns breaks ties with (PostgreSQL has the column)
+	{"golden_runs", "rowid"}, // no longer written (its queries had no caller); copied so an old database loses nothing
 	{"traces", "id"},
 	{"settings", "key"},
 	{"counters", "name"},

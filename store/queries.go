@@ -217,16 +217,6 @@ func (db *DB) NextBatchID(ctx context.Context, kind string) (string, error) {
 	return writeValue(ctx, db, func(tx *Tx) (string, error) { return tx.NextBatchID(ctx, kind) })
 }
 
-// SaveGoldenRun stores a golden-set run.
-func (db *DB) SaveGoldenRun(ctx context.Context, r *engine.GoldenRun) error {
-	return db.write(ctx, func(tx *Tx) error { return tx.SaveGoldenRun(ctx, r) })
-}
-
-// FindGoldenRuns returns runs of a file ("" for all), newest first.
-func (db *DB) FindGoldenRuns(ctx context.Context, file string, limit int) ([]*engine.GoldenRun, error) {
-	return readValue(ctx, db, func(tx *Tx) ([]*engine.GoldenRun, error) { return tx.FindGoldenRuns(ctx, file, limit) })
-}
-
 // SaveTrace stores a trace and keeps only the newest keep.
 func (db *DB) SaveTrace(ctx context.Context, t *engine.StoredTrace, keep int) error {
 	return db.write(ctx, func(tx *Tx) error { return tx.SaveTrace(ctx, t, keep) })
@@ -235,11 +225,6 @@ func (db *DB) SaveTrace(ctx context.Context, t *engine.StoredTrace, keep int) er
 // FindTraces returns stored traces, newest first.
 func (db *DB) FindTraces(ctx context.Context, limit int) ([]*engine.StoredTrace, error) {
 	return readValue(ctx, db, func(tx *Tx) ([]*engine.StoredTrace, error) { return tx.FindTraces(ctx, limit) })
-}
-
-// GetTrace returns a stored trace, or ENOTFOUND.
-func (db *DB) GetTrace(ctx context.Context, id int64) (*engine.StoredTrace, error) {
-	return readValue(ctx, db, func(tx *Tx) (*engine.StoredTrace, error) { return tx.GetTrace(ctx, id) })
 }
 
 // GetSetting returns a setting, or "" when unset.

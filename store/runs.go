@@ -10,63 +10,6 @@ import (
 	"memtrace/engine"
 )
 
-// SaveGoldenRun stores a golden-set run, replacing a run with the same ID.
-func (tx *Tx) SaveGoldenRun(ctx context.Context, r *engine.GoldenRun) error {
-	if r.ID == "" {
-		return engine.Errorf(engine.EINVALID, "golden run has no id")
-	}
-	for name, v := range map[string]json.RawMessage{"summary": r.Summary, "results": r.Results} {
-		if len(v) > 0 && !json.Valid(v) {
-			return engine.Errorf(engine.EINVALID, "golden run %s: %s is not valid JSON", r.ID, name)
-		}
-	}
-	if _, err := tx.tx.ExecContext(ctx, `INSERT INTO golden_runs (id, file, config_hash, started_at, summary, results)
-		VALUES (?, ?, ?, ?, ?, ?)
-		ON CONFLICT (id) DO UPDATE SET file = excluded.file, config_hash = excluded.config_hash,
-			started_at = excluded.started_at, summary = excluded.summary, results = excluded.results`,
-		r.ID, r.File, r.ConfigHash, formatTime(r.StartedAt), nullJSON(r.Summary), nullJSON(r.Results)); err != nil {
-		return fmt.Errorf("save golden run %s: %w", r.ID, err)
-	}
-	return nil
-}
-
-// FindGoldenRuns returns runs of a probe file ("" for every file), newest
-// first.
-func (tx *Tx) FindGoldenRuns(ctx context.Context, file string, limit int) ([]*engine.GoldenRun, error) {
-	query := `SELECT id, file, config_hash, started_at, summary, results FROM golden_runs`
-	var args []any
-	if file != "" {
-		query, args = query+` WHERE file = ?`, append(args, file)
-	}
-	rows, err := tx.tx.QueryContext(ctx, query+` ORDER BY started_at DESC, rowid DESC`+limitClause(limit, 0), args...)
-	if err != nil {
-		return nil, fmt.Errorf("find golden runs: %w", err)
-	}
-	defer rows.Close()
-	var out []*engine.GoldenRun
-	for rows.Next() {
-		var (
-			r                engine.GoldenRun
-			started          string
-			summary, results sql.NullString
-		)
-		if err := rows.Scan(&r.ID, &r.File, &r.ConfigHash, &started, &summary, &results); err != nil {
-			return nil, fmt.Errorf("find golden runs: %w", err)
-		}
-		if r.StartedAt, err = parseTime(started); err != nil {
-			return nil, fmt.Errorf("find golden runs: %w", err)
-		}
-		if summary.Valid {
-			r.Summary = json.RawMessage(summary.String)
-		}
-		if results.Valid {
-			r.Results = json.RawMessage(results.String)
-		}
-		out = append(out, &r)
-	}
-	return out, rows.Err()
-}
-
 // SaveTrace stores a recall trace, sets t.ID (and t.CreatedAt when zero),
 // and prunes all but the newest keep traces (keep ≤ 0 keeps every one).
 func (tx *Tx) SaveTrace(ctx context.Context, t *engine.StoredTrace, keep int) error {
@@ -113,17 +56,6 @@ func scanTrace(s scanner) (*engine.StoredTrace, error) {
 // FindTraces returns stored traces, newest first.
 func (tx *Tx) FindTraces(ctx context.Context, limit int) ([]*engine.StoredTrace, error) {
 	return queryAll(ctx, tx, "find traces", scanTrace, `SELECT `+traceColumns+` FROM traces ORDER BY id DESC`+limitClause(limit, 0))
-}
-
-// GetTrace returns a stored trace, or ENOTFOUND.
-func (tx *Tx) GetTrace(ctx context.Context, id int64) (*engine.StoredTrace, error) {
-	t, err := scanTrace(tx.tx.QueryRowContext(ctx, `SELECT `+traceColumns+` FROM traces WHERE id = ?`, id))
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, engine.Errorf(engine.ENOTFOUND, "trace %d not found (only the newest traces are kept)", id)
-	} else if err != nil {
-		return nil, fmt.Errorf("get trace %d: %w", id, err)
-	}
-	return t, nil
 }
 
 // GetSetting returns a setting, or "" when it is unset.
