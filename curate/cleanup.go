@@ -73,9 +73,36 @@ type cleanupEvidence struct {
 // A memory a curator wrote (`memtrace add`, an approved promotion) is never
 // proposed: a short rule is not chat noise; it is counted as Curated.
 func Cleanup(ctx context.Context, e *engine.Engine, o CleanupOptions) (*CleanupReport, error) {
-	f := filter.New()
 	rep := &CleanupReport{DryRun: o.DryRun, Patterns: []CleanupPattern{}, Items: []CleanupItem{}}
 	rows := map[string]*CleanupPattern{}
+	noise := scanNoise(e, rep, rows)
+	noise, err := dropCurated(ctx, e, noise, rep, rows)
+	if err != nil {
+		return nil, err
+	}
+	tallyPatterns(rep, rows)
+	if err := proposeQuarantines(ctx, e, noise, o.DryRun, rep); err != nil {
+		return nil, err
+	}
+	for _, n := range noise {
+		rep.Items = append(rep.Items, n.item)
+	}
+	sort.Slice(rep.Items, func(i, j int) bool { return rep.Items[i].MemoryID < rep.Items[j].MemoryID })
+	return rep, nil
+}
+
+// flagged is an active memory that nothing but noise patterns match.
+type flagged struct {
+	item    CleanupItem
+	matches []filter.Match
+	layer   string
+}
+
+// scanNoise runs the noise filters over every active memory: a memory that
+// is nothing but noise is returned, one that carries information too is
+// listed in rep.Items as kept; both count in their pattern's row.
+func scanNoise(e *engine.Engine, rep *CleanupReport, rows map[string]*CleanupPattern) []flagged {
+	f := filter.New()
 	row := func(m filter.Match) *CleanupPattern {
 		r, ok := rows[m.Name]
 		if !ok {
@@ -83,11 +110,6 @@ func Cleanup(ctx context.Context, e *engine.Engine, o CleanupOptions) (*CleanupR
 			rows[m.Name] = r
 		}
 		return r
-	}
-	type flagged struct {
-		item    CleanupItem
-		matches []filter.Match
-		layer   string
 	}
 	var noise []flagged
 	e.EachMemory(func(m *engine.Memory) bool {
@@ -112,8 +134,12 @@ func Cleanup(ctx context.Context, e *engine.Engine, o CleanupOptions) (*CleanupR
 		}
 		return true
 	})
-	// A curator's memory that a pattern matches is left alone and counted
-	// apart.
+	return noise
+}
+
+// dropCurated leaves alone, and counts apart, the flagged memories a
+// curator wrote or changed.
+func dropCurated(ctx context.Context, e *engine.Engine, noise []flagged, rep *CleanupReport, rows map[string]*CleanupPattern) ([]flagged, error) {
 	kept := noise[:0]
 	for _, n := range noise {
 		curated, err := curatedMemory(ctx, e, n.item.MemoryID, n.item.Key)
@@ -128,7 +154,12 @@ func Cleanup(ctx context.Context, e *engine.Engine, o CleanupOptions) (*CleanupR
 		}
 		kept = append(kept, n)
 	}
-	noise = kept
+	return kept, nil
+}
+
+// tallyPatterns turns the pattern rows into the report's, most matched
+// first, with each pattern's share of the memories scanned.
+func tallyPatterns(rep *CleanupReport, rows map[string]*CleanupPattern) {
 	for _, r := range rows {
 		if r.Count == 0 && r.Kept == 0 {
 			continue
@@ -151,10 +182,14 @@ func Cleanup(ctx context.Context, e *engine.Engine, o CleanupOptions) (*CleanupR
 		}
 		return a.Pattern < b.Pattern
 	})
+}
 
+// proposeQuarantines proposes quarantining each flagged memory that has no
+// open quarantine proposal yet, in one transaction unless dryRun.
+func proposeQuarantines(ctx context.Context, e *engine.Engine, noise []flagged, dryRun bool, rep *CleanupReport) error {
 	open, err := e.Store().FindProposals(ctx, engine.ProposalFilter{Kind: engine.ProposalQuarantine})
 	if err != nil {
-		return nil, fmt.Errorf("cleanup: %w", err)
+		return fmt.Errorf("cleanup: %w", err)
 	}
 	blocked := map[int64]bool{}
 	for _, p := range open {
@@ -172,14 +207,14 @@ func Cleanup(ctx context.Context, e *engine.Engine, o CleanupOptions) (*CleanupR
 		}
 		raw, err := json.Marshal(cleanupEvidence{Pattern: n.item.Pattern, Layer: n.layer, Matches: n.matches})
 		if err != nil {
-			return nil, fmt.Errorf("cleanup: %w", err)
+			return fmt.Errorf("cleanup: %w", err)
 		}
 		props = append(props, &engine.Proposal{Kind: engine.ProposalQuarantine, MemoryID: n.item.MemoryID, Proposer: engine.ProposerRule,
 			Status: engine.ProposalPending, Confidence: 1, Verdict: raw,
 			Reason: fmt.Sprintf("cleanup: nothing but noise (%s pattern %s)", n.layer, n.item.Pattern)})
 		propItems = append(propItems, i)
 	}
-	if !o.DryRun && len(props) > 0 {
+	if !dryRun && len(props) > 0 {
 		err := e.Update(ctx, func(q engine.Queries) error {
 			for _, p := range props {
 				if err := q.InsertProposal(ctx, p); err != nil {
@@ -189,18 +224,14 @@ func Cleanup(ctx context.Context, e *engine.Engine, o CleanupOptions) (*CleanupR
 			return nil
 		})
 		if err != nil {
-			return nil, fmt.Errorf("cleanup: write proposals: %w", err)
+			return fmt.Errorf("cleanup: write proposals: %w", err)
 		}
 		for k, i := range propItems {
 			noise[i].item.ProposalID = props[k].ID
 		}
 		rep.Proposed = len(props)
 	}
-	for _, n := range noise {
-		rep.Items = append(rep.Items, n.item)
-	}
-	sort.Slice(rep.Items, func(i, j int) bool { return rep.Items[i].MemoryID < rep.Items[j].MemoryID })
-	return rep, nil
+	return nil
 }
 
 // reportedMatch picks the pattern a memory is counted under: the first pure
