@@ -1,14 +1,14 @@
 package ui
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 	"time"
+
+	"memtrace/internal/testdata/tierstest"
 
 	"memtrace/capture"
 	"memtrace/engine"
@@ -23,21 +23,7 @@ import (
 func demoLessons(t *testing.T) (*engine.Engine, *store.DB, func() time.Time) {
 	t.Helper()
 	ctx := context.Background()
-	f, err := os.Open("../testdata/demo.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var msgs []engine.Message
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		var m engine.Message
-		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
-			t.Fatal(err)
-		}
-		msgs = append(msgs, m)
-	}
+	msgs, _ := tierstest.ReadDemo(t)
 	at := msgs[len(msgs)-1].At.Add(24 * time.Hour)
 	now := func() time.Time { return at }
 	db := storetest.MustOpenClock(t, now)
