@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"memtrace/engine"
@@ -45,30 +44,6 @@ import (
 //
 // The same lesson seen in PromotionThreshold (3) distinct messages becomes a
 // promotion candidate; promotion itself is a human decision.
-
-// concept is one entry of the bilingual concept table.
-type concept struct {
-	id    string
-	forms lexicon
-}
-
-// concepts is conceptTable built once (read only).
-var concepts = sync.OnceValue(conceptTable)
-
-func conceptTable() []concept {
-	return []concept{
-		{"panic", lexicon{en: []string{"panic*"}, ko: []string{"패닉", "panic"}}},
-		{"gofmt", lexicon{en: []string{"gofmt*", "go fmt", "goimports"}, ko: []string{"gofmt", "고fmt"}}},
-		{"table_driven_tests", lexicon{en: []string{"table-driven", "table driven", "tabledriven"}, ko: []string{"테이블 기반", "테이블 드리븐", "테이블드리븐"}}},
-		{"tabs", lexicon{en: []string{"tab", "tabs"}, ko: []string{"탭"}}},
-		{"spaces", lexicon{en: []string{"spaces"}, ko: []string{"스페이스", "공백"}}},
-		{"dark_mode", lexicon{en: []string{"dark mode", "dark theme"}, ko: []string{"다크 모드", "다크모드"}}},
-		{"markdown_tables", lexicon{en: []string{"markdown table*"}, ko: []string{"마크다운 표"}}},
-		{"force_push", lexicon{en: []string{"force push", "force-push", "push force", "push -f"}, ko: []string{"강제 푸시", "포스 푸시"}}},
-		{"reply_language", lexicon{en: []string{"reply in korean", "answer in korean", "reply in english"}, ko: []string{"한국어로 답", "영어로 답"}}},
-		{"release_notes_bilingual", lexicon{en: []string{"release notes in both"}, ko: []string{"릴리스 노트는 한국어랑 영어"}}},
-	}
-}
 
 // lessonMarkers are the standing markers of a correction or preference.
 func lessonMarkers() lexicon {
@@ -133,9 +108,12 @@ func detectLesson(text string, explicit bool) *lessonFinding {
 	if marker == "" && !explicit {
 		return nil
 	}
-	key := "concept:" + strings.Join(concepts, "+")
-	if len(concepts) == 0 {
-		terms := lessonTerms(text)
+	lesson := lessonText(text)
+	key := ""
+	if sig := lessonSignature(text, lesson); sig.keyed() {
+		key = sig.key()
+	} else {
+		terms := lessonTerms(lesson)
 		if len(terms) == 0 {
 			if explicit {
 				return &lessonFinding{NoTerms: true, Marker: marker}
@@ -144,13 +122,17 @@ func detectLesson(text string, explicit bool) *lessonFinding {
 		}
 		key = termsKey(terms)
 	}
-	return &lessonFinding{Key: key, Lesson: lessonSentence(text, marker, concepts), Marker: marker}
+	return &lessonFinding{Key: key, Lesson: Clip(lesson, 200), Marker: marker}
 }
 
-// lessonConcepts returns the sorted anchor concepts norm names.
+// lessonConcepts returns the sorted request anchors norm names: the
+// conventions a plain request ("write the store tests as table-driven tests
+// please") is a lesson about. They are a fixed, narrow list so that
+// ordinary requests in a transcript are not read as lessons; what a lesson
+// is about is read by readSignature.
 func lessonConcepts(norm string) []string {
 	var out []string
-	for _, c := range concepts() {
+	for _, c := range requestAnchors() {
 		if kwFind(norm, c.forms) != "" {
 			out = append(out, c.id)
 		}
@@ -159,19 +141,19 @@ func lessonConcepts(norm string) []string {
 	return out
 }
 
-// lessonSentence picks the sentence that states the lesson: the first that
-// holds the marker or an anchor concept.
-func lessonSentence(text, marker string, concepts []string) string {
-	for _, s := range splitSentences(text) {
-		n := lexNorm(s)
-		if marker != "" && strings.Contains(n, strings.TrimSuffix(marker, "*")) || len(lessonConcepts(n)) > 0 && len(concepts) > 0 {
-			return Clip(strings.TrimSpace(s), 200)
-		}
+func requestAnchors() []concept {
+	return []concept{
+		{id: "panic", forms: lexicon{en: []string{"panic*"}, ko: []string{"패닉", "panic"}}},
+		{id: "gofmt", forms: lexicon{en: []string{"gofmt*", "go fmt", "goimports"}, ko: []string{"gofmt", "고fmt"}}},
+		{id: "table_driven_tests", forms: lexicon{en: []string{"table-driven", "table driven", "tabledriven"}, ko: []string{"테이블 기반", "테이블 드리븐", "테이블드리븐"}}},
+		{id: "tabs", forms: lexicon{en: []string{"tab", "tabs"}, ko: []string{"탭"}}},
+		{id: "spaces", forms: lexicon{en: []string{"spaces"}, ko: []string{"스페이스", "공백"}}},
+		{id: "dark_mode", forms: lexicon{en: []string{"dark mode", "dark theme"}, ko: []string{"다크 모드", "다크모드"}}},
+		{id: "markdown_tables", forms: lexicon{en: []string{"markdown table*"}, ko: []string{"마크다운 표"}}},
+		{id: "force_push", forms: lexicon{en: []string{"force push", "force-push", "push force", "push -f"}, ko: []string{"강제 푸시", "포스 푸시"}}},
+		{id: "reply_language", forms: lexicon{en: []string{"reply in korean", "answer in korean", "reply in english"}, ko: []string{"한국어로 답", "영어로 답"}}},
+		{id: "release_notes_bilingual", forms: lexicon{en: []string{"release notes in both"}, ko: []string{"릴리스 노트는 한국어랑 영어"}}},
 	}
-	if ss := splitSentences(text); len(ss) == 1 {
-		return Clip(ss[0], 200)
-	}
-	return Clip(strings.TrimSpace(text), 200)
 }
 
 func Clip(s string, n int) string {
@@ -199,13 +181,22 @@ func recordLesson(ctx context.Context, q engine.Queries, f *lessonFinding, m eng
 		return nil, false, fmt.Errorf("get lesson %s: %w", f.Key, err)
 	}
 	for _, o := range c.Occurrences {
-		if o.MessageID == m.ID {
+		if o.MessageID == m.ID || sameSighting(o, m) {
 			return c, false, nil
 		}
 	}
 	c.Occurrences = append(c.Occurrences, engine.Occurrence{MessageID: m.ID, Session: m.Session, Text: m.Text, At: at})
 	c.Count = len(c.Occurrences)
 	c.Correction = m.Text
+	if f.Lesson != "" && !at.Before(c.LastSeen) {
+		c.Lesson = f.Lesson // promotion proposes the latest wording
+	}
+	if s := engine.ProjectScope(m.Project); s != c.Scope {
+		c.Scope = engine.ScopeGlobal // the scope every sighting shares
+	}
+	if c.Status == engine.CorrectionSuperseded {
+		c.Status = engine.CorrectionPending // said again: it replaces its replacement
+	}
 	if at.After(c.LastSeen) {
 		c.LastSeen = at
 	}
@@ -218,7 +209,18 @@ func recordLesson(ctx context.Context, q engine.Queries, f *lessonFinding, m eng
 	if err := q.SaveCorrection(ctx, c); err != nil {
 		return nil, false, fmt.Errorf("save lesson %s: %w", f.Key, err)
 	}
+	if err := supersedeOpposites(ctx, q, c); err != nil {
+		return nil, false, err
+	}
 	return c, true, nil
+}
+
+// sameSighting reports whether m repeats occurrence o: the same text
+// (spacing and case aside) in the same session — a client's retry, or a
+// message captured from the transcript and then sent to memory_correct —
+// which is one observation, not two.
+func sameSighting(o engine.Occurrence, m engine.Message) bool {
+	return o.Session != "" && o.Session == m.Session && strings.EqualFold(SquashSpaces(o.Text), SquashSpaces(m.Text))
 }
 
 func lessonContext(m engine.Message) string {
