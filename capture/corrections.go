@@ -28,14 +28,16 @@ import (
 // statements are read, never the absence of a reaction.
 //
 // The lesson key makes one lesson phrased differently, in either language,
-// count once per message: it is the sorted set of anchor concepts the text
-// names, from a small bilingual concept table (panic/패닉, gofmt, tabs/탭,
-// table-driven/테이블 기반 …). A text that names no anchor concept is keyed
-// by its content terms and counted under a recorded lesson whose terms it
-// shares (the canonicaliser in lessonkey.go), so rewordings count as one.
-// Limits: two different lessons about the same anchor concept ("panic in
-// tests is fine" vs "no panic in libraries") share a key — the curator sees
-// every occurrence before promoting.
+// count once per message: it is read from the message's corrective
+// sentences (lessonText) — the lesson's signature over the bilingual
+// concept table, with polarity, slot values and numbers (lessonsig.go), or,
+// when the text names no convention of the table, its content terms
+// matched against the recorded lessons (lessonkey.go). A later lesson that
+// prescribes the opposite on the same subject supersedes the earlier one.
+// Limits: a convention the table does not name is keyed by its words, so
+// its rewordings converge only when they share content words, and the
+// polarity of such a lesson is not read — the curator sees every
+// occurrence before promoting.
 //
 // An explicit correction (memory_correct, Message.Correction) needs no
 // marker and no length: "No emojis." is a lesson. Nor does a marked lesson

@@ -13,10 +13,14 @@ import (
 	"memtrace/engine/textnorm"
 )
 
-// The rule-based lesson canonicaliser. A lesson that names a concept of
-// the bilingual concept table is keyed by its concepts ("concept:tabs"), so
-// "Don't use tabs." and "탭 쓰지 마." are one lesson. Any other lesson is
-// keyed by its content terms ("terms:call+jun+kim"):
+// The rule-based lesson canonicaliser. A lesson is read from its
+// corrective sentences (lessonText). When they name a convention of the
+// bilingual concept table specifically enough (lessonSig.keyed), the lesson
+// is keyed by its signature ("concept:not_tabs", "concept:answer+korean",
+// "concept:indent+spaces+value_2"; lessonsig.go) and counted under a
+// recorded lesson with the same signature, or one that names one subject
+// more or less and prescribes nothing different (compareSigs). Any other
+// lesson is keyed by its content terms ("terms:call+jun+kim"):
 //
 //  1. textnorm.Tokens (lower case, stems, stop words and Korean particles
 //     removed), then
@@ -24,6 +28,8 @@ import (
 //     the lesson markers (don't, stop, never, always, please, just, instead,
 //     not, no …; 하지 마, 말고, 항상, 앞으로, 그냥, 제발 …), generic verbs
 //     (use, do, make; 쓰다, 하다 forms) and titles (Mr., Mrs., Ms., Dr.) —
+//     and without any token holding a digit (numbers, hex ids, versions
+//     from a pasted log) or a lone jamo (ㅠ, ㅋㅋ),
 //  3. deduplicated, at most lessonTermsMax (the longest), sorted.
 //
 // Rewordings rarely produce the same set, so a new terms key is matched
@@ -35,9 +41,9 @@ import (
 // wins; ties go to the older key (the lower one). "Don't call me Mr. Kim,
 // just call me Jun.", "Stop calling me Mr. Kim, call me Jun." and "Please
 // call me Jun, not Mr. Kim." are one lesson. Limits: rewordings that share
-// no content words, or the same lesson said in the other language, are
-// counted apart unless a concept names them — the curator sees each lesson
-// with its occurrences before promoting.
+// no content words and name no concept, or the same such lesson said in the
+// other language, are counted apart — the curator sees each lesson with its
+// occurrences before promoting.
 const lessonTermsMax = 6
 
 // nonLessonWords are the words that say a text is a correction, and how
