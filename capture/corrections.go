@@ -170,7 +170,7 @@ func Clip(s string, n int) string {
 // counted is not counted again; PromotionThreshold distinct messages make a
 // pending lesson a candidate (a promoted or rejected one keeps its status).
 func recordLesson(ctx context.Context, q engine.Queries, f *lessonFinding, m engine.Message, at time.Time) (*engine.Correction, bool, error) {
-	key, err := canonicalLessonKey(ctx, q, f.Key)
+	key, all, err := canonicalLessonKey(ctx, q, f.Key)
 	if err != nil {
 		return nil, false, err
 	}
@@ -211,7 +211,7 @@ func recordLesson(ctx context.Context, q engine.Queries, f *lessonFinding, m eng
 	if err := q.SaveCorrection(ctx, c); err != nil {
 		return nil, false, fmt.Errorf("save lesson %s: %w", f.Key, err)
 	}
-	if err := supersedeOpposites(ctx, q, c); err != nil {
+	if err := supersedeOpposites(ctx, q, c, all); err != nil {
 		return nil, false, err
 	}
 	return c, true, nil

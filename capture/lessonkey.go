@@ -158,31 +158,30 @@ func lessonOverlap(a, b []string) (int, bool) {
 
 // canonicalLessonKey returns the key a finding is counted under: its own
 // when that lesson exists, else the best-matching recorded lesson of the
-// same kind (concept keys by compareSigs, terms keys by lessonOverlap),
-// else its own.
-func canonicalLessonKey(ctx context.Context, q engine.Queries, key string) (string, error) {
+// same kind (sameLesson), else its own. all is every recorded lesson, read
+// once per sighting (nil for a key that is matched only exactly).
+func canonicalLessonKey(ctx context.Context, q engine.Queries, key string) (string, []*engine.Correction, error) {
 	if _, isSig := sigFromKey(key); keyTerms(key) == nil && !isSig {
-		return key, nil
+		return key, nil, nil
 	}
-	if _, err := q.GetCorrection(ctx, key); err == nil {
-		return key, nil
-	} else if engine.ErrorCode(err) != engine.ENOTFOUND {
-		return "", fmt.Errorf("get lesson %s: %w", key, err)
+	all, err := q.FindCorrections(ctx, "")
+	if err != nil {
+		return "", nil, fmt.Errorf("lessons: %w", err)
 	}
-	best, bestShared := key, 0
-	for _, status := range engine.CorrectionStatuses() {
-		cs, err := q.FindCorrections(ctx, status)
-		if err != nil {
-			return "", fmt.Errorf("lessons: %w", err)
+	best, bestShared := "", 0
+	for _, c := range all {
+		if c.LessonKey == key {
+			return key, all, nil
 		}
-		for _, c := range cs {
-			shared, same := sameLesson(key, c.LessonKey)
-			if same && (shared > bestShared || shared == bestShared && c.LessonKey < best) {
-				best, bestShared = c.LessonKey, shared
-			}
+		shared, same := sameLesson(key, c.LessonKey)
+		if same && (best == "" || shared > bestShared || shared == bestShared && c.LessonKey < best) {
+			best, bestShared = c.LessonKey, shared
 		}
 	}
-	return best, nil
+	if best == "" {
+		best = key
+	}
+	return best, all, nil
 }
 
 // sameLesson reports whether two keys of the same kind are one lesson
@@ -204,30 +203,26 @@ func sameLesson(a, b string) (int, bool) {
 	return lessonOverlap(ta, tb)
 }
 
-// supersedeOpposites marks superseded the open lessons c opposes: the same
-// subject with another value or the opposite polarity ("reply in English"
-// after "reply in Korean", "4 spaces" after "2 spaces"). The later lesson
-// replaces the earlier one instead of counting toward it; a promoted lesson
-// is left to the curator.
-func supersedeOpposites(ctx context.Context, q engine.Queries, c *engine.Correction) error {
+// supersedeOpposites marks superseded the open lessons of all that c
+// opposes: the same subject with another value or the opposite polarity
+// ("reply in English" after "reply in Korean", "4 spaces" after "2
+// spaces"). The later lesson replaces the earlier one instead of counting
+// toward it; a promoted lesson is left to the curator.
+func supersedeOpposites(ctx context.Context, q engine.Queries, c *engine.Correction, all []*engine.Correction) error {
 	sig, ok := sigFromKey(c.LessonKey)
 	if !ok {
 		return nil
 	}
-	for _, status := range []string{engine.CorrectionPending, engine.CorrectionCandidate} {
-		cs, err := q.FindCorrections(ctx, status)
-		if err != nil {
-			return fmt.Errorf("lessons: %w", err)
+	for _, old := range all {
+		if old.Status != engine.CorrectionPending && old.Status != engine.CorrectionCandidate || old.LessonKey == c.LessonKey {
+			continue
 		}
-		for _, old := range cs {
-			other, ok := sigFromKey(old.LessonKey)
-			if !ok || old.LessonKey == c.LessonKey || !opposes(sig, other) {
-				continue
-			}
-			old.Status = engine.CorrectionSuperseded
-			if err := q.SaveCorrection(ctx, old); err != nil {
-				return fmt.Errorf("supersede lesson %s: %w", old.LessonKey, err)
-			}
+		if other, ok := sigFromKey(old.LessonKey); !ok || !opposes(sig, other) {
+			continue
+		}
+		old.Status = engine.CorrectionSuperseded
+		if err := q.SaveCorrection(ctx, old); err != nil {
+			return fmt.Errorf("supersede lesson %s: %w", old.LessonKey, err)
 		}
 	}
 	return nil
