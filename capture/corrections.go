@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"memtrace/engine"
@@ -134,7 +135,7 @@ func detectLesson(text string, explicit bool) *lessonFinding {
 // is about is read by readSignature.
 func lessonConcepts(norm string) []string {
 	var out []string
-	for _, c := range requestAnchors() {
+	for _, c := range requestAnchors() { // built once
 		if kwFind(norm, c.forms) != "" {
 			out = append(out, c.id)
 		}
@@ -143,7 +144,7 @@ func lessonConcepts(norm string) []string {
 	return out
 }
 
-func requestAnchors() []concept {
+var requestAnchors = sync.OnceValue(func() []concept {
 	return []concept{
 		{id: "panic", forms: lexicon{en: []string{"panic*"}, ko: []string{"패닉", "panic"}}},
 		{id: "gofmt", forms: lexicon{en: []string{"gofmt*", "go fmt", "goimports"}, ko: []string{"gofmt", "고fmt"}}},
@@ -156,7 +157,7 @@ func requestAnchors() []concept {
 		{id: "reply_language", forms: lexicon{en: []string{"reply in korean", "answer in korean", "reply in english"}, ko: []string{"한국어로 답", "영어로 답"}}},
 		{id: "release_notes_bilingual", forms: lexicon{en: []string{"release notes in both"}, ko: []string{"릴리스 노트는 한국어랑 영어"}}},
 	}
-}
+})
 
 func Clip(s string, n int) string {
 	r := []rune(s)
