@@ -111,8 +111,14 @@ func TestDemoDecisions(t *testing.T) {
 			}
 			keys[f.Key] = true
 		}
-		if len(keys) != 1 {
-			t.Errorf("lesson %s has %d keys: %v", lesson, len(keys), keys)
+		// Rewordings may name one subject more or less: the keys must be
+		// one lesson by the canonicaliser's rule (sameLesson).
+		for a := range keys {
+			for b := range keys {
+				if _, same := sameLesson(a, b); !same && a < b {
+					t.Errorf("lesson %s has keys that are not one lesson: %v", lesson, keys)
+				}
+			}
 		}
 	}
 	for _, id := range l.NotLessons {

@@ -28,18 +28,19 @@ func correctAll(t *testing.T, e *engine.Engine, texts ...string) []string {
 }
 
 // TestCorrectRewordingsCountAsOneLesson: rewordings of one lesson, in
-// English and in Korean, are one lesson counted once per message.
+// English and in Korean, are one lesson counted once per message, worded
+// as it was last said.
 func TestCorrectRewordingsCountAsOneLesson(t *testing.T) {
 	for _, c := range []struct {
 		name       string
 		texts      []string
 		wantLesson string
 	}{
-		{"call me Jun", []string{"Don't call me Mr. Kim, just call me Jun.", "Stop calling me Mr. Kim, call me Jun.", "Please call me Jun, not Mr. Kim."}, "Don't call me Mr. Kim, just call me Jun"},
-		{"준이라고 불러", []string{"김 과장님이라고 부르지 마, 그냥 준이라고 불러줘.", "준이라고 불러 줘, 김 과장님 말고.", "앞으로는 김 과장님 말고 준이라고 불러 주세요."}, "김 과장님이라고 부르지 마, 그냥 준이라고 불러줘"},
-		{"commit messages in English", []string{"커밋 메시지는 영어로 써 주세요", "커밋 메시지는 항상 영어로 쓰세요.", "앞으로 커밋 메시지는 영어로 작성해 주세요."}, "커밋 메시지는 영어로 써 주세요"},
-		{"pnpm", []string{"Use pnpm, not npm.", "Always use pnpm instead of npm.", "Stop using npm, we use pnpm here."}, "Use pnpm, not npm"},
-		{"tabs in both languages", []string{"Don't use tabs.", "탭 쓰지 마.", "No tabs, please."}, "Don't use tabs"},
+		{"call me Jun", []string{"Don't call me Mr. Kim, just call me Jun.", "Stop calling me Mr. Kim, call me Jun.", "Please call me Jun, not Mr. Kim."}, "Please call me Jun, not Mr. Kim"},
+		{"준이라고 불러", []string{"김 과장님이라고 부르지 마, 그냥 준이라고 불러줘.", "준이라고 불러 줘, 김 과장님 말고.", "앞으로는 김 과장님 말고 준이라고 불러 주세요."}, "앞으로는 김 과장님 말고 준이라고 불러 주세요"},
+		{"commit messages in English", []string{"커밋 메시지는 영어로 써 주세요", "커밋 메시지는 항상 영어로 쓰세요.", "앞으로 커밋 메시지는 영어로 작성해 주세요."}, "앞으로 커밋 메시지는 영어로 작성해 주세요"},
+		{"pnpm", []string{"Use pnpm, not npm.", "Always use pnpm instead of npm.", "Stop using npm, we use pnpm here."}, "Stop using npm, we use pnpm here"},
+		{"tabs in both languages", []string{"Don't use tabs.", "탭 쓰지 마.", "No tabs, please."}, "No tabs, please"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			e := openCaptureEngine(t, nil)
@@ -86,7 +87,7 @@ func TestCorrectKeepsDifferentLessonsApart(t *testing.T) {
 func TestCorrectAlwaysRecordsOrSaysWhy(t *testing.T) {
 	e := openCaptureEngine(t, nil)
 	ctx := context.Background()
-	for _, text := range []string{"Don't use tabs.", "No emojis.", "존댓말 쓰지 마.", "커밋 메시지는 영어로 써 주세요"} {
+	for _, text := range []string{"Don't use tabs.", "No emojis.", "존댓말 쓰지 마.", "앞으로 커밋 메시지는 영어로 작성해 주세요"} {
 		res, err := capture.Correct(ctx, e, engine.Message{Session: "s", Text: text, At: testNow})
 		if err != nil {
 			t.Errorf("Correct(%q): %v", text, err)
@@ -123,7 +124,7 @@ func TestTranscriptCorrectionBelowTheLengthFloor(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Correction == nil || res.Correction.LessonKey != "concept:tabs" {
+	if res.Correction == nil || res.Correction.LessonKey != "concept:not_tabs" {
 		t.Fatalf("lesson %+v, trail %+v", res.Correction, res.Trail)
 	}
 	// An acknowledgement stays noise.

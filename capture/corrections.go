@@ -29,14 +29,16 @@ import (
 // statements are read, never the absence of a reaction.
 //
 // The lesson key makes one lesson phrased differently, in either language,
-// count once per message: it is the sorted set of anchor concepts the text
-// names, from a small bilingual concept table (panic/패닉, gofmt, tabs/탭,
-// table-driven/테이블 기반 …). A text that names no anchor concept is keyed
-// by its content terms and counted under a recorded lesson whose terms it
-// shares (the canonicaliser in lessonkey.go), so rewordings count as one.
-// Limits: two different lessons about the same anchor concept ("panic in
-// tests is fine" vs "no panic in libraries") share a key — the curator sees
-// every occurrence before promoting.
+// count once per message: it is read from the message's corrective
+// sentences (lessonText) — the lesson's signature over the bilingual
+// concept table, with polarity, slot values and numbers (lessonsig.go), or,
+// when the text names no convention of the table, its content terms
+// matched against the recorded lessons (lessonkey.go). A later lesson that
+// prescribes the opposite on the same subject supersedes the earlier one.
+// Limits: a convention the table does not name is keyed by its words, so
+// its rewordings converge only when they share content words, and the
+// polarity of such a lesson is not read — the curator sees every
+// occurrence before promoting.
 //
 // An explicit correction (memory_correct, Message.Correction) needs no
 // marker and no length: "No emojis." is a lesson. Nor does a marked lesson
@@ -45,30 +47,6 @@ import (
 //
 // The same lesson seen in PromotionThreshold (3) distinct messages becomes a
 // promotion candidate; promotion itself is a human decision.
-
-// concept is one entry of the bilingual concept table.
-type concept struct {
-	id    string
-	forms lexicon
-}
-
-// concepts is conceptTable built once (read only).
-var concepts = sync.OnceValue(conceptTable)
-
-func conceptTable() []concept {
-	return []concept{
-		{"panic", lexicon{en: []string{"panic*"}, ko: []string{"패닉", "panic"}}},
-		{"gofmt", lexicon{en: []string{"gofmt*", "go fmt", "goimports"}, ko: []string{"gofmt", "고fmt"}}},
-		{"table_driven_tests", lexicon{en: []string{"table-driven", "table driven", "tabledriven"}, ko: []string{"테이블 기반", "테이블 드리븐", "테이블드리븐"}}},
-		{"tabs", lexicon{en: []string{"tab", "tabs"}, ko: []string{"탭"}}},
-		{"spaces", lexicon{en: []string{"spaces"}, ko: []string{"스페이스", "공백"}}},
-		{"dark_mode", lexicon{en: []string{"dark mode", "dark theme"}, ko: []string{"다크 모드", "다크모드"}}},
-		{"markdown_tables", lexicon{en: []string{"markdown table*"}, ko: []string{"마크다운 표"}}},
-		{"force_push", lexicon{en: []string{"force push", "force-push", "push force", "push -f"}, ko: []string{"강제 푸시", "포스 푸시"}}},
-		{"reply_language", lexicon{en: []string{"reply in korean", "answer in korean", "reply in english"}, ko: []string{"한국어로 답", "영어로 답"}}},
-		{"release_notes_bilingual", lexicon{en: []string{"release notes in both"}, ko: []string{"릴리스 노트는 한국어랑 영어"}}},
-	}
-}
 
 // lessonMarkers are the standing markers of a correction or preference.
 func lessonMarkers() lexicon {
@@ -133,9 +111,12 @@ func detectLesson(text string, explicit bool) *lessonFinding {
 	if marker == "" && !explicit {
 		return nil
 	}
-	key := "concept:" + strings.Join(concepts, "+")
-	if len(concepts) == 0 {
-		terms := lessonTerms(text)
+	lesson := lessonText(text)
+	key := ""
+	if sig := lessonSignature(text, lesson); sig.keyed() {
+		key = sig.key()
+	} else {
+		terms := lessonTerms(lesson)
 		if len(terms) == 0 {
 			if explicit {
 				return &lessonFinding{NoTerms: true, Marker: marker}
@@ -144,13 +125,17 @@ func detectLesson(text string, explicit bool) *lessonFinding {
 		}
 		key = termsKey(terms)
 	}
-	return &lessonFinding{Key: key, Lesson: lessonSentence(text, marker, concepts), Marker: marker}
+	return &lessonFinding{Key: key, Lesson: Clip(lesson, 200), Marker: marker}
 }
 
-// lessonConcepts returns the sorted anchor concepts norm names.
+// lessonConcepts returns the sorted request anchors norm names: the
+// conventions a plain request ("write the store tests as table-driven tests
+// please") is a lesson about. They are a fixed, narrow list so that
+// ordinary requests in a transcript are not read as lessons; what a lesson
+// is about is read by readSignature.
 func lessonConcepts(norm string) []string {
 	var out []string
-	for _, c := range concepts() {
+	for _, c := range requestAnchors() { // built once
 		if kwFind(norm, c.forms) != "" {
 			out = append(out, c.id)
 		}
@@ -159,20 +144,20 @@ func lessonConcepts(norm string) []string {
 	return out
 }
 
-// lessonSentence picks the sentence that states the lesson: the first that
-// holds the marker or an anchor concept.
-func lessonSentence(text, marker string, concepts []string) string {
-	for _, s := range splitSentences(text) {
-		n := lexNorm(s)
-		if marker != "" && strings.Contains(n, strings.TrimSuffix(marker, "*")) || len(lessonConcepts(n)) > 0 && len(concepts) > 0 {
-			return Clip(strings.TrimSpace(s), 200)
-		}
+var requestAnchors = sync.OnceValue(func() []concept {
+	return []concept{
+		{id: "panic", forms: lexicon{en: []string{"panic*"}, ko: []string{"패닉", "panic"}}},
+		{id: "gofmt", forms: lexicon{en: []string{"gofmt*", "go fmt", "goimports"}, ko: []string{"gofmt", "고fmt"}}},
+		{id: "table_driven_tests", forms: lexicon{en: []string{"table-driven", "table driven", "tabledriven"}, ko: []string{"테이블 기반", "테이블 드리븐", "테이블드리븐"}}},
+		{id: "tabs", forms: lexicon{en: []string{"tab", "tabs"}, ko: []string{"탭"}}},
+		{id: "spaces", forms: lexicon{en: []string{"spaces"}, ko: []string{"스페이스", "공백"}}},
+		{id: "dark_mode", forms: lexicon{en: []string{"dark mode", "dark theme"}, ko: []string{"다크 모드", "다크모드"}}},
+		{id: "markdown_tables", forms: lexicon{en: []string{"markdown table*"}, ko: []string{"마크다운 표"}}},
+		{id: "force_push", forms: lexicon{en: []string{"force push", "force-push", "push force", "push -f"}, ko: []string{"강제 푸시", "포스 푸시"}}},
+		{id: "reply_language", forms: lexicon{en: []string{"reply in korean", "answer in korean", "reply in english"}, ko: []string{"한국어로 답", "영어로 답"}}},
+		{id: "release_notes_bilingual", forms: lexicon{en: []string{"release notes in both"}, ko: []string{"릴리스 노트는 한국어랑 영어"}}},
 	}
-	if ss := splitSentences(text); len(ss) == 1 {
-		return Clip(ss[0], 200)
-	}
-	return Clip(strings.TrimSpace(text), 200)
-}
+})
 
 func Clip(s string, n int) string {
 	r := []rune(s)
@@ -186,7 +171,7 @@ func Clip(s string, n int) string {
 // counted is not counted again; PromotionThreshold distinct messages make a
 // pending lesson a candidate (a promoted or rejected one keeps its status).
 func recordLesson(ctx context.Context, q engine.Queries, f *lessonFinding, m engine.Message, at time.Time) (*engine.Correction, bool, error) {
-	key, err := canonicalLessonKey(ctx, q, f.Key)
+	key, all, err := canonicalLessonKey(ctx, q, f.Key)
 	if err != nil {
 		return nil, false, err
 	}
@@ -199,13 +184,22 @@ func recordLesson(ctx context.Context, q engine.Queries, f *lessonFinding, m eng
 		return nil, false, fmt.Errorf("get lesson %s: %w", f.Key, err)
 	}
 	for _, o := range c.Occurrences {
-		if o.MessageID == m.ID {
+		if o.MessageID == m.ID || sameSighting(o, m) {
 			return c, false, nil
 		}
 	}
 	c.Occurrences = append(c.Occurrences, engine.Occurrence{MessageID: m.ID, Session: m.Session, Text: m.Text, At: at})
 	c.Count = len(c.Occurrences)
 	c.Correction = m.Text
+	if f.Lesson != "" && !at.Before(c.LastSeen) {
+		c.Lesson = f.Lesson // promotion proposes the latest wording
+	}
+	if s := engine.ProjectScope(m.Project); s != c.Scope {
+		c.Scope = engine.ScopeGlobal // the scope every sighting shares
+	}
+	if c.Status == engine.CorrectionSuperseded {
+		c.Status = engine.CorrectionPending // said again: it replaces its replacement
+	}
 	if at.After(c.LastSeen) {
 		c.LastSeen = at
 	}
@@ -218,7 +212,18 @@ func recordLesson(ctx context.Context, q engine.Queries, f *lessonFinding, m eng
 	if err := q.SaveCorrection(ctx, c); err != nil {
 		return nil, false, fmt.Errorf("save lesson %s: %w", f.Key, err)
 	}
+	if err := supersedeOpposites(ctx, q, c, all); err != nil {
+		return nil, false, err
+	}
 	return c, true, nil
+}
+
+// sameSighting reports whether m repeats occurrence o: the same text
+// (spacing and case aside) in the same session — a client's retry, or a
+// message captured from the transcript and then sent to memory_correct —
+// which is one observation, not two.
+func sameSighting(o engine.Occurrence, m engine.Message) bool {
+	return o.Session != "" && o.Session == m.Session && strings.EqualFold(SquashSpaces(o.Text), SquashSpaces(m.Text))
 }
 
 func lessonContext(m engine.Message) string {

@@ -6,16 +6,21 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 
 	"memtrace/engine"
 	"memtrace/engine/textnorm"
 )
 
-// The rule-based lesson canonicaliser. A lesson that names a concept of
-// the bilingual concept table is keyed by its concepts ("concept:tabs"), so
-// "Don't use tabs." and "탭 쓰지 마." are one lesson. Any other lesson is
-// keyed by its content terms ("terms:call+jun+kim"):
+// The rule-based lesson canonicaliser. A lesson is read from its
+// corrective sentences (lessonText). When they name a convention of the
+// bilingual concept table specifically enough (lessonSig.keyed), the lesson
+// is keyed by its signature ("concept:not_tabs", "concept:answer+korean",
+// "concept:indent+spaces+value_2"; lessonsig.go) and counted under a
+// recorded lesson with the same signature, or one that names one subject
+// more or less and prescribes nothing different (compareSigs). Any other
+// lesson is keyed by its content terms ("terms:call+jun+kim"):
 //
 //  1. textnorm.Tokens (lower case, stems, stop words and Korean particles
 //     removed), then
@@ -23,6 +28,8 @@ import (
 //     the lesson markers (don't, stop, never, always, please, just, instead,
 //     not, no …; 하지 마, 말고, 항상, 앞으로, 그냥, 제발 …), generic verbs
 //     (use, do, make; 쓰다, 하다 forms) and titles (Mr., Mrs., Ms., Dr.) —
+//     and without any token holding a digit (numbers, hex ids, versions
+//     from a pasted log) or a lone jamo (ㅠ, ㅋㅋ),
 //  3. deduplicated, at most lessonTermsMax (the longest), sorted.
 //
 // Rewordings rarely produce the same set, so a new terms key is matched
@@ -34,9 +41,9 @@ import (
 // wins; ties go to the older key (the lower one). "Don't call me Mr. Kim,
 // just call me Jun.", "Stop calling me Mr. Kim, call me Jun." and "Please
 // call me Jun, not Mr. Kim." are one lesson. Limits: rewordings that share
-// no content words, or the same lesson said in the other language, are
-// counted apart unless a concept names them — the curator sees each lesson
-// with its occurrences before promoting.
+// no content words and name no concept, or the same such lesson said in the
+// other language, are counted apart — the curator sees each lesson with its
+// occurrences before promoting.
 const lessonTermsMax = 6
 
 // nonLessonWords are the words that say a text is a correction, and how
@@ -72,7 +79,7 @@ func lessonTerms(text string) []string {
 	seen := map[string]bool{}
 	var terms []string
 	for _, t := range textnorm.StableTokens(text) {
-		if skip[t] || seen[t] || textnorm.IsStopWord(t) {
+		if skip[t] || seen[t] || textnorm.IsStopWord(t) || !keyTerm(t) {
 			continue
 		}
 		seen[t] = true
@@ -84,6 +91,17 @@ func lessonTerms(text string) []string {
 	}
 	slices.Sort(terms)
 	return terms
+}
+
+// keyTerm reports whether a token may be a key term: no number, no
+// hex id or version (any token with a digit), no lone Hangul jamo (ㅠ, ㅋㅋ).
+func keyTerm(t string) bool {
+	for _, r := range t {
+		if unicode.IsDigit(r) || r >= 0x3131 && r <= 0x318E {
+			return false
+		}
+	}
+	return true
 }
 
 const termsPrefix = "terms:"
@@ -139,34 +157,150 @@ func lessonOverlap(a, b []string) (int, bool) {
 }
 
 // canonicalLessonKey returns the key a finding is counted under: its own
-// when that lesson exists or it is a concept key, else the best-matching
-// recorded terms lesson, else its own.
-func canonicalLessonKey(ctx context.Context, q engine.Queries, key string) (string, error) {
-	terms := keyTerms(key)
-	if terms == nil {
-		return key, nil
+// when that lesson exists, else the best-matching recorded lesson of the
+// same kind (sameLesson), else its own. all is every recorded lesson, read
+// once per sighting (nil for a key that is matched only exactly).
+func canonicalLessonKey(ctx context.Context, q engine.Queries, key string) (string, []*engine.Correction, error) {
+	if _, isSig := sigFromKey(key); keyTerms(key) == nil && !isSig {
+		return key, nil, nil
 	}
-	if _, err := q.GetCorrection(ctx, key); err == nil {
-		return key, nil
-	} else if engine.ErrorCode(err) != engine.ENOTFOUND {
-		return "", fmt.Errorf("get lesson %s: %w", key, err)
+	all, err := q.FindCorrections(ctx, "")
+	if err != nil {
+		return "", nil, fmt.Errorf("lessons: %w", err)
 	}
-	best, bestShared := key, 0
-	for _, status := range []string{engine.CorrectionPending, engine.CorrectionCandidate, engine.CorrectionPromoted, engine.CorrectionRejected} {
-		cs, err := q.FindCorrections(ctx, status)
-		if err != nil {
-			return "", fmt.Errorf("lessons: %w", err)
+	best, bestShared := "", 0
+	for _, c := range all {
+		if c.LessonKey == key {
+			return key, all, nil
 		}
-		for _, c := range cs {
-			other := keyTerms(c.LessonKey)
-			if other == nil {
-				continue
-			}
-			shared, same := lessonOverlap(terms, other)
-			if same && (shared > bestShared || shared == bestShared && c.LessonKey < best) {
-				best, bestShared = c.LessonKey, shared
-			}
+		shared, same := sameLesson(key, c.LessonKey)
+		if same && (best == "" || shared > bestShared || shared == bestShared && c.LessonKey < best) {
+			best, bestShared = c.LessonKey, shared
 		}
 	}
-	return best, nil
+	if best == "" {
+		best = key
+	}
+	return best, all, nil
+}
+
+// sameLesson reports whether two keys of the same kind are one lesson
+// (concept keys by compareSigs, terms keys by lessonOverlap), and how many
+// elements they share.
+func sameLesson(a, b string) (int, bool) {
+	if sa, ok := sigFromKey(a); ok {
+		sb, ok := sigFromKey(b)
+		if !ok {
+			return 0, false
+		}
+		shared, same, _ := compareSigs(sa, sb)
+		return shared, same
+	}
+	ta, tb := keyTerms(a), keyTerms(b)
+	if ta == nil || tb == nil {
+		return 0, a == b
+	}
+	return lessonOverlap(ta, tb)
+}
+
+// supersedeOpposites marks superseded the open lessons of all that c
+// opposes: the same subject with another value or the opposite polarity
+// ("reply in English" after "reply in Korean", "4 spaces" after "2
+// spaces"). The later lesson replaces the earlier one instead of counting
+// toward it; a promoted lesson is left to the curator.
+func supersedeOpposites(ctx context.Context, q engine.Queries, c *engine.Correction, all []*engine.Correction) error {
+	sig, ok := sigFromKey(c.LessonKey)
+	if !ok {
+		return nil
+	}
+	for _, old := range all {
+		if old.Status != engine.CorrectionPending && old.Status != engine.CorrectionCandidate || old.LessonKey == c.LessonKey {
+			continue
+		}
+		if other, ok := sigFromKey(old.LessonKey); !ok || !opposes(sig, other) {
+			continue
+		}
+		old.Status = engine.CorrectionSuperseded
+		if err := q.SaveCorrection(ctx, old); err != nil {
+			return fmt.Errorf("supersede lesson %s: %w", old.LessonKey, err)
+		}
+	}
+	return nil
+}
+
+// lessonText is the part of a message that states its lesson: the
+// sentences that prescribe (a lesson marker or negator, a modal — should,
+// must, need, 해야 — or an imperative: an English sentence that opens with
+// a base verb, a Korean one that ends in a request or command form); a
+// message none of whose sentences prescribes is read whole. So in a status
+// update only the corrective sentence keys the lesson, and a reason added
+// after it ("4칸은 너무 넓어", "I can't track them" in its own sentence) does
+// not.
+func lessonText(text string) string {
+	ss := splitSentences(text)
+	var keep []string
+	for _, s := range ss {
+		if prescribes(s) {
+			keep = append(keep, s)
+		}
+	}
+	if len(keep) == 0 || len(keep) == len(ss) {
+		return strings.TrimSpace(strings.Join(ss, ". "))
+	}
+	return strings.Join(keep, ". ")
+}
+
+// prescribes reports whether one sentence tells the agent what to do.
+func prescribes(s string) bool {
+	norm := lexNorm(s)
+	if kwFind(norm, lessonMarkers()) != "" || kwFind(norm, prescriptionMarkers()) != "" ||
+		len(formPositions(norm, preNegators())) > 0 || len(formPositions(norm, postNegators())) > 0 {
+		return true
+	}
+	words := strings.Fields(norm)
+	for len(words) > 0 && politeOpeners[words[0]] {
+		words = words[1:]
+	}
+	if len(words) > 0 && imperativeVerbs[words[0]] {
+		return true
+	}
+	last := strings.TrimRightFunc(strings.TrimSpace(norm), func(r rune) bool { return r >= 0x3131 && r <= 0x318E })
+	if f := strings.Fields(last); len(f) > 0 {
+		w := f[len(f)-1]
+		for _, end := range koreanCommandEndings() {
+			if strings.HasSuffix(w, end) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// prescriptionMarkers are modals and requests that make a sentence a rule.
+func prescriptionMarkers() lexicon {
+	return lexicon{
+		en: []string{"should", "must", "need", "needs", "have to", "has to", "please", "pls", "plz", "make sure", "only", "from now on"},
+		ko: []string{"해야", "할 것", "하도록", "부탁"},
+	}
+}
+
+// koreanCommandEndings end a Korean request or command (해줘, 써, 돌려봐,
+// 하세요, 형식으로 — an elliptical "do it in …").
+func koreanCommandEndings() []string {
+	return []string{"줘", "줘요", "주세요", "해", "해요", "하세요", "봐", "봐요", "써", "써요", "라", "마", "세요", "자", "로", "으로", "것", "빼"}
+}
+
+var politeOpeners = map[string]bool{"please": true, "pls": true, "plz": true, "just": true, "always": true, "never": true, "and": true, "also": true, "so": true, "btw": true, "ok": true, "okay": true}
+
+// imperativeVerbs are the base verbs an English instruction opens with.
+var imperativeVerbs = map[string]bool{
+	"use": true, "write": true, "run": true, "keep": true, "put": true, "read": true, "add": true, "ask": true,
+	"explain": true, "return": true, "log": true, "wrap": true, "answer": true, "reply": true, "respond": true,
+	"indent": true, "commit": true, "push": true, "call": true, "make": true, "avoid": true, "format": true,
+	"name": true, "pin": true, "squash": true, "mock": true, "test": true, "check": true, "follow": true,
+	"remove": true, "delete": true, "leave": true, "start": true, "end": true, "give": true, "tell": true,
+	"show": true, "send": true, "set": true, "prefer": true, "stop": true, "quit": true, "skip": true,
+	"document": true, "comment": true, "sort": true, "split": true, "move": true, "rename": true, "store": true,
+	"load": true, "save": true, "print": true, "default": true, "lint": true, "build": true, "merge": true,
+	"rebase": true, "review": true, "reference": true, "link": true, "include": true, "mention": true,
 }

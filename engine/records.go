@@ -75,7 +75,15 @@ const (
 	CorrectionCandidate = "candidate"
 	CorrectionPromoted  = "promoted"
 	CorrectionRejected  = "rejected"
+	// CorrectionSuperseded: a later lesson on the same subject prescribes
+	// the opposite (another value or polarity) and replaces it.
+	CorrectionSuperseded = "superseded"
 )
+
+// CorrectionStatuses lists every correction status, in lifecycle order.
+func CorrectionStatuses() []string {
+	return []string{CorrectionPending, CorrectionCandidate, CorrectionPromoted, CorrectionRejected, CorrectionSuperseded}
+}
 
 // PromotionThreshold is how many times the same lesson must be seen before it
 // becomes a promotion candidate (seed 002).

@@ -189,7 +189,7 @@ func stripUntil(text string, t mdLine) string {
 
 func allCorrections(ctx context.Context, e *engine.Engine) ([]*engine.Correction, error) {
 	var all []*engine.Correction
-	for _, st := range []string{engine.CorrectionPending, engine.CorrectionCandidate, engine.CorrectionPromoted, engine.CorrectionRejected} {
+	for _, st := range engine.CorrectionStatuses() {
 		cs, err := e.Store().FindCorrections(ctx, st)
 		if err != nil {
 			return nil, fmt.Errorf("corrections: %w", err)

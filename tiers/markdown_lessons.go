@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -70,12 +71,11 @@ func parseCorrections(data []byte) ([]*engine.Correction, error) {
 				return nil
 			}},
 			{"Status", func(s string) error {
-				switch s {
-				case engine.CorrectionPending, engine.CorrectionCandidate, engine.CorrectionPromoted, engine.CorrectionRejected:
+				if slices.Contains(engine.CorrectionStatuses(), s) {
 					cur.Status = s
 					return nil
 				}
-				return fmt.Errorf("status %q is not pending, candidate, promoted or rejected", s)
+				return fmt.Errorf("status %q is not one of %s", s, strings.Join(engine.CorrectionStatuses(), ", "))
 			}},
 		} {
 			v, ok, err := field(line, f.name)

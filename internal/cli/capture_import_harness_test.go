@@ -98,7 +98,7 @@ func TestImportClaudeCodeStoresNoHarness(t *testing.T) {
 		t.Fatalf("capture of line 24: %+v %v, want branch feature/reminders", cs, err)
 	}
 	// The pnpm rule was counted as a lesson.
-	if c, err := db.GetCorrection(ctx, "terms:client+npm+pnpm+web"); err != nil || c.Count != 1 {
+	if c, err := db.GetCorrection(ctx, "concept:pnpm"); err != nil || c.Count != 1 {
 		cands, _ := db.FindCorrections(ctx, engine.CorrectionPending)
 		for _, c := range cands {
 			t.Logf("lesson %s: %q", c.LessonKey, c.Lesson)

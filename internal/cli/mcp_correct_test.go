@@ -38,8 +38,8 @@ func TestMCPCorrectionsCountAndPromote(t *testing.T) {
 			t.Fatalf("memory_correct %q: lesson %+v, want count %d", text, out.Lesson, i+1)
 		}
 		keys = append(keys, out.Lesson.Key)
-		if i == 2 && (out.Lesson.Status != engine.CorrectionCandidate || out.Lesson.Lesson != "Don't call me Mr. Kim, just call me Jun") {
-			t.Fatalf("third wording: %+v, want a candidate with the whole first sentence as its lesson", out.Lesson)
+		if i == 2 && (out.Lesson.Status != engine.CorrectionCandidate || out.Lesson.Lesson != "Please call me Jun, not Mr. Kim") {
+			t.Fatalf("third wording: %+v, want a candidate worded as it was last said", out.Lesson)
 		}
 	}
 	if keys[0] != keys[1] || keys[1] != keys[2] {
@@ -47,7 +47,7 @@ func TestMCPCorrectionsCountAndPromote(t *testing.T) {
 	}
 	var tabs mcpserver.CaptureOut
 	callTool(t, ctx, cs, "memory_correct", map[string]any{"text": "Don't use tabs.", "session": "session-4"}, &tabs)
-	if tabs.Lesson == nil || tabs.Lesson.Key != "concept:tabs" || tabs.Lesson.Count != 1 {
+	if tabs.Lesson == nil || tabs.Lesson.Key != "concept:not_tabs" || tabs.Lesson.Count != 1 {
 		t.Fatalf("Don't use tabs.: %+v", tabs)
 	}
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "memory_correct", Arguments: map[string]any{"text": "Just this once, skip the linter."}})
