@@ -267,21 +267,6 @@ func roleplayPatterns() []namedPattern {
 	}
 }
 
-// isQuestionOrRequest reports whether text asks for something instead of
-// declaring it: it ends with a question mark, or asks the assistant to do
-// something ("how do I …", "can you …", "…알려줘", "…해 주세요").
-func isQuestionOrRequest(text string) bool {
-	t := strings.TrimSpace(text)
-	if strings.HasSuffix(t, "?") || strings.HasSuffix(t, "？") {
-		return true
-	}
-	norm := lexNorm(t)
-	return kwFind(norm, lexicon{
-		en: []string{"how do i", "how to", "can you", "could you", "help me", "tell me how", "what should"},
-		ko: []string{"알려줘", "알려 줘", "알려주세요", "도와줘", "어떻게 해", "방법"},
-	}) != ""
-}
-
 // roleplay returns the name of the first role-play pattern text matches.
 func (g *gateSet) roleplay(text string) string {
 	for _, p := range g.guards {
@@ -302,7 +287,7 @@ func (g *gateSet) check(ctx context.Context, emb engine.Embedder, text string, v
 		return "note", []engine.Decision{{Layer: engine.LayerGate, Verdict: "unlabel", Pattern: p,
 			Reason: fmt.Sprintf("%s → note: role-play or joking never becomes a declaration", typ)}}, nil
 	}
-	if isQuestionOrRequest(text) {
+	if statementText(readActs(text)) == "" {
 		return "note", []engine.Decision{{Layer: engine.LayerGate, Verdict: "unlabel", Pattern: "question_or_request",
 			Reason: fmt.Sprintf("%s → note: a question or request declares nothing", typ)}}, nil
 	}

@@ -56,7 +56,14 @@ func (r RuleJudge) JudgeCapture(ctx context.Context, in engine.CaptureInput) (en
 		return engine.CaptureVerdict{}, err
 	}
 	v := engine.CaptureVerdict{Source: "rules"}
+	acts := readActs(in.Text)
+	said := statementText(acts)
+	// The type and kind are read from the statements, not from the
+	// questions, requests and pastes around them.
 	norm := lexNorm(in.Text)
+	if said != "" {
+		norm = lexNorm(said)
+	}
 	tables := r.tables
 	if tables == nil {
 		tables = defaultTypeTables()
@@ -68,22 +75,30 @@ func (r RuleJudge) JudgeCapture(ctx context.Context, in engine.CaptureInput) (en
 	if kwFind(norm, lexicon{en: []string{"remember", "important"}, ko: []string{"기억해", "중요", "잊지 마"}}) != "" {
 		v.Importance = min(1, v.Importance+0.1)
 	}
-	cue := kw
-	if cue == "" {
-		cue = memoryCue(norm)
-	}
 	switch in.Role {
 	case "tool", "system":
 		v.Reason = "rules: " + in.Role + " output is not stored by the rules"
 		return v, nil
 	case "assistant":
-		if d := kwFind(norm, decisionLexicon()); d != "" {
+		// The assistant's text is an echo of the conversation: it is kept
+		// only when it records a decision taken with the user, and it never
+		// becomes a rule or a correction of the user's — an acknowledgement
+		// ("Understood, from now on I'll …") is the assistant's promise,
+		// the user's own message is the rule.
+		if d := kwFind(norm, decisionLexicon()); d != "" && said != "" {
 			v.Store = true
-			v.Reason = fmt.Sprintf("rules: assistant recorded a decision (%q); type %s", d, typ)
+			if v.Type == "rule" || v.Type == "correction" {
+				v.Type, v.Importance = "note", typeImportance("note")
+			}
+			v.Reason = fmt.Sprintf("rules: assistant recorded a decision (%q); type %s", d, v.Type)
 		} else {
-			v.Reason = "rules: assistant message without a decision or rule"
+			v.Reason = "rules: assistant message without a decision taken with the user"
 		}
 		return v, nil
+	}
+	cue := kw
+	if cue == "" {
+		cue = "statement"
 	}
 	switch {
 	case in.Detail == engine.DetailLow && typ == "note":
@@ -91,8 +106,8 @@ func (r RuleJudge) JudgeCapture(ctx context.Context, in engine.CaptureInput) (en
 	case in.Detail == engine.DetailHigh:
 		v.Store = true
 		v.Reason = fmt.Sprintf("rules: detail high keeps user statements; type %s%s", typ, cueNote(cue))
-	case typ == "note" && cue == "" && isQuestionOrRequest(in.Text):
-		v.Reason = "rules: a question or request with nothing to remember"
+	case said == "":
+		v.Reason = fmt.Sprintf("rules: no statement to remember (%s)", firstNonStatement(acts))
 	default:
 		v.Store = true
 		v.Reason = fmt.Sprintf("rules: user statement, type %s%s", typ, cueNote(cue))
@@ -313,25 +328,9 @@ func (c *typeClassifier) classify(norm string) (typ, kw string) {
 // decisionWords mark an assistant message that records a decision or rule.
 func decisionWords() lexicon {
 	return lexicon{
-		en: []string{"we decided", "decided to", "decision", "agreed to", "we agreed", "going forward", "from now on"},
-		ko: []string{"결정", "합의", "앞으로는", "정했"},
+		en: []string{"we decided", "decided to", "decision", "agreed to", "we agreed"},
+		ko: []string{"결정", "합의", "정했"},
 	}
-}
-
-// memoryCue returns a first-person, number or remember cue of norm.
-func memoryCue(norm string) string {
-	if k := kwFind(norm, lexicon{
-		en: []string{"i", "i'm", "i've", "my", "me", "we", "our", "remember", "note that"},
-		ko: []string{" 저는", " 제가", " 제 ", " 나는", " 내가", " 내 ", " 우리", " 저희", "기억해"},
-	}); k != "" {
-		return k
-	}
-	for _, r := range norm {
-		if unicode.IsDigit(r) {
-			return "number"
-		}
-	}
-	return ""
 }
 
 // kindOf decides fact vs episode.
