@@ -15,14 +15,21 @@ import (
 // from keyword tables, in English and Korean, and says so: its verdicts carry
 // Source "rules" and the capture result Decider "rules".
 //
-// Store or skip. L1 and L2 have already removed the noise, so at detail
-// medium a user message is stored unless it is a question or a request with
-// no type keyword and no memory cue (a first-person statement, a number,
-// "remember"/"기억해"): "디버깅 도와줘", "what's the weather in Seoul?". With
-// detail high every user message is stored; with detail low only typed ones
-// (not note). Assistant messages are echoes of the conversation and are
-// stored only when they record a decision or a rule ("we decided", "결정");
-// tool and system output is never stored by the rules.
+// Store or skip. L1 and L2 have already removed the noise; the judge reads
+// the rest as speech acts (statements.go) and, at detail medium, stores a
+// user message only when at least one sentence is a statement — not a
+// question, a request to the assistant, an acknowledgement or greeting, a
+// hypothetical or pasted material. A first person or a number is not by
+// itself a cue ("how long should I boil an egg" is a question). With
+// detail high every user message is stored; with detail low only typed
+// ones (not note). Assistant messages are echoes of the conversation and
+// are stored only when they record a decision taken with the user ("we
+// decided", "결정"), never as a rule or correction: "Understood, from now
+// on I'll …" is the assistant's promise, the user's own message is the
+// rule. Tool and system output is never stored by the rules.
+//
+// Type and kind are read from the statements alone, so a question or a
+// paste beside them does not type the memory.
 //
 // Type. The first table in priority order whose keyword occurs wins:
 // correction, rule, milestone, health, date, achievement, gift, habit,
@@ -31,7 +38,8 @@ import (
 //
 // Kind. correction, rule, preference, health, habit, current_project and
 // milestone (a life or project milestone is remembered for long) are
-// facts; achievement and gift are episodes. For the rest, a time-bound cue
+// facts; achievement and gift are episodes. For the rest, a lasting
+// condition, fear, allergy or trait (standingConditions) is a fact; then a time-bound cue
 // ("today", "tonight", "last night", "next week", "오늘", "어제", "방금",
 // "다음 주") makes an episode; then a decision or standing cue ("decided",
 // "going with", "always", "기로 했", "항상") a fact; then a past-tense verb
@@ -341,6 +349,12 @@ func kindOf(typ, norm string) engine.Kind {
 	case "achievement", "gift":
 		return engine.KindEpisode
 	}
+	if kwFind(norm, standingConditions()) != "" {
+		// A condition, fear, allergy or trait is a standing fact however it
+		// is told ("Terrified of dogs since one bit me",
+		// "폐소공포증 있어서 …"): never a 14-day episode.
+		return engine.KindFact
+	}
 	if kwFind(norm, lexicon{
 		en: []string{"today", "yesterday", "tonight", "this morning", "last night", "last week", "last weekend", "just now",
 			"earlier today", "this afternoon", "this week", "this weekend", "next week", "tomorrow", "just got back",
@@ -359,6 +373,19 @@ func kindOf(typ, norm string) engine.Kind {
 		return engine.KindEpisode
 	}
 	return engine.KindFact
+}
+
+// standingConditions are the words of a lasting condition, fear, allergy
+// or trait, in both languages. (A relationship is a fact by default; a
+// relative named in a story of the day — "엄마가 … 잔소리함" — is not one.)
+func standingConditions() lexicon {
+	return lexicon{
+		en: []string{"allergic", "allerg*", "afraid of", "scared of", "terrified of", "fear of", "phobia", "phobic", "claustrophob*",
+			"diabet*", "asthma", "chronic", "syndrome", "disorder", "condition", "bad knee", "bad back", "left-handed", "right-handed",
+			"colorblind", "colour blind", "color blind", "vegetarian", "vegan", "intolerant", "blood type"},
+		ko: []string{"알레르기", "공포증", "무서워", "겁나", "두려워", "당뇨", "천식", "만성", "증후군", "장애", "왼손잡이", "오른손잡이",
+			"색맹", "채식", "비건", "혈액형"},
+	}
 }
 
 // pastTense reports an English past-tense verb of an event, or a Korean

@@ -3,6 +3,7 @@ package capture
 import (
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 
 	"memtrace/engine/filter"
@@ -78,7 +79,7 @@ func readActs(text string) []sentenceAct {
 	// pasted material in such a message.
 	var prose []sentenceAct
 	for i, l := range lines {
-		if !paste[i] && !structuredLine(l) {
+		if len(lines) > 1 && !paste[i] && !structuredLine(l) { // one line has no block to attribute
 			for _, s := range splitSentences(l) {
 				prose = append(prose, sentenceAct{s, actOf(s, l)})
 			}
@@ -124,12 +125,16 @@ func readActs(text string) []sentenceAct {
 	}
 	for i := range out {
 		a := &out[i]
-		if a.act != actStatement || kwFind(lexNorm(a.text), standingLexicon()) != "" {
+		if a.act != actStatement {
+			continue
+		}
+		follows := i > 0 && (out[i-1].act == actQuestion || out[i-1].act == actRequest) && len(strings.Fields(a.text)) <= 4
+		if !(asks && pasted) && !follows || kwFind(lexNorm(a.text), standingLexicon()) != "" {
 			continue
 		}
 		if asks && pasted {
 			a.act = actRequest
-		} else if i > 0 && (out[i-1].act == actQuestion || out[i-1].act == actRequest) && len(strings.Fields(a.text)) <= 4 {
+		} else {
 			a.act = out[i-1].act
 		}
 	}
@@ -158,7 +163,7 @@ func pasteActs(lines []string, paste []bool, asks bool) []sentenceAct {
 		inPaste = false
 		for _, s := range splitSentences(l) {
 			act := actOf(s, l)
-			if pasteIntro(s) && asks {
+			if asks && pasteIntro(s) {
 				act = actRequest // "here's the whole config": the paste's cover note
 			}
 			out = append(out, sentenceAct{s, act})
@@ -280,35 +285,52 @@ func separatorLine(line string) bool {
 
 // pasteIntro reports a sentence announcing pasted material.
 func pasteIntro(s string) bool {
-	return kwFind(lexNorm(s), lexicon{
-		en: []string{"here's", "here is", "heres", "paste*", "attached", "below"},
-		ko: []string{"붙여넣", "붙여 넣", "붙일게", "첨부", "아래"},
-	}) != ""
+	return kwFind(lexNorm(s), pasteIntroLexicon) != ""
+}
+
+var pasteIntroLexicon = lexicon{
+	en: []string{"here's", "here is", "heres", "paste*", "attached", "below"},
+	ko: []string{"붙여넣", "붙여 넣", "붙일게", "첨부", "아래"},
 }
 
 // standingLexicon marks a standing instruction or rule: a sentence with
 // one is a statement whatever its grammatical form.
-func standingLexicon() lexicon {
+var standingLexicon = sync.OnceValue(func() lexicon {
 	return lexicon{
 		en: []string{"always", "never", "don't", "dont", "do not", "from now on", "every time", "whenever", "going forward",
 			"in the future", "when i", "unless i", "make sure", "stop"},
 		ko: []string{"앞으로", "항상", "매번", "마다", "지 마", "지마", "지 말", "말고", "할 때", "때는"},
 	}
-}
+})
 
 // hypotheticalLexicon marks a premise, not a fact.
-func hypotheticalLexicon() lexicon {
+var hypotheticalLexicon = sync.OnceValue(func() lexicon {
 	return lexicon{
 		en: []string{"imagine", "suppose", "pretend", "what if", "hypothetically", "if i were", "if i was", "let's say"},
 		ko: []string{"만약", "만일", "상상해", "가정해", "라고 치", "다고 치"},
 	}
-}
+})
 
 // requestHeads open a request to the assistant at the head of a clause
 // ("ok unrelated, can you look at this", "tell me what's wrong"); inside a
 // clause they are not one ("… in case you ever help me fill in a form").
 var requestHeads = []string{"can you", "could you", "would you", "will you", "can u", "could u", "tell me", "show me",
 	"give me", "help me", "let me know", "i need you to", "i want you to", "walk me through"}
+
+// mayRequest is headRequest's cheap pre-check: every request head names
+// the assistant or the speaker.
+func mayRequest(norm string) bool {
+	return strings.Contains(norm, " you ") || strings.Contains(norm, " me ") || strings.Contains(norm, " u ")
+}
+
+func hasHangul(s string) bool {
+	for _, r := range s {
+		if r >= 0xAC00 && r <= 0xD7A3 {
+			return true
+		}
+	}
+	return false
+}
 
 // headRequest reports a clause of s led by one of requestHeads (after the
 // lead fillers).
@@ -398,10 +420,12 @@ func actOf(s, line string) string {
 	for len(words) > 1 && leadFillers[words[0]] {
 		words = words[1:]
 	}
-	if question || englishQuestion(words) || clauseQuestion(s) || koQuestion.MatchString(trimKoTail(s)) {
+	hangul := hasHangul(s)
+	clauses := strings.ContainsAny(s, ",;:—")
+	if question || englishQuestion(words) || clauses && clauseQuestion(s) || hangul && koQuestion.MatchString(trimKoTail(s)) {
 		return actQuestion
 	}
-	if taskRequest(words) || headRequest(s) || koRequest.MatchString(s) {
+	if taskRequest(words) || mayRequest(norm) && headRequest(s) || hangul && koRequest.MatchString(s) {
 		return actRequest
 	}
 	if chatter(s) {

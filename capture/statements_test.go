@@ -1,6 +1,13 @@
 package capture
 
-import "testing"
+import (
+	"context"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"memtrace/engine"
+)
 
 // Cases of my own, not from the held-out set: each speech act in both
 // languages, and the statements that must survive around them.
@@ -31,5 +38,65 @@ func TestReadActs(t *testing.T) {
 		if got := statementText(acts) != ""; got != c.said {
 			t.Errorf("%q: statement %v, want %v (acts %+v)", c.text, got, c.said, acts)
 		}
+	}
+}
+
+// No gated type's similarity half may be void: every exemplar centroid's
+// leave-one-out reference is clear of the floor, in both scripts.
+func TestGateCentroidsNotVoid(t *testing.T) {
+	cs, err := GateCalibration(context.Background(), engine.NewHashed(engine.HashedDim))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cs) != 2*len(declarationTypes()) {
+		t.Fatalf("%d centroids, want one per type and script: %+v", len(cs), cs)
+	}
+	for _, c := range cs {
+		if c.Reference < 2*minReference {
+			t.Errorf("%s/%s reference %.3f is near the floor %.2f", c.Type, c.Script, c.Reference, minReference)
+		}
+	}
+}
+
+func TestGateKeywordReading(t *testing.T) {
+	for _, c := range []struct {
+		text, kw string
+		unit     bool
+	}{
+		{"the taxi was 12,500 won", "won", true},
+		{"we won 3 0 at the derby", "won", false},
+		{"택시비 8000 완주", "완주", true},
+	} {
+		if got := unitAfterNumber(lexNorm(c.text), c.kw); got != c.unit {
+			t.Errorf("%q: unit %v, want %v", c.text, got, c.unit)
+		}
+	}
+	for text, lasting := range map[string]bool{
+		"여자친구랑 2년째 연애 중":                   true,
+		"we've been married for ten years": true,
+		"we got married in May":            false,
+	} {
+		if got := ongoingState.MatchString(lexNorm(text)); got != lasting {
+			t.Errorf("%q: lasting %v, want %v", text, got, lasting)
+		}
+	}
+}
+
+func TestKindOfConditions(t *testing.T) {
+	for _, text := range []string{"Got diagnosed with asthma last week", "어릴 때부터 고소공포증 있어", "I'm scared of deep water since I nearly drowned"} {
+		if k := kindOf("note", lexNorm(text)); k != engine.KindFact {
+			t.Errorf("%q: kind %s, want fact", text, k)
+		}
+	}
+}
+
+func TestBoundedContent(t *testing.T) {
+	long := strings.Repeat("My notes from the offsite were long and detailed. ", 200)
+	got := boundedContent(long)
+	if n := utf8.RuneCountInString(got); n > MaxMemoryRunes || !strings.HasSuffix(got, " …") {
+		t.Errorf("bounded content has %d runes (max %d): %q…", n, MaxMemoryRunes, got[:40])
+	}
+	if short := "I live in Suwon."; boundedContent(short) != short {
+		t.Errorf("a short message changed: %q", boundedContent(short))
 	}
 }
