@@ -378,7 +378,7 @@ func kindOf(typ, norm string) engine.Kind {
 // standingConditions are the words of a lasting condition, fear, allergy
 // or trait, in both languages. (A relationship is a fact by default; a
 // relative named in a story of the day — "엄마가 … 잔소리함" — is not one.)
-func standingConditions() lexicon {
+var standingConditions = sync.OnceValue(func() lexicon {
 	return lexicon{
 		en: []string{"allergic", "allerg*", "afraid of", "scared of", "terrified of", "fear of", "phobia", "phobic", "claustrophob*",
 			"diabet*", "asthma", "chronic", "syndrome", "disorder", "condition", "bad knee", "bad back", "left-handed", "right-handed",
@@ -386,7 +386,7 @@ func standingConditions() lexicon {
 		ko: []string{"알레르기", "공포증", "무서워", "겁나", "두려워", "당뇨", "천식", "만성", "증후군", "장애", "왼손잡이", "오른손잡이",
 			"색맹", "채식", "비건", "혈액형"},
 	}
-}
+})
 
 // pastTense reports an English past-tense verb of an event, or a Korean
 // verb in the past tense (a syllable closed by ㅆ — 먹었, 샀, 했 — followed by

@@ -396,14 +396,41 @@ var auxLead = map[string]bool{"do": true, "does": true, "did": true, "is": true,
 var pronouns = map[string]bool{"i": true, "you": true, "we": true, "it": true, "this": true, "that": true, "there": true,
 	"they": true, "u": true, "my": true, "he": true, "she": true}
 
-// koQuestion ends a Korean question (after trailing tildes, laughter and
-// tears are removed).
-var koQuestion = regexp.MustCompile(`(?:뭐야|뭐지|뭐예요|뭐에요|뭔가요|뭔데|뭐임|뭘까|[가-힣]까요?|나요|니|냐|어때요?|는지|던가|을래|ㄹ래|할래)$`)
+// koQuestionEnds end a Korean question (after trailing tildes, laughter
+// and tears are removed): 뭐야, …까(요), …나요, …니, …냐, 어때, …는지.
+var koQuestionEnds = []string{"뭐야", "뭐지", "뭐예요", "뭐에요", "뭔가요", "뭔데", "뭐임", "까", "까요", "나요", "니", "냐",
+	"어때", "어때요", "는지", "던가", "을래", "할래"}
 
-// koRequest is a Korean request to the assistant: a giving auxiliary in
-// the imperative (…해줘, …주세요, …줄래) or a plea, followed by a
-// boundary.
-var koRequest = regexp.MustCompile(`(?:줘|줘요|주세요|줄래|줄래요|주라|줘봐|부탁해|부탁해요|부탁드려요|부탁드립니다)(?:[\s.!?~:,]|$)`)
+func koQuestion(s string) bool {
+	t := trimKoTail(s)
+	for _, e := range koQuestionEnds {
+		if strings.HasSuffix(t, e) {
+			return true
+		}
+	}
+	return false
+}
+
+// koRequestMarks are a giving auxiliary in the imperative (…해줘,
+// …주세요, …줄래) or a plea; koRequest wants one followed by a boundary.
+var koRequestMarks = []string{"줘", "주세요", "줄래", "주라", "부탁해", "부탁드려", "부탁드립니다"}
+
+func koRequest(s string) bool {
+	for _, m := range koRequestMarks {
+		for from := 0; ; {
+			i := strings.Index(s[from:], m)
+			if i < 0 {
+				break
+			}
+			rest := strings.TrimPrefix(strings.TrimPrefix(s[from+i+len(m):], "요"), "봐")
+			if rest == "" || strings.ContainsRune(" .!?~:,", rune(rest[0])) {
+				return true
+			}
+			from += i + len(m)
+		}
+	}
+	return false
+}
 
 // actOf classifies one sentence s of line.
 func actOf(s, line string) string {
@@ -422,10 +449,10 @@ func actOf(s, line string) string {
 	}
 	hangul := hasHangul(s)
 	clauses := strings.ContainsAny(s, ",;:—")
-	if question || englishQuestion(words) || clauses && clauseQuestion(s) || hangul && koQuestion.MatchString(trimKoTail(s)) {
+	if question || englishQuestion(words) || clauses && clauseQuestion(s) || hangul && koQuestion(s) {
 		return actQuestion
 	}
-	if taskRequest(words) || mayRequest(norm) && headRequest(s) || hangul && koRequest.MatchString(s) {
+	if taskRequest(words) || mayRequest(norm) && headRequest(s) || hangul && koRequest(s) {
 		return actRequest
 	}
 	if chatter(s) {
