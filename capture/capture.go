@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"memtrace/engine"
 	"memtrace/engine/filter"
@@ -116,7 +117,7 @@ func (c *Capturer) prepareStore(p *pending) {
 	if p.prepared {
 		return
 	}
-	p.content = strings.TrimSpace(c.filter.StripMemoryTags(p.msg.Text))
+	p.content = boundedContent(strings.TrimSpace(c.filter.StripMemoryTags(p.msg.Text)))
 	p.hash = engine.ContentHash(p.content)
 	if c.rule != nil {
 		p.subjects = c.rule.subjectsOf(lexNorm(p.content))
@@ -434,6 +435,42 @@ func (c *Capturer) decide(ctx context.Context, p *pending) error {
 	p.verdict, p.store = v, true
 	r.Kind, r.Type = v.Kind, v.Type
 	return nil
+}
+
+// MaxMemoryRunes bounds what one memory made from a message holds: a
+// memory longer than this could not be returned by a recall at the default
+// budget (Config.Budget, 2,000), so a longer message keeps its statements
+// — pasted blocks, questions and requests removed — cut at the last
+// sentence that fits, and marked with " …".
+const MaxMemoryRunes = 1500
+
+// boundedContent is text within MaxMemoryRunes (see there).
+func boundedContent(text string) string {
+	if utf8.RuneCountInString(text) <= MaxMemoryRunes {
+		return text
+	}
+	if said := statementText(readActs(text)); said != "" {
+		text = said
+	}
+	if utf8.RuneCountInString(text) <= MaxMemoryRunes {
+		return text
+	}
+	var b strings.Builder
+	n := 0
+	for _, s := range splitSentences(text) {
+		k := utf8.RuneCountInString(s) + 2
+		if n+k > MaxMemoryRunes-2 {
+			break
+		}
+		b.WriteString(s)
+		b.WriteString(". ")
+		n += k
+	}
+	if b.Len() == 0 { // one sentence longer than the bound
+		r := []rune(text)
+		return string(r[:MaxMemoryRunes-2]) + " …"
+	}
+	return strings.TrimSpace(b.String()) + " …"
 }
 
 // lengthFloor reports whether an L1 rule is one of the length floors,

@@ -30,17 +30,25 @@ type labels struct {
 	NearMisses         map[string][]string `json:"near_misses"`
 }
 
-func demo(t testing.TB) ([]engine.Message, labels) {
+// readMessageFile reads a message JSONL file, skipping the test when it
+// is absent.
+func readMessageFile(t testing.TB, path string) []engine.Message {
 	t.Helper()
-	f, err := os.Open("../testdata/demo.jsonl")
+	f, err := os.Open(path)
 	if err != nil {
-		t.Skipf("demo data absent: %v", err)
+		t.Skipf("%s absent: %v", path, err)
 	}
 	defer f.Close()
 	var msgs []engine.Message
 	if _, err := capture.ReadMessages(f, func(_ int, m engine.Message) error { msgs = append(msgs, m); return nil }); err != nil {
 		t.Fatal(err)
 	}
+	return msgs
+}
+
+func demo(t testing.TB) ([]engine.Message, labels) {
+	t.Helper()
+	msgs := readMessageFile(t, "../testdata/demo.jsonl")
 	b, err := os.ReadFile("../testdata/demo_labels.json")
 	if err != nil {
 		t.Fatal(err)

@@ -15,14 +15,21 @@ import (
 // from keyword tables, in English and Korean, and says so: its verdicts carry
 // Source "rules" and the capture result Decider "rules".
 //
-// Store or skip. L1 and L2 have already removed the noise, so at detail
-// medium a user message is stored unless it is a question or a request with
-// no type keyword and no memory cue (a first-person statement, a number,
-// "remember"/"기억해"): "디버깅 도와줘", "what's the weather in Seoul?". With
-// detail high every user message is stored; with detail low only typed ones
-// (not note). Assistant messages are echoes of the conversation and are
-// stored only when they record a decision or a rule ("we decided", "결정");
-// tool and system output is never stored by the rules.
+// Store or skip. L1 and L2 have already removed the noise; the judge reads
+// the rest as speech acts (statements.go) and, at detail medium, stores a
+// user message only when at least one sentence is a statement — not a
+// question, a request to the assistant, an acknowledgement or greeting, a
+// hypothetical or pasted material. A first person or a number is not by
+// itself a cue ("how long should I boil an egg" is a question). With
+// detail high every user message is stored; with detail low only typed
+// ones (not note). Assistant messages are echoes of the conversation and
+// are stored only when they record a decision taken with the user ("we
+// decided", "결정"), never as a rule or correction: "Understood, from now
+// on I'll …" is the assistant's promise, the user's own message is the
+// rule. Tool and system output is never stored by the rules.
+//
+// Type and kind are read from the statements alone, so a question or a
+// paste beside them does not type the memory.
 //
 // Type. The first table in priority order whose keyword occurs wins:
 // correction, rule, milestone, health, date, achievement, gift, habit,
@@ -31,7 +38,8 @@ import (
 //
 // Kind. correction, rule, preference, health, habit, current_project and
 // milestone (a life or project milestone is remembered for long) are
-// facts; achievement and gift are episodes. For the rest, a time-bound cue
+// facts; achievement and gift are episodes. For the rest, a lasting
+// condition, fear, allergy or trait (standingConditions) is a fact; then a time-bound cue
 // ("today", "tonight", "last night", "next week", "오늘", "어제", "방금",
 // "다음 주") makes an episode; then a decision or standing cue ("decided",
 // "going with", "always", "기로 했", "항상") a fact; then a past-tense verb
@@ -56,7 +64,14 @@ func (r RuleJudge) JudgeCapture(ctx context.Context, in engine.CaptureInput) (en
 		return engine.CaptureVerdict{}, err
 	}
 	v := engine.CaptureVerdict{Source: "rules"}
+	acts := readActs(in.Text)
+	said := statementText(acts)
+	// The type and kind are read from the statements, not from the
+	// questions, requests and pastes around them.
 	norm := lexNorm(in.Text)
+	if said != "" {
+		norm = lexNorm(said)
+	}
 	tables := r.tables
 	if tables == nil {
 		tables = defaultTypeTables()
@@ -68,22 +83,30 @@ func (r RuleJudge) JudgeCapture(ctx context.Context, in engine.CaptureInput) (en
 	if kwFind(norm, lexicon{en: []string{"remember", "important"}, ko: []string{"기억해", "중요", "잊지 마"}}) != "" {
 		v.Importance = min(1, v.Importance+0.1)
 	}
-	cue := kw
-	if cue == "" {
-		cue = memoryCue(norm)
-	}
 	switch in.Role {
 	case "tool", "system":
 		v.Reason = "rules: " + in.Role + " output is not stored by the rules"
 		return v, nil
 	case "assistant":
-		if d := kwFind(norm, decisionLexicon()); d != "" {
+		// The assistant's text is an echo of the conversation: it is kept
+		// only when it records a decision taken with the user, and it never
+		// becomes a rule or a correction of the user's — an acknowledgement
+		// ("Understood, from now on I'll …") is the assistant's promise,
+		// the user's own message is the rule.
+		if d := kwFind(norm, decisionLexicon()); d != "" && said != "" {
 			v.Store = true
-			v.Reason = fmt.Sprintf("rules: assistant recorded a decision (%q); type %s", d, typ)
+			if v.Type == "rule" || v.Type == "correction" {
+				v.Type, v.Importance = "note", typeImportance("note")
+			}
+			v.Reason = fmt.Sprintf("rules: assistant recorded a decision (%q); type %s", d, v.Type)
 		} else {
-			v.Reason = "rules: assistant message without a decision or rule"
+			v.Reason = "rules: assistant message without a decision taken with the user"
 		}
 		return v, nil
+	}
+	cue := kw
+	if cue == "" {
+		cue = "statement"
 	}
 	switch {
 	case in.Detail == engine.DetailLow && typ == "note":
@@ -91,8 +114,8 @@ func (r RuleJudge) JudgeCapture(ctx context.Context, in engine.CaptureInput) (en
 	case in.Detail == engine.DetailHigh:
 		v.Store = true
 		v.Reason = fmt.Sprintf("rules: detail high keeps user statements; type %s%s", typ, cueNote(cue))
-	case typ == "note" && cue == "" && isQuestionOrRequest(in.Text):
-		v.Reason = "rules: a question or request with nothing to remember"
+	case said == "":
+		v.Reason = fmt.Sprintf("rules: no statement to remember (%s)", firstNonStatement(acts))
 	default:
 		v.Store = true
 		v.Reason = fmt.Sprintf("rules: user statement, type %s%s", typ, cueNote(cue))
@@ -313,25 +336,9 @@ func (c *typeClassifier) classify(norm string) (typ, kw string) {
 // decisionWords mark an assistant message that records a decision or rule.
 func decisionWords() lexicon {
 	return lexicon{
-		en: []string{"we decided", "decided to", "decision", "agreed to", "we agreed", "going forward", "from now on"},
-		ko: []string{"결정", "합의", "앞으로는", "정했"},
+		en: []string{"we decided", "decided to", "decision", "agreed to", "we agreed"},
+		ko: []string{"결정", "합의", "정했"},
 	}
-}
-
-// memoryCue returns a first-person, number or remember cue of norm.
-func memoryCue(norm string) string {
-	if k := kwFind(norm, lexicon{
-		en: []string{"i", "i'm", "i've", "my", "me", "we", "our", "remember", "note that"},
-		ko: []string{" 저는", " 제가", " 제 ", " 나는", " 내가", " 내 ", " 우리", " 저희", "기억해"},
-	}); k != "" {
-		return k
-	}
-	for _, r := range norm {
-		if unicode.IsDigit(r) {
-			return "number"
-		}
-	}
-	return ""
 }
 
 // kindOf decides fact vs episode.
@@ -341,6 +348,12 @@ func kindOf(typ, norm string) engine.Kind {
 		return engine.KindFact
 	case "achievement", "gift":
 		return engine.KindEpisode
+	}
+	if kwFind(norm, standingConditions()) != "" {
+		// A condition, fear, allergy or trait is a standing fact however it
+		// is told ("Terrified of dogs since one bit me",
+		// "폐소공포증 있어서 …"): never a 14-day episode.
+		return engine.KindFact
 	}
 	if kwFind(norm, lexicon{
 		en: []string{"today", "yesterday", "tonight", "this morning", "last night", "last week", "last weekend", "just now",
@@ -361,6 +374,19 @@ func kindOf(typ, norm string) engine.Kind {
 	}
 	return engine.KindFact
 }
+
+// standingConditions are the words of a lasting condition, fear, allergy
+// or trait, in both languages. (A relationship is a fact by default; a
+// relative named in a story of the day — "엄마가 … 잔소리함" — is not one.)
+var standingConditions = sync.OnceValue(func() lexicon {
+	return lexicon{
+		en: []string{"allergic", "allerg*", "afraid of", "scared of", "terrified of", "fear of", "phobia", "phobic", "claustrophob*",
+			"diabet*", "asthma", "chronic", "syndrome", "disorder", "condition", "bad knee", "bad back", "left-handed", "right-handed",
+			"colorblind", "colour blind", "color blind", "vegetarian", "vegan", "intolerant", "blood type"},
+		ko: []string{"알레르기", "공포증", "무서워", "겁나", "두려워", "당뇨", "천식", "만성", "증후군", "장애", "왼손잡이", "오른손잡이",
+			"색맹", "채식", "비건", "혈액형"},
+	}
+})
 
 // pastTense reports an English past-tense verb of an event, or a Korean
 // verb in the past tense (a syllable closed by ㅆ — 먹었, 샀, 했 — followed by

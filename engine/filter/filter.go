@@ -381,6 +381,10 @@ func (f *Filter) informative(rest string) bool {
 	return contentWords(rest, MinContentWords) >= MinContentWords
 }
 
+// ContentWords is contentWords for the capture's rule judge: how many
+// words of s carry content, counted up to limit.
+func ContentWords(s string, limit int) int { return contentWords(s, limit) }
+
 // contentWords counts words that carry content, up to limit: Latin words of
 // three or more letters that are not function words, Hangul words of two or
 // more syllables that are not function words, and numbers of two or more

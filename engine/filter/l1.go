@@ -75,7 +75,7 @@ func hasAnchor(text string) bool {
 			"always", "never", "don't", "don’t", "prefer", "please", "remember", "stop", "use":
 			return true
 		}
-		for _, p := range []string{"저는", "저도", "제가", "나는", "나도", "내가", "우리", "저희", "제", "내", "난", "전"} {
+		for _, p := range []string{"저는", "저도", "제가", "나는", "나도", "내가", "우리", "저희", "제", "내", "난", "전", "나", "저"} {
 			if w == p || (len(p) > 3 && strings.HasPrefix(w, p)) {
 				return true
 			}

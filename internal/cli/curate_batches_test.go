@@ -352,7 +352,7 @@ func TestDemoWritesOnItsPinnedClock(t *testing.T) {
 		t.Fatalf("the store's clock is %s, want the pinned %s", st.Now(), pinned)
 	}
 	bs := listBatches(t, db)
-	if len(bs) != 1 || bs[0].Effect.Created != 157 || bs[0].Effect.Superseded != 5 || !bs[0].At.Equal(pinned) {
+	if len(bs) != 1 || bs[0].Effect.Created != 153 || bs[0].Effect.Superseded != 5 || !bs[0].At.Equal(pinned) {
 		t.Fatalf("demo batches: %+v", bs)
 	}
 	for _, r := range mustAudit(t, st, bs[0].Batch) {

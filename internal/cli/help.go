@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -31,6 +32,9 @@ func cmdHelp(fs *flag.FlagSet) runFunc {
 		c, isCmd := findCommand(commands(), args[0])
 		if text, ok := helpTopics()[args[0]]; ok && len(args) == 1 && !(isCmd && c.subs == nil) {
 			fmt.Fprint(e.stdout, text)
+			if args[0] == "stages" {
+				return printGateCalibration(e)
+			}
 			return nil
 		}
 		cmds, name := commands(), ""
@@ -278,3 +282,25 @@ In a golden set an offset counts from defaults.at; golden run --at moves
 defaults.at (an offset there counts from it, or from now when the set has
 none).
 `
+
+// printGateCalibration appends to help stages the capture's extraction
+// gates as calibrated under the offline embedder: each gated type's
+// exemplar centroid per script and its leave-one-out reference cosine
+// (the similarity a candidate is divided by; one at the floor would make
+// the gate's similarity half void).
+func printGateCalibration(e *env) error {
+	cs, err := capture.GateCalibration(context.Background(), engine.NewHashed(engine.HashedDim))
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(e.stdout, "\nCapture's extraction gates (offline embedder): exemplar centroids")
+	fmt.Fprintln(e.stdout, "  type          script  exemplars  reference")
+	for _, c := range cs {
+		note := ""
+		if c.Floored {
+			note = "  (at the floor: similarity half void)"
+		}
+		fmt.Fprintf(e.stdout, "  %-13s %-7s %9d  %9.3f%s\n", c.Type, c.Script, c.Exemplars, c.Reference, note)
+	}
+	return nil
+}
