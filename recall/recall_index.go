@@ -41,8 +41,8 @@ const scoresPerCandidate = 20
 // first appear, marked with the retrievers that found them. vecHits and
 // hot count the vector hits and HOT ids that are memories. One read lock,
 // one allocation for all candidates and one for their scores.
-func recallPool(e *engine.Engine, lex, vec []engine.Hit, hotIDs []int64) (order []*candidate, vecHits, hot int) {
-	n := len(lex) + len(vec) + len(hotIDs)
+func recallPool(e *engine.Engine, lex, vec, per []engine.Hit, hotIDs []int64) (order []*candidate, vecHits, hot int) {
+	n := len(lex) + len(vec) + len(per) + len(hotIDs)
 	cs := make([]candidate, 0, n) // never grows: the pointers stay valid
 	scores := make([]namedScore, n*scoresPerCandidate)
 	order = make([]*candidate, 0, n)
@@ -77,6 +77,11 @@ func recallPool(e *engine.Engine, lex, vec []engine.Hit, hotIDs []int64) (order 
 		if c := add(h.ID); c != nil {
 			c.fromVec = true
 			vecHits++
+		}
+	}
+	for _, h := range per {
+		if c := add(h.ID); c != nil {
+			c.ofPeriod = true
 		}
 	}
 	for _, id := range hotIDs {
