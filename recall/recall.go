@@ -110,7 +110,10 @@ type recallRun struct {
 	cfg engine.Config
 
 	terms   []string           // kept query terms
-	weights map[string]float64 // BM25 weight per distinct term
+	weights map[string]float64 // BM25 weight per distinct term, concept partners included
+	// expandedFrom maps each concept partner in weights to the query term
+	// it expands (recall_concept.go).
+	expandedFrom map[string]string
 	// docFreq is every weighted term's document frequency, recorded by the
 	// lexical search (candidates) so later stages need not count again.
 	docFreq map[string]int

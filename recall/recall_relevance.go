@@ -205,12 +205,12 @@ func (r *recallRun) embedQuery(st *engine.StageTrace) error {
 // drops items without evidence of being about the query, and retrieved
 // items below relevanceFloor leave; HOT items go on to the guaranteed gate.
 func (r *recallRun) rerank(st *engine.StageTrace) {
-	idfSum := idfSum(r.e, r.weights, r.docFreq)
+	idfSum := idfSum(r.e, r.weights, r.docFreq, r.expandedFrom)
 	ids := make([]int64, len(r.live))
 	for i, c := range r.live {
 		ids[i] = c.m.ID
 	}
-	evs := termEvidenceOf(r.e, ids, r.weights, r.docFreq, r.generic)
+	evs := termEvidenceOf(r.e, ids, r.weights, r.docFreq, r.generic, r.expandedFrom)
 	wLex, wVec := RelevanceWeights(r.e.Embedder())
 	qs := index.NewSparse(r.qvecSpecific)
 	for i, c := range r.live {

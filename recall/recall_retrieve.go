@@ -48,6 +48,11 @@ func (r *recallRun) preprocess(st *engine.StageTrace) error {
 	kept, dropped := textnorm.QueryTerms(r.q.Text)
 	r.terms = kept
 	r.weights = termWeights(kept)
+	markers := engine.MarkerTerms(r.q.Text)
+	r.expandedFrom = expandConcepts(kept, r.weights, func(t string) bool { return textnorm.IsGeneric(t) || markers[t] })
+	if len(r.expandedFrom) > 0 {
+		st.Notes["concept_expansions"] = expansionNote(r.expandedFrom, r.weights)
+	}
 	st.In = len(kept) + len(dropped)
 	st.Out = len(kept)
 	st.Notes["normalized"] = textnorm.Normalize(r.q.Text)

@@ -38,7 +38,7 @@ func (r *recallRun) temporal(st *engine.StageTrace) {
 			}
 		}
 	}
-	own, strength := cueScores(r.e, ids, cueWeights, r.docFreq)
+	own, strength := cueScores(r.e, ids, cueWeights, r.docFreq, r.expandedFrom)
 	periods := r.periods
 	facts := make([]temporalFacts, len(r.live))
 	for i, c := range r.live {
