@@ -110,7 +110,10 @@ type recallRun struct {
 	cfg engine.Config
 
 	terms   []string           // kept query terms
-	weights map[string]float64 // BM25 weight per distinct term
+	weights map[string]float64 // BM25 weight per distinct term, concept partners included
+	// expandedFrom maps each concept partner in weights to the query term
+	// it expands (recall_concept.go).
+	expandedFrom map[string]string
 	// docFreq is every weighted term's document frequency, recorded by the
 	// lexical search (candidates) so later stages need not count again.
 	docFreq map[string]int
@@ -120,10 +123,14 @@ type recallRun struct {
 	// (qvec when it has none). See recall_relevance.go.
 	generic      map[string]bool
 	qvecSpecific []float32
-	live         []*candidate
-	spare        []engine.TraceItem // dropBuf
-	prompt       string
-	rendered     []promptLine
+	// periods are the periods the query names; onlyWhen: it asks nothing
+	// besides when (recall_period_channel.go).
+	periods  []period
+	onlyWhen bool
+	live     []*candidate
+	spare    []engine.TraceItem // dropBuf
+	prompt   string
+	rendered []promptLine
 }
 
 // stage dispatches one stage by name, so Recall runs exactly StageNames.
@@ -164,6 +171,7 @@ type candidate struct {
 	m                         engine.Memory
 	vec                       []float32
 	fromLex, fromVec, fromHot bool
+	ofPeriod                  bool // of a period the query names (recall_period_channel.go)
 	bm25, cosine, relevance   float64
 	cosineSpecific            float64 // cosine to the query without its generic words
 	decay, boost, final       float64

@@ -1,8 +1,6 @@
 package recall
 
 import (
-	"sort"
-
 	"memtrace/engine"
 )
 
@@ -36,26 +34,11 @@ import (
 // at distance d, as the lexical index counts them: the context a memory
 // was encoded in cues it too, but less than its own words). df as for
 // idfSum. Caller must not hold a View.
-func cueScores(e *engine.Engine, ids []int64, weights map[string]float64, df map[string]int) (own, strength []float64) {
-	terms := make([]string, 0, len(weights))
-	for t := range weights {
-		terms = append(terms, t)
-	}
-	sort.Strings(terms) // float addition is not associative: fix the order
+func cueScores(e *engine.Engine, ids []int64, weights map[string]float64, df map[string]int, from map[string]string) (own, strength []float64) {
 	own, strength = make([]float64, len(ids)), make([]float64, len(ids))
 	v := e.View()
 	defer v.Close()
-	mass := make(map[string]float64, len(terms))
-	total := 0.0
-	for _, t := range terms {
-		f := v.DocFreq(df, t)
-		if f == 0 {
-			continue
-		}
-		w := weights[t] * v.IDF(f)
-		mass[t] = w
-		total += w
-	}
+	terms, mass, total := queryMass(v, weights, df, from) // terms sorted: float addition is not associative
 	if total <= 0 {
 		return own, strength
 	}

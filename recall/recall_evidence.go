@@ -41,9 +41,13 @@ func (ev termEvidence) matchedTerms() []string {
 }
 
 // queryMass is each weighted query term's weight × idf, the terms in a fixed
-// order (float addition is not associative), and their sum. Terms no memory
-// holds have no mass; df as for idfSum. v is the caller's view.
-func queryMass(v engine.View, weights map[string]float64, df map[string]int) (terms []string, mass map[string]float64, total float64) {
+// order (float addition is not associative), and the query's total mass.
+// Terms no memory holds have no mass; df as for idfSum. A concept partner
+// (from: partner → the query term it expands, recall_concept.go) has its
+// mass, but a concept is one slot of the total: the query term's own mass,
+// or, when no memory holds the query term, its strongest partner's mass
+// divided back by ExpansionWeight. v is the caller's view.
+func queryMass(v engine.View, weights map[string]float64, df map[string]int, from map[string]string) (terms []string, mass map[string]float64, total float64) {
 	terms = make([]string, 0, len(weights))
 	mass = make(map[string]float64, len(weights))
 	for t := range weights {
@@ -53,8 +57,30 @@ func queryMass(v engine.View, weights map[string]float64, df map[string]int) (te
 		}
 	}
 	sort.Strings(terms)
+	if len(from) == 0 {
+		for _, t := range terms {
+			total += mass[t]
+		}
+		return terms, mass, total
+	}
+	slot := make(map[string]float64, len(weights))
 	for _, t := range terms {
-		total += mass[t]
+		if _, partner := from[t]; !partner {
+			slot[t] = mass[t]
+		}
+	}
+	for _, t := range terms {
+		if src, partner := from[t]; partner && mass[src] == 0 {
+			slot[src] = max(slot[src], mass[t]/ExpansionWeight)
+		}
+	}
+	srcs := make([]string, 0, len(slot))
+	for s := range slot {
+		srcs = append(srcs, s)
+	}
+	sort.Strings(srcs)
+	for _, s := range srcs {
+		total += slot[s]
 	}
 	return terms, mass, total
 }
@@ -65,11 +91,11 @@ func queryMass(v engine.View, weights map[string]float64, df map[string]int) (te
 // not evidence enough (share < MinIDFShare): the gate asks about them only
 // then, and a recall reads a hundred candidates. df as for idfSum. Caller
 // must not hold a View.
-func termEvidenceOf(e *engine.Engine, ids []int64, weights map[string]float64, df map[string]int, generic map[string]bool) []termEvidence {
+func termEvidenceOf(e *engine.Engine, ids []int64, weights map[string]float64, df map[string]int, generic map[string]bool, from map[string]string) []termEvidence {
 	out := make([]termEvidence, len(ids))
 	v := e.View()
 	defer v.Close()
-	terms, mass, total := queryMass(v, weights, df)
+	terms, mass, total := queryMass(v, weights, df, from)
 	if total <= 0 {
 		return out
 	}

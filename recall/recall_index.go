@@ -1,8 +1,6 @@
 package recall
 
 import (
-	"sort"
-
 	"memtrace/engine"
 )
 
@@ -12,23 +10,14 @@ import (
 // idfSum is Σ weight(t) × idf(t) over the query terms: the BM25 score of a
 // document of average length that contains each term once. Recall divides
 // by it to put BM25 scores on an absolute 0..1 scale. Terms no memory
-// contains are left out. df holds the document frequencies the recall's
-// lexical search found (docFreq).
-func idfSum(e *engine.Engine, weights map[string]float64, df map[string]int) float64 {
-	terms := make([]string, 0, len(weights))
-	for t := range weights {
-		terms = append(terms, t)
-	}
-	sort.Strings(terms) // float addition is not associative: fix the order
+// contains are left out; a concept partner's slot counts once (queryMass).
+// df holds the document frequencies the recall's lexical search found
+// (docFreq).
+func idfSum(e *engine.Engine, weights map[string]float64, df map[string]int, from map[string]string) float64 {
 	v := e.View()
 	defer v.Close()
-	sum := 0.0
-	for _, t := range terms {
-		if f := v.DocFreq(df, t); f > 0 {
-			sum += weights[t] * v.IDF(f)
-		}
-	}
-	return sum
+	_, _, total := queryMass(v, weights, df, from)
+	return total
 }
 
 // scoresPerCandidate is room for the scores a recall gives one candidate
@@ -41,8 +30,8 @@ const scoresPerCandidate = 20
 // first appear, marked with the retrievers that found them. vecHits and
 // hot count the vector hits and HOT ids that are memories. One read lock,
 // one allocation for all candidates and one for their scores.
-func recallPool(e *engine.Engine, lex, vec []engine.Hit, hotIDs []int64) (order []*candidate, vecHits, hot int) {
-	n := len(lex) + len(vec) + len(hotIDs)
+func recallPool(e *engine.Engine, lex, vec, per []engine.Hit, hotIDs []int64) (order []*candidate, vecHits, hot int) {
+	n := len(lex) + len(vec) + len(per) + len(hotIDs)
 	cs := make([]candidate, 0, n) // never grows: the pointers stay valid
 	scores := make([]namedScore, n*scoresPerCandidate)
 	order = make([]*candidate, 0, n)
@@ -77,6 +66,11 @@ func recallPool(e *engine.Engine, lex, vec []engine.Hit, hotIDs []int64) (order 
 		if c := add(h.ID); c != nil {
 			c.fromVec = true
 			vecHits++
+		}
+	}
+	for _, h := range per {
+		if c := add(h.ID); c != nil {
+			c.ofPeriod = true
 		}
 	}
 	for _, id := range hotIDs {

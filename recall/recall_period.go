@@ -54,6 +54,9 @@ var periodPatterns = []struct {
 	{regexp.MustCompile(`\b(\d{1,2})(?:st|nd|rd|th)? (?:of )?` + monthAlt + `,? (\d{4})\b`), func(m []string, _ time.Time) (period, bool) {
 		return dayPeriod(atoi(m[3]), monthNames[m[2]], atoi(m[1]))
 	}},
+	{regexp.MustCompile(`(?:작년|지난해) ?(\d{1,2})월`), func(m []string, at time.Time) (period, bool) {
+		return monthPeriod(at.Year()-1, time.Month(atoi(m[1])))
+	}},
 	{regexp.MustCompile(`(\d{4})년 ?(\d{1,2})월 ?(\d{1,2})일`), func(m []string, _ time.Time) (period, bool) {
 		return dayPeriod(atoi(m[1]), time.Month(atoi(m[2])), atoi(m[3]))
 	}},
@@ -73,14 +76,161 @@ var periodPatterns = []struct {
 		return latestMonth(monthNames[m[1]], at)
 	}},
 	{regexp.MustCompile(`\b(?:in|during|of) ((?:19|20)\d{2})\b|((?:19|20)\d{2})년`), func(m []string, _ time.Time) (period, bool) {
-		y := m[1] + m[2]
-		return period{from: time.Date(atoi(y), 1, 1, 0, 0, 0, 0, time.UTC), to: time.Date(atoi(y)+1, 1, 1, 0, 0, 0, 0, time.UTC)}, true
+		return yearPeriod(atoi(m[1] + m[2])), true
+	}}, // Relative periods, read from at (the query's time, or a memory's
+	// creation when its own text is read, periodsOfMemory).
+	{regexp.MustCompile(`\b(?:last|past) ` + seasonAlt + `\b|(?:작년|지난해) ?(봄|여름|가을|겨울)`), func(m []string, at time.Time) (period, bool) {
+		if m[2] != "" {
+			return seasonPeriod(at.Year()-1, seasons[m[2]]), true
+		}
+		return lastSeason(seasons[m[1]], at), true
 	}},
+	{regexp.MustCompile(`\bthis ` + seasonAlt + `\b|(?:올|올해 ?|이번 ?)(봄|여름|가을|겨울)`), func(m []string, at time.Time) (period, bool) {
+		return seasonPeriod(at.Year(), seasons[m[1]+m[2]]), true
+	}},
+	{regexp.MustCompile(`\b(\d{1,2}|` + numberAlt + `) (day|week|month|year)s? ago\b|(\d{1,2}|한|두|세|네|다섯|여섯) ?(일|주일|주|달|개월|년) ?전`), func(m []string, at time.Time) (period, bool) {
+		n, unit := numberOf(m[1]+m[3]), m[2]+m[4]
+		return agoPeriod(n, unit, at)
+	}},
+	{regexp.MustCompile(`\b(?:the )?day before yesterday\b|그저께|그제`), func(_ []string, at time.Time) (period, bool) {
+		return dayOf(at.AddDate(0, 0, -2)), true
+	}},
+	{regexp.MustCompile(`\byesterday\b|어제`), func(_ []string, at time.Time) (period, bool) {
+		return dayOf(at.AddDate(0, 0, -1)), true
+	}},
+	{regexp.MustCompile(`\b(?:last|this past) (monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b|(?:지난주|지난 주|저번주|저번 주|지난|저번) ?(월|화|수|목|금|토|일)요일`), func(m []string, at time.Time) (period, bool) {
+		if m[2] != "" { // 지난주 토요일: that day of the previous week
+			return dayOf(weekStart(at).AddDate(0, 0, -7+weekdayIndex[m[2]])), true
+		}
+		d := at.AddDate(0, 0, -1)
+		for weekdayIndex[m[1]] != (int(d.Weekday())+6)%7 {
+			d = d.AddDate(0, 0, -1)
+		}
+		return dayOf(d), true
+	}},
+	{regexp.MustCompile(`\blast weekend\b|(?:지난|저번) ?주말`), func(_ []string, at time.Time) (period, bool) {
+		sat := weekStart(at).AddDate(0, 0, -2)
+		return period{from: sat.AddDate(0, 0, -1), to: sat.AddDate(0, 0, 3)}, true
+	}},
+	{regexp.MustCompile(`\bthis weekend\b|이번 ?주말`), func(_ []string, at time.Time) (period, bool) {
+		sat := weekStart(at).AddDate(0, 0, 5)
+		return period{from: sat.AddDate(0, 0, -1), to: sat.AddDate(0, 0, 3)}, true
+	}},
+	{regexp.MustCompile(`\blast week\b|지난주|지난 주|저번주|저번 주`), func(_ []string, at time.Time) (period, bool) {
+		mon := weekStart(at).AddDate(0, 0, -7)
+		return period{from: mon.AddDate(0, 0, -1), to: mon.AddDate(0, 0, 8)}, true
+	}},
+	{regexp.MustCompile(`\bthis week\b|이번 ?주`), func(_ []string, at time.Time) (period, bool) {
+		mon := weekStart(at)
+		return period{from: mon.AddDate(0, 0, -1), to: mon.AddDate(0, 0, 8)}, true
+	}},
+	{regexp.MustCompile(`\blast month\b|지난 ?달|저번 ?달`), func(_ []string, at time.Time) (period, bool) {
+		first := time.Date(at.Year(), at.Month(), 1, 0, 0, 0, 0, time.UTC).AddDate(0, -1, 0)
+		return monthPeriod(first.Year(), first.Month())
+	}},
+	{regexp.MustCompile(`\bthis month\b|이번 ?달`), func(_ []string, at time.Time) (period, bool) {
+		return monthPeriod(at.Year(), at.Month())
+	}},
+	{regexp.MustCompile(`\blast year\b|작년|지난해`), func(_ []string, at time.Time) (period, bool) {
+		return yearPeriod(at.Year() - 1), true
+	}},
+	{regexp.MustCompile(`\bthis year\b|올해|금년`), func(_ []string, at time.Time) (period, bool) {
+		return yearPeriod(at.Year()), true
+	}},
+}
+
+const seasonAlt = `(spring|summer|fall|autumn|winter)`
+
+// seasons are the months a season starts in (winter: December, ending in
+// the next year's February).
+var seasons = map[string]time.Month{
+	"spring": time.March, "summer": time.June, "fall": time.September, "autumn": time.September, "winter": time.December,
+	"봄": time.March, "여름": time.June, "가을": time.September, "겨울": time.December,
+}
+
+func seasonPeriod(y int, start time.Month) period {
+	from := time.Date(y, start, 1, 0, 0, 0, 0, time.UTC)
+	return period{from: from, to: from.AddDate(0, 3, 0)}
+}
+
+// lastSeason is the latest season s that ended at or before at.
+func lastSeason(start time.Month, at time.Time) period {
+	p := seasonPeriod(at.Year(), start)
+	for p.to.After(at) {
+		p = seasonPeriod(p.from.Year()-1, start)
+	}
+	return p
+}
+
+const numberAlt = `a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve`
+
+var numberWords = map[string]int{
+	"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+	"nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "한": 1, "두": 2, "세": 3, "네": 4, "다섯": 5, "여섯": 6,
+}
+
+func numberOf(s string) int {
+	if n, ok := numberWords[s]; ok {
+		return n
+	}
+	return atoi(s)
+}
+
+// agoPeriod is "N units ago": the span of one unit centred on that moment.
+func agoPeriod(n int, unit string, at time.Time) (period, bool) {
+	if n <= 0 {
+		return period{}, false
+	}
+	day := 24 * time.Hour
+	var span time.Duration
+	var mid time.Time
+	switch unit {
+	case "day", "일":
+		return dayOf(at.AddDate(0, 0, -n)), true
+	case "week", "주", "주일":
+		mid, span = at.AddDate(0, 0, -7*n), 7*day
+	case "month", "달", "개월":
+		mid, span = at.AddDate(0, -n, 0), 30*day
+	case "year", "년":
+		mid, span = at.AddDate(-n, 0, 0), 365*day
+	default:
+		return period{}, false
+	}
+	return period{from: mid.Add(-span / 2), to: mid.Add(span / 2)}, true
+}
+
+// dayOf is the calendar day of t, widened as dayPeriod widens.
+func dayOf(t time.Time) period {
+	p, _ := dayPeriod(t.Year(), t.Month(), t.Day())
+	return p
+}
+
+// weekStart is midnight UTC of the Monday of t's week.
+func weekStart(t time.Time) time.Time {
+	d := time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
+	return d.AddDate(0, 0, -((int(d.Weekday()) + 6) % 7))
+}
+
+// weekdayIndex numbers the days from Monday (0), in both languages.
+var weekdayIndex = map[string]int{
+	"monday": 0, "tuesday": 1, "wednesday": 2, "thursday": 3, "friday": 4, "saturday": 5, "sunday": 6,
+	"월": 0, "화": 1, "수": 2, "목": 3, "금": 4, "토": 5, "일": 6,
+}
+
+func yearPeriod(y int) period {
+	return period{from: time.Date(y, 1, 1, 0, 0, 0, 0, time.UTC), to: time.Date(y+1, 1, 1, 0, 0, 0, 0, time.UTC)}
 }
 
 // namedPeriods are the periods text names, read relative to at (a month
 // without a year is its latest occurrence at or before at).
 func namedPeriods(text string, at time.Time) []period {
+	ps, _ := readPeriods(text, at)
+	return ps
+}
+
+// readPeriods is namedPeriods and the text with every period blanked out
+// (lower-cased): what the query asks besides when.
+func readPeriods(text string, at time.Time) ([]period, string) {
 	t := strings.ToLower(text)
 	var out []period
 	for _, p := range periodPatterns {
@@ -98,7 +248,7 @@ func namedPeriods(text string, at time.Time) []period {
 		}
 		t = p.re.ReplaceAllStringFunc(t, func(s string) string { return strings.Repeat(" ", len(s)) })
 	}
-	return out
+	return out, t
 }
 
 // dayPeriod is the calendar day, widened by a day either side: the day a

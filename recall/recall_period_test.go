@@ -38,3 +38,40 @@ func TestNamedPeriods(t *testing.T) {
 		}
 	}
 }
+
+// Relative periods, English and Korean, read from the query's time.
+func TestRelativePeriods(t *testing.T) {
+	at := time.Date(2026, 10, 20, 9, 0, 0, 0, time.UTC) // a Tuesday
+	d := func(y int, m time.Month, day int) time.Time { return time.Date(y, m, day, 0, 0, 0, 0, time.UTC) }
+	for _, tt := range []struct {
+		q        string
+		from, to time.Time
+		n        int // periods named
+	}{
+		{"what did I quit last month?", d(2026, 9, 1), d(2026, 10, 1), 1},
+		{"지난달에 뭐 끊었더라?", d(2026, 9, 1), d(2026, 10, 1), 1},
+		{"what did I buy last week", d(2026, 10, 11), d(2026, 10, 20), 1},
+		{"지난주에 산 거", d(2026, 10, 11), d(2026, 10, 20), 1},
+		{"what did we do last weekend?", d(2026, 10, 16), d(2026, 10, 20), 1},
+		{"지난 주말에 뭐 했지", d(2026, 10, 16), d(2026, 10, 20), 1},
+		{"작년 가을", d(2025, 9, 1), d(2025, 12, 1), 1},
+		{"last fall", d(2025, 9, 1), d(2025, 12, 1), 1},
+		{"last summer", d(2026, 6, 1), d(2026, 9, 1), 1},
+		{"작년 12월", d(2025, 12, 1), d(2026, 1, 1), 1},
+		{"yesterday", d(2026, 10, 18), d(2026, 10, 21), 1},
+		{"어제 먹은 거", d(2026, 10, 18), d(2026, 10, 21), 1},
+		{"two weeks ago", d(2026, 10, 2).Add(21 * time.Hour), d(2026, 10, 9).Add(21 * time.Hour), 1},
+		{"3주 전에", d(2026, 9, 25).Add(21 * time.Hour), d(2026, 10, 2).Add(21 * time.Hour), 1},
+		{"last saturday", d(2026, 10, 16), d(2026, 10, 19), 1},
+		{"지난주 토요일에 강릉", d(2026, 10, 16), d(2026, 10, 19), 1},
+		{"this year", d(2026, 1, 1), d(2027, 1, 1), 1},
+	} {
+		ps := namedPeriods(tt.q, at)
+		switch {
+		case len(ps) != tt.n:
+			t.Errorf("%q: %d periods %+v, want %d", tt.q, len(ps), ps, tt.n)
+		case !ps[0].from.Equal(tt.from) || !ps[0].to.Equal(tt.to):
+			t.Errorf("%q: [%v, %v), want [%v, %v)", tt.q, ps[0].from, ps[0].to, tt.from, tt.to)
+		}
+	}
+}

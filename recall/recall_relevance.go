@@ -205,12 +205,12 @@ func (r *recallRun) embedQuery(st *engine.StageTrace) error {
 // drops items without evidence of being about the query, and retrieved
 // items below relevanceFloor leave; HOT items go on to the guaranteed gate.
 func (r *recallRun) rerank(st *engine.StageTrace) {
-	idfSum := idfSum(r.e, r.weights, r.docFreq)
+	idfSum := idfSum(r.e, r.weights, r.docFreq, r.expandedFrom)
 	ids := make([]int64, len(r.live))
 	for i, c := range r.live {
 		ids[i] = c.m.ID
 	}
-	evs := termEvidenceOf(r.e, ids, r.weights, r.docFreq, r.generic)
+	evs := termEvidenceOf(r.e, ids, r.weights, r.docFreq, r.generic, r.expandedFrom)
 	wLex, wVec := RelevanceWeights(r.e.Embedder())
 	qs := index.NewSparse(r.qvecSpecific)
 	for i, c := range r.live {
@@ -243,7 +243,13 @@ func (r *recallRun) rerank(st *engine.StageTrace) {
 		}
 		return it
 	}
+	periodKept := 0
 	for _, c := range r.live {
+		if r.periodEvidence(c) {
+			periodKept++
+			kept = append(kept, c)
+			continue
+		}
 		if kind, reason := relevanceVerdict(c, *c.ev, len(r.generic) > 0); kind != "" {
 			dropped = append(dropped, matched(c.drop(kind, reason), c))
 			continue
@@ -259,6 +265,13 @@ func (r *recallRun) rerank(st *engine.StageTrace) {
 	st.Notes["relevance_floor"] = f3(relevanceFloor)
 	st.Notes["gate"] = "evidence: idf_share_score ≥ " + f3(MinIDFShare) + " | specific_cosine_score ≥ " + f3(VectorOnlyCosine) +
 		" | a neighbour holds a specific query term and its own text a query word; generic words are no evidence (memtrace help relevance)"
+	if len(r.periods) > 0 {
+		what := "with any query word in its text or its neighbours', or specific_cosine_score ≥ " + f3(VectorOnlyCosine/2)
+		if r.onlyWhen {
+			what = "alone: the query asks nothing besides when"
+		}
+		st.Notes["period_evidence"] = fmt.Sprintf("being of the named period (period_match 1) is evidence %s; %d kept by it", what, periodKept)
+	}
 	st.Notes["min_idf_share"] = f3(MinIDFShare)
 	st.Notes["vector_only_cosine"] = f3(VectorOnlyCosine)
 	if g := r.genericQueryTerms(); len(g) > 0 {

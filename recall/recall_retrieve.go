@@ -48,6 +48,11 @@ func (r *recallRun) preprocess(st *engine.StageTrace) error {
 	kept, dropped := textnorm.QueryTerms(r.q.Text)
 	r.terms = kept
 	r.weights = termWeights(kept)
+	markers := engine.MarkerTerms(r.q.Text)
+	r.expandedFrom = expandConcepts(kept, r.weights, func(t string) bool { return textnorm.IsGeneric(t) || markers[t] })
+	if len(r.expandedFrom) > 0 {
+		st.Notes["concept_expansions"] = expansionNote(r.expandedFrom, r.weights)
+	}
 	st.In = len(kept) + len(dropped)
 	st.Out = len(kept)
 	st.Notes["normalized"] = textnorm.Normalize(r.q.Text)
@@ -73,12 +78,22 @@ func (r *recallRun) candidates(st *engine.StageTrace) error {
 	r.docFreq = make(map[string]int, len(r.weights))
 	lex := r.e.LexicalSearchDF(r.weights, pool, r.docFreq)
 	vec := r.e.VectorSearch(r.qvec, pool)
-	order, vecHits, hot := recallPool(r.e, lex, vec, r.e.HotIDs())
 	qv := index.NewSparse(r.qvec)
+	var per []engine.Hit
+	perTotal := 0
+	if ps, rest := readPeriods(r.q.Text, r.q.At); len(ps) > 0 {
+		r.periods, r.onlyWhen = ps, asksOnlyWhen(rest)
+		per, perTotal = periodSearch(r.e, ps, &qv, pool)
+	}
+	order, vecHits, hot := recallPool(r.e, lex, vec, per, r.e.HotIDs())
 	for _, c := range order {
 		c.cosine = cosineScore(&qv, c.vec)
 		c.set("bm25_score", c.bm25)
 		c.set("cosine_score", c.cosine)
+		if len(r.periods) > 0 {
+			c.ofPeriod = c.ofPeriod || ofPeriods(&c.m, r.periods)
+			c.set("period_match", b2f(c.ofPeriod))
+		}
 		if c.m.Kind == engine.KindFact {
 			c.channel = ChannelFact
 		} else {
@@ -91,6 +106,11 @@ func (r *recallRun) candidates(st *engine.StageTrace) error {
 	st.Notes["vector_hits"] = strconv.Itoa(vecHits)
 	st.Notes["hot_tier_items"] = strconv.Itoa(hot)
 	st.Notes["sources"] = "bm25 top-N ∪ cosine top-N (cosine_score > 0) ∪ active HOT tier"
+	if len(r.periods) > 0 {
+		st.Notes["sources"] += " ∪ period top-N"
+		st.Notes["period_channel"] = periodNote(r.periods, perTotal, len(per))
+		st.Notes["period_hits"] = strconv.Itoa(len(per))
+	}
 	r.keep(st, order, nil)
 	return nil
 }

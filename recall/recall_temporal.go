@@ -38,8 +38,8 @@ func (r *recallRun) temporal(st *engine.StageTrace) {
 			}
 		}
 	}
-	own, strength := cueScores(r.e, ids, cueWeights, r.docFreq)
-	periods := namedPeriods(r.q.Text, at)
+	own, strength := cueScores(r.e, ids, cueWeights, r.docFreq, r.expandedFrom)
+	periods := r.periods
 	facts := make([]temporalFacts, len(r.live))
 	for i, c := range r.live {
 		c.decay = engine.DecayAt(c.m, at, r.cfg)
@@ -47,9 +47,7 @@ func (r *recallRun) temporal(st *engine.StageTrace) {
 		f := &facts[i]
 		*f = temporalFacts{cue: strength[i], recognition: engine.RecognitionDecayAt(c.m, at, r.cfg),
 			forgetAt: engine.ForgetAt(c.m, r.cfg), unrecognisableAt: engine.UnrecognisableAt(c.m, r.cfg)}
-		for _, p := range periods {
-			f.timeCued = f.timeCued || p.contains(c.m.CreatedAt)
-		}
+		f.timeCued = c.ofPeriod
 		c.facts = f
 		weight := engine.DecayWeight(intent, f.cue)
 		ret := engine.Retention(c.decay, weight)
@@ -115,7 +113,7 @@ func (r *recallRun) temporal(st *engine.StageTrace) {
 		for _, p := range periods {
 			named = append(named, fmt.Sprintf("%q = [%s, %s)", p.text, p.from.Format("2006-01-02"), p.to.Format("2006-01-02")))
 		}
-		st.Notes["named_periods"] = strings.Join(named, "; ") + fmt.Sprintf(": a memory created in one ranks × (1 + %s)", f3(TimeCueBoost))
+		st.Notes["named_periods"] = strings.Join(named, "; ") + fmt.Sprintf(": a memory of one (created in it, or told of it soon after) ranks × (1 + %s)", f3(TimeCueBoost))
 	}
 	st.Notes["intent_decay_weight"] = f3(engine.IntentDecayWeight(intent))
 	st.Notes["half_life_fact"] = r.cfg.HalfLifeFact.String()

@@ -127,7 +127,7 @@ func embedReference(h *Hashed, text string) []float32 {
 		f.Write([]byte(feature))
 		h.addHash(v, f.Sum64(), w)
 	}
-	for _, t := range textnorm.Tokens(text) {
+	for _, t := range textnorm.StableTokens(text) {
 		add("w:"+t, termWeight)
 		for _, g := range ngrams(t) {
 			add("g:"+g, ngramWeight)

@@ -107,8 +107,9 @@ func Term(w string, hangul bool) (string, bool) { return term(w, hangul) }
 func eachWord(s string, fn func(w string, hangul bool)) {
 	start := -1
 	startHangul, upper := false, false
-	emit := func(w string) {
-		if upper {
+	initial := true // the next word opens a sentence
+	emit := func(w string, rest string) {
+		if upper && !(w == monthMay && (!initial || startsWithDigit(rest))) {
 			w = strings.ToLower(w)
 		}
 		fn(w, startHangul)
@@ -126,8 +127,15 @@ func eachWord(s string, fn func(w string, hangul bool)) {
 		}
 		h := isHangul(lr)
 		if start >= 0 && (!isWord || h != startHangul) {
-			emit(s[start:i])
+			emit(s[start:i], s[i:])
 			start = -1
+			initial = false
+		}
+		if !isWord {
+			switch r {
+			case '.', '!', '?', '\n', ':', '"', '(':
+				initial = true
+			}
 		}
 		if isWord && start < 0 {
 			start, startHangul, upper = i, h, false
@@ -137,19 +145,61 @@ func eachWord(s string, fn func(w string, hangul bool)) {
 		}
 	}
 	if start >= 0 {
-		emit(s[start:])
+		emit(s[start:], "")
 	}
 }
 
 // term is the index term of w: stableTerm after the irregular-verb table
-// ("bought" → "buy", irregular.go).
+// ("bought" → "buy", irregular.go), its stem conflated (Conflate). The
+// month "May" reaches it unlowered (eachWord) and is the term "may", which
+// the modal "may" (a stop word) never becomes.
 func term(w string, hangul bool) (string, bool) {
-	if !hangul {
-		if base, ok := irregularEN[w]; ok {
-			w = base
-		}
+	if hangul {
+		return stableTerm(w, hangul)
 	}
-	return stableTerm(w, hangul)
+	if w == monthMay {
+		return "may", true
+	}
+	if base, ok := irregularEN[w]; ok {
+		w = base
+	}
+	t, ok := stableTerm(w, hangul)
+	if ok {
+		t = Conflate(w, t)
+	}
+	return t, ok
+}
+
+// startsWithDigit reports whether s, after spaces, begins with a digit
+// ("May 3": the month even when it opens a sentence).
+func startsWithDigit(s string) bool {
+	s = strings.TrimLeft(s, " ")
+	return s != "" && '0' <= s[0] && s[0] <= '9'
+}
+
+// monthMay is the one word eachWord passes as written: a capitalised "May"
+// that does not open a sentence, or is followed by a number, names the
+// month ("we met in May", "May 3");
+// lower-case or sentence-initial, "may" is the modal verb.
+const monthMay = "May"
+
+// Conflate folds the Porter2 stems of one English word family that Porter2
+// leaves apart onto one term, for search and ranking (Tokens, QueryTerms):
+// an adjective in "-ic"
+// whose stem Porter2 cut to the bare root takes the noun's "-y"
+// ("allergic" → "allergy" as "allergies", "ironic" → "irony"; "music" and
+// "public" keep their stem). StableTokens does not conflate: what a database
+// stores derived from text keeps reading the same.
+func Conflate(w, t string) string {
+	n := len(t)
+	if !isASCIILetters(t) {
+		return t
+	}
+	switch {
+	case len(w) >= 6 && strings.HasSuffix(w, "ic") && len(w) == n+2:
+		return t + "y"
+	}
+	return t
 }
 
 // stableTerm is the term of w without the irregular-verb table: the

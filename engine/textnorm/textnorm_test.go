@@ -127,3 +127,45 @@ func TestIrregularVerbForms(t *testing.T) {
 		t.Error("took/take must stay generic")
 	}
 }
+
+// One word family is one term for search, whatever Porter2 does with its
+// suffixes; short stems and unrelated "-ic" words keep theirs.
+func TestConflateWordFamilies(t *testing.T) {
+	same := [][2]string{
+		{"allergic", "allergies"}, {"allergy", "Allergic"},
+		{"ironic", "irony"}, {"economic", "economy"},
+	}
+	for _, p := range same {
+		a, b := Tokens(p[0]), Tokens(p[1])
+		if len(a) != 1 || len(b) != 1 || a[0] != b[0] {
+			t.Errorf("Tokens(%q) = %v, Tokens(%q) = %v: want one term", p[0], a, p[1], b)
+		}
+	}
+	for _, p := range [][2]string{{"music", "muse"}, {"store", "story"}, {"public", "pub"}} {
+		if a, b := Tokens(p[0]), Tokens(p[1]); len(a) == 1 && len(b) == 1 && a[0] == b[0] {
+			t.Errorf("%q and %q conflated to %q", p[0], p[1], a[0])
+		}
+	}
+	if got := StableTokens("approvals allergic"); strings.Join(got, " ") != "approv allerg" {
+		t.Errorf("StableTokens must not conflate: %v", got)
+	}
+}
+
+// The month May is a term; the modal verb, and a sentence that opens with
+// it, are not.
+func TestMonthMayIsNotTheModal(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want string
+	}{
+		{"we met in May", "meet may"},
+		{"flights on May 3", "flight may 3"},
+		{"it may rain", "rain"},
+		{"May I ask something? Sure.", "ask someth sure"},
+		{"booked it. May 1-5 in Taipei", "book may 1 5 taipei"},
+	} {
+		if got := strings.Join(Tokens(c.in), " "); got != c.want {
+			t.Errorf("Tokens(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
