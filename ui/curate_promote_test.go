@@ -68,7 +68,7 @@ func TestCuratePromotionEndToEnd(t *testing.T) {
 		m = drive(t, m, press("l"))
 	}
 	view := screen(m)
-	for _, want := range []string{"HOT rule: " + ev.Wording, "HOT rule " + ev.Wording,
+	for _, want := range []string{"HOT rule: " + firstRunes(ev.Wording, 60), "HOT rule " + firstRunes(ev.Wording, 60),
 		fmt.Sprintf("seen %d time(s):", len(ev.Occurrences)), ev.Occurrences[0].Session + ": " + firstRunes(ev.Occurrences[0].Text, 20)} {
 		if !strings.Contains(view, want) {
 			t.Fatalf("the promote queue lacks %q:\n%s", want, view)
