@@ -212,6 +212,16 @@ type changeFinding struct {
 	Open, Retract bool
 }
 
+// anyLiteral: lower contains a literal of some marker.
+func (r *supersedeRule) anyLiteral(lower string) bool {
+	for i := range r.markers {
+		if containsAny(lower, r.markers[i].lits) {
+			return true
+		}
+	}
+	return false
+}
+
 // isLatinMarker: an English marker (its name is in Latin letters).
 func isLatinMarker(name string) bool {
 	r, _ := utf8.DecodeRuneInString(name)
@@ -243,6 +253,9 @@ func (r *supersedeRule) markerIn(clause string) (*changeMarker, []int) {
 // that carries a marker is the one that states the change.
 func (r *supersedeRule) find(text string) changeFinding {
 	var f changeFinding
+	if !r.anyLiteral(strings.ToLower(text)) { // most texts carry no marker
+		return f
+	}
 	var mk *changeMarker
 	var loc []int
 	var clause string
@@ -305,8 +318,10 @@ func topicKey(term string) string { return "t:" + term }
 // term of terms (textnorm.Tokens of the same text).
 func (r *supersedeRule) indexKeys(norm string, terms []string) []string {
 	out := r.subjectsOf(norm)
-	for i, t := range terms {
-		if !slices.Contains(terms[:i], t) {
+	seen := make(map[string]bool, len(terms))
+	for _, t := range terms {
+		if !seen[t] {
+			seen[t] = true
 			out = append(out, topicKey(t))
 		}
 	}
