@@ -309,23 +309,45 @@ func (r *supersedeRule) find(text string) changeFinding {
 	return f
 }
 
-// topicKey is the subject index's key of a content term: an older memory
-// naming the term is found under it by an open marker's topic.
-func topicKey(term string) string { return "t:" + term }
+// topicKey is the subject index's key of a content term: the term
+// itself, which names no lexicon subject but for a few words that are
+// their own subject ("car", "phone", "school"), whose memories the
+// subject's entry holds anyway.
+func topicKey(term string) string { return term }
 
 // indexKeys are what the subject index files a memory under: the lexicon
 // subjects norm (lexNorm'd) names and a topicKey per distinct content
 // term of terms (textnorm.Tokens of the same text).
 func (r *supersedeRule) indexKeys(norm string, terms []string) []string {
 	out := r.subjectsOf(norm)
-	seen := make(map[string]bool, len(terms))
+	lexicon := len(out)
+	var seen map[string]bool
+	if len(terms) > 32 {
+		seen = make(map[string]bool, len(terms))
+	}
 	for _, t := range terms {
-		if !seen[t] {
-			seen[t] = true
+		switch {
+		case r.isSubjectName(t):
+		case seen != nil:
+			if !seen[t] {
+				seen[t] = true
+				out = append(out, topicKey(t))
+			}
+		case !slices.Contains(out[lexicon:], t):
 			out = append(out, topicKey(t))
 		}
 	}
 	return out
+}
+
+// isSubjectName: w is the name of a lexicon subject.
+func (r *supersedeRule) isSubjectName(w string) bool {
+	for _, s := range r.subjects {
+		if s.name == w {
+			return true
+		}
+	}
+	return false
 }
 
 // subjectsOf lists the lexicon subjects norm (lexNorm'd) names.
