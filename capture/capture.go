@@ -119,12 +119,12 @@ func (c *Capturer) prepareStore(p *pending) {
 	}
 	p.content = boundedContent(strings.TrimSpace(c.filter.StripMemoryTags(p.msg.Text)))
 	p.hash = engine.ContentHash(p.content)
+	p.terms = engine.LexTerms(p.content)
 	if c.rule != nil {
-		p.subjects = c.rule.subjectsOf(lexNorm(p.content))
+		p.subjects = c.rule.indexKeys(lexNorm(p.content), p.terms)
 		f := c.rule.find(p.content)
 		p.change = &f
 	}
-	p.terms = engine.LexTerms(p.content)
 	p.prepared = true
 }
 

@@ -131,7 +131,7 @@ func (c *Capturer) syncIndex() {
 				m := fresh[i]
 				ready[i].en = dx.lsh.entry(m.Embedding)
 				if dx.subjects {
-					ready[i].subjects = dx.rule.subjectsOf(lexNorm(m.Content))
+					ready[i].subjects = dx.rule.indexKeys(lexNorm(m.Content), engine.LexTerms(m.Content))
 				}
 			}
 			return nil

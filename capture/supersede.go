@@ -122,6 +122,8 @@ func (w *batchWriter) supersessionFor(mem *engine.Memory, change *changeFinding)
 	var best *engine.Memory
 	var bestSubject string
 	bestOverlap := -1
+	// Rank: topic terms shared (the object named), then all words shared,
+	// then the newest — the nearest older memory naming the subject.
 	for _, id := range w.supersedeCandidates(f) {
 		old := w.find(id)
 		if old == nil || old.SupersededBy != 0 || old.Scope != mem.Scope ||
@@ -133,7 +135,7 @@ func (w *batchWriter) supersessionFor(mem *engine.Memory, change *changeFinding)
 		if subject == "" {
 			continue
 		}
-		ov := overlap(f.Words, facts)
+		ov := overlap(f.Words, facts) + 1000*len(strings.Fields(topicShared(f, facts)))
 		if ov > bestOverlap || ov == bestOverlap && (old.CreatedAt.After(best.CreatedAt) ||
 			old.CreatedAt.Equal(best.CreatedAt) && old.ID > best.ID) {
 			best, bestSubject, bestOverlap = old, subject, ov
@@ -144,6 +146,9 @@ func (w *batchWriter) supersessionFor(mem *engine.Memory, change *changeFinding)
 		if about == "" && len(f.Subjects) > 0 {
 			about = strings.Join(f.Subjects, ", ")
 		}
+		if about == "" && f.Open && len(f.Terms) > 0 {
+			about = strings.Join(f.Terms, " ")
+		}
 		why := "no subject from the lexicon"
 		if about != "" {
 			why = "no older active fact about " + about + " in scope " + mem.Scope
@@ -151,8 +156,20 @@ func (w *batchWriter) supersessionFor(mem *engine.Memory, change *changeFinding)
 		return nil, "", "", &engine.Decision{Layer: engine.LayerSupersede, Verdict: "pass", Pattern: f.Marker,
 			Reason: fmt.Sprintf("change marker %q but %s: supersedes nothing", f.Marker, why)}
 	}
-	mem.Kind = engine.KindFact
 	return best, bestSubject, f.Marker, nil
+}
+
+// takeOver gives mem, which supersedes old, what it needs to outlive it:
+// an update states a fact's current value, so it is a fact; a retraction
+// ("the Osaka trip is off") takes the kind and importance of what it
+// retracts, so it is not forgotten before the plan it cancels.
+func takeOver(mem, old *engine.Memory, retract bool) {
+	if !retract {
+		mem.Kind = engine.KindFact
+		return
+	}
+	mem.Kind = old.Kind
+	mem.Importance = max(mem.Importance, old.Importance)
 }
 
 // linkSuperseded writes the link l (of l.old to mem, inserted), audited in
@@ -216,9 +233,10 @@ type factsEntry struct {
 const subjectCandidates = 32
 
 // supersedeCandidates are the memories that may be about f's subjects: the
-// subject index's entries (active memories of the cache and of this batch),
-// and for an ad-hoc subject ("new X is") the lexical matches of X and this
-// batch's inserts.
+// subject index's entries (active memories of the cache and of this
+// batch) for its lexicon subjects and, for an open marker's topic or an
+// ad-hoc subject ("new X is"), for each of its terms — the most recent of
+// each, so the nearest older memory naming X is among them.
 func (w *batchWriter) supersedeCandidates(f changeFinding) []int64 {
 	c := w.c
 	if !w.synced {
@@ -230,13 +248,15 @@ func (w *batchWriter) supersedeCandidates(f changeFinding) []int64 {
 		all := c.dx.bySubject[s]
 		ids = append(ids, all[max(0, len(all)-subjectCandidates):]...)
 	}
+	var open []string
 	if f.AdHoc != "" {
-		for _, h := range c.e.LexicalSearch(tokensOf(f.AdHoc), 32) {
-			ids = append(ids, h.ID)
-		}
-		for id := range w.insertedByID {
-			ids = append(ids, id)
-		}
+		open = tokensOf(f.AdHoc)
+	} else if f.Open {
+		open = f.Terms
+	}
+	for _, t := range open {
+		all := c.dx.bySubject[topicKey(t)]
+		ids = append(ids, all[max(0, len(all)-subjectCandidates):]...)
 	}
 	slices.Sort(ids)
 	return slices.Compact(ids)

@@ -116,9 +116,7 @@ type supersedeLink struct {
 // shown — and the trail notes that say why, the rule's decision beside
 // the judge's.
 func (w *batchWriter) supersessions(p *pending, mem *engine.Memory) ([]supersedeLink, []engine.Decision) {
-	kind := mem.Kind
 	old, subject, marker, note := w.supersessionFor(mem, p.change)
-	mem.Kind = kind // set again below when something is superseded
 	var links []supersedeLink
 	var notes []engine.Decision
 	judge := p.res.Decider
@@ -177,7 +175,7 @@ func (w *batchWriter) supersessions(p *pending, mem *engine.Memory) ([]supersede
 		}
 	}
 	if len(links) > 0 {
-		mem.Kind = engine.KindFact
+		takeOver(mem, links[0].old, p.change != nil && p.change.Retract)
 	}
 	return links, notes
 }

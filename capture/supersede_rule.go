@@ -6,34 +6,49 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"memtrace/engine"
+	"memtrace/engine/textnorm"
 )
 
 // The supersession rule (always on, precision first: a wrong supersession
 // hides a true fact). A newly stored fact supersedes an older one when
 //
-//  1. it carries a change marker (EN "moved to", "now", "no longer",
-//     "switched to", "migrated from … to", "new X is", "stopped", "instead",
-//     "joined", "started" …; KO "이제", "바꿨어", "옮겼어", "그만두고",
-//     "더 이상 … 안", "새로", "이사했", "입사했", "입학했" …);
+//  1. a clause of it carries a change marker (EN "moved to", "now", "no
+//     longer", "switched to", "migrated from … to", "new X is", "stopped",
+//     "quit", "gave up", "cancelled", "is off", "last day at", "traded in",
+//     "instead", "joined", "started" …; KO "이제", "이제 안 …", "바꿨어",
+//     "옮겼어", "그만두고", "끊었어", "접었어", "취소했", "더 이상 … 안", "새로",
+//     "이사했", "입사했", "입학했" …); the first such clause states the change;
 //  2. it is not a question ("did you switch to Rust?"), a hypothetical
 //     ("if I moved to Jeju…", "만약 …면"), an addition ("I now also use
 //     Postgres", "second car", "또", "추가로"), or a negated change ("I haven't
 //     switched", "안 바꿨어");
 //  3. the older memory is active, of the same scope, not superseded
-//     already, recorded before the new one, and about the same subject: both
-//     name the same entry of the subject lexicon (home, employer, car, phone,
-//     CI, database, school, manager, office, editor), or one the marker
-//     implies ("moved to" → home, "joined" → employer, "입학" → school) —
-//     or, for "new X is", both name X. Of the memories naming a subject,
-//     the 32 most recent are considered (a bound on the cost per capture);
+//     already, recorded before the new one, does not already state the new
+//     value in its first clause, and is about the same subject, read from
+//     the marker's clause (supersede_topic.go): the head noun and the
+//     marker's object, never a word of another clause or of an adjunct
+//     ("… after the Redis upgrade"). Either both name the same entry of
+//     the subject lexicon (home, employer, car, phone, CI, database,
+//     school, manager, office, editor) or one the marker implies when
+//     people move ("we moved to" → home, "joined" → employer, "입학" →
+//     school; "the build runner moved to" implies nothing); or the marker
+//     takes an object (stopped X, gave up X, X is off, switched X, moved X
+//     to, X 끊었어, X 이제 안 …) and the older memory names a term of X — an
+//     open subject, no lexicon needed; or, for "new X is", both name X. Of
+//     the memories under each subject or term, the 32 most recent are
+//     considered (a bound on the cost per capture);
 //  4. both speak of the same people: the person words (wife, son, 아내, 딸 …)
-//     and the names before the marker ("Hana started first grade") of the
-//     new text occur in the old one, and the old one names no other person.
+//     and the names of the clause's subject ("Hana started first grade";
+//     not a sentence-initial capital such as "Huge news:" or "Last
+//     Friday") occur in the old one, and the old one names no other person.
 //
-// Of several older memories that qualify, the one sharing the most words
-// with the new one is superseded (ties: the newest); never more than one.
+// Of several older memories that qualify, the one sharing the most terms
+// of X, then the most words, then the newest is superseded; never more
+// than one. An update is stored as a fact; a retraction takes the kind and
+// importance of what it retracts.
 
 // changeMarker is one change marker: a name for the trail, its pattern, and
 // the subject it implies when it names one by itself.
@@ -45,35 +60,50 @@ type changeMarker struct {
 	// without any of them skips the pattern (most texts carry no marker,
 	// and a substring test costs far less than the pattern).
 	lits []string
+	// open: the marker takes an object ("stopped X", "X is off", "moved
+	// X to"), so the older memory may be found by the object's words
+	// alone, with no subject of the lexicon. retract: the marker ends
+	// what it names (a retraction), it does not give a new value.
+	open, retract bool
 }
 
 // markerTable is the bilingual change-marker table, in order of strength.
+// A pattern's group obj, when it has one, is the marker's object inside it.
 func markerTable() []changeMarker {
 	en := func(name, pattern, implies string, lits ...string) changeMarker {
-		return changeMarker{name, regexp.MustCompile(`(?i)\b(?:` + pattern + `)\b`), implies, lits}
+		return changeMarker{name: name, re: regexp.MustCompile(`(?i)\b(?:` + pattern + `)\b`), implies: implies, lits: lits}
 	}
 	ko := func(name, pattern, implies string, lits ...string) changeMarker {
-		return changeMarker{name, regexp.MustCompile(pattern), implies, lits}
+		return changeMarker{name: name, re: regexp.MustCompile(pattern), implies: implies, lits: lits}
 	}
+	open := func(m changeMarker) changeMarker { m.open = true; return m }
+	retract := func(m changeMarker) changeMarker { m.open, m.retract = true, true; return m }
 	return []changeMarker{
-		en("migrated from … to", `migrated\s+(?:\S+\s+){0,4}?from\s+\S+(?:\s+\S+){0,3}?\s+to`, "", "migrated"),
-		en("switched to", `switched\s+(?:\S+\s+){0,3}?(?:to|from)`, "", "switched"),
-		en("moved to", `moved\s+(?:to|into)`, "home", "moved"),
-		en("moved … to", `moved\s+(?:\S+\s+){1,3}?to`, "", "moved"),
-		en("no longer", `no\s+longer|not\s+any\s*more|anymore`, "", "longer", "any"),
+		open(en("migrated from … to", `migrated\s+(?P<obj>(?:\S+\s+){0,4}?)from\s+\S+(?:\s+\S+){0,3}?\s+to`, "", "migrated")),
+		open(en("switched to", `switched\s+(?P<obj>(?:\S+\s+){0,3}?)(?:to|from)`, "", "switched")),
+		open(en("moved to", `moved\s+(?:to|into)`, "home", "moved")),
+		open(en("moved … to", `moved\s+(?P<obj>(?:\S+\s+){1,3}?)to`, "", "moved")),
+		retract(en("no longer", `no\s+longer|not\s+any\s*more|anymore`, "", "longer", "any")),
+		retract(en("cancelled", `cancel(?:l?ed)|called\s+off|(?:is|are|was|were|'s)\s+off`, "", "cancel", "called", "off")),
+		retract(en("gave up", `gave\s+up|given\s+up|giving\s+up`, "", "gave", "given", "giving")),
+		retract(en("last day at", `last\s+day\s+(?:at|with)|resigned\s+from|left\s+my\s+job\s+at`, "employer", "last", "resigned", "left")),
+		open(en("traded in", `traded\s+in|sold|got\s+rid\s+of`, "", "traded", "sold", "rid")),
 		en("new X is", `new\s+(?:\S+\s+){1,2}?(?:is|are)`, "", "new"),
 		en("joined", `joined`, "employer", "joined"),
 		en("started", `started`, "", "started"),
-		en("stopped", `stopped|quit`, "", "stopped", "quit"),
+		retract(en("stopped", `stopped|quit`, "", "stopped", "quit")),
 		en("instead", `instead`, "", "instead"),
-		en("replaced", `replaced|upgraded\s+to|changed\s+(?:\S+\s+){0,3}?to`, "", "replaced", "upgraded", "changed"),
+		open(en("replaced", `replaced|upgraded\s+to|changed\s+(?P<obj>(?:\S+\s+){0,3}?)to`, "", "replaced", "upgraded", "changed")),
 		en("now", `now|nowadays|these\s+days`, "", "now", "these"),
-		ko("바꿨어", `바꿨|바꾸었|바뀌었|바꿈`, "", "바꿨", "바꾸었", "바뀌었", "바꿈"),
-		ko("옮겼어", `옮겼|옮기었`, "", "옮겼", "옮기었"),
+		open(ko("바꿨어", `바꿨|바꾸었|바뀌었|바꿈`, "", "바꿨", "바꾸었", "바뀌었", "바꿈")),
+		open(ko("옮겼어", `옮겼|옮기었|옮김`, "", "옮겼", "옮기었", "옮김")),
 		ko("이사했", `이사\s*(?:했|왔|갔|함)`, "home", "이사"),
 		ko("입사했", `입사\s*(?:했|함)|이직\s*(?:했|함)`, "employer", "입사", "이직"),
+		retract(ko("퇴사했", `퇴사\s*(?:했|함)`, "employer", "퇴사")),
 		ko("입학했", `입학\s*(?:했|함)|들어갔`, "school", "입학", "들어갔"),
-		ko("그만두고", `그만두고|그만뒀|그만\s+뒀|끊었`, "", "그만", "끊었"),
+		retract(ko("그만두고", `그만두고|그만뒀|그만\s+뒀|그만\s*둠|끊었|끊음|접었|접음`, "", "그만", "끊었", "끊음", "접었", "접음")),
+		retract(ko("취소했", `취소\s*(?:했|됐|됨|함|되었)`, "", "취소")),
+		retract(ko("이제 안", `(?:이제|더\s*이상)\s+(?:(?P<obj>\S+)\s+)?(?:안|못)\s`, "", "이제", "이상")),
 		ko("더 이상 … 안", `더\s*이상`, "", "이상"),
 		ko("새로", `새로|(?:^|\s)새\s`, "", "새"),
 		ko("시작했", `시작했`, "", "시작했"),
@@ -103,7 +133,6 @@ var (
 	negatedEN     = regexp.MustCompile(`(?i)\b(?:not|never|n't|haven't|hasn't|didn't|don't|won't)\s+(?:\S+\s+)?(?:moved|switched|migrated|joined|started|stopped|changed|replaced)\b`)
 	negatedKO     = regexp.MustCompile(`(?:안|못)\s*(?:바꿨|옮겼|이사|그만|바꾸)`)
 	newXIs        = regexp.MustCompile(`(?i)\bnew\s+([a-z][a-z-]+)(?:\s+[a-z][a-z-]+)?\s+(?:is|are)\b`)
-	capitalWord   = regexp.MustCompile(`\b[A-Z][a-z]+\b`)
 )
 
 // subjectEntry is one subject of the lexicon: whole words, word prefixes
@@ -115,7 +144,7 @@ type subjectEntry struct {
 
 func subjectTable() []subjectEntry {
 	return []subjectEntry{
-		{"home", []string{"i live", "we live", "i lived", "we lived", "i'm living", "living in", "my apartment", "our apartment",
+		{"home", []string{"i live", "we live", "i lived", "we lived", "i'm living", "living in", "lives in", "my apartment", "our apartment",
 			"my house", "our house", "my address", "hometown",
 			"살아", "살고", "살았", "사는", "살아요", "이사*", "거주*", "우리 집", "집은", "집이"}},
 		{"employer", []string{"work at", "work for", "works at", "working at", "job", "company", "employer",
@@ -129,7 +158,7 @@ func subjectTable() []subjectEntry {
 			"데이터베이스*", "디비*"}},
 		{"school", []string{"kindergarten", "preschool", "grade", "school", "elementary",
 			"유치원*", "어린이집*", "학년*", "학교*", "초등학교*", "입학*"}},
-		{"manager", []string{"manager", "boss", "team lead", "매니저*", "팀장*", "상사*"}},
+		{"manager", []string{"manager", "boss", "team lead", "report to", "reports to", "reporting to", "매니저*", "팀장*", "상사*"}},
 		{"office", []string{"office", "사무실*"}},
 		{"editor", []string{"editor", "vim", "neovim", "emacs", "vscode", "vs code", "에디터*", "편집기*"}},
 	}
@@ -139,7 +168,7 @@ func subjectTable() []subjectEntry {
 // not one subject ("my wife's new car" is not my car).
 var personWords = []string{"wife", "husband", "spouse", "partner", "son", "daughter", "kid", "kids",
 	"mom", "mother", "dad", "father", "brother", "sister", "friend", "colleague", "girlfriend", "boyfriend",
-	"아내*", "와이프*", "남편*", "아들*", "딸", "딸이", "딸은", "딸의", "엄마*", "어머니*", "아빠*", "아버지*", "누나*",
+	"아내*", "와이프*", "남편*", "아들*", "딸", "딸이", "딸은", "딸의", "엄마*", "어머니*", "아빠*", "아버지*", "누나*", "여동생*", "남동생*", "형", "형이", "형은",
 	"오빠*", "언니*", "동생*", "친구*", "동료*", "여자친구*", "남자친구*"}
 
 // supersedeRule is the prepared rule: the tables compiled once.
@@ -170,37 +199,76 @@ func newSupersedeRule() *supersedeRule {
 type changeFinding struct {
 	Marker   string
 	Guard    string
-	Subjects []string // lexicon subjects, marker-implied included
+	Subjects []string // lexicon subjects of the marker's clause, marker-implied included
 	AdHoc    string   // X of "new X is", when it names no lexicon subject
-	People   []string // person words and names before the marker
+	People   []string // person words and names of the clause's subject
 	Words    []string // content tokens, for the tie-break
+	// Terms: the topic of the change, the content terms of the marker's
+	// head and object (supersede_topic.go); with an Open marker an older
+	// memory naming one of them is about the same subject. Said: the
+	// clause's terms outside the marker, to tell a restatement. Retract:
+	// the marker ends what it names.
+	Terms, Said   []string
+	Open, Retract bool
 }
 
-// find reads the marker, guards and subjects of text.
-func (r *supersedeRule) find(text string) changeFinding {
-	var f changeFinding
-	var span []int
-	var mk *changeMarker
-	lower := strings.ToLower(text)
+// anyLiteral: lower contains a literal of some marker.
+func (r *supersedeRule) anyLiteral(lower string) bool {
+	for i := range r.markers {
+		if containsAny(lower, r.markers[i].lits) {
+			return true
+		}
+	}
+	return false
+}
+
+// isLatinMarker: an English marker (its name is in Latin letters).
+func isLatinMarker(name string) bool {
+	r, _ := utf8.DecodeRuneInString(name)
+	return r < unicode.MaxLatin1
+}
+
+// markerIn returns the strongest marker of clause and its match (the
+// submatch indexes), or nil.
+func (r *supersedeRule) markerIn(clause string) (*changeMarker, []int) {
+	lower := strings.ToLower(clause)
 	for i := range r.markers {
 		m := &r.markers[i]
 		if !containsAny(lower, m.lits) {
 			continue
 		}
-		loc := m.re.FindStringIndex(text)
+		loc := m.re.FindStringSubmatchIndex(clause)
 		if loc == nil {
 			continue
 		}
-		if m.name == "now" && notChange.MatchString(text) && len(m.re.FindAllStringIndex(text, -1)) <= len(notChange.FindAllStringIndex(text, -1)) {
+		if m.name == "now" && notChange.MatchString(clause) && len(m.re.FindAllStringIndex(clause, -1)) <= len(notChange.FindAllStringIndex(clause, -1)) {
 			continue
 		}
-		mk, span = m, loc
-		break
+		return m, loc
+	}
+	return nil, nil
+}
+
+// find reads the marker, guards and subjects of text: the first clause
+// that carries a marker is the one that states the change.
+func (r *supersedeRule) find(text string) changeFinding {
+	var f changeFinding
+	if !r.anyLiteral(strings.ToLower(text)) { // most texts carry no marker
+		return f
+	}
+	var mk *changeMarker
+	var loc []int
+	var clause string
+	for _, c := range clauses(text) {
+		if mk, loc = r.markerIn(c); mk != nil {
+			clause = c
+			break
+		}
 	}
 	if mk == nil {
 		return f
 	}
-	f.Marker = mk.name
+	f.Marker, f.Open, f.Retract = mk.name, mk.open, mk.retract
 	switch {
 	case strings.Contains(text, "?") || questionStart.MatchString(text) || strings.HasSuffix(strings.TrimSpace(text), "니") || strings.HasSuffix(strings.TrimSpace(text), "나요"):
 		f.Guard = "question"
@@ -214,23 +282,72 @@ func (r *supersedeRule) find(text string) changeFinding {
 	if f.Guard != "" {
 		return f
 	}
-	f.Subjects = r.subjectsOf(lexNorm(text))
-	if mk.implies != "" && !slices.Contains(f.Subjects, mk.implies) {
+	obj := ""
+	if g := mk.re.SubexpIndex("obj"); g > 0 && loc[2*g] >= 0 {
+		obj = clause[loc[2*g]:loc[2*g+1]]
+	}
+	t := topicOf(clause, loc[0], loc[1], obj, !isLatinMarker(mk.name))
+	f.Terms = t.terms
+	pre := clause[:loc[0]]
+	if i := strings.LastIndex(pre, ":"); i >= 0 { // "Reminder: …" is no word of the change
+		pre = pre[i+1:]
+	}
+	for _, w := range textnorm.Tokens(pre + " " + clause[loc[1]:]) {
+		if !notTopic[w] && !(f.Open && slices.Contains(f.Terms, w)) {
+			f.Said = append(f.Said, w)
+		}
+	}
+	f.Subjects = r.subjectsOf(lexNorm(t.span))
+	if mk.implies != "" && t.mover && !slices.Contains(f.Subjects, mk.implies) {
 		f.Subjects = append(f.Subjects, mk.implies)
 	}
-	if m := newXIs.FindStringSubmatch(text); m != nil && len(f.Subjects) == 0 {
+	if m := newXIs.FindStringSubmatch(clause); m != nil && len(f.Subjects) == 0 {
 		f.AdHoc = strings.ToLower(m[1])
 	}
-	f.People = peopleOf(lexNorm(text))
-	for _, w := range capitalWord.FindAllString(text[:span[0]], -1) {
-		lw := strings.ToLower(w)
-		if lw == "i" || isStopLike(lw) || len(r.subjectsOf(" "+lw+" ")) > 0 {
-			continue
-		}
-		f.People = append(f.People, lw)
-	}
+	f.People = append(peopleOf(lexNorm(t.subject)), t.names...)
 	f.Words = contentWords(text)
 	return f
+}
+
+// topicKey is the subject index's key of a content term: the term
+// itself, which names no lexicon subject but for a few words that are
+// their own subject ("car", "phone", "school"), whose memories the
+// subject's entry holds anyway.
+func topicKey(term string) string { return term }
+
+// indexKeys are what the subject index files a memory under: the lexicon
+// subjects norm (lexNorm'd) names and a topicKey per distinct content
+// term of terms (textnorm.Tokens of the same text).
+func (r *supersedeRule) indexKeys(norm string, terms []string) []string {
+	out := r.subjectsOf(norm)
+	lexicon := len(out)
+	var seen map[string]bool
+	if len(terms) > 32 {
+		seen = make(map[string]bool, len(terms))
+	}
+	for _, t := range terms {
+		switch {
+		case r.isSubjectName(t):
+		case seen != nil:
+			if !seen[t] {
+				seen[t] = true
+				out = append(out, topicKey(t))
+			}
+		case !slices.Contains(out[lexicon:], t):
+			out = append(out, topicKey(t))
+		}
+	}
+	return out
+}
+
+// isSubjectName: w is the name of a lexicon subject.
+func (r *supersedeRule) isSubjectName(w string) bool {
+	for _, s := range r.subjects {
+		if s.name == w {
+			return true
+		}
+	}
+	return false
 }
 
 // subjectsOf lists the lexicon subjects norm (lexNorm'd) names.
@@ -311,11 +428,12 @@ type oldFacts struct {
 	norm   string
 	people []string
 	words  []string
+	terms  []string // textnorm.Tokens, for the topic of an open marker
 }
 
 func readOld(text string) *oldFacts {
 	norm := lexNorm(text)
-	return &oldFacts{norm: norm, people: peopleOf(norm), words: contentWords(text)}
+	return &oldFacts{norm: norm, people: peopleOf(norm), words: contentWords(text), terms: textnorm.Tokens(text)}
 }
 
 // subjectMatch is why an older memory is about the finding's subject: the
@@ -334,11 +452,22 @@ func (r *supersedeRule) subjectMatch(f changeFinding, old *oldFacts) string {
 			return ""
 		}
 	}
+	// A restatement: the old fact already says every word the change
+	// clause says beside the marker's object ("then we moved to Seoul"
+	// over "I live in Seoul"; "I live in Mapo now" over "we live in Mapo
+	// now"). The object of an open marker is what the old fact names, so
+	// it does not count; a retraction ("고기 이제 안 먹어") is never one.
+	if !f.Retract && len(f.Said) > 0 && !slices.ContainsFunc(f.Said, func(d string) bool { return !slices.Contains(old.terms, d) }) {
+		return ""
+	}
 	if f.AdHoc != "" {
 		if hasWord(norm, f.AdHoc, false) {
 			return f.AdHoc
 		}
 		return ""
+	}
+	if s := topicShared(f, old); s != "" {
+		return s
 	}
 	for _, s := range r.subjects {
 		if slices.Contains(f.Subjects, s.name) && matchAny(norm, s.words) != "" {
@@ -346,6 +475,21 @@ func (r *supersedeRule) subjectMatch(f changeFinding, old *oldFacts) string {
 		}
 	}
 	return ""
+}
+
+// topicShared is the topic terms of an open marker that old names, joined
+// by spaces ("build runner"), or "".
+func topicShared(f changeFinding, old *oldFacts) string {
+	if !f.Open {
+		return ""
+	}
+	var shared []string
+	for _, t := range f.Terms {
+		if slices.Contains(old.terms, t) && !slices.Contains(shared, t) {
+			shared = append(shared, t)
+		}
+	}
+	return strings.Join(shared, " ")
 }
 
 // overlap is how many content words two texts share.
@@ -380,34 +524,66 @@ last review (u undoes one, m marks them reviewed).
 The rule, at capture (always on; precision first, since a wrong supersession
 hides a true fact). A newly stored memory supersedes an older one when
 
-  1. it carries a change marker:
+  1. a clause of it carries a change marker (the first such clause states
+     the change; clauses end at . ! ? ; — and commas):
        EN  moved to, moved … to, now, nowadays, these days, no longer,
            anymore, switched to/from, migrated from … to, new X is, joined,
-           started, stopped, quit, instead, replaced, upgraded to, changed … to
-       KO  이제, 요즘은, 바꿨어, 옮겼어, 이사했, 입사했, 이직했, 입학했,
-           들어갔, 그만두고, 그만뒀, 끊었, 더 이상 … 안, 새로, 새 …, 시작했, 대신
+           started, stopped, quit, gave up, cancelled, called off, is off,
+           last day at, traded in, sold, instead, replaced, upgraded to,
+           changed … to
+       KO  이제, 요즘은, 이제 안 …, 더 이상 안 …, 바꿨어, 옮겼어, 옮김, 이사했,
+           입사했, 이직했, 퇴사했, 입학했, 들어갔, 그만두고, 그만뒀, 끊었, 접었,
+           취소했/됐, 새로, 새 …, 시작했, 대신
   2. it is not a question ("did you switch to Rust?"), a hypothetical ("if I
-     moved to Jeju…", 만약, …면, 싶어, 예정), an addition ("I now also use
-     Postgres", another, second, 또, 추가로) or a negated change ("I haven't
-     switched", 안 바꿨어);
+     moved to Jeju…", 만약, …면, 싶어, 예정, 고민 중), an addition ("I now
+     also use Postgres", another, second, 또, 추가로) or a negated change
+     ("I haven't switched", 안 바꿨어);
   3. the older memory is active, in the same scope, not superseded already,
-     recorded before the new one, and about the same subject: both name the
-     same subject of the lexicon (home, employer, car, phone, ci, database,
-     school, manager, office, editor; e.g. car = car, drive, 차, 자동차, 운전),
-     or one the marker implies ("moved to" → home, "joined"/입사 →
-     employer, 입학 → school); or, for "new X is", both name X (of the
-     memories naming a subject, the 32 most recent are considered);
-  4. both are about the same people: the new text's person words (wife, son,
-     아내, 딸 …) and the names before its marker ("Hana started first grade")
-     occur in the old one, which names no other person ("my wife's new car"
-     does not replace my car).
+     recorded before the new one, does not state the new value in its
+     first clause ("then we moved to Seoul" over "I live in Seoul" is
+     background, not a change), and is about the same subject. The subject
+     is read from the marker's clause only: its head noun (after any colon)
+     and the marker's object, up to the first preposition, number or time
+     word; the new value after "to" or the word marked (으)로 is not the
+     subject, and words of other clauses or of an adjunct ("The build
+     runner moved to rack 4 after the Redis upgrade") never are. Either
+       - both name the same subject of the lexicon (home, employer, car,
+         phone, ci, database, school, manager, office, editor; e.g. car =
+         car, drive, 차, 자동차, 운전), or one the marker implies when people
+         move ("we moved to", "my sister moved to" → home; "joined"/입사 →
+         employer; 입학 → school; a thing that moves implies nothing); or
+       - the marker takes an object — stopped X, quit X, gave up X, X is
+         off, cancelled X, no longer X, switched X, moved X to, last day at
+         X, traded in X, X 바꿨어, X 옮겼어, X 그만두고, X 끊었어, X 접었어, X
+         취소했, X 이제 안 … — and the older memory names a word of X (after
+         stemming and particle stripping: running ~ run, 고기는 ~ 고기).
+         This path needs no lexicon: any subject can be retracted; or
+       - for "new X is", both name X.
+     Of the memories under each subject or word, the 32 most recent are
+     considered;
+  4. both are about the same people: the person words of the clause's
+     subject (wife, son, sister, 아내, 딸, 친구 …) and its names ("Hana
+     started first grade") occur in the old one, which names no other
+     person ("my wife's new car" does not replace my car; "my brother
+     moved to Busan" does not move me). A sentence-initial capital that
+     starts a longer phrase ("Huge news:", "Last Friday") is not a name.
 
-Of several older memories that qualify, the one sharing the most words is
-superseded (ties: the newest); never more than one. The capture trail says
-what it did and why, e.g.
+Of several older memories that qualify, the one sharing the most words of
+the subject, then the most words, is superseded (ties: the newest); never
+more than one. The capture trail says what it did and why, e.g.
   superseded #12 "I drive a 2015 Avante" — same subject "car", change marker "바꿨어"
+  superseded #7 "I run 10k every Sunday" — same subject "run", change marker "stopped"
 and, when a marker found nothing, why not. A memory that supersedes is
-stored as a fact (it states the current value of one).
+stored as a fact (it states the current value of one); a retraction
+("the Osaka trip is off") takes the kind and importance of what it
+retracts, so it is not forgotten before the plan it cancels.
+
+What the rule cannot link: a change whose words share nothing with the
+old fact and name no lexicon subject ("switched internet provider to KT"
+over "we use SK Broadband", a Korean update over an English fact, "we got
+married" over "we're engaged"), a change stated without a marker ("I report to David now" has one,
+"David is my boss since the reorg" has none), and more than one old
+fact per message. The judge, when set, can catch those it is shown.
 
 With the Ollama judge (ingest/import/mcp --judge MODEL). A message that
 carries a change marker and no guard is shown to the capture judge with

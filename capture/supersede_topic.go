@@ -1,0 +1,263 @@
+package capture
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"memtrace/engine/textnorm"
+)
+
+// Reading what a change is about from the sentence, not from every word of
+// the message. The rule finds the first clause (sentences, and the parts
+// of a sentence split at a dash, a semicolon or a comma) that carries a
+// change marker; the topic of the change is that clause's
+//
+//   - head: the words before the marker, after the last colon ("Huge
+//     news: we moved to …" → "we"), without adverbs (-ly, 드디어, 이번 …)
+//     and time or place adjuncts (이번 달에, 3월부터);
+//   - the marker's object: the words inside the marker ("moved the
+//     standup to", "이제 안경 안 써") and after it up to the first
+//     preposition, conjunction, number or time word ("stopped running
+//     after the surgery" → running; "switched my dotfiles from GitHub to
+//     Gitea" → dotfiles, GitHub);
+//
+// less the destination — the new value after "to"/"into" or the word
+// marked (으)로 with the bare words before it ("인천 송도로"), which an older
+// fact does not name. Words of other clauses ("… after the Redis upgrade",
+// "부산 팀이랑 합쳐서") are incidental and never pick the subject.
+
+// topicReading is what topicOf reads from the marker's clause.
+type topicReading struct {
+	terms   []string // content terms of the head and the object (textnorm.Tokens), destination excluded
+	span    string   // head + object + destination: where lexicon subjects are looked for
+	subject string   // head + object: where people are looked for
+	names   []string // names of the head's leading noun phrase (lower-cased)
+	mover   bool     // the head names no thing, only the speaker or people ("we", "my sister")
+}
+
+// clauseSplit separates the clauses of a message.
+var clauseSplit = regexp.MustCompile(`[.!?;…\n]+(?:\s|$)|\s[—–-]+\s|[—]|,\s|[!?]+`)
+
+// clauses returns the clauses of text, in order, without empty ones.
+func clauses(text string) []string {
+	var out []string
+	for _, c := range clauseSplit.Split(text, -1) {
+		if c = strings.TrimSpace(c); c != "" {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// objectEnd ends an English object: a preposition, a conjunction, a
+// number or a time word.
+var objectEnd = regexp.MustCompile(`(?i)\b(?:after|before|because|since|when|while|for|on|in|at|to|into|with|as|by|last|this|next|ago|and|but|so|then|now|yesterday|today|recently|already|anymore|any\s*more|one|two|three|four|five|six|seven|eight|nine|ten|a\s+few|several|couple)\b|\d`)
+
+// destEnd ends an English destination ("to rack 4 after …").
+var destEnd = regexp.MustCompile(`(?i)\b(?:after|before|because|since|when|while|until|for|on|in|at|with|as|by|last|this|next|ago|and|but|so|then|now|yesterday|today|recently)\b`)
+
+// adjunctEnd ends the part of a clause that may name a lexicon subject:
+// a clause-level adjunct ("… after the Redis upgrade") is incidental.
+var adjunctEnd = regexp.MustCompile(`(?i)\b(?:after|before|because|since|when|while|until|though|although)\b|때문에|하고\s*나서|후에|전에`)
+
+// destStart opens an English destination ("to KT", "into a flat").
+var destStart = regexp.MustCompile(`(?i)^\s*(?:to|into)\b`)
+
+// notTopic are words that never carry the subject of a change: generic
+// verbs, contractions, negations, calendar and time words (EN, KO).
+var notTopic = map[string]bool{
+	"use": true, "go": true, "do": true, "make": true, "get": true, "have": true, "take": true, "try": true,
+	"keep": true, "be": true, "re": true, "ve": true, "ll": true, "don": true, "didn": true, "doesn": true,
+	"isn": true, "aren": true, "wasn": true, "won": true, "not": true, "never": true, "just": true, "really": true,
+	"huge": true, "news": true, "big": true, "update": true, "guess": true, "well": true, "ok": true, "okay": true,
+	"monday": true, "tuesday": true, "wednesday": true, "thursday": true, "friday": true, "saturday": true, "sunday": true,
+	"january": true, "february": true, "march": true, "april": true, "june": true, "july": true, "august": true,
+	"september": true, "october": true, "november": true, "december": true, "weekend": true, "week": true,
+	"month": true, "year": true, "day": true, "morning": true, "night": true, "tomorrow": true, "last": true,
+	"이번": true, "지난": true, "다음": true, "요즘": true, "요즘은": true, "오늘": true, "어제": true, "드디어": true,
+	"결국": true, "이제": true, "좀": true, "진짜": true, "너무": true, "완전": true, "그냥": true, "나": true, "저": true,
+	"우리": true, "안": true, "못": true, "더": true, "이상": true, "대박": true,
+}
+
+// koAdjunct: a Korean word ending in one of these is a time or place
+// adjunct (이번 달에, 3월부터, 무릎 때문에), not the subject.
+var koAdjunct = []string{"에", "에는", "부터", "까지", "동안", "쯤", "때문에"}
+
+// koDest: a Korean word ending in one of these names the new value.
+var koDest = []string{"으로", "로"}
+
+// topicOf reads the topic of the change marked at span [s, e) of clause,
+// obj being the words inside the marker that are its object.
+func topicOf(clause string, s, e int, obj string, ko bool) topicReading {
+	head := clause[:s]
+	if i := strings.LastIndex(head, ":"); i >= 0 {
+		head = head[i+1:]
+	}
+	tail := clause[e:]
+	lexTail := tail
+	if m := adjunctEnd.FindStringIndex(lexTail); m != nil {
+		lexTail = lexTail[:m[0]]
+	}
+	var dest string
+	if ko {
+		// Korean is verb-final: what follows the marker is the rest of
+		// the verb, or the new value ("바꿨어 갤럭시 S26으로").
+		var kept []string
+		for _, w := range strings.Fields(tail) {
+			if hasHangulSuffix(w, koDest) || !isHangulWord(w) {
+				kept = append(kept, w)
+			}
+		}
+		tail = strings.Join(kept, " ")
+	} else if loc := destStart.FindStringIndex(tail); loc != nil || strings.HasSuffix(strings.ToLower(strings.TrimSpace(clause[s:e])), " to") ||
+		strings.HasSuffix(strings.ToLower(strings.TrimSpace(clause[s:e])), " into") {
+		if loc != nil {
+			tail = tail[loc[1]:]
+		}
+		end := len(tail)
+		if m := destEnd.FindStringIndex(tail); m != nil && m[0] > 0 {
+			end = m[0]
+		}
+		dest, tail = tail[:end], ""
+	} else if m := objectEnd.FindStringIndex(tail); m != nil {
+		tail = tail[:m[0]]
+	}
+	var t topicReading
+	var destWords []string
+	words := strings.Fields(head + " " + obj + " " + tail)
+	// Korean: the (으)로 word is the new value, with the bare Latin words
+	// before it ("GitHub Actions로") or the noun before a number ("아이폰 15로").
+	for i := len(words) - 1; i >= 0; i-- {
+		if !hasHangulSuffix(words[i], koDest) {
+			continue
+		}
+		j := i
+		for j > 0 && bareWord(words[j-1]) && (!isHangulWord(words[j-1]) || startsWithDigit(words[j])) {
+			j--
+		}
+		destWords = append(destWords, words[j:i+1]...)
+		words = append(words[:j:j], words[i+1:]...)
+		break
+	}
+	keep := slices.DeleteFunc(words, func(w string) bool { return hasHangulSuffix(w, koAdjunct) || isAdverb(w) })
+	dest += " " + strings.Join(destWords, " ")
+	t.subject = strings.Join(keep, " ")
+	t.span = t.subject + " " + dest
+	if !ko {
+		t.span += " " + lexTail
+	}
+	t.terms = topicTerms(t.subject)
+	head = strings.Join(slices.DeleteFunc(strings.Fields(head), func(w string) bool { return hasHangulSuffix(w, koAdjunct) || isAdverb(w) }), " ")
+	t.names = leadingNames(head)
+	t.mover = moverHead(head)
+	return t
+}
+
+func isHangulWord(w string) bool {
+	r, _ := utf8.DecodeLastRuneInString(w)
+	return unicode.Is(unicode.Hangul, r)
+}
+
+func startsWithDigit(w string) bool {
+	r, _ := utf8.DecodeRuneInString(w)
+	return unicode.IsDigit(r)
+}
+
+// topicTerms are the content terms of s that may carry a subject.
+func topicTerms(s string) []string {
+	var out []string
+	for _, w := range textnorm.Tokens(s) {
+		if notTopic[w] || utf8.RuneCountInString(w) < 2 || strings.IndexFunc(w, unicode.IsLetter) < 0 {
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// hasHangulSuffix: w is Hangul and ends in one of sufs (a particle).
+func hasHangulSuffix(w string, sufs []string) bool {
+	w = strings.TrimRightFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	for _, s := range sufs {
+		if strings.HasSuffix(w, s) && len(w) > len(s) {
+			r, _ := utf8.DecodeLastRuneInString(strings.TrimSuffix(w, s))
+			if unicode.Is(unicode.Hangul, r) || unicode.IsDigit(r) || unicode.IsLetter(r) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// bareWord: a word without a Korean particle (a Latin word, a number, a
+// Hangul noun that ends the noun phrase of the next word).
+func bareWord(w string) bool {
+	r, _ := utf8.DecodeLastRuneInString(w)
+	if !unicode.Is(unicode.Hangul, r) {
+		return true
+	}
+	for _, p := range []string{"에서", "을", "를", "은", "는", "이", "가", "에", "도", "의"} {
+		if strings.HasSuffix(w, p) {
+			return false
+		}
+	}
+	return true
+}
+
+// isAdverb: an English -ly adverb ("finally", "recently").
+func isAdverb(w string) bool {
+	lw := strings.ToLower(strings.Trim(w, ",.!?"))
+	return len(lw) > 4 && strings.HasSuffix(lw, "ly") && lw != "family" && lw != "italy"
+}
+
+// leadingNames are the names of head's leading noun phrase: capitalised
+// words before the first lower-case content word. A clause's first word is
+// a name only when the whole phrase is capitalised ("Hana started …"):
+// sentence-initial capitals ("Huge news:", "Last Friday") and calendar
+// words are not names.
+func leadingNames(head string) []string {
+	words := strings.Fields(head)
+	var np []string
+	for _, w := range words {
+		w = strings.Trim(w, ",.!?\"'()")
+		if w == "" {
+			continue
+		}
+		r, _ := utf8.DecodeRuneInString(w)
+		lw := strings.ToLower(w)
+		if !unicode.IsUpper(r) && !isStopLike(lw) && !textnorm.IsStopWord(lw) {
+			break
+		}
+		np = append(np, w)
+	}
+	allCaps := len(np) == len(words) && len(np) > 0
+	var out []string
+	for i, w := range np {
+		r, _ := utf8.DecodeRuneInString(w)
+		lw := strings.ToLower(w)
+		if !unicode.IsUpper(r) || lw == "i" || isStopLike(lw) || notTopic[lw] || i == 0 && !allCaps {
+			continue
+		}
+		out = append(out, lw)
+	}
+	return out
+}
+
+// moverHead: the head names only the speaker, people or nothing ("we
+// finally", "my sister", "Hana"), so a move moves them — not a thing ("the
+// build runner moved to rack 4").
+func moverHead(head string) bool {
+	for _, w := range topicTerms(head) {
+		if matchAny(" "+w+" ", personWords) != "" {
+			continue
+		}
+		if slices.ContainsFunc(leadingNames(head), func(n string) bool { return n == w || textnorm.Stem(n) == w }) {
+			continue
+		}
+		return false
+	}
+	return true
+}
