@@ -76,9 +76,12 @@ func TestMemoriesDetailSupersessionChain(t *testing.T) {
 			if chain == nil {
 				t.Fatalf("no supersession chain in the detail:\n%s", v)
 			}
+			// The rule links the iPhone to the Pixel at capture now (the
+			// curator's link is the fallback): the chain shows when it was.
+			p2, _ := eng.Memory(ids[1])
 			want := []string{
 				fmt.Sprintf("chain  ← #%d p1 · until 2026-04-03, recorded 2026-04-03 · 내 핸", ids[0]),
-				fmt.Sprintf("       ● this #%d p2 · until 2026-06-01, recorded 2026-07-01 · 아이", ids[1]),
+				fmt.Sprintf("       ● this #%d p2 · until 2026-06-01, recorded %s · 아이", ids[1], p2.SupersededAt.UTC().Format(time.DateOnly)),
 				fmt.Sprintf("       → #%d p3 · current since 2026-06-01 · My phone", ids[2]),
 			}
 			for i, w := range want {
