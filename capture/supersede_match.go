@@ -1,0 +1,328 @@
+package capture
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"unicode"
+
+	"memtrace/engine"
+	"memtrace/engine/textnorm"
+)
+
+// The supersession rule's side of an older memory: what the subject index
+// files it under, what the rule reads from its text, and why it is about a
+// new finding's subject (supersede_rule.go reads the new memory).
+
+// topicKey is the subject index's key of a content term: the term
+// itself, which names no lexicon subject but for a few words that are
+// their own subject ("car", "phone", "school"), whose memories the
+// subject's entry holds anyway.
+func topicKey(term string) string { return term }
+
+// indexKeys are what the subject index files a memory under: the lexicon
+// subjects norm (lexNorm'd) names and a topicKey per distinct content
+// term of terms (textnorm.Tokens of the same text).
+func (r *supersedeRule) indexKeys(norm string, terms []string) []string {
+	out := r.subjectsOf(norm)
+	lexicon := len(out)
+	var seen map[string]bool
+	if len(terms) > 32 {
+		seen = make(map[string]bool, len(terms))
+	}
+	for _, t := range terms {
+		switch {
+		case r.isSubjectName(t):
+		case seen != nil:
+			if !seen[t] {
+				seen[t] = true
+				out = append(out, topicKey(t))
+			}
+		case !slices.Contains(out[lexicon:], t):
+			out = append(out, topicKey(t))
+		}
+	}
+	return out
+}
+
+// isSubjectName: w is the name of a lexicon subject.
+func (r *supersedeRule) isSubjectName(w string) bool {
+	for _, s := range r.subjects {
+		if s.name == w {
+			return true
+		}
+	}
+	return false
+}
+
+// subjectsOf lists the lexicon subjects norm (lexNorm'd) names.
+func (r *supersedeRule) subjectsOf(norm string) []string {
+	var hit uint64 // subjects found, by index (a table of at most 64)
+	if len(r.subjects) > 64 {
+		var out []string
+		for _, s := range r.subjects {
+			if matchAny(norm, s.words) != "" {
+				out = append(out, s.name)
+			}
+		}
+		return out
+	}
+	r.subjectWords.each(norm, func(e int) { hit |= 1 << r.subjectOf[e] })
+	if hit == 0 {
+		return nil
+	}
+	var out []string
+	for i, s := range r.subjects {
+		if hit&(1<<i) != 0 {
+			out = append(out, s.name)
+		}
+	}
+	return out
+}
+
+// matchAny returns the first entry of words found in norm: "w*" a word
+// starting with w, "w" the whole word (or phrase).
+func matchAny(norm string, words []string) string {
+	for _, w := range words {
+		if strings.HasSuffix(w, "*") {
+			if hasWord(norm, w[:len(w)-1], false) {
+				return w
+			}
+		} else if hasWord(norm, w, true) {
+			return w
+		}
+	}
+	return ""
+}
+
+func peopleOf(norm string) []string {
+	var out []string
+	for _, w := range personWords {
+		if matchAny(norm, []string{w}) != "" {
+			out = append(out, strings.TrimSuffix(w, "*"))
+		}
+	}
+	return out
+}
+
+// isStopLike: capitalised sentence openers that are not names.
+func isStopLike(w string) bool {
+	switch w {
+	case "we", "our", "my", "the", "a", "an", "they", "she", "he", "it", "this", "that", "last", "since",
+		"as", "so", "and", "but", "then", "now", "today", "yesterday", "after", "before", "in", "on", "at":
+		return true
+	}
+	return false
+}
+
+// contentWords are the lower-cased letter/digit words of text longer than
+// one character, for the overlap tie-break.
+func contentWords(text string) []string {
+	var out []string
+	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		if len([]rune(w)) > 1 && !slices.Contains(out, w) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// oldFacts is what the rule reads from an older memory's text, kept per
+// memory by the Capturer so that a memory checked again costs a lookup.
+type oldFacts struct {
+	norm   string
+	people []string
+	words  []string
+	terms  []string // textnorm.Tokens, for the topic of an open marker
+}
+
+func readOld(text string) *oldFacts {
+	norm := lexNorm(text)
+	return &oldFacts{norm: norm, people: peopleOf(norm), words: contentWords(text), terms: textnorm.Tokens(text)}
+}
+
+// subjectMatch is why an older memory is about the finding's subject: the
+// shared subject, or "" when it is not.
+func (r *supersedeRule) subjectMatch(f changeFinding, old *oldFacts) string {
+	norm := old.norm
+	// Same people: the new text's people must be in the old one, and the
+	// old one must name no person the new one does not.
+	for _, p := range f.People {
+		if !strings.Contains(norm, " "+p) {
+			return ""
+		}
+	}
+	for _, p := range old.people {
+		if !slices.Contains(f.People, p) {
+			return ""
+		}
+	}
+	// A restatement: the old fact already says every word the change
+	// clause says beside the marker's object ("then we moved to Seoul"
+	// over "I live in Seoul"; "I live in Mapo now" over "we live in Mapo
+	// now"). The object of an open marker is what the old fact names, so
+	// it does not count; a retraction ("고기 이제 안 먹어") is never one.
+	if !f.Retract && len(f.Said) > 0 && !slices.ContainsFunc(f.Said, func(d string) bool { return !slices.Contains(old.terms, d) }) {
+		return ""
+	}
+	if f.AdHoc != "" {
+		if hasWord(norm, f.AdHoc, false) {
+			return f.AdHoc
+		}
+		return ""
+	}
+	if s := topicShared(f, old); s != "" {
+		return s
+	}
+	for _, s := range r.subjects {
+		if slices.Contains(f.Subjects, s.name) && matchAny(norm, s.words) != "" {
+			return s.name
+		}
+	}
+	return ""
+}
+
+// topicShared is the topic terms of an open marker that old names, joined
+// by spaces ("build runner"), or "".
+func topicShared(f changeFinding, old *oldFacts) string {
+	if !f.Open {
+		return ""
+	}
+	var shared []string
+	for _, t := range f.Terms {
+		if slices.Contains(old.terms, t) && !slices.Contains(shared, t) {
+			shared = append(shared, t)
+		}
+	}
+	return strings.Join(shared, " ")
+}
+
+// overlap is how many content words two texts share.
+func overlap(words []string, old *oldFacts) int {
+	n := 0
+	for _, w := range old.words {
+		if slices.Contains(words, w) {
+			n++
+		}
+	}
+	return n
+}
+
+// SupersedeReason is the trail's sentence for a supersession.
+func SupersedeReason(old *engine.Memory, subject, marker string) string {
+	return fmt.Sprintf("superseded #%d %q — same subject %q, change marker %q", old.ID, Clip(engine.SanitizeText(old.Content), 60), subject, marker)
+}
+
+// SupersedeHelp is `memtrace help updates`: the supersession rule and how
+// recall treats a superseded memory.
+const SupersedeHelp = `Knowledge updates: a newer fact supersedes an older one.
+
+"I moved to Busan" supersedes "I live in Seoul". Nothing is deleted: the old
+memory keeps its status and gains superseded_by (the newer memory), valid_to
+(when it stopped holding) and superseded_at (when the link was recorded).
+The link is an audited update in the batch of the capture or curator action
+that made it: ` + "`memtrace rollback BATCH`" + ` removes it, and
+` + "`memtrace supersede OLD --unlink`" + ` does by hand. In the TUI, s in Memories
+links or unlinks by hand, and Curate's S queue lists the links made since the
+last review (u undoes one, m marks them reviewed).
+
+The rule, at capture (always on; precision first, since a wrong supersession
+hides a true fact). A newly stored memory supersedes an older one when
+
+  1. a clause of it carries a change marker (the first such clause states
+     the change; clauses end at . ! ? ; — and commas):
+       EN  moved to, moved … to, now, nowadays, these days, no longer,
+           anymore, switched to/from, migrated from … to, new X is, joined,
+           started, stopped, quit, gave up, cancelled, called off, is off,
+           last day at, traded in, sold, instead, replaced, upgraded to,
+           changed … to
+       KO  이제, 요즘은, 이제 안 …, 더 이상 안 …, 바꿨어, 옮겼어, 옮김, 이사했,
+           입사했, 이직했, 퇴사했, 입학했, 들어갔, 그만두고, 그만뒀, 끊었, 접었,
+           취소했/됐, 새로, 새 …, 시작했, 대신
+  2. it is not a question ("did you switch to Rust?"), a hypothetical ("if I
+     moved to Jeju…", 만약, …면, 싶어, 예정, 고민 중), an addition ("I now
+     also use Postgres", another, second, 또, 추가로) or a negated change
+     ("I haven't switched", 안 바꿨어);
+  3. the older memory is active, in the same scope, not superseded already,
+     recorded before the new one, does not state the new value in its
+     first clause ("then we moved to Seoul" over "I live in Seoul" is
+     background, not a change), and is about the same subject. The subject
+     is read from the marker's clause only: its head noun (after any colon)
+     and the marker's object, up to the first preposition, number or time
+     word; the new value after "to" or the word marked (으)로 is not the
+     subject, and words of other clauses or of an adjunct ("The build
+     runner moved to rack 4 after the Redis upgrade") never are. Either
+       - both name the same subject of the lexicon (home, employer, car,
+         phone, ci, database, school, manager, office, editor; e.g. car =
+         car, drive, 차, 자동차, 운전), or one the marker implies when people
+         move ("we moved to", "my sister moved to" → home; "joined"/입사 →
+         employer; 입학 → school; a thing that moves implies nothing); or
+       - the marker takes an object — stopped X, quit X, gave up X, X is
+         off, cancelled X, no longer X, switched X, moved X to, last day at
+         X, traded in X, X 바꿨어, X 옮겼어, X 그만두고, X 끊었어, X 접었어, X
+         취소했, X 이제 안 … — and the older memory names a word of X (after
+         stemming and particle stripping: running ~ run, 고기는 ~ 고기).
+         This path needs no lexicon: any subject can be retracted; or
+       - for "new X is", both name X.
+     Of the memories under each subject or word, the 32 most recent are
+     considered;
+  4. both are about the same people: the person words of the clause's
+     subject (wife, son, sister, 아내, 딸, 친구 …) and its names ("Hana
+     started first grade") occur in the old one, which names no other
+     person ("my wife's new car" does not replace my car; "my brother
+     moved to Busan" does not move me). A sentence-initial capital that
+     starts a longer phrase ("Huge news:", "Last Friday") is not a name.
+
+Of several older memories that qualify, the one sharing the most words of
+the subject, then the most words, is superseded (ties: the newest); never
+more than one. The capture trail says what it did and why, e.g.
+  superseded #12 "I drive a 2015 Avante" — same subject "car", change marker "바꿨어"
+  superseded #7 "I run 10k every Sunday" — same subject "run", change marker "stopped"
+and, when a marker found nothing, why not. A memory that supersedes is
+stored as a fact (it states the current value of one); a retraction
+("the Osaka trip is off") takes the kind and importance of what it
+retracts, so it is not forgotten before the plan it cancels.
+
+What the rule cannot link: a change whose words share nothing with the
+old fact and name no lexicon subject ("switched internet provider to KT"
+over "we use SK Broadband", a Korean update over an English fact, "we got
+married" over "we're engaged"), a change stated without a marker ("I report to David now" has one,
+"David is my boss since the reorg" has none), and more than one old
+fact per message. The judge, when set, can catch those it is shown.
+
+With the Ollama judge (ingest/import/mcp --judge MODEL). A message that
+carries a change marker and no guard is shown to the capture judge with
+up to 3 stored memories it may update (active, current, same scope,
+recorded before it; the rule's own same-subject candidates first, then
+lexical matches), each delimited as untrusted data and labelled C1, C2, C3.
+The judge answers "updates": the labels it replaces (` + "`memtrace help judge`" + `
+prints the schema). The answer is validated with the rest of the verdict:
+an unknown or repeated label, or updates named while "store" is false,
+fail it, and failing twice holds the message for review (needs_review),
+nothing linked. The judge decides for the candidates it was shown: it can
+catch an update the lexicon misses ("We switched the Kestrel frontend to
+Svelte" replaces "The Kestrel frontend is written in React") and veto one
+the rule would make. The rule decides the rest — an older memory stored
+earlier in the same capture batch, which the judge cannot see yet — and
+everything when the answer has no "updates" key or the judge failed. The
+trail shows both, e.g.
+  judge:ollama:qwen2.5:0.5b: the message updates none of the candidates shown (#12)
+  rule: would supersede #12 "I live in Seoul" (same subject "home", change
+        marker "moved to"); judge:ollama:qwen2.5:0.5b did not name it: kept current
+and each link in the capture result carries by: rule or judge:MODEL.
+
+Recall. At stage exclude a memory superseded at the recall's time (valid_to
+and superseded_at at or before --at) is dropped, drop_kind superseded,
+"superseded by #N on DATE" — unless the query asks about the past ("before
+I moved", "used to", "previously", "예전에", "전에 … 살았", "원래") or
+--include-superseded. Then it is recalled as a former fact: the trace item
+carries superseded, superseded_by and valid_to, and its prompt line reads
+  - [2026-01-05 note] [until 2026-04-03] I live in Seoul
+With --at before the update the old fact is current and the new one does
+not exist yet, so ` + "`memtrace compare \"where do I live\" --at-a … --at-b …`" + `
+shows the switch: the old fact forgotten (superseded), the new one new.
+
+Curator: ` + "`memtrace supersede OLD NEW [--valid-to DAY]`" + ` links by hand,
+` + "`memtrace supersede OLD --unlink`" + ` unlinks; ` + "`memtrace show ID`" + ` prints the
+chain, and show/list --json carry superseded_by, valid_to and supersedes.
+`
