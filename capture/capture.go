@@ -30,6 +30,7 @@ const ReasonAlreadyCaptured = "already_captured"
 // engine keeps. A Capturer is not safe for concurrent use.
 type Capturer struct {
 	e       *engine.Engine
+	st      *captureState // the engine's: its dedupe index, kept across Capturers
 	filter  *filter.Filter
 	gates   *gateSet
 	guard   []injectionPattern
@@ -57,7 +58,7 @@ func NewCapturer(ctx context.Context, e *engine.Engine) (*Capturer, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Capturer{e: e, filter: filter.New(), gates: g, judge: e.Judge(), rule: newSupersedeRule(), guard: injectionPatterns()}
+	c := &Capturer{e: e, st: captureOf(e), filter: filter.New(), gates: g, judge: e.Judge(), rule: newSupersedeRule(), guard: injectionPatterns()}
 	if c.judge == nil {
 		c.judge = RuleJudge{tables: defaultTypeTables()}
 	}
@@ -139,17 +140,18 @@ func (c *Capturer) prepareStore(p *pending) {
 // The engine keeps one Capturer for these calls, created on first use and
 // used by one call at a time; its dedupe index follows the engine's cache.
 func CaptureBatch(ctx context.Context, e *engine.Engine, msgs []engine.Message) ([]*engine.CaptureResult, error) {
-	captureOf(e).capMu.Lock()
-	defer captureOf(e).capMu.Unlock()
-	if captureOf(e).capturer == nil {
+	st := captureOf(e)
+	st.capMu.Lock()
+	defer st.capMu.Unlock()
+	if st.capturer == nil {
 		c, err := NewCapturer(ctx, e)
 		if err != nil {
 			return nil, err
 		}
-		captureOf(e).capturer = c
+		st.capturer = c
 	}
-	captureOf(e).capturer.batch = "" // each call is one action: its own batch
-	return captureOf(e).capturer.CaptureBatch(ctx, msgs)
+	st.capturer.batch = "" // each call is one action: its own batch
+	return st.capturer.CaptureBatch(ctx, msgs)
 }
 
 // Batch is the audit batch of the Capturer's run ("" before its first
@@ -205,8 +207,8 @@ func (c *Capturer) CaptureBatch(ctx context.Context, msgs []engine.Message) ([]*
 func (c *Capturer) run(ctx context.Context, ps []*pending, done []bool, batch string) ([]*engine.CaptureResult, error) {
 	e := c.e
 	c.judgeSynced = false
-	captureOf(e).dxMu.Lock()
-	defer captureOf(e).dxMu.Unlock()
+	c.st.dxMu.Lock()
+	defer c.st.dxMu.Unlock()
 	c.adoptIndex()
 	defer func() { c.dx = nil }()
 	inBatch := map[string]bool{}
@@ -283,8 +285,8 @@ func (c *Capturer) run(ctx context.Context, ps []*pending, done []bool, batch st
 		return nil
 	})
 	if err != nil {
-		pipe.finish(true)                // no worker reads the index any more
-		c.dx, captureOf(e).dx = nil, nil // it may hold rolled-back inserts
+		pipe.finish(true)        // no worker reads the index any more
+		c.dx, c.st.dx = nil, nil // it may hold rolled-back inserts
 		if fresh {
 			c.batch = "" // its id was rolled back with it
 		}

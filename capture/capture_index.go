@@ -49,12 +49,12 @@ type indexedEntry struct {
 
 // adoptIndex hands the engine's index to c for one run, dropping it when
 // it no longer equals a fresh build (see dedupeIndex). Caller holds
-// captureOf(e).dxMu.
+// c.st.dxMu.
 func (c *Capturer) adoptIndex() {
 	e := c.e
-	dx := captureOf(e).dx
+	dx := c.st.dx
 	if dx != nil && dx.owner != c && !dx.fresh(e, c.rule != nil) {
-		dx, captureOf(e).dx = nil, nil
+		dx, c.st.dx = nil, nil
 	}
 	if dx != nil {
 		dx.owner = c
@@ -97,7 +97,7 @@ func (c *Capturer) syncIndex() {
 	if c.dx == nil {
 		c.dx = &dedupeIndex{byHash: map[string]int64{}, lsh: newLSH(e.Embedder().Dim()), indexed: map[int64]indexedEntry{},
 			rule: newSupersedeRule(), subjects: c.rule != nil, bySubject: map[string][]int64{}, owner: c}
-		captureOf(e).dx = c.dx
+		c.st.dx = c.dx
 	}
 	dx := c.dx
 	v := e.View()

@@ -68,7 +68,7 @@ var errDecideStopped = errors.New("capture batch stopped")
 // startDecide starts deciding todo on every CPU and scanning each message
 // to store for a near-duplicate among the memories indexed before the
 // batch. The dedupe index is caught up first and is not changed (but for
-// what the LSH does not hold) until finish returns. Caller holds captureOf(e).dxMu.
+// what the LSH does not hold) until finish returns. Caller holds c.st.dxMu.
 func (c *Capturer) startDecide(ctx context.Context, todo []*pending) *decidePipe {
 	c.syncIndex()
 	n := (len(todo) + decideChunk - 1) / decideChunk

@@ -158,10 +158,7 @@ func (w *batchWriter) duplicate(hash string, p *pending) (*engine.Memory, string
 	e := w.c.e
 	if !w.synced {
 		if w.c.dx != nil {
-			v := e.View()
-			changed := v.Seq() != w.c.dx.syncSeq
-			v.Close()
-			if changed {
+			if e.Seq() != w.c.dx.syncSeq {
 				// Another writer's changes reached the cache: the index
 				// catches up once no worker scans it.
 				w.pipe.finish(false)
