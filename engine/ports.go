@@ -93,6 +93,10 @@ type MemoryQueries interface {
 	FindMemories(ctx context.Context, f MemoryFilter) ([]*Memory, int, error)
 	// InsertMemory sets m.ID and m.Seq and writes a "create" audit row.
 	InsertMemory(ctx context.Context, m *Memory, a Actor) error
+	// InsertMemoryAt is InsertMemory under the id m.ID already carries (a
+	// memory restored from an export into a database that never held it);
+	// ECONFLICT when that id is taken.
+	InsertMemoryAt(ctx context.Context, m *Memory, a Actor) error
 	// UpdateMemory writes every field of m (matched by m.ID) and an audit row
 	// with the row as it was before and as it is after.
 	UpdateMemory(ctx context.Context, m *Memory, a Actor, action string) error

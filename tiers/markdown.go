@@ -196,10 +196,13 @@ func allCorrections(ctx context.Context, e *engine.Engine) ([]*engine.Correction
 		}
 		all = append(all, cs...)
 	}
+	// By the day the file shows, then the key: the order is a function of
+	// what the file holds, so a file read into a new database exports in
+	// the same order again.
 	sort.Slice(all, func(i, j int) bool {
-		a, b := all[i].FirstSeen, all[j].FirstSeen
-		if !a.Equal(b) {
-			return a.Before(b)
+		a, b := all[i].FirstSeen.UTC().Format(time.DateOnly), all[j].FirstSeen.UTC().Format(time.DateOnly)
+		if a != b {
+			return a < b
 		}
 		return all[i].LessonKey < all[j].LessonKey
 	})
