@@ -21,10 +21,10 @@ import (
 func cmdMCP(fl *flag.FlagSet) runFunc {
 	jf := addJudgeFlags(fl)
 	keep := fl.Int("keep-traces", 0, "how many recall traces to keep for the TUI (0: the configured default, 200)")
-	httpAddr := fl.String("http", "", "serve the streamable HTTP transport on this loopback `HOST:PORT` (path /mcp) instead of stdin/stdout")
+	httpAddr := fl.String("http", "", "serve the streamable HTTP transport on this loopback `HOST:PORT` (path /mcp) instead of stdin/stdout. Every request after initialize names its session (Mcp-Session-Id); a body must arrive within 30s, idle connections close after 2m, and past 256 open connections one more is answered 503. On stdin/stdout at most 2 calls per CPU run at once; later ones wait, unread")
 	tokenFile := fl.String("token-file", "", "with --http: require \"Authorization: Bearer TOKEN\", the token read from this `FILE` (mode 600: a file others can read is refused)")
 	origins := fl.String("allow-origin", "", "with --http: browser `ORIGINS` allowed besides loopback ones, comma-separated (e.g. https://inspector.example:6274); any other Origin gets 403")
-	detail := fl.String("recall-detail", "", "memory_recall's default `detail`: texts (default: the texts in the structured result), ids (the memory block as the text content, for a client that forwards only that) or full")
+	detail := fl.String("recall-detail", "", "memory_recall's default `DETAIL`: texts (default: the texts in the structured result), ids (the memory block as the text content, for a client that forwards only that) or full")
 	return func(e *env, args []string) error {
 		if len(args) != 0 {
 			return usageError{"mcp takes no arguments; register it with your agent (see docs/agents.md)"}
