@@ -20,6 +20,7 @@ func cmdMCP(fl *flag.FlagSet) runFunc {
 	jf := addJudgeFlags(fl)
 	keep := fl.Int("keep-traces", 0, "how many recall traces to keep for the TUI (0: the configured default, 200)")
 	httpAddr := fl.String("http", "", "serve the streamable HTTP transport on this loopback `HOST:PORT` (path /mcp) instead of stdin/stdout")
+	of := addOTLPFlags(fl, "every recall's spans (continuing the traceparent in the call's _meta)")
 	return func(e *env, args []string) error {
 		if len(args) != 0 {
 			return usageError{"mcp takes no arguments; register it with your agent (see docs/agents.md)"}
@@ -38,12 +39,18 @@ func cmdMCP(fl *flag.FlagSet) runFunc {
 			ln = l
 			defer ln.Close()
 		}
-		eng, closeEngine, err := openJudgedEngine(e, jf, false)
+		tel, err := mcpTelemetry(e, of)
 		if err != nil {
 			return err
 		}
+		eng, closeEngine, err := openJudgedEngine(e, jf, false)
+		if err != nil {
+			tel.shutdown()
+			return err
+		}
 		defer closeEngine()
-		srv := mcpserver.New(eng, mcpserver.Options{Keep: *keep})
+		defer tel.shutdown()
+		srv := mcpserver.New(eng, mcpserver.Options{Keep: *keep, Telemetry: tel.recorder()})
 		if ln != nil {
 			fmt.Fprintf(e.stderr, "memtrace mcp: serving http://%s%s\n", ln.Addr(), mcpserver.HTTPPath)
 			if err := srv.ServeHTTP(e.ctx, ln); err != nil && !errors.Is(err, context.Canceled) {
