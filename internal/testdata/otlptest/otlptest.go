@@ -36,17 +36,16 @@ type Receiver struct {
 
 	mu       sync.Mutex
 	requests []Request
-	refuse   int           // answer this many requests with RefuseStatus first
+	refuse   int           // answer this many requests with status first
 	status   int           // the refusal's status
 	after    int           // its Retry-After in seconds (0: none)
 	delay    time.Duration // wait this long before answering
-	notify   chan struct{}
 }
 
 // New starts a receiver that accepts everything; the test closes it.
 func New(t testing.TB) *Receiver {
 	t.Helper()
-	r := &Receiver{notify: make(chan struct{}, 1024)}
+	r := &Receiver{}
 	r.srv = httptest.NewServer(http.HandlerFunc(r.serve))
 	r.URL = r.srv.URL
 	t.Cleanup(r.srv.Close)
@@ -107,10 +106,6 @@ func (r *Receiver) serve(w http.ResponseWriter, hr *http.Request) {
 	}
 	r.requests = append(r.requests, got)
 	r.mu.Unlock()
-	select {
-	case r.notify <- struct{}{}:
-	default:
-	}
 	if got.Status != http.StatusOK {
 		http.Error(w, "collector is busy", got.Status)
 		return
@@ -141,22 +136,6 @@ func (r *Receiver) Accepted() []ptrace.Span {
 		spans = append(spans, Spans(q.Traces)...)
 	}
 	return spans
-}
-
-// WaitSpans waits until the receiver has accepted at least n spans, or d
-// has passed, and returns what it has.
-func (r *Receiver) WaitSpans(n int, d time.Duration) []ptrace.Span {
-	deadline := time.After(d)
-	for {
-		if spans := r.Accepted(); len(spans) >= n {
-			return spans
-		}
-		select {
-		case <-r.notify:
-		case <-deadline:
-			return r.Accepted()
-		}
-	}
 }
 
 // Spans lists the spans of decoded traces, resource by resource.
