@@ -45,6 +45,8 @@ type Options struct {
 	// Version is reported to clients in the initialize handshake
 	// (default: version.String()).
 	Version string
+	// Telemetry, if set, receives every recall's trace (telemetry.go).
+	Telemetry Telemetry
 }
 
 // instructions is what a client shows its model about this server.
@@ -62,6 +64,8 @@ type Server struct {
 	detail  string // memory_recall's default detail
 	srv     *mcp.Server
 	schemas map[string]*jsonschema.Schema // each tool's input schema, for checkArguments
+	// telemetry receives every recall's trace; nil: none.
+	telemetry Telemetry
 }
 
 // New builds the MCP server for e with the five memory tools.
@@ -78,7 +82,7 @@ func New(e *engine.Engine, o Options) *Server {
 	if detail == "" {
 		detail = DetailTexts
 	}
-	s := &Server{e: e, keep: keep, detail: detail, schemas: map[string]*jsonschema.Schema{}}
+	s := &Server{e: e, keep: keep, detail: detail, schemas: map[string]*jsonschema.Schema{}, telemetry: o.Telemetry}
 	s.srv = mcp.NewServer(&mcp.Implementation{Name: "memtrace", Title: "memtrace long-term memory", Version: version},
 		&mcp.ServerOptions{Instructions: instructions,
 			// The tool list never changes while a session runs, and the

@@ -194,7 +194,7 @@ func captureOut(r *engine.CaptureResult) CaptureOut {
 	return out
 }
 
-func (s *Server) recall(ctx context.Context, _ *mcp.CallToolRequest, in RecallIn) (*mcp.CallToolResult, RecallOut, error) {
+func (s *Server) recall(ctx context.Context, req *mcp.CallToolRequest, in RecallIn) (*mcp.CallToolResult, RecallOut, error) {
 	if strings.TrimSpace(in.Query) == "" {
 		return nil, RecallOut{}, fmt.Errorf("query is empty: pass what to recall")
 	}
@@ -213,10 +213,12 @@ func (s *Server) recall(ctx context.Context, _ *mcp.CallToolRequest, in RecallIn
 	if q.Budget == 0 {
 		q.Budget = cfg.Budget
 	}
+	start := time.Now()
 	tr, err := recall.Recall(ctx, s.e, q)
 	if err != nil {
 		return nil, RecallOut{}, toolError(err)
 	}
+	s.traceRecall(req, tr, start)
 	st, err := recall.Keep(ctx, s.e, tr, in.Query, in.Session, TraceSource, s.keep)
 	if err != nil {
 		return nil, RecallOut{}, toolError(err)

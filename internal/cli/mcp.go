@@ -25,6 +25,7 @@ func cmdMCP(fl *flag.FlagSet) runFunc {
 	tokenFile := fl.String("token-file", "", "with --http: require \"Authorization: Bearer TOKEN\", the token read from this `FILE` (mode 600: a file others can read is refused)")
 	origins := fl.String("allow-origin", "", "with --http: browser `ORIGINS` allowed besides loopback ones, comma-separated (e.g. https://inspector.example:6274); any other Origin gets 403")
 	detail := fl.String("recall-detail", "", "memory_recall's default `DETAIL`: texts (default: the texts in the structured result), ids (the memory block as the text content, for a client that forwards only that) or full")
+	of := addOTLPFlags(fl, "every recall's spans (continuing the traceparent in the call's _meta)")
 	return func(e *env, args []string) error {
 		if len(args) != 0 {
 			return usageError{"mcp takes no arguments; register it with your agent (see docs/agents.md)"}
@@ -66,12 +67,18 @@ func cmdMCP(fl *flag.FlagSet) runFunc {
 			ln = l
 			defer ln.Close()
 		}
-		eng, closeEngine, err := openJudgedEngine(e, jf, false)
+		tel, err := mcpTelemetry(e, of)
 		if err != nil {
 			return err
 		}
+		eng, closeEngine, err := openJudgedEngine(e, jf, false)
+		if err != nil {
+			tel.shutdown()
+			return err
+		}
 		defer closeEngine()
-		srv := mcpserver.New(eng, mcpserver.Options{Keep: *keep, RecallDetail: recallDetail})
+		defer tel.shutdown()
+		srv := mcpserver.New(eng, mcpserver.Options{Keep: *keep, RecallDetail: recallDetail, Telemetry: tel.recorder()})
 		if ln != nil {
 			fmt.Fprintf(e.stderr, "memtrace mcp: serving http://%s%s\n", ln.Addr(), mcpserver.HTTPPath)
 			if err := srv.ServeHTTP(e.ctx, ln, ho); err != nil && !errors.Is(err, context.Canceled) {
