@@ -120,9 +120,9 @@ func tierTitle(s engine.TierScope) string {
 	case s.File == "WARM.md":
 		return "# WARM — global (" + count + ")"
 	case strings.HasPrefix(s.File, "projects/"):
-		return "# WARM — project " + strings.TrimPrefix(s.Scope, "project:") + " (" + count + ")"
+		return "# WARM — project " + escapeLine(strings.TrimPrefix(s.Scope, "project:")) + " (" + count + ")"
 	case strings.HasPrefix(s.File, "domains/"):
-		return "# WARM — domain " + strings.TrimPrefix(s.Scope, "domain:") + " (" + count + ")"
+		return "# WARM — domain " + escapeLine(strings.TrimPrefix(s.Scope, "domain:")) + " (" + count + ")"
 	}
 	month := strings.TrimSuffix(strings.TrimPrefix(s.File, "archive/"), ".md")
 	return "# COLD — archive " + month + " (" + count + ")"
