@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"os"
 	"time"
 )
 
@@ -204,5 +205,9 @@ type Store interface {
 	// Backup writes an online SQLite backup and a JSON dump of the memories
 	// to dir, each with a .sha256 file beside it.
 	Backup(ctx context.Context, dir string) (*BackupInfo, error)
+	// FilePerm is the mode of files written from the store's contents
+	// (exports, run records): its database file's own read and write bits,
+	// 0600 for a store without a file (PostgreSQL).
+	FilePerm() os.FileMode
 	Close() error
 }

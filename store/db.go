@@ -19,6 +19,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"memtrace/internal/outfile"
+
 	"github.com/mattn/go-sqlite3"
 
 	"memtrace/engine"
@@ -234,6 +236,15 @@ func openError(path string, err error) error {
 
 // Path returns the database file.
 func (db *DB) Path() string { return db.path }
+
+// FilePerm is the mode of files written from this database's contents: its
+// file's own read and write bits; outfile.Private on PostgreSQL.
+func (db *DB) FilePerm() os.FileMode {
+	if db.pg {
+		return outfile.Private
+	}
+	return outfile.Perm(db.path)
+}
 
 // Now returns the current time of the store's clock, in UTC.
 func (db *DB) Now() time.Time { return db.now().UTC() }

@@ -18,6 +18,8 @@ import (
 	"os"
 	"strings"
 
+	"memtrace/internal/safetext"
+
 	"memtrace/engine"
 )
 
@@ -122,7 +124,14 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 }
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	e := &env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr}
+	// The one terminal-safety boundary of every command's output: what
+	// reaches stdout and stderr — memory text, project names, keys, a
+	// server's error text, OTLP — leaves neutralised (safetext.Writer).
+	// The TUI draws through Bubble Tea, not through these.
+	out, errOut := safetext.NewWriter(stdout), safetext.NewWriter(stderr)
+	defer out.Flush()
+	defer errOut.Flush()
+	e := &env{ctx: ctx, stdin: stdin, stdout: out, stderr: errOut}
 	// Global flags before the command name (and --version, which is only
 	// a flag of the program); the command's own flag set takes them after it.
 	top := newFlagSet("memtrace")

@@ -5,9 +5,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"time"
+
+	"memtrace/internal/outfile"
 
 	"memtrace/engine"
 	"memtrace/inspector"
@@ -174,7 +175,7 @@ func writeOTel(e *env, path string, reqs []inspector.ExportTraceServiceRequest) 
 	if path == otelStdout {
 		return write(e.stdout)
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	f, err := outfile.Append(path, outfile.Private)
 	if err != nil {
 		return fmt.Errorf("write spans: %w (choose a writable --otel FILE, or - for stdout)", err)
 	}
