@@ -51,6 +51,9 @@ func (o otelFlags) export(e *env, trs ...*engine.Trace) error {
 		if err := writeOTel(e, *o.file, reqs); err != nil {
 			return err
 		}
+		if *o.file != otelStdout {
+			recordArtifact(e, engine.ArtifactOTel, *o.file)
+		}
 	}
 	if *o.endpoint != "" {
 		if err := postOTLP(e.ctx, *o.endpoint, reqs); err != nil {
