@@ -36,6 +36,14 @@ type Pattern struct {
 	// check, when set, must accept the value (Luhn, a value that looks
 	// like a secret rather than a word).
 	check func(value, form string) bool
+	// alt is a second submatch that holds the value when group did not
+	// take part (0: none).
+	alt int
+	// notInURL: a match inside a URL (no space between it and a "://"
+	// before it) is not this secret — an image link's signed query
+	// (…jpg?token=eyJ…) or a digit run in a file name is part of an
+	// address shared to be opened, not a credential someone typed.
+	notInURL bool
 	// formGroup is the submatch with the assignment's form ("is", "=", ":")
 	// passed to check; 0 for none.
 	formGroup int
@@ -77,18 +85,33 @@ var Patterns = []*Pattern{
 	{Name: "stripe_key", Shape: "a Stripe key: sk_, rk_ or pk_ with live_ or test_ and 16 or more letters or digits",
 		Example: "stripe sk_live_4eC39HqLyjWDarjtT1zdp7dc",
 		re:      regexp.MustCompile(`\b(?:sk|rk|pk)_(?:live|test)_[0-9a-zA-Z]{16,}\b`)},
+	{Name: "sendgrid_key", Shape: "a SendGrid API key: SG. then 22 and 43 base64url characters, dot-separated",
+		Example: "SENDGRID=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",
+		re:      regexp.MustCompile(`\bSG\.[A-Za-z0-9_\-]{16,32}\.[A-Za-z0-9_\-]{16,64}`)},
+	{Name: "huggingface_token", Shape: "a Hugging Face token: hf_ and 34 or more letters",
+		Example: "HF hf_jKqLmNoPqRsTuVwXyZaBcDeFgHiJkLmNoPq",
+		re:      regexp.MustCompile(`\bhf_[A-Za-z0-9]{34,}\b`)},
+	{Name: "npm_token", Shape: "an npm access token: npm_ and 36 letters or digits",
+		Example: "//registry/:_authToken=npm_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8",
+		re:      regexp.MustCompile(`\bnpm_[A-Za-z0-9]{36}\b`)},
 	{Name: "jwt", Shape: "a JSON Web Token: three base64url parts, the first two starting eyJ",
 		Example: "Authorization: eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
-		re:      regexp.MustCompile(`\beyJ[A-Za-z0-9_\-]{5,}\.eyJ[A-Za-z0-9_\-]{5,}\.[A-Za-z0-9_\-]{10,}`)},
+		re:      regexp.MustCompile(`\beyJ[A-Za-z0-9_\-]{5,}\.eyJ[A-Za-z0-9_\-]{5,}\.[A-Za-z0-9_\-]{10,}`), notInURL: true},
 	{Name: "bearer_token", Shape: "an HTTP bearer token: Bearer and 20 or more token characters",
 		Example: "curl -H 'Authorization: Bearer abcdef0123456789abcdef01'",
 		re:      regexp.MustCompile(`(?i)\bbearer\s+([A-Za-z0-9._~+/=\-]{20,})`), group: 1, check: mixedToken},
 	{Name: "url_password", Shape: "a URL or DSN with a password: scheme://user:PASSWORD@host (the password only)",
 		Example: "connect to postgres://app:s3cr3t-pw@db.internal:5432/app",
-		re:      regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9+.\-]*://[^/\s:@"']+:([^/\s@"']+)@`), group: 1},
-	{Name: "password", Shape: "password / passwd / pwd / passphrase / passcode (also PGPASSWORD, db_password …) then is, =, : or := and the value; after \"is\" or \":\" the value must look like one (a digit or symbol, or 12+ characters)",
+		re:      regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9+.\-]*://[^/\s:@"']*:([^/\s@"']+)@`), group: 1, check: notPlaceholder},
+	{Name: "basic_auth", Shape: "user:PASSWORD after curl's -u / --user (the password only)",
+		Example: "curl -u deploy:Gr4vel-Road-19 https://ci.example/api",
+		re:      regexp.MustCompile(`(?:^|\s)(?:-u|--user)[ =]["']?[^\s:"']+:([^\s"']+)`), group: 1, check: assigned},
+	{Name: "password_quoted", Shape: "password / passphrase / pwd / pw, up to 30 characters (\"for my gpg key\"), then is, = or : and a quoted value (spaces and all)",
+		Example: `the passphrase for my key is "correct horse battery staple 77"`,
+		re:      regexp.MustCompile(`(?i)\b[a-z0-9_]*?(?:password|passwd|passcode|pwd|pw|passphrase)s?\b[^"'\n=:]{0,30}?\s*(?:\bis|\bwas|=|:=|:)\s*(?:"([^"\n]{4,})"|'([^'\n]{4,})')`), group: 1, alt: 2, check: assigned},
+	{Name: "password", Shape: "password / passwd / pwd / pw / passphrase / passcode (also PGPASSWORD, db_password …) then is, =, :, := or a space and the value; after \"is\", \":\" or a space the value must look like one (a digit or symbol, or 12+ characters)",
 		Example: "My password is hunter2-staging-9",
-		re:      regexp.MustCompile(`(?i)\b[a-z0-9_]*?(?:password|passwd|passcode|pwd|passphrase)s?\b(\s*(?:is|was|=|:=|:|=>)\s*|\s+(?:is|was)\s+(?:now\s+)?)["'` + "`" + `]?([^\s"'` + "`" + `,;)]+)`), group: 2, formGroup: 1, check: assigned},
+		re:      regexp.MustCompile(`(?i)\b[a-z0-9_]*?(?:password|passwd|passcode|pwd|pw|passphrase)s?\b(\s*(?:is|was|=|:=|:|=>)\s*|\s+(?:is|was)\s+(?:now\s+)?|\s+)["'` + "`" + `]?([^\s"'` + "`" + `,;)]+)`), group: 2, formGroup: 1, check: assigned},
 	{Name: "api_key", Shape: "api_key / apikey / access_key / auth_key / private_key then is, =, : and the value (as for password)",
 		Example: "API_KEY=9f8e7d6c5b4a3f2e1d0c",
 		re:      regexp.MustCompile(`(?i)\b[a-z0-9_]*?(?:api[_-]?key|access[_-]?key|auth[_-]?key|private[_-]?key|client[_-]?secret)s?\b(\s*(?:is|was|=|:=|:|=>)\s*|\s+(?:is|was)\s+)["'` + "`" + `]?([^\s"'` + "`" + `,;)]+)`), group: 2, formGroup: 1, check: assigned},
@@ -97,10 +120,16 @@ var Patterns = []*Pattern{
 		re:      regexp.MustCompile(`(?i)\b[a-z0-9_]*?(?:token|secret)\b(\s*(?:is|was|=|:=|:|=>)\s*|\s+(?:is|was)\s+)["'` + "`" + `]?([^\s"'` + "`" + `,;)]+)`), group: 2, formGroup: 1, check: assigned},
 	{Name: "password_ko", Shape: "Korean: 비밀번호 / 패스워드 / 암호 / 비번 / 토큰 / API 키 / 인증키 then 는·은·가·이·를·을·: or = and an ASCII value (a digit or symbol, or 8+ characters); the particle after the value stays",
 		Example: "내 비밀번호는 sunflower77이야",
-		re:      regexp.MustCompile(`(비밀\s?번호|패스워드|암호|비번|토큰|(?i:api)\s?키|인증\s?키|시크릿)\s*(는|은|가|이|를|을|:|=|도)?\s*(?:바로\s*|그냥\s*)?["'` + "`" + `]?([\x21-\x7e]+)`), group: 3, formGroup: 2, check: assignedKO},
+		re:      regexp.MustCompile(`(비밀\s?번호|패스워드|암호|비번|토큰|(?i:api)\s?키|인증\s?키|시크릿)\s*(는|은|가|이|를|을|도)?\s*(?:바로\s*|그냥\s*)?["'` + "`" + `]?([\x21-\x7e]+)`), group: 3, formGroup: 2, check: assignedKO},
+	{Name: "pw_ko", Shape: "Korean: pw or pwd as a word, then a particle (는·은·가·이·를·을) and an ASCII value, as for password_ko",
+		Example: "DB 접속 pw는 Zx8#kLm2Qp",
+		re:      regexp.MustCompile(`(?i:\bpwd?)\s*(는|은|가|이|를|을|도)\s*["'` + "`" + `]?([\x21-\x7e]+)`), group: 2, formGroup: 1, check: assignedKO},
+	{Name: "password_ko_assign", Shape: "Korean: the same keywords then : or = and a value in any script (\"와이파이 비밀번호: 마포집wifi_7734\"), which must look like one",
+		Example: "와이파이 비밀번호: 마포집wifi_7734",
+		re:      regexp.MustCompile(`(비밀\s?번호|패스워드|암호|비번|토큰|(?i:api)\s?키|인증\s?키|시크릿)\s*([:=])\s*["'` + "`" + `]?([^\s"'` + "`" + `,;]+)`), group: 3, formGroup: 2, check: assignedKO},
 	{Name: "card_number", Shape: "a payment card number: 13 to 19 digits (spaces or dashes between groups) that pass the Luhn check",
 		Example: "card 4111 1111 1111 1111 exp 12/29",
-		re:      regexp.MustCompile(`\b\d(?:[ \-]?\d){12,18}\b`), check: luhnValue},
+		re:      regexp.MustCompile(`\b\d(?:[ \-]?\d){12,18}\b`), check: luhnValue, notInURL: true},
 }
 
 // Finding is one value Redact replaced.
@@ -149,6 +178,9 @@ func Redact(text string) Result {
 	for _, p := range Patterns {
 		for _, m := range p.re.FindAllStringSubmatchIndex(scan, -1) {
 			s, e := m[2*p.group], m[2*p.group+1]
+			if s < 0 && p.alt > 0 {
+				s, e = m[2*p.alt], m[2*p.alt+1]
+			}
 			if s < 0 {
 				continue
 			}
@@ -160,6 +192,9 @@ func Redact(text string) Result {
 			form := ""
 			if p.formGroup > 0 && m[2*p.formGroup] >= 0 {
 				form = strings.TrimSpace(text[m[2*p.formGroup]:m[2*p.formGroup+1]])
+			}
+			if (p.notInURL || jwtShape.MatchString(v)) && inURL(text, s) {
+				continue // a signed URL's grant (…?token=eyJ…), see Pattern.notInURL
 			}
 			if p.check != nil && !p.check(v, form) {
 				continue
@@ -182,6 +217,16 @@ func Redact(text string) Result {
 	return Result{Text: b.String(), Findings: found}
 }
 
+// jwtShape is a whole value shaped as a JSON Web Token.
+var jwtShape = regexp.MustCompile(`^eyJ[A-Za-z0-9_\-]{5,}\.eyJ[A-Za-z0-9_\-]{5,}\.[A-Za-z0-9_\-]{10,}$`)
+
+// inURL reports whether offset s of text lies in a URL: the word it is
+// in (back to the last space) has a "://" before s.
+func inURL(text string, s int) bool {
+	start := strings.LastIndexAny(text[:s], " \t\n\r\"'<>(")
+	return strings.Contains(text[start+1:s], "://")
+}
+
 // placeholderRe finds the placeholders already in a text.
 var placeholderRe = regexp.MustCompile(`\[secret:[a-z_]+\]`)
 
@@ -199,7 +244,7 @@ func masked(text string) string {
 // forms of a password are passwords.
 func placeholderType(name string) string {
 	switch name {
-	case "password_ko", "url_password":
+	case "password_ko", "password_ko_assign", "password_quoted", "url_password", "basic_auth":
 		return "password"
 	}
 	return name
@@ -223,7 +268,19 @@ func mayHold(text string) bool {
 
 // placeholders are values that only say a value goes there.
 var placeholders = map[string]bool{"xxx": true, "xxxx": true, "***": true, "****": true, "…": true, "...": true, "<redacted>": true,
-	"none": true, "null": true, "empty": true, "required": true, "optional": true, "true": true, "false": true}
+	"none": true, "null": true, "empty": true, "required": true, "optional": true, "true": true, "false": true,
+	"password": true, "passwd": true, "pass": true, "pw": true, "secret": true, "token": true, "your_password": true, "yourpassword": true}
+
+// notPlaceholder: the value is no placeholder (a docs line's
+// "user:password@host", a masked "********").
+func notPlaceholder(v, _ string) bool {
+	return !placeholders[strings.ToLower(v)] && !masking(v)
+}
+
+// masking: a value made only of mask characters (*, x, •, #).
+func masking(v string) bool {
+	return strings.Trim(v, "*xX•#·.") == ""
+}
 
 // assigned accepts the value of an English assignment: after = (or :=,
 // =>) anything of 3+ characters that is no placeholder or variable; after
@@ -232,7 +289,7 @@ var placeholders = map[string]bool{"xxx": true, "xxxx": true, "***": true, "****
 // symbol, or 12+ characters.
 func assigned(v, form string) bool {
 	lv := strings.ToLower(v)
-	if len(v) < 3 || placeholders[lv] || strings.HasPrefix(v, "$") || strings.HasPrefix(v, "<") || strings.HasPrefix(v, "{") || strings.HasPrefix(v, "%") {
+	if len(v) < 3 || placeholders[lv] || masking(v) || strings.HasPrefix(v, "$") || strings.HasPrefix(v, "<") || strings.HasPrefix(v, "{") || strings.HasPrefix(v, "%") {
 		return false
 	}
 	switch form {
@@ -244,7 +301,7 @@ func assigned(v, form string) bool {
 
 // assignedKO accepts the ASCII value after a Korean keyword.
 func assignedKO(v, form string) bool {
-	if len(v) < 4 || placeholders[strings.ToLower(v)] {
+	if len(v) < 4 || placeholders[strings.ToLower(v)] || masking(v) {
 		return false
 	}
 	return secretLooking(v, 8)
