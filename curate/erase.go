@@ -147,10 +147,10 @@ func Tombstones(ctx context.Context, st engine.Store, id int64) ([]engine.Tombst
 	return er.Tombstones(ctx, id)
 }
 
-// RecordArtifact notes a file memtrace wrote outside the database that
+// NoteArtifact notes a file memtrace wrote outside the database that
 // holds memory text (an export, an --otel file), so that a later erasure
 // lists it. Backups record themselves.
-func RecordArtifact(ctx context.Context, st engine.Store, kind, path string) error {
+func NoteArtifact(ctx context.Context, st engine.Store, kind, path string) error {
 	er, ok := st.(engine.Eraser)
 	if !ok {
 		return nil

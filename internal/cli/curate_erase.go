@@ -209,7 +209,7 @@ func recordArtifact(e *env, kind, path string) {
 	}
 	db, _, err := openStore(e, true)
 	if err == nil {
-		err = curate.RecordArtifact(e.ctx, db, kind, path)
+		err = curate.NoteArtifact(e.ctx, db, kind, path)
 		db.Close()
 	}
 	if err != nil {
