@@ -39,6 +39,12 @@ type Pattern struct {
 	// alt is a second submatch that holds the value when group did not
 	// take part (0: none).
 	alt int
+	// hints are lowercase strings one of which a text must hold for the
+	// pattern to be tried (a cheap look before the regexp, on the path of
+	// every captured message); minDigits, when set, is how many digits it
+	// must hold instead.
+	hints     []string
+	minDigits int
 	// notInURL: a match inside a URL (no space between it and a "://"
 	// before it) is not this secret — an image link's signed query
 	// (…jpg?token=eyJ…) or a digit run in a file name is part of an
@@ -55,79 +61,79 @@ func Placeholder(name string) string { return "[secret:" + name + "]" }
 // Patterns is the table, most specific first: a value a specific shape
 // matched is not matched again by a generic one.
 var Patterns = []*Pattern{
-	{Name: "private_key", Shape: "a PEM private-key block: -----BEGIN … PRIVATE KEY----- to its END line (or the end of the text)",
+	{Name: "private_key", hints: []string{"private key"}, Shape: "a PEM private-key block: -----BEGIN … PRIVATE KEY----- to its END line (or the end of the text)",
 		Example: "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA7\n-----END RSA PRIVATE KEY-----",
 		re:      regexp.MustCompile(`-----BEGIN[A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----(?s:.*?)(?:-----END[A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----|\z)`)},
-	{Name: "aws_access_key", Shape: "an AWS access key id: AKIA, ASIA, ABIA or ACCA and 16 capitals or digits",
+	{Name: "aws_access_key", hints: []string{"akia", "asia", "abia", "acca", "a3t"}, Shape: "an AWS access key id: AKIA, ASIA, ABIA or ACCA and 16 capitals or digits",
 		Example: "key AKIAIOSFODNN7EXAMPLE in the config",
 		re:      regexp.MustCompile(`\b(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}\b`)},
-	{Name: "aws_secret_key", Shape: "an AWS secret access key: 40 base64 characters after aws…secret… = or :",
+	{Name: "aws_secret_key", hints: []string{"aws"}, Shape: "an AWS secret access key: 40 base64 characters after aws…secret… = or :",
 		Example: "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
 		re:      regexp.MustCompile(`(?i)aws.{0,20}?secret.{0,20}?\s*[=:]\s*["']?([A-Za-z0-9/+]{40})\b`), group: 1},
-	{Name: "github_token", Shape: "a GitHub token: ghp_, gho_, ghu_, ghs_ or ghr_ and 36 letters or digits; github_pat_ and 22 or more",
+	{Name: "github_token", hints: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"}, Shape: "a GitHub token: ghp_, gho_, ghu_, ghs_ or ghr_ and 36 letters or digits; github_pat_ and 22 or more",
 		Example: "export GH=ghp_16C7e42F292c6912E7710c838347Ae178B4a",
 		re:      regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b`)},
-	{Name: "gitlab_token", Shape: "a GitLab token: glpat-, gldt-, glrt-, glptt- or GR1348941 and 20 or more characters",
+	{Name: "gitlab_token", hints: []string{"glpat-", "gldt-", "glrt-", "glptt-", "glcbt-", "gloas-", "gr1348941"}, Shape: "a GitLab token: glpat-, gldt-, glrt-, glptt- or GR1348941 and 20 or more characters",
 		Example: "token glpat-xK9mQ2vR7tY4wZ1aB3cD for CI",
 		re:      regexp.MustCompile(`\b(?:glpat|gldt|glrt|glptt|glcbt|gloas)-[A-Za-z0-9_\-]{20,}|\bGR1348941[A-Za-z0-9_\-]{20,}`)},
-	{Name: "slack_token", Shape: "a Slack token (xoxb-, xoxp-, xoxa-, xoxr-, xoxs-, xoxe-) or an incoming-webhook URL",
+	{Name: "slack_token", hints: []string{"xox", "hooks.slack.com"}, Shape: "a Slack token (xoxb-, xoxp-, xoxa-, xoxr-, xoxs-, xoxe-) or an incoming-webhook URL",
 		Example: "bot token xoxb-2401234567-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx",
 		re:      regexp.MustCompile(`\bxox[abeprs]-[A-Za-z0-9-]{10,}|https://hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9/_\-]{20,}`)},
-	{Name: "anthropic_key", Shape: "an Anthropic API key: sk-ant- and 20 or more characters",
+	{Name: "anthropic_key", hints: []string{"sk-ant-"}, Shape: "an Anthropic API key: sk-ant- and 20 or more characters",
 		Example: "ANTHROPIC=sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz012345",
 		re:      regexp.MustCompile(`\bsk-ant-[A-Za-z0-9_\-]{20,}`)},
-	{Name: "openai_key", Shape: "an OpenAI-style API key: sk- (or sk-proj-, sk-svcacct-) and 20 or more letters, digits, - or _",
+	{Name: "openai_key", hints: []string{"sk-"}, Shape: "an OpenAI-style API key: sk- (or sk-proj-, sk-svcacct-) and 20 or more letters, digits, - or _",
 		Example: "use sk-proj-Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z for the bot",
 		re:      regexp.MustCompile(`\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}`), check: mixedToken},
-	{Name: "google_api_key", Shape: "a Google API key: AIza and 35 letters, digits, - or _",
+	{Name: "google_api_key", hints: []string{"aiza"}, Shape: "a Google API key: AIza and 35 letters, digits, - or _",
 		Example: "maps key AIzaSyDaGmWKa4JsXZ-HjGw7ISLn_3namBGewQe",
 		re:      regexp.MustCompile(`\bAIza[0-9A-Za-z_\-]{35}\b`)},
-	{Name: "stripe_key", Shape: "a Stripe key: sk_, rk_ or pk_ with live_ or test_ and 16 or more letters or digits",
+	{Name: "stripe_key", hints: []string{"_live_", "_test_"}, Shape: "a Stripe key: sk_, rk_ or pk_ with live_ or test_ and 16 or more letters or digits",
 		Example: "stripe sk_live_4eC39HqLyjWDarjtT1zdp7dc",
 		re:      regexp.MustCompile(`\b(?:sk|rk|pk)_(?:live|test)_[0-9a-zA-Z]{16,}\b`)},
-	{Name: "sendgrid_key", Shape: "a SendGrid API key: SG. then 22 and 43 base64url characters, dot-separated",
+	{Name: "sendgrid_key", hints: []string{"sg."}, Shape: "a SendGrid API key: SG. then 22 and 43 base64url characters, dot-separated",
 		Example: "SENDGRID=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",
 		re:      regexp.MustCompile(`\bSG\.[A-Za-z0-9_\-]{16,32}\.[A-Za-z0-9_\-]{16,64}`)},
-	{Name: "huggingface_token", Shape: "a Hugging Face token: hf_ and 34 or more letters",
+	{Name: "huggingface_token", hints: []string{"hf_"}, Shape: "a Hugging Face token: hf_ and 34 or more letters",
 		Example: "HF hf_jKqLmNoPqRsTuVwXyZaBcDeFgHiJkLmNoPq",
 		re:      regexp.MustCompile(`\bhf_[A-Za-z0-9]{34,}\b`)},
-	{Name: "npm_token", Shape: "an npm access token: npm_ and 36 letters or digits",
+	{Name: "npm_token", hints: []string{"npm_"}, Shape: "an npm access token: npm_ and 36 letters or digits",
 		Example: "//registry/:_authToken=npm_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8",
 		re:      regexp.MustCompile(`\bnpm_[A-Za-z0-9]{36}\b`)},
-	{Name: "jwt", Shape: "a JSON Web Token: three base64url parts, the first two starting eyJ",
+	{Name: "jwt", hints: []string{"eyj"}, Shape: "a JSON Web Token: three base64url parts, the first two starting eyJ",
 		Example: "Authorization: eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
 		re:      regexp.MustCompile(`\beyJ[A-Za-z0-9_\-]{5,}\.eyJ[A-Za-z0-9_\-]{5,}\.[A-Za-z0-9_\-]{10,}`), notInURL: true},
-	{Name: "bearer_token", Shape: "an HTTP bearer token: Bearer and 20 or more token characters",
+	{Name: "bearer_token", hints: []string{"bearer"}, Shape: "an HTTP bearer token: Bearer and 20 or more token characters",
 		Example: "curl -H 'Authorization: Bearer abcdef0123456789abcdef01'",
 		re:      regexp.MustCompile(`(?i)\bbearer\s+([A-Za-z0-9._~+/=\-]{20,})`), group: 1, check: mixedToken},
-	{Name: "url_password", Shape: "a URL or DSN with a password: scheme://user:PASSWORD@host (the password only)",
+	{Name: "url_password", hints: []string{"://"}, Shape: "a URL or DSN with a password: scheme://user:PASSWORD@host (the password only)",
 		Example: "connect to postgres://app:s3cr3t-pw@db.internal:5432/app",
 		re:      regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9+.\-]*://[^/\s:@"']*:([^/\s@"']+)@`), group: 1, check: notPlaceholder},
-	{Name: "basic_auth", Shape: "user:PASSWORD after curl's -u / --user (the password only)",
+	{Name: "basic_auth", hints: []string{"-u", "--user"}, Shape: "user:PASSWORD after curl's -u / --user (the password only)",
 		Example: "curl -u deploy:Gr4vel-Road-19 https://ci.example/api",
 		re:      regexp.MustCompile(`(?:^|\s)(?:-u|--user)[ =]["']?[^\s:"']+:([^\s"']+)`), group: 1, check: assigned},
-	{Name: "password_quoted", Shape: "password / passphrase / pwd / pw, up to 30 characters (\"for my gpg key\"), then is, = or : and a quoted value (spaces and all)",
+	{Name: "password_quoted", hints: []string{"pass", "pwd", "pw"}, Shape: "password / passphrase / pwd / pw, up to 30 characters (\"for my gpg key\"), then is, = or : and a quoted value (spaces and all)",
 		Example: `the passphrase for my key is "correct horse battery staple 77"`,
 		re:      regexp.MustCompile(`(?i)\b[a-z0-9_]*?(?:password|passwd|passcode|pwd|pw|passphrase)s?\b[^"'\n=:]{0,30}?\s*(?:\bis|\bwas|=|:=|:)\s*(?:"([^"\n]{4,})"|'([^'\n]{4,})')`), group: 1, alt: 2, check: assigned},
-	{Name: "password", Shape: "password / passwd / pwd / pw / passphrase / passcode (also PGPASSWORD, db_password …) then is, =, :, := or a space and the value; after \"is\", \":\" or a space the value must look like one (a digit or symbol, or 12+ characters)",
+	{Name: "password", hints: []string{"pass", "pwd", "pw"}, Shape: "password / passwd / pwd / pw / passphrase / passcode (also PGPASSWORD, db_password …) then is, =, :, := or a space and the value; after \"is\", \":\" or a space the value must look like one (a digit or symbol, or 12+ characters)",
 		Example: "My password is hunter2-staging-9",
 		re:      regexp.MustCompile(`(?i)\b[a-z0-9_]*?(?:password|passwd|passcode|pwd|pw|passphrase)s?\b(\s*(?:is|was|=|:=|:|=>)\s*|\s+(?:is|was)\s+(?:now\s+)?|\s+)["'` + "`" + `]?([^\s"'` + "`" + `,;)]+)`), group: 2, formGroup: 1, check: assigned},
-	{Name: "api_key", Shape: "api_key / apikey / access_key / auth_key / private_key then is, =, : and the value (as for password)",
+	{Name: "api_key", hints: []string{"key", "secret"}, Shape: "api_key / apikey / access_key / auth_key / private_key then is, =, : and the value (as for password)",
 		Example: "API_KEY=9f8e7d6c5b4a3f2e1d0c",
 		re:      regexp.MustCompile(`(?i)\b[a-z0-9_]*?(?:api[_-]?key|access[_-]?key|auth[_-]?key|private[_-]?key|client[_-]?secret)s?\b(\s*(?:is|was|=|:=|:|=>)\s*|\s+(?:is|was)\s+)["'` + "`" + `]?([^\s"'` + "`" + `,;)]+)`), group: 2, formGroup: 1, check: assigned},
-	{Name: "token", Shape: "token / secret (also GITHUB_TOKEN, client_secret …) then is, =, : and the value (as for password)",
+	{Name: "token", hints: []string{"token", "secret"}, Shape: "token / secret (also GITHUB_TOKEN, client_secret …) then is, =, : and the value (as for password)",
 		Example: "SECRET_TOKEN: 7f3a9c2e1b8d4f60",
 		re:      regexp.MustCompile(`(?i)\b[a-z0-9_]*?(?:token|secret)\b(\s*(?:is|was|=|:=|:|=>)\s*|\s+(?:is|was)\s+)["'` + "`" + `]?([^\s"'` + "`" + `,;)]+)`), group: 2, formGroup: 1, check: assigned},
-	{Name: "password_ko", Shape: "Korean: 비밀번호 / 패스워드 / 암호 / 비번 / 토큰 / API 키 / 인증키 then 는·은·가·이·를·을·: or = and an ASCII value (a digit or symbol, or 8+ characters); the particle after the value stays",
+	{Name: "password_ko", hints: []string{"비밀", "패스워드", "암호", "비번", "토큰", "키", "시크릿"}, Shape: "Korean: 비밀번호 / 패스워드 / 암호 / 비번 / 토큰 / API 키 / 인증키 then 는·은·가·이·를·을·: or = and an ASCII value (a digit or symbol, or 8+ characters); the particle after the value stays",
 		Example: "내 비밀번호는 sunflower77이야",
 		re:      regexp.MustCompile(`(비밀\s?번호|패스워드|암호|비번|토큰|(?i:api)\s?키|인증\s?키|시크릿)\s*(는|은|가|이|를|을|도)?\s*(?:바로\s*|그냥\s*)?["'` + "`" + `]?([\x21-\x7e]+)`), group: 3, formGroup: 2, check: assignedKO},
-	{Name: "pw_ko", Shape: "Korean: pw or pwd as a word, then a particle (는·은·가·이·를·을) and an ASCII value, as for password_ko",
+	{Name: "pw_ko", hints: []string{"pw"}, Shape: "Korean: pw or pwd as a word, then a particle (는·은·가·이·를·을) and an ASCII value, as for password_ko",
 		Example: "DB 접속 pw는 Zx8#kLm2Qp",
 		re:      regexp.MustCompile(`(?i:\bpwd?)\s*(는|은|가|이|를|을|도)\s*["'` + "`" + `]?([\x21-\x7e]+)`), group: 2, formGroup: 1, check: assignedKO},
-	{Name: "password_ko_assign", Shape: "Korean: the same keywords then : or = and a value in any script (\"와이파이 비밀번호: 마포집wifi_7734\"), which must look like one",
+	{Name: "password_ko_assign", hints: []string{"비밀", "패스워드", "암호", "비번", "토큰", "키", "시크릿"}, Shape: "Korean: the same keywords then : or = and a value in any script (\"와이파이 비밀번호: 마포집wifi_7734\"), which must look like one",
 		Example: "와이파이 비밀번호: 마포집wifi_7734",
 		re:      regexp.MustCompile(`(비밀\s?번호|패스워드|암호|비번|토큰|(?i:api)\s?키|인증\s?키|시크릿)\s*([:=])\s*["'` + "`" + `]?([^\s"'` + "`" + `,;]+)`), group: 3, formGroup: 2, check: assignedKO},
-	{Name: "card_number", Shape: "a payment card number: 13 to 19 digits (spaces or dashes between groups) that pass the Luhn check",
+	{Name: "card_number", minDigits: 13, Shape: "a payment card number: 13 to 19 digits (spaces or dashes between groups) that pass the Luhn check",
 		Example: "card 4111 1111 1111 1111 exp 12/29",
 		re:      regexp.MustCompile(`\b\d(?:[ \-]?\d){12,18}\b`), check: luhnValue, notInURL: true},
 }
@@ -162,8 +168,12 @@ func (r Result) Names() []string {
 // Redact replaces every secret value in text with its placeholder. A text
 // with none is returned as it was (no allocation beyond the scan).
 func Redact(text string) Result {
-	if !mayHold(text) {
-		return Result{Text: text}
+	lower := strings.ToLower(text)
+	digits := 0
+	for i := 0; i < len(lower); i++ {
+		if lower[i] >= '0' && lower[i] <= '9' {
+			digits++
+		}
 	}
 	var found []Finding
 	taken := func(s, e int) bool {
@@ -176,6 +186,9 @@ func Redact(text string) Result {
 	}
 	scan := masked(text)
 	for _, p := range Patterns {
+		if !p.mayMatch(lower, digits) {
+			continue
+		}
 		for _, m := range p.re.FindAllStringSubmatchIndex(scan, -1) {
 			s, e := m[2*p.group], m[2*p.group+1]
 			if s < 0 && p.alt > 0 {
@@ -250,16 +263,14 @@ func placeholderType(name string) string {
 	return name
 }
 
-// mayHold is a cheap first look: a text with no digit, no keyword and no
-// key-shaped prefix holds none of the table's values.
-func mayHold(text string) bool {
-	if strings.ContainsAny(text, "0123456789") {
-		return true
+// mayMatch is the cheap look before p's regexp: a hint in the lowercased
+// text, or enough digits.
+func (p *Pattern) mayMatch(lower string, digits int) bool {
+	if p.minDigits > 0 {
+		return digits >= p.minDigits
 	}
-	l := strings.ToLower(text)
-	for _, w := range []string{"pass", "pwd", "secret", "token", "key", "bearer", "://", "-----begin", "eyj", "xox", "sk-", "sk_", "aiza", "gh", "gl",
-		"비밀", "패스워드", "암호", "비번", "토큰", "키", "시크릿"} {
-		if strings.Contains(l, w) {
+	for _, h := range p.hints {
+		if strings.Contains(lower, h) {
 			return true
 		}
 	}
