@@ -163,11 +163,15 @@ func (c *Capturer) Batch() string { return c.batch }
 func (c *Capturer) CaptureBatch(ctx context.Context, msgs []engine.Message) ([]*engine.CaptureResult, error) {
 	ps := make([]*pending, len(msgs))
 	for i, m := range msgs {
+		redacted := redactSecrets(&m) // before anything else reads the text
 		if m.ID == "" {
 			m.ID = derivedMessageID(m)
 		}
 		m.At = m.At.UTC()
 		ps[i] = &pending{msg: m, res: &engine.CaptureResult{MessageID: m.ID, Key: m.ID, Trail: []engine.Decision{}}}
+		if redacted != nil {
+			ps[i].res.Trail = append(ps[i].res.Trail, *redacted)
+		}
 	}
 	// Which messages were captured before: one short transaction for the
 	// batch, so that a resumed import does not judge them again.

@@ -148,7 +148,7 @@ func importItems(o MemoryImportOptions, recs []StoredMemory, now time.Time, rep 
 			rep.Problems = append(rep.Problems, RecordError{Position: r.Position, Error: fmt.Sprintf(format, args...)})
 		}
 		id := strings.TrimSpace(r.SourceID)
-		text := strings.TrimSpace(r.Text)
+		text, _ := RedactSecrets(strings.TrimSpace(r.Text)) // before anything stores or embeds it
 		switch {
 		case id == "":
 			bad("no id: every memory needs the id its store gave it")

@@ -57,6 +57,7 @@ type BatchEffect struct {
 	Unlinked    int `json:"unlinked,omitempty"`   // supersession link removed: current again
 	Kept        int `json:"kept,omitempty"`       // keep decisions recorded (no change to the memory)
 	Rejected    int `json:"rejected,omitempty"`   // proposals a curator rejected (no change to any memory)
+	Erased      int `json:"erased,omitempty"`     // erased by a curator (engine.StatusErased): never undone
 }
 
 // Change kinds ClassifyChange returns.
@@ -88,6 +89,8 @@ func ClassifyChange(before, after *Memory) string {
 			return ChangeQuarantined
 		case StatusArchived:
 			return ChangeArchived
+		case StatusErased:
+			return ChangeErased
 		default:
 			return ChangeRestored
 		}
@@ -129,13 +132,15 @@ func (b *BatchEffect) Add(kind string) {
 		b.Superseded++
 	case ChangeUnlinked:
 		b.Unlinked++
+	case ChangeErased:
+		b.Erased++
 	}
 }
 
 // Changed is the number of memories changed (keep decisions excluded).
 func (b BatchEffect) Changed() int {
 	return b.Created + b.Quarantined + b.Restored + b.Archived + b.Moved + b.Retyped + b.Updated +
-		b.Superseded + b.Unlinked
+		b.Superseded + b.Unlinked + b.Erased
 }
 
 // String is the effect for people: "created 141, quarantined 2"; "no change"
@@ -147,7 +152,7 @@ func (b BatchEffect) String() string {
 		word string
 	}{{b.Created, "created"}, {b.Quarantined, "quarantined"}, {b.Restored, "restored"}, {b.Archived, "archived"},
 		{b.Moved, "moved"}, {b.Retyped, "retyped"}, {b.Updated, "updated"},
-		{b.Superseded, "superseded"}, {b.Unlinked, "unlinked"}, {b.Kept, "kept"}, {b.Rejected, "rejected"}} {
+		{b.Superseded, "superseded"}, {b.Unlinked, "unlinked"}, {b.Erased, "erased"}, {b.Kept, "kept"}, {b.Rejected, "rejected"}} {
 		if p.n > 0 {
 			parts = append(parts, fmt.Sprintf("%s %d", p.word, p.n))
 		}

@@ -205,6 +205,7 @@ func (s *Server) recall(ctx context.Context, req *mcp.CallToolRequest, in Recall
 		return nil, RecallOut{}, err
 	}
 	cfg := s.e.Config()
+	in.Query, _ = capture.RedactSecrets(in.Query) // the stored trace keeps the query
 	q := engine.Query{Text: in.Query, At: s.e.Now(), Session: in.Session, Project: in.Project,
 		K: in.K, Budget: in.Budget, ReadOnly: in.ReadOnly, IncludeSuperseded: in.IncludeSuperseded}
 	if q.K == 0 {

@@ -90,6 +90,12 @@ func (db *DB) Backup(ctx context.Context, dir string) (*engine.BackupInfo, error
 	}
 	info.Memories = n
 	ok = true
+	// An erasure lists the backups written before it (they hold the text).
+	for _, p := range []string{info.DB, info.Dump} {
+		if err := db.RecordArtifact(ctx, engine.Artifact{Kind: engine.ArtifactBackup, Path: p}); err != nil {
+			return info, err
+		}
+	}
 	return info, nil
 }
 
@@ -254,7 +260,7 @@ func (db *DB) backupDump(ctx context.Context, dir string) (*engine.BackupInfo, e
 		return nil, err
 	}
 	info.Memories = n
-	return info, nil
+	return info, db.RecordArtifact(ctx, engine.Artifact{Kind: engine.ArtifactBackup, Path: info.Dump})
 }
 
 // PGDumpCommand is the command that takes a physical backup of the space

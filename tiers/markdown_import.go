@@ -292,7 +292,7 @@ func parseTierFile(file string, data []byte) (out []mdEntry, bad []string) {
 	n := 0
 	for sc.Scan() {
 		n++
-		line := sc.Text()
+		line, _ := capture.RedactSecrets(sc.Text()) // a hand edit may paste a secret
 		body, ok := strings.CutPrefix(line, "- ")
 		if !ok {
 			continue

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"math"
+	"memtrace/capture"
 	"strings"
 
 	"memtrace/engine"
@@ -21,7 +22,10 @@ func cmdAdd(fs *flag.FlagSet) runFunc {
 	session := fs.String("session", "", "`SESSION` the memory belongs to")
 	asJSON := fs.Bool("json", false, "print the memory as JSON")
 	return func(e *env, words []string) error {
-		text := strings.TrimSpace(strings.Join(words, " "))
+		text, found := capture.RedactSecrets(strings.TrimSpace(strings.Join(words, " ")))
+		if len(found) > 0 {
+			fmt.Fprintf(e.stderr, "secret values replaced by placeholders (%s); `memtrace help secrets` lists the patterns\n", strings.Join(found, ", "))
+		}
 		switch {
 		case text == "":
 			return usageError{"want the memory TEXT"}

@@ -121,6 +121,9 @@ func (o otelFlags) export(e *env, trs ...*engine.Trace) (func(), error) {
 			}
 			return done, err
 		}
+		if *o.file != otelStdout {
+			recordArtifact(e, engine.ArtifactOTel, *o.file)
+		}
 	}
 	if x != nil {
 		for i, tr := range trs {
