@@ -31,7 +31,9 @@ func missingDatabase(path string) error {
 }
 
 // checkDatabase returns missingDatabase when there is no file at path, or
-// no memtrace space at a PostgreSQL DSN.
+// no memtrace space at a PostgreSQL DSN, and refuses, without writing to
+// it, a file that holds no memtrace schema (empty, or a SQLite file with
+// no tables) or one of a newer schema.
 func checkDatabase(path string) error {
 	if store.IsDSN(path) {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -47,6 +49,17 @@ func checkDatabase(path string) error {
 	}
 	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
 		return missingDatabase(path)
+	}
+	// An empty file (or a SQLite file without tables) would get the
+	// schema at open: a command that needs a database refuses it as
+	// missing, leaving the file as it is.
+	ok, err := store.HoldsSchema(context.Background(), path)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return engine.Errorf(engine.ENOTFOUND,
+			"no memtrace database in %s (the file holds no memtrace tables; it was left as it is); build one with `memtrace demo --no-tui --db %s` (the bundled demo) or `memtrace ingest --db %s FILE.jsonl`", path, path, path)
 	}
 	return nil
 }
