@@ -138,6 +138,17 @@ func engineOver(ctx context.Context, db *store.DB, now func() time.Time, o engin
 func listenForChanges(ctx context.Context, db *store.DB, eng *engine.Engine) *store.Listener {
 	lctx := context.WithoutCancel(ctx)
 	return db.StartListening(lctx, func(n store.Notification) {
+		// A notification at or below what the caches applied is this
+		// process's own write, or one a refresh already took — or a write
+		// into a store whose seq moved back (a restored space), which
+		// Refresh would never see: that is checked, and the caches are
+		// rebuilt when the store no longer holds what they applied.
+		if n.Seq <= eng.Seq() {
+			if moved, err := eng.Diverged(lctx, n.Seq); err == nil && moved {
+				_ = eng.Resync(lctx)
+			}
+			return
+		}
 		_ = eng.RefreshPast(lctx, n.Seq)
 	}, func() { _ = eng.Refresh(lctx) })
 }
