@@ -150,7 +150,15 @@ func listenForChanges(ctx context.Context, db *store.DB, eng *engine.Engine) *st
 			return
 		}
 		_ = eng.RefreshPast(lctx, n.Seq)
-	}, func() { _ = eng.Refresh(lctx) })
+	}, func() {
+		// Back after a lost connection (a server restarted from a
+		// backup, perhaps): the same check, then what was missed.
+		if moved, err := eng.Diverged(lctx, eng.Seq()); err == nil && moved {
+			_ = eng.Resync(lctx)
+			return
+		}
+		_ = eng.Refresh(lctx)
+	})
 }
 
 // openEngine opens the engine on e.dbPath (see openEngineAt) with the
