@@ -80,7 +80,7 @@ timed() {
 	echo "$t1 - $t0" | bc
 }
 
-randdelay() { echo "scale=4; $1 * $RANDOM / 32767" | bc; }
+randdelay() { echo "scale=4; 0.9 * $1 * $RANDOM / 32767" | bc; }
 
 fail() {
 	torn=$((torn + 1))
