@@ -252,6 +252,16 @@ func (c *Capturer) run(ctx context.Context, ps []*pending, done []bool, batch st
 		if err != nil {
 			return fmt.Errorf("refresh: %w", err)
 		}
+		// They are committed: the cache takes them now, so the dedupe
+		// below decides against every committed memory, not against the
+		// cache as it was when the batch was decided — four processes
+		// capturing one statement leave one memory and three
+		// reinforcements (the index catches up in batchWriter.duplicate).
+		if len(others) > 0 {
+			if err := e.LoadWritten(ctx, others, nil); err != nil {
+				return fmt.Errorf("refresh: %w", err)
+			}
+		}
 		if batch == "" && c.batch == "" {
 			b, err := q.NextBatchID(ctx, engine.BatchCapture)
 			if err != nil {
@@ -263,7 +273,7 @@ func (c *Capturer) run(ctx context.Context, ps []*pending, done []bool, batch st
 			batch = c.batch
 		}
 		w = &batchWriter{c: c, q: q, actor: engine.Actor{Name: "capture", Batch: batch}, pipe: pipe}
-		defer func() { changed, terms = append(others, w.written()...), w.terms }()
+		defer func() { changed, terms = w.written(), w.terms }()
 		// Another writer may have taken some of the messages since the
 		// check above: one query for the batch, under the write lock.
 		// todo is every message not skipped, in order; the decision

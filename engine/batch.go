@@ -43,6 +43,29 @@ func FormatBatchID(kind string, at time.Time, seq int64) string {
 	return fmt.Sprintf("%s-%s-%d", kind, at.UTC().Format("20060102T150405Z"), seq)
 }
 
+// StoreBatchForm reports whether id has the form of an id the store issues
+// or may issue later — FormatBatchID's KIND-TIME-SEQ of any kind, or a
+// rollback's "rollback:<batch>" — so that a caller-chosen id (`memtrace
+// apply --batch ID`) of that form is refused: the store's counter would
+// hand the same id to a later batch, and a rollback of it would undo both.
+func StoreBatchForm(id string) bool {
+	if strings.HasPrefix(id, "rollback:") {
+		return true
+	}
+	// KIND-20060102T150405Z-SEQ: the last two dash-separated fields.
+	i := strings.LastIndexByte(id, '-')
+	if i <= 0 || i == len(id)-1 || strings.Trim(id[i+1:], "0123456789") != "" {
+		return false
+	}
+	rest := id[:i]
+	j := strings.LastIndexByte(rest, '-')
+	if j <= 0 {
+		return false
+	}
+	_, err := time.Parse("20060102T150405Z", rest[j+1:])
+	return err == nil
+}
+
 // BatchEffect counts what a batch did (or what its rollback would do), one
 // kind per changed memory; see ClassifyChange.
 type BatchEffect struct {
