@@ -2,6 +2,7 @@ package recall
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -22,14 +23,17 @@ import (
 // rare sense does not speak for the word:
 //   - the query word is not generic, not a time marker, not Hangul, at
 //     least three letters;
-//   - only its first wordnetSenses senses expand, its noun senses when it
+//   - synonyms come from its most frequent sense only ("type" is "case"
+//     only as a printer's word), hyponyms from its first wordnetSenses
+//     senses; its noun senses when it
 //     has any, else its verb senses (noun and verb senses together:
 //     LoCoMo R@10 0.771 against 0.772, and the held-out "which camera do I
 //     shoot with" lost its camera to the verb "shoot"'s synonyms);
 //   - a sense expands into its hyponyms only when it has at most
 //     maxHyponyms of them within two levels ("activity" and "food" have
 //     hundreds, "dessert" a few dozen);
-//   - an expansion is a single index term some memory holds, not common
+//   - an expansion is a single index term some memory holds, not another
+//     word the stemmer made of it ("afters" is not "after"), not common
 //     (at most one memory in maxExpansionShare, or two), not generic and
 //     not already a query term;
 //   - at most maxWordnetPerTerm expansions per query word, nearest
@@ -80,18 +84,21 @@ func wordnetCandidates(word string) []wordnetCandidate {
 			}
 		}
 	}
-	var senses []wordnet.Synset
+	var senses, first []wordnet.Synset
 	for _, pos := range []byte{'n', 'v'} {
 		for _, l := range wordnet.Lemmas(word, pos) {
 			seen[l] = true
 			ss := wordnet.Senses(l, pos)
 			senses = append(senses, ss[:min(len(ss), wordnetSenses)]...)
+			if len(ss) > 0 {
+				first = append(first, ss[0])
+			}
 		}
 		if len(senses) > 0 {
 			break // a word with noun senses is read as a noun: "dog" does not bring "chase"
 		}
 	}
-	for _, s := range senses {
+	for _, s := range first {
 		add(wordnet.Words(s), relSynonym, SynonymWeight)
 	}
 	for _, s := range senses {
@@ -150,7 +157,7 @@ func expandWordNet(e *engine.Engine, text string, weights map[string]float64, fr
 				continue
 			}
 			o := toks[0]
-			if _, ok := weights[o]; ok || o == t || textnorm.IsGeneric(o) {
+			if _, ok := weights[o]; ok || o == t || textnorm.IsGeneric(o) || stemmedAway(c.word, o) {
 				continue
 			}
 			if f := v.DocFreq(nil, o); f == 0 || (f > 2 && f*maxExpansionShare > total) {
@@ -163,6 +170,21 @@ func expandWordNet(e *engine.Engine, text string, weights map[string]float64, fr
 		}
 	}
 	return rel
+}
+
+// stemmedAway reports whether the stemmer turned word into another word
+// WordNet knows that is not its base form: "afters" (a dessert) is the
+// term "after", which would find every memory saying "after".
+func stemmedAway(word, term string) bool {
+	if term == word || !wordnet.Known(term) {
+		return false
+	}
+	for _, pos := range []byte{'n', 'v', 'a'} {
+		if slices.Contains(wordnet.Lemmas(word, pos), term) {
+			return false
+		}
+	}
+	return true
 }
 
 // wordnetNote renders the WordNet expansions for the trace:

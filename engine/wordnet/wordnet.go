@@ -218,3 +218,14 @@ var rules = map[byte][][2]string{
 	'v': {{"s", ""}, {"ies", "y"}, {"es", "e"}, {"es", ""}, {"ed", "e"}, {"ed", ""}, {"ing", "e"}, {"ing", ""}},
 	'a': {{"er", ""}, {"est", ""}, {"er", "e"}, {"est", "e"}},
 }
+
+// Known reports whether word is a lemma of any part of speech.
+func Known(word string) bool {
+	d := load()
+	for _, p := range []byte{'n', 'v', 'a', 'r'} {
+		if _, ok := d.senses[key{p, word}]; ok {
+			return true
+		}
+	}
+	return false
+}

@@ -144,3 +144,11 @@ func BenchmarkLoad(b *testing.B) {
 		load()
 	}
 }
+
+func TestKnown(t *testing.T) {
+	for w, want := range map[string]bool{"after": true, "dessert": true, "quickly": true, "mouss": false, "memtrace": false} {
+		if Known(w) != want {
+			t.Errorf("Known(%q) = %v, want %v", w, !want, want)
+		}
+	}
+}
