@@ -92,5 +92,5 @@ func TestHeldoutMem0Chroma(t *testing.T) {
 		c.check(!im.anyWith(s), "%q must not be memory text", s)
 	}
 	c.check(rep.Errors == 0, "%d records reported as errors, want 0", rep.Errors)
-	c.ratchet("mem0_chroma", 7)
+	c.ratchet("mem0_chroma", 44)
 }
