@@ -80,5 +80,5 @@ func TestHeldoutMem0History(t *testing.T) {
 		c.check(notActive <= tc.Totals.Deleted, "%s: %d not active, want at most %d (the deleted)", script, notActive, tc.Totals.Deleted)
 		c.check(jsonEqual(owners, tc.Totals.Owners), "%s: owners %v, want %v", script, owners, tc.Totals.Owners)
 	}
-	c.ratchet("mem0_history", 26)
+	c.ratchet("mem0_history", 45)
 }

@@ -84,5 +84,5 @@ func TestHeldoutMemoryFiles(t *testing.T) {
 		}
 	}
 	c.check(jsonEqual(counts, want.ScopeCounts), "scope counts %v, want %v", counts, want.ScopeCounts)
-	c.ratchet("memfiles_repo", 33)
+	c.ratchet("memfiles_repo", 89)
 }
