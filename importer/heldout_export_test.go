@@ -66,5 +66,5 @@ func TestHeldoutMem0Export(t *testing.T) {
 			c.check(len(im.activeWith(s)) >= 1, "%s: %q must stay active", file, s)
 		}
 	}
-	c.ratchet("mem0_export", 1)
+	c.ratchet("mem0_export", 48)
 }
