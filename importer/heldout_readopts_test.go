@@ -9,5 +9,5 @@ import (
 type heldoutReadOptions = importer.ReadOptions
 
 func readHeldout(kind, path string, o heldoutReadOptions) ([]capture.StoredMemory, []capture.RecordError, error) {
-	return importer.ReadStoredWith(kind, path, o)
+	return importer.ReadStored(kind, path, o)
 }

@@ -36,12 +36,6 @@ const (
 // other projects' CLAUDE.md and READMEs, and .git is git's.
 var skippedDirs = map[string]bool{"node_modules": true, "vendor": true, ".git": true}
 
-// ReadMemoryFiles reads memory files from a directory or one file, the
-// layout detected (see ReadMemoryFilesAs).
-func ReadMemoryFiles(path string) ([]capture.StoredMemory, []capture.RecordError, error) {
-	return ReadMemoryFilesAs(path, "")
-}
-
 // ReadMemoryFilesAs reads Markdown memory files in the layouts their tools
 // document:
 //

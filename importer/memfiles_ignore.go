@@ -96,6 +96,9 @@ func globRegexp(g string) string {
 	for i := 0; i < len(g); i++ {
 		c := g[i]
 		switch {
+		case strings.HasPrefix(g[i:], "/**/"):
+			b.WriteString("/(?:.*/)?")
+			i += 3
 		case strings.HasPrefix(g[i:], "**/"):
 			b.WriteString("(?:.*/)?")
 			i += 2

@@ -98,15 +98,10 @@ type ReadOptions struct {
 	As string
 }
 
-// ReadStored reads the memories of the store at path, of the given kind.
-// Records it cannot use are returned as problems by position; an error
-// means the source as a whole could not be read.
-func ReadStored(kind, path string) ([]capture.StoredMemory, []capture.RecordError, error) {
-	return ReadStoredWith(kind, path, ReadOptions{})
-}
-
-// ReadStoredWith is ReadStored with the reader options.
-func ReadStoredWith(kind, path string, o ReadOptions) ([]capture.StoredMemory, []capture.RecordError, error) {
+// ReadStored reads the memories of the store at path, of the given kind,
+// with the reader options. Records it cannot use are returned as problems
+// by position; an error means the source as a whole could not be read.
+func ReadStored(kind, path string, o ReadOptions) ([]capture.StoredMemory, []capture.RecordError, error) {
 	if o.Payloads != "" && kind != SourceMem0 {
 		return nil, nil, engine.Errorf(engine.EINVALID, "--payloads is for a mem0 history database, not a %s source", kind)
 	}
