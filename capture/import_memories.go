@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"memtrace/engine"
 )
@@ -87,8 +88,9 @@ func UserScope(owner string) string {
 		}
 		return r
 	}, strings.TrimSpace(owner))
-	if len(name) > 90 {
-		name = name[:90]
+	for len(name) > 85 { // a scope name holds at most 100 bytes; cut on a rune
+		_, size := utf8.DecodeLastRuneInString(name)
+		name = name[:len(name)-size]
 	}
 	return "domain:user-" + name
 }
