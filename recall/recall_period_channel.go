@@ -85,7 +85,7 @@ func periodSearch(e *engine.Engine, ps []period, qv *index.Sparse, n int) (hits 
 // readPeriods), asks about nothing but a time: no specific term is left.
 func asksOnlyWhen(rest string) bool {
 	kept, _ := textnorm.QueryTerms(rest)
-	markers := engine.MarkerTerms(rest)
+	markers := MarkerTerms(rest)
 	for _, t := range kept {
 		if !textnorm.IsGeneric(t) && !markers[t] {
 			return false

@@ -48,7 +48,7 @@ func (r *recallRun) preprocess(st *engine.StageTrace) error {
 	kept, dropped := textnorm.QueryTerms(r.q.Text)
 	r.terms = kept
 	r.weights = termWeights(kept)
-	markers := engine.MarkerTerms(r.q.Text)
+	markers := MarkerTerms(r.q.Text)
 	skip := func(t string) bool { return textnorm.IsGeneric(t) || markers[t] }
 	r.expandedFrom = expandConcepts(kept, r.weights, skip)
 	if len(r.expandedFrom) > 0 {
@@ -250,7 +250,7 @@ func AsksAboutFormer(text string) bool {
 // "back then …"): the hook through which archived memories come back.
 func AsksAboutPast(text string) bool {
 	t := textnorm.Normalize(text)
-	for _, w := range engine.PastMarkers {
+	for _, w := range PastMarkers {
 		if strings.Contains(t, w) {
 			return true
 		}

@@ -24,13 +24,13 @@ import (
 // intent decide (QueryIntent). See DecayHelp.
 func (r *recallRun) temporal(st *engine.StageTrace) {
 	at := r.q.At
-	intent, marker := engine.QueryIntent(r.q.Text)
+	intent, marker := QueryIntent(r.q.Text)
 	ids := make([]int64, len(r.live))
 	for i, c := range r.live {
 		ids[i] = c.m.ID
 	}
 	cueWeights := r.weights
-	if drop := engine.MarkerTerms(r.q.Text); len(drop) > 0 {
+	if drop := MarkerTerms(r.q.Text); len(drop) > 0 {
 		cueWeights = make(map[string]float64, len(r.weights))
 		for t, w := range r.weights {
 			if !drop[t] {

@@ -172,13 +172,6 @@ func Senses(lemma string, pos byte) []Synset {
 // Words is the synset's single-word lemmas (shared: do not modify).
 func Words(s Synset) []string { return load().synsets[s].words }
 
-// POS is the synset's part of speech.
-func POS(s Synset) byte { return load().synsets[s].pos }
-
-// Hypernyms is the synset's direct hypernyms, instance hypernyms included
-// (shared: do not modify).
-func Hypernyms(s Synset) []Synset { return load().synsets[s].hyper }
-
 // Hyponyms is the synsets whose direct hypernym s is (shared: do not
 // modify).
 func Hyponyms(s Synset) []Synset { return load().synsets[s].hypo }

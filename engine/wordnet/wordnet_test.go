@@ -28,7 +28,7 @@ func below(hypo, hyper string, pos byte, depth int) bool {
 		if d == 0 {
 			return false
 		}
-		for _, h := range Hypernyms(s) {
+		for _, h := range load().synsets[s].hyper {
 			if walk(h, d-1) {
 				return true
 			}
@@ -36,7 +36,7 @@ func below(hypo, hyper string, pos byte, depth int) bool {
 		return false
 	}
 	for _, s := range Senses(hypo, pos) {
-		for _, h := range Hypernyms(s) {
+		for _, h := range load().synsets[s].hyper {
 			if walk(h, depth-1) {
 				return true
 			}

@@ -81,11 +81,6 @@ func Append(path string, perm os.FileMode) (*os.File, error) {
 	return open(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, perm)
 }
 
-// CreateExclusive is Create for a file that must not exist yet.
-func CreateExclusive(path string, perm os.FileMode) (*os.File, error) {
-	return open(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
-}
-
 func open(path string, flag int, perm os.FileMode) (*os.File, error) {
 	if err := RefuseLink(path); err != nil {
 		return nil, err
