@@ -80,6 +80,12 @@ func Open(ctx context.Context, path string, now func() time.Time) (*DB, error) {
 	if IsDSN(path) {
 		return openPostgres(ctx, path, now)
 	}
+	if IsKeywordDSN(path) {
+		// Never a file name: a file called "host=… password=…" would keep
+		// the password in a directory listing, and every message would
+		// echo it. The message names no part of it.
+		return nil, ErrKeywordDSN
+	}
 	if err := checkDatabaseFile(path); err != nil {
 		return nil, err
 	}

@@ -46,6 +46,33 @@ func IsDSN(s string) bool {
 	return strings.HasPrefix(s, "postgres://") || strings.HasPrefix(s, "postgresql://")
 }
 
+// IsKeywordDSN reports whether s is a libpq keyword/value connection
+// string ("host=db port=5432 dbname=app password=…"): one or more
+// KEY=VALUE words whose keys are libpq's. Store.Open refuses it rather
+// than create a file of that name.
+func IsKeywordDSN(s string) bool {
+	fields := strings.Fields(s)
+	if len(fields) == 0 {
+		return false
+	}
+	known := 0
+	for _, f := range fields {
+		k, _, ok := strings.Cut(f, "=")
+		if !ok {
+			continue
+		}
+		switch strings.ToLower(k) {
+		case "host", "hostaddr", "port", "dbname", "user", "password", "passfile", "sslmode", "sslrootcert",
+			"connect_timeout", "application_name", "options", "service", "target_session_attrs", "search_path":
+			known++
+		}
+	}
+	return known > 0 && (known == len(fields) || known >= 2)
+}
+
+// ErrKeywordDSN refuses a keyword/value DSN without naming any part of it.
+var ErrKeywordDSN = engine.Errorf(engine.EINVALID, "--db looks like a PostgreSQL keyword/value connection string (host=… dbname=…), which memtrace does not take as a file name; write it as a URL, postgres://USER@HOST:PORT/DATABASE?search_path=SPACE, with the password in PGPASSWORD or ~/.pgpass")
+
 // DefaultSpace is the space a DSN without search_path opens.
 const DefaultSpace = "public"
 

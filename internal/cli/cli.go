@@ -19,6 +19,7 @@ import (
 	"strings"
 
 	"memtrace/internal/safetext"
+	"memtrace/store"
 
 	"memtrace/engine"
 )
@@ -215,7 +216,11 @@ func runCommand(e *env, name string, c command, args []string) int {
 	}
 	if err == nil {
 		e.resolveDB()
-		err = runIt(e, pos)
+		if store.IsKeywordDSN(e.dbPath) {
+			err = store.ErrKeywordDSN // before any message could echo its password
+		} else {
+			err = runIt(e, pos)
+		}
 	}
 	if err == nil {
 		return 0

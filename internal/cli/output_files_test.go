@@ -82,3 +82,24 @@ func TestOutputsKeepTheDatabaseModeAndRefuseLinks(t *testing.T) {
 		t.Fatalf("the linked directory's target got %d entries", len(entries))
 	}
 }
+
+// A libpq keyword/value DSN as --db (or MEMTRACE_DB) is refused by every
+// command before anything could echo it or create a file of that name.
+func TestKeywordDSNNeverEchoedOrCreated(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	dsn := "host=db.internal port=5432 dbname=memtrace password=hunter2-staging-9"
+	for _, args := range [][]string{
+		{"--db", dsn, "add", "My sister Minji lives in Busan."},
+		{"--db", dsn, "list"},
+		{"recall", "--db", dsn, "where does Minji live?"},
+	} {
+		out, errOut, code := runCLI(t, args...)
+		if code == 0 || strings.Contains(out+errOut, "hunter2") || !strings.Contains(errOut, "postgres://USER@HOST") {
+			t.Errorf("memtrace %s: exit %d, %q %q", args[len(args)-2], code, out, errOut)
+		}
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Fatalf("files were created: %v", entries)
+	}
+}
