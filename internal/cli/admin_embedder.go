@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -112,14 +113,8 @@ func dbEmbedder(ctx context.Context, db engine.Store) (string, int, error) {
 		return "", 0, err
 	}
 	if name == "" {
-		ms, _, err := db.FindMemories(ctx, engine.MemoryFilter{Limit: 1})
-		if err != nil {
+		if name, err = unrecordedEmbedder(ctx, db); err != nil {
 			return "", 0, err
-		}
-		if len(ms) > 0 && ms[0].Embedder != "" {
-			name = ms[0].Embedder
-		} else {
-			name = engine.NewHashed(engine.HashedDim).Name()
 		}
 	}
 	dim := 0
@@ -129,6 +124,45 @@ func dbEmbedder(ctx context.Context, db engine.Store) (string, int, error) {
 		dim, _ = strconv.Atoi(v)
 	}
 	return name, dim, nil
+}
+
+// errFound stops a ForEachMemory scan.
+var errFound = errors.New("found")
+
+// unrecordedEmbedder is the embedder of a database without the setting:
+// the one its first memory names, or the default. While a reembed is
+// unfinished some rows already carry the target's vectors, which are not
+// the database's: the first memory with another embedder names it (a
+// database without the setting was made with the default, so that is the
+// answer when every row has moved).
+func unrecordedEmbedder(ctx context.Context, db engine.Store) (string, error) {
+	def := engine.NewHashed(engine.HashedDim).Name()
+	target, err := db.GetSetting(ctx, settingReembedTarget)
+	if err != nil {
+		return "", err
+	}
+	if target == "" {
+		ms, _, err := db.FindMemories(ctx, engine.MemoryFilter{Limit: 1})
+		if err != nil {
+			return "", err
+		}
+		if len(ms) > 0 && ms[0].Embedder != "" {
+			return ms[0].Embedder, nil
+		}
+		return def, nil
+	}
+	name := def
+	err = db.ForEachMemory(ctx, func(m *engine.Memory) error {
+		if m.Embedder != "" && m.Embedder != target {
+			name = m.Embedder
+			return errFound
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, errFound) {
+		return "", err
+	}
+	return name, nil
 }
 
 // specOfName parses a stored embedder name back into a spec.
@@ -156,8 +190,12 @@ func chooseEmbedder(e *env, db engine.Store, record bool) (engine.Embedder, erro
 	if err != nil {
 		return nil, err
 	}
-	if t, err := db.GetSetting(ctx, settingReembedTarget); err == nil && t != "" {
-		fmt.Fprintf(e.stderr, "memtrace: a `memtrace reembed` to %s has not finished; the database still uses %s — run `memtrace reembed --db %s` to finish it\n", t, have, e.dbPath)
+	pending, err := db.GetSetting(ctx, settingReembedTarget)
+	if err != nil {
+		return nil, err
+	}
+	if pending != "" {
+		fmt.Fprintf(e.stderr, "memtrace: a `memtrace reembed` to %s has not finished; the database still uses %s — run `memtrace reembed --db %s` to finish it\n", pending, have, e.dbPath)
 	}
 	spec, err := specOfName(have)
 	if err != nil {
@@ -167,6 +205,12 @@ func chooseEmbedder(e *env, db engine.Store, record bool) (engine.Embedder, erro
 		asked, err := parseEmbedder(e.embedder)
 		if err != nil {
 			return nil, err
+		}
+		if asked.name() != have && asked.name() == pending {
+			// Half the rows have its vectors already; the engine embeds
+			// the others in memory, and nothing is recorded.
+			fmt.Fprintf(e.stderr, "memtrace: using %s, the unfinished reembed's target; the memories it has not reached yet are embedded in memory\n", pending)
+			return asked.build(ctx)
 		}
 		if asked.name() != have {
 			_, n, err := db.FindMemories(ctx, engine.MemoryFilter{Limit: 1})

@@ -136,7 +136,7 @@ func TestReembedResumesAndTheDatabaseKeepsItsEmbedder(t *testing.T) {
 		t.Fatalf("interrupted run: exit %d\n%s", code, errb.String())
 	}
 	mid := embedders(t, db)
-	if mid["ollama:tiny-embed:latest"] != 10 || setting(t, db, settingReembedTarget) != "ollama:tiny-embed:latest" || setting(t, db, settingEmbedder) != "" {
+	if mid["ollama:tiny-embed:latest"] != 10 || setting(t, db, settingReembedTarget) != "ollama:tiny-embed:latest" || setting(t, db, settingEmbedder) != engine.NewHashed(engine.HashedDim).Name() {
 		t.Fatalf("after the interruption: %v, target %q, embedder %q", mid, setting(t, db, settingReembedTarget), setting(t, db, settingEmbedder))
 	}
 	// Until it finishes the database keeps its old embedder, and says so.
