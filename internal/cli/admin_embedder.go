@@ -236,6 +236,14 @@ func chooseEmbedder(e *env, db engine.Store, record bool) (engine.Embedder, erro
 		}
 	}
 	emb, err := spec.build(ctx)
+	if err != nil && spec.ollama && haveDim > 0 && engine.ErrorCode(err) == engine.EUNAVAIL && ctx.Err() == nil {
+		// The server is away: the database's vectors are all here, so every
+		// command that needs no new vector works, recall falls back to the
+		// lexical channels, and the server is asked again at each embedding.
+		fmt.Fprintf(e.stderr, "memtrace: %s — working offline: recall is lexical only until it is back (or run `memtrace reembed --embedder hashed --db %s`)\n",
+			engine.ErrorMessage(err), e.dbPath)
+		return ollama.NewEmbedderDim(ollama.NewClient(ollama.ClientConfig{}), spec.model, haveDim), nil
+	}
 	if err != nil {
 		if spec.ollama {
 			return nil, engine.Errorf(engine.ErrorCode(err), "%s (the database %s embeds with %s; to go back to the offline embedder run `memtrace reembed --embedder hashed --db %s`)",
