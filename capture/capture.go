@@ -148,12 +148,19 @@ func CaptureBatch(ctx context.Context, e *engine.Engine, msgs []engine.Message) 
 	st := captureOf(e)
 	st.capMu.Lock()
 	defer st.capMu.Unlock()
-	if st.capturer == nil {
+	away := st.capturer != nil && st.capturer.gates.unavailable != ""
+	if st.capturer == nil || away {
+		// A capturer made while the embedder was away is made again at
+		// each capture until it is back; then the statements it held are
+		// offered again (retryUnembedded).
 		c, err := NewCapturer(ctx, e)
 		if err != nil {
 			return nil, err
 		}
 		st.capturer = c
+		if away && c.gates.unavailable == "" {
+			retryUnembedded(ctx, c)
+		}
 	}
 	st.capturer.batch = "" // each call is one action: its own batch
 	return st.capturer.CaptureBatch(ctx, msgs)

@@ -2,6 +2,7 @@ package capture
 
 import (
 	"context"
+	"strings"
 
 	"memtrace/engine"
 )
@@ -27,4 +28,23 @@ func holdUnembedded(p *pending, why, decider string) {
 	p.held = &engine.ReviewItem{Reason: reason, Judge: decider}
 	r.Trail = append(r.Trail, engine.Decision{Layer: engine.LayerJudge, Verdict: "hold",
 		Reason: reason + " — held in the review queue; `memtrace review retry --all` stores it once the embedder is back"})
+}
+
+// retryUnembedded offers again the statements held because the embedder
+// was away, once a capture finds it back. It is best effort: what it cannot
+// offer stays held for `memtrace review retry`.
+func retryUnembedded(ctx context.Context, c *Capturer) {
+	items, _, err := c.e.Store().FindReviews(ctx, engine.ReviewFilter{Status: engine.ReviewHeld})
+	if err != nil {
+		return
+	}
+	var away []*engine.ReviewItem
+	for _, it := range items {
+		if strings.HasPrefix(it.Reason, ReasonEmbedderUnavailable) {
+			away = append(away, it)
+		}
+	}
+	if len(away) > 0 {
+		_, _, _ = c.Reoffer(ctx, away)
+	}
 }
