@@ -55,7 +55,12 @@ type Capturer struct {
 // NewCapturer prepares the pipeline for e.
 func NewCapturer(ctx context.Context, e *engine.Engine) (*Capturer, error) {
 	g, err := newGateSet(ctx, e.Embedder(), e.Config().GateSimilarity)
-	if err != nil {
+	if err != nil && embedderAway(ctx, err) {
+		// The embedder is away (an Ollama server stopped): the capturer
+		// still runs, and every statement that would be stored waits in the
+		// review queue (holdUnembedded) for `review retry`.
+		g = &gateSet{embedder: e.Embedder().Name(), guards: roleplayPatterns(), unavailable: engine.ErrorMessage(err)}
+	} else if err != nil {
 		return nil, err
 	}
 	c := &Capturer{e: e, st: captureOf(e), filter: filter.New(), gates: g, judge: e.Judge(), rule: newSupersedeRule(), guard: injectionPatterns()}
@@ -143,12 +148,19 @@ func CaptureBatch(ctx context.Context, e *engine.Engine, msgs []engine.Message) 
 	st := captureOf(e)
 	st.capMu.Lock()
 	defer st.capMu.Unlock()
-	if st.capturer == nil {
+	away := st.capturer != nil && st.capturer.gates.unavailable != ""
+	if st.capturer == nil || away {
+		// A capturer made while the embedder was away is made again at
+		// each capture until it is back; then the statements it held are
+		// offered again (retryUnembedded).
 		c, err := NewCapturer(ctx, e)
 		if err != nil {
 			return nil, err
 		}
 		st.capturer = c
+		if away && c.gates.unavailable == "" {
+			retryUnembedded(ctx, c)
+		}
 	}
 	st.capturer.batch = "" // each call is one action: its own batch
 	return st.capturer.CaptureBatch(ctx, msgs)
@@ -423,12 +435,24 @@ func (c *Capturer) decide(ctx context.Context, p *pending) error {
 	}
 	r.Trail = append(r.Trail, engine.Decision{Layer: engine.LayerJudge, Verdict: "store", Reason: fmt.Sprintf("%s (kind %s, type %s, importance %.2f)", v.Reason, v.Kind, v.Type, v.Importance)})
 
+	if c.gates.unavailable != "" {
+		holdUnembedded(p, c.gates.unavailable, c.decider)
+		return nil
+	}
 	vs, err := c.e.Embedder().Embed(ctx, []string{in.Text})
+	if err != nil && embedderAway(ctx, err) {
+		holdUnembedded(p, engine.ErrorMessage(err), c.decider)
+		return nil
+	}
 	if err != nil {
 		return fmt.Errorf("embed message %s: %w", m.ID, err)
 	}
 	p.vec = vs[0]
 	typ, ds, err := c.gates.check(ctx, c.e.Embedder(), in.Text, p.vec, normalType(v.Type))
+	if err != nil && embedderAway(ctx, err) {
+		holdUnembedded(p, engine.ErrorMessage(err), c.decider)
+		return nil
+	}
 	if err != nil {
 		return err
 	}

@@ -236,6 +236,9 @@ type gateSet struct {
 	reference map[string]float64   // leave-one-out mean cosine of the exemplars
 	guards    []namedPattern
 	threshold float64
+	// unavailable: the exemplars could not be embedded (the embedder is
+	// away); the gates hold every statement instead (holdUnembedded).
+	unavailable string
 }
 
 type namedPattern struct {

@@ -65,6 +65,9 @@ type AuditWouldNotStore struct {
 	Count    int                  `json:"count"`
 	Share    float64              `json:"share"` // percent of scanned
 	ByReason []engine.ReasonCount `json:"by_reason"`
+	// Unavailable says why the section could not be computed (the
+	// embedder the capture gate needs is away); the counts are then 0.
+	Unavailable string `json:"unavailable,omitempty"`
 }
 
 const auditExamples = 10
@@ -140,7 +143,12 @@ func AuditStore(ctx context.Context, e *engine.Engine) (*StoreAudit, error) {
 	// judge (offline and deterministic): a memory without a role is taken
 	// as a user's statement, the most lenient reading.
 	c, err := capture.NewRuleCapturer(ctx, e)
-	if err != nil {
+	if err != nil && engine.ErrorCode(err) == engine.EUNAVAIL && ctx.Err() == nil {
+		// The rest of the audit needs no embedder: it is reported, and this
+		// section says why it is missing.
+		rep.WouldNotStore.Unavailable = engine.ErrorMessage(err)
+		active = nil
+	} else if err != nil {
 		return nil, fmt.Errorf("audit: %w", err)
 	}
 	reasons := map[[2]string]int{}

@@ -129,6 +129,9 @@ type Trace struct {
 	PromptChars int          `json:"prompt_chars"`
 	Survivors   []Survivor   `json:"survivors"`
 	Guaranteed  int          `json:"guaranteed"` // survivors from the guaranteed channel
+	// Fallback is set when the recall could not use every channel: "lexical"
+	// when the embedder was unavailable (the preprocess stage's notes say why).
+	Fallback string `json:"fallback,omitempty"`
 }
 
 // Stage returns the named stage, or nil.

@@ -44,7 +44,8 @@ type RecallRun struct {
 
 // RecallBenchResult is the `bench recall --json` document.
 type RecallBenchResult struct {
-	Runs []RecallRun `json:"runs"`
+	Runs     []RecallRun `json:"runs"`
+	Embedder string      `json:"embedder,omitempty"` // Name() of the embedder the stores used
 }
 
 // RunRecallBench runs the latency benchmark for every size.

@@ -29,6 +29,14 @@ func NewEmbedder(client *Client, model string) *Embedder {
 	return &Embedder{client: client, model: model}
 }
 
+// NewEmbedderDim is NewEmbedder for a model whose vectors are known to
+// have dim values (a database's recorded dimension): it can stand in for
+// the model while the server is away — every Embed asks the server again,
+// so it works as soon as the server is back.
+func NewEmbedderDim(client *Client, model string, dim int) *Embedder {
+	return &Embedder{client: client, model: model, dim: dim}
+}
+
 // Name is "ollama:<model>"; vectors of different embedders are never
 // compared.
 func (e *Embedder) Name() string { return "ollama:" + e.model }

@@ -71,6 +71,9 @@ func Recall(ctx context.Context, e *engine.Engine, q engine.Query) (*engine.Trac
 		st.TookMS = float64(time.Since(start).Microseconds()) / 1000
 		tr.Stages = append(tr.Stages, st)
 	}
+	if r.lexicalOnly {
+		tr.Fallback = "lexical"
+	}
 	tr.Prompt = r.prompt
 	tr.PromptChars = runeCount(r.prompt)
 	for _, c := range r.live {
@@ -118,6 +121,9 @@ type recallRun struct {
 	// lexical search (candidates) so later stages need not count again.
 	docFreq map[string]int
 	qvec    []float32
+	// lexicalOnly: the embedder was unavailable, so the recall runs on
+	// BM25, periods and HOT memories without the vector channel.
+	lexicalOnly bool
 	// generic are the query's generic terms (textnorm.IsGeneric), none when
 	// every term is generic; qvecSpecific embeds the query without them
 	// (qvec when it has none). See recall_relevance.go.

@@ -173,6 +173,17 @@ func (r *recallRun) embedQuery(st *engine.StageTrace) error {
 		}
 	}
 	vs, err := r.e.Embed(r.ctx, texts...)
+	if err != nil && engine.ErrorCode(err) == engine.EUNAVAIL && r.ctx.Err() == nil {
+		// An embedder that went away (an Ollama server stopped) does not
+		// stop the recall: it falls back to the lexical channels and says so.
+		r.lexicalOnly = true
+		r.qvec = make([]float32, r.e.Embedder().Dim())
+		r.qvecSpecific = r.qvec
+		st.Notes["embedder"] = r.e.Embedder().Name()
+		st.Notes["embedder_unavailable"] = engine.ErrorMessage(err)
+		st.Notes["fallback"] = "lexical: BM25, periods and HOT memories, no vector channel"
+		return nil
+	}
 	if err != nil {
 		return err
 	}
@@ -212,6 +223,9 @@ func (r *recallRun) rerank(st *engine.StageTrace) {
 	}
 	evs := termEvidenceOf(r.e, ids, r.weights, r.docFreq, r.generic, r.expandedFrom)
 	wLex, wVec := RelevanceWeights(r.e.Embedder())
+	if r.lexicalOnly {
+		wLex, wVec = 1, 0
+	}
 	qs := index.NewSparse(r.qvecSpecific)
 	for i, c := range r.live {
 		norm := 0.0

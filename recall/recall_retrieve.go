@@ -81,7 +81,10 @@ func (r *recallRun) candidates(st *engine.StageTrace) error {
 	pool := candidatePool(r.cfg.CandidatePool, r.q.K)
 	r.docFreq = make(map[string]int, len(r.weights))
 	lex := r.e.LexicalSearchDF(r.weights, pool, r.docFreq)
-	vec := r.e.VectorSearch(r.qvec, pool)
+	var vec []engine.Hit
+	if !r.lexicalOnly {
+		vec = r.e.VectorSearch(r.qvec, pool)
+	}
 	qv := index.NewSparse(r.qvec)
 	var per []engine.Hit
 	perTotal := 0

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -112,14 +113,8 @@ func dbEmbedder(ctx context.Context, db engine.Store) (string, int, error) {
 		return "", 0, err
 	}
 	if name == "" {
-		ms, _, err := db.FindMemories(ctx, engine.MemoryFilter{Limit: 1})
-		if err != nil {
+		if name, err = unrecordedEmbedder(ctx, db); err != nil {
 			return "", 0, err
-		}
-		if len(ms) > 0 && ms[0].Embedder != "" {
-			name = ms[0].Embedder
-		} else {
-			name = engine.NewHashed(engine.HashedDim).Name()
 		}
 	}
 	dim := 0
@@ -129,6 +124,45 @@ func dbEmbedder(ctx context.Context, db engine.Store) (string, int, error) {
 		dim, _ = strconv.Atoi(v)
 	}
 	return name, dim, nil
+}
+
+// errFound stops a ForEachMemory scan.
+var errFound = errors.New("found")
+
+// unrecordedEmbedder is the embedder of a database without the setting:
+// the one its first memory names, or the default. While a reembed is
+// unfinished some rows already carry the target's vectors, which are not
+// the database's: the first memory with another embedder names it (a
+// database without the setting was made with the default, so that is the
+// answer when every row has moved).
+func unrecordedEmbedder(ctx context.Context, db engine.Store) (string, error) {
+	def := engine.NewHashed(engine.HashedDim).Name()
+	target, err := db.GetSetting(ctx, settingReembedTarget)
+	if err != nil {
+		return "", err
+	}
+	if target == "" {
+		ms, _, err := db.FindMemories(ctx, engine.MemoryFilter{Limit: 1})
+		if err != nil {
+			return "", err
+		}
+		if len(ms) > 0 && ms[0].Embedder != "" {
+			return ms[0].Embedder, nil
+		}
+		return def, nil
+	}
+	name := def
+	err = db.ForEachMemory(ctx, func(m *engine.Memory) error {
+		if m.Embedder != "" && m.Embedder != target {
+			name = m.Embedder
+			return errFound
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, errFound) {
+		return "", err
+	}
+	return name, nil
 }
 
 // specOfName parses a stored embedder name back into a spec.
@@ -156,8 +190,12 @@ func chooseEmbedder(e *env, db engine.Store, record bool) (engine.Embedder, erro
 	if err != nil {
 		return nil, err
 	}
-	if t, err := db.GetSetting(ctx, settingReembedTarget); err == nil && t != "" {
-		fmt.Fprintf(e.stderr, "memtrace: a `memtrace reembed` to %s has not finished; the database still uses %s — run `memtrace reembed --db %s` to finish it\n", t, have, e.dbPath)
+	pending, err := db.GetSetting(ctx, settingReembedTarget)
+	if err != nil {
+		return nil, err
+	}
+	if pending != "" {
+		fmt.Fprintf(e.stderr, "memtrace: a `memtrace reembed` to %s has not finished; the database still uses %s — run `memtrace reembed --db %s` to finish it\n", pending, have, e.dbPath)
 	}
 	spec, err := specOfName(have)
 	if err != nil {
@@ -167,6 +205,12 @@ func chooseEmbedder(e *env, db engine.Store, record bool) (engine.Embedder, erro
 		asked, err := parseEmbedder(e.embedder)
 		if err != nil {
 			return nil, err
+		}
+		if asked.name() != have && asked.name() == pending {
+			// Half the rows have its vectors already; the engine embeds
+			// the others in memory, and nothing is recorded.
+			fmt.Fprintf(e.stderr, "memtrace: using %s, the unfinished reembed's target; the memories it has not reached yet are embedded in memory\n", pending)
+			return asked.build(ctx)
 		}
 		if asked.name() != have {
 			_, n, err := db.FindMemories(ctx, engine.MemoryFilter{Limit: 1})
@@ -192,6 +236,14 @@ func chooseEmbedder(e *env, db engine.Store, record bool) (engine.Embedder, erro
 		}
 	}
 	emb, err := spec.build(ctx)
+	if err != nil && spec.ollama && haveDim > 0 && engine.ErrorCode(err) == engine.EUNAVAIL && ctx.Err() == nil {
+		// The server is away: the database's vectors are all here, so every
+		// command that needs no new vector works, recall falls back to the
+		// lexical channels, and the server is asked again at each embedding.
+		fmt.Fprintf(e.stderr, "memtrace: %s — working offline: recall is lexical only until it is back (or run `memtrace reembed --embedder hashed --db %s`)\n",
+			engine.ErrorMessage(err), e.dbPath)
+		return ollama.NewEmbedderDim(ollama.NewClient(ollama.ClientConfig{}), spec.model, haveDim), nil
+	}
 	if err != nil {
 		if spec.ollama {
 			return nil, engine.Errorf(engine.ErrorCode(err), "%s (the database %s embeds with %s; to go back to the offline embedder run `memtrace reembed --embedder hashed --db %s`)",

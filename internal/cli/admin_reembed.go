@@ -79,7 +79,27 @@ func reembed(e *env, batch int, asJSON bool) error {
 	}
 	// The intent first: a run cut short leaves it, so every command says a
 	// reembed is unfinished and the next reembed knows where it was going.
-	if err := db.SetSetting(ctx, settingReembedTarget, name); err != nil {
+	// A database that never recorded its embedder records it now, with the
+	// intent: once some rows carry the target's vectors, its rows no longer
+	// say which embedder it uses.
+	recorded, err := db.GetSetting(ctx, settingEmbedder)
+	if err != nil {
+		return err
+	}
+	err = db.Update(ctx, func(q engine.Queries) error {
+		if recorded == "" && from != name {
+			if err := q.SetSetting(ctx, settingEmbedder, from); err != nil {
+				return err
+			}
+			if h := engine.NewHashed(engine.HashedDim); from == h.Name() {
+				if err := q.SetSetting(ctx, settingEmbedderDim, strconv.Itoa(h.Dim())); err != nil {
+					return err
+				}
+			}
+		}
+		return q.SetSetting(ctx, settingReembedTarget, name)
+	})
+	if err != nil {
 		return err
 	}
 	bar := (*progress)(nil)
@@ -107,8 +127,8 @@ func reembed(e *env, batch int, asJSON bool) error {
 					why = "interrupted"
 				}
 				return engine.Errorf(engine.EUNAVAIL,
-					"reembed stopped at %d of %d memories (%s); the %d re-embedded with %s are kept — run `memtrace reembed --db %s` to resume",
-					st.Already+st.Embedded, st.Memories, why, st.Already+st.Embedded, name, e.dbPath)
+					"reembed stopped at %d of %d memories (%s); the %d re-embedded with %s are kept and the database still uses %s — run `memtrace reembed --db %s` to resume",
+					st.Already+st.Embedded, st.Memories, why, st.Already+st.Embedded, name, from, e.dbPath)
 			}
 			bar.set(st.Already + st.Embedded)
 		}

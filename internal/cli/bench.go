@@ -49,9 +49,13 @@ func benchLoCoMo(fs *flag.FlagSet) runFunc {
 			return fmt.Errorf("bench locomo: temporary directory: %w", err)
 		}
 		defer os.RemoveAll(tmp)
-		factory := tempEngines(tmp)
+		emb, err := benchEmbedder(e, "bench locomo")
+		if err != nil {
+			return err
+		}
+		factory := tempEngines(tmp, emb)
 		if store.IsDSN(e.dbPath) {
-			factory = scratchEngines(e) // each conversation in a scratch space of --db's server
+			factory = scratchEngines(e, emb) // each conversation in a scratch space of --db's server
 		}
 		if *kind != string(engine.KindEpisode) && *kind != string(engine.KindFact) {
 			return usageError{"--kind must be episode or fact"}
@@ -86,13 +90,21 @@ func benchRecall(fs *flag.FlagSet) runFunc {
 			return err
 		}
 		defer os.RemoveAll(tmp)
+		emb, err := benchEmbedder(e, "bench recall")
+		if err != nil {
+			return err
+		}
 		opts := golden.RecallBenchOptions{Sizes: ns, Queries: *queries, RSS: residentMB}
 		if !*asJSON {
 			opts.Progress = func(stage string, n int) { fmt.Fprintf(e.stderr, "bench recall: n=%d: %s\n", n, stage) }
 		}
-		res, err := golden.RunRecallBench(e.ctx, tempEngines(tmp), opts)
+		res, err := golden.RunRecallBench(e.ctx, tempEngines(tmp, emb), opts)
 		if err != nil {
 			return err
+		}
+		res.Embedder = emb.Name()
+		if !*asJSON {
+			fmt.Fprintf(e.stdout, "embedder: %s\n", emb.Name())
 		}
 		return printBench(e, *asJSON, res)
 	}
@@ -206,11 +218,31 @@ func (b benchDB) Open(ctx context.Context) (int, func() error, error) {
 	}, nil
 }
 
-// tempEngines opens each engine on a fresh SQLite file under dir.
-func tempEngines(dir string) golden.EngineFactory {
+// benchEmbedder is the embedder --embedder asks a benchmark to use (the
+// offline hashed one without the flag), asked once so that a server that
+// is not there refuses the run instead of benchmarking another embedder.
+func benchEmbedder(e *env, cmd string) (engine.Embedder, error) {
+	if e.embedder == "" {
+		return engine.NewHashed(engine.HashedDim), nil
+	}
+	spec, err := parseEmbedder(e.embedder)
+	if err != nil {
+		return nil, err
+	}
+	emb, err := spec.build(e.ctx)
+	if err != nil {
+		return nil, engine.Errorf(engine.ErrorCode(err), "%s --embedder %s: %s; start the server, or leave out --embedder to benchmark the offline hashed embedder",
+			cmd, e.embedder, engine.ErrorMessage(err))
+	}
+	return emb, nil
+}
+
+// tempEngines opens each engine on a fresh SQLite file under dir, with
+// the embedder emb.
+func tempEngines(dir string, emb engine.Embedder) golden.EngineFactory {
 	return func(ctx context.Context, name string) (golden.BenchEngine, func() error, error) {
 		path := filepath.Join(dir, strings.NewReplacer("/", "_", ":", "_").Replace(name)+".db")
-		eng, db, _, err := openEngineAt(ctx, path, false, engine.Options{})
+		eng, db, _, err := openEngineAt(ctx, path, false, engine.Options{Embedder: emb})
 		if err != nil {
 			return nil, nil, err
 		}
@@ -226,13 +258,13 @@ func tempEngines(dir string) golden.EngineFactory {
 
 // scratchEngines opens each engine on a scratch space of --db's
 // PostgreSQL server (scratchDatabase), dropped when it is closed.
-func scratchEngines(e *env) golden.EngineFactory {
+func scratchEngines(e *env, emb engine.Embedder) golden.EngineFactory {
 	return func(ctx context.Context, name string) (golden.BenchEngine, func() error, error) {
 		path, drop, err := scratchDatabase(e, name)
 		if err != nil {
 			return nil, nil, err
 		}
-		eng, _, closeDB, err := openEngineAt(ctx, path, false, engine.Options{})
+		eng, _, closeDB, err := openEngineAt(ctx, path, false, engine.Options{Embedder: emb})
 		if err != nil {
 			drop()
 			return nil, nil, err

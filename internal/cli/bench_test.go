@@ -121,10 +121,34 @@ func BenchmarkLoCoMoOneConversation(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	open := tempEngines(b.TempDir())
+	open := tempEngines(b.TempDir(), nil)
 	for b.Loop() {
 		if _, err := golden.RunLoCoMo(context.Background(), l, open, golden.LoCoMoOptions{Conversations: 1}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// `bench recall --embedder` benchmarks that embedder (its server is asked)
+// and says so in the result; with the server away it refuses the run
+// rather than benchmarking the hashed embedder instead.
+func TestBenchRecallHonoursEmbedder(t *testing.T) {
+	srv := newFakeEmbedServer(t, "tiny-embed:latest")
+	t.Setenv("OLLAMA_HOST", srv.srv.URL)
+	out, errOut, code := runCLI(t, "bench", "recall", "--embedder", "ollama:tiny-embed", "--n", "200", "--queries", "3", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var got golden.RecallBenchResult
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	if _, texts := srv.count(); got.Embedder != "ollama:tiny-embed:latest" || texts < 200 || len(got.Runs) != 1 {
+		t.Fatalf("embedder %q, %d texts embedded by the server, runs %+v", got.Embedder, texts, got.Runs)
+	}
+	t.Setenv("OLLAMA_HOST", "http://127.0.0.1:1")
+	_, errOut, code = runCLI(t, "bench", "recall", "--embedder", "ollama:tiny-embed", "--n", "200", "--queries", "3")
+	if code != 1 || !strings.Contains(errOut, "bench recall --embedder ollama:tiny-embed") || !strings.Contains(errOut, "leave out --embedder") {
+		t.Fatalf("server down: exit %d %q", code, errOut)
 	}
 }

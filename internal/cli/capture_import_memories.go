@@ -218,7 +218,11 @@ func printAudit(w io.Writer, r *curate.StoreAudit) {
 		}
 		fmt.Fprintf(w, "  memory %d: %s memory %d\n", d.MemoryID, how, d.Of)
 	}
-	fmt.Fprintf(w, "\nwould not be stored by today's capture pipeline: %d (%s)\n", r.WouldNotStore.Count, pct(r.WouldNotStore.Share))
+	if r.WouldNotStore.Unavailable != "" {
+		fmt.Fprintf(w, "\nwould not be stored by today's capture pipeline: not computed (%s)\n", safetext.SanitizeLine(r.WouldNotStore.Unavailable))
+	} else {
+		fmt.Fprintf(w, "\nwould not be stored by today's capture pipeline: %d (%s)\n", r.WouldNotStore.Count, pct(r.WouldNotStore.Share))
+	}
 	if len(r.WouldNotStore.ByReason) > 0 {
 		t := textable.New("LAYER", "REASON", "COUNT").AlignRight(2)
 		for _, x := range r.WouldNotStore.ByReason {

@@ -116,8 +116,6 @@ func reviewRetry(fs *flag.FlagSet) runFunc {
 			return err
 		}
 		switch {
-		case jf.model == "":
-			return usageError{"name the judge with --judge MODEL (host from $OLLAMA_HOST); to decide without one, use `memtrace review store|skip ID…`"}
 		case *all == (len(ids) > 0):
 			return usageError{"name review item ids, or --all for every held item"}
 		}
@@ -136,6 +134,13 @@ func reviewRetry(fs *flag.FlagSet) runFunc {
 		}
 		if len(ids) > 0 && len(items) != len(ids) {
 			return engine.Errorf(engine.ENOTFOUND, "only %d of the %d review items named exist; `memtrace review list --status all` shows them", len(items), len(ids))
+		}
+		if jf.model == "" {
+			// Without a judge only the statements held because the embedder
+			// was away are offered again (to the rules, which held them).
+			if items, err = unembeddedOnly(items, *all); err != nil {
+				return err
+			}
 		}
 		st := ReviewRetryStats{Items: []*engine.ReviewItem{}}
 		if len(items) > 0 {
@@ -251,4 +256,18 @@ func reviewSkip(fs *flag.FlagSet) runFunc {
 		printReviewItems(e.stdout, d.Items)
 		return nil
 	}
+}
+
+// unembeddedOnly keeps the items held because the embedder was away; an
+// item named by id that was held by a judge needs --judge.
+func unembeddedOnly(items []*engine.ReviewItem, all bool) ([]*engine.ReviewItem, error) {
+	var out []*engine.ReviewItem
+	for _, it := range items {
+		if strings.HasPrefix(it.Reason, capture.ReasonEmbedderUnavailable) {
+			out = append(out, it)
+		} else if !all {
+			return nil, usageError{fmt.Sprintf("review item %d was held by a judge: name the judge with --judge MODEL (host from $OLLAMA_HOST); to decide without one, use `memtrace review store|skip ID…`", it.ID)}
+		}
+	}
+	return out, nil
 }

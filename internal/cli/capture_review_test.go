@@ -135,7 +135,6 @@ func TestReviewUsage(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "m.db")
 	mustRun(t, "--db", db, "add", "a memory so the database exists")
 	for _, args := range [][]string{
-		{"review", "retry", "--all"},            // no judge
 		{"review", "retry", "--judge", "m"},     // nothing named
 		{"review", "store"},                     // no ids
 		{"review", "skip", "x"},                 // not an id

@@ -19,6 +19,11 @@ captured message, so only the queue brings it back:
   memtrace review skip ID… [--reason TEXT]   not a memory (a skipped item
         can still be stored or retried later)
 
+A statement captured while the embedder is away (an Ollama server
+stopped) is held too, with the reason embedder_unavailable: nothing is
+lost. Once the server is back, memtrace review retry --all (no --judge
+needed) offers those items again to the rules that held them.
+
 Every offer and decision is logged in captures. In the TUI: Curate, v
 (a store as…, x skip); Captures, l until "held".
 `
@@ -42,5 +47,13 @@ own embedder.
         progress on stderr; the vectors are written batch by batch and the
         database switches at the end, so an interrupted run is resumed by
         running memtrace reembed again. Vectors are derived data: not
-        audited; reembed --embedder hashed goes back.
+        audited; reembed --embedder hashed goes back. Until it finishes,
+        the database keeps its old embedder (recorded in the settings when
+        reembed starts), so every command works even if the server goes
+        away; --embedder may name the unfinished reembed's target.
+
+With an Ollama embedder whose server is away, commands that need no new
+vector work as usual; recall falls back to the lexical channels (BM25,
+periods, HOT) and says so: "fallback": "lexical" in the trace, and the
+preprocess stage's notes embedder_unavailable and fallback.
 `
