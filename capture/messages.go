@@ -128,6 +128,9 @@ func parseMessage(raw []byte) (engine.Message, []string, error) {
 	if len(missing) > 0 {
 		return engine.Message{}, repairs, fmt.Errorf("missing %s; every message needs session, role, text and at", strings.Join(missing, ", "))
 	}
+	if n := utf8.RuneCountInString(*rm.Text); n > engine.MaxTextChars {
+		return engine.Message{}, repairs, fmt.Errorf("text is %d characters, at most %d are taken: a message to remember is what someone said, not a file or a log — shorten it or leave it out (the other lines are read)", n, engine.MaxTextChars)
+	}
 	m := engine.Message{Session: *rm.Session, Role: strings.ToLower(strings.TrimSpace(*rm.Role)), Text: *rm.Text}
 	if rm.Project != nil {
 		m.Project = strings.TrimSpace(*rm.Project)

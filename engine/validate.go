@@ -3,7 +3,14 @@ package engine
 import (
 	"math"
 	"strings"
+	"unicode/utf8"
 )
+
+// MaxTextChars is the most characters a memory, or a message offered for
+// capture, may hold — at every door (ingest and import lines, add, import
+// memories and md, MCP): the default recall budget can return a memory of
+// this size, and a longer one is a file or a log, not a statement.
+const MaxTextChars = 20000
 
 // ValidateMemory checks the fields of a memory a caller gave before any of
 // it reaches the store, naming the field that is wrong: importance must be
@@ -15,6 +22,8 @@ func ValidateMemory(m *Memory) error {
 	switch {
 	case strings.TrimSpace(m.Content) == "":
 		return Errorf(EINVALID, "content: a memory needs text")
+	case len(m.Content) > MaxTextChars && utf8.RuneCountInString(m.Content) > MaxTextChars:
+		return Errorf(EINVALID, "content: %d characters, at most %d: a memory is a statement, not a file or a log — store a summary, or split it", utf8.RuneCountInString(m.Content), MaxTextChars)
 	case math.IsNaN(m.Importance) || m.Importance < 0 || m.Importance > 1:
 		return Errorf(EINVALID, "importance %v: want a number from 0 to 1", m.Importance)
 	case m.Kind != "" && m.Kind != KindFact && m.Kind != KindEpisode:

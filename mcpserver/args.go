@@ -10,6 +10,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"memtrace/engine"
+
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -18,7 +20,7 @@ import (
 const (
 	// MaxTextChars bounds a captured message or a correction: longer text
 	// is a file or a log, not something a person said.
-	MaxTextChars = 20000
+	MaxTextChars = engine.MaxTextChars
 	// MaxFieldChars bounds the short fields (session, project, reason …).
 	MaxFieldChars = 500
 	// MaxK and MaxBudget bound a recall.
