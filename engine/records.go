@@ -211,6 +211,19 @@ type CaptureResult struct {
 	// Supersedes lists the older memories this capture superseded (the
 	// supersession rule, supersede_rule.go).
 	Supersedes []SupersedeInfo `json:"supersedes,omitempty"`
+	// Statements lists the memories of a message that held several
+	// independent statements, the first under the message's key, the
+	// others under KEY#2, KEY#3 …; empty for a message of one statement.
+	Statements []StatementResult `json:"statements,omitempty"`
+}
+
+// StatementResult is one statement of a message split into several.
+type StatementResult struct {
+	Key      string `json:"key"`
+	MemoryID int64  `json:"memory_id,omitempty"`
+	Outcome  string `json:"outcome"` // stored | reinforced
+	Kind     Kind   `json:"kind,omitempty"`
+	Type     string `json:"type,omitempty"`
 }
 
 // LineError is a malformed input line, reported by number while the rest of
