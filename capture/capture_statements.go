@@ -50,6 +50,11 @@ func differ(clause bool, v, prev engine.CaptureVerdict) bool {
 // whole is the verdict of the whole message. A message of one statement,
 // or one whose parts the judge would not each store, is left as it is.
 func (c *Capturer) splitStatements(ctx context.Context, p *pending, in engine.CaptureInput, whole engine.CaptureVerdict) error {
+	// Most messages hold no clause boundary and no typed sentence: they
+	// are one statement, known without reading their speech acts.
+	if !typed(whole) && !mayHaveClauses(in.Text) {
+		return nil
+	}
 	parts := statementParts(in.Text)
 	if parts == nil {
 		return nil

@@ -68,6 +68,26 @@ type statementPart struct {
 // clauseBoundary: where a sentence divides into coordinated clauses.
 var clauseBoundary = regexp.MustCompile(`(?i)\s*(?:[,;]\s*(?:and\s+also|and|also)\s+|;\s+)|(?:고|구|며)\s*,\s+`)
 
+// mayHaveClauses is a quick test for a clauseBoundary in text: a ';', or
+// a ',' after 고/구/며 or before "and"/"also".
+func mayHaveClauses(text string) bool {
+	for i := 0; i < len(text); i++ {
+		switch text[i] {
+		case ';':
+			return true
+		case ',':
+			rest := strings.TrimLeft(text[i+1:], " ")
+			if len(rest) >= 4 && (strings.EqualFold(rest[:4], "and ") || strings.EqualFold(rest[:4], "also")) {
+				return true
+			}
+			if r, _ := utf8.DecodeLastRuneInString(strings.TrimRight(text[:i], " ")); r == '고' || r == '구' || r == '며' {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // leadIn: a short announcement before a colon at the start of a message.
 var leadIn = regexp.MustCompile(`^\s*(?:\S+\s+){0,2}\S+:\s+`)
 
