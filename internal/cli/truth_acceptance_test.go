@@ -141,17 +141,6 @@ func wantKind(i int, kind engine.Kind, notTypes ...string) func(truthGot) string
 	}
 }
 
-func all(fs ...func(truthGot) string) func(truthGot) string {
-	return func(g truthGot) string {
-		for _, f := range fs {
-			if why := f(g); why != "" {
-				return why
-			}
-		}
-		return ""
-	}
-}
-
 func truthCases() []truthCase {
 	return []truthCase{
 		// Supersession that reads the sentence.
