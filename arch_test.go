@@ -120,7 +120,7 @@ func TestPipelinesSayWhatTheyOwn(t *testing.T) {
 var writeMethods = []string{
 	"InsertMemory", "UpdateMemory", "RecordAccess", "SetBoost", "SetEmbedding", "InsertCapture",
 	"SaveCorrection", "InsertProposal", "UpdateProposal", "RollbackBatch",
-	"SaveTrace", "SaveMemorySource", "SetSetting", "SaveReview", "NextBatchID",
+	"SaveTrace", "SaveMemorySource", "SetSetting", "SaveReview", "NextBatchID", "EraseMemories", "RecordArtifact",
 }
 
 // adminFiles may write through the store directly: admin commands
@@ -172,5 +172,27 @@ func TestAdaptersWriteThroughPipelines(t *testing.T) {
 				return true
 			})
 		}
+	}
+}
+
+// No MCP tool can erase (issue 31): an agent can only quarantine
+// (memory_forget); erasure is a curator's, from the CLI and the TUI.
+func TestMCPCannotErase(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("mcpserver", "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range files {
+		fs := token.NewFileSet()
+		f, err := parser.ParseFile(fs, path, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			if sel, ok := n.(*ast.SelectorExpr); ok && (sel.Sel.Name == "Erase" || sel.Sel.Name == "EraseMemories") {
+				t.Errorf("%s: the MCP server reaches %s; erasure is a curator's action only", fs.Position(sel.Pos()), sel.Sel.Name)
+			}
+			return true
+		})
 	}
 }

@@ -80,8 +80,11 @@ postgres_up() {
 	postgres_as "$PG_BIN/initdb" -D "$PG_CI_DIR/data" -U memtrace -A trust -E UTF8 --locale=C.UTF-8 --no-sync >"$PG_CI_DIR/initdb.log" 2>&1 ||
 		{ postgres_log "initdb failed:"; tail -20 "$PG_CI_DIR/initdb.log" >&2; return 1; }
 	# fsync off: a test cluster that dies with the machine is thrown away.
+	# synchronous_commit on: a commit is acknowledged only once its WAL is
+	# written, so a server killed by a test (kill_test, the crash matrix)
+	# never loses an acknowledged capture and moves a space's seq back.
 	postgres_as "$PG_BIN/pg_ctl" -D "$PG_CI_DIR/data" -l "$PG_CI_DIR/server.log" -w -t 30 \
-		-o "-c listen_addresses=127.0.0.1 -p $port -k $PG_CI_DIR -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200" \
+		-o "-c listen_addresses=127.0.0.1 -p $port -k $PG_CI_DIR -c fsync=off -c synchronous_commit=on -c full_page_writes=off -c max_connections=200" \
 		start >/dev/null ||
 		{ postgres_log "pg_ctl start failed:"; tail -20 "$PG_CI_DIR/server.log" >&2; return 1; }
 	PG_CI_PORT=$port

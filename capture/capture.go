@@ -172,11 +172,15 @@ func (c *Capturer) Batch() string { return c.batch }
 func (c *Capturer) CaptureBatch(ctx context.Context, msgs []engine.Message) ([]*engine.CaptureResult, error) {
 	ps := make([]*pending, len(msgs))
 	for i, m := range msgs {
+		redacted := redactSecrets(&m) // before anything else reads the text
 		if m.ID == "" {
 			m.ID = derivedMessageID(m)
 		}
 		m.At = m.At.UTC()
 		ps[i] = &pending{msg: m, res: &engine.CaptureResult{MessageID: m.ID, Key: m.ID, Trail: []engine.Decision{}}}
+		if redacted != nil {
+			ps[i].res.Trail = append(ps[i].res.Trail, *redacted)
+		}
 	}
 	// Which messages were captured before: one short transaction for the
 	// batch, so that a resumed import does not judge them again.
@@ -257,6 +261,16 @@ func (c *Capturer) run(ctx context.Context, ps []*pending, done []bool, batch st
 		if err != nil {
 			return fmt.Errorf("refresh: %w", err)
 		}
+		// They are committed: the cache takes them now, so the dedupe
+		// below decides against every committed memory, not against the
+		// cache as it was when the batch was decided — four processes
+		// capturing one statement leave one memory and three
+		// reinforcements (the index catches up in batchWriter.duplicate).
+		if len(others) > 0 {
+			if err := e.LoadWritten(ctx, others, nil); err != nil {
+				return fmt.Errorf("refresh: %w", err)
+			}
+		}
 		if batch == "" && c.batch == "" {
 			b, err := q.NextBatchID(ctx, engine.BatchCapture)
 			if err != nil {
@@ -268,7 +282,7 @@ func (c *Capturer) run(ctx context.Context, ps []*pending, done []bool, batch st
 			batch = c.batch
 		}
 		w = &batchWriter{c: c, q: q, actor: engine.Actor{Name: "capture", Batch: batch}, pipe: pipe}
-		defer func() { changed, terms = append(others, w.written()...), w.terms }()
+		defer func() { changed, terms = w.written(), w.terms }()
 		// Another writer may have taken some of the messages since the
 		// check above: one query for the batch, under the write lock.
 		// todo is every message not skipped, in order; the decision

@@ -17,6 +17,7 @@ import (
 // as a user message, which may store it as a memory.
 func Correct(ctx context.Context, e *engine.Engine, m engine.Message) (*engine.CaptureResult, error) {
 	m.Correction = true
+	m.Text, _ = RedactSecrets(m.Text) // its error messages quote the text
 	if m.Role == "" {
 		m.Role = "user"
 	}

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"memtrace/engine"
 )
@@ -35,6 +36,10 @@ type StoredMemory struct {
 	Deleted bool
 	Scope   string
 	Session string
+	// Owner is the user the source keeps the memory for (mem0's user_id);
+	// empty when the source names none. MemoryImportOptions.Users says what
+	// it becomes.
+	Owner string
 	// Position is where the record stood in the source ("line 12", "row 7",
 	// "memory/2026-03-01.md:4"), for errors and for `show`.
 	Position string
@@ -57,6 +62,37 @@ type MemoryImportOptions struct {
 	// KeyPrefix is put before every source id to make the key, for two
 	// sources whose ids could collide; empty by default.
 	KeyPrefix string
+	// Users says how the users a source names (StoredMemory.Owner) are kept
+	// apart: UsersScope (the default, "") gives each user's memories the
+	// scope UserScope(owner); UsersMerge leaves them in the record's scope
+	// (the owner stays in the metadata, user_id). UsersSpace — a database
+	// space per user — is done by the caller, which imports each user's
+	// records into that user's space.
+	Users string
+}
+
+// The --users modes of `import memories`.
+const (
+	UsersScope = "scope"
+	UsersSpace = "space"
+	UsersMerge = "merge"
+)
+
+// UserScope is the scope a user's imported memories get under --users
+// scope: domain:user-OWNER, with the characters a scope name cannot hold
+// (/ \ : * ? " < > |) replaced by "_".
+func UserScope(owner string) string {
+	name := strings.Map(func(r rune) rune {
+		if strings.ContainsRune("/\\\x00:*?\"<>|", r) || r < ' ' {
+			return '_'
+		}
+		return r
+	}, strings.TrimSpace(owner))
+	for len(name) > 85 { // a scope name holds at most 100 bytes; cut on a rune
+		_, size := utf8.DecodeLastRuneInString(name)
+		name = name[:len(name)-size]
+	}
+	return "domain:user-" + name
 }
 
 // MemoryImportReport is what an import of stored memories did
@@ -148,7 +184,7 @@ func importItems(o MemoryImportOptions, recs []StoredMemory, now time.Time, rep 
 			rep.Problems = append(rep.Problems, RecordError{Position: r.Position, Error: fmt.Sprintf(format, args...)})
 		}
 		id := strings.TrimSpace(r.SourceID)
-		text := strings.TrimSpace(r.Text)
+		text, _ := RedactSecrets(strings.TrimSpace(r.Text)) // before anything stores or embeds it
 		switch {
 		case id == "":
 			bad("no id: every memory needs the id its store gave it")
@@ -186,14 +222,22 @@ func importItems(o MemoryImportOptions, recs []StoredMemory, now time.Time, rep 
 		if accessed.IsZero() || accessed.Before(created) {
 			accessed = created
 		}
+		scope := r.Scope
+		owner := strings.TrimSpace(r.Owner)
+		if owner != "" && scope == "" && (o.Users == "" || o.Users == UsersScope) {
+			scope = UserScope(owner)
+		}
 		m := &engine.Memory{Key: o.KeyPrefix + id, Content: text, Type: typ, Kind: kindOf(typ, lexNorm(text)),
-			Importance: imp, Scope: r.Scope, Session: r.Session, CreatedAt: created, LastAccessedAt: accessed}
+			Importance: imp, Scope: scope, Session: r.Session, CreatedAt: created, LastAccessedAt: accessed}
 		if r.Deleted {
 			m.Quarantine()
 		}
 		meta := r.Metadata
 		if meta == nil {
 			meta = map[string]any{}
+		}
+		if owner != "" {
+			meta["user_id"] = owner
 		}
 		raw, err := json.Marshal(meta)
 		if err != nil {

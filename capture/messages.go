@@ -130,7 +130,10 @@ func parseMessage(raw []byte) (engine.Message, []string, error) {
 	}
 	m := engine.Message{Session: *rm.Session, Role: strings.ToLower(strings.TrimSpace(*rm.Role)), Text: *rm.Text}
 	if rm.Project != nil {
-		m.Project = *rm.Project
+		m.Project = strings.TrimSpace(*rm.Project)
+		if err := engine.ValidateProject(m.Project); err != nil {
+			return engine.Message{}, repairs, fmt.Errorf("%s; fix \"project\" on this line (the other lines are read)", engine.ErrorMessage(err))
+		}
 	}
 	if rm.ID != nil {
 		id, err := engine.MessageID(*rm.ID)

@@ -95,10 +95,8 @@ func Apply(ctx context.Context, e *engine.Engine, o ApplyOptions) (*ApplyReport,
 				return err
 			}
 			rep.Batch = b
-		} else if prior, err := q.AuditForBatch(ctx, rep.Batch); err != nil {
+		} else if err := checkCallerBatch(ctx, q, rep.Batch); err != nil {
 			return err
-		} else if len(prior) > 0 {
-			return engine.Errorf(engine.ECONFLICT, "batch %s already exists; choose another batch id", rep.Batch)
 		}
 		a := engine.Actor{Name: o.Actor, Batch: rep.Batch}
 		ps, err := proposalsToApply(ctx, q, o)
@@ -328,4 +326,28 @@ func ReadVerdictFile(path string) ([]engine.TriageVerdict, error) {
 		return nil, engine.Errorf(engine.EUNAVAIL, "cannot read verdict file %s: %v", path, err)
 	}
 	return out, nil
+}
+
+// checkCallerBatch refuses a caller-chosen batch id the store issued, or
+// could issue later (one of its own form, engine.StoreBatchForm), or that
+// already names a batch: a later batch taking the same id would make one
+// rollback undo both.
+func checkCallerBatch(ctx context.Context, q engine.Queries, batch string) error {
+	if strings.TrimSpace(batch) != batch || batch == "" {
+		return engine.Errorf(engine.EINVALID, "batch id %q: want a name without surrounding spaces, e.g. --batch cleanup-2026-q1", batch)
+	}
+	if engine.StoreBatchForm(batch) {
+		return engine.Errorf(engine.EINVALID, "batch id %q has the form of the ids memtrace issues (KIND-TIME-N), which a later batch could be given; leave --batch out to get a fresh one, or choose a name of your own, e.g. --batch cleanup-2026-q1", batch)
+	}
+	if kind, _, err := q.BatchKind(ctx, batch); err != nil {
+		return err
+	} else if kind != "" {
+		return engine.Errorf(engine.ECONFLICT, "batch %s already exists; choose another batch id", batch)
+	}
+	if prior, err := q.AuditForBatch(ctx, batch); err != nil {
+		return err
+	} else if len(prior) > 0 {
+		return engine.Errorf(engine.ECONFLICT, "batch %s already exists; choose another batch id", batch)
+	}
+	return nil
 }

@@ -75,8 +75,11 @@ type cleanupEvidence struct {
 func Cleanup(ctx context.Context, e *engine.Engine, o CleanupOptions) (*CleanupReport, error) {
 	rep := &CleanupReport{DryRun: o.DryRun, Patterns: []CleanupPattern{}, Items: []CleanupItem{}}
 	rows := map[string]*CleanupPattern{}
-	noise := scanNoise(e, rep, rows)
-	noise, err := dropCurated(ctx, e, noise, rep, rows)
+	noise, err := scanNoise(ctx, e, rep, rows)
+	if err != nil {
+		return nil, err
+	}
+	noise, err = dropCurated(ctx, e, noise, rep, rows)
 	if err != nil {
 		return nil, err
 	}
@@ -100,8 +103,10 @@ type flagged struct {
 
 // scanNoise runs the noise filters over every active memory: a memory that
 // is nothing but noise is returned, one that carries information too is
-// listed in rep.Items as kept; both count in their pattern's row.
-func scanNoise(e *engine.Engine, rep *CleanupReport, rows map[string]*CleanupPattern) []flagged {
+// listed in rep.Items as kept; both count in their pattern's row. The
+// length floors are message-level rules: an extracted memory (see
+// memoryLevel) is judged by the memory-level ones instead.
+func scanNoise(ctx context.Context, e *engine.Engine, rep *CleanupReport, rows map[string]*CleanupPattern) ([]flagged, error) {
 	f := filter.New()
 	row := func(m filter.Match) *CleanupPattern {
 		r, ok := rows[m.Name]
@@ -112,12 +117,18 @@ func scanNoise(e *engine.Engine, rep *CleanupReport, rows map[string]*CleanupPat
 		return r
 	}
 	var noise []flagged
+	var err error
 	e.EachMemory(func(m *engine.Memory) bool {
 		if m.Status != engine.StatusActive {
 			return true
 		}
 		rep.Scanned++
 		ms := f.Scan(m.Content)
+		if len(ms) > 0 && hasLengthFloor(ms) {
+			if ms, err = memoryLevel(ctx, e, m, ms); err != nil {
+				return false
+			}
+		}
 		if len(ms) == 0 {
 			return true
 		}
@@ -134,7 +145,7 @@ func scanNoise(e *engine.Engine, rep *CleanupReport, rows map[string]*CleanupPat
 		}
 		return true
 	})
-	return noise
+	return noise, err
 }
 
 // dropCurated leaves alone, and counts apart, the flagged memories a

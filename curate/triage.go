@@ -10,6 +10,8 @@ import (
 	"sort"
 	"time"
 
+	"memtrace/internal/outfile"
+
 	"memtrace/engine"
 )
 
@@ -82,10 +84,14 @@ func RunTriage(ctx context.Context, st engine.Store, t engine.Triager, o TriageO
 	rep := &TriageReport{VerdictsFile: o.VerdictsFile, Backup: backup, ByVerdict: map[string]int{}, Model: t.Model()}
 	verdicts := make([]engine.TriageVerdict, 0, len(mems))
 	partial := o.VerdictsFile + ".partial"
-	if err := os.MkdirAll(filepath.Dir(o.VerdictsFile), 0o755); err != nil {
+	perm := st.FilePerm()
+	if err := outfile.MkdirAll(filepath.Dir(o.VerdictsFile), perm); err != nil {
 		return nil, engine.Errorf(engine.EUNAVAIL, "cannot create the directory of %s: %v", o.VerdictsFile, err)
 	}
-	f, err := os.Create(partial)
+	if err := outfile.RefuseLink(o.VerdictsFile); err != nil {
+		return nil, err
+	}
+	f, err := outfile.Create(partial, perm)
 	if err != nil {
 		return nil, engine.Errorf(engine.EUNAVAIL, "cannot write the verdict file %s: %v", partial, err)
 	}

@@ -43,6 +43,29 @@ func FormatBatchID(kind string, at time.Time, seq int64) string {
 	return fmt.Sprintf("%s-%s-%d", kind, at.UTC().Format("20060102T150405Z"), seq)
 }
 
+// StoreBatchForm reports whether id has the form of an id the store issues
+// or may issue later — FormatBatchID's KIND-TIME-SEQ of any kind, or a
+// rollback's "rollback:<batch>" — so that a caller-chosen id (`memtrace
+// apply --batch ID`) of that form is refused: the store's counter would
+// hand the same id to a later batch, and a rollback of it would undo both.
+func StoreBatchForm(id string) bool {
+	if strings.HasPrefix(id, "rollback:") {
+		return true
+	}
+	// KIND-20060102T150405Z-SEQ: the last two dash-separated fields.
+	i := strings.LastIndexByte(id, '-')
+	if i <= 0 || i == len(id)-1 || strings.Trim(id[i+1:], "0123456789") != "" {
+		return false
+	}
+	rest := id[:i]
+	j := strings.LastIndexByte(rest, '-')
+	if j <= 0 {
+		return false
+	}
+	_, err := time.Parse("20060102T150405Z", rest[j+1:])
+	return err == nil
+}
+
 // BatchEffect counts what a batch did (or what its rollback would do), one
 // kind per changed memory; see ClassifyChange.
 type BatchEffect struct {
@@ -57,6 +80,7 @@ type BatchEffect struct {
 	Unlinked    int `json:"unlinked,omitempty"`   // supersession link removed: current again
 	Kept        int `json:"kept,omitempty"`       // keep decisions recorded (no change to the memory)
 	Rejected    int `json:"rejected,omitempty"`   // proposals a curator rejected (no change to any memory)
+	Erased      int `json:"erased,omitempty"`     // erased by a curator (engine.StatusErased): never undone
 }
 
 // Change kinds ClassifyChange returns.
@@ -88,6 +112,8 @@ func ClassifyChange(before, after *Memory) string {
 			return ChangeQuarantined
 		case StatusArchived:
 			return ChangeArchived
+		case StatusErased:
+			return ChangeErased
 		default:
 			return ChangeRestored
 		}
@@ -129,13 +155,15 @@ func (b *BatchEffect) Add(kind string) {
 		b.Superseded++
 	case ChangeUnlinked:
 		b.Unlinked++
+	case ChangeErased:
+		b.Erased++
 	}
 }
 
 // Changed is the number of memories changed (keep decisions excluded).
 func (b BatchEffect) Changed() int {
 	return b.Created + b.Quarantined + b.Restored + b.Archived + b.Moved + b.Retyped + b.Updated +
-		b.Superseded + b.Unlinked
+		b.Superseded + b.Unlinked + b.Erased
 }
 
 // String is the effect for people: "created 141, quarantined 2"; "no change"
@@ -147,7 +175,7 @@ func (b BatchEffect) String() string {
 		word string
 	}{{b.Created, "created"}, {b.Quarantined, "quarantined"}, {b.Restored, "restored"}, {b.Archived, "archived"},
 		{b.Moved, "moved"}, {b.Retyped, "retyped"}, {b.Updated, "updated"},
-		{b.Superseded, "superseded"}, {b.Unlinked, "unlinked"}, {b.Kept, "kept"}, {b.Rejected, "rejected"}} {
+		{b.Superseded, "superseded"}, {b.Unlinked, "unlinked"}, {b.Erased, "erased"}, {b.Kept, "kept"}, {b.Rejected, "rejected"}} {
 		if p.n > 0 {
 			parts = append(parts, fmt.Sprintf("%s %d", p.word, p.n))
 		}

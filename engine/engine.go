@@ -465,3 +465,26 @@ func (e *Engine) AddMemory(ctx context.Context, m *Memory, a Actor) error {
 	}
 	return e.Update(ctx, func(q Queries) error { return q.InsertMemory(ctx, m, a) })
 }
+
+// AddMemoryInBatch is AddMemory under a batch of kind BatchAdd the store
+// issues in the same transaction (`memtrace add`): the add is listed by
+// `memtrace batches` and undone by `memtrace rollback BATCH` like every
+// curator write. It returns the batch id.
+func (e *Engine) AddMemoryInBatch(ctx context.Context, m *Memory, actor string) (string, error) {
+	if err := e.PrepareMemory(ctx, m); err != nil {
+		return "", err
+	}
+	var batch string
+	err := e.Update(ctx, func(q Queries) error {
+		b, err := q.NextBatchID(ctx, BatchAdd)
+		if err != nil {
+			return err
+		}
+		batch = b
+		return q.InsertMemory(ctx, m, Actor{Name: actor, Batch: b})
+	})
+	if err != nil {
+		return "", err
+	}
+	return batch, nil
+}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"os"
 	"time"
 )
 
@@ -93,6 +94,10 @@ type MemoryQueries interface {
 	FindMemories(ctx context.Context, f MemoryFilter) ([]*Memory, int, error)
 	// InsertMemory sets m.ID and m.Seq and writes a "create" audit row.
 	InsertMemory(ctx context.Context, m *Memory, a Actor) error
+	// InsertMemoryAt is InsertMemory under the id m.ID already carries (a
+	// memory restored from an export into a database that never held it);
+	// ECONFLICT when that id is taken.
+	InsertMemoryAt(ctx context.Context, m *Memory, a Actor) error
 	// UpdateMemory writes every field of m (matched by m.ID) and an audit row
 	// with the row as it was before and as it is after.
 	UpdateMemory(ctx context.Context, m *Memory, a Actor, action string) error
@@ -200,5 +205,9 @@ type Store interface {
 	// Backup writes an online SQLite backup and a JSON dump of the memories
 	// to dir, each with a .sha256 file beside it.
 	Backup(ctx context.Context, dir string) (*BackupInfo, error)
+	// FilePerm is the mode of files written from the store's contents
+	// (exports, run records): its database file's own read and write bits,
+	// 0600 for a store without a file (PostgreSQL).
+	FilePerm() os.FileMode
 	Close() error
 }

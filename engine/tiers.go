@@ -1,7 +1,9 @@
 package engine
 
 import (
+	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -86,12 +88,62 @@ func TierFile(m *Memory) string {
 
 func warmFile(scope string) string {
 	if name, ok := strings.CutPrefix(scope, "project:"); ok && validScopeName(name) {
-		return "projects/" + name + ".md"
+		return "projects/" + fileName(name) + ".md"
 	}
 	if name, ok := strings.CutPrefix(scope, "domain:"); ok && validScopeName(name) {
-		return "domains/" + name + ".md"
+		return "domains/" + fileName(name) + ".md"
 	}
 	return "WARM.md"
+}
+
+// fileName is a scope name as the name of its tier file: the name itself,
+// but for the runes a terminal or a file listing would act on (controls,
+// bidi controls, line separators) and "%", which are written as %XX of
+// their UTF-8 bytes — a file name made from user data is never raw.
+// FileScope reads it back.
+func fileName(name string) string {
+	if !strings.ContainsFunc(name, encodedInFileName) {
+		return name
+	}
+	var b strings.Builder
+	for _, r := range name {
+		if !encodedInFileName(r) {
+			b.WriteRune(r)
+			continue
+		}
+		for _, c := range []byte(string(r)) {
+			fmt.Fprintf(&b, "%%%02X", c)
+		}
+	}
+	return b.String()
+}
+
+func encodedInFileName(r rune) bool {
+	switch {
+	case r < 0x20, r >= 0x7f && r <= 0x9f, r == '%', r == 0x061c, r == 0x200e, r == 0x200f,
+		r >= 0x2028 && r <= 0x202e, r >= 0x2066 && r <= 0x2069, r == 0xfeff:
+		return true
+	}
+	return false
+}
+
+// unFileName reverses fileName.
+func unFileName(s string) string {
+	if !strings.Contains(s, "%") {
+		return s
+	}
+	var b []byte
+	for i := 0; i < len(s); i++ {
+		if s[i] == '%' && i+2 < len(s) {
+			if v, err := strconv.ParseUint(s[i+1:i+3], 16, 8); err == nil {
+				b = append(b, byte(v))
+				i += 2
+				continue
+			}
+		}
+		b = append(b, s[i])
+	}
+	return string(b)
 }
 
 // safeName accepts a project or domain name usable as a file name.
@@ -109,9 +161,9 @@ func FileScope(file string) string {
 	case file == "HOT.md" || file == "WARM.md":
 		return ScopeGlobal
 	case strings.HasPrefix(file, "projects/"):
-		return "project:" + strings.TrimSuffix(strings.TrimPrefix(file, "projects/"), ".md")
+		return "project:" + unFileName(strings.TrimSuffix(strings.TrimPrefix(file, "projects/"), ".md"))
 	case strings.HasPrefix(file, "domains/"):
-		return "domain:" + strings.TrimSuffix(strings.TrimPrefix(file, "domains/"), ".md")
+		return "domain:" + unFileName(strings.TrimSuffix(strings.TrimPrefix(file, "domains/"), ".md"))
 	}
 	return ""
 }

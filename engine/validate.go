@@ -28,3 +28,28 @@ func ValidateMemory(m *Memory) error {
 	}
 	return nil
 }
+
+// ValidateProject checks a project name a message or a caller gave, before
+// any of it is written: a project becomes a scope (project:NAME) and the
+// name of a file (projects/NAME.md), so it is 1 to 100 characters, not "."
+// or "..", without / \ : * ? " < > | or control characters. "" is no
+// project.
+func ValidateProject(name string) error {
+	if name == "" {
+		return nil
+	}
+	bad := !validScopeName(name)
+	for _, r := range name {
+		if r < 0x20 || (r >= 0x7f && r < 0xa0) {
+			bad = true
+		}
+	}
+	if !bad {
+		return nil
+	}
+	shown := name
+	if len([]rune(shown)) > 40 {
+		shown = string([]rune(shown)[:40]) + "…"
+	}
+	return Errorf(EINVALID, "project %q (%d characters) is not a project name: use 1 to 100 characters without / \\ : * ? \" < > |, control characters, or a name of only dots", shown, len([]rune(name)))
+}

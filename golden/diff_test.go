@@ -129,7 +129,7 @@ func TestDiff(t *testing.T) {
 func TestRunFileRoundTrip(t *testing.T) {
 	r := run(probe("apple", true, map[string]float64{"guaranteed": 0}, SurvivorRef{ID: 12, Key: "m0012", Text: "사과"}), probe("b", false, nil))
 	path := t.TempDir() + "/base.json"
-	if err := r.Save(path); err != nil {
+	if err := r.Save(path, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	back, err := LoadRun(path)

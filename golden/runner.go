@@ -8,6 +8,8 @@ import (
 	"os"
 	"time"
 
+	"memtrace/internal/outfile"
+
 	"memtrace/engine"
 )
 
@@ -210,8 +212,8 @@ func (r *RunResult) WriteJSON(w io.Writer) error {
 }
 
 // Save writes the run to path (a baseline meant for code review).
-func (r *RunResult) Save(path string) error {
-	f, err := os.Create(path)
+func (r *RunResult) Save(path string, perm os.FileMode) error {
+	f, err := outfile.Create(path, perm)
 	if err != nil {
 		return fmt.Errorf("save golden run: %w", err)
 	}

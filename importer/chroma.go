@@ -56,6 +56,10 @@ func ReadChroma(path string) ([]capture.StoredMemory, []capture.RecordError, err
 		collection = "COALESCE(c.name, '')"
 		join = "LEFT JOIN segments s ON s.id = e.segment_id LEFT JOIN collections c ON c.id = s.collection"
 	}
+	lists, err := chromaLists(db, tables)
+	if err != nil {
+		return nil, nil, fmt.Errorf("read %s: %w", file, err)
+	}
 	rows, err := db.Query(`SELECT e.id, e.embedding_id, COALESCE(CAST(e.created_at AS TEXT), ''), ` + collection + `,
 		m.key, m.string_value, m.int_value, m.float_value, ` + boolCol + `
 		FROM embeddings e ` + join + `
@@ -95,6 +99,9 @@ func ReadChroma(path string) ([]capture.StoredMemory, []capture.RecordError, err
 		if cur == nil || cur.rowid != rowid {
 			flush()
 			cur = &chromaRecord{rowid: rowid, id: embID, created: created, collection: coll, meta: map[string]any{}}
+			for k, v := range lists[rowid] {
+				cur.meta[k] = v
+			}
 		}
 		if !key.Valid {
 			continue
@@ -136,10 +143,23 @@ func (r *chromaRecord) position() string {
 }
 
 func (r *chromaRecord) memory() (capture.StoredMemory, string) {
-	if !r.hasDoc {
-		return capture.StoredMemory{}, fmt.Sprintf("record %q has no document text (%s)", r.id, chromaDocumentKey)
+	text := r.doc
+	if !r.hasDoc || strings.TrimSpace(text) == "" {
+		// mem0 adds its records without documents: collection.add(ids,
+		// embeddings, metadatas), the text under metadata key "data".
+		data, ok := r.meta[mem0DataKey].(string)
+		if !ok || strings.TrimSpace(data) == "" {
+			return capture.StoredMemory{}, fmt.Sprintf("record %q has no text: neither a document (%s) nor mem0's metadata key %q", r.id, chromaDocumentKey, mem0DataKey)
+		}
+		text = data
+		delete(r.meta, mem0DataKey)
+		// mem0's lower-cased BM25 copy of data: neither text nor a memory.
+		delete(r.meta, "text_lemmatized")
 	}
-	m := capture.StoredMemory{SourceID: r.id, Text: r.doc, Importance: math.NaN(), Position: r.position(), Metadata: r.meta}
+	m := capture.StoredMemory{SourceID: r.id, Text: text, Importance: math.NaN(), Position: r.position(), Metadata: r.meta}
+	if u, ok := r.meta["user_id"].(string); ok {
+		m.Owner = strings.TrimSpace(u)
+	}
 	if r.collection != "" {
 		r.meta["collection"] = r.collection
 	}
@@ -180,4 +200,75 @@ func (r *chromaRecord) memory() (capture.StoredMemory, string) {
 		}
 	}
 	return m, ""
+}
+
+// mem0DataKey is the metadata key mem0 keeps a memory's text under, in
+// every vector store (Chroma, Qdrant payloads).
+const mem0DataKey = "data"
+
+// chromaListTables are where Chroma keeps list-valued metadata, one row per
+// element in list order: embedding_metadata_array since Chroma 1.5.0
+// (metadb migration 00006); embedding_metadata_lists is read the same way
+// if a store has it. Chroma before 1.5 rejects list metadata and has
+// neither table.
+var chromaListTables = []string{"embedding_metadata_array", "embedding_metadata_lists"}
+
+// chromaLists reads the list-valued metadata by embeddings row: key → the
+// elements in row order, each with its type (string, int64, float64, bool).
+func chromaLists(db *sql.DB, tables map[string]bool) (map[int64]map[string][]any, error) {
+	out := map[int64]map[string][]any{}
+	for _, table := range chromaListTables {
+		if !tables[table] {
+			continue
+		}
+		cols, err := columnsOf(db, table)
+		if err != nil {
+			return nil, err
+		}
+		boolCol := "NULL"
+		if cols["bool_value"] {
+			boolCol = "bool_value"
+		}
+		rows, err := db.Query(`SELECT id, key, string_value, int_value, float_value, ` + boolCol + ` FROM ` + table + ` ORDER BY rowid`)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", table, err)
+		}
+		for rows.Next() {
+			var (
+				id  int64
+				key string
+				str sql.NullString
+				iv  sql.NullInt64
+				fv  sql.NullFloat64
+				bv  sql.NullInt64
+			)
+			if err := rows.Scan(&id, &key, &str, &iv, &fv, &bv); err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("%s: %w", table, err)
+			}
+			var v any
+			switch {
+			case str.Valid:
+				v = str.String
+			case iv.Valid:
+				v = iv.Int64
+			case fv.Valid:
+				v = fv.Float64
+			case bv.Valid:
+				v = bv.Int64 != 0
+			default:
+				continue
+			}
+			if out[id] == nil {
+				out[id] = map[string][]any{}
+			}
+			out[id][key] = append(out[id][key], v)
+		}
+		err = rows.Err()
+		rows.Close()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", table, err)
+		}
+	}
+	return out, nil
 }

@@ -1,19 +1,14 @@
 package importer
 
 import (
-	"bufio"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"io/fs"
-	"math"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"sort"
-	"strconv"
 	"strings"
-	"time"
 
 	"memtrace/capture"
 	"memtrace/engine"
@@ -27,17 +22,51 @@ var fileDate = regexp.MustCompile(`(\d{4}-\d{2}-\d{2})`)
 // with an optional task box ("- [ ] x").
 var listItem = regexp.MustCompile(`^(\s*)(?:[-*+]|\d{1,3}[.)])\s+(?:\[[ xX]\]\s+)?(.*)$`)
 
-// ReadMemoryFiles reads Markdown memory files — OpenClaw's and Claude
-// Code's MEMORY.md, memory/YYYY-MM-DD.md daily logs, CLAUDE.md — from a
-// directory (recursively, in name order) or one file. Each list item is one
-// memory (the lines after it up to the next item or blank line joined to
-// it), and so is each paragraph outside a list; headings are kept as the entry's section,
-// front matter and code blocks are skipped. An entry is dated by its file:
-// the date in the file's name, else the file's modification time. Its id is
-// the file's path and a hash of its text, so it survives re-import and
-// reordering. Symbolic links are never followed: they are reported and
-// passed over.
-func ReadMemoryFiles(path string) ([]capture.StoredMemory, []capture.RecordError, error) {
+// Whose memory files a directory holds (ReadOptions.As).
+const (
+	// MemoryFilesUser: the user's ~ or ~/.claude — ~/.claude/CLAUDE.md and
+	// ~/.claude/rules/**/*.md, scope global.
+	MemoryFilesUser = "user"
+	// MemoryFilesProject: a repository — its Claude Code memory files, scope
+	// project:NAME (NAME the folder's name).
+	MemoryFilesProject = "project"
+)
+
+// skippedDirs are never walked into: dependencies and vendored code carry
+// other projects' CLAUDE.md and READMEs, and .git is git's.
+var skippedDirs = map[string]bool{"node_modules": true, "vendor": true, ".git": true}
+
+// ReadMemoryFilesAs reads Markdown memory files in the layouts their tools
+// document:
+//
+//   - Claude Code ("Manage Claude's memory"): CLAUDE.md at the project root
+//     and in any folder below it, .claude/CLAUDE.md, CLAUDE.local.md (the
+//     personal, git-ignored file: read although .gitignore lists it), and
+//     .claude/rules/**/*.md; the user's ~/.claude/CLAUDE.md and
+//     ~/.claude/rules. A project's files get the scope project:NAME; a
+//     CLAUDE.md in a folder below the root also carries applies_to
+//     ["FOLDER/**"], and a rule with "paths:" front matter its globs.
+//     User files (as = user, or the directory is ~ or ~/.claude) are global.
+//   - OpenClaw ("Memory"): MEMORY.md and memory/YYYY-MM-DD.md daily logs in
+//     the workspace root, the user's own memory: global.
+//   - A folder holding neither: every *.md in it, global.
+//
+// node_modules, vendor, .git, hidden folders (but .claude) and what the
+// folders' .gitignore files ignore are not walked; @imports are not
+// followed (the files they name are not memory files: a README is prose).
+// Each list item is one memory (its continuation lines joined to it), and
+// so is each paragraph outside a list; headings, front matter, code
+// (fenced or indented), tables, HTML comments, badge lines and @import
+// sentences are Markdown structure, not memories. An entry is dated by its
+// file: the date in its name, else its modification time; its id is the
+// file's path and a hash of its text. Symbolic links are never followed:
+// they are reported and passed over.
+func ReadMemoryFilesAs(path, as string) ([]capture.StoredMemory, []capture.RecordError, error) {
+	switch as {
+	case "", MemoryFilesUser, MemoryFilesProject:
+	default:
+		return nil, nil, engine.Errorf(engine.EINVALID, "memory files as %q: use %s or %s (or leave it out to detect)", as, MemoryFilesUser, MemoryFilesProject)
+	}
 	fi, err := os.Lstat(path)
 	if err != nil {
 		return nil, nil, fmt.Errorf("cannot read %s: %w", path, err)
@@ -45,48 +74,166 @@ func ReadMemoryFiles(path string) ([]capture.StoredMemory, []capture.RecordError
 	if fi.Mode()&os.ModeSymlink != 0 {
 		return nil, nil, errSymlink(path)
 	}
-	var files []string
-	var bad []capture.RecordError
-	root := path
-	if fi.IsDir() {
-		err := filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				bad = append(bad, capture.RecordError{Position: p, Error: "cannot read: " + err.Error()})
-				return nil
-			}
-			if d.Type()&fs.ModeSymlink != 0 {
-				bad = append(bad, capture.RecordError{Position: rel(root, p), Error: "a symbolic link; passed over (memtrace does not follow links)"})
-				return nil
-			}
-			if d.IsDir() && p != path && strings.HasPrefix(d.Name(), ".") {
-				return filepath.SkipDir
-			}
-			if d.Type().IsRegular() && strings.EqualFold(filepath.Ext(p), ".md") {
-				files = append(files, p)
-			}
-			return nil
-		})
+	if !fi.IsDir() {
+		ms, err := readMemoryFile(filepath.Dir(path), path, fileScope{})
 		if err != nil {
-			return nil, bad, err
+			return nil, nil, fmt.Errorf("%s: %w", path, err)
 		}
-		if len(files) == 0 {
-			return nil, bad, engine.Errorf(engine.ENOTFOUND, "no Markdown memory files (*.md) under %s", path)
-		}
-	} else {
-		root = filepath.Dir(path)
-		files = []string{path}
+		return ms, nil, nil
 	}
-	sort.Strings(files)
+	if as == "" {
+		as = detectLayout(path)
+	}
+	if as == MemoryFilesUser {
+		// ~: only its .claude folder is the user's Claude Code memory.
+		if st, err := os.Lstat(filepath.Join(path, ".claude")); err == nil && st.IsDir() && filepath.Base(path) != ".claude" {
+			path = filepath.Join(path, ".claude")
+		}
+	}
+	w := &memWalk{root: path, as: as}
+	if as == MemoryFilesProject {
+		abs, _ := filepath.Abs(path)
+		w.project = "project:" + filepath.Base(abs)
+		if !engine.ValidScope(w.project) {
+			w.project = ""
+		}
+	}
+	if err := w.walk(); err != nil {
+		return nil, w.bad, err
+	}
+	if len(w.files) == 0 {
+		return nil, w.bad, engine.Errorf(engine.ENOTFOUND, "no Markdown memory files under %s (CLAUDE.md, .claude/rules/*.md, MEMORY.md, memory/*.md or *.md)", path)
+	}
+	sort.Slice(w.files, func(i, j int) bool { return w.files[i].path < w.files[j].path })
 	var out []capture.StoredMemory
-	for _, f := range files {
-		ms, err := readMemoryFile(root, f)
+	for _, f := range w.files {
+		ms, err := readMemoryFile(w.root, f.path, f.scope)
 		if err != nil {
-			bad = append(bad, capture.RecordError{Position: rel(root, f), Error: err.Error()})
+			w.bad = append(w.bad, capture.RecordError{Position: rel(w.root, f.path), Error: err.Error()})
 			continue
 		}
 		out = append(out, ms...)
 	}
-	return out, bad, nil
+	return out, w.bad, nil
+}
+
+// detectLayout says whose files the directory holds: the user's when it is
+// ~ or ~/.claude, a project's when it has Claude Code files or a .git,
+// else "" (an OpenClaw workspace or a folder of notes).
+func detectLayout(dir string) string {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return ""
+	}
+	if home, err := os.UserHomeDir(); err == nil && home != "" && (abs == home || abs == filepath.Join(home, ".claude")) {
+		return MemoryFilesUser
+	}
+	for _, n := range []string{"CLAUDE.md", "CLAUDE.local.md", ".claude", ".git"} {
+		if _, err := os.Lstat(filepath.Join(dir, n)); err == nil {
+			return MemoryFilesProject
+		}
+	}
+	return ""
+}
+
+// fileScope is what a file's place says about its memories.
+type fileScope struct {
+	scope     string
+	appliesTo []string
+}
+
+type memFile struct {
+	path  string
+	scope fileScope
+}
+
+type memWalk struct {
+	root, as, project string
+	ignore            ignoreSet
+	files             []memFile
+	bad               []capture.RecordError
+	known, other      []memFile // memory files of a documented layout; other *.md
+}
+
+func (w *memWalk) walk() error {
+	err := filepath.WalkDir(w.root, func(p string, d fs.DirEntry, err error) error {
+		r := rel(w.root, p)
+		if err != nil {
+			w.bad = append(w.bad, capture.RecordError{Position: r, Error: "cannot read: " + err.Error()})
+			return nil
+		}
+		if d.Type()&fs.ModeSymlink != 0 {
+			w.bad = append(w.bad, capture.RecordError{Position: r, Error: "a symbolic link; passed over (memtrace does not follow links)"})
+			return nil
+		}
+		if d.IsDir() {
+			if p == w.root {
+				w.ignore.load(p, "")
+				return nil
+			}
+			name := d.Name()
+			if skippedDirs[name] || (strings.HasPrefix(name, ".") && r != ".claude") || w.ignore.ignored(r, true) {
+				return filepath.SkipDir
+			}
+			w.ignore.load(p, r)
+			return nil
+		}
+		if !d.Type().IsRegular() || !strings.EqualFold(filepath.Ext(p), ".md") {
+			return nil
+		}
+		w.classify(p, r)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	w.files = w.known
+	if len(w.known) == 0 && w.as == "" {
+		w.files = w.other
+	}
+	return nil
+}
+
+// classify files one Markdown file under the layout it belongs to.
+func (w *memWalk) classify(p, r string) {
+	base, dir := path.Base(r), path.Dir(r)
+	if w.as == MemoryFilesUser {
+		// The .claude folder itself: its CLAUDE.md and rules/.
+		if r == "CLAUDE.md" || strings.HasPrefix(r, "rules/") {
+			w.known = append(w.known, memFile{path: p, scope: fileScope{scope: engine.ScopeGlobal}})
+		}
+		return
+	}
+	if base != "CLAUDE.local.md" && w.ignore.ignored(r, false) {
+		return
+	}
+	if strings.HasPrefix(r, ".claude/") {
+		// .claude/CLAUDE.md and .claude/rules/**; the rest of .claude
+		// (commands, agents, settings) is not memory.
+		if r == ".claude/CLAUDE.md" || strings.HasPrefix(r, ".claude/rules/") {
+			w.known = append(w.known, memFile{path: p, scope: fileScope{scope: w.projectScope()}})
+		}
+		return
+	}
+	switch {
+	case base == "CLAUDE.md" || base == "CLAUDE.local.md":
+		fs := fileScope{scope: w.projectScope()}
+		if dir != "." {
+			fs.appliesTo = []string{dir + "/**"}
+		}
+		w.known = append(w.known, memFile{path: p, scope: fs})
+	case r == "MEMORY.md" || strings.HasPrefix(r, "memory/"):
+		w.known = append(w.known, memFile{path: p, scope: fileScope{scope: engine.ScopeGlobal}})
+	default:
+		w.other = append(w.other, memFile{path: p, scope: fileScope{scope: engine.ScopeGlobal}})
+	}
+}
+
+func (w *memWalk) projectScope() string {
+	if w.project == "" {
+		return engine.ScopeGlobal
+	}
+	return w.project
 }
 
 func rel(root, p string) string {
@@ -94,103 +241,4 @@ func rel(root, p string) string {
 		return filepath.ToSlash(r)
 	}
 	return p
-}
-
-// readMemoryFile reads one Markdown file's entries.
-func readMemoryFile(root, path string) ([]capture.StoredMemory, error) {
-	fi, err := os.Lstat(path)
-	if err != nil {
-		return nil, fmt.Errorf("cannot read: %w", err)
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("not a regular file; passed over")
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("cannot read: %w", err)
-	}
-	defer f.Close()
-	name := rel(root, path)
-	date := fi.ModTime().UTC()
-	if m := fileDate.FindString(filepath.Base(path)); m != "" {
-		if t, err := time.Parse("2006-01-02", m); err == nil {
-			date = t
-		}
-	}
-	var (
-		out         []capture.StoredMemory
-		section     string
-		entry       []string
-		entryLine   int
-		inCode      bool
-		frontMatter bool
-		seen        = map[string]int{}
-	)
-	flush := func() {
-		text := strings.TrimSpace(strings.Join(entry, " "))
-		entry = nil
-		if text == "" {
-			return
-		}
-		sum := sha256.Sum256([]byte(strings.Join(strings.Fields(text), " ")))
-		id := name + "#" + hex.EncodeToString(sum[:6])
-		seen[id]++
-		if n := seen[id]; n > 1 {
-			id += "-" + strconv.Itoa(n)
-		}
-		meta := map[string]any{"file": name}
-		if section != "" {
-			meta["section"] = section
-		}
-		out = append(out, capture.StoredMemory{SourceID: id, Text: text, Importance: math.NaN(), CreatedAt: date,
-			Position: name + ":" + strconv.Itoa(entryLine), Metadata: meta})
-	}
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64<<10), 16<<20)
-	for n := 1; sc.Scan(); n++ {
-		line := sc.Text()
-		if n == 1 {
-			line = strings.TrimPrefix(line, "\ufeff")
-			if strings.TrimSpace(line) == "---" {
-				frontMatter = true
-				continue
-			}
-		}
-		trimmed := strings.TrimSpace(line)
-		if frontMatter {
-			if trimmed == "---" {
-				frontMatter = false
-			}
-			continue
-		}
-		if strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~") {
-			flush()
-			inCode = !inCode
-			continue
-		}
-		if inCode {
-			continue
-		}
-		switch {
-		case trimmed == "":
-			flush()
-		case strings.HasPrefix(trimmed, "#"):
-			flush()
-			section = strings.TrimSpace(strings.TrimLeft(trimmed, "#"))
-		case listItem.MatchString(line):
-			// Every item, nested ones too, is a memory of its own.
-			flush()
-			entry, entryLine = []string{listItem.FindStringSubmatch(line)[2]}, n
-		default:
-			if len(entry) == 0 {
-				entryLine = n
-			}
-			entry = append(entry, trimmed)
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return out, fmt.Errorf("read: %w", err)
-	}
-	flush()
-	return out, nil
 }

@@ -57,6 +57,8 @@ func DetectSource(path string) (string, error) {
 		return SourceChroma, nil
 	case strings.HasSuffix(path, ".md"):
 		return SourceMemoryFiles, nil
+	case isMem0Export(path):
+		return SourceMem0, nil
 	}
 	head := make([]byte, 16)
 	f, err := os.Open(path)
@@ -85,19 +87,33 @@ func errSymlink(path string) error {
 	return engine.Errorf(engine.EINVALID, "%s is a symbolic link; memtrace does not follow links a source hands it: name the file it points to", path)
 }
 
-// ReadStored reads the memories of the store at path, of the given kind.
-// Records it cannot use are returned as problems by position; an error
-// means the source as a whole could not be read.
-func ReadStored(kind, path string) ([]capture.StoredMemory, []capture.RecordError, error) {
+// ReadOptions are what a reader needs beside the path.
+type ReadOptions struct {
+	// Payloads is mem0's vector-store points (Qdrant scroll JSON Lines),
+	// where mem0 keeps each memory's user_id; without it a mem0 history
+	// database names no owner.
+	Payloads string
+	// As says whose memory files a directory holds (MemoryFilesUser,
+	// MemoryFilesProject); empty: detected (see ReadMemoryFilesAs).
+	As string
+}
+
+// ReadStored reads the memories of the store at path, of the given kind,
+// with the reader options. Records it cannot use are returned as problems
+// by position; an error means the source as a whole could not be read.
+func ReadStored(kind, path string, o ReadOptions) ([]capture.StoredMemory, []capture.RecordError, error) {
+	if o.Payloads != "" && kind != SourceMem0 {
+		return nil, nil, engine.Errorf(engine.EINVALID, "--payloads is for a mem0 history database, not a %s source", kind)
+	}
 	switch kind {
 	case SourceJSONL:
 		return readStoredJSONLFile(path)
 	case SourceChroma:
 		return ReadChroma(path)
 	case SourceMem0:
-		return ReadMem0(path)
+		return ReadMem0(path, o.Payloads)
 	case SourceMemoryFiles:
-		return ReadMemoryFiles(path)
+		return ReadMemoryFilesAs(path, o.As)
 	}
 	return nil, nil, engine.Errorf(engine.EINVALID, "unknown memory source %q: use %s", kind, strings.Join(StoredSources(), ", "))
 }

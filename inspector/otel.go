@@ -2,6 +2,7 @@ package inspector
 
 import (
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"math"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"memtrace/engine"
+	"memtrace/internal/safetext"
 )
 
 // OpenTelemetry export of a recall trace: one root span for the whole
@@ -25,6 +27,10 @@ import (
 // memory operations where one fits (gen_ai.operation.name = search_memory,
 // gen_ai.memory.query.text, gen_ai.memory.record.count,
 // gen_ai.memory.store.id, gen_ai.memory.records); the rest are memtrace.*.
+// Content — the query, the memory texts, the stage notes derived from the
+// query — is exported only when SpanOptions.Content says the user opted in
+// (the conventions' capture-content switch), and then neutralised
+// (internal/safetext): a collector's UI is a terminal too.
 const (
 	// SpanRoot is the root span's name: the GenAI operation, no store name.
 	SpanRoot = "search_memory"
@@ -111,9 +117,35 @@ func newID(n int) string {
 
 // SpanOptions are what a recall's spans carry besides the trace.
 type SpanOptions struct {
-	// StoreID is gen_ai.memory.store.id: which memory store was searched
-	// (memtrace uses "sqlite:" and the database file's absolute path).
+	// StoreID is gen_ai.memory.store.id: which memory store was searched,
+	// a stable opaque id (StoreID), never a path or a DSN.
 	StoreID string
+	// Content exports the query text (gen_ai.memory.query.text), the
+	// recalled memories (gen_ai.memory.records) and the stage notes that
+	// repeat the query's words. The GenAI conventions make these opt-in:
+	// without it the spans carry counts, scores and ids only.
+	Content bool
+}
+
+// StoreID is the gen_ai.memory.store.id of the store identity (for SQLite
+// "sqlite:" and the database file's absolute path, for PostgreSQL
+// "postgres:" and the DSN without its password): "memtrace-" and the first
+// 16 hex digits of its SHA-256. The same database gives the same id on
+// every run and every machine that names it alike, and the id does not
+// reveal the path.
+func StoreID(identity string) string {
+	sum := sha256.Sum256([]byte(identity))
+	return "memtrace-" + hex.EncodeToString(sum[:8])
+}
+
+// contentNotes are the stage notes that repeat the query's own words
+// (retrieve's normalised query and its terms, relevance's surfaces, the
+// temporal marker and named periods) or the memories' texts (the block
+// before the budget): content, exported only with SpanOptions.Content.
+var contentNotes = map[string]bool{
+	"normalized": true, "surface": true, "kept_terms": true, "dropped_words": true, "down_weighted_terms": true,
+	"concept_expansions": true, "generic_query_terms": true, "specific_surface": true,
+	"intent_marker": true, "named_periods": true, "block_before_budget": true,
 }
 
 // Spans turns tr into a root span and one span per stage, under a new
@@ -138,7 +170,7 @@ func Spans(tr *engine.Trace, start time.Time, o SpanOptions) []Span {
 			Name: name, Kind: SpanKindInternal,
 			StartTimeUnixNano: strconv.FormatInt(base+offset, 10),
 			EndTimeUnixNano:   strconv.FormatInt(base+offset+took, 10),
-			Attributes:        stageAttributes(i, st),
+			Attributes:        stageAttributes(i, st, o.Content),
 		})
 		offset += took
 	}
@@ -155,7 +187,6 @@ func rootAttributes(tr *engine.Trace, o SpanOptions) []KeyValue {
 	attrs := []KeyValue{
 		kv("gen_ai.operation.name", Str("search_memory")),
 		kv("gen_ai.provider.name", Str("memtrace")),
-		kv("gen_ai.memory.query.text", Str(tr.Query)),
 		kv("gen_ai.memory.record.count", Int(int64(len(tr.Survivors)))),
 		kv("memtrace.at", Str(tr.At.UTC().Format(time.RFC3339))),
 		kv("memtrace.read_only", Bool(tr.ReadOnly)),
@@ -175,13 +206,21 @@ func rootAttributes(tr *engine.Trace, o SpanOptions) []KeyValue {
 	if tr.Project != "" {
 		attrs = append(attrs, kv("memtrace.project", Str(tr.Project)))
 	}
-	if st := tr.Stage("budget"); st != nil {
-		attrs = append(attrs, kv("gen_ai.memory.records", records(st)))
+	ids := make([]AnyValue, len(tr.Survivors))
+	for i, s := range tr.Survivors {
+		ids[i] = Int(s.ID)
+	}
+	attrs = append(attrs, kv("memtrace.survivor_ids", AnyValue{ArrayValue: &ArrayValue{Values: ids}}))
+	if o.Content {
+		attrs = append(attrs, kv("gen_ai.memory.query.text", Str(safetext.SanitizeLine(tr.Query))))
+		if st := tr.Stage("budget"); st != nil {
+			attrs = append(attrs, kv("gen_ai.memory.records", records(st)))
+		}
 	}
 	return attrs
 }
 
-func stageAttributes(i int, st engine.StageTrace) []KeyValue {
+func stageAttributes(i int, st engine.StageTrace, content bool) []KeyValue {
 	attrs := []KeyValue{
 		kv("memtrace.stage.name", Str(st.Name)),
 		kv("memtrace.stage.index", Int(int64(i))),
@@ -202,7 +241,9 @@ func stageAttributes(i int, st engine.StageTrace) []KeyValue {
 		}
 		attrs = append(attrs, kv("memtrace.channel", channelCounts(kept)))
 	case "budget":
-		attrs = append(attrs, kv("gen_ai.memory.records", records(&st)))
+		if content {
+			attrs = append(attrs, kv("gen_ai.memory.records", records(&st)))
+		}
 		if v, err := strconv.Atoi(st.Notes["used_chars"]); err == nil {
 			attrs = append(attrs, kv("memtrace.budget.used_chars", Int(int64(v))))
 		}
@@ -216,7 +257,10 @@ func stageAttributes(i int, st engine.StageTrace) []KeyValue {
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		attrs = append(attrs, kv("memtrace.stage.note."+k, Str(st.Notes[k])))
+		if contentNotes[k] && !content {
+			continue
+		}
+		attrs = append(attrs, kv("memtrace.stage.note."+k, Str(safetext.Sanitize(st.Notes[k]))))
 	}
 	return attrs
 }
@@ -230,7 +274,7 @@ func records(st *engine.StageTrace) AnyValue {
 			continue
 		}
 		meta := []KeyValue{
-			kv("key", Str(it.Key)), kv("kind", Str(string(it.Kind))), kv("type", Str(it.Type)),
+			kv("key", Str(safetext.SanitizeLine(it.Key))), kv("kind", Str(string(it.Kind))), kv("type", Str(it.Type)),
 			kv("tier", Str(string(it.Tier))), kv("channel", Str(it.Channel)),
 		}
 		for _, name := range []string{"relevance_score", "decay", "boost"} {
@@ -240,7 +284,7 @@ func records(st *engine.StageTrace) AnyValue {
 		}
 		vs = append(vs, AnyValue{KvlistValue: &KeyValueList{Values: []KeyValue{
 			kv("id", Str(strconv.FormatInt(it.ID, 10))),
-			kv("content", Str(it.Text)),
+			kv("content", Str(safetext.Sanitize(it.Text))),
 			kv("score", Float(it.Scores["final_score"])),
 			kv("metadata", AnyValue{KvlistValue: &KeyValueList{Values: meta}}),
 		}}})

@@ -88,7 +88,7 @@ func TestSpansOfARecall(t *testing.T) {
 		t.Fatal(err)
 	}
 	start := time.Date(2026, 7, 21, 9, 0, 0, 0, time.UTC)
-	spans := inspector.Spans(tr, start, inspector.SpanOptions{StoreID: "sqlite:/tmp/demo.db"})
+	spans := inspector.Spans(tr, start, inspector.SpanOptions{StoreID: "memtrace-0123456789abcdef", Content: true})
 	if len(spans) != 1+len(engine.StageNames) {
 		t.Fatalf("%d spans, want a root and %d stages", len(spans), len(engine.StageNames))
 	}
@@ -171,7 +171,7 @@ func TestSpansOfARecall(t *testing.T) {
 	if integer(t, root, "gen_ai.memory.record.count") != len(tr.Survivors) {
 		t.Error("gen_ai.memory.record.count differs from the survivors")
 	}
-	if v, ok := root.Attr("gen_ai.memory.store.id"); !ok || *v.StringValue != "sqlite:/tmp/demo.db" {
+	if v, ok := root.Attr("gen_ai.memory.store.id"); !ok || *v.StringValue != "memtrace-0123456789abcdef" {
 		t.Errorf("gen_ai.memory.store.id = %+v", v)
 	}
 

@@ -3,16 +3,13 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"memtrace/capture"
 	"memtrace/engine"
 	"memtrace/store"
 )
@@ -73,7 +70,7 @@ func TestToolArgumentErrorsNameTheField(t *testing.T) {
 		{ToolRecall, map[string]any{"query": "x", "k": 1000}, "k must be at most 100"},
 		{ToolRecall, map[string]any{"query": 5}, "query must be a string, got a number 5"},
 		{ToolRecall, map[string]any{"query": "x", "read_only": "yes"}, "read_only must be true or false"},
-		{ToolRecall, map[string]any{"query": "x", "detail": "everything"}, `detail "everything" is not accepted: use one of ids, full`},
+		{ToolRecall, map[string]any{"query": "x", "detail": "everything"}, `detail "everything" is not accepted: use one of texts, ids, full`},
 		{ToolRecall, map[string]any{"k": 3}, "query is required"},
 		{ToolRecall, map[string]any{"query": "x", "limit": 3}, `unknown argument "limit"`},
 		{ToolCapture, map[string]any{"text": "I live in Busan.", "role": "root"}, `role "root" is not accepted: use one of user, assistant`},
@@ -115,7 +112,7 @@ func TestToolSchemasPublishTheBounds(t *testing.T) {
 		schemas[tl.Name] = string(b)
 	}
 	for tool, want := range map[string][]string{
-		ToolRecall:  {`"minimum":1`, `"maximum":100`, `"enum":["ids","full"]`},
+		ToolRecall:  {`"minimum":1`, `"maximum":100`, `"enum":["texts","ids","full"]`},
 		ToolCapture: {`"enum":["user","assistant"]`, `"maxLength":20000`, engine.TimeGrammar},
 		ToolForget:  {`"minimum":1`},
 	} {
@@ -123,69 +120,6 @@ func TestToolSchemasPublishTheBounds(t *testing.T) {
 			if !strings.Contains(schemas[tool], w) {
 				t.Errorf("%s input schema lacks %s: %s", tool, w, schemas[tool])
 			}
-		}
-	}
-}
-
-// TestRecallReturnsTheBlockOnce: the default recall's content is the
-// memory block alone, and the structured result names the memories
-// without their texts.
-func TestRecallReturnsTheBlockOnce(t *testing.T) {
-	cs, e := connect(t, time.Date(2026, 6, 1, 9, 0, 0, 0, time.UTC))
-	ctx := context.Background()
-	f, err := os.Open("../testdata/demo.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if _, err := capture.ReadMessages(f, func(_ int, m engine.Message) error {
-		_, err := capture.Capture(ctx, e, m)
-		return err
-	}); err != nil {
-		t.Fatal(err)
-	}
-	for _, q := range []string{"what database does memtrace use and why?", "유당불내증 음식 추천", "what am I allergic to?"} {
-		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: ToolRecall, Arguments: map[string]any{"query": q}})
-		if err != nil || res.IsError {
-			t.Fatalf("%q: %v %s", q, err, resultText(res))
-		}
-		var out RecallOut
-		raw, _ := json.Marshal(res.StructuredContent)
-		if err := json.Unmarshal(raw, &out); err != nil {
-			t.Fatal(err)
-		}
-		if len(out.Survivors) == 0 {
-			t.Fatalf("%q recalled nothing: the ratio would say nothing", q)
-		}
-		prompt := out.PromptChars
-		content := 0 // characters of every content block, as the model reads them
-		for _, c := range res.Content {
-			tc, ok := c.(*mcp.TextContent)
-			if !ok {
-				t.Fatalf("%q: content block %T, want text", q, c)
-			}
-			content += utf8.RuneCountInString(tc.Text)
-		}
-		ratio := float64(content) / float64(prompt)
-		t.Logf("%q: prompt %d chars, content blocks %d chars (%.2f×), structured result %d chars for %d memories",
-			q, prompt, content, ratio, utf8.RuneCount(raw), len(out.Survivors))
-		if ratio > 1.2 {
-			t.Errorf("%q: content is %.2f× the prompt, want ≤ 1.2×", q, ratio)
-		}
-		for _, sv := range out.Survivors {
-			if sv.Text != "" || strings.Contains(string(raw), `"prompt":`) {
-				t.Fatalf("%q: structured result repeats texts: %s", q, raw)
-			}
-		}
-		// detail full repeats them, for clients that read only structured content.
-		res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: ToolRecall, Arguments: map[string]any{"query": q, "detail": "full", "read_only": true}})
-		if err != nil || res.IsError {
-			t.Fatal(err)
-		}
-		raw, _ = json.Marshal(res.StructuredContent)
-		_ = json.Unmarshal(raw, &out)
-		if out.Prompt != resultText(res) || out.Survivors[0].Text == "" {
-			t.Errorf("%q detail full: prompt %q, first survivor %+v", q, out.Prompt, out.Survivors[0])
 		}
 	}
 }

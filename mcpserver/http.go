@@ -2,10 +2,12 @@ package mcpserver
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"net"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -14,17 +16,85 @@ import (
 // HTTPPath is where ServeHTTP answers MCP's streamable HTTP transport.
 const HTTPPath = "/mcp"
 
+// HTTPOptions protect and bound the HTTP transport. Zero values are the
+// defaults.
+type HTTPOptions struct {
+	// Token, when set, is required as "Authorization: Bearer TOKEN" on
+	// every request (401 otherwise).
+	Token string
+	// Origins are browser origins allowed besides the loopback ones, as
+	// scheme://host[:port]; any other Origin is refused with 403.
+	Origins []string
+	// HeaderTimeout bounds reading a request's headers (default 10s),
+	// BodyTimeout its body (default 30s): a slow client is cut off.
+	HeaderTimeout, BodyTimeout time.Duration
+	// IdleTimeout closes a keep-alive connection with no request (default 2m).
+	IdleTimeout time.Duration
+	// MaxConns caps the open connections (default 256); one more is answered
+	// 503 and closed at once.
+	MaxConns int
+	// MaxBody bounds a request body (default 4 MiB, 413 beyond).
+	MaxBody int64
+}
+
+// HTTP limits by default (docs/agents.md, "HTTP transport").
+const (
+	DefaultHeaderTimeout = 10 * time.Second
+	DefaultBodyTimeout   = 30 * time.Second
+	DefaultIdleTimeout   = 2 * time.Minute
+	DefaultMaxConns      = 256
+	DefaultMaxBody       = 4 << 20
+)
+
+func (o HTTPOptions) withDefaults() HTTPOptions {
+	if o.HeaderTimeout <= 0 {
+		o.HeaderTimeout = DefaultHeaderTimeout
+	}
+	if o.BodyTimeout <= 0 {
+		o.BodyTimeout = DefaultBodyTimeout
+	}
+	if o.IdleTimeout <= 0 {
+		o.IdleTimeout = DefaultIdleTimeout
+	}
+	if o.MaxConns <= 0 {
+		o.MaxConns = DefaultMaxConns
+	}
+	if o.MaxBody <= 0 {
+		o.MaxBody = DefaultMaxBody
+	}
+	return o
+}
+
+// Handler is the HTTP handler of the streamable transport at HTTPPath,
+// behind memtrace's checks (session, Origin, token, ids, body bounds).
+func (s *Server) Handler(o HTTPOptions) http.Handler {
+	o = o.withDefaults()
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.srv },
+		&mcp.StreamableHTTPOptions{MaxRequestBodyBytes: o.MaxBody})
+	g := &guard{next: h, origins: map[string]bool{}, body: o.BodyTimeout, maxBody: o.MaxBody}
+	if o.Token != "" {
+		g.token, g.hasToken = sha256.Sum256([]byte(o.Token)), true
+	}
+	for _, origin := range o.Origins {
+		g.origins[strings.TrimRight(origin, "/")] = true
+	}
+	mux := http.NewServeMux()
+	mux.Handle(HTTPPath, g)
+	return mux
+}
+
 // ServeHTTP serves the tools over MCP's streamable HTTP transport on ln
 // until ctx ends. It is meant for local agents and tools (the MCP
 // Inspector, the conformance suite): the caller binds a loopback address,
 // and requests whose Host is not localhost are refused (DNS rebinding).
-func (s *Server) ServeHTTP(ctx context.Context, ln net.Listener) error {
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.srv }, nil)
-	mux := http.NewServeMux()
-	mux.Handle(HTTPPath, h)
-	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+// There is no write timeout: an event stream stays open as long as its
+// client wants it.
+func (s *Server) ServeHTTP(ctx context.Context, ln net.Listener, o HTTPOptions) error {
+	o = o.withDefaults()
+	hs := &http.Server{Handler: s.Handler(o), ReadHeaderTimeout: o.HeaderTimeout, IdleTimeout: o.IdleTimeout,
+		MaxHeaderBytes: 64 << 10}
 	done := make(chan error, 1)
-	go func() { done <- hs.Serve(ln) }()
+	go func() { done <- hs.Serve(CapListener(ln, o.MaxConns)) }()
 	select {
 	case err := <-done:
 		return err

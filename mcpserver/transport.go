@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -33,7 +34,15 @@ type LineTransport struct {
 	Writer io.Writer
 	// MaxFrame bounds one line (0: MaxFrameBytes).
 	MaxFrame int
+	// MaxInFlight bounds the calls being served at once (0: DefaultMaxInFlight).
+	// A client that pipelines more waits: the next line is read when a call
+	// is answered, so memory stays bounded however many calls are sent; the
+	// answers still carry their ids.
+	MaxInFlight int
 }
+
+// DefaultMaxInFlight is the in-flight call limit of a stdio session.
+func DefaultMaxInFlight() int { return 2 * runtime.GOMAXPROCS(0) }
 
 // Connect implements mcp.Transport.
 func (t *LineTransport) Connect(context.Context) (mcp.Connection, error) {
@@ -41,8 +50,12 @@ func (t *LineTransport) Connect(context.Context) (mcp.Connection, error) {
 	if limit <= 0 {
 		limit = MaxFrameBytes
 	}
-	c := &lineConn{w: t.Writer, in: make(chan frame), closed: make(chan struct{}),
-		pending: map[jsonrpc.ID]string{}, batches: map[jsonrpc.ID]*batch{}, answered: make(chan struct{})}
+	inFlight := t.MaxInFlight
+	if inFlight <= 0 {
+		inFlight = DefaultMaxInFlight()
+	}
+	c := &lineConn{w: t.Writer, in: make(chan frame), closed: make(chan struct{}), maxInFlight: inFlight,
+		pending: map[jsonrpc.ID]string{}, batches: map[jsonrpc.ID]*batch{}, running: map[jsonrpc.ID]bool{}, rawIDs: map[jsonrpc.ID]json.RawMessage{}, answered: make(chan struct{})}
 	go c.readLines(bufio.NewReaderSize(t.Reader, 64<<10), limit)
 	return c, nil
 }
@@ -69,6 +82,9 @@ type lineConn struct {
 	initialized bool
 	pending     map[jsonrpc.ID]string // method of every call not yet answered
 	batches     map[jsonrpc.ID]*batch
+	running     map[jsonrpc.ID]bool            // calls handed to the session, not yet answered
+	rawIDs      map[jsonrpc.ID]json.RawMessage // surrogate → the id as the client sent it
+	maxInFlight int
 	// answered is closed (and replaced) whenever a call is answered.
 	answered chan struct{}
 }
@@ -130,6 +146,17 @@ func readLine(r *bufio.Reader, limit int) (line []byte, tooLong bool, err error)
 }
 
 func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	m, err := c.read(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.admit(ctx, m); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+func (c *lineConn) read(ctx context.Context) (jsonrpc.Message, error) {
 	for {
 		if len(c.queue) > 0 {
 			m := c.queue[0]
@@ -253,7 +280,15 @@ func (c *lineConn) message(ctx context.Context, raw []byte) (jsonrpc.Message, bo
 		c.reject(ctx, jsonrpc.ID{}, jsonrpc.CodeInvalidRequest, "invalid request: a JSON-RPC message is a JSON object")
 		return nil, false
 	}
+	if string(bytes.TrimSpace(head.ID)) == "null" && len(head.Method) > 0 {
+		c.reject(ctx, jsonrpc.ID{}, jsonrpc.CodeInvalidRequest, `invalid request: "id" must be a string or an integer, not null`)
+		return nil, false
+	}
 	id := idOf(head.ID)
+	exact := head.ID == nil || roundTrips(head.ID)
+	if !exact {
+		id = c.surrogate(head.ID)
+	}
 	if head.JSONRPC == nil || *head.JSONRPC != "2.0" {
 		c.reject(ctx, id, jsonrpc.CodeInvalidRequest, `invalid request: "jsonrpc" must be "2.0"`)
 		return nil, false
@@ -262,6 +297,16 @@ func (c *lineConn) message(ctx context.Context, raw []byte) (jsonrpc.Message, bo
 	if err != nil {
 		c.reject(ctx, id, jsonrpc.CodeInvalidRequest, "invalid request: "+err.Error())
 		return nil, false
+	}
+	if !exact {
+		// The SDK would answer 1.5 as 1: it sees the surrogate, and the
+		// answer is written with the id as it was sent.
+		switch m := m.(type) {
+		case *jsonrpc.Request:
+			m.ID = id
+		case *jsonrpc.Response:
+			m.ID = id
+		}
 	}
 	if req, ok := m.(*jsonrpc.Request); ok && req.Method == "" {
 		c.reject(ctx, id, jsonrpc.CodeInvalidRequest, `invalid request: "method" is empty`)
@@ -370,6 +415,7 @@ func (c *lineConn) Write(ctx context.Context, m jsonrpc.Message) error {
 	c.mu.Lock()
 	method := c.pending[resp.ID]
 	delete(c.pending, resp.ID)
+	delete(c.running, resp.ID)
 	close(c.answered)
 	c.answered = make(chan struct{})
 	if method == "initialize" && resp.ID == c.initID && resp.Error == nil {
@@ -407,7 +453,7 @@ func (c *lineConn) Write(ctx context.Context, m jsonrpc.Message) error {
 	}
 	var arr []json.RawMessage
 	for _, r := range done {
-		data, err := jsonrpc.EncodeMessage(r)
+		data, err := c.encode(r)
 		if err != nil {
 			return fmt.Errorf("encode a batch response: %w", err)
 		}
@@ -424,7 +470,7 @@ func (c *lineConn) write(ctx context.Context, m jsonrpc.Message) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	data, err := jsonrpc.EncodeMessage(m)
+	data, err := c.encode(m)
 	if err != nil {
 		return fmt.Errorf("encode message: %w", err)
 	}

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"memtrace/internal/outfile"
 )
 
 // CacheKey is everything that determines a verdict. Two calls with equal
@@ -88,7 +90,9 @@ func NewFileCache(path string) (*FileCache, error) {
 		}
 		c.entries[e.ID] = e
 	}
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	// The cache holds memory text: private, and never written through a
+	// link.
+	f, err := outfile.Append(path, outfile.Private)
 	if err != nil {
 		return nil, fmt.Errorf("judge cache: %w", err)
 	}

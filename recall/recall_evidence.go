@@ -46,7 +46,8 @@ func (ev termEvidence) matchedTerms() []string {
 // (from: partner → the query term it expands, recall_concept.go) has its
 // mass, but a concept is one slot of the total: the query term's own mass,
 // or, when no memory holds the query term, its strongest partner's mass
-// divided back by ExpansionWeight. v is the caller's view.
+// divided back by the partner's relative weight (ExpansionWeight for the
+// concept table, SynonymWeight and the like for WordNet). v is the caller's view.
 func queryMass(v engine.View, weights map[string]float64, df map[string]int, from map[string]string) (terms []string, mass map[string]float64, total float64) {
 	terms = make([]string, 0, len(weights))
 	mass = make(map[string]float64, len(weights))
@@ -71,7 +72,7 @@ func queryMass(v engine.View, weights map[string]float64, df map[string]int, fro
 	}
 	for _, t := range terms {
 		if src, partner := from[t]; partner && mass[src] == 0 {
-			slot[src] = max(slot[src], mass[t]/ExpansionWeight)
+			slot[src] = max(slot[src], mass[t]*weights[src]/weights[t])
 		}
 	}
 	srcs := make([]string, 0, len(slot))

@@ -49,9 +49,13 @@ func (r *recallRun) preprocess(st *engine.StageTrace) error {
 	r.terms = kept
 	r.weights = termWeights(kept)
 	markers := engine.MarkerTerms(r.q.Text)
-	r.expandedFrom = expandConcepts(kept, r.weights, func(t string) bool { return textnorm.IsGeneric(t) || markers[t] })
+	skip := func(t string) bool { return textnorm.IsGeneric(t) || markers[t] }
+	r.expandedFrom = expandConcepts(kept, r.weights, skip)
 	if len(r.expandedFrom) > 0 {
 		st.Notes["concept_expansions"] = expansionNote(r.expandedFrom, r.weights)
+	}
+	if rel := expandWordNet(r.e, r.q.Text, r.weights, r.expandedFrom, skip); len(rel) > 0 {
+		st.Notes["wordnet_expansions"] = wordnetNote(rel, r.expandedFrom, r.weights)
 	}
 	st.In = len(kept) + len(dropped)
 	st.Out = len(kept)

@@ -213,6 +213,10 @@ func (tx *Tx) Batches(ctx context.Context, limit int) ([]engine.BatchInfo, error
 			b.WhyNot = "already rolled back"
 			continue
 		}
+		if b.Kind == engine.BatchErase {
+			b.WhyNot = "an erasure cannot be rolled back"
+			continue
+		}
 		if b.WhyNot, err = tx.blockedBy(ctx, later[b.Batch], undone); err != nil {
 			return nil, err
 		}

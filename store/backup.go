@@ -12,6 +12,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"memtrace/internal/outfile"
+
 	"github.com/mattn/go-sqlite3"
 
 	"memtrace/engine"
@@ -33,7 +35,8 @@ func (db *DB) Backup(ctx context.Context, dir string) (*engine.BackupInfo, error
 	if db.pg {
 		return db.backupDump(ctx, dir)
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	perm := db.FilePerm()
+	if err := outfile.MkdirAll(dir, perm); err != nil {
 		return nil, engine.Errorf(engine.EUNAVAIL, "cannot create backup directory %s: %v", dir, err)
 	}
 	base, err := backupBase(dir, db.Now().Format("20060102T150405Z"))
@@ -71,17 +74,28 @@ func (db *DB) Backup(ctx context.Context, dir string) (*engine.BackupInfo, error
 	if err := dest.Close(); err != nil {
 		return nil, fmt.Errorf("backup: close %s: %w", info.DB, err)
 	}
-	if err := os.WriteFile(info.Dump, dump, 0o644); err != nil {
+	// The copy has the database's own mode: a 0600 database never leaves
+	// a 0644 copy of itself.
+	if err := os.Chmod(info.DB, perm); err != nil {
+		return nil, engine.Errorf(engine.EUNAVAIL, "cannot set the mode of %s: %v", info.DB, err)
+	}
+	if err := outfile.WriteFile(info.Dump, dump, perm); err != nil {
 		return nil, engine.Errorf(engine.EUNAVAIL, "cannot write %s: %v", info.Dump, err)
 	}
-	if info.DBSHA256, err = writeChecksum(info.DB); err != nil {
+	if info.DBSHA256, err = writeChecksum(info.DB, perm); err != nil {
 		return nil, err
 	}
-	if info.DumpSHA256, err = writeChecksum(info.Dump); err != nil {
+	if info.DumpSHA256, err = writeChecksum(info.Dump, perm); err != nil {
 		return nil, err
 	}
 	info.Memories = n
 	ok = true
+	// An erasure lists the backups written before it (they hold the text).
+	for _, p := range []string{info.DB, info.Dump} {
+		if err := db.RecordArtifact(ctx, engine.Artifact{Kind: engine.ArtifactBackup, Path: p}); err != nil {
+			return info, err
+		}
+	}
 	return info, nil
 }
 
@@ -200,7 +214,7 @@ func (db *DB) DumpMemories(ctx context.Context) ([]byte, error) {
 // writeChecksum writes path.sha256 ("<hex>  <name>\n", as sha256sum does,
 // so `sha256sum -c` verifies it from the backup directory) and returns the
 // hex digest.
-func writeChecksum(path string) (string, error) {
+func writeChecksum(path string, perm os.FileMode) (string, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return "", engine.Errorf(engine.EUNAVAIL, "cannot read %s: %v", path, err)
@@ -212,7 +226,7 @@ func writeChecksum(path string) (string, error) {
 	}
 	sum := hex.EncodeToString(h.Sum(nil))
 	line := sum + "  " + filepath.Base(path) + "\n"
-	if err := os.WriteFile(path+".sha256", []byte(line), 0o644); err != nil {
+	if err := outfile.WriteFile(path+".sha256", []byte(line), perm); err != nil {
 		return "", engine.Errorf(engine.EUNAVAIL, "cannot write %s.sha256: %v", path, err)
 	}
 	return sum, nil
@@ -220,7 +234,8 @@ func writeChecksum(path string) (string, error) {
 
 // backupDump writes the JSON dump of a PostgreSQL space and its .sha256.
 func (db *DB) backupDump(ctx context.Context, dir string) (*engine.BackupInfo, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	perm := db.FilePerm()
+	if err := outfile.MkdirAll(dir, perm); err != nil {
 		return nil, engine.Errorf(engine.EUNAVAIL, "cannot create backup directory %s: %v", dir, err)
 	}
 	base, err := backupBase(dir, db.Now().Format("20060102T150405Z"))
@@ -237,15 +252,15 @@ func (db *DB) backupDump(ctx context.Context, dir string) (*engine.BackupInfo, e
 	}); err != nil {
 		return nil, err
 	}
-	if err := os.WriteFile(info.Dump, dump, 0o644); err != nil {
+	if err := outfile.WriteFile(info.Dump, dump, perm); err != nil {
 		return nil, engine.Errorf(engine.EUNAVAIL, "cannot write %s: %v", info.Dump, err)
 	}
-	if info.DumpSHA256, err = writeChecksum(info.Dump); err != nil {
+	if info.DumpSHA256, err = writeChecksum(info.Dump, perm); err != nil {
 		os.Remove(info.Dump)
 		return nil, err
 	}
 	info.Memories = n
-	return info, nil
+	return info, db.RecordArtifact(ctx, engine.Artifact{Kind: engine.ArtifactBackup, Path: info.Dump})
 }
 
 // PGDumpCommand is the command that takes a physical backup of the space

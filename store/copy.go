@@ -30,6 +30,8 @@ var copyTables = []struct{ name, order string }{
 	{"settings", "key"},
 	{"counters", "name"},
 	{"batches", "batch"},
+	{"erasures", "id"},  // tombstones (issue 31)
+	{"artifacts", "id"}, // files written outside the database
 }
 
 // CopyReport is what Copy copied and verified.

@@ -19,6 +19,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"memtrace/internal/outfile"
+
 	"github.com/mattn/go-sqlite3"
 
 	"memtrace/engine"
@@ -235,6 +237,15 @@ func openError(path string, err error) error {
 // Path returns the database file.
 func (db *DB) Path() string { return db.path }
 
+// FilePerm is the mode of files written from this database's contents: its
+// file's own read and write bits; outfile.Private on PostgreSQL.
+func (db *DB) FilePerm() os.FileMode {
+	if db.pg {
+		return outfile.Private
+	}
+	return outfile.Perm(db.path)
+}
+
 // Now returns the current time of the store's clock, in UTC.
 func (db *DB) Now() time.Time { return db.now().UTC() }
 
@@ -345,8 +356,10 @@ func writeValue[T any](ctx context.Context, db *DB, fn func(tx *Tx) (T, error)) 
 
 // checkForeignSchema refuses, without writing to it, a SQLite file that
 // holds tables of another program and no memtrace schema: migrating it would
-// add memtrace's tables to someone else's database. It opens the file
-// read-only and leaves its journal mode alone.
+// add memtrace's tables to someone else's database. It refuses a file of a
+// newer schema (checkSchemaVersion) the same way. It opens the file
+// read-only and leaves its journal mode alone: nothing has written to the
+// file when it refuses, so "left as it is" is true byte for byte.
 func checkForeignSchema(ctx context.Context, path string) error {
 	fi, err := os.Stat(path)
 	if err != nil || fi.Size() == 0 {
@@ -378,7 +391,7 @@ func checkForeignSchema(ctx context.Context, path string) error {
 		return openError(path, err)
 	}
 	if len(tables) == 0 || ours {
-		return nil
+		return checkSchemaVersion(ctx, ro, path, ours)
 	}
 	shown := tables
 	if len(shown) > 5 {
@@ -387,4 +400,73 @@ func checkForeignSchema(ctx context.Context, path string) error {
 	return engine.Errorf(engine.EINVALID,
 		"not a memtrace database: %s is a SQLite file of another program (tables: %s); it was left as it is — give memtrace a file of its own with --db",
 		path, strings.Join(shown, ", "))
+}
+
+// checkSchemaVersion refuses, on the read-only handle ro, a file whose
+// header (user_version) or migrations table says a schema newer than this
+// binary knows — before the writer opens it, which would switch it to WAL
+// and create the migrations table. migrate checks the same again under the
+// write lock.
+func checkSchemaVersion(ctx context.Context, ro *sql.DB, path string, ours bool) error {
+	known := 0
+	for _, m := range migrations() {
+		known = max(known, m.Version)
+	}
+	var version int
+	if err := ro.QueryRowContext(ctx, `PRAGMA user_version`).Scan(&version); err != nil {
+		return openError(path, err)
+	}
+	if version > known {
+		return engine.Errorf(engine.EINVALID,
+			"this database says it has schema %d (user_version), newer than this memtrace knows (%d); upgrade memtrace — the file was left as it is", version, known)
+	}
+	if !ours {
+		return nil
+	}
+	var hasTable int
+	if err := ro.QueryRowContext(ctx, `SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'migrations'`).Scan(&hasTable); err != nil || hasTable == 0 {
+		return nil // migrate reports what it finds
+	}
+	applied, err := appliedMigrations(ctx, ro)
+	if err != nil {
+		return openError(path, err)
+	}
+	for name := range applied {
+		if v, ok := migrationVersion(name); ok && v > known {
+			return engine.Errorf(engine.EINVALID,
+				"this database was written by a newer memtrace (schema %d > %d); upgrade memtrace — the file was left as it is", v, known)
+		}
+	}
+	return nil
+}
+
+// HoldsSchema reports, without writing to it, whether the SQLite file at
+// path holds a memtrace schema (its memories or migrations table): false
+// for an empty file, or a SQLite file with no tables, which Open would
+// give the schema — a command that only reads must not (checkDatabase in
+// the CLI). A file of another program's tables is refused as Open does.
+func HoldsSchema(ctx context.Context, path string) (bool, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return false, nil
+	}
+	if fi.Size() == 0 {
+		return false, nil
+	}
+	if err := checkDatabaseFile(path); err != nil {
+		return false, err
+	}
+	if err := checkForeignSchema(ctx, path); err != nil {
+		return false, err
+	}
+	ro, err := sql.Open("sqlite3", "file:"+escapePath(path)+"?mode=ro&_busy_timeout="+fmt.Sprint(busyTimeout.Milliseconds()))
+	if err != nil {
+		return false, openError(path, err)
+	}
+	defer ro.Close()
+	var n int
+	if err := ro.QueryRowContext(ctx, `SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name IN ('memories', 'migrations')`).Scan(&n); err != nil {
+		return false, openError(path, err)
+	}
+	return n > 0, nil
 }

@@ -55,6 +55,7 @@ var pgSpellings = strings.NewReplacer(
 	`SELECT value FROM json_each(?)`, `SELECT value::bigint FROM json_array_elements_text(?::json)`,
 	` LIMIT -1 `, ` LIMIT ALL `,
 	` LIKE ? ESCAPE`, ` ILIKE ? ESCAPE`,
+	`instr(`, `strpos(`,
 )
 
 // pgQuery is query in PostgreSQL's spelling, with $1, $2 … for the ?s

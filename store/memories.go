@@ -175,11 +175,43 @@ func memoryWhere(f engine.MemoryFilter) (string, []any) {
 // InsertMemory writes a new memory, sets m.ID and m.Seq, and audits it as a
 // "create" under a.
 func (tx *Tx) InsertMemory(ctx context.Context, m *engine.Memory, a engine.Actor) error {
-	if err := checkActor(a); err != nil {
-		return err
-	}
 	if m.ID != 0 {
 		return engine.Errorf(engine.EINVALID, "memory to insert already has id %d", m.ID)
+	}
+	return tx.insertMemory(ctx, m, a)
+}
+
+// InsertMemoryAt writes a new memory under the id m.ID carries — a memory
+// restored from an export (import md into a new database) keeps the id its
+// lines and links name. A taken id is ECONFLICT. On PostgreSQL the identity
+// sequence is moved past the id so later inserts do not collide with it.
+func (tx *Tx) InsertMemoryAt(ctx context.Context, m *engine.Memory, a engine.Actor) error {
+	if m.ID <= 0 {
+		return engine.Errorf(engine.EINVALID, "memory to restore has no id")
+	}
+	var taken int
+	if err := tx.tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM memories WHERE id = ?`, m.ID).Scan(&taken); err != nil {
+		return fmt.Errorf("restore memory %d: %w", m.ID, err)
+	}
+	if taken > 0 {
+		return engine.Errorf(engine.ECONFLICT, "memory id %d is taken", m.ID)
+	}
+	if err := tx.insertMemory(ctx, m, a); err != nil {
+		return err
+	}
+	if tx.tx.pg {
+		if _, err := tx.tx.ExecContext(ctx, `SELECT setval(pg_get_serial_sequence('memories', 'id'), GREATEST((SELECT COALESCE(MAX(id), 0) FROM memories) + 1, nextval(pg_get_serial_sequence('memories', 'id'))), false)`); err != nil {
+			return fmt.Errorf("restore memory %d: move the id sequence: %w", m.ID, err)
+		}
+	}
+	return nil
+}
+
+// insertMemory is InsertMemory's write: under m.ID when it is set, else
+// under the next id the table gives.
+func (tx *Tx) insertMemory(ctx context.Context, m *engine.Memory, a engine.Actor) error {
+	if err := checkActor(a); err != nil {
+		return err
 	}
 	seq, err := tx.nextSeq(ctx)
 	if err != nil {
@@ -192,15 +224,20 @@ func (tx *Tx) InsertMemory(ctx context.Context, m *engine.Memory, a engine.Actor
 	if tx.tx.pg {
 		onConflict = ` ON CONFLICT (key) DO NOTHING`
 	}
-	insert := `INSERT INTO memories (key, content, kind, type, orig_type, status, tier, scope,
+	cols, marks := "", ""
+	var args []any
+	if m.ID != 0 {
+		cols, marks, args = "id, ", "?, ", []any{m.ID}
+	}
+	insert := `INSERT INTO memories (` + cols + `key, content, kind, type, orig_type, status, tier, scope,
 		importance, role, session, created_at, last_accessed_at, access_count,
 		boost, boost_at, hash, embedding, embedder, seq, superseded_by, valid_to, superseded_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
-	args := []any{nullString(m.Key), m.Content, string(m.Kind), m.Type, m.OrigType,
+		VALUES (` + marks + `?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	args = append(args, nullString(m.Key), m.Content, string(m.Kind), m.Type, m.OrigType,
 		string(m.Status), string(m.Tier), m.Scope, m.Importance, m.Role, m.Session,
 		formatTime(m.CreatedAt), formatTime(m.LastAccessedAt), m.AccessCount,
 		m.Boost, formatTime(m.BoostAt), m.Hash, encodeEmbedding(m.Embedding), m.Embedder, seq,
-		nullID(m.SupersededBy), nullTime(m.ValidTo), nullTime(m.SupersededAt)}
+		nullID(m.SupersededBy), nullTime(m.ValidTo), nullTime(m.SupersededAt))
 	var id int64
 	if tx.tx.pg {
 		s, serr := tx.stmt(ctx, insert+onConflict+` RETURNING id`)

@@ -152,7 +152,7 @@ func TestMigrations(t *testing.T) {
 		if engine.ErrorCode(err) != engine.EINVALID {
 			t.Fatalf("open newer schema: %v", err)
 		}
-		want := fmt.Sprintf("this database was written by a newer memtrace (schema 99 > %d); upgrade memtrace", all[len(all)-1].Version)
+		want := fmt.Sprintf("this database was written by a newer memtrace (schema 99 > %d); upgrade memtrace — the file was left as it is", all[len(all)-1].Version)
 		if err.Error() != want {
 			t.Fatalf("error = %q, want %q", err, want)
 		}

@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -25,8 +27,23 @@ type Notification struct {
 	More bool `json:"more,omitempty"`
 }
 
-// NotifyChannel is the LISTEN/NOTIFY channel of a space.
-func NotifyChannel(space string) string { return "memtrace_" + space }
+// NotifyChannel is the LISTEN/NOTIFY channel of a space: memtrace_SPACE,
+// or, when that would pass PostgreSQL's identifier limit (63 bytes, which
+// NOTIFY refuses with "channel name too long" and LISTEN truncates), the
+// space's first 40 bytes and 12 hex digits of its SHA-256 — so that every
+// space name the schema can hold (up to 63 bytes) is writable, and two long
+// names that share a prefix do not share a channel.
+func NotifyChannel(space string) string {
+	const prefix = "memtrace_"
+	if len(prefix)+len(space) <= pgIdentMax {
+		return prefix + space
+	}
+	sum := sha256.Sum256([]byte(space))
+	return prefix + space[:40] + "_" + hex.EncodeToString(sum[:6])
+}
+
+// pgIdentMax is PostgreSQL's identifier limit in bytes (NAMEDATALEN − 1).
+const pgIdentMax = 63
 
 // notifyMaxIDs bounds the ids of one payload (PostgreSQL's limit is 8000
 // bytes).

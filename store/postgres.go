@@ -49,6 +49,9 @@ func IsDSN(s string) bool {
 // DefaultSpace is the space a DSN without search_path opens.
 const DefaultSpace = "public"
 
+// spaceName is a space the server can hold: a plain schema name of at most
+// pgIdentMax (63) bytes, PostgreSQL's identifier limit; its notification
+// channel stays within the limit too (NotifyChannel).
 var spaceName = regexp.MustCompile(`^[a-z_][a-z0-9_]{0,62}$`)
 
 // pgConfig parses a DSN and the space (schema) it names. The search_path
@@ -74,7 +77,7 @@ func pgConfig(dsn string) (*pgx.ConnConfig, string, error) {
 		cfg.RuntimeParams["max_parallel_workers_per_gather"] = "0"
 	}
 	if !spaceName.MatchString(space) {
-		return nil, "", engine.Errorf(engine.EINVALID, "memory space %q is not a plain schema name; use lower-case letters, digits and _ (at most 63), e.g. ?search_path=agent_1", space)
+		return nil, "", engine.Errorf(engine.EINVALID, "memory space %q is not a plain schema name; use lower-case letters, digits and _, starting with a letter or _, at most 63 characters (PostgreSQL's identifier limit; this one has %d), e.g. ?search_path=agent_1", space, len(space))
 	}
 	return cfg, space, nil
 }

@@ -42,6 +42,11 @@ func (db *DB) InsertMemory(ctx context.Context, m *engine.Memory, a engine.Actor
 	return db.write(ctx, func(tx *Tx) error { return tx.InsertMemory(ctx, m, a) })
 }
 
+// InsertMemoryAt is Tx.InsertMemoryAt in a transaction of its own.
+func (db *DB) InsertMemoryAt(ctx context.Context, m *engine.Memory, a engine.Actor) error {
+	return db.write(ctx, func(tx *Tx) error { return tx.InsertMemoryAt(ctx, m, a) })
+}
+
 // UpdateMemory overwrites a memory and audits it before and after.
 func (db *DB) UpdateMemory(ctx context.Context, m *engine.Memory, a engine.Actor, action string) error {
 	return db.write(ctx, func(tx *Tx) error { return tx.UpdateMemory(ctx, m, a, action) })

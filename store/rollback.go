@@ -53,6 +53,9 @@ func (tx *Tx) planRollback(ctx context.Context, batch string) (*rollbackWork, er
 	if err != nil {
 		return nil, err
 	}
+	if kind == engine.BatchErase {
+		return nil, engine.Errorf(engine.ECONFLICT, "batch %s is an erasure: it cannot be rolled back, the text it removed is gone (its tombstones are in `memtrace show`)", batch)
+	}
 	w := &rollbackWork{
 		plan:     &engine.RollbackPlan{Batch: batch, Kind: kind, Proposals: len(props)},
 		restored: map[int64]*engine.Memory{}, current: map[int64]*engine.Memory{},

@@ -13,6 +13,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"memtrace/internal/outfile"
+
 	"memtrace/capture"
 	"memtrace/engine"
 	"memtrace/internal/safetext"
@@ -120,9 +122,9 @@ func tierTitle(s engine.TierScope) string {
 	case s.File == "WARM.md":
 		return "# WARM — global (" + count + ")"
 	case strings.HasPrefix(s.File, "projects/"):
-		return "# WARM — project " + strings.TrimPrefix(s.Scope, "project:") + " (" + count + ")"
+		return "# WARM — project " + escapeLine(strings.TrimPrefix(s.Scope, "project:")) + " (" + count + ")"
 	case strings.HasPrefix(s.File, "domains/"):
-		return "# WARM — domain " + strings.TrimPrefix(s.Scope, "domain:") + " (" + count + ")"
+		return "# WARM — domain " + escapeLine(strings.TrimPrefix(s.Scope, "domain:")) + " (" + count + ")"
 	}
 	month := strings.TrimSuffix(strings.TrimPrefix(s.File, "archive/"), ".md")
 	return "# COLD — archive " + month + " (" + count + ")"
@@ -196,10 +198,13 @@ func allCorrections(ctx context.Context, e *engine.Engine) ([]*engine.Correction
 		}
 		all = append(all, cs...)
 	}
+	// By the day the file shows, then the key: the order is a function of
+	// what the file holds, so a file read into a new database exports in
+	// the same order again.
 	sort.Slice(all, func(i, j int) bool {
-		a, b := all[i].FirstSeen, all[j].FirstSeen
-		if !a.Equal(b) {
-			return a.Before(b)
+		a, b := all[i].FirstSeen.UTC().Format(time.DateOnly), all[j].FirstSeen.UTC().Format(time.DateOnly)
+		if a != b {
+			return a < b
 		}
 		return all[i].LessonKey < all[j].LessonKey
 	})
@@ -258,15 +263,16 @@ func ExportMarkdown(ctx context.Context, e *engine.Engine, dir string) (*Markdow
 	if err := refuseLinks(dir, append(paths, "projects", "domains", "archive")); err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	perm := e.Store().FilePerm()
+	if err := outfile.MkdirAll(dir, perm); err != nil {
 		return nil, fileError("create directory", dir, err)
 	}
 	for _, p := range paths {
 		full := filepath.Join(dir, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+		if err := outfile.MkdirAll(filepath.Dir(full), perm); err != nil {
 			return nil, fileError("create directory", filepath.Dir(full), err)
 		}
-		if err := writeFileAtomic(full, files[p]); err != nil {
+		if err := writeFileAtomic(full, files[p], perm); err != nil {
 			return nil, err
 		}
 		lines := bytes.Count(files[p], []byte("\n"))
@@ -302,16 +308,13 @@ func capOf(p string) int {
 // writeFileAtomic writes data to a temporary file beside path and renames
 // it over path: a reader sees the old file or the new one, never half of
 // one, and a link at path is replaced, not followed.
-func writeFileAtomic(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+func writeFileAtomic(path string, data []byte, perm os.FileMode) error {
+	f, err := outfile.CreateTemp(path, perm)
 	if err != nil {
 		return fileError("write", path, err)
 	}
 	tmp := f.Name()
 	_, err = f.Write(data)
-	if err == nil {
-		err = f.Chmod(0o644)
-	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}

@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -20,16 +21,22 @@ import (
 
 // MarkdownImport reports an import of the Markdown tiers.
 type MarkdownImport struct {
-	Dir       string   `json:"dir"`
-	Batch     string   `json:"batch"`
-	Files     int      `json:"files"`
-	Lines     int      `json:"lines"` // memory lines read
-	Updated   int      `json:"updated"`
-	Inserted  int      `json:"inserted"`
-	Unchanged int      `json:"unchanged"`
-	Lessons   int      `json:"lessons"`  // corrections inserted or updated
-	Proposed  int      `json:"proposed"` // proposals written for the curator (moves, deletions, HOT lines, counts)
-	Skipped   []string `json:"skipped,omitempty"`
+	Dir       string `json:"dir"`
+	Batch     string `json:"batch"`
+	Files     int    `json:"files"`
+	Lines     int    `json:"lines"` // memory lines read
+	Updated   int    `json:"updated"`
+	Inserted  int    `json:"inserted"`
+	Unchanged int    `json:"unchanged"`
+	// Renumbered counts inserted lines whose id the file names was taken in
+	// this database by another memory (the file comes from another
+	// database): they were inserted under a new id. A line whose id is free
+	// is inserted under that id, so an export read into a new database
+	// keeps its ids.
+	Renumbered int      `json:"renumbered"`
+	Lessons    int      `json:"lessons"`  // corrections inserted or updated
+	Proposed   int      `json:"proposed"` // proposals written for the curator (moves, deletions, HOT lines, counts)
+	Skipped    []string `json:"skipped,omitempty"`
 }
 
 // mdEntry is one memory line read from a tier file.
@@ -39,6 +46,7 @@ type mdEntry struct {
 	content string
 	t       mdLine
 	trailer bool
+	day     time.Time // an episode's "[2026-03-01] " date, zero without one
 }
 
 // ImportMarkdown reads the Markdown tiers in dir back, with the curator in
@@ -115,30 +123,38 @@ func ImportMarkdown(ctx context.Context, e *engine.Engine, dir string) (*Markdow
 		res.Updated, res.Inserted, res.Unchanged, res.Lessons, res.Proposed = 0, 0, 0, 0, 0
 		skipped := res.Skipped
 		seen := map[int64]bool{}
+		// Lines that name an id go first, so a line inserted under a new id
+		// cannot take an id a later line of the files names.
+		var named, later []mdEntry
 		for _, en := range entries {
-			out, id, err := importEntry(ctx, e, q, en, a, now, hashes)
-			if id != 0 {
-				seen[id] = true
+			if en.t.ID != 0 {
+				named = append(named, en)
+			} else {
+				later = append(later, en)
 			}
-			if err != nil {
-				if engine.ErrorCode(err) == engine.EINVALID {
-					skipped = append(skipped, fmt.Sprintf("%s:%d: %s", en.file, en.line, engine.ErrorMessage(err)))
-					continue
-				}
+		}
+		var deferred []mdEntry
+		back := restored{at: map[int64]bool{}, formers: map[int64]mdEntry{}}
+		for _, en := range named {
+			out, id, err := importEntry(ctx, e, q, en, a, now, hashes, back, false)
+			if err == nil && out == outRenumber {
+				deferred = append(deferred, en)
+				continue
+			}
+			skipped = tally(res, skipped, en, out, id, err, seen)
+			if err != nil && engine.ErrorCode(err) != engine.EINVALID {
 				return engine.Errorf(engine.ErrorCode(err), "%s:%d: %s", en.file, en.line, engine.ErrorMessage(err))
 			}
-			switch out {
-			case "inserted":
-				res.Inserted++
-			case "updated":
-				res.Updated++
-			case "proposed":
-				res.Proposed++
-			case "unchanged":
-				res.Unchanged++
-			default:
-				skipped = append(skipped, fmt.Sprintf("%s:%d: %s", en.file, en.line, out))
+		}
+		for _, en := range append(deferred, later...) {
+			out, id, err := importEntry(ctx, e, q, en, a, now, hashes, back, true)
+			skipped = tally(res, skipped, en, out, id, err, seen)
+			if err != nil && engine.ErrorCode(err) != engine.EINVALID {
+				return engine.Errorf(engine.ErrorCode(err), "%s:%d: %s", en.file, en.line, engine.ErrorMessage(err))
 			}
+		}
+		if err := back.links(ctx, q, a); err != nil {
+			return err
 		}
 		for _, sc := range scopes {
 			if !present[sc.File] {
@@ -184,6 +200,90 @@ func ImportMarkdown(ctx context.Context, e *engine.Engine, dir string) (*Markdow
 	return res, nil
 }
 
+// restored is what an import inserted under the ids its lines name.
+type restored struct {
+	at      map[int64]bool    // every memory inserted under its own id
+	formers map[int64]mdEntry // the former facts among them (a superseded_by trailer)
+}
+
+// links links each former fact inserted under its own id to the newer
+// memory its trailer names, when this import inserted that one under its
+// own id too: both came from one export, so the link is the export's,
+// restored — never one a hand edit made (a link is not written from an
+// edit of a file; unlink with memtrace supersede ID --unlink).
+func (r restored) links(ctx context.Context, q engine.Queries, a engine.Actor) error {
+	ids := make([]int64, 0, len(r.formers))
+	for id := range r.formers {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		en := r.formers[id]
+		until, err := time.Parse(time.RFC3339, en.t.ValidTo)
+		if !r.at[en.t.SupersededBy] || err != nil {
+			continue // nothing to link to, or no end date: it stays archived
+		}
+		m, err := q.GetMemory(ctx, id)
+		if err != nil {
+			return err
+		}
+		m.SupersededBy, m.ValidTo, m.SupersededAt = en.t.SupersededBy, until, until
+		m.Tier, m.Status = engine.TierWarm, engine.StatusActive
+		if en.t.Status != "" {
+			m.Status = en.t.Status
+		}
+		if err := q.UpdateMemory(ctx, m, a, "import"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// archiveMonth is the month an archive file (archive/2026-03.md) is of.
+func archiveMonth(file string) (time.Time, bool) {
+	name, ok := strings.CutPrefix(file, "archive/")
+	if !ok {
+		return time.Time{}, false
+	}
+	t, err := time.Parse("2006-01.md", name)
+	return t, err == nil
+}
+
+// outRenumber is importEntry's answer for a line whose id is taken by
+// another memory, when it may not insert under a new id yet.
+const outRenumber = "renumber"
+
+// tally counts one line's outcome in res; a line it cannot import (an
+// EINVALID err, or a reason in out) is added to skipped, which it returns.
+// Another error is the caller's to return.
+func tally(res *MarkdownImport, skipped []string, en mdEntry, out string, id int64, err error, seen map[int64]bool) []string {
+	if id != 0 {
+		seen[id] = true
+	}
+	if err != nil {
+		if engine.ErrorCode(err) == engine.EINVALID {
+			skipped = append(skipped, fmt.Sprintf("%s:%d: %s", en.file, en.line, engine.ErrorMessage(err)))
+		}
+		return skipped
+	}
+	switch out {
+	case "inserted":
+		res.Inserted++
+	case "renumbered":
+		res.Inserted++
+		res.Renumbered++
+	case "updated":
+		res.Updated++
+	case "proposed":
+		res.Proposed++
+	case "unchanged":
+		res.Unchanged++
+	default:
+		skipped = append(skipped, fmt.Sprintf("%s:%d: %s", en.file, en.line, out))
+	}
+	return skipped
+}
+
 // parseTierFile reads the memory lines of one tier file; a line it cannot
 // read is reported by file:line in bad and the rest is read.
 func parseTierFile(file string, data []byte) (out []mdEntry, bad []string) {
@@ -192,7 +292,7 @@ func parseTierFile(file string, data []byte) (out []mdEntry, bad []string) {
 	n := 0
 	for sc.Scan() {
 		n++
-		line := sc.Text()
+		line, _ := capture.RedactSecrets(sc.Text()) // a hand edit may paste a secret
 		body, ok := strings.CutPrefix(line, "- ")
 		if !ok {
 			continue
@@ -204,7 +304,11 @@ func parseTierFile(file string, data []byte) (out []mdEntry, bad []string) {
 				bad = append(bad, fmt.Sprintf("%s:%d: the <!-- mt … --> trailer is not valid JSON (%s); fix it or remove it to import the line as a new memory", file, n, capture.JSONProblem(err)))
 				continue
 			}
-			text, err := unescapeLine(stripUntil(stripDate(body[:i], en.t), en.t))
+			undated := stripDate(body[:i], en.t)
+			if len(undated) < len(body[:i]) {
+				en.day, _ = time.Parse("2006-01-02", body[1:11])
+			}
+			text, err := unescapeLine(stripUntil(undated, en.t))
 			if err != nil {
 				bad = append(bad, fmt.Sprintf("%s:%d: %v", file, n, err))
 				continue
@@ -271,11 +375,18 @@ func (en mdEntry) apply(m *engine.Memory) bool {
 		m.Importance != before.Importance || m.Scope != before.Scope || m.Tier != before.Tier || m.Status != before.Status
 }
 
-// importEntry handles one line: out is "inserted", "updated", "proposed",
-// "unchanged", or why the line was left alone; id is the memory the line
-// names (0 for a new line). An EINVALID error reports the line and the
-// import goes on.
-func importEntry(ctx context.Context, e *engine.Engine, q engine.Queries, en mdEntry, a engine.Actor, now time.Time, hashes map[string]int64) (out string, id int64, err error) {
+// importEntry handles one line: out is "inserted", "renumbered" (inserted
+// under a new id: the file's was taken), "updated", "proposed",
+// "unchanged", outRenumber (renumber is false and the line would need a
+// new id), or why the line was left alone; id is the memory the line names
+// (0 for a new line). An EINVALID error reports the line and the import
+// goes on.
+//
+// A line is matched to a memory by key first, then by id: the id of a
+// line with a key names this database's memory only when the keys agree.
+// A line no memory here matches is inserted under the id it names when
+// that id is free — an export read into a new database keeps its ids.
+func importEntry(ctx context.Context, e *engine.Engine, q engine.Queries, en mdEntry, a engine.Actor, now time.Time, hashes map[string]int64, back restored, renumber bool) (out string, id int64, err error) {
 	if en.t.Scope != "" && !engine.ValidScope(en.t.Scope) {
 		return "", 0, engine.Errorf(engine.EINVALID, "scope %q is not global, project:NAME or domain:NAME; fix the trailer", en.t.Scope)
 	}
@@ -283,29 +394,39 @@ func importEntry(ctx context.Context, e *engine.Engine, q engine.Queries, en mdE
 		return "", 0, engine.Errorf(engine.EINVALID, "importance %v is not a number from 0 to 1; fix \"imp\" in the trailer", en.t.Imp)
 	}
 	var m *engine.Memory
-	if en.t.ID != 0 {
-		m, err = q.GetMemory(ctx, en.t.ID)
-		if err != nil && engine.ErrorCode(err) != engine.ENOTFOUND {
-			return "", 0, err
-		}
-		if m != nil && en.t.Key != "" && m.Key != en.t.Key {
-			return "", 0, engine.Errorf(engine.ECONFLICT, "id %d has key %q in the database, %q in the file; the file comes from another database — remove the id to import it as new", m.ID, m.Key, en.t.Key)
-		}
-	}
-	if m == nil && en.t.Key != "" {
+	if en.t.Key != "" {
 		m, err = q.GetMemoryByKey(ctx, en.t.Key)
 		if err != nil && engine.ErrorCode(err) != engine.ENOTFOUND {
 			return "", 0, err
 		}
 	}
+	idFree := false
+	if m == nil && en.t.ID != 0 {
+		byID, err := q.GetMemory(ctx, en.t.ID)
+		switch {
+		case engine.ErrorCode(err) == engine.ENOTFOUND:
+			idFree = true
+		case err != nil:
+			return "", 0, err
+		case en.t.Key == "" || byID.Key == en.t.Key:
+			m = byID
+		case !renumber:
+			return outRenumber, 0, nil
+		}
+	}
 	if m == nil {
 		nm := &engine.Memory{Key: en.t.Key, Importance: 0.5, Role: "user", CreatedAt: now, LastAccessedAt: now}
+		if !en.day.IsZero() {
+			nm.CreatedAt = en.day // an episode is of the day its line names
+		}
 		en.apply(nm)
 		if en.t.SupersededBy != 0 {
-			// A former fact of another database, whose newer memory is
-			// not here to link to: archived, so that it never comes back
-			// as current.
+			// A former fact: archived, so that it never comes back as
+			// current, until restoreLinks finds its newer memory.
 			nm.Tier, nm.Status = engine.TierCold, engine.StatusArchived
+		} else if month, ok := archiveMonth(en.file); ok && en.day.IsZero() && month.Before(now) {
+			// A cold memory's archive file is the month it was last used.
+			nm.CreatedAt, nm.LastAccessedAt = month, month
 		}
 		if !en.trailer && en.file == "HOT.md" && en.t.Type == "" {
 			nm.Type = "rule" // a line of HOT.md is a rule the agent always loads
@@ -334,11 +455,27 @@ func importEntry(ctx context.Context, e *engine.Engine, q engine.Queries, en mdE
 		if err := e.PrepareMemory(ctx, nm); err != nil {
 			return "", 0, err
 		}
-		if err := q.InsertMemory(ctx, nm, a); err != nil {
+		out := "inserted"
+		if idFree {
+			nm.ID = en.t.ID
+			err = q.InsertMemoryAt(ctx, nm, a)
+		} else {
+			if en.t.ID != 0 {
+				out = "renumbered"
+			}
+			err = q.InsertMemory(ctx, nm, a)
+		}
+		if err != nil {
 			return "", 0, err
 		}
 		hashes[nm.Hash] = nm.ID
-		return "inserted", nm.ID, nil
+		if idFree {
+			back.at[nm.ID] = true
+			if en.t.SupersededBy != 0 {
+				back.formers[nm.ID] = en
+			}
+		}
+		return out, nm.ID, nil
 	}
 	if m.Status == engine.StatusQuarantined {
 		// An export never lists quarantined memories: the file predates the

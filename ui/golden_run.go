@@ -164,7 +164,7 @@ func (p goldenPane) save() (goldenPane, tea.Cmd) {
 	}
 	p.saving = true
 	return p, func() tea.Msg {
-		if err := run.Save(path); err != nil {
+		if err := run.Save(path, p.c.deps.Store.FilePerm()); err != nil {
 			return send(paneGolden, goldenSavedMsg{Path: path, Err: err})
 		}
 		back, err := golden.LoadRun(path)

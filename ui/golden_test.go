@@ -303,7 +303,7 @@ func flippedBaseline(t *testing.T, dir, id string) (path string, removed gold.Su
 	base.Summary.Failed++
 	base.Summary.PassRate = float64(base.Summary.Passed) / float64(base.Summary.Probes)
 	path = filepath.Join(dir, "flipped.baseline.json")
-	if err := base.Save(path); err != nil {
+	if err := base.Save(path, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return path, removed

@@ -127,7 +127,12 @@ func (f *Filter) StripMemoryTags(text string) string {
 	if !strings.ContainsAny(text, "<[") {
 		return text
 	}
-	return f.parse.memoryTags.ReplaceAllString(text, " ")
+	return f.parse.memoryTags.ReplaceAllStringFunc(text, func(m string) string {
+		if strings.HasPrefix(m, "[secret:") {
+			return m // a redacted value's placeholder (engine/secret), not a label prefix
+		}
+		return " "
+	})
 }
 
 // ackPhrases are the English and Korean acknowledgements; a message made of

@@ -188,19 +188,51 @@ const monthMay = "May"
 // an adjective in "-ic"
 // whose stem Porter2 cut to the bare root takes the noun's "-y"
 // ("allergic" → "allergy" as "allergies", "ironic" → "irony"; "music" and
-// "public" keep their stem). StableTokens does not conflate: what a database
-// stores derived from text keeps reading the same.
+// "public" keep their stem, "artistic" is "artist"); and a final "e" that
+// Stem kept goes where Porter2 drops it (dropE: "approve", "approved" and
+// "approval" are "approv"; measured on LoCoMo: pipeline R@5/10/25/50
+// 0.684/0.769/0.834/0.858 → 0.689/0.772/0.838/0.863). StableTokens does
+// not conflate: what a database stores derived from text keeps reading the
+// same.
 func Conflate(w, t string) string {
 	n := len(t)
 	if !isASCIILetters(t) {
 		return t
 	}
 	switch {
-	case len(w) >= 6 && strings.HasSuffix(w, "ic") && len(w) == n+2:
+	case len(w) >= 6 && strings.HasSuffix(w, "ic") && len(w) == n+2 && !strings.HasSuffix(t, "ist"):
 		return t + "y"
+	case n > 3 && t[n-1] == 'e':
+		return dropE(w, t)
 	}
 	return t
 }
+
+// dropE is the term of a word whose stem kept its final "e" (Stem keeps
+// it; Porter2 proper would drop it): the stem without it, so that
+// "approve" meets "approved" and "approval" ("approv"), "dance" meets
+// "dancing". A final "e" Porter2 itself keeps stays ("hike", as "hiking"
+// gives). Remembered per word: Porter2 is most of tokenising.
+func dropE(w, t string) string {
+	if u, ok := dropECache.Load(w); ok {
+		return u.(string)
+	}
+	u := readable(porter2(w, false))
+	if u == "" {
+		u = t
+	}
+	if dropECacheSize.Load() < termCacheMax {
+		if _, loaded := dropECache.LoadOrStore(strings.Clone(w), strings.Clone(u)); !loaded {
+			dropECacheSize.Add(1)
+		}
+	}
+	return u
+}
+
+var (
+	dropECache     sync.Map // word → term
+	dropECacheSize atomic.Int64
+)
 
 // stableTerm is the term of w without the irregular-verb table: the
 // tokenisation that derived data stored in a database was built with

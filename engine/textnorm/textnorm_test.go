@@ -29,7 +29,7 @@ func TestTokens(t *testing.T) {
 	}{
 		{"충주 사과가 정말 달고 맛있었어", []string{"충주", "사과", "달고", "맛있"}},
 		{"사과", []string{"사과"}},
-		{"memtrace의 SQLite 스토어", []string{"memtrace", "sqlite", "스토어"}},
+		{"memtrace의 SQLite 스토어", []string{"memtrac", "sqlite", "스토어"}},
 		{"She painted apples and cherries", []string{"paint", "apple", "cherry"}},
 		{"I'm running tests", []string{"run", "test"}},
 	}

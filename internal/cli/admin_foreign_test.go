@@ -98,3 +98,55 @@ func TestReadOnlyCommandsLeaveTheFileAsItWas(t *testing.T) {
 		t.Fatalf("user_version = %d %v, want 99 kept", v, err)
 	}
 }
+
+// Issue 32: a file memtrace does not recognise — an empty SQLite file whose
+// user_version says schema 999, one with no tables, a zero-byte file — is
+// left byte for byte as it was by every read-only command, before and at
+// the version check (no migrations table, no switch to WAL, no -wal or
+// -shm beside it), and the message says so truly.
+func TestReadOnlyCommandsLeaveAnUnrecognisedFileAsItWas(t *testing.T) {
+	cases := []struct {
+		name, want string
+		make       func(path string) error
+	}{
+		{"user_version 999", "schema 999", func(path string) error { return sqliteExec(path, `PRAGMA user_version = 999`) }},
+		{"no tables", "holds no memtrace tables", func(path string) error { return sqliteExec(path, `CREATE TABLE scratch (a); DROP TABLE scratch`) }},
+		{"zero bytes", "holds no memtrace tables", func(path string) error { return os.WriteFile(path, nil, 0o600) }},
+	}
+	commands := [][]string{{"list"}, {"list", "--json"}, {"show", "1"}, {"recall", "green tea"}, {"recall", "사과", "--json"},
+		{"forecast"}, {"audit"}, {"batches"}, {"proposals"}, {"review", "list"}, {"compare", "green tea"}}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "unknown.db")
+			if err := c.make(path); err != nil {
+				t.Fatal(err)
+			}
+			sum := fileSum(t, path)
+			for _, args := range commands {
+				code, _, errOut := runMemtrace(t, "", append([]string{"--db", path}, args...)...)
+				if code == 0 || !strings.Contains(errOut, c.want) || !strings.Contains(errOut, "left as it is") {
+					t.Errorf("%v = %d %q, want a refusal saying %q and that the file was left as it is", args, code, errOut, c.want)
+				}
+				if fileSum(t, path) != sum {
+					t.Fatalf("%v changed the file", args)
+				}
+				for _, suffix := range []string{"-wal", "-shm", "-journal"} {
+					if _, err := os.Stat(path + suffix); err == nil {
+						t.Fatalf("%v left %s beside the file", args, path+suffix)
+					}
+				}
+			}
+		})
+	}
+}
+
+// sqliteExec runs statements on the SQLite file at path (creating it).
+func sqliteExec(path, stmts string) error {
+	raw, err := sql.Open("sqlite3", path)
+	if err != nil {
+		return err
+	}
+	defer raw.Close()
+	_, err = raw.Exec(stmts)
+	return err
+}

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"math"
+	"memtrace/capture"
 	"strings"
 
 	"memtrace/engine"
@@ -21,7 +22,10 @@ func cmdAdd(fs *flag.FlagSet) runFunc {
 	session := fs.String("session", "", "`SESSION` the memory belongs to")
 	asJSON := fs.Bool("json", false, "print the memory as JSON")
 	return func(e *env, words []string) error {
-		text := strings.TrimSpace(strings.Join(words, " "))
+		text, found := capture.RedactSecrets(strings.TrimSpace(strings.Join(words, " ")))
+		if len(found) > 0 {
+			fmt.Fprintf(e.stderr, "secret values replaced by placeholders (%s); `memtrace help secrets` lists the patterns\n", strings.Join(found, ", "))
+		}
 		switch {
 		case text == "":
 			return usageError{"want the memory TEXT"}
@@ -46,13 +50,15 @@ func cmdAdd(fs *flag.FlagSet) runFunc {
 		}
 		m := &engine.Memory{Key: *key, Content: text, Kind: engine.Kind(*kind), Type: *typ, Importance: *importance,
 			Scope: *scope, Tier: engine.Tier(*tier), Session: *session, Role: "curator"}
-		if err := eng.AddMemory(e.ctx, m, engine.Actor{Name: "curator"}); err != nil {
+		batch, err := eng.AddMemoryInBatch(e.ctx, m, engine.ActorCurator)
+		if err != nil {
 			return err
 		}
 		if *asJSON {
 			return writeJSON(e.stdout, m)
 		}
-		fmt.Fprintf(e.stdout, "added memory %d (%s %s, importance %.2f, %s)\n", m.ID, m.Kind, m.Type, m.Importance, m.Scope)
+		fmt.Fprintf(e.stdout, "added memory %d (%s %s, importance %.2f, %s) in batch %s\nundo with: memtrace rollback %s\n",
+			m.ID, m.Kind, m.Type, m.Importance, m.Scope, batch, batch)
 		return nil
 	}
 }

@@ -116,6 +116,8 @@ func importMessages(kind string) func(fl *flag.FlagSet) runFunc {
 					engine.ErrorMessage(fatal), committed)
 			case im.stats.FailedFiles > 0:
 				return engine.Errorf(engine.EINVALID, "%d of %d file(s) could not be imported (listed above); %s", im.stats.FailedFiles, len(files), committed)
+			case kind == "jsonl" && len(im.stats.Errors) > 0:
+				return engine.Errorf(engine.EINVALID, "%d bad line(s) were not imported (listed above); %s — fix them and run the same import again (messages already captured are skipped)", len(im.stats.Errors), committed)
 			}
 			return nil
 		}

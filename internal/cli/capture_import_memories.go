@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 
 	"memtrace/capture"
@@ -12,6 +13,7 @@ import (
 	"memtrace/importer"
 	"memtrace/internal/safetext"
 	"memtrace/internal/textable"
+	"memtrace/store"
 )
 
 // importStored runs `memtrace import memories PATH [--from KIND]`: an agent's
@@ -22,6 +24,9 @@ func importStored(fl *flag.FlagSet) runFunc {
 	from := fl.String("from", "", "the source's `KIND`: "+strings.Join(importer.StoredSources(), ", ")+" (default: detected from PATH)")
 	prefix := fl.String("key-prefix", "", "put `PREFIX` before every source id to make the memory's key (for two stores whose ids could collide)")
 	asJSON := fl.Bool("json", false, "print the counts as JSON")
+	payloads := fl.String("payloads", "", "mem0: the vector store's points as JSON Lines (`FILE`; a Qdrant scroll), where mem0 keeps each memory's user_id")
+	users := fl.String("users", capture.UsersScope, "keep the users a source names apart: `MODE` scope (a scope domain:user-ID each), space (a database per user beside --db) or merge (one pool; user_id kept as metadata)")
+	as := fl.String("as", "", "memory files: whose they are, `WHO` user (~/.claude: global) or project (a repository: project:NAME); default: detected")
 	return func(e *env, pos []string) error {
 		if len(pos) != 1 {
 			return usageError{"import memories takes one path: a Chroma directory, a mem0 history database, a directory of memory files or a JSONL file"}
@@ -34,31 +39,96 @@ func importStored(fl *flag.FlagSet) runFunc {
 				return err
 			}
 		}
-		recs, problems, err := importer.ReadStored(kind, path)
+		switch *users {
+		case capture.UsersScope, capture.UsersSpace, capture.UsersMerge:
+		default:
+			return usageError{fmt.Sprintf("--users %q: use scope, space or merge", *users)}
+		}
+		recs, problems, err := importer.ReadStored(kind, path, importer.ReadOptions{Payloads: *payloads, As: *as})
 		if err != nil {
 			return err
 		}
-		eng, _, closeDB, err := openEngine(e, false, engine.Options{})
-		if err != nil {
-			return err
-		}
-		defer closeDB()
-		rep, err := capture.ImportMemories(e.ctx, eng, capture.MemoryImportOptions{Source: kind, Path: path, KeyPrefix: *prefix}, recs, problems)
-		if err != nil {
-			return err
-		}
-		if *asJSON {
-			if err := writeJSONText(e.stdout, sanitizedImportReport(rep)); err != nil {
+		o := capture.MemoryImportOptions{Source: kind, Path: path, KeyPrefix: *prefix, Users: *users}
+		for _, part := range splitByUser(e, recs, problems, *users) {
+			eng, _, closeDB, err := openEngine(part.env, false, engine.Options{})
+			if err != nil {
 				return err
 			}
-		} else {
-			printStoredImport(e.stdout, rep)
-		}
-		if rep.Stored == 0 && rep.AlreadyImported == 0 && rep.Offered > 0 {
-			return engine.Errorf(engine.EINVALID, "no memory of %s could be imported (%d errors); fix the records listed above", path, rep.Errors)
+			rep, err := capture.ImportMemories(e.ctx, eng, o, part.recs, part.problems)
+			closeDB()
+			if err != nil {
+				return err
+			}
+			if *asJSON {
+				if err := writeJSONText(e.stdout, sanitizedImportReport(rep)); err != nil {
+					return err
+				}
+			} else {
+				if part.owner != "" {
+					fmt.Fprintf(e.stdout, "user %s → %s\n", safetext.SanitizeLine(part.owner), safetext.SanitizeLine(part.env.dbPath))
+				}
+				printStoredImport(e.stdout, rep)
+			}
+			if rep.Stored == 0 && rep.AlreadyImported == 0 && rep.Offered > 0 {
+				return engine.Errorf(engine.EINVALID, "no memory of %s could be imported (%d errors); fix the records listed above", path, rep.Errors)
+			}
 		}
 		return nil
 	}
+}
+
+// userPart is the records one database takes.
+type userPart struct {
+	env      *env
+	owner    string
+	recs     []capture.StoredMemory
+	problems []capture.RecordError
+}
+
+// splitByUser is one part for --db, unless --users space: then each user's
+// records go to that user's database (userDB) and the records without a
+// user, with the problems, to --db.
+func splitByUser(e *env, recs []capture.StoredMemory, problems []capture.RecordError, mode string) []userPart {
+	if mode != capture.UsersSpace {
+		return []userPart{{env: e, recs: recs, problems: problems}}
+	}
+	parts := []userPart{{env: e, problems: problems}}
+	at := map[string]int{}
+	for _, r := range recs {
+		i, ok := at[r.Owner]
+		if r.Owner == "" {
+			i, ok = 0, true
+		}
+		if !ok {
+			c := *e
+			c.dbPath = userDB(e.dbPath, r.Owner)
+			parts = append(parts, userPart{env: &c, owner: r.Owner})
+			i = len(parts) - 1
+			at[r.Owner] = i
+		}
+		parts[i].recs = append(parts[i].recs, r)
+	}
+	if len(parts[0].recs) == 0 && len(parts[0].problems) == 0 && len(parts) > 1 {
+		parts = parts[1:]
+	}
+	return parts
+}
+
+// userDB is the database of a user under --users space: the PostgreSQL
+// space user_ID of --db's server, or the SQLite file beside --db named
+// NAME.user-ID.db.
+func userDB(db, owner string) string {
+	name := strings.Map(func(r rune) rune {
+		if r == '_' || r == '-' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' {
+			return r
+		}
+		return '_'
+	}, owner)
+	if store.IsDSN(db) {
+		return store.SpaceDSN(db, strings.ToLower("user_"+name))
+	}
+	ext := filepath.Ext(db)
+	return strings.TrimSuffix(db, ext) + ".user-" + name + ext
 }
 
 func sanitizedImportReport(r *capture.MemoryImportReport) *capture.MemoryImportReport {

@@ -10,6 +10,7 @@ import (
 	"memtrace/capture"
 	"memtrace/curate"
 	"memtrace/engine"
+	"memtrace/importer"
 )
 
 // Every source format imports the same population as it is, and the audit
@@ -158,8 +159,11 @@ func TestImportMemoriesKeepsWhatTheSourceSaid(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &shown); err != nil {
 		t.Fatal(err)
 	}
+	// The user asked mem0 to forget it (it may be a password): quarantined,
+	// its text withheld, its hash and events kept.
 	if shown.Memory.Status != engine.StatusQuarantined || shown.Source.Source != "mem0" || shown.Source.SourceID != "gone-00" ||
-		!strings.Contains(shown.Memory.Content, "flowerpot number 1") || !strings.Contains(string(shown.Source.Metadata), "DELETE") {
+		shown.Memory.Content != importer.Mem0DeletedText || strings.Contains(string(shown.Source.Metadata), "flowerpot") ||
+		!strings.Contains(string(shown.Source.Metadata), "DELETE") || !strings.Contains(string(shown.Source.Metadata), "deleted_text_sha256") {
 		t.Fatalf("deleted mem0 memory imported as %+v from %+v", shown.Memory, shown.Source)
 	}
 	var pop sourceMemory

@@ -64,6 +64,12 @@ func cmdIngest(fs *flag.FlagSet) runFunc {
 		if t.Stats.Offered == 0 && len(t.Stats.Errors) > 0 {
 			return engine.Errorf(engine.EINVALID, "no message of %s could be read (%d bad line(s) above); nothing was imported", name, len(t.Stats.Errors))
 		}
+		if len(t.Stats.Errors) > 0 {
+			// The rest is committed; the exit status still says that not
+			// every line went in, so a script notices.
+			return engine.Errorf(engine.EINVALID, "%d line(s) of %s were not ingested (reported above); the other %d message(s) were — fix those lines and run the same ingest again (messages already captured are skipped)",
+				len(t.Stats.Errors), name, t.Stats.Offered)
+		}
 		return nil
 	}
 }

@@ -18,6 +18,8 @@ import (
 	"os"
 	"strings"
 
+	"memtrace/internal/safetext"
+
 	"memtrace/engine"
 )
 
@@ -87,6 +89,7 @@ func commands() []command {
 		{name: "proposals", summary: "list proposals waiting for the curator", define: cmdProposals},
 		{name: "batches", summary: "audited batches and rejections, newest first: actor, what each did, whether it can be rolled back", define: cmdBatches},
 		{name: "supersede", args: "OLD [NEW]", summary: "link by hand: NEW supersedes OLD (a knowledge update); --unlink makes OLD current again; audited, undone by rollback", define: cmdSupersede},
+		{name: "erase", args: "[ID|key:K …]", summary: "erase memories for good (curator): their text leaves every table, index and trace, a tombstone stays; asks twice, cannot be rolled back", define: cmdErase},
 		{name: "rollback", args: "BATCH", summary: "undo a batch: says what it will do by kind and asks (--yes: don't ask; --force: a whole capture run)", define: cmdRollback},
 		{name: "heartbeat", summary: "propose promotions, demotions, archiving, cap fixes; moves nothing", define: cmdHeartbeat},
 		{name: "reflect", summary: "file a self-reflection record", define: cmdReflect},
@@ -122,7 +125,14 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 }
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	e := &env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr}
+	// The one terminal-safety boundary of every command's output: what
+	// reaches stdout and stderr — memory text, project names, keys, a
+	// server's error text, OTLP — leaves neutralised (safetext.Writer).
+	// The TUI draws through Bubble Tea, not through these.
+	out, errOut := safetext.NewWriter(stdout), safetext.NewWriter(stderr)
+	defer out.Flush()
+	defer errOut.Flush()
+	e := &env{ctx: ctx, stdin: stdin, stdout: out, stderr: errOut}
 	// Global flags before the command name (and --version, which is only
 	// a flag of the program); the command's own flag set takes them after it.
 	top := newFlagSet("memtrace")

@@ -161,6 +161,7 @@ func globalCases(t *testing.T) map[string]globalCase {
 		"proposals":          {args: []string{"--json"}, db: "demo"},
 		"rollback":           {args: []string{"capture:x"}, db: "missing"},
 		"supersede":          {args: []string{"1", "2", "--json"}, db: "demo"},
+		"erase":              {args: []string{"key:m0001", "--dry-run"}, db: "demo"},
 		"heartbeat":          {args: []string{"--at", "+1w", "--dry-run", "--json"}, db: "demo"},
 		"reflect":            {args: []string{"--intended", "one pass", "--actual", "two passes"}, db: "demo"},
 		"cleanup":            {args: []string{"--dry-run", "--json"}, db: "demo"},

@@ -31,7 +31,9 @@ func missingDatabase(path string) error {
 }
 
 // checkDatabase returns missingDatabase when there is no file at path, or
-// no memtrace space at a PostgreSQL DSN.
+// no memtrace space at a PostgreSQL DSN, and refuses, without writing to
+// it, a file that holds no memtrace schema (empty, or a SQLite file with
+// no tables) or one of a newer schema.
 func checkDatabase(path string) error {
 	if store.IsDSN(path) {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -47,6 +49,17 @@ func checkDatabase(path string) error {
 	}
 	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
 		return missingDatabase(path)
+	}
+	// An empty file (or a SQLite file without tables) would get the
+	// schema at open: a command that needs a database refuses it as
+	// missing, leaving the file as it is.
+	ok, err := store.HoldsSchema(context.Background(), path)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return engine.Errorf(engine.ENOTFOUND,
+			"no memtrace database in %s (the file holds no memtrace tables; it was left as it is); build one with `memtrace demo --no-tui --db %s` (the bundled demo) or `memtrace ingest --db %s FILE.jsonl`", path, path, path)
 	}
 	return nil
 }
@@ -125,8 +138,27 @@ func engineOver(ctx context.Context, db *store.DB, now func() time.Time, o engin
 func listenForChanges(ctx context.Context, db *store.DB, eng *engine.Engine) *store.Listener {
 	lctx := context.WithoutCancel(ctx)
 	return db.StartListening(lctx, func(n store.Notification) {
+		// A notification at or below what the caches applied is this
+		// process's own write, or one a refresh already took — or a write
+		// into a store whose seq moved back (a restored space), which
+		// Refresh would never see: that is checked, and the caches are
+		// rebuilt when the store no longer holds what they applied.
+		if n.Seq <= eng.Seq() {
+			if moved, err := eng.Diverged(lctx, n.Seq); err == nil && moved {
+				_ = eng.Resync(lctx)
+			}
+			return
+		}
 		_ = eng.RefreshPast(lctx, n.Seq)
-	}, func() { _ = eng.Refresh(lctx) })
+	}, func() {
+		// Back after a lost connection (a server restarted from a
+		// backup, perhaps): the same check, then what was missed.
+		if moved, err := eng.Diverged(lctx, eng.Seq()); err == nil && moved {
+			_ = eng.Resync(lctx)
+			return
+		}
+		_ = eng.Refresh(lctx)
+	})
 }
 
 // openEngine opens the engine on e.dbPath (see openEngineAt) with the

@@ -75,6 +75,10 @@ func contractSteps(db string) []contractStep {
 	}
 }
 
+// contractExit is the exit status of the steps that do not end with 0: an
+// ingest with bad lines prints its counts and exits 1.
+var contractExit = map[string]int{"ingest_errors_reinforced.json": 1}
+
 // The recorded --json contracts, byte for byte but for timings: a
 // refactoring (issue 28 splits engine/) must leave every one identical.
 // After a deliberate change of a contract, rerecord and read the diff:
@@ -84,8 +88,8 @@ func TestContractGoldens(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "contracts.db")
 	for _, s := range contractSteps(db) {
 		out, stderr, code := runCLI(t, s.args...)
-		if code != 0 {
-			t.Fatalf("%s: exit %d: %s", strings.Join(s.args, " "), code, stderr)
+		if want := contractExit[s.golden]; code != want {
+			t.Fatalf("%s: exit %d (want %d): %s", strings.Join(s.args, " "), code, want, stderr)
 		}
 		if s.golden != "" {
 			checkContractGolden(t, s.golden, s.args, []byte(out))

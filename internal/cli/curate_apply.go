@@ -12,7 +12,7 @@ import (
 // transaction, verified 1:1, under one batch that rollback undoes.
 func cmdApply(fs *flag.FlagSet) runFunc {
 	approved := fs.Bool("approved", false, "apply every approved proposal")
-	batch := fs.String("batch", "", "batch id `ID` (default apply-TIME)")
+	batch := fs.String("batch", "", "batch id `ID` of your own naming (default: a fresh apply-TIME-N; an id of that form, or one that exists, is refused)")
 	asJSON := fs.Bool("json", false, "print JSON")
 	return func(e *env, rest []string) error {
 		var o curate.ApplyOptions

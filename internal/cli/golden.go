@@ -15,6 +15,7 @@ import (
 
 	"memtrace/engine"
 	"memtrace/golden"
+	"memtrace/internal/outfile"
 	"memtrace/internal/safetext"
 	"memtrace/recall"
 )
@@ -73,7 +74,7 @@ func goldenRun(fs *flag.FlagSet) runFunc {
 			return err
 		}
 		if *save != "" {
-			if err := out.Save(*save); err != nil {
+			if err := out.Save(*save, outfile.Perm(e.dbPath)); err != nil {
 				return err
 			}
 		}

@@ -79,6 +79,8 @@ func helpTopics() map[string]string {
 		"updates": capture.SupersedeHelp,
 		// The relevance gate at rerank: its thresholds and generic words.
 		"relevance": recall.RelevanceGateHelp(),
+		// Secret redaction at every door and erasure (help_secrets.go).
+		"secrets": secretsHelp(),
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"memtrace/curate"
 	"memtrace/engine"
 	"memtrace/internal/safetext"
 )
@@ -19,6 +20,9 @@ type showOutput struct {
 	// Source is where an imported memory came from (`import memories`);
 	// absent for a captured one.
 	Source *engine.MemorySource `json:"source,omitempty"`
+	// Tombstones: the erasure of an erased memory (who, when, why, a
+	// salted hash of the text); absent for every other memory.
+	Tombstones []engine.Tombstone `json:"tombstones,omitempty"`
 }
 
 // cmdShow runs `memtrace show ID|key:K`: one memory with its audit history.
@@ -60,11 +64,15 @@ func cmdShow(fs *flag.FlagSet) runFunc {
 		if err != nil {
 			return err
 		}
+		tombs, err := curate.Tombstones(e.ctx, eng.Store(), m.ID)
+		if err != nil {
+			return err
+		}
 		if *asJSON {
 			if audit == nil {
 				audit = []*engine.AuditEntry{}
 			}
-			return writeJSON(e.stdout, showOutput{Memory: memoryOut{Memory: m, Supersedes: eng.Supersedes(m.ID)}, Audit: audit, Source: src})
+			return writeJSON(e.stdout, showOutput{Memory: memoryOut{Memory: m, Supersedes: eng.Supersedes(m.ID)}, Audit: audit, Source: src, Tombstones: tombs})
 		}
 		w := e.stdout
 		fmt.Fprintf(w, "memory %d  key %s\n", m.ID, safetext.SanitizeLine(m.Key))
@@ -80,6 +88,10 @@ func cmdShow(fs *flag.FlagSet) runFunc {
 		if src != nil {
 			fmt.Fprintf(w, "imported from %s id %s (%s) at %s; metadata %s\n", src.Source, safetext.SanitizeLine(src.SourceID),
 				safetext.SanitizeLine(src.Position), src.ImportedAt.Format(time.RFC3339), safetext.SanitizeLine(string(src.Metadata)))
+		}
+		for _, t := range tombs {
+			fmt.Fprintf(w, "erased %s by %s in batch %s: %s (salted sha256 %s, salt %s)\n", t.At.Format(time.RFC3339),
+				safetext.SanitizeLine(t.Actor), t.Batch, safetext.SanitizeLine(t.Reason), t.TextHash, t.Salt)
 		}
 		fmt.Fprintf(w, "audit (%d):\n", len(audit))
 		for _, a := range audit {

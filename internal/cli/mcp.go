@@ -6,6 +6,8 @@ import (
 	"flag"
 	"fmt"
 	"net"
+	"net/url"
+	"strings"
 
 	"memtrace/mcpserver"
 )
@@ -19,13 +21,40 @@ import (
 func cmdMCP(fl *flag.FlagSet) runFunc {
 	jf := addJudgeFlags(fl)
 	keep := fl.Int("keep-traces", 0, "how many recall traces to keep for the TUI (0: the configured default, 200)")
-	httpAddr := fl.String("http", "", "serve the streamable HTTP transport on this loopback `HOST:PORT` (path /mcp) instead of stdin/stdout")
+	httpAddr := fl.String("http", "", "serve the streamable HTTP transport on this loopback `HOST:PORT` (path /mcp) instead of stdin/stdout. Every request after initialize names its session (Mcp-Session-Id); a body must arrive within 30s, idle connections close after 2m, and past 256 open connections one more is answered 503. On stdin/stdout at most 2 calls per CPU run at once; later ones wait, unread")
+	tokenFile := fl.String("token-file", "", "with --http: require \"Authorization: Bearer TOKEN\", the token read from this `FILE` (mode 600: a file others can read is refused)")
+	origins := fl.String("allow-origin", "", "with --http: browser `ORIGINS` allowed besides loopback ones, comma-separated (e.g. https://inspector.example:6274); any other Origin gets 403")
+	detail := fl.String("recall-detail", "", "memory_recall's default `DETAIL`: texts (default: the texts in the structured result), ids (the memory block as the text content, for a client that forwards only that) or full")
+	of := addOTLPFlags(fl, "every recall's spans (continuing the traceparent in the call's _meta)")
 	return func(e *env, args []string) error {
 		if len(args) != 0 {
 			return usageError{"mcp takes no arguments; register it with your agent (see docs/agents.md)"}
 		}
 		if *keep < 0 {
 			return usageError{"--keep-traces must be 0 or more"}
+		}
+		recallDetail, err := mcpserver.ParseRecallDetail(*detail)
+		if err != nil {
+			return usageError{"--" + err.Error() + ": use texts, ids or full"}
+		}
+		if *httpAddr == "" && (*tokenFile != "" || *origins != "") {
+			return usageError{"--token-file and --allow-origin apply to --http only: stdin/stdout needs neither"}
+		}
+		var ho mcpserver.HTTPOptions
+		if *tokenFile != "" {
+			tok, err := mcpserver.ReadTokenFile(*tokenFile)
+			if err != nil {
+				return usageError{err.Error()}
+			}
+			ho.Token = tok
+		}
+		for _, o := range strings.Split(*origins, ",") {
+			if o = strings.TrimSpace(o); o != "" {
+				if u, err := url.Parse(o); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || (u.Path != "" && u.Path != "/") {
+					return usageError{fmt.Sprintf("--allow-origin %q: an origin is scheme://host[:port], e.g. http://localhost:6274", o)}
+				}
+				ho.Origins = append(ho.Origins, o)
+			}
 		}
 		// The address is checked and bound before the database opens: a
 		// refused or busy address must not open (or create) a database.
@@ -38,15 +67,21 @@ func cmdMCP(fl *flag.FlagSet) runFunc {
 			ln = l
 			defer ln.Close()
 		}
-		eng, closeEngine, err := openJudgedEngine(e, jf, false)
+		tel, err := mcpTelemetry(e, of)
 		if err != nil {
 			return err
 		}
+		eng, closeEngine, err := openJudgedEngine(e, jf, false)
+		if err != nil {
+			tel.shutdown()
+			return err
+		}
 		defer closeEngine()
-		srv := mcpserver.New(eng, mcpserver.Options{Keep: *keep})
+		defer tel.shutdown()
+		srv := mcpserver.New(eng, mcpserver.Options{Keep: *keep, RecallDetail: recallDetail, Telemetry: tel.recorder()})
 		if ln != nil {
 			fmt.Fprintf(e.stderr, "memtrace mcp: serving http://%s%s\n", ln.Addr(), mcpserver.HTTPPath)
-			if err := srv.ServeHTTP(e.ctx, ln); err != nil && !errors.Is(err, context.Canceled) {
+			if err := srv.ServeHTTP(e.ctx, ln, ho); err != nil && !errors.Is(err, context.Canceled) {
 				return fmt.Errorf("mcp http: %w", err)
 			}
 			return nil

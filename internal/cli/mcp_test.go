@@ -48,9 +48,11 @@ func callTool(t *testing.T, ctx context.Context, cs *mcp.ClientSession, name str
 	}
 }
 
-// recallTool calls memory_recall and returns its structured result with
-// Prompt set from the text content, where the default call puts the block
-// (once: the structured result must not repeat it or the memories' texts).
+// recallTool calls memory_recall with the default detail and returns its
+// structured result, as a client that forwards only structuredContent sees
+// it, with Prompt set to the survivors' texts one per line (the default
+// result carries each text once, in the structure, and the text content is
+// a summary that repeats none of them).
 func recallTool(t *testing.T, ctx context.Context, cs *mcp.ClientSession, args map[string]any) mcpserver.RecallOut {
 	t.Helper()
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "memory_recall", Arguments: args})
@@ -63,17 +65,20 @@ func recallTool(t *testing.T, ctx context.Context, cs *mcp.ClientSession, args m
 		t.Fatal(err)
 	}
 	if len(res.Content) != 1 {
-		t.Fatalf("memory_recall returned %d content blocks, want the memory block alone", len(res.Content))
+		t.Fatalf("memory_recall returned %d content blocks, want the summary alone", len(res.Content))
 	}
 	if out.Prompt != "" {
 		t.Fatalf("structured result repeats the block: %q", out.Prompt)
 	}
+	summary := toolText(res)
+	var texts []string
 	for _, s := range out.Survivors {
-		if s.Text != "" {
-			t.Fatalf("structured result repeats survivor %d's text", s.ID)
+		if s.Text == "" || strings.Contains(summary, s.Text) {
+			t.Fatalf("survivor %d: text %q, summary %q", s.ID, s.Text, summary)
 		}
+		texts = append(texts, s.Text)
 	}
-	out.Prompt = toolText(res)
+	out.Prompt = strings.Join(texts, "\n")
 	return out
 }
 

@@ -5,6 +5,8 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"memtrace/internal/safetext"
 )
 
 // progress draws a long job's progress on stderr: a bar redrawn in place
@@ -19,11 +21,19 @@ type progress struct {
 }
 
 func newProgress(w io.Writer, label, unit string, total int) *progress {
-	return &progress{w: w, tty: isTerminal(w), label: label, unit: unit, total: total, lastTenth: -1}
+	// The bar redraws its line with a carriage return: it writes under
+	// the output's sanitiser, its label sanitised here.
+	if sw, ok := w.(*safetext.Writer); ok {
+		w = sw.Raw()
+	}
+	return &progress{w: w, tty: isTerminal(w), label: safetext.SanitizeLine(label), unit: unit, total: total, lastTenth: -1}
 }
 
 // isTerminal reports whether w is a character device (a terminal).
 func isTerminal(w io.Writer) bool {
+	if sw, ok := w.(*safetext.Writer); ok {
+		w = sw.Raw()
+	}
 	f, ok := w.(*os.File)
 	if !ok {
 		return false

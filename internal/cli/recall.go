@@ -49,9 +49,11 @@ func cmdRecall(fs *flag.FlagSet) runFunc {
 		if err != nil {
 			return err
 		}
-		if err := of.export(e, tr); err != nil {
+		done, err := of.export(e, tr)
+		if err != nil {
 			return err
 		}
+		defer done()
 		out := reportOut(e, *of.file)
 		switch {
 		case *asJSON:

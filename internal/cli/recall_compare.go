@@ -41,9 +41,11 @@ func cmdCompare(fs *flag.FlagSet) runFunc {
 		if err != nil {
 			return err
 		}
-		if err := of.export(e, c.A, c.B); err != nil {
+		done, err := of.export(e, c.A, c.B)
+		if err != nil {
 			return err
 		}
+		defer done()
 		out := reportOut(e, *of.file)
 		if *asJSON {
 			return writeJSONText(out, c)

@@ -2,14 +2,10 @@ package cli
 
 import (
 	"encoding/json"
-	"io"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync/atomic"
 	"testing"
 
 	"go.opentelemetry.io/collector/pdata/pcommon"
@@ -165,7 +161,7 @@ func TestRecallOTelFile(t *testing.T) {
 	db := demoDB(t)
 	file := filepath.Join(t.TempDir(), "spans.jsonl")
 	for range 2 {
-		if _, stderr, code := runRecallCLI(t, "--db", db, "recall", "충주 사과", "--at", "+90d", "--otel", file); code != 0 {
+		if _, stderr, code := runRecallCLI(t, "--db", db, "recall", "충주 사과", "--at", "+90d", "--otel", file, "--otel-content"); code != 0 {
 			t.Fatalf("exit %d: %s", code, stderr)
 		}
 	}
@@ -211,7 +207,7 @@ func TestRecallOTelFile(t *testing.T) {
 		if !ok || count.Type() != pcommon.ValueTypeInt || count.Int() != survivors.Int() || count.Int() == 0 {
 			t.Errorf("gen_ai.memory.record.count = %v (survivors %v)", count.AsString(), survivors.AsString())
 		}
-		if v, ok := attrs.Get("gen_ai.memory.store.id"); !ok || !strings.HasPrefix(v.Str(), "sqlite:/") || !strings.HasSuffix(v.Str(), "demo.db") {
+		if v, ok := attrs.Get("gen_ai.memory.store.id"); !ok || !regexp.MustCompile(`^memtrace-[0-9a-f]{16}$`).MatchString(v.Str()) {
 			t.Errorf("gen_ai.memory.store.id = %q", v.AsString())
 		}
 		if v, ok := attrs.Get("gen_ai.memory.records"); !ok || v.Slice().Len() != int(count.Int()) {
@@ -220,6 +216,21 @@ func TestRecallOTelFile(t *testing.T) {
 	}
 	if len(traceIDs) != 2 {
 		t.Fatalf("the two recalls share a trace id")
+	}
+
+	// Without --otel-content (or the capture-content variable) the file
+	// holds no query text and no memory text: the GenAI conventions make
+	// both opt-in.
+	plain := filepath.Join(t.TempDir(), "plain.jsonl")
+	if _, stderr, code := runRecallCLI(t, "--db", db, "recall", "충주 사과", "--otel", plain); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	raw, _ := os.ReadFile(plain)
+	if strings.Contains(string(raw), "충주") || strings.Contains(string(raw), "gen_ai.memory.records") || strings.Contains(string(raw), "gen_ai.memory.query.text") {
+		t.Errorf("the default export carries content:\n%s", raw)
+	}
+	if spans := spansOf(t, decodeOTLPFile(t, plain)[0]); len(spans) != 12 {
+		t.Errorf("the default export has %d spans", len(spans))
 	}
 
 	// compare: each side its own trace; --otel - writes to stdout and the
@@ -266,48 +277,5 @@ func TestDropKindsAreDocumented(t *testing.T) {
 	}
 	if !strings.Contains(string(doc), "`not_retrieved`") {
 		t.Error("docs/inspector.md does not explain compare's not_retrieved")
-	}
-}
-
-// TestRecallOTLPEndpoint: --otlp-endpoint sends the same requests over
-// OTLP/HTTP (JSON) to a collector, here a loopback receiver that decodes
-// them with the Collector's decoder; a collector's error is reported.
-func TestRecallOTLPEndpoint(t *testing.T) {
-	db := demoDB(t)
-	type got struct {
-		path, ctype string
-		spans       int
-		err         error
-	}
-	recv := make(chan got, 4)
-	var fail atomic.Bool
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		var u ptrace.JSONUnmarshaler
-		td, err := u.UnmarshalTraces(body)
-		recv <- got{r.URL.Path, r.Header.Get("Content-Type"), td.SpanCount(), err}
-		if fail.Load() {
-			http.Error(w, "collector is full", http.StatusServiceUnavailable)
-			return
-		}
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write([]byte(`{}`))
-	}))
-	defer srv.Close()
-	if _, stderr, code := runRecallCLI(t, "--db", db, "recall", "충주 사과", "--otlp-endpoint", srv.URL); code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	g := <-recv
-	if g.err != nil || g.path != "/v1/traces" || g.ctype != "application/json" || g.spans != 12 {
-		t.Fatalf("collector received %+v, want 12 spans posted as JSON to /v1/traces", g)
-	}
-	fail.Store(true)
-	_, stderr, code := runRecallCLI(t, "--db", db, "recall", "충주 사과", "--otlp-endpoint", srv.URL)
-	<-recv
-	if code == 0 || !strings.Contains(stderr, "503") || !strings.Contains(stderr, "collector is full") {
-		t.Errorf("a failing collector: exit %d, %q", code, stderr)
-	}
-	if _, stderr, code := runRecallCLI(t, "--db", db, "recall", "x", "--otlp-endpoint", "localhost:4318"); code == 0 || !strings.Contains(stderr, "http://localhost:4318") {
-		t.Errorf("an endpoint without a scheme: exit %d, %q", code, stderr)
 	}
 }

@@ -1,20 +1,18 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"flag"
 	"fmt"
 	"io"
-	"net/http"
-	"net/url"
-	"os"
 	"path/filepath"
-	"strings"
 	"time"
+
+	"memtrace/internal/outfile"
 
 	"memtrace/engine"
 	"memtrace/inspector"
+	"memtrace/internal/safetext"
 	"memtrace/internal/version"
 	"memtrace/store"
 )
@@ -31,40 +29,114 @@ func reportOut(e *env, otelPath string) io.Writer {
 	return e.stdout
 }
 
-// otelFlags are --otel and --otlp-endpoint, which recall and compare share.
-type otelFlags struct{ file, endpoint *string }
+// otelFlags are --otel, --otlp-endpoint and --otel-content, which recall
+// and compare share (mcp takes the last two: otlpFlags).
+type otelFlags struct {
+	file *string
+	otlpFlags
+}
 
 func addOTelFlags(fs *flag.FlagSet, what string) otelFlags {
 	return otelFlags{
-		file:     fs.String("otel", "", "also append "+what+" as OTLP/JSON spans (one ExportTraceServiceRequest a line) to `FILE`; - writes them to stdout and the report to stderr"),
-		endpoint: fs.String("otlp-endpoint", "", "also send "+what+" over OTLP/HTTP (JSON) to the collector at `URL`, e.g. http://localhost:4318 (/v1/traces is added when the URL has no path)"),
+		file:      fs.String("otel", "", "also append "+what+" as OTLP/JSON spans (one ExportTraceServiceRequest a line) to `FILE`; - writes them to stdout and the report to stderr"),
+		otlpFlags: addOTLPFlags(fs, what),
 	}
 }
 
-// export writes and sends the traces as --otel and --otlp-endpoint ask.
-func (o otelFlags) export(e *env, trs ...*engine.Trace) error {
-	if *o.file == "" && *o.endpoint == "" {
-		return nil
+// otlpFlags are --otlp-endpoint and --otel-content.
+type otlpFlags struct {
+	endpoint *string
+	content  *bool
+}
+
+func addOTLPFlags(fs *flag.FlagSet, what string) otlpFlags {
+	return otlpFlags{
+		endpoint: fs.String("otlp-endpoint", "", "also send "+what+" over OTLP/HTTP (protobuf; OTEL_EXPORTER_OTLP_PROTOCOL=http/json for JSON) to the collector at `URL`, e.g. http://localhost:4318 (/v1/traces is added when the URL has no path); OTEL_EXPORTER_OTLP_ENDPOINT turns it on too"),
+		content:  fs.Bool("otel-content", false, "put the query text and the recalled memories' texts into the spans (off by default, as the GenAI conventions ask; "+inspector.EnvCaptureContent+"=true does the same)"),
 	}
-	reqs := otelRequests(e, time.Now(), trs...)
-	if *o.file != "" {
-		if err := writeOTel(e, *o.file, reqs); err != nil {
-			return err
-		}
+}
+
+// spanOptions are the options of every span a command exports: the
+// store's stable id and the content switch.
+func (o otlpFlags) spanOptions(e *env) inspector.SpanOptions {
+	return inspector.SpanOptions{StoreID: storeID(e), Content: *o.content || inspector.CaptureContent()}
+}
+
+// exporter starts the SDK exporter when --otlp-endpoint or the
+// OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT environment asks for one; nil
+// otherwise, and then nothing of the SDK is set up.
+func (o otlpFlags) exporter(e *env, onError func(error)) (*inspector.Exporter, error) {
+	if !inspector.ExportEnabled(*o.endpoint) {
+		return nil, nil
 	}
 	if *o.endpoint != "" {
-		if err := postOTLP(e.ctx, *o.endpoint, reqs); err != nil {
-			return err
+		if _, err := inspector.TracesURL(*o.endpoint); err != nil {
+			return nil, usageError{err.Error()}
 		}
 	}
-	return nil
+	return inspector.NewExporter(e.ctx, inspector.ExporterOptions{Endpoint: *o.endpoint, Version: version.String(), OnError: onError})
 }
 
-// otelRequests turns the traces into OTLP/JSON export requests, one per
-// recall, from the resource service.name=memtrace with this binary's
-// version, under fresh trace and span ids (see docs/inspector.md). The
-// recalls are laid end to end on the wall clock, the last ending now.
-func otelRequests(e *env, now time.Time, trs ...*engine.Trace) []inspector.ExportTraceServiceRequest {
+// shutdownExporter flushes x within the flush timeout and says on stderr
+// what did not arrive. Telemetry never fails the command: the recall has
+// been made and printed.
+func shutdownExporter(e *env, x *inspector.Exporter, who string) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(e.ctx), inspector.FlushTimeout())
+	defer cancel()
+	r := x.Shutdown(ctx)
+	if r.Dropped() == 0 {
+		return
+	}
+	reason := "not accepted"
+	if r.Err != nil {
+		reason = safetext.SanitizeLine(r.Err.Error())
+	}
+	fmt.Fprintf(e.stderr, "%s: telemetry: %d of %d spans not delivered to %s (%s); check the collector, or raise %s (ms, default %d)\n",
+		who, r.Dropped(), r.Spans, r.Target, reason, "OTEL_BSP_EXPORT_TIMEOUT", inspector.DefaultFlushTimeout.Milliseconds())
+}
+
+// export writes the traces to --otel and queues them for the collector
+// (--otlp-endpoint or the environment). The returned func sends what is
+// queued and reports what was dropped: call it when the command's own
+// output is written, so that a slow collector delays nothing but the exit.
+func (o otelFlags) export(e *env, trs ...*engine.Trace) (func(), error) {
+	done := func() {}
+	x, err := o.exporter(e, nil)
+	if err != nil {
+		return done, err
+	}
+	if *o.file == "" && x == nil {
+		return done, nil
+	}
+	opts := o.spanOptions(e)
+	starts := recallStarts(time.Now(), trs...)
+	if *o.file != "" {
+		reqs := make([]inspector.ExportTraceServiceRequest, len(trs))
+		for i, tr := range trs {
+			reqs[i] = inspector.Request(version.String(), inspector.Spans(tr, starts[i], opts))
+		}
+		if err := writeOTel(e, *o.file, reqs); err != nil {
+			if x != nil {
+				shutdownExporter(e, x, "memtrace")
+			}
+			return done, err
+		}
+		if *o.file != otelStdout {
+			recordArtifact(e, engine.ArtifactOTel, *o.file)
+		}
+	}
+	if x != nil {
+		for i, tr := range trs {
+			x.Record(tr, starts[i], opts, nil)
+		}
+		done = func() { shutdownExporter(e, x, "memtrace") }
+	}
+	return done, nil
+}
+
+// recallStarts lays the recalls end to end on the wall clock, the last
+// ending now, and returns when each began.
+func recallStarts(now time.Time, trs ...*engine.Trace) []time.Time {
 	starts := make([]time.Time, len(trs))
 	end := now
 	for i := len(trs) - 1; i >= 0; i-- {
@@ -75,17 +147,21 @@ func otelRequests(e *env, now time.Time, trs ...*engine.Trace) []inspector.Expor
 		end = end.Add(-time.Duration(took * float64(time.Millisecond)))
 		starts[i] = end
 	}
-	storeID := ""
+	return starts
+}
+
+// storeID is gen_ai.memory.store.id for --db: a hash of the database's
+// identity (the SQLite file's absolute path, or the DSN without its
+// password), never the path itself.
+func storeID(e *env) string {
 	if store.IsDSN(e.dbPath) {
-		storeID = "postgres:" + store.RedactDSN(e.dbPath)
-	} else if abs, err := filepath.Abs(e.dbPath); err == nil {
-		storeID = "sqlite:" + abs
+		return inspector.StoreID("postgres:" + store.RedactDSN(e.dbPath))
 	}
-	reqs := make([]inspector.ExportTraceServiceRequest, len(trs))
-	for i, tr := range trs {
-		reqs[i] = inspector.Request(version.String(), inspector.Spans(tr, starts[i], inspector.SpanOptions{StoreID: storeID}))
+	abs, err := filepath.Abs(e.dbPath)
+	if err != nil {
+		abs = e.dbPath
 	}
-	return reqs
+	return inspector.StoreID("sqlite:" + abs)
 }
 
 // writeOTel appends the requests to path, one line each, or writes them
@@ -102,7 +178,7 @@ func writeOTel(e *env, path string, reqs []inspector.ExportTraceServiceRequest) 
 	if path == otelStdout {
 		return write(e.stdout)
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	f, err := outfile.Append(path, outfile.Private)
 	if err != nil {
 		return fmt.Errorf("write spans: %w (choose a writable --otel FILE, or - for stdout)", err)
 	}
@@ -111,38 +187,4 @@ func writeOTel(e *env, path string, reqs []inspector.ExportTraceServiceRequest) 
 		return err
 	}
 	return f.Close()
-}
-
-// postOTLP sends each request to a collector over OTLP/HTTP with the JSON
-// encoding (POST {endpoint}/v1/traces, Content-Type application/json).
-func postOTLP(ctx context.Context, endpoint string, reqs []inspector.ExportTraceServiceRequest) error {
-	u, err := url.Parse(endpoint)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return usageError{fmt.Sprintf("--otlp-endpoint %q: give the collector's URL, e.g. http://localhost:4318", endpoint)}
-	}
-	if u.Path == "" || u.Path == "/" {
-		u.Path = "/v1/traces"
-	}
-	client := &http.Client{Timeout: 10 * time.Second}
-	for _, r := range reqs {
-		var body bytes.Buffer
-		if err := inspector.WriteRequest(&body, r); err != nil {
-			return err
-		}
-		hr, err := http.NewRequestWithContext(ctx, http.MethodPost, u.String(), &body)
-		if err != nil {
-			return fmt.Errorf("send spans: %w", err)
-		}
-		hr.Header.Set("Content-Type", "application/json")
-		resp, err := client.Do(hr)
-		if err != nil {
-			return fmt.Errorf("send spans to %s: %w (is the collector running?)", u, err)
-		}
-		msg, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
-		resp.Body.Close()
-		if resp.StatusCode/100 != 2 {
-			return fmt.Errorf("send spans to %s: %s %s", u, resp.Status, strings.TrimSpace(string(msg)))
-		}
-	}
-	return nil
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"flag"
 	"fmt"
+	"memtrace/engine"
 
 	"memtrace/internal/safetext"
 	"memtrace/tiers"
@@ -25,6 +26,7 @@ func cmdExportMD(fs *flag.FlagSet) runFunc {
 		if err != nil {
 			return err
 		}
+		recordArtifact(e, engine.ArtifactExport, dir)
 		if *asJSON {
 			return writeJSON(e.stdout, res)
 		}

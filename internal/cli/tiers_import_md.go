@@ -36,6 +36,9 @@ func importMarkdown(fs *flag.FlagSet) runFunc {
 		}
 		fmt.Fprintf(e.stdout, "read %d memory lines from %d files in %s: %d updated, %d inserted, %d unchanged; %d lessons written; %d proposal(s) for the curator\n",
 			res.Lines, res.Files, dir, res.Updated, res.Inserted, res.Unchanged, res.Lessons, res.Proposed)
+		if res.Renumbered > 0 {
+			fmt.Fprintf(e.stdout, "%d of the inserted lines name an id another memory holds here: they were inserted under new ids (the files come from another database)\n", res.Renumbered)
+		}
 		for _, s := range res.Skipped {
 			fmt.Fprintf(e.stdout, "  not imported: %s\n", s)
 		}

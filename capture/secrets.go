@@ -1,0 +1,40 @@
+package capture
+
+import (
+	"strings"
+
+	"memtrace/engine"
+	"memtrace/engine/secret"
+)
+
+// LayerSecret is the capture trail's layer of secret redaction (issue 31):
+// it runs first, before L1, so that no later layer, the judge, the
+// embedder, the store or a trace ever sees a raw value. Its decision's
+// Pattern names the table's patterns it found ("password,jwt"), so the
+// capture log counts redactions by pattern like any other filter.
+const LayerSecret = "secret"
+
+// VerdictRedact is the secret layer's verdict when it replaced a value.
+const VerdictRedact = "redact"
+
+// redactSecrets replaces every secret value in m.Text with its typed
+// placeholder (package secret) and returns the trail decision that says
+// so, or nil when the text held none.
+func redactSecrets(m *engine.Message) *engine.Decision {
+	r := secret.Redact(m.Text)
+	if len(r.Findings) == 0 {
+		return nil
+	}
+	m.Text = r.Text
+	names := r.Names()
+	return &engine.Decision{Layer: LayerSecret, Verdict: VerdictRedact, Pattern: strings.Join(names, ","),
+		Reason: "secret values replaced by placeholders: " + strings.Join(names, ", ")}
+}
+
+// RedactSecrets is package secret's Redact for the doors that do not go
+// through CaptureBatch (`memtrace add`, the Markdown import): the text with
+// every secret value replaced, and the pattern names found.
+func RedactSecrets(text string) (string, []string) {
+	r := secret.Redact(text)
+	return r.Text, r.Names()
+}

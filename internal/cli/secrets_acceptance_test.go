@@ -1,0 +1,176 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"memtrace/engine"
+	"memtrace/engine/secret"
+	"memtrace/internal/testdata/ollamatest"
+	"memtrace/recall"
+)
+
+// wireRecorder stands between memtrace and a fake Ollama: it keeps every
+// request body the judge and the embedder sent, answers /api/embed itself
+// (a small deterministic vector per input) and hands the rest to the
+// recorded server.
+type wireRecorder struct {
+	mu     sync.Mutex
+	bodies bytes.Buffer
+}
+
+func (rec *wireRecorder) serve(t *testing.T, upstream *ollamatest.Server) *httptest.Server {
+	proxy := httputil.NewSingleHostReverseProxy(upstream.URL())
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		rec.mu.Lock()
+		rec.bodies.Write(body)
+		rec.bodies.WriteByte('\n')
+		rec.mu.Unlock()
+		if r.URL.Path == "/api/embed" {
+			var req struct {
+				Model string `json:"model"`
+				Input any    `json:"input"`
+			}
+			_ = json.Unmarshal(body, &req)
+			var in []any
+			switch x := req.Input.(type) {
+			case []any:
+				in = x
+			default:
+				in = []any{x}
+			}
+			vecs := make([][]float32, len(in))
+			for i, x := range in {
+				h := fnv.New64a()
+				fmt.Fprint(h, x)
+				sum := h.Sum64()
+				v := make([]float32, 8)
+				for d := range v {
+					v[d] = float32(int64(sum>>(d*8))&0xff) - 127.5
+				}
+				vecs[i] = v
+			}
+			w.Header().Set("Content-Type", "application/json")
+			json.NewEncoder(w).Encode(map[string]any{"model": req.Model, "embeddings": vecs})
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		proxy.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// Issue 31's acceptance: each pattern of the table (the help's own
+// examples, English and Korean) captured through ingest with a judge and an
+// Ollama embedder, recalled with its trace stored, exported as Markdown and
+// as an --otel file, leaves no byte of any value in the database file, its
+// WAL, the trace, the --otel file, the export, or the requests the judge
+// and the embedder received — and the memories hold the placeholders.
+func TestSecretsNeverLeaveTheDoor(t *testing.T) {
+	upstream := ollamatest.New(t, func(string) string { return "chat_capture_store.ndjson" })
+	rec := &wireRecorder{}
+	t.Setenv("OLLAMA_HOST", rec.serve(t, upstream).URL)
+	tmp := t.TempDir()
+	db := filepath.Join(tmp, "s.db")
+
+	var lines []string
+	var values []string
+	for i, p := range secret.Patterns {
+		text := "Please remember this for the deploy tomorrow: " + p.Example
+		r := secret.Redact(text)
+		if len(r.Findings) == 0 {
+			t.Fatalf("%s: example not redacted", p.Name)
+		}
+		for _, f := range r.Findings {
+			values = append(values, text[f.Start:f.End])
+		}
+		b, _ := json.Marshal(map[string]string{"id": fmt.Sprintf("sec-%02d", i), "session": "s1", "role": "user",
+			"text": text, "at": "2026-05-01T10:00:00Z"})
+		lines = append(lines, string(b))
+	}
+	msgs := filepath.Join(tmp, "msgs.jsonl")
+	if err := os.WriteFile(msgs, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mustRunCLI(t, "--db", db, "--embedder", "ollama:all-minilm", "ingest", msgs, "--judge", ollamatest.Model)
+	out := mustRunCLI(t, "--db", db, "list", "--json")
+	if n := strings.Count(out, "[secret:"); n < len(secret.Patterns) {
+		t.Errorf("list holds %d placeholders, want one per pattern (%d) at least:\n%s", n, len(secret.Patterns), out)
+	}
+	otel := filepath.Join(tmp, "spans.jsonl")
+	mustRunCLI(t, "--db", db, "recall", "deploy tomorrow password token key", "--otel", otel)
+	exportDir := filepath.Join(tmp, "md")
+	mustRunCLI(t, "--db", db, "export", "md", exportDir)
+
+	// A trace stored as the MCP server stores one.
+	ctx := context.Background()
+	eng, _, closeDB, err := openEngineAt(ctx, db, true, engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := recall.Recall(ctx, eng, engine.Query{Text: "deploy tomorrow password", At: eng.Now(), K: 50, Budget: 20000, ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := recall.Keep(ctx, eng, tr, "deploy tomorrow password", "s1", "mcp", 10); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(tr.Prompt, "[secret:") {
+		t.Errorf("the recalled prompt shows no placeholder: %q", tr.Prompt)
+	}
+	closeDB()
+
+	files := map[string][]byte{}
+	for _, p := range []string{db, db + "-wal", otel} {
+		b, err := os.ReadFile(p)
+		if err != nil && !os.IsNotExist(err) {
+			t.Fatal(err)
+		}
+		files[filepath.Base(p)] = b
+	}
+	filepath.Walk(exportDir, func(p string, info os.FileInfo, err error) error {
+		if err == nil && !info.IsDir() {
+			b, _ := os.ReadFile(p)
+			files["md/"+info.Name()] = b
+		}
+		return nil
+	})
+	rec.mu.Lock()
+	files["requests to the judge and the embedder"] = rec.bodies.Bytes()
+	rec.mu.Unlock()
+	if !bytes.Contains(files["requests to the judge and the embedder"], []byte("[secret:")) {
+		t.Fatal("the judge and the embedder received no placeholder: the test did not reach them")
+	}
+	if !bytes.Contains(files["spans.jsonl"], []byte("secret:")) {
+		t.Error("the --otel file holds no placeholder: the recall found none of the memories")
+	}
+	for _, v := range values {
+		for name, b := range files {
+			for _, form := range []string{v, jsonForm(v)} {
+				if bytes.Contains(b, []byte(form)) {
+					t.Errorf("%s holds the secret value %q", name, v)
+				}
+			}
+		}
+	}
+}
+
+// jsonForm is v as it reads inside a JSON string.
+func jsonForm(v string) string {
+	b, _ := json.Marshal(v)
+	return string(b[1 : len(b)-1])
+}
