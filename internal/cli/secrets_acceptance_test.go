@@ -112,7 +112,7 @@ func TestSecretsNeverLeaveTheDoor(t *testing.T) {
 		t.Errorf("list holds %d placeholders, want one per pattern (%d) at least:\n%s", n, len(secret.Patterns), out)
 	}
 	otel := filepath.Join(tmp, "spans.jsonl")
-	mustRunCLI(t, "--db", db, "recall", "deploy tomorrow password token key", "--otel", otel)
+	mustRunCLI(t, "--db", db, "recall", "deploy tomorrow password token key", "--otel", otel, "--otel-content")
 	exportDir := filepath.Join(tmp, "md")
 	mustRunCLI(t, "--db", db, "export", "md", exportDir)
 
