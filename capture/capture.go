@@ -116,6 +116,11 @@ type pending struct {
 	subjects []string
 	terms    []string
 	change   *changeFinding // the supersession rule's reading (with the rule)
+	// stmt is the statement this memory holds when the message was split
+	// into several (capture_statements.go), else ""; more are the
+	// statements after the first, stored with it.
+	stmt string
+	more []*pending
 }
 
 // prepareStore computes what p's memory would hold (see pending).
@@ -123,7 +128,11 @@ func (c *Capturer) prepareStore(p *pending) {
 	if p.prepared {
 		return
 	}
-	p.content = boundedContent(strings.TrimSpace(c.filter.StripMemoryTags(p.msg.Text)))
+	text := p.stmt
+	if text == "" {
+		text = c.filter.StripMemoryTags(p.msg.Text)
+	}
+	p.content = boundedContent(strings.TrimSpace(text))
 	p.hash = engine.ContentHash(p.content)
 	p.terms = engine.LexTerms(p.content)
 	if c.rule != nil {
@@ -368,14 +377,20 @@ func (c *Capturer) decide(ctx context.Context, p *pending) error {
 			lesson = f
 		}
 	}
-	if match, ok := c.filter.L1(m.Text); ok && !(lesson != nil && lesson.Skip == "" && lengthFloor(match.Name)) {
+	if match, ok := c.filter.L1(m.Text); ok && lengthFloor(match.Name) && (lesson != nil && lesson.Skip == "" || c.statesChange(m) != "" || statesHabit(m) != "") {
+		why := "a correction states its lesson in few words"
+		if cue := c.statesChange(m); (lesson == nil || lesson.Skip != "") && cue != "" {
+			why = fmt.Sprintf("a change or retraction (%q) states itself in few words", cue)
+		} else if lesson == nil || lesson.Skip != "" {
+			why = fmt.Sprintf("a routine (%q) states itself in few words", statesHabit(m))
+		}
+		r.Trail = append(r.Trail, engine.Decision{Layer: engine.LayerL1, Verdict: "pass", Pattern: match.Name,
+			Reason: "L1 rule " + match.Name + " waived: " + why})
+	} else if ok {
 		r.Outcome, r.DroppedBy, r.Reason = engine.OutcomeDropped, engine.LayerL1, match.Name
 		r.Trail = append(r.Trail, engine.Decision{Layer: engine.LayerL1, Verdict: "drop", Pattern: match.Name, Reason: "L1 rule " + match.Name})
 		r.Decider = ""
 		return nil
-	} else if ok {
-		r.Trail = append(r.Trail, engine.Decision{Layer: engine.LayerL1, Verdict: "pass", Pattern: match.Name,
-			Reason: "L1 rule " + match.Name + " waived: a correction states its lesson in few words"})
 	} else {
 		r.Trail = append(r.Trail, engine.Decision{Layer: engine.LayerL1, Verdict: "pass"})
 	}
@@ -439,6 +454,17 @@ func (c *Capturer) decide(ctx context.Context, p *pending) error {
 		holdUnembedded(p, c.gates.unavailable, c.decider)
 		return nil
 	}
+	name := detectInjection(c.guard, in.Text)
+	if name == "" { // flagged text is one note, never several statements
+		if err := c.splitStatements(ctx, p, in, v); err != nil {
+			return err
+		}
+		if p.stmt != "" { // each statement was embedded and gated on its own
+			p.store = true
+			r.Kind, r.Type = p.verdict.Kind, p.verdict.Type
+			return nil
+		}
+	}
 	vs, err := c.e.Embedder().Embed(ctx, []string{in.Text})
 	if err != nil && embedderAway(ctx, err) {
 		holdUnembedded(p, engine.ErrorMessage(err), c.decider)
@@ -464,7 +490,7 @@ func (c *Capturer) decide(ctx context.Context, p *pending) error {
 	if v.Importance <= 0 || v.Importance > 1 {
 		v.Importance = typeImportance(typ)
 	}
-	if name := detectInjection(c.guard, in.Text); name != "" {
+	if name != "" {
 		// Text that instructs the agent gains no authority: it stays a
 		// low-importance note, records no lesson, and the trail flags it.
 		v.Type, v.Kind, v.Importance = "note", engine.KindFact, min(v.Importance, InjectionImportance)
@@ -512,6 +538,55 @@ func boundedContent(text string) string {
 	}
 	return strings.TrimSpace(b.String()) + " …"
 }
+
+// statesChange is the change marker of a short user message that states
+// a change or a retraction of something it names ("I stopped running",
+// "the Osaka trip is off", "고기 이제 안 먹어", "퇴사했어"), or "". Such a
+// message passes L1's length floors: it is the update, and dropping it
+// leaves the fact it ends current. The marker must end what it names, take
+// an object, or imply a subject (the weak markers "now", "instead",
+// "started", "이제" alone do not), the sentence must not be a question,
+// hypothetical, addition or negation, and the change must name its topic.
+func (c *Capturer) statesChange(m engine.Message) string {
+	if c.rule == nil || m.Role != "user" {
+		return ""
+	}
+	f := c.rule.find(c.filter.StripMemoryTags(m.Text))
+	if f.Marker == "" || f.Guard != "" || !(f.Retract || f.Open || len(f.Subjects) > 0) {
+		return ""
+	}
+	if len(f.Terms) == 0 && len(f.Subjects) == 0 {
+		return ""
+	}
+	return f.Marker
+}
+
+// statesHabit is the habit cue of a short user message that is one
+// statement of a routine ("수요일마다 필라테스 다녀", "주말마다 tennis 레슨
+// 받아"), or "": such a message is the fact a later "이제 안 다녀" retracts,
+// so it passes L1's length floors as a change does.
+func statesHabit(m engine.Message) string {
+	if m.Role != "user" {
+		return ""
+	}
+	norm := lexNorm(m.Text)
+	cue := kwFind(norm, habitWords())
+	if cue == "" {
+		cue = kwFind(norm, routineCue) // any "every …" / "…마다", not only the habit type's days
+	}
+	if cue == "" {
+		return ""
+	}
+	for _, a := range readActs(m.Text) {
+		if a.act != actStatement {
+			return ""
+		}
+	}
+	return cue
+}
+
+// routineCue: a recurrence ("every Tuesday", "수요일마다", "격주로").
+var routineCue = lexicon{en: []string{"every", "each week", "weekly"}, ko: []string{"마다", "격주", "매달", "매년"}}
 
 // lengthFloor reports whether an L1 rule is one of the length floors,
 // which a correction is exempt from.

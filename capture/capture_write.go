@@ -50,6 +50,9 @@ func (w *batchWriter) write(ctx context.Context, p *pending) error {
 		if err := w.storeOrReinforce(ctx, p); err != nil {
 			return err
 		}
+		if err := w.storeStatements(ctx, p); err != nil {
+			return err
+		}
 	}
 	rec := &engine.CaptureRecord{MessageID: m.ID, Session: m.Session, Role: m.Role, Project: m.Project, Branch: m.Branch, Text: m.Text, At: m.At,
 		Outcome: r.Outcome, DroppedBy: r.DroppedBy, Reason: r.Reason, MemoryID: r.MemoryID, Trail: r.Trail, CreatedAt: w.c.e.Now()}

@@ -344,17 +344,25 @@ var chatterWords = func() map[string]bool {
 }()
 
 // chatter reports a sentence with fewer than two content words once the
-// acknowledgement, greeting and interjection words are set aside.
+// acknowledgement, greeting and interjection words are set aside — a
+// number counting as one when the sentence keeps three words or more.
 func chatter(s string) bool {
 	norm := lexNorm(s)
 	for _, g := range []string{" good morning ", " good night ", " 좋은 아침 ", " 좋은 밤 ", " 잘 자 "} {
 		norm = strings.ReplaceAll(norm, g, " ")
 	}
 	var kept []string
+	numbers := 0
 	for _, w := range strings.Fields(norm) {
 		if !chatterWords[w] {
 			kept = append(kept, w)
+			if strings.IndexFunc(w, unicode.IsDigit) >= 0 {
+				numbers++
+			}
 		}
 	}
-	return filter.ContentWords(strings.Join(kept, " "), 2) < 2
+	// A number beside a content word states something ("my birthday is
+	// May 3", where "may" is a stop word); a number alone does not.
+	n := filter.ContentWords(strings.Join(kept, " "), 2)
+	return n < 2 && !(n == 1 && numbers > 0 && len(kept) >= 3)
 }

@@ -283,12 +283,25 @@ stored as a fact (it states the current value of one); a retraction
 ("the Osaka trip is off") takes the kind and importance of what it
 retracts, so it is not forgotten before the plan it cancels.
 
+A short update is not lost to the length floors: a user message whose
+change marker ends, takes or implies what it names, with no guard and a
+topic ("I stopped running", "the Osaka trip is off", "고기 이제 안 먹어",
+"퇴사했어"), passes L1's too_short rules, as does a short routine
+("수요일마다 필라테스 다녀") a later retraction may end. A message of
+several independent statements (memtrace help stages: statements) is read
+statement by statement: each may supersede one older fact.
+
 What the rule cannot link: a change whose words share nothing with the
 old fact and name no lexicon subject ("switched internet provider to KT"
 over "we use SK Broadband", a Korean update over an English fact, "we got
-married" over "we're engaged"), a change stated without a marker ("I report to David now" has one,
-"David is my boss since the reorg" has none), and more than one old
-fact per message. The judge, when set, can catch those it is shown.
+married" over "we're engaged"), a Korean move whose destination is all
+it names ("지난주에 부산 해운대로 이사했어" over "나 서울 망원동에 살아"),
+a retraction whose implied subject the old fact states in words outside
+the lexicon ("퇴사했어" over "네이버 검색팀에서 일해"), an adjunct clause
+in Korean ("MySQL 업그레이드 끝나고 … 옮겼어" may link the MySQL fact), a
+change stated without a marker ("I report to David now" has one, "David
+is my boss since the reorg" has none), and more than one old fact per
+statement. The judge, when set, can catch those it is shown.
 
 With the Ollama judge (ingest/import/mcp --judge MODEL). A message that
 carries a change marker and no guard is shown to the capture judge with

@@ -211,6 +211,19 @@ type CaptureResult struct {
 	// Supersedes lists the older memories this capture superseded (the
 	// supersession rule, supersede_rule.go).
 	Supersedes []SupersedeInfo `json:"supersedes,omitempty"`
+	// Statements lists the memories of a message that held several
+	// independent statements, the first under the message's key, the
+	// others under KEY#2, KEY#3 …; empty for a message of one statement.
+	Statements []StatementResult `json:"statements,omitempty"`
+}
+
+// StatementResult is one statement of a message split into several.
+type StatementResult struct {
+	Key      string `json:"key" jsonschema:"the statement's key: the message's key for the first, KEY#2, KEY#3 … for the others"`
+	MemoryID int64  `json:"memory_id,omitempty" jsonschema:"the memory stored or reinforced for the statement"`
+	Outcome  string `json:"outcome" jsonschema:"stored, or reinforced (it duplicated an active memory)"`
+	Kind     Kind   `json:"kind,omitempty" jsonschema:"fact or episode"`
+	Type     string `json:"type,omitempty" jsonschema:"the statement's label: preference, health, date, rule, note …"`
 }
 
 // LineError is a malformed input line, reported by number while the rest of

@@ -26,7 +26,9 @@ var selectorKinds = []SelectorKind{SelectID, SelectKey, SelectText, SelectType, 
 
 // Selector picks memories out of a recall: `id:N`, `key:K`,
 // `text:substring` (case-insensitive), `type:T`, `tier:T`, `kind:K`.
-// It is parsed once, when the set is loaded.
+// `key:K` names a message: it picks the memory keyed K and the further
+// statements capture split out of that message (K#2, K#3 …); `key:K#2`
+// picks that one statement only. It is parsed once, when the set is loaded.
 type Selector struct {
 	Kind  SelectorKind
 	Value string
@@ -107,7 +109,7 @@ func (s Selector) matches(it item) bool {
 	case SelectID:
 		return it.ID == s.id
 	case SelectKey:
-		return it.Key == s.Value
+		return keyOfMessage(it.Key, s.Value)
 	case SelectText:
 		return strings.Contains(foldCase(it.Text), s.fold)
 	case SelectType:
@@ -118,6 +120,24 @@ func (s Selector) matches(it item) bool {
 		return string(it.Kind) == s.Value
 	}
 	return false
+}
+
+// keyOfMessage reports whether key is msg itself or one of the statements
+// capture split out of message msg: msg#N with N a positive number.
+func keyOfMessage(key, msg string) bool {
+	if key == msg {
+		return true
+	}
+	rest, ok := strings.CutPrefix(key, msg+"#")
+	if !ok || rest == "" || rest[0] == '0' {
+		return false
+	}
+	for _, r := range rest {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // MatchesSurvivor reports whether the selector picks the survivor.

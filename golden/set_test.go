@@ -212,6 +212,32 @@ func TestSelectorText(t *testing.T) {
 	}
 }
 
+// key:K names a message: the memory keyed K and the statements capture
+// split out of it (K#2 …), nothing else; key:K#2 names that statement only.
+func TestSelectorKeyNamesTheMessage(t *testing.T) {
+	msg, _ := ParseSelector("key:m0071")
+	for key, want := range map[string]bool{
+		"m0071":    true,
+		"m0071#2":  true,
+		"m0071#12": true,
+		"m00711":   false,
+		"m0071#":   false,
+		"m0071#0":  false,
+		"m0071#2a": false,
+		"m0071-2":  false,
+		"m007":     false,
+		"x:m0071":  false,
+	} {
+		if got := msg.matches(item{Key: key}); got != want {
+			t.Errorf("%s matches key %q = %v, want %v", msg, key, got, want)
+		}
+	}
+	stmt, _ := ParseSelector("key:m0071#2")
+	if !stmt.matches(item{Key: "m0071#2"}) || stmt.matches(item{Key: "m0071"}) || stmt.matches(item{Key: "m0071#3"}) {
+		t.Error("key:m0071#2 must pick that statement only")
+	}
+}
+
 func engineDefaults() engine.Config { return engine.DefaultConfig() }
 
 // The golden YAML's time fields read the one time grammar: a probe's at

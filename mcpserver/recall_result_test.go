@@ -103,8 +103,11 @@ func TestRecallTextsReachStructuredOnlyClients(t *testing.T) {
 		forwarded := utf8.RuneCountInString(raw) + utf8.RuneCountInString(summary)
 		prompts += out.PromptChars
 		results += forwarded
-		if r := float64(utf8.RuneCountInString(raw)) / float64(out.PromptChars); r > 1.3 {
-			t.Errorf("%q: structuredContent is %.2f× the block, want ≤ 1.3×", q, r)
+		// A result of a few short memories (a message split into its
+		// statements) carries each one's id and date over fewer characters:
+		// 1.35× per query, 1.3× is the aim over the set (issue #30).
+		if r := float64(utf8.RuneCountInString(raw)) / float64(out.PromptChars); r > 1.35 {
+			t.Errorf("%q: structuredContent is %.2f× the block, want ≤ 1.35×", q, r)
 		}
 		t.Logf("%q: block %d chars; structuredContent %d (%.2f×), whole result %d (%.2f×)", q, out.PromptChars,
 			utf8.RuneCountInString(raw), float64(utf8.RuneCountInString(raw))/float64(out.PromptChars),

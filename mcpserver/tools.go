@@ -43,6 +43,8 @@ type CaptureOut struct {
 	Lesson    *LessonOut        `json:"lesson,omitempty" jsonschema:"the correction lesson the message recorded or counted"`
 	// Supersedes: the older facts this capture replaced (a knowledge update).
 	Supersedes []engine.SupersedeInfo `json:"supersedes,omitempty" jsonschema:"older memories this one superseded (a knowledge update): id, text, the shared subject, the change marker, valid_to; they are kept, no longer recalled as current, and rollback of the capture's batch restores them"`
+	// Statements: the memories of a message of several independent statements.
+	Statements []engine.StatementResult `json:"statements,omitempty" jsonschema:"when the message held several independent statements: one memory each (key, memory_id, outcome, kind, type), the first under the message's key, the others under KEY#2, KEY#3"`
 }
 
 // LessonOut is a correction lesson as memory_capture and memory_correct
@@ -183,7 +185,7 @@ func (s *Server) capture(ctx context.Context, _ *mcp.CallToolRequest, in Capture
 func captureOut(r *engine.CaptureResult) CaptureOut {
 	out := CaptureOut{
 		Outcome: r.Outcome, MemoryID: r.MemoryID, Key: r.Key, Kind: string(r.Kind), Type: r.Type,
-		DroppedBy: r.DroppedBy, Reason: r.Reason, Decider: r.Decider, Trail: r.Trail, Supersedes: r.Supersedes,
+		DroppedBy: r.DroppedBy, Reason: r.Reason, Decider: r.Decider, Trail: r.Trail, Supersedes: r.Supersedes, Statements: r.Statements,
 	}
 	if out.Trail == nil {
 		out.Trail = []engine.Decision{}

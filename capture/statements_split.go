@@ -1,0 +1,200 @@
+package capture
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Several statements in one message (issue 29). "My birthday is May 3,
+// and always write commit messages in English" is a date and a rule: one
+// memory typed rule would lose the date's kind and importance and let the
+// rule's supersession or dedupe act on the date. The capture reads such a
+// message as its statements and decides each one — judge, gates, type,
+// kind, importance, dedupe and supersession — as if it had been sent
+// alone (Capturer.splitStatements).
+//
+// Where a message splits:
+//
+//   - inside a sentence, at a coordinating boundary: a comma or semicolon
+//     followed by "and", "also" or "and also" ("plus" and "as well as"
+//     more often add a reason or an item than a statement); a bare
+//     semicolon; a Korean connective ending before a comma (…고, …구, …며,
+//     …이고,) — "나 채식주의자고, 고양이 두 마리 키워";
+//     A clause splits off only when the judge types it differently from
+//     the clause before (a date and a rule) or the speaker marks it as an
+//     item of its own ("…, also I got my license", "Two things: …");
+//     two notes otherwise stay together ("We moved CI to GitHub Actions,
+//     and the Jenkins box is switched off" is one change);
+//   - between sentences, only when both sentences are typed by a type the
+//     judge reads reliably (not note, and not a declaration type the gates
+//     must confirm — "300 million won" is no achievement) and their types
+//     differ: "I'm allergic to peanuts. Always answer in Korean." Two sentences of one type stay one memory, and so does a
+//     sentence that elaborates the one before ("We moved to Busan. Still
+//     unpacking.").
+//
+// A part is a statement of its own only when it could be sent alone: it is
+// a statement (not a question, request, chatter or paste), has at least
+// three words (two in Korean), does not open with a word that points back
+// ("it", "that", "they", "so", "but", "which", "그거", "그래서" …), and the
+// judge stores it. Otherwise it stays with the part before it. A lead-in
+// before a colon ("Two things: …", "참고로: …") is dropped from the first
+// part. A message with pasted material, a hypothetical or an injection
+// flag is never split.
+//
+// The first statement keeps the message's id as its key — so the key of a
+// message of one statement is exactly the message id, as before; the
+// second is "ID#2", the third "ID#3". Re-capturing the message is skipped
+// by its id as any message is; each statement is deduped and superseded
+// on its own.
+
+// MaxStatements bounds the memories one message becomes; the rest stay
+// with the last one.
+const MaxStatements = 4
+
+// statementPart is one candidate statement of a message: its text and
+// whether it was split from the sentence before it inside one sentence
+// (clause) or starts a sentence of its own.
+type statementPart struct {
+	text   string
+	clause bool
+	// item: the speaker marks the part as an item of its own — an
+	// additive coordinator ("…, also I got my license") or a message
+	// that announces several ("Two things: …", "두 가지만: …").
+	item bool
+}
+
+// clauseBoundary: where a sentence divides into coordinated clauses.
+var clauseBoundary = regexp.MustCompile(`(?i)\s*(?:[,;]\s*(?:and\s+also|and|also)\s+|;\s+)|(?:고|구|며)\s*,\s+`)
+
+// mayHaveClauses is a quick test for a clauseBoundary in text: a ';', or
+// a ',' after 고/구/며 or before "and"/"also".
+func mayHaveClauses(text string) bool {
+	for i := 0; i < len(text); i++ {
+		switch text[i] {
+		case ';':
+			return true
+		case ',':
+			rest := strings.TrimLeft(text[i+1:], " ")
+			if len(rest) >= 4 && (strings.EqualFold(rest[:4], "and ") || strings.EqualFold(rest[:4], "also")) {
+				return true
+			}
+			if r, _ := utf8.DecodeLastRuneInString(strings.TrimRight(text[:i], " ")); r == '고' || r == '구' || r == '며' {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// leadIn: a short announcement before a colon at the start of a message.
+var leadIn = regexp.MustCompile(`^\s*(?:\S+\s+){0,2}\S+:\s+`)
+
+// pointsBack are the words that make a part depend on the one before it.
+var pointsBack = map[string]bool{
+	"it": true, "it's": true, "its": true, "that": true, "that's": true, "this": true, "they": true, "they're": true, "them": true,
+	"he": true, "she": true, "his": true, "her": true, "which": true, "who": true, "so": true, "but": true, "then": true, "there": true,
+	"though": true, "because": true, "still": true, "which's": true, "both": true,
+	"plus": true, "그거": true, "그게": true, "그건": true, "그래서": true, "거기": true, "그때": true, "그": true, "근데": true, "하지만": true, "그런데": true,
+}
+
+// leadingCoordinator: a coordinator a split part may still open with.
+var leadingCoordinator = regexp.MustCompile(`(?i)^(?:and\s+also|and|also|plus|그리고|또)\s+`)
+
+// statementParts splits text into its candidate statements (see above),
+// or returns nil when it is one statement or must not be split.
+func statementParts(text string) []statementPart {
+	if !strings.ContainsAny(text, ",;.!?\n") {
+		return nil
+	}
+	acts := readActs(text)
+	var parts []statementPart
+	announced := false
+	for _, a := range acts {
+		switch a.act {
+		case actPaste, actHypothetical:
+			return nil
+		case actStatement:
+		default:
+			continue
+		}
+		s := a.text
+		if len(parts) == 0 {
+			if m := leadIn.FindString(s); m != "" && len(strings.Fields(m)) <= 3 && !strings.Contains(m, "//") {
+				s = s[len(m):]
+				announced = severalAnnounced.MatchString(m)
+			}
+		}
+		cs, items := splitClauses(s)
+		for i, c := range cs {
+			parts = append(parts, statementPart{text: c, clause: i > 0, item: i > 0 && (items[i] || announced)})
+		}
+	}
+	if len(parts) < 2 {
+		return nil
+	}
+	return parts
+}
+
+// severalAnnounced: a lead-in that announces several items.
+var severalAnnounced = regexp.MustCompile(`(?i)\b(?:two|three|four|few|couple(?:\s+of)?|some|several)\s+(?:things|facts|updates|notes)\b|(?:두|세|몇)\s*가지`)
+
+// additiveClause: a clause boundary that adds an item ("…, also …").
+var additiveClause = regexp.MustCompile(`(?i)\balso\b`)
+
+// splitClauses divides one sentence at its coordinating boundaries; a
+// Korean connective ending stays with the clause it ends. items[i] is
+// set when clause i follows an additive boundary ("…, also …", "…고,
+// also …").
+func splitClauses(s string) (out []string, items []bool) {
+	locs := clauseBoundary.FindAllStringIndex(s, -1)
+	if locs == nil {
+		return []string{s}, []bool{false}
+	}
+	items = append(items, false)
+	start := 0
+	for _, l := range locs {
+		rest := s[l[1]:]
+		items = append(items, additiveClause.MatchString(s[l[0]:l[1]]) || additiveClause.MatchString(rest[:min(len(rest), 5)]))
+		end := l[0]
+		if r, _ := utf8.DecodeRuneInString(s[l[0]:]); r == '고' || r == '구' || r == '며' {
+			end += utf8.RuneLen(r)
+		}
+		out = append(out, strings.TrimSpace(s[start:end]))
+		start = l[1]
+	}
+	out = append(out, strings.TrimSpace(s[start:]))
+	for i := range out {
+		out[i] = strings.TrimSpace(leadingCoordinator.ReplaceAllString(out[i], ""))
+	}
+	return out, items
+}
+
+// standsAlone reports whether part could be a message of its own: a
+// statement of enough words that does not point back to what came before.
+func standsAlone(part string) bool {
+	words := strings.Fields(lexNorm(part))
+	if len(words) == 0 {
+		return false
+	}
+	hangul := strings.IndexFunc(part, isHangulRune) >= 0
+	if len(words) < 3 && !(hangul && len(words) >= 2) {
+		return false
+	}
+	if pointsBack[words[0]] {
+		return false
+	}
+	digit := strings.IndexFunc(part, unicode.IsDigit) >= 0
+	for _, a := range readActs(part) {
+		// A date or a quantity reads as chatter by its content words
+		// ("my birthday is May 3": "may" is a stop word), but three words
+		// with a number state something.
+		if a.act != actStatement && !(a.act == actChatter && digit) {
+			return false
+		}
+	}
+	return true
+}
+
+func isHangulRune(r rune) bool { return r >= 0xAC00 && r <= 0xD7A3 }
