@@ -238,25 +238,7 @@ func TestMCPOverHTTP(t *testing.T) {
 	if _, err := os.Lstat(refused); !os.IsNotExist(err) {
 		t.Fatalf("a refused --http address created the database %s (%v)", refused, err)
 	}
-	cmd := exec.Command(bin, "mcp", "--db", filepath.Join(t.TempDir(), "http.db"), "--http", "127.0.0.1:0")
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		_ = cmd.Process.Signal(os.Interrupt)
-		if err := cmd.Wait(); err != nil {
-			t.Errorf("memtrace mcp --http did not stop cleanly on interrupt: %v", err)
-		}
-	}()
-	line, err := bufio.NewReader(stderr).ReadString('\n')
-	if err != nil {
-		t.Fatal(err)
-	}
-	url := strings.TrimSpace(strings.TrimPrefix(line, "memtrace mcp: serving "))
+	url, line := startHTTPMCP(t, bin, "mcp", "--db", filepath.Join(t.TempDir(), "http.db"), "--http", "127.0.0.1:0")
 	if !strings.HasPrefix(url, "http://127.0.0.1:") {
 		t.Fatalf("server said %q", line)
 	}
@@ -313,4 +295,30 @@ func TestMCPAnswersAHereDoc(t *testing.T) {
 	if err != nil || !strings.Contains(string(list), "basement storage room") {
 		t.Fatalf("the capture is not in the database after the server exited: %v\n%s", err, list)
 	}
+}
+
+// startHTTPMCP starts `memtrace mcp --http …` (args: the binary, then its
+// arguments), stops it with an interrupt when the test ends (it must stop
+// cleanly), and returns the URL it serves and the line that said so.
+func startHTTPMCP(t *testing.T, bin string, args ...string) (url, line string) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = cmd.Process.Signal(os.Interrupt)
+		if err := cmd.Wait(); err != nil {
+			t.Errorf("memtrace mcp --http did not stop cleanly on interrupt: %v", err)
+		}
+	})
+	line, err = bufio.NewReader(stderr).ReadString('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.TrimSpace(strings.TrimPrefix(line, "memtrace mcp: serving ")), line
 }

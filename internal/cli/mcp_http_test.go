@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bufio"
 	"context"
 	"net/http"
 	"os"
@@ -42,25 +41,7 @@ func TestMCPOverHTTPWithToken(t *testing.T) {
 	if err := os.Chmod(tokenFile, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(bin, "mcp", "--db", filepath.Join(dir, "a.db"), "--http", "127.0.0.1:0", "--token-file", tokenFile)
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		_ = cmd.Process.Signal(os.Interrupt)
-		if err := cmd.Wait(); err != nil {
-			t.Errorf("memtrace mcp --http did not stop cleanly on interrupt: %v", err)
-		}
-	}()
-	line, err := bufio.NewReader(stderr).ReadString('\n')
-	if err != nil {
-		t.Fatal(err)
-	}
-	url := strings.TrimSpace(strings.TrimPrefix(line, "memtrace mcp: serving "))
+	url, _ := startHTTPMCP(t, bin, "mcp", "--db", filepath.Join(dir, "a.db"), "--http", "127.0.0.1:0", "--token-file", tokenFile)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	client := mcp.NewClient(&mcp.Implementation{Name: "http-test", Version: "1"}, nil)
