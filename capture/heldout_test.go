@@ -23,9 +23,11 @@ import (
 // (a ratchet: raise the floors when the mechanism improves, never lower
 // them to make a change pass).
 
-// heldoutCaptureFloor is the fraction of testdata/heldout/capture.jsonl
-// cases that must pass (store/drop, kind, type_not, statements).
-const heldoutCaptureFloor = 1.0
+// heldoutCaptureFloors are the fractions of testdata/heldout/capture.jsonl
+// and capture3.jsonl cases that must pass (store/drop, kind, type_not,
+// statements). capture3.jsonl's was measured on main before any mechanism
+// was changed against it.
+var heldoutCaptureFloors = map[string]float64{"capture.jsonl": 1.0, "capture3.jsonl": 41.0 / 47}
 
 // heldoutLifeNoiseCeiling is how many memories of the held-out life
 // conversation may be questions, requests, acknowledgements, greetings,
@@ -50,9 +52,9 @@ type heldoutCapture struct {
 	} `json:"expect"`
 }
 
-func readHeldoutCaptures(t *testing.T) []heldoutCapture {
+func readHeldoutCaptures(t *testing.T, name string) []heldoutCapture {
 	t.Helper()
-	f, err := os.Open("../testdata/heldout/capture.jsonl")
+	f, err := os.Open("../testdata/heldout/" + name)
 	if err != nil {
 		t.Skipf("held-out set absent: %v", err)
 	}
@@ -66,7 +68,7 @@ func readHeldoutCaptures(t *testing.T) []heldoutCapture {
 		}
 		var c heldoutCapture
 		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
-			t.Fatalf("capture.jsonl: %v", err)
+			t.Fatalf("%s: %v", name, err)
 		}
 		out = append(out, c)
 	}
@@ -94,7 +96,13 @@ func memoriesOf(t *testing.T, e *engine.Engine, id string) []*engine.Memory {
 // its own engine (a real SQLite file) and checks store/drop, kind,
 // type_not and the number of statements.
 func TestHeldoutCapture(t *testing.T) {
-	cases := readHeldoutCaptures(t)
+	for _, name := range []string{"capture.jsonl", "capture3.jsonl"} {
+		t.Run(name, func(t *testing.T) { heldoutCaptureRate(t, name, heldoutCaptureFloors[name]) })
+	}
+}
+
+func heldoutCaptureRate(t *testing.T, name string, floor float64) {
+	cases := readHeldoutCaptures(t, name)
 	passed := 0
 	var storeOK, kindOK, kindN, typeOK, typeN, stmtOK, stmtN int
 	for _, c := range cases {
@@ -160,10 +168,10 @@ func TestHeldoutCapture(t *testing.T) {
 		t.Logf("FAIL %s (%s, %s): %s — %q", c.ID, c.Lang, c.Expect.Note, strings.Join(why, "; "), trimTo(c.Message.Text, 80))
 	}
 	rate := float64(passed) / float64(len(cases))
-	t.Logf("held-out capture: %d/%d cases pass (%.3f); store/drop %d/%d, kind %d/%d, type_not %d/%d, statements %d/%d",
-		passed, len(cases), rate, storeOK, len(cases), kindOK, kindN, typeOK, typeN, stmtOK, stmtN)
-	if rate < heldoutCaptureFloor {
-		t.Errorf("held-out capture pass rate %.3f < floor %.3f", rate, heldoutCaptureFloor)
+	t.Logf("held-out %s: %d/%d cases pass (%.3f); store/drop %d/%d, kind %d/%d, type_not %d/%d, statements %d/%d",
+		name, passed, len(cases), rate, storeOK, len(cases), kindOK, kindN, typeOK, typeN, stmtOK, stmtN)
+	if rate < floor {
+		t.Errorf("held-out %s pass rate %.3f < floor %.3f", name, rate, floor)
 	}
 }
 

@@ -16,9 +16,9 @@ import (
 	"memtrace/tiers"
 )
 
-// heldoutLessons is testdata/heldout/lessons.json (its README gives the
+// heldoutLessonSet is testdata/heldout/lessons.json (its README gives the
 // schema). The file is never edited here.
-type heldoutLessons struct {
+type heldoutLessonSet struct {
 	Groups []struct {
 		ID         string   `json:"id"`
 		Rewordings []string `json:"rewordings"`
@@ -36,10 +36,11 @@ type heldoutLessons struct {
 	} `json:"embedded"`
 }
 
-// heldoutLessonsFloor is the ratchet: the held-out pass rate measured after
-// the last change to the lesson mechanism. Raise it when a change passes
-// more cases; never lower it to let a change through.
-const heldoutLessonsFloor = 1.0
+// heldoutLessonsFloors are the ratchets: the held-out pass rate of each
+// file measured after the last change to the lesson mechanism (lessons3's
+// on main before any mechanism was changed against it). Raise one when a
+// change passes more cases; never lower it to let a change through.
+var heldoutLessonsFloors = map[string]float64{"lessons.json": 1.0, "lessons3.json": 21.0 / 37}
 
 // TestHeldoutLessons measures lesson identity on the held-out set, every
 // case through capture.Correct (what memory_correct calls), each rewording
@@ -58,11 +59,17 @@ const heldoutLessonsFloor = 1.0
 // Every failing case is logged with why; the test fails when the pass rate
 // drops below heldoutLessonsFloor.
 func TestHeldoutLessons(t *testing.T) {
-	raw, err := os.ReadFile(filepath.Join("..", "testdata", "heldout", "lessons.json"))
+	for _, name := range []string{"lessons.json", "lessons3.json"} {
+		t.Run(name, func(t *testing.T) { heldoutLessons(t, name, heldoutLessonsFloors[name]) })
+	}
+}
+
+func heldoutLessons(t *testing.T, name string, floor float64) {
+	raw, err := os.ReadFile(filepath.Join("..", "testdata", "heldout", name))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var set heldoutLessons
+	var set heldoutLessonSet
 	if err := json.Unmarshal(raw, &set); err != nil {
 		t.Fatal(err)
 	}
@@ -222,9 +229,9 @@ func TestHeldoutLessons(t *testing.T) {
 	}
 
 	rate := float64(pass) / float64(total)
-	t.Logf("held-out lessons: %d of %d cases pass (%.3f), floor %.3f", pass, total, rate, heldoutLessonsFloor)
-	if rate < heldoutLessonsFloor {
-		t.Errorf("held-out lesson pass rate %.3f is below the floor %.3f", rate, heldoutLessonsFloor)
+	t.Logf("held-out %s: %d of %d cases pass (%.3f), floor %.3f", name, pass, total, rate, floor)
+	if rate < floor {
+		t.Errorf("held-out %s pass rate %.3f is below the floor %.3f", name, rate, floor)
 	}
 }
 

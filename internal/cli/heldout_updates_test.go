@@ -25,8 +25,10 @@ import (
 // written by someone who never read the rule) that link exactly what they
 // should through both `ingest` and `memory_capture`. It is the figure
 // measured after the last change to the rule; raise it when a change
-// passes more cases, never lower it to let a change in.
-const heldoutUpdatesFloor = 29.0 / 36
+// passes more cases, never lower it to let a change in. updates3.jsonl
+// (a third set by another author) has its own, measured on main before
+// any mechanism was changed against it.
+var heldoutUpdatesFloors = map[string]float64{"updates.jsonl": 29.0 / 36, "updates3.jsonl": 22.0 / 34}
 
 // updateCase is one line of testdata/heldout/updates.jsonl.
 type updateCase struct {
@@ -186,9 +188,15 @@ func viaMCP(t *testing.T, c updateCase) updateOutcome {
 // knowledge-update cases, each through `ingest` and `memory_capture`: a
 // case passes when both paths link exactly the expected before-message
 // (or nothing). It logs every failing case with why and fails below the
-// ratchet heldoutUpdatesFloor.
+// ratchet of its file in heldoutUpdatesFloors.
 func TestHeldoutUpdates(t *testing.T) {
-	cases := readUpdateCases(t, filepath.Join("testdata", "heldout", "updates.jsonl"))
+	for _, name := range []string{"updates.jsonl", "updates3.jsonl"} {
+		t.Run(name, func(t *testing.T) { heldoutUpdates(t, name, heldoutUpdatesFloors[name]) })
+	}
+}
+
+func heldoutUpdates(t *testing.T, name string, floor float64) {
+	cases := readUpdateCases(t, filepath.Join("testdata", "heldout", name))
 	pass, passIngest, passMCP := 0, 0, 0
 	for _, c := range cases {
 		wi, wm := judgeUpdate(c, viaIngest(t, c)), judgeUpdate(c, viaMCP(t, c))
@@ -207,9 +215,9 @@ func TestHeldoutUpdates(t *testing.T) {
 		}
 	}
 	rate := float64(pass) / float64(len(cases))
-	t.Logf("held-out updates: %d/%d pass both paths (%.3f); ingest %d, memory_capture %d; floor %.3f",
-		pass, len(cases), rate, passIngest, passMCP, heldoutUpdatesFloor)
-	if rate < heldoutUpdatesFloor {
-		t.Fatalf("held-out update pass rate %.3f below the floor %.3f", rate, heldoutUpdatesFloor)
+	t.Logf("held-out %s: %d/%d pass both paths (%.3f); ingest %d, memory_capture %d; floor %.3f",
+		name, pass, len(cases), rate, passIngest, passMCP, floor)
+	if rate < floor {
+		t.Fatalf("held-out %s pass rate %.3f below the floor %.3f", name, rate, floor)
 	}
 }
