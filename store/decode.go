@@ -177,6 +177,9 @@ func (db *DB) forEachMemoryRaw(ctx context.Context, fn func(*engine.Memory) erro
 		if !ok {
 			return fmt.Errorf("load memories: unexpected driver connection %T", dc)
 		}
+		if _, err := c.Exec(loadPragma, nil); err != nil {
+			return txError(db.path, "load memories", err)
+		}
 		rows, err := c.QueryContext(ctx, `SELECT `+loadColumns+` FROM memories ORDER BY id`, nil)
 		if err != nil {
 			return txError(db.path, "load memories", err)
