@@ -150,14 +150,17 @@ func (db *DB) pin(v string) {
 // not: a mapped page counts in the process's resident set, and the kernel
 // maps 64 KiB around every page touched, so counting a page of `list` at
 // 100k memories (a walk of a 1.3 MB index) put 20 MB in the resident set
-// of a command that holds 2 MB of heap. The price of the map, as SQLite
-// documents it: a read error under it (a file truncated behind SQLite's
-// back, a failing network disk) is a SIGBUS, not an error value —
-// acceptable for the local file a memtrace database is.
+// of a command that holds 2 MB of heap. For the same reason the load's
+// connection drops its map when the load is done (unmapPragma): at 100k
+// memories the map is the whole 240 MB file, resident until then. The
+// price of the map, as SQLite documents it: a read error under it (a file
+// truncated behind SQLite's back, a failing network disk) is a SIGBUS, not
+// an error value — acceptable for the local file a memtrace database is.
 const (
 	writerPragmas = "PRAGMA cache_size = -65536; PRAGMA wal_autocheckpoint = 8192"
 	readerPragmas = "PRAGMA cache_size = -8192"
 	loadPragma    = "PRAGMA mmap_size = 1073741824"
+	unmapPragma   = "PRAGMA mmap_size = 0"
 )
 
 // openPool opens a connection pool whose connections run pragmas on connect.
