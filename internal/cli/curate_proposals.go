@@ -45,7 +45,7 @@ func cmdProposals(fs *flag.FlagSet) runFunc {
 			fmt.Fprintln(e.stdout, "no proposals; `memtrace heartbeat` and `memtrace cleanup` write them")
 			return nil
 		}
-		content, err := proposalTargets(e.ctx, db, ps)
+		targets, err := proposalTargets(e.ctx, db, ps)
 		if err != nil {
 			return err
 		}
@@ -54,8 +54,8 @@ func cmdProposals(fs *flag.FlagSet) runFunc {
 			target := "-"
 			if p.MemoryID != 0 {
 				target = strconv.FormatInt(p.MemoryID, 10)
-				if c, ok := content[p.MemoryID]; ok {
-					target += " " + c
+				if m := targets[p.MemoryID]; m != nil {
+					target += " " + m.Content
 				}
 			}
 			if p.Kind == engine.ProposalPromote {
@@ -73,27 +73,16 @@ func cmdProposals(fs *flag.FlagSet) runFunc {
 	}
 }
 
-// proposalTargets is the content of each memory the proposals name, by
-// id, read in one query.
-func proposalTargets(ctx context.Context, q engine.MemoryQueries, ps []*engine.Proposal) (map[int64]string, error) {
+// proposalTargets is each memory the proposals name, by id, read in one
+// query.
+func proposalTargets(ctx context.Context, q engine.MemoryQueries, ps []*engine.Proposal) (map[int64]*engine.Memory, error) {
 	var ids []int64
 	for _, p := range ps {
 		if p.MemoryID != 0 {
 			ids = append(ids, p.MemoryID)
 		}
 	}
-	content := make(map[int64]string, len(ids))
-	if len(ids) == 0 {
-		return content, nil
-	}
-	ms, _, err := q.FindMemories(ctx, engine.MemoryFilter{IDs: ids})
-	if err != nil {
-		return nil, err
-	}
-	for _, m := range ms {
-		content[m.ID] = m.Content
-	}
-	return content, nil
+	return memoriesByID(ctx, q, ids)
 }
 
 // proposalIDs parses positional proposal ids.

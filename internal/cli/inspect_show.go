@@ -120,16 +120,9 @@ func writeChain(ctx context.Context, w io.Writer, q engine.MemoryQueries, m *eng
 	if m.SupersededBy != 0 {
 		chain = append(slices.Clone(older), m.SupersededBy)
 	}
-	if len(chain) == 0 {
-		return nil
-	}
-	ms, _, err := q.FindMemories(ctx, engine.MemoryFilter{IDs: chain})
+	byID, err := memoriesByID(ctx, q, chain)
 	if err != nil {
 		return err
-	}
-	byID := make(map[int64]*engine.Memory, len(ms))
-	for _, o := range ms {
-		byID[o.ID] = o
 	}
 	for _, id := range older {
 		if o := byID[id]; o != nil {
@@ -144,6 +137,23 @@ func writeChain(ctx context.Context, w io.Writer, q engine.MemoryQueries, m *eng
 		fmt.Fprintln(w, line)
 	}
 	return nil
+}
+
+// memoriesByID reads the memories with these ids in one query; an id
+// the store does not hold is absent from the map.
+func memoriesByID(ctx context.Context, q engine.MemoryQueries, ids []int64) (map[int64]*engine.Memory, error) {
+	byID := make(map[int64]*engine.Memory, len(ids))
+	if len(ids) == 0 {
+		return byID, nil
+	}
+	ms, _, err := q.FindMemories(ctx, engine.MemoryFilter{IDs: ids})
+	if err != nil {
+		return nil, err
+	}
+	for _, m := range ms {
+		byID[m.ID] = m
+	}
+	return byID, nil
 }
 
 // auditChange summarises what an audit row changed.
