@@ -132,8 +132,11 @@ type MemoryFilter struct {
 	// Superseded keeps only memories linked to a newer one (superseded_by
 	// set), at any time.
 	Superseded bool
-	Limit      int // 0: no limit
-	Offset     int
+	// SupersededBy keeps only memories one of these ids supersedes (their
+	// superseded_by among them): the older facts they replaced.
+	SupersededBy []int64
+	Limit        int // 0: no limit
+	Offset       int
 }
 
 // Actor names who made a change, and the batch it belongs to. Every mutation

@@ -177,6 +177,12 @@ func (db *DB) forEachMemoryRaw(ctx context.Context, fn func(*engine.Memory) erro
 		if !ok {
 			return fmt.Errorf("load memories: unexpected driver connection %T", dc)
 		}
+		if _, err := c.Exec(loadPragma, nil); err != nil {
+			return txError(db.path, "load memories", err)
+		}
+		// The map goes when the load is done (after the statement closes:
+		// deferred first, run last), and its pages leave the resident set.
+		defer c.Exec(unmapPragma, nil)
 		rows, err := c.QueryContext(ctx, `SELECT `+loadColumns+` FROM memories ORDER BY id`, nil)
 		if err != nil {
 			return txError(db.path, "load memories", err)

@@ -169,6 +169,10 @@ func memoryWhere(f engine.MemoryFilter) (string, []any) {
 		// with ORDER BY id scans the table.
 		where = append(where, `id IN (SELECT id FROM memories WHERE superseded_by IS NOT NULL)`)
 	}
+	if len(f.SupersededBy) > 0 {
+		where = append(where, `superseded_by IN (SELECT value FROM json_each(?))`)
+		args = append(args, int64sJSON(f.SupersededBy))
+	}
 	return whereClause(where), args
 }
 

@@ -115,7 +115,12 @@ func benchOpen(fs *flag.FlagSet) runFunc {
 	opens := fs.Int("opens", 5, "opens per store size")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
 	keep := fs.String("keep", "", "write the databases into `DIR` and keep them (open-N.db)")
+	oneShot := fs.Bool("one-shot", false, "instead: run list, show, recall and mcp as new processes of this binary on the database at --db (e.g. one --keep wrote): wall, CPU, peak RSS")
+	binary := fs.String("binary", "", "with --one-shot: run the memtrace binary at `PATH` (another build, for a reference in the same run) instead of this one")
 	return func(e *env, args []string) error {
+		if *oneShot {
+			return benchOneShot(e, args, *binary, *asJSON)
+		}
 		ns, tmp, err := sizedBench(fs.Name(), args, nsFlag, "opens", opens)
 		if err != nil {
 			return err
@@ -279,13 +284,20 @@ func scratchEngines(e *env, emb engine.Embedder) golden.EngineFactory {
 
 // residentMB is the process's resident set size in MiB (Linux
 // /proc/self/status VmRSS; 0 where unavailable).
-func residentMB() float64 {
+func residentMB() float64 { return procStatusMB("VmRSS:") }
+
+// peakResidentMB is the process's peak resident set size in MiB (VmHWM).
+func peakResidentMB() float64 { return procStatusMB("VmHWM:") }
+
+// procStatusMB is a size in kB that /proc/self/status gives under key, in
+// MiB to a tenth; 0 where unavailable.
+func procStatusMB(key string) float64 {
 	data, err := os.ReadFile("/proc/self/status")
 	if err != nil {
 		return 0
 	}
 	for _, line := range strings.Split(string(data), "\n") {
-		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+		if rest, ok := strings.CutPrefix(line, key); ok {
 			f := strings.Fields(rest)
 			if len(f) >= 1 {
 				kb, err := strconv.ParseFloat(f[0], 64)

@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -114,6 +115,15 @@ func openEngineAt(ctx context.Context, path string, mustExist bool, o engine.Opt
 	return engineOver(ctx, db, now, o)
 }
 
+// freeAfterOpen is the number of memories from which an open returns the
+// garbage of its load to the system at once (debug.FreeOSMemory: one full
+// collection): the decoded rows and blobs the caches copied are garbage
+// the collector would otherwise keep resident until it next ran and the
+// scavenger after it. At 100k memories the resident set after the open
+// fell from 600 to 255 MB (≈ 2.5 KB a memory) for about 60 ms of CPU;
+// below this size the garbage is too small to be worth a collection.
+const freeAfterOpen = 10_000
+
 // engineOver opens the engine over db; on failure it closes db.
 func engineOver(ctx context.Context, db *store.DB, now func() time.Time, o engine.Options) (*engine.Engine, *store.DB, func(), error) {
 	o.Store, o.Now = db, now
@@ -121,6 +131,9 @@ func engineOver(ctx context.Context, db *store.DB, now func() time.Time, o engin
 	if err != nil {
 		db.Close()
 		return nil, nil, nil, err
+	}
+	if eng.Len() >= freeAfterOpen {
+		debug.FreeOSMemory()
 	}
 	if !db.Postgres() {
 		return eng, db, func() { db.Close() }, nil

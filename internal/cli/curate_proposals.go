@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"strconv"
@@ -25,12 +26,12 @@ func cmdProposals(fs *flag.FlagSet) runFunc {
 		if f.Status == "all" {
 			f.Status = ""
 		}
-		eng, closeDB, err := openExisting(e)
+		db, _, err := openStore(e, true) // the store's proposals: no engine
 		if err != nil {
 			return err
 		}
-		defer closeDB()
-		ps, err := eng.Store().FindProposals(e.ctx, f)
+		defer db.Close()
+		ps, err := db.FindProposals(e.ctx, f)
 		if err != nil {
 			return err
 		}
@@ -44,12 +45,16 @@ func cmdProposals(fs *flag.FlagSet) runFunc {
 			fmt.Fprintln(e.stdout, "no proposals; `memtrace heartbeat` and `memtrace cleanup` write them")
 			return nil
 		}
+		targets, err := proposalTargets(e.ctx, db, ps)
+		if err != nil {
+			return err
+		}
 		tbl := textable.New("ID", "KIND", "STATUS", "PROPOSER", "MEMORY", "REASON").AlignRight(0).Cap(4, 60).Cap(5, 80)
 		for _, p := range ps {
 			target := "-"
 			if p.MemoryID != 0 {
 				target = strconv.FormatInt(p.MemoryID, 10)
-				if m, ok := eng.Memory(p.MemoryID); ok {
+				if m := targets[p.MemoryID]; m != nil {
 					target += " " + m.Content
 				}
 			}
@@ -66,6 +71,18 @@ func cmdProposals(fs *flag.FlagSet) runFunc {
 		fmt.Fprintln(e.stdout, "approve with `memtrace approve ID…` (one audited batch, undo with `memtrace rollback BATCH`), or `memtrace reject ID…`")
 		return nil
 	}
+}
+
+// proposalTargets is each memory the proposals name, by id, read in one
+// query.
+func proposalTargets(ctx context.Context, q engine.MemoryQueries, ps []*engine.Proposal) (map[int64]*engine.Memory, error) {
+	var ids []int64
+	for _, p := range ps {
+		if p.MemoryID != 0 {
+			ids = append(ids, p.MemoryID)
+		}
+	}
+	return memoriesByID(ctx, q, ids)
 }
 
 // proposalIDs parses positional proposal ids.

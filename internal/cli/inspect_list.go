@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"flag"
 	"fmt"
 
@@ -67,17 +68,23 @@ func cmdList(fs *flag.FlagSet) runFunc {
 		if *scope != "" {
 			f.Scope = scope
 		}
-		eng, closeDB, err := openExisting(e)
+		// A page of the store: no engine (its caches and indexes are
+		// built from every memory, which a page does not need).
+		db, _, err := openStore(e, true)
 		if err != nil {
 			return err
 		}
-		defer closeDB()
-		ms, total, err := eng.Store().FindMemories(e.ctx, f)
+		defer db.Close()
+		ms, total, err := db.FindMemories(e.ctx, f)
 		if err != nil {
 			return err
 		}
 		if *asJSON {
-			return writeJSON(e.stdout, listOutput{Memories: memoriesOut(eng, ms), Total: total, Offset: *offset, Limit: *limit,
+			out, err := memoriesOut(e.ctx, db, ms)
+			if err != nil {
+				return err
+			}
+			return writeJSON(e.stdout, listOutput{Memories: out, Total: total, Offset: *offset, Limit: *limit,
 				Truncated: *offset+len(ms) < total})
 		}
 		if len(ms) == 0 && total > 0 {
@@ -109,12 +116,39 @@ type memoryOut struct {
 	Supersedes []int64 `json:"supersedes,omitempty"`
 }
 
-func memoriesOut(eng *engine.Engine, ms []*engine.Memory) []memoryOut {
+// memoriesOut pairs each memory with the ids of those it supersedes, read
+// from the store in one query.
+func memoriesOut(ctx context.Context, q engine.MemoryQueries, ms []*engine.Memory) ([]memoryOut, error) {
+	ids := make([]int64, len(ms))
+	for i, m := range ms {
+		ids[i] = m.ID
+	}
+	older, err := supersededBy(ctx, q, ids)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]memoryOut, len(ms))
 	for i, m := range ms {
-		out[i] = memoryOut{Memory: m, Supersedes: eng.Supersedes(m.ID)}
+		out[i] = memoryOut{Memory: m, Supersedes: older[m.ID]}
 	}
-	return out
+	return out, nil
+}
+
+// supersededBy maps each of ids that supersedes older memories to their
+// ids, in id order — what Engine.Supersedes answers, from the store alone.
+func supersededBy(ctx context.Context, q engine.MemoryQueries, ids []int64) (map[int64][]int64, error) {
+	older := map[int64][]int64{}
+	if len(ids) == 0 {
+		return older, nil
+	}
+	ms, _, err := q.FindMemories(ctx, engine.MemoryFilter{SupersededBy: ids})
+	if err != nil {
+		return nil, err
+	}
+	for _, o := range ms {
+		older[o.SupersededBy] = append(older[o.SupersededBy], o.ID)
+	}
+	return older, nil
 }
 
 // pageLine says which memories a page of list shows and how to see the

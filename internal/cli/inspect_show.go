@@ -1,9 +1,11 @@
 package cli
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -32,20 +34,20 @@ func cmdShow(fs *flag.FlagSet) runFunc {
 		if len(words) != 1 {
 			return usageError{"want one memory: ID or key:K"}
 		}
-		eng, closeDB, err := openExisting(e)
+		db, _, err := openStore(e, true) // one memory: no engine
 		if err != nil {
 			return err
 		}
-		defer closeDB()
+		defer db.Close()
 		var m *engine.Memory
 		if k, ok := strings.CutPrefix(words[0], "key:"); ok {
-			m, err = eng.Store().GetMemoryByKey(e.ctx, k)
+			m, err = db.GetMemoryByKey(e.ctx, k)
 		} else {
 			id, perr := strconv.ParseInt(words[0], 10, 64)
 			if perr != nil {
 				return usageError{fmt.Sprintf("%q is neither a memory id nor key:K", words[0])}
 			}
-			m, err = eng.Store().GetMemory(e.ctx, id)
+			m, err = db.GetMemory(e.ctx, id)
 		}
 		if err != nil {
 			if engine.ErrorCode(err) == engine.ENOTFOUND {
@@ -53,18 +55,22 @@ func cmdShow(fs *flag.FlagSet) runFunc {
 			}
 			return err
 		}
-		audit, err := eng.Store().AuditForMemory(e.ctx, m.ID)
+		audit, err := db.AuditForMemory(e.ctx, m.ID)
 		if err != nil {
 			return err
 		}
-		src, err := eng.Store().GetMemorySource(e.ctx, m.ID)
+		src, err := db.GetMemorySource(e.ctx, m.ID)
 		if engine.ErrorCode(err) == engine.ENOTFOUND {
 			src, err = nil, nil
 		}
 		if err != nil {
 			return err
 		}
-		tombs, err := curate.Tombstones(e.ctx, eng.Store(), m.ID)
+		tombs, err := curate.Tombstones(e.ctx, db, m.ID)
+		if err != nil {
+			return err
+		}
+		older, err := supersededBy(e.ctx, db, []int64{m.ID})
 		if err != nil {
 			return err
 		}
@@ -72,7 +78,7 @@ func cmdShow(fs *flag.FlagSet) runFunc {
 			if audit == nil {
 				audit = []*engine.AuditEntry{}
 			}
-			return writeJSON(e.stdout, showOutput{Memory: memoryOut{Memory: m, Supersedes: eng.Supersedes(m.ID)}, Audit: audit, Source: src, Tombstones: tombs})
+			return writeJSON(e.stdout, showOutput{Memory: memoryOut{Memory: m, Supersedes: older[m.ID]}, Audit: audit, Source: src, Tombstones: tombs})
 		}
 		w := e.stdout
 		fmt.Fprintf(w, "memory %d  key %s\n", m.ID, safetext.SanitizeLine(m.Key))
@@ -84,7 +90,9 @@ func cmdShow(fs *flag.FlagSet) runFunc {
 		fmt.Fprintf(w, "  status %s  tier %s  scope %s  importance %.2f\n", m.Status, m.Tier, m.Scope, m.Importance)
 		fmt.Fprintf(w, "role %s  session %s  created %s  last accessed %s  accessed %d×  boost %.2f\n",
 			safetext.SanitizeLine(m.Role), safetext.SanitizeLine(m.Session), m.CreatedAt.Format(time.RFC3339), m.LastAccessedAt.Format(time.RFC3339), m.AccessCount, m.Boost)
-		writeChain(w, eng, m)
+		if err := writeChain(e.ctx, w, db, m, older[m.ID]); err != nil {
+			return err
+		}
 		if src != nil {
 			fmt.Fprintf(w, "imported from %s id %s (%s) at %s; metadata %s\n", src.Source, safetext.SanitizeLine(src.SourceID),
 				safetext.SanitizeLine(src.Position), src.ImportedAt.Format(time.RFC3339), safetext.SanitizeLine(string(src.Metadata)))
@@ -105,21 +113,47 @@ func cmdShow(fs *flag.FlagSet) runFunc {
 	}
 }
 
-// writeChain prints the supersession chain of m: what it replaced and what
-// replaced it, with dates.
-func writeChain(w io.Writer, eng *engine.Engine, m *engine.Memory) {
-	for _, id := range eng.Supersedes(m.ID) {
-		if o, ok := eng.Memory(id); ok {
+// writeChain prints the supersession chain of m: what it replaced (the
+// memories older names) and what replaced it, with dates.
+func writeChain(ctx context.Context, w io.Writer, q engine.MemoryQueries, m *engine.Memory, older []int64) error {
+	chain := older
+	if m.SupersededBy != 0 {
+		chain = append(slices.Clone(older), m.SupersededBy)
+	}
+	byID, err := memoriesByID(ctx, q, chain)
+	if err != nil {
+		return err
+	}
+	for _, id := range older {
+		if o := byID[id]; o != nil {
 			fmt.Fprintf(w, "supersedes #%d (held until %s): %s\n", o.ID, o.ValidTo.Format("2006-01-02"), safetext.SanitizeLine(o.Content))
 		}
 	}
 	if m.SupersededBy != 0 {
 		line := fmt.Sprintf("superseded by #%d on %s (recorded %s)", m.SupersededBy, m.ValidTo.Format("2006-01-02"), m.SupersededAt.Format("2006-01-02"))
-		if n, ok := eng.Memory(m.SupersededBy); ok {
+		if n := byID[m.SupersededBy]; n != nil {
 			line += ": " + safetext.SanitizeLine(n.Content)
 		}
 		fmt.Fprintln(w, line)
 	}
+	return nil
+}
+
+// memoriesByID reads the memories with these ids in one query; an id
+// the store does not hold is absent from the map.
+func memoriesByID(ctx context.Context, q engine.MemoryQueries, ids []int64) (map[int64]*engine.Memory, error) {
+	byID := make(map[int64]*engine.Memory, len(ids))
+	if len(ids) == 0 {
+		return byID, nil
+	}
+	ms, _, err := q.FindMemories(ctx, engine.MemoryFilter{IDs: ids})
+	if err != nil {
+		return nil, err
+	}
+	for _, m := range ms {
+		byID[m.ID] = m
+	}
+	return byID, nil
 }
 
 // auditChange summarises what an audit row changed.
