@@ -240,3 +240,10 @@ func (ix *Vectors) nearestCodes(pool int, sc *codeScratch) []int32 {
 	}
 	return sc.pool
 }
+
+// Bytes is the size of what the index keeps per vector, in all: the float
+// rows, the sign codes, the pair postings and the ids (not the position
+// map).
+func (ix *Vectors) Bytes() int {
+	return 4*len(ix.vecs) + 8*len(ix.codes) + 12*ix.postings + 8*len(ix.ids)
+}
