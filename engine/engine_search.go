@@ -64,18 +64,3 @@ func (e *Engine) VectorOf(id int64) ([]float32, bool) {
 	defer e.mu.RUnlock()
 	return e.vec.Get(id)
 }
-
-// ExactVectorSearch is VectorSearch by a pass over every stored vector:
-// the exact ranking a benchmark measures VectorSearch against.
-func (e *Engine) ExactVectorSearch(vec []float32, n int) []Hit {
-	e.mu.RLock()
-	defer e.mu.RUnlock()
-	return e.vec.SearchExact(vec, n)
-}
-
-// VectorBytes is the size of the vector index (index.Vectors.Bytes).
-func (e *Engine) VectorBytes() int {
-	e.mu.RLock()
-	defer e.mu.RUnlock()
-	return e.vec.Bytes()
-}

@@ -20,8 +20,14 @@ import (
 // (recall.Pipeline has it); an engine without it reports them as 0.
 type vectorBench interface {
 	VectorSearch(vec []float32, n int) []engine.Hit
-	ExactVectorSearch(vec []float32, n int) []engine.Hit
-	VectorBytes() int
+	View() engine.View
+}
+
+// exactVectors is View.ExactVectors under its own view.
+func exactVectors(vb vectorBench, q []float32, n int) ([]engine.Hit, int) {
+	v := vb.View()
+	defer v.Close()
+	return v.ExactVectors(q, n)
 }
 
 // recallAtK is the k of recall@k against exact.
@@ -32,6 +38,7 @@ type vectorSample struct {
 	cpu, search, exact []float64 // ms
 	recall             float64   // summed over queries
 	queries            int
+	bytes              int // the vector index's, at the last query
 }
 
 // cpuMS runs fn and returns the process CPU it took, in ms (0 where it
@@ -60,7 +67,7 @@ func (s *vectorSample) measureVectors(e BenchEngine, qvec []float32) {
 	}
 	var got, exact []engine.Hit
 	s.search = append(s.search, cpuMS(func() { got = vb.VectorSearch(qvec, recallAtK) }))
-	s.exact = append(s.exact, cpuMS(func() { exact = vb.ExactVectorSearch(qvec, recallAtK) }))
+	s.exact = append(s.exact, cpuMS(func() { exact, s.bytes = exactVectors(vb, qvec, recallAtK) }))
 	s.queries++
 	if len(exact) == 0 {
 		s.recall++
@@ -77,7 +84,7 @@ func (s *vectorSample) measureVectors(e BenchEngine, qvec []float32) {
 
 // fill writes the sample's figures into run, with bytes per memory of a
 // store of n memories.
-func (s *vectorSample) fill(run *RecallRun, e BenchEngine, n int, dim int) {
+func (s *vectorSample) fill(run *RecallRun, n int, dim int) {
 	run.Dim = dim
 	run.CPUP50MS, run.CPUP95MS = round4(percentile(s.cpu, 0.50)), round4(percentile(s.cpu, 0.95))
 	run.VectorCPUMS, run.ExactCPUMS = round4(percentile(s.search, 0.50)), round4(percentile(s.exact, 0.50))
@@ -92,8 +99,6 @@ func (s *vectorSample) fill(run *RecallRun, e BenchEngine, n int, dim int) {
 	runtime.ReadMemStats(&ms)
 	if n > 0 {
 		run.HeapBytesPerMemory = int(ms.HeapAlloc) / n
-		if vb, ok := e.(vectorBench); ok {
-			run.VectorBytesPerMemory = vb.VectorBytes() / n
-		}
+		run.VectorBytesPerMemory = s.bytes / n
 	}
 }

@@ -158,37 +158,3 @@ func TestSparseQueryScansRows(t *testing.T) {
 		t.Fatalf("sparse query: %v, exact %v", got, want)
 	}
 }
-
-// BenchmarkDenseSearch100k: 100k clustered 768-d vectors, the top 50 by
-// the coded search against the exact scan of every row, in the same run.
-//
-//	go test ./engine/index -run '^$' -bench DenseSearch -benchtime 50x
-func BenchmarkDenseSearch100k(b *testing.B) {
-	const n, dim = 100_000, 768
-	vecs := clustered(11, n+64, dim, 1000, 2.0, 0.3)
-	ix := NewVectors(dim)
-	ix.Reserve(n)
-	for i, v := range vecs[:n] {
-		ix.Set(int64(i+1), v)
-	}
-	qs := vecs[n:]
-	b.Run("exact", func(b *testing.B) {
-		i := 0
-		for b.Loop() {
-			ix.SearchExact(qs[i%len(qs)], 50)
-			i++
-		}
-	})
-	b.Run("coded", func(b *testing.B) {
-		i, sum := 0, 0.0
-		for b.Loop() {
-			q := qs[i%len(qs)]
-			got := ix.Search(q, 50)
-			b.StopTimer()
-			sum += recallAt(got, ix.SearchExact(q, 50))
-			b.StartTimer()
-			i++
-		}
-		b.ReportMetric(sum/float64(i), "recall@50")
-	})
-}
