@@ -188,34 +188,30 @@ func (ix *Vectors) Remove(id int64) {
 }
 
 // Search returns the n vectors most similar to q, ties broken by id.
-func (ix *Vectors) Search(q []float32, n int) []Hit {
+func (ix *Vectors) Search(q []float32, n int) []Hit { return ix.search(q, n, false) }
+
+// SearchExact is Search by a pass over every row, whatever the index
+// keeps beside them: the exact ranking a coded search is measured against.
+func (ix *Vectors) SearchExact(q []float32, n int) []Hit { return ix.search(q, n, true) }
+
+// search is Search, through the postings or the codes unless exact.
+func (ix *Vectors) search(q []float32, n int, exact bool) []Hit {
 	if len(q) != ix.dim || n <= 0 || len(ix.ids) == 0 {
 		return nil
 	}
 	qn := make([]float32, ix.dim)
 	copy(qn, q)
 	Normalize(qn)
-	h, ok := ix.searchPostings(qn, n)
-	if !ok {
-		h, ok = ix.searchCodes(qn, n)
+	var h []Hit
+	ok := false
+	if !exact {
+		if h, ok = ix.searchPostings(qn, n); !ok {
+			h, ok = ix.searchCodes(qn, n)
+		}
 	}
 	if !ok {
 		h = ix.searchRows(qn, n)
 	}
-	Sort(h)
-	return h
-}
-
-// SearchExact is Search by a pass over every row, whatever the index
-// keeps beside them: the exact ranking a coded search is measured against.
-func (ix *Vectors) SearchExact(q []float32, n int) []Hit {
-	if len(q) != ix.dim || n <= 0 || len(ix.ids) == 0 {
-		return nil
-	}
-	qn := make([]float32, ix.dim)
-	copy(qn, q)
-	Normalize(qn)
-	h := ix.searchRows(qn, n)
 	Sort(h)
 	return h
 }
