@@ -23,6 +23,12 @@ func (v View) Memory(id int64) *Memory { return v.e.mems[id] }
 // Vector is the memory's row of the vector index: shared, read-only.
 func (v View) Vector(id int64) ([]float32, bool) { return v.e.vec.Get(id) }
 
+// ExactVectors is the n best of a pass over every row of the vector index
+// (what benchmarks measure VectorSearch against) and the index's bytes.
+func (v View) ExactVectors(q []float32, n int) ([]Hit, int) {
+	return v.e.vec.SearchExact(q, n), v.e.vec.Bytes()
+}
+
 // DocFreq is t's document frequency from df (a recall's frequencies, see
 // Engine.LexicalSearchDF), or from the lexical index when df lacks it.
 func (v View) DocFreq(df map[string]int, t string) int { return v.e.docFreq(df, t) }

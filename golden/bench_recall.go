@@ -40,6 +40,18 @@ type RecallRun struct {
 	RSSMB       float64 `json:"rss_mb"`
 	Queries     int     `json:"queries"`
 	IngestMS    float64 `json:"ingest_ms"`
+	// The vector side (bench_recall_vectors.go): process CPU per traced
+	// recall, the vector search's and the exact scan's CPU (top 50), their
+	// ratio, the search's recall@50 against exact, and bytes per memory.
+	Dim                  int     `json:"dim"`
+	CPUP50MS             float64 `json:"cpu_p50_ms"`
+	CPUP95MS             float64 `json:"cpu_p95_ms"`
+	VectorCPUMS          float64 `json:"vector_cpu_p50_ms"`
+	ExactCPUMS           float64 `json:"exact_cpu_p50_ms"`
+	VectorRatio          float64 `json:"vector_ratio"` // vector search / exact scan
+	RecallAt50           float64 `json:"recall_at_50"`
+	HeapBytesPerMemory   int     `json:"heap_bytes_per_memory"`
+	VectorBytesPerMemory int     `json:"vector_bytes_per_memory"`
 }
 
 // RecallBenchResult is the `bench recall --json` document.
@@ -95,13 +107,17 @@ func recallBenchSize(ctx context.Context, open EngineFactory, n, queries int, o 
 	rng := rand.New(rand.NewPCG(uint64(n), 7))
 	at := base.Add(time.Duration(n) * time.Minute).Add(24 * time.Hour)
 	var lat, floor []float64
+	var vecs vectorSample
+	dim := 0
 	for i := 0; i < queries; i++ {
 		q := SyntheticQuery(rng)
+		c0, _ := processCPU()
 		t0 := time.Now()
 		if _, err := e.Recall(ctx, engine.Query{Text: q, At: at, ReadOnly: true}); err != nil {
 			return run, fmt.Errorf("bench recall n=%d: %w", n, err)
 		}
 		lat = append(lat, msSince(t0))
+		vecs.cpu = append(vecs.cpu, cpuSince(c0))
 		vs, err := e.Embed(ctx, q)
 		if err != nil {
 			return run, err
@@ -109,7 +125,10 @@ func recallBenchSize(ctx context.Context, open EngineFactory, n, queries int, o 
 		t1 := time.Now()
 		e.ScanFloor(vs[0])
 		floor = append(floor, msSince(t1))
+		vecs.measureVectors(e, vs[0])
+		dim = len(vs[0])
 	}
+	vecs.fill(&run, n, dim)
 	run.N, run.Queries = n, queries
 	run.P50MS, run.P95MS = round4(percentile(lat, 0.50)), round4(percentile(lat, 0.95))
 	run.ScanFloorMS = round4(percentile(floor, 0.50))
@@ -138,9 +157,11 @@ func percentile(xs []float64, p float64) float64 {
 // Text renders the runs as a table.
 func (r *RecallBenchResult) Text() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%9s %9s %9s %14s %7s %8s\n", "n", "p50_ms", "p95_ms", "scan_floor_ms", "ratio", "rss_mb")
+	fmt.Fprintf(&b, "%9s %9s %9s %14s %7s %8s %7s %7s %10s %9s %8s %9s %9s\n", "n", "p50_ms", "p95_ms", "scan_floor_ms", "ratio", "rss_mb",
+		"cpu_p50", "cpu_p95", "vector_cpu", "exact_cpu", "recall50", "heap_B/m", "vec_B/m")
 	for _, x := range r.Runs {
-		fmt.Fprintf(&b, "%9d %9.2f %9.2f %14.3f %7.1f %8.1f\n", x.N, x.P50MS, x.P95MS, x.ScanFloorMS, x.Ratio, x.RSSMB)
+		fmt.Fprintf(&b, "%9d %9.2f %9.2f %14.3f %7.1f %8.1f %7.2f %7.2f %10.3f %9.3f %8.4f %9d %9d\n", x.N, x.P50MS, x.P95MS, x.ScanFloorMS, x.Ratio, x.RSSMB,
+			x.CPUP50MS, x.CPUP95MS, x.VectorCPUMS, x.ExactCPUMS, x.RecallAt50, x.HeapBytesPerMemory, x.VectorBytesPerMemory)
 	}
 	return b.String()
 }

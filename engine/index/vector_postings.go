@@ -107,6 +107,7 @@ func (ix *Vectors) renumber(from, to int) {
 func (ix *Vectors) postingsBudget() {
 	if ix.lists != nil && len(ix.ids) >= postingsMinRows && 3*ix.postings > len(ix.ids)*ix.dim {
 		ix.lists, ix.postings = nil, 0
+		ix.startCodes()
 	}
 }
 

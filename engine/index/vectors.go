@@ -31,6 +31,9 @@ type Vectors struct {
 	lists    [][]rowPosting
 	postings int
 	spare    []float32 // Set's scratch row
+	// codes are the rows' sign codes once the postings are dropped
+	// (vector_codes.go): row i's is codes[i*w : (i+1)*w], w = codeWords(dim).
+	codes []uint64
 }
 
 // NewVectors returns an empty index of dim dimensions.
@@ -46,6 +49,11 @@ func (ix *Vectors) Reserve(n int) {
 		copy(vecs, ix.vecs)
 		ix.vecs = vecs
 		ix.moves++
+	}
+	if need := n * codeWords(ix.dim); ix.codes != nil && need > cap(ix.codes) {
+		codes := make([]uint64, len(ix.codes), need)
+		copy(codes, ix.codes)
+		ix.codes = codes
 	}
 	if n > cap(ix.ids) {
 		ids := make([]int64, len(ix.ids), n)
@@ -90,6 +98,8 @@ func (ix *Vectors) Set(id int64, v []float32) bool {
 	if ix.lists != nil {
 		ix.post(p)
 		ix.postingsBudget()
+	} else {
+		ix.appendCode(p)
 	}
 	return true
 }
@@ -101,6 +111,9 @@ func (ix *Vectors) replace(p int, v []float32) {
 	if ix.lists == nil {
 		copy(row, v)
 		toUnit(row)
+		if ix.codes != nil {
+			signCode(row, ix.code(p))
+		}
 		return
 	}
 	ix.spare = append(ix.spare[:0], v...)
@@ -162,21 +175,40 @@ func (ix *Vectors) Remove(id int64) {
 		lastID := ix.ids[last]
 		ix.ids[p] = lastID
 		copy(ix.row(p), ix.row(last))
+		if ix.codes != nil {
+			copy(ix.code(p), ix.code(last))
+		}
 		ix.pos[lastID] = p
 	}
 	ix.ids, ix.vecs = ix.ids[:last], ix.vecs[:last*ix.dim]
+	if ix.codes != nil {
+		ix.codes = ix.codes[:last*codeWords(ix.dim)]
+	}
 	delete(ix.pos, id)
 }
 
 // Search returns the n vectors most similar to q, ties broken by id.
-func (ix *Vectors) Search(q []float32, n int) []Hit {
+func (ix *Vectors) Search(q []float32, n int) []Hit { return ix.search(q, n, false) }
+
+// SearchExact is Search by a pass over every row, whatever the index
+// keeps beside them: the exact ranking a coded search is measured against.
+func (ix *Vectors) SearchExact(q []float32, n int) []Hit { return ix.search(q, n, true) }
+
+// search is Search, through the postings or the codes unless exact.
+func (ix *Vectors) search(q []float32, n int, exact bool) []Hit {
 	if len(q) != ix.dim || n <= 0 || len(ix.ids) == 0 {
 		return nil
 	}
 	qn := make([]float32, ix.dim)
 	copy(qn, q)
 	Normalize(qn)
-	h, ok := ix.searchPostings(qn, n)
+	var h []Hit
+	ok := false
+	if !exact {
+		if h, ok = ix.searchPostings(qn, n); !ok {
+			h, ok = ix.searchCodes(qn, n)
+		}
+	}
 	if !ok {
 		h = ix.searchRows(qn, n)
 	}

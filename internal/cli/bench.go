@@ -84,15 +84,24 @@ func benchRecall(fs *flag.FlagSet) runFunc {
 	nsFlag := fs.String("n", "10000,100000", "store sizes `N,N…`, comma-separated")
 	queries := fs.Int("queries", 200, "traced recalls per store size")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
+	dense := fs.Int("dense", 0, "benchmark `DIM`-dimensional dense vectors of a deterministic synthetic embedder (e.g. 768) instead of the hashed embedder")
 	return func(e *env, args []string) error {
+		if *dense < 0 || *dense > maxDenseDim {
+			return usageError{fmt.Sprintf("--dense must be a dimension from 1 to %d (e.g. 768)", maxDenseDim)}
+		}
+		if *dense > 0 && e.embedder != "" {
+			return usageError{"--dense and --embedder each choose the embedder: give one"}
+		}
 		ns, tmp, err := sizedBench(fs.Name(), args, nsFlag, "queries", queries)
 		if err != nil {
 			return err
 		}
 		defer os.RemoveAll(tmp)
-		emb, err := benchEmbedder(e, "bench recall")
-		if err != nil {
-			return err
+		var emb engine.Embedder = golden.NewDenseEmbedder(*dense, 1)
+		if *dense == 0 {
+			if emb, err = benchEmbedder(e, "bench recall"); err != nil {
+				return err
+			}
 		}
 		opts := golden.RecallBenchOptions{Sizes: ns, Queries: *queries, RSS: residentMB}
 		if !*asJSON {
@@ -241,6 +250,10 @@ func benchEmbedder(e *env, cmd string) (engine.Embedder, error) {
 	}
 	return emb, nil
 }
+
+// maxDenseDim bounds `bench recall --dense`: the largest embedding models
+// have 4096 dimensions.
+const maxDenseDim = 8192
 
 // tempEngines opens each engine on a fresh SQLite file under dir, with
 // the embedder emb.

@@ -71,6 +71,38 @@ func TestBenchRecallJSON(t *testing.T) {
 	}
 }
 
+// `bench recall --dense DIM` stores a deterministic embedder's dense
+// vectors, past the size where the vector search goes through sign codes,
+// and reports the search's recall@50 against the exact scan of the same
+// run — which must hold the bound — with the vector bytes per memory.
+func TestBenchRecallDense(t *testing.T) {
+	out, errOut, code := runCLI(t, "bench", "recall", "--dense", "256", "--n", "6000", "--queries", "20", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var got golden.RecallBenchResult
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Runs) != 1 || !strings.HasPrefix(got.Embedder, "synthetic-dense-v1/256") {
+		t.Fatalf("embedder %q, runs %+v", got.Embedder, got.Runs)
+	}
+	r := got.Runs[0]
+	if r.Dim != 256 || r.RecallAt50 < 0.98 || r.RecallAt50 > 1 {
+		t.Errorf("dim %d, recall@50 against exact %.4f (want ≥ 0.98)", r.Dim, r.RecallAt50)
+	}
+	// 1 KB of float32 a row, 32 bytes of signs, an 8-byte id.
+	if r.VectorBytesPerMemory < 1024+32+8 || r.VectorBytesPerMemory > 2*1064 || r.HeapBytesPerMemory < r.VectorBytesPerMemory {
+		t.Errorf("vector bytes per memory %d, heap %d", r.VectorBytesPerMemory, r.HeapBytesPerMemory)
+	}
+	for _, bad := range [][]string{{"--dense", "-1"}, {"--dense", "9000"}, {"--dense", "64", "--embedder", "ollama:x"}} {
+		args := append([]string{"bench", "recall", "--n", "10"}, bad...)
+		if _, errOut, code := runCLI(t, args...); code != 2 || !strings.Contains(errOut, "--dense") {
+			t.Errorf("%v: exit %d %q, want a usage error naming --dense", bad, code, errOut)
+		}
+	}
+}
+
 // bench open writes a database, opens it repeatedly and reads its rows
 // alone; the JSON row carries every figure, and the temporary database is
 // gone afterwards.
