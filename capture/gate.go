@@ -249,24 +249,39 @@ type namedPattern struct {
 // newGateSet embeds the exemplars with emb once.
 func newGateSet(ctx context.Context, emb engine.Embedder, threshold float64) (*gateSet, error) {
 	g := &gateSet{embedder: emb.Name(), centroids: map[string][]float32{}, reference: map[string]float64{}, guards: roleplayPatterns(), threshold: threshold}
+	// Every exemplar in one call: an embedder on a server answers them in
+	// a few requests, not one per type and script.
+	var keys []string
+	var all []string
+	groups := map[string][2]int{} // key → [lo, hi) in all
 	for _, typ := range declarationTypes() {
 		byScript := map[string][]string{}
+		var scripts []string
 		for _, x := range gateExemplars(typ) {
+			if byScript[scriptOf(x)] == nil {
+				scripts = append(scripts, scriptOf(x))
+			}
 			byScript[scriptOf(x)] = append(byScript[scriptOf(x)], x)
 		}
-		for script, xs := range byScript {
-			vs, err := emb.Embed(ctx, xs)
-			if err != nil {
-				return nil, fmt.Errorf("embed %s exemplars: %w", typ, err)
-			}
+		for _, script := range scripts {
 			k := typ + "/" + script
-			g.centroids[k] = centroid(vs, -1)
-			ref := 0.0
-			for i, v := range vs {
-				ref += index.Cosine(v, centroid(vs, i))
-			}
-			g.reference[k] = max(ref/float64(len(vs)), minReference)
+			keys = append(keys, k)
+			groups[k] = [2]int{len(all), len(all) + len(byScript[script])}
+			all = append(all, byScript[script]...)
 		}
+	}
+	vecs, err := emb.Embed(ctx, all)
+	if err != nil {
+		return nil, fmt.Errorf("embed the gate exemplars: %w", err)
+	}
+	for _, k := range keys {
+		vs := vecs[groups[k][0]:groups[k][1]]
+		g.centroids[k] = centroid(vs, -1)
+		ref := 0.0
+		for i, v := range vs {
+			ref += index.Cosine(v, centroid(vs, i))
+		}
+		g.reference[k] = max(ref/float64(len(vs)), minReference)
 	}
 	return g, nil
 }
