@@ -56,12 +56,13 @@ type Capturer struct {
 
 // NewCapturer prepares the pipeline for e.
 func NewCapturer(ctx context.Context, e *engine.Engine) (*Capturer, error) {
-	g, err := newGateSet(ctx, e.Embedder(), e.Config().GateSimilarity)
+	g, err := newGateSet(ctx, e.Embedder(), e.Config().GateSimilarity, e.Config().DedupeSimilarity)
 	if err != nil && embedderAway(ctx, err) {
 		// The embedder is away (an Ollama server stopped): the capturer
 		// still runs, and every statement that would be stored waits in the
 		// review queue (holdUnembedded) for `review retry`.
-		g = &gateSet{embedder: e.Embedder().Name(), guards: roleplayPatterns(), unavailable: engine.ErrorMessage(err)}
+		g = &gateSet{embedder: e.Embedder().Name(), guards: roleplayPatterns(), unavailable: engine.ErrorMessage(err),
+			dedupe: DedupeCalibration{Configured: e.Config().DedupeSimilarity, Threshold: e.Config().DedupeSimilarity}}
 	} else if err != nil {
 		return nil, err
 	}
