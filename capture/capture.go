@@ -49,16 +49,20 @@ type Capturer struct {
 	// judgeSynced: the subject index caught up with the cache for this
 	// run's judge candidates (supersede_judge.go).
 	judgeSynced bool
+	// ahead holds the vectors of one run's messages embedded ahead
+	// (embedAhead); nil outside a run or with a local embedder.
+	ahead *aheadEmbedder
 }
 
 // NewCapturer prepares the pipeline for e.
 func NewCapturer(ctx context.Context, e *engine.Engine) (*Capturer, error) {
-	g, err := newGateSet(ctx, e.Embedder(), e.Config().GateSimilarity)
+	g, err := newGateSet(ctx, e.Embedder(), e.Config().GateSimilarity, e.Config().DedupeSimilarity)
 	if err != nil && embedderAway(ctx, err) {
 		// The embedder is away (an Ollama server stopped): the capturer
 		// still runs, and every statement that would be stored waits in the
 		// review queue (holdUnembedded) for `review retry`.
-		g = &gateSet{embedder: e.Embedder().Name(), guards: roleplayPatterns(), unavailable: engine.ErrorMessage(err)}
+		g = &gateSet{embedder: e.Embedder().Name(), guards: roleplayPatterns(), unavailable: engine.ErrorMessage(err),
+			dedupe: DedupeCalibration{Configured: e.Config().DedupeSimilarity, Threshold: e.Config().DedupeSimilarity}}
 	} else if err != nil {
 		return nil, err
 	}
@@ -89,13 +93,18 @@ func Capture(ctx context.Context, e *engine.Engine, m engine.Message) (*engine.C
 
 // pending is one message between the pure stages and the write.
 type pending struct {
-	msg     engine.Message
-	res     *engine.CaptureResult
-	store   bool
-	verdict engine.CaptureVerdict
-	vec     []float32
-	lesson  *lessonFinding
-	held    *engine.ReviewItem // set when the judge held the message (needs_review)
+	msg engine.Message
+	// screened: L1, L2 and the judge ran (screen); passed: the judge
+	// would store the message, with judged its verdict on in.
+	screened, passed bool
+	in               engine.CaptureInput
+	judged           engine.CaptureVerdict
+	res              *engine.CaptureResult
+	store            bool
+	verdict          engine.CaptureVerdict
+	vec              []float32
+	lesson           *lessonFinding
+	held             *engine.ReviewItem // set when the judge held the message (needs_review)
 	// shown are the candidates the judge was shown for supersession and
 	// answered on (p.verdict.Updates); nil when no judge saw any.
 	shown  []engine.SupersedeCandidate
@@ -245,6 +254,10 @@ func (c *Capturer) run(ctx context.Context, ps []*pending, done []bool, batch st
 		}
 		inBatch[m.ID] = true
 		todo = append(todo, p)
+	}
+	defer func() { c.ahead = nil }()
+	if err := c.embedAhead(ctx, todo); err != nil {
+		return nil, err
 	}
 	var pipe *decidePipe
 	if c.parallelDecide(len(todo)) {

@@ -9,9 +9,15 @@ import (
 	"memtrace/engine"
 )
 
-// decide runs the stages that need no database write: L1, L2, the judge,
-// the gates, the lesson detection and the embedding.
-func (c *Capturer) decide(ctx context.Context, p *pending) error {
+// screen runs L1, L2 and the judge on p once and reports whether the judge
+// would store it (else its result says what dropped or held it); the lesson
+// detection goes with them. A batch screens its messages ahead of the
+// embedding (embedAhead) and decides them afterwards.
+func (c *Capturer) screen(ctx context.Context, p *pending) (bool, error) {
+	if p.screened {
+		return p.passed, nil
+	}
+	p.screened = true
 	r, m := p.res, p.msg
 	r.Decider = c.decider
 	// A user's lesson, or an explicit correction, is read first: the
@@ -36,7 +42,7 @@ func (c *Capturer) decide(ctx context.Context, p *pending) error {
 		r.Outcome, r.DroppedBy, r.Reason = engine.OutcomeDropped, engine.LayerL1, match.Name
 		r.Trail = append(r.Trail, engine.Decision{Layer: engine.LayerL1, Verdict: "drop", Pattern: match.Name, Reason: "L1 rule " + match.Name})
 		r.Decider = ""
-		return nil
+		return false, nil
 	} else {
 		r.Trail = append(r.Trail, engine.Decision{Layer: engine.LayerL1, Verdict: "pass"})
 	}
@@ -44,7 +50,7 @@ func (c *Capturer) decide(ctx context.Context, p *pending) error {
 		r.Outcome, r.DroppedBy, r.Reason = engine.OutcomeDropped, engine.LayerL2, match.Name
 		r.Trail = append(r.Trail, engine.Decision{Layer: engine.LayerL2, Verdict: "drop", Pattern: match.Name, Reason: "L2 pattern " + match.Name})
 		r.Decider = ""
-		return nil
+		return false, nil
 	}
 	r.Trail = append(r.Trail, engine.Decision{Layer: engine.LayerL2, Verdict: "pass"})
 	p.lesson = lesson
@@ -56,7 +62,7 @@ func (c *Capturer) decide(ctx context.Context, p *pending) error {
 	v, err := c.judge.JudgeCapture(ctx, in)
 	if err != nil {
 		if ctx.Err() != nil {
-			return ctx.Err()
+			return false, ctx.Err()
 		}
 		if p.review != nil {
 			// A retry asked for the judge: the rules do not decide a held
@@ -65,7 +71,7 @@ func (c *Capturer) decide(ctx context.Context, p *pending) error {
 			r.Outcome, r.Reason = engine.OutcomeHeld, engine.ProposalReview
 			p.held = &engine.ReviewItem{Reason: fmt.Sprintf("%s failed on the retry (%v)", c.judge.Name(), err), Judge: c.decider}
 			r.Trail = append(r.Trail, engine.Decision{Layer: engine.LayerJudge, Verdict: "hold", Reason: p.held.Reason + "; still held"})
-			return nil
+			return false, nil
 		}
 		// The judge is unreachable or broke: the rules decide, and the
 		// trail says so.
@@ -87,14 +93,27 @@ func (c *Capturer) decide(ctx context.Context, p *pending) error {
 		p.held = &engine.ReviewItem{Reason: why, Judge: c.decider}
 		r.Trail = append(r.Trail, engine.Decision{Layer: engine.LayerJudge, Verdict: "hold",
 			Reason: "needs_review: " + why + " — held in the review queue, not acted on"})
-		return nil
+		return false, nil
 	}
 	if !v.Store {
 		r.Outcome, r.DroppedBy, r.Reason = engine.OutcomeDropped, engine.LayerJudge, v.Reason
 		r.Trail = append(r.Trail, engine.Decision{Layer: engine.LayerJudge, Verdict: "drop", Reason: v.Reason})
-		return nil
+		return false, nil
 	}
 	r.Trail = append(r.Trail, engine.Decision{Layer: engine.LayerJudge, Verdict: "store", Reason: fmt.Sprintf("%s (kind %s, type %s, importance %.2f)", v.Reason, v.Kind, v.Type, v.Importance)})
+	p.in, p.judged, p.passed = in, v, true
+	return true, nil
+}
+
+// decide runs the stages that need no database write: L1, L2, the judge
+// (screen), the gates, the lesson detection and the embedding.
+func (c *Capturer) decide(ctx context.Context, p *pending) error {
+	if ok, err := c.screen(ctx, p); !ok || err != nil {
+		return err
+	}
+	r := p.res
+
+	in, v := p.in, p.judged
 
 	if c.gates.unavailable != "" {
 		holdUnembedded(p, c.gates.unavailable, c.decider)
@@ -102,7 +121,13 @@ func (c *Capturer) decide(ctx context.Context, p *pending) error {
 	}
 	name := detectInjection(c.guard, in.Text)
 	if name == "" { // flagged text is one note, never several statements
-		if err := c.splitStatements(ctx, p, in, v); err != nil {
+		err := c.splitStatements(ctx, p, in, v)
+		if err != nil && embedderAway(ctx, err) {
+			p.stmt, p.more = "", nil
+			holdUnembedded(p, engine.ErrorMessage(err), c.decider)
+			return nil
+		}
+		if err != nil {
 			return err
 		}
 		if p.stmt != "" { // each statement was embedded and gated on its own
@@ -111,16 +136,16 @@ func (c *Capturer) decide(ctx context.Context, p *pending) error {
 			return nil
 		}
 	}
-	vs, err := c.e.Embedder().Embed(ctx, []string{in.Text})
+	vs, err := c.embedder().Embed(ctx, []string{in.Text})
 	if err != nil && embedderAway(ctx, err) {
 		holdUnembedded(p, engine.ErrorMessage(err), c.decider)
 		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("embed message %s: %w", m.ID, err)
+		return fmt.Errorf("embed message %s: %w", p.msg.ID, err)
 	}
 	p.vec = vs[0]
-	typ, ds, err := c.gates.check(ctx, c.e.Embedder(), in.Text, p.vec, normalType(v.Type))
+	typ, ds, err := c.gates.check(ctx, c.embedder(), in.Text, p.vec, normalType(v.Type))
 	if err != nil && embedderAway(ctx, err) {
 		holdUnembedded(p, engine.ErrorMessage(err), c.decider)
 		return nil

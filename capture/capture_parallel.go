@@ -120,7 +120,7 @@ func (c *Capturer) decideScan(ctx context.Context, dx *dedupeIndex, s *lshScratc
 		if v.Seq() == dx.syncSeq {
 			// The cache is what the index was caught up to; else the write
 			// scans again once the index has caught up.
-			id, sim := dx.lsh.scan(s, p.vec, &en, e.Config().DedupeSimilarity, true, v.Vector)
+			id, sim := dx.lsh.scan(s, p.vec, &en, c.gates.dedupe.Threshold, true, v.Vector)
 			p.pre = &preDup{id: id, sim: sim, seq: dx.syncSeq}
 		}
 		v.Close()

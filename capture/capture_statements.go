@@ -120,7 +120,7 @@ func (c *Capturer) splitStatements(ctx context.Context, p *pending, in engine.Ca
 	for i, g := range groups {
 		texts[i] = g.text
 	}
-	vecs, err := c.e.Embedder().Embed(ctx, texts)
+	vecs, err := c.embedder().Embed(ctx, texts)
 	if err != nil {
 		return fmt.Errorf("embed statements of %s: %w", p.msg.ID, err)
 	}
@@ -129,7 +129,7 @@ func (c *Capturer) splitStatements(ctx context.Context, p *pending, in engine.Ca
 		Reason: fmt.Sprintf("%d independent statements: each is decided and stored on its own (keys %s, %s#2 …)", len(groups), p.msg.ID, p.msg.ID)})
 	for i, g := range groups {
 		v := g.v
-		typ, ds, err := c.gates.check(ctx, c.e.Embedder(), g.text, vecs[i], normalType(v.Type))
+		typ, ds, err := c.gates.check(ctx, c.embedder(), g.text, vecs[i], normalType(v.Type))
 		if err != nil {
 			return err
 		}

@@ -181,7 +181,7 @@ func (w *batchWriter) duplicate(hash string, p *pending) (*engine.Memory, string
 	}
 	// One read lock over the whole candidate scan rather than one per
 	// candidate: the LSH holds only cached memories, read under it.
-	dx, thr := w.c.dx, e.Config().DedupeSimilarity
+	dx, thr := w.c.dx, w.c.gates.dedupe.Threshold
 	var id int64
 	var sim float64
 	if p.pre != nil && p.pre.seq == dx.syncSeq {

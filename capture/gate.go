@@ -235,7 +235,9 @@ type gateSet struct {
 	centroids map[string][]float32 // by type + "/" + script (en, ko)
 	reference map[string]float64   // leave-one-out mean cosine of the exemplars
 	guards    []namedPattern
-	threshold float64
+	threshold float64            // Config.GateSimilarity
+	others    map[string]float64 // plain statements' p90 calibrated similarity, by key (calibrate.go)
+	dedupe    DedupeCalibration  // the dedupe threshold under this embedder
 	// unavailable: the exemplars could not be embedded (the embedder is
 	// away); the gates hold every statement instead (holdUnembedded).
 	unavailable string
@@ -247,27 +249,47 @@ type namedPattern struct {
 }
 
 // newGateSet embeds the exemplars with emb once.
-func newGateSet(ctx context.Context, emb engine.Embedder, threshold float64) (*gateSet, error) {
+// With them it embeds the dedupe calibration pairs and calibrates both
+// thresholds (calibrate.go): threshold is Config.GateSimilarity, dedupe
+// Config.DedupeSimilarity.
+func newGateSet(ctx context.Context, emb engine.Embedder, threshold, dedupe float64) (*gateSet, error) {
 	g := &gateSet{embedder: emb.Name(), centroids: map[string][]float32{}, reference: map[string]float64{}, guards: roleplayPatterns(), threshold: threshold}
+	// Every exemplar in one call: an embedder on a server answers them in
+	// a few requests, not one per type and script.
+	var keys []string
+	var all []string
+	groups := map[string][2]int{} // key → [lo, hi) in all
 	for _, typ := range declarationTypes() {
 		byScript := map[string][]string{}
+		var scripts []string
 		for _, x := range gateExemplars(typ) {
+			if byScript[scriptOf(x)] == nil {
+				scripts = append(scripts, scriptOf(x))
+			}
 			byScript[scriptOf(x)] = append(byScript[scriptOf(x)], x)
 		}
-		for script, xs := range byScript {
-			vs, err := emb.Embed(ctx, xs)
-			if err != nil {
-				return nil, fmt.Errorf("embed %s exemplars: %w", typ, err)
-			}
+		for _, script := range scripts {
 			k := typ + "/" + script
-			g.centroids[k] = centroid(vs, -1)
-			ref := 0.0
-			for i, v := range vs {
-				ref += index.Cosine(v, centroid(vs, i))
-			}
-			g.reference[k] = max(ref/float64(len(vs)), minReference)
+			keys = append(keys, k)
+			groups[k] = [2]int{len(all), len(all) + len(byScript[script])}
+			all = append(all, byScript[script]...)
 		}
 	}
+	vecs, err := emb.Embed(ctx, append(all, calibrationTexts()...))
+	if err != nil {
+		return nil, fmt.Errorf("embed the gate exemplars: %w", err)
+	}
+	g.dedupe = calibrateDedupe(vecs[len(all):], dedupe)
+	for _, k := range keys {
+		vs := vecs[groups[k][0]:groups[k][1]]
+		g.centroids[k] = centroid(vs, -1)
+		ref := 0.0
+		for i, v := range vs {
+			ref += index.Cosine(v, centroid(vs, i))
+		}
+		g.reference[k] = max(ref/float64(len(vs)), minReference)
+	}
+	g.calibrateGates(keys, vecs[len(all):])
 	return g, nil
 }
 
@@ -281,12 +303,17 @@ type GateCentroid struct {
 	Exemplars int     `json:"exemplars"`
 	Reference float64 `json:"reference"`
 	Floored   bool    `json:"floored"`
+	// Plain is the 90th percentile of the calibrated similarity of plain
+	// statements (same script, none a declaration) to this centroid, beside
+	// the gate's Threshold (calibrate.go).
+	Plain     float64 `json:"plain_p90"`
+	Threshold float64 `json:"threshold"`
 }
 
 // GateCalibration reports every gated type's centroids under emb, in
 // declarationTypes order, English before Korean (help stages shows it).
 func GateCalibration(ctx context.Context, emb engine.Embedder) ([]GateCentroid, error) {
-	g, err := newGateSet(ctx, emb, 0)
+	g, err := newGateSet(ctx, emb, engine.DefaultConfig().GateSimilarity, engine.DefaultConfig().DedupeSimilarity)
 	if err != nil {
 		return nil, err
 	}
@@ -301,7 +328,9 @@ func GateCalibration(ctx context.Context, emb engine.Embedder) ([]GateCentroid, 
 			if !ok {
 				continue
 			}
-			out = append(out, GateCentroid{Type: typ, Script: script, Exemplars: n[script], Reference: ref, Floored: ref <= minReference})
+			k := typ + "/" + script
+			out = append(out, GateCentroid{Type: typ, Script: script, Exemplars: n[script], Reference: ref, Floored: ref <= minReference,
+				Plain: g.others[k], Threshold: g.threshold})
 		}
 	}
 	return out, nil
@@ -402,12 +431,13 @@ func (g *gateSet) check(ctx context.Context, emb engine.Embedder, text string, v
 	}
 	ref := g.reference[k]
 	cal := sim / ref
-	if cal < g.threshold {
+	thr := g.threshold
+	if cal < thr {
 		return "note", []engine.Decision{{Layer: engine.LayerGate, Verdict: "unlabel", Pattern: "low_similarity",
-			Reason: fmt.Sprintf("%s → note: keyword %q but similarity %.2f < %.2f to the %s exemplars (raw cosine %.2f, reference %.2f)", typ, kw, cal, g.threshold, typ, sim, ref)}}, nil
+			Reason: fmt.Sprintf("%s → note: keyword %q but similarity %.2f < %.2f to the %s exemplars (raw cosine %.2f, reference %.2f)", typ, kw, cal, thr, typ, sim, ref)}}, nil
 	}
 	return typ, []engine.Decision{{Layer: engine.LayerGate, Verdict: "label", Pattern: kw,
-		Reason: fmt.Sprintf("%s: keyword %q, similarity %.2f ≥ %.2f (raw cosine %.2f, reference %.2f)", typ, kw, cal, g.threshold, sim, ref)}}, nil
+		Reason: fmt.Sprintf("%s: keyword %q, similarity %.2f ≥ %.2f (raw cosine %.2f, reference %.2f)", typ, kw, cal, thr, sim, ref)}}, nil
 }
 
 // unitAfterNumber reports whether keyword kw stands right after a number

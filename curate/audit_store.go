@@ -114,9 +114,15 @@ func AuditStore(ctx context.Context, e *engine.Engine) (*StoreAudit, error) {
 	rep.LabelPrefixes = census(labels, share)
 
 	// Duplicates, in id order: a memory repeats the first one with its
-	// content, or the nearest earlier one within the dedupe similarity.
+	// content, or the nearest earlier one within the dedupe similarity
+	// calibrated on the embedder, as the capture's (the configured one when
+	// the embedder cannot be asked now).
 	byHash := map[string]int64{}
-	near := capture.NewNearDuplicates(e.Config().DedupeSimilarity, e.VectorOf)
+	thr := e.Config().DedupeSimilarity
+	if d, err := capture.CalibrateDedupe(ctx, e.Embedder(), thr); err == nil {
+		thr = d.Threshold
+	}
+	near := capture.NewNearDuplicates(thr, e.VectorOf)
 	for i := range active {
 		m := &active[i]
 		vec, ok := e.VectorOf(m.ID)

@@ -15,6 +15,16 @@ type Embedder interface {
 	Embed(ctx context.Context, texts []string) ([][]float32, error)
 }
 
+// BatchEmbedder is an Embedder whose every call costs a round trip (a
+// server): a capture batch embeds the texts it will need ahead, in calls of
+// up to EmbedBatch texts, instead of one call per message. An embedder that
+// computes locally (the hashed one) does not implement it: embedding ahead
+// would only embed texts the judge then drops.
+type BatchEmbedder interface {
+	Embedder
+	EmbedBatch() int
+}
+
 // Detail levels of the capture judge: high is lenient, low is strict.
 const (
 	DetailHigh   = "high"

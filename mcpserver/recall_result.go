@@ -81,7 +81,7 @@ func recallSummary(n int) string {
 		return "no memories matched"
 	}
 	if n == 1 {
-		return `1 memory, its text in structuredContent; detail "ids" puts it here`
+		return `1 memory; detail "ids" puts its text here`
 	}
-	return fmt.Sprintf(`%d memories, texts in structuredContent; detail "ids" puts them here`, n)
+	return fmt.Sprintf(`%d memories; detail "ids" puts their texts here`, n)
 }

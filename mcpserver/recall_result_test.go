@@ -104,8 +104,10 @@ func TestRecallTextsReachStructuredOnlyClients(t *testing.T) {
 		prompts += out.PromptChars
 		results += forwarded
 		// A result of a few short memories (a message split into its
-		// statements) carries each one's id and date over fewer characters:
-		// 1.35× per query, 1.3× is the aim over the set (issue #30).
+		// statements) carries the fields every result has (trace_id, at,
+		// prompt_chars, guaranteed, read_only: about 110 characters) and
+		// each one's id and date over fewer characters: 1.35× per query;
+		// over the set the whole result (with the text content) is ≤ 1.3×.
 		if r := float64(utf8.RuneCountInString(raw)) / float64(out.PromptChars); r > 1.35 {
 			t.Errorf("%q: structuredContent is %.2f× the block, want ≤ 1.35×", q, r)
 		}
@@ -124,8 +126,8 @@ func TestRecallTextsReachStructuredOnlyClients(t *testing.T) {
 	}
 	r := float64(results) / float64(prompts)
 	t.Logf("structuredContent and text content together: %.2f× the blocks", r)
-	if r > 1.35 {
-		t.Errorf("the default results are %.2f× their blocks, want about 1.3×", r)
+	if r > 1.3 {
+		t.Errorf("the default results are %.2f× their blocks, want ≤ 1.3× (issue #30)", r)
 	}
 }
 

@@ -21,7 +21,7 @@ type Embedder struct {
 	dim int
 }
 
-var _ engine.Embedder = (*Embedder)(nil)
+var _ engine.BatchEmbedder = (*Embedder)(nil)
 
 // NewEmbedder returns an embedder for model (e.g. "nomic-embed-text"). It
 // does no I/O; Dim is known after the first Embed or Ready.
@@ -47,6 +47,10 @@ func (e *Embedder) Dim() int {
 	defer e.mu.Unlock()
 	return e.dim
 }
+
+// EmbedBatch is how many texts one /api/embed request carries: a capture
+// batch embeds its messages ahead in requests of this size.
+func (e *Embedder) EmbedBatch() int { return embedBatch }
 
 // Ready embeds a probe text if the dimension is not known yet, so Dim is
 // valid before an index is built.

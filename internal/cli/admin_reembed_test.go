@@ -25,6 +25,7 @@ type fakeEmbedServer struct {
 	mu      sync.Mutex
 	embeds  int
 	texts   int
+	largest int // the most texts one request carried
 	onEmbed func(n int)
 }
 
@@ -59,6 +60,7 @@ func newFakeEmbedServer(t *testing.T, model string) *fakeEmbedServer {
 		f.mu.Lock()
 		f.embeds++
 		f.texts += len(in)
+		f.largest = max(f.largest, len(in))
 		n, hook := f.embeds, f.onEmbed
 		f.mu.Unlock()
 		if hook != nil {

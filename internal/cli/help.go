@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -286,23 +285,62 @@ none).
 `
 
 // printGateCalibration appends to help stages the capture's extraction
-// gates as calibrated under the offline embedder: each gated type's
-// exemplar centroid per script and its leave-one-out reference cosine
-// (the similarity a candidate is divided by; one at the floor would make
-// the gate's similarity half void).
+// gates and dedupe as calibrated under the embedder (--embedder, else the
+// offline one): each gated type's exemplar centroid per script, its
+// leave-one-out reference cosine (the similarity a candidate is divided
+// by; one at the floor would make the gate's similarity half void) and how
+// close plain statements come to it; then the dedupe threshold with the
+// cosine distributions it was chosen from.
 func printGateCalibration(e *env) error {
-	cs, err := capture.GateCalibration(context.Background(), engine.NewHashed(engine.HashedDim))
+	emb, err := helpEmbedder(e)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintln(e.stdout, "\nCapture's extraction gates (offline embedder): exemplar centroids")
-	fmt.Fprintln(e.stdout, "  type          script  exemplars  reference")
+	cs, err := capture.GateCalibration(e.ctx, emb)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "\nCapture's extraction gates (%s): exemplar centroids\n", emb.Name())
+	fmt.Fprintln(e.stdout, "  type          script  exemplars  reference  plain p90  threshold")
 	for _, c := range cs {
 		note := ""
 		if c.Floored {
 			note = "  (at the floor: similarity half void)"
 		}
-		fmt.Fprintf(e.stdout, "  %-13s %-7s %9d  %9.3f%s\n", c.Type, c.Script, c.Exemplars, c.Reference, note)
+		fmt.Fprintf(e.stdout, "  %-13s %-7s %9d  %9.3f  %9.3f  %9.2f%s\n", c.Type, c.Script, c.Exemplars, c.Reference, c.Plain, c.Threshold, note)
 	}
+	d, err := capture.CalibrateDedupe(e.ctx, emb, engine.DefaultConfig().DedupeSimilarity)
+	if err != nil {
+		return err
+	}
+	if d.VectorOff {
+		fmt.Fprintf(e.stdout, "\nDedupe (%s): only the same content reinforces a memory — this embedder scores\n", emb.Name())
+		fmt.Fprintln(e.stdout, "different facts as one (near misses above 0.96), so no cosine does")
+	} else {
+		fmt.Fprintf(e.stdout, "\nDedupe (%s): a capture reinforces a memory at cosine ≥ %.2f (configured %.2f;\n", emb.Name(), d.Threshold, d.Configured)
+		fmt.Fprintln(e.stdout, "raised to the near misses' highest + 0.03 when an embedder scores them closer)")
+	}
+	fmt.Fprintf(e.stdout, "  restatements of one fact  %s\n", cosines(d.Duplicates))
+	fmt.Fprintf(e.stdout, "  near misses, other facts  %s\n", cosines(d.Distinct))
 	return nil
+}
+
+// helpEmbedder is the embedder --embedder names, else the offline one.
+func helpEmbedder(e *env) (engine.Embedder, error) {
+	if e.embedder == "" {
+		return engine.NewHashed(engine.HashedDim), nil
+	}
+	spec, err := parseEmbedder(e.embedder)
+	if err != nil {
+		return nil, err
+	}
+	return spec.build(e.ctx)
+}
+
+// cosines is "min … median … max (n)" of ascending values.
+func cosines(xs []float64) string {
+	if len(xs) == 0 {
+		return "none"
+	}
+	return fmt.Sprintf("min %.3f  median %.3f  max %.3f  (%d pairs)", xs[0], xs[len(xs)/2], xs[len(xs)-1], len(xs))
 }
