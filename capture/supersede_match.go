@@ -2,6 +2,7 @@ package capture
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -134,12 +135,24 @@ type oldFacts struct {
 	people []string
 	words  []string
 	terms  []string // textnorm.Tokens, for the topic of an open marker
+	// negated: the terms of its clauses that carry a negation or a
+	// prohibition ("panic 쓰지 마", "I don't eat meat").
+	negated []string
 }
 
 func readOld(text string) *oldFacts {
 	norm := lexNorm(text)
-	return &oldFacts{norm: norm, people: peopleOf(norm), words: contentWords(text), terms: textnorm.Tokens(text)}
+	f := &oldFacts{norm: norm, people: peopleOf(norm), words: contentWords(text), terms: textnorm.Tokens(text)}
+	for _, s := range clauses(text) {
+		if negation.MatchString(s + " ") {
+			f.negated = append(f.negated, textnorm.Tokens(s)...)
+		}
+	}
+	return f
 }
+
+// negation: a sentence that negates or forbids what it names (EN, KO).
+var negation = regexp.MustCompile(`(?i)\b(?:not|never|no|don't|dont|doesn't|didn't|won't|avoid|without)\b|n't\b|n’t\b|지\s*(?:마|말)|(?:^|\s)(?:안|못)\s|않|금지|말고`)
 
 // subjectMatch is why an older memory is about the finding's subject: the
 // shared subject, or "" when it is not.
@@ -172,6 +185,9 @@ func (r *supersedeRule) subjectMatch(f changeFinding, old *oldFacts) string {
 		return ""
 	}
 	if s := topicShared(f, old); s != "" {
+		if f.Negates && slices.ContainsFunc(f.Object, func(t string) bool { return slices.Contains(old.negated, t) }) {
+			return "" // "panic 말고 error로" over "panic 쓰지 마": it agrees
+		}
 		return s
 	}
 	for _, s := range r.subjects {
@@ -182,14 +198,15 @@ func (r *supersedeRule) subjectMatch(f changeFinding, old *oldFacts) string {
 	return ""
 }
 
-// topicShared is the topic terms of an open marker that old names, joined
-// by spaces ("build runner"), or "".
+// topicShared is the topic terms of an open marker (or their concept
+// partners in the other script) that old names, joined by spaces ("build
+// runner"), or "".
 func topicShared(f changeFinding, old *oldFacts) string {
 	if !f.Open {
 		return ""
 	}
 	var shared []string
-	for _, t := range f.Terms {
+	for _, t := range append(slices.Clone(f.Terms), f.Partners...) {
 		if slices.Contains(old.terms, t) && !slices.Contains(shared, t) {
 			shared = append(shared, t)
 		}

@@ -26,7 +26,7 @@ import (
 // should through both `ingest` and `memory_capture`. It is the figure
 // measured after the last change to the rule; raise it when a change
 // passes more cases, never lower it to let a change in.
-const heldoutUpdatesFloor = 29.0 / 36
+const heldoutUpdatesFloor = 34.0 / 36
 
 // updateCase is one line of testdata/heldout/updates.jsonl.
 type updateCase struct {
