@@ -16,9 +16,10 @@ import (
 //  1. a clause of it carries a change marker (EN "moved to", "now", "no
 //     longer", "switched to", "migrated from … to", "new X is", "stopped",
 //     "quit", "gave up", "cancelled", "is off", "last day at", "traded in",
-//     "instead", "joined", "started" …; KO "이제", "이제 안 …", "바꿨어",
-//     "옮겼어", "그만두고", "끊었어", "접었어", "취소했", "더 이상 … 안", "새로",
-//     "이사했", "입사했", "입학했" …); the first such clause states the change;
+//     "instead", "instead of X", "joined", "started", "got married" …; KO
+//     "이제", "이제 안 …", "바꿨어", "옮겼어", "그만두고", "끊었어", "접었어",
+//     "취소했", "더 이상 … 안", "새로", "이사했", "입사했", "입학했", "X 말고",
+//     "결혼했" …); the first such clause states the change;
 //  2. it is not a question ("did you switch to Rust?"), a hypothetical
 //     ("if I moved to Jeju…", "만약 …면"), an addition ("I now also use
 //     Postgres", "second car", "또", "추가로"), or a negated change ("I haven't
@@ -30,12 +31,15 @@ import (
 //     marker's object, never a word of another clause or of an adjunct
 //     ("… after the Redis upgrade"). Either both name the same entry of
 //     the subject lexicon (home, employer, car, phone, CI, database,
-//     school, manager, office, editor) or one the marker implies when
-//     people move ("we moved to" → home, "joined" → employer, "입학" →
-//     school; "the build runner moved to" implies nothing); or the marker
-//     takes an object (stopped X, gave up X, X is off, switched X, moved X
-//     to, X 끊었어, X 이제 안 …) and the older memory names a term of X — an
-//     open subject, no lexicon needed; or, for "new X is", both name X. Of
+//     school, manager, office, relationship, editor) or one the marker
+//     implies when people move ("we moved to" → home, "joined" → employer,
+//     "입학" → school, "got married" → relationship; "the build runner
+//     moved to" implies nothing); or the marker takes an object (stopped
+//     X, gave up X, X is off, switched X, moved X to, instead of X, X
+//     끊었어, X 이제 안 …, X 말고) and the older memory names a term of X or
+//     its concept partner in the other script (supersede_concept.go) — an
+//     open subject, no lexicon needed — unless it already negates X (then
+//     it agrees); or, for "new X is", both name X. Of
 //     the memories under each subject or term, the 32 most recent are
 //     considered (a bound on the cost per capture);
 //  4. both speak of the same people: the person words (wife, son, 아내, 딸 …)
