@@ -32,15 +32,6 @@ func statesFact(m engine.Message) string {
 	if m.Role != "user" {
 		return ""
 	}
-	acts := readActs(m.Text)
-	if len(acts) == 0 {
-		return ""
-	}
-	for _, a := range acts {
-		if a.act != actStatement {
-			return ""
-		}
-	}
 	words := strings.Fields(m.Text)
 	if len(words) < 2 {
 		return ""
@@ -51,6 +42,11 @@ func statesFact(m engine.Message) string {
 	}
 	if topic == "" || !anchored(words[at+1:], hasHangul(m.Text)) {
 		return ""
+	}
+	for _, a := range readActs(m.Text) { // the costlier reading last
+		if a.act != actStatement {
+			return ""
+		}
 	}
 	return topic
 }
