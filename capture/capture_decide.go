@@ -29,12 +29,14 @@ func (c *Capturer) screen(ctx context.Context, p *pending) (bool, error) {
 			lesson = f
 		}
 	}
-	if match, ok := c.filter.L1(m.Text); ok && lengthFloor(match.Name) && (lesson != nil && lesson.Skip == "" || c.statesChange(m) != "" || statesHabit(m) != "") {
+	if match, ok := c.filter.L1(m.Text); ok && lengthFloor(match.Name) && (lesson != nil && lesson.Skip == "" || c.statesChange(m) != "" || statesHabit(m) != "" || statesFact(m) != "") {
 		why := "a correction states its lesson in few words"
 		if cue := c.statesChange(m); (lesson == nil || lesson.Skip != "") && cue != "" {
 			why = fmt.Sprintf("a change or retraction (%q) states itself in few words", cue)
+		} else if cue := statesHabit(m); (lesson == nil || lesson.Skip != "") && cue != "" {
+			why = fmt.Sprintf("a routine (%q) states itself in few words", cue)
 		} else if lesson == nil || lesson.Skip != "" {
-			why = fmt.Sprintf("a routine (%q) states itself in few words", statesHabit(m))
+			why = fmt.Sprintf("a fact about %q states itself in few words", statesFact(m))
 		}
 		r.Trail = append(r.Trail, engine.Decision{Layer: engine.LayerL1, Verdict: "pass", Pattern: match.Name,
 			Reason: "L1 rule " + match.Name + " waived: " + why})

@@ -216,15 +216,23 @@ var pronouns = map[string]bool{"i": true, "you": true, "we": true, "it": true, "
 var koQuestionEnds = []string{"뭐야", "뭐지", "뭐예요", "뭐에요", "뭔가요", "뭔데", "뭐임", "까", "까요", "나요", "니", "냐",
 	"어때", "어때요", "는지", "던가", "을래", "할래"}
 
+// koQuestion: s ends in a Korean question ending. An ending that is a
+// suffix (…나요, …니, …까) must follow a stem: a last word that is the
+// ending alone is a verb ("두드러기 나요", hives break out: 나다 + 요).
 func koQuestion(s string) bool {
 	t := trimKoTail(s)
+	last := t[strings.LastIndexFunc(t, unicode.IsSpace)+1:]
 	for _, e := range koQuestionEnds {
-		if strings.HasSuffix(t, e) {
+		if strings.HasSuffix(t, e) && (last != e || !koSuffixEnd[e]) {
 			return true
 		}
 	}
 	return false
 }
+
+// koSuffixEnd are the question endings of koQuestionEnds that attach to a
+// stem.
+var koSuffixEnd = map[string]bool{"까": true, "까요": true, "나요": true, "니": true, "냐": true, "는지": true, "던가": true, "을래": true}
 
 // koRequestMarks are a giving auxiliary in the imperative (…해줘,
 // …주세요, …줄래) or a plea; koRequest wants one followed by a boundary.

@@ -252,7 +252,7 @@ func (w *batchWriter) supersedeCandidates(f changeFinding) []int64 {
 	if f.AdHoc != "" {
 		open = tokensOf(f.AdHoc)
 	} else if f.Open {
-		open = f.Terms
+		open = append(slices.Clone(f.Terms), f.Partners...)
 	}
 	for _, t := range open {
 		all := c.dx.bySubject[topicKey(t)]

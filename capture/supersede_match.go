@@ -2,6 +2,7 @@ package capture
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -134,12 +135,24 @@ type oldFacts struct {
 	people []string
 	words  []string
 	terms  []string // textnorm.Tokens, for the topic of an open marker
+	// negated: the terms of its clauses that carry a negation or a
+	// prohibition ("panic 쓰지 마", "I don't eat meat").
+	negated []string
 }
 
 func readOld(text string) *oldFacts {
 	norm := lexNorm(text)
-	return &oldFacts{norm: norm, people: peopleOf(norm), words: contentWords(text), terms: textnorm.Tokens(text)}
+	f := &oldFacts{norm: norm, people: peopleOf(norm), words: contentWords(text), terms: textnorm.Tokens(text)}
+	for _, s := range clauses(text) {
+		if negation.MatchString(s + " ") {
+			f.negated = append(f.negated, textnorm.Tokens(s)...)
+		}
+	}
+	return f
 }
+
+// negation: a sentence that negates or forbids what it names (EN, KO).
+var negation = regexp.MustCompile(`(?i)\b(?:not|never|no|don't|dont|doesn't|didn't|won't|avoid|without)\b|n't\b|n’t\b|지\s*(?:마|말)|(?:^|\s)(?:안|못)\s|않|금지|말고`)
 
 // subjectMatch is why an older memory is about the finding's subject: the
 // shared subject, or "" when it is not.
@@ -172,6 +185,9 @@ func (r *supersedeRule) subjectMatch(f changeFinding, old *oldFacts) string {
 		return ""
 	}
 	if s := topicShared(f, old); s != "" {
+		if f.Negates && slices.ContainsFunc(f.Object, func(t string) bool { return slices.Contains(old.negated, t) }) {
+			return "" // "panic 말고 error로" over "panic 쓰지 마": it agrees
+		}
 		return s
 	}
 	for _, s := range r.subjects {
@@ -182,14 +198,15 @@ func (r *supersedeRule) subjectMatch(f changeFinding, old *oldFacts) string {
 	return ""
 }
 
-// topicShared is the topic terms of an open marker that old names, joined
-// by spaces ("build runner"), or "".
+// topicShared is the topic terms of an open marker (or their concept
+// partners in the other script) that old names, joined by spaces ("build
+// runner"), or "".
 func topicShared(f changeFinding, old *oldFacts) string {
 	if !f.Open {
 		return ""
 	}
 	var shared []string
-	for _, t := range f.Terms {
+	for _, t := range append(slices.Clone(f.Terms), f.Partners...) {
 		if slices.Contains(old.terms, t) && !slices.Contains(shared, t) {
 			shared = append(shared, t)
 		}
@@ -234,11 +251,12 @@ hides a true fact). A newly stored memory supersedes an older one when
        EN  moved to, moved … to, now, nowadays, these days, no longer,
            anymore, switched to/from, migrated from … to, new X is, joined,
            started, stopped, quit, gave up, cancelled, called off, is off,
-           last day at, traded in, sold, instead, replaced, upgraded to,
-           changed … to
+           last day at, traded in, sold, instead, instead of X, replaced,
+           upgraded to, changed … to, got married/engaged/divorced, broke up
        KO  이제, 요즘은, 이제 안 …, 더 이상 안 …, 바꿨어, 옮겼어, 옮김, 이사했,
-           입사했, 이직했, 퇴사했, 입학했, 들어갔, 그만두고, 그만뒀, 끊었, 접었,
-           취소했/됐, 새로, 새 …, 시작했, 대신
+           이사 끝, 입사했, 이직했, 퇴사했, 입학했, 들어갔, 그만두고, 그만뒀,
+           끊었, 접었, 취소했/됐, 새로, 새 …, 시작했, X 말고, X 대신, 대신,
+           결혼했, 약혼했, 이혼했, 헤어졌
   2. it is not a question ("did you switch to Rust?"), a hypothetical ("if I
      moved to Jeju…", 만약, …면, 싶어, 예정, 고민 중), an addition ("I now
      also use Postgres", another, second, 또, 추가로) or a negated change
@@ -250,19 +268,30 @@ hides a true fact). A newly stored memory supersedes an older one when
      is read from the marker's clause only: its head noun (after any colon)
      and the marker's object, up to the first preposition, number or time
      word; the new value after "to" or the word marked (으)로 is not the
-     subject, and words of other clauses or of an adjunct ("The build
-     runner moved to rack 4 after the Redis upgrade") never are. Either
+     subject (before a verb that takes no object — 이사했, 입사했, 입학했 —
+     neither are the bare words before it: "경기도 파주로 이사했어" names
+     only where the speaker went), and words of other clauses or of an
+     adjunct ("The build runner moved to rack 4 after the Redis upgrade")
+     never are. A capitalised opener before a colon ("Huge news:") is no
+     word of the change and no name. Either
        - both name the same subject of the lexicon (home, employer, car,
-         phone, ci, database, school, manager, office, editor; e.g. car =
-         car, drive, 차, 자동차, 운전), or one the marker implies when people
-         move ("we moved to", "my sister moved to" → home; "joined"/입사 →
-         employer; 입학 → school; a thing that moves implies nothing); or
+         phone, ci, database, school, manager, office, relationship,
+         editor; e.g. car = car, drive, 차, 자동차, 운전), or one the marker
+         implies when people move ("we moved to", "my sister moved to" →
+         home; "joined"/입사/퇴사 → employer; 입학 → school; "got married",
+         결혼했 → relationship; a thing that moves implies nothing); or
        - the marker takes an object — stopped X, quit X, gave up X, X is
          off, cancelled X, no longer X, switched X, moved X to, last day at
-         X, traded in X, X 바꿨어, X 옮겼어, X 그만두고, X 끊었어, X 접었어, X
-         취소했, X 이제 안 … — and the older memory names a word of X (after
-         stemming and particle stripping: running ~ run, 고기는 ~ 고기).
-         This path needs no lexicon: any subject can be retracted; or
+         X, traded in X, instead of X, X 바꿨어, X 옮겼어, X 그만두고, X
+         끊었어, X 접었어, X 취소했, X 이제 안 …, X 말고, X 대신 — and the older
+         memory names a word of X (after stemming and particle stripping:
+         running ~ run, 고기는 ~ 고기) or its partner in the other language
+         in the bilingual concept table (자전거 ~ bike, 커피 ~ coffee; a
+         translation only, never a same-language synonym). This path needs
+         no lexicon: any subject can be retracted. An older memory that
+         already negates X ("panic 쓰지 마", "never push to main") agrees
+         with "panic 말고 error로" or "instead of pushing to main": it is
+         not replaced; or
        - for "new X is", both name X.
      Of the memories under each subject or word, the 32 most recent are
      considered;
@@ -287,21 +316,32 @@ A short update is not lost to the length floors: a user message whose
 change marker ends, takes or implies what it names, with no guard and a
 topic ("I stopped running", "the Osaka trip is off", "고기 이제 안 먹어",
 "퇴사했어"), passes L1's too_short rules, as does a short routine
-("수요일마다 필라테스 다녀") a later retraction may end. A message of
+("수요일마다 필라테스 다녀") a later retraction may end, and a short
+statement of a fact with a topic and an anchored comment — a Korean noun
+marked 은/는/이/가 or an English "the/our/their X", then a number, a name or
+a place ("회사는 판교에 있어", "The router sits in the hall closet"); "the
+weather is nice" and "날씨는 좋네" have no anchor and stay below the floor. A message of
 several independent statements (memtrace help stages: statements) is read
 statement by statement: each may supersede one older fact.
 
-What the rule cannot link: a change whose words share nothing with the
-old fact and name no lexicon subject ("switched internet provider to KT"
-over "we use SK Broadband", a Korean update over an English fact, "we got
-married" over "we're engaged"), a Korean move whose destination is all
-it names ("지난주에 부산 해운대로 이사했어" over "나 서울 망원동에 살아"),
-a retraction whose implied subject the old fact states in words outside
-the lexicon ("퇴사했어" over "네이버 검색팀에서 일해"), an adjunct clause
-in Korean ("MySQL 업그레이드 끝나고 … 옮겼어" may link the MySQL fact), a
-change stated without a marker ("I report to David now" has one, "David
-is my boss since the reorg" has none), and more than one old fact per
-statement. The judge, when set, can catch those it is shown.
+What the rule can link, in short: a move, job, school or relationship
+change of the speaker or a named person (implied subjects); any X that is
+stopped, quit, given up, cancelled, off, no longer done, replaced
+("X 말고 Y", "Y instead of X"), switched or moved, in either language and
+across them where the concept table pairs the words; a "new X is".
+
+What it cannot link: a change whose words share nothing with the old fact,
+in either language, and name no lexicon subject ("switched internet
+provider to KT" over "we use SK Broadband" — that SK Broadband is an
+internet provider is world knowledge); a cross-language update whose words
+the concept table does not pair; a retraction whose implied subject the old
+fact states in words outside the lexicon ("left the company" over "I'm at
+Kakao as an Android dev"); an adjunct clause in Korean ("MySQL 업그레이드
+끝나고 … 옮겼어" may link the MySQL fact); a change stated without a marker
+("I report to David now" has one, "David is my boss since the reorg" has
+none); an old fact L1 dropped as too short (a bare "배포는 Jenkins로 해" reads
+as an imperative); and more than one old fact per statement. The judge,
+when set, can catch those it is shown.
 
 With the Ollama judge (ingest/import/mcp --judge MODEL). A message that
 carries a change marker and no guard is shown to the capture judge with

@@ -16,9 +16,10 @@ import (
 //  1. a clause of it carries a change marker (EN "moved to", "now", "no
 //     longer", "switched to", "migrated from … to", "new X is", "stopped",
 //     "quit", "gave up", "cancelled", "is off", "last day at", "traded in",
-//     "instead", "joined", "started" …; KO "이제", "이제 안 …", "바꿨어",
-//     "옮겼어", "그만두고", "끊었어", "접었어", "취소했", "더 이상 … 안", "새로",
-//     "이사했", "입사했", "입학했" …); the first such clause states the change;
+//     "instead", "instead of X", "joined", "started", "got married" …; KO
+//     "이제", "이제 안 …", "바꿨어", "옮겼어", "그만두고", "끊었어", "접었어",
+//     "취소했", "더 이상 … 안", "새로", "이사했", "입사했", "입학했", "X 말고",
+//     "결혼했" …); the first such clause states the change;
 //  2. it is not a question ("did you switch to Rust?"), a hypothetical
 //     ("if I moved to Jeju…", "만약 …면"), an addition ("I now also use
 //     Postgres", "second car", "또", "추가로"), or a negated change ("I haven't
@@ -30,12 +31,15 @@ import (
 //     marker's object, never a word of another clause or of an adjunct
 //     ("… after the Redis upgrade"). Either both name the same entry of
 //     the subject lexicon (home, employer, car, phone, CI, database,
-//     school, manager, office, editor) or one the marker implies when
-//     people move ("we moved to" → home, "joined" → employer, "입학" →
-//     school; "the build runner moved to" implies nothing); or the marker
-//     takes an object (stopped X, gave up X, X is off, switched X, moved X
-//     to, X 끊었어, X 이제 안 …) and the older memory names a term of X — an
-//     open subject, no lexicon needed; or, for "new X is", both name X. Of
+//     school, manager, office, relationship, editor) or one the marker
+//     implies when people move ("we moved to" → home, "joined" → employer,
+//     "입학" → school, "got married" → relationship; "the build runner
+//     moved to" implies nothing); or the marker takes an object (stopped
+//     X, gave up X, X is off, switched X, moved X to, instead of X, X
+//     끊었어, X 이제 안 …, X 말고) and the older memory names a term of X or
+//     its concept partner in the other script (supersede_concept.go) — an
+//     open subject, no lexicon needed — unless it already negates X (then
+//     it agrees); or, for "new X is", both name X. Of
 //     the memories under each subject or term, the 32 most recent are
 //     considered (a bound on the cost per capture);
 //  4. both speak of the same people: the person words (wife, son, 아내, 딸 …)
@@ -62,7 +66,13 @@ type changeMarker struct {
 	// X to"), so the older memory may be found by the object's words
 	// alone, with no subject of the lexicon. retract: the marker ends
 	// what it names (a retraction), it does not give a new value.
-	open, retract bool
+	// intransitive: the marker's verb takes no object (이사했, 입사했,
+	// 입학했), so the bare words before its (으)로 word are the
+	// destination's ("인천 송도로"), not a thing that moved.
+	// negates: the marker says its object no longer holds (a
+	// retraction, "X 말고", "instead of X"), so an older memory that
+	// already negates X agrees with it rather than being replaced.
+	open, retract, intransitive, negates bool
 }
 
 // markerTable is the bilingual change-marker table, in order of strength.
@@ -75,7 +85,9 @@ func markerTable() []changeMarker {
 		return changeMarker{name: name, re: regexp.MustCompile(pattern), implies: implies, lits: lits}
 	}
 	open := func(m changeMarker) changeMarker { m.open = true; return m }
-	retract := func(m changeMarker) changeMarker { m.open, m.retract = true, true; return m }
+	retract := func(m changeMarker) changeMarker { m.open, m.retract, m.negates = true, true, true; return m }
+	replaceOf := func(m changeMarker) changeMarker { m.open, m.negates = true, true; return m }
+	intransitive := func(m changeMarker) changeMarker { m.intransitive = true; return m }
 	return []changeMarker{
 		open(en("migrated from … to", `migrated\s+(?P<obj>(?:\S+\s+){0,4}?)from\s+\S+(?:\s+\S+){0,3}?\s+to`, "", "migrated")),
 		open(en("switched to", `switched\s+(?P<obj>(?:\S+\s+){0,3}?)(?:to|from)`, "", "switched")),
@@ -86,25 +98,29 @@ func markerTable() []changeMarker {
 		retract(en("gave up", `gave\s+up|given\s+up|giving\s+up`, "", "gave", "given", "giving")),
 		retract(en("last day at", `last\s+day\s+(?:at|with)|resigned\s+from|left\s+my\s+job\s+at`, "employer", "last", "resigned", "left")),
 		open(en("traded in", `traded\s+in|sold|got\s+rid\s+of`, "", "traded", "sold", "rid")),
+		en("got married", `got\s+(?:married|engaged|divorced|hitched)|tied\s+the\s+knot|broke\s+up|split\s+up`, "relationship", "got", "tied", "broke", "split"),
 		en("new X is", `new\s+(?:\S+\s+){1,2}?(?:is|are)`, "", "new"),
 		en("joined", `joined`, "employer", "joined"),
 		en("started", `started`, "", "started"),
 		retract(en("stopped", `stopped|quit`, "", "stopped", "quit")),
+		replaceOf(en("instead of", `instead\s+of\s+(?:the\s+|my\s+|our\s+|a\s+)?(?P<obj>\S+)`, "", "instead")),
 		en("instead", `instead`, "", "instead"),
 		open(en("replaced", `replaced|upgraded\s+to|changed\s+(?P<obj>(?:\S+\s+){0,3}?)to`, "", "replaced", "upgraded", "changed")),
 		en("now", `now|nowadays|these\s+days`, "", "now", "these"),
 		open(ko("바꿨어", `바꿨|바꾸었|바뀌었|바꿈`, "", "바꿨", "바꾸었", "바뀌었", "바꿈")),
 		open(ko("옮겼어", `옮겼|옮기었|옮김`, "", "옮겼", "옮기었", "옮김")),
-		ko("이사했", `이사\s*(?:했|왔|갔|함)`, "home", "이사"),
-		ko("입사했", `입사\s*(?:했|함)|이직\s*(?:했|함)`, "employer", "입사", "이직"),
+		intransitive(ko("이사했", `이사\s*(?:했|왔|갔|함|끝|완료|마쳤)`, "home", "이사")),
+		intransitive(ko("입사했", `입사\s*(?:했|함)|이직\s*(?:했|함)`, "employer", "입사", "이직")),
 		retract(ko("퇴사했", `퇴사\s*(?:했|함)`, "employer", "퇴사")),
-		ko("입학했", `입학\s*(?:했|함)|들어갔`, "school", "입학", "들어갔"),
+		intransitive(ko("입학했", `입학\s*(?:했|함)|들어갔`, "school", "입학", "들어갔")),
+		ko("결혼했", `(?:결혼|약혼|이혼)\s*(?:했|함|식\s*올렸)|헤어졌|헤어짐`, "relationship", "결혼", "약혼", "이혼", "헤어"),
 		retract(ko("그만두고", `그만두고|그만뒀|그만\s+뒀|그만\s*둠|끊었|끊음|접었|접음`, "", "그만", "끊었", "끊음", "접었", "접음")),
 		retract(ko("취소했", `취소\s*(?:했|됐|됨|함|되었)`, "", "취소")),
 		retract(ko("이제 안", `(?:이제|더\s*이상)\s+(?:(?P<obj>\S+)\s+)?(?:안|못)\s`, "", "이제", "이상")),
 		ko("더 이상 … 안", `더\s*이상`, "", "이상"),
 		ko("새로", `새로|(?:^|\s)새\s`, "", "새"),
 		ko("시작했", `시작했`, "", "시작했"),
+		replaceOf(ko("말고", `(?P<obj>\S*[^지\s])\s+(?:말고|대신)(?:\s|$)`, "", "말고", "대신")),
 		ko("대신", `대신`, "", "대신"),
 		ko("이제", `이제|요즘은`, "", "이제", "요즘은"),
 	}
@@ -127,7 +143,7 @@ var notChange = regexp.MustCompile(`(?i)\b(?:for|right|just|until|by|up\s+to|til
 var (
 	questionStart = regexp.MustCompile(`(?i)^\s*(?:did|do|does|are|is|have|has|will|would|should|can|could|were|was|why|when|how)\b`)
 	hypothetical  = regexp.MustCompile(`(?i)\b(?:if|what\s+if|would|might|maybe|perhaps|thinking\s+(?:about|of)|planning\s+to|plan\s+to|going\s+to|want\s+to|considering|someday|one\s+day)\b|만약|혹시|싶어|싶다|고\s*싶|려고|생각\s*중|예정|할까|을까|ㄹ까|(?:하|가|으|다|되|오|했으|갔으|옮기|바꾸)면(?:\s|$|,)`)
-	additive      = regexp.MustCompile(`(?i)\b(?:also|too|as\s+well|another|second|additionally|in\s+addition|besides|along\s+with|on\s+top\s+of)\b|추가로|하나\s*더|두\s*번째|(?:^|\s)또\s`)
+	additive      = regexp.MustCompile(`(?i)\btoo\s*(?:[.!?,;)]|$)|\b(?:also|as\s+well|another|second|additionally|in\s+addition|besides|along\s+with|on\s+top\s+of)\b|추가로|하나\s*더|두\s*번째|(?:^|\s)또\s`)
 	negatedEN     = regexp.MustCompile(`(?i)\b(?:not|never|n't|haven't|hasn't|didn't|don't|won't)\s+(?:\S+\s+)?(?:moved|switched|migrated|joined|started|stopped|changed|replaced)\b`)
 	negatedKO     = regexp.MustCompile(`(?:안|못)\s*(?:바꿨|옮겼|이사|그만|바꾸)`)
 	newXIs        = regexp.MustCompile(`(?i)\bnew\s+([a-z][a-z-]+)(?:\s+[a-z][a-z-]+)?\s+(?:is|are)\b`)
@@ -143,10 +159,10 @@ type subjectEntry struct {
 func subjectTable() []subjectEntry {
 	return []subjectEntry{
 		{"home", []string{"i live", "we live", "i lived", "we lived", "i'm living", "living in", "lives in", "my apartment", "our apartment",
-			"my house", "our house", "my address", "hometown",
-			"살아", "살고", "살았", "사는", "살아요", "이사*", "거주*", "우리 집", "집은", "집이"}},
+			"my house", "our house", "my address", "hometown", "my place", "our place", "a place in", "renting", "i rent", "we rent",
+			"살아", "살고", "살았", "사는", "살아요", "이사*", "거주*", "우리 집", "집은", "집이", "월세*", "전세*", "자취*"}},
 		{"employer", []string{"work at", "work for", "works at", "working at", "job", "company", "employer",
-			"회사*", "직장*", "다녀", "다니고", "다녀요", "입사*", "근무*", "이직*"}},
+			"회사*", "직장*", "다녀", "다니고", "다녀요", "입사*", "근무*", "이직*", "일해", "일해요", "일하고", "일하는", "일합니다"}},
 		{"car", []string{"car", "cars", "drive", "drives", "driving", "vehicle",
 			"차", "차는", "차를", "차가", "차로", "자동차*", "운전*"}},
 		{"phone", []string{"phone", "smartphone", "iphone", "galaxy", "pixel",
@@ -158,6 +174,8 @@ func subjectTable() []subjectEntry {
 			"유치원*", "어린이집*", "학년*", "학교*", "초등학교*", "입학*"}},
 		{"manager", []string{"manager", "boss", "team lead", "report to", "reports to", "reporting to", "매니저*", "팀장*", "상사*"}},
 		{"office", []string{"office", "사무실*"}},
+		{"relationship", []string{"engaged", "engagement", "fiancé", "fiancée", "fiance", "fiancee", "wedding", "married", "marriage",
+			"dating", "divorced", "약혼*", "결혼*", "연애*", "사귀*", "이혼*", "예비신부", "예비신랑", "예비 신부", "예비 신랑"}},
 		{"editor", []string{"editor", "vim", "neovim", "emacs", "vscode", "vs code", "에디터*", "편집기*"}},
 	}
 }
@@ -205,9 +223,12 @@ type changeFinding struct {
 	// head and object (supersede_topic.go); with an Open marker an older
 	// memory naming one of them is about the same subject. Said: the
 	// clause's terms outside the marker, to tell a restatement. Retract:
-	// the marker ends what it names.
-	Terms, Said   []string
-	Open, Retract bool
+	// the marker ends what it names. Partners: the Terms' concept partners
+	// in the other script (supersede_concept.go), which an older memory
+	// may name instead.
+	// may name instead. Object: the terms of the marker's object.
+	Terms, Said, Partners, Object []string
+	Open, Retract, Negates        bool
 }
 
 // anyLiteral: lower contains a literal of some marker.
@@ -266,7 +287,7 @@ func (r *supersedeRule) find(text string) changeFinding {
 	if mk == nil {
 		return f
 	}
-	f.Marker, f.Open, f.Retract = mk.name, mk.open, mk.retract
+	f.Marker, f.Open, f.Retract, f.Negates = mk.name, mk.open, mk.retract, mk.negates
 	switch {
 	case strings.Contains(text, "?") || questionStart.MatchString(text) || strings.HasSuffix(strings.TrimSpace(text), "니") || strings.HasSuffix(strings.TrimSpace(text), "나요"):
 		f.Guard = "question"
@@ -284,8 +305,11 @@ func (r *supersedeRule) find(text string) changeFinding {
 	if g := mk.re.SubexpIndex("obj"); g > 0 && loc[2*g] >= 0 {
 		obj = clause[loc[2*g]:loc[2*g+1]]
 	}
-	t := topicOf(clause, loc[0], loc[1], obj, !isLatinMarker(mk.name))
-	f.Terms = t.terms
+	t := topicOf(clause, loc[0], loc[1], obj, !isLatinMarker(mk.name), mk.intransitive)
+	f.Terms, f.Object = t.terms, t.object
+	if f.Open {
+		f.Partners = partnersOf(f.Terms)
+	}
 	pre := clause[:loc[0]]
 	if i := strings.LastIndex(pre, ":"); i >= 0 { // "Reminder: …" is no word of the change
 		pre = pre[i+1:]

@@ -34,6 +34,7 @@ type topicReading struct {
 	terms   []string // content terms of the head and the object (textnorm.Tokens), destination excluded
 	span    string   // head + object + destination: where lexicon subjects are looked for
 	subject string   // head + object: where people are looked for
+	object  []string // the terms of the marker's object (after the head), or terms when it has none of its own
 	names   []string // names of the head's leading noun phrase (lower-cased)
 	mover   bool     // the head names no thing, only the speaker or people ("we", "my sister")
 }
@@ -90,8 +91,9 @@ var koAdjunct = []string{"에", "에는", "부터", "까지", "동안", "쯤", "
 var koDest = []string{"으로", "로"}
 
 // topicOf reads the topic of the change marked at span [s, e) of clause,
-// obj being the words inside the marker that are its object.
-func topicOf(clause string, s, e int, obj string, ko bool) topicReading {
+// obj being the words inside the marker that are its object; intransitive:
+// the marker's verb takes no object (see changeMarker).
+func topicOf(clause string, s, e int, obj string, ko, intransitive bool) topicReading {
 	head := clause[:s]
 	if i := strings.LastIndex(head, ":"); i >= 0 {
 		head = head[i+1:]
@@ -128,14 +130,21 @@ func topicOf(clause string, s, e int, obj string, ko bool) topicReading {
 	var t topicReading
 	var destWords []string
 	words := strings.Fields(head + " " + obj + " " + tail)
+	objEnd := len(strings.Fields(head)) + len(strings.Fields(obj)) // the object is never the new value
 	// Korean: the (으)로 word is the new value, with the bare Latin words
-	// before it ("GitHub Actions로") or the noun before a number ("아이폰 15로").
+	// before it ("GitHub Actions로") or the noun before a number ("아이폰 15로");
+	// before an intransitive marker, with every bare word before it ("인천
+	// 송도로 이사했어": nothing moved but the speaker).
 	for i := len(words) - 1; i >= 0; i-- {
 		if !hasHangulSuffix(words[i], koDest) {
 			continue
 		}
-		j := i
-		for j > 0 && bareWord(words[j-1]) && (!isHangulWord(words[j-1]) || startsWithDigit(words[j])) {
+		j, floor := i, 0
+		if i >= objEnd {
+			floor = objEnd
+		}
+		for j > floor && (bareWord(words[j-1]) || intransitive && strings.HasSuffix(words[j-1], "도")) && // 경기도, 제주도
+			(intransitive || !isHangulWord(words[j-1]) || startsWithDigit(words[j])) {
 			j--
 		}
 		destWords = append(destWords, words[j:i+1]...)
@@ -150,7 +159,14 @@ func topicOf(clause string, s, e int, obj string, ko bool) topicReading {
 		t.span += " " + lexTail
 	}
 	t.terms = topicTerms(t.subject)
-	head = strings.Join(slices.DeleteFunc(strings.Fields(head), func(w string) bool { return hasHangulSuffix(w, koAdjunct) || isAdverb(w) }), " ")
+	destTerms := topicTerms(dest)
+	t.object = slices.DeleteFunc(topicTerms(obj+" "+tail), func(w string) bool { return slices.Contains(destTerms, w) })
+	if len(t.object) == 0 {
+		t.object = t.terms
+	}
+	head = strings.Join(slices.DeleteFunc(strings.Fields(head), func(w string) bool {
+		return hasHangulSuffix(w, koAdjunct) || isAdverb(w) || slices.Contains(destWords, w)
+	}), " ")
 	t.names = leadingNames(head)
 	t.mover = moverHead(head)
 	return t

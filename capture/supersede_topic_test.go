@@ -46,6 +46,34 @@ func TestSupersessionReadsTheSentence(t *testing.T) {
 			"I stopped using Notion for my notes, plain text files are enough.", -1},
 		{"background consistent with now", []string{"I live in Seoul, in a small flat in Mapo."},
 			"I lived in Daegu until I was twelve, then we moved to Seoul.", -1},
+		// An intransitive Korean move names only its destination: the
+		// bare words before (으)로 are the new place, not a thing moved.
+		{"KO move, destination only", []string{"회사는 여의도에 있어, IFC 바로 옆 건물이야.", "나 서울 은평구에 살아, 불광역 근처 오피스텔이야."},
+			"지난 주말에 경기도 파주로 이사했어. 짐 정리가 한참 남았어.", 1},
+		{"KO move finished", []string{"우리는 분당 정자동에서 전세로 지내고 있어."},
+			"드디어 이사 끝! 하남 미사 쪽으로 왔어.", 0},
+		{"EN rented place", []string{"We're renting a two-bedroom place in Itaewon for the time being."},
+			"Moved to Pangyo last month, much closer to the office.", 0},
+		{"KO quit over 에서 일해", []string{"나 라인플러스 광고팀에서 일해, 벌써 4년 차야."},
+			"회사 그만뒀어. 당분간은 집에서 쉬는 중이야.", 0},
+		{"EN engaged then married", []string{"Minji and I are engaged, the wedding is set for October."},
+			"We got married last Saturday in a tiny ceremony by the sea.", 0},
+		{"KO wedding", []string{"우리 내년 봄에 결혼식 올리기로 했어, 장소는 아직 고민 중."},
+			"지난 토요일에 결혼했어, 가족끼리만 작게 했어.", 0},
+		{"someone else married", []string{"Minji and I are engaged, the wedding is set for October."},
+			"My sister got married in May, the whole family flew to Jeju.", -1},
+		// X 말고 / instead of X: the older memory naming X, in either
+		// language (the concept table's partner in the other script).
+		{"KO X 말고 over an EN fact", []string{"I take the bus to school every morning, line 740 from the corner."},
+			"요즘은 버스 말고 택시 타고 다녀, 아침에 너무 피곤해서.", 0},
+		{"EN instead of X", []string{"I drink three cups of coffee every day at work, black.", "I keep a paper notebook for my to-do lists."},
+			"I drink barley tea instead of coffee now, the caffeine was too much.", 0},
+		// A marker that negates X over an old memory that already negates
+		// X agrees with it: nothing is replaced.
+		{"EN agreement", []string{"Never push straight to main, open a pull request first."},
+			"Open a pull request instead of pushing to main, every time.", -1},
+		{"KO agreement", []string{"라이브러리에서는 절대 print 쓰지 마, 로그가 엉망이 돼."},
+			"print 말고 logger로 찍어, 레벨도 꼭 붙이고.", -1},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -10,9 +10,11 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"memtrace/capture"
 	"memtrace/engine"
 	"memtrace/internal/testdata/enginetest"
 	"memtrace/mcpserver"
@@ -167,15 +169,71 @@ func truthCases() []truthCase {
 		{"price is no achievement", []truthMsg{user("Museum entry was 3,000 won, cheaper than I expected.")}, wantKind(0, engine.KindEpisode, "achievement")},
 		{"a fear is a fact", []truthMsg{user("I have claustrophobia, so elevators packed with people are hard for me.")}, wantKind(0, engine.KindFact)},
 		{"ko a condition is a fact", []truthMsg{user("나 무릎이 안 좋아서 계단 오래 못 올라가")}, wantKind(0, engine.KindFact)},
-		{"assistant promise is no rule", []truthMsg{{"assistant", "Understood. From now on I will only use pnpm in this repo."}}, func(g truthGot) string {
-			for _, m := range g.mems[0] {
-				if m.Type == "rule" || m.Type == "correction" {
-					return "assistant text became " + g.describe(0)
-				}
-			}
-			return ""
-		}},
+		{"assistant promise is no rule", []truthMsg{{"assistant", "Understood. From now on I will only use pnpm in this repo."}}, wantNoRule(0)},
+		// Rewordings written for this test (not the issue's strings).
+		{"ko move, destination only", []truthMsg{user("나 대구 수성구에 살아, 범어역 근처야."), user("지난달에 경기도 용인으로 이사했어.")}, wantSupersedes(0, 1, false)},
+		{"ko move after a colon opener", []truthMsg{user("나 부산 서면 근처에 살아, 지하철역 바로 앞이야."), user("빅뉴스: 우리 드디어 세종으로 이사했어!")}, wantSupersedes(0, 1, false)},
+		{"ko incidental word is no subject", []truthMsg{user("우리 서비스 캐시는 Redis 6이야, 클러스터는 3대."), user("빌드 서버를 3번 랙으로 옮겼어, Redis 업그레이드 끝나고.")}, wantUntouched(0)},
+		{"en engaged, then married", []truthMsg{user("Jiwoo and I are engaged, the wedding is planned for the autumn."), user("We got married in Busan last weekend, just family.")}, wantSupersedes(0, 1, false)},
+		{"mixed X 말고 over an English fact", []truthMsg{user("I drive to the office every day, about forty minutes each way."), user("요즘은 운전 말고 지하철 타고 출근해.")}, wantSupersedes(0, 1, false)},
+		{"en not … anymore", []truthMsg{user("I play futsal with my old classmates every Thursday night."), user("I don't play futsal anymore, my ankle never healed.")}, wantSupersedes(0, 1, true)},
+		{"ko 취소됐어", []truthMsg{user("다음 달 제주 캠핑 예약해놨어, 3박 4일이야."), user("제주 캠핑 취소됐어, 태풍 온대.")}, wantSupersedes(0, 1, true)},
+		{"a rule restated is no update", []truthMsg{user("Never deploy on Fridays, the on-call team hates it."), user("Deploy on Mondays instead of Fridays from now on.")}, wantUntouched(0)},
+		{"en greeting is not stored", []truthMsg{user("hey there, good morning!")}, wantNotStored(0)},
+		{"ko greeting is not stored", []truthMsg{user("좋은 아침이에요~ 오늘도 화이팅!")}, wantNotStored(0)},
+		{"en acknowledgement is not stored", []truthMsg{user("ok got it, thanks")}, wantNotStored(0)},
+		{"ko acknowledgement is not stored", []truthMsg{user("넵 알겠습니다 감사해요")}, wantNotStored(0)},
+		{"ko a fear is a fact", []truthMsg{user("저 고소공포증이 있어서 전망대 같은 데는 못 올라가요.")}, wantKind(0, engine.KindFact)},
+		{"ko an allergy is a fact", []truthMsg{user("저 땅콩 알레르기 있어요, 조금만 먹어도 두드러기 나요.")}, wantKind(0, engine.KindFact)},
+		{"ko assistant promise is no rule", []truthMsg{{"assistant", "알겠습니다. 앞으로 이 저장소에서는 항상 yarn만 쓸게요."}}, wantNoRule(0)},
+		{"a long paste is bounded", []truthMsg{user(accessLogPaste(150))}, wantBounded(0)},
 	}
+}
+
+// wantNoRule: message i became no rule or correction.
+func wantNoRule(i int) func(truthGot) string {
+	return func(g truthGot) string {
+		for _, m := range g.mems[i] {
+			if m.Type == "rule" || m.Type == "correction" {
+				return "assistant text became " + g.describe(i)
+			}
+		}
+		return ""
+	}
+}
+
+// wantBounded: message i is stored, and no memory of it is longer than
+// capture.MaxMemoryRunes.
+func wantBounded(i int) func(truthGot) string {
+	return func(g truthGot) string {
+		if len(g.mems[i]) == 0 {
+			return fmt.Sprintf("message %d not stored: its statement is lost with the paste", i)
+		}
+		for _, m := range g.mems[i] {
+			if n := utf8.RuneCountInString(m.Content); n > capture.MaxMemoryRunes {
+				return fmt.Sprintf("message %d became a memory of %d characters (bound %d)", i, n, capture.MaxMemoryRunes)
+			}
+		}
+		return ""
+	}
+}
+
+// accessLogPaste is a note of the user's over n lines of an access log in
+// the Combined Log Format (the Apache httpd documentation's
+// "%h %l %u %t \"%r\" %>s %b \"%{Referer}i\" \"%{User-agent}i\""), about
+// 100 characters a line.
+func accessLogPaste(n int) string {
+	var b strings.Builder
+	b.WriteString("For the record: the shop API runs on two VMs in the Seoul region, and the 502s started right after the 02:00 deploy.\n\n")
+	for i := range n {
+		status, size := 200, 512+i%900
+		if i%7 == 3 {
+			status, size = 502, 157
+		}
+		fmt.Fprintf(&b, "10.0.%d.%d - - [01/Dec/2026:02:%02d:%02d +0900] \"GET /api/v2/orders/%d HTTP/1.1\" %d %d \"-\" \"okhttp/4.12.0\"\n",
+			i%4, 10+i%200, i/60%60, i%60, 40000+i*7, status, size)
+	}
+	return b.String()
 }
 
 // truthViaIngest runs msgs through `memtrace ingest`, twice: the second
