@@ -20,7 +20,7 @@ import (
 	"memtrace/store"
 )
 
-// heldoutUpdatesFloor is the ratchet of TestHeldoutUpdates: the share of
+// heldoutUpdatesFloors are the ratchets of TestHeldoutUpdates: the share of
 // the held-out knowledge-update cases (testdata/heldout/updates.jsonl,
 // written by someone who never read the rule) that link exactly what they
 // should through both `ingest` and `memory_capture`. It is the figure
