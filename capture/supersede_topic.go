@@ -57,6 +57,9 @@ func clauses(text string) []string {
 // number or a time word.
 var objectEnd = regexp.MustCompile(`(?i)\b(?:after|before|because|since|when|while|for|on|in|at|to|into|with|as|by|last|this|next|ago|and|but|so|then|now|yesterday|today|recently|already|anymore|any\s*more|one|two|three|four|five|six|seven|eight|nine|ten|a\s+few|several|couple)\b|\d`)
 
+// mixedClause starts an English clause after a Korean one.
+var mixedClause = regexp.MustCompile(`(?i)\b(?:and|but|so|then|because|she|he|they|we|i|it|my|our)\b`)
+
 // destEnd ends an English destination ("to rack 4 after …").
 var destEnd = regexp.MustCompile(`(?i)\b(?:after|before|because|since|when|while|until|for|on|in|at|with|as|by|last|this|next|ago|and|but|so|then|now|yesterday|today|recently)\b`)
 
@@ -106,7 +109,12 @@ func topicOf(clause string, s, e int, obj string, ko, intransitive bool) topicRe
 	var dest string
 	if ko {
 		// Korean is verb-final: what follows the marker is the rest of
-		// the verb, or the new value ("바꿨어 갤럭시 S26으로").
+		// the verb, or the new value ("바꿨어 갤럭시 S26으로"); an English
+		// conjunction or pronoun starts another clause ("… 잡아줌 and she
+		// gave me …").
+		if m := mixedClause.FindStringIndex(tail); m != nil {
+			tail = tail[:m[0]]
+		}
 		var kept []string
 		for _, w := range strings.Fields(tail) {
 			if hasHangulSuffix(w, koDest) || !isHangulWord(w) {
