@@ -76,6 +76,7 @@ var notTopic = map[string]bool{
 	"use": true, "go": true, "do": true, "make": true, "get": true, "have": true, "take": true, "try": true,
 	"keep": true, "be": true, "re": true, "ve": true, "ll": true, "don": true, "didn": true, "doesn": true,
 	"isn": true, "aren": true, "wasn": true, "won": true, "not": true, "never": true, "just": true, "really": true,
+	"only": true, "still": true, "even": true, "btw": true,
 	"huge": true, "news": true, "big": true, "update": true, "guess": true, "well": true, "ok": true, "okay": true,
 	"monday": true, "tuesday": true, "wednesday": true, "thursday": true, "friday": true, "saturday": true, "sunday": true,
 	"january": true, "february": true, "march": true, "april": true, "june": true, "july": true, "august": true,
@@ -268,6 +269,21 @@ func leadingNames(head string) []string {
 		out = append(out, lw)
 	}
 	return out
+}
+
+// thirdPerson: the head opens with a third-person pronoun ("he quit his
+// office job", "she moved to Busan", "걔 이사했어"): the change is someone
+// else's, and an older memory of the user's is not about it.
+func thirdPerson(head string) bool {
+	w := strings.Fields(strings.ToLower(head))
+	if len(w) == 0 {
+		return false
+	}
+	switch strings.Trim(w[0], ",.!?\"'") {
+	case "he", "she", "they", "his", "her", "their", "그는", "그가", "그녀는", "그녀가", "걔", "걔는", "걔가", "쟤는":
+		return true
+	}
+	return false
 }
 
 // moverHead: the head names only the speaker, people or nothing ("we
