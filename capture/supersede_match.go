@@ -259,8 +259,9 @@ hides a true fact). A newly stored memory supersedes an older one when
            결혼했, 약혼했, 이혼했, 헤어졌
   2. it is not a question ("did you switch to Rust?"), a hypothetical ("if I
      moved to Jeju…", 만약, …면, 싶어, 예정, 고민 중), an addition ("I now
-     also use Postgres", another, second, 또, 추가로) or a negated change
-     ("I haven't switched", 안 바꿨어);
+     also use Postgres", another, second, 또, 추가로), a negated change
+     ("I haven't switched", 안 바꿨어) or someone else's change (the clause
+     opens with he, she, they, 걔 …: "he quit his office job");
   3. the older memory is active, in the same scope, not superseded already,
      recorded before the new one, does not state the new value in its
      first clause ("then we moved to Seoul" over "I live in Seoul" is

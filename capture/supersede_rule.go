@@ -126,6 +126,15 @@ func markerTable() []changeMarker {
 	}
 }
 
+// headBefore is the words of clause before byte s, after its last colon.
+func headBefore(clause string, s int) string {
+	head := clause[:s]
+	if i := strings.LastIndex(head, ":"); i >= 0 {
+		head = head[i+1:]
+	}
+	return head
+}
+
 // containsAny reports whether lower (lower-cased text) contains one of lits.
 func containsAny(lower string, lits []string) bool {
 	for _, l := range lits {
@@ -297,6 +306,9 @@ func (r *supersedeRule) find(text string) changeFinding {
 		f.Guard = "addition"
 	case negatedEN.MatchString(text) || negatedKO.MatchString(text):
 		f.Guard = "negated"
+	}
+	if f.Guard == "" && thirdPerson(headBefore(clause, loc[0])) {
+		f.Guard = "someone else"
 	}
 	if f.Guard != "" {
 		return f

@@ -57,6 +57,9 @@ func clauses(text string) []string {
 // number or a time word.
 var objectEnd = regexp.MustCompile(`(?i)\b(?:after|before|because|since|when|while|for|on|in|at|to|into|with|as|by|last|this|next|ago|and|but|so|then|now|yesterday|today|recently|already|anymore|any\s*more|one|two|three|four|five|six|seven|eight|nine|ten|a\s+few|several|couple)\b|\d`)
 
+// mixedClause starts an English clause after a Korean one.
+var mixedClause = regexp.MustCompile(`(?i)\b(?:and|but|so|then|because|she|he|they|we|i|it|my|our)\b`)
+
 // destEnd ends an English destination ("to rack 4 after …").
 var destEnd = regexp.MustCompile(`(?i)\b(?:after|before|because|since|when|while|until|for|on|in|at|with|as|by|last|this|next|ago|and|but|so|then|now|yesterday|today|recently)\b`)
 
@@ -73,6 +76,7 @@ var notTopic = map[string]bool{
 	"use": true, "go": true, "do": true, "make": true, "get": true, "have": true, "take": true, "try": true,
 	"keep": true, "be": true, "re": true, "ve": true, "ll": true, "don": true, "didn": true, "doesn": true,
 	"isn": true, "aren": true, "wasn": true, "won": true, "not": true, "never": true, "just": true, "really": true,
+	"only": true, "still": true, "even": true, "btw": true,
 	"huge": true, "news": true, "big": true, "update": true, "guess": true, "well": true, "ok": true, "okay": true,
 	"monday": true, "tuesday": true, "wednesday": true, "thursday": true, "friday": true, "saturday": true, "sunday": true,
 	"january": true, "february": true, "march": true, "april": true, "june": true, "july": true, "august": true,
@@ -106,7 +110,12 @@ func topicOf(clause string, s, e int, obj string, ko, intransitive bool) topicRe
 	var dest string
 	if ko {
 		// Korean is verb-final: what follows the marker is the rest of
-		// the verb, or the new value ("바꿨어 갤럭시 S26으로").
+		// the verb, or the new value ("바꿨어 갤럭시 S26으로"); an English
+		// conjunction or pronoun starts another clause ("… 잡아줌 and she
+		// gave me …").
+		if m := mixedClause.FindStringIndex(tail); m != nil {
+			tail = tail[:m[0]]
+		}
 		var kept []string
 		for _, w := range strings.Fields(tail) {
 			if hasHangulSuffix(w, koDest) || !isHangulWord(w) {
@@ -260,6 +269,21 @@ func leadingNames(head string) []string {
 		out = append(out, lw)
 	}
 	return out
+}
+
+// thirdPerson: the head opens with a third-person pronoun ("he quit his
+// office job", "she moved to Busan", "걔 이사했어"): the change is someone
+// else's, and an older memory of the user's is not about it.
+func thirdPerson(head string) bool {
+	w := strings.Fields(strings.ToLower(head))
+	if len(w) == 0 {
+		return false
+	}
+	switch strings.Trim(w[0], ",.!?\"'") {
+	case "he", "she", "they", "his", "her", "their", "그는", "그가", "그녀는", "그녀가", "걔", "걔는", "걔가", "쟤는":
+		return true
+	}
+	return false
 }
 
 // moverHead: the head names only the speaker, people or nothing ("we

@@ -74,6 +74,14 @@ func TestSupersessionReadsTheSentence(t *testing.T) {
 			"Open a pull request instead of pushing to main, every time.", -1},
 		{"KO agreement", []string{"라이브러리에서는 절대 print 쓰지 마, 로그가 엉망이 돼."},
 			"print 말고 logger로 찍어, 레벨도 꼭 붙이고.", -1},
+		// A third-person head is someone else's change; an adverb is no topic.
+		{"someone else quit (pronoun)", []string{"수요일마다 클라이밍 다녀, 성수 쪽 짐이야."},
+			"My cousin came over last night. He quit his office job to open a café.", -1},
+		{"adverb head", []string{"I'm scared of deep water, I only swim where I can stand."},
+			"Grew up in Jeonju, only moved to Daejeon for grad school.", -1},
+		// English words after a Korean marker are another clause.
+		{"mixed clause after a Korean marker", []string{"Our dog Dubu weighs 9 kg now, the vet says that is fine."},
+			"점심은 김밥 말고 샐러드로 먹었어 and it came with a Dubu sticker on the lid.", -1},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
