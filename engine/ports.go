@@ -15,11 +15,7 @@ type Embedder interface {
 	Embed(ctx context.Context, texts []string) ([][]float32, error)
 }
 
-// BatchEmbedder is an Embedder whose every call costs a round trip (a
-// server): a capture batch embeds the texts it will need ahead, in calls of
-// up to EmbedBatch texts, instead of one call per message. An embedder that
-// computes locally (the hashed one) does not implement it: embedding ahead
-// would only embed texts the judge then drops.
+// BatchEmbedder is an Embedder on a server: capture embeds ahead, EmbedBatch texts a call.
 type BatchEmbedder interface {
 	Embedder
 	EmbedBatch() int
