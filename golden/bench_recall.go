@@ -128,7 +128,7 @@ func recallBenchSize(ctx context.Context, open EngineFactory, n, queries int, o 
 		vecs.measureVectors(e, vs[0])
 		dim = len(vs[0])
 	}
-	vecs.fill(&run, n, dim)
+	vecs.fill(&run, e, n, dim)
 	run.N, run.Queries = n, queries
 	run.P50MS, run.P95MS = round4(percentile(lat, 0.50)), round4(percentile(lat, 0.95))
 	run.ScanFloorMS = round4(percentile(floor, 0.50))

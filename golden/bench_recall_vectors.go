@@ -82,9 +82,10 @@ func (s *vectorSample) measureVectors(e BenchEngine, qvec []float32) {
 	s.recall += float64(found) / float64(len(exact))
 }
 
-// fill writes the sample's figures into run, with bytes per memory of a
-// store of n memories.
-func (s *vectorSample) fill(run *RecallRun, n int, dim int) {
+// fill writes the sample's figures into run, with bytes per memory of e,
+// a store of n memories (kept alive until the heap is read: the caller
+// uses it no more, and a collection would free its cache).
+func (s *vectorSample) fill(run *RecallRun, e BenchEngine, n int, dim int) {
 	run.Dim = dim
 	run.CPUP50MS, run.CPUP95MS = round4(percentile(s.cpu, 0.50)), round4(percentile(s.cpu, 0.95))
 	run.VectorCPUMS, run.ExactCPUMS = round4(percentile(s.search, 0.50)), round4(percentile(s.exact, 0.50))
@@ -97,6 +98,7 @@ func (s *vectorSample) fill(run *RecallRun, n int, dim int) {
 	runtime.GC()
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
+	runtime.KeepAlive(e)
 	if n > 0 {
 		run.HeapBytesPerMemory = int(ms.HeapAlloc) / n
 		run.VectorBytesPerMemory = s.bytes / n

@@ -64,7 +64,12 @@ func (ix *Vectors) code(p int) []uint64 {
 }
 
 // startCodes builds the codes of every row: the postings were just dropped.
+// An index of more dimensions than a distance can count (uint16) keeps
+// none and scans its rows.
 func (ix *Vectors) startCodes() {
+	if ix.dim > math.MaxUint16 {
+		return
+	}
 	w := codeWords(ix.dim)
 	ix.codes = make([]uint64, len(ix.ids)*w, cap(ix.ids)*w)
 	for p := range ix.ids {
@@ -186,6 +191,9 @@ func (ix *Vectors) widen(h []Hit, n, pool int, sc *codeScratch) int {
 		return pool
 	}
 	p := math.Acos(max(-1, min(1, h[0].Score))) / math.Pi
+	if math.IsNaN(p) {
+		return pool
+	}
 	d := float64(ix.dim)
 	cut := int(d*p + codeSigmas*math.Sqrt(d*p*(1-p)))
 	within := 0

@@ -19,7 +19,10 @@ import (
 // Beside the rows it keeps pair postings of their nonzero values
 // (postings.go, a quarter to a half of the slab's size for the hashed
 // embedder's memories; none for dense vectors), through which a sparse
-// query is scored, exactly as by Dot, without reading whole rows.
+// query is scored, exactly as by Dot, without reading whole rows. Once the
+// rows turn out dense the postings are dropped for sign codes of the rows
+// (vector_codes.go), through which a dense query finds a bounded pool of
+// candidates that are then scored exactly.
 type Vectors struct {
 	dim   int
 	ids   []int64
