@@ -133,10 +133,13 @@ type recallRun struct {
 	// besides when (recall_period_channel.go).
 	periods  []period
 	onlyWhen bool
-	live     []*candidate
-	spare    []engine.TraceItem // dropBuf
-	prompt   string
-	rendered []promptLine
+	// periodCut are the query terms of the periods it names: never
+	// unknown terms (recall_unknown.go).
+	periodCut map[string]bool
+	live      []*candidate
+	spare     []engine.TraceItem // dropBuf
+	prompt    string
+	rendered  []promptLine
 }
 
 // stage dispatches one stage by name, so Recall runs exactly StageNames.

@@ -90,6 +90,7 @@ func (r *recallRun) candidates(st *engine.StageTrace) error {
 	perTotal := 0
 	if ps, rest := readPeriods(r.q.Text, r.q.At); len(ps) > 0 {
 		r.periods, r.onlyWhen = ps, asksOnlyWhen(rest)
+		r.periodCut = periodWords(r.q.Text, rest)
 		per, perTotal = periodSearch(r.e, ps, &qv, pool)
 	}
 	order, vecHits, hot := recallPool(r.e, lex, vec, per, r.e.HotIDs())
