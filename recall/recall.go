@@ -180,7 +180,8 @@ type candidate struct {
 	m                         engine.Memory
 	vec                       []float32
 	fromLex, fromVec, fromHot bool
-	ofPeriod                  bool // of a period the query names (recall_period_channel.go)
+	ofPeriod                  bool    // of a period the query names (recall_period_channel.go)
+	hop                       *hopVia // found in the second hop (recall_twohop.go)
 	bm25, cosine, relevance   float64
 	cosineSpecific            float64 // cosine to the query without its generic words
 	decay, boost, final       float64

@@ -249,6 +249,7 @@ func (r *recallRun) rerank(st *engine.StageTrace) {
 		c.set("relevance_score", c.relevance)
 		c.ev = &evs[i]
 	}
+	r.hopRelevance()
 	sortByScore(r.live, func(c *candidate) float64 { return c.relevance })
 	var kept []*candidate
 	dropped := r.dropBuf()
@@ -263,14 +264,20 @@ func (r *recallRun) rerank(st *engine.StageTrace) {
 		}
 		return it
 	}
-	periodKept := 0
+	periodKept, hopKept := 0, 0
 	for _, c := range r.live {
 		if r.periodEvidence(c) {
 			periodKept++
 			kept = append(kept, c)
 			continue
 		}
-		if kind, reason := relevanceVerdict(c, *c.ev, len(r.generic) > 0); kind != "" {
+		kind, reason := relevanceVerdict(c, *c.ev, len(r.generic) > 0)
+		if kind != "" && c.hop != nil && c.hop.ok {
+			hopKept++
+			kept = append(kept, c)
+			continue
+		}
+		if kind != "" {
 			dropped = append(dropped, matched(c.drop(kind, reason), c))
 			continue
 		}
@@ -293,6 +300,9 @@ func (r *recallRun) rerank(st *engine.StageTrace) {
 		st.Notes["period_evidence"] = fmt.Sprintf("being of the named period (period_match 1) is evidence %s; %d kept by it", what, periodKept)
 	}
 	st.Notes["min_idf_share"] = f3(MinIDFShare)
+	if hopKept > 0 {
+		st.Notes["two_hop_evidence"] = twoHopEvidenceNote(hopKept)
+	}
 	if len(unknown) > 0 {
 		st.Notes["unknown_terms"] = unknownNote(unknown, unknownMass)
 	}

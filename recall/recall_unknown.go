@@ -34,7 +34,7 @@ import (
 
 // rareIDFShare: a term of at least this share of the index's maximum idf
 // is rare (at 200 memories, held by at most ~17; at 10k, by ~120).
-const rareIDFShare = 0.7
+const rareIDFShare = 0.5
 
 // unknownTerms are the query's specific terms no memory holds, in query
 // order, each once, and the idf mass they add to the gate's total: each at
