@@ -93,7 +93,7 @@ func (r *recallRun) candidates(st *engine.StageTrace) error {
 		r.periodCut = periodWords(r.q.Text, rest)
 		per, perTotal = periodSearch(r.e, ps, &qv, pool)
 	}
-	hop, via, hopNote := r.twoHop(lex, pool)
+	hop, via, hopNote := r.twoHop(lex)
 	order, vecHits, hot := recallPool(r.e, lex, vec, per, hop, r.e.HotIDs())
 	for _, c := range order {
 		if h, ok := via[c.m.ID]; ok {

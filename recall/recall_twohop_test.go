@@ -27,8 +27,8 @@ func TestTwoHopFromSeedEntities(t *testing.T) {
 	}
 	mk("seed-en", "my brother-in-law Taeho runs a small bakery near the station")
 	mk("answer-en", "Taeho's salt bread is gone by noon every day")
-	mk("seed-ko", "남편 친구 민재는 을지로에서 작은 카페를 한대")
-	mk("answer-ko", "민재는 요즘 원두를 직접 볶는다더라")
+	mk("seed-ko", "남편 친구 민재랑 통화했는데 을지로에서 작은 카페를 한대")
+	mk("answer-ko", "민재한테 들었는데 요즘 원두를 직접 볶는대")
 	for i := range 40 {
 		mk(fmt.Sprintf("filler%d", i), fmt.Sprintf("reminder %d: renew the parking permit and water the plants", i))
 	}
