@@ -2,6 +2,7 @@ package recall
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -90,7 +91,7 @@ func (r *recallRun) twoHop(lex []engine.Hit) ([]engine.Hit, map[int64]hopVia, st
 		}
 		own := v.OwnTerms(h.ID)
 		for i, no := range nos {
-			if containsTerm(own, no) {
+			if slices.Contains(own, no) {
 				via[h.ID] = hopVia{seed: seedOf[ents[i]], term: ents[i]}
 				out = append(out, h)
 				break
@@ -102,15 +103,6 @@ func (r *recallRun) twoHop(lex []engine.Hit) ([]engine.Hit, map[int64]hopVia, st
 		parts[i] = fmt.Sprintf("%s (of #%d) ×%s", t, seedOf[t], f3(TwoHopWeight))
 	}
 	return out, via, fmt.Sprintf("entities of the first %d lexical hits: %s; %d hits hold one", twoHopSeeds, strings.Join(parts, ", "), len(out))
-}
-
-func containsTerm(own []int32, no int32) bool {
-	for _, o := range own {
-		if o == no {
-			return true
-		}
-	}
-	return false
 }
 
 // hopEntities are the seeds' entities, rarest first, at most twoHopTerms,

@@ -263,12 +263,6 @@ func Hyponyms(s Synset) []Synset {
 	return d.hypos[d.hypoAt[s]:d.hypoAt[s+1]:d.hypoAt[s+1]]
 }
 
-// hypernyms is s's direct (and instance) hypernyms (shared).
-func hypernyms(s Synset) []Synset {
-	d := load()
-	return d.hypers[d.hyperAt[s]:d.hyperAt[s+1]:d.hyperAt[s+1]]
-}
-
 func (d *db) known(pos byte, w string) bool {
 	_, at := d.find(pos, w)
 	return at >= 0

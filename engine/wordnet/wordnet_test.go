@@ -7,6 +7,12 @@ import (
 	"time"
 )
 
+// hypernyms is s's direct (and instance) hypernyms (shared).
+func hypernyms(s Synset) []Synset {
+	d := load()
+	return d.hypers[d.hyperAt[s]:d.hyperAt[s+1]:d.hyperAt[s+1]]
+}
+
 // synonyms reports whether a and b share a synset of pos.
 func synonyms(a, b string, pos byte) bool {
 	for _, s := range Senses(a, pos) {
