@@ -117,6 +117,7 @@ func termEvidenceOf(e *engine.Engine, ids []int64, weights map[string]float64, d
 	known := total
 	total += unknown
 	rareMass := rareIDFShare * v.IDF(1)
+	rare := make([]bool, len(terms))      // specific terms of idf ≥ rareMass
 	at := make(map[int32]int, len(terms)) // term number → index in terms
 	isGeneric := make([]bool, len(terms))
 	// Korean writes compounds as one word ("춘천마라톤"), which the index
@@ -131,6 +132,7 @@ func termEvidenceOf(e *engine.Engine, ids []int64, weights map[string]float64, d
 			at[no] = i
 		}
 		isGeneric[i] = generic[t]
+		rare[i] = !isGeneric[i] && mass[t] >= rareMass*weights[t]
 		if r, _ := utf8.DecodeRuneInString(t); unicode.Is(unicode.Hangul, r) && utf8.RuneCountInString(t) >= 2 && !isGeneric[i] {
 			hangul = append(hangul, i)
 		}
@@ -172,10 +174,8 @@ func termEvidenceOf(e *engine.Engine, ids []int64, weights map[string]float64, d
 		}
 		ev.share = min(1, hit/total)
 		ev.knownShare = min(1, hit/known)
-		for i, t := range terms {
-			if own[i] && !isGeneric[i] && mass[t] >= rareMass*weights[t] {
-				ev.rare = true
-			}
+		for i := range terms {
+			ev.rare = ev.rare || (own[i] && rare[i])
 		}
 		if ns+ng > 0 {
 			matched := make([]string, 0, ns+ng)
