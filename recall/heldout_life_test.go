@@ -17,7 +17,7 @@ import (
 // (testdata/heldout/life.yaml, written by someone who never read the
 // engine): the pass rate measured after the last change to recall. Raise it
 // when a change passes more probes; never lower it to make a change green.
-const heldoutLifeFloor = 0.52
+const heldoutLifeFloor = 0.54
 
 // TestHeldoutLifePassRate builds life.jsonl through the capture pipeline
 // into a real SQLite file, runs the 50 probes as `golden run` does, logs
