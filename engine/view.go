@@ -33,6 +33,10 @@ func (v View) ExactVectors(q []float32, n int) ([]Hit, int) {
 // Engine.LexicalSearchDF), or from the lexical index when df lacks it.
 func (v View) DocFreq(df map[string]int, t string) int { return v.e.docFreq(df, t) }
 
+// OwnDocFreq is how many memories hold t in their own text (DocFreq
+// without the neighbours' words, and without its cost).
+func (v View) OwnDocFreq(t string) int { return v.e.lex.OwnDocFreq(t) }
+
 // IDF is the lexical index's idf of a term in f documents.
 func (v View) IDF(f int) float64 { return v.e.lex.IDFOf(f) }
 

@@ -19,7 +19,7 @@ import (
 // recall. Raise one when a change passes more probes; never lower it to
 // make a change green. life3.yaml's floor was measured on main before any
 // mechanism was changed against it.
-var heldoutLifeFloors = map[string]float64{"life.yaml": 0.52, "life3.yaml": 23.0 / 47}
+var heldoutLifeFloors = map[string]float64{"life.yaml": 0.54, "life3.yaml": 23.0 / 47}
 
 // TestHeldoutLifePassRate builds each held-out conversation through the
 // capture pipeline into a real SQLite file, runs its probes as `golden

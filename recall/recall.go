@@ -133,10 +133,13 @@ type recallRun struct {
 	// besides when (recall_period_channel.go).
 	periods  []period
 	onlyWhen bool
-	live     []*candidate
-	spare    []engine.TraceItem // dropBuf
-	prompt   string
-	rendered []promptLine
+	// periodCut are the query terms of the periods it names: never
+	// unknown terms (recall_unknown.go).
+	periodCut map[string]bool
+	live      []*candidate
+	spare     []engine.TraceItem // dropBuf
+	prompt    string
+	rendered  []promptLine
 }
 
 // stage dispatches one stage by name, so Recall runs exactly StageNames.
@@ -177,7 +180,8 @@ type candidate struct {
 	m                         engine.Memory
 	vec                       []float32
 	fromLex, fromVec, fromHot bool
-	ofPeriod                  bool // of a period the query names (recall_period_channel.go)
+	ofPeriod                  bool    // of a period the query names (recall_period_channel.go)
+	hop                       *hopVia // found in the second hop (recall_twohop.go)
 	bm25, cosine, relevance   float64
 	cosineSpecific            float64 // cosine to the query without its generic words
 	decay, boost, final       float64

@@ -24,8 +24,21 @@ type termEvidence struct {
 	// contextGeneric are generic query terms only its neighbours hold.
 	contextGeneric []string
 	// share is Σ weight·idf over specific, divided by Σ weight·idf over
-	// every query term the index knows (0..1).
+	// every query term the index knows, plus the unknown terms' mass at
+	// the maximum idf (0..1).
 	share float64
+	// knownShare is share without the unknown terms; rare: its own text
+	// holds a specific query term of idf ≥ rareIDFShare × the maximum (the
+	// unknown terms do not outweigh a rare word, recall_unknown.go).
+	knownShare float64
+	rare       bool
+}
+
+// lexical reports whether the memory's own words are evidence: specific
+// query terms carrying MinIDFShare of the query's idf mass, the unknown
+// terms' included — or, for a rare term, not included.
+func (ev termEvidence) lexical() bool {
+	return len(ev.specific) > 0 && (ev.share >= MinIDFShare || (ev.rare && ev.knownShare >= MinIDFShare))
 }
 
 // matchedTerms are all query terms in the memory's own text, specific
@@ -91,8 +104,9 @@ func queryMass(v engine.View, weights map[string]float64, df map[string]int, fro
 // evidence. The neighbours are read only for a memory whose own words are
 // not evidence enough (share < MinIDFShare): the gate asks about them only
 // then, and a recall reads a hundred candidates. df as for idfSum. Caller
-// must not hold a View.
-func termEvidenceOf(e *engine.Engine, ids []int64, weights map[string]float64, df map[string]int, generic map[string]bool, from map[string]string) []termEvidence {
+// must not hold a View. unknown is the idf mass of the query terms no
+// memory holds (recall_unknown.go): part of the share's total.
+func termEvidenceOf(e *engine.Engine, ids []int64, weights map[string]float64, df map[string]int, generic map[string]bool, from map[string]string, unknown float64) []termEvidence {
 	out := make([]termEvidence, len(ids))
 	v := e.View()
 	defer v.Close()
@@ -100,6 +114,10 @@ func termEvidenceOf(e *engine.Engine, ids []int64, weights map[string]float64, d
 	if total <= 0 {
 		return out
 	}
+	known := total
+	total += unknown
+	rareMass := rareIDFShare * v.IDF(1)
+	rare := make([]bool, len(terms))      // specific terms of idf ≥ rareMass
 	at := make(map[int32]int, len(terms)) // term number → index in terms
 	isGeneric := make([]bool, len(terms))
 	// Korean writes compounds as one word ("춘천마라톤"), which the index
@@ -114,6 +132,7 @@ func termEvidenceOf(e *engine.Engine, ids []int64, weights map[string]float64, d
 			at[no] = i
 		}
 		isGeneric[i] = generic[t]
+		rare[i] = !isGeneric[i] && mass[t] >= rareMass*weights[t]
 		if r, _ := utf8.DecodeRuneInString(t); unicode.Is(unicode.Hangul, r) && utf8.RuneCountInString(t) >= 2 && !isGeneric[i] {
 			hangul = append(hangul, i)
 		}
@@ -154,6 +173,10 @@ func termEvidenceOf(e *engine.Engine, ids []int64, weights map[string]float64, d
 			}
 		}
 		ev.share = min(1, hit/total)
+		ev.knownShare = min(1, hit/known)
+		for i := range terms {
+			ev.rare = ev.rare || (own[i] && rare[i])
+		}
 		if ns+ng > 0 {
 			matched := make([]string, 0, ns+ng)
 			for i, t := range terms {
@@ -168,7 +191,7 @@ func termEvidenceOf(e *engine.Engine, ids []int64, weights map[string]float64, d
 			}
 			ev.specific, ev.generic = matched[:ns], matched[ns:] // never appended to
 		}
-		if ev.share >= MinIDFShare {
+		if ev.lexical() {
 			continue
 		}
 		nbs := v.Neighbours(id)

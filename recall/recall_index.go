@@ -25,13 +25,13 @@ func idfSum(e *engine.Engine, weights map[string]float64, df map[string]int, fro
 const scoresPerCandidate = 20
 
 // recallPool makes the recall's candidates: the memories of the lexical
-// hits, of the vector hits with a positive score (orthogonal or opposite:
+// hits, of the vector hits, of the period and two-hop hits with a positive score (orthogonal or opposite:
 // not similar at all) and of the HOT ids, each once, in the order they
 // first appear, marked with the retrievers that found them. vecHits and
 // hot count the vector hits and HOT ids that are memories. One read lock,
 // one allocation for all candidates and one for their scores.
-func recallPool(e *engine.Engine, lex, vec, per []engine.Hit, hotIDs []int64) (order []*candidate, vecHits, hot int) {
-	n := len(lex) + len(vec) + len(per) + len(hotIDs)
+func recallPool(e *engine.Engine, lex, vec, per, hop []engine.Hit, hotIDs []int64) (order []*candidate, vecHits, hot int) {
+	n := len(lex) + len(vec) + len(per) + len(hop) + len(hotIDs)
 	cs := make([]candidate, 0, n) // never grows: the pointers stay valid
 	scores := make([]namedScore, n*scoresPerCandidate)
 	order = make([]*candidate, 0, n)
@@ -72,6 +72,9 @@ func recallPool(e *engine.Engine, lex, vec, per []engine.Hit, hotIDs []int64) (o
 		if c := add(h.ID); c != nil {
 			c.ofPeriod = true
 		}
+	}
+	for _, h := range hop {
+		add(h.ID)
 	}
 	for _, id := range hotIDs {
 		if c := add(id); c != nil {

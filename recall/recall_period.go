@@ -234,7 +234,11 @@ func readPeriods(text string, at time.Time) ([]period, string) {
 	t := strings.ToLower(text)
 	var out []period
 	for _, p := range periodPatterns {
-		for _, loc := range p.re.FindAllStringSubmatchIndex(t, -1) {
+		locs := p.re.FindAllStringSubmatchIndex(t, -1)
+		if len(locs) == 0 {
+			continue // most patterns match nothing: no copy of t to blank
+		}
+		for _, loc := range locs {
 			m := make([]string, len(loc)/2)
 			for i := range m {
 				if loc[2*i] >= 0 {
@@ -246,7 +250,13 @@ func readPeriods(text string, at time.Time) ([]period, string) {
 				out = append(out, per)
 			}
 		}
-		t = p.re.ReplaceAllStringFunc(t, func(s string) string { return strings.Repeat(" ", len(s)) })
+		b := []byte(t) // blank the matches (the same leftmost matches ReplaceAll finds)
+		for _, loc := range locs {
+			for i := loc[0]; i < loc[1]; i++ {
+				b[i] = ' '
+			}
+		}
+		t = string(b)
 	}
 	return out, t
 }

@@ -102,7 +102,12 @@ and must then show evidence that it is about the query, one of:
   3. context  a conversational neighbour (±2 in its session) holds a specific
               query term, and its own text shares a query word
 idf_share_score = Σ weight·idf of the specific query terms in its own text
-                  ÷ Σ weight·idf of every query term the index knows.
+                  ÷ Σ weight·idf of every query term the index knows,
+                  plus each specific query term no memory holds at the
+                  index's maximum idf (trace: rerank note unknown_terms), so
+                  one common word cannot carry a match; a memory holding a
+                  rare query term (idf ≥ %.0f%% of the maximum) is judged
+                  without them.
 Generic words stay in the query and rank, but are never evidence: a memory
 that shares only "take" or "every" with "what medication do I take every
 morning" is not about medication. A memory without evidence leaves with the
@@ -120,7 +125,7 @@ query terms in the memory's own text), generic_terms and context_terms.
 
 Generic words (textnorm.GenericWordsEN, GenericWordsKO; compared after
 stemming and particle stripping, so "taking" counts as "take"):
-`, WLexicalLexical, WLexicalSemantic, MinIDFShare*100, MinIDFShare, VectorOnlyCosine,
+`, WLexicalLexical, WLexicalSemantic, MinIDFShare*100, MinIDFShare, VectorOnlyCosine, rareIDFShare*100,
 		MinIDFShare*100, VectorOnlyCosine, VectorOnlyCosine, relevanceFloor)
 	for _, list := range []struct {
 		name  string
@@ -221,7 +226,8 @@ func (r *recallRun) rerank(st *engine.StageTrace) {
 	for i, c := range r.live {
 		ids[i] = c.m.ID
 	}
-	evs := termEvidenceOf(r.e, ids, r.weights, r.docFreq, r.generic, r.expandedFrom)
+	unknown, unknownMass := r.unknownTerms(r.periodCut)
+	evs := termEvidenceOf(r.e, ids, r.weights, r.docFreq, r.generic, r.expandedFrom, unknownMass)
 	wLex, wVec := RelevanceWeights(r.e.Embedder())
 	if r.lexicalOnly {
 		wLex, wVec = 1, 0
@@ -243,6 +249,7 @@ func (r *recallRun) rerank(st *engine.StageTrace) {
 		c.set("relevance_score", c.relevance)
 		c.ev = &evs[i]
 	}
+	r.hopRelevance()
 	sortByScore(r.live, func(c *candidate) float64 { return c.relevance })
 	var kept []*candidate
 	dropped := r.dropBuf()
@@ -257,14 +264,20 @@ func (r *recallRun) rerank(st *engine.StageTrace) {
 		}
 		return it
 	}
-	periodKept := 0
+	periodKept, hopKept := 0, 0
 	for _, c := range r.live {
 		if r.periodEvidence(c) {
 			periodKept++
 			kept = append(kept, c)
 			continue
 		}
-		if kind, reason := relevanceVerdict(c, *c.ev, len(r.generic) > 0); kind != "" {
+		kind, reason := relevanceVerdict(c, *c.ev, len(r.generic) > 0)
+		if kind != "" && c.hop != nil && c.hop.ok {
+			hopKept++
+			kept = append(kept, c)
+			continue
+		}
+		if kind != "" {
 			dropped = append(dropped, matched(c.drop(kind, reason), c))
 			continue
 		}
@@ -287,6 +300,12 @@ func (r *recallRun) rerank(st *engine.StageTrace) {
 		st.Notes["period_evidence"] = fmt.Sprintf("being of the named period (period_match 1) is evidence %s; %d kept by it", what, periodKept)
 	}
 	st.Notes["min_idf_share"] = f3(MinIDFShare)
+	if hopKept > 0 {
+		st.Notes["two_hop_evidence"] = twoHopEvidenceNote(hopKept)
+	}
+	if len(unknown) > 0 {
+		st.Notes["unknown_terms"] = unknownNote(unknown, unknownMass)
+	}
 	st.Notes["vector_only_cosine"] = f3(VectorOnlyCosine)
 	if g := r.genericQueryTerms(); len(g) > 0 {
 		st.Notes["generic_query_terms"] = strings.Join(g, " ")
@@ -308,7 +327,7 @@ func relevanceVerdict(c *candidate, ev termEvidence, hasGeneric bool) (engine.Dr
 		name = "specific_cosine_score"
 	}
 	switch {
-	case len(ev.specific) > 0 && ev.share >= MinIDFShare:
+	case ev.lexical():
 		return "", "" // lexical evidence
 	case cos >= VectorOnlyCosine:
 		return "", "" // vector evidence

@@ -90,10 +90,15 @@ func (r *recallRun) candidates(st *engine.StageTrace) error {
 	perTotal := 0
 	if ps, rest := readPeriods(r.q.Text, r.q.At); len(ps) > 0 {
 		r.periods, r.onlyWhen = ps, asksOnlyWhen(rest)
+		r.periodCut = periodWords(r.q.Text, rest)
 		per, perTotal = periodSearch(r.e, ps, &qv, pool)
 	}
-	order, vecHits, hot := recallPool(r.e, lex, vec, per, r.e.HotIDs())
+	hop, via, hopNote := r.twoHop(lex)
+	order, vecHits, hot := recallPool(r.e, lex, vec, per, hop, r.e.HotIDs())
 	for _, c := range order {
+		if h, ok := via[c.m.ID]; ok {
+			c.hop = &h
+		}
 		c.cosine = cosineScore(&qv, c.vec)
 		c.set("bm25_score", c.bm25)
 		c.set("cosine_score", c.cosine)
@@ -113,6 +118,12 @@ func (r *recallRun) candidates(st *engine.StageTrace) error {
 	st.Notes["vector_hits"] = strconv.Itoa(vecHits)
 	st.Notes["hot_tier_items"] = strconv.Itoa(hot)
 	st.Notes["sources"] = "bm25 top-N ∪ cosine top-N (cosine_score > 0) ∪ active HOT tier"
+	if len(hop) > 0 {
+		st.Notes["sources"] += " ∪ two-hop top-N"
+	}
+	if hopNote != "" {
+		st.Notes["two_hop"] = hopNote
+	}
 	if len(r.periods) > 0 {
 		st.Notes["sources"] += " ∪ period top-N"
 		st.Notes["period_channel"] = periodNote(r.periods, perTotal, len(per))

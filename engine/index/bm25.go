@@ -272,6 +272,15 @@ func (ix *BM25) DocFreq(t string) int {
 	return df
 }
 
+// OwnDocFreq is the number of live documents whose own words contain
+// term (neighbours' not counted): one lookup, no pass over postings.
+func (ix *BM25) OwnDocFreq(t string) int {
+	if no, ok := ix.termNo[t]; ok {
+		return ix.terms[no].df
+	}
+	return 0
+}
+
 // IDFOf is BM25's inverse document frequency (always ≥ 0) of a term in df
 // documents (DocFreq; with context, each costs a pass over the term's
 // postings).

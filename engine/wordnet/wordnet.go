@@ -25,6 +25,7 @@ package wordnet
 
 import (
 	_ "embed"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -38,143 +39,234 @@ var table string
 // Synset is a synset's number in the table.
 type Synset int32
 
-type synset struct {
+// The parsed table holds no Go pointers but a few slice headers: a word is
+// an offset and a length into the embedded text, a synset's lemmas,
+// hypernyms and hyponyms are ranges of shared arrays, and a lemma's senses
+// are found through an open-addressing hash of int32 slots. The garbage
+// collector never scans it (a map of string keys and slice values, the
+// first version, added its ~100k pointers to every GC cycle of the process:
+// about 15% of a recall's CPU at 10k memories went to marking).
+type db struct {
+	pos     []byte   // per synset
+	wordAt  []uint32 // per synset, +1: its lemmas are words[wordAt[s]:wordAt[s+1]]
+	words   []span
+	hyperAt []uint32 // per synset, +1
+	hypers  []Synset
+	hypoAt  []uint32 // per synset, +1
+	hypos   []Synset
+	lemmas  []lemma             // one per (part of speech, lemma)
+	slots   []int32             // open addressing: index into lemmas, -1 empty
+	senses  []sense             // linked per lemma through next
+	exc     map[string][]string // "n mice" → base forms (5k entries)
+}
+
+// span is a word inside the embedded table.
+type span struct {
+	off uint32
+	n   uint16
+}
+
+func (w span) String() string { return table[w.off : w.off+uint32(w.n)] }
+
+type lemma struct {
+	w     span
 	pos   byte
-	words []string // single-word lemmas, table order
-	hyper []Synset
-	hypo  []Synset
+	first int32 // first sense, -1 none
 }
 
 type sense struct {
-	s    Synset
-	rank int32
+	s, rank, next int32
 }
 
-type key struct {
-	pos byte
-	w   string
-}
-
-type db struct {
-	synsets []synset
-	senses  map[key][]sense  // a lemma's senses of one part of speech, by rank
-	exc     map[key][]string // an exception form's base forms
-}
-
-// load parses the table once. It cuts the embedded text in place (every
-// word is a substring of it) and fills shared backing arrays, so the whole
-// table costs a few large allocations, not one per word.
+// load parses the table once.
 var load = sync.OnceValue(loadTable)
 
+func hashKey(pos byte, w string) uint32 {
+	h := uint32(2166136261) ^ uint32(pos)
+	h *= 16777619
+	for i := 0; i < len(w); i++ {
+		h ^= uint32(w[i])
+		h *= 16777619
+	}
+	return h
+}
+
+// find is the index of (pos, w) in d.lemmas, or the slot to fill and -1.
+func (d *db) find(pos byte, w string) (slot uint32, at int32) {
+	mask := uint32(len(d.slots) - 1)
+	for i := hashKey(pos, w) & mask; ; i = (i + 1) & mask {
+		j := d.slots[i]
+		if j < 0 {
+			return i, -1
+		}
+		if l := &d.lemmas[j]; l.pos == pos && l.w.String() == w {
+			return i, j
+		}
+	}
+}
+
+// addSense records that lemma w of pos has synset n at rank r.
+func (d *db) addSense(pos byte, w span, n Synset, r int32) {
+	slot, at := d.find(pos, w.String())
+	if at < 0 {
+		at = int32(len(d.lemmas))
+		d.lemmas = append(d.lemmas, lemma{w: w, pos: pos, first: -1})
+		d.slots[slot] = at
+	}
+	l := &d.lemmas[at]
+	d.senses = append(d.senses, sense{s: int32(n), rank: r, next: l.first})
+	l.first = int32(len(d.senses) - 1)
+}
+
 func loadTable() *db {
-	d := &db{senses: make(map[key][]sense, 90000), exc: make(map[key][]string, 6000)}
-	d.synsets = make([]synset, 0, 118000)
-	words := make([]string, 0, 150000)
-	hypers := make([]Synset, 0, 120000)
+	d := &db{exc: make(map[string][]string, 6000)}
+	d.slots = make([]int32, 1<<18) // ≥ 2 × the ~150k (pos, lemma) pairs
+	for i := range d.slots {
+		d.slots[i] = -1
+	}
+	d.pos = make([]byte, 0, 118000)
+	d.wordAt = make([]uint32, 0, 118001)
+	d.hyperAt = make([]uint32, 0, 118001)
+	d.words = make([]span, 0, 210000)
+	d.hypers = make([]Synset, 0, 120000)
+	d.lemmas = make([]lemma, 0, 150000)
+	d.senses = make([]sense, 0, 210000)
+	off := 0 // where rest starts in table
 	rest := table
-	next := func(sep byte) string { // the text up to sep, a tab or the line's end
+	skip := func(n int) { rest, off = rest[n:], off+n }
+	next := func(sep byte) (string, int) { // the text up to sep, a tab or the line's end, and its offset
 		i := 0
 		for i < len(rest) && rest[i] != sep && rest[i] != '\t' && rest[i] != '\n' {
 			i++
 		}
-		f := rest[:i]
-		rest = rest[i:]
+		f, at := rest[:i], off
+		skip(i)
 		if rest != "" && rest[0] == sep {
-			rest = rest[1:]
+			skip(1)
 		}
-		return f
+		return f, at
 	}
 	for rest != "" {
 		if rest[0] == '#' || rest[0] == '\n' {
 			if i := strings.IndexByte(rest, '\n'); i >= 0 {
-				rest = rest[i+1:]
+				skip(i + 1)
 			} else {
 				rest = ""
 			}
 			continue
 		}
-		pos := next('\t')
+		pos, _ := next('\t')
 		if pos == "x" {
-			p := next('\t')[0]
-			line := next('\n')
+			p, _ := next('\t')
+			line, _ := next('\n')
 			ws := strings.Fields(line)
-			d.exc[key{p, ws[0]}] = ws[1:]
+			d.exc[p+" "+ws[0]] = ws[1:]
 			continue
 		}
-		n := Synset(len(d.synsets))
-		s := synset{pos: pos[0]}
-		w0 := len(words)
+		n := Synset(len(d.pos))
+		d.pos = append(d.pos, pos[0])
+		d.wordAt = append(d.wordAt, uint32(len(d.words)))
 		for rest != "" && rest[0] != '\t' && rest[0] != '\n' {
-			w := next(' ')
+			w, at := next(' ')
 			r := int32(1)
 			if i := strings.IndexByte(w, ':'); i >= 0 {
 				v, _ := strconv.Atoi(w[i+1:])
 				r, w = int32(v), w[:i]
 			}
-			words = append(words, w)
-			k := key{s.pos, w}
-			d.senses[k] = append(d.senses[k], sense{n, r})
+			sp := span{uint32(at), uint16(len(w))}
+			d.words = append(d.words, sp)
+			d.addSense(pos[0], sp, n, r)
 		}
-		s.words = words[w0:len(words):len(words)]
-		if rest != "" {
-			rest = rest[1:] // the tab
+		if rest != "" && rest[0] == '\t' {
+			skip(1)
 		}
-		h0 := len(hypers)
+		d.hyperAt = append(d.hyperAt, uint32(len(d.hypers)))
 		for rest != "" && rest[0] != '\n' {
-			v, _ := strconv.ParseInt(next(' '), 36, 32)
-			hypers = append(hypers, Synset(v))
+			h, _ := next(' ')
+			v, _ := strconv.ParseInt(h, 36, 32)
+			d.hypers = append(d.hypers, Synset(v))
 		}
-		s.hyper = hypers[h0:len(hypers):len(hypers)]
 		if rest != "" {
-			rest = rest[1:] // the newline
-		}
-		d.synsets = append(d.synsets, s)
-	}
-	nhypo := make([]int32, len(d.synsets))
-	for i := range d.synsets {
-		for _, h := range d.synsets[i].hyper {
-			nhypo[h]++
+			skip(1) // the newline
 		}
 	}
-	hypos := make([]Synset, len(hypers))
-	at := 0
-	for i := range d.synsets {
-		d.synsets[i].hypo = hypos[at : at : at+int(nhypo[i])]
-		at += int(nhypo[i])
-	}
-	for i := range d.synsets {
-		for _, h := range d.synsets[i].hyper {
-			d.synsets[h].hypo = append(d.synsets[h].hypo, Synset(i))
-		}
-	}
-	for _, ss := range d.senses {
-		// insertion sort: a lemma has a handful of senses
-		for i := 1; i < len(ss); i++ {
-			for j := i; j > 0 && ss[j].rank < ss[j-1].rank; j-- {
-				ss[j], ss[j-1] = ss[j-1], ss[j]
-			}
-		}
-	}
+	d.wordAt = append(d.wordAt, uint32(len(d.words)))
+	d.hyperAt = append(d.hyperAt, uint32(len(d.hypers)))
+	d.linkHyponyms()
 	return d
+}
+
+// linkHyponyms fills the hyponym ranges from the hypernyms, each synset's
+// hyponyms in table order.
+func (d *db) linkHyponyms() {
+	ns := len(d.pos)
+	d.hypoAt = make([]uint32, ns+1)
+	for _, h := range d.hypers {
+		d.hypoAt[h+1]++
+	}
+	for i := 1; i <= ns; i++ {
+		d.hypoAt[i] += d.hypoAt[i-1]
+	}
+	d.hypos = make([]Synset, len(d.hypers))
+	fill := make([]uint32, ns)
+	copy(fill, d.hypoAt[:ns])
+	for s := 0; s < ns; s++ {
+		for _, h := range d.hypers[d.hyperAt[s]:d.hyperAt[s+1]] {
+			d.hypos[fill[h]] = Synset(s)
+			fill[h]++
+		}
+	}
 }
 
 // Senses returns lemma's synsets of part of speech pos ('n', 'v', 'a',
 // 'r'), most frequent sense first; lemma is lower-case, a base form.
 func Senses(lemma string, pos byte) []Synset {
-	ss := load().senses[key{pos, lemma}]
+	d := load()
+	_, at := d.find(pos, lemma)
+	if at < 0 {
+		return nil
+	}
+	var ss []sense
+	for i := d.lemmas[at].first; i >= 0; i = d.senses[i].next {
+		ss = append(ss, d.senses[i])
+	}
+	// insertion sort by rank, table order among equals: a lemma has a
+	// handful of senses, linked newest first
+	slices.Reverse(ss)
+	for i := 1; i < len(ss); i++ {
+		for j := i; j > 0 && ss[j].rank < ss[j-1].rank; j-- {
+			ss[j], ss[j-1] = ss[j-1], ss[j]
+		}
+	}
 	out := make([]Synset, len(ss))
 	for i, s := range ss {
-		out[i] = s.s
+		out[i] = Synset(s.s)
 	}
 	return out
 }
 
-// Words is the synset's single-word lemmas (shared: do not modify).
-func Words(s Synset) []string { return load().synsets[s].words }
+// Words is the synset's single-word lemmas, in table order.
+func Words(s Synset) []string {
+	d := load()
+	ws := d.words[d.wordAt[s]:d.wordAt[s+1]]
+	out := make([]string, len(ws))
+	for i, w := range ws {
+		out[i] = w.String()
+	}
+	return out
+}
 
 // Hyponyms is the synsets whose direct hypernym s is (shared: do not
 // modify).
-func Hyponyms(s Synset) []Synset { return load().synsets[s].hypo }
+func Hyponyms(s Synset) []Synset {
+	d := load()
+	return d.hypos[d.hypoAt[s]:d.hypoAt[s+1]:d.hypoAt[s+1]]
+}
+
+func (d *db) known(pos byte, w string) bool {
+	_, at := d.find(pos, w)
+	return at >= 0
+}
 
 // Lemmas returns the base forms of word (lower-case) that WordNet holds as
 // part of speech pos, by WordNet's own morphology (morphy): the exception
@@ -184,7 +276,7 @@ func Lemmas(word string, pos byte) []string {
 	d := load()
 	var out []string
 	add := func(w string) {
-		if _, ok := d.senses[key{pos, w}]; ok {
+		if d.known(pos, w) {
 			for _, o := range out {
 				if o == w {
 					return
@@ -193,7 +285,7 @@ func Lemmas(word string, pos byte) []string {
 			out = append(out, w)
 		}
 	}
-	for _, b := range d.exc[key{pos, word}] {
+	for _, b := range d.exc[string(pos)+" "+word] {
 		add(b)
 	}
 	add(word)
@@ -216,7 +308,7 @@ var rules = map[byte][][2]string{
 func Known(word string) bool {
 	d := load()
 	for _, p := range []byte{'n', 'v', 'a', 'r'} {
-		if _, ok := d.senses[key{p, word}]; ok {
+		if d.known(p, word) {
 			return true
 		}
 	}

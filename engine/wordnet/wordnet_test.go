@@ -7,6 +7,12 @@ import (
 	"time"
 )
 
+// hypernyms is s's direct (and instance) hypernyms (shared).
+func hypernyms(s Synset) []Synset {
+	d := load()
+	return d.hypers[d.hyperAt[s]:d.hyperAt[s+1]:d.hyperAt[s+1]]
+}
+
 // synonyms reports whether a and b share a synset of pos.
 func synonyms(a, b string, pos byte) bool {
 	for _, s := range Senses(a, pos) {
@@ -28,7 +34,7 @@ func below(hypo, hyper string, pos byte, depth int) bool {
 		if d == 0 {
 			return false
 		}
-		for _, h := range load().synsets[s].hyper {
+		for _, h := range hypernyms(s) {
 			if walk(h, d-1) {
 				return true
 			}
@@ -36,7 +42,7 @@ func below(hypo, hyper string, pos byte, depth int) bool {
 		return false
 	}
 	for _, s := range Senses(hypo, pos) {
-		for _, h := range load().synsets[s].hyper {
+		for _, h := range hypernyms(s) {
 			if walk(h, depth-1) {
 				return true
 			}
@@ -135,7 +141,7 @@ func TestLoadIsCheap(t *testing.T) {
 	if d := time.Since(start); d > 2*time.Second {
 		t.Errorf("loading the table took %v", d)
 	}
-	t.Logf("synsets %d, lemma senses %d, exceptions %d", len(load().synsets), len(load().senses), len(load().exc))
+	t.Logf("synsets %d, lemma senses %d, exceptions %d", len(load().pos), len(load().senses), len(load().exc))
 }
 
 func BenchmarkLoad(b *testing.B) {
