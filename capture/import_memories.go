@@ -236,6 +236,7 @@ func importItems(o MemoryImportOptions, recs []StoredMemory, now time.Time, rep 
 		if meta == nil {
 			meta = map[string]any{}
 		}
+		redactFields("", meta) // a source may keep a value beside the text
 		if owner != "" {
 			meta["user_id"] = owner
 		}

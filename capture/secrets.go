@@ -38,3 +38,35 @@ func RedactSecrets(text string) (string, []string) {
 	r := secret.Redact(text)
 	return r.Text, r.Names()
 }
+
+// redactFields replaces the secret values in a stored memory's metadata
+// (an import keeps it, `show` prints it), at any depth: a string that holds
+// one, or one its key names ({"password": "…"}: the key and the value read
+// as an assignment).
+func redactFields(key string, v any) any {
+	switch x := v.(type) {
+	case string:
+		if r := secret.Redact(x); len(r.Findings) > 0 {
+			return r.Text
+		}
+		if key == "" {
+			return x
+		}
+		assign := key + " = "
+		if r := secret.Redact(assign + x); len(r.Findings) > 0 && strings.HasPrefix(r.Text, assign) {
+			return r.Text[len(assign):]
+		}
+		return x
+	case map[string]any:
+		for k, e := range x {
+			x[k] = redactFields(k, e)
+		}
+		return x
+	case []any:
+		for i, e := range x {
+			x[i] = redactFields(key, e)
+		}
+		return x
+	}
+	return v
+}

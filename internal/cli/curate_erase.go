@@ -216,3 +216,14 @@ func recordArtifact(e *env, kind, path string) {
 		fmt.Fprintf(e.stderr, "warning: could not record %s %s for later erasures: %v\n", kind, path, err)
 	}
 }
+
+// noteJudgeCache records the judge cache file a run uses on st (once per
+// file), so that an erasure rewrites it without the erased texts' entries.
+func noteJudgeCache(e *env, st engine.Store, path string) {
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs
+	}
+	if err := curate.NoteArtifact(e.ctx, st, engine.ArtifactJudgeCache, path); err != nil {
+		fmt.Fprintf(e.stderr, "warning: could not record the judge cache %s for later erasures: %v\n", safetext.SanitizeLine(path), err)
+	}
+}

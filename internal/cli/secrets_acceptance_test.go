@@ -75,8 +75,9 @@ func (rec *wireRecorder) serve(t *testing.T, upstream *ollamatest.Server) *httpt
 }
 
 // Issue 31's acceptance: each pattern of the table (the help's own
-// examples, English and Korean) captured through ingest with a judge and an
-// Ollama embedder, recalled with its trace stored, exported as Markdown and
+// examples, English and Korean) captured through ingest with a judge (and
+// its verdict cache) and an Ollama embedder, added by hand and imported
+// from a memory JSONL (the value in the metadata too), recalled with its trace stored, exported as Markdown and
 // as an --otel file, leaves no byte of any value in the database file, its
 // WAL, the trace, the --otel file, the export, or the requests the judge
 // and the embedder received — and the memories hold the placeholders.
@@ -89,8 +90,10 @@ func TestSecretsNeverLeaveTheDoor(t *testing.T) {
 
 	var lines []string
 	var values []string
+	rawHashes := map[string]bool{} // engine.ContentHash of each text as offered
 	for i, p := range secret.Patterns {
 		text := "Please remember this for the deploy tomorrow: " + p.Example
+		rawHashes[engine.ContentHash(text)] = true
 		r := secret.Redact(text)
 		if len(r.Findings) == 0 {
 			t.Fatalf("%s: example not redacted", p.Name)
@@ -106,10 +109,25 @@ func TestSecretsNeverLeaveTheDoor(t *testing.T) {
 	if err := os.WriteFile(msgs, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	mustRunCLI(t, "--db", db, "--embedder", "ollama:all-minilm", "ingest", msgs, "--judge", ollamatest.Model)
-	out := mustRunCLI(t, "--db", db, "list", "--json")
-	if n := strings.Count(out, "[secret:"); n < len(secret.Patterns) {
-		t.Errorf("list holds %d placeholders, want one per pattern (%d) at least:\n%s", n, len(secret.Patterns), out)
+	cache := filepath.Join(tmp, "judge-cache.jsonl")
+	mustRunCLI(t, "--db", db, "--embedder", "ollama:all-minilm", "ingest", msgs, "--judge", ollamatest.Model, "--judge-cache", cache)
+	// The other doors: `add`, and `import memories` (a memory JSONL as
+	// README documents it, the value also in its metadata).
+	var mems []string
+	for i, p := range secret.Patterns {
+		mustRunCLI(t, "--db", db, "add", "Added by hand: "+p.Example, "--key", fmt.Sprintf("add-%02d", i))
+		b, _ := json.Marshal(map[string]any{"id": fmt.Sprintf("mem-%02d", i), "text": "Imported: " + p.Example,
+			"metadata": map[string]any{"source": "agent-v1", "note": p.Example}})
+		mems = append(mems, string(b))
+	}
+	memFile := filepath.Join(tmp, "memories.jsonl")
+	if err := os.WriteFile(memFile, []byte(strings.Join(mems, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mustRunCLI(t, "--db", db, "--embedder", "ollama:all-minilm", "import", "memories", memFile, "--from", "jsonl")
+	out := mustRunCLI(t, "--db", db, "list", "--json", "--limit", "0")
+	if n := strings.Count(out, "[secret:"); n < 3*len(secret.Patterns) {
+		t.Errorf("list holds %d placeholders, want one per pattern and door (%d) at least:\n%s", n, 3*len(secret.Patterns), out)
 	}
 	otel := filepath.Join(tmp, "spans.jsonl")
 	mustRunCLI(t, "--db", db, "recall", "deploy tomorrow password token key", "--otel", otel, "--otel-content") // with the memories' texts: the strictest case
@@ -135,7 +153,7 @@ func TestSecretsNeverLeaveTheDoor(t *testing.T) {
 	closeDB()
 
 	files := map[string][]byte{}
-	for _, p := range []string{db, db + "-wal", otel} {
+	for _, p := range []string{db, db + "-wal", otel, cache} {
 		b, err := os.ReadFile(p)
 		if err != nil && !os.IsNotExist(err) {
 			t.Fatal(err)
@@ -154,6 +172,20 @@ func TestSecretsNeverLeaveTheDoor(t *testing.T) {
 	rec.mu.Unlock()
 	if !bytes.Contains(files["requests to the judge and the embedder"], []byte("[secret:")) {
 		t.Fatal("the judge and the embedder received no placeholder: the test did not reach them")
+	}
+	judged := 0
+	for line := range bytes.Lines(files[filepath.Base(cache)]) {
+		var e struct{ Texts []string }
+		json.Unmarshal(line, &e)
+		for _, h := range e.Texts {
+			judged++
+			if rawHashes[h] {
+				t.Errorf("the judge cache names a text as offered, before redaction: %s", line)
+			}
+		}
+	}
+	if judged < len(secret.Patterns) {
+		t.Errorf("the judge cache names %d judged texts, want one per pattern at least", judged)
 	}
 	if !bytes.Contains(files["spans.jsonl"], []byte("secret:")) {
 		t.Error("the --otel file holds no placeholder: the recall found none of the memories")
