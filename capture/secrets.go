@@ -31,6 +31,18 @@ func redactSecrets(m *engine.Message) *engine.Decision {
 		Reason: "secret values replaced by placeholders: " + strings.Join(names, ", ")}
 }
 
+// Redactions are the table's pattern names whose values were replaced in
+// the message of r (its trail's secret decision), for the counts by
+// pattern of an ingest or import; nil when none.
+func Redactions(r *engine.CaptureResult) []string {
+	for _, d := range r.Trail {
+		if d.Layer == LayerSecret && d.Pattern != "" {
+			return strings.Split(d.Pattern, ",")
+		}
+	}
+	return nil
+}
+
 // RedactSecrets is package secret's Redact for the doors that do not go
 // through CaptureBatch (`memtrace add`, the Markdown import): the text with
 // every secret value replaced, and the pattern names found.

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"sort"
+	"strings"
 
 	"memtrace/capture"
 	"memtrace/engine"
@@ -128,6 +129,9 @@ func ingestStream(ctx context.Context, eng *engine.Engine, r io.Reader, batchSiz
 
 func (t *ingestTally) add(r *engine.CaptureResult) {
 	t.Stats.Offered++
+	if r.Outcome != capture.OutcomeSkipped { // counted when it was offered first
+		t.Stats.Redacted = countRedactions(t.Stats.Redacted, r)
+	}
 	if r.Decider != "" {
 		t.Decider = r.Decider
 	}
@@ -190,6 +194,7 @@ func (t *ingestTally) print(w io.Writer, name string) {
 			fmt.Fprintf(w, "  %5d  %s\n", t.ByPattern[k], k)
 		}
 	}
+	printRedacted(w, "", s.Redacted)
 	if len(t.Lessons) > 0 {
 		keys := make([]string, 0, len(t.Lessons))
 		for k := range t.Lessons {
@@ -208,4 +213,38 @@ func (t *ingestTally) print(w io.Writer, name string) {
 	if len(s.Errors) > 0 {
 		fmt.Fprintf(w, "%d line(s) reported above; fix them and re-run — captured messages are skipped, so a re-run is safe\n", len(s.Errors))
 	}
+}
+
+// countRedactions adds the patterns redacted in r's message to counts (made
+// when the first one comes).
+func countRedactions(counts map[string]int, r *engine.CaptureResult) map[string]int {
+	for _, name := range capture.Redactions(r) {
+		if counts == nil {
+			counts = map[string]int{}
+		}
+		counts[name]++
+	}
+	return counts
+}
+
+// printRedacted writes the redaction counts by pattern on one line.
+func printRedacted(w io.Writer, indent string, counts map[string]int) {
+	if len(counts) == 0 {
+		return
+	}
+	names := make([]string, 0, len(counts))
+	for n := range counts {
+		names = append(names, n)
+	}
+	sort.Slice(names, func(i, j int) bool {
+		if counts[names[i]] != counts[names[j]] {
+			return counts[names[i]] > counts[names[j]]
+		}
+		return names[i] < names[j]
+	})
+	parts := make([]string, len(names))
+	for i, n := range names {
+		parts[i] = fmt.Sprintf("%s %d", n, counts[n])
+	}
+	fmt.Fprintf(w, "%sredacted by pattern (messages whose secret values became placeholders; `memtrace help secrets`): %s\n", indent, strings.Join(parts, ", "))
 }

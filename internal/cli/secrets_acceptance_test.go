@@ -16,6 +16,7 @@ import (
 	"sync"
 	"testing"
 
+	"memtrace/curate"
 	"memtrace/engine"
 	"memtrace/engine/secret"
 	"memtrace/internal/testdata/ollamatest"
@@ -205,4 +206,68 @@ func TestSecretsNeverLeaveTheDoor(t *testing.T) {
 func jsonForm(v string) string {
 	b, _ := json.Marshal(v)
 	return string(b[1 : len(b)-1])
+}
+
+// Redactions are counted by pattern like any other filter: in `ingest
+// --json` and its summary, and in `audit`, which also finds a value stored
+// in clear before redaction existed (written here straight into the store,
+// as an old database holds it).
+func TestRedactionsCountedByPattern(t *testing.T) {
+	tmp := t.TempDir()
+	db := filepath.Join(tmp, "c.db")
+	msgs := filepath.Join(tmp, "m.jsonl")
+	lines := `{"id":"a","session":"s","role":"user","text":"my password is hunter2-staging-9 for the staging box","at":"2026-05-01T10:00:00Z"}
+{"id":"b","session":"s","role":"user","text":"내 은행 앱 비밀번호는 sunflower!92 로 바꿨어, 잊지 말아줘","at":"2026-05-01T10:01:00Z"}
+{"id":"c","session":"s","role":"user","text":"deploy token ghp_16C7e42F292c6912E7710c838347Ae178B4a and my password is Marigold!2291","at":"2026-05-01T10:02:00Z"}
+{"id":"d","session":"s","role":"user","text":"I moved to Busan last spring and love the sea","at":"2026-05-01T10:03:00Z"}
+`
+	if err := os.WriteFile(msgs, []byte(lines), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var st engine.IngestStats
+	if err := json.Unmarshal([]byte(mustRunCLI(t, "--db", db, "ingest", msgs, "--json")), &st); err != nil {
+		t.Fatal(err)
+	}
+	if st.Redacted["password"] != 2 || st.Redacted["password_ko"] != 1 || st.Redacted["github_token"] != 1 || len(st.Redacted) != 3 {
+		t.Errorf("ingest --json redacted %v, want password 2, password_ko 1, github_token 1", st.Redacted)
+	}
+	if out := mustRunCLI(t, "--db", filepath.Join(tmp, "d.db"), "ingest", msgs); !strings.Contains(out, "redacted by pattern") || !strings.Contains(out, "password 2") {
+		t.Errorf("the ingest summary does not count redactions by pattern:\n%s", out)
+	}
+
+	ctx := context.Background()
+	eng, _, closeDB, err := openEngineAt(ctx, db, true, engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := &engine.Memory{Key: "old-1", Content: "the NAS admin password is Tr0ub4dor&3x", Kind: engine.KindFact, Type: "note",
+		Importance: 0.5, Status: engine.StatusActive, Tier: engine.TierWarm, CreatedAt: eng.Now(), LastAccessedAt: eng.Now()}
+	if err := eng.Store().Update(ctx, func(q engine.Queries) error {
+		b, err := q.NextBatchID(ctx, engine.ActorCurator)
+		if err != nil {
+			return err
+		}
+		return q.InsertMemory(ctx, old, engine.Actor{Name: engine.ActorCurator, Batch: b})
+	}); err != nil {
+		t.Fatal(err)
+	}
+	closeDB()
+	var audit struct{ Secrets curate.AuditSecrets }
+	if err := json.Unmarshal([]byte(mustRunCLI(t, "--db", db, "audit", "--json")), &audit); err != nil {
+		t.Fatal(err)
+	}
+	s := audit.Secrets
+	counts := map[string]int{}
+	for _, x := range s.Redacted {
+		counts[x.Reason] = x.Count
+	}
+	if counts["password"] != 3 || counts["github_token"] != 1 {
+		t.Errorf("audit redacted %+v, want password 3 (the Korean one too), github_token 1", s.Redacted)
+	}
+	if s.InClearMemories != 1 || len(s.InClearIDs) != 1 || s.InClearIDs[0] != old.ID || len(s.InClear) != 1 || s.InClear[0].Reason != "password" {
+		t.Errorf("audit in clear %+v, want the old memory %d by password", s, old.ID)
+	}
+	if out := mustRunCLI(t, "--db", db, "audit"); !strings.Contains(out, "1 memories hold a value in clear") || !strings.Contains(out, fmt.Sprintf("memtrace erase %d", old.ID)) {
+		t.Errorf("the audit text does not show the secrets:\n%s", out)
+	}
 }
