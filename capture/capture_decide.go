@@ -14,6 +14,10 @@ import (
 func (c *Capturer) decide(ctx context.Context, p *pending) error {
 	r, m := p.res, p.msg
 	r.Decider = c.decider
+	if p.raw != "" {
+		holdSecret(p)
+		return nil
+	}
 	// A user's lesson, or an explicit correction, is read first: the
 	// length floors of L1 do not apply to it ("Don't use tabs.").
 	var lesson *lessonFinding

@@ -17,6 +17,31 @@ const LayerSecret = "secret"
 // VerdictRedact is the secret layer's verdict when it replaced a value.
 const VerdictRedact = "redact"
 
+// ReasonSecretHeld is a capture's reason when it held a message for its
+// secret values (HoldSecrets).
+const ReasonSecretHeld = "secret_held"
+
+// HoldSecrets makes the Capturer hold, instead of store, every message
+// that held a secret value (`--secrets hold`, for curators who want to see
+// them): the message waits in the review queue with its raw text and the
+// patterns found; its capture record, the judge, the embedder and the
+// store only ever see the placeholders. `review store` stores it redacted,
+// `review skip` drops it, and either leaves only the redacted text in the
+// queue.
+func (c *Capturer) HoldSecrets() { c.holdSecrets = true }
+
+// holdSecret holds p in the review queue for its secret values: no later
+// layer runs.
+func holdSecret(p *pending) {
+	r := p.res
+	names := strings.Join(Redactions(r), ", ")
+	why := "secret values held for the curator (--secrets hold): " + names +
+		"; `memtrace review store ID` stores the text with placeholders, `memtrace review skip ID` drops it"
+	r.Outcome, r.Reason = engine.OutcomeHeld, ReasonSecretHeld
+	p.held = &engine.ReviewItem{Reason: why, Judge: LayerSecret}
+	r.Trail = append(r.Trail, engine.Decision{Layer: LayerSecret, Verdict: "hold", Pattern: strings.ReplaceAll(names, ", ", ","), Reason: why})
+}
+
 // redactSecrets replaces every secret value in m.Text with its typed
 // placeholder (package secret) and returns the trail decision that says
 // so, or nil when the text held none.

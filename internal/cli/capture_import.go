@@ -68,9 +68,14 @@ func importMessages(kind string) func(fl *flag.FlagSet) runFunc {
 	return func(fl *flag.FlagSet) runFunc {
 		asJSON := fl.Bool("json", false, "print the counts as JSON")
 		jf := addJudgeFlags(fl)
+		secrets := addSecretsFlag(fl)
 		return func(e *env, pos []string) error {
 			if len(pos) != 1 {
 				return usageError{fmt.Sprintf("import %s takes one path", kind)}
+			}
+			hold, err := holdSecrets(*secrets)
+			if err != nil {
+				return err
 			}
 			path := pos[0]
 			files, err := importFiles(kind, path)
@@ -86,6 +91,9 @@ func importMessages(kind string) func(fl *flag.FlagSet) runFunc {
 			capt, err := capture.NewCapturer(e.ctx, eng)
 			if err != nil {
 				return err
+			}
+			if hold {
+				capt.HoldSecrets()
 			}
 			walked := false
 			if fi, err := os.Stat(path); err == nil && fi.IsDir() {
