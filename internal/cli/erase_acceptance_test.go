@@ -238,3 +238,32 @@ func assertErased(t *testing.T, marks []string, paths ...string) {
 		}
 	}
 }
+
+// erase --subject lists the memories whose own text names the subject —
+// English, and Korean with a particle on the name — and not a neighbour
+// the lexical index scores by the conversation around it.
+func TestEraseSubjectNamesOnlyItsOwn(t *testing.T) {
+	tmp := t.TempDir()
+	db := filepath.Join(tmp, "s.db")
+	msgs := `{"id":"a","session":"s","role":"user","text":"My sister Jiyeon lives in Busan and works as a nurse.","at":"2026-05-01T10:00:00Z"}
+{"id":"b","session":"s","role":"user","text":"She is flying to Jeju with me in August for two weeks.","at":"2026-05-01T10:01:00Z"}
+{"id":"c","session":"s","role":"user","text":"다음 주에 지연이가 서울 올라와서 같이 충주 가기로 했어.","at":"2026-05-01T10:02:00Z"}
+{"id":"d","session":"s","role":"user","text":"I had cold noodles for lunch at the office today.","at":"2026-05-01T10:03:00Z"}
+`
+	if code, _, errOut := runMemtrace(t, msgs, "--db", db, "ingest", "-"); code != 0 {
+		t.Fatal(errOut)
+	}
+	for subject, want := range map[string][]string{"Jiyeon": {"Jiyeon lives"}, "지연": {"지연이가"}} {
+		out := mustRunCLI(t, "--db", db, "erase", "--subject", subject, "--dry-run")
+		for _, w := range want {
+			if !strings.Contains(out, w) {
+				t.Errorf("erase --subject %s does not list %q:\n%s", subject, w, out)
+			}
+		}
+		for _, not := range []string{"Jeju", "noodles"} {
+			if strings.Contains(out, not) {
+				t.Errorf("erase --subject %s lists a memory that does not name it (%q):\n%s", subject, not, out)
+			}
+		}
+	}
+}
