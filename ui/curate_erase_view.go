@@ -2,7 +2,8 @@ package ui
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"memtrace/engine"
@@ -92,13 +93,8 @@ func (p curatePane) eraseReportLines(w int) []string {
 	rep, st := p.erase.report, p.c.styles
 	line := func(s string) string { return safetext.Truncate(s, w) }
 	out := []string{"", st.App.Title.Render(line(fmt.Sprintf("erased %d memories in batch %s — it cannot be rolled back", len(rep.Erased), rep.Batch)))}
-	var tables []string
-	for t := range rep.Scrubbed {
-		tables = append(tables, t)
-	}
-	sort.Strings(tables)
 	var parts []string
-	for _, t := range tables {
+	for _, t := range slices.Sorted(maps.Keys(rep.Scrubbed)) {
 		parts = append(parts, fmt.Sprintf("%s %d", t, rep.Scrubbed[t]))
 	}
 	if len(parts) > 0 {
