@@ -35,6 +35,9 @@ type Capturer struct {
 	guard   []injectionPattern
 	judge   engine.Judge
 	decider string
+	// holdSecrets: a message that held a secret value is held in the
+	// review queue with its raw text instead of stored (HoldSecrets).
+	holdSecrets bool
 
 	// batch is the audit batch of this Capturer's writes: one Capturer is
 	// one run (an ingest, an import), so every call shares it. It is taken
@@ -105,6 +108,9 @@ type pending struct {
 	vec              []float32
 	lesson           *lessonFinding
 	held             *engine.ReviewItem // set when the judge held the message (needs_review)
+	// raw is the message's text before redaction, kept only when the
+	// Capturer holds secrets: the review queue is the one place it goes.
+	raw string
 	// shown are the candidates the judge was shown for supersession and
 	// answered on (p.verdict.Updates); nil when no judge saw any.
 	shown  []engine.SupersedeCandidate
@@ -192,6 +198,7 @@ func (c *Capturer) Batch() string { return c.batch }
 func (c *Capturer) CaptureBatch(ctx context.Context, msgs []engine.Message) ([]*engine.CaptureResult, error) {
 	ps := make([]*pending, len(msgs))
 	for i, m := range msgs {
+		raw := m.Text
 		redacted := redactSecrets(&m) // before anything else reads the text
 		if m.ID == "" {
 			m.ID = derivedMessageID(m)
@@ -200,6 +207,9 @@ func (c *Capturer) CaptureBatch(ctx context.Context, msgs []engine.Message) ([]*
 		ps[i] = &pending{msg: m, res: &engine.CaptureResult{MessageID: m.ID, Key: m.ID, Trail: []engine.Decision{}}}
 		if redacted != nil {
 			ps[i].res.Trail = append(ps[i].res.Trail, *redacted)
+			if c.holdSecrets {
+				ps[i].raw = raw
+			}
 		}
 	}
 	// Which messages were captured before: one short transaction for the

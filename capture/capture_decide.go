@@ -20,6 +20,10 @@ func (c *Capturer) screen(ctx context.Context, p *pending) (bool, error) {
 	p.screened = true
 	r, m := p.res, p.msg
 	r.Decider = c.decider
+	if p.raw != "" {
+		holdSecret(p)
+		return false, nil
+	}
 	// A user's lesson, or an explicit correction, is read first: the
 	// length floors of L1 do not apply to it ("Don't use tabs.").
 	var lesson *lessonFinding

@@ -108,6 +108,9 @@ type MemoryImportReport struct {
 	Errors          int           `json:"errors"`
 	Problems        []RecordError `json:"problems"`
 	Batch           string        `json:"batch,omitempty"` // empty when nothing was stored
+	// Redacted counts the records whose text held secret values (replaced
+	// by placeholders), per pattern of the table.
+	Redacted map[string]int `json:"redacted,omitempty"`
 }
 
 // labelPrefix finds an extraction label at the start of a memory's text:
@@ -184,7 +187,7 @@ func importItems(o MemoryImportOptions, recs []StoredMemory, now time.Time, rep 
 			rep.Problems = append(rep.Problems, RecordError{Position: r.Position, Error: fmt.Sprintf(format, args...)})
 		}
 		id := strings.TrimSpace(r.SourceID)
-		text, _ := RedactSecrets(strings.TrimSpace(r.Text)) // before anything stores or embeds it
+		text, found := RedactSecrets(strings.TrimSpace(r.Text)) // before anything stores or embeds it
 		switch {
 		case id == "":
 			bad("no id: every memory needs the id its store gave it")
@@ -198,6 +201,12 @@ func importItems(o MemoryImportOptions, recs []StoredMemory, now time.Time, rep 
 		case !math.IsNaN(r.Importance) && (r.Importance < 0 || r.Importance > 1):
 			bad("memory %q: importance %v is outside 0…1", id, r.Importance)
 			continue
+		}
+		for _, name := range found {
+			if rep.Redacted == nil {
+				rep.Redacted = map[string]int{}
+			}
+			rep.Redacted[name]++
 		}
 		seen[id] = r.Position
 		if seen[id] == "" {
@@ -236,6 +245,7 @@ func importItems(o MemoryImportOptions, recs []StoredMemory, now time.Time, rep 
 		if meta == nil {
 			meta = map[string]any{}
 		}
+		redactFields("", meta) // a source may keep a value beside the text
 		if owner != "" {
 			meta["user_id"] = owner
 		}

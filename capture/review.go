@@ -60,6 +60,9 @@ func (w *batchWriter) queue(ctx context.Context, p *pending) error {
 		}
 	}
 	it.MessageID, it.Session, it.Role, it.Project, it.Text, it.At = m.ID, m.Session, m.Role, m.Project, m.Text, m.At
+	if p.raw != "" && p.held != nil {
+		it.Text = p.raw // held for the curator to see (HoldSecrets)
+	}
 	if p.held != nil {
 		it.Status, it.Reason, it.Judge = engine.ReviewHeld, p.held.Reason, p.held.Judge
 		it.Attempts++
@@ -164,6 +167,7 @@ func StoreReviews(ctx context.Context, e *engine.Engine, ids []int64, ch ReviewC
 		if m, ok := e.MemoryByKey(it.MessageID); ok {
 			return nil, engine.Errorf(engine.ECONFLICT, "message %s is memory %d already (%s); nothing was changed — see `memtrace show key:%s`", it.MessageID, m.ID, m.Status, it.MessageID)
 		}
+		it.Text, _ = RedactSecrets(it.Text) // a message held for its secrets (HoldSecrets) keeps none
 		content := strings.TrimSpace(strip.StripMemoryTags(it.Text))
 		mems[i] = &engine.Memory{Key: it.MessageID, Content: content, Kind: ch.Kind, Type: typ, Importance: ch.Importance,
 			Scope: engine.ProjectScope(it.Project), Role: it.Role, Session: it.Session, CreatedAt: it.At, LastAccessedAt: it.At}
@@ -184,6 +188,7 @@ func StoreReviews(ctx context.Context, e *engine.Engine, ids []int64, ch ReviewC
 		}
 		for i, it := range items {
 			mem := mems[i]
+			it.Text, _ = RedactSecrets(it.Text)
 			if err := q.InsertMemory(ctx, mem, a); err != nil {
 				return fmt.Errorf("store review item %d: %w", it.ID, err)
 			}
@@ -233,6 +238,7 @@ func SkipReviews(ctx context.Context, e *engine.Engine, ids []int64, reason, cur
 			return err
 		}
 		for _, it := range items {
+			it.Text, _ = RedactSecrets(it.Text) // the raw value of a held secret goes with the decision
 			rec := &engine.CaptureRecord{MessageID: it.MessageID, Session: it.Session, Role: it.Role, Project: it.Project, Text: it.Text, At: it.At,
 				Outcome: engine.OutcomeDropped, DroppedBy: engine.LayerReview, Reason: "curator_skip", CreatedAt: now,
 				Trail: []engine.Decision{{Layer: engine.LayerReview, Verdict: "skip", Reason: fmt.Sprintf("%s skipped review item %d: %s", curator, it.ID, reason)}}}

@@ -25,6 +25,8 @@ type StoreAudit struct {
 	Labelled      int                `json:"labelled"` // memories with a label prefix
 	Duplicates    AuditDuplicates    `json:"duplicates"`
 	WouldNotStore AuditWouldNotStore `json:"would_not_store"`
+	// Secrets is about every memory not erased, whatever its status.
+	Secrets AuditSecrets `json:"secrets"`
 }
 
 // AuditNoise is the cleanup table: per noise pattern, count and share.
@@ -88,6 +90,7 @@ func AuditStore(ctx context.Context, e *engine.Engine) (*StoreAudit, error) {
 		return true
 	})
 	rep.Scanned = len(active)
+	rep.Secrets = auditSecrets(e)
 	share := func(n int) float64 {
 		if rep.Scanned == 0 {
 			return 0

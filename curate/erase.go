@@ -4,8 +4,12 @@ import (
 	"context"
 	"slices"
 	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"memtrace/engine"
+	"memtrace/engine/textnorm"
 )
 
 // EraseSelector names what an erasure removes: memories by id or key, or
@@ -80,28 +84,72 @@ func memorySource(ctx context.Context, q engine.Queries, id int64) (string, erro
 	return s.Source, nil
 }
 
+// eraseSubjectK is how many memories a subject's recall looks at: an
+// erasure asks about every memory that names the subject, not the few an
+// agent would be shown.
+const eraseSubjectK = 1000
+
+// SubjectQuery is the recall an erase request by subject runs (the CLI's
+// --subject, the TUI's Curate erase view): read-only, every tier and
+// superseded memory included, as many candidates as eraseSubjectK.
+func SubjectQuery(subject string, at time.Time) engine.Query {
+	return engine.Query{Text: subject, At: at, K: eraseSubjectK, Budget: 1 << 20, ReadOnly: true, IncludeCold: true, IncludeSuperseded: true}
+}
+
 // SubjectCandidates are the memories a recall for a subject ("Jun") found
-// by its words: the items of the trace's candidates stage with a lexical
-// score, before any later stage dropped them (an erasure asks about every
-// memory that names the subject, not only the ones the agent would be
-// shown). The curator confirms them one by one.
+// by its words: the items of the trace's candidates stage (lexical and
+// vector hits) whose own text holds a specific term of the query, or one
+// of its words as written (the lexical index also scores a memory by its
+// conversational neighbours' words, which name the subject, not it; and
+// reads "지연이가" as a term of its own), before any later stage dropped them (an
+// erasure asks about every memory that names the subject, not only the
+// ones the agent would be shown). The curator confirms them one by one.
 func SubjectCandidates(ctx context.Context, q engine.Queries, tr *engine.Trace) ([]*engine.Memory, error) {
 	st := tr.Stage("candidates")
 	if st == nil {
 		return nil, engine.Errorf(engine.EINVALID, "the trace has no candidates stage")
 	}
+	terms := map[string]bool{}
+	for _, t := range engine.LexTerms(tr.Query) {
+		if !textnorm.IsGeneric(t) {
+			terms[t] = true
+		}
+	}
 	byID := map[int64]*engine.Memory{}
 	for _, it := range st.Items {
-		if it.Scores["bm25_score"] <= 0 {
-			continue
-		}
 		m, err := q.GetMemory(ctx, it.ID)
 		if err != nil {
 			return nil, err
 		}
-		byID[m.ID] = m
+		if it.Scores["bm25_score"] > 0 && namesAny(m.Content, terms) || holdsWord(m.Content, tr.Query) {
+			byID[m.ID] = m
+		}
 	}
 	return erasable(byID), nil
+}
+
+// holdsWord: text holds a word of the query (two letters or more, no stop
+// word) as written, whatever follows it — a Korean name with its particle
+// ("지연이가") is a term of its own to the lexical index.
+func holdsWord(text, query string) bool {
+	lower := strings.ToLower(text)
+	for _, w := range strings.Fields(strings.ToLower(query)) {
+		w = strings.TrimFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+		if utf8.RuneCountInString(w) >= 2 && !textnorm.IsStopWord(w) && !textnorm.IsGeneric(w) && strings.Contains(lower, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// namesAny: text's own lexical terms hold one of terms.
+func namesAny(text string, terms map[string]bool) bool {
+	for _, t := range engine.LexTerms(text) {
+		if terms[t] {
+			return true
+		}
+	}
+	return false
 }
 
 func erasable(byID map[int64]*engine.Memory) []*engine.Memory {

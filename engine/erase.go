@@ -47,7 +47,7 @@ type Tombstone struct {
 // memory text: a backup, a Markdown export, an --otel file. The store keeps
 // a record of each so that an erasure can list what may still hold the text.
 type Artifact struct {
-	Kind string    `json:"kind"` // ArtifactBackup, ArtifactExport, ArtifactOTel
+	Kind string    `json:"kind"` // ArtifactBackup, ArtifactExport, ArtifactOTel, ArtifactJudgeCache
 	Path string    `json:"path"`
 	At   time.Time `json:"at"`
 }
@@ -57,6 +57,11 @@ const (
 	ArtifactBackup = "backup"
 	ArtifactExport = "export"
 	ArtifactOTel   = "otel"
+	// ArtifactJudgeCache is a judge's verdict cache (JSONL, one entry a
+	// line, each naming the texts it judged by engine.ContentHash in
+	// "texts"): an erasure rewrites it without the entries of what it
+	// erased, rather than only listing it.
+	ArtifactJudgeCache = "judge_cache"
 )
 
 // EraseReport says what one erasure removed. Scrubbed counts the rows

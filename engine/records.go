@@ -252,6 +252,10 @@ type IngestStats struct {
 	// also counted in stored, reinforced or dropped — not an addend.
 	JudgeErrors int         `json:"judge_errors"`
 	Errors      []LineError `json:"errors"`
+	// Redacted counts the offered messages whose secret values the door
+	// replaced by placeholders, per pattern of the table (`memtrace help
+	// secrets`); a message is still counted once in the addends above.
+	Redacted map[string]int `json:"redacted,omitempty"`
 }
 
 // ProposalKeep is the record of a "keep" verdict: applying it changes no

@@ -181,7 +181,7 @@ func TestRealLongPrompt(t *testing.T) {
 	// than the 4096 the byte estimate asks for.
 	long := strings.Repeat("부산으로 이사했고 아이들이 학교에 다니기 시작했어. ", 60)
 	o := Options{Model: model}.withDefaults()
-	a, err := ask(ctx, c, o, "triage", triageSystemPrompt("milestone", o.Types), delimit(long), triageSchema, func(map[string]any) error { return nil })
+	a, err := ask(ctx, c, o, "triage", triageSystemPrompt("milestone", o.Types), delimit(long), nil, triageSchema, func(map[string]any) error { return nil })
 	if err != nil {
 		t.Fatalf("%s", engine.ErrorMessage(err))
 	}

@@ -129,7 +129,8 @@ type answer struct {
 	promptTokens, numCtx int
 }
 
-// ask sends system+user with format=schema, validates the answer (schema,
+// ask sends system+user (which quotes texts: the memories and messages
+// judged, whose hashes the cache entry keeps) with format=schema, validates the answer (schema,
 // then check), retries once with the rejection in the conversation (with
 // temperature 0 and a fixed seed the same request would only repeat the
 // same answer), and caches a valid answer. An error means the call could
@@ -138,11 +139,11 @@ type answer struct {
 // error but answer.invalid. Every call counts for the client's breaker;
 // once it is open, ask fails at once with an error matching
 // ErrBreakerOpen.
-func ask(ctx context.Context, c *Client, o Options, kind, system, user string, schema *format, check func(map[string]any) error) (answer, error) {
+func ask(ctx context.Context, c *Client, o Options, kind, system, user string, texts []string, schema *format, check func(map[string]any) error) (answer, error) {
 	if err := c.brk.allow(); err != nil {
 		return answer{}, err
 	}
-	a, err := askModel(ctx, c, o, kind, system, user, schema, check)
+	a, err := askModel(ctx, c, o, kind, system, user, texts, schema, check)
 	switch {
 	case err != nil && ctx.Err() != nil:
 		// Cancelled by the caller: not the judge's failure.
@@ -156,7 +157,7 @@ func ask(ctx context.Context, c *Client, o Options, kind, system, user string, s
 	return a, err
 }
 
-func askModel(ctx context.Context, c *Client, o Options, kind, system, user string, schema *format, check func(map[string]any) error) (answer, error) {
+func askModel(ctx context.Context, c *Client, o Options, kind, system, user string, texts []string, schema *format, check func(map[string]any) error) (answer, error) {
 	mi, err := c.ChatModelInfo(ctx, o.Model)
 	if err != nil {
 		return answer{}, err
@@ -245,7 +246,7 @@ func askModel(ctx context.Context, c *Client, o Options, kind, system, user stri
 				_ = json.Compact(&buf, []byte(content))
 				a.raw, a.fields, a.invalid = buf.Bytes(), fields, nil
 				if o.Cache != nil {
-					e := CacheEntry{ID: a.key.ID(), Key: a.key, Kind: kind, Model: o.Model, Verdict: a.raw, At: o.Now().UTC(), Memtrace: version.String()}
+					e := CacheEntry{ID: a.key.ID(), Key: a.key, Kind: kind, Model: o.Model, Verdict: a.raw, At: o.Now().UTC(), Memtrace: version.String(), Texts: textHashes(texts)}
 					if err := o.Cache.Put(ctx, e); err != nil {
 						return answer{}, fmt.Errorf("judge cache: %w", err)
 					}

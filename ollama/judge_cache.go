@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"memtrace/engine"
 	"memtrace/internal/outfile"
 )
 
@@ -46,6 +47,22 @@ type CacheEntry struct {
 	Verdict  json.RawMessage `json:"verdict"`
 	At       time.Time       `json:"at"`
 	Memtrace string          `json:"memtrace_version,omitempty"`
+	// Texts are engine.ContentHash of each memory or message text the
+	// question quoted (the judged text, the candidates it may update): an
+	// erasure (`memtrace erase`) removes every entry that names an erased
+	// text by its hash, verdict or not quoting it.
+	Texts []string `json:"texts,omitempty"`
+}
+
+// textHashes is engine.ContentHash of each non-empty text.
+func textHashes(texts []string) []string {
+	var out []string
+	for _, t := range texts {
+		if strings.TrimSpace(t) != "" {
+			out = append(out, engine.ContentHash(t))
+		}
+	}
+	return out
 }
 
 // Cache stores verdicts so that a partial run resumes without re-judging

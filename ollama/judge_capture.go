@@ -43,6 +43,10 @@ func (j *CaptureJudge) JudgeCapture(ctx context.Context, in engine.CaptureInput)
 		}, nil
 	}
 	system := captureSystemPrompt(in.Detail, j.opts.Types)
+	texts := []string{in.Text} // for the cache entry, before the clip
+	for _, c := range in.Candidates {
+		texts = append(texts, c.Text)
+	}
 	text, note := clipInput(in.Text)
 	in.Text = text
 	schema, check := captureSchemaFor(j.opts.Types), checkCapture
@@ -54,7 +58,7 @@ func (j *CaptureJudge) JudgeCapture(ctx context.Context, in engine.CaptureInput)
 		system += updatesGuidance
 		schema, check = captureSchemaWithUpdates(j.opts.Types, labels), checkCaptureUpdates
 	}
-	a, err := ask(ctx, j.client, j.opts, "capture", system, captureUser(in), schema, check)
+	a, err := ask(ctx, j.client, j.opts, "capture", system, captureUser(in), texts, schema, check)
 	if err != nil {
 		return engine.CaptureVerdict{}, err
 	}

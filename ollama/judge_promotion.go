@@ -51,7 +51,7 @@ func PromotionPromptHash() string {
 // again (engine.ValidatePromotionVerdict) and never acts on it by itself.
 func (r *PromotionReviewer) Review(ctx context.Context, c engine.Correction) (engine.PromotionVerdict, error) {
 	input, note := clipInput(promotionInput(c))
-	a, err := ask(ctx, r.client, r.opts, "promotion", promotionSystem, delimit(input), promotionSchema, checkPromotion)
+	a, err := ask(ctx, r.client, r.opts, "promotion", promotionSystem, delimit(input), []string{c.Lesson, c.Context, c.Correction}, promotionSchema, checkPromotion)
 	if err != nil {
 		return engine.PromotionVerdict{}, err
 	}

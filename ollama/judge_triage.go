@@ -71,7 +71,7 @@ func (t *Triager) Triage(ctx context.Context, item TriageItem) (TriageVerdict, e
 	}
 	system := triageSystemPrompt(itemType, t.opts.Types)
 	check := func(f map[string]any) error { return t.checkTriage(itemType, f) }
-	a, err := ask(ctx, t.client, t.opts, "triage", system, delimit(text), schema, check)
+	a, err := ask(ctx, t.client, t.opts, "triage", system, delimit(text), []string{item.Text}, schema, check)
 	if errors.Is(err, ErrBreakerOpen) {
 		// The judge failed too often in a row: the item is not judged,
 		// and says so; the run goes on and nothing is acted upon.

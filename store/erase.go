@@ -40,11 +40,16 @@ func (db *DB) EraseMemories(ctx context.Context, req engine.EraseRequest) (*engi
 		}
 		defer db.writer.ExecContext(context.WithoutCancel(ctx), `PRAGMA secure_delete = OFF`)
 	}
-	rep, err := writeValue(ctx, db, func(tx *Tx) (*engine.EraseReport, error) { return tx.eraseMemories(ctx, req) })
+	var texts []string
+	rep, err := writeValue(ctx, db, func(tx *Tx) (rep *engine.EraseReport, err error) {
+		rep, texts, err = tx.eraseMemories(ctx, req)
+		return rep, err
+	})
 	if err != nil {
 		return nil, err
 	}
 	db.compactAfterErase(ctx, rep)
+	scrubJudgeCaches(rep, texts)
 	return rep, nil
 }
 
@@ -92,13 +97,14 @@ func (db *DB) Compact(ctx context.Context) (*engine.EraseReport, error) {
 // (its content now and in every audit row, the messages it was captured
 // from) are removed from every table that can hold them, its row becomes a
 // tombstone audited under one erase batch, and a row in erasures keeps
-// who, when, why and a salted hash.
-func (tx *Tx) eraseMemories(ctx context.Context, req engine.EraseRequest) (*engine.EraseReport, error) {
+// who, when, why and a salted hash. texts are the erased texts, for the
+// files outside the database (scrubJudgeCaches).
+func (tx *Tx) eraseMemories(ctx context.Context, req engine.EraseRequest) (rep *engine.EraseReport, texts []string, err error) {
 	batch, err := tx.NextBatchID(ctx, engine.BatchErase)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	rep := &engine.EraseReport{Batch: batch, Scrubbed: map[string]int{}}
+	rep = &engine.EraseReport{Batch: batch, Scrubbed: map[string]int{}}
 	ids := slices.Clone(req.IDs)
 	slices.Sort(ids)
 	ids = slices.Compact(ids)
@@ -106,36 +112,36 @@ func (tx *Tx) eraseMemories(ctx context.Context, req engine.EraseRequest) (*engi
 	for _, id := range ids {
 		m, err := tx.GetMemory(ctx, id)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if m.Status == engine.StatusErased {
-			return nil, engine.Errorf(engine.ECONFLICT, "memory %d was already erased; `memtrace show %d` shows its tombstone", id, id)
+			return nil, nil, engine.Errorf(engine.ECONFLICT, "memory %d was already erased; `memtrace show %d` shows its tombstone", id, id)
 		}
 		texts, err := tx.textsOf(ctx, m)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		needles = append(needles, texts...)
 		if err := tx.scrubAudit(ctx, id, rep); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		ts, err := tx.tombstone(ctx, m, batch, req)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		rep.Erased = append(rep.Erased, ts)
 	}
 	if err := tx.scrubLinked(ctx, ids, rep); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := tx.scrubTexts(ctx, needleForms(needles), rep); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := tx.dropTraces(ctx, ids, needleForms(needles), rep); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	rep.Artifacts, err = tx.artifacts(ctx)
-	return rep, err
+	return rep, needles, err
 }
 
 // textsOf is every text memory m held: its content now and in each audit
@@ -457,6 +463,17 @@ func (tx *Tx) recordArtifact(ctx context.Context, a engine.Artifact) error {
 	}
 	if abs, err := filepath.Abs(a.Path); err == nil && !tx.tx.pg {
 		a.Path = abs
+	}
+	if a.Kind == engine.ArtifactJudgeCache {
+		// A cache is rewritten by an erasure, not listed by date: one row
+		// a file is enough.
+		var n int
+		if err := tx.tx.QueryRowContext(ctx, `SELECT count(*) FROM artifacts WHERE kind = ? AND path = ?`, a.Kind, a.Path).Scan(&n); err != nil {
+			return fmt.Errorf("record %s %s: %w", a.Kind, a.Path, err)
+		}
+		if n > 0 {
+			return nil
+		}
 	}
 	if _, err := tx.tx.ExecContext(ctx, `INSERT INTO artifacts (kind, path, at) VALUES (?, ?, ?)`, a.Kind, a.Path, formatTime(a.At)); err != nil {
 		return fmt.Errorf("record %s %s: %w", a.Kind, a.Path, err)

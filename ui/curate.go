@@ -154,6 +154,7 @@ type curatePane struct {
 	held    heldView       // the review queue: captures held as needs_review (modeHeld)
 	sup     supersededView // the supersession links since the last review (modeSuperseded)
 	dlg     *dialog
+	erase   *eraseView // the erase request by subject (E), over every view while open
 
 	// filter is the "/" filter of the queues, the history and the
 	// superseded links: one bar, parsed for the view it shows over.
@@ -180,7 +181,7 @@ func newCuratePane(c *common) curatePane {
 
 func (p curatePane) ID() paneID    { return paneCurate }
 func (p curatePane) Title() string { return "Curate" }
-func (p curatePane) Typing() bool  { return p.dlg != nil || p.filter.input.Focused() }
+func (p curatePane) Typing() bool  { return p.dlg != nil || p.filter.input.Focused() || p.erase != nil }
 func (p curatePane) Busy() bool    { return p.loading || p.writes > 0 }
 
 func (p curatePane) SetSize(w, h int) pane {
@@ -190,6 +191,9 @@ func (p curatePane) SetSize(w, h int) pane {
 
 func (p curatePane) KeyBindings() []key.Binding {
 	k := p.keys
+	if p.erase != nil {
+		return p.eraseKeyBindings()
+	}
 	if p.dlg != nil {
 		switch p.dlg.kind {
 		case "retype", "store":
@@ -225,7 +229,7 @@ func (p curatePane) KeyBindings() []key.Binding {
 	case modeSuperseded:
 		return p.sup.keyBindings(k, filter, move)
 	}
-	return p.queues.keyBindings(len(p.rejects) > 0, filter, move)
+	return append(p.queues.keyBindings(len(p.rejects) > 0, filter, move), eraseKey)
 }
 
 // listMoves are a list's movement keys for the footer: only when it has
@@ -245,6 +249,11 @@ func (p curatePane) Update(msg tea.Msg) (pane, tea.Cmd) {
 
 func (p curatePane) update(msg tea.Msg) (curatePane, tea.Cmd) {
 	p = p.sized()
+	if p.erase != nil {
+		if q, cmd, used := p.eraseUpdate(msg); used {
+			return q, cmd
+		}
+	}
 	switch msg := msg.(type) {
 	case startMsg:
 		return p.reload()

@@ -22,6 +22,8 @@ func (p curatePane) handleKey(msg tea.KeyPressMsg) (curatePane, tea.Cmd) {
 	case key.Matches(msg, k.Held):
 		p.toggleMode(modeHeld)
 		return p, nil
+	case key.Matches(msg, eraseKey):
+		return p.openErase()
 	case key.Matches(msg, k.Superseded) && p.mode != modeControl:
 		p.toggleMode(modeSuperseded)
 		return p.setFilter("")

@@ -12,6 +12,9 @@ const curateDetailLines = 9
 
 func (p curatePane) View() string {
 	p = p.sized()
+	if p.erase != nil {
+		return p.eraseViewLines()
+	}
 	st := p.c.styles
 	var lines []string
 	view := p.view()

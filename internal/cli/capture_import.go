@@ -43,6 +43,9 @@ type ImportStats struct {
 	NeedsReview int           `json:"needs_review"`
 	JudgeErrors int           `json:"judge_errors"`
 	Errors      []ImportError `json:"errors"`
+	// Redacted: messages whose secret values became placeholders, by
+	// pattern (as in ingest).
+	Redacted map[string]int `json:"redacted,omitempty"`
 	// Batch is the audit batch of what the run wrote ("" when it wrote
 	// nothing); FailedFiles counts files that could not be read at all or
 	// held no message.
@@ -65,9 +68,14 @@ func importMessages(kind string) func(fl *flag.FlagSet) runFunc {
 	return func(fl *flag.FlagSet) runFunc {
 		asJSON := fl.Bool("json", false, "print the counts as JSON")
 		jf := addJudgeFlags(fl)
+		secrets := addSecretsFlag(fl)
 		return func(e *env, pos []string) error {
 			if len(pos) != 1 {
 				return usageError{fmt.Sprintf("import %s takes one path", kind)}
+			}
+			hold, err := holdSecrets(*secrets)
+			if err != nil {
+				return err
 			}
 			path := pos[0]
 			files, err := importFiles(kind, path)
@@ -83,6 +91,9 @@ func importMessages(kind string) func(fl *flag.FlagSet) runFunc {
 			capt, err := capture.NewCapturer(e.ctx, eng)
 			if err != nil {
 				return err
+			}
+			if hold {
+				capt.HoldSecrets()
 			}
 			walked := false
 			if fi, err := os.Stat(path); err == nil && fi.IsDir() {
@@ -274,6 +285,9 @@ func (im *messageImport) flush() error {
 		case capture.OutcomeSkipped:
 			im.stats.Skipped++
 			continue
+		}
+		im.stats.Redacted = countRedactions(im.stats.Redacted, r)
+		switch r.Outcome {
 		case engine.OutcomeStored:
 			im.stats.Stored++
 		case engine.OutcomeReinforced:
@@ -315,6 +329,7 @@ func printImport(w io.Writer, path string, s ImportStats, asJSON bool) error {
 	if s.JudgeErrors > 0 {
 		fmt.Fprintf(w, "  judge errors %5d  the rules decided them\n", s.JudgeErrors)
 	}
+	printRedacted(w, "  ", s.Redacted)
 	if len(s.Errors) > 0 {
 		fmt.Fprintf(w, "  problems    %6d  (%d file(s) failed)\n", len(s.Errors), s.FailedFiles)
 		for _, b := range s.Errors {

@@ -146,6 +146,7 @@ func printStoredImport(w io.Writer, r *capture.MemoryImportReport) {
 	for _, p := range r.Problems {
 		fmt.Fprintf(w, "  %s: %s\n", safetext.SanitizeLine(p.Position), safetext.SanitizeLine(p.Error))
 	}
+	printRedacted(w, "", r.Redacted)
 	if r.Batch != "" {
 		fmt.Fprintf(w, "batch %s (undo with `memtrace rollback %s`); see what you have with `memtrace audit`\n", r.Batch, r.Batch)
 	} else if r.AlreadyImported > 0 {
@@ -230,6 +231,7 @@ func printAudit(w io.Writer, r *curate.StoreAudit) {
 		}
 		t.Write(w)
 	}
+	printAuditSecrets(w, r.Secrets)
 	if r.Noise.Count > 0 {
 		fmt.Fprintln(w, "\nnext: `memtrace cleanup` proposes quarantine for the noise; `memtrace triage --type milestone` judges a type")
 	}
@@ -244,3 +246,30 @@ func census(w io.Writer, head string, rows []curate.AuditCount) {
 }
 
 func pct(v float64) string { return fmt.Sprintf("%.1f%%", v) }
+
+// printAuditSecrets writes the audit's secrets section: placeholders by
+// type, and the memories that hold a value in clear.
+func printAuditSecrets(w io.Writer, s curate.AuditSecrets) {
+	n := 0
+	for _, x := range s.Redacted {
+		n += x.Count
+	}
+	fmt.Fprintf(w, "\nsecrets (every memory not erased; `memtrace help secrets`): %d placeholders left by redaction, %d memories hold a value in clear\n", n, s.InClearMemories)
+	if len(s.Redacted)+len(s.InClear) > 0 {
+		t := textable.New("SECRETS", "PATTERN", "COUNT").AlignRight(2)
+		for _, x := range s.Redacted {
+			t.Add("redacted", x.Reason, x.Count)
+		}
+		for _, x := range s.InClear {
+			t.Add("in clear", x.Reason, x.Count)
+		}
+		t.Write(w)
+	}
+	if len(s.InClearIDs) > 0 {
+		ids := make([]string, len(s.InClearIDs))
+		for i, id := range s.InClearIDs {
+			ids[i] = fmt.Sprint(id)
+		}
+		fmt.Fprintf(w, "values in clear (stored before redaction, or outside memtrace): `memtrace erase %s --reason …` removes them for good (the first %d)\n", strings.Join(ids, " "), len(ids))
+	}
+}

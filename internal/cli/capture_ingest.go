@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"sort"
+	"strings"
 
 	"memtrace/capture"
 	"memtrace/engine"
@@ -22,12 +23,17 @@ func cmdIngest(fs *flag.FlagSet) runFunc {
 	asJSON := fs.Bool("json", false, "print the IngestStats JSON contract")
 	batch := fs.Int("batch", defaultIngestBatch, "messages per transaction")
 	jf := addJudgeFlags(fs)
+	secrets := addSecretsFlag(fs)
 	return func(e *env, words []string) error {
 		if len(words) != 1 {
 			return usageError{"want one FILE.jsonl, or - for standard input"}
 		}
 		if *batch < 1 {
 			return usageError{"--batch must be at least 1"}
+		}
+		hold, err := holdSecrets(*secrets)
+		if err != nil {
+			return err
 		}
 		in := e.stdin
 		name := "standard input"
@@ -44,7 +50,7 @@ func cmdIngest(fs *flag.FlagSet) runFunc {
 			return err
 		}
 		defer closeEngine()
-		t, err := ingestStream(e.ctx, eng, in, *batch)
+		t, err := ingestStream(e.ctx, eng, in, *batch, hold)
 		if t == nil {
 			return err
 		}
@@ -81,10 +87,12 @@ type ingestTally struct {
 	ByPattern map[string]int // "l1/too_short" → n
 	Lessons   map[string]*engine.Correction
 	Decider   string
+	// HeldSecrets: of Stats.NeedsReview, the messages --secrets hold held.
+	HeldSecrets int
 }
 
 // ingestStream reads message JSONL from r and captures it in batches.
-func ingestStream(ctx context.Context, eng *engine.Engine, r io.Reader, batchSize int) (*ingestTally, error) {
+func ingestStream(ctx context.Context, eng *engine.Engine, r io.Reader, batchSize int, hold bool) (*ingestTally, error) {
 	t := &ingestTally{
 		Stats:     engine.IngestStats{Dropped: map[string]int{engine.LayerL1: 0, engine.LayerL2: 0, engine.LayerJudge: 0}, Errors: []engine.LineError{}},
 		ByPattern: map[string]int{},
@@ -93,6 +101,9 @@ func ingestStream(ctx context.Context, eng *engine.Engine, r io.Reader, batchSiz
 	c, err := capture.NewCapturer(ctx, eng)
 	if err != nil {
 		return nil, err
+	}
+	if hold {
+		c.HoldSecrets()
 	}
 	var batch []engine.Message
 	flush := func() error {
@@ -128,6 +139,9 @@ func ingestStream(ctx context.Context, eng *engine.Engine, r io.Reader, batchSiz
 
 func (t *ingestTally) add(r *engine.CaptureResult) {
 	t.Stats.Offered++
+	if r.Outcome != capture.OutcomeSkipped { // counted when it was offered first
+		t.Stats.Redacted = countRedactions(t.Stats.Redacted, r)
+	}
 	if r.Decider != "" {
 		t.Decider = r.Decider
 	}
@@ -145,6 +159,9 @@ func (t *ingestTally) add(r *engine.CaptureResult) {
 		t.ByPattern[r.DroppedBy+"/"+reason]++
 	case engine.OutcomeHeld:
 		t.Stats.NeedsReview++
+		if r.Reason == capture.ReasonSecretHeld {
+			t.HeldSecrets++
+		}
 	case capture.OutcomeSkipped:
 		t.Stats.Skipped++
 	}
@@ -168,8 +185,11 @@ func (t *ingestTally) print(w io.Writer, name string) {
 	}
 	fmt.Fprintf(w, "dropped by layer: l1 %d, l2 %d, judge %d (decider: %s)\n",
 		s.Dropped[engine.LayerL1], s.Dropped[engine.LayerL2], s.Dropped[engine.LayerJudge], decider)
-	if s.NeedsReview > 0 {
-		fmt.Fprintf(w, "%d message(s) held as needs_review (the judge's answer did not validate): they wait in the review queue — `memtrace review list`, then `memtrace review retry --judge MODEL` or `memtrace review store|skip ID…`\n", s.NeedsReview)
+	if t.HeldSecrets > 0 {
+		fmt.Fprintf(w, "%d message(s) with secret values held in the review queue (--secrets hold): `memtrace review list` shows them raw, `memtrace review store ID…` stores them with placeholders, `memtrace review skip ID…` drops them\n", t.HeldSecrets)
+	}
+	if s.NeedsReview > t.HeldSecrets {
+		fmt.Fprintf(w, "%d message(s) held as needs_review (the judge's answer did not validate): they wait in the review queue — `memtrace review list`, then `memtrace review retry --judge MODEL` or `memtrace review store|skip ID…`\n", s.NeedsReview-t.HeldSecrets)
 	}
 	if s.JudgeErrors > 0 {
 		fmt.Fprintf(w, "the judge failed on %d message(s); the rules decided them (each capture's trail says why)\n", s.JudgeErrors)
@@ -190,6 +210,7 @@ func (t *ingestTally) print(w io.Writer, name string) {
 			fmt.Fprintf(w, "  %5d  %s\n", t.ByPattern[k], k)
 		}
 	}
+	printRedacted(w, "", s.Redacted)
 	if len(t.Lessons) > 0 {
 		keys := make([]string, 0, len(t.Lessons))
 		for k := range t.Lessons {
@@ -208,4 +229,55 @@ func (t *ingestTally) print(w io.Writer, name string) {
 	if len(s.Errors) > 0 {
 		fmt.Fprintf(w, "%d line(s) reported above; fix them and re-run — captured messages are skipped, so a re-run is safe\n", len(s.Errors))
 	}
+}
+
+// countRedactions adds the patterns redacted in r's message to counts (made
+// when the first one comes).
+func countRedactions(counts map[string]int, r *engine.CaptureResult) map[string]int {
+	for _, name := range capture.Redactions(r) {
+		if counts == nil {
+			counts = map[string]int{}
+		}
+		counts[name]++
+	}
+	return counts
+}
+
+// printRedacted writes the redaction counts by pattern on one line.
+func printRedacted(w io.Writer, indent string, counts map[string]int) {
+	if len(counts) == 0 {
+		return
+	}
+	names := make([]string, 0, len(counts))
+	for n := range counts {
+		names = append(names, n)
+	}
+	sort.Slice(names, func(i, j int) bool {
+		if counts[names[i]] != counts[names[j]] {
+			return counts[names[i]] > counts[names[j]]
+		}
+		return names[i] < names[j]
+	})
+	parts := make([]string, len(names))
+	for i, n := range names {
+		parts[i] = fmt.Sprintf("%s %d", n, counts[n])
+	}
+	fmt.Fprintf(w, "%sredacted by pattern (messages whose secret values became placeholders; `memtrace help secrets`): %s\n", indent, strings.Join(parts, ", "))
+}
+
+// addSecretsFlag is --secrets, what a capture run does with a message that
+// holds a secret value.
+func addSecretsFlag(fs *flag.FlagSet) *string {
+	return fs.String("secrets", "redact", "what to do with a message holding a secret value, `MODE`: redact (store it with placeholders) or hold (in the review queue, raw value shown only there; `memtrace help secrets`)")
+}
+
+// holdSecrets reads --secrets.
+func holdSecrets(mode string) (bool, error) {
+	switch mode {
+	case "redact":
+		return false, nil
+	case "hold":
+		return true, nil
+	}
+	return false, usageError{fmt.Sprintf("--secrets %q: want redact or hold", mode)}
 }

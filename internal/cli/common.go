@@ -239,6 +239,9 @@ func openJudgedEngine(e *env, jf *judgeFlags, mustExist bool) (eng *engine.Engin
 		release()
 		return nil, nil, err
 	}
+	if jf.model != "" && jf.cache != "" {
+		noteJudgeCache(e, eng.Store(), jf.cache)
+	}
 	return eng, func() { closeDB(); release() }, nil
 }
 

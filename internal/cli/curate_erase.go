@@ -16,11 +16,6 @@ import (
 	"memtrace/recall"
 )
 
-// eraseSubjectK is how many memories a --subject recall looks at: an
-// erasure asks about every memory that names the subject, not the few an
-// agent would be shown.
-const eraseSubjectK = 1000
-
 // cmdErase runs `memtrace erase [ID|key:K …] [--text T] [--subject S]
 // [--session S] [--source SRC] --reason WHY [--confirm N] [--dry-run]
 // [--json]`: the curator's erasure (issue 31). It lists what it will
@@ -81,8 +76,7 @@ func cmdErase(fs *flag.FlagSet) runFunc {
 			}
 		}
 		if *subject != "" {
-			tr, err := recall.Recall(e.ctx, eng, engine.Query{Text: *subject, At: eng.Now(), K: eraseSubjectK, Budget: 1 << 20,
-				ReadOnly: true, IncludeCold: true, IncludeSuperseded: true})
+			tr, err := recall.Recall(e.ctx, eng, curate.SubjectQuery(*subject, eng.Now()))
 			if err != nil {
 				return err
 			}
@@ -214,5 +208,16 @@ func recordArtifact(e *env, kind, path string) {
 	}
 	if err != nil {
 		fmt.Fprintf(e.stderr, "warning: could not record %s %s for later erasures: %v\n", kind, path, err)
+	}
+}
+
+// noteJudgeCache records the judge cache file a run uses on st (once per
+// file), so that an erasure rewrites it without the erased texts' entries.
+func noteJudgeCache(e *env, st engine.Store, path string) {
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs
+	}
+	if err := curate.NoteArtifact(e.ctx, st, engine.ArtifactJudgeCache, path); err != nil {
+		fmt.Fprintf(e.stderr, "warning: could not record the judge cache %s for later erasures: %v\n", safetext.SanitizeLine(path), err)
 	}
 }

@@ -66,6 +66,7 @@ func cmdTriage(fs *flag.FlagSet) runFunc {
 			return err
 		}
 		defer cache.Close()
+		noteJudgeCache(e, db, *cachePath)
 		tr := ollama.NewTriager(client, ollama.Options{Model: *model, Cache: cache})
 		var progress func(done, total int, v engine.TriageVerdict)
 		if !*asJSON {

@@ -82,7 +82,7 @@ func buildDemo(e *env) error {
 		return err
 	}
 	defer closeDB()
-	t, err := ingestStream(e.ctx, eng, bytes.NewReader(DemoConversation), defaultIngestBatch)
+	t, err := ingestStream(e.ctx, eng, bytes.NewReader(DemoConversation), defaultIngestBatch, false)
 	if err != nil {
 		return err
 	}

@@ -16,6 +16,7 @@ import (
 	"sync"
 	"testing"
 
+	"memtrace/curate"
 	"memtrace/engine"
 	"memtrace/engine/secret"
 	"memtrace/internal/testdata/ollamatest"
@@ -75,8 +76,9 @@ func (rec *wireRecorder) serve(t *testing.T, upstream *ollamatest.Server) *httpt
 }
 
 // Issue 31's acceptance: each pattern of the table (the help's own
-// examples, English and Korean) captured through ingest with a judge and an
-// Ollama embedder, recalled with its trace stored, exported as Markdown and
+// examples, English and Korean) captured through ingest with a judge (and
+// its verdict cache) and an Ollama embedder, added by hand and imported
+// from a memory JSONL (the value in the metadata too), recalled with its trace stored, exported as Markdown and
 // as an --otel file, leaves no byte of any value in the database file, its
 // WAL, the trace, the --otel file, the export, or the requests the judge
 // and the embedder received — and the memories hold the placeholders.
@@ -89,8 +91,10 @@ func TestSecretsNeverLeaveTheDoor(t *testing.T) {
 
 	var lines []string
 	var values []string
+	rawHashes := map[string]bool{} // engine.ContentHash of each text as offered
 	for i, p := range secret.Patterns {
 		text := "Please remember this for the deploy tomorrow: " + p.Example
+		rawHashes[engine.ContentHash(text)] = true
 		r := secret.Redact(text)
 		if len(r.Findings) == 0 {
 			t.Fatalf("%s: example not redacted", p.Name)
@@ -106,10 +110,25 @@ func TestSecretsNeverLeaveTheDoor(t *testing.T) {
 	if err := os.WriteFile(msgs, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	mustRunCLI(t, "--db", db, "--embedder", "ollama:all-minilm", "ingest", msgs, "--judge", ollamatest.Model)
-	out := mustRunCLI(t, "--db", db, "list", "--json")
-	if n := strings.Count(out, "[secret:"); n < len(secret.Patterns) {
-		t.Errorf("list holds %d placeholders, want one per pattern (%d) at least:\n%s", n, len(secret.Patterns), out)
+	cache := filepath.Join(tmp, "judge-cache.jsonl")
+	mustRunCLI(t, "--db", db, "--embedder", "ollama:all-minilm", "ingest", msgs, "--judge", ollamatest.Model, "--judge-cache", cache)
+	// The other doors: `add`, and `import memories` (a memory JSONL as
+	// README documents it, the value also in its metadata).
+	var mems []string
+	for i, p := range secret.Patterns {
+		mustRunCLI(t, "--db", db, "add", "Added by hand: "+p.Example, "--key", fmt.Sprintf("add-%02d", i))
+		b, _ := json.Marshal(map[string]any{"id": fmt.Sprintf("mem-%02d", i), "text": "Imported: " + p.Example,
+			"metadata": map[string]any{"source": "agent-v1", "note": p.Example}})
+		mems = append(mems, string(b))
+	}
+	memFile := filepath.Join(tmp, "memories.jsonl")
+	if err := os.WriteFile(memFile, []byte(strings.Join(mems, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mustRunCLI(t, "--db", db, "--embedder", "ollama:all-minilm", "import", "memories", memFile, "--from", "jsonl")
+	out := mustRunCLI(t, "--db", db, "list", "--json", "--limit", "0")
+	if n := strings.Count(out, "[secret:"); n < 3*len(secret.Patterns) {
+		t.Errorf("list holds %d placeholders, want one per pattern and door (%d) at least:\n%s", n, 3*len(secret.Patterns), out)
 	}
 	otel := filepath.Join(tmp, "spans.jsonl")
 	mustRunCLI(t, "--db", db, "recall", "deploy tomorrow password token key", "--otel", otel, "--otel-content") // with the memories' texts: the strictest case
@@ -135,7 +154,7 @@ func TestSecretsNeverLeaveTheDoor(t *testing.T) {
 	closeDB()
 
 	files := map[string][]byte{}
-	for _, p := range []string{db, db + "-wal", otel} {
+	for _, p := range []string{db, db + "-wal", otel, cache} {
 		b, err := os.ReadFile(p)
 		if err != nil && !os.IsNotExist(err) {
 			t.Fatal(err)
@@ -155,6 +174,20 @@ func TestSecretsNeverLeaveTheDoor(t *testing.T) {
 	if !bytes.Contains(files["requests to the judge and the embedder"], []byte("[secret:")) {
 		t.Fatal("the judge and the embedder received no placeholder: the test did not reach them")
 	}
+	judged := 0
+	for line := range bytes.Lines(files[filepath.Base(cache)]) {
+		var e struct{ Texts []string }
+		json.Unmarshal(line, &e)
+		for _, h := range e.Texts {
+			judged++
+			if rawHashes[h] {
+				t.Errorf("the judge cache names a text as offered, before redaction: %s", line)
+			}
+		}
+	}
+	if judged < len(secret.Patterns) {
+		t.Errorf("the judge cache names %d judged texts, want one per pattern at least", judged)
+	}
 	if !bytes.Contains(files["spans.jsonl"], []byte("secret:")) {
 		t.Error("the --otel file holds no placeholder: the recall found none of the memories")
 	}
@@ -173,4 +206,68 @@ func TestSecretsNeverLeaveTheDoor(t *testing.T) {
 func jsonForm(v string) string {
 	b, _ := json.Marshal(v)
 	return string(b[1 : len(b)-1])
+}
+
+// Redactions are counted by pattern like any other filter: in `ingest
+// --json` and its summary, and in `audit`, which also finds a value stored
+// in clear before redaction existed (written here straight into the store,
+// as an old database holds it).
+func TestRedactionsCountedByPattern(t *testing.T) {
+	tmp := t.TempDir()
+	db := filepath.Join(tmp, "c.db")
+	msgs := filepath.Join(tmp, "m.jsonl")
+	lines := `{"id":"a","session":"s","role":"user","text":"my password is hunter2-staging-9 for the staging box","at":"2026-05-01T10:00:00Z"}
+{"id":"b","session":"s","role":"user","text":"내 은행 앱 비밀번호는 sunflower!92 로 바꿨어, 잊지 말아줘","at":"2026-05-01T10:01:00Z"}
+{"id":"c","session":"s","role":"user","text":"deploy token ghp_16C7e42F292c6912E7710c838347Ae178B4a and my password is Marigold!2291","at":"2026-05-01T10:02:00Z"}
+{"id":"d","session":"s","role":"user","text":"I moved to Busan last spring and love the sea","at":"2026-05-01T10:03:00Z"}
+`
+	if err := os.WriteFile(msgs, []byte(lines), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var st engine.IngestStats
+	if err := json.Unmarshal([]byte(mustRunCLI(t, "--db", db, "ingest", msgs, "--json")), &st); err != nil {
+		t.Fatal(err)
+	}
+	if st.Redacted["password"] != 2 || st.Redacted["password_ko"] != 1 || st.Redacted["github_token"] != 1 || len(st.Redacted) != 3 {
+		t.Errorf("ingest --json redacted %v, want password 2, password_ko 1, github_token 1", st.Redacted)
+	}
+	if out := mustRunCLI(t, "--db", filepath.Join(tmp, "d.db"), "ingest", msgs); !strings.Contains(out, "redacted by pattern") || !strings.Contains(out, "password 2") {
+		t.Errorf("the ingest summary does not count redactions by pattern:\n%s", out)
+	}
+
+	ctx := context.Background()
+	eng, _, closeDB, err := openEngineAt(ctx, db, true, engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := &engine.Memory{Key: "old-1", Content: "the NAS admin password is Tr0ub4dor&3x", Kind: engine.KindFact, Type: "note",
+		Importance: 0.5, Status: engine.StatusActive, Tier: engine.TierWarm, CreatedAt: eng.Now(), LastAccessedAt: eng.Now()}
+	if err := eng.Store().Update(ctx, func(q engine.Queries) error {
+		b, err := q.NextBatchID(ctx, engine.ActorCurator)
+		if err != nil {
+			return err
+		}
+		return q.InsertMemory(ctx, old, engine.Actor{Name: engine.ActorCurator, Batch: b})
+	}); err != nil {
+		t.Fatal(err)
+	}
+	closeDB()
+	var audit struct{ Secrets curate.AuditSecrets }
+	if err := json.Unmarshal([]byte(mustRunCLI(t, "--db", db, "audit", "--json")), &audit); err != nil {
+		t.Fatal(err)
+	}
+	s := audit.Secrets
+	counts := map[string]int{}
+	for _, x := range s.Redacted {
+		counts[x.Reason] = x.Count
+	}
+	if counts["password"] != 3 || counts["github_token"] != 1 {
+		t.Errorf("audit redacted %+v, want password 3 (the Korean one too), github_token 1", s.Redacted)
+	}
+	if s.InClearMemories != 1 || len(s.InClearIDs) != 1 || s.InClearIDs[0] != old.ID || len(s.InClear) != 1 || s.InClear[0].Reason != "password" {
+		t.Errorf("audit in clear %+v, want the old memory %d by password", s, old.ID)
+	}
+	if out := mustRunCLI(t, "--db", db, "audit"); !strings.Contains(out, "1 memories hold a value in clear") || !strings.Contains(out, fmt.Sprintf("memtrace erase %d", old.ID)) {
+		t.Errorf("the audit text does not show the secrets:\n%s", out)
+	}
 }
