@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"strings"
 )
 
@@ -112,82 +111,6 @@ func ParsePromotion(p *Proposal) (PromotionEvidence, error) {
 
 // LessonMemoryKey is the key of the HOT memory a promoted lesson becomes.
 func LessonMemoryKey(lessonKey string) string { return "lesson:" + lessonKey }
-
-// promotionProposal builds the promote proposal of a candidate lesson,
-// asking the reviewer first when there is one.
-func (e *Engine) PromotionProposal(ctx context.Context, c *Correction, rev PromotionReviewer) (*Proposal, error) {
-	scope := c.Scope
-	if !ValidScope(scope) {
-		scope = ScopeGlobal
-	}
-	ev := PromotionEvidence{
-		LessonKey: c.LessonKey, Lesson: c.Lesson, Context: c.Context, Correction: c.Correction,
-		Scope: scope, Count: c.Count, Occurrences: c.Occurrences, Wording: lessonWording(c),
-	}
-	p := &Proposal{
-		Kind: ProposalPromote, TargetType: string(TierHot), Proposer: ProposerHeartbeat, Status: ProposalPending,
-		Reason: fmt.Sprintf("lesson %q seen %d times (threshold %d)", c.LessonKey, c.Count, PromotionThreshold),
-	}
-	if m, ok := e.MemoryByKey(LessonMemoryKey(c.LessonKey)); ok {
-		p.MemoryID = m.ID
-	}
-	if rev != nil {
-		v, err := rev.Review(ctx, *c)
-		if err != nil {
-			if ctx.Err() != nil {
-				return nil, fmt.Errorf("review lesson %s with %s: %w", c.LessonKey, rev.Name(), err)
-			}
-			// The review is advice: a reviewer that cannot answer leaves
-			// the proposal for the curator, saying why, and the heartbeat
-			// goes on.
-			v = PromotionVerdict{NeedsReview: true, Reason: fmt.Sprintf("%s could not review: %s", rev.Name(), ErrorMessage(err))}
-		}
-		if !v.NeedsReview {
-			if verr := ValidatePromotionVerdict(v); verr != nil {
-				v.NeedsReview = true
-				v.Reason = strings.TrimSpace(v.Reason + " [invalid: " + ErrorMessage(verr) + "]")
-			}
-		}
-		ev.Review = &v
-		p.Model, p.PromptHash, p.Confidence = v.Model, v.PromptHash, v.Confidence
-		if v.NeedsReview {
-			p.Status = ProposalReview
-			if err != nil {
-				p.Reason += "; " + v.Reason
-			} else {
-				p.Reason += "; the reviewer's answer did not validate"
-			}
-		} else {
-			if v.Wording != "" {
-				ev.Wording = strings.TrimSpace(v.Wording)
-			}
-			if v.Scope != "" {
-				ev.Scope = v.Scope
-			}
-			if v.Verdict == PromoteVerdictKeepWarm {
-				p.TargetType = string(TierWarm)
-			}
-			p.Reason += fmt.Sprintf("; %s says %s: %s", rev.Name(), v.Verdict, v.Reason)
-		}
-	}
-	raw, err := json.Marshal(ev)
-	if err != nil {
-		return nil, fmt.Errorf("promotion evidence: %w", err)
-	}
-	p.Verdict = raw
-	return p, nil
-}
-
-// lessonWording is the HOT rule text proposed without a reviewer: the
-// lesson, else the correction.
-func lessonWording(c *Correction) string {
-	for _, s := range []string{c.Lesson, c.Correction, c.Context, c.LessonKey} {
-		if s = strings.Join(strings.Fields(s), " "); s != "" {
-			return s
-		}
-	}
-	return c.LessonKey
-}
 
 // RuleWording is the text a promote proposal's HOT rule gets when applied:
 // the curator's edit when there is one, else the proposed wording.

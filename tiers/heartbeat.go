@@ -97,7 +97,7 @@ func Heartbeat(ctx context.Context, e *engine.Engine, o HeartbeatOptions) (*Hear
 		return nil, err
 	}
 	for _, c := range promos {
-		p, err := e.PromotionProposal(ctx, c, o.Reviewer)
+		p, err := PromotionProposal(ctx, e, c, o.Reviewer)
 		if err != nil {
 			return nil, err
 		}

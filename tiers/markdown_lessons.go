@@ -131,7 +131,7 @@ func importLesson(ctx context.Context, e *engine.Engine, q engine.Queries, l *en
 				} else if !open {
 					cand := *c
 					cand.Count = l.Count
-					p, err := e.PromotionProposal(ctx, &cand, nil)
+					p, err := PromotionProposal(ctx, e, &cand, nil)
 					if err != nil {
 						return 0, "", err
 					}
