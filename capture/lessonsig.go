@@ -160,7 +160,7 @@ func preNegators() lexicon {
 func postNegators() lexicon {
 	return lexicon{
 		en: []string{"banned", "forbidden", "prohibited", "not allowed", "is a no", "nothing", "none"},
-		ko: []string{"지 마", "지마", "지 말", "지말", "말고", "말라", "금지", "안 돼", "안돼", "없이", "빼고", "하지 않"},
+		ko: []string{"지 마", "지마", "지 말", "지말", "말고", "말구", "말라", "금지", "안 돼", "안돼", "없이", "빼고", "하지 않"},
 	}
 }
 
