@@ -16,10 +16,10 @@ import (
 // terms and a rule and its opposite do not.
 //
 //   - The text is cut into clauses (at , ; : — ! ? and sentence ends), and
-//     negation read per clause as the signature reads it (lessonsig.go): an
-//     English negator (not, no, never, don't, stop, avoid, instead of …)
-//     negates what follows it, a Korean post-negator (하지 마, 말고, 말구,
-//     금지, 없이 …) what precedes it. A negated term is written "not_" +
+//     negation read per clause (clauseTerms): an English negator (not, no,
+//     never, don't, stop, avoid, instead of …) negates the nearest term
+//     after it, a Korean post-negator (하지 마, 말고, 말구, 금지, 없이 …) the
+//     nearest term before it. A negated term is written "not_" +
 //     term ("not_grep" in "use rg instead of grep") when every mention of
 //     it is negated ("don't call me Mr. Kim, call me Jun": call is not).
 //   - Each word is read to one canonical term: a word of the bilingual
@@ -50,23 +50,12 @@ func lessonTerms(text string) []string {
 	negated := map[string]bool{} // a term is negated when every mention is
 	var terms []string
 	for _, cl := range termClauses(text) {
-		norm := lexNorm(cl)
-		pre, post := wordPositions(norm, preNegators()), wordPositions(norm, postNegators())
-		at := 0
-		for _, word := range strings.Split(norm, " ") {
-			p := at
-			at += len(word) + 1
-			textnorm.Words(word, func(w string, hangul bool) {
-				t := canonTerm(w, hangul)
-				if t == "" {
-					return
-				}
-				neg, seen := negated[t]
-				if !seen {
-					terms = append(terms, t)
-				}
-				negated[t] = (neg || !seen) && negatedAt(p, pre, post)
-			})
+		for _, m := range clauseTerms(cl) {
+			neg, seen := negated[m.term]
+			if !seen {
+				terms = append(terms, m.term)
+			}
+			negated[m.term] = (neg || !seen) && m.negated
 		}
 	}
 	for i, t := range terms {
@@ -99,18 +88,50 @@ func termClauses(text string) []string {
 	return out
 }
 
-func negatedAt(p int, pre, post []int) bool {
-	for _, q := range pre {
-		if q < p {
-			return true
+// termMention is one term read in a clause.
+type termMention struct {
+	term    string
+	at      int // byte offset of its word in the clause's lexNorm
+	negated bool
+}
+
+// clauseTerms reads the terms of one clause with their negation: a
+// negator negates the head it stands next to — an English pre-negator the
+// nearest term after it ("never run migrations on prod": run; "use rg,
+// not grep": grep), a Korean post-negator the nearest term before it
+// ("grep 말고 rg": grep; "변수 이름 줄여 쓰지 마": 줄여) — not the whole
+// phrase, whose objects one language puts before the negation and the
+// other after it.
+func clauseTerms(cl string) []termMention {
+	norm := lexNorm(cl)
+	var out []termMention
+	at := 0
+	for _, word := range strings.Split(norm, " ") {
+		p := at
+		at += len(word) + 1
+		textnorm.Words(word, func(w string, hangul bool) {
+			if t := canonTerm(w, hangul); t != "" {
+				out = append(out, termMention{term: t, at: p})
+			}
+		})
+	}
+	for _, q := range wordPositions(norm, preNegators()) {
+		for i := range out {
+			if out[i].at > q {
+				out[i].negated = true
+				break
+			}
 		}
 	}
-	for _, q := range post {
-		if q > p {
-			return true
+	for _, q := range wordPositions(norm, postNegators()) {
+		for i := len(out) - 1; i >= 0; i-- {
+			if out[i].at < q {
+				out[i].negated = true
+				break
+			}
 		}
 	}
-	return false
+	return out
 }
 
 func bare(t string) string { return strings.TrimPrefix(t, notPrefix) }
@@ -237,10 +258,9 @@ func wordnetSynonyms(a, b string) bool {
 // lessonOverlap is how many terms of a match terms of b, and whether the
 // two sets are the same lesson:
 //
-//   - a matched pair of opposite polarity counts against the lessons, not
-//     for them ("rebase before review" and "don't rebase shared
-//     branches"): the shared count is the matches of one polarity less
-//     those of opposite polarity;
+//   - a matched pair of opposite polarity does not count as shared, and
+//     when such pairs are as many as the shared terms the two are
+//     opposites ("use rg, not grep" and "use grep, not rg");
 //   - it must reach two (one when a set has one term) and cover half the
 //     smaller set and a third of the larger;
 //   - a value slot: when every term of a short smaller set (three to five
@@ -272,7 +292,9 @@ func lessonOverlap(a, b []string) (int, bool) {
 		return 0, false
 	}
 	matched := shared + against
-	shared -= against
+	if against > 0 && against >= shared {
+		return shared, false
+	}
 	need := 2
 	if lo == 1 {
 		need = 1

@@ -99,13 +99,14 @@ func keyTerms(key string) []string {
 
 // canonicalLessonKey returns the key a finding is counted under: its own
 // when that lesson exists, else the best-matching recorded lesson of the
-// same kind (sameLesson), else its own. all is every recorded lesson, read
-// once per sighting (nil for a key that is matched only exactly).
+// same kind (sameLesson), else its own. all is every recorded lesson's head
+// (no occurrences), read once per sighting (nil for a key that is matched
+// only exactly).
 func canonicalLessonKey(ctx context.Context, q engine.Queries, key string) (string, []*engine.Correction, error) {
 	if _, isSig := sigFromKey(key); keyTerms(key) == nil && !isSig {
 		return key, nil, nil
 	}
-	all, err := q.FindCorrections(ctx, "")
+	all, err := q.LessonHeads(ctx)
 	if err != nil {
 		return "", nil, fmt.Errorf("lessons: %w", err)
 	}
