@@ -26,8 +26,9 @@ import (
 //     developer glossary (lessongloss.go) to its row's first word (변수,
 //     variables → variable; 운영, prod → production); any other English
 //     word to its WordNet base form (morphy: nesting → nest, files →
-//     file); any other Korean word to its stem (particles and endings
-//     stripped by textnorm). Markers, politeness, generic verbs, stop
+//     file); any other Korean word to its stem
+//     (particles and endings stripped by textnorm; a negation written into
+//     the word, 하지말고, cut off). Markers, politeness, generic verbs, stop
 //     words, numbers, ids and lone jamo are dropped (lessonkey.go).
 //   - Two terms are one (termsMatch) when their canonical forms are equal,
 //     when both are English and share a WordNet synset among their most
@@ -152,6 +153,9 @@ func canonTerm(w string, hangul bool) string {
 		if textnorm.IsStopWord(w) || skip[w] || !keyTerm(w) {
 			return ""
 		}
+		if i := koNegatorInside(w); i > 0 {
+			w = w[:i] // 하지말고 → 하, 넣지마 → 넣: the verb before the negation
+		}
 		if g := glossKorean(w); g != "" {
 			return g
 		}
@@ -177,11 +181,23 @@ func canonTerm(w string, hangul bool) string {
 	return l
 }
 
-// englishLemma is the shortest WordNet base form of w over the parts of
-// speech (the word itself when WordNet does not hold it).
+// koNegatorInside is where a negation written into a Korean word starts
+// (하지말고, 넣지마: at 지), or -1.
+func koNegatorInside(w string) int {
+	for _, f := range []string{"지말", "지마"} {
+		if i := strings.Index(w, f); i > 0 {
+			return i
+		}
+	}
+	return -1
+}
+
+// englishLemma is the shortest WordNet base form of w as a verb or noun
+// (morphy: nesting → nest, files → file), else w itself — adjective and
+// adverb detachment would make "after" "aft".
 func englishLemma(w string) string {
 	best := ""
-	for _, pos := range []byte{'v', 'n', 'a', 'r'} {
+	for _, pos := range []byte{'v', 'n'} {
 		for _, l := range wordnet.Lemmas(w, pos) {
 			if best == "" || len(l) < len(best) {
 				best = l

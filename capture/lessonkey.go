@@ -52,13 +52,14 @@ func nonLessonWords() []string {
 	return []string{
 		// English markers, politeness, negation and generic verbs.
 		"don't", "dont", "do", "not", "no", "never", "stop", "always", "please", "just", "instead", "prefer",
-		"rather", "from", "now", "on", "going", "forward", "every", "time", "again", "anymore", "ever",
+		"rather", "from", "now", "on", "going", "forward", "every", "time", "again", "anymore", "ever", "more",
 		"use", "using", "make", "let", "want", "like", "okay", "ok", "kindly", "pls", "plz",
 		"mr", "mrs", "ms", "dr", "sir", "madam",
 		// Korean markers, adverbs and generic verb forms.
 		"마", "마라", "말고", "말구", "말아", "말아줘", "말아요", "말고요", "항상", "앞", "앞으로", "그냥", "제발", "꼭", "반드시",
 		"매번", "언제나", "절대", "절대로", "이제", "더", "더는", "좀", "그만", "써", "쓰지", "쓰세요", "써줘", "써주세요",
 		"써요", "하지", "해", "해줘", "해주세요", "하세요", "해요", "주세요", "줘", "부탁해", "부탁해요", "부탁드려요",
+		"마세요", "마세", "마시고", "했잖아요", "했잖아", "했잖", "하라고", "하라니까", "했어", "했는데",
 	}
 }
 
