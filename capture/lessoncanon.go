@@ -80,13 +80,34 @@ func lessonTerms(text string) []string {
 	return terms
 }
 
-// termClauses cuts text at clause punctuation and sentence ends.
+// termClauses cuts text at clause punctuation and sentence ends (not
+// after a title or abbreviation: "Mr. Lee", "e.g. rg").
 func termClauses(text string) []string {
 	var out []string
 	for _, s := range lessonClauses(text) {
-		out = append(out, strings.Split(s, ". ")...)
+		parts := strings.Split(s, ". ")
+		for i := 0; i < len(parts); i++ {
+			p := parts[i]
+			for i+1 < len(parts) && endsWithAbbrev(p) {
+				i++
+				p += ". " + parts[i]
+			}
+			out = append(out, p)
+		}
 	}
 	return out
+}
+
+func endsWithAbbrev(s string) bool {
+	f := strings.Fields(strings.ToLower(s))
+	if len(f) == 0 {
+		return false
+	}
+	switch f[len(f)-1] {
+	case "mr", "mrs", "ms", "dr", "prof", "st", "e.g", "i.e", "vs", "etc", "cf":
+		return true
+	}
+	return false
 }
 
 // termMention is one term read in a clause.
