@@ -170,26 +170,28 @@ func Clip(s string, n int) string {
 // recordLesson counts one sighting of a lesson in q: a message already
 // counted is not counted again; PromotionThreshold distinct messages make a
 // pending lesson a candidate (a promoted or rejected one keeps its status).
+// The sighting is one row (lessons as rows): the lesson's head and the
+// sightings of this message or session are read, never the whole history,
+// so a sighting costs the same after 10 earlier ones as after 1,000. The
+// returned lesson holds only this sighting in Occurrences.
 func recordLesson(ctx context.Context, q engine.Queries, f *lessonFinding, m engine.Message, at time.Time) (*engine.Correction, bool, error) {
 	key, all, err := canonicalLessonKey(ctx, q, f.Key)
 	if err != nil {
 		return nil, false, err
 	}
 	f.Key = key
-	c, err := q.GetCorrection(ctx, f.Key)
+	c, err := q.GetLesson(ctx, f.Key)
 	if engine.ErrorCode(err) == engine.ENOTFOUND {
 		c = &engine.Correction{LessonKey: f.Key, Lesson: f.Lesson, Correction: m.Text, Context: lessonContext(m),
 			Scope: engine.ProjectScope(m.Project), FirstSeen: at, Status: engine.CorrectionPending}
 	} else if err != nil {
 		return nil, false, fmt.Errorf("get lesson %s: %w", f.Key, err)
+	} else if seen, err := sightingSeen(ctx, q, c, m); err != nil || seen {
+		return c, false, err
 	}
-	for _, o := range c.Occurrences {
-		if o.MessageID == m.ID || sameSighting(o, m) {
-			return c, false, nil
-		}
-	}
-	c.Occurrences = append(c.Occurrences, engine.Occurrence{MessageID: m.ID, Session: m.Session, Text: m.Text, At: at})
-	c.Count = len(c.Occurrences)
+	o := engine.Occurrence{MessageID: m.ID, Session: m.Session, Text: m.Text, At: at}
+	c.Occurrences = []engine.Occurrence{o}
+	c.Count++
 	c.Correction = m.Text
 	if f.Lesson != "" && !at.Before(c.LastSeen) {
 		c.Lesson = f.Lesson // promotion proposes the latest wording
@@ -209,13 +211,28 @@ func recordLesson(ctx context.Context, q engine.Queries, f *lessonFinding, m eng
 	if c.Status == engine.CorrectionPending && c.Count >= engine.PromotionThreshold {
 		c.Status = engine.CorrectionCandidate
 	}
-	if err := q.SaveCorrection(ctx, c); err != nil {
+	if err := q.SaveCorrection(ctx, c); err != nil { // the head and this one sighting row
 		return nil, false, fmt.Errorf("save lesson %s: %w", f.Key, err)
 	}
 	if err := supersedeOpposites(ctx, q, c, all); err != nil {
 		return nil, false, err
 	}
 	return c, true, nil
+}
+
+// sightingSeen reports whether lesson c already counts message m: the same
+// message id, or the same text in the same session (sameSighting).
+func sightingSeen(ctx context.Context, q engine.Queries, c *engine.Correction, m engine.Message) (bool, error) {
+	prior, err := q.FindSightings(ctx, c.ID, m.ID, m.Session)
+	if err != nil {
+		return false, fmt.Errorf("sightings of lesson %s: %w", c.LessonKey, err)
+	}
+	for _, o := range prior {
+		if o.MessageID != "" && o.MessageID == m.ID || sameSighting(o, m) {
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 // sameSighting reports whether m repeats occurrence o: the same text

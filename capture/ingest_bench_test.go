@@ -39,8 +39,13 @@ func BenchmarkIngest10k(b *testing.B) { benchmarkIngest(b, 10_000, false) }
 func BenchmarkIngest10kWarm(b *testing.B) { benchmarkIngest(b, 10_000, true) }
 
 func benchmarkIngest(b *testing.B, prefill int, warm bool) {
-	const n = 5000
-	msgs := ingestMessages(rand.New(rand.NewPCG(1, 2)), "b", n, true)
+	benchmarkIngestOf(b, prefill, warm, ingestMessages(rand.New(rand.NewPCG(1, 2)), "b", 5000, true))
+}
+
+// benchmarkIngestOf captures msgs (a multiple of 500) as benchmarkIngest
+// describes.
+func benchmarkIngestOf(b *testing.B, prefill int, warm bool, msgs []engine.Message) {
+	n := len(msgs)
 	var recs []capture.StoredMemory
 	if prefill > 0 {
 		// Statements only, from another seed: the store a long ingest of

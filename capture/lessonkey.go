@@ -3,11 +3,9 @@ package capture
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 	"sync"
 	"unicode"
-	"unicode/utf8"
 
 	"memtrace/engine"
 	"memtrace/engine/textnorm"
@@ -20,45 +18,48 @@ import (
 // "concept:indent+spaces+value_2"; lessonsig.go) and counted under a
 // recorded lesson with the same signature, or one that names one subject
 // more or less and prescribes nothing different (compareSigs). Any other
-// lesson is keyed by its content terms ("terms:call+jun+kim"):
+// lesson is keyed by its canonical terms with their polarity
+// ("terms:call+jun+not_kim", "terms:not_grep+rg+search"), read by the
+// canonicaliser of lessoncanon.go:
 //
-//  1. textnorm.Tokens (lower case, stems, stop words and Korean particles
-//     removed), then
+//  1. the words of each clause, negation read per clause (not_ + term);
 //  2. without the words that only say it is a correction or how politely —
 //     the lesson markers (don't, stop, never, always, please, just, instead,
 //     not, no …; 하지 마, 말고, 항상, 앞으로, 그냥, 제발 …), generic verbs
 //     (use, do, make; 쓰다, 하다 forms) and titles (Mr., Mrs., Ms., Dr.) —
-//     and without any token holding a digit (numbers, hex ids, versions
-//     from a pasted log) or a lone jamo (ㅠ, ㅋㅋ),
-//  3. deduplicated, at most lessonTermsMax (the longest), sorted.
+//     and without numbers (digits or number words), any token holding a
+//     digit (hex ids, versions from a pasted log) or a lone jamo (ㅠ, ㅋㅋ);
+//  3. each word to its canonical term (the bilingual developer glossary,
+//     WordNet base forms, Korean stems);
+//  4. deduplicated, at most lessonTermsMaxCanon (known terms, then the
+//     longest), sorted.
 //
 // Rewordings rarely produce the same set, so a new terms key is matched
-// against the lessons already recorded: it is counted under an existing
-// terms lesson when the two sets share at least two terms (one when both
-// have one), covering ≥ 75% of the smaller set and ≥ 50% of the larger,
-// where Hangul terms also match when one of at least two syllables starts
-// the other (불러 ~ 불러줘: Korean verbs inflect at the end). The best match
-// wins; ties go to the older key (the lower one). "Don't call me Mr. Kim,
-// just call me Jun.", "Stop calling me Mr. Kim, call me Jun." and "Please
-// call me Jun, not Mr. Kim." are one lesson. Limits: rewordings that share
-// no content words and name no concept, or the same such lesson said in the
-// other language, are counted apart — the curator sees each lesson with its
-// occurrences before promoting.
-const lessonTermsMax = 6
-
+// against the lessons already recorded (lessonOverlap): terms match by
+// canonical form, WordNet synonymy, a long common stem, a Korean stem
+// prefix (불러 ~ 불러줘) or a loanword's sound (티켓 ~ ticket); enough shared
+// terms of one polarity make one lesson, opposite polarity or one swapped
+// value makes two. The best match wins; ties go to the older key (the lower
+// one). "Don't call me Mr. Kim, just call me Jun.", "Stop calling me Mr.
+// Kim, call me Jun." and "Please call me Jun, not Mr. Kim." are one lesson.
+// Limits: rewordings that share too few terms (a Korean rewording in words
+// the glossary does not hold) are counted apart, and a lesson keyed by the
+// concept table is not matched against one keyed by terms — the curator
+// sees each lesson with its occurrences before promoting.
 // nonLessonWords are the words that say a text is a correction, and how
 // politely, rather than what it is about.
 func nonLessonWords() []string {
 	return []string{
 		// English markers, politeness, negation and generic verbs.
 		"don't", "dont", "do", "not", "no", "never", "stop", "always", "please", "just", "instead", "prefer",
-		"rather", "from", "now", "on", "going", "forward", "every", "time", "again", "anymore", "ever",
+		"rather", "from", "now", "on", "going", "forward", "every", "time", "again", "anymore", "ever", "more",
 		"use", "using", "make", "let", "want", "like", "okay", "ok", "kindly", "pls", "plz",
 		"mr", "mrs", "ms", "dr", "sir", "madam",
 		// Korean markers, adverbs and generic verb forms.
-		"마", "마라", "말고", "말아", "말아줘", "말아요", "말고요", "항상", "앞", "앞으로", "그냥", "제발", "꼭", "반드시",
+		"마", "마라", "말고", "말구", "말아", "말아줘", "말아요", "말고요", "항상", "앞", "앞으로", "그냥", "제발", "꼭", "반드시",
 		"매번", "언제나", "절대", "절대로", "이제", "더", "더는", "좀", "그만", "써", "쓰지", "쓰세요", "써줘", "써주세요",
 		"써요", "하지", "해", "해줘", "해주세요", "하세요", "해요", "주세요", "줘", "부탁해", "부탁해요", "부탁드려요",
+		"마세요", "마세", "마시고", "했잖아요", "했잖아", "했잖", "하라고", "하라니까", "했어", "했는데",
 	}
 }
 
@@ -72,26 +73,6 @@ var nonLessonTerms = sync.OnceValue(func() map[string]bool {
 	}
 	return set
 })
-
-// lessonTerms are the content terms a lesson is keyed by.
-func lessonTerms(text string) []string {
-	skip := nonLessonTerms()
-	seen := map[string]bool{}
-	var terms []string
-	for _, t := range textnorm.StableTokens(text) {
-		if skip[t] || seen[t] || textnorm.IsStopWord(t) || !keyTerm(t) {
-			continue
-		}
-		seen[t] = true
-		terms = append(terms, t)
-	}
-	if len(terms) > lessonTermsMax {
-		slices.SortStableFunc(terms, func(a, b string) int { return utf8.RuneCountInString(b) - utf8.RuneCountInString(a) })
-		terms = terms[:lessonTermsMax]
-	}
-	slices.Sort(terms)
-	return terms
-}
 
 // keyTerm reports whether a token may be a key term: no number, no
 // hex id or version (any token with a digit), no lone Hangul jamo (ㅠ, ㅋㅋ).
@@ -117,54 +98,16 @@ func keyTerms(key string) []string {
 	return strings.Split(rest, "+")
 }
 
-// termsMatch reports whether two terms are the same word for keying.
-func termsMatch(a, b string) bool {
-	if a == b {
-		return true
-	}
-	if utf8.RuneCountInString(a) > utf8.RuneCountInString(b) {
-		a, b = b, a
-	}
-	return utf8.RuneCountInString(a) >= 2 && isHangul(a) && strings.HasPrefix(b, a)
-}
-
-func isHangul(s string) bool {
-	r, _ := utf8.DecodeRuneInString(s)
-	return r >= 0xAC00 && r <= 0xD7A3
-}
-
-// lessonOverlap is how many terms of a match terms of b, and whether the
-// two sets are the same lesson by the rule above.
-func lessonOverlap(a, b []string) (int, bool) {
-	shared := 0
-	for _, x := range a {
-		for _, y := range b {
-			if termsMatch(x, y) {
-				shared++
-				break
-			}
-		}
-	}
-	lo, hi := min(len(a), len(b)), max(len(a), len(b))
-	if lo == 0 {
-		return 0, false
-	}
-	need := 2
-	if hi == 1 {
-		need = 1
-	}
-	return shared, shared >= need && 4*shared >= 3*lo && 2*shared >= hi
-}
-
 // canonicalLessonKey returns the key a finding is counted under: its own
 // when that lesson exists, else the best-matching recorded lesson of the
-// same kind (sameLesson), else its own. all is every recorded lesson, read
-// once per sighting (nil for a key that is matched only exactly).
+// same kind (sameLesson), else its own. all is every recorded lesson's head
+// (no occurrences), read once per sighting (nil for a key that is matched
+// only exactly).
 func canonicalLessonKey(ctx context.Context, q engine.Queries, key string) (string, []*engine.Correction, error) {
 	if _, isSig := sigFromKey(key); keyTerms(key) == nil && !isSig {
 		return key, nil, nil
 	}
-	all, err := q.FindCorrections(ctx, "")
+	all, err := q.LessonHeads(ctx)
 	if err != nil {
 		return "", nil, fmt.Errorf("lessons: %w", err)
 	}
@@ -280,7 +223,7 @@ func prescribes(s string) bool {
 func prescriptionMarkers() lexicon {
 	return lexicon{
 		en: []string{"should", "must", "need", "needs", "have to", "has to", "please", "pls", "plz", "make sure", "only", "from now on"},
-		ko: []string{"해야", "할 것", "하도록", "부탁"},
+		ko: []string{"해야", "할 것", "하도록", "부탁", "라고 했", "라니까"},
 	}
 }
 

@@ -20,7 +20,8 @@ import (
 //     named outside a negation, else "not_" + the first one negated
 //     ("영어로 답하지 말고 한국어로" → korean; "Don't use tabs" → not_tabs).
 //   - Negation is read per clause (a sentence cut at , ; : — ! ?): an English negator (not, no, never, don't, stop, avoid,
-//     without, instead of …) negates what follows it in its clause, a
+//     without, instead of …) negates what follows it in its clause (two
+//     negate each other: "don't add a package without asking" asks), a
 //     post-negator (banned, forbidden; 하지 마, 말고, 금지, 없이 …) what
 //     precedes it — Korean puts the negation after its object.
 //   - A numeric concept (indent, spaces, tabs, line_length) takes a value
@@ -105,7 +106,7 @@ func conceptTable() []concept {
 		{id: "yarn", slot: "package_manager", forms: lexicon{en: []string{"yarn"}}},
 		{id: "bun", slot: "package_manager", forms: lexicon{en: []string{"bun"}}},
 		{id: "dependency", generic: true, forms: lexicon{en: []string{"dependenc*", "depend", "deps", "package", "packages", "go get"}, ko: []string{"의존성", "패키지"}}},
-		{id: "ask_first", forms: lexicon{en: []string{"ask*", "check with me", "permission", "approval"}, ko: []string{"물어", "확인받", "확인 받", "허락"}}},
+		{id: "ask_first", polar: true, forms: lexicon{en: []string{"ask*", "check with me", "permission", "approval"}, ko: []string{"물어", "확인받", "확인 받", "허락"}}},
 		{id: "pin_versions", forms: lexicon{en: []string{"pin*", "exact version*"}, ko: []string{"버전 고정", "고정 버전"}}},
 		// Errors, panics, logging.
 		{id: "error", generic: true, forms: lexicon{en: []string{"error", "errors", "err"}, ko: []string{"에러", "오류"}}},
@@ -160,7 +161,7 @@ func preNegators() lexicon {
 func postNegators() lexicon {
 	return lexicon{
 		en: []string{"banned", "forbidden", "prohibited", "not allowed", "is a no", "nothing", "none"},
-		ko: []string{"지 마", "지마", "지 말", "지말", "말고", "말라", "금지", "안 돼", "안돼", "없이", "빼고", "하지 않"},
+		ko: []string{"지 마", "지마", "지 말", "지말", "말고", "말구", "말라", "금지", "안 돼", "안돼", "없이", "빼고", "하지 않"},
 	}
 }
 
@@ -257,10 +258,14 @@ func readHits(text string) (hits, nums []sigHit) {
 		pre := wordPositions(norm, preNegators())
 		post := wordPositions(norm, postNegators())
 		neg := func(p int) bool {
+			n := 0 // "don't add a package without asking": two negations affirm
 			for _, q := range pre {
 				if q < p {
-					return true
+					n++
 				}
+			}
+			if n%2 == 1 {
+				return true
 			}
 			for _, q := range post {
 				if q > p {

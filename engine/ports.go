@@ -141,6 +141,11 @@ type CorrectionQueries interface {
 	GetCorrection(ctx context.Context, lessonKey string) (*Correction, error) // ENOTFOUND
 	SaveCorrection(ctx context.Context, c *Correction) error                  // insert or update by LessonKey
 	FindCorrections(ctx context.Context, status string) ([]*Correction, error)
+	// Lessons as rows: heads without occurrences; one message's or session's sightings; add one (false: held).
+	GetLesson(ctx context.Context, lessonKey string) (*Correction, error) // ENOTFOUND
+	LessonHeads(ctx context.Context) ([]*Correction, error)
+	FindSightings(ctx context.Context, correctionID int64, messageID, session string) ([]Occurrence, error)
+	AddSighting(ctx context.Context, correctionID int64, o Occurrence) (bool, error)
 }
 
 // ProposalQueries keeps the curation proposals.

@@ -22,6 +22,7 @@ var copyTables = []struct{ name, order string }{
 	{"memory_sources", "memory_id"},
 	{"captures", "id"},
 	{"corrections", "id"},
+	{"lesson_sightings", "id"},
 	{"proposals", "id"},
 	{"audit", "id"},
 	{"review_queue", "id"},
@@ -195,7 +196,7 @@ func copyTable(ctx context.Context, stx, dtx *Tx, table, order string) error {
 // resetIdentities moves each identity column's sequence past the ids
 // copied in, so the next insert takes the next id as on SQLite.
 func resetIdentities(ctx context.Context, tx *Tx) error {
-	for _, t := range []string{"memories", "captures", "corrections", "proposals", "audit", "review_queue", "traces"} {
+	for _, t := range []string{"memories", "captures", "corrections", "lesson_sightings", "proposals", "audit", "review_queue", "traces"} {
 		if _, err := tx.tx.ExecContext(ctx, `SELECT setval(pg_get_serial_sequence('`+t+`', 'id'), COALESCE(MAX(id), 0) + 1, false) FROM `+t); err != nil {
 			return fmt.Errorf("reset %s ids: %w", t, err)
 		}

@@ -10,20 +10,17 @@ import (
 	"memtrace/engine"
 )
 
-const correctionColumns = `id, lesson_key, context, correction, lesson, scope, count, first_seen, last_seen, status, occurrences`
+const correctionColumns = `id, lesson_key, context, correction, lesson, scope, count, first_seen, last_seen, status`
 
 func scanCorrection(s scanner) (*engine.Correction, error) {
 	var (
-		c                 engine.Correction
-		first, last, occs string
-		err               error
+		c           engine.Correction
+		first, last string
+		err         error
 	)
 	if err := s.Scan(&c.ID, &c.LessonKey, &c.Context, &c.Correction, &c.Lesson, &c.Scope, &c.Count,
-		&first, &last, &c.Status, &occs); err != nil {
+		&first, &last, &c.Status); err != nil {
 		return nil, err
-	}
-	if err := json.Unmarshal([]byte(occs), &c.Occurrences); err != nil {
-		return nil, fmt.Errorf("correction %d: occurrences: %w", c.ID, err)
 	}
 	if c.FirstSeen, err = parseTime(first); err != nil {
 		return nil, err
@@ -34,53 +31,53 @@ func scanCorrection(s scanner) (*engine.Correction, error) {
 	return &c, nil
 }
 
-// GetCorrection returns the lesson with a key, or ENOTFOUND.
+// GetCorrection returns the lesson with a key and its occurrences, or
+// ENOTFOUND.
 func (tx *Tx) GetCorrection(ctx context.Context, lessonKey string) (*engine.Correction, error) {
-	c, err := scanCorrection(tx.tx.QueryRowContext(ctx, `SELECT `+correctionColumns+` FROM corrections WHERE lesson_key = ?`, lessonKey))
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, engine.Errorf(engine.ENOTFOUND, "correction %q not found", lessonKey)
-	} else if err != nil {
-		return nil, fmt.Errorf("get correction %q: %w", lessonKey, err)
+	c, err := tx.GetLesson(ctx, lessonKey)
+	if err != nil {
+		return nil, err
+	}
+	if err := tx.sightingsOf(ctx, []*engine.Correction{c}); err != nil {
+		return nil, err
 	}
 	return c, nil
 }
 
-// SaveCorrection inserts the lesson or, when its key exists, overwrites it;
-// it sets c.ID.
+// SaveCorrection inserts the lesson or, when its key exists, overwrites its
+// head (everything but the occurrences); of c.Occurrences it adds the
+// sightings not yet recorded (a sighting is never removed). It sets c.ID.
 func (tx *Tx) SaveCorrection(ctx context.Context, c *engine.Correction) error {
 	if c.LessonKey == "" {
 		return engine.Errorf(engine.EINVALID, "correction has no lesson key")
 	}
-	occs := c.Occurrences
-	if occs == nil {
-		occs = []engine.Occurrence{}
-	}
-	ob, err := json.Marshal(occs)
-	if err != nil {
-		return fmt.Errorf("encode occurrences: %w", err)
-	}
-	err = tx.tx.QueryRowContext(ctx, `INSERT INTO corrections (lesson_key, context, correction, lesson, scope, count,
-			first_seen, last_seen, status, occurrences) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+	err := tx.tx.QueryRowContext(ctx, `INSERT INTO corrections (lesson_key, context, correction, lesson, scope, count,
+			first_seen, last_seen, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (lesson_key) DO UPDATE SET context = excluded.context, correction = excluded.correction,
 			lesson = excluded.lesson, scope = excluded.scope, count = excluded.count,
-			first_seen = excluded.first_seen, last_seen = excluded.last_seen, status = excluded.status,
-			occurrences = excluded.occurrences
+			first_seen = excluded.first_seen, last_seen = excluded.last_seen, status = excluded.status
 		RETURNING id`,
 		c.LessonKey, c.Context, c.Correction, c.Lesson, c.Scope, c.Count,
-		formatTime(c.FirstSeen), formatTime(c.LastSeen), c.Status, string(ob)).Scan(&c.ID)
+		formatTime(c.FirstSeen), formatTime(c.LastSeen), c.Status).Scan(&c.ID)
 	if err != nil {
 		return fmt.Errorf("save correction %q: %w", c.LessonKey, err)
 	}
-	return nil
+	_, err = tx.addSightings(ctx, c.ID, c.Occurrences)
+	return err
 }
 
-// FindCorrections returns the lessons with a status ("" for all) in id order.
+// FindCorrections returns the lessons with a status ("" for all) in id
+// order, with their occurrences.
 func (tx *Tx) FindCorrections(ctx context.Context, status string) ([]*engine.Correction, error) {
 	query, args := `SELECT `+correctionColumns+` FROM corrections ORDER BY id`, []any(nil)
 	if status != "" {
 		query, args = `SELECT `+correctionColumns+` FROM corrections WHERE status = ? ORDER BY id`, []any{status}
 	}
-	return queryAll(ctx, tx, "find corrections", scanCorrection, query, args...)
+	cs, err := queryAll(ctx, tx, "find corrections", scanCorrection, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	return cs, tx.sightingsOf(ctx, cs)
 }
 
 const proposalColumns = `id, kind, memory_id, target_type, proposer, verdict, model, prompt_hash, confidence,

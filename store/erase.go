@@ -57,7 +57,7 @@ func (db *DB) EraseMemories(ctx context.Context, req engine.EraseRequest) (*engi
 // says in rep what it did and what is still to be done.
 func (db *DB) compactAfterErase(ctx context.Context, rep *engine.EraseReport) {
 	if db.pg {
-		tables := "memories, audit, captures, review_queue, traces, golden_runs, proposals, corrections, memory_sources"
+		tables := "memories, audit, captures, review_queue, traces, golden_runs, proposals, corrections, lesson_sightings, memory_sources"
 		if _, err := db.writer.ExecContext(ctx, `VACUUM (FULL) `+tables); err != nil {
 			rep.Pending = append(rep.Pending, fmt.Sprintf("VACUUM FULL failed (%v): run `VACUUM (FULL) %s;` in this space as its owner, when no session holds the tables; until then the erased rows' old versions stay in the tables' files", err, tables))
 		} else {
@@ -290,6 +290,7 @@ var scrubbedColumns = []struct {
 	{"review_queue", []string{"text", "note", "reason"}},
 	{"proposals", []string{"verdict", "reason", "reject_note"}},
 	{"corrections", []string{"context", "correction", "lesson", "occurrences"}},
+	{"lesson_sightings", []string{"text"}},
 	{"golden_runs", []string{"summary", "results"}},
 	{"memory_sources", []string{"metadata", "position"}},
 }

@@ -15,6 +15,7 @@ import (
 var migrationSteps = map[int]func(context.Context, sqlTx) error{
 	17: classifyAuditChanges,
 	28: migrateFacts,
+	33: migrateSightings,
 }
 
 // runMigrationStep runs the Go step of migration m, if it has one.

@@ -155,6 +155,34 @@ func (db *DB) FindCorrections(ctx context.Context, status string) ([]*engine.Cor
 	return readValue(ctx, db, func(tx *Tx) ([]*engine.Correction, error) { return tx.FindCorrections(ctx, status) })
 }
 
+// GetLesson returns a lesson's head (no occurrences) by key, or ENOTFOUND.
+func (db *DB) GetLesson(ctx context.Context, lessonKey string) (*engine.Correction, error) {
+	return readValue(ctx, db, func(tx *Tx) (*engine.Correction, error) { return tx.GetLesson(ctx, lessonKey) })
+}
+
+// LessonHeads returns every lesson's head in id order.
+func (db *DB) LessonHeads(ctx context.Context) ([]*engine.Correction, error) {
+	return readValue(ctx, db, func(tx *Tx) ([]*engine.Correction, error) { return tx.LessonHeads(ctx) })
+}
+
+// FindSightings returns a lesson's sightings of one message or session.
+func (db *DB) FindSightings(ctx context.Context, correctionID int64, messageID, session string) ([]engine.Occurrence, error) {
+	return readValue(ctx, db, func(tx *Tx) ([]engine.Occurrence, error) {
+		return tx.FindSightings(ctx, correctionID, messageID, session)
+	})
+}
+
+// AddSighting records one sighting of a lesson.
+func (db *DB) AddSighting(ctx context.Context, correctionID int64, o engine.Occurrence) (bool, error) {
+	var added bool
+	err := db.write(ctx, func(tx *Tx) error {
+		var err error
+		added, err = tx.AddSighting(ctx, correctionID, o)
+		return err
+	})
+	return added, err
+}
+
 // InsertProposal stores a new proposal.
 func (db *DB) InsertProposal(ctx context.Context, p *engine.Proposal) error {
 	return db.write(ctx, func(tx *Tx) error { return tx.InsertProposal(ctx, p) })

@@ -1,0 +1,349 @@
+package capture
+
+import (
+	"slices"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"memtrace/engine/textnorm"
+	"memtrace/engine/wordnet"
+)
+
+// The lesson canonicaliser for lessons the concept table does not key (see
+// lessonkey.go): a corrective sentence read into canonical terms with
+// their polarity, so that rewordings in either language meet on the same
+// terms and a rule and its opposite do not.
+//
+//   - The text is cut into clauses (at , ; : — ! ? and sentence ends), and
+//     negation read per clause (clauseTerms): an English negator (not, no,
+//     never, don't, stop, avoid, instead of …) negates the nearest term
+//     after it, a Korean post-negator (하지 마, 말고, 말구, 금지, 없이 …) the
+//     nearest term before it. A negated term is written "not_" +
+//     term ("not_grep" in "use rg instead of grep") when every mention of
+//     it is negated ("don't call me Mr. Kim, call me Jun": call is not).
+//   - Each word is read to one canonical term: a word of the bilingual
+//     developer glossary (lessongloss.go) to its row's first word (변수,
+//     variables → variable; 운영, prod → production); any other English
+//     word to its WordNet base form (morphy: nesting → nest, files →
+//     file); any other Korean word to its stem
+//     (particles and endings stripped by textnorm; a negation written into
+//     the word, 하지말고, cut off). Markers, politeness, generic verbs, stop
+//     words, numbers, ids and lone jamo are dropped (lessonkey.go).
+//   - Two terms are one (termsMatch) when their canonical forms are equal,
+//     when both are English and share a WordNet synset among their most
+//     frequent senses (search ~ seek) or a long common stem (description ~
+//     descript), when both are Korean and one stem starts the other, or
+//     when a Korean word is an English word written by its sound (티켓 ~
+//     ticket, loanword.go).
+//   - Two lessons are one (lessonOverlap) when they share enough terms and
+//     no shared term has the opposite polarity: "rebase before review" and
+//     "don't rebase shared branches" are two lessons.
+
+// lessonTermsMaxCanon is how many terms a key holds: known terms (in the
+// glossary or WordNet) first, then the longest.
+const lessonTermsMaxCanon = 8
+
+const notPrefix = "not_"
+
+// lessonTerms are the canonical terms, with polarity, a lesson is keyed by.
+func lessonTerms(text string) []string {
+	negated := map[string]bool{} // a term is negated when every mention is
+	var terms []string
+	for _, cl := range termClauses(text) {
+		for _, m := range clauseTerms(cl) {
+			neg, seen := negated[m.term]
+			if !seen {
+				terms = append(terms, m.term)
+			}
+			negated[m.term] = (neg || !seen) && m.negated
+		}
+	}
+	for i, t := range terms {
+		if negated[t] {
+			terms[i] = notPrefix + t
+		}
+	}
+	if len(terms) > lessonTermsMaxCanon {
+		slices.SortStableFunc(terms, func(a, b string) int {
+			if ka, kb := knownTerm(a), knownTerm(b); ka != kb {
+				if ka {
+					return -1
+				}
+				return 1
+			}
+			return utf8.RuneCountInString(bare(b)) - utf8.RuneCountInString(bare(a))
+		})
+		terms = terms[:lessonTermsMaxCanon]
+	}
+	slices.Sort(terms)
+	return terms
+}
+
+// termClauses cuts text at clause punctuation and sentence ends (not
+// after a title or abbreviation: "Mr. Lee", "e.g. rg").
+func termClauses(text string) []string {
+	var out []string
+	for _, s := range lessonClauses(text) {
+		parts := strings.Split(s, ". ")
+		for i := 0; i < len(parts); i++ {
+			p := parts[i]
+			for i+1 < len(parts) && endsWithAbbrev(p) {
+				i++
+				p += ". " + parts[i]
+			}
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func endsWithAbbrev(s string) bool {
+	f := strings.Fields(strings.ToLower(s))
+	if len(f) == 0 {
+		return false
+	}
+	switch f[len(f)-1] {
+	case "mr", "mrs", "ms", "dr", "prof", "st", "e.g", "i.e", "vs", "etc", "cf":
+		return true
+	}
+	return false
+}
+
+// termMention is one term read in a clause.
+type termMention struct {
+	term    string
+	at      int // byte offset of its word in the clause's lexNorm
+	negated bool
+}
+
+// clauseTerms reads the terms of one clause with their negation: a
+// negator negates the head it stands next to — an English pre-negator the
+// nearest term after it ("never run migrations on prod": run; "use rg,
+// not grep": grep), a Korean post-negator the nearest term before it
+// ("grep 말고 rg": grep; "변수 이름 줄여 쓰지 마": 줄여) — not the whole
+// phrase, whose objects one language puts before the negation and the
+// other after it.
+func clauseTerms(cl string) []termMention {
+	norm := lexNorm(cl)
+	var out []termMention
+	at := 0
+	for _, word := range strings.Split(norm, " ") {
+		p := at
+		at += len(word) + 1
+		textnorm.Words(word, func(w string, hangul bool) {
+			if t := canonTerm(w, hangul); t != "" {
+				out = append(out, termMention{term: t, at: p})
+			}
+		})
+	}
+	for _, q := range wordPositions(norm, preNegators()) {
+		for i := range out {
+			if out[i].at > q {
+				out[i].negated = true
+				break
+			}
+		}
+	}
+	for _, q := range wordPositions(norm, postNegators()) {
+		for i := len(out) - 1; i >= 0; i-- {
+			if out[i].at < q {
+				out[i].negated = true
+				break
+			}
+		}
+	}
+	return out
+}
+
+func bare(t string) string { return strings.TrimPrefix(t, notPrefix) }
+
+// knownTerm reports whether a term is in the glossary or WordNet.
+func knownTerm(t string) bool {
+	t = bare(t)
+	if _, ok := glossary().en[t]; ok {
+		return true
+	}
+	return !isHangul(t) && wordnet.Known(t)
+}
+
+// canonTerm is the canonical term of one word ("" to drop it).
+func canonTerm(w string, hangul bool) string {
+	skip := nonLessonTerms()
+	if hangul {
+		if textnorm.IsStopWord(w) || skip[w] || !keyTerm(w) {
+			return ""
+		}
+		if i := koNegatorInside(w); i > 0 {
+			w = w[:i] // 하지말고 → 하, 넣지마 → 넣: the verb before the negation
+		}
+		if g := glossKorean(w); g != "" {
+			return g
+		}
+		base, ok := textnorm.Term(w, true)
+		if !ok || skip[base] || !keyTerm(base) {
+			return ""
+		}
+		return base
+	}
+	if _, num := numberWords[w]; num || skip[w] || textnorm.IsStopWord(w) || !keyTerm(w) || len(w) < 2 {
+		return ""
+	}
+	if g, ok := glossary().en[w]; ok {
+		return g
+	}
+	l := englishLemma(w)
+	if skip[l] || textnorm.IsStopWord(l) {
+		return ""
+	}
+	if g, ok := glossary().en[l]; ok {
+		return g
+	}
+	return l
+}
+
+// koNegatorInside is where a negation written into a Korean word starts
+// (하지말고, 넣지마: at 지), or -1.
+func koNegatorInside(w string) int {
+	for _, f := range []string{"지말", "지마"} {
+		if i := strings.Index(w, f); i > 0 {
+			return i
+		}
+	}
+	return -1
+}
+
+// englishLemma is the shortest WordNet base form of w as a verb or noun
+// (morphy: nesting → nest, files → file), else w itself — adjective and
+// adverb detachment would make "after" "aft".
+func englishLemma(w string) string {
+	best := ""
+	for _, pos := range []byte{'v', 'n'} {
+		for _, l := range wordnet.Lemmas(w, pos) {
+			if best == "" || len(l) < len(best) {
+				best = l
+			}
+		}
+	}
+	if best == "" {
+		return w
+	}
+	return best
+}
+
+// termsMatch reports whether two terms (polarity aside) are the same word
+// for keying.
+func termsMatch(a, b string) bool {
+	a, b = bare(a), bare(b)
+	if a == b {
+		return true
+	}
+	ha, hb := isHangul(a), isHangul(b)
+	switch {
+	case ha && hb:
+		if utf8.RuneCountInString(a) > utf8.RuneCountInString(b) {
+			a, b = b, a
+		}
+		return utf8.RuneCountInString(a) >= 2 && strings.HasPrefix(b, a)
+	case ha:
+		return soundMatch(a, b)
+	case hb:
+		return soundMatch(b, a)
+	}
+	return wordnetSynonyms(a, b) || longStem(a, b)
+}
+
+// longStem reports whether two English words share a stem of at least
+// five letters covering three quarters of the shorter (description ~
+// descript, abbreviation ~ abbreviate).
+func longStem(a, b string) bool {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n >= 5 && 4*n >= 3*min(len(a), len(b))
+}
+
+// wnSenses is how many of a word's most frequent senses count for synonymy.
+const wnSenses = 2
+
+var synCache sync.Map // [2]string → bool
+
+// wordnetSynonyms reports whether a and b share a synset among their most
+// frequent senses of one part of speech.
+func wordnetSynonyms(a, b string) bool {
+	if a > b {
+		a, b = b, a
+	}
+	k := [2]string{a, b}
+	if v, ok := synCache.Load(k); ok {
+		return v.(bool)
+	}
+	same := false
+	for _, pos := range []byte{'n', 'v', 'a'} {
+		sa, sb := wordnet.Senses(a, pos), wordnet.Senses(b, pos)
+		for _, x := range sa[:min(len(sa), wnSenses)] {
+			if slices.Contains(sb[:min(len(sb), wnSenses)], x) {
+				same = true
+			}
+		}
+	}
+	synCache.Store(k, same)
+	return same
+}
+
+// lessonOverlap is how many terms of a match terms of b, and whether the
+// two sets are the same lesson:
+//
+//   - a matched pair of opposite polarity does not count as shared, and
+//     when such pairs are as many as the shared terms the two are
+//     opposites ("use rg, not grep" and "use grep, not rg");
+//   - it must reach two (one when a set has one term) and cover half the
+//     smaller set and a third of the larger;
+//   - a value slot: when every term of a short smaller set (three to five
+//     terms) but one is shared
+//     and the larger set holds a term the smaller lacks, the two name the
+//     same frame with another value ("double quotes" and "single quotes",
+//     "snake_case" and "kebab-case" file names) and are two lessons.
+func lessonOverlap(a, b []string) (int, bool) {
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	shared, against := 0, 0
+	usedB := map[int]bool{}
+	for _, x := range a {
+		for j, y := range b {
+			if !usedB[j] && termsMatch(x, y) {
+				usedB[j] = true
+				if strings.HasPrefix(x, notPrefix) != strings.HasPrefix(y, notPrefix) {
+					against++
+				} else {
+					shared++
+				}
+				break
+			}
+		}
+	}
+	lo, hi := len(a), len(b)
+	if lo == 0 {
+		return 0, false
+	}
+	matched := shared + against
+	if against > 0 && against >= shared {
+		return shared, false
+	}
+	need := 2
+	if lo == 1 {
+		need = 1
+	}
+	if lo >= 3 && lo <= 5 && matched == lo-1 && len(usedB) < hi {
+		return shared, false // one value swapped for another
+	}
+	return shared, shared >= need && 2*shared >= lo && 3*shared >= hi
+}
+
+// isHangul reports whether s starts with a Hangul syllable.
+func isHangul(s string) bool {
+	r, _ := utf8.DecodeRuneInString(s)
+	return r >= 0xAC00 && r <= 0xD7A3
+}

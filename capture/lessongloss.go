@@ -1,0 +1,171 @@
+package capture
+
+import (
+	"strings"
+	"sync"
+	"unicode/utf8"
+)
+
+// devGlossary is the curated bilingual (English–Korean) vocabulary of
+// software work that lessons are written in: each row is one concept, its
+// first word the canonical term a lesson key holds, then English words
+// (whole lemmas) and Korean stems (a Korean word matches a stem it starts
+// with, particles and endings after it; a one-syllable stem only when an
+// ending follows, see koStemMatch). It is a general glossary of the trade —
+// code, files, version control, tests, data, deployment, review,
+// communication — not the wording of any one lesson; extend it by concept.
+// English words the glossary does not hold are matched through WordNet
+// (lessoncanon.go), Korean loanwords by their sound (loanword.go).
+func devGlossary() [][]string {
+	return [][]string{
+		// Code structure.
+		{"variable", "var", "vars", "variables", "변수"},
+		{"function", "func", "functions", "method", "methods", "함수", "메서드", "메소드"},
+		{"name", "names", "naming", "rename", "identifier", "이름", "네이밍", "명명"},
+		{"abbreviate", "abbreviation", "abbreviations", "abbreviated", "abbrev", "shorten", "약어", "줄여", "줄이", "축약"},
+		{"condition", "conditions", "conditional", "if", "조건", "조건문"},
+		{"loop", "loops", "iterate", "iteration", "반복", "반복문", "루프"},
+		{"nest", "nested", "nesting", "중첩"},
+		{"return", "returns", "리턴", "반환"},
+		{"early", "immediately", "바로", "일찍"},
+		{"type", "types", "타입", "자료형"},
+		{"class", "classes", "클래스"},
+		{"module", "modules", "모듈"},
+		{"package", "packages", "패키지"},
+		{"library", "libraries", "lib", "라이브러리"},
+		{"interface", "interfaces", "인터페이스"},
+		{"struct", "structs", "구조체"},
+		{"string", "strings", "문자열"},
+		{"number", "numbers", "숫자", "번호"},
+		{"comment", "comments", "주석"},
+		{"code", "source", "코드", "소스"},
+		{"duplicate", "duplicated", "duplication", "copy", "paste", "copypaste", "복붙", "복사", "붙여넣", "중복"},
+		{"refactor", "refactoring", "refactored", "리팩터링", "리팩토링"},
+		{"feature", "features", "기능"},
+		{"bug", "bugs", "버그"},
+		{"fix", "fixes", "수정", "고치", "고쳐"},
+		{"change", "changes", "changed", "modify", "edit", "변경", "바꾸", "바꿔", "건드린", "건드"},
+		{"add", "insert", "include", "put", "넣", "추가", "담아", "담"},
+		{"remove", "drop", "strip", "빼", "제거", "없애"},
+		{"delete", "deletion", "erase", "rm", "지우", "지워", "삭제"},
+		{"split", "separate", "divide", "break", "쪼개", "나누", "나눠", "분리", "따로"},
+		{"small", "smaller", "tiny", "작게", "작은"},
+		{"large", "big", "huge", "크게", "큰", "커요", "커서"},
+		{"one", "single", "하나", "한"},
+		{"first", "top", "beginning", "맨", "처음", "먼저", "위"},
+		{"conclusion", "answer", "result", "summary", "결론", "요약", "결과"},
+		{"description", "explain", "explanation", "describe", "detail", "details", "설명", "자세히"},
+		// Files and search.
+		{"file", "files", "파일"},
+		{"directory", "folder", "dir", "디렉터리", "디렉토리", "폴더"},
+		{"path", "paths", "경로"},
+		{"search", "find", "lookup", "검색", "찾", "찾아"},
+		{"format", "formatting", "formatter", "reformat", "포맷", "포매터", "포맷터", "정렬"},
+		{"whole", "entire", "all", "everything", "전체", "모든", "전부"},
+		{"repository", "repo", "repos", "레포", "저장소"},
+		// Version control and review.
+		{"commit", "commits", "커밋"},
+		{"branch", "branches", "브랜치"},
+		{"merge", "merges", "머지", "병합"},
+		{"pull_request", "pr", "prs", "pull", "풀리퀘", "풀리퀘스트"},
+		{"open", "create", "submit", "raise", "열", "올리", "올려", "만들"},
+		{"review", "reviews", "reviewer", "reviewers", "리뷰", "검토"},
+		{"ask", "confirm", "confirmation", "permission", "approve", "물어", "물어보", "확인", "허락", "컨펌"},
+		{"ticket", "tickets", "issue", "issues", "티켓", "이슈"},
+		{"link", "links", "url", "링크"},
+		// Tests.
+		{"test", "tests", "testing", "테스트"},
+		{"case", "cases", "케이스", "사례"},
+		{"table", "tables", "테이블", "표"},
+		{"integration", "통합"},
+		{"unit", "단위"},
+		{"mock", "mocks", "mocked", "mocking", "fake", "stub", "목", "모킹", "목킹", "가짜"},
+		{"real", "actual", "genuine", "진짜", "실제"},
+		// Data and deployment.
+		{"database", "db", "데이터베이스", "디비"},
+		{"migration", "migrations", "migrate", "마이그레이션"},
+		{"production", "prod", "live", "운영", "프로덕션", "상용"},
+		{"staging", "스테이징"},
+		{"release", "deploy", "deployment", "ship", "배포", "릴리스", "릴리즈"},
+		{"pipeline", "pipelines", "ci", "파이프라인"},
+		{"container", "containers", "docker", "컨테이너", "도커"},
+		{"server", "servers", "서버"},
+		{"run", "execute", "돌리", "돌려", "실행", "치"},
+		{"directly", "manually", "yourself", "직접", "수동"},
+		{"automatic", "automatically", "own", "자동", "자동으로", "알아서"},
+		// Communication.
+		{"reply", "replies", "response", "respond", "message", "답변", "답장", "응답", "대답"},
+		{"emoji", "emojis", "emoticon", "이모지", "이모티콘"},
+		{"language", "languages", "언어"},
+		{"python", "파이썬"},
+		{"javascript", "js", "자바스크립트"},
+		{"typescript", "ts", "타입스크립트"},
+		{"golang", "go", "고랭"},
+		{"speed", "fast", "faster", "quick", "빠르", "빨라", "속도"},
+		{"slow", "forever", "느리", "느려"},
+	}
+}
+
+// glossary indexes devGlossary: English word → canonical, and the Korean
+// stems with their canonical, longest first.
+type glossaryIndex struct {
+	en map[string]string
+	ko []koStem
+}
+
+type koStem struct{ stem, canon string }
+
+var glossary = sync.OnceValue(func() glossaryIndex {
+	g := glossaryIndex{en: map[string]string{}}
+	for _, row := range devGlossary() {
+		for _, w := range row {
+			if isHangul(w) {
+				g.ko = append(g.ko, koStem{w, row[0]})
+			} else if _, ok := g.en[w]; !ok {
+				g.en[w] = row[0]
+			}
+		}
+	}
+	// Longest stem first, so 반복문 wins over 반복.
+	for i := 1; i < len(g.ko); i++ {
+		for j := i; j > 0 && len(g.ko[j].stem) > len(g.ko[j-1].stem); j-- {
+			g.ko[j], g.ko[j-1] = g.ko[j-1], g.ko[j]
+		}
+	}
+	return g
+})
+
+// glossKorean returns the canonical term of a Korean word (particles may
+// still follow it), or "".
+func glossKorean(w string) string {
+	for _, s := range glossary().ko {
+		if koStemMatch(w, s.stem) {
+			return s.canon
+		}
+	}
+	return ""
+}
+
+// koStemMatch reports whether Korean word w is stem with an ending: a stem
+// of two or more syllables may be followed by anything; a one-syllable stem
+// (넣, 빼, 열) only by the word's end or a verb ending or particle, so 열
+// does not match 열심히.
+func koStemMatch(w, stem string) bool {
+	if !strings.HasPrefix(w, stem) {
+		return false
+	}
+	rest := w[len(stem):]
+	if rest == "" || utf8.RuneCountInString(stem) >= 2 {
+		return true
+	}
+	for _, end := range koVerbEndings {
+		if strings.HasPrefix(rest, end) {
+			return true
+		}
+	}
+	return false
+}
+
+// koVerbEndings are the endings and particles that may follow a
+// one-syllable stem.
+var koVerbEndings = []string{"지", "어", "아", "고", "기", "는", "은", "을", "를", "으", "줘", "줄", "면", "서", "세요", "요", "게", "도"}
