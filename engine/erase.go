@@ -57,10 +57,7 @@ const (
 	ArtifactBackup = "backup"
 	ArtifactExport = "export"
 	ArtifactOTel   = "otel"
-	// ArtifactJudgeCache is a judge's verdict cache (JSONL, one entry a
-	// line, each naming the texts it judged by engine.ContentHash in
-	// "texts"): an erasure rewrites it without the entries of what it
-	// erased, rather than only listing it.
+	// ArtifactJudgeCache: a judge cache (JSONL), which an erasure rewrites.
 	ArtifactJudgeCache = "judge_cache"
 )
 

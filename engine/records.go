@@ -252,9 +252,7 @@ type IngestStats struct {
 	// also counted in stored, reinforced or dropped — not an addend.
 	JudgeErrors int         `json:"judge_errors"`
 	Errors      []LineError `json:"errors"`
-	// Redacted counts the offered messages whose secret values the door
-	// replaced by placeholders, per pattern of the table (`memtrace help
-	// secrets`); a message is still counted once in the addends above.
+	// Redacted: messages whose secret values became placeholders, by pattern.
 	Redacted map[string]int `json:"redacted,omitempty"`
 }
 
