@@ -150,9 +150,16 @@ func TestCompareForgetsEpisodesBeforeFactsOfEqualImportance(t *testing.T) {
 	got := keys(long.Forgotten)
 	// m0111 (a fact of importance 0.4 the query reaches through "얘기"
 	// alone) is at A since age became a bounded prior; a fact, it goes
-	// after the episodes.
-	if strings.Join(got, ",") != "m0308,m0441,m0111" {
-		t.Errorf("forgotten by 2029-06 = %v, want the episodes, then the fact m0111", got)
+	// after the episodes. The two-hop round may bring more facts (the
+	// sister 지연 the trip memories name, m0026): they too go after the
+	// episodes.
+	if len(got) < 3 || strings.Join(got[:2], ",") != "m0308,m0441" || !contains(got[2:], "m0111") {
+		t.Errorf("forgotten by 2029-06 = %v, want the episodes m0308, m0441, then the fact m0111", got)
+	}
+	for _, ch := range long.Forgotten[2:] {
+		if ch.Kind != engine.KindFact {
+			t.Errorf("forgotten after the episodes: %s is a %s, want facts only", ch.Key, ch.Kind)
+		}
 	}
 	// A specific cue recognises the episodes at +90d: they are still
 	// recalled, so Compare lists them as survivors, not as forgotten.
