@@ -105,17 +105,16 @@ func queryMass(v engine.View, weights map[string]float64, df map[string]int, fro
 // not evidence enough (share < MinIDFShare): the gate asks about them only
 // then, and a recall reads a hundred candidates. df as for idfSum. Caller
 // must not hold a View. unknown is the idf mass of the query terms no
-// memory holds (recall_unknown.go): part of the share's total.
-func termEvidenceOf(e *engine.Engine, ids []int64, weights map[string]float64, df map[string]int, generic map[string]bool, from map[string]string, unknown float64) []termEvidence {
+// memory holds (recall_unknown.go): part of the share's total of the
+// memories written in its script.
+func termEvidenceOf(e *engine.Engine, ids []int64, weights map[string]float64, df map[string]int, generic map[string]bool, from map[string]string, unknown unknownMass) []termEvidence {
 	out := make([]termEvidence, len(ids))
 	v := e.View()
 	defer v.Close()
-	terms, mass, total := queryMass(v, weights, df, from)
-	if total <= 0 {
+	terms, mass, known := queryMass(v, weights, df, from)
+	if known <= 0 {
 		return out
 	}
-	known := total
-	total += unknown
 	rareMass := rareIDFShare * v.IDF(1)
 	rare := make([]bool, len(terms))      // specific terms of idf ≥ rareMass
 	at := make(map[int32]int, len(terms)) // term number → index in terms
@@ -140,6 +139,11 @@ func termEvidenceOf(e *engine.Engine, ids []int64, weights map[string]float64, d
 	own := make([]bool, len(terms))
 	near := make([]bool, len(terms))
 	for k, id := range ids {
+		m := v.Memory(id)
+		total := known
+		if m != nil {
+			total += unknown.of(m.Content)
+		}
 		clear(own)
 		for _, no := range v.OwnTerms(id) {
 			if i, ok := at[no]; ok {
@@ -161,7 +165,7 @@ func termEvidenceOf(e *engine.Engine, ids []int64, weights map[string]float64, d
 			}
 		}
 		count()
-		if m := v.Memory(id); m != nil && hit/total < MinIDFShare && len(hangul) > 0 {
+		if m != nil && hit/total < MinIDFShare && len(hangul) > 0 {
 			found := false
 			for _, i := range hangul {
 				if !own[i] && strings.Contains(m.Content, terms[i]) {

@@ -31,6 +31,51 @@ import (
 // them), one-character terms, terms with digits (a year or a count the
 // memories rarely write), concept and WordNet partners (expansions are
 // optional by nature), and a query term whose partner some memory holds.
+//
+// An unknown term weighs only on memories written in its script: a Korean
+// word no memory holds says nothing of whether an English memory covers
+// what it asks ("매운 음식 먹어도 돼?" over "I don't eat spicy food" — the
+// concept table bridges 음식 but not every predicate), only that no Korean
+// memory does; likewise an English term over a memory in Hangul alone. A
+// memory in both scripts weighs both.
+
+// unknownMass is the idf mass of the unknown terms, split by script.
+type unknownMass struct{ hangul, other float64 }
+
+func (u unknownMass) total() float64 { return u.hangul + u.other }
+
+// of is the mass that weighs on a memory of text content.
+func (u unknownMass) of(content string) float64 {
+	if u.hangul == 0 && u.other == 0 {
+		return 0
+	}
+	ko, other := scripts(content)
+	m := 0.0
+	if ko {
+		m += u.hangul
+	}
+	if other {
+		m += u.other
+	}
+	return m
+}
+
+// scripts reports whether text holds a Hangul letter, and a letter of
+// another script.
+func scripts(text string) (hangul, other bool) {
+	for _, r := range text {
+		switch {
+		case unicode.Is(unicode.Hangul, r):
+			hangul = true
+		case unicode.IsLetter(r):
+			other = true
+		}
+		if hangul && other {
+			break
+		}
+	}
+	return hangul, other
+}
 
 // rareIDFShare: a term of at least this share of the index's maximum idf
 // is rare (at 200 memories, held by at most ~17; at 10k, by ~120).
@@ -40,7 +85,7 @@ const rareIDFShare = 0.5
 // order, each once, and the idf mass they add to the gate's total: each at
 // its weight × the index's maximum idf. cut are the words of the periods
 // the query names. Caller must not hold a View.
-func (r *recallRun) unknownTerms(cut map[string]bool) ([]string, float64) {
+func (r *recallRun) unknownTerms(cut map[string]bool) ([]string, unknownMass) {
 	v := r.e.View()
 	defer v.Close()
 	markers := MarkerTerms(r.q.Text)
@@ -68,9 +113,13 @@ func (r *recallRun) unknownTerms(cut map[string]bool) ([]string, float64) {
 		}
 		out = append(out, t)
 	}
-	mass := 0.0
+	var mass unknownMass
 	for _, t := range out {
-		mass += r.weights[t] * v.IDF(1)
+		if isHangul(t) {
+			mass.hangul += r.weights[t] * v.IDF(1)
+		} else {
+			mass.other += r.weights[t] * v.IDF(1)
+		}
 	}
 	return out, mass
 }
@@ -105,9 +154,9 @@ func periodWords(text, rest string) map[string]bool {
 }
 
 // unknownNote renders the unknown terms for the rerank stage's trace.
-func unknownNote(unknown []string, mass float64) string {
-	return fmt.Sprintf("%s: no memory holds them; each counts at the index's maximum idf in the gate's idf mass (+%s), not in bm25_norm_score",
-		strings.Join(unknown, " "), f3(mass))
+func unknownNote(unknown []string, mass unknownMass) string {
+	return fmt.Sprintf("%s: no memory holds them; each counts at the index's maximum idf in the gate's idf mass (+%s) of the memories written in its script, not in bm25_norm_score",
+		strings.Join(unknown, " "), f3(mass.total()))
 }
 
 func hasDigit(t string) bool { return strings.ContainsFunc(t, unicode.IsDigit) }
