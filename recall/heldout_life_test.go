@@ -24,7 +24,7 @@ import (
 // Okdong" replaces "found a two-room apartment in 옥동, … 월세 45" — the
 // place it moved to, written in the other script, which the rule cannot
 // yet tell is the same value. That loss is recorded here, not hidden.
-var heldoutLifeFloors = map[string]float64{"life.yaml": 28.0 / 50, "life3.yaml": 22.0 / 47}
+var heldoutLifeFloors = map[string]float64{"life.yaml": 28.0 / 50, "life3.yaml": 0.468} // 22/47, rounded as the summary rounds
 
 // TestHeldoutLifePassRate builds each held-out conversation through the
 // capture pipeline into a real SQLite file, runs its probes as `golden
