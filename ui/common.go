@@ -26,8 +26,8 @@ type Deps struct {
 	// store.Open; nil: sets with a fixture cannot run in the UI.
 	OpenStore func(ctx context.Context, path string) (engine.Store, error)
 	// Changes, when set, is signalled when the engine applied writes made
-	// elsewhere (engine.Changes; the CLI sets it on PostgreSQL, where every
-	// engine listens for its space's notifications): every tab reloads, as
+	// elsewhere (engine.Changes; the CLI's engine follows PostgreSQL
+	// notifications and SQLite's data_version): every tab reloads, as
 	// after a write of its own.
 	Changes <-chan struct{}
 	// NoColor removes every colour (the NO_COLOR convention). RunOpening
