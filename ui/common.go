@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"io/fs"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -36,6 +37,12 @@ type Deps struct {
 	// DBPath names the open database in headers (the Golden tab says which
 	// database a set runs on); "" when unknown.
 	DBPath string
+	// Sets, when set, holds golden sets built into the binary, laid out as
+	// the repository does (golden/demo.yaml beside ../demo.jsonl): the
+	// Golden tab opens its default set from there when the working
+	// directory, its parents and the executable's have none
+	// (extractSets copies them to the user's cache first).
+	Sets fs.FS
 }
 
 // common is shared by the root and every pane: dependencies, styles, the

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -18,6 +19,13 @@ import (
 // main embeds it into the binary and sets it, so that `memtrace demo` works
 // from any directory; the package's tests read it from the file.
 var DemoConversation []byte
+
+// DemoSets holds the demo's golden set as the repository lays it out
+// (golden/demo.yaml, its fixture ../demo.jsonl, quarantine and baseline);
+// main embeds it, and the TUI's Golden tab opens it when the working
+// directory has no set of its own (ui.Deps.Sets). Nil in the package's
+// tests: the tab then finds the repository's files.
+var DemoSets fs.FS
 
 // cmdDemo runs `memtrace demo [--no-tui] [--db PATH]`: a fresh demo
 // database built from testdata/demo.jsonl through the real capture

@@ -56,7 +56,7 @@ func openTUI(e *env) error {
 		// The engine follows other processes' writes (listenForChanges:
 		// PostgreSQL notifications, SQLite's data_version): the tabs
 		// reload when it applied some.
-		deps := ui.Deps{Engine: eng, Store: db, Now: eng.Now, OpenStore: openStoreFile, DBPath: e.dbPath, Changes: eng.Changes()}
+		deps := ui.Deps{Engine: eng, Store: db, Now: eng.Now, OpenStore: openStoreFile, DBPath: e.dbPath, Changes: eng.Changes(), Sets: DemoSets}
 		return deps, nil
 	})
 	// Quitting during the open cancels it; either way the store is closed
