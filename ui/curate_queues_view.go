@@ -82,11 +82,19 @@ func (v queuesView) header() string {
 // session can be undone, and the filter's and the list's.
 func (v queuesView) keyBindings(undo bool, filter, move []key.Binding) []key.Binding {
 	k := v.keys
-	out := []key.Binding{k.Approve, k.Reject}
+	var out []key.Binding
+	_, ok := v.list.current()
+	if ok {
+		// Keys about the proposal under the cursor: only when there is one.
+		out = append(out, k.Approve, k.ApproveApply, k.Reject)
+	}
 	if undo {
 		out = append(out, k.UndoReject)
 	}
-	out = append(out, k.Retype, k.Select, k.Range, k.Batch, k.ApplyAll)
+	if ok {
+		out = append(out, k.Retype, k.Select, k.Range, k.Batch)
+	}
+	out = append(out, k.ApplyAll)
 	out = append(append(out, filter...), k.Prev, k.Next)
 	out = append(out, move...)
 	return append(out, k.Control, k.History, k.Held, k.Superseded, k.Reload)
