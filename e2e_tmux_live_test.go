@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -70,3 +71,66 @@ func TestTUISecondProcessOnSQLite(t *testing.T) {
 	s.send(t, "q")
 	s.waitExit(t)
 }
+
+// TestTUIRetypeNoOpRefused at 80×24 on the demo: the Curate tab opens on
+// the heartbeat's keep queue; t opens the type chooser, which marks the
+// memory's own type; choosing it is refused with the reason, the chooser
+// stays open, and esc leaves it.
+func TestTUIRetypeNoOpRefused(t *testing.T) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed: the end-to-end TUI test needs it (.ci/run installs it)")
+	}
+	if testing.Short() {
+		t.Skip("-short: the end-to-end TUI test builds the binary")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "memtrace")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	db := filepath.Join(dir, "demo.db")
+	if out, err := exec.Command(bin, "demo", "--no-tui", "--db", db).CombinedOutput(); err != nil {
+		t.Fatalf("demo --no-tui: %v\n%s", err, out)
+	}
+	s := startTmux(t, dir, 80, 24, bin, "--db", db)
+	s.waitText(t, "1 Trace", "query ›")
+	s.send(t, "3")
+	s.waitText(t, "keep · by heartbeat")
+	s.send(t, "t")
+	screen := s.waitText(t, "Retype to:", "(current)")
+	cursor, current := -1, -1
+	row := 0
+	for _, line := range strings.Split(screen, "\n") {
+		l := strings.TrimSpace(strings.Trim(strings.TrimSpace(line), "│|"))
+		l = strings.TrimSpace(l)
+		if !slices.ContainsFunc(retypeLabels, func(x string) bool { return strings.TrimPrefix(l, "> ") == x || strings.TrimPrefix(l, "> ") == x+" (current)" }) {
+			continue
+		}
+		if strings.HasPrefix(l, "> ") {
+			cursor = row
+		}
+		if strings.HasSuffix(l, "(current)") {
+			current = row
+		}
+		row++
+	}
+	if cursor < 0 || current < 0 || cursor == current {
+		t.Fatalf("the chooser should open off the marked current type (cursor %d, current %d):\n%s", cursor, current, screen)
+	}
+	for ; cursor < current; cursor++ {
+		s.send(t, "Down")
+	}
+	for ; cursor > current; cursor-- {
+		s.send(t, "Up")
+	}
+	s.send(t, "Enter")
+	s.waitText(t, "changes nothing", "Retype to:")
+	s.send(t, "Escape")
+	s.waitFor(t, "the chooser closed", func(screen string) bool { return !strings.Contains(screen, "Retype to:") })
+	s.send(t, "q")
+	s.waitExit(t)
+}
+
+// retypeLabels are the Curate type chooser's entries (ui.retypeTargets).
+var retypeLabels = []string{"preference", "health", "date", "milestone", "habit", "achievement", "gift",
+	"shared_thing", "current_project", "rule", "correction", "note"}

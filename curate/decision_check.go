@@ -48,8 +48,8 @@ func CheckApproval(p *engine.Proposal, m *engine.Memory) error {
 		case p.TargetType == "":
 			err = engine.Errorf(engine.EINVALID, "proposal %d: retype of memory %d has no new type; choose a type or reject the proposal", p.ID, m.ID)
 		case p.TargetType == m.Type:
-			err = engine.Errorf(engine.EINVALID, "proposal %d: memory %d is already %s, so retyping it to %s changes nothing; choose another type, keep it as it is, or reject the proposal",
-				p.ID, m.ID, m.Type, p.TargetType)
+			err = engine.Errorf(engine.EINVALID, "proposal %d: retype to %s changes nothing: memory %d is already %s; choose another type, keep it as it is, or reject the proposal",
+				p.ID, p.TargetType, m.ID, m.Type)
 		}
 	case engine.ProposalRestore:
 		if m.Status == engine.StatusActive {

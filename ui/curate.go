@@ -132,6 +132,7 @@ type dialog struct {
 	control bool                 // the retype chooser labels a control item
 	target  int64                // the proposal the chooser or the editor is for
 	current string               // the retype chooser: the memory's type now ("" unknown)
+	memory  int64                // the retype chooser: the proposal's memory
 	plan    *engine.RollbackPlan // what a rollback would do
 	// original and shown are a promotion's wording and the neutralised
 	// form the editor was filled with.

@@ -28,10 +28,10 @@ func (p curatePane) dialogKey(msg tea.KeyPressMsg) (curatePane, tea.Cmd) {
 			d.cursor = max(0, d.cursor-1)
 		case key.Matches(msg, k.Down):
 			d.cursor = min(len(types)-1, d.cursor+1)
-		case msg.String() == "esc":
+		case key.Matches(msg, k.Cancel):
 			p.dlg = nil
 			return p, nil
-		case msg.String() == "enter":
+		case key.Matches(msg, k.Confirm):
 			if err := d.refusal(types[d.cursor]); err != nil {
 				// Refused at the key: the chooser stays open on the
 				// reason (curate.CheckApproval, the rule P applies).

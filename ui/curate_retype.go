@@ -9,7 +9,7 @@ import (
 // first type that is not the memory's own: that one is marked, and
 // choosing it is refused (refusal).
 func (v queuesView) retypeDialog(pr *engine.Proposal) *dialog {
-	d := &dialog{kind: "retype", target: pr.ID}
+	d := &dialog{kind: "retype", target: pr.ID, memory: pr.MemoryID}
 	if m, ok := v.memories[pr.MemoryID]; ok {
 		d.current = m.Type
 	}
@@ -30,8 +30,8 @@ func (d dialog) refusal(t string) error {
 	if d.kind != "retype" || d.control || d.current == "" {
 		return nil
 	}
-	m := &engine.Memory{Type: d.current, Status: engine.StatusActive}
-	return curate.CheckApproval(&engine.Proposal{ID: d.target, Kind: engine.ProposalRetype, TargetType: t}, m)
+	m := &engine.Memory{ID: d.memory, Type: d.current, Status: engine.StatusActive}
+	return curate.CheckApproval(&engine.Proposal{ID: d.target, Kind: engine.ProposalRetype, TargetType: t, MemoryID: d.memory}, m)
 }
 
 // focus puts the cursor on proposal id, in its queue; false when no
