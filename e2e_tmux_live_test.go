@@ -103,7 +103,9 @@ func TestTUIRetypeNoOpRefused(t *testing.T) {
 	for _, line := range strings.Split(screen, "\n") {
 		l := strings.TrimSpace(strings.Trim(strings.TrimSpace(line), "│|"))
 		l = strings.TrimSpace(l)
-		if !slices.ContainsFunc(retypeLabels, func(x string) bool { return strings.TrimPrefix(l, "> ") == x || strings.TrimPrefix(l, "> ") == x+" (current)" }) {
+		if !slices.ContainsFunc(retypeLabels, func(x string) bool {
+			return strings.TrimPrefix(l, "> ") == x || strings.TrimPrefix(l, "> ") == x+" (current)"
+		}) {
 			continue
 		}
 		if strings.HasPrefix(l, "> ") {
