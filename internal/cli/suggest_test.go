@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"flag"
+	"os"
 	"strings"
 	"testing"
 )
@@ -67,4 +68,27 @@ func TestHelpPlaceholders(t *testing.T) {
 		}
 	}
 	walk("", commands())
+}
+
+// TestDemoInvocation: the demo's next commands are spelled as the user
+// ran memtrace — go run's cache binary as "go run .", a binary on $PATH by
+// its name, any other by its path.
+func TestDemoInvocation(t *testing.T) {
+	bin := t.TempDir()
+	onPath := bin + "/memtrace"
+	if err := os.WriteFile(onPath, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin)
+	other := t.TempDir() + "/my tools/memtrace"
+	for arg0, want := range map[string]string{
+		"/tmp/go-build1234/b001/exe/memtrace": "go run .",
+		onPath:                                "memtrace",
+		other:                                 "'" + other + "'",
+		"./memtrace":                          "./memtrace",
+	} {
+		if got := invocation(arg0); got != want {
+			t.Errorf("invocation(%q) = %q, want %q", arg0, got, want)
+		}
+	}
 }
