@@ -49,6 +49,7 @@ type curateKeys struct {
 	Range, UndoReject, Changes, Back       key.Binding
 	Superseded, Unlink, Reviewed           key.Binding
 	RejectReason, ApproveApply, Force      key.Binding
+	scroll                                 scrollKeys
 	filter                                 filterKeys
 }
 
@@ -97,6 +98,7 @@ func defaultCurateKeys() curateKeys {
 		RejectReason:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "reject with this reason")),
 		ApproveApply:   key.NewBinding(key.WithKeys("!"), key.WithHelp("!", "approve & apply…")),
 		Force:          key.NewBinding(key.WithKeys("Y"), key.WithHelp("Y", "roll back")),
+		scroll:         defaultScrollKeys(),
 		filter:         defaultFilterKeys(),
 	}
 }

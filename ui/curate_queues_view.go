@@ -95,6 +95,9 @@ func (v queuesView) keyBindings(undo bool, filter, move []key.Binding) []key.Bin
 		out = append(out, k.Retype, k.Select, k.Range, k.Batch)
 	}
 	out = append(out, k.ApplyAll)
+	if overflows(len(v.detail()), curateDetailLines) {
+		out = append(out, k.scroll.Down, k.scroll.Up)
+	}
 	out = append(append(out, filter...), k.Prev, k.Next)
 	out = append(out, move...)
 	return append(out, k.Control, k.History, k.Held, k.Superseded, k.Reload)
@@ -127,7 +130,7 @@ func (v queuesView) View() string {
 		}
 		return []string{mark, fmt.Sprint(pr.ID), mem, pr.Status, confidenceCell(pr), flags, v.subject(pr)}, flags == "⚠ INJECT"
 	}, empty)
-	return strings.Join(append(out, fill(v.detail(), curateDetailLines)...), "\n")
+	return strings.Join(append(out, v.dscroll.window(v.c, v.detail(), curateDetailLines)...), "\n")
 }
 
 // flagsOf returns the verdict's flags, injection_attempt first.
@@ -188,11 +191,13 @@ func (v queuesView) detail() []string {
 			}
 		}
 	} else {
-		for _, l := range wrapText(v.memories.text(pr.MemoryID), w, 3) {
+		for _, l := range wrapText(v.memories.text(pr.MemoryID), w, 0) {
 			out = append(out, "  "+l)
 		}
 	}
-	out = append(out, st.Detail.Label.Render("reason ")+st.Detail.Value.Render(safetext.Truncate(safetext.SanitizeLine(curate.ShownReason(pr)), max(10, v.width-7))))
+	// The reason whole, wrapped at word boundaries (J/K scroll the detail
+	// when it is taller than its lines).
+	out = append(out, labelled(v.c, "reason ", curate.ShownReason(pr), v.width)...)
 	meta := "no confidence: proposed by " + pr.Proposer + ", not a judge"
 	if c := confidenceCell(pr); c != "—" {
 		meta = "confidence " + c
@@ -202,7 +207,9 @@ func (v queuesView) detail() []string {
 	if len(fs) > 0 {
 		meta += " · flags " + strings.Join(fs, ", ")
 	}
-	out = append(out, st.Detail.Label.Render(safetext.Truncate(meta, v.width)))
+	for _, l := range wrapText(meta, max(10, v.width), 0) {
+		out = append(out, st.Detail.Label.Render(l))
+	}
 	out = append(out, v.evidence(pr)...)
 	return out
 }
@@ -231,7 +238,11 @@ func (v queuesView) evidence(pr *engine.Proposal) []string {
 		if ev.Vital {
 			line += " · vital"
 		}
-		return []string{st.Detail.Label.Render(safetext.Truncate(line, v.width))}
+		var out []string
+		for _, l := range wrapText(line, max(10, v.width), 0) {
+			out = append(out, st.Detail.Label.Render(l))
+		}
+		return out
 	}
 	switch pr.Kind {
 	case engine.ProposalDemote, engine.ProposalArchive:

@@ -1,8 +1,14 @@
 package ui
 
 import (
+	"context"
 	"strings"
 	"testing"
+	"time"
+
+	"memtrace/tiers"
+
+	"memtrace/curate"
 )
 
 // TestMemoriesDetailScrollsToItsLastLine at 80×24: a long memory (English
@@ -70,4 +76,40 @@ func seenWith(seen map[string]bool, sub string) bool {
 		}
 	}
 	return false
+}
+
+// TestCurateReasonWrapsWholeAndScrolls at 80×24 on the demo: the selected
+// heartbeat proposal's reason is shown whole — every word of it on screen,
+// none cut mid-word — and J scrolls the detail to its end.
+func TestCurateReasonWrapsWholeAndScrolls(t *testing.T) {
+	eng, db := openDemo(t)
+	if _, err := tiers.Heartbeat(context.Background(), eng, tiers.HeartbeatOptions{At: demoNow}); err != nil {
+		t.Fatal(err)
+	}
+	m := goTo(t, startModel(t, Deps{Engine: eng, Store: db, Now: func() time.Time { return demoNow }, NoColor: true}, 80, 24), "Curate")
+	pr, ok := m.curate().queues.list.current()
+	if !ok {
+		t.Fatalf("the demo's Curate tab opens on no proposal:\n%s", screen(m))
+	}
+	reason := curate.ShownReason(pr)
+	var screens []string
+	for i := 0; i < 30; i++ {
+		screens = append(screens, screen(m))
+		if !hasDesc(listedBindings(m), "scroll detail down") || strings.Contains(screens[len(screens)-1], "· end ·") {
+			break
+		}
+		m = drive(t, m, press("J"))
+	}
+	words := map[string]bool{}
+	for _, s := range screens {
+		for _, w := range strings.Fields(s) {
+			words[w] = true
+		}
+	}
+	for _, w := range strings.Fields(reason) {
+		if !words[w] {
+			t.Errorf("the reason's word %q was never on screen whole (reason %q):\n%s", w, reason, strings.Join(screens, "\n"))
+			break
+		}
+	}
 }
