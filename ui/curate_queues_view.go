@@ -95,9 +95,7 @@ func (v queuesView) keyBindings(undo bool, filter, move []key.Binding) []key.Bin
 		out = append(out, k.Retype, k.Select, k.Range, k.Batch)
 	}
 	out = append(out, k.ApplyAll)
-	if overflows(len(v.detail()), curateDetailLines) {
-		out = append(out, k.scroll.Down, k.scroll.Up)
-	}
+	out = append(out, v.dscroll.bindings(k.scroll.Down, k.scroll.Up, len(v.detail()), curateDetailLines)...)
 	out = append(append(out, filter...), k.Prev, k.Next)
 	out = append(out, move...)
 	return append(out, k.Control, k.History, k.Held, k.Superseded, k.Reload)

@@ -145,8 +145,9 @@ func (p memoriesPane) KeyBindings() []key.Binding {
 	}
 	if !p.detail {
 		out = append(out, k.Detail)
-	} else if n := p.detailRoom(); overflows(len(p.detailLines(n)), n) {
-		out = append(out, k.scroll.Down, k.scroll.Up)
+	} else {
+		n := p.detailRoom()
+		out = append(out, p.dscroll.bindings(k.scroll.Down, k.scroll.Up, len(p.detailLines(n)), n)...)
 	}
 	out = append(out, k.Quarantine, k.Restore, k.MoreImp, k.LessImp, k.sel.Select, k.sel.Range, k.sup.Supersede, k.Undo, k.Reload)
 	return append(out, k.list.bindings()...)

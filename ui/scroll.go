@@ -86,3 +86,20 @@ func (s detailScroll) update(msg tea.Msg, k scrollKeys, total, n int) (detailScr
 	s.off = max(0, min(s.off, total-(n-1)))
 	return s, true
 }
+
+// bindings are the scroll keys that would move now: down unless at the
+// end, up unless at the top — none when the lines fit.
+func (s detailScroll) bindings(down, up key.Binding, total, n int) []key.Binding {
+	if !overflows(total, n) {
+		return nil
+	}
+	var out []key.Binding
+	off := s.clamped(total, n)
+	if off < total-(n-1) {
+		out = append(out, down)
+	}
+	if off > 0 {
+		out = append(out, up)
+	}
+	return out
+}
