@@ -136,3 +136,52 @@ func TestTUIRetypeNoOpRefused(t *testing.T) {
 // retypeLabels are the Curate type chooser's entries (ui.retypeTargets).
 var retypeLabels = []string{"preference", "health", "date", "milestone", "habit", "achievement", "gift",
 	"shared_thing", "current_project", "rule", "correction", "note"}
+
+// TestTUIScrollsAt80x24: in tmux at 80×24 on the demo, the ? overlay
+// scrolls to its last line (the palette's last command) and the Memories
+// detail of the first memory scrolls to its end with J.
+func TestTUIScrollsAt80x24(t *testing.T) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed: the end-to-end TUI test needs it (.ci/run installs it)")
+	}
+	if testing.Short() {
+		t.Skip("-short: the end-to-end TUI test builds the binary")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "memtrace")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	db := filepath.Join(dir, "demo.db")
+	if out, err := exec.Command(bin, "demo", "--no-tui", "--db", db).CombinedOutput(); err != nil {
+		t.Fatalf("demo --no-tui: %v\n%s", err, out)
+	}
+	s := startTmux(t, dir, 80, 24, bin, "--db", db)
+	s.waitText(t, "1 Trace", "query ›")
+	s.send(t, "?")
+	s.waitText(t, "Keys", "J more")
+	for i := 0; i < 40 && !strings.Contains(s.capture(t), "· end ·"); i++ {
+		s.send(t, "PageDown")
+		time.Sleep(50 * time.Millisecond)
+	}
+	s.waitText(t, "· end ·", ":quit")
+	s.send(t, "/")
+	s.typeText(t, "quit")
+	s.waitText(t, "/ quit", "ctrl+c")
+	s.send(t, "Enter", "Escape")
+	s.waitFor(t, "the overlay closed", func(screen string) bool { return !strings.Contains(screen, "Keys  /") })
+
+	s.send(t, "4")
+	s.waitText(t, "CONTENT", " of ")
+	s.send(t, "Enter")
+	s.waitText(t, "audit history")
+	if strings.Contains(s.capture(t), "J more") {
+		for i := 0; i < 60 && !strings.Contains(s.capture(t), "· end ·"); i++ {
+			s.send(t, "J")
+			time.Sleep(30 * time.Millisecond)
+		}
+		s.waitText(t, "· end ·")
+	}
+	s.send(t, "q")
+	s.waitExit(t)
+}
