@@ -19,21 +19,7 @@ import (
 // the file's data_version poll reloads it, so the test fails when that
 // stops working.
 func TestTUISecondProcessOnSQLite(t *testing.T) {
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Skip("tmux is not installed: the live-view end-to-end test needs it (.ci/run installs it)")
-	}
-	if testing.Short() {
-		t.Skip("-short: the end-to-end TUI test builds the binary")
-	}
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "memtrace")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	db := filepath.Join(dir, "live.db")
-	if out, err := exec.Command(bin, "demo", "--no-tui", "--db", db).CombinedOutput(); err != nil {
-		t.Fatalf("demo --no-tui: %v\n%s", err, out)
-	}
+	dir, bin, db := demoBinary(t)
 	s := startTmux(t, dir, 80, 24, bin, "--db", db)
 	s.waitText(t, "1 Trace", "query ›")
 	s.send(t, "4")
@@ -77,21 +63,7 @@ func TestTUISecondProcessOnSQLite(t *testing.T) {
 // memory's own type; choosing it is refused with the reason, the chooser
 // stays open, and esc leaves it.
 func TestTUIRetypeNoOpRefused(t *testing.T) {
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Skip("tmux is not installed: the end-to-end TUI test needs it (.ci/run installs it)")
-	}
-	if testing.Short() {
-		t.Skip("-short: the end-to-end TUI test builds the binary")
-	}
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "memtrace")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	db := filepath.Join(dir, "demo.db")
-	if out, err := exec.Command(bin, "demo", "--no-tui", "--db", db).CombinedOutput(); err != nil {
-		t.Fatalf("demo --no-tui: %v\n%s", err, out)
-	}
+	dir, bin, db := demoBinary(t)
 	s := startTmux(t, dir, 80, 24, bin, "--db", db)
 	s.waitText(t, "1 Trace", "query ›")
 	s.send(t, "3")
@@ -141,21 +113,7 @@ var retypeLabels = []string{"preference", "health", "date", "milestone", "habit"
 // scrolls to its last line (the palette's last command) and the Memories
 // detail of the first memory scrolls to its end with J.
 func TestTUIScrollsAt80x24(t *testing.T) {
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Skip("tmux is not installed: the end-to-end TUI test needs it (.ci/run installs it)")
-	}
-	if testing.Short() {
-		t.Skip("-short: the end-to-end TUI test builds the binary")
-	}
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "memtrace")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	db := filepath.Join(dir, "demo.db")
-	if out, err := exec.Command(bin, "demo", "--no-tui", "--db", db).CombinedOutput(); err != nil {
-		t.Fatalf("demo --no-tui: %v\n%s", err, out)
-	}
+	dir, bin, db := demoBinary(t)
 	s := startTmux(t, dir, 80, 24, bin, "--db", db)
 	s.waitText(t, "1 Trace", "query ›")
 	s.send(t, "?")
@@ -184,4 +142,27 @@ func TestTUIScrollsAt80x24(t *testing.T) {
 	}
 	s.send(t, "q")
 	s.waitExit(t)
+}
+
+// demoBinary skips (saying why) without tmux or under -short, else builds
+// the binary and a demo database in a temporary directory: the directory,
+// the binary and the database.
+func demoBinary(t *testing.T) (dir, bin, db string) {
+	t.Helper()
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed: the end-to-end TUI test needs it (.ci/run installs it)")
+	}
+	if testing.Short() {
+		t.Skip("-short: the end-to-end TUI test builds the binary")
+	}
+	dir = t.TempDir()
+	bin = filepath.Join(dir, "memtrace")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	db = filepath.Join(dir, "demo.db")
+	if out, err := exec.Command(bin, "demo", "--no-tui", "--db", db).CombinedOutput(); err != nil {
+		t.Fatalf("demo --no-tui: %v\n%s", err, out)
+	}
+	return dir, bin, db
 }

@@ -141,12 +141,7 @@ func TestCopyMemoryNeutralised(t *testing.T) {
 // tmux subprocess answers, faked by a script on PATH) and on the Linux
 // console, no OSC 52 goes out; the footer says why and where the text is.
 func TestCopyFallbackWhereNoOSC52(t *testing.T) {
-	bin := t.TempDir()
-	script := "#!/bin/sh\n[ \"$1 $2 $3\" = \"show-options -gv set-clipboard\" ] && [ -n \"$FAKE_CLIPBOARD\" ] && echo \"$FAKE_CLIPBOARD\" && exit 0\nexit 1\n"
-	if err := os.WriteFile(filepath.Join(bin, "tmux"), []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	fakeTmux(t)
 	for _, c := range []struct{ term, tmux, setting, why string }{
 		{"screen-256color", "/tmp/tmux-0/default,1,0", "off", "set-clipboard is off"},
 		// tmux's default: an app's OSC 52 never leaves tmux.
@@ -174,12 +169,7 @@ func TestCopyFallbackWhereNoOSC52(t *testing.T) {
 // and the copy is claimed; when the setting cannot be read, OSC 52 goes
 // out all the same but the footer leads with the file it wrote.
 func TestCopyUnsureInTmux(t *testing.T) {
-	bin := t.TempDir()
-	script := "#!/bin/sh\n[ \"$1 $2 $3\" = \"show-options -gv set-clipboard\" ] && [ -n \"$FAKE_CLIPBOARD\" ] && echo \"$FAKE_CLIPBOARD\" && exit 0\nexit 1\n"
-	if err := os.WriteFile(filepath.Join(bin, "tmux"), []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	fakeTmux(t)
 	for _, c := range []struct{ setting, want string }{
 		{"on", "copied memory 1"},
 		{"", "wrote the clipboard file ~/.cache/memtrace/" + copyFileName},
@@ -251,4 +241,17 @@ func hasKey(cols [][]key.Binding, k, desc string) bool {
 		}
 	}
 	return false
+}
+
+// fakeTmux puts a tmux on PATH that answers `show-options -gv
+// set-clipboard` with $FAKE_CLIPBOARD, and fails when it is empty (a tmux
+// that cannot be asked).
+func fakeTmux(t *testing.T) {
+	t.Helper()
+	bin := t.TempDir()
+	script := "#!/bin/sh\n[ \"$1 $2 $3\" = \"show-options -gv set-clipboard\" ] && [ -n \"$FAKE_CLIPBOARD\" ] && echo \"$FAKE_CLIPBOARD\" && exit 0\nexit 1\n"
+	if err := os.WriteFile(filepath.Join(bin, "tmux"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
 }

@@ -16,9 +16,8 @@ import (
 // so P never meets a retype that changes nothing.
 func TestCurateRetypeToTheCurrentTypeIsRefusedAtTheKey(t *testing.T) {
 	ctx := context.Background()
-	f := newCurateFixture(t, 4, 2)
-	m := drive(t, f.labelControlByKeys(t, f.open(t, 80, 24)), press("c"))
-	target := m.curate().queues.list.rows[0]
+	f, m, rows := openQueue(t)
+	target := rows[0]
 	mem, err := f.db.GetMemory(ctx, target.MemoryID)
 	if err != nil {
 		t.Fatal(err)
@@ -66,12 +65,7 @@ func TestCurateRetypeToTheCurrentTypeIsRefusedAtTheKey(t *testing.T) {
 // and x from there rejects it, after which P applies the rest.
 func TestCurateBlockedApplyTakesYouToTheProposal(t *testing.T) {
 	ctx := context.Background()
-	f := newCurateFixture(t, 4, 2)
-	m := drive(t, f.labelControlByKeys(t, f.open(t, 80, 24)), press("c"))
-	rows := m.curate().queues.list.rows
-	if len(rows) < 2 {
-		t.Fatalf("want two proposals in the queue, have %d", len(rows))
-	}
+	f, m, rows := openQueue(t)
 	bad, good := rows[1], rows[0]
 	err := f.db.Update(ctx, func(q engine.Queries) error {
 		mem, err := q.GetMemory(ctx, bad.MemoryID)
@@ -112,12 +106,7 @@ func TestCurateBlockedApplyTakesYouToTheProposal(t *testing.T) {
 // proposal under the cursor in a batch of its own and moves the cursor on.
 func TestCurateApproveAndApply(t *testing.T) {
 	ctx := context.Background()
-	f := newCurateFixture(t, 4, 2)
-	m := drive(t, f.labelControlByKeys(t, f.open(t, 80, 24)), press("c"))
-	rows := m.curate().queues.list.rows
-	if len(rows) < 2 {
-		t.Fatalf("want two proposals in the queue, have %d", len(rows))
-	}
+	f, m, rows := openQueue(t)
 	first, second := rows[0], rows[1]
 	m = drive(t, m, press("!"))
 	if !dialogShows(m, fmt.Sprintf("Approve and apply proposal %d now", first.ID)) {
@@ -134,4 +123,17 @@ func TestCurateApproveAndApply(t *testing.T) {
 	if st := m.curate().status; !strings.Contains(st, "approved and applied in batch") {
 		t.Errorf("status %q", st)
 	}
+}
+
+// openQueue is the curate fixture at 80×24 with the control sample
+// labelled, on the first queue, which holds two proposals or more.
+func openQueue(t *testing.T) (*curateFixture, Model, []*engine.Proposal) {
+	t.Helper()
+	f := newCurateFixture(t, 4, 2)
+	m := drive(t, f.labelControlByKeys(t, f.open(t, 80, 24)), press("c"))
+	rows := m.curate().queues.list.rows
+	if len(rows) < 2 {
+		t.Fatalf("want two proposals in the queue, have %d", len(rows))
+	}
+	return f, m, rows
 }

@@ -52,22 +52,13 @@ func TestUnknownCommandSuggests(t *testing.T) {
 // back-quoted command in a help string becomes `--embedder memtrace
 // reembed …`. Every flag of every command must have a one-word placeholder.
 func TestHelpPlaceholders(t *testing.T) {
-	var walk func(prefix string, cmds []command)
-	walk = func(prefix string, cmds []command) {
-		for _, c := range cmds {
-			name := strings.TrimSpace(prefix + " " + c.name)
-			if c.subs != nil {
-				walk(name, c.subs)
-				continue
+	eachCommand(func(name string, c command) {
+		flagSetOf(name, c).VisitAll(func(f *flag.Flag) {
+			if ph, _ := flag.UnquoteUsage(f); strings.ContainsAny(ph, " \t") {
+				t.Errorf("memtrace %s --%s: placeholder %q (back-quoted text in the help string)", name, f.Name, ph)
 			}
-			flagSetOf(name, c).VisitAll(func(f *flag.Flag) {
-				if ph, _ := flag.UnquoteUsage(f); strings.ContainsAny(ph, " \t") {
-					t.Errorf("memtrace %s --%s: placeholder %q (back-quoted text in the help string)", name, f.Name, ph)
-				}
-			})
-		}
-	}
-	walk("", commands())
+		})
+	})
 }
 
 // TestDemoInvocation: the demo's next commands are spelled as the user
