@@ -28,7 +28,10 @@ func applyOne(ctx context.Context, e *engine.Engine, q engine.Queries, p *engine
 		}
 		ap.From = describeState(m)
 		if pv, ok := ParseProposalVerdict(p); ok && isJudgeKind(p.Kind) && (m.Status != engine.StatusActive || m.Type != pv.Type) {
-			return ap, ex, false, stale(p, m, "changed since it was judged")
+			return ap, ex, false, &BlockedError{ProposalID: p.ID, Err: stale(p, m, "changed since it was judged")}
+		}
+		if err := CheckApproval(p, m); err != nil {
+			return ap, ex, false, err
 		}
 	}
 	switch p.Kind {
@@ -65,26 +68,16 @@ func applyOne(ctx context.Context, e *engine.Engine, q engine.Queries, p *engine
 		ex.status, ex.typ, ex.tier = m.Status, m.Type, m.Tier
 		return ap, ex, false, nil
 	case engine.ProposalQuarantine:
-		if !m.Quarantine() {
-			return ap, ex, false, stale(p, m, "is already quarantined")
-		}
+		m.Quarantine()
 	case engine.ProposalRetype:
-		if p.TargetType == "" || p.TargetType == m.Type {
-			return ap, ex, false, engine.Errorf(engine.EINVALID, "proposal %d: retype of memory %d has no new type; reject the proposal", p.ID, m.ID)
-		}
 		if m.OrigType == "" {
 			m.OrigType = m.Type
 		}
 		m.Type = p.TargetType
 	case engine.ProposalRestore:
-		if !m.Restore() {
-			return ap, ex, false, stale(p, m, "is already active")
-		}
+		m.Restore()
 		reactivate(m, p.TargetType)
 	case engine.ProposalDemote:
-		if m.Status != engine.StatusActive || engine.TierOf(m) == engine.TierCold || string(engine.TierOf(m)) == p.TargetType {
-			return ap, ex, false, stale(p, m, "cannot be demoted to "+p.TargetType)
-		}
 		switch engine.Tier(p.TargetType) {
 		case engine.TierCold:
 			m.Tier, m.Status = engine.TierCold, engine.StatusArchived
@@ -94,9 +87,6 @@ func applyOne(ctx context.Context, e *engine.Engine, q engine.Queries, p *engine
 			return ap, ex, false, engine.Errorf(engine.EINVALID, "proposal %d: cannot demote to %q", p.ID, p.TargetType)
 		}
 	case engine.ProposalArchive:
-		if m.Status != engine.StatusActive {
-			return ap, ex, false, stale(p, m, "is not active")
-		}
 		m.Tier, m.Status = engine.TierCold, engine.StatusArchived
 	default:
 		return ap, ex, false, engine.Errorf(engine.EINVALID, "proposal %d: unknown kind %q", p.ID, p.Kind)

@@ -249,6 +249,11 @@ func DecideProposals(ctx context.Context, w Updater, ids []int64, status, by str
 			if p.Status == status {
 				continue
 			}
+			if status == engine.ProposalApproved {
+				if err := checkDecision(ctx, q, p); err != nil {
+					return err
+				}
+			}
 			p.Status, p.DecidedBy, p.DecidedAt = status, by, now.UTC()
 			if err := q.UpdateProposal(ctx, p); err != nil {
 				return err
@@ -285,6 +290,9 @@ func OverrideProposal(ctx context.Context, w Updater, id int64, label, by string
 			p.Kind, p.TargetType = engine.ProposalQuarantine, ""
 		case "retype":
 			p.Kind, p.TargetType = engine.ProposalRetype, strings.TrimPrefix(label, engine.TriageRetype+":")
+		}
+		if err := checkDecision(ctx, q, p); err != nil {
+			return err
 		}
 		p.Status, p.DecidedBy, p.DecidedAt = engine.ProposalApproved, by, now.UTC()
 		p.Reason = strings.TrimSpace(fmt.Sprintf("curator: %s (judge: %s)", label, p.Reason))

@@ -21,10 +21,12 @@ import (
 // called once the first LISTEN is in place, for what was committed between
 // the caller's own load and that moment.
 //
-// On a SQLite database Listen returns at once: every process there reads
-// the one file, and refreshes on its own schedule.
+// On a SQLite database there are no notifications: Listen polls the
+// file's data_version about once a second (pollDataVersion) and calls
+// onResync when another process committed, until ctx ends.
 func (db *DB) Listen(ctx context.Context, onChange func(Notification), onResync func()) error {
 	if !db.pg {
+		db.pollDataVersion(ctx, onResync)
 		return nil
 	}
 	cfg, space, err := pgConfig(db.dsn)

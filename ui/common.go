@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"io/fs"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -26,8 +27,8 @@ type Deps struct {
 	// store.Open; nil: sets with a fixture cannot run in the UI.
 	OpenStore func(ctx context.Context, path string) (engine.Store, error)
 	// Changes, when set, is signalled when the engine applied writes made
-	// elsewhere (engine.Changes; the CLI sets it on PostgreSQL, where every
-	// engine listens for its space's notifications): every tab reloads, as
+	// elsewhere (engine.Changes; the CLI's engine follows PostgreSQL
+	// notifications and SQLite's data_version): every tab reloads, as
 	// after a write of its own.
 	Changes <-chan struct{}
 	// NoColor removes every colour (the NO_COLOR convention). RunOpening
@@ -36,6 +37,12 @@ type Deps struct {
 	// DBPath names the open database in headers (the Golden tab says which
 	// database a set runs on); "" when unknown.
 	DBPath string
+	// Sets, when set, holds golden sets built into the binary, laid out as
+	// the repository does (golden/demo.yaml beside ../demo.jsonl): the
+	// Golden tab opens its default set from there when the working
+	// directory, its parents and the executable's have none
+	// (extractSets copies them to the user's cache first).
+	Sets fs.FS
 }
 
 // common is shared by the root and every pane: dependencies, styles, the

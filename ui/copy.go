@@ -117,6 +117,7 @@ type copiedMsg struct {
 	What, Text string
 	OSC        bool
 	Why        string // why OSC 52 would not reach a clipboard
+	Unsure     string // why it may not (it is sent all the same)
 	File       string
 	Err        error // the file could not be written
 }
@@ -132,8 +133,9 @@ type noticeMsg struct {
 func copyCmd(t copyTarget) tea.Cmd {
 	return func() tea.Msg {
 		msg := copiedMsg{What: t.What, Text: safetext.Sanitize(t.Text())}
-		msg.Why = oscBlocked()
-		msg.OSC = msg.Why == ""
+		var blocked string
+		blocked, msg.Unsure = oscBlocked()
+		msg.Why, msg.OSC = blocked, blocked == ""
 		msg.File, msg.Err = writeCopyFile(msg.Text)
 		return msg
 	}
@@ -145,6 +147,8 @@ func (m Model) copied(msg copiedMsg) (Model, tea.Cmd) {
 	n := len([]rune(msg.Text))
 	msg.File = homeRelative(msg.File)
 	switch {
+	case msg.OSC && msg.Unsure != "" && msg.Err == nil:
+		m.notice = fmt.Sprintf("wrote the clipboard file %s (%s, %d chars); OSC 52 sent too, which may not reach the clipboard (%s)", msg.File, msg.What, n, msg.Unsure)
 	case msg.OSC && msg.Err == nil:
 		m.notice = fmt.Sprintf("copied %s (%d chars) to the clipboard via OSC 52; also in %s", msg.What, n, msg.File)
 	case msg.OSC:
@@ -163,23 +167,35 @@ func (m Model) copied(msg copiedMsg) (Model, tea.Cmd) {
 	return m, tea.SetClipboard(msg.Text)
 }
 
-// oscBlocked says why OSC 52 would not reach a clipboard here, or "" when
-// it may (no terminal confirms it).
-func oscBlocked() string {
+// oscBlocked says why OSC 52 would not reach a clipboard here (blocked),
+// or why it may not (unsure: it is sent, and the notice leads with the
+// file), or neither when it may (no terminal confirms it). Inside tmux only
+// set-clipboard on passes an application's OSC 52 to the outer terminal;
+// external, tmux's default, keeps it for tmux's own copy mode.
+func oscBlocked() (blocked, unsure string) {
 	switch os.Getenv("TERM") {
 	case "linux", "dumb":
-		return "TERM=" + os.Getenv("TERM") + " has no clipboard"
+		return "TERM=" + os.Getenv("TERM") + " has no clipboard", ""
 	}
 	if os.Getenv("STY") != "" {
-		return "GNU screen passes no OSC 52"
+		return "GNU screen passes no OSC 52", ""
 	}
-	if os.Getenv("TMUX") != "" {
-		out, err := exec.Command("tmux", "show-options", "-gv", "set-clipboard").Output()
-		if err == nil && strings.TrimSpace(string(out)) == "off" {
-			return "tmux set-clipboard is off: set -g set-clipboard on"
-		}
+	if os.Getenv("TMUX") == "" {
+		return "", ""
 	}
-	return ""
+	out, err := exec.Command("tmux", "show-options", "-gv", "set-clipboard").Output()
+	switch v := strings.TrimSpace(string(out)); {
+	case err != nil:
+		return "", "tmux's set-clipboard could not be read"
+	case v == "on":
+		return "", ""
+	case v == "off":
+		return "tmux set-clipboard is off: set -g set-clipboard on", ""
+	case v == "external":
+		return "tmux set-clipboard is external (its default), which keeps an app's OSC 52 from the terminal: set -g set-clipboard on", ""
+	default:
+		return "", fmt.Sprintf("tmux set-clipboard is %q", v)
+	}
 }
 
 // copyFileName is the fallback file's name in the user's cache directory.

@@ -141,16 +141,14 @@ func TestCopyMemoryNeutralised(t *testing.T) {
 // tmux subprocess answers, faked by a script on PATH) and on the Linux
 // console, no OSC 52 goes out; the footer says why and where the text is.
 func TestCopyFallbackWhereNoOSC52(t *testing.T) {
-	bin := t.TempDir()
-	script := "#!/bin/sh\n[ \"$1 $2 $3\" = \"show-options -gv set-clipboard\" ] && echo off\n"
-	if err := os.WriteFile(filepath.Join(bin, "tmux"), []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
-	for _, c := range []struct{ term, tmux, why string }{
-		{"screen-256color", "/tmp/tmux-0/default,1,0", "set-clipboard is off"},
-		{"linux", "", "TERM=linux"},
+	fakeTmux(t)
+	for _, c := range []struct{ term, tmux, setting, why string }{
+		{"screen-256color", "/tmp/tmux-0/default,1,0", "off", "set-clipboard is off"},
+		// tmux's default: an app's OSC 52 never leaves tmux.
+		{"screen-256color", "/tmp/tmux-0/default,1,0", "external", "set-clipboard is external"},
+		{"linux", "", "", "TERM=linux"},
 	} {
+		t.Setenv("FAKE_CLIPBOARD", c.setting)
 		file := clipEnv(t, c.term, c.tmux)
 		m, _ := openMemories(t, newMemories(2), 120, 30)
 		m, _, ok := pressCopy(t, m, "y")
@@ -163,6 +161,28 @@ func TestCopyFallbackWhereNoOSC52(t *testing.T) {
 		}
 		if b, err := os.ReadFile(file); err != nil || !strings.HasPrefix(string(b), "memory number 1") {
 			t.Errorf("%s: the file: %v %q", c.why, err, b)
+		}
+	}
+}
+
+// TestCopyUnsureInTmux: with tmux's set-clipboard on, OSC 52 goes out
+// and the copy is claimed; when the setting cannot be read, OSC 52 goes
+// out all the same but the footer leads with the file it wrote.
+func TestCopyUnsureInTmux(t *testing.T) {
+	fakeTmux(t)
+	for _, c := range []struct{ setting, want string }{
+		{"on", "copied memory 1"},
+		{"", "wrote the clipboard file ~/.cache/memtrace/" + copyFileName},
+	} {
+		t.Setenv("FAKE_CLIPBOARD", c.setting)
+		clipEnv(t, "screen-256color", "/tmp/tmux-0/default,1,0")
+		m, _ := openMemories(t, newMemories(2), 120, 30)
+		m, _, ok := pressCopy(t, m, "y")
+		if !ok {
+			t.Errorf("set-clipboard %q: no OSC 52 went out", c.setting)
+		}
+		if s := lastLine(screen(m)); !strings.Contains(s, c.want) {
+			t.Errorf("set-clipboard %q: footer %q, want %q", c.setting, s, c.want)
 		}
 	}
 }
@@ -221,4 +241,17 @@ func hasKey(cols [][]key.Binding, k, desc string) bool {
 		}
 	}
 	return false
+}
+
+// fakeTmux puts a tmux on PATH that answers `show-options -gv
+// set-clipboard` with $FAKE_CLIPBOARD, and fails when it is empty (a tmux
+// that cannot be asked).
+func fakeTmux(t *testing.T) {
+	t.Helper()
+	bin := t.TempDir()
+	script := "#!/bin/sh\n[ \"$1 $2 $3\" = \"show-options -gv set-clipboard\" ] && [ -n \"$FAKE_CLIPBOARD\" ] && echo \"$FAKE_CLIPBOARD\" && exit 0\nexit 1\n"
+	if err := os.WriteFile(filepath.Join(bin, "tmux"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
 }

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"fmt"
+
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
@@ -46,7 +48,8 @@ type curateKeys struct {
 	Held, StoreHeld, SkipHeld              key.Binding
 	Range, UndoReject, Changes, Back       key.Binding
 	Superseded, Unlink, Reviewed           key.Binding
-	RejectReason                           key.Binding
+	RejectReason, ApproveApply, Force      key.Binding
+	scroll                                 scrollKeys
 	filter                                 filterKeys
 }
 
@@ -93,6 +96,9 @@ func defaultCurateKeys() curateKeys {
 		Unlink:         key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "undo link")),
 		Reviewed:       key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "mark all reviewed")),
 		RejectReason:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "reject with this reason")),
+		ApproveApply:   key.NewBinding(key.WithKeys("!"), key.WithHelp("!", "approve & apply…")),
+		Force:          key.NewBinding(key.WithKeys("Y"), key.WithHelp("Y", "roll back")),
+		scroll:         defaultScrollKeys(),
 		filter:         defaultFilterKeys(),
 	}
 }
@@ -120,13 +126,15 @@ type (
 
 // dialog is an open confirmation or chooser.
 type dialog struct {
-	kind    string // "batch", "apply", "rollback", "rollback-force", "retype", "wording", "store" (a held capture), "skip", "reject"
+	kind    string // "batch", "apply", "approve-apply", "rollback", "rollback-force", "retype", "wording", "store" (a held capture), "skip", "reject"
 	text    string
 	ids     []int64
 	batch   string
 	cursor  int                  // retype chooser
 	control bool                 // the retype chooser labels a control item
 	target  int64                // the proposal the chooser or the editor is for
+	current string               // the retype chooser: the memory's type now ("" unknown)
+	memory  int64                // the retype chooser: the proposal's memory
 	plan    *engine.RollbackPlan // what a rollback would do
 	// original and shown are a promotion's wording and the neutralised
 	// form the editor was filled with.
@@ -170,6 +178,10 @@ type curatePane struct {
 	width, height int
 	status, err   string
 	loadErr       string
+	// focus is a proposal to put the cursor on at the next load: the one
+	// that stopped a P (curate.BlockingProposal), or the next one after !
+	// applied the one above it; 0 for none.
+	focus int64
 }
 
 func newCuratePane(c *common) curatePane {
@@ -202,6 +214,9 @@ func (p curatePane) KeyBindings() []key.Binding {
 			return []key.Binding{k.ApproveWording, k.CancelWording, editorKey()}
 		case "reject":
 			return []key.Binding{k.RejectReason, k.CancelWording, editorKey()}
+		case "rollback-force":
+			// Only a capital Y forces the rollback (forceKey).
+			return []key.Binding{k.Force, k.Cancel}
 		}
 		return []key.Binding{k.Confirm, k.Cancel}
 	}
@@ -229,7 +244,7 @@ func (p curatePane) KeyBindings() []key.Binding {
 	case modeSuperseded:
 		return p.sup.keyBindings(k, filter, move)
 	}
-	return append(p.queues.keyBindings(len(p.rejects) > 0, filter, move), eraseKey)
+	return append(p.queues.keyBindings(len(p.rejects) > 0, filter, listMoves(len(p.queues.list.rows), move...)), eraseKey)
 }
 
 // listMoves are a list's movement keys for the footer: only when it has
@@ -293,6 +308,12 @@ func (p curatePane) update(msg tea.Msg) (curatePane, tea.Cmd) {
 			}
 		}
 		p.queues.list = p.queues.list.clampCursor()
+		if p.focus != 0 {
+			if q, ok := p.queues.focus(p.focus); ok {
+				p.queues, p.mode = q, modeQueue
+			}
+			p.focus = 0
+		}
 		p.control.list = p.control.list.clampCursor()
 		p.hist.list = p.hist.list.clampCursor()
 		p.held.list = p.held.list.clampCursor()
@@ -303,6 +324,12 @@ func (p curatePane) update(msg tea.Msg) (curatePane, tea.Cmd) {
 		if msg.Err != nil {
 			p.err = engine.ErrorMessage(msg.Err)
 			p.status = ""
+			if id, ok := curate.BlockingProposal(msg.Err); ok {
+				// Take the curator to the proposal in the way, and say
+				// what gets it out of the way.
+				p.focus = id
+				p.err += fmt.Sprintf(" — the cursor is on proposal %d: x rejects it, t retypes it", id)
+			}
 			return p.reload()
 		}
 		p.err, p.status = "", msg.What

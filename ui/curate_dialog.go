@@ -28,11 +28,17 @@ func (p curatePane) dialogKey(msg tea.KeyPressMsg) (curatePane, tea.Cmd) {
 			d.cursor = max(0, d.cursor-1)
 		case key.Matches(msg, k.Down):
 			d.cursor = min(len(types)-1, d.cursor+1)
-		case msg.String() == "esc":
+		case key.Matches(msg, k.Cancel):
 			p.dlg = nil
 			return p, nil
-		case msg.String() == "enter":
-			p.dlg = nil
+		case key.Matches(msg, k.Confirm):
+			if err := d.refusal(types[d.cursor]); err != nil {
+				// Refused at the key: the chooser stays open on the
+				// reason (curate.CheckApproval, the rule P applies).
+				p.err = engine.ErrorMessage(err)
+				return p, nil
+			}
+			p.dlg, p.err = nil, ""
 			if d.kind == "store" {
 				return p.storeHeld(d.target, types[d.cursor])
 			}
@@ -57,6 +63,8 @@ func (p curatePane) dialogKey(msg tea.KeyPressMsg) (curatePane, tea.Cmd) {
 			return p.decide(d.ids, engine.ProposalApproved)
 		case "apply":
 			return p.apply()
+		case "approve-apply":
+			return p.approveApply(d.ids[0])
 		case "rollback":
 			if d.plan != nil && d.plan.NeedsForce() {
 				p.dlg = forceDialog(d.plan)

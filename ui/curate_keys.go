@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"fmt"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
@@ -76,7 +78,14 @@ func (p curatePane) queueKey(msg tea.KeyPressMsg) (curatePane, tea.Cmd) {
 	case key.Matches(msg, k.Reject) && ok:
 		return p.askReject(cur)
 	case key.Matches(msg, k.Retype) && ok:
-		p.dlg = &dialog{kind: "retype", target: cur.ID}
+		p.dlg = p.queues.retypeDialog(cur)
+	case key.Matches(msg, k.ApproveApply) && ok:
+		if cur.Kind == engine.ProposalPromote {
+			p.status = "a promotion is approved with its wording: a opens the editor, then P applies it"
+			return p, nil
+		}
+		p.dlg = &dialog{kind: "approve-apply", ids: []int64{cur.ID},
+			text: fmt.Sprintf("Approve and apply proposal %d now, in a batch of its own? It is audited and can be rolled back.", cur.ID)}
 	case key.Matches(msg, k.Batch):
 		ids := p.queues.batchTargets()
 		if len(ids) == 0 {

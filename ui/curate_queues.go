@@ -23,7 +23,8 @@ type queuesView struct {
 	keys     curateKeys
 	props    []*engine.Proposal // every proposal loaded, of every queue
 	memories curateMemories
-	kindIdx  int // the queue shown, in curateKinds
+	kindIdx  int          // the queue shown, in curateKinds
+	dscroll  detailScroll // the selected proposal's detail (J/K)
 	selected map[int64]bool
 	anchor   int // where a V range began (-1: none)
 	// what waits elsewhere, for the header: held captures, new
@@ -42,6 +43,10 @@ func newQueuesView(c *common, k curateKeys) queuesView {
 func (v queuesView) Update(msg tea.Msg) (queuesView, bool) {
 	var used bool
 	if v.curateList, used = v.curateList.Update(msg); used {
+		v.dscroll = detailScroll{} // another proposal's detail starts at its top
+		return v, true
+	}
+	if v.dscroll, used = v.dscroll.update(msg, v.keys.scroll, len(v.detail()), curateDetailLines); used {
 		return v, true
 	}
 	kmsg, ok := msg.(tea.KeyPressMsg)

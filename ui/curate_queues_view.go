@@ -82,11 +82,20 @@ func (v queuesView) header() string {
 // session can be undone, and the filter's and the list's.
 func (v queuesView) keyBindings(undo bool, filter, move []key.Binding) []key.Binding {
 	k := v.keys
-	out := []key.Binding{k.Approve, k.Reject}
+	var out []key.Binding
+	_, ok := v.list.current()
+	if ok {
+		// Keys about the proposal under the cursor: only when there is one.
+		out = append(out, k.Approve, k.ApproveApply, k.Reject)
+	}
 	if undo {
 		out = append(out, k.UndoReject)
 	}
-	out = append(out, k.Retype, k.Select, k.Range, k.Batch, k.ApplyAll)
+	if ok {
+		out = append(out, k.Retype, k.Select, k.Range, k.Batch)
+	}
+	out = append(out, k.ApplyAll)
+	out = append(out, v.dscroll.bindings(k.scroll.Down, k.scroll.Up, len(v.detail()), curateDetailLines)...)
 	out = append(append(out, filter...), k.Prev, k.Next)
 	out = append(out, move...)
 	return append(out, k.Control, k.History, k.Held, k.Superseded, k.Reload)
@@ -119,7 +128,7 @@ func (v queuesView) View() string {
 		}
 		return []string{mark, fmt.Sprint(pr.ID), mem, pr.Status, confidenceCell(pr), flags, v.subject(pr)}, flags == "⚠ INJECT"
 	}, empty)
-	return strings.Join(append(out, fill(v.detail(), curateDetailLines)...), "\n")
+	return strings.Join(append(out, v.dscroll.window(v.c, v.detail(), curateDetailLines)...), "\n")
 }
 
 // flagsOf returns the verdict's flags, injection_attempt first.
@@ -180,11 +189,13 @@ func (v queuesView) detail() []string {
 			}
 		}
 	} else {
-		for _, l := range wrapText(v.memories.text(pr.MemoryID), w, 3) {
+		for _, l := range wrapText(v.memories.text(pr.MemoryID), w, 0) {
 			out = append(out, "  "+l)
 		}
 	}
-	out = append(out, st.Detail.Label.Render("reason ")+st.Detail.Value.Render(safetext.Truncate(safetext.SanitizeLine(curate.ShownReason(pr)), max(10, v.width-7))))
+	// The reason whole, wrapped at word boundaries (J/K scroll the detail
+	// when it is taller than its lines).
+	out = append(out, labelled(v.c, "reason ", curate.ShownReason(pr), v.width)...)
 	meta := "no confidence: proposed by " + pr.Proposer + ", not a judge"
 	if c := confidenceCell(pr); c != "—" {
 		meta = "confidence " + c
@@ -194,7 +205,9 @@ func (v queuesView) detail() []string {
 	if len(fs) > 0 {
 		meta += " · flags " + strings.Join(fs, ", ")
 	}
-	out = append(out, st.Detail.Label.Render(safetext.Truncate(meta, v.width)))
+	for _, l := range wrapText(meta, max(10, v.width), 0) {
+		out = append(out, st.Detail.Label.Render(l))
+	}
 	out = append(out, v.evidence(pr)...)
 	return out
 }
@@ -223,7 +236,11 @@ func (v queuesView) evidence(pr *engine.Proposal) []string {
 		if ev.Vital {
 			line += " · vital"
 		}
-		return []string{st.Detail.Label.Render(safetext.Truncate(line, v.width))}
+		var out []string
+		for _, l := range wrapText(line, max(10, v.width), 0) {
+			out = append(out, st.Detail.Label.Render(l))
+		}
+		return out
 	}
 	switch pr.Kind {
 	case engine.ProposalDemote, engine.ProposalArchive:

@@ -93,6 +93,24 @@ func (p curatePane) labelID(id int64, label string) (curatePane, tea.Cmd) {
 	})
 }
 
+// approveApply approves and applies one proposal in a batch of its own
+// (curate.Apply with its id, as `memtrace approve ID` does); the reload
+// puts the cursor on the proposal that was below it (the applied one
+// leaves the queue).
+func (p curatePane) approveApply(id int64) (curatePane, tea.Cmd) {
+	ctx, eng, now := p.c.ctx, p.c.deps.Engine, p.c.now
+	if rows, i := p.queues.list.rows, p.queues.list.cursor; i+1 < len(rows) {
+		p.focus = rows[i+1].ID
+	}
+	return p.task(func() (string, error) {
+		rep, err := curate.Apply(ctx, eng, curate.ApplyOptions{IDs: []int64{id}, Actor: curatorActor, Now: now})
+		if err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("proposal %d approved and applied in batch %s", id, rep.Batch), nil
+	})
+}
+
 // apply applies every approved proposal in one batch, promotions included
 // (the engine embeds and indexes their HOT rules).
 func (p curatePane) apply() (curatePane, tea.Cmd) {

@@ -82,6 +82,9 @@ func (p curatePane) dialogView() string {
 		}
 		b.WriteString(st.App.Title.Render(title) + "\n")
 		for i, t := range retypeTargets() {
+			if t == d.current {
+				t += " (current)"
+			}
 			line := "  " + t
 			if i == d.cursor {
 				line = st.Table.Selected.Render("> " + t)

@@ -95,8 +95,14 @@ func walkFooters(t *testing.T, base Model) {
 		{"captures", then(tabTo("Captures"), mid), "cycle layer"},
 		{"captures filter input", then(tabTo("Captures"), keys("/")), "done"},
 		{"captures patterns", then(tabTo("Captures"), keys("f"), mid), "cycle layer"},
+		{"curate empty queue", then(func(t *testing.T, m Model) Model { return drive(t, typePalette(t, m, "queue move"), press("enter")) }, emptyQueue), "next queue"},
 		{"palette", keys(":"), "complete"},
 		{"help overlay", keys("?"), "close this help"},
+		// Both confirmations of rolling the ingest run back (the first says
+		// what it will do, the second wants a capital Y): last, and neither
+		// is passed here — keyActs sees the dialog close before any write.
+		{"curate rollback confirm", then(tabTo("Curate"), keys("H", "G", "u")), "confirm"},
+		{"curate rollback force", then(tabTo("Curate"), keys("H", "G", "u", "y")), "roll back"},
 	}
 	for _, md := range modes {
 		t.Run(strings.ReplaceAll(md.name, " ", "_"), func(t *testing.T) {
@@ -111,6 +117,15 @@ func walkFooters(t *testing.T, base Model) {
 			}
 		})
 	}
+}
+
+// emptyQueue checks that the setup reached a queue with nothing in it.
+func emptyQueue(t *testing.T, m Model) Model {
+	t.Helper()
+	if _, ok := m.curate().queues.list.current(); ok || m.curate().mode != modeQueue {
+		t.Fatalf("not an empty queue:\n%s", screen(m))
+	}
+	return m
 }
 
 func hasDesc(bs []key.Binding, desc string) bool {

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"path/filepath"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/progress"
@@ -200,7 +201,7 @@ func (p goldenPane) update(msg tea.Msg) (goldenPane, tea.Cmd) {
 			return p, nil
 		}
 		p.loading = true
-		return p, loadDefaultSet(p.defaultSet)
+		return p, loadDefaultSet(p.defaultSet, p.c.deps.Sets)
 	case goldenSetMsg:
 		return p.setLoaded(msg), nil
 	case goldenReloadMsg:
@@ -281,6 +282,9 @@ func (p goldenPane) setLoaded(msg goldenSetMsg) goldenPane {
 		p.status = fmt.Sprintf("%d probes; no baseline at %s: r runs them, S saves the run as one", len(msg.Set.Probes), msg.BasePath)
 	default:
 		p.status = fmt.Sprintf("%d probes; r runs them against the baseline", len(msg.Set.Probes))
+	}
+	if msg.Builtin {
+		p.status = fmt.Sprintf("the demo set built into memtrace, copied to %s — %s", filepath.Dir(msg.Path), p.status)
 	}
 	if p.reloaded != "" {
 		p.status = fmt.Sprintf("reloaded %s with the new probe %s: r runs it", displayPath(msg.Path), p.reloaded)

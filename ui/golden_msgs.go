@@ -15,7 +15,10 @@ type (
 		Missing bool
 		// Tried lists where the default set was looked for.
 		Tried []string
-		Set   *golden.Set
+		// Builtin: the set is the copy of the one built into the binary
+		// (Deps.Sets), the working directory having none.
+		Builtin bool
+		Set     *golden.Set
 		// Quarantine is the set's quarantine file, "" when it has none.
 		Quarantine string
 		Err        error

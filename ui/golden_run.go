@@ -18,15 +18,25 @@ import (
 // The Golden tab's I/O: every function here returns a tea.Cmd; nothing
 // reads a file or runs a recall inside Update.
 
-// loadDefaultSet opens path when it exists; otherwise the tab asks for a
-// path.
-func loadDefaultSet(name string) tea.Cmd {
+// loadDefaultSet opens path when it exists; otherwise the set built into
+// the binary (sets, nil: none) copied out to the user's cache; otherwise
+// the tab asks for a path.
+func loadDefaultSet(name string, sets fs.FS) tea.Cmd {
 	return func() tea.Msg {
 		path, tried := findSet(name)
-		if path == "" {
+		if path != "" {
+			return readSet(path)
+		}
+		if sets == nil {
 			return send(paneGolden, goldenSetMsg{Missing: true, Tried: tried})
 		}
-		return readSet(path)
+		path, err := extractSets(sets)
+		if err != nil {
+			return send(paneGolden, goldenSetMsg{Err: err})
+		}
+		msg := openSet(path)
+		msg.Builtin = true
+		return send(paneGolden, msg)
 	}
 }
 
@@ -36,13 +46,15 @@ func loadSet(path string) tea.Cmd {
 
 // readSet loads a set and the baseline beside it (<set>.baseline.json),
 // when there is one.
-func readSet(path string) tea.Msg {
+func readSet(path string) tea.Msg { return send(paneGolden, openSet(path)) }
+
+func openSet(path string) goldenSetMsg {
 	set, err := golden.Load(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			err = engine.Errorf(engine.ENOTFOUND, "no golden set at %s; check the path (relative to the directory memtrace runs in)", path)
 		}
-		return send(paneGolden, goldenSetMsg{Path: path, Err: err})
+		return goldenSetMsg{Path: path, Err: err}
 	}
 	msg := goldenSetMsg{Path: path, Set: set, BasePath: golden.BaselinePath(path)}
 	if q := golden.QuarantinePath(path); set.Fixture != "" && fileExists(q) {
@@ -51,7 +63,7 @@ func readSet(path string) tea.Msg {
 	if _, err := os.Stat(msg.BasePath); err == nil {
 		msg.Base, msg.BaseErr = golden.LoadRun(msg.BasePath)
 	}
-	return send(paneGolden, msg)
+	return msg
 }
 
 func loadBaseline(path string) tea.Cmd {

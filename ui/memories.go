@@ -19,6 +19,7 @@ type memoriesKeys struct {
 	Reload                                      key.Binding
 	sup                                         supersedeKeys
 	sel                                         memoriesSelectKeys
+	scroll                                      scrollKeys
 }
 
 func defaultMemoriesKeys() memoriesKeys {
@@ -38,6 +39,7 @@ func defaultMemoriesKeys() memoriesKeys {
 		Reload:      key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "reload")),
 		sup:         defaultSupersedeKeys(),
 		sel:         defaultMemoriesSelectKeys(),
+		scroll:      defaultScrollKeys(),
 	}
 }
 
@@ -87,6 +89,7 @@ type memoriesPane struct {
 	width, height int
 
 	detail       bool
+	dscroll      detailScroll // the open detail's scroll (J/K)
 	audit        []*engine.AuditEntry
 	auditFor     int64
 	auditLoading bool
@@ -142,6 +145,9 @@ func (p memoriesPane) KeyBindings() []key.Binding {
 	}
 	if !p.detail {
 		out = append(out, k.Detail)
+	} else {
+		n := p.detailRoom()
+		out = append(out, p.dscroll.bindings(k.scroll.Down, k.scroll.Up, len(p.detailLines(n)), n)...)
 	}
 	out = append(out, k.Quarantine, k.Restore, k.MoreImp, k.LessImp, k.sel.Select, k.sel.Range, k.sup.Supersede, k.Undo, k.Reload)
 	return append(out, k.list.bindings()...)
@@ -298,6 +304,10 @@ func (p memoriesPane) handleKey(msg tea.KeyPressMsg) (memoriesPane, tea.Cmd) {
 	case key.Matches(msg, k.sup.Supersede) && p.linkFrom == nil:
 		p, cmd := p.startSupersede()
 		return p.relayout(), cmd
+	case key.Matches(msg, k.scroll.Down, k.scroll.Up) && p.detail:
+		n := p.detailRoom()
+		p.dscroll, _ = p.dscroll.update(msg, k.scroll, len(p.detailLines(n)), n)
+		return p, nil
 	case key.Matches(msg, k.Close) && p.detail:
 		p.detail = false
 		p.list.setVisible(p.listRows())
@@ -331,6 +341,7 @@ func (p memoriesPane) handleKey(msg tea.KeyPressMsg) (memoriesPane, tea.Cmd) {
 // moved fetches the window when the visible rows left it, and the audit of
 // the newly selected memory when the detail is open.
 func (p memoriesPane) moved() (memoriesPane, tea.Cmd) {
+	p.dscroll = detailScroll{} // another memory's detail starts at its top
 	p, cmd := p.fetchIfNeeded()
 	audit := p.loadAuditIfNeeded()
 	return p, tea.Batch(cmd, audit)

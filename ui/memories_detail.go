@@ -11,15 +11,21 @@ import (
 )
 
 // detailView draws every field of the selected memory, its content and its
-// audit history in n lines.
+// audit history in n lines, scrolled with J/K when they do not fit.
 func (p memoriesPane) detailView(n int) []string {
-	st := p.c.styles
 	if n <= 0 {
 		return nil
 	}
+	return p.dscroll.window(p.c, p.detailLines(n), n)
+}
+
+// detailLines are every line of the detail; n is the room it has, which
+// the decay plot sizes itself to.
+func (p memoriesPane) detailLines(n int) []string {
+	st := p.c.styles
 	m, ok := p.list.selected()
 	if !ok {
-		return fill([]string{st.Detail.Heading.Render("Detail")}, n)
+		return []string{st.Detail.Heading.Render("Detail")}
 	}
 	head := fmt.Sprintf("── memory %d ", m.ID)
 	lines := []string{st.Detail.Heading.Render(head + strings.Repeat("─", max(0, p.width-safetext.Width(head))))}
@@ -72,7 +78,7 @@ func (p memoriesPane) detailRest(m *engine.Memory, lines []string, n int) []stri
 	st := p.c.styles
 	lines = append(lines, p.chainView(m)...)
 	lines = append(lines, st.Detail.Label.Render("content"))
-	for _, l := range wrapText(m.Content, max(10, p.width-2), 4) {
+	for _, l := range wrapText(m.Content, max(10, p.width-2), 0) {
 		lines = append(lines, "  "+st.Detail.Value.Render(l))
 	}
 
@@ -98,7 +104,7 @@ func (p memoriesPane) detailRest(m *engine.Memory, lines []string, n int) []stri
 			}))
 		}
 	}
-	return fill(lines, n)
+	return lines
 }
 
 // detailAuditMin is what the detail keeps for the audit history: its

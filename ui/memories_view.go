@@ -62,7 +62,7 @@ func (p memoriesPane) View() string {
 		}
 	}
 	if p.detail {
-		lines = append(lines, p.detailView(p.height-memoriesChrome-p.supersedeHeight()-p.list.visible)...)
+		lines = append(lines, p.detailView(p.detailRoom())...)
 	}
 	lines = append(lines, p.supersedeLines()...)
 	lines = append(lines, p.statusLine())
@@ -96,4 +96,9 @@ func (p memoriesPane) statusLine() string {
 		parts = append(parts, fmt.Sprintf("u undoes %d curator batch(es)", n))
 	}
 	return st.App.Status.Render(safetext.Truncate(safetext.SanitizeLine(strings.Join(parts, " · ")), p.width))
+}
+
+// detailRoom is the lines the open detail has under the list.
+func (p memoriesPane) detailRoom() int {
+	return p.height - memoriesChrome - p.supersedeHeight() - p.list.visible
 }

@@ -266,18 +266,6 @@ func quoteCmd(s string) string {
 	return fmt.Sprintf("%q", ":"+strings.TrimSpace(s))
 }
 
-// paletteHelp is the ? overlay's list of commands, from the registry: the
-// names and arguments, wrapped (tab in the palette shows what each does).
-func (m Model) paletteHelp(bodyHeight int) string {
-	st := m.c.styles
-	var names []string
-	for _, c := range paletteCommands() {
-		names = append(names, strings.TrimSpace(":"+c.Name+" "+c.Args))
-	}
-	lines := wrapText(strings.Join(names, " · "), max(20, min(m.width-8, 100)), max(1, bodyHeight/4))
-	return st.App.Title.Render("Commands (:, tab completes)") + "\n" + st.App.Muted.Render(strings.Join(lines, "\n"))
-}
-
 // paletteEdited puts the text edited in $EDITOR back into the palette.
 func (m Model) paletteEdited(msg editedMsg) Model {
 	if msg.Target != editPalette {

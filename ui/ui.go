@@ -35,6 +35,8 @@ type Model struct {
 
 	width, height int
 	showHelp      bool
+	helpO         helpOverlay // the ? overlay's filter and scroll
+	helpOKeys     helpOverlayKeys
 
 	// pal is the ":" command palette; notice a one-line message (a copy's
 	// result) the footer shows until the next key.
@@ -49,15 +51,16 @@ func newModel(ctx context.Context, deps Deps) Model {
 	styles := NewStyles(true, deps.NoColor)
 	c := &common{ctx: ctx, deps: deps, styles: &styles, res: &resources{}}
 	m := Model{
-		c:      c,
-		keys:   DefaultKeyMap(),
-		help:   help.New(),
-		spin:   spinner.New(spinner.WithSpinner(spinner.Dot)),
-		isDark: true,
-		panes:  newPanes(c),
-		width:  80,
-		height: 24,
-		pal:    newCmdPalette(c),
+		c:         c,
+		keys:      DefaultKeyMap(),
+		help:      help.New(),
+		spin:      spinner.New(spinner.WithSpinner(spinner.Dot)),
+		isDark:    true,
+		panes:     newPanes(c),
+		width:     80,
+		height:    24,
+		pal:       newCmdPalette(c),
+		helpOKeys: defaultHelpOverlayKeys(),
 	}
 	m.applyStyles()
 	m.resize()
@@ -180,10 +183,7 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		return m, tea.Quit
 	}
 	if m.showHelp {
-		if key.Matches(msg, m.keys.CloseHelp) {
-			m.showHelp = false
-		}
-		return m, nil
+		return m.helpKey(msg)
 	}
 	if m.pal.open {
 		return m.paletteKey(msg)
@@ -312,7 +312,7 @@ func (m Model) tabAt(x int) (int, bool) {
 // closes it (every other key is ignored then).
 func (m Model) helpKeys() helpKeys {
 	if m.showHelp {
-		return helpKeys{global: m.keys, pane: []key.Binding{m.keys.CloseHelp}, typing: true}
+		return helpKeys{global: m.keys, pane: m.helpOverlayBindings(), typing: true}
 	}
 	return m.activeKeys()
 }
@@ -392,16 +392,12 @@ func (m Model) render() string {
 		body = st.App.Muted.Render("No tabs to show.")
 	}
 	if m.showHelp {
-		h := m.help
-		h.ShowAll = true
 		// The box is the keys inside the overlay's frame: no wider than
 		// the terminal, or Place would widen every line and the root
-		// would cut the box's right side.
+		// would cut the box's right side; every line is cut to the
+		// inside of the frame, so the border stays on screen.
 		inner := max(20, m.width-st.Overlay.GetHorizontalFrameSize())
-		h.SetWidth(inner)
-		// The help bubble measures its columns loosely: every line is cut
-		// to the inside of the frame too, so the border stays on screen.
-		box := st.Overlay.Render(clipLines(st.App.Title.Render("Keys")+"\n\n"+h.View(m.activeKeys())+"\n\n"+m.paletteHelp(bodyHeight), inner))
+		box := st.Overlay.Render(clipLines(m.helpView(bodyHeight), inner))
 		body = lipgloss.Place(m.width, bodyHeight, lipgloss.Center, lipgloss.Center, box)
 	}
 	body = lipgloss.NewStyle().Width(m.width).Height(bodyHeight).MaxHeight(bodyHeight).MaxWidth(m.width).Render(clipLines(body, m.width))

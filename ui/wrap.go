@@ -69,3 +69,19 @@ func cutAt(s string, width int) int {
 	}
 	return len(s)
 }
+
+// labelled is text after a label, wrapped whole at word boundaries into
+// lines of width cells, the later lines indented under the text.
+func labelled(c *common, label, text string, width int) []string {
+	st := c.styles
+	indent := safetext.Width(label)
+	var out []string
+	for i, l := range wrapText(text, max(10, width-indent), 0) {
+		if i == 0 {
+			out = append(out, st.Detail.Label.Render(label)+st.Detail.Value.Render(l))
+			continue
+		}
+		out = append(out, strings.Repeat(" ", indent)+st.Detail.Value.Render(l))
+	}
+	return out
+}

@@ -26,7 +26,7 @@ const (
 )
 
 // embedderHelp is the --embedder flag's help.
-const embedderHelp = "embedder of the database's vectors: hashed (offline, the default) or ollama:MODEL (host from $OLLAMA_HOST); fixed per database — `memtrace reembed --embedder …` changes it"
+const embedderHelp = "the `hashed|ollama:MODEL` embedder of the database's vectors (hashed: offline, the default; ollama:MODEL: host from $OLLAMA_HOST); fixed per database — memtrace reembed --embedder … changes it"
 
 // embedderFlag sets *p without resetting it when registered, so that an
 // --embedder given before the command name survives the command's own

@@ -27,7 +27,7 @@ func benchLoCoMo(fs *flag.FlagSet) runFunc {
 	asJSON := fs.Bool("json", false, "print the result as JSON")
 	limit := fs.Int("limit-conversations", 0, "only the first N conversations (0: all)")
 	budget := fs.Int("budget", 0, "character budget of each recall (0: the engine's default)")
-	kind := fs.String("kind", "episode", "`KIND` of the turn memories: episode or fact")
+	kind := enumString(fs, "kind", "episode", "`KIND` of the turn memories: episode or fact", string(engine.KindEpisode), string(engine.KindFact))
 	importance := fs.Float64("importance", 0.5, "importance of the turn memories, 0..1")
 	return func(e *env, files []string) error {
 		if len(files) != 1 {

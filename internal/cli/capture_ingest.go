@@ -2,16 +2,20 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"sort"
 	"strings"
+	"sync"
 
 	"memtrace/capture"
 	"memtrace/engine"
 	"memtrace/internal/safetext"
+	"memtrace/store"
 )
 
 // defaultIngestBatch is how many messages share one transaction.
@@ -22,6 +26,7 @@ const defaultIngestBatch = 500
 func cmdIngest(fs *flag.FlagSet) runFunc {
 	asJSON := fs.Bool("json", false, "print the IngestStats JSON contract")
 	batch := fs.Int("batch", defaultIngestBatch, "messages per transaction")
+	allowBad := fs.Bool("allow-bad-lines", false, "exit 0 when some lines were refused and the rest ingested (the lines are still reported on stderr)")
 	jf := addJudgeFlags(fs)
 	secrets := addSecretsFlag(fs)
 	return func(e *env, words []string) error {
@@ -45,12 +50,22 @@ func cmdIngest(fs *flag.FlagSet) runFunc {
 			defer f.Close()
 			in, name = f, words[0]
 		}
+		created := newDatabaseFile(e.dbPath)
 		eng, closeEngine, err := openJudgedEngine(e, jf, false)
 		if err != nil {
 			return err
 		}
-		defer closeEngine()
+		closeOnce := sync.OnceFunc(closeEngine)
+		defer closeOnce()
 		t, err := ingestStream(e.ctx, eng, in, *batch, hold)
+		if created && (t == nil || (t.Stats.Offered == 0 && len(t.Stats.Errors) > 0)) {
+			// Nothing went in and the run fails: the database it created
+			// is removed again, so a wrong file or path leaves nothing
+			// behind. (An empty input exits 0 and keeps the new, empty
+			// database: scripts create one that way to pin its clock.)
+			closeOnce()
+			removeNewDatabase(e.dbPath)
+		}
 		if t == nil {
 			return err
 		}
@@ -63,17 +78,27 @@ func cmdIngest(fs *flag.FlagSet) runFunc {
 		} else {
 			t.print(e.stdout, name)
 		}
+		t.printLineErrors(e.stderr)
 		if err != nil {
 			return engine.Errorf(engine.ErrorCode(err), "ingest stopped: %s; the %d stored and %d reinforced before it stopped are committed — run the same ingest again to go on (messages already captured are skipped)",
 				engine.ErrorMessage(err), t.Stats.Stored, t.Stats.Reinforced)
 		}
 		if t.Stats.Offered == 0 && len(t.Stats.Errors) > 0 {
-			return engine.Errorf(engine.EINVALID, "no message of %s could be read (%d bad line(s) above); nothing was imported", name, len(t.Stats.Errors))
+			msg := "no message of %s could be read (%d bad line(s) above); nothing was imported"
+			if created {
+				msg += ", and the new database was not kept"
+			}
+			return engine.Errorf(engine.EINVALID, msg, name, len(t.Stats.Errors))
+		}
+		if len(t.Stats.Errors) > 0 && *allowBad {
+			fmt.Fprintf(e.stderr, "%d line(s) of %s were not ingested (reported above); the other %d message(s) were (--allow-bad-lines: exit 0)\n",
+				len(t.Stats.Errors), name, t.Stats.Offered)
+			return nil
 		}
 		if len(t.Stats.Errors) > 0 {
 			// The rest is committed; the exit status still says that not
 			// every line went in, so a script notices.
-			return engine.Errorf(engine.EINVALID, "%d line(s) of %s were not ingested (reported above); the other %d message(s) were — fix those lines and run the same ingest again (messages already captured are skipped)",
+			return engine.Errorf(engine.EINVALID, "%d line(s) of %s were not ingested (reported above); the other %d message(s) were — fix those lines and run the same ingest again (messages already captured are skipped), or pass --allow-bad-lines for a zero exit",
 				len(t.Stats.Errors), name, t.Stats.Offered)
 		}
 		return nil
@@ -223,11 +248,31 @@ func (t *ingestTally) print(w io.Writer, name string) {
 			fmt.Fprintf(w, "  %d/%d  %-9s  %s\n", c.Count, engine.PromotionThreshold, c.Status, safetext.SanitizeLine(k))
 		}
 	}
-	for _, le := range s.Errors {
+}
+
+// printLineErrors writes the refused lines, one each, to w (stderr: the
+// summary on stdout stays the counts a script reads).
+func (t *ingestTally) printLineErrors(w io.Writer) {
+	for _, le := range t.Stats.Errors {
 		fmt.Fprintln(w, le.String())
 	}
-	if len(s.Errors) > 0 {
-		fmt.Fprintf(w, "%d line(s) reported above; fix them and re-run — captured messages are skipped, so a re-run is safe\n", len(s.Errors))
+}
+
+// newDatabaseFile reports whether path names a SQLite file that does not
+// exist yet (this run will create it); a PostgreSQL address is never new.
+func newDatabaseFile(path string) bool {
+	if store.IsDSN(path) {
+		return false
+	}
+	_, err := os.Lstat(path)
+	return errors.Is(err, fs.ErrNotExist)
+}
+
+// removeNewDatabase removes the SQLite file a run created, with its
+// write-ahead log and shared-memory files, when the run put nothing in it.
+func removeNewDatabase(path string) {
+	for _, p := range []string{path, path + "-wal", path + "-shm"} {
+		os.Remove(p)
 	}
 }
 

@@ -56,9 +56,9 @@ func TestIngestReportsBadLinesAndIngestsTheRest(t *testing.T) {
 
 	// Re-running the same file is safe: nothing new, every message
 	// skipped, the same lines reported, and the exit still 1.
-	code, out, _ = runMemtrace(t, input, "--db", db, "ingest", "-")
-	if code != 1 || !strings.Contains(out, "5 offered, 0 stored, 0 reinforced, 0 dropped, 5 skipped") || !strings.Contains(out, "line 3: ") {
-		t.Errorf("re-ingest: %d\n%s", code, out)
+	code, out, errOut = runMemtrace(t, input, "--db", db, "ingest", "-")
+	if code != 1 || !strings.Contains(out, "5 offered, 0 stored, 0 reinforced, 0 dropped, 5 skipped") || !strings.Contains(errOut, "line 3: ") || strings.Contains(out, "line 3: ") {
+		t.Errorf("re-ingest: %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
 	}
 	// and the JSON says so: offered = stored + reinforced + dropped + skipped.
 	code, out, _ = runMemtrace(t, input, "--db", db, "ingest", "-", "--json")
@@ -131,5 +131,48 @@ func TestDemoNoTUI(t *testing.T) {
 	// A second run refuses to touch an existing file.
 	if code, _, errOut = runMemtrace(t, "", "demo", "--no-tui", "--db", db); code != 1 || !strings.Contains(errOut, "already exists") {
 		t.Errorf("second demo: %d %s", code, errOut)
+	}
+}
+
+// TestIngestBadLineExitAndNoEmptyDatabase: one refused line makes the exit
+// non-zero with the line on stderr and the good lines ingested;
+// --allow-bad-lines makes it zero; a file with no good line leaves no new
+// database behind, and an existing one untouched.
+func TestIngestBadLineExitAndNoEmptyDatabase(t *testing.T) {
+	good := `{"id":"g1","session":"s1","role":"user","text":"I keep my bike in the garage behind the bakery on Elm Street.","at":"2026-03-01T09:00:00Z"}`
+	good2 := `{"id":"g2","session":"s1","role":"user","text":"제 자전거는 빵집 뒤 차고에 있어요, 매주 토요일에 타요.","at":"2026-03-01T09:01:00Z"}`
+	bad := `{"id":"b1","session":"s1","role":"user","text":"cut off`
+	dir := t.TempDir()
+
+	db := filepath.Join(dir, "one-bad.db")
+	code, out, errOut := runMemtrace(t, good+"\n"+bad+"\n"+good2+"\n", "--db", db, "ingest", "-")
+	if code != 1 || !strings.Contains(errOut, "line 2: ") || strings.Contains(out, "line 2: ") || !strings.Contains(out, "2 offered, 2 stored") {
+		t.Fatalf("one bad line: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	code, out, _ = runMemtrace(t, "", "--db", db, "list", "--json")
+	if code != 0 || !strings.Contains(out, "Elm Street") || !strings.Contains(out, "빵집") {
+		t.Errorf("the good lines are not in the database: %d\n%s", code, out)
+	}
+
+	db2 := filepath.Join(dir, "allowed.db")
+	code, _, errOut = runMemtrace(t, good+"\n"+bad+"\n", "--db", db2, "ingest", "-", "--allow-bad-lines")
+	if code != 0 || !strings.Contains(errOut, "line 2: ") || !strings.Contains(errOut, "1 line(s) of standard input were not ingested") {
+		t.Errorf("--allow-bad-lines: exit %d\n%s", code, errOut)
+	}
+
+	empty := filepath.Join(dir, "never.db")
+	code, _, errOut = runMemtrace(t, bad+"\nnot json\n", "--db", empty, "ingest", "-")
+	if code != 1 || !strings.Contains(errOut, "not kept") {
+		t.Errorf("every line bad: exit %d\n%s", code, errOut)
+	}
+	for _, p := range []string{empty, empty + "-wal", empty + "-shm"} {
+		if _, err := os.Stat(p); err == nil {
+			t.Errorf("ingest of nothing left %s behind", p)
+		}
+	}
+	// An existing database is never removed, even when nothing went in.
+	code, _, _ = runMemtrace(t, bad+"\n", "--db", db, "ingest", "-")
+	if _, err := os.Stat(db); code != 1 || err != nil {
+		t.Errorf("every line bad on an existing database: exit %d, %v", code, err)
 	}
 }

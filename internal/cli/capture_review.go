@@ -25,7 +25,8 @@ func reviewCommands() []command {
 }
 
 func reviewList(fs *flag.FlagSet) runFunc {
-	status := fs.String("status", engine.ReviewHeld, "held, stored, reinforced, dropped, skipped, or all")
+	status := enumString(fs, "status", engine.ReviewHeld, "`STATUS`: held, stored, reinforced, dropped, skipped, or all",
+		engine.ReviewHeld, engine.ReviewStored, engine.ReviewReinforced, engine.ReviewDropped, engine.ReviewSkipped, "all")
 	asJSON := fs.Bool("json", false, `print {"items": [...], "total": n} as JSON`)
 	return func(e *env, args []string) error {
 		if len(args) > 0 {
@@ -199,7 +200,7 @@ func reviewRetry(fs *flag.FlagSet) runFunc {
 }
 
 func reviewStore(fs *flag.FlagSet) runFunc {
-	kind := fs.String("kind", string(engine.KindFact), "fact or episode")
+	kind := enumString(fs, "kind", string(engine.KindFact), "`KIND`: fact or episode", string(engine.KindFact), string(engine.KindEpisode))
 	typ := fs.String("type", "note", "label: preference, health, date, milestone, habit, achievement, gift, shared_thing, current_project, rule, correction, note …")
 	importance := fs.Float64("importance", 0, "importance 0..1 (0: the type's default)")
 	asJSON := fs.Bool("json", false, "print the decision as JSON")

@@ -149,7 +149,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		printUsage(stdout)
 		return 0
 	case err != nil:
-		fmt.Fprintf(stderr, "memtrace: %v\n", err)
+		fmt.Fprintf(stderr, "memtrace: %v%s\n", err, flagHint(top, err))
 		printUsage(stderr)
 		return 2
 	}
@@ -159,6 +159,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	cmds := commands()
 	c, ok := findCommand(cmds, args[0])
 	if !ok {
+		// A near miss gets its suggestion and one line, not the whole
+		// command list.
+		if hint := didYouMean(args[0], commandNames(cmds)); hint != "" {
+			fmt.Fprintf(stderr, "memtrace: unknown command %q%s\n`memtrace help` lists every command\n", args[0], hint)
+			return 2
+		}
 		fmt.Fprintf(stderr, "memtrace: unknown command %q\n", args[0])
 		printUsage(stderr)
 		return 2
@@ -194,7 +200,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		}
 		sub, ok := findCommand(c.subs, rest[0])
 		if !ok {
-			fmt.Fprintf(stderr, "memtrace %s: unknown subcommand %q: use %s\n", name, rest[0], subNames(c))
+			fmt.Fprintf(stderr, "memtrace %s: unknown subcommand %q%s: use %s\n", name, rest[0], didYouMean(rest[0], commandNames(c.subs)), subNames(c))
 			printFamilyHelp(stderr, name, c)
 			return 2
 		}

@@ -135,15 +135,14 @@ func engineOver(ctx context.Context, db *store.DB, now func() time.Time, o engin
 	if eng.Len() >= freeAfterOpen {
 		debug.FreeOSMemory()
 	}
-	if !db.Postgres() {
-		return eng, db, func() { db.Close() }, nil
-	}
 	l := listenForChanges(ctx, db, eng)
 	return eng, db, func() { l.Stop(); db.Close() }, nil
 }
 
 // listenForChanges keeps eng current with what other processes write to
-// its PostgreSQL space: each change notification, and each reconnection
+// its database. On SQLite the store polls the file's data_version about
+// once a second and asks for the same catch-up as a reconnection below. On
+// PostgreSQL each change notification, and each reconnection
 // after a lost connection, refreshes the engine's caches and indexes from
 // the seq it last applied (store.DB.Listen says why that is complete). A
 // notification the engine has already applied (its own writes) is

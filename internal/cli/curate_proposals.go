@@ -15,8 +15,9 @@ import (
 // cmdProposals lists proposals: `memtrace proposals [--status pending]
 // [--kind K] [--json]`.
 func cmdProposals(fs *flag.FlagSet) runFunc {
-	status := fs.String("status", engine.ProposalPending, "`STATUS`: pending, needs_review, applied, rejected, rolled_back, or all")
-	kind := fs.String("kind", "", "`KIND`: promote, demote, archive, quarantine, retype, restore")
+	status := enumString(fs, "status", engine.ProposalPending, "`STATUS`: pending, needs_review, approved, applied, rejected, rolled_back, withdrawn, or all",
+		engine.ProposalPending, engine.ProposalReview, engine.ProposalApproved, engine.ProposalApplied, engine.ProposalRejected, engine.ProposalRolledBack, engine.ProposalWithdrawn, "all")
+	kind := enumString(fs, "kind", "", "`KIND`: promote, demote, archive, quarantine, retype, restore", engine.ProposalPromote, engine.ProposalDemote, engine.ProposalArchive, engine.ProposalQuarantine, engine.ProposalRetype, engine.ProposalRestore)
 	asJSON := fs.Bool("json", false, "print {\"proposals\": [...]} as JSON")
 	return func(e *env, args []string) error {
 		if len(args) > 0 {
@@ -102,7 +103,7 @@ func proposalIDs(args []string) ([]int64, error) {
 // ID…|--all-pending [--kind K] [--wording TEXT] [--json]`.
 func cmdApprove(fs *flag.FlagSet) runFunc {
 	all := fs.Bool("all-pending", false, "approve every pending proposal (of --kind)")
-	kind := fs.String("kind", "", "with --all-pending: only this `KIND`")
+	kind := enumString(fs, "kind", "", "with --all-pending: only this `KIND` (promote, demote, archive, quarantine, retype, restore)", engine.ProposalPromote, engine.ProposalDemote, engine.ProposalArchive, engine.ProposalQuarantine, engine.ProposalRetype, engine.ProposalRestore)
 	wording := fs.String("wording", "", "the HOT rule `TEXT` for a single promote proposal (the curator's edit)")
 	curator := fs.String("as", engine.ActorCurator, "curator `NAME` recorded in the audit log")
 	asJSON := fs.Bool("json", false, "print {\"batch\", \"applied\"} as JSON")

@@ -4,9 +4,13 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
+	"strings"
 	"time"
 
 	"memtrace/engine"
@@ -18,6 +22,13 @@ import (
 // main embeds it into the binary and sets it, so that `memtrace demo` works
 // from any directory; the package's tests read it from the file.
 var DemoConversation []byte
+
+// DemoSets holds the demo's golden set as the repository lays it out
+// (golden/demo.yaml, its fixture ../demo.jsonl, quarantine and baseline);
+// main embeds it, and the TUI's Golden tab opens it when the working
+// directory has no set of its own (ui.Deps.Sets). Nil in the package's
+// tests: the tab then finds the repository's files.
+var DemoSets fs.FS
 
 // cmdDemo runs `memtrace demo [--no-tui] [--db PATH]`: a fresh demo
 // database built from testdata/demo.jsonl through the real capture
@@ -54,7 +65,14 @@ func cmdDemo(fs *flag.FlagSet) runFunc {
 		if err := buildDemo(&de); err != nil || *noTUI {
 			return err
 		}
-		return openTUI(&de)
+		if err := openTUI(&de); err != nil {
+			return err
+		}
+		// The summary scrolled away behind the TUI: say again how to
+		// come back.
+		fmt.Fprintf(e.stdout, "demo database: %s\n", path)
+		printDemoNext(e.stdout, path)
+		return nil
 	}
 }
 
@@ -124,11 +142,47 @@ func buildDemo(e *env) error {
 	for _, k := range types {
 		fmt.Fprintf(w, "  %4d  %s\n", byType[k], k)
 	}
+	printDemoNext(w, path)
+	return nil
+}
+
+// printDemoNext prints the commands to go on with the demo database at
+// path, spelled with the invocation that ran this one (invocation).
+func printDemoNext(w io.Writer, path string) {
 	if store.IsDSN(path) {
 		path = "'" + store.RedactDSN(path) + "'" // & and ? are shell syntax
+	} else {
+		path = shellWord(path)
 	}
-	fmt.Fprintf(w, "next: memtrace --db %s list --type milestone\n", path)
-	fmt.Fprintf(w, "      memtrace --db %s recall \"충주 사과\" --trace\n", path)
-	fmt.Fprintf(w, "      memtrace --db %s   (the TUI)\n", path)
-	return nil
+	me := invocation(os.Args[0])
+	fmt.Fprintf(w, "next: %s --db %s list --type milestone\n", me, path)
+	fmt.Fprintf(w, "      %s --db %s recall \"충주 사과\" --trace\n", me, path)
+	fmt.Fprintf(w, "      %s --db %s   (the TUI: reopens this database)\n", me, path)
+}
+
+// invocation is how the user ran this binary, for commands printed to be
+// pasted: "go run ." for a binary go run built (in its go-build cache
+// directory), the bare name when that name on $PATH is this binary, else
+// the path it was run by.
+func invocation(arg0 string) string {
+	if strings.Contains(filepath.ToSlash(arg0), "/go-build") {
+		return "go run ."
+	}
+	if found, err := exec.LookPath(filepath.Base(arg0)); err == nil {
+		a, errA := os.Stat(found)
+		b, errB := os.Stat(arg0)
+		if errA == nil && errB == nil && os.SameFile(a, b) {
+			return filepath.Base(arg0)
+		}
+	}
+	return shellWord(arg0)
+}
+
+// shellWord quotes s for a POSIX shell when it holds anything but plain
+// path characters.
+func shellWord(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+=:,@") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"memtrace/engine"
@@ -72,7 +73,7 @@ func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 			if errors.Is(err, flag.ErrHelp) {
 				return nil, err
 			}
-			return nil, usageError{err.Error()}
+			return nil, usageError{err.Error() + flagHint(fs, err)}
 		}
 		rest := fs.Args()
 		if n := len(args) - len(rest); n > 0 && args[n-1] == "--" {
@@ -265,4 +266,41 @@ func printUsage(w io.Writer) {
 	fmt.Fprint(w, b.String())
 	fmt.Fprintf(w, "\ntimes (every --at, the golden YAML's at, the TUI's @): %s\n", engine.TimeGrammar)
 	fmt.Fprintln(w, "`memtrace help COMMAND` (or `memtrace COMMAND -h`) lists every flag of a command")
+}
+
+// enumFlag is a string flag that takes only one of its values: a value
+// outside them is a usage error at parse time that lists them, so no
+// command runs on a word it would match nothing with (`proposals
+// --status bogus` printing "no proposals").
+type enumFlag struct {
+	p       *string
+	allowed []string
+}
+
+// enumString registers an enumFlag on fs with default def ("" for none,
+// which is always accepted as unset) and returns its value.
+func enumString(fs *flag.FlagSet, name, def, usage string, allowed ...string) *string {
+	p := new(string)
+	*p = def
+	fs.Var(enumFlag{p, allowed}, name, usage)
+	return p
+}
+
+func (f enumFlag) String() string {
+	if f.p == nil {
+		return ""
+	}
+	return *f.p
+}
+
+func (f enumFlag) Set(v string) error {
+	if slices.Contains(f.allowed, v) {
+		*f.p = v
+		return nil
+	}
+	msg := fmt.Sprintf("%q is not one of %s", v, strings.Join(f.allowed, ", "))
+	if s := suggest(v, f.allowed); s != "" {
+		msg += "; did you mean " + s + "?"
+	}
+	return errors.New(msg)
 }

@@ -20,7 +20,7 @@ func cmdRecall(fs *flag.FlagSet) runFunc {
 	at := fs.String("at", "", "recall at time `T`: now, +30d, -2h, a date or RFC 3339 (offsets from the database clock)")
 	qf := addQueryFlags(fs)
 	showTrace := fs.Bool("trace", false, "print the stage table, then the prompt")
-	asJSON := fs.Bool("json", false, "print the trace document (see `memtrace help json`)")
+	asJSON := fs.Bool("json", false, "print the trace document (memtrace help json describes it)")
 	commit := fs.Bool("commit-access", false, "record access and association boosts, as a live agent recall does")
 	of := addOTelFlags(fs, "the trace")
 	return func(e *env, words []string) error {

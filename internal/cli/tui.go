@@ -53,12 +53,10 @@ func openTUI(e *env) error {
 		if err != nil {
 			return ui.Deps{}, err
 		}
-		deps := ui.Deps{Engine: eng, Store: db, Now: eng.Now, OpenStore: openStoreFile, DBPath: e.dbPath}
-		if db.Postgres() {
-			// The engine listens for the space's notifications
-			// (listenForChanges): the tabs reload when it applied some.
-			deps.Changes = eng.Changes()
-		}
+		// The engine follows other processes' writes (listenForChanges:
+		// PostgreSQL notifications, SQLite's data_version): the tabs
+		// reload when it applied some.
+		deps := ui.Deps{Engine: eng, Store: db, Now: eng.Now, OpenStore: openStoreFile, DBPath: e.dbPath, Changes: eng.Changes(), Sets: DemoSets}
 		return deps, nil
 	})
 	// Quitting during the open cancels it; either way the store is closed
