@@ -2,8 +2,8 @@
 // as one documented YAML schema, decoded strictly (an unknown key is an
 // error naming its line and the valid keys), validated against ranges and
 // compared key by key. A database records the policy it runs with (the
-// setting Setting, written by curate.SetPolicy); every engine open on it
-// uses that policy.
+// text of Encode under the setting curate.SettingPolicy, written by
+// curate.SetPolicy); every engine open on it uses that policy.
 package policy
 
 import (
@@ -14,10 +14,6 @@ import (
 
 	"memtrace/engine"
 )
-
-// Setting is the settings key under which a database records its policy
-// (the canonical YAML of Encode). Unset: the documented defaults.
-const Setting = "policy"
 
 // Phase says when a tunable acts: capture-time tunables affect new
 // captures only (what is stored stays as it was decided); recall-time
@@ -134,14 +130,6 @@ func lookup(key string) (*field, bool) {
 		}
 	}
 	return nil, false
-}
-
-// PhaseOf returns when key acts.
-func PhaseOf(key string) Phase {
-	if f, ok := lookup(key); ok {
-		return f.Phase
-	}
-	return ""
 }
 
 // format spells a value as the file does.
