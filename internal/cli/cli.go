@@ -77,6 +77,7 @@ func commands() []command {
 			{name: "run", args: "SET", summary: "run a golden set, diff against a baseline", define: goldenRun},
 			{name: "stress", args: "SET", summary: "the set over its fixture inflated with distractors", define: goldenStress},
 		}},
+		{name: "experiment", args: "SET", summary: "the set's probes under two policies on the same data: per probe pass/fail under each, rank changes, drops gained or lost (drop_kind), aggregate figures", define: cmdExperiment},
 		{name: "bench", summary: "benchmarks", subs: []command{
 			{name: "locomo", args: "FILE", summary: "LoCoMo retrieval recall@k", define: benchLoCoMo},
 			{name: "recall", summary: "recall latency vs the scan floor as the store grows", define: benchRecall},

@@ -190,3 +190,16 @@ func withRecordedPolicy(ctx context.Context, db *store.DB, o *engine.Options) er
 	o.Config = cfg
 	return err
 }
+
+// policyFlag reads --policy FILE ("": the zero Config, i.e. the
+// database's recorded policy).
+func policyFlag(path string) (engine.Config, error) {
+	if path == "" {
+		return engine.Config{}, nil
+	}
+	cfg, err := policy.ReadFile(path)
+	if err != nil {
+		return cfg, engine.Errorf(engine.EINVALID, "--policy: %v", err)
+	}
+	return cfg, nil
+}

@@ -1,0 +1,96 @@
+package cli
+
+import (
+	"flag"
+	"fmt"
+	"strings"
+
+	"memtrace/engine"
+	"memtrace/golden"
+	"memtrace/recall"
+)
+
+// `memtrace experiment SET --policy A.yaml --policy B.yaml`: the set's
+// probes under two policies on the same data — a set with a fixture builds
+// it afresh per policy (its capture-time keys decide what is stored), one
+// without runs on --db — compared probe by probe (golden.Compare).
+
+// policyList is a repeatable --policy flag.
+type policyList []string
+
+func (p *policyList) String() string { return strings.Join(*p, ",") }
+func (p *policyList) Set(s string) error {
+	if len(*p) == 2 {
+		return fmt.Errorf("at most two policies (A and B)")
+	}
+	*p = append(*p, s)
+	return nil
+}
+
+func cmdExperiment(fs *flag.FlagSet) runFunc {
+	var policies policyList
+	fs.Var(&policies, "policy", "a policy `FILE` (give it twice: A then B; once: the defaults against it)")
+	at := fs.String("at", "", "run at time `T` instead of the set's defaults.at (as golden run --at)")
+	asJSON := fs.Bool("json", false, `print {"set", "policy_a", "policy_b", "a", "b", "differences", "flipped", "regressed", "probes": [… with both traces]} as JSON`)
+	failOnRegression := fs.Bool("fail-on-regression", false, "exit 1 when a probe that passes under A fails under B (A is the baseline policy)")
+	return func(e *env, words []string) error {
+		if len(words) != 1 {
+			return usageError{"give one golden set file, e.g. testdata/golden/demo.yaml"}
+		}
+		if len(policies) == 0 {
+			return usageError{"give the policy to try with --policy FILE (twice to compare two files)"}
+		}
+		names := []string{"", policies[0]}
+		if len(policies) == 2 {
+			names = []string{policies[0], policies[1]}
+		}
+		var runs [2]*golden.RunResult
+		for i, name := range names {
+			cfg, err := policyFlag(name)
+			if err != nil {
+				return err
+			}
+			if runs[i], err = runUnder(e, words[0], *at, cfg); err != nil {
+				return err
+			}
+		}
+		x := golden.Compare(runs[0], runs[1], golden.PolicyName(names[0]), golden.PolicyName(names[1]))
+		if *asJSON {
+			if err := writeJSONText(e.stdout, x); err != nil {
+				return err
+			}
+		} else {
+			x.WriteText(e.stdout)
+		}
+		if *failOnRegression && x.Regressed {
+			return engine.Errorf(engine.EINVALID, "regression: a probe passing under %s fails under %s; see the probes above", x.PolicyA, x.PolicyB)
+		}
+		return nil
+	}
+}
+
+// runUnder runs the set at setPath under cfg (zero: the database's
+// policy) on a fixture built for it, at --at when given.
+func runUnder(e *env, setPath, at string, cfg engine.Config) (*golden.RunResult, error) {
+	when, err := parseSetAt(at)
+	if err != nil {
+		return nil, err
+	}
+	set, err := loadSet(setPath)
+	if err != nil {
+		return nil, err
+	}
+	fixture, drop, err := scratchDatabase(e, "experiment")
+	if err != nil {
+		return nil, fmt.Errorf("experiment: %w", err)
+	}
+	defer drop()
+	eng, closeDB, err := goldenEngine(e, set, fixture, cfg)
+	if err != nil {
+		return nil, err
+	}
+	defer closeDB()
+	applySetAt(set, when, eng.Now())
+	out, err := runAgainst(e.ctx, set, recall.Over(eng), runnerOf(eng), nil)
+	return out.RunResult, err
+}
