@@ -7,6 +7,7 @@ import (
 
 	"memtrace/engine"
 	"memtrace/golden"
+	"memtrace/policy"
 	"memtrace/recall"
 )
 
@@ -33,9 +34,16 @@ func cmdExperiment(fs *flag.FlagSet) runFunc {
 	at := fs.String("at", "", "run at time `T` instead of the set's defaults.at (as golden run --at)")
 	asJSON := fs.Bool("json", false, `print {"set", "policy_a", "policy_b", "a", "b", "differences", "flipped", "regressed", "probes": [… with both traces]} as JSON`)
 	failOnRegression := fs.Bool("fail-on-regression", false, "exit 1 when a probe that passes under A fails under B (A is the baseline policy)")
+	sweep := fs.String("sweep", "", "vary one key instead: `KEY=V1,V2,…` over the first --policy (none: the defaults), plotted against the value")
 	return func(e *env, words []string) error {
 		if len(words) != 1 {
 			return usageError{"give one golden set file, e.g. testdata/golden/demo.yaml"}
+		}
+		if *sweep != "" {
+			if len(policies) > 1 {
+				return usageError{"--sweep varies one policy: give at most one --policy"}
+			}
+			return runSweep(e, words[0], *at, policies, *sweep, *asJSON)
 		}
 		if len(policies) == 0 {
 			return usageError{"give the policy to try with --policy FILE (twice to compare two files)"}
@@ -93,4 +101,51 @@ func runUnder(e *env, setPath, at string, cfg engine.Config) (*golden.RunResult,
 	applySetAt(set, when, eng.Now())
 	out, err := runAgainst(e.ctx, set, recall.Over(eng), runnerOf(eng), nil)
 	return out.RunResult, err
+}
+
+// runSweep runs `experiment --sweep KEY=V1,V2,…`: the base policy (the one
+// --policy, else the defaults) with KEY set to each value.
+func runSweep(e *env, setPath, at string, policies policyList, spec string, asJSON bool) error {
+	key, list, ok := strings.Cut(spec, "=")
+	if !ok || strings.TrimSpace(list) == "" {
+		return usageError{"--sweep takes KEY=V1,V2,… e.g. forgetting.half_life_episode=3d,7d,14d,30d"}
+	}
+	baseName := ""
+	if len(policies) == 1 {
+		baseName = policies[0]
+	}
+	base, err := policyFlag(baseName)
+	if err != nil {
+		return err
+	}
+	if base == (engine.Config{}) {
+		base = engine.DefaultConfig()
+	}
+	baseRun, err := runUnder(e, setPath, at, base)
+	if err != nil {
+		return err
+	}
+	sw := golden.Sweep{Set: baseRun.Set, Base: golden.PolicyName(baseName), Key: key}
+	for _, v := range strings.Split(list, ",") {
+		cfg := base
+		if err := policy.Set(&cfg, key, v); err != nil {
+			return usageError{"--sweep: " + err.Error()}
+		}
+		run, err := runUnder(e, setPath, at, cfg)
+		if err != nil {
+			return err
+		}
+		x := golden.Compare(baseRun, run, sw.Base, v)
+		sw.Points = append(sw.Points, golden.SweepPoint{Value: strings.TrimSpace(v), Figures: x.B, Differences: x.Differences, Flipped: x.Flipped})
+	}
+	if asJSON {
+		return writeJSONText(e.stdout, sw)
+	}
+	fmt.Fprintf(e.stdout, "sweep %s over %s (%s): %d probes\n\n", key, sw.Set, sw.Base, baseRun.Summary.Probes)
+	fmt.Fprint(e.stdout, sw.Plot())
+	fmt.Fprintln(e.stdout)
+	for _, p := range sw.Points {
+		fmt.Fprintf(e.stdout, "%s=%s: %d/%d passed, %d probe(s) differ from %s, %d flipped\n", key, p.Value, p.Figures.Passed, p.Figures.Probes, p.Differences, sw.Base, p.Flipped)
+	}
+	return nil
 }

@@ -102,3 +102,28 @@ func TestGoldenRunUnderPolicy(t *testing.T) {
 		t.Fatalf("a bad policy: exit %d %s", code, stderr)
 	}
 }
+
+// --sweep: the default's own value differs from nothing; the plot has a
+// row per value; a bad key or value says what is valid.
+func TestExperimentSweep(t *testing.T) {
+	out := mustRunCLI(t, "experiment", demoSet, "--json", "--sweep", "forgetting.half_life_episode=3d,14d")
+	var sw golden.Sweep
+	if err := json.Unmarshal([]byte(out), &sw); err != nil || len(sw.Points) != 2 {
+		t.Fatalf("%v\n%.300s", err, out)
+	}
+	if p := sw.Points[1]; p.Value != "14d" || p.Differences != 0 || p.Figures.Passed != p.Figures.Probes {
+		t.Fatalf("the default value: %+v", p)
+	}
+	if p := sw.Points[0]; p.Flipped == 0 || p.Figures.MeanSurvivors >= sw.Points[1].Figures.MeanSurvivors {
+		t.Fatalf("3d: %+v", p)
+	}
+	text := mustRunCLI(t, "experiment", demoSet, "--sweep", "forgetting.half_life_episode=3d,14d")
+	if !strings.Contains(text, "pass rate") || !strings.Contains(text, "█") || !strings.Contains(text, "14d") {
+		t.Fatalf("plot:\n%s", text)
+	}
+	for _, bad := range []string{"forgetting.halflife=3d", "forgetting.half_life_episode=soon", "recall.k"} {
+		if _, stderr, code := runCLI(t, "experiment", demoSet, "--sweep", bad); code != 2 || stderr == "" {
+			t.Errorf("--sweep %s: exit %d %s", bad, code, stderr)
+		}
+	}
+}
