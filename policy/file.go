@@ -3,6 +3,7 @@ package policy
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
@@ -93,16 +94,9 @@ func Set(cfg *engine.Config, key, value string) error {
 func Encode(cfg engine.Config) []byte {
 	var b bytes.Buffer
 	b.WriteString("# memtrace policy (schema: memtrace help policy)\n")
-	sec := ""
-	for i := range fields {
-		f := &fields[i]
-		s, name, _ := strings.Cut(f.Key, ".")
-		if s != sec {
-			fmt.Fprintf(&b, "%s:\n", s)
-			sec = s
-		}
+	eachField(&b, func(name string, f *field) {
 		fmt.Fprintf(&b, "  %s: %s\n", name, f.format(f.get(&cfg)))
-	}
+	})
 	return b.Bytes()
 }
 
@@ -142,6 +136,20 @@ func Diff(a, b engine.Config) []Change {
 		}
 	}
 	return cs
+}
+
+// eachField calls fn with each field and its name within its section,
+// in schema order, writing a "section:" line to w before each section.
+func eachField(w io.Writer, fn func(name string, f *field)) {
+	sec := ""
+	for i := range fields {
+		s, name, _ := strings.Cut(fields[i].Key, ".")
+		if s != sec {
+			fmt.Fprintf(w, "%s:\n", s)
+			sec = s
+		}
+		fn(name, &fields[i])
+	}
 }
 
 func sections() []string {

@@ -30,16 +30,9 @@ every memory already stored.
 
 `)
 	d := engine.DefaultConfig()
-	sec := ""
-	for i := range fields {
-		f := &fields[i]
-		s, name, _ := strings.Cut(f.Key, ".")
-		if s != sec {
-			fmt.Fprintf(&b, "%s:\n", s)
-			sec = s
-		}
+	eachField(&b, func(name string, f *field) {
 		fmt.Fprintf(&b, "  %-20s %-8s %-8s %-22s %s\n", name+":", f.format(f.get(&d)), f.Phase, f.rangeText(), f.Doc)
-	}
+	})
 	b.WriteString("\nNot in the policy yet (constants in the code today):\n")
 	for _, n := range NotYet {
 		fmt.Fprintf(&b, "  - %s\n", n)

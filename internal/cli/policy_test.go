@@ -17,21 +17,6 @@ import (
 	"memtrace/store"
 )
 
-// rawSetting reads one setting of the database at path as stored.
-func rawSetting(t *testing.T, path, key string) string {
-	t.Helper()
-	db, err := store.Open(context.Background(), path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	v, err := db.GetSetting(context.Background(), key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return v
-}
-
 func writePolicy(t *testing.T, text string) string {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), "p.yaml")
@@ -55,7 +40,7 @@ func policyBatch(t *testing.T, db string) string {
 // batch cannot be rolled back while the newer one stands.
 func TestPolicySetRollbackRestoresExactly(t *testing.T) {
 	db := demoDB(t)
-	if v := rawSetting(t, db, curate.SettingPolicy); v != "" {
+	if v := setting(t, db, curate.SettingPolicy); v != "" {
 		t.Fatalf("a new database records a policy: %q", v)
 	}
 	a := writePolicy(t, "forgetting:\n  half_life_episode: 3d\n")
@@ -64,7 +49,7 @@ func TestPolicySetRollbackRestoresExactly(t *testing.T) {
 	if !strings.Contains(out, "forgetting.half_life_episode   14d → 3d  (recall-time)") {
 		t.Fatalf("plan:\n%s", out)
 	}
-	batchA, textA := policyBatch(t, db), rawSetting(t, db, curate.SettingPolicy)
+	batchA, textA := policyBatch(t, db), setting(t, db, curate.SettingPolicy)
 	out = mustRunCLI(t, "--db", db, "policy", "set", b)
 	if !strings.Contains(out, "NEW captures only") || !strings.Contains(out, "recall.k") {
 		t.Fatalf("plan of b does not say what capture-time keys will not change:\n%s", out)
@@ -74,11 +59,11 @@ func TestPolicySetRollbackRestoresExactly(t *testing.T) {
 		t.Fatalf("rollback of %s under %s: exit %d %s", batchA, batchB, code, stderr)
 	}
 	mustRunCLI(t, "--db", db, "rollback", batchB, "--yes")
-	if got := rawSetting(t, db, curate.SettingPolicy); got != textA {
+	if got := setting(t, db, curate.SettingPolicy); got != textA {
 		t.Fatalf("after rollback of b: %q, want %q", got, textA)
 	}
 	mustRunCLI(t, "--db", db, "rollback", batchA, "--yes")
-	if got := rawSetting(t, db, curate.SettingPolicy); got != "" {
+	if got := setting(t, db, curate.SettingPolicy); got != "" {
 		t.Fatalf("after rollback of a: %q, want no policy", got)
 	}
 	if !strings.Contains(mustRunCLI(t, "--db", db, "policy", "show"), "the documented defaults") {
@@ -182,7 +167,7 @@ func TestPolicyDiffAndStrictErrors(t *testing.T) {
 	if code == 0 || !strings.Contains(stderr, "line 3") || !strings.Contains(stderr, "valid keys: capture.detail") {
 		t.Fatalf("bad key: exit %d %s", code, stderr)
 	}
-	if v := rawSetting(t, db, curate.SettingPolicy); v != "" {
+	if v := setting(t, db, curate.SettingPolicy); v != "" {
 		t.Fatalf("a refused policy was recorded: %q", v)
 	}
 }
