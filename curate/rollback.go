@@ -19,7 +19,9 @@ type RollbackReport struct {
 	Proposals int                `json:"proposals"`
 	// Rejected counts the proposals a rejection batch had rejected that
 	// are open again, each in the status it had before.
-	Rejected int  `json:"rejected,omitempty"`
+	Rejected int `json:"rejected,omitempty"`
+	// Policy: the database's previous policy was restored (a policy batch).
+	Policy   bool `json:"policy,omitempty"`
 	Repaired bool `json:"repaired,omitempty"`
 }
 
@@ -36,6 +38,11 @@ type RollbackOptions struct {
 func PlanRollback(ctx context.Context, q engine.Queries, batch string) (*engine.RollbackPlan, error) {
 	if batch == "" {
 		return nil, engine.Errorf(engine.EINVALID, "which batch? list them with `memtrace batches` or in the Curate tab's history")
+	}
+	if kind, _, err := q.BatchKind(ctx, batch); err != nil {
+		return nil, err
+	} else if kind == BatchPolicy {
+		return planPolicyRollback(ctx, q, batch)
 	}
 	plan, err := q.PlanRollback(ctx, batch)
 	if err != nil {
@@ -92,6 +99,10 @@ func Rollback(ctx context.Context, st engine.Store, o RollbackOptions) (*Rollbac
 		plan, err := PlanRollback(ctx, q, o.Batch)
 		if err != nil {
 			return err
+		}
+		if plan.Kind == BatchPolicy {
+			rep.Policy = true
+			return rollbackPolicy(ctx, q, o.Batch)
 		}
 		if plan.Rejected > 0 && plan.Memories == 0 && plan.Proposals == 0 {
 			// A rejection: no memory changed, the proposals reopen.

@@ -209,13 +209,14 @@ type RollbackPlan struct {
 	RolledBack bool     `json:"rolled_back"`
 	Blocked    []string `json:"blocked,omitempty"`
 	// Kind is the batch's kind (see BatchInfo.Kind).
-	Kind string `json:"kind,omitempty"`
+	Kind   string `json:"kind,omitempty"`
+	Policy bool   `json:"policy,omitempty"` // a policy batch: the rollback restores the previous policy
 }
 
 // CanRollback reports whether the rollback may run and would change
 // something.
 func (p *RollbackPlan) CanRollback() bool {
-	return !p.RolledBack && len(p.Blocked) == 0 && (p.Effect.Changed() > 0 || p.Proposals > 0 || p.Rejected > 0)
+	return !p.RolledBack && len(p.Blocked) == 0 && (p.Effect.Changed() > 0 || p.Proposals > 0 || p.Rejected > 0 || p.Policy)
 }
 
 // LargeRollback is the number of memories above which rolling back a

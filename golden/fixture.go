@@ -26,11 +26,16 @@ type StoreOpener func(ctx context.Context, path string) (engine.Store, error)
 // with the default options (the rule-based judge, the offline embedder), as
 // `golden run` does; close closes the database.
 func OpenEngine(ctx context.Context, path string, open StoreOpener) (*engine.Engine, func() error, error) {
+	return openEngineWith(ctx, path, open, engine.Config{})
+}
+
+// openEngineWith is OpenEngine under the policy cfg (zero: the defaults).
+func openEngineWith(ctx context.Context, path string, open StoreOpener, cfg engine.Config) (*engine.Engine, func() error, error) {
 	db, err := open(ctx, path)
 	if err != nil {
 		return nil, nil, err
 	}
-	eng, err := engine.Open(ctx, engine.Options{Store: db})
+	eng, err := engine.Open(ctx, engine.Options{Store: db, Config: cfg})
 	if err != nil {
 		db.Close()
 		return nil, nil, err
@@ -56,14 +61,21 @@ func BaselinePath(setFile string) string { return stem(setFile) + ".baseline.jso
 // new database at path, applies the set's quarantine file when it exists,
 // and closes the database. Errors say which file to fix.
 func BuildFixture(ctx context.Context, set *Set, path string, open StoreOpener) error {
-	return buildFixture(ctx, set, path, open, nil)
+	return buildFixture(ctx, set, path, open, nil, engine.Config{})
+}
+
+// BuildFixtureUnder is BuildFixture with the capture pipeline under the
+// policy cfg: its capture-time tunables (detail, dedupe and gate
+// similarity) decide what the fixture database stores.
+func BuildFixtureUnder(ctx context.Context, set *Set, path string, open StoreOpener, cfg engine.Config) error {
+	return buildFixture(ctx, set, path, open, nil, cfg)
 }
 
 // FixtureProgress is told, after every batch the capture pipeline takes,
 // how many of the fixture's messages are in (done of total).
 type FixtureProgress func(done, total int)
 
-func buildFixture(ctx context.Context, set *Set, path string, open StoreOpener, progress FixtureProgress) error {
+func buildFixture(ctx context.Context, set *Set, path string, open StoreOpener, progress FixtureProgress, cfg engine.Config) error {
 	total := 0
 	if progress != nil {
 		total = countLines(set.Fixture)
@@ -74,7 +86,7 @@ func buildFixture(ctx context.Context, set *Set, path string, open StoreOpener, 
 		return engine.Errorf(engine.ENOTFOUND, "fixture of %s: %v; the path is relative to the set file", set.File, err)
 	}
 	defer f.Close()
-	eng, closeDB, err := OpenEngine(ctx, path, open)
+	eng, closeDB, err := openEngineWith(ctx, path, open, cfg)
 	if err != nil {
 		return err
 	}
@@ -132,7 +144,7 @@ func FixtureEngine(ctx context.Context, set *Set, dir string, open StoreOpener, 
 		return nil, nil, fmt.Errorf("golden fixture: temporary directory: %w", err)
 	}
 	path := filepath.Join(tmp, "fixture.db")
-	if err := buildFixture(ctx, set, path, open, progress); err != nil {
+	if err := buildFixture(ctx, set, path, open, progress, engine.Config{}); err != nil {
 		os.RemoveAll(tmp)
 		return nil, nil, err
 	}

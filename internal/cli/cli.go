@@ -77,6 +77,7 @@ func commands() []command {
 			{name: "run", args: "SET", summary: "run a golden set, diff against a baseline", define: goldenRun},
 			{name: "stress", args: "SET", summary: "the set over its fixture inflated with distractors", define: goldenStress},
 		}},
+		{name: "experiment", args: "SET", summary: "the set's probes under two policies on the same data: per probe pass/fail under each, rank changes, drops gained or lost (drop_kind), aggregate figures", define: cmdExperiment},
 		{name: "bench", summary: "benchmarks", subs: []command{
 			{name: "locomo", args: "FILE", summary: "LoCoMo retrieval recall@k", define: benchLoCoMo},
 			{name: "recall", summary: "recall latency vs the scan floor as the store grows", define: benchRecall},
@@ -91,6 +92,7 @@ func commands() []command {
 		{name: "batches", summary: "audited batches and rejections, newest first: actor, what each did, whether it can be rolled back", define: cmdBatches},
 		{name: "supersede", args: "OLD [NEW]", summary: "link by hand: NEW supersedes OLD (a knowledge update); --unlink makes OLD current again; audited, undone by rollback", define: cmdSupersede},
 		{name: "erase", args: "[ID|key:K …]", summary: "erase memories for good (curator): their text leaves every table, index and trace, a tombstone stays; asks twice, cannot be rolled back", define: cmdErase},
+		{name: "policy", summary: "the memory policy this database runs with: show, set FILE (audited, rolled back like any batch), diff A B", subs: policyCommands()},
 		{name: "rollback", args: "BATCH", summary: "undo a batch: says what it will do by kind and asks (--yes: don't ask; --force: a whole capture run)", define: cmdRollback},
 		{name: "heartbeat", summary: "propose promotions, demotions, archiving, cap fixes; moves nothing", define: cmdHeartbeat},
 		{name: "reflect", summary: "file a self-reflection record", define: cmdReflect},

@@ -127,8 +127,16 @@ func globalCases(t *testing.T) map[string]globalCase {
 	if err := os.WriteFile(stored, []byte(`{"id":"a","text":"I keep my passport in the blue folder."}`+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	pol := filepath.Join(t.TempDir(), "policy.yaml")
+	if err := os.WriteFile(pol, []byte("forgetting:\n  half_life_episode: 7d\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	cases := map[string]globalCase{
 		"tui":                {db: "missing"},
+		"policy show":        {args: []string{"--json"}, db: "demo"},
+		"policy set":         {args: []string{pol, "--dry-run"}, db: "demo"},
+		"policy diff":        {args: []string{pol, "db", "--json"}, db: "demo"},
+		"experiment":         {args: []string{noFixture, "--policy", pol, "--at", "+1w", "--json"}, db: "demo"},
 		"demo":               {args: []string{"--no-tui"}, db: "new"},
 		"ingest":             {args: []string{"testdata/demo.jsonl", "--json"}, db: "new"},
 		"import md":          {args: []string{"{dir}/md", "--json"}, db: "demo", setup: [][]string{{"export", "md", "{dir}/md"}}},

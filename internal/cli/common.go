@@ -127,6 +127,10 @@ const freeAfterOpen = 10_000
 // engineOver opens the engine over db; on failure it closes db.
 func engineOver(ctx context.Context, db *store.DB, now func() time.Time, o engine.Options) (*engine.Engine, *store.DB, func(), error) {
 	o.Store, o.Now = db, now
+	if err := withRecordedPolicy(ctx, db, &o); err != nil {
+		db.Close()
+		return nil, nil, nil, err
+	}
 	eng, err := engine.Open(ctx, o)
 	if err != nil {
 		db.Close()

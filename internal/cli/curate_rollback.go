@@ -81,6 +81,9 @@ func cmdRollback(fs *flag.FlagSet) runFunc {
 		if rep.Effect.Changed() > 0 {
 			msg += " (" + rep.Effect.String() + ")"
 		}
+		if rep.Policy {
+			msg = fmt.Sprintf("rolled back batch %s: the policy before it is restored (memtrace policy show)", rep.Batch)
+		}
 		if rep.Proposals > 0 {
 			msg += fmt.Sprintf("; %d proposal(s) marked rolled back", rep.Proposals)
 		}

@@ -38,9 +38,14 @@ func goldenRun(fs *flag.FlagSet) runFunc {
 	asJSON := fs.Bool("json", false, "print the run as JSON")
 	failOnRegression := fs.Bool("fail-on-regression", false, "exit 1 on a regression against --baseline (without one: on any failing probe)")
 	at := fs.String("at", "", "run at time `T` instead of the set's defaults.at: a date, RFC 3339, or an offset such as +1w from defaults.at (from the database clock when the set has none)")
+	policyFile := fs.String("policy", "", "run under the policy in `FILE` (memtrace help policy) instead of the database's")
 	return func(e *env, words []string) error {
 		if len(words) != 1 {
 			return usageError{"give one golden set file, e.g. testdata/golden/demo.yaml"}
+		}
+		cfg, err := policyFlag(*policyFile)
+		if err != nil {
+			return err
 		}
 		when, err := parseSetAt(*at)
 		if err != nil {
@@ -63,13 +68,13 @@ func goldenRun(fs *flag.FlagSet) runFunc {
 			return fmt.Errorf("golden run: %w", err)
 		}
 		defer dropFixture()
-		eng, closeDB, err := goldenEngine(e, set, fixture)
+		eng, closeDB, err := goldenEngine(e, set, fixture, cfg)
 		if err != nil {
 			return err
 		}
 		defer closeDB()
 		applySetAt(set, when, eng.Now())
-		out, err := runAgainst(e.ctx, set, recall.Over(eng), eng.Now, base)
+		out, err := runAgainst(e.ctx, set, recall.Over(eng), runnerOf(eng), base)
 		if err != nil {
 			return err
 		}
@@ -82,10 +87,16 @@ func goldenRun(fs *flag.FlagSet) runFunc {
 	}
 }
 
-// runAgainst runs the set through rec, whose clock is now, and diffs it
-// with base (when given).
-func runAgainst(ctx context.Context, set *golden.Set, rec golden.Recaller, now func() time.Time, base *golden.RunResult) (goldenRunJSON, error) {
-	res, err := (&golden.Runner{Now: now}).Run(ctx, set, rec, nil)
+// runnerOf is the runner of a set over eng: its clock, and its policy's k
+// and budget for probes that name neither.
+func runnerOf(eng *engine.Engine) golden.Runner {
+	return golden.Runner{Now: eng.Now, Config: eng.Config()}
+}
+
+// runAgainst runs the set through rec with runner and diffs it with base
+// (when given).
+func runAgainst(ctx context.Context, set *golden.Set, rec golden.Recaller, runner golden.Runner, base *golden.RunResult) (goldenRunJSON, error) {
+	res, err := runner.Run(ctx, set, rec, nil)
 	if err != nil {
 		return goldenRunJSON{}, err
 	}
@@ -193,14 +204,19 @@ func applySetAt(set *golden.Set, when *engine.When, now time.Time) {
 // goldenEngine opens the engine a set runs against: with a fixture, a
 // fresh database at path built from it (capture pipeline, then the set's
 // curation file); without one, the database of --db.
-func goldenEngine(e *env, set *golden.Set, path string) (*engine.Engine, func(), error) {
+//
+// It runs under the policy cfg (zero: the database's recorded policy,
+// which a fresh fixture has none of): the fixture is captured under cfg's
+// capture-time keys, and the engine recalls under its recall-time keys.
+func goldenEngine(e *env, set *golden.Set, path string, cfg engine.Config) (*engine.Engine, func(), error) {
 	if set.Fixture == "" {
-		return openExisting(e)
+		eng, _, closeDB, err := openEngine(e, true, engine.Options{Config: cfg})
+		return eng, closeDB, err
 	}
-	if err := buildFixture(e.ctx, set, path); err != nil {
+	if err := golden.BuildFixtureUnder(e.ctx, set, path, openStoreFile, cfg); err != nil {
 		return nil, nil, err
 	}
-	eng, _, closeDB, err := openEngineAt(e.ctx, path, true, engine.Options{})
+	eng, _, closeDB, err := openEngineAt(e.ctx, path, true, engine.Options{Config: cfg})
 	return eng, closeDB, err
 }
 

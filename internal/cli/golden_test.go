@@ -76,7 +76,7 @@ func TestGoldenBrokenPipelineFailsWithReadableDiff(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := runAgainst(ctx, set, dropFirst{recall.Over(eng)}, eng.Now, base)
+	out, err := runAgainst(ctx, set, dropFirst{recall.Over(eng)}, runnerOf(eng), base)
 	if err != nil {
 		t.Fatal(err)
 	}

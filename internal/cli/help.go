@@ -12,6 +12,7 @@ import (
 	"memtrace/capture"
 	"memtrace/engine"
 	"memtrace/ollama"
+	"memtrace/policy"
 	"memtrace/recall"
 	"memtrace/tiers"
 )
@@ -80,6 +81,8 @@ func helpTopics() map[string]string {
 		"relevance": recall.RelevanceGateHelp(),
 		// Secret redaction at every door and erasure (help_secrets.go).
 		"secrets": secretsHelp(),
+		// The policy file: every tunable of engine.Config (memtrace/policy).
+		"policy": policy.Help(),
 	}
 }
 

@@ -33,6 +33,9 @@ func RollbackPlan(p *engine.RollbackPlan) string {
 	if p.Rejected > 0 {
 		parts = append(parts, fmt.Sprintf("reopen %d rejected proposal(s) as they were before", p.Rejected))
 	}
+	if p.Policy {
+		parts = append(parts, "restore the policy the database ran with before it")
+	}
 	if len(parts) == 0 {
 		return "change nothing"
 	}
