@@ -25,9 +25,9 @@ import (
 
 // heldoutCaptureFloors are the fractions of testdata/heldout/capture.jsonl
 // and capture3.jsonl cases that must pass (store/drop, kind, type_not,
-// statements). capture3.jsonl's was measured on main before any mechanism
-// was changed against it.
-var heldoutCaptureFloors = map[string]float64{"capture.jsonl": 1.0, "capture3.jsonl": 41.0 / 47}
+// statements). capture3.jsonl's was 41/47 on main before any mechanism
+// was changed against it, 42/47 after session 9's.
+var heldoutCaptureFloors = map[string]float64{"capture.jsonl": 1.0, "capture3.jsonl": 42.0 / 47}
 
 // heldoutLifeNoiseCeiling is how many memories of the held-out life
 // conversation may be questions, requests, acknowledgements, greetings,

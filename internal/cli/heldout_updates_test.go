@@ -26,9 +26,9 @@ import (
 // should through both `ingest` and `memory_capture`. It is the figure
 // measured after the last change to the rule; raise it when a change
 // passes more cases, never lower it to let a change in. updates3.jsonl
-// (a third set by another author) has its own, measured on main before
-// any mechanism was changed against it.
-var heldoutUpdatesFloors = map[string]float64{"updates.jsonl": 34.0 / 36, "updates3.jsonl": 22.0 / 34}
+// (a third set by another author) has its own: 22/34 on main before any
+// mechanism was changed against it, 26/34 after session 9's.
+var heldoutUpdatesFloors = map[string]float64{"updates.jsonl": 34.0 / 36, "updates3.jsonl": 26.0 / 34}
 
 // updateCase is one line of testdata/heldout/updates.jsonl.
 type updateCase struct {
