@@ -184,13 +184,73 @@ func lessonText(text string) string {
 	var keep []string
 	for _, s := range ss {
 		if prescribes(s) {
-			keep = append(keep, s)
+			keep = append(keep, trimReasons(s))
 		}
 	}
-	if len(keep) == 0 || len(keep) == len(ss) {
+	if len(keep) == 0 {
 		return strings.TrimSpace(strings.Join(ss, ". "))
 	}
 	return strings.Join(keep, ". ")
+}
+
+// trimReasons cuts from a prescribing sentence the clauses after its rule
+// that give a reason or context ("…, grep takes forever on node_modules",
+// "…, it's a work chat not a birthday card", "빼줘요 🚀 이런거 너무 많아서 읽기
+// 힘듦"). A clause ends at , ; — ! ? or an emoji; from the end, a clause is
+// cut while it opens with a statement's subject or because (reasonOpeners),
+// or is a statement of three words or more that does not prescribe (a
+// subject and its finite verb: "grep takes", "reviewers keep"; a Korean
+// nominalised ending: 힘듦, 폭발함). Elliptical clauses ("not 4", "slog.Info
+// with key-value pairs", "one concern per PR") carry the rule's value and
+// stay; the first clause always stays.
+func trimReasons(s string) string {
+	var starts []int
+	for i, r := range s {
+		if i > 0 && (strings.ContainsRune(",;—–!?", r) || unicode.Is(unicode.So, r)) {
+			starts = append(starts, i)
+		}
+	}
+	end := len(s)
+	for i := len(starts) - 1; i >= 0; i-- {
+		cl := strings.TrimLeftFunc(s[starts[i]:end], func(r rune) bool {
+			return unicode.IsSpace(r) || unicode.IsPunct(r) || unicode.Is(unicode.So, r)
+		})
+		words := strings.Fields(lexNorm(cl))
+		if len(words) == 0 || reasonOpeners[words[0]] || len(words) >= 3 && !prescribes(cl) && statement(words) {
+			end = starts[i]
+			continue
+		}
+		break
+	}
+	return strings.TrimSpace(s[:end])
+}
+
+// statement reports whether a clause's words read as a statement: an
+// English subject followed by a finite verb, or a Korean clause ending in
+// a nominalised form (-ㅁ/-음: 힘듦, 폭발함, 무시함).
+func statement(words []string) bool {
+	last := []rune(words[len(words)-1])
+	if r := last[len(last)-1]; r >= 0xAC00 && r <= 0xD7A3 && (r-0xAC00)%28 == 16 {
+		return true
+	}
+	if imperativeVerbs[words[0]] || isHangul(words[0]) {
+		return false
+	}
+	v := words[1]
+	return finiteVerbs[v] || len(v) > 4 && strings.HasSuffix(v, "es") || len(v) > 3 && strings.HasSuffix(v, "ed")
+}
+
+var finiteVerbs = map[string]bool{
+	"is": true, "are": true, "was": true, "were": true, "keep": true, "keeps": true, "has": true, "have": true,
+	"had": true, "get": true, "gets": true, "got": true, "take": true, "takes": true, "looks": true, "breaks": true,
+	"broke": true, "goes": true, "does": true, "did": true, "can't": true, "cant": true, "won't": true, "will": true,
+}
+
+// reasonOpeners open a clause that explains rather than prescribes.
+var reasonOpeners = map[string]bool{
+	"it's": true, "its": true, "it": true, "that's": true, "thats": true, "this": true, "because": true,
+	"since": true, "cause": true, "cuz": true, "coz": true, "i": true, "i'm": true, "im": true,
+	"they": true, "there": true, "which": true, "왜냐하면": true, "왜냐면": true, "그래야": true,
 }
 
 // prescribes reports whether one sentence tells the agent what to do.

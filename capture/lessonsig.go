@@ -95,6 +95,8 @@ func conceptTable() []concept {
 		{id: "push", generic: true, forms: lexicon{en: []string{"push*"}, ko: []string{"푸시", "푸쉬"}}},
 		{id: "squash", polar: true, forms: lexicon{en: []string{"squash*"}, ko: []string{"스쿼시"}}},
 		{id: "pull_request", generic: true, forms: lexicon{en: []string{"pr", "prs", "pull request*"}, ko: []string{"풀 리퀘", "풀리퀘"}}},
+		{id: "ticket", generic: true, forms: lexicon{en: []string{"ticket*", "jira", "issue link*", "issue number*"}, ko: []string{"티켓", "지라", "이슈 번호", "이슈 링크"}}},
+		{id: "delete", generic: true, forms: lexicon{en: []string{"delet*", "rm", "rm rf", "erase*", "wipe*"}, ko: []string{"지우", "지워", "삭제"}}},
 		// Tests and checks.
 		{id: "test", generic: true, forms: lexicon{en: []string{"test", "tests", "testing", "test suite"}, ko: []string{"테스트"}}},
 		{id: "table_driven_tests", hides: []string{"test"}, forms: lexicon{en: []string{"table-driven", "table driven", "tabledriven"}, ko: []string{"테이블 기반", "테이블 드리븐", "테이블드리븐"}}},
@@ -106,7 +108,7 @@ func conceptTable() []concept {
 		{id: "yarn", slot: "package_manager", forms: lexicon{en: []string{"yarn"}}},
 		{id: "bun", slot: "package_manager", forms: lexicon{en: []string{"bun"}}},
 		{id: "dependency", generic: true, forms: lexicon{en: []string{"dependenc*", "depend", "deps", "package", "packages", "go get"}, ko: []string{"의존성", "패키지"}}},
-		{id: "ask_first", polar: true, forms: lexicon{en: []string{"ask*", "check with me", "permission", "approval"}, ko: []string{"물어", "확인받", "확인 받", "허락"}}},
+		{id: "ask_first", polar: true, forms: lexicon{en: []string{"ask*", "check with me", "permission", "approval", "confirmation"}, ko: []string{"물어", "확인받", "확인 받", "허락", "confirm 받", "컨펌"}}},
 		{id: "pin_versions", forms: lexicon{en: []string{"pin*", "exact version*"}, ko: []string{"버전 고정", "고정 버전"}}},
 		// Errors, panics, logging.
 		{id: "error", generic: true, forms: lexicon{en: []string{"error", "errors", "err"}, ko: []string{"에러", "오류"}}},
@@ -119,6 +121,7 @@ func conceptTable() []concept {
 		{id: "print", slot: "log_tool", forms: lexicon{en: []string{"println", "printf", "print", "prints", "fmt print*"}}},
 		{id: "lowercase", slot: "letter_case", forms: lexicon{en: []string{"lowercase", "lower case", "lower-case"}, ko: []string{"소문자"}}},
 		{id: "capital", slot: "letter_case", forms: lexicon{en: []string{"capital*", "uppercase", "upper case"}, ko: []string{"대문자"}}},
+		{id: "emoji", polar: true, forms: lexicon{en: []string{"emoji*", "emoticon*"}, ko: []string{"이모지", "이모티콘"}}},
 		{id: "period", polar: true, forms: lexicon{en: []string{"period", "full stop", "trailing dot"}, ko: []string{"마침표"}}},
 		// Naming.
 		{id: "snake_case", slot: "case_style", forms: lexicon{en: []string{"snake case", "snakecase"}, ko: []string{"스네이크"}}},
