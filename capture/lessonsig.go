@@ -101,7 +101,12 @@ func conceptTable() []concept {
 		{id: "test", generic: true, forms: lexicon{en: []string{"test", "tests", "testing", "test suite"}, ko: []string{"테스트"}}},
 		{id: "table_driven_tests", hides: []string{"test"}, forms: lexicon{en: []string{"table-driven", "table driven", "tabledriven"}, ko: []string{"테이블 기반", "테이블 드리븐", "테이블드리븐"}}},
 		{id: "lint", forms: lexicon{en: []string{"lint*", "golangci*", "vet"}, ko: []string{"린트", "린터"}}},
-		{id: "mock", polar: true, forms: lexicon{en: []string{"mock*"}, ko: []string{"모킹", "목 객체"}}},
+		{id: "mock", polar: true, forms: lexicon{en: []string{"mock*"}, ko: []string{"모킹", "목킹", "목 객체", "목업"}}},
+		{id: "table_driven_tests", hides: []string{"test"}, forms: lexicon{en: []string{"table of cases", "table of test cases", "test table*", "case table*", "cases table*"}, ko: []string{"케이스 테이블", "테스트 테이블"}}},
+		// Search tools.
+		{id: "ripgrep", slot: "search_tool", forms: lexicon{en: []string{"rg", "ripgrep"}, ko: []string{"립그렙"}}},
+		{id: "git_grep", slot: "search_tool", hides: []string{"grep"}, forms: lexicon{en: []string{"git grep"}}},
+		{id: "grep", slot: "search_tool", forms: lexicon{en: []string{"grep"}, ko: []string{"그렙"}}},
 		// Packages and dependencies.
 		{id: "npm", slot: "package_manager", forms: lexicon{en: []string{"npm"}}},
 		{id: "pnpm", slot: "package_manager", forms: lexicon{en: []string{"pnpm"}}},
@@ -156,15 +161,16 @@ func conceptTable() []concept {
 }
 
 // Negators. preNegators negate what follows them in a clause,
-// postNegators what precedes them.
+// postNegators what precedes them. Removing is negating: "remove the
+// emojis" and "이모지 빼줘" forbid what "no emojis" forbids.
 func preNegators() lexicon {
-	return lexicon{en: []string{"not", "no", "never", "don't", "dont", "doesn't", "shouldn't", "stop", "avoid", "without", "instead of", "rather than", "nor", "no more", "quit"}}
+	return lexicon{en: []string{"not", "no", "never", "don't", "dont", "doesn't", "shouldn't", "stop", "avoid", "without", "instead of", "rather than", "nor", "no more", "quit", "remove", "drop", "strip", "get rid of"}}
 }
 
 func postNegators() lexicon {
 	return lexicon{
 		en: []string{"banned", "forbidden", "prohibited", "not allowed", "is a no", "nothing", "none"},
-		ko: []string{"지 마", "지마", "지 말", "지말", "말고", "말구", "말라", "금지", "안 돼", "안돼", "없이", "빼고", "하지 않"},
+		ko: []string{"지 마", "지마", "지 말", "지말", "말고", "말구", "말라", "금지", "안 돼", "안돼", "없이", "빼고", "빼줘", "빼 줘", "빼주", "빼요", "없애", "하지 않"},
 	}
 }
 
