@@ -14,8 +14,9 @@ import (
 // The rule-based lesson canonicaliser. A lesson is read from its
 // corrective sentences (lessonText). When they name a convention of the
 // bilingual concept table specifically enough (lessonSig.keyed), the lesson
-// is keyed by its signature ("concept:not_tabs", "concept:answer+korean",
-// "concept:indent+spaces+value_2"; lessonsig.go) and counted under a
+// is keyed by its signature ("concept:spaces" for "don't use tabs",
+// "concept:answer+korean", "concept:indent+spaces+value_2"; lessonsig.go)
+// and counted under a
 // recorded lesson with the same signature, or one that names one subject
 // more or less and prescribes nothing different (compareSigs). Any other
 // lesson is keyed by its canonical terms with their polarity
