@@ -234,7 +234,11 @@ func statement(words []string) bool {
 	if r := last[len(last)-1]; r >= 0xAC00 && r <= 0xD7A3 && (r-0xAC00)%28 == 16 {
 		return true
 	}
-	if imperativeVerbs[words[0]] || isHangul(words[0]) {
+	switch words[0] {
+	case "the", "a", "an", "our", "my", "your", "these", "those", "every", "all":
+		words = words[1:] // "the reviewers keep asking": the subject's head
+	}
+	if len(words) < 2 || imperativeVerbs[words[0]] || isHangul(words[0]) {
 		return false
 	}
 	v := words[1]
