@@ -29,7 +29,10 @@ import (
 //     file); any other Korean word to its stem
 //     (particles and endings stripped by textnorm; a negation written into
 //     the word, 하지말고, cut off). Markers, politeness, generic verbs, stop
-//     words, numbers, ids and lone jamo are dropped (lessonkey.go).
+//     words, numbers, ids and lone jamo are dropped (lessonkey.go), and so
+//     are carrier verbs (add, put, 넣다, 붙이다, 달다: carrierTerms), so a
+//     negation falls on the object in both languages ("이모지 넣지 마" ~
+//     "no emojis").
 //   - Two terms are one (termsMatch) when their canonical forms are equal,
 //     when both are English and share a WordNet synset among their most
 //     frequent senses (search ~ seek) or a long common stem (description ~
@@ -167,8 +170,37 @@ func knownTerm(t string) bool {
 	return !isHangul(t) && wordnet.Known(t)
 }
 
+// carrierTerms are the verbs that only carry a lesson's object (add,
+// insert, include, put; 넣, 추가, 붙, 달): "이모지 넣지 마" and "no emojis"
+// forbid the emoji, not the adding, so a carrier is no term and a
+// negation next to it falls on its object — Korean puts the negation on
+// the verb, English on the object.
+var carrierTerms = map[string]bool{"add": true, "붙": true, "달": true}
+
+// carrierStems start a carrier's Korean forms (붙여줘, 달아줘).
+var carrierStems = []string{"붙이", "붙여", "달아"}
+
+func carrier(t string) bool {
+	if carrierTerms[t] {
+		return true
+	}
+	for _, p := range carrierStems {
+		if strings.HasPrefix(t, p) {
+			return true
+		}
+	}
+	return false
+}
+
 // canonTerm is the canonical term of one word ("" to drop it).
 func canonTerm(w string, hangul bool) string {
+	if t := canonWord(w, hangul); !carrier(t) {
+		return t
+	}
+	return ""
+}
+
+func canonWord(w string, hangul bool) string {
 	skip := nonLessonTerms()
 	if hangul {
 		if textnorm.IsStopWord(w) || skip[w] || !keyTerm(w) {

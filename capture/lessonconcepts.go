@@ -71,7 +71,7 @@ func conceptTable() []concept {
 		{id: "pascal_case", slot: "case_style", forms: lexicon{en: []string{"pascalcase", "pascal case"}, ko: []string{"파스칼"}}},
 		{id: "json", generic: true, forms: lexicon{en: []string{"json"}, ko: []string{"제이슨"}}},
 		{id: "abbreviated", slot: "name_style", forms: lexicon{en: []string{"abbreviat*", "abbrev*", "short names", "cryptic name*"}, ko: []string{"줄여 쓰", "줄여서", "줄임말", "약어"}}},
-		{id: "spelled_out", slot: "name_style", forms: lexicon{en: []string{"spell out", "spell words out", "spell it out", "spell them out", "full words", "descriptive name*"}, ko: []string{"풀어서", "풀어 써"}}},
+		{id: "spelled_out", slot: "name_style", forms: lexicon{en: []string{"spell out", "spell words out", "spell it out", "spell them out", "full words", "descriptive name*"}, ko: []string{"풀어서 써", "풀어 써", "풀어쓰"}}},
 		// Control flow.
 		{id: "early_return", forms: lexicon{en: []string{"return early", "early return*", "guard clause*", "early exit*", "bail out early"}, ko: []string{"바로 return", "바로 리턴", "얼리 리턴", "가드 클로즈", "가드 절"}}},
 		// Comments and docs.

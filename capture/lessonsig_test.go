@@ -23,6 +23,8 @@ func TestLessonSignatureRewordingsConverge(t *testing.T) {
 		"tabs 8":     {"Indent with 8-wide tabs? No: indent with tabs, width 8.", "탭 8칸으로 들여쓰기 해줘", "indentation: tabs, eight wide"},
 		// Forbidding one value of a slot of two prescribes the other.
 		"lowercase": {"Never capitalise commit subjects.", "commit subject는 소문자로 써줘", "Commit subjects in lowercase, please."},
+		// A carrier verb (add, 넣다, 붙이다) hands its negation to its object.
+		"no semicolons": {"no semicolons in javascript", "자바스크립트에 세미콜론 넣지 마", "Don't add semicolons to javascript."},
 		// Removing is forbidding.
 		"no emoji": {"Remove the emojis from commit messages.", "커밋 메시지에 이모지 넣지 마", "no emoji in commit messages 🙏 it breaks the changelog parser"},
 	} {
@@ -64,6 +66,7 @@ func TestLessonSignatureKeepsValuesAndPolarityApart(t *testing.T) {
 		{"Commit subjects in lowercase.", "Capitalise commit subjects."},
 		{"Strip the emojis from release notes.", "Put an emoji in front of each release note section."},
 		{"Use git grep to search.", "Use rg to search."},
+		{"no semicolons in javascript", "Always add semicolons in javascript."},
 		{"Delete build outputs without asking.", "Ask me before deleting anything."},
 	} {
 		e := openCaptureEngine(t, nil)
