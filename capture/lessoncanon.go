@@ -117,6 +117,7 @@ func endsWithAbbrev(s string) bool {
 type termMention struct {
 	term    string
 	at      int // byte offset of its word in the clause's lexNorm
+	written int // index of the written word it is read from (os.path.join)
 	negated bool
 }
 
@@ -129,21 +130,35 @@ type termMention struct {
 // other after it.
 func clauseTerms(cl string) []termMention {
 	norm := lexNorm(cl)
+	var written []int // per word of norm, the written word it is part of
+	for i, rw := range strings.Fields(cl) {
+		for range strings.Fields(lexNorm(rw)) {
+			written = append(written, i)
+		}
+	}
 	var out []termMention
-	at := 0
+	at, k := 0, 0
 	for _, word := range strings.Split(norm, " ") {
 		p := at
 		at += len(word) + 1
+		if word == "" {
+			continue
+		}
+		g := -1 - k // a word the written split did not see stands alone
+		if k < len(written) {
+			g = written[k]
+		}
+		k++
 		textnorm.Words(word, func(w string, hangul bool) {
 			if t := canonTerm(w, hangul); t != "" {
-				out = append(out, termMention{term: t, at: p})
+				out = append(out, termMention{term: t, at: p, written: g})
 			}
 		})
 	}
 	for _, q := range wordPositions(norm, preNegators()) {
 		for i := range out {
 			if out[i].at > q {
-				out[i].negated = true
+				negateWord(out, out[i].written)
 				break
 			}
 		}
@@ -151,12 +166,23 @@ func clauseTerms(cl string) []termMention {
 	for _, q := range wordPositions(norm, postNegators()) {
 		for i := len(out) - 1; i >= 0; i-- {
 			if out[i].at < q {
-				out[i].negated = true
+				negateWord(out, out[i].written)
 				break
 			}
 		}
 	}
 	return out
+}
+
+// negateWord negates every term read from one written word: a
+// negation falls on a whole written name ("not os.path.join", "os.path.join
+// 하지말고"), not on the part nearest to it.
+func negateWord(ms []termMention, written int) {
+	for i := range ms {
+		if ms[i].written == written {
+			ms[i].negated = true
+		}
+	}
 }
 
 func bare(t string) string { return strings.TrimPrefix(t, notPrefix) }

@@ -40,7 +40,7 @@ type heldoutLessonSet struct {
 // file measured after the last change to the lesson mechanism (lessons3's
 // on main before any mechanism was changed against it). Raise one when a
 // change passes more cases; never lower it to let a change through.
-var heldoutLessonsFloors = map[string]float64{"lessons.json": 1.0, "lessons2.json": 29.0 / 30, "lessons3.json": 21.0 / 37}
+var heldoutLessonsFloors = map[string]float64{"lessons.json": 1.0, "lessons2.json": 1.0, "lessons3.json": 21.0 / 37}
 
 // TestHeldoutLessons measures lesson identity on the held-out set, every
 // case through capture.Correct (what memory_correct calls), each rewording
