@@ -362,7 +362,9 @@ func wordnetSynonyms(a, b string) bool {
 //     terms) but one is shared
 //     and the larger set holds a term the smaller lacks, the two name the
 //     same frame with another value ("double quotes" and "single quotes",
-//     "snake_case" and "kebab-case" file names) and are two lessons.
+//     "snake_case" and "kebab-case" file names) and are two lessons —
+//     unless the larger set holds no unmatched term in the script of the
+//     smaller's odd one (an untranslated 읽어 is no value: swappable).
 func lessonOverlap(a, b []string) (int, bool) {
 	if len(a) > len(b) {
 		a, b = b, a
@@ -394,10 +396,36 @@ func lessonOverlap(a, b []string) (int, bool) {
 	if lo == 1 {
 		need = 1
 	}
-	if lo >= 3 && lo <= 5 && matched == lo-1 && len(usedB) < hi {
+	if lo >= 3 && lo <= 5 && matched == lo-1 && len(usedB) < hi && swappable(a, b, usedB) {
 		return shared, false // one value swapped for another
 	}
 	return shared, shared >= need && 2*shared >= lo && 3*shared >= hi
+}
+
+// swappable reports whether the one term of a that b does not match can
+// be a value b swaps for another: some unmatched term of b is written in
+// the same script. A Korean word of a rewording (읽어, 써줘) against an
+// English wording is untranslated, not another value.
+func swappable(a, b []string, usedB map[int]bool) bool {
+	var odd string
+	for _, x := range a {
+		found := false
+		for _, y := range b {
+			if termsMatch(x, y) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			odd = x
+		}
+	}
+	for j, y := range b {
+		if !usedB[j] && isHangul(bare(y)) == isHangul(bare(odd)) {
+			return true
+		}
+	}
+	return false
 }
 
 // isHangul reports whether s starts with a Hangul syllable.

@@ -25,6 +25,8 @@ func TestLessonSignatureRewordingsConverge(t *testing.T) {
 		"lowercase": {"Never capitalise commit subjects.", "commit subject는 소문자로 써줘", "Commit subjects in lowercase, please."},
 		// A carrier verb (add, 넣다, 붙이다) hands its negation to its object.
 		"no semicolons": {"no semicolons in javascript", "자바스크립트에 세미콜론 넣지 마", "Don't add semicolons to javascript."},
+		// An untranslated Korean verb is not a swapped value.
+		"untranslated verb": {"read files with io.ReadAll, not ioutil.ReadAll", "ioutil.ReadAll 말고 io.ReadAll 써줘", "ioutil.ReadAll 쓰지 말고 io.ReadAll로 읽어"},
 		// Removing is forbidding.
 		"no emoji": {"Remove the emojis from commit messages.", "커밋 메시지에 이모지 넣지 마", "no emoji in commit messages 🙏 it breaks the changelog parser"},
 	} {
