@@ -124,7 +124,7 @@ func TestTranscriptCorrectionBelowTheLengthFloor(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Correction == nil || res.Correction.LessonKey != "concept:not_tabs" {
+	if res.Correction == nil || res.Correction.LessonKey != "concept:spaces" {
 		t.Fatalf("lesson %+v, trail %+v", res.Correction, res.Trail)
 	}
 	// An acknowledgement stays noise.

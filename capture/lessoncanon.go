@@ -29,7 +29,10 @@ import (
 //     file); any other Korean word to its stem
 //     (particles and endings stripped by textnorm; a negation written into
 //     the word, 하지말고, cut off). Markers, politeness, generic verbs, stop
-//     words, numbers, ids and lone jamo are dropped (lessonkey.go).
+//     words, numbers, ids and lone jamo are dropped (lessonkey.go), and so
+//     are carrier verbs (add, put, 넣다, 붙이다, 달다: carrierTerms), so a
+//     negation falls on the object in both languages ("이모지 넣지 마" ~
+//     "no emojis").
 //   - Two terms are one (termsMatch) when their canonical forms are equal,
 //     when both are English and share a WordNet synset among their most
 //     frequent senses (search ~ seek) or a long common stem (description ~
@@ -114,6 +117,7 @@ func endsWithAbbrev(s string) bool {
 type termMention struct {
 	term    string
 	at      int // byte offset of its word in the clause's lexNorm
+	written int // index of the written word it is read from (os.path.join)
 	negated bool
 }
 
@@ -126,21 +130,35 @@ type termMention struct {
 // other after it.
 func clauseTerms(cl string) []termMention {
 	norm := lexNorm(cl)
+	var written []int // per word of norm, the written word it is part of
+	for i, rw := range strings.Fields(cl) {
+		for range strings.Fields(lexNorm(rw)) {
+			written = append(written, i)
+		}
+	}
 	var out []termMention
-	at := 0
+	at, k := 0, 0
 	for _, word := range strings.Split(norm, " ") {
 		p := at
 		at += len(word) + 1
+		if word == "" {
+			continue
+		}
+		g := -1 - k // a word the written split did not see stands alone
+		if k < len(written) {
+			g = written[k]
+		}
+		k++
 		textnorm.Words(word, func(w string, hangul bool) {
 			if t := canonTerm(w, hangul); t != "" {
-				out = append(out, termMention{term: t, at: p})
+				out = append(out, termMention{term: t, at: p, written: g})
 			}
 		})
 	}
 	for _, q := range wordPositions(norm, preNegators()) {
 		for i := range out {
 			if out[i].at > q {
-				out[i].negated = true
+				negateWord(out, out[i].written)
 				break
 			}
 		}
@@ -148,12 +166,23 @@ func clauseTerms(cl string) []termMention {
 	for _, q := range wordPositions(norm, postNegators()) {
 		for i := len(out) - 1; i >= 0; i-- {
 			if out[i].at < q {
-				out[i].negated = true
+				negateWord(out, out[i].written)
 				break
 			}
 		}
 	}
 	return out
+}
+
+// negateWord negates every term read from one written word: a
+// negation falls on a whole written name ("not os.path.join", "os.path.join
+// 하지말고"), not on the part nearest to it.
+func negateWord(ms []termMention, written int) {
+	for i := range ms {
+		if ms[i].written == written {
+			ms[i].negated = true
+		}
+	}
 }
 
 func bare(t string) string { return strings.TrimPrefix(t, notPrefix) }
@@ -167,8 +196,37 @@ func knownTerm(t string) bool {
 	return !isHangul(t) && wordnet.Known(t)
 }
 
+// carrierTerms are the verbs that only carry a lesson's object (add,
+// insert, include, put; 넣, 추가, 붙, 달): "이모지 넣지 마" and "no emojis"
+// forbid the emoji, not the adding, so a carrier is no term and a
+// negation next to it falls on its object — Korean puts the negation on
+// the verb, English on the object.
+var carrierTerms = map[string]bool{"add": true, "붙": true, "달": true}
+
+// carrierStems start a carrier's Korean forms (붙여줘, 달아줘).
+var carrierStems = []string{"붙이", "붙여", "달아"}
+
+func carrier(t string) bool {
+	if carrierTerms[t] {
+		return true
+	}
+	for _, p := range carrierStems {
+		if strings.HasPrefix(t, p) {
+			return true
+		}
+	}
+	return false
+}
+
 // canonTerm is the canonical term of one word ("" to drop it).
 func canonTerm(w string, hangul bool) string {
+	if t := canonWord(w, hangul); !carrier(t) {
+		return t
+	}
+	return ""
+}
+
+func canonWord(w string, hangul bool) string {
 	skip := nonLessonTerms()
 	if hangul {
 		if textnorm.IsStopWord(w) || skip[w] || !keyTerm(w) {
@@ -304,7 +362,9 @@ func wordnetSynonyms(a, b string) bool {
 //     terms) but one is shared
 //     and the larger set holds a term the smaller lacks, the two name the
 //     same frame with another value ("double quotes" and "single quotes",
-//     "snake_case" and "kebab-case" file names) and are two lessons.
+//     "snake_case" and "kebab-case" file names) and are two lessons —
+//     unless the larger set holds no unmatched term in the script of the
+//     smaller's odd one (an untranslated 읽어 is no value: swappable).
 func lessonOverlap(a, b []string) (int, bool) {
 	if len(a) > len(b) {
 		a, b = b, a
@@ -336,10 +396,36 @@ func lessonOverlap(a, b []string) (int, bool) {
 	if lo == 1 {
 		need = 1
 	}
-	if lo >= 3 && lo <= 5 && matched == lo-1 && len(usedB) < hi {
+	if lo >= 3 && lo <= 5 && matched == lo-1 && len(usedB) < hi && swappable(a, b, usedB) {
 		return shared, false // one value swapped for another
 	}
 	return shared, shared >= need && 2*shared >= lo && 3*shared >= hi
+}
+
+// swappable reports whether the one term of a that b does not match can
+// be a value b swaps for another: some unmatched term of b is written in
+// the same script. A Korean word of a rewording (읽어, 써줘) against an
+// English wording is untranslated, not another value.
+func swappable(a, b []string, usedB map[int]bool) bool {
+	var odd string
+	for _, x := range a {
+		found := false
+		for _, y := range b {
+			if termsMatch(x, y) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			odd = x
+		}
+	}
+	for j, y := range b {
+		if !usedB[j] && isHangul(bare(y)) == isHangul(bare(odd)) {
+			return true
+		}
+	}
+	return false
 }
 
 // isHangul reports whether s starts with a Hangul syllable.

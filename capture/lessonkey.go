@@ -14,8 +14,9 @@ import (
 // The rule-based lesson canonicaliser. A lesson is read from its
 // corrective sentences (lessonText). When they name a convention of the
 // bilingual concept table specifically enough (lessonSig.keyed), the lesson
-// is keyed by its signature ("concept:not_tabs", "concept:answer+korean",
-// "concept:indent+spaces+value_2"; lessonsig.go) and counted under a
+// is keyed by its signature ("concept:spaces" for "don't use tabs",
+// "concept:answer+korean", "concept:indent+spaces+value_2"; lessonsig.go)
+// and counted under a
 // recorded lesson with the same signature, or one that names one subject
 // more or less and prescribes nothing different (compareSigs). Any other
 // lesson is keyed by its canonical terms with their polarity
@@ -57,7 +58,7 @@ func nonLessonWords() []string {
 		"mr", "mrs", "ms", "dr", "sir", "madam",
 		// Korean markers, adverbs and generic verb forms.
 		"마", "마라", "말고", "말구", "말아", "말아줘", "말아요", "말고요", "항상", "앞", "앞으로", "그냥", "제발", "꼭", "반드시",
-		"매번", "언제나", "절대", "절대로", "이제", "더", "더는", "좀", "그만", "써", "쓰지", "쓰세요", "써줘", "써주세요",
+		"매번", "언제나", "절대", "절대로", "이제", "더", "더는", "좀", "그만", "막", "너무", "같이", "또", "다시", "써", "쓰지", "쓰세요", "써줘", "써주세요",
 		"써요", "하지", "해", "해줘", "해주세요", "하세요", "해요", "주세요", "줘", "부탁해", "부탁해요", "부탁드려요",
 		"마세요", "마세", "마시고", "했잖아요", "했잖아", "했잖", "하라고", "하라니까", "했어", "했는데",
 	}
@@ -184,13 +185,77 @@ func lessonText(text string) string {
 	var keep []string
 	for _, s := range ss {
 		if prescribes(s) {
-			keep = append(keep, s)
+			keep = append(keep, trimReasons(s))
 		}
 	}
-	if len(keep) == 0 || len(keep) == len(ss) {
+	if len(keep) == 0 {
 		return strings.TrimSpace(strings.Join(ss, ". "))
 	}
 	return strings.Join(keep, ". ")
+}
+
+// trimReasons cuts from a prescribing sentence the clauses after its rule
+// that give a reason or context ("…, grep takes forever on node_modules",
+// "…, it's a work chat not a birthday card", "빼줘요 🚀 이런거 너무 많아서 읽기
+// 힘듦"). A clause ends at , ; — ! ? or an emoji; from the end, a clause is
+// cut while it opens with a statement's subject or because (reasonOpeners),
+// or is a statement of three words or more that does not prescribe (a
+// subject and its finite verb: "grep takes", "reviewers keep"; a Korean
+// nominalised ending: 힘듦, 폭발함). Elliptical clauses ("not 4", "slog.Info
+// with key-value pairs", "one concern per PR") carry the rule's value and
+// stay; the first clause always stays.
+func trimReasons(s string) string {
+	var starts []int
+	for i, r := range s {
+		if i > 0 && (strings.ContainsRune(",;—–!?", r) || unicode.Is(unicode.So, r)) {
+			starts = append(starts, i)
+		}
+	}
+	end := len(s)
+	for i := len(starts) - 1; i >= 0; i-- {
+		cl := strings.TrimLeftFunc(s[starts[i]:end], func(r rune) bool {
+			return unicode.IsSpace(r) || unicode.IsPunct(r) || unicode.Is(unicode.So, r)
+		})
+		words := strings.Fields(lexNorm(cl))
+		if len(words) == 0 || reasonOpeners[words[0]] || len(words) >= 3 && !prescribes(cl) && statement(words) {
+			end = starts[i]
+			continue
+		}
+		break
+	}
+	return strings.TrimSpace(s[:end])
+}
+
+// statement reports whether a clause's words read as a statement: an
+// English subject followed by a finite verb, or a Korean clause ending in
+// a nominalised form (-ㅁ/-음: 힘듦, 폭발함, 무시함).
+func statement(words []string) bool {
+	last := []rune(words[len(words)-1])
+	if r := last[len(last)-1]; r >= 0xAC00 && r <= 0xD7A3 && (r-0xAC00)%28 == 16 {
+		return true
+	}
+	switch words[0] {
+	case "the", "a", "an", "our", "my", "your", "these", "those", "every", "all":
+		words = words[1:] // "the reviewers keep asking": the subject's head
+	}
+	if len(words) < 2 || imperativeVerbs[words[0]] || isHangul(words[0]) {
+		return false
+	}
+	v := words[1]
+	return finiteVerbs[v] || len(v) > 4 && strings.HasSuffix(v, "es") || len(v) > 3 && strings.HasSuffix(v, "ed")
+}
+
+var finiteVerbs = map[string]bool{
+	"is": true, "are": true, "was": true, "were": true, "keep": true, "keeps": true, "has": true, "have": true,
+	"had": true, "get": true, "gets": true, "got": true, "take": true, "takes": true, "looks": true, "breaks": true,
+	"broke": true, "goes": true, "does": true, "did": true, "can't": true, "cant": true, "won't": true, "will": true,
+}
+
+// reasonOpeners open a clause that explains rather than prescribes.
+var reasonOpeners = map[string]bool{
+	"it's": true, "its": true, "it": true, "that's": true, "thats": true, "this": true, "because": true,
+	"since": true, "cause": true, "cuz": true, "coz": true, "i": true, "i'm": true, "im": true,
+	"they": true, "there": true, "which": true, "왜냐하면": true, "왜냐면": true, "그래야": true,
 }
 
 // prescribes reports whether one sentence tells the agent what to do.

@@ -39,9 +39,10 @@ type heldoutLessonSet struct {
 // heldoutLessonsFloors are the ratchets: the held-out pass rate of each
 // file measured after the last change to the lesson mechanism (lessons3's
 // 21/37 on main before any mechanism was changed against it, 22/37 after
-// session 9's). Raise one when a
-// change passes more cases; never lower it to let a change through.
-var heldoutLessonsFloors = map[string]float64{"lessons.json": 1.0, "lessons3.json": 22.0 / 37}
+// session 9's; lessons2's concept rows were extended after reading its
+// failures, so its 1.0 is a ceiling, not a blind measure). Raise one when
+// a change passes more cases; never lower it to let a change through.
+var heldoutLessonsFloors = map[string]float64{"lessons.json": 1.0, "lessons2.json": 1.0, "lessons3.json": 22.0 / 37}
 
 // TestHeldoutLessons measures lesson identity on the held-out set, every
 // case through capture.Correct (what memory_correct calls), each rewording
@@ -60,7 +61,7 @@ var heldoutLessonsFloors = map[string]float64{"lessons.json": 1.0, "lessons3.jso
 // Every failing case is logged with why; the test fails when the pass rate
 // drops below heldoutLessonsFloor.
 func TestHeldoutLessons(t *testing.T) {
-	for _, name := range []string{"lessons.json", "lessons3.json"} {
+	for _, name := range []string{"lessons.json", "lessons2.json", "lessons3.json"} {
 		t.Run(name, func(t *testing.T) { heldoutLessons(t, name, heldoutLessonsFloors[name]) })
 	}
 }

@@ -18,7 +18,9 @@ import (
 //     is one value of a slot (indent_char: tabs | spaces; language: korean
 //     | english …) and the slot keeps the value prescribed: the first value
 //     named outside a negation, else "not_" + the first one negated
-//     ("영어로 답하지 말고 한국어로" → korean; "Don't use tabs" → not_tabs).
+//     ("영어로 답하지 말고 한국어로" → korean; "Don't use Japanese" →
+//     not_japanese); in a slot of two values the negated one prescribes
+//     the other ("Don't use tabs" → spaces, "줄여 쓰지 마" → spelled_out).
 //   - Negation is read per clause (a sentence cut at , ; : — ! ?): an English negator (not, no, never, don't, stop, avoid,
 //     without, instead of …) negates what follows it in its clause (two
 //     negate each other: "don't add a package without asking" asks), a
@@ -68,100 +70,17 @@ var concepts = sync.OnceValue(func() []concept {
 	return cs
 })
 
-// conceptTable is the curated bilingual concept table: the conventions
-// agents are corrected about, each with its English forms (whole words; a
-// trailing * matches a prefix; a Latin word may carry a Korean particle)
-// and Korean forms (substrings). Extend it with new conventions, not with
-// the wording of one example.
-func conceptTable() []concept {
-	return []concept{
-		// Indentation and layout.
-		{id: "indent", generic: true, num: true, forms: lexicon{en: []string{"indent*"}, ko: []string{"들여쓰기", "인덴트"}}},
-		{id: "tabs", slot: "indent_char", num: true, forms: lexicon{en: []string{"tab", "tabs"}, ko: []string{"탭"}}},
-		{id: "spaces", slot: "indent_char", num: true, forms: lexicon{en: []string{"space", "spaces"}, ko: []string{"스페이스", "공백", "칸"}}},
-		{id: "line_length", num: true, forms: lexicon{en: []string{"line length", "line limit", "lines max", "max line*", "line width", "characters per line", "column limit"}, ko: []string{"줄 길이", "줄길이", "줄당", "한 줄에"}}},
-		{id: "gofmt", forms: lexicon{en: []string{"gofmt*", "go fmt", "goimports"}, ko: []string{"gofmt", "고fmt"}}},
-		// Languages (of answers, messages, documents).
-		{id: "korean", slot: "language", forms: lexicon{en: []string{"korean"}, ko: []string{"한국어", "한글"}}},
-		{id: "english", slot: "language", forms: lexicon{en: []string{"english"}, ko: []string{"영어", "영문"}}},
-		{id: "japanese", slot: "language", forms: lexicon{en: []string{"japanese"}, ko: []string{"일본어"}}},
-		{id: "answer", generic: true, forms: lexicon{en: []string{"answer*", "reply", "replies", "respond"}, ko: []string{"대답", "답변", "답해", "답하", "답을"}}},
-		{id: "short", slot: "length", forms: lexicon{en: []string{"short*", "brief*", "concise*", "terse", "tldr", "tl dr", "to the point"}, ko: []string{"짧게", "짧은", "간단히", "간결"}}},
-		{id: "long", slot: "length", forms: lexicon{en: []string{"long", "lengthy", "verbose", "in detail", "full detail", "detailed", "preamble*"}, ko: []string{"길게", "자세히", "장황", "서론"}}},
-		// Version control.
-		{id: "commit_message", generic: true, forms: lexicon{en: []string{"commit message*", "commit msg*", "commit subject*"}, ko: []string{"커밋 메시지", "커밋메시지", "커밋 메세지"}}},
-		{id: "conventional_commits", forms: lexicon{en: []string{"conventional commit*", "feat", "type scope", "fix chore"}, ko: []string{"컨벤셔널"}}},
-		{id: "force_push", polar: true, hides: []string{"push"}, forms: lexicon{en: []string{"force push*", "push force", "push f", "forcepush*"}, ko: []string{"강제 푸시", "포스 푸시", "force push"}}},
-		{id: "push", generic: true, forms: lexicon{en: []string{"push*"}, ko: []string{"푸시", "푸쉬"}}},
-		{id: "squash", polar: true, forms: lexicon{en: []string{"squash*"}, ko: []string{"스쿼시"}}},
-		{id: "pull_request", generic: true, forms: lexicon{en: []string{"pr", "prs", "pull request*"}, ko: []string{"풀 리퀘", "풀리퀘"}}},
-		// Tests and checks.
-		{id: "test", generic: true, forms: lexicon{en: []string{"test", "tests", "testing", "test suite"}, ko: []string{"테스트"}}},
-		{id: "table_driven_tests", hides: []string{"test"}, forms: lexicon{en: []string{"table-driven", "table driven", "tabledriven"}, ko: []string{"테이블 기반", "테이블 드리븐", "테이블드리븐"}}},
-		{id: "lint", forms: lexicon{en: []string{"lint*", "golangci*", "vet"}, ko: []string{"린트", "린터"}}},
-		{id: "mock", polar: true, forms: lexicon{en: []string{"mock*"}, ko: []string{"모킹", "목 객체"}}},
-		// Packages and dependencies.
-		{id: "npm", slot: "package_manager", forms: lexicon{en: []string{"npm"}}},
-		{id: "pnpm", slot: "package_manager", forms: lexicon{en: []string{"pnpm"}}},
-		{id: "yarn", slot: "package_manager", forms: lexicon{en: []string{"yarn"}}},
-		{id: "bun", slot: "package_manager", forms: lexicon{en: []string{"bun"}}},
-		{id: "dependency", generic: true, forms: lexicon{en: []string{"dependenc*", "depend", "deps", "package", "packages", "go get"}, ko: []string{"의존성", "패키지"}}},
-		{id: "ask_first", polar: true, forms: lexicon{en: []string{"ask*", "check with me", "permission", "approval"}, ko: []string{"물어", "확인받", "확인 받", "허락"}}},
-		{id: "pin_versions", forms: lexicon{en: []string{"pin*", "exact version*"}, ko: []string{"버전 고정", "고정 버전"}}},
-		// Errors, panics, logging.
-		{id: "error", generic: true, forms: lexicon{en: []string{"error", "errors", "err"}, ko: []string{"에러", "오류"}}},
-		{id: "wrap_errors", forms: lexicon{en: []string{"wrap*", "errorf"}, ko: []string{"감싸", "래핑"}}},
-		{id: "panic", polar: true, forms: lexicon{en: []string{"panic*"}, ko: []string{"패닉", "panic"}}},
-		{id: "handler", generic: true, forms: lexicon{en: []string{"handler*"}, ko: []string{"핸들러"}}},
-		{id: "logging", generic: true, forms: lexicon{en: []string{"log", "logs", "logging", "logger*"}, ko: []string{"로그", "로깅"}}},
-		{id: "slog", slot: "log_tool", forms: lexicon{en: []string{"slog*"}}},
-		{id: "zap", slot: "log_tool", forms: lexicon{en: []string{"zap", "zerolog", "logrus"}}},
-		{id: "print", slot: "log_tool", forms: lexicon{en: []string{"println", "printf", "print", "prints", "fmt print*"}}},
-		{id: "lowercase", slot: "letter_case", forms: lexicon{en: []string{"lowercase", "lower case", "lower-case"}, ko: []string{"소문자"}}},
-		{id: "capital", slot: "letter_case", forms: lexicon{en: []string{"capital*", "uppercase", "upper case"}, ko: []string{"대문자"}}},
-		{id: "period", polar: true, forms: lexicon{en: []string{"period", "full stop", "trailing dot"}, ko: []string{"마침표"}}},
-		// Naming.
-		{id: "snake_case", slot: "case_style", forms: lexicon{en: []string{"snake case", "snakecase"}, ko: []string{"스네이크"}}},
-		{id: "camel_case", slot: "case_style", forms: lexicon{en: []string{"camelcase", "camel case"}, ko: []string{"카멜"}}},
-		{id: "json", generic: true, forms: lexicon{en: []string{"json"}, ko: []string{"제이슨"}}},
-		// Comments and docs.
-		{id: "comment", generic: true, forms: lexicon{en: []string{"comment", "comments", "commenting"}, ko: []string{"주석"}}},
-		{id: "why", generic: true, forms: lexicon{en: []string{"why", "reason*", "rationale"}, ko: []string{"왜 ", "이유"}}},
-		{id: "doc_comment", hides: []string{"comment"}, forms: lexicon{en: []string{"doc comment*", "godoc", "docstring*"}, ko: []string{"문서 주석"}}},
-		// Data, SQL, secrets, migrations.
-		{id: "sql", generic: true, forms: lexicon{en: []string{"sql", "query", "queries"}, ko: []string{"쿼리"}}},
-		{id: "sql_params", forms: lexicon{en: []string{"parameteri*", "parametri*", "placeholder*", "prepared statement*", "bind param*", "args"}, ko: []string{"플레이스홀더", "바인딩"}}},
-		{id: "concat", polar: true, forms: lexicon{en: []string{"concaten*", "concat", "sprintf", "string building"}, ko: []string{"이어붙", "이어 붙", "문자열 더", "sprintf"}}},
-		{id: "secret", generic: true, forms: lexicon{en: []string{"api key*", "secret*", "token*", "credential*", "password*"}, ko: []string{"비밀번호", "토큰", "시크릿", "api 키"}}},
-		{id: "hardcode", polar: true, forms: lexicon{en: []string{"hardcod*", "hard code*", "hard-cod*"}, ko: []string{"하드코딩", "박아", "박지"}}},
-		{id: "env", generic: true, forms: lexicon{en: []string{"environment*", "env", "env var*", "dotenv"}, ko: []string{"환경변수", "환경 변수"}}},
-		{id: "migration", generic: true, forms: lexicon{en: []string{"migration*"}, ko: []string{"마이그레이션"}}},
-		{id: "edit", polar: true, forms: lexicon{en: []string{"edit*", "modify*", "change existing"}, ko: []string{"수정", "고치"}}},
-		// Dates and times.
-		{id: "date", generic: true, forms: lexicon{en: []string{"date", "dates"}, ko: []string{"날짜"}}},
-		{id: "iso_date", forms: lexicon{en: []string{"iso 8601", "iso date*", "yyyy mm dd", "iso format"}}, re: regexp.MustCompile(`\b\d{4}-\d{2}-\d{2}\b`)},
-		{id: "utc", slot: "timezone", forms: lexicon{en: []string{"utc", "gmt"}}},
-		{id: "local_time", slot: "timezone", forms: lexicon{en: []string{"local time", "kst", "localtime"}, ko: []string{"한국 시간", "현지 시간", "로컬 시간"}}},
-		// Interfaces and files.
-		{id: "ui", generic: true, forms: lexicon{en: []string{"ui", "user facing", "user-facing", "frontend"}, ko: []string{"화면"}}},
-		{id: "yaml", generic: true, forms: lexicon{en: []string{"yaml", "yml"}}},
-		{id: "go_files", generic: true, forms: lexicon{en: []string{"go files", "go file", "go code", "golang"}, ko: []string{"go 파일", "고 파일"}}},
-		{id: "dark_mode", forms: lexicon{en: []string{"dark mode", "dark theme"}, ko: []string{"다크 모드", "다크모드"}}},
-		{id: "markdown_tables", forms: lexicon{en: []string{"markdown table*"}, ko: []string{"마크다운 표"}}},
-		{id: "release_notes_bilingual", hides: []string{"korean", "english"}, forms: lexicon{en: []string{"release notes in both"}, ko: []string{"릴리스 노트는 한국어랑 영어"}}},
-	}
-}
-
 // Negators. preNegators negate what follows them in a clause,
-// postNegators what precedes them.
+// postNegators what precedes them. Removing is negating: "remove the
+// emojis" and "이모지 빼줘" forbid what "no emojis" forbids.
 func preNegators() lexicon {
-	return lexicon{en: []string{"not", "no", "never", "don't", "dont", "doesn't", "shouldn't", "stop", "avoid", "without", "instead of", "rather than", "nor", "no more", "quit"}}
+	return lexicon{en: []string{"not", "no", "never", "don't", "dont", "doesn't", "shouldn't", "stop", "avoid", "without", "instead of", "rather than", "nor", "no more", "quit", "remove", "drop", "strip", "get rid of"}}
 }
 
 func postNegators() lexicon {
 	return lexicon{
 		en: []string{"banned", "forbidden", "prohibited", "not allowed", "is a no", "nothing", "none"},
-		ko: []string{"지 마", "지마", "지 말", "지말", "말고", "말구", "말라", "금지", "안 돼", "안돼", "없이", "빼고", "하지 않"},
+		ko: []string{"지 마", "지마", "지 말", "지말", "말고", "말구", "말라", "금지", "안 돼", "안돼", "없이", "빼고", "빼줘", "빼 줘", "빼주", "빼요", "없애", "하지 않"},
 	}
 }
 
@@ -328,9 +247,13 @@ func signature(hits, nums []sigHit) lessonSig {
 		}
 	}
 	for slot, v := range slotNeg {
-		if slotPos[slot] == "" {
-			set[v] = true
+		if slotPos[slot] != "" {
+			continue
 		}
+		if other := otherValue(slot, strings.TrimPrefix(v, "not_")); other != "" {
+			v = other // a slot of two values: "don't use tabs" prescribes spaces
+		}
+		set[v] = true
 	}
 	for _, v := range slotPos {
 		set[v] = true
@@ -356,6 +279,30 @@ func signature(hits, nums []sigHit) lessonSig {
 	}
 	slices.Sort(elems)
 	return lessonSig{elems: elems}
+}
+
+// slotValues lists the values of each slot of the concept table.
+var slotValues = sync.OnceValue(func() map[string][]string {
+	out := map[string][]string{}
+	for _, c := range concepts() {
+		if c.slot != "" {
+			out[c.slot] = append(out[c.slot], c.id)
+		}
+	}
+	return out
+})
+
+// otherValue is the one other value of a slot of exactly two ("" for a
+// slot of more: "not Korean" says nothing of which language).
+func otherValue(slot, id string) string {
+	vs := slotValues()[slot]
+	if len(vs) != 2 {
+		return ""
+	}
+	if vs[0] == id {
+		return vs[1]
+	}
+	return vs[0]
 }
 
 // keyed reports whether the signature is specific enough to key a lesson

@@ -21,6 +21,14 @@ func TestLessonSignatureRewordingsConverge(t *testing.T) {
 		"utc logs":   {"Timestamps in the logs must be UTC.", "로그 시간은 UTC로 찍어줘", "log in UTC please, not local time"},
 		"no mocking": {"Don't mock the clock.", "시계는 mock 하지 마", "Stop mocking the clock, use a fake."},
 		"tabs 8":     {"Indent with 8-wide tabs? No: indent with tabs, width 8.", "탭 8칸으로 들여쓰기 해줘", "indentation: tabs, eight wide"},
+		// Forbidding one value of a slot of two prescribes the other.
+		"lowercase": {"Never capitalise commit subjects.", "commit subject는 소문자로 써줘", "Commit subjects in lowercase, please."},
+		// A carrier verb (add, 넣다, 붙이다) hands its negation to its object.
+		"no semicolons": {"no semicolons in javascript", "자바스크립트에 세미콜론 넣지 마", "Don't add semicolons to javascript."},
+		// An untranslated Korean verb is not a swapped value.
+		"untranslated verb": {"read files with io.ReadAll, not ioutil.ReadAll", "ioutil.ReadAll 말고 io.ReadAll 써줘", "ioutil.ReadAll 쓰지 말고 io.ReadAll로 읽어"},
+		// Removing is forbidding.
+		"no emoji": {"Remove the emojis from commit messages.", "커밋 메시지에 이모지 넣지 마", "no emoji in commit messages 🙏 it breaks the changelog parser"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			e := openCaptureEngine(t, nil)
@@ -34,6 +42,19 @@ func TestLessonSignatureRewordingsConverge(t *testing.T) {
 	}
 }
 
+// TestLessonReasonIsNotKeyed: a reason after the rule ("the reviewers keep
+// asking about context") does not key the lesson, so it neither joins the
+// ask-first lesson it happens to name nor splits from its rewordings.
+func TestLessonReasonIsNotKeyed(t *testing.T) {
+	e := openCaptureEngine(t, nil)
+	keys := correctAll(t, e, "Ask me before you open a PR.",
+		"Every PR needs a linked ticket, the reviewers keep asking about context.",
+		"PR마다 티켓 링크 넣어줘요", "link the ticket in each PR")
+	if keys[1] == keys[0] || keys[2] != keys[1] || keys[3] != keys[1] {
+		t.Fatalf("keys %q: want the ask-first lesson apart and the three ticket wordings on one key", keys)
+	}
+}
+
 func TestLessonSignatureKeepsValuesAndPolarityApart(t *testing.T) {
 	for _, pair := range [][2]string{
 		{"Indent with 8 spaces.", "Indent with 3 spaces."},
@@ -42,6 +63,13 @@ func TestLessonSignatureKeepsValuesAndPolarityApart(t *testing.T) {
 		{"Use zap for logging.", "Use slog for logging."},
 		{"Use pnpm in the billing repo.", "Use pnpm."},
 		{"Hardcode nothing; read secrets from env.", "Don't read secrets from env in tests, hardcode fakes."},
+		// A short trailing clause carries the value and stays in the key.
+		{"Indent with 2 spaces, not 4.", "Indent with 4 spaces, not 2."},
+		{"Commit subjects in lowercase.", "Capitalise commit subjects."},
+		{"Strip the emojis from release notes.", "Put an emoji in front of each release note section."},
+		{"Use git grep to search.", "Use rg to search."},
+		{"no semicolons in javascript", "Always add semicolons in javascript."},
+		{"Delete build outputs without asking.", "Ask me before deleting anything."},
 	} {
 		e := openCaptureEngine(t, nil)
 		keys := correctAll(t, e, pair[0], pair[1])

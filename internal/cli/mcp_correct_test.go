@@ -47,7 +47,7 @@ func TestMCPCorrectionsCountAndPromote(t *testing.T) {
 	}
 	var tabs mcpserver.CaptureOut
 	callTool(t, ctx, cs, "memory_correct", map[string]any{"text": "Don't use tabs.", "session": "session-4"}, &tabs)
-	if tabs.Lesson == nil || tabs.Lesson.Key != "concept:not_tabs" || tabs.Lesson.Count != 1 {
+	if tabs.Lesson == nil || tabs.Lesson.Key != "concept:spaces" || tabs.Lesson.Count != 1 {
 		t.Fatalf("Don't use tabs.: %+v", tabs)
 	}
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "memory_correct", Arguments: map[string]any{"text": "Just this once, skip the linter."}})
