@@ -363,7 +363,9 @@ topic ("I stopped running", "the Osaka trip is off", "고기 이제 안 먹어",
 ("수요일마다 필라테스 다녀") a later retraction may end, and a short
 statement of a fact with a topic and an anchored comment — a Korean noun
 marked 은/는/이/가 or an English "the/our/their X", then a number, a name or
-a place ("회사는 판교에 있어", "The router sits in the hall closet"); "the
+a place ("회사는 판교에 있어", "배포는 Jenkins로 해" — a Latin name with a Korean
+particle is a content word as the bare name is —, "The router sits in the
+hall closet"); "the
 weather is nice" and "날씨는 좋네" have no anchor and stay below the floor. A message of
 several independent statements (memtrace help stages: statements) is read
 statement by statement: each may supersede one older fact.
@@ -383,8 +385,8 @@ fact states in words outside the lexicon ("left the company" over "I'm at
 Kakao as an Android dev"); an adjunct clause in Korean ("MySQL 업그레이드
 끝나고 … 옮겼어" may link the MySQL fact); a change stated without a marker
 ("I report to David now" has one, "David is my boss since the reorg" has
-none); an old fact L1 dropped as too short (a bare "배포는 Jenkins로 해" reads
-as an imperative); a Korean name as the subject of an old fact ("다혜는
+none); an old fact L1 dropped as too short (a message with no topic and
+anchor, "그거 Jenkins로 해"); a Korean name as the subject of an old fact ("다혜는
 수의사야" reads as the speaker's, only pronouns and English names are
 someone else's); and more than one old fact per statement. The judge,
 when set, can catch those it is shown.

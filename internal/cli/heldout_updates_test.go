@@ -28,7 +28,7 @@ import (
 // passes more cases, never lower it to let a change in. updates3.jsonl
 // (a third set by another author) has its own, measured on main before
 // any mechanism was changed against it.
-var heldoutUpdatesFloors = map[string]float64{"updates.jsonl": 34.0 / 36, "updates3.jsonl": 22.0 / 34}
+var heldoutUpdatesFloors = map[string]float64{"updates.jsonl": 35.0 / 36, "updates3.jsonl": 22.0 / 34}
 
 // updateCase is one line of testdata/heldout/updates.jsonl.
 type updateCase struct {

@@ -29,7 +29,9 @@ func readingCase(id string, before []string, after string, want int) updateCase 
 // both languages — its subject from its main clauses (a reason or time
 // adjunct names no subject), only the speaker's clauses for the speaker's
 // change, and a change whose new value the older memory already names (in
-// either script) confirms it instead of replacing it.
+// either script) confirms it instead of replacing it; and a short
+// statement whose anchor is a Latin name with a Korean particle is stored
+// to be replaced.
 func TestSupersessionReadsOldMemories(t *testing.T) {
 	cases := []updateCase{
 		readingCase("adjunct-en", []string{
@@ -62,6 +64,12 @@ func TestSupersessionReadsOldMemories(t *testing.T) {
 			"Minji's birthday is May 9, she wants a film camera.",
 			"제주 여행 예약했어, 6월 첫째 주에 3박.",
 		}, "제주 여행 취소했어 ㅠ Minji's boss won't give her the days off", 1),
+		// A short statement of a tool choice, its tool a Latin name with a
+		// Korean particle, is a fact a later change replaces.
+		readingCase("short-tool-choice-ko", []string{
+			"우리 팀 DB는 Postgres 15야",
+			"이슈 관리는 Jira로 해",
+		}, "이슈 트래커를 Jira에서 Linear로 옮겼어. DB는 그대로", 1),
 	}
 	for _, c := range cases {
 		t.Run(c.ID, func(t *testing.T) {
