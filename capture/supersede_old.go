@@ -96,14 +96,23 @@ func namedStart(head string) bool {
 	return m != nil && !isStopLike(strings.ToLower(m[1])) && !notTopic[strings.ToLower(m[1])]
 }
 
-// firstClauseTerms are the terms of text's first clause.
+// firstClauseTerms are the terms of text's first clause up to a
+// coordinating conjunction: where it states its value ("I live in Suwon
+// and commute to Seoul" states Suwon, not Seoul).
 func firstClauseTerms(text string) []string {
 	cs := clauses(text)
 	if len(cs) == 0 {
 		return nil
 	}
-	return textnorm.Tokens(cs[0])
+	first := cs[0]
+	if m := coordinator.FindStringIndex(first); m != nil && m[0] > 0 {
+		first = first[:m[0]]
+	}
+	return textnorm.Tokens(first)
 }
+
+// coordinator joins a second statement to a clause (EN, KO).
+var coordinator = regexp.MustCompile(`(?i)\b(?:and|but|so|then|while|whereas|or)\b|그리고|근데|하지만|그래서`)
 
 // namesValue: old (the terms of an older memory's first clause) names
 // one of the new values — every token of one, by spelling, by sound
