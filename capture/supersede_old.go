@@ -158,17 +158,24 @@ func valueNames(text, clause string) [][]string {
 	return out
 }
 
-// namesIn are the capitalised words of s past its first, lower-cased.
+// namesIn are the capitalised words of s past its first, lower-cased,
+// each with the number right after it ("Pixel 10": the model is part of
+// the value).
 func namesIn(s string) []string {
 	var out []string
+	name := false
 	for i, w := range strings.Fields(s) {
 		w = strings.Trim(w, ",.!?\"'()")
 		r, _ := utf8.DecodeRuneInString(w)
 		lw := strings.ToLower(w)
+		if name && startsWithDigit(w) {
+			out = append(out, textnorm.Tokens(w)...)
+		}
+		name = false
 		if i == 0 && !strings.HasPrefix(s, " ") || w == "" || !unicode.IsUpper(r) || lw == "i" || isStopLike(lw) || notTopic[lw] {
 			continue
 		}
-		out = append(out, textnorm.Tokens(w)...)
+		out, name = append(out, textnorm.Tokens(w)...), true
 	}
 	return out
 }
@@ -176,12 +183,15 @@ func namesIn(s string) []string {
 var sentenceSplit = regexp.MustCompile(`[.!?…\n]+(?:\s|$)|[!?]+`)
 
 // valueOf is the new values of a change read as t from clause of text:
-// the destination's tokens, and the names of the clause (and of its
-// apposition), less an open marker's object and topic ("switched from
+// the destination's tokens or, when it names none, the names of the
+// clause (and of its apposition), less an open marker's object and topic ("switched from
 // Galaxy" names the old value, not the new one; "living in Haeundae now"
 // names the new one).
 func valueOf(t topicReading, text, clause string, open bool) [][]string {
-	out := [][]string{t.dest}
+	if len(t.dest) > 0 {
+		return [][]string{t.dest}
+	}
+	var out [][]string
 	for _, g := range valueNames(text, clause) {
 		out = append(out, slices.DeleteFunc(g, func(n string) bool {
 			return open && (slices.Contains(t.object, n) || slices.Contains(t.terms, n))
