@@ -330,10 +330,12 @@ hides a true fact). A newly stored memory supersedes an older one when
      she, they, 걔, 그분, or a name and a verb or possessive ("Dahye is a
      vet", "Kevin's birthday …"), and the clauses after it with no subject
      of their own, are that person's ("I gave up coffee" does not retract
-     "he's into coffee gear"). An older memory whose first clause already
-     names the new value — the destination, or a name of the change's
-     sentence, in either script by sound (옥동 ~ Okdong, 해운대 ~ Haeundae)
-     or by the concept table — agrees with the change ("found a place in
+     "he's into coffee gear"). An older memory whose first clause (up to
+     "and", "but", 그리고 …) already names the new value — every word of the
+     destination ("rack 4" is not "rack 2") or, with none, the names of the
+     change's clause or of an apposition after it, a name with its model
+     number ("Pixel 10"), in either script by sound (옥동 ~ Okdong, 해운대 ~
+     Haeundae) or by the concept table — agrees with the change ("found a place in
      옥동" under "living in Okdong now"): it is not replaced, and the fact
      before it is. After a Korean retraction nothing is its object ("취소했어
      ㅠ Kevin's boss won't …" retracts the trip, not Kevin's birthday).
