@@ -135,7 +135,7 @@ func (w *batchWriter) supersessionFor(mem *engine.Memory, change *changeFinding)
 		if subject == "" {
 			continue
 		}
-		ov := overlap(f.Words, facts) + 1000*len(strings.Fields(topicShared(f, facts)))
+		ov := overlap(f.Words, facts) + 1000*len(strings.Fields(topicShared(f, facts.main.terms)))
 		if ov > bestOverlap || ov == bestOverlap && (old.CreatedAt.After(best.CreatedAt) ||
 			old.CreatedAt.Equal(best.CreatedAt) && old.ID > best.ID) {
 			best, bestSubject, bestOverlap = old, subject, ov

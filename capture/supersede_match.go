@@ -138,11 +138,28 @@ type oldFacts struct {
 	// negated: the terms of its clauses that carry a negation or a
 	// prohibition ("panic 쓰지 마", "I don't eat meat").
 	negated []string
+	// main, self: norm and terms of its main clauses, without adjuncts
+	// (supersede_old.go), where its subject is read — all of them, or the
+	// speaker's only. first: the terms of its first clause, the value it
+	// states.
+	main, self clauseReading
+	first      []string
+}
+
+// clauseReading is the lexNorm and the terms of some clauses of a text.
+type clauseReading struct {
+	norm  string
+	terms []string
+}
+
+func readClauses(s string) clauseReading {
+	return clauseReading{norm: lexNorm(s), terms: textnorm.Tokens(s)}
 }
 
 func readOld(text string) *oldFacts {
 	norm := lexNorm(text)
-	f := &oldFacts{norm: norm, people: peopleOf(norm), words: contentWords(text), terms: textnorm.Tokens(text)}
+	f := &oldFacts{norm: norm, people: peopleOf(norm), words: contentWords(text), terms: textnorm.Tokens(text),
+		first: firstClauseTerms(text), main: readClauses(mainText(text, false)), self: readClauses(mainText(text, true))}
 	for _, s := range clauses(text) {
 		if negation.MatchString(s + " ") {
 			f.negated = append(f.negated, textnorm.Tokens(s)...)
@@ -170,6 +187,12 @@ func (r *supersedeRule) subjectMatch(f changeFinding, old *oldFacts) string {
 			return ""
 		}
 	}
+	// Value agreement: the old fact's first clause already names the new
+	// value ("found an apartment in 옥동" under "living in Okdong now"):
+	// the change confirms it.
+	if namesValue(f.Value, old.first) {
+		return ""
+	}
 	// A restatement: the old fact already says every word the change
 	// clause says beside the marker's object ("then we moved to Seoul"
 	// over "I live in Seoul"; "I live in Mapo now" over "we live in Mapo
@@ -178,13 +201,18 @@ func (r *supersedeRule) subjectMatch(f changeFinding, old *oldFacts) string {
 	if !f.Retract && len(f.Said) > 0 && !slices.ContainsFunc(f.Said, func(d string) bool { return !slices.Contains(old.terms, d) }) {
 		return ""
 	}
+	main := old.main
+	if len(f.People) == 0 { // the speaker's change: "he's into coffee gear" is not the speaker's coffee
+		main = old.self
+	}
+	norm = main.norm
 	if f.AdHoc != "" {
 		if hasWord(norm, f.AdHoc, false) {
 			return f.AdHoc
 		}
 		return ""
 	}
-	if s := topicShared(f, old); s != "" {
+	if s := topicShared(f, main.terms); s != "" {
 		if f.Negates && slices.ContainsFunc(f.Object, func(t string) bool { return slices.Contains(old.negated, t) }) {
 			return "" // "panic 말고 error로" over "panic 쓰지 마": it agrees
 		}
@@ -199,15 +227,15 @@ func (r *supersedeRule) subjectMatch(f changeFinding, old *oldFacts) string {
 }
 
 // topicShared is the topic terms of an open marker (or their concept
-// partners in the other script) that old names, joined by spaces ("build
+// partners in the other script) among terms (an older memory's), joined by spaces ("build
 // runner"), or "".
-func topicShared(f changeFinding, old *oldFacts) string {
+func topicShared(f changeFinding, terms []string) string {
 	if !f.Open {
 		return ""
 	}
 	var shared []string
 	for _, t := range append(slices.Clone(f.Terms), f.Partners...) {
-		if slices.Contains(old.terms, t) && !slices.Contains(shared, t) {
+		if slices.Contains(terms, t) && !slices.Contains(shared, t) {
 			shared = append(shared, t)
 		}
 	}
@@ -294,6 +322,23 @@ hides a true fact). A newly stored memory supersedes an older one when
          with "panic 말고 error로" or "instead of pushing to main": it is
          not replaced; or
        - for "new X is", both name X.
+     The older memory is read the same way: its subject comes from its
+     main clauses (a reason or time adjunct — "because …", "after …",
+     "이사 준비 땜에", "수술 후에" — names none: "요가는 이제 안 가, 이사 준비
+     땜에 바빠서" is about yoga, not about home), and for the speaker's own
+     change only from the speaker's clauses: a clause that opens with he,
+     she, they, 걔, 그분, or a name and a verb or possessive ("Dahye is a
+     vet", "Kevin's birthday …"), and the clauses after it with no subject
+     of their own, are that person's ("I gave up coffee" does not retract
+     "he's into coffee gear"). An older memory whose first clause (up to
+     "and", "but", 그리고 …) already names the new value — every word of the
+     destination ("rack 4" is not "rack 2") or, with none, the names of the
+     change's clause or of an apposition after it, a name with its model
+     number ("Pixel 10"), in either script by sound (옥동 ~ Okdong, 해운대 ~
+     Haeundae) or by the concept table — agrees with the change ("found a place in
+     옥동" under "living in Okdong now"): it is not replaced, and the fact
+     before it is. After a Korean retraction nothing is its object ("취소했어
+     ㅠ Kevin's boss won't …" retracts the trip, not Kevin's birthday).
      Of the memories under each subject or word, the 32 most recent are
      considered;
   4. both are about the same people: the person words of the clause's
@@ -320,7 +365,9 @@ topic ("I stopped running", "the Osaka trip is off", "고기 이제 안 먹어",
 ("수요일마다 필라테스 다녀") a later retraction may end, and a short
 statement of a fact with a topic and an anchored comment — a Korean noun
 marked 은/는/이/가 or an English "the/our/their X", then a number, a name or
-a place ("회사는 판교에 있어", "The router sits in the hall closet"); "the
+a place ("회사는 판교에 있어", "배포는 Jenkins로 해" — a Latin name with a Korean
+particle is a content word as the bare name is —, "The router sits in the
+hall closet"); "the
 weather is nice" and "날씨는 좋네" have no anchor and stay below the floor. A message of
 several independent statements (memtrace help stages: statements) is read
 statement by statement: each may supersede one older fact.
@@ -340,8 +387,10 @@ fact states in words outside the lexicon ("left the company" over "I'm at
 Kakao as an Android dev"); an adjunct clause in Korean ("MySQL 업그레이드
 끝나고 … 옮겼어" may link the MySQL fact); a change stated without a marker
 ("I report to David now" has one, "David is my boss since the reorg" has
-none); an old fact L1 dropped as too short (a bare "배포는 Jenkins로 해" reads
-as an imperative); and more than one old fact per statement. The judge,
+none); an old fact L1 dropped as too short (a message with no topic and
+anchor, "그거 Jenkins로 해"); a Korean name as the subject of an old fact ("다혜는
+수의사야" reads as the speaker's, only pronouns and English names are
+someone else's); and more than one old fact per statement. The judge,
 when set, can catch those it is shown.
 
 With the Ollama judge (ingest/import/mcp --judge MODEL). A message that

@@ -39,7 +39,10 @@ import (
 //     끊었어, X 이제 안 …, X 말고) and the older memory names a term of X or
 //     its concept partner in the other script (supersede_concept.go) — an
 //     open subject, no lexicon needed — unless it already negates X (then
-//     it agrees); or, for "new X is", both name X. Of
+//     it agrees); or, for "new X is", both name X. The older memory is
+//     read from its main clauses too, and for the speaker's change from
+//     the speaker's clauses only (supersede_old.go); one whose first
+//     clause already names the new value agrees with the change. Of
 //     the memories under each subject or term, the 32 most recent are
 //     considered (a bound on the cost per capture);
 //  4. both speak of the same people: the person words (wife, son, 아내, 딸 …)
@@ -234,9 +237,12 @@ type changeFinding struct {
 	// clause's terms outside the marker, to tell a restatement. Retract:
 	// the marker ends what it names. Partners: the Terms' concept partners
 	// in the other script (supersede_concept.go), which an older memory
-	// may name instead.
-	// may name instead. Object: the terms of the marker's object.
+	// may name instead. Object: the terms of the marker's object. Value:
+	// the new value (the destination, the names of the marker's sentence
+	// that are not its object), which an older memory that already names
+	// it agrees with.
 	Terms, Said, Partners, Object []string
+	Value                         [][]string
 	Open, Retract, Negates        bool
 }
 
@@ -317,8 +323,11 @@ func (r *supersedeRule) find(text string) changeFinding {
 	if g := mk.re.SubexpIndex("obj"); g > 0 && loc[2*g] >= 0 {
 		obj = clause[loc[2*g]:loc[2*g+1]]
 	}
-	t := topicOf(clause, loc[0], loc[1], obj, !isLatinMarker(mk.name), mk.intransitive)
+	t := topicOf(clause, loc[0], loc[1], obj, !isLatinMarker(mk.name), mk.intransitive, mk.retract)
 	f.Terms, f.Object = t.terms, t.object
+	if !f.Retract && !f.Negates {
+		f.Value = valueOf(t, text, clause, f.Open)
+	}
 	if f.Open {
 		f.Partners = partnersOf(f.Terms)
 	}

@@ -35,6 +35,7 @@ type topicReading struct {
 	span    string   // head + object + destination: where lexicon subjects are looked for
 	subject string   // head + object: where people are looked for
 	object  []string // the terms of the marker's object (after the head), or terms when it has none of its own
+	dest    []string // tokens of the destination (numbers kept), the new value
 	names   []string // names of the head's leading noun phrase (lower-cased)
 	mover   bool     // the head names no thing, only the speaker or people ("we", "my sister")
 }
@@ -96,8 +97,10 @@ var koDest = []string{"으로", "로"}
 
 // topicOf reads the topic of the change marked at span [s, e) of clause,
 // obj being the words inside the marker that are its object; intransitive:
-// the marker's verb takes no object (see changeMarker).
-func topicOf(clause string, s, e int, obj string, ko, intransitive bool) topicReading {
+// the marker's verb takes no object (see changeMarker); retract: it ends
+// what it names, so a Korean one is followed by no new value and what
+// follows it is another clause ("취소했어 ㅠ Kevin's hagwon won't …").
+func topicOf(clause string, s, e int, obj string, ko, intransitive, retract bool) topicReading {
 	head := clause[:s]
 	if i := strings.LastIndex(head, ":"); i >= 0 {
 		head = head[i+1:]
@@ -115,6 +118,9 @@ func topicOf(clause string, s, e int, obj string, ko, intransitive bool) topicRe
 		// gave me …").
 		if m := mixedClause.FindStringIndex(tail); m != nil {
 			tail = tail[:m[0]]
+		}
+		if retract {
+			tail = ""
 		}
 		var kept []string
 		for _, w := range strings.Fields(tail) {
@@ -169,6 +175,7 @@ func topicOf(clause string, s, e int, obj string, ko, intransitive bool) topicRe
 	}
 	t.terms = topicTerms(t.subject)
 	destTerms := topicTerms(dest)
+	t.dest = textnorm.Tokens(dest)
 	t.object = slices.DeleteFunc(topicTerms(obj+" "+tail), func(w string) bool { return slices.Contains(destTerms, w) })
 	if len(t.object) == 0 {
 		t.object = t.terms
@@ -279,8 +286,12 @@ func thirdPerson(head string) bool {
 	if len(w) == 0 {
 		return false
 	}
-	switch strings.Trim(w[0], ",.!?\"'") {
-	case "he", "she", "they", "his", "her", "their", "그는", "그가", "그녀는", "그녀가", "걔", "걔는", "걔가", "쟤는":
+	first := strings.Trim(w[0], ",.!?\"'")
+	for _, c := range []string{"'s", "’s", "'re", "’re", "'d", "'ll"} {
+		first = strings.TrimSuffix(first, c)
+	}
+	switch first {
+	case "he", "she", "they", "his", "her", "their", "그는", "그가", "그녀는", "그녀가", "걔", "걔는", "걔가", "쟤는", "그분은", "그분이":
 		return true
 	}
 	return false

@@ -18,13 +18,17 @@ import (
 // read the engine): the pass rate measured after the last change to
 // recall. Raise one when a change passes more probes; never lower it to
 // make a change green. life3.yaml was 23/47 on main before any mechanism
-// was changed against it; after session 9's merges it is 22/47, and the
-// one probe lost (p3-cs-rent-andong) is the supersession rule's: with rent
-// words now naming the home, "moved!!! officially living in Andong now,
-// Okdong" replaces "found a two-room apartment in 옥동, … 월세 45" — the
-// place it moved to, written in the other script, which the rule cannot
-// yet tell is the same value. That loss is recorded here, not hidden.
-var heldoutLifeFloors = map[string]float64{"life.yaml": 28.0 / 50, "life3.yaml": 0.468} // 22/47, rounded as the summary rounds
+// was changed against it; after session 9's merges it was 22/47, the one
+// probe lost (p3-cs-rent-andong) being the supersession rule's: "moved!!!
+// officially living in Andong now, Okdong" replaced "found a two-room
+// apartment in 옥동, … 월세 45", the same place in the other script. The
+// rule now reads that the older memory already names the new value (by
+// sound across scripts) and keeps it; with the rest of the older-memory
+// reading (supersede_old.go) life3 is 24/47. That fix was made after
+// this failure was described to the engineer who made it, so life3 is no
+// longer blind for the supersession rule (nor, after the script-aware
+// unknown-term rule, for the relevance gate).
+var heldoutLifeFloors = map[string]float64{"life.yaml": 28.0 / 50, "life3.yaml": 0.51} // 24/47, rounded as the summary rounds
 
 // TestHeldoutLifePassRate builds each held-out conversation through the
 // capture pipeline into a real SQLite file, runs its probes as `golden

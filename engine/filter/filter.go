@@ -405,18 +405,25 @@ func contentWords(s string, limit int) int {
 }
 
 func isContentWord(w string) bool {
-	runes, hangul, digits := 0, 0, 0
+	runes, hangul, digits, latin := 0, 0, 0, 0
 	for _, r := range w {
 		runes++
-		if isHangul(r) {
+		switch {
+		case isHangul(r):
 			hangul++
-		} else if unicode.IsDigit(r) {
+		case unicode.IsDigit(r):
 			digits++
+		case r < unicode.MaxLatin1 && unicode.IsLetter(r):
+			latin++
 		}
 	}
 	switch {
 	case digits == runes:
 		return digits >= 2
+	case hangul > 0 && latin >= 2 && unicode.IsLetter([]rune(w)[0]) && !isHangul([]rune(w)[0]):
+		// A Latin name with a Korean particle ("Jenkins로", "GitHub에서",
+		// "Go로"): the name carries the content, the particle is grammar.
+		return true
 	case hangul > 0:
 		return hangul >= 2 && !functionWordKO(w)
 	default:

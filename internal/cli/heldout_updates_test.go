@@ -28,7 +28,7 @@ import (
 // passes more cases, never lower it to let a change in. updates3.jsonl
 // (a third set by another author) has its own: 22/34 on main before any
 // mechanism was changed against it, 26/34 after session 9's.
-var heldoutUpdatesFloors = map[string]float64{"updates.jsonl": 34.0 / 36, "updates3.jsonl": 26.0 / 34}
+var heldoutUpdatesFloors = map[string]float64{"updates.jsonl": 35.0 / 36, "updates3.jsonl": 26.0 / 34}
 
 // updateCase is one line of testdata/heldout/updates.jsonl.
 type updateCase struct {
