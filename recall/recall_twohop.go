@@ -10,6 +10,7 @@ import (
 
 	"memtrace/engine"
 	"memtrace/engine/textnorm"
+	"memtrace/engine/wordnet"
 )
 
 // Two-hop expansion (stages candidates and rerank): a question that names
@@ -164,7 +165,8 @@ func koreanName(w string) (string, bool) {
 
 // entityTerms are the index terms of text's words that name something: a
 // capitalised Latin word that does not open a sentence (after ".", "!",
-// "?", ":" or a line's start) and not a month or weekday, a Hangul word of
+// "?", ":" or a line's start), not a month or weekday and not an
+// adjective in WordNet (Korean, English), a Hangul word of
 // two or three syllables before a personMarkers ending.
 func entityTerms(text string) []string {
 	var out []string
@@ -198,6 +200,12 @@ func entityTerms(text string) []string {
 		if _, month := monthNames[lw]; month {
 			named = false // a date, not a name: the period grammar reads it
 		} else if _, day := weekdayIndex[lw]; day {
+			named = false
+		} else if named && len(wordnet.Senses(lw, 'a')) > 0 {
+			// English capitalises the adjectives of peoples and languages
+			// (Korean, English, Japanese): WordNet knows them as
+			// adjectives, and they link a language rule to a home, not one
+			// person's facts to another's.
 			named = false
 		}
 		if named {
