@@ -48,7 +48,7 @@ func TestCopyRoundTrip(t *testing.T) {
 	if sums[0] != sums[1] {
 		t.Fatalf("checksums differ along the way: %v", sums)
 	}
-	for _, cmd := range [][]string{{"list", "--json", "--limit", "0"}, {"batches", "--json", "--limit", "0"}, {"proposals", "--json", "--status", ""}} {
+	for _, cmd := range [][]string{{"list", "--json", "--limit", "0"}, {"batches", "--json", "--limit", "0"}, {"proposals", "--json", "--status", "all"}} {
 		var outs []string
 		for _, db := range []string{orig, pg, back} {
 			out, stderr, code := runCLI(t, append(append([]string{}, cmd...), "--db", db)...)

@@ -39,10 +39,12 @@ func TestRealOllamaReembed(t *testing.T) {
 	if !strings.Contains(rec, name) {
 		t.Fatalf("recall did not use %s", name)
 	}
-	// A chat model asked for while the vectors are the embed model's is refused.
+	// Another embedder asked for while the vectors are the embed model's is
+	// refused by a command that embeds (a store-only command such as list
+	// opens no engine and embeds nothing, so it has nothing to refuse).
 	out.Reset()
 	errb.Reset()
-	if code := run(context.Background(), []string{"--db", db, "--embedder", "hashed", "list"}, strings.NewReader(""), &out, &errb); code != 1 || !strings.Contains(errb.String(), "memtrace reembed --embedder hashed") {
+	if code := run(context.Background(), []string{"--db", db, "--embedder", "hashed", "recall", "충주 사과"}, strings.NewReader(""), &out, &errb); code != 1 || !strings.Contains(errb.String(), "memtrace reembed --embedder hashed") {
 		t.Fatalf("mismatch: exit %d %q", code, errb.String())
 	}
 }
