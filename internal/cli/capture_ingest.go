@@ -221,17 +221,7 @@ func (t *ingestTally) print(w io.Writer, name string) {
 	}
 	if len(t.ByPattern) > 0 {
 		fmt.Fprintln(w, "dropped by pattern:")
-		keys := make([]string, 0, len(t.ByPattern))
-		for k := range t.ByPattern {
-			keys = append(keys, k)
-		}
-		sort.Slice(keys, func(i, j int) bool {
-			if t.ByPattern[keys[i]] != t.ByPattern[keys[j]] {
-				return t.ByPattern[keys[i]] > t.ByPattern[keys[j]]
-			}
-			return keys[i] < keys[j]
-		})
-		for _, k := range keys {
+		for _, k := range byCount(t.ByPattern) {
 			fmt.Fprintf(w, "  %5d  %s\n", t.ByPattern[k], k)
 		}
 	}
@@ -248,6 +238,21 @@ func (t *ingestTally) print(w io.Writer, name string) {
 			fmt.Fprintf(w, "  %d/%d  %-9s  %s\n", c.Count, engine.PromotionThreshold, c.Status, safetext.SanitizeLine(k))
 		}
 	}
+}
+
+// byCount is the keys of counts, the largest count first, then by name.
+func byCount(counts map[string]int) []string {
+	keys := make([]string, 0, len(counts))
+	for k := range counts {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if counts[keys[i]] != counts[keys[j]] {
+			return counts[keys[i]] > counts[keys[j]]
+		}
+		return keys[i] < keys[j]
+	})
+	return keys
 }
 
 // printLineErrors writes the refused lines, one each, to w (stderr: the
@@ -293,16 +298,7 @@ func printRedacted(w io.Writer, indent string, counts map[string]int) {
 	if len(counts) == 0 {
 		return
 	}
-	names := make([]string, 0, len(counts))
-	for n := range counts {
-		names = append(names, n)
-	}
-	sort.Slice(names, func(i, j int) bool {
-		if counts[names[i]] != counts[names[j]] {
-			return counts[names[i]] > counts[names[j]]
-		}
-		return names[i] < names[j]
-	})
+	names := byCount(counts)
 	parts := make([]string, len(names))
 	for i, n := range names {
 		parts[i] = fmt.Sprintf("%s %d", n, counts[n])

@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 
@@ -128,18 +127,8 @@ func buildDemo(e *env) error {
 		kinds[m.Kind]++
 		return true
 	})
-	types := make([]string, 0, len(byType))
-	for k := range byType {
-		types = append(types, k)
-	}
-	sort.Slice(types, func(i, j int) bool {
-		if byType[types[i]] != byType[types[j]] {
-			return byType[types[i]] > byType[types[j]]
-		}
-		return types[i] < types[j]
-	})
 	fmt.Fprintf(w, "memories: %d (%d facts, %d episodes)\n", eng.Len(), kinds[engine.KindFact], kinds[engine.KindEpisode])
-	for _, k := range types {
+	for _, k := range byCount(byType) {
 		fmt.Fprintf(w, "  %4d  %s\n", byType[k], k)
 	}
 	printDemoNext(w, path)
