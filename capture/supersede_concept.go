@@ -3,7 +3,6 @@ package capture
 import (
 	"slices"
 	"sync"
-	"unicode"
 
 	bilingual "memtrace/engine/concept"
 	"memtrace/engine/textnorm"
@@ -25,7 +24,7 @@ var crossPartners = sync.OnceValue(func() map[string][]string {
 		}
 		for _, a := range terms {
 			for _, b := range terms {
-				if hangulTerm(a) != hangulTerm(b) && !slices.Contains(out[a], b) {
+				if isHangul(a) != isHangul(b) && !slices.Contains(out[a], b) {
 					out[a] = append(out[a], b)
 				}
 			}
@@ -46,14 +45,4 @@ func partnersOf(terms []string) []string {
 		}
 	}
 	return out
-}
-
-// hangulTerm: term is written in Hangul.
-func hangulTerm(term string) bool {
-	for _, r := range term {
-		if unicode.IsLetter(r) {
-			return unicode.Is(unicode.Hangul, r)
-		}
-	}
-	return false
 }
