@@ -28,7 +28,7 @@ import (
 // this failure was described to the engineer who made it, so life3 is no
 // longer blind for the supersession rule (nor, after the script-aware
 // unknown-term rule, for the relevance gate).
-var heldoutLifeFloors = map[string]float64{"life.yaml": 28.0 / 50, "life3.yaml": 0.51} // 24/47, rounded as the summary rounds
+var heldoutLifeFloors = map[string]float64{"life.yaml": 28.0 / 50, "life3.yaml": 0.51, "life4.yaml": 22.0 / 50} // life3 24/47, rounded as the summary rounds; life4 (the blind fourth set) as main measured it before any change
 
 // TestHeldoutLifePassRate builds each held-out conversation through the
 // capture pipeline into a real SQLite file, runs its probes as `golden
@@ -38,7 +38,7 @@ func TestHeldoutLifePassRate(t *testing.T) {
 	if testing.Short() {
 		t.Skip("held-out sets: ingest 200 and 168 messages")
 	}
-	for _, name := range []string{"life.yaml", "life3.yaml"} {
+	for _, name := range []string{"life.yaml", "life3.yaml", "life4.yaml"} {
 		t.Run(name, func(t *testing.T) { heldoutLifePassRate(t, name, heldoutLifeFloors[name]) })
 	}
 }

@@ -28,7 +28,7 @@ import (
 // passes more cases, never lower it to let a change in. updates3.jsonl
 // (a third set by another author) has its own: 22/34 on main before any
 // mechanism was changed against it, 26/34 after session 9's.
-var heldoutUpdatesFloors = map[string]float64{"updates.jsonl": 35.0 / 36, "updates3.jsonl": 26.0 / 34}
+var heldoutUpdatesFloors = map[string]float64{"updates.jsonl": 35.0 / 36, "updates3.jsonl": 26.0 / 34, "updates4.jsonl": 20.0 / 34}
 
 // updateCase is one line of testdata/heldout/updates.jsonl.
 type updateCase struct {
@@ -190,7 +190,7 @@ func viaMCP(t *testing.T, c updateCase) updateOutcome {
 // (or nothing). It logs every failing case with why and fails below the
 // ratchet of its file in heldoutUpdatesFloors.
 func TestHeldoutUpdates(t *testing.T) {
-	for _, name := range []string{"updates.jsonl", "updates3.jsonl"} {
+	for _, name := range []string{"updates.jsonl", "updates3.jsonl", "updates4.jsonl"} {
 		t.Run(name, func(t *testing.T) { heldoutUpdates(t, name, heldoutUpdatesFloors[name]) })
 	}
 }
