@@ -1,6 +1,10 @@
 package engine
 
-import "time"
+import (
+	"time"
+
+	"memtrace/engine/tuning"
+)
 
 // Config holds the tunables of the pipelines. Zero values are replaced by
 // DefaultConfig's.
@@ -31,6 +35,10 @@ type Config struct {
 	GuaranteedCap  int
 	GuaranteedGate float64 // minimum relevance for a guaranteed item
 	TraceKeep      int     // stored traces kept for the TUI
+
+	// Tuning: the rerank weights, relevance-gate thresholds, retention β's,
+	// recognition and expansion weights (engine/tuning).
+	Tuning tuning.Tuning
 }
 
 // DefaultConfig returns the documented defaults.
@@ -52,6 +60,7 @@ func DefaultConfig() Config {
 		GuaranteedCap:    2,
 		GuaranteedGate:   0.25,
 		TraceKeep:        200,
+		Tuning:           tuning.Default(),
 	}
 }
 
@@ -84,5 +93,6 @@ func (c Config) withDefaults() Config {
 			*p.v = *p.d
 		}
 	}
+	c.Tuning = c.Tuning.WithDefaults()
 	return c
 }

@@ -18,13 +18,14 @@ const (
 )
 
 // IntentDecayWeight is β_intent of DecayHelp: how much decay weighs in the
-// ranking of a query of that intent when it does not cue the memory at all.
-func IntentDecayWeight(intent TemporalIntent) float64 {
+// ranking of a query of that intent when it does not cue the memory at all,
+// under cfg (its Tuning's β's; cfg with its defaults).
+func IntentDecayWeight(intent TemporalIntent, cfg Config) float64 {
 	switch intent {
 	case IntentNow:
-		return DecayWeightNow
+		return cfg.Tuning.BetaNow
 	case IntentPast:
-		return DecayWeightPast
+		return cfg.Tuning.BetaPast
 	}
-	return DecayWeightNeutral
+	return cfg.Tuning.BetaNeutral
 }

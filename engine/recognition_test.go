@@ -72,7 +72,7 @@ func TestRetentionIsABoundedPrior(t *testing.T) {
 		{engine.IntentNow, 0, 1}, {engine.IntentNeutral, 0, 0.25}, {engine.IntentPast, 0, 0.1},
 		{engine.IntentNow, 1, 0}, {engine.IntentNeutral, 0.5, 0.125}, {engine.IntentNow, 2, 0},
 	} {
-		w := engine.DecayWeight(tt.intent, tt.cue)
+		w := engine.DecayWeight(tt.intent, tt.cue, engine.DefaultConfig())
 		if math.Abs(w-tt.want) > 1e-12 {
 			t.Errorf("DecayWeight(%s, %v) = %v, want %v", tt.intent, tt.cue, w, tt.want)
 		}

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"memtrace/engine"
+	"memtrace/internal/safetext"
+	"memtrace/policy"
 )
 
 // The LoCoMo benchmark through the full recall pipeline.
@@ -74,6 +76,15 @@ type LoCoMoResult struct {
 	// Precision is, per system of Results, what its ranking puts into a
 	// prompt of the recall's budget (bench_precision.go).
 	Precision map[string]LoCoMoPrecision `json:"precision"`
+	// Policy is the --policy the engines ran under (absent: the defaults).
+	Policy *BenchPolicy `json:"policy,omitempty"`
+}
+
+// BenchPolicy is the policy file a benchmark ran under and the keys in
+// which it differs from the defaults.
+type BenchPolicy struct {
+	File    string          `json:"file"`
+	Changes []policy.Change `json:"changes"`
 }
 
 // The rows of a LoCoMoResult.
@@ -289,6 +300,9 @@ func (r *LoCoMoResult) Text() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "LoCoMo turn-level recall@k: %d questions, %d conversations, %d recalls in %.1fs\n",
 		r.Questions, r.Conversations, r.Recalled, r.Seconds)
+	if r.Policy != nil {
+		fmt.Fprintf(&b, "policy %s: %s\n", safetext.SanitizeLine(r.Policy.File), policyChanges(r.Policy.Changes))
+	}
 	fmt.Fprintf(&b, "%-12s", "system")
 	for _, k := range r.Ks {
 		fmt.Fprintf(&b, " %7s", fmt.Sprintf("R@%d", k))
@@ -332,4 +346,17 @@ func (r *LoCoMoResult) Text() string {
 	fmt.Fprintf(&b, "survivors = turns each ranking puts into a %s-character prompt (the budget stage's fill), mean per question; "+
 		"evidence = share of those prompt lines' characters on the question's evidence turns\n", budgetLabel(r.Budget))
 	return b.String()
+}
+
+// policyChanges names each changed key with its default and its value,
+// "the defaults" when none differs.
+func policyChanges(cs []policy.Change) string {
+	if len(cs) == 0 {
+		return "the defaults"
+	}
+	parts := make([]string, len(cs))
+	for i, c := range cs {
+		parts[i] = c.Key + " " + c.A + " → " + c.B
+	}
+	return strings.Join(parts, ", ")
 }

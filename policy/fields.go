@@ -1,5 +1,5 @@
 // Package policy is the memory policy file: every tunable of engine.Config
-// as one documented YAML schema, decoded strictly (an unknown key is an
+// (its Tuning included) as one documented YAML schema, decoded strictly (an unknown key is an
 // error naming its line and the valid keys), validated against ranges and
 // compared key by key. A database records the policy it runs with (the
 // text of Encode under the setting curate.SettingPolicy, written by
@@ -68,8 +68,8 @@ const day = 24.0 // hours
 // The minimum of every key is above zero: engine.Config reads a zero as
 // "the default".
 
-// fields is the schema, in file order. Every field of engine.Config is
-// here (TestEveryConfigFieldInSchema).
+// fields is the schema, in file order. Every field of engine.Config and
+// of its Tuning is here (TestEveryConfigFieldInSchema).
 var fields = []field{
 	{Key: "capture.detail", Kind: kEnum, Phase: Capture, Enum: []string{engine.DetailHigh, engine.DetailMedium, engine.DetailLow},
 		Doc: "judge detail level: high (lenient), medium, low (strict)",
@@ -102,16 +102,41 @@ var fields = []field{
 		func(c *engine.Config) *float64 { return &c.GuaranteedGate }),
 	in("recall.trace_keep", Recall, 1, 1_000_000, "stored recall traces kept for the TUI",
 		func(c *engine.Config) *int { return &c.TraceKeep }),
-}
-
-// NotYet names the tunables documented elsewhere that the policy does not
-// hold yet: they are constants in recall/ and engine/ today.
-var NotYet = []string{
-	"rerank weights (memtrace help relevance)",
-	"relevance-gate thresholds (memtrace help relevance)",
-	"retention β's (memtrace help decay)",
-	"recognition horizon factor (memtrace help decay)",
-	"expansion weights (recall/)",
+	fl("recall.time_cue_boost", Recall, 0.0001, 10, "final_score × (1 + this × time_cue): a memory of a period the query names",
+		func(c *engine.Config) *float64 { return &c.Tuning.TimeCueBoost }),
+	// engine.Config.Tuning (engine/tuning): memtrace help relevance, help decay.
+	fl("rerank.w_lexical_hashed", Recall, 0.0001, 1, "w in relevance_score = w·bm25_norm_score + (1−w)·cosine_score, under an embedder that measures words (hashed)",
+		func(c *engine.Config) *float64 { return &c.Tuning.WLexicalLexical }),
+	fl("rerank.w_lexical_semantic", Recall, 0.0001, 1, "the same w under an embedder that measures meaning (ollama:MODEL)",
+		func(c *engine.Config) *float64 { return &c.Tuning.WLexicalSemantic }),
+	fl("rerank.relevance_floor", Recall, 0.0001, 1, "a retrieved item leaves (below_floor) when relevance_score < this",
+		func(c *engine.Config) *float64 { return &c.Tuning.RelevanceFloor }),
+	fl("gate.min_idf_share", Recall, 0.0001, 1, "lexical evidence: idf_share_score ≥ this (else low_idf_share)",
+		func(c *engine.Config) *float64 { return &c.Tuning.MinIDFShare }),
+	fl("gate.vector_only_cosine", Recall, 0.0001, 1, "vector evidence: specific_cosine_score ≥ this; a period's memory needs half of it",
+		func(c *engine.Config) *float64 { return &c.Tuning.VectorOnlyCosine }),
+	fl("retention.beta_now", Recall, 0.0001, 1, "β_intent of a query about now in retention = 1 − β_intent·(1 − cue_strength)·(1 − d(t))",
+		func(c *engine.Config) *float64 { return &c.Tuning.BetaNow }),
+	fl("retention.beta_neutral", Recall, 0.0001, 1, "β_intent of a query with no temporal intent",
+		func(c *engine.Config) *float64 { return &c.Tuning.BetaNeutral }),
+	fl("retention.beta_past", Recall, 0.0001, 1, "β_intent of a query about a past event",
+		func(c *engine.Config) *float64 { return &c.Tuning.BetaPast }),
+	fl("recognition.span", Recall, 1, 100, "R, the horizon factor: r(t) = 2^(−Δt/(R·H)), unrecognisable_at = anchor + R·H·log2(importance/threshold)",
+		func(c *engine.Config) *float64 { return &c.Tuning.RecognitionSpan }),
+	fl("recognition.cue", Recall, 0.0001, 1, "a forgotten memory is recognised when cue_strength ≥ this",
+		func(c *engine.Config) *float64 { return &c.Tuning.RecognitionCue }),
+	fl("recognition.cue_now", Recall, 0.0001, 1, "the same for a query about now",
+		func(c *engine.Config) *float64 { return &c.Tuning.RecognitionCueNow }),
+	fl("expansion.concept", Recall, 0.0001, 1, "weight(partner) = this × weight(term): concept-table partners",
+		func(c *engine.Config) *float64 { return &c.Tuning.ConceptWeight }),
+	fl("expansion.synonym", Recall, 0.0001, 1, "the same for WordNet synonyms",
+		func(c *engine.Config) *float64 { return &c.Tuning.SynonymWeight }),
+	fl("expansion.hyponym", Recall, 0.0001, 1, "the same for WordNet hyponyms",
+		func(c *engine.Config) *float64 { return &c.Tuning.HyponymWeight }),
+	fl("expansion.hyponym2", Recall, 0.0001, 1, "the same for WordNet hyponyms of hyponyms",
+		func(c *engine.Config) *float64 { return &c.Tuning.Hyponym2Weight }),
+	fl("expansion.two_hop", Recall, 0.0001, 1, "a two-hop entity's BM25 weight; two_hop_score = this × the seed's relevance_score",
+		func(c *engine.Config) *float64 { return &c.Tuning.TwoHopWeight }),
 }
 
 // Keys returns every key of the schema, in file order.

@@ -33,10 +33,7 @@ every memory already stored.
 	eachField(&b, func(name string, f *field) {
 		fmt.Fprintf(&b, "  %-20s %-8s %-8s %-22s %s\n", name+":", f.format(f.get(&d)), f.Phase, f.rangeText(), f.Doc)
 	})
-	b.WriteString("\nNot in the policy yet (constants in the code today):\n")
-	for _, n := range NotYet {
-		fmt.Fprintf(&b, "  - %s\n", n)
-	}
+	b.WriteString("\nd(t) = 2^(−Δt/H) is free recall's decay (memtrace help decay); the rerank,\ngate and expansion keys are explained in memtrace help relevance.\n")
 	return b.String()
 }
 

@@ -9,12 +9,27 @@ import (
 	"memtrace/engine"
 )
 
-// Every field of engine.Config is one key of the schema: setting each key
-// changes exactly one struct field, and no struct field is left out.
+// leaves are the fields of a Config, those of its nested structs (Tuning)
+// in their place.
+func leaves(v reflect.Value) []reflect.Value {
+	var out []reflect.Value
+	for j := 0; j < v.NumField(); j++ {
+		if f := v.Field(j); f.Kind() == reflect.Struct {
+			out = append(out, leaves(f)...)
+		} else {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// Every field of engine.Config and of its Tuning is one key of the schema:
+// setting each key changes exactly one struct field, and no struct field
+// is left out.
 func TestEveryConfigFieldInSchema(t *testing.T) {
-	n := reflect.TypeOf(engine.Config{}).NumField()
+	n := len(leaves(reflect.ValueOf(engine.Config{})))
 	if len(fields) != n {
-		t.Fatalf("schema has %d keys, engine.Config %d fields", len(fields), n)
+		t.Fatalf("schema has %d keys, engine.Config %d fields (Tuning's included)", len(fields), n)
 	}
 	covered := map[int]string{}
 	for i := range fields {
@@ -22,10 +37,10 @@ func TestEveryConfigFieldInSchema(t *testing.T) {
 		d := engine.DefaultConfig()
 		c := d
 		f.set(&c, other(f))
-		dv, cv := reflect.ValueOf(d), reflect.ValueOf(c)
+		dv, cv := leaves(reflect.ValueOf(d)), leaves(reflect.ValueOf(c))
 		changed := -1
 		for j := 0; j < n; j++ {
-			if !reflect.DeepEqual(dv.Field(j).Interface(), cv.Field(j).Interface()) {
+			if !reflect.DeepEqual(dv[j].Interface(), cv[j].Interface()) {
 				if changed >= 0 {
 					t.Errorf("%s changes more than one field", f.Key)
 				}
@@ -122,15 +137,25 @@ func TestDecodeUnits(t *testing.T) {
 	}
 }
 
+// help policy prints every key on one line with its default and the
+// closed form it enters (its Doc).
 func TestHelpListsEveryKey(t *testing.T) {
 	h := Help()
-	for _, k := range Keys() {
-		_, name, _ := strings.Cut(k, ".")
-		if !strings.Contains(h, "  "+name+":") {
-			t.Errorf("help policy does not list %s", k)
+	d := engine.DefaultConfig()
+	for i := range fields {
+		f := &fields[i]
+		_, name, _ := strings.Cut(f.Key, ".")
+		found := false
+		for _, line := range strings.Split(h, "\n") {
+			if strings.HasPrefix(strings.TrimSpace(line), name+":") && strings.Contains(line, " "+f.format(f.get(&d))+" ") && strings.HasSuffix(line, f.Doc) {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("help policy has no line for %s with its default %s and %q", f.Key, f.format(f.get(&d)), f.Doc)
 		}
 	}
-	for _, s := range []string{"capture", "recall", "Not in the policy yet", "14d"} {
+	for _, s := range []string{"capture", "recall", "14d", "w_lexical_hashed:", "0.7", "R, the horizon factor"} {
 		if !strings.Contains(h, s) {
 			t.Errorf("help policy lacks %q", s)
 		}

@@ -9,6 +9,7 @@ import (
 
 	"memtrace/engine/concept"
 	"memtrace/engine/textnorm"
+	"memtrace/engine/tuning"
 )
 
 // Concept expansion (preprocess): a specific query term that belongs to a
@@ -25,7 +26,8 @@ import (
 
 // ExpansionWeight is the BM25 and evidence weight of a concept partner,
 // relative to the query term it came from.
-const ExpansionWeight = 0.5
+// The default (engine/tuning); a recall reads its own from Config.Tuning.
+const ExpansionWeight = tuning.ExpansionWeight
 
 const maxExpansionsPerTerm = 6
 
@@ -55,7 +57,7 @@ var conceptTerms = sync.OnceValue(func() map[string][]string {
 
 // expandConcepts adds the concept partners of the specific query terms to
 // weights, and returns each added term's source term.
-func expandConcepts(terms []string, weights map[string]float64, skip func(t string) bool) map[string]string {
+func expandConcepts(terms []string, weights map[string]float64, skip func(t string) bool, weight float64) map[string]string {
 	from := map[string]string{}
 	for _, t := range terms {
 		if skip(t) {
@@ -66,7 +68,7 @@ func expandConcepts(terms []string, weights map[string]float64, skip func(t stri
 			if _, ok := weights[o]; ok || n == maxExpansionsPerTerm {
 				continue
 			}
-			weights[o] = ExpansionWeight * weights[t]
+			weights[o] = weight * weights[t]
 			from[o] = t
 			n++
 		}

@@ -19,7 +19,7 @@ type termEvidence struct {
 	specific []string // specific query terms in its own text (terms sorted)
 	generic  []string // generic query terms in its own text
 	// context: specific query terms in a neighbour's text, not its own —
-	// read only when share < MinIDFShare (termEvidenceOf)
+	// read only when share < Tuning.MinIDFShare (termEvidenceOf)
 	context []string
 	// contextGeneric are generic query terms only its neighbours hold.
 	contextGeneric []string
@@ -35,10 +35,10 @@ type termEvidence struct {
 }
 
 // lexical reports whether the memory's own words are evidence: specific
-// query terms carrying MinIDFShare of the query's idf mass, the unknown
-// terms' included — or, for a rare term, not included.
-func (ev termEvidence) lexical() bool {
-	return len(ev.specific) > 0 && (ev.share >= MinIDFShare || (ev.rare && ev.knownShare >= MinIDFShare))
+// query terms carrying minShare (Tuning.MinIDFShare) of the query's idf
+// mass, the unknown terms' included — or, for a rare term, not included.
+func (ev termEvidence) lexical(minShare float64) bool {
+	return len(ev.specific) > 0 && (ev.share >= minShare || (ev.rare && ev.knownShare >= minShare))
 }
 
 // matchedTerms are all query terms in the memory's own text, specific
@@ -115,6 +115,7 @@ func termEvidenceOf(e *engine.Engine, ids []int64, weights map[string]float64, d
 	if known <= 0 {
 		return out
 	}
+	minShare := e.Config().Tuning.MinIDFShare
 	rareMass := rareIDFShare * v.IDF(1)
 	rare := make([]bool, len(terms))      // specific terms of idf ≥ rareMass
 	at := make(map[int32]int, len(terms)) // term number → index in terms
@@ -165,7 +166,7 @@ func termEvidenceOf(e *engine.Engine, ids []int64, weights map[string]float64, d
 			}
 		}
 		count()
-		if m != nil && hit/total < MinIDFShare && len(hangul) > 0 {
+		if m != nil && hit/total < minShare && len(hangul) > 0 {
 			found := false
 			for _, i := range hangul {
 				if !own[i] && strings.Contains(m.Content, terms[i]) {
@@ -195,7 +196,7 @@ func termEvidenceOf(e *engine.Engine, ids []int64, weights map[string]float64, d
 			}
 			ev.specific, ev.generic = matched[:ns], matched[ns:] // never appended to
 		}
-		if ev.lexical() {
+		if ev.lexical(minShare) {
 			continue
 		}
 		nbs := v.Neighbours(id)

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"memtrace/engine/tuning"
 )
 
 // Time as a cue: a query that names a period ("in May 2023", "on 13
@@ -18,7 +20,7 @@ import (
 // TimeCueBoost is the lift of a memory created in a period the query
 // names: as much as the association boost of one committed recall of a
 // neighbour (Config.AssocBoost's default), the other cue that is not a word.
-const TimeCueBoost = 0.5
+const TimeCueBoost = tuning.TimeCueBoost
 
 // period is a half-open span of time a query names, [from, to).
 type period struct {

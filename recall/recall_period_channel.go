@@ -101,7 +101,7 @@ func (r *recallRun) periodEvidence(c *candidate) bool {
 		return false
 	}
 	ev := c.ev
-	return r.onlyWhen || len(ev.specific)+len(ev.generic)+len(ev.context) > 0 || c.cosineSpecific >= VectorOnlyCosine/2
+	return r.onlyWhen || len(ev.specific)+len(ev.generic)+len(ev.context) > 0 || c.cosineSpecific >= r.cfg.Tuning.VectorOnlyCosine/2
 }
 
 // periodNote is the candidates stage's account of the period channel.

@@ -9,51 +9,25 @@ import (
 	"memtrace/engine"
 	"memtrace/engine/index"
 	"memtrace/engine/textnorm"
+	"memtrace/engine/tuning"
 )
 
 // Stage 3: rerank — one relevance score per item, and the relevance gate.
 
 // Relevance weights (stage rerank): relevance_score = w_lexical ×
 // bm25_norm_score + (1 − w_lexical) × cosine_score, both parts in [0, 1],
-// w_lexical by what the embedder measures (RelevanceWeights).
+// w_lexical by what the embedder measures (RelevanceWeights). These are
+// the defaults (documented in engine/tuning); a recall reads its own from
+// Config.Tuning, which a policy sets.
 const (
-	// WLexicalSemantic: an embedder that measures meaning (ollama:MODEL)
-	// finds what BM25 cannot, paraphrases and synonyms; the two signals
-	// are independent and weigh the same.
-	WLexicalSemantic = 0.5
-	// WLexicalLexical: the default hashed n-gram embedder measures shared
-	// words and character n-grams, the words BM25 already weighs exactly,
-	// plus hash-collision noise (up to 0.45 between texts that share no
-	// word, see VectorOnlyCosine). Its cosine adds spelling variants and
-	// word-part overlap, not a second opinion on meaning, so the exact
-	// signal leads: measured with this embedder, 0.5 → 0.7 moved LoCoMo's
-	// rerank order from .652/.739 to .669/.754 at R@5/R@10 (bench locomo,
-	// 2026-12-01) with the demo golden set's precision probes unchanged.
-	WLexicalLexical = 0.7
-	// relevanceFloor: retrieved items scoring below it are unrelated to the
-	// query and leave at rerank. HOT items are judged by the stricter
-	// guaranteed gate instead.
-	relevanceFloor = 0.20
+	WLexicalSemantic = tuning.WLexicalSemantic
+	WLexicalLexical  = tuning.WLexicalLexical
 )
 
-// The relevance gate's thresholds (see RelevanceGateHelp).
+// The relevance gate's thresholds (see RelevanceGateHelp), defaults as above.
 const (
-	// MinIDFShare: a memory whose own text carries less than this share of
-	// the query's idf mass in specific (non-generic) query terms has only
-	// a passing word in common with the query. One specific word of a
-	// four-word query of equally rare words carries 0.25; a speaker's name
-	// that half the conversation mentions carries a few hundredths.
-	MinIDFShare = 0.10
-	// VectorOnlyCosine: the cosine (to the query without its generic words)
-	// at or above which vector similarity alone vouches for a memory that
-	// holds no specific query term of its own — found by the vector search,
-	// or by BM25 through its neighbours' words only. The default hashed
-	// n-gram embedder measures shared words and n-grams: two texts that
-	// share no word meet only by hash collisions, which reached 0.45 over
-	// the 2,371 word-less (query, candidate) pairs of the demo golden set's
-	// 64 queries (short queries collide most), so similarity alone means
-	// something only above that.
-	VectorOnlyCosine = 0.50
+	MinIDFShare      = tuning.MinIDFShare
+	VectorOnlyCosine = tuning.VectorOnlyCosine
 )
 
 // LexicalEmbedder is an Embedder whose vectors measure shared words and
@@ -65,12 +39,13 @@ type LexicalEmbedder interface {
 }
 
 // RelevanceWeights are the rerank's weights of bm25_norm_score and
-// cosine_score for embedder emb: WLexicalLexical for an embedder that
-// measures words (LexicalEmbedder), WLexicalSemantic for any other.
-func RelevanceWeights(emb engine.Embedder) (lexical, vector float64) {
-	w := WLexicalSemantic
+// cosine_score for embedder emb under cfg: its Tuning's WLexicalLexical
+// for an embedder that measures words (LexicalEmbedder), WLexicalSemantic
+// for any other.
+func RelevanceWeights(emb engine.Embedder, cfg engine.Config) (lexical, vector float64) {
+	w := cfg.Tuning.WLexicalSemantic
 	if le, ok := emb.(LexicalEmbedder); ok && le.MeasuresWords() {
-		w = WLexicalLexical
+		w = cfg.Tuning.WLexicalLexical
 	}
 	return w, 1 - w
 }
@@ -126,7 +101,7 @@ query terms in the memory's own text), generic_terms and context_terms.
 Generic words (textnorm.GenericWordsEN, GenericWordsKO; compared after
 stemming and particle stripping, so "taking" counts as "take"):
 `, WLexicalLexical, WLexicalSemantic, MinIDFShare*100, MinIDFShare, VectorOnlyCosine, rareIDFShare*100,
-		MinIDFShare*100, VectorOnlyCosine, VectorOnlyCosine, relevanceFloor)
+		MinIDFShare*100, VectorOnlyCosine, VectorOnlyCosine, tuning.RelevanceFloor)
 	for _, list := range []struct {
 		name  string
 		words []string
@@ -219,7 +194,7 @@ func (r *recallRun) embedQuery(st *engine.StageTrace) error {
 // best match of an unrelated query look perfect) and the guaranteed gate
 // means the same for every query. Then the relevance gate (relevanceVerdict)
 // drops items without evidence of being about the query, and retrieved
-// items below relevanceFloor leave; HOT items go on to the guaranteed gate.
+// items below the relevance floor (Tuning.RelevanceFloor) leave; HOT items go on to the guaranteed gate.
 func (r *recallRun) rerank(st *engine.StageTrace) {
 	idfSum := idfSum(r.e, r.weights, r.docFreq, r.expandedFrom)
 	ids := make([]int64, len(r.live))
@@ -228,7 +203,8 @@ func (r *recallRun) rerank(st *engine.StageTrace) {
 	}
 	unknown, unknownMass := r.unknownTerms(r.periodCut)
 	evs := termEvidenceOf(r.e, ids, r.weights, r.docFreq, r.generic, r.expandedFrom, unknownMass)
-	wLex, wVec := RelevanceWeights(r.e.Embedder())
+	wLex, wVec := RelevanceWeights(r.e.Embedder(), r.cfg)
+	tu := &r.cfg.Tuning
 	if r.lexicalOnly {
 		wLex, wVec = 1, 0
 	}
@@ -271,7 +247,7 @@ func (r *recallRun) rerank(st *engine.StageTrace) {
 			kept = append(kept, c)
 			continue
 		}
-		kind, reason := relevanceVerdict(c, *c.ev, len(r.generic) > 0)
+		kind, reason := relevanceVerdict(c, *c.ev, len(r.generic) > 0, tu)
 		if kind != "" && c.hop != nil && c.hop.ok {
 			hopKept++
 			kept = append(kept, c)
@@ -281,32 +257,32 @@ func (r *recallRun) rerank(st *engine.StageTrace) {
 			dropped = append(dropped, matched(c.drop(kind, reason), c))
 			continue
 		}
-		if c.relevance < relevanceFloor && !c.fromHot {
-			dropped = append(dropped, matched(c.drop(engine.DropBelowFloor, "unrelated: relevance_score "+f3(c.relevance)+" < floor "+f3(relevanceFloor)), c))
+		if c.relevance < tu.RelevanceFloor && !c.fromHot {
+			dropped = append(dropped, matched(c.drop(engine.DropBelowFloor, "unrelated: relevance_score "+f3(c.relevance)+" < floor "+f3(tu.RelevanceFloor)), c))
 			continue
 		}
 		kept = append(kept, c)
 	}
 	st.Notes["formula"] = relevanceFormula(wLex, wVec)
 	st.Notes["idf_sum"] = f3(idfSum)
-	st.Notes["relevance_floor"] = f3(relevanceFloor)
-	st.Notes["gate"] = "evidence: idf_share_score ≥ " + f3(MinIDFShare) + " | specific_cosine_score ≥ " + f3(VectorOnlyCosine) +
+	st.Notes["relevance_floor"] = f3(tu.RelevanceFloor)
+	st.Notes["gate"] = "evidence: idf_share_score ≥ " + f3(tu.MinIDFShare) + " | specific_cosine_score ≥ " + f3(tu.VectorOnlyCosine) +
 		" | a neighbour holds a specific query term and its own text a query word; generic words are no evidence (memtrace help relevance)"
 	if len(r.periods) > 0 {
-		what := "with any query word in its text or its neighbours', or specific_cosine_score ≥ " + f3(VectorOnlyCosine/2)
+		what := "with any query word in its text or its neighbours', or specific_cosine_score ≥ " + f3(tu.VectorOnlyCosine/2)
 		if r.onlyWhen {
 			what = "alone: the query asks nothing besides when"
 		}
 		st.Notes["period_evidence"] = fmt.Sprintf("being of the named period (period_match 1) is evidence %s; %d kept by it", what, periodKept)
 	}
-	st.Notes["min_idf_share"] = f3(MinIDFShare)
+	st.Notes["min_idf_share"] = f3(tu.MinIDFShare)
 	if hopKept > 0 {
-		st.Notes["two_hop_evidence"] = twoHopEvidenceNote(hopKept)
+		st.Notes["two_hop_evidence"] = twoHopEvidenceNote(hopKept, tu.TwoHopWeight)
 	}
 	if len(unknown) > 0 {
 		st.Notes["unknown_terms"] = unknownNote(unknown, unknownMass)
 	}
-	st.Notes["vector_only_cosine"] = f3(VectorOnlyCosine)
+	st.Notes["vector_only_cosine"] = f3(tu.VectorOnlyCosine)
 	if g := r.genericQueryTerms(); len(g) > 0 {
 		st.Notes["generic_query_terms"] = strings.Join(g, " ")
 	}
@@ -320,16 +296,17 @@ func (r *recallRun) rerank(st *engine.StageTrace) {
 // relevanceVerdict is the relevance gate for one item: "" when it has
 // evidence of being about the query, else the drop kind and a reason that
 // says what evidence it had (see RelevanceGateHelp). HOT items that share no
-// word with the query are left to the guaranteed gate.
-func relevanceVerdict(c *candidate, ev termEvidence, hasGeneric bool) (engine.DropKind, string) {
+// word with the query are left to the guaranteed gate. tu holds the gate's
+// thresholds.
+func relevanceVerdict(c *candidate, ev termEvidence, hasGeneric bool, tu *tuning.Tuning) (engine.DropKind, string) {
 	cos, name := c.cosineSpecific, "cosine_score"
 	if hasGeneric {
 		name = "specific_cosine_score"
 	}
 	switch {
-	case ev.lexical():
+	case ev.lexical(tu.MinIDFShare):
 		return "", "" // lexical evidence
-	case cos >= VectorOnlyCosine:
+	case cos >= tu.VectorOnlyCosine:
 		return "", "" // vector evidence
 	case len(ev.context) > 0 && len(ev.specific)+len(ev.generic) > 0:
 		return "", "" // context evidence
@@ -337,14 +314,14 @@ func relevanceVerdict(c *candidate, ev termEvidence, hasGeneric bool) (engine.Dr
 	if c.fromHot && len(ev.specific) == 0 && len(ev.generic) == 0 {
 		return "", "" // the guaranteed gate judges it
 	}
-	vs := fmt.Sprintf("%s %s < %s", name, f3(cos), f3(VectorOnlyCosine))
+	vs := fmt.Sprintf("%s %s < %s", name, f3(cos), f3(tu.VectorOnlyCosine))
 	switch {
 	case len(ev.context) > 0: // and no query word in its own text
 		return engine.DropNeighbourOnly, fmt.Sprintf("matched only through neighbouring memories: they hold %s; no query term in its own text, and %s",
 			quoteTerms(ev.context), vs)
 	case len(ev.specific) > 0:
 		return engine.DropLowIDFShare, fmt.Sprintf("a passing word: its own text holds only %s, %s of the query's idf mass < %s, and %s",
-			quoteTerms(ev.specific), pct(ev.share), pct(MinIDFShare), vs)
+			quoteTerms(ev.specific), pct(ev.share), pct(tu.MinIDFShare), vs)
 	case len(ev.generic) > 0:
 		return engine.DropGenericOnly, fmt.Sprintf("shares only generic words with the query (%s), no specific query term, and %s",
 			quoteTerms(ev.generic), vs)

@@ -50,7 +50,7 @@ func (r *recallRun) preprocess(st *engine.StageTrace) error {
 	r.weights = termWeights(kept)
 	markers := MarkerTerms(r.q.Text)
 	skip := func(t string) bool { return textnorm.IsGeneric(t) || markers[t] }
-	r.expandedFrom = expandConcepts(kept, r.weights, skip)
+	r.expandedFrom = expandConcepts(kept, r.weights, skip, r.cfg.Tuning.ConceptWeight)
 	if len(r.expandedFrom) > 0 {
 		st.Notes["concept_expansions"] = expansionNote(r.expandedFrom, r.weights)
 	}

@@ -37,7 +37,7 @@ func (r *recallRun) guaranteed(st *engine.StageTrace) {
 	var granted []*candidate
 	dropped := r.dropBuf()
 	for _, c := range hot {
-		retrieved := (c.fromLex || c.fromVec) && c.relevance >= relevanceFloor
+		retrieved := (c.fromLex || c.fromVec) && c.relevance >= r.cfg.Tuning.RelevanceFloor
 		switch {
 		case c.relevance >= gate && len(granted) < capN:
 			c.channel = ChannelGuaranteed

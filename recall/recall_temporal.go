@@ -49,13 +49,13 @@ func (r *recallRun) temporal(st *engine.StageTrace) {
 			forgetAt: engine.ForgetAt(c.m, r.cfg), unrecognisableAt: engine.UnrecognisableAt(c.m, r.cfg)}
 		f.timeCued = c.ofPeriod
 		c.facts = f
-		weight := engine.DecayWeight(intent, f.cue)
+		weight := engine.DecayWeight(intent, f.cue, r.cfg)
 		ret := engine.Retention(c.decay, weight)
 		timeCue := 0.0
 		if f.timeCued {
 			timeCue = 1
 		}
-		c.final = engine.FinalScore(c.relevance, ret, c.boost) * (1 + TimeCueBoost*timeCue)
+		c.final = engine.FinalScore(c.relevance, ret, c.boost) * (1 + r.cfg.Tuning.TimeCueBoost*timeCue)
 		c.set("importance", engine.Clamp01(c.m.Importance))
 		c.set("decay", c.decay)
 		c.set("recognition_decay", f.recognition)
@@ -90,12 +90,12 @@ func (r *recallRun) temporal(st *engine.StageTrace) {
 		case engine.BeyondRecognition(c.m, f.recognition, r.cfg):
 			dropped = append(dropped, horizons(c.drop(engine.DropUnrecognisable, fmt.Sprintf("unrecognisable since %s: recognition_decay %s × importance %s < threshold %s (forgotten in free recall on %s); no cue finds it any more",
 				day(f.unrecognisableAt), f3(f.recognition), f3(imp), f3(r.cfg.ForgetThreshold), day(f.forgetAt))), c))
-		case forgotten && !engine.RecognisedBy(intent, f.cue) && !f.timeCued:
+		case forgotten && !engine.RecognisedBy(intent, f.cue, r.cfg) && !f.timeCued:
 			dropped = append(dropped, horizons(c.drop(engine.DropForgotten, fmt.Sprintf("forgotten: decay %s × importance %s < threshold %s (forgot at %s); cue_strength %s < recognition %s (recognisable until %s)",
-				f3(c.decay), f3(imp), f3(r.cfg.ForgetThreshold), day(f.forgetAt), f3(f.cue), f3(engine.RecognitionCue), day(f.unrecognisableAt))), c))
+				f3(c.decay), f3(imp), f3(r.cfg.ForgetThreshold), day(f.forgetAt), f3(f.cue), f3(r.cfg.Tuning.RecognitionCue), day(f.unrecognisableAt))), c))
 		case forgotten:
 			recognised = append(recognised, fmt.Sprintf("id %d: recognised (forgotten in free recall on %s, unrecognisable after %s): cue_strength %s ≥ %s",
-				c.m.ID, day(f.forgetAt), day(f.unrecognisableAt), f3(f.cue), f3(engine.RecognitionCue)))
+				c.m.ID, day(f.forgetAt), day(f.unrecognisableAt), f3(f.cue), f3(r.cfg.Tuning.RecognitionCue)))
 			kept = append(kept, c)
 			f.recognised = true
 		default:
@@ -113,15 +113,15 @@ func (r *recallRun) temporal(st *engine.StageTrace) {
 		for _, p := range periods {
 			named = append(named, fmt.Sprintf("%q = [%s, %s)", p.text, p.from.Format("2006-01-02"), p.to.Format("2006-01-02")))
 		}
-		st.Notes["named_periods"] = strings.Join(named, "; ") + fmt.Sprintf(": a memory of one (created in it, or told of it soon after) ranks × (1 + %s)", f3(TimeCueBoost))
+		st.Notes["named_periods"] = strings.Join(named, "; ") + fmt.Sprintf(": a memory of one (created in it, or told of it soon after) ranks × (1 + %s)", f3(r.cfg.Tuning.TimeCueBoost))
 	}
-	st.Notes["intent_decay_weight"] = f3(engine.IntentDecayWeight(intent))
+	st.Notes["intent_decay_weight"] = f3(engine.IntentDecayWeight(intent, r.cfg))
 	st.Notes["half_life_fact"] = r.cfg.HalfLifeFact.String()
 	st.Notes["half_life_episode"] = r.cfg.HalfLifeEpisode.String()
 	st.Notes["forget_threshold"] = f3(r.cfg.ForgetThreshold)
 	st.Notes["boost_half_life"] = r.cfg.BoostHalfLife.String()
 	st.Notes["recognition"] = fmt.Sprintf("a forgotten memory stays when cue_strength ≥ %s (query idf mass in its own text, its neighbours' at their context weight) until its recognition horizon (R = %s × the free-recall span)",
-		f3(engine.RecognitionCue), f3(engine.RecognitionSpan))
+		f3(r.cfg.Tuning.RecognitionCue), f3(r.cfg.Tuning.RecognitionSpan))
 	if len(recognised) > 0 {
 		st.Notes["recognised"] = strings.Join(recognised, "; ")
 	}

@@ -10,6 +10,7 @@ import (
 
 	"memtrace/engine"
 	"memtrace/engine/textnorm"
+	"memtrace/engine/tuning"
 	"memtrace/engine/wordnet"
 )
 
@@ -41,8 +42,9 @@ import (
 // counts what it kept.
 
 // TwoHopWeight is a two-hop entity's BM25 weight and the share of its
-// seed's relevance a two-hop candidate gets.
-const TwoHopWeight = 0.3
+// seed's relevance a two-hop candidate gets: the default (engine/tuning);
+// a recall reads its own from Config.Tuning.
+const TwoHopWeight = tuning.TwoHopWeight
 
 const (
 	twoHopSeeds = 3
@@ -71,7 +73,7 @@ func (r *recallRun) twoHop(lex []engine.Hit) ([]engine.Hit, map[int64]hopVia, st
 	}
 	ws := make(map[string]float64, len(ents))
 	for _, t := range ents {
-		ws[t] = TwoHopWeight
+		ws[t] = r.cfg.Tuning.TwoHopWeight
 	}
 	hits := r.e.LexicalSearchDF(ws, twoHopHits, map[string]int{})
 	v := r.e.View()
@@ -101,7 +103,7 @@ func (r *recallRun) twoHop(lex []engine.Hit) ([]engine.Hit, map[int64]hopVia, st
 	}
 	parts := make([]string, len(ents))
 	for i, t := range ents {
-		parts[i] = fmt.Sprintf("%s (of #%d) ×%s", t, seedOf[t], f3(TwoHopWeight))
+		parts[i] = fmt.Sprintf("%s (of #%d) ×%s", t, seedOf[t], f3(r.cfg.Tuning.TwoHopWeight))
 	}
 	return out, via, fmt.Sprintf("entities of the first %d lexical hits: %s; %d hits hold one", twoHopSeeds, strings.Join(parts, ", "), len(out))
 }
@@ -238,11 +240,11 @@ func (r *recallRun) hopRelevance() {
 		if s == nil || s.hop != nil {
 			continue
 		}
-		if kind, _ := relevanceVerdict(s, *s.ev, len(r.generic) > 0); kind != "" || (s.relevance < relevanceFloor && !r.periodEvidence(s)) {
+		if kind, _ := relevanceVerdict(s, *s.ev, len(r.generic) > 0, &r.cfg.Tuning); kind != "" || (s.relevance < r.cfg.Tuning.RelevanceFloor && !r.periodEvidence(s)) {
 			continue
 		}
 		c.hop.ok = true
-		hr := TwoHopWeight * s.relevance
+		hr := r.cfg.Tuning.TwoHopWeight * s.relevance
 		c.set("two_hop_score", hr)
 		if hr > c.relevance {
 			c.relevance = hr
@@ -252,7 +254,7 @@ func (r *recallRun) hopRelevance() {
 }
 
 // twoHopEvidenceNote is the rerank stage's note on two-hop evidence.
-func twoHopEvidenceNote(kept int) string {
+func twoHopEvidenceNote(kept int, weight float64) string {
 	return fmt.Sprintf("a candidate found through a seed's entity (candidates note two_hop) has evidence when the seed has its own; relevance_score ≥ %s × the seed's, no floor; %d kept by it",
-		f3(TwoHopWeight), kept)
+		f3(weight), kept)
 }

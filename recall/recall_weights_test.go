@@ -31,10 +31,10 @@ func (m meaningEmbedder) Embed(ctx context.Context, texts []string) ([][]float32
 // measure shared words, and 0.5 under any other; every rerank item's
 // relevance_score is that sum, and the stage's formula note says which.
 func TestRelevanceWeightsFollowTheEmbedder(t *testing.T) {
-	if l, v := recall.RelevanceWeights(engine.NewHashed(0)); recall.WLexicalLexical != 0.7 || l != 0.7 || v != 1-l {
+	if l, v := recall.RelevanceWeights(engine.NewHashed(0), engine.DefaultConfig()); recall.WLexicalLexical != 0.7 || l != 0.7 || v != 1-l {
 		t.Errorf("hashed: weights %v, %v; want 0.7, 0.3", l, v)
 	}
-	if l, v := recall.RelevanceWeights(meaningEmbedder{engine.NewHashed(0)}); l != 0.5 || v != 0.5 {
+	if l, v := recall.RelevanceWeights(meaningEmbedder{engine.NewHashed(0)}, engine.DefaultConfig()); l != 0.5 || v != 0.5 {
 		t.Errorf("an embedder of meaning: weights %v, %v; want 0.5, 0.5", l, v)
 	}
 	for _, tc := range []struct {

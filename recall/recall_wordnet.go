@@ -8,6 +8,7 @@ import (
 
 	"memtrace/engine"
 	"memtrace/engine/textnorm"
+	"memtrace/engine/tuning"
 	"memtrace/engine/wordnet"
 )
 
@@ -46,10 +47,12 @@ import (
 // The BM25 and evidence weights of WordNet expansions, relative to the
 // query word they come from: below the concept table's curated partners
 // (ExpansionWeight).
+// These are the defaults (engine/tuning); a recall reads its own from
+// Config.Tuning.
 const (
-	SynonymWeight  = 0.4
-	HyponymWeight  = 0.35
-	Hyponym2Weight = 0.25
+	SynonymWeight  = tuning.SynonymWeight
+	HyponymWeight  = tuning.HyponymWeight
+	Hyponym2Weight = tuning.Hyponym2Weight
 )
 
 const (
@@ -73,7 +76,7 @@ type wordnetCandidate struct {
 
 // wordnetCandidates lists word's expansion candidates, nearest relation
 // first, each lemma once.
-func wordnetCandidates(word string) []wordnetCandidate {
+func wordnetCandidates(word string, tu *tuning.Tuning) []wordnetCandidate {
 	var out []wordnetCandidate
 	seen := map[string]bool{word: true}
 	add := func(ws []string, rel string, w float64) {
@@ -99,7 +102,7 @@ func wordnetCandidates(word string) []wordnetCandidate {
 		}
 	}
 	for _, s := range first {
-		add(wordnet.Words(s), relSynonym, SynonymWeight)
+		add(wordnet.Words(s), relSynonym, tu.SynonymWeight)
 	}
 	for _, s := range senses {
 		h1 := wordnet.Hyponyms(s)
@@ -111,11 +114,11 @@ func wordnetCandidates(word string) []wordnetCandidate {
 			continue
 		}
 		for _, h := range h1 {
-			add(wordnet.Words(h), relHyponym, HyponymWeight)
+			add(wordnet.Words(h), relHyponym, tu.HyponymWeight)
 		}
 		for _, h := range h1 {
 			for _, h2 := range wordnet.Hyponyms(h) {
-				add(wordnet.Words(h2), relHyponym2, Hyponym2Weight)
+				add(wordnet.Words(h2), relHyponym2, tu.Hyponym2Weight)
 			}
 		}
 	}
@@ -146,9 +149,10 @@ func expandWordNet(e *engine.Engine, text string, weights map[string]float64, fr
 	v := e.View()
 	defer v.Close()
 	total := len(v.IDs())
+	tu := e.Config().Tuning
 	for _, t := range order {
 		n := 0
-		for _, c := range wordnetCandidates(strings.ToLower(surface[t])) {
+		for _, c := range wordnetCandidates(strings.ToLower(surface[t]), &tu) {
 			if n == maxWordnetPerTerm {
 				break
 			}

@@ -13,6 +13,7 @@ import (
 
 	"memtrace/engine"
 	"memtrace/golden"
+	"memtrace/policy"
 	"memtrace/recall"
 	"memtrace/store"
 )
@@ -29,6 +30,7 @@ func benchLoCoMo(fs *flag.FlagSet) runFunc {
 	budget := fs.Int("budget", 0, "character budget of each recall (0: the engine's default)")
 	kind := enumString(fs, "kind", "episode", "`KIND` of the turn memories: episode or fact", string(engine.KindEpisode), string(engine.KindFact))
 	importance := fs.Float64("importance", 0.5, "importance of the turn memories, 0..1")
+	policyFile := fs.String("policy", "", "recall under the policy `FILE` (memtrace help policy) instead of the defaults")
 	return func(e *env, files []string) error {
 		if len(files) != 1 {
 			return usageError{"give one LoCoMo file, e.g. ../shared/data/locomo10.json"}
@@ -53,9 +55,13 @@ func benchLoCoMo(fs *flag.FlagSet) runFunc {
 		if err != nil {
 			return err
 		}
-		factory := tempEngines(tmp, emb)
+		cfg, err := policyFlag(*policyFile)
+		if err != nil {
+			return err
+		}
+		factory := tempEngines(tmp, emb, cfg)
 		if store.IsDSN(e.dbPath) {
-			factory = scratchEngines(e, emb) // each conversation in a scratch space of --db's server
+			factory = scratchEngines(e, emb, cfg) // each conversation in a scratch space of --db's server
 		}
 		if *kind != string(engine.KindEpisode) && *kind != string(engine.KindFact) {
 			return usageError{"--kind must be episode or fact"}
@@ -75,6 +81,9 @@ func benchLoCoMo(fs *flag.FlagSet) runFunc {
 		res, err := golden.RunLoCoMo(e.ctx, l, factory, opts)
 		if err != nil {
 			return err
+		}
+		if *policyFile != "" {
+			res.Policy = &golden.BenchPolicy{File: *policyFile, Changes: policy.Diff(engine.DefaultConfig(), cfg)}
 		}
 		return printBench(e, *asJSON, res)
 	}
@@ -107,7 +116,7 @@ func benchRecall(fs *flag.FlagSet) runFunc {
 		if !*asJSON {
 			opts.Progress = func(stage string, n int) { fmt.Fprintf(e.stderr, "bench recall: n=%d: %s\n", n, stage) }
 		}
-		res, err := golden.RunRecallBench(e.ctx, tempEngines(tmp, emb), opts)
+		res, err := golden.RunRecallBench(e.ctx, tempEngines(tmp, emb, engine.Config{}), opts)
 		if err != nil {
 			return err
 		}
@@ -256,11 +265,11 @@ func benchEmbedder(e *env, cmd string) (engine.Embedder, error) {
 const maxDenseDim = 8192
 
 // tempEngines opens each engine on a fresh SQLite file under dir, with
-// the embedder emb.
-func tempEngines(dir string, emb engine.Embedder) golden.EngineFactory {
+// the embedder emb and the policy cfg (zero: the defaults).
+func tempEngines(dir string, emb engine.Embedder, cfg engine.Config) golden.EngineFactory {
 	return func(ctx context.Context, name string) (golden.BenchEngine, func() error, error) {
 		path := filepath.Join(dir, strings.NewReplacer("/", "_", ":", "_").Replace(name)+".db")
-		eng, db, _, err := openEngineAt(ctx, path, false, engine.Options{Embedder: emb})
+		eng, db, _, err := openEngineAt(ctx, path, false, engine.Options{Embedder: emb, Config: cfg})
 		if err != nil {
 			return nil, nil, err
 		}
@@ -276,13 +285,13 @@ func tempEngines(dir string, emb engine.Embedder) golden.EngineFactory {
 
 // scratchEngines opens each engine on a scratch space of --db's
 // PostgreSQL server (scratchDatabase), dropped when it is closed.
-func scratchEngines(e *env, emb engine.Embedder) golden.EngineFactory {
+func scratchEngines(e *env, emb engine.Embedder, cfg engine.Config) golden.EngineFactory {
 	return func(ctx context.Context, name string) (golden.BenchEngine, func() error, error) {
 		path, drop, err := scratchDatabase(e, name)
 		if err != nil {
 			return nil, nil, err
 		}
-		eng, _, closeDB, err := openEngineAt(ctx, path, false, engine.Options{Embedder: emb})
+		eng, _, closeDB, err := openEngineAt(ctx, path, false, engine.Options{Embedder: emb, Config: cfg})
 		if err != nil {
 			drop()
 			return nil, nil, err

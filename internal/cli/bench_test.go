@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"memtrace/engine"
 	"memtrace/golden"
 	"memtrace/internal/testdata/locomotest"
 )
@@ -153,7 +154,7 @@ func BenchmarkLoCoMoOneConversation(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	open := tempEngines(b.TempDir(), nil)
+	open := tempEngines(b.TempDir(), nil, engine.Config{})
 	for b.Loop() {
 		if _, err := golden.RunLoCoMo(context.Background(), l, open, golden.LoCoMoOptions{Conversations: 1}); err != nil {
 			b.Fatal(err)
