@@ -23,6 +23,8 @@ type capturesKeys struct {
 	list                                     listKeys
 	Filter, Apply, Leave, Layer, Focus, Pick key.Binding
 	ClearReason, ClearText, Reload, Audit    key.Binding
+	CloseAudit                               key.Binding
+	trail                                    scrollKeys // the decision trail's J/K
 }
 
 func defaultCapturesKeys() capturesKeys {
@@ -38,6 +40,11 @@ func defaultCapturesKeys() capturesKeys {
 		ClearText:   key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear text filter")),
 		Reload:      key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "reload")),
 		Audit:       key.NewBinding(key.WithKeys("A"), key.WithHelp("A", "store audit")),
+		CloseAudit:  key.NewBinding(key.WithKeys("esc", "A"), key.WithHelp("esc/A", "close audit")),
+		trail: scrollKeys{
+			Down: key.NewBinding(key.WithKeys("J"), key.WithHelp("J", "scroll trail down")),
+			Up:   key.NewBinding(key.WithKeys("K"), key.WithHelp("K", "scroll trail up")),
+		},
 	}
 }
 
@@ -73,6 +80,11 @@ type capturesPane struct {
 	auditOpen    bool
 	auditLoading bool
 	auditTop     int
+
+	// tscroll is the decision trail's scroll (J/K, the wheel over it);
+	// tscrollID the capture it belongs to (another starts at its top).
+	tscroll   detailScroll
+	tscrollID int64
 }
 
 func newCapturesPane(c *common) capturesPane {
@@ -90,7 +102,19 @@ func (p capturesPane) KeyBindings() []key.Binding {
 	if p.input.Focused() {
 		return []key.Binding{k.Apply, k.Leave}
 	}
-	out := []key.Binding{k.Filter, k.Layer, k.Focus}
+	if p.auditOpen {
+		out := []key.Binding{k.CloseAudit}
+		if n := len(p.auditLines(p.width)); n > p.height-1 {
+			if p.auditTop > 0 {
+				out = append(out, withHelp(k.list.Up, "↑/k", "scroll up"))
+			}
+			if p.auditTop < n-(p.height-1) {
+				out = append(out, withHelp(k.list.Down, "↓/j", "scroll down"))
+			}
+		}
+		return out
+	}
+	out := []key.Binding{k.Filter, k.Layer, k.Focus, k.Audit}
 	if p.countsFocus {
 		out = append(out, k.Pick)
 	}
@@ -100,7 +124,31 @@ func (p capturesPane) KeyBindings() []key.Binding {
 	case p.text != "":
 		out = append(out, k.ClearText)
 	}
+	out = append(out, p.trailScroll().bindings(k.trail.Down, k.trail.Up, len(p.trailLines()), capturesTrailLines)...)
 	return append(append(out, k.Reload), k.list.bindings()...)
+}
+
+// trailScroll is the trail's scroll position when it belongs to the
+// selected capture, else the top.
+func (p capturesPane) trailScroll() detailScroll {
+	if c, ok := p.list.selected(); ok && c.ID == p.tscrollID {
+		return p.tscroll
+	}
+	return detailScroll{}
+}
+
+// scrollTrail scrolls the selected capture's trail by msg (J/K or the
+// wheel); it reports whether msg moved it.
+func (p capturesPane) scrollTrail(msg tea.Msg) (capturesPane, bool) {
+	c, ok := p.list.selected()
+	if !ok {
+		return p, false
+	}
+	s, used := p.trailScroll().update(msg, p.keys.trail, len(p.trailLines()), capturesTrailLines)
+	if used {
+		p.tscroll, p.tscrollID = s, c.ID
+	}
+	return p, used
 }
 
 // Layout: filter line, header, rows; the patterns table on the right; the
@@ -194,6 +242,19 @@ func (p capturesPane) update(msg tea.Msg) (capturesPane, tea.Cmd) {
 	case tea.KeyPressMsg:
 		return p.handleKey(msg)
 	case tea.MouseWheelMsg:
+		if p.auditOpen {
+			if msg.Mouse().Button == tea.MouseWheelDown {
+				p.auditTop = min(p.auditTop+3, max(0, len(p.auditLines(p.width))-(p.height-1)))
+			} else if msg.Mouse().Button == tea.MouseWheelUp {
+				p.auditTop = max(0, p.auditTop-3)
+			}
+			return p, nil
+		}
+		// The wheel over the trail scrolls it; over the list, the list.
+		if msg.Mouse().Y >= 2+p.listRows() {
+			p, _ = p.scrollTrail(msg)
+			return p, nil
+		}
 		p.list.wheel(msg)
 		return p.fetchIfNeeded()
 	case tea.MouseClickMsg:
@@ -233,16 +294,21 @@ func (p capturesPane) handleKey(msg tea.KeyPressMsg) (capturesPane, tea.Cmd) {
 		}
 		return p, cmd
 	}
-	if key.Matches(msg, k.Audit) {
-		return p.toggleAudit()
-	}
 	if p.auditOpen {
 		switch {
+		case key.Matches(msg, k.CloseAudit):
+			return p.toggleAudit()
 		case key.Matches(msg, k.list.Up):
 			p.auditTop = max(0, p.auditTop-1)
 		case key.Matches(msg, k.list.Down):
-			p.auditTop = min(p.auditTop+1, max(0, len(p.auditLines(p.width))-1))
+			p.auditTop = min(p.auditTop+1, max(0, len(p.auditLines(p.width))-(p.height-1)))
 		}
+		return p, nil
+	}
+	if key.Matches(msg, k.Audit) {
+		return p.toggleAudit()
+	}
+	if p, used := p.scrollTrail(msg); used {
 		return p, nil
 	}
 	switch {

@@ -146,12 +146,18 @@ func (p capturesPane) countsView(w, n int) []string {
 	return out
 }
 
-// trailView is the selected capture's full decision trail.
+// trailView is the selected capture's decision trail in its
+// capturesTrailLines rows, scrolled (J/K, the wheel) when it is longer.
 func (p capturesPane) trailView() []string {
+	return p.trailScroll().window(p.c, p.trailLines(), capturesTrailLines)
+}
+
+// trailLines is the selected capture's full decision trail.
+func (p capturesPane) trailLines() []string {
 	st := p.c.styles
 	c, ok := p.list.selected()
 	if !ok {
-		return fill([]string{st.Detail.Heading.Render("decision trail")}, capturesTrailLines)
+		return []string{st.Detail.Heading.Render("decision trail")}
 	}
 	head := fmt.Sprintf("── capture %d · %s · %s/%s", c.ID, c.Outcome, c.Session, c.Role)
 	if c.MemoryID != 0 {
@@ -166,7 +172,7 @@ func (p capturesPane) trailView() []string {
 	for _, d := range c.Trail {
 		lines = append(lines, textable.Row(cols, []string{d.Layer, d.Verdict, d.Pattern, d.Reason}))
 	}
-	return fill(lines, capturesTrailLines)
+	return lines
 }
 
 func (p capturesPane) statusLine() string {

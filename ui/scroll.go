@@ -13,9 +13,10 @@ import (
 // J/K move it. One mechanism for every detail that can overflow.
 type detailScroll struct{ off int }
 
-// scrollKeys scroll a detail by a line; they are listed only while the
-// detail overflows (overflows), so the footer never offers them idle.
-type scrollKeys struct{ Down, Up key.Binding }
+// scrollKeys scroll a detail by a line (and, when set, by a page); they
+// are listed only while the detail overflows (overflows), so the footer
+// never offers them idle.
+type scrollKeys struct{ Down, Up, PageDown, PageUp key.Binding }
 
 func defaultScrollKeys() scrollKeys {
 	return scrollKeys{
@@ -68,6 +69,10 @@ func (s detailScroll) update(msg tea.Msg, k scrollKeys, total, n int) (detailScr
 			s.off = s.clamped(total, n) + 1
 		case key.Matches(msg, k.Up):
 			s.off = s.clamped(total, n) - 1
+		case key.Matches(msg, k.PageDown):
+			s.off = s.clamped(total, n) + n - 1
+		case key.Matches(msg, k.PageUp):
+			s.off = s.clamped(total, n) - (n - 1)
 		default:
 			return s, false
 		}

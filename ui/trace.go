@@ -42,6 +42,7 @@ type traceKeys struct {
 	OpenItem, CloseItem, ToMemory      key.Binding
 	Mark                               key.Binding
 	marks                              markKeys
+	splitScroll                        scrollKeys // the split view's J/K and pgup/pgdn
 }
 
 func defaultTraceKeys() traceKeys {
@@ -66,6 +67,12 @@ func defaultTraceKeys() traceKeys {
 		ToMemory:  key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "show in Memories")),
 		Mark:      key.NewBinding(key.WithKeys("M"), key.WithHelp("M", "mark survivors → probe")),
 		marks:     defaultMarkKeys(),
+		splitScroll: scrollKeys{
+			Down:     key.NewBinding(key.WithKeys("J"), key.WithHelp("J", "scroll split down")),
+			Up:       key.NewBinding(key.WithKeys("K"), key.WithHelp("K", "scroll split up")),
+			PageDown: key.NewBinding(key.WithKeys("pgdown", "ctrl+f"), key.WithHelp("pgdn", "split page down")),
+			PageUp:   key.NewBinding(key.WithKeys("pgup", "ctrl+b"), key.WithHelp("pgup", "split page up")),
+		},
 	}
 }
 
@@ -118,13 +125,15 @@ type tracePane struct {
 	fx     *fixtureDB
 	// mark is the "trace to probe" mode: survivors marked right or wrong,
 	// then written as a golden probe (trace_probe.go).
-	mark    *probeMarks
-	split   bool
-	prompt  bool // the right column shows the prompt instead of the items
-	focus   traceFocus
-	stage   int
-	item    int
-	itemTop int
+	mark  *probeMarks
+	split bool
+	// splitScroll is the split view's scroll (it is taller than 80×24).
+	splitScroll detailScroll
+	prompt      bool // the right column shows the prompt instead of the items
+	focus       traceFocus
+	stage       int
+	item        int
+	itemTop     int
 	// itemOpen shows the selected item whole; openTop is its first line.
 	itemOpen bool
 	openTop  int
@@ -200,6 +209,11 @@ func (p tracePane) KeyBindings() []key.Binding {
 		out = append(out, k.Items)
 	}
 	moves := []key.Binding{k.list.Up, k.list.Down, k.list.PageUp, k.list.PageDown, k.list.Top, k.list.Bottom}
+	if p.split {
+		// pgup/pgdn scroll the split (listed only while it overflows).
+		moves = []key.Binding{k.list.Up, k.list.Down, k.list.Top, k.list.Bottom}
+		out = append(out, p.splitScrollBindings()...)
+	}
 	if p.prompt && p.focus == focusItems {
 		// The moves scroll the prompt: only when it is longer than the view.
 		if len(wrapText(p.trace.Prompt, p.rightWidth(), 0))+1 <= p.bodyRows() {
@@ -263,6 +277,7 @@ func (p tracePane) update(msg tea.Msg) (tracePane, tea.Cmd) {
 		}
 		p.err = ""
 		p.trace, p.cmp, p.source = msg.Trace, msg.Cmp, ""
+		p.splitScroll = detailScroll{} // another comparison starts at its top
 		p.itemOpen, p.mark = false, nil
 		if p.trace != nil && len(p.trace.Survivors) == 0 {
 			// Nothing survived: open on the stage where the last items
@@ -281,6 +296,10 @@ func (p tracePane) update(msg tea.Msg) (tracePane, tea.Cmd) {
 	case tea.KeyPressMsg:
 		return p.handleKey(msg)
 	case tea.MouseWheelMsg:
+		if p.split && p.mark == nil && !p.itemOpen && !p.picker.open {
+			p.splitScroll, _ = p.splitScroll.update(msg, p.keys.splitScroll, len(p.splitView()), p.bodyRows())
+			return p, nil
+		}
 		if p.mark != nil && !p.mark.writing {
 			// The wheel moves the marking cursor over the survivors.
 			m := *p.mark

@@ -93,6 +93,9 @@ func (p tracePane) handleKey(msg tea.KeyPressMsg) (tracePane, tea.Cmd) {
 			return p.run()
 		}
 		return p, nil
+	case p.split && key.Matches(msg, k.splitScroll.Down, k.splitScroll.Up, k.splitScroll.PageDown, k.splitScroll.PageUp):
+		p.splitScroll, _ = p.splitScroll.update(msg, k.splitScroll, len(p.splitView()), p.bodyRows())
+		return p, nil
 	case key.Matches(msg, k.Prompt) && !p.split:
 		// In the split view the right column is the comparison: p would
 		// only flip what shows after it (and the footer does not offer it).

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
+
 	"memtrace/inspector"
 	"memtrace/internal/safetext"
 	"memtrace/internal/textable"
@@ -82,11 +84,12 @@ func splitOf(c *inspector.Comparison) splitModel {
 	return m
 }
 
-// splitView is "now vs +N days": the survivors now and later side by side,
-// each marked (✗ forgotten, ✗ former when superseded, − left, ↑ rose, ↓ fell, + new, recognised:
+// splitView is every line of "now vs +N days" — the survivors now and
+// later side by side, each marked (✗ forgotten, ✗ former when superseded, − left, ↑ rose, ↓ fell, + new, recognised:
 // kept although out of free recall), then the survivors forgotten in
-// between and those that left for another reason, with why.
-func (p tracePane) splitView(n int) []string {
+// between and those that left for another reason, with why. The view shows
+// a window of them (splitScroll: J/K, pgup/pgdn, the wheel).
+func (p tracePane) splitView() []string {
 	st := p.c.styles
 	rw := p.rightWidth()
 	if p.override.isNow() {
@@ -151,22 +154,25 @@ func (p tracePane) splitView(n int) []string {
 	}
 	fcols := textable.Fill([]textable.Column{{Title: "ID", Width: 5, Right: true}, {Title: "KEY", Width: 8}, {Title: "FORGOT", Width: 10}, {Title: "TEXT", Width: 30}, {Title: "WHY"}}, rw, 10)
 	for _, ch := range m.Forgotten {
-		if len(out) >= n {
-			return out
-		}
 		out = append(out, st.App.Error.Render(textable.Row(fcols, []string{fmt.Sprint(ch.ID), ch.Key, ch.ForgetAt.Format("2006-01-02"), ch.Text, ch.Reason})))
 	}
-	if len(m.Left) > 0 && len(out) < n {
+	if len(m.Left) > 0 {
 		out = append(out, st.Detail.Heading.Render(safetext.Truncate(fmt.Sprintf("left by %s: %d (still remembered, displaced or not retrieved)", label, len(m.Left)), rw)))
 	}
 	lcols := textable.Fill([]textable.Column{{Title: "ID", Width: 5, Right: true}, {Title: "KEY", Width: 8}, {Title: "TEXT", Width: 30}, {Title: "WHY"}}, rw, 10)
 	for _, ch := range m.Left {
-		if len(out) >= n {
-			break
-		}
 		out = append(out, st.Status.Quarantined.Render(textable.Row(lcols, []string{fmt.Sprint(ch.ID), ch.Key, ch.Text, ch.Reason})))
 	}
 	return out
+}
+
+// splitScrollBindings are the split view's scroll keys that would move
+// it now (none when it fits).
+func (p tracePane) splitScrollBindings() []key.Binding {
+	k := p.keys.splitScroll
+	total, n := len(p.splitView()), p.bodyRows()
+	out := p.splitScroll.bindings(k.Down, k.Up, total, n)
+	return append(out, p.splitScroll.bindings(k.PageDown, k.PageUp, total, n)...)
 }
 
 // markText is the mark column of the split view. later is the right side.

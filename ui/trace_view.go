@@ -69,7 +69,7 @@ func (p tracePane) View() string {
 	case p.itemOpen:
 		right = p.openItemView(p.bodyRows())
 	case p.split:
-		right = p.splitView(p.bodyRows())
+		right = p.splitScroll.window(p.c, p.splitView(), p.bodyRows())
 	case p.prompt:
 		right = p.promptView(p.bodyRows())
 	default:
