@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -16,35 +15,26 @@ import (
 // text appears once in the result, whatever the detail but "full":
 //
 //   - texts (the default): the structured result carries each memory's id,
-//     date and text (and valid_to for a former fact); the text content is
-//     one summary line without memory text. Claude Code and VS Code hand the model only the structured
+//     date and text; the text content is one summary line without memory
+//     text. Claude Code and VS Code hand the model only the structured
 //     result when a tool declares an output schema, so the texts must be
 //     there; repeating them in the text content would double the cost for
 //     every client.
 //   - ids: the memory block is the text content, the structured result
-//     names the memories by id, key, type and channel (and superseded_by)
-//     — for clients that forward only the text content.
-//
-// Fields at their zero value are left out (guaranteed, read_only), so a
-// result of one short memory stays within 1.3× its block
-// (TestRecallResultWithinItsBlock).
+//     names the memories by id, key, type and channel — for clients that
+//     forward only the text content.
 //   - full: both, and the block again as prompt.
 func (s *Server) recallResult(tr *engine.Trace, traceID int64, detail string) (*mcp.CallToolResult, RecallOut) {
 	if detail == "" {
 		detail = s.detail
 	}
-	// At to the second: a live clock's nanoseconds are ten characters of
-	// every result and say nothing a client can use (the stored trace keeps
-	// them).
 	out := RecallOut{TraceID: traceID, PromptChars: tr.PromptChars, Survivors: make([]RecallSurvivor, 0, len(tr.Survivors)),
-		Guaranteed: tr.Guaranteed, ReadOnly: tr.ReadOnly, At: tr.At.Truncate(time.Second)}
+		Guaranteed: tr.Guaranteed, ReadOnly: tr.ReadOnly, At: tr.At}
 	texts, ids := detail != DetailIDs, detail != DetailTexts
 	for _, sv := range tr.Survivors {
-		// A former fact says so by valid_to in every detail (the block's
-		// "until DATE"); the newer memory's id is for tools, as the key is.
-		rs := RecallSurvivor{ID: sv.ID, ValidTo: sv.ValidTo}
+		rs := RecallSurvivor{ID: sv.ID, SupersededBy: sv.SupersededBy, ValidTo: sv.ValidTo}
 		if ids {
-			rs.Key, rs.Type, rs.Channel, rs.SupersededBy = sv.Key, sv.Type, sv.Channel, sv.SupersededBy
+			rs.Key, rs.Type, rs.Channel = sv.Key, sv.Type, sv.Channel
 		}
 		if texts {
 			// The text as the block shows it: the block's own sanitising,
