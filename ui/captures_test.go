@@ -106,7 +106,7 @@ func TestCapturesAuditView(t *testing.T) {
 		}
 	}
 	m = drive(t, m, press("A"))
-	if view := screen(m); strings.Contains(view, "store audit") || !strings.Contains(view, "dropped, per pattern") {
+	if view := screen(m); strings.Contains(view, "store audit ·") || !strings.Contains(view, "dropped, per pattern") {
 		t.Errorf("A again should return to the captures list:\n%s", view)
 	}
 }

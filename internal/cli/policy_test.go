@@ -83,6 +83,12 @@ func allChanged(t *testing.T) engine.Config {
 		"association.threshold": "0.3", "association.boost": "0.4", "association.boost_half_life": "3d",
 		"recall.k": "4", "recall.budget": "900", "recall.candidate_pool": "20", "recall.mmr_lambda": "0.5",
 		"recall.guaranteed_cap": "1", "recall.guaranteed_gate": "0.3", "recall.trace_keep": "50",
+		"recall.time_cue_boost": "3", "rerank.w_lexical_hashed": "0.2", "rerank.w_lexical_semantic": "0.9",
+		"rerank.relevance_floor": "0.5", "gate.min_idf_share": "0.6", "gate.vector_only_cosine": "0.05",
+		"retention.beta_now": "0.01", "retention.beta_neutral": "1", "retention.beta_past": "1",
+		"recognition.span": "1", "recognition.cue": "0.9", "recognition.cue_now": "0.05",
+		"expansion.concept": "1", "expansion.synonym": "1", "expansion.hyponym": "1",
+		"expansion.hyponym2": "1", "expansion.two_hop": "1",
 	} {
 		if err := policy.Set(&c, k, v); err != nil {
 			t.Fatal(err)
