@@ -1,8 +1,6 @@
 package recall_test
 
 import (
-	"context"
-	"fmt"
 	"math"
 	"testing"
 	"time"
@@ -10,7 +8,6 @@ import (
 	"memtrace/engine"
 	"memtrace/engine/tuning"
 	"memtrace/internal/testdata/enginetest"
-	"memtrace/internal/testdata/storetest"
 )
 
 // The rerank's weights are the engine's Config.Tuning (a policy's rerank
@@ -18,31 +15,7 @@ import (
 // one w_lexical_hashed, in the formula note and in every item's
 // relevance_score.
 func TestRelevanceWeightsFollowThePolicy(t *testing.T) {
-	cfg := engine.Config{Tuning: tuning.Tuning{WLexicalSemantic: 0.9, WLexicalLexical: 0.2}}
-	for _, tc := range []struct {
-		emb  engine.Embedder
-		wLex float64
-	}{{nil, 0.2}, {meaningEmbedder{engine.NewHashed(0)}, 0.9}} {
-		clock := func() time.Time { return t0 }
-		e, err := engine.Open(context.Background(), engine.Options{Store: storetest.MustOpenClock(t, clock), Now: clock, Embedder: tc.emb, Config: cfg})
-		if err != nil {
-			t.Fatal(err)
-		}
-		enginetest.Add(t, e, engine.Memory{Key: "port", Content: "the staging database listens on port 5433", Importance: 0.6, CreatedAt: t0.Add(-day)})
-		enginetest.Add(t, e, engine.Memory{Key: "backup", Content: "the staging backup runs nightly", Importance: 0.6, CreatedAt: t0.Add(-day)})
-		tr := enginetest.Recall(t, e, engine.Query{Text: "staging database port", At: t0, ReadOnly: true})
-		st := tr.Stage("rerank")
-		want := fmt.Sprintf("relevance_score = %.1f × min(1, bm25_score / Σ weight·idf) + %.1f × cosine_score", tc.wLex, 1-tc.wLex)
-		if st.Notes["formula"] != want {
-			t.Errorf("%s: formula %q, want %q", e.Embedder().Name(), st.Notes["formula"], want)
-		}
-		for _, it := range st.Items {
-			sum := tc.wLex*it.Scores["bm25_norm_score"] + (1-tc.wLex)*it.Scores["cosine_score"]
-			if math.Abs(it.Scores["relevance_score"]-sum) > 2e-6 {
-				t.Errorf("%s: %s relevance_score %v, want %v", e.Embedder().Name(), it.Key, it.Scores["relevance_score"], sum)
-			}
-		}
-	}
+	checkRelevanceWeights(t, engine.Config{Tuning: tuning.Tuning{WLexicalSemantic: 0.9, WLexicalLexical: 0.2}}, 0.2, 0.9)
 }
 
 // A memory of a period the query names ranks × (1 + TimeCueBoost), the

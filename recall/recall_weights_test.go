@@ -37,12 +37,20 @@ func TestRelevanceWeightsFollowTheEmbedder(t *testing.T) {
 	if l, v := recall.RelevanceWeights(meaningEmbedder{engine.NewHashed(0)}, engine.DefaultConfig()); l != 0.5 || v != 0.5 {
 		t.Errorf("an embedder of meaning: weights %v, %v; want 0.5, 0.5", l, v)
 	}
+	checkRelevanceWeights(t, engine.Config{}, 0.7, 0.5)
+}
+
+// checkRelevanceWeights recalls under cfg with the hashed embedder and an
+// embedder of meaning and checks that the rerank's formula note and every
+// item's relevance_score weigh BM25 by wHashed and wMeaning respectively.
+func checkRelevanceWeights(t *testing.T, cfg engine.Config, wHashed, wMeaning float64) {
+	t.Helper()
 	for _, tc := range []struct {
 		emb  engine.Embedder
 		wLex float64
-	}{{nil, 0.7}, {meaningEmbedder{engine.NewHashed(0)}, 0.5}} {
+	}{{nil, wHashed}, {meaningEmbedder{engine.NewHashed(0)}, wMeaning}} {
 		clock := func() time.Time { return t0 }
-		e, err := engine.Open(context.Background(), engine.Options{Store: storetest.MustOpenClock(t, clock), Now: clock, Embedder: tc.emb})
+		e, err := engine.Open(context.Background(), engine.Options{Store: storetest.MustOpenClock(t, clock), Now: clock, Embedder: tc.emb, Config: cfg})
 		if err != nil {
 			t.Fatal(err)
 		}
