@@ -136,6 +136,13 @@ func buildFixture(ctx context.Context, set *Set, path string, open StoreOpener, 
 // on it, telling progress (nil: nobody asks) how far the ingest is; close
 // closes the database and removes the directory.
 func FixtureEngine(ctx context.Context, set *Set, dir string, open StoreOpener, progress FixtureProgress) (*engine.Engine, func() error, error) {
+	return FixtureEngineUnder(ctx, set, dir, open, progress, engine.Config{})
+}
+
+// FixtureEngineUnder is FixtureEngine under the policy cfg (zero: the
+// defaults): the fixture is captured under its capture-time keys and the
+// engine recalls under its recall-time keys.
+func FixtureEngineUnder(ctx context.Context, set *Set, dir string, open StoreOpener, progress FixtureProgress, cfg engine.Config) (*engine.Engine, func() error, error) {
 	if set.Fixture == "" {
 		return nil, nil, engine.Errorf(engine.EINVALID, "golden set %s has no fixture", set.Name)
 	}
@@ -144,11 +151,11 @@ func FixtureEngine(ctx context.Context, set *Set, dir string, open StoreOpener, 
 		return nil, nil, fmt.Errorf("golden fixture: temporary directory: %w", err)
 	}
 	path := filepath.Join(tmp, "fixture.db")
-	if err := buildFixture(ctx, set, path, open, progress, engine.Config{}); err != nil {
+	if err := buildFixture(ctx, set, path, open, progress, cfg); err != nil {
 		os.RemoveAll(tmp)
 		return nil, nil, err
 	}
-	eng, closeDB, err := OpenEngine(ctx, path, open)
+	eng, closeDB, err := openEngineWith(ctx, path, open, cfg)
 	if err != nil {
 		os.RemoveAll(tmp)
 		return nil, nil, err
