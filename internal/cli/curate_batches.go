@@ -52,4 +52,3 @@ func cmdBatches(fs *flag.FlagSet) runFunc {
 		return tbl.Write(e.stdout)
 	}
 }
-
