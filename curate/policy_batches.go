@@ -190,3 +190,17 @@ func EffectText(b engine.BatchInfo) string {
 	}
 	return b.Effect.String()
 }
+
+// RecordedPolicy is the policy db records: its text decoded, or the
+// defaults' zero Config when none is recorded.
+func RecordedPolicy(ctx context.Context, q engine.Queries) (engine.Config, error) {
+	text, err := q.GetSetting(ctx, SettingPolicy)
+	if err != nil {
+		return engine.Config{}, err
+	}
+	cfg, err := policy.Decode([]byte(text))
+	if err != nil {
+		return cfg, engine.Errorf(engine.EINVALID, "the policy this database records does not decode (%v); record a valid one with `memtrace policy set FILE` or roll the last policy batch back", err)
+	}
+	return cfg, nil
+}
