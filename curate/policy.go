@@ -147,10 +147,10 @@ func rollbackPolicy(ctx context.Context, q engine.Queries, batch, actor string) 
 		return err
 	}
 	rec.RolledBack, rec.RolledBackBy = true, actor
-	if rec.RolledBackAt, err = policyClock(ctx, q); err != nil {
+	if rec.RollbackBatch, err = q.NextBatchID(ctx, engine.BatchRollback); err != nil {
 		return err
 	}
-	if rec.RollbackBatch, err = q.NextBatchID(ctx, engine.BatchRollback); err != nil {
+	if rec.RolledBackAt, err = issuedAt(ctx, q, rec.RollbackBatch); err != nil {
 		return err
 	}
 	b, err := json.Marshal(rec)

@@ -21,18 +21,24 @@ import (
 // first, one id a line (rolled-back ones too: policy.last forgets them).
 const settingPolicyBatches = "policy.batches"
 
-// policyClock is the time a policy change is recorded at: the database's
-// pinned clock when it has one, else now.
-func policyClock(ctx context.Context, q engine.Queries) (time.Time, error) {
+// issuedAt is when the store issued batch: the time in its id
+// (KIND-TIME-SEQ, from the store's clock, pinned or not); else the
+// database's pinned clock, else now.
+func issuedAt(ctx context.Context, q engine.Queries, batch string) (time.Time, error) {
+	parts := strings.Split(batch, "-")
+	if len(parts) >= 3 {
+		if t, err := time.Parse("20060102T150405Z", parts[len(parts)-2]); err == nil {
+			return t.UTC(), nil
+		}
+	}
 	v, err := q.GetSetting(ctx, engine.SettingClock)
 	if err != nil || v == "" {
 		return time.Now().UTC(), err
 	}
-	t, err := time.Parse(time.RFC3339Nano, v)
-	if err != nil {
-		return time.Now().UTC(), nil
+	if t, err := time.Parse(time.RFC3339Nano, v); err == nil {
+		return t.UTC(), nil
 	}
-	return t.UTC(), nil
+	return time.Now().UTC(), nil
 }
 
 // policyBatchIDs are the policy batches db records, oldest first: the
