@@ -78,7 +78,10 @@ type experimentSpec struct {
 // parseExperimentSpec reads the prompt: a policy file, optionally followed
 // by "@ T" (a time as --at takes it: +30d, 2026-08-01).
 func parseExperimentSpec(s string) (experimentSpec, error) {
-	file, at, _ := strings.Cut(s, "@")
+	file, at := s, ""
+	if i := strings.LastIndex(s, "@"); i >= 0 { // a time has no @; a path may
+		file, at = s[:i], s[i+1:]
+	}
 	sp := experimentSpec{File: strings.TrimSpace(file), At: strings.TrimSpace(at)}
 	if sp.At != "" {
 		w, err := engine.ParseWhen(sp.At)
@@ -186,8 +189,9 @@ func (p goldenPane) experimentBindings() []key.Binding {
 // experimentDone takes a finished run in.
 func (p goldenPane) experimentDone(msg goldenExperimentMsg) (goldenPane, tea.Cmd) {
 	if msg.Seq != p.exp.seq {
-		closeArms(msg.Arms)
-		return p, nil
+		// An older run's databases: closed off the UI goroutine (it
+		// removes their directories).
+		return p, func() tea.Msg { closeArms(msg.Arms); return nil }
 	}
 	p.exp.running = false
 	if msg.Err != nil {

@@ -222,3 +222,38 @@ func TestGoldenExperimentWriteAndRollback(t *testing.T) {
 		t.Fatalf("the current policy batch is %q, want %q", b, batch0)
 	}
 }
+
+// The prompt's "FILE [@ T]": the last @ starts the time (a path may hold
+// one); a bad time says what is wrong.
+func TestExperimentSpec(t *testing.T) {
+	sp, err := parseExperimentSpec(" pol@icy.yaml @ +30d ")
+	if err != nil || sp.File != "pol@icy.yaml" || sp.At != "+30d" || sp.When == nil {
+		t.Fatalf("%+v %v", sp, err)
+	}
+	if sp, err := parseExperimentSpec("p.yaml"); err != nil || sp.File != "p.yaml" || sp.When != nil {
+		t.Fatalf("%+v %v", sp, err)
+	}
+	if _, err := parseExperimentSpec("p.yaml @ 언젠가"); err == nil || !strings.Contains(engine.ErrorMessage(err), "the time after @") {
+		t.Fatalf("a bad time: %v", err)
+	}
+}
+
+// An empty B compares the defaults with the database's policy; a database
+// that records none is told to give a file, and nothing runs; esc leaves
+// the view.
+func TestGoldenExperimentEmptyBWithoutPolicy(t *testing.T) {
+	g := newGoldenHarness(t, demoSetPath, 80, 24)
+	g.loaded()
+	g.keys("X", "enter")
+	g.until("the refusal", func(p goldenPane) bool { return !p.exp.running })
+	if g.p.exp.x != nil || !strings.Contains(g.p.err, "records no policy") || !strings.Contains(g.p.err, "give B a policy file") {
+		t.Fatalf("x %v, err %q", g.p.exp.x != nil, g.p.err)
+	}
+	if !strings.Contains(g.view(), "records no policy") {
+		t.Fatalf("the view does not say why:\n%s", g.view())
+	}
+	g.keys("esc")
+	if g.p.exp.shown || !strings.Contains(g.view(), "Golden · demo") {
+		t.Fatalf("esc did not leave the experiment view:\n%s", g.view())
+	}
+}

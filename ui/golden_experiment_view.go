@@ -27,7 +27,7 @@ func (p goldenPane) experimentView() string {
 			msg = "no experiment yet: r runs it"
 		}
 		lines = append(lines, st.App.Status.Render(p.line(msg)))
-		return p.fillExperiment(lines)
+		return p.fillExperiment(lines, p.experimentStatus())
 	}
 	x := e.x
 	lines = append(lines, st.App.Muted.Render(p.line("A = "+e.a.Name+" · B = "+e.b.Name)))
@@ -46,7 +46,7 @@ func (p goldenPane) experimentView() string {
 	room := max(2, p.height-len(lines)-len(status))
 	if len(x.Probes) == 0 {
 		lines = append(lines, st.App.Muted.Render(p.line("the two policies recall the same for every probe")))
-		return p.fillExperiment(append(lines, status...))
+		return p.fillExperiment(lines, status)
 	}
 	detail := p.experimentDetail(x.Probes[min(e.cur, len(x.Probes)-1)])
 	listRows := min(len(x.Probes), max(1, room-1-min(len(detail), room/2)))
@@ -73,15 +73,18 @@ func (p goldenPane) experimentView() string {
 		}
 		lines = append(lines, l)
 	}
-	return p.fillExperiment(append(lines, status...))
+	return p.fillExperiment(lines, status)
 }
 
-// fillExperiment pads the view to the pane's height, the status last.
-func (p goldenPane) fillExperiment(lines []string) string {
-	for len(lines) < p.height {
-		lines = append(lines, "")
+// fillExperiment is the view at the pane's height: the body, blank lines,
+// the status on the last lines.
+func (p goldenPane) fillExperiment(body, status []string) string {
+	n := max(0, p.height-len(status))
+	body = body[:min(len(body), n)]
+	for len(body) < n {
+		body = append(body, "")
 	}
-	return strings.Join(lines[:min(len(lines), max(1, p.height))], "\n")
+	return strings.Join(append(body, status...), "\n")
 }
 
 // experimentDetail is what moved for the selected probe: ranks, then the
