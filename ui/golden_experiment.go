@@ -224,6 +224,13 @@ func (p goldenPane) openExperimentSplit() (goldenPane, tea.Cmd) {
 		p.err = "the experiment's databases are closed: r runs it again"
 		return p, nil
 	}
+	if id, ok := sameNumbering(d.Traces[0], d.Traces[1]); !ok {
+		// Capture-time keys differ: the two fixtures stored different
+		// memories, and the split, which matches by id, would pair them
+		// wrongly.
+		p.err = fmt.Sprintf("A and B numbered the memories differently (id %d): their capture-time keys differ, so the split cannot pair them; the detail above and `memtrace experiment --json` compare by key", id)
+		return p, nil
+	}
 	cmp := inspector.CompareTraces(fxB.eng, d.Traces[0], d.Traces[1])
 	q := engine.Query{Text: d.Query, At: d.Traces[1].At}
 	if pr := p.probe(d.ID); pr != nil {
@@ -245,4 +252,21 @@ func (p goldenPane) probe(id string) *golden.Probe {
 		}
 	}
 	return nil
+}
+
+// sameNumbering reports whether every id the two traces share names the
+// same memory (key) in both; else the first id that does not.
+func sameNumbering(a, b *engine.Trace) (int64, bool) {
+	keys := map[int64]string{}
+	for _, t := range []*engine.Trace{a, b} {
+		for _, st := range t.Stages {
+			for _, it := range st.Items {
+				if k, ok := keys[it.ID]; ok && k != it.Key {
+					return it.ID, false
+				}
+				keys[it.ID] = it.Key
+			}
+		}
+	}
+	return 0, true
 }

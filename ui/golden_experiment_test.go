@@ -257,3 +257,17 @@ func TestGoldenExperimentEmptyBWithoutPolicy(t *testing.T) {
 		t.Fatalf("esc did not leave the experiment view:\n%s", g.view())
 	}
 }
+
+// The split pairs memories by id: two traces whose ids name different
+// memories are told apart.
+func TestSameNumbering(t *testing.T) {
+	tr := func(id int64, key string) *engine.Trace {
+		return &engine.Trace{Stages: []engine.StageTrace{{Name: "candidates", Items: []engine.TraceItem{{ID: id, Key: key}}}}}
+	}
+	if _, ok := sameNumbering(tr(3, "m0436"), tr(3, "m0436")); !ok {
+		t.Fatal("the same numbering refused")
+	}
+	if id, ok := sameNumbering(tr(3, "m0436"), tr(3, "m0222")); ok || id != 3 {
+		t.Fatalf("id 3 names two memories: %d %v", id, ok)
+	}
+}
