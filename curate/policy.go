@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"memtrace/engine"
@@ -36,6 +37,12 @@ type policyRecord struct {
 	Actor      string    `json:"actor"`
 	At         time.Time `json:"at"`
 	RolledBack bool      `json:"rolled_back"`
+	// RolledBackBy and RolledBackAt: who rolled it back and when (the
+	// rollback's audit trail in `memtrace batches`).
+	RolledBackBy string    `json:"rolled_back_by,omitempty"`
+	RolledBackAt time.Time `json:"rolled_back_at,omitzero"`
+	// RollbackBatch is the batch id the rollback was issued (kind rollback).
+	RollbackBatch string `json:"rollback_batch,omitempty"`
 }
 
 func policyRecordKey(batch string) string { return "policy.batch:" + batch }
@@ -67,7 +74,12 @@ func SetPolicy(ctx context.Context, st engine.Store, text, actor string, at time
 		if err != nil {
 			return err
 		}
-		for _, kv := range [][2]string{{policyRecordKey(batch), string(rec)}, {SettingPolicy, text}, {settingPolicyLast, batch}} {
+		index, err := q.GetSetting(ctx, settingPolicyBatches)
+		if err != nil {
+			return err
+		}
+		for _, kv := range [][2]string{{policyRecordKey(batch), string(rec)}, {SettingPolicy, text}, {settingPolicyLast, batch},
+			{settingPolicyBatches, strings.TrimPrefix(index+"\n"+batch, "\n")}} {
 			if err := q.SetSetting(ctx, kv[0], kv[1]); err != nil {
 				return err
 			}
@@ -119,7 +131,7 @@ func planPolicyRollback(ctx context.Context, q engine.Queries, batch string) (*e
 }
 
 // rollbackPolicy restores the policy before batch, inside q's transaction.
-func rollbackPolicy(ctx context.Context, q engine.Queries, batch string) error {
+func rollbackPolicy(ctx context.Context, q engine.Queries, batch, actor string) error {
 	plan, err := planPolicyRollback(ctx, q, batch)
 	if err != nil {
 		return err
@@ -134,7 +146,13 @@ func rollbackPolicy(ctx context.Context, q engine.Queries, batch string) error {
 	if err != nil {
 		return err
 	}
-	rec.RolledBack = true
+	rec.RolledBack, rec.RolledBackBy = true, actor
+	if rec.RollbackBatch, err = q.NextBatchID(ctx, engine.BatchRollback); err != nil {
+		return err
+	}
+	if rec.RolledBackAt, err = issuedAt(ctx, q, rec.RollbackBatch); err != nil {
+		return err
+	}
 	b, err := json.Marshal(rec)
 	if err != nil {
 		return err

@@ -135,8 +135,8 @@ func unreject(ctx context.Context, q engine.Queries, ps []*engine.Proposal) erro
 }
 
 // BatchHistory is the batch history of the CLI and the TUI: the audited
-// batches (Queries.Batches) and the rejections, which change no memory and
-// so have no audit rows, newest first, at most limit (0: all).
+// batches (Queries.Batches), the rejections, which change no memory and
+// so have no audit rows, and the policy batches (PolicyBatches), newest first, at most limit (0: all).
 func BatchHistory(ctx context.Context, q engine.Queries, limit int) ([]engine.BatchInfo, error) {
 	out, err := q.Batches(ctx, limit)
 	if err != nil {
@@ -169,20 +169,15 @@ func BatchHistory(ctx context.Context, q engine.Queries, limit int) ([]engine.Ba
 		extra[i].Rows++
 		extra[i].Effect.Rejected++
 	}
-	if len(extra) == 0 {
-		return out, nil
-	}
-	// The audited batches keep their order; each rejection goes before
-	// the first of them that is older.
+	// The audited batches keep their order; each rejection and each policy
+	// batch goes before the first of them that is older.
 	sort.SliceStable(extra, func(i, j int) bool { return extra[i].At.After(extra[j].At) })
-	merged := make([]engine.BatchInfo, 0, len(out)+len(extra))
-	for _, b := range out {
-		for len(extra) > 0 && extra[0].At.After(b.At) {
-			merged, extra = append(merged, extra[0]), extra[1:]
-		}
-		merged = append(merged, b)
+	out = mergeNewest(out, extra)
+	pol, err := PolicyBatches(ctx, q)
+	if err != nil {
+		return nil, err
 	}
-	out = append(merged, extra...)
+	out = mergePolicy(out, pol)
 	if limit > 0 && len(out) > limit {
 		out = out[:limit]
 	}

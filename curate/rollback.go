@@ -102,7 +102,7 @@ func Rollback(ctx context.Context, st engine.Store, o RollbackOptions) (*Rollbac
 		}
 		if plan.Kind == BatchPolicy {
 			rep.Policy = true
-			return rollbackPolicy(ctx, q, o.Batch)
+			return rollbackPolicy(ctx, q, o.Batch, o.Actor)
 		}
 		if plan.Rejected > 0 && plan.Memories == 0 && plan.Proposals == 0 {
 			// A rejection: no memory changed, the proposals reopen.

@@ -31,6 +31,9 @@ type BatchInfo struct {
 	// a caller chose. RollbackOf is the batch a rollback undid.
 	Kind       string `json:"kind,omitempty"`
 	RollbackOf string `json:"rollback_of,omitempty"`
+	// Policy: of a policy batch (and its rollback), the keys it set, each
+	// "key: before → after".
+	Policy []string `json:"policy,omitempty"`
 }
 
 // BackupInfo describes what Store.Backup wrote.

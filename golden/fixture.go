@@ -24,18 +24,18 @@ type StoreOpener func(ctx context.Context, path string) (engine.Store, error)
 
 // OpenEngine opens the database at path through open and an engine on it
 // with the default options (the rule-based judge, the offline embedder), as
-// `golden run` does; close closes the database.
-func OpenEngine(ctx context.Context, path string, open StoreOpener) (*engine.Engine, func() error, error) {
-	return openEngineWith(ctx, path, open, engine.Config{})
-}
-
-// openEngineWith is OpenEngine under the policy cfg (zero: the defaults).
-func openEngineWith(ctx context.Context, path string, open StoreOpener, cfg engine.Config) (*engine.Engine, func() error, error) {
+// `golden run` does, under the policy cfg when one is given (none, or the
+// zero Config: the defaults); close closes the database.
+func OpenEngine(ctx context.Context, path string, open StoreOpener, cfg ...engine.Config) (*engine.Engine, func() error, error) {
+	var c engine.Config
+	if len(cfg) > 0 {
+		c = cfg[0]
+	}
 	db, err := open(ctx, path)
 	if err != nil {
 		return nil, nil, err
 	}
-	eng, err := engine.Open(ctx, engine.Options{Store: db, Config: cfg})
+	eng, err := engine.Open(ctx, engine.Options{Store: db, Config: c})
 	if err != nil {
 		db.Close()
 		return nil, nil, err
@@ -86,7 +86,7 @@ func buildFixture(ctx context.Context, set *Set, path string, open StoreOpener, 
 		return engine.Errorf(engine.ENOTFOUND, "fixture of %s: %v; the path is relative to the set file", set.File, err)
 	}
 	defer f.Close()
-	eng, closeDB, err := openEngineWith(ctx, path, open, cfg)
+	eng, closeDB, err := OpenEngine(ctx, path, open, cfg)
 	if err != nil {
 		return err
 	}
@@ -136,6 +136,13 @@ func buildFixture(ctx context.Context, set *Set, path string, open StoreOpener, 
 // on it, telling progress (nil: nobody asks) how far the ingest is; close
 // closes the database and removes the directory.
 func FixtureEngine(ctx context.Context, set *Set, dir string, open StoreOpener, progress FixtureProgress) (*engine.Engine, func() error, error) {
+	return FixtureEngineUnder(ctx, set, dir, open, progress, engine.Config{})
+}
+
+// FixtureEngineUnder is FixtureEngine under the policy cfg (zero: the
+// defaults): the fixture is captured under its capture-time keys and the
+// engine recalls under its recall-time keys.
+func FixtureEngineUnder(ctx context.Context, set *Set, dir string, open StoreOpener, progress FixtureProgress, cfg engine.Config) (*engine.Engine, func() error, error) {
 	if set.Fixture == "" {
 		return nil, nil, engine.Errorf(engine.EINVALID, "golden set %s has no fixture", set.Name)
 	}
@@ -144,11 +151,11 @@ func FixtureEngine(ctx context.Context, set *Set, dir string, open StoreOpener, 
 		return nil, nil, fmt.Errorf("golden fixture: temporary directory: %w", err)
 	}
 	path := filepath.Join(tmp, "fixture.db")
-	if err := buildFixture(ctx, set, path, open, progress, engine.Config{}); err != nil {
+	if err := buildFixture(ctx, set, path, open, progress, cfg); err != nil {
 		os.RemoveAll(tmp)
 		return nil, nil, err
 	}
-	eng, closeDB, err := OpenEngine(ctx, path, open)
+	eng, closeDB, err := OpenEngine(ctx, path, open, cfg)
 	if err != nil {
 		os.RemoveAll(tmp)
 		return nil, nil, err

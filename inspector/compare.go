@@ -100,7 +100,7 @@ func Compare(ctx context.Context, e *engine.Engine, q engine.Query, atA, atB tim
 	if err != nil {
 		return nil, fmt.Errorf("compare at B: %w", err)
 	}
-	return compareTraces(e, a, b), nil
+	return CompareTraces(e, a, b), nil
 }
 
 // side is what one trace knows about each memory.
@@ -157,7 +157,12 @@ func (ch *Change) why(d drop, other string) {
 	ch.Reason, ch.Stage, ch.DropKind = d.stage+": "+d.reason, d.stage, d.kind
 }
 
-func compareTraces(e *engine.Engine, a, b *engine.Trace) *Comparison {
+// CompareTraces sets two recalls of one query side by side: a and b at
+// two times on e (Compare), or under two policies (the TUI's experiment
+// split), e then being B's engine — whether a memory missing from b is
+// forgotten, and when, is decided by e's memories and policy. Memories are
+// matched by id: the two arms' databases are built from the same fixture.
+func CompareTraces(e *engine.Engine, a, b *engine.Trace) *Comparison {
 	cfg := e.Config()
 	sa, sb := sideOf(a), sideOf(b)
 	c := &Comparison{

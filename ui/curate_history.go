@@ -6,6 +6,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"memtrace/curate"
 	"memtrace/engine"
 	"memtrace/internal/safetext"
 	"memtrace/internal/textable"
@@ -42,7 +43,7 @@ func curateHistoryQuery() rowQuery[engine.BatchInfo] {
 				return !b.RolledBack && b.Kind != engine.BatchRollback
 			}},
 		},
-		Text: func(b engine.BatchInfo) string { return b.Batch + " " + b.Effect.String() },
+		Text: func(b engine.BatchInfo) string { return b.Batch + " " + curate.EffectText(b) },
 	}
 }
 
@@ -100,6 +101,8 @@ func (v historyView) View() string {
 			state = "rollback"
 		case b.Effect.Rejected > 0:
 			state = "rejection"
+		case b.Kind == curate.BatchPolicy:
+			state = "policy"
 		}
 		switch {
 		case b.RolledBack:
@@ -121,7 +124,7 @@ func (v historyView) View() string {
 				state = "blocked"
 			}
 		}
-		return []string{b.Batch, b.Actor, b.Effect.String(), at, state}, false
+		return []string{b.Batch, b.Actor, curate.EffectText(b), at, state}, false
 	}, empty)
 	return strings.Join(append(out, fill(nil, curateDetailLines)...), "\n")
 }

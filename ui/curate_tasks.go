@@ -140,6 +140,9 @@ func (p curatePane) rollback(batch string) (curatePane, tea.Cmd) {
 		if err := eng.Refresh(ctx); err != nil {
 			return "", fmt.Errorf("rolled back %s, but the engine did not refresh (press R): %w", batch, err)
 		}
+		if rep.Policy {
+			return fmt.Sprintf("rolled back policy batch %s: the database runs with the policy before it again (a restart of memtrace recalls under it); no memory changed", rep.Batch), nil
+		}
 		if rep.Rejected > 0 && rep.Restored == 0 {
 			// A rejection: no memory changed; the proposals are open again.
 			return fmt.Sprintf("rolled back rejection %s: %d proposal(s) open again as they were; no memory changed", rep.Batch, rep.Rejected), nil

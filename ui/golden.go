@@ -23,6 +23,7 @@ type goldenKeys struct {
 	Open, Trace, DetailUp, DetailDown key.Binding
 	NextFail, PrevFail, OnOpenDB      key.Binding
 	Yes, No, Load, Leave              key.Binding
+	Experiment                        key.Binding
 	filter                            filterKeys
 }
 
@@ -44,6 +45,7 @@ func defaultGoldenKeys() goldenKeys {
 		No:         key.NewBinding(key.WithKeys("n", "esc"), key.WithHelp("n/esc", "keep the old one")),
 		Load:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "load")),
 		Leave:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
+		Experiment: defaultExperimentKeys().Start,
 		filter:     defaultFilterKeys(),
 	}
 }
@@ -54,6 +56,7 @@ type inputTarget int
 const (
 	inputSet inputTarget = iota
 	inputBaseline
+	inputPolicy // the experiment's policy B (golden_experiment.go)
 )
 
 // goldenRow is one line of the probe list: a probe of the set or of the
@@ -107,6 +110,9 @@ type goldenPane struct {
 	filter filterBar
 	match  func(goldenRow) bool
 
+	// exp is the experiment view: the set under policies A and B.
+	exp experiment
+
 	width, height int
 	status, err   string
 }
@@ -115,7 +121,7 @@ func newGoldenPane(c *common) goldenPane {
 	in := textinput.New()
 	in.SetStyles(c.styles.Input)
 	k := defaultGoldenKeys()
-	p := goldenPane{c: c, keys: k, input: in, defaultSet: defaultGoldenSet,
+	p := goldenPane{c: c, keys: k, input: in, defaultSet: defaultGoldenSet, exp: experiment{keys: defaultExperimentKeys()},
 		filter: newFilterBar(c, goldenQuery().hint()), progress: newGoldenProgress(c), probes: newProbeList(c, k)}
 	return p
 }
@@ -125,9 +131,11 @@ func (p goldenPane) Title() string { return "Golden" }
 
 // Typing: the path input and the save confirmation take every key.
 func (p goldenPane) Typing() bool {
-	return p.input.Focused() || p.confirmSave || p.filter.input.Focused()
+	return p.input.Focused() || p.confirmSave || p.filter.input.Focused() || p.exp.shown && p.exp.confirm
 }
-func (p goldenPane) Busy() bool { return p.progress.running || p.loading || p.saving }
+func (p goldenPane) Busy() bool {
+	return p.progress.running || p.loading || p.saving || p.exp.running || p.exp.writing
+}
 
 func (p goldenPane) KeyBindings() []key.Binding {
 	k := p.keys
@@ -138,10 +146,12 @@ func (p goldenPane) KeyBindings() []key.Binding {
 		return []key.Binding{k.Yes, k.No}
 	case p.filter.input.Focused():
 		return []key.Binding{k.filter.Done, k.filter.Clear}
+	case p.exp.shown:
+		return p.experimentBindings()
 	case p.progress.running:
 		return append([]key.Binding{k.Cancel, k.Trace}, k.list.bindings()...)
 	}
-	out := []key.Binding{k.Run, k.Trace, k.NextFail, k.PrevFail}
+	out := []key.Binding{k.Run, k.Trace, k.NextFail, k.PrevFail, k.Experiment}
 	if p.set != nil && p.set.Fixture != "" {
 		out = append(out, k.OnOpenDB)
 	}
@@ -225,6 +235,10 @@ func (p goldenPane) update(msg tea.Msg) (goldenPane, tea.Cmd) {
 		return p, nil
 	case goldenRunMsg:
 		return p.runFinished(msg)
+	case goldenExperimentMsg:
+		return p.experimentDone(msg)
+	case goldenPolicyWrittenMsg:
+		return p.policyWritten(msg), nil
 	case goldenSavedMsg:
 		p.saving = false
 		if msg.Err != nil {

@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"memtrace/engine"
 	"memtrace/golden"
 )
 
@@ -23,6 +24,14 @@ func (p goldenPane) handleKey(msg tea.KeyPressMsg) (goldenPane, tea.Cmd) {
 		case key.Matches(msg, k.Load):
 			p.input.Blur()
 			path := strings.TrimSpace(p.input.Value())
+			if p.inputFor == inputPolicy {
+				sp, err := parseExperimentSpec(path)
+				if err != nil {
+					p.err = engine.ErrorMessage(err)
+					return p, nil
+				}
+				return p.startExperiment(sp)
+			}
 			if path == "" {
 				return p, nil
 			}
@@ -38,6 +47,9 @@ func (p goldenPane) handleKey(msg tea.KeyPressMsg) (goldenPane, tea.Cmd) {
 	}
 	if p.filter.input.Focused() {
 		return p.filterKey(msg)
+	}
+	if p.exp.shown {
+		return p.experimentKey(msg)
 	}
 	if p.confirmSave {
 		switch {
@@ -62,6 +74,12 @@ func (p goldenPane) handleKey(msg tea.KeyPressMsg) (goldenPane, tea.Cmd) {
 		return p, nil
 	case key.Matches(msg, k.Run):
 		return p.startRun()
+	case key.Matches(msg, k.Experiment):
+		if p.exp.x != nil || p.exp.running {
+			p.exp.shown = true // the last experiment again; r re-runs it, esc and X again asks for another B
+			return p, nil
+		}
+		return p.askExperiment()
 	case key.Matches(msg, k.Trace):
 		return p.openTrace()
 	case key.Matches(msg, k.NextFail):

@@ -13,6 +13,9 @@ import (
 )
 
 func (p goldenPane) View() string {
+	if p.exp.shown && p.set != nil {
+		return p.experimentView()
+	}
 	lines := p.headerLines()
 	lines = append(lines, p.probes.View())
 	status := p.statusLines()

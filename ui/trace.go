@@ -26,6 +26,9 @@ type OpenTraceMsg struct {
 	// Origin, when set, labels the trace in the header (probe, database,
 	// time).
 	Origin *TraceOrigin
+	// Policies, with Trace (B's recall), opens the split on two policies'
+	// recalls instead of two times (trace_split_policy.go).
+	Policies *PolicySplit
 }
 
 // OpenMemoryMsg asks the Memories tab to show the memory with Key (the
@@ -118,6 +121,7 @@ type tracePane struct {
 	q      engine.Query
 	trace  *engine.Trace
 	cmp    *inspector.Comparison // the split view: now (A) vs the override (B)
+	pol    *PolicySplit          // the split compares two policies, not two times
 	source string                // where the shown trace came from, when not a live run
 	// origin labels a trace opened from a golden probe; fx is the fixture
 	// database it recalls from (nil: the open database).
@@ -259,7 +263,10 @@ func (p tracePane) update(msg tea.Msg) (tracePane, tea.Cmd) {
 		if !msg.Query.At.IsZero() {
 			p.override = overrideAt(msg.Query.At, p.c.now())
 		}
-		p.origin, p.fx, p.source, p.mark, p.picker.open = msg.Origin, msg.Fixture, "", nil, false
+		p.origin, p.fx, p.source, p.mark, p.picker.open, p.pol = msg.Origin, msg.Fixture, "", nil, false, nil
+		if msg.Trace != nil && msg.Policies != nil {
+			return p.openGiven(msg.Trace, msg.Focus).openPolicySplit(msg.Policies), nil
+		}
 		if msg.Trace != nil {
 			return p.openGiven(msg.Trace, msg.Focus), nil
 		}
@@ -276,7 +283,7 @@ func (p tracePane) update(msg tea.Msg) (tracePane, tea.Cmd) {
 			return p, nil
 		}
 		p.err = ""
-		p.trace, p.cmp, p.source = msg.Trace, msg.Cmp, ""
+		p.trace, p.cmp, p.source, p.pol = msg.Trace, msg.Cmp, "", nil
 		p.splitScroll = detailScroll{} // another comparison starts at its top
 		p.itemOpen, p.mark = false, nil
 		if p.trace != nil && len(p.trace.Survivors) == 0 {

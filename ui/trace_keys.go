@@ -89,6 +89,10 @@ func (p tracePane) handleKey(msg tea.KeyPressMsg) (tracePane, tea.Cmd) {
 	case key.Matches(msg, k.Split) && p.trace != nil:
 		p.split = !p.split
 		p.itemOpen = false
+		if p.pol != nil {
+			// Leaving the policies' split: s again compares two times.
+			p.pol, p.cmp = nil, nil
+		}
 		if p.split && (p.cmp == nil || p.source != "") && !p.override.isNow() {
 			return p.run()
 		}

@@ -89,7 +89,7 @@ func (p tracePane) engine() (*engine.Engine, string) {
 func (p tracePane) openGiven(tr *engine.Trace, focus *TraceFocus) tracePane {
 	p.seq++ // a recall still in flight must not replace it
 	p.loading = false
-	p.trace, p.cmp, p.split, p.err = tr, nil, false, ""
+	p.trace, p.cmp, p.split, p.err, p.pol = tr, nil, false, "", nil
 	p.itemOpen, p.prompt = false, false
 	p.item, p.itemTop = 0, 0
 	switch {

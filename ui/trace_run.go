@@ -84,7 +84,7 @@ func (p tracePane) openStored(st *engine.StoredTrace) (tracePane, tea.Cmd) {
 	}
 	p.picker.open = false
 	p.err = ""
-	p.trace, p.cmp, p.split = &tr, nil, false
+	p.trace, p.cmp, p.split, p.pol = &tr, nil, false, nil
 	p.origin, p.fx, p.mark = nil, nil, nil
 	p.source = fmt.Sprintf("stored trace #%d · %s · %s", st.ID, st.Source, st.CreatedAt.UTC().Format("2006-01-02 15:04"))
 	// Stepping the time from here re-runs the same query live (read-only).

@@ -92,7 +92,7 @@ func splitOf(c *inspector.Comparison) splitModel {
 func (p tracePane) splitView() []string {
 	st := p.c.styles
 	rw := p.rightWidth()
-	if p.override.isNow() {
+	if p.pol == nil && p.override.isNow() {
 		return []string{
 			st.Detail.Heading.Render("now vs +N days"),
 			st.App.Muted.Render(safetext.Truncate("the time override is now: step with ] (or type a time with @) to compare", rw)),
@@ -102,6 +102,9 @@ func (p tracePane) splitView() []string {
 		return []string{st.App.Muted.Render("recalling now and " + p.override.label() + "…")}
 	}
 	m := splitOf(p.cmp)
+	if p.pol != nil {
+		m = m.withForgottenLater()
+	}
 	// Side by side when each side has room for its text; stacked otherwise.
 	sideBySide := rw >= 2*splitMinSide+1
 	half := rw
@@ -112,7 +115,7 @@ func (p tracePane) splitView() []string {
 	side := func(title string, rows []splitRow, later bool) []string {
 		out := []string{st.Detail.Heading.Render(safetext.PadRight(title, half)), st.Table.Header.Render(textable.Header(cols))}
 		for _, r := range rows {
-			row := textable.Row(cols, []string{markText(r, later), fmt.Sprint(r.Rank), fmt.Sprint(r.ID), r.Text})
+			row := textable.Row(cols, []string{p.splitMark(r, later), rankCell(r.Rank), fmt.Sprint(r.ID), r.Text})
 			switch r.Mark {
 			case markForgotten:
 				row = st.App.Error.Render(row)
@@ -130,9 +133,9 @@ func (p tracePane) splitView() []string {
 		}
 		return out
 	}
-	label := p.override.label()
-	left := side("now · "+m.AtNow, m.Now, false)
-	right := side(label+" · "+m.AtLater, m.Later, true)
+	leftTitle, rightTitle, by, at, note := p.splitTitles(m)
+	left := side(leftTitle, m.Now, false)
+	right := side(rightTitle, m.Later, true)
 	var out []string
 	if sideBySide {
 		for i := 0; i < max(len(left), len(right)); i++ {
@@ -148,16 +151,16 @@ func (p tracePane) splitView() []string {
 	} else {
 		out = append(append(left, ""), right...)
 	}
-	out = append(out, "", st.Detail.Heading.Render(safetext.Truncate(fmt.Sprintf("forgotten by %s: %d (survivors now, forgotten then; as memtrace compare counts)", label, len(m.Forgotten)), rw)))
+	out = append(out, "", st.Detail.Heading.Render(safetext.Truncate(fmt.Sprintf("forgotten %s: %d (%s)", by, len(m.Forgotten), note), rw)))
 	if m.RecognisedLater > 0 {
-		out = append(out, st.App.Muted.Render(safetext.Truncate(fmt.Sprintf("recognised at %s: %d (forgotten in free recall, kept because the query cues them)", label, m.RecognisedLater), rw)))
+		out = append(out, st.App.Muted.Render(safetext.Truncate(fmt.Sprintf("recognised %s: %d (forgotten in free recall, kept because the query cues them)", at, m.RecognisedLater), rw)))
 	}
 	fcols := textable.Fill([]textable.Column{{Title: "ID", Width: 5, Right: true}, {Title: "KEY", Width: 8}, {Title: "FORGOT", Width: 10}, {Title: "TEXT", Width: 30}, {Title: "WHY"}}, rw, 10)
 	for _, ch := range m.Forgotten {
 		out = append(out, st.App.Error.Render(textable.Row(fcols, []string{fmt.Sprint(ch.ID), ch.Key, ch.ForgetAt.Format("2006-01-02"), ch.Text, ch.Reason})))
 	}
 	if len(m.Left) > 0 {
-		out = append(out, st.Detail.Heading.Render(safetext.Truncate(fmt.Sprintf("left by %s: %d (still remembered, displaced or not retrieved)", label, len(m.Left)), rw)))
+		out = append(out, st.Detail.Heading.Render(safetext.Truncate(fmt.Sprintf("left %s: %d (still remembered, displaced or not retrieved)", by, len(m.Left)), rw)))
 	}
 	lcols := textable.Fill([]textable.Column{{Title: "ID", Width: 5, Right: true}, {Title: "KEY", Width: 8}, {Title: "TEXT", Width: 30}, {Title: "WHY"}}, rw, 10)
 	for _, ch := range m.Left {

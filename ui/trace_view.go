@@ -130,7 +130,9 @@ func (p tracePane) timeLine() string {
 	parts := []headerPart{part(s),
 		{forms: []string{st.App.Muted.Render("   " + line), st.App.Muted.Render(" " + line)}, rank: 1},
 		{forms: []string{st.App.Muted.Render("  ([ ] step · @ type)"), ""}}}
-	if p.split {
+	if p.split && p.pol != nil {
+		parts = append(parts, headerPart{forms: []string{st.App.Muted.Render(" · split: policy A vs B"), st.App.Muted.Render(" · A vs B")}, rank: 2})
+	} else if p.split {
 		parts = append(parts, headerPart{forms: []string{st.App.Muted.Render(" · split: now vs " + p.override.label()),
 			st.App.Muted.Render(" · split vs now")}, rank: 2})
 	}

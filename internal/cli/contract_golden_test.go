@@ -72,6 +72,11 @@ func contractSteps(db string) []contractStep {
 		{"rollback.json", c("rollback", "approve-20260612T090000Z-4", "--yes", "--json")},
 		{"proposals_after_rollback.json", c("proposals", "--json")},
 		{"golden_run.json", []string{"golden", "run", fx("fixture_set.yaml"), "--json"}},
+		// A policy batch and its rollback, listed like every other batch.
+		{"", c("policy", "set", fx("fixture_policy.yaml"))},
+		{"batches_policy.json", c("batches", "--limit", "2", "--json")},
+		{"", c("rollback", "policy-20260612T090000Z-5", "--yes")},
+		{"batches_policy_rollback.json", c("batches", "--limit", "3", "--json")},
 	}
 }
 

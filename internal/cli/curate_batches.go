@@ -47,7 +47,7 @@ func cmdBatches(fs *flag.FlagSet) runFunc {
 			if !b.CanRollback {
 				state = "no: " + b.WhyNot
 			}
-			tbl.Add(b.Batch, b.Actor, b.Effect.String(), b.At.UTC().Format("2006-01-02 15:04:05"), state)
+			tbl.Add(b.Batch, b.Actor, curate.EffectText(b), b.At.UTC().Format("2006-01-02 15:04:05"), state)
 		}
 		return tbl.Write(e.stdout)
 	}

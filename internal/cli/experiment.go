@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"strings"
@@ -8,7 +9,6 @@ import (
 	"memtrace/engine"
 	"memtrace/golden"
 	"memtrace/policy"
-	"memtrace/recall"
 )
 
 // `memtrace experiment SET --policy A.yaml --policy B.yaml`: the set's
@@ -52,17 +52,24 @@ func cmdExperiment(fs *flag.FlagSet) runFunc {
 		if len(policies) == 2 {
 			names = []string{policies[0], policies[1]}
 		}
-		var runs [2]*golden.RunResult
+		var arms [2]golden.Arm
 		for i, name := range names {
 			cfg, err := policyFlag(name)
 			if err != nil {
 				return err
 			}
-			if runs[i], err = runUnder(e, words[0], *at, cfg); err != nil {
-				return err
-			}
+			arms[i] = golden.Arm{Name: name, Config: cfg}
 		}
-		x := golden.Compare(runs[0], runs[1], golden.PolicyName(names[0]), golden.PolicyName(names[1]))
+		when, set, err := experimentSet(words[0], *at)
+		if err != nil {
+			return err
+		}
+		x, runs, err := golden.RunExperiment(e.ctx, set, when, arms[0], arms[1], armEngine(e))
+		if err != nil {
+			return err
+		}
+		runs[0].Close()
+		runs[1].Close()
 		if *asJSON {
 			if err := writeJSONText(e.stdout, x); err != nil {
 				return err
@@ -77,30 +84,46 @@ func cmdExperiment(fs *flag.FlagSet) runFunc {
 	}
 }
 
-// runUnder runs the set at setPath under cfg (zero: the database's
-// policy) on a fixture built for it, at --at when given.
-func runUnder(e *env, setPath, at string, cfg engine.Config) (*golden.RunResult, error) {
+// experimentSet reads an experiment's set and its --at.
+func experimentSet(setPath, at string) (*engine.When, *golden.Set, error) {
 	when, err := parseSetAt(at)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	set, err := loadSet(setPath)
+	return when, set, err
+}
+
+// armEngine opens an experiment arm's engine: a fresh scratch database
+// built from the set's fixture under the arm's policy (goldenEngine), or
+// the --db database when the set has none; closing it drops the scratch.
+func armEngine(e *env) golden.ArmEngine {
+	return func(_ context.Context, set *golden.Set, cfg engine.Config) (*engine.Engine, func(), error) {
+		fixture, drop, err := scratchDatabase(e, "experiment")
+		if err != nil {
+			return nil, nil, fmt.Errorf("experiment: %w", err)
+		}
+		eng, closeDB, err := goldenEngine(e, set, fixture, cfg)
+		if err != nil {
+			drop()
+			return nil, nil, err
+		}
+		return eng, func() { closeDB(); drop() }, nil
+	}
+}
+
+// runUnder runs the set at setPath under cfg (golden.RunArm on armEngine).
+func runUnder(e *env, setPath, at string, cfg engine.Config) (*golden.RunResult, error) {
+	when, set, err := experimentSet(setPath, at)
 	if err != nil {
 		return nil, err
 	}
-	fixture, drop, err := scratchDatabase(e, "experiment")
-	if err != nil {
-		return nil, fmt.Errorf("experiment: %w", err)
-	}
-	defer drop()
-	eng, closeDB, err := goldenEngine(e, set, fixture, cfg)
+	arm, err := golden.RunArm(e.ctx, set, when, cfg, armEngine(e))
 	if err != nil {
 		return nil, err
 	}
-	defer closeDB()
-	applySetAt(set, when, eng.Now())
-	out, err := runAgainst(e.ctx, set, recall.Over(eng), runnerOf(eng), nil)
-	return out.RunResult, err
+	arm.Close()
+	return arm.Run, nil
 }
 
 // runSweep runs `experiment --sweep KEY=V1,V2,…`: the base policy (the one

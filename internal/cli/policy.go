@@ -26,15 +26,7 @@ func policyCommands() []command {
 // recordedPolicy is the policy db records: its text decoded, or the
 // defaults when none is recorded.
 func recordedPolicy(ctx context.Context, db engine.Queries) (engine.Config, error) {
-	text, err := db.GetSetting(ctx, curate.SettingPolicy)
-	if err != nil {
-		return engine.Config{}, err
-	}
-	cfg, err := policy.Decode([]byte(text))
-	if err != nil {
-		return cfg, engine.Errorf(engine.EINVALID, "the policy this database records does not decode (%v); record a valid one with `memtrace policy set FILE` or roll the last policy batch back", err)
-	}
-	return cfg, nil
+	return curate.RecordedPolicy(ctx, db)
 }
 
 // policyShowOutput is `memtrace policy show --json`.
