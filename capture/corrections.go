@@ -175,7 +175,7 @@ func Clip(s string, n int) string {
 // so a sighting costs the same after 10 earlier ones as after 1,000. The
 // returned lesson holds only this sighting in Occurrences.
 func recordLesson(ctx context.Context, q engine.Queries, f *lessonFinding, m engine.Message, at time.Time) (*engine.Correction, bool, error) {
-	key, all, err := canonicalLessonKey(ctx, q, f.Key)
+	key, all, err := canonicalLessonKey(ctx, q, f.Key, f.Lesson)
 	if err != nil {
 		return nil, false, err
 	}

@@ -43,10 +43,11 @@ import (
 // value makes two. The best match wins; ties go to the older key (the lower
 // one). "Don't call me Mr. Kim, just call me Jun.", "Stop calling me Mr.
 // Kim, call me Jun." and "Please call me Jun, not Mr. Kim." are one lesson.
+// A key that meets no recorded lesson of its kind is matched against the
+// lessons of the other kind by their terms (lessonidentity.go).
 // Limits: rewordings that share too few terms (a Korean rewording in words
-// the glossary does not hold) are counted apart, and a lesson keyed by the
-// concept table is not matched against one keyed by terms — the curator
-// sees each lesson with its occurrences before promoting.
+// the glossary does not hold) are counted apart — the curator sees each
+// lesson with its occurrences before promoting.
 // nonLessonWords are the words that say a text is a correction, and how
 // politely, rather than what it is about.
 func nonLessonWords() []string {
@@ -99,12 +100,13 @@ func keyTerms(key string) []string {
 	return strings.Split(rest, "+")
 }
 
-// canonicalLessonKey returns the key a finding is counted under: its own
-// when that lesson exists, else the best-matching recorded lesson of the
-// same kind (sameLesson), else its own. all is every recorded lesson's head
-// (no occurrences), read once per sighting (nil for a key that is matched
-// only exactly).
-func canonicalLessonKey(ctx context.Context, q engine.Queries, key string) (string, []*engine.Correction, error) {
+// canonicalLessonKey returns the key a finding (key, the sentence it was
+// read from) is counted under: its own when that lesson exists, else the
+// best-matching recorded lesson of the same kind (sameLesson), else the
+// best-matching one of the other kind (crossLesson, lessonidentity.go),
+// else its own. all is every recorded lesson's head (no occurrences), read
+// once per sighting (nil for a key that is matched only exactly).
+func canonicalLessonKey(ctx context.Context, q engine.Queries, key, lesson string) (string, []*engine.Correction, error) {
 	if _, isSig := sigFromKey(key); keyTerms(key) == nil && !isSig {
 		return key, nil, nil
 	}
@@ -118,6 +120,15 @@ func canonicalLessonKey(ctx context.Context, q engine.Queries, key string) (stri
 			return key, all, nil
 		}
 		shared, same := sameLesson(key, c.LessonKey)
+		if same && (best == "" || shared > bestShared || shared == bestShared && c.LessonKey < best) {
+			best, bestShared = c.LessonKey, shared
+		}
+	}
+	if best != "" {
+		return best, all, nil
+	}
+	for _, c := range all {
+		shared, same := crossLesson(key, lesson, c)
 		if same && (best == "" || shared > bestShared || shared == bestShared && c.LessonKey < best) {
 			best, bestShared = c.LessonKey, shared
 		}
