@@ -155,7 +155,8 @@ func clauseTerms(cl string) []termMention {
 			}
 		})
 	}
-	for _, q := range wordPositions(norm, preNegators()) {
+	pre, post := cancelForgetting(norm, wordPositions(norm, preNegators()), wordPositions(norm, postNegators()))
+	for _, q := range pre {
 		for i := range out {
 			if out[i].at > q {
 				negateWord(out, out[i].written)
@@ -163,7 +164,7 @@ func clauseTerms(cl string) []termMention {
 			}
 		}
 	}
-	for _, q := range wordPositions(norm, postNegators()) {
+	for _, q := range post {
 		for i := len(out) - 1; i >= 0; i-- {
 			if out[i].at < q {
 				negateWord(out, out[i].written)

@@ -57,6 +57,9 @@ func nonLessonWords() []string {
 		"rather", "from", "now", "on", "going", "forward", "every", "time", "again", "anymore", "ever", "more",
 		"use", "using", "make", "let", "want", "like", "okay", "ok", "kindly", "pls", "plz",
 		"mr", "mrs", "ms", "dr", "sir", "madam",
+		// Forgetting and remembering verbs: "don't forget to X" prescribes X
+		// (lessonremember.go).
+		"forget", "forgets", "forgot", "forgetting", "remember", "잊", "잊지", "잊어", "까먹", "까먹지", "빼먹", "빼먹지", "기억해",
 		// Korean markers, adverbs and generic verb forms.
 		"마", "마라", "말고", "말구", "말아", "말아줘", "말아요", "말고요", "항상", "앞", "앞으로", "그냥", "제발", "꼭", "반드시",
 		"매번", "언제나", "절대", "절대로", "이제", "더", "더는", "좀", "그만", "막", "너무", "같이", "또", "다시", "써", "쓰지", "쓰세요", "써줘", "써주세요",
