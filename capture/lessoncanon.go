@@ -233,6 +233,9 @@ func canonWord(w string, hangul bool) string {
 		if textnorm.IsStopWord(w) || skip[w] || !keyTerm(w) {
 			return ""
 		}
+		if forgetStem(w) {
+			return "" // 까먹었어요, 잊어버리지: a forgetting verb (lessonremember.go)
+		}
 		if i := koNegatorInside(w); i > 0 {
 			w = w[:i] // 하지말고 → 하, 넣지마 → 넣: the verb before the negation
 		}

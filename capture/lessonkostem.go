@@ -38,8 +38,17 @@ func koKeyEndings() []string {
 		"되면", "되는", "되게", "돼요", "됐어", "돼야", "된", "될", "됨", "돼",
 		"으니까", "니까", "으면", "으려면", "려면", "거든", "잖아", "는데", "인데", "이고", "이지", "이다", "입니다", "이에요", "예요", "에요",
 		"어서", "아서", "어도", "아도", "어야", "아야", "으세요", "세요", "면", "임", "함", "죠",
+		"었어요", "았어요", "였어요", "거나", "는지", "은지", "인지",
+		// Endings a one-syllable stem may be a noun's last syllable of (필요,
+		// 최고): stripped only when two syllables remain (koKeyMinTwo).
+		"요", "고", "네", "줘",
 	}
 }
+
+// koKeyMinTwo are the endings of koKeyEndings stripped only when at least
+// two syllables remain: "금지요" → 금지 and "보여줘" → 보여, but 필요 and
+// 최고 stay whole.
+var koKeyMinTwo = map[string]bool{"요": true, "고": true, "네": true, "줘": true}
 
 var koKeyEndingsSorted = sync.OnceValue(func() []string {
 	es := slices.Clone(koKeyEndings())
@@ -62,7 +71,11 @@ func koKeyStem(w string) string {
 		n := utf8.RuneCountInString(w)
 		cut := false
 		for _, e := range koKeyEndingsSorted() {
-			if strings.HasSuffix(w, e) && n-utf8.RuneCountInString(e) >= 1 {
+			min := 1
+			if koKeyMinTwo[e] {
+				min = 2
+			}
+			if strings.HasSuffix(w, e) && n-utf8.RuneCountInString(e) >= min {
 				w, cut = w[:len(w)-len(e)], true
 				break
 			}
