@@ -90,7 +90,7 @@ func valuesSaid(conceptKey string, conceptTerms, terms []string) bool {
 // namesSpecific reports whether term t, read over the concept table, names
 // a specific (not generic) concept among ids.
 func namesSpecific(t string, ids map[string]bool) bool {
-	for _, e := range readSignature(t, t).elems {
+	for _, e := range cachedSignature(t).elems {
 		id := strings.TrimPrefix(e, notPrefix)
 		if c := conceptByID()[id]; c != nil && ids[id] && !c.generic {
 			return true
@@ -107,7 +107,7 @@ func conceptCovers(conceptKey, sentence string) bool {
 	if !ok {
 		return false
 	}
-	ts := readSignature(sentence, sentence)
+	ts := cachedSignature(sentence)
 	for _, e := range ts.elems {
 		if !slices.Contains(ck.elems, e) {
 			return false
@@ -141,9 +141,26 @@ func cachedLessonTerms(s string) []string {
 	return ts
 }
 
+// cachedSignature is readSignature of a sentence read alone, remembered
+// the same way.
+func cachedSignature(s string) lessonSig {
+	if v, ok := lessonSigCache.Load(s); ok {
+		return v.(lessonSig)
+	}
+	sig := readSignature(s, s)
+	if lessonSigCacheSize.Load() < lessonTermsCacheMax {
+		if _, loaded := lessonSigCache.LoadOrStore(strings.Clone(s), sig); !loaded {
+			lessonSigCacheSize.Add(1)
+		}
+	}
+	return sig
+}
+
 const lessonTermsCacheMax = 4096
 
 var (
 	lessonTermsCache     sync.Map // sentence → []string (read only)
 	lessonTermsCacheSize atomic.Int64
+	lessonSigCache       sync.Map // sentence → lessonSig (read only)
+	lessonSigCacheSize   atomic.Int64
 )
