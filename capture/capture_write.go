@@ -65,8 +65,11 @@ func (w *batchWriter) write(ctx context.Context, p *pending) error {
 func (w *batchWriter) lesson(ctx context.Context, p *pending) error {
 	r, f := p.res, p.lesson
 	if f.Skip != "" {
-		r.Trail = append(r.Trail, engine.Decision{Layer: engine.LayerCorrect, Verdict: "skip", Pattern: f.Skip,
-			Reason: fmt.Sprintf("%s instruction (%q): not a lesson", strings.ReplaceAll(f.Skip, "_", "-"), f.Marker)})
+		why := fmt.Sprintf("%s instruction (%q): not a lesson", strings.ReplaceAll(f.Skip, "_", "-"), f.Marker)
+		if f.Skip == skipMemoryRequest {
+			why = fmt.Sprintf("a request to remember a fact (%q): a memory, not a lesson", f.Marker)
+		}
+		r.Trail = append(r.Trail, engine.Decision{Layer: engine.LayerCorrect, Verdict: "skip", Pattern: f.Skip, Reason: why})
 		return nil
 	}
 	c, counted, err := recordLesson(ctx, w.q, f, p.msg, p.msg.At)

@@ -26,6 +26,9 @@ func Correct(ctx context.Context, e *engine.Engine, m engine.Message) (*engine.C
 	}
 	f := detectLesson(m.Text, true)
 	switch {
+	case f.Skip == skipMemoryRequest:
+		return nil, engine.Errorf(engine.EINVALID, "%q asks to remember a fact (%q), not how to work, so it is not counted as a lesson; use memory_capture to store it",
+			m.Text, f.Marker)
 	case f.Skip != "":
 		return nil, engine.Errorf(engine.EINVALID, "%q is a %s instruction (%q): it holds only here or now, so it is not counted as a lesson; use memory_capture if it is worth remembering",
 			m.Text, strings.ReplaceAll(f.Skip, "_", "-"), f.Marker)

@@ -83,12 +83,15 @@ func requestMarkers() lexicon {
 	}
 }
 
+// skipMemoryRequest is the Skip of a request to remember a fact.
+const skipMemoryRequest = "memory_request"
+
 // lessonFinding is what detectLesson found in one message.
 type lessonFinding struct {
 	Key    string
 	Lesson string // the sentence that states it
 	Marker string
-	Skip   string // one_off | context_bound, when the message is not a lesson
+	Skip   string // one_off | context_bound | memory_request, when the message is not a lesson
 	// NoTerms: an explicit correction with no content words to key it by.
 	NoTerms bool
 }
@@ -102,6 +105,11 @@ func detectLesson(text string, explicit bool) *lessonFinding {
 		if k := kwFind(norm, nl.lex); k != "" {
 			return &lessonFinding{Skip: nl.why, Marker: k}
 		}
+	}
+	if phrase := memoryRequest(text); phrase != "" {
+		// "Don't forget that …", "잊지 마, …이야": a fact to remember, not
+		// a lesson about how to work (lessonremember.go).
+		return &lessonFinding{Skip: skipMemoryRequest, Marker: phrase}
 	}
 	concepts := lessonConcepts(norm)
 	marker := kwFind(norm, lessonMarkers())
@@ -175,7 +183,7 @@ func Clip(s string, n int) string {
 // so a sighting costs the same after 10 earlier ones as after 1,000. The
 // returned lesson holds only this sighting in Occurrences.
 func recordLesson(ctx context.Context, q engine.Queries, f *lessonFinding, m engine.Message, at time.Time) (*engine.Correction, bool, error) {
-	key, all, err := canonicalLessonKey(ctx, q, f.Key)
+	key, all, err := canonicalLessonKey(ctx, q, f.Key, f.Lesson)
 	if err != nil {
 		return nil, false, err
 	}

@@ -26,9 +26,9 @@ import (
 //     developer glossary (lessongloss.go) to its row's first word (변수,
 //     variables → variable; 운영, prod → production); any other English
 //     word to its WordNet base form (morphy: nesting → nest, files →
-//     file); any other Korean word to its stem
-//     (particles and endings stripped by textnorm; a negation written into
-//     the word, 하지말고, cut off). Markers, politeness, generic verbs, stop
+//     file); any other Korean word to its key stem (the particles and
+//     endings of a closed list stripped, stacked ones too: lessonkostem.go;
+//     a negation written into the word, 하지말고, cut off). Markers, politeness, generic verbs, stop
 //     words, numbers, ids and lone jamo are dropped (lessonkey.go), and so
 //     are carrier verbs (add, put, 넣다, 붙이다, 달다: carrierTerms), so a
 //     negation falls on the object in both languages ("이모지 넣지 마" ~
@@ -155,7 +155,8 @@ func clauseTerms(cl string) []termMention {
 			}
 		})
 	}
-	for _, q := range wordPositions(norm, preNegators()) {
+	pre, post := cancelForgetting(norm, wordPositions(norm, preNegators()), wordPositions(norm, postNegators()))
+	for _, q := range pre {
 		for i := range out {
 			if out[i].at > q {
 				negateWord(out, out[i].written)
@@ -163,7 +164,7 @@ func clauseTerms(cl string) []termMention {
 			}
 		}
 	}
-	for _, q := range wordPositions(norm, postNegators()) {
+	for _, q := range post {
 		for i := len(out) - 1; i >= 0; i-- {
 			if out[i].at < q {
 				negateWord(out, out[i].written)
@@ -232,15 +233,21 @@ func canonWord(w string, hangul bool) string {
 		if textnorm.IsStopWord(w) || skip[w] || !keyTerm(w) {
 			return ""
 		}
+		if forgetStem(w) {
+			return "" // 까먹었어요, 잊어버리지: a forgetting verb (lessonremember.go)
+		}
 		if i := koNegatorInside(w); i > 0 {
 			w = w[:i] // 하지말고 → 하, 넣지마 → 넣: the verb before the negation
 		}
 		if g := glossKorean(w); g != "" {
 			return g
 		}
-		base, ok := textnorm.Term(w, true)
-		if !ok || skip[base] || !keyTerm(base) {
+		base := koKeyStem(w) // 비밀번호는, 비밀번호야 → 비밀번호 (lessonkostem.go)
+		if base == "" || textnorm.IsStopWord(base) || skip[base] || !keyTerm(base) {
 			return ""
+		}
+		if g := glossKorean(base); g != "" {
+			return g
 		}
 		return base
 	}

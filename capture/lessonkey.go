@@ -43,10 +43,11 @@ import (
 // value makes two. The best match wins; ties go to the older key (the lower
 // one). "Don't call me Mr. Kim, just call me Jun.", "Stop calling me Mr.
 // Kim, call me Jun." and "Please call me Jun, not Mr. Kim." are one lesson.
+// A key that meets no recorded lesson of its kind is matched against the
+// lessons of the other kind by their terms (lessonidentity.go).
 // Limits: rewordings that share too few terms (a Korean rewording in words
-// the glossary does not hold) are counted apart, and a lesson keyed by the
-// concept table is not matched against one keyed by terms — the curator
-// sees each lesson with its occurrences before promoting.
+// the glossary does not hold) are counted apart — the curator sees each
+// lesson with its occurrences before promoting.
 // nonLessonWords are the words that say a text is a correction, and how
 // politely, rather than what it is about.
 func nonLessonWords() []string {
@@ -56,11 +57,15 @@ func nonLessonWords() []string {
 		"rather", "from", "now", "on", "going", "forward", "every", "time", "again", "anymore", "ever", "more",
 		"use", "using", "make", "let", "want", "like", "okay", "ok", "kindly", "pls", "plz",
 		"mr", "mrs", "ms", "dr", "sir", "madam",
+		// Forgetting and remembering verbs: "don't forget to X" prescribes X
+		// (lessonremember.go).
+		"forget", "forgets", "forgot", "forgetting", "remember", "잊", "잊지", "잊어", "까먹", "까먹지", "빼먹", "빼먹지", "기억해",
 		// Korean markers, adverbs and generic verb forms.
 		"마", "마라", "말고", "말구", "말아", "말아줘", "말아요", "말고요", "항상", "앞", "앞으로", "그냥", "제발", "꼭", "반드시",
 		"매번", "언제나", "절대", "절대로", "이제", "더", "더는", "좀", "그만", "막", "너무", "같이", "또", "다시", "써", "쓰지", "쓰세요", "써줘", "써주세요",
 		"써요", "하지", "해", "해줘", "해주세요", "하세요", "해요", "주세요", "줘", "부탁해", "부탁해요", "부탁드려요",
 		"마세요", "마세", "마시고", "했잖아요", "했잖아", "했잖", "하라고", "하라니까", "했어", "했는데",
+		"금지", "요즘", "누가", "아까", "건", "걸", "게", "거야", "쓰",
 	}
 }
 
@@ -99,12 +104,13 @@ func keyTerms(key string) []string {
 	return strings.Split(rest, "+")
 }
 
-// canonicalLessonKey returns the key a finding is counted under: its own
-// when that lesson exists, else the best-matching recorded lesson of the
-// same kind (sameLesson), else its own. all is every recorded lesson's head
-// (no occurrences), read once per sighting (nil for a key that is matched
-// only exactly).
-func canonicalLessonKey(ctx context.Context, q engine.Queries, key string) (string, []*engine.Correction, error) {
+// canonicalLessonKey returns the key a finding (key, the sentence it was
+// read from) is counted under: its own when that lesson exists, else the
+// best-matching recorded lesson of the same kind (sameLesson), else the
+// best-matching one of the other kind (crossLesson, lessonidentity.go),
+// else its own. all is every recorded lesson's head (no occurrences), read
+// once per sighting (nil for a key that is matched only exactly).
+func canonicalLessonKey(ctx context.Context, q engine.Queries, key, lesson string) (string, []*engine.Correction, error) {
 	if _, isSig := sigFromKey(key); keyTerms(key) == nil && !isSig {
 		return key, nil, nil
 	}
@@ -118,6 +124,15 @@ func canonicalLessonKey(ctx context.Context, q engine.Queries, key string) (stri
 			return key, all, nil
 		}
 		shared, same := sameLesson(key, c.LessonKey)
+		if same && (best == "" || shared > bestShared || shared == bestShared && c.LessonKey < best) {
+			best, bestShared = c.LessonKey, shared
+		}
+	}
+	if best != "" {
+		return best, all, nil
+	}
+	for _, c := range all {
+		shared, same := crossLesson(key, lesson, c)
 		if same && (best == "" || shared > bestShared || shared == bestShared && c.LessonKey < best) {
 			best, bestShared = c.LessonKey, shared
 		}

@@ -39,10 +39,12 @@ type heldoutLessonSet struct {
 // heldoutLessonsFloors are the ratchets: the held-out pass rate of each
 // file measured after the last change to the lesson mechanism (lessons3's
 // 21/37 on main before any mechanism was changed against it, 22/37 after
-// session 9's; lessons2's concept rows were extended after reading its
+// session 9's, 23/37 after issue #29's Korean key stems, whose endings list was
+// extended with lessons3's Korean rewordings in view, so it is no longer
+// blind; lessons2's concept rows were extended after reading its
 // failures, so its 1.0 is a ceiling, not a blind measure). Raise one when
 // a change passes more cases; never lower it to let a change through.
-var heldoutLessonsFloors = map[string]float64{"lessons.json": 1.0, "lessons2.json": 1.0, "lessons3.json": 22.0 / 37, "lessons4.json": 19.0 / 36}
+var heldoutLessonsFloors = map[string]float64{"lessons.json": 1.0, "lessons2.json": 1.0, "lessons3.json": 23.0 / 37, "lessons4.json": 19.0 / 36}
 
 // TestHeldoutLessons measures lesson identity on the held-out set, every
 // case through capture.Correct (what memory_correct calls), each rewording

@@ -174,8 +174,7 @@ func readHits(text string) (hits, nums []sigHit) {
 	order := 0
 	for _, cl := range lessonClauses(text) {
 		norm := lexNorm(cl)
-		pre := wordPositions(norm, preNegators())
-		post := wordPositions(norm, postNegators())
+		pre, post := cancelForgetting(norm, wordPositions(norm, preNegators()), wordPositions(norm, postNegators()))
 		neg := func(p int) bool {
 			n := 0 // "don't add a package without asking": two negations affirm
 			for _, q := range pre {
