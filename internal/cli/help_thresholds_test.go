@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"encoding/json"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -40,5 +42,37 @@ func TestHelpStagesPrintsGateThresholdsPerEmbedder(t *testing.T) {
 		if !strings.Contains(emb, want) {
 			t.Errorf("help embedder lacks %q", want)
 		}
+	}
+}
+
+// The store audit says which dedupe threshold its near duplicates count
+// from: the one calibrated on the embedder, or the configured one when the
+// embedder is away.
+func TestAuditNamesItsDedupeThreshold(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "h.db")
+	mustRun(t, "--db", db, "add", "I grow apples in Chungju every autumn.")
+	if out := mustRun(t, "--db", db, "audit"); !strings.Contains(out, "cosine ≥ 0.92, the dedupe similarity calibrated on this embedder") {
+		t.Errorf("audit under hashed does not name its threshold:\n%s", out)
+	}
+
+	srv := newFakeEmbedServer(t, "tiny-embed:latest")
+	t.Setenv("OLLAMA_HOST", srv.srv.URL)
+	odb := filepath.Join(t.TempDir(), "o.db")
+	mustRun(t, "--db", odb, "--embedder", "ollama:tiny-embed", "add", "I grow apples in Chungju every autumn.")
+	var up, away struct {
+		Duplicates struct {
+			Threshold  float64 `json:"threshold"`
+			Calibrated bool    `json:"calibrated"`
+		} `json:"duplicates"`
+	}
+	if err := json.Unmarshal([]byte(mustRun(t, "--db", odb, "audit", "--json")), &up); err != nil || !up.Duplicates.Calibrated || up.Duplicates.Threshold < 0.92 {
+		t.Errorf("audit with the server up: %+v %v", up, err)
+	}
+	t.Setenv("OLLAMA_HOST", "http://127.0.0.1:1")
+	if err := json.Unmarshal([]byte(mustRun(t, "--db", odb, "audit", "--json")), &away); err != nil || away.Duplicates.Calibrated || away.Duplicates.Threshold != 0.92 {
+		t.Errorf("audit with the server away: %+v %v", away, err)
+	}
+	if out := mustRun(t, "--db", odb, "audit"); !strings.Contains(out, "the configured dedupe similarity: the embedder is away") {
+		t.Errorf("audit with the server away does not say its threshold is the configured one:\n%s", out)
 	}
 }
