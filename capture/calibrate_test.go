@@ -25,7 +25,17 @@ func TestCalibrationHashedKeepsConfigured(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	separating := 0
 	for _, c := range cs {
-		t.Logf("hashed gate %s/%s: plain statements p90 %.3f, threshold %.2f", c.Type, c.Script, c.Plain, c.Threshold)
+		t.Logf("hashed gate %s/%s: exemplars p10 %.3f, plain p90 %.3f, separates %v, threshold %.3f", c.Type, c.Script, c.Exemplars10, c.Plain, c.Separates, c.Threshold)
+		if c.Threshold != 0.50 || c.Configured != 0.50 {
+			t.Errorf("hashed gate %s/%s threshold %.3f, want the configured 0.50", c.Type, c.Script, c.Threshold)
+		}
+		if c.Separates {
+			separating++
+		}
+	}
+	if separating == 0 || separating == len(cs) {
+		t.Errorf("%d of %d hashed centroids separate: the test covers one rule branch only", separating, len(cs))
 	}
 }

@@ -20,8 +20,10 @@ import (
 //  2. it holds one of the type's declaration keywords (EN + KO lists below):
 //     in the seed this alone stopped 94% of the old noise and passed every
 //     positive control, and
-//  3. its similarity to the type's exemplar centroid is at least
-//     Config.GateSimilarity (0.50). The similarity is the better of the whole
+//  3. its similarity to the type's exemplar centroid is at least the
+//     threshold calibrated on the embedder (calibrate.go: Config.GateSimilarity,
+//     0.50, unless the embedder separates exemplars from plain statements
+//     elsewhere). The similarity is the better of the whole
 //     message and the sentence that holds the keyword, so a genuine
 //     declaration inside a long message is not diluted by the rest.
 //
@@ -236,7 +238,7 @@ type gateSet struct {
 	reference map[string]float64   // leave-one-out mean cosine of the exemplars
 	guards    []namedPattern
 	threshold float64            // Config.GateSimilarity
-	others    map[string]float64 // plain statements' p90 calibrated similarity, by key (calibrate.go)
+	cuts      map[string]gateCut // the threshold each centroid gets under this embedder (calibrate.go)
 	dedupe    DedupeCalibration  // the dedupe threshold under this embedder
 	// unavailable: the exemplars could not be embedded (the embedder is
 	// away); the gates hold every statement instead (holdUnembedded).
@@ -250,8 +252,8 @@ type namedPattern struct {
 
 // newGateSet embeds the exemplars with emb once.
 // With them it embeds the dedupe calibration pairs and calibrates both
-// thresholds (calibrate.go): threshold is Config.GateSimilarity, dedupe
-// Config.DedupeSimilarity.
+// thresholds (calibrate.go) from the configured ones: threshold is
+// Config.GateSimilarity, dedupe Config.DedupeSimilarity.
 func newGateSet(ctx context.Context, emb engine.Embedder, threshold, dedupe float64) (*gateSet, error) {
 	g := &gateSet{embedder: emb.Name(), centroids: map[string][]float32{}, reference: map[string]float64{}, guards: roleplayPatterns(), threshold: threshold}
 	// Every exemplar in one call: an embedder on a server answers them in
@@ -280,16 +282,19 @@ func newGateSet(ctx context.Context, emb engine.Embedder, threshold, dedupe floa
 		return nil, fmt.Errorf("embed the gate exemplars: %w", err)
 	}
 	g.dedupe = calibrateDedupe(vecs[len(all):], dedupe)
+	heldOut := map[string][]float64{} // each exemplar's cosine to the others' centroid
 	for _, k := range keys {
 		vs := vecs[groups[k][0]:groups[k][1]]
 		g.centroids[k] = centroid(vs, -1)
 		ref := 0.0
 		for i, v := range vs {
-			ref += index.Cosine(v, centroid(vs, i))
+			c := index.Cosine(v, centroid(vs, i))
+			heldOut[k] = append(heldOut[k], c)
+			ref += c
 		}
 		g.reference[k] = max(ref/float64(len(vs)), minReference)
 	}
-	g.calibrateGates(keys, vecs[len(all):])
+	g.calibrateGates(keys, heldOut, vecs[len(all):])
 	return g, nil
 }
 
@@ -304,10 +309,16 @@ type GateCentroid struct {
 	Reference float64 `json:"reference"`
 	Floored   bool    `json:"floored"`
 	// Plain is the 90th percentile of the calibrated similarity of plain
-	// statements (same script, none a declaration) to this centroid, beside
-	// the gate's Threshold (calibrate.go).
-	Plain     float64 `json:"plain_p90"`
-	Threshold float64 `json:"threshold"`
+	// statements (same script, none a declaration) to this centroid,
+	// Exemplars10 the 10th of the exemplars held out of it; Threshold is
+	// what the gate uses, read from the two (calibrate.go): Configured
+	// where it lies between them or where they do not separate
+	// (Separates false), else their midpoint.
+	Plain       float64 `json:"plain_p90"`
+	Threshold   float64 `json:"threshold"`
+	Exemplars10 float64 `json:"exemplar_p10"`
+	Separates   bool    `json:"separates"`
+	Configured  float64 `json:"configured"`
 }
 
 // GateCalibration reports every gated type's centroids under emb, in
@@ -329,8 +340,9 @@ func GateCalibration(ctx context.Context, emb engine.Embedder) ([]GateCentroid, 
 				continue
 			}
 			k := typ + "/" + script
+			c := g.cuts[k]
 			out = append(out, GateCentroid{Type: typ, Script: script, Exemplars: n[script], Reference: ref, Floored: ref <= minReference,
-				Plain: g.others[k], Threshold: g.threshold})
+				Plain: c.plainP90, Threshold: c.threshold, Exemplars10: c.exemplarP10, Separates: c.separates, Configured: g.threshold})
 		}
 	}
 	return out, nil
@@ -431,13 +443,23 @@ func (g *gateSet) check(ctx context.Context, emb engine.Embedder, text string, v
 	}
 	ref := g.reference[k]
 	cal := sim / ref
-	thr := g.threshold
+	cut := g.cut(k)
+	thr := cut.threshold
 	if cal < thr {
 		return "note", []engine.Decision{{Layer: engine.LayerGate, Verdict: "unlabel", Pattern: "low_similarity",
-			Reason: fmt.Sprintf("%s → note: keyword %q but similarity %.2f < %.2f to the %s exemplars (raw cosine %.2f, reference %.2f)", typ, kw, cal, thr, typ, sim, ref)}}, nil
+			Reason: fmt.Sprintf("%s → note: keyword %q but similarity %.2f < %.2f to the %s exemplars (raw cosine %.2f, reference %.2f%s)", typ, kw, cal, thr, typ, sim, ref, cut.why(g.threshold))}}, nil
 	}
 	return typ, []engine.Decision{{Layer: engine.LayerGate, Verdict: "label", Pattern: kw,
-		Reason: fmt.Sprintf("%s: keyword %q, similarity %.2f ≥ %.2f (raw cosine %.2f, reference %.2f)", typ, kw, cal, thr, sim, ref)}}, nil
+		Reason: fmt.Sprintf("%s: keyword %q, similarity %.2f ≥ %.2f (raw cosine %.2f, reference %.2f%s)", typ, kw, cal, thr, sim, ref, cut.why(g.threshold))}}, nil
+}
+
+// cut is the calibrated threshold of centroid k; a centroid calibrateGates
+// did not see keeps the configured one.
+func (g *gateSet) cut(k string) gateCut {
+	if c, ok := g.cuts[k]; ok {
+		return c
+	}
+	return gateCut{threshold: g.threshold, separates: true} // nothing measured: the configured threshold, with no note
 }
 
 // unitAfterNumber reports whether keyword kw stands right after a number

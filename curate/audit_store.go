@@ -50,6 +50,14 @@ type AuditDuplicates struct {
 	Exact    int              `json:"exact"`
 	Near     int              `json:"near"`
 	Examples []AuditDuplicate `json:"examples"`
+	// Threshold is the cosine Near counts from: the dedupe similarity
+	// calibrated on the embedder (docs/embedders.md), or the configured
+	// one when the embedder cannot be asked now (Calibrated false).
+	Threshold  float64 `json:"threshold"`
+	Calibrated bool    `json:"calibrated"`
+	// VectorOff: the embedder scores different facts as one, so only the
+	// same content counts (Near is 0).
+	VectorOff bool `json:"vector_off,omitempty"`
 }
 
 // AuditDuplicate is one memory and the earlier memory it repeats.
@@ -124,7 +132,9 @@ func AuditStore(ctx context.Context, e *engine.Engine) (*StoreAudit, error) {
 	thr := e.Config().DedupeSimilarity
 	if d, err := capture.CalibrateDedupe(ctx, e.Embedder(), thr); err == nil {
 		thr = d.Threshold
+		rep.Duplicates.Calibrated, rep.Duplicates.VectorOff = true, d.VectorOff
 	}
+	rep.Duplicates.Threshold = thr
 	near := capture.NewNearDuplicates(thr, e.VectorOf)
 	for i := range active {
 		m := &active[i]

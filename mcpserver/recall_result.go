@@ -75,13 +75,12 @@ func ParseRecallDetail(v string) (string, error) {
 
 // recallSummary is the text content of a default recall: no memory text
 // (that is in the structured result), and what to do when the client shows
-// the model only this line.
+// the model only this line. It names no count: the survivors say how many,
+// and a client that forwards both would read the count twice (issue #30:
+// the fixed part of a short result is most of its size).
 func recallSummary(n int) string {
 	if n == 0 {
 		return "no memories matched"
 	}
-	if n == 1 {
-		return `1 memory; detail "ids" puts its text here`
-	}
-	return fmt.Sprintf(`%d memories; detail "ids" puts their texts here`, n)
+	return `detail "ids" puts the texts here`
 }

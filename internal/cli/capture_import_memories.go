@@ -211,7 +211,14 @@ func printAudit(w io.Writer, r *curate.StoreAudit) {
 	if len(r.LabelPrefixes) > 0 {
 		census(w, "PREFIX", r.LabelPrefixes)
 	}
-	fmt.Fprintf(w, "\nduplicates: %d exact, %d near (cosine ≥ the dedupe similarity)\n", r.Duplicates.Exact, r.Duplicates.Near)
+	switch d := r.Duplicates; {
+	case d.VectorOff:
+		fmt.Fprintf(w, "\nduplicates: %d exact, %d near (this embedder scores different facts as one: only the same content counts)\n", d.Exact, d.Near)
+	case d.Calibrated:
+		fmt.Fprintf(w, "\nduplicates: %d exact, %d near (cosine ≥ %.2f, the dedupe similarity calibrated on this embedder)\n", d.Exact, d.Near, d.Threshold)
+	default:
+		fmt.Fprintf(w, "\nduplicates: %d exact, %d near (cosine ≥ %.2f, the configured dedupe similarity: the embedder is away)\n", d.Exact, d.Near, d.Threshold)
+	}
 	for _, d := range r.Duplicates.Examples {
 		how := "same text as"
 		if !d.Exact {

@@ -304,14 +304,28 @@ func printGateCalibration(e *env) error {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "\nCapture's extraction gates (%s): exemplar centroids\n", emb.Name())
-	fmt.Fprintln(e.stdout, "  type          script  exemplars  reference  plain p90  threshold")
+	fmt.Fprintln(e.stdout, "  type          script  exemplars  reference  exemplar p10  plain p90  threshold")
+	apart := 0
 	for _, c := range cs {
 		note := ""
-		if c.Floored {
+		switch {
+		case c.Floored:
 			note = "  (at the floor: similarity half void)"
+		case !c.Separates:
+			note = "  (do not separate: the default)"
+		case c.Threshold != c.Configured:
+			note = fmt.Sprintf("  (calibrated from %.2f)", c.Configured)
 		}
-		fmt.Fprintf(e.stdout, "  %-13s %-7s %9d  %9.3f  %9.3f  %9.2f%s\n", c.Type, c.Script, c.Exemplars, c.Reference, c.Plain, c.Threshold, note)
+		if c.Separates {
+			apart++
+		}
+		fmt.Fprintf(e.stdout, "  %-13s %-7s %9d  %9.3f  %12.3f  %9.3f  %9.3f%s\n", c.Type, c.Script, c.Exemplars, c.Reference, c.Exemplars10, c.Plain, c.Threshold, note)
 	}
+	fmt.Fprintf(e.stdout, "Each threshold is read from this embedder (memtrace help embedder): where the\n")
+	fmt.Fprintf(e.stdout, "held-out exemplars' p10 is above plain statements' p90 (%d of %d here), the\n", apart, len(cs))
+	fmt.Fprintf(e.stdout, "configured %.2f stands if it lies between them, else their midpoint; where it\n", engine.DefaultConfig().GateSimilarity)
+	fmt.Fprintln(e.stdout, "is not, the similarity cannot tell them apart and the configured threshold")
+	fmt.Fprintln(e.stdout, "stays (the capture trail says so).")
 	d, err := capture.CalibrateDedupe(e.ctx, emb, engine.DefaultConfig().DedupeSimilarity)
 	if err != nil {
 		return err

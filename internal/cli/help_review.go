@@ -52,6 +52,31 @@ own embedder.
         reembed starts), so every command works even if the server goes
         away; --embedder may name the unfinished reembed's target.
 
+Thresholds per embedder. A cosine means something else under each
+embedder, so the capture reads its two thresholds from the embedder itself
+each time it starts (memtrace help stages --embedder E prints them):
+
+  gate     a declaration label (milestone, habit, achievement, gift,
+           shared_thing) needs its keyword and a similarity to the type's
+           exemplars (per script, English and Korean). Each exemplar is held
+           out of its centroid and scored against the others; plain
+           statements (facts and preferences, none a declaration) are scored
+           too. Where the exemplars' 10th percentile is above the plain
+           statements' 90th the embedder separates them: the configured
+           threshold (capture.gate_similarity, 0.50) stands if it lies
+           between the two, else their midpoint is used. Where it is not,
+           the embedder does not separate them — reported for the CI's tiny
+           Ollama model, whose plain statements score above the exemplars —
+           and the configured threshold stays: the capture trail says
+           "threshold 0.50 by default". Under hashed no
+           threshold moves (8 of 10 centroids do not separate, the other
+           two hold 0.50 between their percentiles).
+  dedupe   bilingual restatements of one fact and near misses (another fact
+           in the same words): the threshold is the configured
+           capture.dedupe_similarity (0.92), or the near misses' highest
+           + 0.03 when the embedder scores them above it; when that passes
+           0.99 only the same content reinforces. Under hashed: 0.92.
+
 With an Ollama embedder whose server is away, commands that need no new
 vector work as usual; recall falls back to the lexical channels (BM25,
 periods, HOT) and says so: "fallback": "lexical" in the trace, and the

@@ -87,9 +87,14 @@ func TestMCPRecallContinuesClientTrace(t *testing.T) {
 		clientTrace = "0af7651916cd43dd8448eb211c80319c"
 		clientSpan  = "b7ad6b7169203331"
 	)
+	var first []otlptest.Request // the requests of the first run, whose collector refuses once
 	mcpRecall := func(t *testing.T, query string, flags ...string) ([]ptrace.Span, string) {
 		t.Helper()
 		recv := otlptest.New(t)
+		if first == nil {
+			recv.Refuse(1, 503, 1)
+			defer func() { first = recv.Requests() }()
+		}
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 		defer cancel()
 		inR, inW := io.Pipe()
@@ -119,9 +124,18 @@ func TestMCPRecallContinuesClientTrace(t *testing.T) {
 		return recv.Accepted(), errOut.String()
 	}
 
+	// The first collector answers 503 (Retry-After: 1) once, then 200: it
+	// still gets every span.
 	spans, stderr := mcpRecall(t, "충주 사과")
 	if len(spans) != 12 {
 		t.Fatalf("the collector has %d spans, want the root and 11 stages (stderr %q)", len(spans), stderr)
+	}
+	var statuses []int
+	for _, r := range first {
+		statuses = append(statuses, r.Status)
+	}
+	if len(statuses) < 2 || statuses[0] != 503 {
+		t.Errorf("the collector answered %v: want a 503, then the retry", statuses)
 	}
 	var root ptrace.Span
 	for _, s := range spans {
