@@ -110,6 +110,7 @@ func walkFooters(t *testing.T, base Model) {
 			if !hasDesc(listedBindings(m), md.want) {
 				t.Fatalf("%s: the setup did not reach the mode: no %q among the keys listed:\n%s", md.name, md.want, screen(m))
 			}
+			checkActionIDs(t, m)
 			for _, b := range listedBindings(m) {
 				if !keyActs(t, snapshot(m), b) {
 					t.Errorf("%s: the footer or ? lists %q (%s), and it does nothing", md.name, b.Help().Key, b.Help().Desc)
@@ -208,4 +209,24 @@ func keyActs(t *testing.T, m Model, b key.Binding) bool {
 		}
 	}
 	return frame(drive(t, nm, feed...)) != before
+}
+
+// checkActionIDs fails when two of the active pane's keys with different
+// help become the same palette action (paneActions keeps the first, so
+// ":memories importance-…" could not reach the second).
+func checkActionIDs(t *testing.T, m Model) {
+	t.Helper()
+	p, ok := m.activePane()
+	if !ok {
+		return
+	}
+	byName := map[string]string{}
+	for _, b := range p.KeyBindings() {
+		h := b.Help()
+		name := slug(h.Desc)
+		if prev, dup := byName[name]; dup && prev != h.Desc {
+			t.Errorf("%q and %q are both the palette action %q", prev, h.Desc, name)
+		}
+		byName[name] = h.Desc
+	}
 }
