@@ -186,7 +186,7 @@ type curatePane struct {
 
 func newCuratePane(c *common) curatePane {
 	k := defaultCurateKeys()
-	return curatePane{c: c, keys: k, filter: newFilterBar(c, curateQueueQuery(nil).hint()),
+	return curatePane{c: c, keys: k, filter: newFilterBar(c, curateQueueQuery(nil, nil).hint()),
 		queues: newQueuesView(c, k), control: newControlView(c), hist: newHistoryView(c), batch: newBatchView(c),
 		held: newHeldView(c), sup: newSupersededView(c)}
 }

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 
 	"charm.land/bubbles/v2/key"
@@ -99,9 +100,26 @@ func (v queuesView) setKind(i int) queuesView {
 // being marked) and says what of s it could not use.
 func (v queuesView) setFilter(s string) (queuesView, string) {
 	var problem string
-	v.curateList, problem = v.curateList.setFilter(curateQueueQuery(v.subjectAndReason), s)
+	v.curateList, problem = v.curateList.setFilter(curateQueueQuery(v.subjectAndReason, v.knownFlags), s)
 	v.anchor = -1
 	return v, problem
+}
+
+// knownFlags are the flags a filter's flag: can name: the judge's
+// (engine.VerdictFlags) and any other an open proposal carries, once each.
+func (v queuesView) knownFlags() []string {
+	out := slices.Clone(engine.VerdictFlags)
+	for _, pr := range v.props {
+		if !isOpen(pr) {
+			continue
+		}
+		for _, f := range flagsOf(pr) {
+			if !slices.Contains(out, f) {
+				out = append(out, f)
+			}
+		}
+	}
+	return out
 }
 
 // kindRows are the open proposals of the current queue, the most
