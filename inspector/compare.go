@@ -264,9 +264,23 @@ func (c *Comparison) WriteText(w io.Writer) {
 	section("new at B", c.New, func(ch Change) string {
 		return fmt.Sprintf("rank %2d  final_score %.3f", ch.RankB, ch.FinalScoreB)
 	})
-	section("left at B, still remembered", c.Left, func(ch Change) string {
+	// Left holds the survivors B's recall dropped as not yet created (B
+	// before A): they were not written then, rather than remembered.
+	var left, notYet []Change
+	for _, ch := range c.Left {
+		if ch.DropKind == engine.DropNotYetCreated {
+			notYet = append(notYet, ch)
+		} else {
+			left = append(left, ch)
+		}
+	}
+	rankWhy := func(ch Change) string {
 		return fmt.Sprintf("rank %2d  (%s)", ch.RankA, safetext.Truncate(safetext.SanitizeLine(ch.Reason), 40))
-	})
+	}
+	section("left at B, still remembered", left, rankWhy)
+	if len(notYet) > 0 {
+		section("not yet written at B (created after it)", notYet, rankWhy)
+	}
 }
 
 // days prints a duration in days ("+90d", "-1.5d").
