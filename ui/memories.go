@@ -439,5 +439,5 @@ func sameMemoryFilter(a, b engine.MemoryFilter) bool {
 		return &v
 	}
 	return a.Text == b.Text && a.Key == b.Key && eq(a.Type, b.Type) && eq(str(a.Status), str(b.Status)) &&
-		eq(kind(a.Kind), kind(b.Kind)) && eq(tier(a.Tier), tier(b.Tier))
+		eq(kind(a.Kind), kind(b.Kind)) && eq(tier(a.Tier), tier(b.Tier)) && a.Superseded == b.Superseded
 }
