@@ -9,6 +9,7 @@ import (
 
 	"memtrace/engine"
 	"memtrace/internal/safetext"
+	"memtrace/internal/wording"
 )
 
 // Change is one memory in a comparison of a query's recall at A and at B.
@@ -239,8 +240,8 @@ func compareTraces(e *engine.Engine, a, b *engine.Trace) *Comparison {
 // change, memory text sanitised and cut to fit a line.
 func (c *Comparison) WriteText(w io.Writer) {
 	fmt.Fprintf(w, "query   %s\n", safetext.SanitizeLine(c.Query))
-	fmt.Fprintf(w, "A       %s   %d survivors\n", c.AtA.Format(time.RFC3339), len(c.SurvivorsA))
-	fmt.Fprintf(w, "B       %s   %d survivors   (B − A = %s)\n\n", c.AtB.Format(time.RFC3339), len(c.SurvivorsB), days(c.AtB.Sub(c.AtA)))
+	fmt.Fprintf(w, "A       %s   %s\n", c.AtA.Format(time.RFC3339), wording.Count(len(c.SurvivorsA), "survivor"))
+	fmt.Fprintf(w, "B       %s   %s   (B − A = %s)\n\n", c.AtB.Format(time.RFC3339), wording.Count(len(c.SurvivorsB), "survivor"), days(c.AtB.Sub(c.AtA)))
 	section := func(title string, cs []Change, line func(Change) string) {
 		fmt.Fprintf(w, "%s (%d)\n", title, len(cs))
 		for _, ch := range cs {

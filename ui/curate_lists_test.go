@@ -208,7 +208,7 @@ func TestCurateRangeRejectWithReasonAndUndo(t *testing.T) {
 		t.Fatalf("V…V selected %d, want 4", n)
 	}
 	m = drive(t, m, press("x"))
-	if !dialogShows(m, "Reject 4 proposal(s) (4 archive)") || !strings.Contains(screen(m), "reason › still needed") {
+	if !dialogShows(m, "Reject 4 proposals (4 archive)") || !strings.Contains(screen(m), "reason › still needed") {
 		t.Fatalf("reject dialog:\n%s", screen(m))
 	}
 	// Clear the prefilled reason and type another.
@@ -264,7 +264,7 @@ func TestCurateRangeRejectWithReasonAndUndo(t *testing.T) {
 	if n := len(m.curate().queues.list.rows); n != 30 || len(m.curate().rejects) != 0 {
 		t.Fatalf("after undo: %d open, %d undoable", n, len(m.curate().rejects))
 	}
-	if !strings.Contains(m.curate().status, "undid rejection "+batch+": 4 proposal(s) open again") {
+	if !strings.Contains(m.curate().status, "undid rejection "+batch+": 4 proposals open again") {
 		t.Errorf("status: %q", m.curate().status)
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"memtrace/curate"
 	"memtrace/engine"
+	"memtrace/internal/wording"
 	"memtrace/tiers"
 )
 
@@ -224,7 +225,7 @@ func (v queuesView) countText(ids []int64) string {
 			by[pr.Kind]++
 		}
 	}
-	s := fmt.Sprintf("%d proposal(s) (", len(ids))
+	s := wording.Count(len(ids), "proposal") + " ("
 	first := true
 	for _, kind := range curateKinds() {
 		if by[kind] == 0 {

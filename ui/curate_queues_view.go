@@ -11,6 +11,7 @@ import (
 	"memtrace/engine"
 	"memtrace/internal/safetext"
 	"memtrace/internal/textable"
+	"memtrace/internal/wording"
 	"memtrace/tiers"
 )
 
@@ -223,7 +224,7 @@ func (v queuesView) evidence(pr *engine.Proposal) []string {
 			Occurrences []engine.Occurrence `json:"occurrences"`
 		}
 		_ = json.Unmarshal(pr.Verdict, &ev)
-		out := []string{st.Detail.Label.Render(fmt.Sprintf("seen %d time(s):", len(ev.Occurrences)))}
+		out := []string{st.Detail.Label.Render(fmt.Sprintf("seen %s:", wording.Count(len(ev.Occurrences), "time")))}
 		for _, o := range ev.Occurrences {
 			line := fmt.Sprintf("  %s %s: %s", o.At.UTC().Format("2006-01-02"), o.Session, o.Text)
 			out = append(out, safetext.Truncate(safetext.SanitizeLine(line), v.width))
