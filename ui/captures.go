@@ -125,7 +125,7 @@ func (p capturesPane) KeyBindings() []key.Binding {
 		out = append(out, k.ClearText)
 	}
 	out = append(out, p.trailScroll().bindings(k.trail.Down, k.trail.Up, len(p.trailLines()), capturesTrailLines)...)
-	return append(append(out, k.Reload), k.list.bindings()...)
+	return append(append(out, k.Reload), listMoves(p.list.total, k.list.bindings()...)...)
 }
 
 // trailScroll is the trail's scroll position when it belongs to the
