@@ -104,6 +104,7 @@ func emptyModes() []footerMode {
 		footerMode{"curate empty superseded", then(tabTo("Curate"), keys("S")), "back to queues", true},
 		footerMode{"memories empty", tabTo("Memories"), "filter", false},
 		footerMode{"captures empty", tabTo("Captures"), "filter text", false},
+		footerMode{"captures empty patterns", then(tabTo("Captures"), keys("f")), "back to captures", true},
 		footerMode{"trace empty", tabTo("Trace"), "query", false},
 	)
 }
@@ -146,7 +147,7 @@ func demoModes() []footerMode {
 		{"memories detail", then(tabTo("Memories"), mid, keys("enter")), "close detail", true},
 		{"captures", then(tabTo("Captures"), mid), "cycle layer", false},
 		{"captures filter input", then(tabTo("Captures"), keys("/")), "done", true},
-		{"captures patterns", then(tabTo("Captures"), keys("f"), mid), "cycle layer", false},
+		{"captures patterns", then(tabTo("Captures"), keys("f"), mid), "back to captures", true},
 		{"curate empty queue", then(func(t *testing.T, m Model) Model { return drive(t, typePalette(t, m, "queue move"), press("enter")) }, emptyQueue), "next queue", false},
 		{"palette", keys(":"), "complete", true},
 		{"help overlay", keys("?"), "close this help", true},
@@ -155,6 +156,11 @@ func demoModes() []footerMode {
 		// is passed here — keyActs sees the dialog close before any write.
 		{"curate rollback confirm", then(tabTo("Curate"), keys("H", "G", "u")), "confirm", true},
 		{"curate rollback force", then(tabTo("Curate"), keys("H", "G", "u", "y")), "roll back", true},
+		{"golden open set", then(tabTo("Golden"), keys("o")), "load", true},
+		{"golden choose baseline", then(tabTo("Golden"), keys("b")), "load", true},
+		{"memories supersede choose", then(tabTo("Memories"), mid, keys("s")), "link with this memory", true},
+		{"memories supersede confirm", then(tabTo("Memories"), mid, keys("s", "down", "enter")), "swap older/newer", true},
+		{"captures audit", then(tabTo("Captures"), keys("A")), "close audit", true},
 		// An empty result of a filter: the keys still act (or say why not).
 		{"memories filter no match", then(tabTo("Memories"), keys("/"), func(t *testing.T, m Model) Model { return typeText(t, m, "zzqxj 없는말") }, keys("enter")), "clear filter", true},
 		{"captures filter no match", then(tabTo("Captures"), keys("/"), func(t *testing.T, m Model) Model { return typeText(t, m, "zzqxj 없는말") }, keys("enter")), "clear text filter", true},
