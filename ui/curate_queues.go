@@ -258,7 +258,7 @@ func (v queuesView) markRange() (queuesView, string) {
 		}
 	}
 	v.anchor = -1
-	return v, fmt.Sprintf("selected %d more proposal(s) (%d selected): A approves them, x rejects them", n, len(v.selected))
+	return v, fmt.Sprintf("selected %s (%d selected): A approves them, x rejects them", wording.Count(n, "more proposal"), len(v.selected))
 }
 
 // inRange reports whether queue row i is in the range being marked.

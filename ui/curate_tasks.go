@@ -122,7 +122,7 @@ func (p curatePane) apply() (curatePane, tea.Cmd) {
 		}
 		what := fmt.Sprintf("applied %s, confirmed %s", wording.Count(rep.Applied, "change"), wording.Count(rep.Confirmed, "keep"))
 		if len(rep.Withdrawn) > 0 {
-			what += fmt.Sprintf(", withdrew %d moot proposal(s)", len(rep.Withdrawn))
+			what += ", withdrew " + wording.Count(len(rep.Withdrawn), "moot proposal")
 		}
 		return what + " in batch " + rep.Batch, nil
 	})

@@ -137,8 +137,8 @@ func report(w io.Writer, out goldenRunJSON, o reportOptions) error {
 	}
 	if o.failOnRegression && out.Regressed {
 		if out.Diff != nil {
-			return engine.Errorf(engine.EINVALID, "regression against %s: %d probe(s) broke, %d missing; see the diff above, fix the pipeline or review and re-save the baseline",
-				o.baseline, out.Diff.Count(golden.ChangeBroke), out.Diff.Count(golden.ChangeMissing))
+			return engine.Errorf(engine.EINVALID, "regression against %s: %s broke, %d missing; see the diff above, fix the pipeline or review and re-save the baseline",
+				o.baseline, wording.Count(out.Diff.Count(golden.ChangeBroke), "probe"), out.Diff.Count(golden.ChangeMissing))
 		}
 		return engine.Errorf(engine.EINVALID, "%d of %s failed; see the failures above", res.Summary.Failed, wording.Count(res.Summary.Probes, "probe"))
 	}
