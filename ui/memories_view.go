@@ -69,9 +69,13 @@ func (p memoriesPane) View() string {
 		cells := memoryCells(m)
 		cells[0] = p.idCell(i, m)
 		row := textable.Row(cols, cells)
-		if i == p.list.cursor {
+		switch {
+		case i == p.list.cursor:
 			lines = append(lines, st.Table.Selected.Render(row))
-		} else {
+		case statusCell(m) == supersededStatus:
+			// A former fact: muted, as a loading row is.
+			lines = append(lines, st.Table.Muted.Render(row))
+		default:
 			lines = append(lines, st.Table.Row.Render(row))
 		}
 	}
