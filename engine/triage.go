@@ -20,6 +20,16 @@ const (
 // instruct the judge; the curator must see it.
 const FlagInjectionAttempt = "injection_attempt"
 
+// The other verdict flags the judge sets: a low-confidence answer mapped
+// by a rule, and label prefixes stripped from the item's text.
+const (
+	FlagLowConfidence       = "low_confidence"
+	FlagLabelPrefixStripped = "label_prefix_stripped"
+)
+
+// VerdictFlags are the flags a verdict can carry, the loudest first.
+var VerdictFlags = []string{FlagInjectionAttempt, FlagLowConfidence, FlagLabelPrefixStripped}
+
 // TriageItem is one stored memory under review.
 type TriageItem struct {
 	ID   int64  `json:"id"`

@@ -9,6 +9,7 @@ import (
 
 	"memtrace/engine"
 	"memtrace/internal/safetext"
+	"memtrace/internal/wording"
 )
 
 // Change is one memory in a comparison of a query's recall at A and at B.
@@ -244,8 +245,8 @@ func CompareTraces(e *engine.Engine, a, b *engine.Trace) *Comparison {
 // change, memory text sanitised and cut to fit a line.
 func (c *Comparison) WriteText(w io.Writer) {
 	fmt.Fprintf(w, "query   %s\n", safetext.SanitizeLine(c.Query))
-	fmt.Fprintf(w, "A       %s   %d survivors\n", c.AtA.Format(time.RFC3339), len(c.SurvivorsA))
-	fmt.Fprintf(w, "B       %s   %d survivors   (B − A = %s)\n\n", c.AtB.Format(time.RFC3339), len(c.SurvivorsB), days(c.AtB.Sub(c.AtA)))
+	fmt.Fprintf(w, "A       %s   %s\n", c.AtA.Format(time.RFC3339), wording.Count(len(c.SurvivorsA), "survivor"))
+	fmt.Fprintf(w, "B       %s   %s   (B − A = %s)\n\n", c.AtB.Format(time.RFC3339), wording.Count(len(c.SurvivorsB), "survivor"), days(c.AtB.Sub(c.AtA)))
 	section := func(title string, cs []Change, line func(Change) string) {
 		fmt.Fprintf(w, "%s (%d)\n", title, len(cs))
 		for _, ch := range cs {
@@ -269,9 +270,23 @@ func (c *Comparison) WriteText(w io.Writer) {
 	section("new at B", c.New, func(ch Change) string {
 		return fmt.Sprintf("rank %2d  final_score %.3f", ch.RankB, ch.FinalScoreB)
 	})
-	section("left at B, still remembered", c.Left, func(ch Change) string {
+	// Left holds the survivors B's recall dropped as not yet created (B
+	// before A): they were not written then, rather than remembered.
+	var left, notYet []Change
+	for _, ch := range c.Left {
+		if ch.DropKind == engine.DropNotYetCreated {
+			notYet = append(notYet, ch)
+		} else {
+			left = append(left, ch)
+		}
+	}
+	rankWhy := func(ch Change) string {
 		return fmt.Sprintf("rank %2d  (%s)", ch.RankA, safetext.Truncate(safetext.SanitizeLine(ch.Reason), 40))
-	})
+	}
+	section("left at B, still remembered", left, rankWhy)
+	if len(notYet) > 0 {
+		section("not yet written at B (created after it)", notYet, rankWhy)
+	}
 }
 
 // days prints a duration in days ("+90d", "-1.5d").

@@ -183,9 +183,9 @@ func StripLabels(text, itemType string) string {
 
 // Flags set on verdicts for the curator.
 const (
-	FlagInjection   = "injection_attempt"
-	FlagLowConf     = "low_confidence"
-	FlagLabelsFound = "label_prefix_stripped"
+	FlagInjection   = engine.FlagInjectionAttempt
+	FlagLowConf     = engine.FlagLowConfidence
+	FlagLabelsFound = engine.FlagLabelPrefixStripped
 )
 
 // injectionPatterns are phrasings that try to instruct the judge rather

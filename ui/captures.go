@@ -23,24 +23,25 @@ type capturesKeys struct {
 	list                                     listKeys
 	Filter, Apply, Leave, Layer, Focus, Pick key.Binding
 	ClearReason, ClearText, Reload, Audit    key.Binding
-	CloseAudit                               key.Binding
+	CloseAudit, ClosePatterns                key.Binding
 	trail                                    scrollKeys // the decision trail's J/K
 }
 
 func defaultCapturesKeys() capturesKeys {
 	return capturesKeys{
-		list:        defaultListKeys(),
-		Filter:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter text")),
-		Apply:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "done")),
-		Leave:       key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
-		Layer:       key.NewBinding(key.WithKeys("l"), key.WithHelp("l", "cycle layer")),
-		Focus:       key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "captures ⇄ patterns")),
-		Pick:        key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "filter by pattern")),
-		ClearReason: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear pattern")),
-		ClearText:   key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear text filter")),
-		Reload:      key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "reload")),
-		Audit:       key.NewBinding(key.WithKeys("A"), key.WithHelp("A", "store audit")),
-		CloseAudit:  key.NewBinding(key.WithKeys("esc", "A"), key.WithHelp("esc/A", "close audit")),
+		list:          defaultListKeys(),
+		Filter:        key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter text")),
+		Apply:         key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "done")),
+		Leave:         key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
+		Layer:         key.NewBinding(key.WithKeys("l"), key.WithHelp("l", "cycle layer")),
+		Focus:         key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "captures ⇄ patterns")),
+		Pick:          key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "filter by pattern")),
+		ClearReason:   key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear pattern")),
+		ClearText:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear text filter")),
+		Reload:        key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "reload")),
+		Audit:         key.NewBinding(key.WithKeys("A"), key.WithHelp("A", "store audit")),
+		CloseAudit:    key.NewBinding(key.WithKeys("esc", "A"), key.WithHelp("esc/A", "close audit")),
+		ClosePatterns: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back to captures")),
 		trail: scrollKeys{
 			Down: key.NewBinding(key.WithKeys("J"), key.WithHelp("J", "scroll trail down")),
 			Up:   key.NewBinding(key.WithKeys("K"), key.WithHelp("K", "scroll trail up")),
@@ -115,7 +116,7 @@ func (p capturesPane) KeyBindings() []key.Binding {
 		return out
 	}
 	out := []key.Binding{k.Filter, k.Layer, k.Focus, k.Audit}
-	if p.countsFocus {
+	if p.countsFocus && len(p.counts) > 0 {
 		out = append(out, k.Pick)
 	}
 	switch {
@@ -123,9 +124,15 @@ func (p capturesPane) KeyBindings() []key.Binding {
 		out = append(out, k.ClearReason)
 	case p.text != "":
 		out = append(out, k.ClearText)
+	case p.countsFocus:
+		out = append(out, k.ClosePatterns)
 	}
 	out = append(out, p.trailScroll().bindings(k.trail.Down, k.trail.Up, len(p.trailLines()), capturesTrailLines)...)
-	return append(append(out, k.Reload), k.list.bindings()...)
+	rows := p.list.total
+	if p.countsFocus {
+		rows = len(p.counts)
+	}
+	return append(append(out, k.Reload), listMoves(rows, k.list.bindings()...)...)
 }
 
 // trailScroll is the trail's scroll position when it belongs to the
@@ -338,6 +345,9 @@ func (p capturesPane) handleKey(msg tea.KeyPressMsg) (capturesPane, tea.Cmd) {
 		p.text = ""
 		p.input.SetValue("")
 		return p.refilter()
+	case key.Matches(msg, k.ClosePatterns) && p.countsFocus:
+		p.countsFocus = false
+		return p, nil
 	}
 	if p.countsFocus {
 		// The per-pattern table moves like every list (the footer lists

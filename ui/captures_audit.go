@@ -10,6 +10,7 @@ import (
 	"memtrace/engine"
 	"memtrace/internal/safetext"
 	"memtrace/internal/textable"
+	"memtrace/internal/wording"
 )
 
 // The Captures tab's audit view (A): `memtrace audit` on the open database —
@@ -68,7 +69,7 @@ func (p capturesPane) auditLines(w int) []string {
 	for _, x := range a.Types {
 		row(census, fmt.Sprint(x.Count), fmt.Sprintf("%.1f%%", x.Share), x.Name)
 	}
-	head(fmt.Sprintf("label prefixes: %d memories carry one", a.Labelled))
+	head(fmt.Sprintf("label prefixes: %s with one", wording.Memories(a.Labelled)))
 	for _, x := range a.LabelPrefixes {
 		row(census, fmt.Sprint(x.Count), fmt.Sprintf("%.1f%%", x.Share), x.Name)
 	}

@@ -99,7 +99,7 @@ func TestCapturesAuditView(t *testing.T) {
 	m = drive(t, m, press("A"))
 	view := screen(m)
 	for _, want := range []string{"store audit · 5 memories", "noise: 3 (60.0%)", "heartbeat_ok", "no_reply",
-		"label prefixes: 1 memories carry one", "MILESTONE:love", "duplicates: 1 exact",
+		"label prefixes: 1 memory with one", "MILESTONE:love", "duplicates: 1 exact",
 		"would not be stored by today's capture pipeline: 3 (60.0%)"} {
 		if !strings.Contains(view, want) {
 			t.Errorf("audit view lacks %q:\n%s", want, view)

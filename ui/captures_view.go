@@ -7,6 +7,7 @@ import (
 	"memtrace/engine"
 	"memtrace/internal/safetext"
 	"memtrace/internal/textable"
+	"memtrace/internal/wording"
 )
 
 // The Captures tab drawn: the list, the per-pattern counts, the decision trail and the status line.
@@ -186,5 +187,5 @@ func (p capturesPane) statusLine() string {
 	case p.list.total == 0:
 		return st.App.Status.Render("no captures match")
 	}
-	return st.App.Status.Render(fmt.Sprintf("%d of %d captures", p.list.cursor+1, p.list.total))
+	return st.App.Status.Render(fmt.Sprintf("%d of %s", p.list.cursor+1, wording.Count(p.list.total, "capture")))
 }

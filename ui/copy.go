@@ -122,7 +122,8 @@ type copiedMsg struct {
 	Err        error // the file could not be written
 }
 
-// noticeMsg is a one-line message for the footer (until the next key).
+// noticeMsg is a one-line message for the active tab's footer (until the
+// next key; one that is not an error expires too).
 type noticeMsg struct {
 	Text string
 	Err  bool
@@ -146,6 +147,7 @@ func copyCmd(t copyTarget) tea.Cmd {
 func (m Model) copied(msg copiedMsg) (Model, tea.Cmd) {
 	n := len([]rune(msg.Text))
 	msg.File = homeRelative(msg.File)
+	m.noticeTab = m.active
 	switch {
 	case msg.OSC && msg.Unsure != "" && msg.Err == nil:
 		m.notice = fmt.Sprintf("wrote the clipboard file %s (%s, %d chars); OSC 52 sent too, which may not reach the clipboard (%s)", msg.File, msg.What, n, msg.Unsure)

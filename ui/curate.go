@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
@@ -47,10 +48,13 @@ type curateKeys struct {
 	ApproveWording, CancelWording          key.Binding
 	Held, StoreHeld, SkipHeld              key.Binding
 	Range, UndoReject, Changes, Back       key.Binding
-	Superseded, Unlink, Reviewed           key.Binding
-	RejectReason, ApproveApply, Force      key.Binding
-	scroll                                 scrollKeys
-	filter                                 filterKeys
+	// Leave: esc from a view (history, held, control, superseded) back
+	// to the queues.
+	Leave                             key.Binding
+	Superseded, Unlink, Reviewed      key.Binding
+	RejectReason, ApproveApply, Force key.Binding
+	scroll                            scrollKeys
+	filter                            filterKeys
 }
 
 // curateListKeys are the list keys of Curate's lists; space is not a page
@@ -92,6 +96,7 @@ func defaultCurateKeys() curateKeys {
 		UndoReject:     key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "undo last reject")),
 		Changes:        key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "list changes")),
 		Back:           key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back to history")),
+		Leave:          key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back to queues")),
 		Superseded:     key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "superseded links")),
 		Unlink:         key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "undo link")),
 		Reviewed:       key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "mark all reviewed")),
@@ -186,7 +191,7 @@ type curatePane struct {
 
 func newCuratePane(c *common) curatePane {
 	k := defaultCurateKeys()
-	return curatePane{c: c, keys: k, filter: newFilterBar(c, curateQueueQuery(nil).hint()),
+	return curatePane{c: c, keys: k, filter: newFilterBar(c, curateQueueQuery(nil, nil).hint()),
 		queues: newQueuesView(c, k), control: newControlView(c), hist: newHistoryView(c), batch: newBatchView(c),
 		held: newHeldView(c), sup: newSupersededView(c)}
 }
@@ -236,15 +241,24 @@ func (p curatePane) KeyBindings() []key.Binding {
 	case modeControl:
 		return p.control.keyBindings(k)
 	case modeHistory:
-		return p.hist.keyBindings(k, filter, move)
+		return p.leaveUnlessFiltered(p.hist.keyBindings(k, filter, move))
 	case modeBatch:
 		return p.batch.keyBindings(k, move)
 	case modeHeld:
 		return p.held.keyBindings(k)
 	case modeSuperseded:
-		return p.sup.keyBindings(k, filter, move)
+		return p.leaveUnlessFiltered(p.sup.keyBindings(k, filter, move))
 	}
 	return append(p.queues.keyBindings(len(p.rejects) > 0, filter, listMoves(len(p.queues.list.rows), move...)), eraseKey)
+}
+
+// leaveUnlessFiltered drops esc's "back to queues" while a filter is set:
+// esc clears the filter first.
+func (p curatePane) leaveUnlessFiltered(bs []key.Binding) []key.Binding {
+	if p.filter.input.Value() == "" {
+		return bs
+	}
+	return slices.DeleteFunc(bs, func(b key.Binding) bool { return b.Help() == p.keys.Leave.Help() })
 }
 
 // listMoves are a list's movement keys for the footer: only when it has

@@ -10,6 +10,7 @@ import (
 	"memtrace/engine"
 	"memtrace/internal/safetext"
 	"memtrace/internal/textable"
+	"memtrace/internal/wording"
 )
 
 // enter on a batch of the history lists what it changed before anything is
@@ -82,7 +83,7 @@ func (v batchView) View() string {
 	out := v.list.table(st, cols, func(_ int, line []string) ([]string, bool) { return line, false }, empty)
 	b := v.info
 	detail := []string{st.Detail.Heading.Render(safetext.Truncate(fmt.Sprintf("── batch %s · by %s · %s", b.Batch, b.Actor, b.At.UTC().Format("2006-01-02 15:04")), v.width))}
-	detail = append(detail, st.Detail.Label.Render(safetext.Truncate(fmt.Sprintf("%d change(s): %s", len(v.list.rows), b.Effect.String()), v.width)))
+	detail = append(detail, st.Detail.Label.Render(safetext.Truncate(fmt.Sprintf("%s: %s", wording.Count(len(v.list.rows), "change"), b.Effect.String()), v.width)))
 	if line, ok := v.list.current(); ok {
 		for _, l := range wrapText(line[3], max(10, v.width-2), 4) {
 			detail = append(detail, "  "+l)

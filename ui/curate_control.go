@@ -63,7 +63,7 @@ func (v controlView) keyBindings(k curateKeys) []key.Binding {
 		out = []key.Binding{k.LabelKeep, k.LabelEcho, k.LabelRoleplay, k.Retype}
 	}
 	out = append(out, listMoves(n, k.Up, k.Down)...)
-	return append(out, k.Control, k.History, k.Reload)
+	return append(out, k.Leave, k.Control, k.History, k.Reload)
 }
 
 func (v controlView) View() string {

@@ -8,6 +8,7 @@ import (
 
 	"memtrace/engine"
 	"memtrace/internal/safetext"
+	"memtrace/internal/wording"
 )
 
 // eraseView draws the erase request in the pane's width × height: a title,
@@ -78,11 +79,11 @@ func (p curatePane) eraseQuestion(w int) []string {
 	line := func(s string) string { return safetext.Truncate(s, w) }
 	switch v.stage {
 	case eraseConfirm:
-		return []string{st.App.Title.Render(line(fmt.Sprintf("Erase %d memories for good? Their text leaves every table, index, trace and judge cache;", v.count()))),
+		return []string{st.App.Title.Render(line(fmt.Sprintf("Erase %s for good? Their text leaves every table, index, trace and judge cache;", wording.Memories(v.count())))),
 			st.App.Title.Render(line("a tombstone keeps who, when, why and a salted hash. It cannot be rolled back.")),
 			st.App.Muted.Render(line("enter/y continue · esc/n back"))}
 	case eraseCount, eraseRunning:
-		return []string{st.App.Title.Render(line(fmt.Sprintf("Last question: erase %d memories, which cannot be rolled back.", v.count()))), v.input.View(),
+		return []string{st.App.Title.Render(line(fmt.Sprintf("Last question: erase %s, which cannot be rolled back.", wording.Memories(v.count())))), v.input.View(),
 			st.App.Muted.Render(line("enter erase · esc cancel"))}
 	}
 	return []string{st.App.Muted.Render(line("space/y confirm this one · enter erase the confirmed… · esc another subject"))}
@@ -92,7 +93,7 @@ func (p curatePane) eraseQuestion(w int) []string {
 func (p curatePane) eraseReportLines(w int) []string {
 	rep, st := p.erase.report, p.c.styles
 	line := func(s string) string { return safetext.Truncate(s, w) }
-	out := []string{"", st.App.Title.Render(line(fmt.Sprintf("erased %d memories in batch %s — it cannot be rolled back", len(rep.Erased), rep.Batch)))}
+	out := []string{"", st.App.Title.Render(line(fmt.Sprintf("erased %s in batch %s — it cannot be rolled back", wording.Memories(len(rep.Erased)), rep.Batch)))}
 	var parts []string
 	for _, t := range slices.Sorted(maps.Keys(rep.Scrubbed)) {
 		parts = append(parts, fmt.Sprintf("%s %d", t, rep.Scrubbed[t]))

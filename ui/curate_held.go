@@ -39,7 +39,7 @@ func (v heldView) keyBindings(k curateKeys) []key.Binding {
 		out = []key.Binding{k.StoreHeld, k.SkipHeld}
 	}
 	out = append(out, listMoves(len(v.list.rows), k.Up, k.Down)...)
-	return append(out, k.Held, k.History, k.Control, k.Superseded, k.Reload)
+	return append(out, k.Leave, k.Held, k.History, k.Control, k.Superseded, k.Reload)
 }
 
 func (v heldView) View() string {

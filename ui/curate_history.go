@@ -72,7 +72,7 @@ func (v historyView) keyBindings(k curateKeys, filter, move []key.Binding) []key
 		out = []key.Binding{k.Changes, k.Rollback}
 	}
 	out = append(append(out, filter...), listMoves(n, move...)...)
-	return append(out, k.History, k.Control, k.Held, k.Superseded, k.Reload)
+	return append(out, k.Leave, k.History, k.Control, k.Held, k.Superseded, k.Reload)
 }
 
 func (v historyView) View() string {

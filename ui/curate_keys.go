@@ -38,6 +38,9 @@ func (p curatePane) handleKey(msg tea.KeyPressMsg) (curatePane, tea.Cmd) {
 	case key.Matches(msg, k.filter.ClearSet) && p.filterable() && p.filter.input.Value() != "":
 		p.filter.clear()
 		return p.setFilter("")
+	case key.Matches(msg, k.Leave) && (p.mode == modeHistory || p.mode == modeHeld || p.mode == modeControl || p.mode == modeSuperseded):
+		p.mode = modeQueue
+		return p.setFilter("")
 	case key.Matches(msg, k.Control):
 		p.toggleMode(modeControl)
 		// Both ways the list starts on its first row.

@@ -15,8 +15,12 @@ import (
 // inline), the mouse (a click selects, the wheel scrolls) and V ranges.
 
 // curateQueueQuery is the queues' filter: status, by (the proposer),
-// flag, and words of the memory text or the reason.
-func curateQueueQuery(text func(*engine.Proposal) string) rowQuery[*engine.Proposal] {
+// flag, and words of the memory text or the reason. flags are the flags
+// a proposal can carry (nil: the judge's, engine.VerdictFlags).
+func curateQueueQuery(text func(*engine.Proposal) string, flags func() []string) rowQuery[*engine.Proposal] {
+	if flags == nil {
+		flags = func() []string { return engine.VerdictFlags }
+	}
 	return rowQuery[*engine.Proposal]{
 		Fields: []filterField[*engine.Proposal]{
 			{Name: "status", Values: []string{engine.ProposalPending, engine.ProposalReview, engine.ProposalApproved},
@@ -30,7 +34,7 @@ func curateQueueQuery(text func(*engine.Proposal) string) rowQuery[*engine.Propo
 					}
 				}
 				return false
-			}},
+			}, Known: flags},
 		},
 		Text: text,
 	}
@@ -143,7 +147,7 @@ func (p curatePane) filterHint() string {
 	case modeSuperseded:
 		return supersededQuery().hint()
 	}
-	return curateQueueQuery(nil).hint()
+	return curateQueueQuery(nil, nil).hint()
 }
 
 // filterKey edits the filter: the rows follow every keystroke (they are

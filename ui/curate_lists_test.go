@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -9,6 +10,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"memtrace/curate"
 	"memtrace/engine"
 	"memtrace/internal/testdata/storetest"
 	"memtrace/store"
@@ -140,6 +142,22 @@ func TestCurateFilter(t *testing.T) {
 		t.Errorf("unknown value not reported:\n%s", screen(m))
 	}
 	m = drive(t, m, press("esc"))
+	// A flag no proposal carries names the flags there are, and
+	// selects nothing (the rows stay); a part of a known flag is quiet.
+	m = drive(t, m, press("/"))
+	m = typeText(t, m, "flag:xyz")
+	if !strings.Contains(screen(m), "unknown flag xyz: use injection_attempt, low_confidence, label_prefix_stripped") {
+		t.Errorf("unknown flag not reported with the known ones:\n%s", screen(m))
+	}
+	if n := len(m.curate().queues.list.rows); n != 30 {
+		t.Errorf("an unknown flag changed the rows: %d, want 30", n)
+	}
+	m = drive(t, m, press("esc"), press("/"))
+	m = typeText(t, m, "flag:inject")
+	if strings.Contains(screen(m), "unknown flag") {
+		t.Errorf("flag:inject (part of injection_attempt) reported as unknown:\n%s", screen(m))
+	}
+	m = drive(t, m, press("esc"))
 	// The history's filter knows its own fields.
 	m = drive(t, m, press("H"), press("/"))
 	m = typeText(t, m, "state:gone")
@@ -190,7 +208,7 @@ func TestCurateRangeRejectWithReasonAndUndo(t *testing.T) {
 		t.Fatalf("V…V selected %d, want 4", n)
 	}
 	m = drive(t, m, press("x"))
-	if !dialogShows(m, "Reject 4 proposal(s) (4 archive)") || !strings.Contains(screen(m), "reason › still needed") {
+	if !dialogShows(m, "Reject 4 proposals (4 archive)") || !strings.Contains(screen(m), "reason › still needed") {
 		t.Fatalf("reject dialog:\n%s", screen(m))
 	}
 	// Clear the prefilled reason and type another.
@@ -246,7 +264,7 @@ func TestCurateRangeRejectWithReasonAndUndo(t *testing.T) {
 	if n := len(m.curate().queues.list.rows); n != 30 || len(m.curate().rejects) != 0 {
 		t.Fatalf("after undo: %d open, %d undoable", n, len(m.curate().rejects))
 	}
-	if !strings.Contains(m.curate().status, "undid rejection "+batch+": 4 proposal(s) open again") {
+	if !strings.Contains(m.curate().status, "undid rejection "+batch+": 4 proposals open again") {
 		t.Errorf("status: %q", m.curate().status)
 	}
 }
@@ -317,5 +335,27 @@ func TestCurateHelpIsTrue(t *testing.T) {
 	m = drive(t, m, press("/"))
 	if f := lastLine(screen(m)); !strings.Contains(f, "enter keep filter") || !strings.Contains(f, "esc clear filter") || strings.Contains(f, "q quit") {
 		t.Errorf("footer in the filter: %q", f)
+	}
+}
+
+// The flags a queue filter knows are the judge's and every other flag an
+// open proposal's verdict carries, once each; a closed proposal's are not.
+func TestCurateKnownFlags(t *testing.T) {
+	verdict := func(flags ...string) []byte {
+		b, _ := json.Marshal(curate.ProposalVerdict{TriageVerdict: engine.TriageVerdict{Verdict: engine.TriageEcho, Flags: flags}})
+		return b
+	}
+	props := []*engine.Proposal{
+		{ID: 1, Kind: engine.ProposalQuarantine, Status: engine.ProposalPending, Verdict: verdict("self_reference", engine.FlagLowConfidence, "pii")},
+		{ID: 2, Kind: engine.ProposalQuarantine, Status: engine.ProposalPending, Verdict: verdict("pii")},
+		{ID: 3, Kind: engine.ProposalQuarantine, Status: engine.ProposalRejected, Verdict: verdict("closed_flag")},
+	}
+	m, _, _, _ := curateListsFixture(t, 100, 30)
+	v := m.curate().queues.setProps(props, curateMemories{})
+	if got, want := strings.Join(v.knownFlags(), ","), "injection_attempt,low_confidence,label_prefix_stripped,self_reference,pii"; got != want {
+		t.Errorf("known flags %s, want %s", got, want)
+	}
+	if _, problem := v.setFilter("flag:closed"); !strings.Contains(problem, "unknown flag closed: use injection_attempt, low_confidence, label_prefix_stripped, self_reference, pii") {
+		t.Errorf("flag:closed: %q", problem)
 	}
 }

@@ -3,7 +3,6 @@ package ui
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +12,7 @@ import (
 	"memtrace/capture"
 	"memtrace/engine"
 	"memtrace/internal/testdata/storetest"
+	"memtrace/internal/wording"
 	"memtrace/store"
 	"memtrace/tiers"
 )
@@ -69,7 +69,7 @@ func TestCuratePromotionEndToEnd(t *testing.T) {
 	}
 	view := screen(m)
 	for _, want := range []string{"HOT rule: " + firstRunes(ev.Wording, 60), "HOT rule " + firstRunes(ev.Wording, 60),
-		fmt.Sprintf("seen %d time(s):", len(ev.Occurrences)), ev.Occurrences[0].Session + ": " + firstRunes(ev.Occurrences[0].Text, 20)} {
+		"seen " + wording.Count(len(ev.Occurrences), "time") + ":", ev.Occurrences[0].Session + ": " + firstRunes(ev.Occurrences[0].Text, 20)} {
 		if !strings.Contains(view, want) {
 			t.Fatalf("the promote queue lacks %q:\n%s", want, view)
 		}
@@ -101,7 +101,7 @@ func TestCuratePromotionEndToEnd(t *testing.T) {
 
 	// P applies everything approved, the promotion included, in one batch.
 	m = drive(t, m, press("P"))
-	if !dialogShows(m, "Apply 1 proposal(s) (1 promote) in one batch?") {
+	if !dialogShows(m, "Apply 1 proposal (1 promote) in one batch?") {
 		t.Fatalf("apply dialog:\n%s", screen(m))
 	}
 	m = drive(t, m, press("y"))

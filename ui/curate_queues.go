@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 
 	"charm.land/bubbles/v2/key"
@@ -9,6 +10,7 @@ import (
 
 	"memtrace/curate"
 	"memtrace/engine"
+	"memtrace/internal/wording"
 	"memtrace/tiers"
 )
 
@@ -99,9 +101,26 @@ func (v queuesView) setKind(i int) queuesView {
 // being marked) and says what of s it could not use.
 func (v queuesView) setFilter(s string) (queuesView, string) {
 	var problem string
-	v.curateList, problem = v.curateList.setFilter(curateQueueQuery(v.subjectAndReason), s)
+	v.curateList, problem = v.curateList.setFilter(curateQueueQuery(v.subjectAndReason, v.knownFlags), s)
 	v.anchor = -1
 	return v, problem
+}
+
+// knownFlags are the flags a filter's flag: can name: the judge's
+// (engine.VerdictFlags) and any other an open proposal carries, once each.
+func (v queuesView) knownFlags() []string {
+	out := slices.Clone(engine.VerdictFlags)
+	for _, pr := range v.props {
+		if !isOpen(pr) {
+			continue
+		}
+		for _, f := range flagsOf(pr) {
+			if !slices.Contains(out, f) {
+				out = append(out, f)
+			}
+		}
+	}
+	return out
 }
 
 // kindRows are the open proposals of the current queue, the most
@@ -206,7 +225,7 @@ func (v queuesView) countText(ids []int64) string {
 			by[pr.Kind]++
 		}
 	}
-	s := fmt.Sprintf("%d proposal(s) (", len(ids))
+	s := wording.Count(len(ids), "proposal") + " ("
 	first := true
 	for _, kind := range curateKinds() {
 		if by[kind] == 0 {
@@ -239,7 +258,7 @@ func (v queuesView) markRange() (queuesView, string) {
 		}
 	}
 	v.anchor = -1
-	return v, fmt.Sprintf("selected %d more proposal(s) (%d selected): A approves them, x rejects them", n, len(v.selected))
+	return v, fmt.Sprintf("selected %s (%d selected): A approves them, x rejects them", wording.Count(n, "more proposal"), len(v.selected))
 }
 
 // inRange reports whether queue row i is in the range being marked.

@@ -11,6 +11,7 @@ import (
 	"memtrace/engine"
 	"memtrace/internal/safetext"
 	"memtrace/internal/textable"
+	"memtrace/internal/wording"
 	"memtrace/tiers"
 )
 
@@ -64,7 +65,7 @@ func (v queuesView) header() string {
 		alerts = append(alerts, waiting(fmt.Sprintf("  %d held captures (v)", n), fmt.Sprintf("  %d held (v)", n)))
 	}
 	if n := v.links; n > 0 {
-		alerts = append(alerts, waiting(fmt.Sprintf("  %d new supersession link(s) (S)", n), fmt.Sprintf("  %d superseded (S)", n)))
+		alerts = append(alerts, waiting("  "+wording.Count(n, "new supersession link")+" (S)", fmt.Sprintf("  %d superseded (S)", n)))
 	}
 	shortest := 0
 	for _, a := range alerts {
@@ -223,7 +224,7 @@ func (v queuesView) evidence(pr *engine.Proposal) []string {
 			Occurrences []engine.Occurrence `json:"occurrences"`
 		}
 		_ = json.Unmarshal(pr.Verdict, &ev)
-		out := []string{st.Detail.Label.Render(fmt.Sprintf("seen %d time(s):", len(ev.Occurrences)))}
+		out := []string{st.Detail.Label.Render(fmt.Sprintf("seen %s:", wording.Count(len(ev.Occurrences), "time")))}
 		for _, o := range ev.Occurrences {
 			line := fmt.Sprintf("  %s %s: %s", o.At.UTC().Format("2006-01-02"), o.Session, o.Text)
 			out = append(out, safetext.Truncate(safetext.SanitizeLine(line), v.width))
@@ -231,8 +232,8 @@ func (v queuesView) evidence(pr *engine.Proposal) []string {
 		return out
 	}
 	if ev, ok := tiers.ParseLifecycleEvidence(pr); ok {
-		line := fmt.Sprintf("rule %s · last used %s · used %d time(s) · importance %.2f · forecast %s · reach %d · score %.2f",
-			ev.Rule, ev.LastUse.UTC().Format("2006-01-02"), ev.AccessCount, ev.Importance, ev.ForgetAt.UTC().Format("2006-01-02"), ev.Reach, ev.Score)
+		line := fmt.Sprintf("rule %s · last used %s · used %s · importance %.2f · forecast %s · reach %d · score %.2f",
+			ev.Rule, ev.LastUse.UTC().Format("2006-01-02"), wording.Count(ev.AccessCount, "time"), ev.Importance, ev.ForgetAt.UTC().Format("2006-01-02"), ev.Reach, ev.Score)
 		if ev.Vital {
 			line += " · vital"
 		}
@@ -250,8 +251,8 @@ func (v queuesView) evidence(pr *engine.Proposal) []string {
 				last = m.CreatedAt
 			}
 			days := int(v.c.now().Sub(last).Hours() / 24)
-			return []string{st.Detail.Label.Render(fmt.Sprintf("last used %s (%d days ago) · tier %s · used %d time(s)",
-				last.UTC().Format("2006-01-02"), days, m.Tier, m.AccessCount))}
+			return []string{st.Detail.Label.Render(fmt.Sprintf("last used %s (%s ago) · tier %s · used %s",
+				last.UTC().Format("2006-01-02"), wording.Count(days, "day"), m.Tier, wording.Count(m.AccessCount, "time")))}
 		}
 	}
 	return nil

@@ -8,6 +8,7 @@ import (
 	"memtrace/curate"
 	"memtrace/engine"
 	"memtrace/internal/safetext"
+	"memtrace/internal/wording"
 )
 
 // Rejecting in the Curate tab: x asks for a reason, prefilled with the
@@ -94,7 +95,7 @@ func (p curatePane) reject(ids []int64, reason string) (curatePane, tea.Cmd) {
 			return send(paneCurate, curateDoneMsg{What: "nothing rejected: already rejected"})
 		}
 		return send(paneCurate, curateDoneMsg{Rejected: res.Batch,
-			What: fmt.Sprintf("rejected %d proposal(s) in batch %s; no memory changed; u undoes", res.Rejected, res.Batch)})
+			What: fmt.Sprintf("rejected %s in batch %s; no memory changed; u undoes", wording.Count(res.Rejected, "proposal"), res.Batch)})
 	}
 }
 
@@ -128,7 +129,7 @@ func (p curatePane) undoReject() (curatePane, tea.Cmd) {
 			return send(paneCurate, curateDoneMsg{Err: err})
 		}
 		return send(paneCurate, curateDoneMsg{Undid: batch,
-			What: fmt.Sprintf("undid rejection %s: %d proposal(s) open again as they were", batch, rep.Rejected)})
+			What: fmt.Sprintf("undid rejection %s: %s open again as they were", batch, wording.Count(rep.Rejected, "proposal"))})
 	}
 }
 

@@ -60,7 +60,7 @@ func TestCurateRetypeOverridesTheJudge(t *testing.T) {
 		t.Errorf("status %q", st)
 	}
 	m = drive(t, m, press("P"))
-	if !dialogShows(m, "Apply 1 proposal(s) (1 retype)") {
+	if !dialogShows(m, "Apply 1 proposal (1 retype)") {
 		t.Fatalf("apply dialog not on screen:\n%s", screen(m))
 	}
 	m = drive(t, m, press("n"))

@@ -14,6 +14,7 @@ import (
 	"memtrace/engine"
 	"memtrace/internal/safetext"
 	"memtrace/internal/textable"
+	"memtrace/internal/wording"
 )
 
 // The Curate tab's superseded queue (S): the supersession links made since
@@ -137,7 +138,7 @@ func (v supersededView) keyBindings(k curateKeys, filter, move []key.Binding) []
 		out = append(out, k.Reviewed)
 	}
 	out = append(append(out, filter...), listMoves(n, move...)...)
-	return append(out, k.Superseded, k.History, k.Reload)
+	return append(out, k.Leave, k.Superseded, k.History, k.Reload)
 }
 
 func (v supersededView) View() string {
@@ -211,6 +212,6 @@ func (p curatePane) markReviewed() (curatePane, tea.Cmd) {
 		if err := curate.MarkSupersededReviewed(ctx, eng, mark); err != nil {
 			return "", err
 		}
-		return fmt.Sprintf("marked %d link(s) reviewed: they leave this queue; the links stay (Memories shows them)", n), nil
+		return fmt.Sprintf("marked %s reviewed: they leave this queue; the links stay (Memories shows them)", wording.Count(n, "link")), nil
 	})
 }

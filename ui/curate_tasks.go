@@ -65,7 +65,7 @@ func (p curatePane) decide(ids []int64, status string) (curatePane, tea.Cmd) {
 	ctx, w, now := p.c.ctx, p.c.deps.Engine, p.c.now()
 	return p.task(func() (string, error) {
 		n, err := curate.DecideProposals(ctx, w, ids, status, curatorActor, now)
-		return fmt.Sprintf("%s %d proposal(s)", status, n), err
+		return fmt.Sprintf("%s %s", status, wording.Count(n, "proposal")), err
 	})
 }
 
@@ -120,9 +120,9 @@ func (p curatePane) apply() (curatePane, tea.Cmd) {
 		if err != nil {
 			return "", err
 		}
-		what := fmt.Sprintf("applied %d change(s), confirmed %d keep(s)", rep.Applied, rep.Confirmed)
+		what := fmt.Sprintf("applied %s, confirmed %s", wording.Count(rep.Applied, "change"), wording.Count(rep.Confirmed, "keep"))
 		if len(rep.Withdrawn) > 0 {
-			what += fmt.Sprintf(", withdrew %d moot proposal(s)", len(rep.Withdrawn))
+			what += ", withdrew " + wording.Count(len(rep.Withdrawn), "moot proposal")
 		}
 		return what + " in batch " + rep.Batch, nil
 	})
@@ -145,14 +145,14 @@ func (p curatePane) rollback(batch string) (curatePane, tea.Cmd) {
 		}
 		if rep.Rejected > 0 && rep.Restored == 0 {
 			// A rejection: no memory changed; the proposals are open again.
-			return fmt.Sprintf("rolled back rejection %s: %d proposal(s) open again as they were; no memory changed", rep.Batch, rep.Rejected), nil
+			return fmt.Sprintf("rolled back rejection %s: %s open again as they were; no memory changed", rep.Batch, wording.Count(rep.Rejected, "proposal")), nil
 		}
 		what := fmt.Sprintf("rolled back %s: %s restored", rep.Batch, wording.Memories(rep.Restored))
 		if rep.Effect.Changed() > 0 {
 			what += " (" + rep.Effect.String() + ")"
 		}
 		if rep.Proposals > 0 {
-			what += fmt.Sprintf(", %d proposal(s) rolled back", rep.Proposals)
+			what += fmt.Sprintf(", %s rolled back", wording.Count(rep.Proposals, "proposal"))
 		}
 		return what, nil
 	})

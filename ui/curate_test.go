@@ -233,7 +233,7 @@ func TestCurateEndToEnd(t *testing.T) {
 	}
 	m = drive(t, m, press("enter"))
 	m = drive(t, m, press("A"))
-	if !dialogShows(m, fmt.Sprintf("Approve %d proposal(s) (%d keep)", len(f.demo.Genuine), len(f.demo.Genuine))) {
+	if !dialogShows(m, fmt.Sprintf("Approve %s (%d keep)", wording.Count(len(f.demo.Genuine), "proposal"), len(f.demo.Genuine))) {
 		t.Fatalf("batch approval dialog not on screen:\n%s", screen(m))
 	}
 	m = drive(t, m, press("enter"))
@@ -246,7 +246,7 @@ func TestCurateEndToEnd(t *testing.T) {
 		t.Fatalf("quarantine queue has %d, want %d", n, quarantine)
 	}
 	m = drive(t, m, press("A"))
-	if !dialogShows(m, fmt.Sprintf("Approve %d proposal(s) (%d quarantine)", quarantine, quarantine)) {
+	if !dialogShows(m, fmt.Sprintf("Approve %s (%d quarantine)", wording.Count(quarantine, "proposal"), quarantine)) {
 		t.Fatalf("batch approval dialog not on screen:\n%s", screen(m))
 	}
 	m = drive(t, m, press("enter"))
@@ -268,7 +268,7 @@ func TestCurateEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	m = drive(t, m, press("P"))
-	if !dialogShows(m, fmt.Sprintf("Apply %d proposal(s) (%d quarantine, %d keep) in one batch", total-1, quarantine, len(f.demo.Genuine))) {
+	if !dialogShows(m, fmt.Sprintf("Apply %s (%d quarantine, %d keep) in one batch", wording.Count(total-1, "proposal"), quarantine, len(f.demo.Genuine))) {
 		t.Fatalf("apply dialog not on screen:\n%s", screen(m))
 	}
 	m = drive(t, m, press("enter"))
@@ -285,7 +285,7 @@ func TestCurateEndToEnd(t *testing.T) {
 		t.Fatalf("newest batch %+v, want an apply batch by curator that quarantined %d and kept %d", batches, quarantine, keeps)
 	}
 	batch := batches[0].Batch
-	if st := m.curate().status; !strings.Contains(st, fmt.Sprintf("applied %d change(s), confirmed %d keep(s) in batch %s", quarantine, len(f.demo.Genuine), batch)) {
+	if st := m.curate().status; !strings.Contains(st, fmt.Sprintf("applied %s, confirmed %s in batch %s", wording.Count(quarantine, "change"), wording.Count(len(f.demo.Genuine), "keep"), batch)) {
 		t.Errorf("status after apply: %q", st)
 	}
 	rows, err := f.db.AuditForBatch(ctx, batch)

@@ -11,6 +11,7 @@ import (
 
 	"memtrace/engine"
 	"memtrace/golden"
+	"memtrace/internal/wording"
 )
 
 // defaultGoldenSet is the set the Golden tab opens at start when it exists
@@ -293,9 +294,9 @@ func (p goldenPane) setLoaded(msg goldenSetMsg) goldenPane {
 	case msg.BaseErr != nil:
 		p.err = "baseline: " + engine.ErrorMessage(msg.BaseErr)
 	case msg.Base == nil:
-		p.status = fmt.Sprintf("%d probes; no baseline at %s: r runs them, S saves the run as one", len(msg.Set.Probes), msg.BasePath)
+		p.status = fmt.Sprintf("%s; no baseline at %s: r runs them, S saves the run as one", wording.Count(len(msg.Set.Probes), "probe"), msg.BasePath)
 	default:
-		p.status = fmt.Sprintf("%d probes; r runs them against the baseline", len(msg.Set.Probes))
+		p.status = fmt.Sprintf("%s; r runs them against the baseline", wording.Count(len(msg.Set.Probes), "probe"))
 	}
 	if msg.Builtin {
 		p.status = fmt.Sprintf("the demo set built into memtrace, copied to %s — %s", filepath.Dir(msg.Path), p.status)
@@ -331,7 +332,7 @@ func (p goldenPane) runFinished(msg goldenRunMsg) (goldenPane, tea.Cmd) {
 	}
 	if msg.Err != nil {
 		if msg.Cancelled {
-			p.status = fmt.Sprintf("run cancelled after %d of %d probes; the last complete run is still shown", p.progress.done, p.progress.total)
+			p.status = fmt.Sprintf("run cancelled after %d of %s; the last complete run is still shown", p.progress.done, wording.Count(p.progress.total, "probe"))
 			p.err = ""
 		} else {
 			p.err = "run: " + engine.ErrorMessage(msg.Err)
@@ -339,7 +340,7 @@ func (p goldenPane) runFinished(msg goldenRunMsg) (goldenPane, tea.Cmd) {
 		return p, nil
 	}
 	p.run, p.err = msg.Run, ""
-	p.status = fmt.Sprintf("ran %d probes on %s in %.1fs", len(msg.Run.Probes), msg.RanOn, msg.Elapsed.Seconds())
+	p.status = fmt.Sprintf("ran %s on %s in %.1fs", wording.Count(len(msg.Run.Probes), "probe"), msg.RanOn, msg.Elapsed.Seconds())
 	if f := msg.Run.Summary.Failed; f > 0 {
 		p.status += fmt.Sprintf(" · %d failed: n goes to the next", f)
 	}

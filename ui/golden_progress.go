@@ -6,6 +6,8 @@ import (
 
 	"charm.land/bubbles/v2/progress"
 	tea "charm.land/bubbletea/v2"
+
+	"memtrace/internal/wording"
 )
 
 // goldenProgress is the Golden tab's run in flight: its sequence number,
@@ -136,9 +138,9 @@ func (g goldenProgress) View() string {
 	case !g.running:
 		return ""
 	case g.fixture && g.total > 0:
-		return g.bar.View() + fmt.Sprintf("  building the fixture: %d/%d messages captured", g.done, g.total)
+		return g.bar.View() + fmt.Sprintf("  building the fixture: %d/%s captured", g.done, wording.Count(g.total, "message"))
 	case g.fixture:
 		return g.bar.View() + "  building the fixture database…"
 	}
-	return g.bar.View() + fmt.Sprintf("  %d/%d probes", g.done, g.total)
+	return g.bar.View() + fmt.Sprintf("  %d/%s", g.done, wording.Count(g.total, "probe"))
 }

@@ -10,6 +10,7 @@ import (
 
 	"memtrace/golden"
 	"memtrace/internal/safetext"
+	"memtrace/internal/wording"
 )
 
 func (p goldenPane) View() string {
@@ -47,7 +48,7 @@ func (p goldenPane) headerLines() []string {
 	set := displayPath(p.setPath)
 	parts := []headerPart{part("Golden · " + p.set.Name),
 		{forms: []string{" · " + set, " · " + filepath.Base(set), ""}},
-		part(fmt.Sprintf(" · %d probes", len(p.set.Probes)))}
+		part(" · " + wording.Count(len(p.set.Probes), "probe"))}
 	if p.base != nil {
 		parts = append(parts, headerPart{forms: []string{" · baseline " + p.basePath, " · baseline " + filepath.Base(p.basePath), " · baseline"}})
 	} else {

@@ -11,11 +11,32 @@ import (
 
 // filterField is one field:value word a list's filter knows. Values are
 // the values it accepts (nil: any non-empty value, e.g. an actor name);
-// Match reports whether a row has the value.
+// Match reports whether a row has the value. Known, when set, lists the
+// values the rows have now (free-form ones, like a judge's flags): a value
+// that is part of none of them is reported with them.
 type filterField[T any] struct {
 	Name   string
 	Values []string
 	Match  func(row T, value string) bool
+	Known  func() []string
+}
+
+// knownProblem is what a value of a field with Known values says when it
+// is part of none of them ("" when it is).
+func (f filterField[T]) knownProblem(value string) string {
+	if f.Known == nil {
+		return ""
+	}
+	known := f.Known()
+	for _, k := range known {
+		if strings.Contains(strings.ToLower(k), value) {
+			return ""
+		}
+	}
+	if len(known) == 0 {
+		return fmt.Sprintf("unknown %s %s: no proposal here has a %s", f.Name, value, f.Name)
+	}
+	return fmt.Sprintf("unknown %s %s: use %s", f.Name, value, strings.Join(known, ", "))
 }
 
 // rowQuery is a list's filter grammar: "status:pending 충주 사과" —
@@ -54,6 +75,10 @@ func (q rowQuery[T]) parse(s string) (func(T) bool, string) {
 		}
 		if f.Values != nil && !contains(f.Values, value) {
 			problems = append(problems, fmt.Sprintf("unknown %s %s: use %s", f.Name, value, strings.Join(f.Values, ", ")))
+			continue
+		}
+		if pr := f.knownProblem(value); pr != "" {
+			problems = append(problems, pr)
 			continue
 		}
 		wants = append(wants, want{f, value})

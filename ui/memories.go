@@ -143,6 +143,11 @@ func (p memoriesPane) KeyBindings() []key.Binding {
 	case p.input.Value() != "":
 		out = append(out, k.ClearFilter)
 	}
+	if p.list.total == 0 {
+		// No rows (an empty database or a filter that matches none):
+		// only what does not need one.
+		return append(out, k.Undo, k.Reload)
+	}
 	if !p.detail {
 		out = append(out, k.Detail)
 	} else {
@@ -150,7 +155,7 @@ func (p memoriesPane) KeyBindings() []key.Binding {
 		out = append(out, p.dscroll.bindings(k.scroll.Down, k.scroll.Up, len(p.detailLines(n)), n)...)
 	}
 	out = append(out, k.Quarantine, k.Restore, k.MoreImp, k.LessImp, k.sel.Select, k.sel.Range, k.sup.Supersede, k.Undo, k.Reload)
-	return append(out, k.list.bindings()...)
+	return append(out, listMoves(p.list.total, k.list.bindings()...)...)
 }
 
 // Layout: filter bar, column header, rows, then (with the detail open) the
@@ -439,5 +444,5 @@ func sameMemoryFilter(a, b engine.MemoryFilter) bool {
 		return &v
 	}
 	return a.Text == b.Text && a.Key == b.Key && eq(a.Type, b.Type) && eq(str(a.Status), str(b.Status)) &&
-		eq(kind(a.Kind), kind(b.Kind)) && eq(tier(a.Tier), tier(b.Tier))
+		eq(kind(a.Kind), kind(b.Kind)) && eq(tier(a.Tier), tier(b.Tier)) && a.Superseded == b.Superseded
 }

@@ -8,6 +8,7 @@ import (
 
 	"memtrace/curate"
 	"memtrace/engine"
+	"memtrace/internal/wording"
 )
 
 // Curator actions: each is one curate action (curate.Quarantine, Restore,
@@ -53,7 +54,7 @@ func idsText(ids []int64) string {
 	if len(ids) == 1 {
 		return fmt.Sprintf("#%d", ids[0])
 	}
-	return fmt.Sprintf("%d memories", len(ids))
+	return wording.Memories(len(ids))
 }
 
 func (p memoriesPane) curated(msg curatedMsg) (memoriesPane, tea.Cmd) {

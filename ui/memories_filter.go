@@ -11,7 +11,8 @@ import (
 
 // memoryQuery is the filter bar parsed: "status:quarantined type:health
 // kind:fact tier:hot key:m0005 녹차" — prefixed words select fields, the
-// rest is a case-insensitive substring of the content.
+// rest is a case-insensitive substring of the content. status:superseded
+// keeps the former facts, those a newer memory superseded.
 func memoryQuery(s string) engine.MemoryFilter {
 	f, _ := memoryQueryCheck(s)
 	return f
@@ -46,7 +47,13 @@ func memoryQueryCheck(s string) (engine.MemoryFilter, string) {
 		switch strings.ToLower(name) {
 		case "status":
 			v := strings.ToLower(value)
-			if oneOf("status", v, string(engine.StatusActive), string(engine.StatusQuarantined), string(engine.StatusArchived)) {
+			if v == supersededStatus {
+				// Not a stored status: a memory linked to a newer one,
+				// whatever its status.
+				f.Superseded = true
+				continue
+			}
+			if oneOf("status", v, string(engine.StatusActive), string(engine.StatusQuarantined), string(engine.StatusArchived), supersededStatus) {
 				st := engine.Status(v)
 				f.Status = &st
 			}

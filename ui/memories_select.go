@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/key"
 
 	"memtrace/engine"
+	"memtrace/internal/wording"
 )
 
 // Selection in the Memories tab, as in Curate's queues: space selects the
@@ -79,7 +80,7 @@ func (p memoriesPane) rangeSelect() memoriesPane {
 	}
 	p.status = fmt.Sprintf("selected %d more (%d selected): x, r, + and - act on them", added, len(p.selected))
 	if missing > 0 {
-		p.status += fmt.Sprintf("; %d row(s) were not loaded: select a shorter range", missing)
+		p.status += fmt.Sprintf("; %s not loaded: select a shorter range", wording.Count(missing, "row"))
 	}
 	return p
 }

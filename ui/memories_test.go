@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -135,7 +136,7 @@ func TestMemoryQuery(t *testing.T) {
 	}
 	for in, want := range map[string]string{
 		"stat: 땅콩":           "unknown field stat: use status, type, kind, tier",
-		"status:quarantine":  "unknown status quarantine: use active, quarantined, archived",
+		"status:quarantine":  "unknown status quarantine: use active, quarantined, archived, superseded",
 		"tier:lukewarm":      "unknown tier lukewarm: use hot, warm, cold",
 		"kind:memo":          "unknown kind memo: use fact, episode",
 		"status:quarantined": "",
@@ -400,5 +401,45 @@ func TestMemoryTextIsNeutralised(t *testing.T) {
 		if !strings.Contains(view, want) {
 			t.Errorf("the curator cannot see %q:\n%s", want, view)
 		}
+	}
+}
+
+// A memory a newer one superseded reads "superseded" in the Memories
+// list's STATUS column, not active; status:superseded lists exactly the
+// memories linked to a newer one (the store counts them), and nothing else.
+func TestMemoriesMarkSuperseded(t *testing.T) {
+	eng, db := openDemo(t)
+	all, _, err := db.FindMemories(context.Background(), engine.MemoryFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var former []int64
+	for _, mem := range all {
+		if mem.SupersededBy != 0 {
+			former = append(former, mem.ID)
+		}
+		if got := statusCell(mem); (got == "superseded") != (mem.SupersededBy != 0 && mem.Status == engine.StatusActive) {
+			t.Errorf("memory %d (status %s, superseded by %d) reads %q", mem.ID, mem.Status, mem.SupersededBy, got)
+		}
+	}
+	if len(former) == 0 {
+		t.Fatal("the demo has no superseded memory: the test needs one")
+	}
+	m := goTo(t, startModel(t, Deps{Engine: eng, Store: db, Now: func() time.Time { return demoNow }, NoColor: true}, 120, 40), "Memories")
+	m = drive(t, m, press("/"))
+	m = typeText(t, m, "status:superseded")
+	m = drive(t, m, press("enter"))
+	p := m.memories()
+	if p.filterProblem != "" || p.list.total != len(former) {
+		t.Fatalf("status:superseded: %d rows (problem %q), want the %d superseded memories:\n%s", p.list.total, p.filterProblem, len(former), screen(m))
+	}
+	for i := range min(p.list.total, p.list.visible) {
+		mem, ok := p.list.row(i)
+		if !ok || mem.SupersededBy == 0 {
+			t.Errorf("row %d of status:superseded is not a superseded memory: %+v", i, mem)
+		}
+	}
+	if !strings.Contains(screen(m), " superseded ") {
+		t.Errorf("no row reads superseded:\n%s", screen(m))
 	}
 }

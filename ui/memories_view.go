@@ -27,9 +27,23 @@ func memoryColumns(w int) []textable.Column {
 
 func memoryCells(m *engine.Memory) []string {
 	return []string{
-		fmt.Sprint(m.ID), m.Key, m.Type, string(m.Kind), string(m.Tier), string(m.Status),
+		fmt.Sprint(m.ID), m.Key, m.Type, string(m.Kind), string(m.Tier), statusCell(m),
 		fmt.Sprintf("%.2f", m.Importance), m.Content,
 	}
+}
+
+// supersededStatus is the STATUS cell of an active memory a newer one
+// superseded: a former fact, recalled no more, although its stored status
+// is still active (status:superseded filters them).
+const supersededStatus = "superseded"
+
+// statusCell is the memory's status as the list shows it: superseded for
+// an active former fact, else the stored status.
+func statusCell(m *engine.Memory) string {
+	if m.SupersededBy != 0 && m.Status == engine.StatusActive {
+		return supersededStatus
+	}
+	return string(m.Status)
 }
 
 func (p memoriesPane) View() string {
@@ -55,9 +69,13 @@ func (p memoriesPane) View() string {
 		cells := memoryCells(m)
 		cells[0] = p.idCell(i, m)
 		row := textable.Row(cols, cells)
-		if i == p.list.cursor {
+		switch {
+		case i == p.list.cursor:
 			lines = append(lines, st.Table.Selected.Render(row))
-		} else {
+		case statusCell(m) == supersededStatus:
+			// A former fact: muted, as a loading row is.
+			lines = append(lines, st.Table.Muted.Render(row))
+		default:
 			lines = append(lines, st.Table.Row.Render(row))
 		}
 	}

@@ -142,11 +142,30 @@ func paneActions(p pane) []paneAction {
 }
 
 // slug is help text as a command word: lower case, letters and digits
-// (Korean too), words joined by "-".
+// (Korean too), words joined by "-". A sign is a word of its own ("plus",
+// "minus": a '+', '−' or '-' that starts a number), so "importance +0.1"
+// and "importance −0.1" stay two commands ("now vs +N" stays now-vs-n).
 func slug(s string) string {
 	var b strings.Builder
 	dash := false
-	for _, r := range strings.ToLower(s) {
+	word := func(w string) {
+		if b.Len() > 0 {
+			b.WriteByte('-')
+		}
+		b.WriteString(w)
+		dash = true
+	}
+	rs := []rune(strings.ToLower(s))
+	for i, r := range rs {
+		number := i+1 < len(rs) && (rs[i+1] >= '0' && rs[i+1] <= '9' || rs[i+1] == '.') && (i == 0 || rs[i-1] == ' ')
+		switch {
+		case number && r == '+':
+			word("plus")
+			continue
+		case number && (r == '−' || r == '-'):
+			word("minus")
+			continue
+		}
 		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r >= 0xAC00 && r <= 0xD7A3 {
 			if dash && b.Len() > 0 {
 				b.WriteByte('-')

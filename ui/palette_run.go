@@ -160,7 +160,7 @@ func completeFilter(m Model, arg string) []paletteCandidate {
 		prefix = arg
 	}
 	var out []paletteCandidate
-	for _, f := range []string{"status:active", "status:quarantined", "status:archived", "kind:fact", "kind:episode",
+	for _, f := range []string{"status:active", "status:quarantined", "status:archived", "status:superseded", "kind:fact", "kind:episode",
 		"tier:hot", "tier:warm", "tier:cold", "type:", "key:"} {
 		out = append(out, paletteCandidate{Text: prefix + f, Help: "Memories filter field"})
 	}

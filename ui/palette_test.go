@@ -265,3 +265,49 @@ func TestPaletteCommandsDocumented(t *testing.T) {
 		}
 	}
 }
+
+// TestPaletteCommandIDsUnique: every command name and alias names one
+// command, and the Memories tab's "importance +0.1" and "importance −0.1"
+// are two actions that each do what their key does.
+func TestPaletteCommandIDsUnique(t *testing.T) {
+	seen := map[string]bool{}
+	for _, c := range paletteCommands() {
+		for _, n := range append([]string{c.Name}, c.Aliases...) {
+			if seen[n] {
+				t.Errorf("two commands are named %q", n)
+			}
+			seen[n] = true
+		}
+	}
+	for _, c := range []struct{ in, want string }{
+		{"importance +0.1", "importance-plus-0-1"}, {"importance −0.1", "importance-minus-0-1"},
+		{"importance -0.1", "importance-minus-0-1"}, {"now vs +N", "now-vs-n"}, {"re-run", "re-run"},
+		{"다음 실패", "다음-실패"},
+	} {
+		if got := slug(c.in); got != c.want {
+			t.Errorf("slug(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+	m, eng := demoModel(t, 120, 40)
+	m = goTo(t, m, "Memories")
+	mp := m.panes[m.paneIndex(paneMemories)].(memoriesPane)
+	mem, ok := mp.list.selected()
+	if !ok {
+		t.Fatal("no memory selected in Memories")
+	}
+	before := mem.Importance
+	for _, c := range []struct {
+		action string
+		sign   float64
+	}{{"importance-plus", 1}, {"importance-minus", -1}} {
+		m = drive(t, typePalette(t, m, "memories "+c.action), press("enter"))
+		if m.pal.open {
+			t.Fatalf(":memories %s: %s", c.action, m.pal.err)
+		}
+		got, _ := eng.Memory(mem.ID)
+		if d := (got.Importance - before) * c.sign; d <= 0 {
+			t.Errorf(":memories %s moved memory %d's importance from %.2f to %.2f", c.action, mem.ID, before, got.Importance)
+		}
+		before = got.Importance
+	}
+}

@@ -121,7 +121,7 @@ func TestSupersessionByHand(t *testing.T) {
 	tm.Type("3")
 	wait("newer:  My home is in Busan now, by the sea.")
 	tm.Type("m")
-	wait("marked 1 link(s) reviewed", "no supersession links since the last review")
+	wait("marked 1 link reviewed", "no supersession links since the last review")
 	if v, err := db.GetSetting(ctx, settingSupersededReviewed); err != nil || v == "" {
 		t.Fatalf("review mark = %q, %v", v, err)
 	}

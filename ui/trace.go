@@ -44,32 +44,37 @@ type traceKeys struct {
 	Stages, Items, Rerun, Pick, Cancel key.Binding
 	OpenItem, CloseItem, ToMemory      key.Binding
 	Mark                               key.Binding
-	marks                              markKeys
-	splitScroll                        scrollKeys // the split view's J/K and pgup/pgdn
+	// CloseSplit and ClosePrompt: esc leaves the split view or the
+	// prompt for the items.
+	CloseSplit, ClosePrompt key.Binding
+	marks                   markKeys
+	splitScroll             scrollKeys // the split view's J/K and pgup/pgdn
 }
 
 func defaultTraceKeys() traceKeys {
 	return traceKeys{
-		list:      defaultListKeys(),
-		Query:     key.NewBinding(key.WithKeys("/", "i"), key.WithHelp("/ i", "query")),
-		Run:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "run")),
-		Leave:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "leave input")),
-		Earlier:   key.NewBinding(key.WithKeys("["), key.WithHelp("[", "earlier")),
-		Later:     key.NewBinding(key.WithKeys("]"), key.WithHelp("]", "later")),
-		TypeTime:  key.NewBinding(key.WithKeys("@"), key.WithHelp("@", "type a time")),
-		Split:     key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "now vs +N")),
-		Open:      key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "stored traces")),
-		Prompt:    key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "prompt ⇄ items")),
-		Stages:    key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←/h", "stages")),
-		Items:     key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→/l", "items")),
-		Rerun:     key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "re-run")),
-		Pick:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open trace")),
-		Cancel:    key.NewBinding(key.WithKeys("esc", "o"), key.WithHelp("esc", "close")),
-		OpenItem:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open item")),
-		CloseItem: key.NewBinding(key.WithKeys("esc", "enter"), key.WithHelp("esc", "close item")),
-		ToMemory:  key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "show in Memories")),
-		Mark:      key.NewBinding(key.WithKeys("M"), key.WithHelp("M", "mark survivors → probe")),
-		marks:     defaultMarkKeys(),
+		list:        defaultListKeys(),
+		Query:       key.NewBinding(key.WithKeys("/", "i"), key.WithHelp("/ i", "query")),
+		Run:         key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "run")),
+		Leave:       key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "leave input")),
+		Earlier:     key.NewBinding(key.WithKeys("["), key.WithHelp("[", "earlier")),
+		Later:       key.NewBinding(key.WithKeys("]"), key.WithHelp("]", "later")),
+		TypeTime:    key.NewBinding(key.WithKeys("@"), key.WithHelp("@", "type a time")),
+		Split:       key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "now vs +N")),
+		Open:        key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "stored traces")),
+		Prompt:      key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "prompt ⇄ items")),
+		Stages:      key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←/h", "stages")),
+		Items:       key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→/l", "items")),
+		Rerun:       key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "re-run")),
+		Pick:        key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open trace")),
+		Cancel:      key.NewBinding(key.WithKeys("esc", "o"), key.WithHelp("esc", "close")),
+		OpenItem:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open item")),
+		CloseItem:   key.NewBinding(key.WithKeys("esc", "enter"), key.WithHelp("esc", "close item")),
+		ToMemory:    key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "show in Memories")),
+		Mark:        key.NewBinding(key.WithKeys("M"), key.WithHelp("M", "mark survivors → probe")),
+		CloseSplit:  key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close split")),
+		ClosePrompt: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close prompt")),
+		marks:       defaultMarkKeys(),
 		splitScroll: scrollKeys{
 			Down:     key.NewBinding(key.WithKeys("J"), key.WithHelp("J", "scroll split down")),
 			Up:       key.NewBinding(key.WithKeys("K"), key.WithHelp("K", "scroll split up")),
@@ -199,6 +204,12 @@ func (p tracePane) KeyBindings() []key.Binding {
 		out = append(out, k.OpenItem)
 	}
 	out = append(out, k.Query, k.Earlier, k.Later, k.TypeTime, k.Split, k.Open)
+	switch {
+	case p.split:
+		out = append(out, k.CloseSplit)
+	case p.prompt:
+		out = append(out, k.ClosePrompt)
+	}
 	if !p.split {
 		// The split view takes the right column: p would show nothing.
 		out = append(out, k.Prompt)

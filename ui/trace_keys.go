@@ -97,6 +97,12 @@ func (p tracePane) handleKey(msg tea.KeyPressMsg) (tracePane, tea.Cmd) {
 			return p.run()
 		}
 		return p, nil
+	case p.split && key.Matches(msg, k.CloseSplit):
+		p.split = false
+		return p, nil
+	case p.prompt && key.Matches(msg, k.ClosePrompt):
+		p.prompt = false
+		return p, nil
 	case p.split && key.Matches(msg, k.splitScroll.Down, k.splitScroll.Up, k.splitScroll.PageDown, k.splitScroll.PageUp):
 		p.splitScroll, _ = p.splitScroll.update(msg, k.splitScroll, len(p.splitView()), p.bodyRows())
 		return p, nil

@@ -10,6 +10,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 
+	"memtrace/engine"
 	"memtrace/inspector"
 	"memtrace/internal/safetext"
 	"memtrace/internal/textable"
@@ -26,6 +27,7 @@ const (
 	markNew                        // a survivor later only
 	markForgotten                  // a survivor now, forgotten later
 	markLeft                       // a survivor now, gone later for another reason
+	markNotYet                     // a survivor now, not yet created at the other (earlier) time
 )
 
 // splitRow is one survivor of one side of the split view.
@@ -45,12 +47,14 @@ type splitRow struct {
 
 // splitModel is a comparison laid out for the split view: each side's
 // survivors in rank order with their marks, and the comparison's
-// forgotten and left memories with why.
+// forgotten and left memories with why. NotYet are the left ones the
+// other side's recall dropped as not yet created (a split back in time):
+// not written then, rather than still remembered.
 type splitModel struct {
-	Now, Later      []splitRow
-	Forgotten, Left []inspector.Change
-	RecognisedLater int
-	AtNow, AtLater  string // dates of the two sides
+	Now, Later              []splitRow
+	Forgotten, Left, NotYet []inspector.Change
+	RecognisedLater         int
+	AtNow, AtLater          string // dates of the two sides
 }
 
 // splitOf lays c out. Every mark comes from c's classification; nothing is
@@ -66,8 +70,16 @@ func splitOf(c *inspector.Comparison) splitModel {
 			mark[ch.ID], change[ch.ID] = g.m, ch
 		}
 	}
-	m := splitModel{Forgotten: c.Forgotten, Left: c.Left,
+	m := splitModel{Forgotten: c.Forgotten,
 		AtNow: c.AtA.UTC().Format("2006-01-02"), AtLater: c.AtB.UTC().Format("2006-01-02")}
+	for _, ch := range c.Left {
+		if notYetCreated(ch) {
+			m.NotYet = append(m.NotYet, ch)
+			mark[ch.ID] = markNotYet
+		} else {
+			m.Left = append(m.Left, ch)
+		}
+	}
 	for i, sv := range c.SurvivorsA {
 		ch := change[sv.ID]
 		m.Now = append(m.Now, splitRow{ID: sv.ID, Key: sv.Key, Text: sv.Text, Rank: i + 1, OtherRank: ch.RankB,
@@ -85,7 +97,7 @@ func splitOf(c *inspector.Comparison) splitModel {
 }
 
 // splitView is every line of "now vs +N days" — the survivors now and
-// later side by side, each marked (✗ forgotten, ✗ former when superseded, − left, ↑ rose, ↓ fell, + new, recognised:
+// later side by side, each marked (✗ forgotten, ✗ former when superseded, − left, not yet (written), ↑ rose, ↓ fell, + new, recognised:
 // kept although out of free recall), then the survivors forgotten in
 // between and those that left for another reason, with why. The view shows
 // a window of them (splitScroll: J/K, pgup/pgdn, the wheel).
@@ -121,6 +133,8 @@ func (p tracePane) splitView() []string {
 				row = st.App.Error.Render(row)
 			case markLeft, markFell:
 				row = st.Status.Quarantined.Render(row)
+			case markNotYet:
+				row = st.App.Muted.Render(row)
 			case markNew, markRose:
 				row = st.Status.Active.Render(row)
 			default:
@@ -159,14 +173,26 @@ func (p tracePane) splitView() []string {
 	for _, ch := range m.Forgotten {
 		out = append(out, st.App.Error.Render(textable.Row(fcols, []string{fmt.Sprint(ch.ID), ch.Key, ch.ForgetAt.Format("2006-01-02"), ch.Text, ch.Reason})))
 	}
+	lcols := textable.Fill([]textable.Column{{Title: "ID", Width: 5, Right: true}, {Title: "KEY", Width: 8}, {Title: "TEXT", Width: 30}, {Title: "WHY"}}, rw, 10)
 	if len(m.Left) > 0 {
 		out = append(out, st.Detail.Heading.Render(safetext.Truncate(fmt.Sprintf("left %s: %d (still remembered, displaced or not retrieved)", by, len(m.Left)), rw)))
 	}
-	lcols := textable.Fill([]textable.Column{{Title: "ID", Width: 5, Right: true}, {Title: "KEY", Width: 8}, {Title: "TEXT", Width: 30}, {Title: "WHY"}}, rw, 10)
 	for _, ch := range m.Left {
 		out = append(out, st.Status.Quarantined.Render(textable.Row(lcols, []string{fmt.Sprint(ch.ID), ch.Key, ch.Text, ch.Reason})))
 	}
+	if len(m.NotYet) > 0 {
+		out = append(out, st.Detail.Heading.Render(safetext.Truncate(fmt.Sprintf("not yet written at %s: %d (survivors now, created after that time)", label, len(m.NotYet)), rw)))
+	}
+	for _, ch := range m.NotYet {
+		out = append(out, st.App.Muted.Render(textable.Row(lcols, []string{fmt.Sprint(ch.ID), ch.Key, ch.Text, ch.Reason})))
+	}
 	return out
+}
+
+// notYetCreated: the other side's recall dropped ch because it did not
+// exist yet then (its temporal stage's not_yet_created).
+func notYetCreated(ch inspector.Change) bool {
+	return ch.DropKind == engine.DropNotYetCreated
 }
 
 // splitScrollBindings are the split view's scroll keys that would move
@@ -193,6 +219,8 @@ func markText(r splitRow, later bool) string {
 		return "✗ forgotten"
 	case markLeft:
 		return "− left"
+	case markNotYet:
+		return "not yet"
 	case markNew:
 		return "+ new"
 	case markRose:

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"regexp"
 	"strconv"
@@ -409,12 +410,15 @@ func TestSplitOf(t *testing.T) {
 	}
 	c := &inspector.Comparison{
 		AtA: demoNow, AtB: demoNow.AddDate(0, 0, 30),
-		SurvivorsA: surv(1, 2, 3, 4), SurvivorsB: surv(3, 2, 6),
+		SurvivorsA: surv(1, 2, 3, 4, 5), SurvivorsB: surv(3, 2, 6),
 		Forgotten: []inspector.Change{ch(1, 1, 0)}, Left: []inspector.Change{ch(4, 4, 0)},
 		Rose: []inspector.Change{ch(3, 3, 1)}, Held: []inspector.Change{ch(2, 2, 2)},
 		New: []inspector.Change{ch(6, 0, 3)},
 	}
 	c.New[0].RecognisedB = true
+	notYet := ch(5, 5, 0)
+	notYet.DropKind = engine.DropNotYetCreated
+	c.Left = append(c.Left, notYet)
 	m := splitOf(c)
 	var now, later []string
 	for _, r := range m.Now {
@@ -423,13 +427,13 @@ func TestSplitOf(t *testing.T) {
 	for _, r := range m.Later {
 		later = append(later, itoa(int(r.ID))+" "+itoa(r.Rank)+" "+markText(r, true))
 	}
-	if got := strings.Join(now, "; "); got != "1 1 ✗ forgotten; 2 2 =; 3 3 ↑ to 1; 4 4 − left" {
+	if got := strings.Join(now, "; "); got != "1 1 ✗ forgotten; 2 2 =; 3 3 ↑ to 1; 4 4 − left; 5 5 not yet" {
 		t.Errorf("now side: %s", got)
 	}
 	if got := strings.Join(later, "; "); got != "3 1 ↑ from 3; 2 2 =; 6 3 + new" {
 		t.Errorf("later side: %s", got)
 	}
-	if m.RecognisedLater != 1 || m.AtLater != "2026-08-20" || len(m.Forgotten) != 1 || len(m.Left) != 1 {
+	if m.RecognisedLater != 1 || m.AtLater != "2026-08-20" || len(m.Forgotten) != 1 || len(m.Left) != 1 || len(m.NotYet) != 1 || m.NotYet[0].ID != 5 {
 		t.Errorf("split model: %+v", m)
 	}
 }
@@ -497,5 +501,58 @@ func TestTraceTextIsNeutralised(t *testing.T) {
 		if !strings.Contains(v, "␛]0;pwned␇") {
 			t.Errorf("%s view does not show the neutralised sequence:\n%s", mode, v)
 		}
+	}
+}
+
+// A split back in time (now against 2026-02-01, before the demo's move to
+// Seoul): the survivors now that did not exist then are "not yet" written,
+// not "left … still remembered"; each of them was created after that time
+// and every one still called left was created before it.
+func TestTraceSplitBackInTime(t *testing.T) {
+	eng, db := openDemo(t)
+	m := startModel(t, Deps{Engine: eng, Store: db, Now: func() time.Time { return demoNow }, NoColor: true}, 120, 40)
+	m = drive(t, m, press("/"))
+	m = typeText(t, m, "where do I live")
+	m = drive(t, m, press("enter"), press("@"))
+	m = typeText(t, m, "2026-02-01")
+	m = drive(t, m, press("enter"), press("s"))
+	p := m.trace()
+	if !p.split || p.cmp == nil {
+		t.Fatalf("no split view:\n%s", screen(m))
+	}
+	at := p.cmp.AtB
+	sm := splitOf(p.cmp)
+	if len(sm.NotYet) == 0 {
+		t.Fatalf("no survivor now is marked not yet written at %v:\n%s", at, screen(m))
+	}
+	created := func(id int64) time.Time {
+		mem, ok := eng.Memory(id)
+		if !ok {
+			t.Fatalf("memory %d not found", id)
+		}
+		return mem.CreatedAt
+	}
+	for _, ch := range sm.NotYet {
+		if !created(ch.ID).After(at) {
+			t.Errorf("memory %d is marked not yet written, but was created %v, before %v", ch.ID, created(ch.ID), at)
+		}
+	}
+	for _, ch := range sm.Left {
+		if created(ch.ID).After(at) {
+			t.Errorf("memory %d is called left (still remembered), but was created %v, after %v", ch.ID, created(ch.ID), at)
+		}
+	}
+	notYet := 0
+	for _, r := range sm.Now {
+		if markText(r, false) == "not yet" {
+			notYet++
+		}
+	}
+	if notYet != len(sm.NotYet) {
+		t.Errorf("%d rows marked not yet on the now side, %d not yet written", notYet, len(sm.NotYet))
+	}
+	all := stripped(strings.Join(p.splitView(), "\n"))
+	if want := fmt.Sprintf("not yet written at %s: %d", p.override.label(), len(sm.NotYet)); !strings.Contains(all, want) {
+		t.Errorf("no %q line in the split:\n%s", want, all)
 	}
 }

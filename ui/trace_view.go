@@ -8,6 +8,7 @@ import (
 	"memtrace/engine"
 	"memtrace/internal/safetext"
 	"memtrace/internal/textable"
+	"memtrace/internal/wording"
 )
 
 // Layout of the Trace tab: two header lines (query, time), then the stage
@@ -260,8 +261,8 @@ func (p tracePane) meterLine() string {
 	if frac > 0.9 {
 		style = st.Status.Quarantined
 	}
-	text := fmt.Sprintf(" %d / %d chars (%.0f%%) · %d survivors · %d guaranteed · k %d",
-		used, budget, frac*100, len(p.trace.Survivors), p.trace.Guaranteed, p.trace.K)
+	text := fmt.Sprintf(" %d / %d chars (%.0f%%) · %s · %d guaranteed · k %d",
+		used, budget, frac*100, wording.Count(len(p.trace.Survivors), "survivor"), p.trace.Guaranteed, p.trace.K)
 	return safetext.Truncate(st.Detail.Label.Render("prompt ")+style.Render(bar)+st.Detail.Value.Render(text), p.width)
 }
 

@@ -39,10 +39,17 @@ type Model struct {
 	helpOKeys     helpOverlayKeys
 
 	// pal is the ":" command palette; notice a one-line message (a copy's
-	// result) the footer shows until the next key.
+	// result) the footer of tab noticeTab shows until the next key or
+	// until it expires (status.go).
 	pal       cmdPalette
 	notice    string
 	noticeErr bool
+	noticeTab int
+
+	// statusW and noticeW: the status messages the root saw and the
+	// expiries that may clear them.
+	statusW [maxPanes]statusWatch
+	noticeW statusWatch
 }
 
 // newModel builds the UI on deps; ctx is the context of every task it
@@ -144,7 +151,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case copiedMsg:
 		m, cmd = m.copied(msg)
 	case noticeMsg:
-		m.notice, m.noticeErr = msg.Text, msg.Err
+		m.setNotice(msg.Text, msg.Err)
+	case statusExpiredMsg:
+		m = m.expire(msg)
 	case editedMsg:
 		// Only the palette's edits come unwrapped (the panes' come in a
 		// paneMsg).
@@ -175,7 +184,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		cmd = m.updateActive(msg)
 	}
-	return m, tea.Batch(cmd, m.startSpinner())
+	return m, tea.Batch(cmd, m.startSpinner(), m.watchStatuses())
 }
 
 func (m Model) handleKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
@@ -410,12 +419,12 @@ func (m Model) render() string {
 		lines := m.paletteView()
 		footer = lines[len(lines)-1]
 		body = overlayBottom(body, bodyHeight, m.width, lines[:len(lines)-1])
-	case m.notice != "":
+	case m.noticeShown() != "":
 		style := st.App.Status
 		if m.noticeErr {
 			style = st.App.Error
 		}
-		footer = style.Render(safetext.Truncate(safetext.SanitizeLine(m.notice), m.width))
+		footer = style.Render(safetext.Truncate(safetext.SanitizeLine(m.noticeShown()), m.width))
 	}
 	return lipgloss.JoinVertical(lipgloss.Left, bar, body, footer)
 }

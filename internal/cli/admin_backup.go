@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"memtrace/engine"
+	"memtrace/internal/wording"
 )
 
 // cmdBackup runs `memtrace backup DIR`: an online SQLite backup of the
@@ -51,7 +52,7 @@ func printBackup(w io.Writer, info *engine.BackupInfo) {
 	if info.DB != "" {
 		fmt.Fprintf(w, "database  %s\n          sha256 %s\n", info.DB, info.DBSHA256)
 	}
-	fmt.Fprintf(w, "dump      %s (%d memories)\n          sha256 %s\n", info.Dump, info.Memories, info.DumpSHA256)
+	fmt.Fprintf(w, "dump      %s (%s)\n          sha256 %s\n", info.Dump, wording.Memories(info.Memories), info.DumpSHA256)
 	fmt.Fprintf(w, "written by memtrace %s\n", info.MemtraceVersion)
 	fmt.Fprintln(w, "verify with: sha256sum -c FILE.sha256 (run in the backup directory)")
 }

@@ -66,7 +66,7 @@ func TestCmdBackup(t *testing.T) {
 		if code := run(t.Context(), []string{"--db", dbPath, "backup", out}, nil, &stdout, &stderr); code != 0 {
 			t.Fatalf("exit %d: %s", code, stderr.String())
 		}
-		if !strings.Contains(stdout.String(), "(1 memories)") || !strings.Contains(stdout.String(), "sha256 ") ||
+		if !strings.Contains(stdout.String(), "(1 memory)") || !strings.Contains(stdout.String(), "sha256 ") ||
 			!strings.Contains(stdout.String(), "written by memtrace "+version.String()) {
 			t.Fatalf("text output:\n%s", stdout.String())
 		}

@@ -13,6 +13,7 @@ import (
 	"memtrace/importer"
 	"memtrace/internal/safetext"
 	"memtrace/internal/textable"
+	"memtrace/internal/wording"
 	"memtrace/store"
 )
 
@@ -207,7 +208,7 @@ func printAudit(w io.Writer, r *curate.StoreAudit) {
 
 	fmt.Fprintln(w, "\ntypes")
 	census(w, "TYPE", r.Types)
-	fmt.Fprintf(w, "\nlabel prefixes: %d memories carry one\n", r.Labelled)
+	fmt.Fprintf(w, "\nlabel prefixes: %s with one\n", wording.Memories(r.Labelled))
 	if len(r.LabelPrefixes) > 0 {
 		census(w, "PREFIX", r.LabelPrefixes)
 	}

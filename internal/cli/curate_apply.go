@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"memtrace/curate"
+	"memtrace/internal/wording"
 )
 
 // cmdApply runs `memtrace apply FILE|--approved`: every approved proposal
@@ -42,9 +43,9 @@ func cmdApply(fs *flag.FlagSet) runFunc {
 		if *asJSON {
 			return writeJSON(e.stdout, rep)
 		}
-		fmt.Fprintf(e.stdout, "applied %d change(s) and confirmed %d keep record(s) in batch %s\n", rep.Applied, rep.Confirmed, rep.Batch)
+		fmt.Fprintf(e.stdout, "applied %s and confirmed %s in batch %s\n", wording.Count(rep.Applied, "change"), wording.Count(rep.Confirmed, "keep record"), rep.Batch)
 		if len(rep.Withdrawn) > 0 {
-			fmt.Fprintf(e.stdout, "withdrew %d proposal(s) the batch made moot: %v\n", len(rep.Withdrawn), rep.Withdrawn)
+			fmt.Fprintf(e.stdout, "withdrew %s the batch made moot: %v\n", wording.Count(len(rep.Withdrawn), "proposal"), rep.Withdrawn)
 		}
 		fmt.Fprintf(e.stdout, "undo with: memtrace rollback %s\n", rep.Batch)
 		return nil

@@ -13,6 +13,7 @@ import (
 	"memtrace/curate"
 	"memtrace/engine"
 	"memtrace/internal/safetext"
+	"memtrace/internal/wording"
 	"memtrace/recall"
 )
 
@@ -92,7 +93,7 @@ func cmdErase(fs *flag.FlagSet) runFunc {
 		if len(ms) == 0 {
 			return engine.Errorf(engine.ENOTFOUND, "nothing to erase: no memory (not yet erased) matches; find one with `memtrace list --text WORD`")
 		}
-		fmt.Fprintf(out, "erase will remove the text of %d memories from every table, index and trace:\n", len(ms))
+		fmt.Fprintf(out, "erase will remove the text of %s from every table, index and trace:\n", wording.Memories(len(ms)))
 		for _, m := range ms {
 			fmt.Fprintf(out, "  #%d  %-10s %-11s %s\n", m.ID, m.Status, safetext.SanitizeLine(m.Key), safetext.SanitizeLine(safetext.Truncate(m.Content, 70)))
 		}
@@ -105,7 +106,7 @@ func cmdErase(fs *flag.FlagSet) runFunc {
 		}
 		switch {
 		case *confirm >= 0 && *confirm != len(ms):
-			return engine.Errorf(engine.ECONFLICT, "--confirm %d but the search found %d memories; nothing erased (check the list with --dry-run)", *confirm, len(ms))
+			return engine.Errorf(engine.ECONFLICT, "--confirm %d but the search found %s; nothing erased (check the list with --dry-run)", *confirm, wording.Memories(len(ms)))
 		case *confirm < 0:
 			if err := confirmErase(e, out, len(ms)); err != nil {
 				return err
@@ -155,7 +156,7 @@ func confirmErase(e *env, out io.Writer, n int) error {
 	if a != "y" && a != "Y" && a != "yes" {
 		return engine.Errorf(engine.ECONFLICT, "cancelled; nothing erased")
 	}
-	a, err = ask(fmt.Sprintf("type %d to erase %d memories for good: ", n, n))
+	a, err = ask(fmt.Sprintf("type %d to erase %s for good: ", n, wording.Memories(n)))
 	if err != nil {
 		return err
 	}
@@ -166,14 +167,14 @@ func confirmErase(e *env, out io.Writer, n int) error {
 }
 
 func writeEraseReport(w io.Writer, rep *engine.EraseReport) {
-	fmt.Fprintf(w, "erased %d memories in batch %s (it cannot be rolled back)\n", len(rep.Erased), rep.Batch)
+	fmt.Fprintf(w, "erased %s in batch %s (it cannot be rolled back)\n", wording.Memories(len(rep.Erased)), rep.Batch)
 	var tables []string
 	for t := range rep.Scrubbed {
 		tables = append(tables, t)
 	}
 	sort.Strings(tables)
 	for _, t := range tables {
-		fmt.Fprintf(w, "  %s: %d rows\n", t, rep.Scrubbed[t])
+		fmt.Fprintf(w, "  %s: %s\n", t, wording.Count(rep.Scrubbed[t], "row"))
 	}
 	writeCompaction(w, rep)
 	if len(rep.Artifacts) > 0 {

@@ -10,6 +10,7 @@ import (
 	"memtrace/curate"
 	"memtrace/engine"
 	"memtrace/internal/textable"
+	"memtrace/internal/wording"
 )
 
 // cmdProposals lists proposals: `memtrace proposals [--status pending]
@@ -104,7 +105,7 @@ func proposalIDs(args []string) ([]int64, error) {
 func cmdApprove(fs *flag.FlagSet) runFunc {
 	all := fs.Bool("all-pending", false, "approve every pending proposal (of --kind)")
 	kind := enumString(fs, "kind", "", "with --all-pending: only this `KIND` (promote, demote, archive, quarantine, retype, restore)", engine.ProposalPromote, engine.ProposalDemote, engine.ProposalArchive, engine.ProposalQuarantine, engine.ProposalRetype, engine.ProposalRestore)
-	wording := fs.String("wording", "", "the HOT rule `TEXT` for a single promote proposal (the curator's edit)")
+	newWording := fs.String("wording", "", "the HOT rule `TEXT` for a single promote proposal (the curator's edit)")
 	curator := fs.String("as", engine.ActorCurator, "curator `NAME` recorded in the audit log")
 	asJSON := fs.Bool("json", false, "print {\"batch\", \"applied\"} as JSON")
 	return func(e *env, pos []string) error {
@@ -118,7 +119,7 @@ func cmdApprove(fs *flag.FlagSet) runFunc {
 		if *kind != "" && !*all {
 			return usageError{"--kind goes with --all-pending"}
 		}
-		if *wording != "" && len(ids) != 1 {
+		if *newWording != "" && len(ids) != 1 {
 			return usageError{"--wording edits one promote proposal: name exactly one id"}
 		}
 		eng, closeDB, err := openExisting(e)
@@ -140,8 +141,8 @@ func cmdApprove(fs *flag.FlagSet) runFunc {
 			}
 		}
 		o := curate.ApproveOptions{Curator: *curator}
-		if *wording != "" {
-			o.Wording = map[int64]string{ids[0]: *wording}
+		if *newWording != "" {
+			o.Wording = map[int64]string{ids[0]: *newWording}
 		}
 		res, err := curate.ApproveProposals(e.ctx, eng, ids, o)
 		if err != nil {
@@ -157,7 +158,7 @@ func cmdApprove(fs *flag.FlagSet) runFunc {
 		for _, a := range res.Applied {
 			fmt.Fprintf(e.stdout, "#%d %s memory %d: %s → %s\n", a.ProposalID, a.Kind, a.MemoryID, a.From, a.To)
 		}
-		fmt.Fprintf(e.stdout, "applied %d proposals in batch %s; undo with `memtrace rollback %s`\n", len(res.Applied), res.Batch, res.Batch)
+		fmt.Fprintf(e.stdout, "applied %s in batch %s; undo with `memtrace rollback %s`\n", wording.Count(len(res.Applied), "proposal"), res.Batch, res.Batch)
 		return nil
 	}
 }
@@ -187,7 +188,7 @@ func cmdReject(fs *flag.FlagSet) runFunc {
 			fmt.Fprintln(e.stdout, "rejected 0 proposals: they were rejected already; nothing was changed")
 			return nil
 		}
-		fmt.Fprintf(e.stdout, "rejected %d proposals in batch %s; no memory was changed; `memtrace rollback %s` reopens them\n", res.Rejected, res.Batch, res.Batch)
+		fmt.Fprintf(e.stdout, "rejected %s in batch %s; no memory was changed; `memtrace rollback %s` reopens them\n", wording.Count(res.Rejected, "proposal"), res.Batch, res.Batch)
 		return nil
 	}
 }

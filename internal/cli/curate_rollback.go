@@ -55,7 +55,7 @@ func cmdRollback(fs *flag.FlagSet) runFunc {
 		}
 		what := wording.RollbackPlan(plan)
 		if plan.RolledBack {
-			what = fmt.Sprintf("finish an interrupted rollback: mark %d proposal(s) rolled back", plan.Proposals)
+			what = fmt.Sprintf("finish an interrupted rollback: mark %s rolled back", wording.Count(plan.Proposals, "proposal"))
 		}
 		fmt.Fprintf(out, "batch %s by %s at %s: rolling it back will %s\n", batch, plan.Actor, plan.At.UTC().Format("2006-01-02 15:04:05"), what)
 		if *dryRun {
@@ -85,7 +85,7 @@ func cmdRollback(fs *flag.FlagSet) runFunc {
 			msg = fmt.Sprintf("rolled back batch %s: the policy before it is restored (memtrace policy show)", rep.Batch)
 		}
 		if rep.Proposals > 0 {
-			msg += fmt.Sprintf("; %d proposal(s) marked rolled back", rep.Proposals)
+			msg += fmt.Sprintf("; %s marked rolled back", wording.Count(rep.Proposals, "proposal"))
 		}
 		if rep.Repaired {
 			msg += " — an earlier rollback of it had stopped before this step"
@@ -116,7 +116,7 @@ func confirmRollback(e *env, out io.Writer, plan *engine.RollbackPlan) (bool, er
 	}
 	if plan.NeedsForce() {
 		n := plan.Effect.Changed()
-		a, err := ask(fmt.Sprintf("this is a whole capture run: it will change %d memories. Type %d to confirm: ", n, n))
+		a, err := ask(fmt.Sprintf("this is a whole capture run: it will change %s. Type %d to confirm: ", wording.Memories(n), n))
 		if err != nil {
 			return false, err
 		}

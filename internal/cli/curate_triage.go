@@ -11,6 +11,7 @@ import (
 	"memtrace/ollama"
 
 	"memtrace/curate"
+	"memtrace/internal/wording"
 )
 
 // cmdTriage runs `memtrace triage --type T`: backup, every active memory of
@@ -86,7 +87,7 @@ func cmdTriage(fs *flag.FlagSet) runFunc {
 			return writeJSON(e.stdout, rep)
 		}
 		fmt.Fprintf(e.stdout, "backup    %s (sha256 %s)\n", rep.Backup.DB, rep.Backup.DBSHA256)
-		fmt.Fprintf(e.stdout, "dump      %s (sha256 %s, %d memories)\n", rep.Backup.Dump, rep.Backup.DumpSHA256, rep.Backup.Memories)
+		fmt.Fprintf(e.stdout, "dump      %s (sha256 %s, %s)\n", rep.Backup.Dump, rep.Backup.DumpSHA256, wording.Memories(rep.Backup.Memories))
 		fmt.Fprintf(e.stdout, "verdicts  %s\n", rep.VerdictsFile)
 		fmt.Fprintf(e.stdout, "judged    %d %s memories with %s (%d from the cache)\n", rep.Judged, *typ, rep.Model, rep.Cached)
 		labels := make([]string, 0, len(rep.ByVerdict))

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"memtrace/engine"
+	"memtrace/internal/wording"
 	"memtrace/store"
 	"memtrace/tiers"
 )
@@ -118,8 +119,8 @@ func buildDemo(e *env) error {
 	w := e.stdout
 	fmt.Fprintf(w, "demo database: %s (clock pinned at %s)\n", path, now.Format(time.RFC3339))
 	t.print(w, "testdata/demo.jsonl")
-	fmt.Fprintf(w, "replayed %d committed recalls of an agent using its memory (%d memories returned)\n", recalls, recalled)
-	fmt.Fprintf(w, "heartbeat: %d proposals for the curator (memtrace proposals, or the Curate tab)\n", len(hb.Proposals))
+	fmt.Fprintf(w, "replayed %s of an agent using its memory (%s returned)\n", wording.Count(recalls, "committed recall"), wording.Memories(recalled))
+	fmt.Fprintf(w, "heartbeat: %s for the curator (memtrace proposals, or the Curate tab)\n", wording.Count(len(hb.Proposals), "proposal"))
 	byType := map[string]int{}
 	kinds := map[engine.Kind]int{}
 	eng.EachMemory(func(m *engine.Memory) bool {

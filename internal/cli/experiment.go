@@ -8,6 +8,7 @@ import (
 
 	"memtrace/engine"
 	"memtrace/golden"
+	"memtrace/internal/wording"
 	"memtrace/policy"
 )
 
@@ -164,11 +165,11 @@ func runSweep(e *env, setPath, at string, policies policyList, spec string, asJS
 	if asJSON {
 		return writeJSONText(e.stdout, sw)
 	}
-	fmt.Fprintf(e.stdout, "sweep %s over %s (%s): %d probes\n\n", key, sw.Set, sw.Base, baseRun.Summary.Probes)
+	fmt.Fprintf(e.stdout, "sweep %s over %s (%s): %s\n\n", key, sw.Set, sw.Base, wording.Count(baseRun.Summary.Probes, "probe"))
 	fmt.Fprint(e.stdout, sw.Plot())
 	fmt.Fprintln(e.stdout)
 	for _, p := range sw.Points {
-		fmt.Fprintf(e.stdout, "%s=%s: %d/%d passed, %d probe(s) differ from %s, %d flipped\n", key, p.Value, p.Figures.Passed, p.Figures.Probes, p.Differences, sw.Base, p.Flipped)
+		fmt.Fprintf(e.stdout, "%s=%s: %d/%d passed, %s differ from %s, %d flipped\n", key, p.Value, p.Figures.Passed, p.Figures.Probes, wording.Count(p.Differences, "probe"), sw.Base, p.Flipped)
 	}
 	return nil
 }

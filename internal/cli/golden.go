@@ -17,6 +17,7 @@ import (
 	"memtrace/golden"
 	"memtrace/internal/outfile"
 	"memtrace/internal/safetext"
+	"memtrace/internal/wording"
 	"memtrace/recall"
 )
 
@@ -136,10 +137,10 @@ func report(w io.Writer, out goldenRunJSON, o reportOptions) error {
 	}
 	if o.failOnRegression && out.Regressed {
 		if out.Diff != nil {
-			return engine.Errorf(engine.EINVALID, "regression against %s: %d probe(s) broke, %d missing; see the diff above, fix the pipeline or review and re-save the baseline",
-				o.baseline, out.Diff.Count(golden.ChangeBroke), out.Diff.Count(golden.ChangeMissing))
+			return engine.Errorf(engine.EINVALID, "regression against %s: %s broke, %d missing; see the diff above, fix the pipeline or review and re-save the baseline",
+				o.baseline, wording.Count(out.Diff.Count(golden.ChangeBroke), "probe"), out.Diff.Count(golden.ChangeMissing))
 		}
-		return engine.Errorf(engine.EINVALID, "%d of %d probes failed; see the failures above", res.Summary.Failed, res.Summary.Probes)
+		return engine.Errorf(engine.EINVALID, "%d of %s failed; see the failures above", res.Summary.Failed, wording.Count(res.Summary.Probes, "probe"))
 	}
 	return nil
 }
@@ -152,7 +153,7 @@ func printRun(w io.Writer, r *golden.RunResult) {
 		if !p.Pass {
 			verdict = "FAIL"
 		}
-		fmt.Fprintf(w, "%s  %s %d survivors\n", verdict, safetext.PadRight(safetext.SanitizeLine(p.ID), 40), len(p.Survivors))
+		fmt.Fprintf(w, "%s  %s %s\n", verdict, safetext.PadRight(safetext.SanitizeLine(p.ID), 40), wording.Count(len(p.Survivors), "survivor"))
 		for _, f := range p.Failures {
 			fmt.Fprintf(w, "      ✗ %s\n", f)
 		}
@@ -161,7 +162,7 @@ func printRun(w io.Writer, r *golden.RunResult) {
 	fmt.Fprintf(w, "\n%s: %d/%d passed (%.1f%%), present recall %.3f, mean guaranteed %.2f, mean prompt %.0f chars",
 		r.Set, s.Passed, s.Probes, 100*s.PassRate, s.PresentRecall, s.MeanGuaranteed, s.MeanPromptChars)
 	if s.MeanStraySurvivors != nil {
-		fmt.Fprintf(w, ", stray survivors %.2f per precision probe (%d in %d probes)", *s.MeanStraySurvivors, s.StraySurvivors, s.PrecisionProbes)
+		fmt.Fprintf(w, ", stray survivors %.2f per precision probe (%d in %s)", *s.MeanStraySurvivors, s.StraySurvivors, wording.Count(s.PrecisionProbes, "probe"))
 	}
 	fmt.Fprintln(w)
 }
@@ -336,9 +337,9 @@ func goldenStress(fs *flag.FlagSet) runFunc {
 			fmt.Fprintf(w, "%-8s %9d %8d %9.3f %15.3f %12.0f\n", fmt.Sprintf("%d×", r.Inflate), r.Memories, s.Passed, s.PassRate, s.PresentRecall, s.MeanPromptChars)
 		}
 		for _, r := range out.Runs {
-			fmt.Fprintf(w, "\n%d×: %d probe(s) degraded (broke, or lost a survivor)\n", r.Inflate, len(r.Degraded))
+			fmt.Fprintf(w, "\n%d×: %s degraded (broke, or lost a survivor)\n", r.Inflate, wording.Count(len(r.Degraded), "probe"))
 			for _, p := range r.Degraded {
-				fmt.Fprintf(w, "  %s %s → %s, lost %d survivor(s), %d distractor(s) entered\n", safetext.PadRight(safetext.SanitizeLine(p.ID), 40), passWordMain(p.WasPass), passWordMain(p.Pass), len(p.Left), len(p.Entered))
+				fmt.Fprintf(w, "  %s %s → %s, lost %s, %s entered\n", safetext.PadRight(safetext.SanitizeLine(p.ID), 40), passWordMain(p.WasPass), passWordMain(p.Pass), wording.Count(len(p.Left), "survivor"), wording.Count(len(p.Entered), "distractor"))
 				for _, s := range p.Left {
 					fmt.Fprintf(w, "      - %s %q\n", survivorName(s), clipRunes(s.Text, 60))
 				}

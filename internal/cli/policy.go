@@ -7,6 +7,7 @@ import (
 
 	"memtrace/curate"
 	"memtrace/engine"
+	"memtrace/internal/wording"
 	"memtrace/policy"
 	"memtrace/store"
 )
@@ -113,10 +114,10 @@ func printPolicyPlan(e *env, changes []policy.Change) {
 		}
 	}
 	if capture > 0 {
-		fmt.Fprintf(e.stdout, "%d capture-time key(s): they apply to NEW captures only — no stored memory is re-judged, merged or removed\n", capture)
+		fmt.Fprintf(e.stdout, "%s: they apply to NEW captures only — no stored memory is re-judged, merged or removed\n", wording.Count(capture, "capture-time key"))
 	}
 	if capture < len(changes) {
-		fmt.Fprintf(e.stdout, "%d recall-time key(s): every recall from now on, over every stored memory; nothing stored is rewritten\n", len(changes)-capture)
+		fmt.Fprintf(e.stdout, "%s: every recall from now on, over every stored memory; nothing stored is rewritten\n", wording.Count(len(changes)-capture, "recall-time key"))
 	}
 }
 

@@ -28,10 +28,10 @@ func RollbackPlan(p *engine.RollbackPlan) string {
 	add(e.Superseded, "mark %d memor%s superseded again")
 	add(e.Unlinked, "make %d superseded memor%s current again (link removed)")
 	if p.Proposals > 0 {
-		parts = append(parts, fmt.Sprintf("mark %d proposal(s) rolled back", p.Proposals))
+		parts = append(parts, fmt.Sprintf("mark %s rolled back", Count(p.Proposals, "proposal")))
 	}
 	if p.Rejected > 0 {
-		parts = append(parts, fmt.Sprintf("reopen %d rejected proposal(s) as they were before", p.Rejected))
+		parts = append(parts, fmt.Sprintf("reopen %s as they were before", Count(p.Rejected, "rejected proposal")))
 	}
 	if p.Policy {
 		parts = append(parts, "restore the policy the database ran with before it")
@@ -50,6 +50,4 @@ func plural(n int) string {
 }
 
 // Memories counts memories in English: "1 memory", "3 memories".
-func Memories(n int) string {
-	return fmt.Sprintf("%d memor%s", n, plural(n))
-}
+func Memories(n int) string { return Count(n, "memory") }
