@@ -181,7 +181,7 @@ func (p tracePane) splitView() []string {
 		out = append(out, st.Status.Quarantined.Render(textable.Row(lcols, []string{fmt.Sprint(ch.ID), ch.Key, ch.Text, ch.Reason})))
 	}
 	if len(m.NotYet) > 0 {
-		out = append(out, st.Detail.Heading.Render(safetext.Truncate(fmt.Sprintf("not yet written at %s: %d (survivors now, created after that time)", label, len(m.NotYet)), rw)))
+		out = append(out, st.Detail.Heading.Render(safetext.Truncate(fmt.Sprintf("not yet written %s: %d (survivors now, created after that time)", at, len(m.NotYet)), rw)))
 	}
 	for _, ch := range m.NotYet {
 		out = append(out, st.App.Muted.Render(textable.Row(lcols, []string{fmt.Sprint(ch.ID), ch.Key, ch.Text, ch.Reason})))
