@@ -74,7 +74,7 @@ func (v batchView) keyBindings(k curateKeys, move []key.Binding) []key.Binding {
 
 func (v batchView) View() string {
 	st := v.c.styles
-	cols := textable.Fill([]textable.Column{{Title: "AT", Width: 16}, {Title: "MEMORY", Width: 8}, {Title: "ACTION", Width: 12}, {Title: "CHANGE (before → after)"}}, v.width, 10)
+	cols := textable.Fit([]textable.Column{{Title: "AT", Width: 16}, {Title: "MEMORY", Width: 8}, {Title: "ACTION", Width: 12, Min: 10}, {Title: "CHANGE (before → after)"}}, v.width, textable.MinText)
 	empty := "this batch has no audit rows and decided no proposals"
 	if v.loading {
 		empty = "loading the batch's changes…"

@@ -68,7 +68,7 @@ func (v controlView) keyBindings(k curateKeys) []key.Binding {
 
 func (v controlView) View() string {
 	st := v.c.styles
-	cols := textable.Fill([]textable.Column{{Title: "PROP", Width: 6, Right: true}, {Title: "MEM", Width: 6, Right: true}, {Title: "YOUR LABEL", Width: 22}, {Title: "MEMORY (judge the text; the verdict is hidden)"}}, v.width, 10)
+	cols := textable.Fit([]textable.Column{{Title: "PROP", Width: 6, Right: true}, {Title: "MEM", Width: 6, Right: true, Drop: 1}, {Title: "YOUR LABEL", Width: 22, Min: 12}, {Title: "MEMORY (judge the text; the verdict is hidden)"}}, v.width, textable.MinText)
 	out := v.list.table(st, cols, func(_ int, pr *engine.Proposal) ([]string, bool) {
 		pv, _ := curate.ParseProposalVerdict(pr)
 		lbl := pv.CuratorLabel

@@ -44,7 +44,7 @@ func (v heldView) keyBindings(k curateKeys) []key.Binding {
 
 func (v heldView) View() string {
 	st := v.c.styles
-	cols := textable.Fill([]textable.Column{{Title: "ID", Width: 5, Right: true}, {Title: "TRIES", Width: 5, Right: true}, {Title: "MESSAGE", Width: 14}, {Title: "TEXT"}}, v.width, 10)
+	cols := textable.Fit([]textable.Column{{Title: "ID", Width: 5, Right: true}, {Title: "TRIES", Width: 5, Right: true, Drop: 2}, {Title: "MESSAGE", Width: 14, Min: 8, Drop: 1}, {Title: "TEXT"}}, v.width, textable.MinText)
 	out := v.list.table(st, cols, func(_ int, it *engine.ReviewItem) ([]string, bool) {
 		return []string{fmt.Sprint(it.ID), fmt.Sprint(it.Attempts), it.MessageID, it.Text}, false
 	}, "no held captures: `ingest --judge` holds a message here when the judge's answer does not validate")

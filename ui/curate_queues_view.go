@@ -102,7 +102,10 @@ func (v queuesView) keyBindings(undo bool, filter, move []key.Binding) []key.Bin
 }
 
 func (v queuesView) View() string {
-	cols := textable.Fill([]textable.Column{{Title: " ", Width: 1}, {Title: "PROP", Width: 6, Right: true}, {Title: "MEM", Width: 6, Right: true}, {Title: "STATUS", Width: 12}, {Title: "CONF", Width: 4, Right: true}, {Title: "FLAGS", Width: 10}, {Title: "MEMORY"}}, v.width, 10)
+	// MEMORY keeps textable.MinText cells: STATUS and FLAGS narrow, then
+	// MEM and CONF give way (the detail below shows them).
+	cols := textable.Fit([]textable.Column{{Title: " ", Width: 1}, {Title: "PROP", Width: 6, Right: true}, {Title: "MEM", Width: 6, Right: true, Drop: 1},
+		{Title: "STATUS", Width: 12, Min: 8}, {Title: "CONF", Width: 4, Right: true, Drop: 2}, {Title: "FLAGS", Width: 10, Min: 6}, {Title: "MEMORY"}}, v.width, textable.MinText)
 	empty := "nothing in this queue (←/→ for the others)"
 	if v.list.filtered() {
 		empty = "no proposal in this queue matches the filter (esc clears it)"

@@ -74,8 +74,8 @@ func (p tracePane) itemsView(n int) []string {
 // traceItemColumns are the item table's columns in rw cells: the mark, the
 // id, the key, the type (with the channel) and the text, which takes the rest.
 func traceItemColumns(rw int) []textable.Column {
-	return textable.Fill([]textable.Column{{Title: "", Width: 1}, {Title: "ID", Width: 5, Right: true}, {Title: "KEY", Width: 8},
-		{Title: "TYPE", Width: 10}, {Title: "TEXT"}}, rw, 10)
+	return textable.Fit([]textable.Column{{Title: "", Width: 1}, {Title: "ID", Width: 5, Right: true}, {Title: "KEY", Width: 8, Drop: 1},
+		{Title: "TYPE", Width: 10, Min: 6, Drop: 2}, {Title: "TEXT"}}, rw, textable.MinText)
 }
 
 // itemMark is ✓ for a kept item, ✗ for a dropped one, r for a kept item

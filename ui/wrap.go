@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"memtrace/internal/safetext"
+	"memtrace/internal/textable"
 )
 
 // wrapText sanitises s and breaks it into lines of at most width cells,
@@ -68,6 +69,29 @@ func cutAt(s string, width int) int {
 		w += rw
 	}
 	return len(s)
+}
+
+// wrappedRow is one table row whose last cell wraps whole at word
+// boundaries (wrapText) under its column, the other cells blank on the
+// lines after the first: a reason or a change is read whole.
+func wrappedRow(cols []textable.Column, cells []string) []string {
+	last := len(cols) - 1
+	if len(cells) <= last {
+		return []string{textable.Row(cols, cells)}
+	}
+	var out []string
+	for i, l := range wrapText(cells[last], max(1, cols[last].Width), 0) {
+		row := make([]string, len(cols))
+		if i == 0 {
+			copy(row, cells)
+		}
+		row[last] = l
+		out = append(out, textable.Row(cols, row))
+	}
+	if len(out) == 0 {
+		out = append(out, textable.Row(cols, cells))
+	}
+	return out
 }
 
 // labelled is text after a label, wrapped whole at word boundaries into
