@@ -184,10 +184,14 @@ func (p curatePane) sized() curatePane {
 }
 
 // updateView passes a key, a click or the wheel to the current view (a
-// click's Y made the row of the list it is on) and reports whether the
-// view used it.
+// click's or the wheel's Y made the row of the list it is on) and reports
+// whether the view used it.
 func (p curatePane) updateView(msg tea.Msg) (curatePane, bool) {
-	if m, ok := msg.(tea.MouseClickMsg); ok {
+	switch m := msg.(type) {
+	case tea.MouseClickMsg:
+		m.Y -= p.listTop()
+		msg = m
+	case tea.MouseWheelMsg:
 		m.Y -= p.listTop()
 		msg = m
 	}

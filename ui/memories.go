@@ -234,6 +234,13 @@ func (p memoriesPane) update(msg tea.Msg) (memoriesPane, tea.Cmd) {
 	case tea.KeyPressMsg:
 		return p.handleKey(msg)
 	case tea.MouseWheelMsg:
+		// The wheel over the open detail scrolls it (rows start below the
+		// filter bar and the column header); over the list, the list.
+		if p.detail && msg.Mouse().Y >= 2+p.list.visible {
+			n := p.detailRoom()
+			p.dscroll, _ = p.dscroll.update(msg, p.keys.scroll, len(p.detailLines(n)), n)
+			return p, nil
+		}
 		p.list.wheel(msg)
 		return p.moved()
 	case tea.MouseClickMsg:

@@ -211,13 +211,14 @@ func (p tracePane) promptView(n int) []string {
 	if p.trace.Prompt == "" {
 		return append(out, st.App.Muted.Render("the prompt is empty: nothing survived the budget"))
 	}
-	lines := wrapText(p.trace.Prompt, rw, 0)
-	top := max(0, min(p.promptTop, len(lines)-(n-1)))
-	for _, l := range lines[top:] {
-		if len(out) == n {
-			break
-		}
-		out = append(out, l)
+	k := p.keys.list
+	return append(out, p.promptScroll.windowKeys(p.c, p.promptLines(), n-1, k.Down.Help().Key, k.Up.Help().Key)...)
+}
+
+// promptLines is the final prompt wrapped to the right column.
+func (p tracePane) promptLines() []string {
+	if p.trace == nil {
+		return nil
 	}
-	return out
+	return wrapText(p.trace.Prompt, p.rightWidth(), 0)
 }
