@@ -135,7 +135,7 @@ type tracePane struct {
 	item        int
 	itemTop     int
 	// itemOpen shows the selected item whole; openScroll is its scroll.
-	itemOpen bool
+	itemOpen   bool
 	openScroll detailScroll
 	// promptScroll is the prompt view's scroll.
 	promptScroll detailScroll

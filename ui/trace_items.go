@@ -164,7 +164,8 @@ func scoreParts(scores map[string]float64) []string {
 }
 
 // wrapParts joins parts with sep into lines of at most width cells,
-// breaking between parts (a part wider than a line is wrapped on its own);
+// breaking between parts (a part wider than a line is wrapped on its own,
+// at word boundaries);
 // at most maxLines lines, the last ending in "…" when parts were left out.
 func wrapParts(parts []string, sep string, width, maxLines int) []string {
 	var lines []string
@@ -180,10 +181,10 @@ func wrapParts(parts []string, sep string, width, maxLines int) []string {
 			lines = append(lines, cur)
 			cur = part
 		}
-		for safetext.Width(cur) > width {
-			cut := cutAt(cur, width)
-			lines = append(lines, cur[:cut])
-			cur = cur[cut:]
+		if safetext.Width(cur) > width {
+			wrapped := textable.Wrap(cur, width)
+			lines = append(lines, wrapped[:len(wrapped)-1]...)
+			cur = wrapped[len(wrapped)-1]
 		}
 	}
 	if cur != "" {

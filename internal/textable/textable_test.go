@@ -86,3 +86,32 @@ func TestFitKeepsTheText(t *testing.T) {
 		t.Errorf("with nothing left to give the text keeps at least 8 cells: %q", Header(all))
 	}
 }
+
+// TestWrapKeepsWordsWhole: Wrap breaks at word boundaries only — a word,
+// a number or a date is never split unless it alone is wider than the
+// line — counts a Korean character as two cells, keeps the text's own
+// line breaks and shows control sequences instead of running them.
+func TestWrapKeepsWordsWhole(t *testing.T) {
+	text := "they hold 0.500 of the score until 2026-03-28, then 엄마가 사과를 제일 좋아하셔 and stop"
+	words := strings.Fields(text)
+	for width := 12; width <= 40; width++ {
+		lines := Wrap(text, width)
+		var got []string
+		for _, l := range lines {
+			if w := safetext.Width(l); w > width {
+				t.Errorf("width %d: line %q is %d cells", width, l, w)
+			}
+			got = append(got, strings.Fields(l)...)
+		}
+		if strings.Join(got, " ") != strings.Join(words, " ") {
+			t.Errorf("width %d: a word was split or lost:\n%q", width, lines)
+		}
+	}
+	long := Wrap("see https://example.com/a/very/long/path/that/cannot/fit ok", 20)
+	if len(long) < 3 || long[0] != "see" || long[1] != "https://example.com/" || !strings.HasSuffix(long[len(long)-1], " ok") {
+		t.Errorf("a word wider than the line is cut where the line ends: %q", long)
+	}
+	if got := Wrap("first line\nsecond\x1b[2J", 40); len(got) != 2 || got[0] != "first line" || strings.Contains(got[1], "\x1b") {
+		t.Errorf("line breaks kept, control sequences neutralised: %q", got)
+	}
+}
