@@ -176,14 +176,14 @@ func (v queuesView) detail() []string {
 		out = append(out, st.App.Error.Render(safetext.Truncate("⚠ injection_attempt: this memory's text tries to instruct the judge — do not trust the verdict", v.width)))
 	}
 	if pr.Kind == engine.ProposalPromote {
-		// No memory yet: the rule it would write, two lines at most so
-		// that the occurrences below stay on screen.
+		// No memory yet: the rule it would write, whole (J/K and the
+		// wheel scroll the detail to the occurrences below).
 		rule, edited := ruleWording(pr)
 		label := "HOT rule "
 		if edited {
 			label = "HOT rule (edited) "
 		}
-		lines := wrapText(rule, max(10, w-safetext.Width(label)), 2)
+		lines := wrapText(rule, max(10, w-safetext.Width(label)), 0)
 		for i, l := range lines {
 			if i == 0 {
 				out = append(out, st.Detail.Label.Render(label)+st.Detail.Value.Render(l))
@@ -227,9 +227,15 @@ func (v queuesView) evidence(pr *engine.Proposal) []string {
 		}
 		_ = json.Unmarshal(pr.Verdict, &ev)
 		out := []string{st.Detail.Label.Render(fmt.Sprintf("seen %d time(s):", len(ev.Occurrences)))}
+		// Each occurrence whole, wrapped under its text.
 		for _, o := range ev.Occurrences {
-			line := fmt.Sprintf("  %s %s: %s", o.At.UTC().Format("2006-01-02"), o.Session, o.Text)
-			out = append(out, safetext.Truncate(safetext.SanitizeLine(line), v.width))
+			for i, l := range wrapText(fmt.Sprintf("%s %s: %s", o.At.UTC().Format("2006-01-02"), o.Session, o.Text), max(10, v.width-4), 0) {
+				if i == 0 {
+					out = append(out, "  "+l)
+				} else {
+					out = append(out, "    "+l)
+				}
+			}
 		}
 		return out
 	}

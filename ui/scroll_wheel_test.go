@@ -29,8 +29,7 @@ func heartbeatModel(t *testing.T, w, h int) Model {
 
 // TestWheelScrollsMemoriesDetail at 80×24: the wheel over an open detail
 // that overflows scrolls it to its last line, with the position line, and
-// back; the list's cursor stays where it was. Over the list row it moves
-// the list, as before.
+// back, and so do pgdn and pgup; the list's cursor stays where it was.
 func TestWheelScrollsMemoriesDetail(t *testing.T) {
 	ms := newMemories(8)
 	ms[0].Content = strings.Repeat("I walk the dog along the Han river every single morning before work. ", 8) +
@@ -50,6 +49,18 @@ func TestWheelScrollsMemoriesDetail(t *testing.T) {
 	}
 	if b := drive(t, fork(end), wheelUp(y)); strings.Contains(screen(b), "· end ·") {
 		t.Errorf("the wheel up did not scroll the detail back:\n%s", screen(b))
+	}
+	// pgdn pages the overflowing detail (the list keeps its cursor) and
+	// the footer says so; pgup goes back.
+	if !hasDesc(listedBindings(m), "detail page down") || hasDesc(listedBindings(m), "page down") {
+		t.Errorf("the footer should offer pgdn for the detail, not for the list")
+	}
+	end, seen = scrollToEnd(t, fork(m), press("pgdown"))
+	if !seenWith(seen, "FINAL-WORD 마지막") || end.memories().list.cursor != 0 {
+		t.Errorf("pgdn did not page the detail to its end (cursor %d):\n%s", end.memories().list.cursor, screen(end))
+	}
+	if b := drive(t, fork(end), press("pgup")); strings.Contains(screen(b), "· end ·") {
+		t.Errorf("pgup did not page the detail back:\n%s", screen(b))
 	}
 }
 
