@@ -23,8 +23,7 @@ type queuesView struct {
 	keys     curateKeys
 	props    []*engine.Proposal // every proposal loaded, of every queue
 	memories curateMemories
-	kindIdx  int          // the queue shown, in curateKinds
-	dscroll  detailScroll // the selected proposal's detail (J/K)
+	kindIdx  int // the queue shown, in curateKinds
 	selected map[int64]bool
 	anchor   int // where a V range began (-1: none)
 	// what waits elsewhere, for the header: held captures, new

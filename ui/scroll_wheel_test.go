@@ -8,6 +8,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"memtrace/capture"
 	"memtrace/engine"
 	"memtrace/internal/testdata/storetest"
 	"memtrace/tiers"
@@ -182,5 +183,45 @@ func TestWheelScrollsHelpOverlay(t *testing.T) {
 	}
 	if b := drive(t, fork(end), wheelUp(10)); strings.Contains(screen(b), "· end ·") {
 		t.Errorf("the wheel up did not scroll the overlay back")
+	}
+}
+
+// TestCurateHeldDetailScrolls at 80×24: a held capture's text is shown
+// whole — no longer cut at three lines — and its detail scrolls with J
+// and the wheel below the rows to its last line, the held reason; J/K are
+// listed while it overflows; the list's cursor stays.
+func TestCurateHeldDetailScrolls(t *testing.T) {
+	ctx := context.Background()
+	now := func() time.Time { return testNow }
+	db := storetest.MustOpenClock(t, now)
+	e, err := engine.Open(ctx, engine.Options{Store: db, Now: now, Judge: holdingJudge{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	long := strings.Repeat("We moved the staging database to the new cluster on Tuesday and kept the old one read-only. ", 5) +
+		strings.Repeat("스테이징 데이터베이스를 화요일에 새 클러스터로 옮겼어요. ", 4) + "LAST-HELD 끝"
+	if _, err := capture.CaptureBatch(ctx, e, []engine.Message{
+		{ID: "h1", Session: "s", Role: "user", Text: long, At: testNow.Add(-2 * time.Hour)},
+		{ID: "h2", Session: "s", Role: "user", Text: "I think the weather was fine yesterday, nothing special happened.", At: testNow.Add(-time.Hour)},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	m := goTo(t, startModel(t, Deps{Engine: e, Store: db, Now: now, NoColor: true}, 80, 24), "Curate")
+	m = drive(t, m, press("v"))
+	if !strings.Contains(screen(m), "LAST-HELD") && !strings.Contains(screen(m), "J more") {
+		t.Fatalf("the long held capture neither fits nor scrolls:\n%s", screen(m))
+	}
+	if !hasDesc(listedBindings(m), "scroll detail down") {
+		t.Fatalf("the overflowing held detail does not list J:\n%s", screen(m))
+	}
+	cursor := m.curate().held.list.cursor
+	for _, msg := range []tea.Msg{press("J"), wheelDown(m.height - 3)} {
+		end, seen := scrollToEnd(t, fork(m), msg)
+		if !seenWith(seen, "LAST-HELD 끝") || !seenWith(seen, `why held: "type" is not one of the labels`) {
+			t.Errorf("%v: the held text's end or its reason never came on screen:\n%s", msg, screen(end))
+		}
+		if end.curate().held.list.cursor != cursor {
+			t.Errorf("%v moved the held list's cursor", msg)
+		}
 	}
 }
