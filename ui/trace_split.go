@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/key"
+	"charm.land/lipgloss/v2"
 
 	"memtrace/inspector"
 	"memtrace/internal/safetext"
@@ -148,20 +149,27 @@ func (p tracePane) splitView() []string {
 	} else {
 		out = append(append(left, ""), right...)
 	}
-	out = append(out, "", st.Detail.Heading.Render(safetext.Truncate(fmt.Sprintf("forgotten by %s: %d (survivors now, forgotten then; as memtrace compare counts)", label, len(m.Forgotten)), rw)))
-	if m.RecognisedLater > 0 {
-		out = append(out, st.App.Muted.Render(safetext.Truncate(fmt.Sprintf("recognised at %s: %d (forgotten in free recall, kept because the query cues them)", label, m.RecognisedLater), rw)))
+	// The split scrolls: its summaries and each row's WHY wrap whole.
+	render := func(style lipgloss.Style, lines []string) {
+		for _, l := range lines {
+			out = append(out, style.Render(l))
+		}
 	}
-	fcols := textable.Fill([]textable.Column{{Title: "ID", Width: 5, Right: true}, {Title: "KEY", Width: 8}, {Title: "FORGOT", Width: 10}, {Title: "TEXT", Width: 30}, {Title: "WHY"}}, rw, 10)
+	out = append(out, "")
+	render(st.Detail.Heading, wrapText(fmt.Sprintf("forgotten by %s: %d (survivors now, forgotten then; as memtrace compare counts)", label, len(m.Forgotten)), rw, 0))
+	if m.RecognisedLater > 0 {
+		render(st.App.Muted, wrapText(fmt.Sprintf("recognised at %s: %d (forgotten in free recall, kept because the query cues them)", label, m.RecognisedLater), rw, 0))
+	}
+	fcols := textable.Fit([]textable.Column{{Title: "ID", Width: 5, Right: true}, {Title: "KEY", Width: 8, Drop: 1}, {Title: "FORGOT", Width: 10}, {Title: "TEXT", Width: 30, Min: 16}, {Title: "WHY"}}, rw, textable.MinText)
 	for _, ch := range m.Forgotten {
-		out = append(out, st.App.Error.Render(textable.Row(fcols, []string{fmt.Sprint(ch.ID), ch.Key, ch.ForgetAt.Format("2006-01-02"), ch.Text, ch.Reason})))
+		render(st.App.Error, wrappedRow(fcols, []string{fmt.Sprint(ch.ID), ch.Key, ch.ForgetAt.Format("2006-01-02"), ch.Text, ch.Reason}))
 	}
 	if len(m.Left) > 0 {
-		out = append(out, st.Detail.Heading.Render(safetext.Truncate(fmt.Sprintf("left by %s: %d (still remembered, displaced or not retrieved)", label, len(m.Left)), rw)))
+		render(st.Detail.Heading, wrapText(fmt.Sprintf("left by %s: %d (still remembered, displaced or not retrieved)", label, len(m.Left)), rw, 0))
 	}
-	lcols := textable.Fill([]textable.Column{{Title: "ID", Width: 5, Right: true}, {Title: "KEY", Width: 8}, {Title: "TEXT", Width: 30}, {Title: "WHY"}}, rw, 10)
+	lcols := textable.Fit([]textable.Column{{Title: "ID", Width: 5, Right: true}, {Title: "KEY", Width: 8, Drop: 1}, {Title: "TEXT", Width: 30, Min: 16}, {Title: "WHY"}}, rw, textable.MinText)
 	for _, ch := range m.Left {
-		out = append(out, st.Status.Quarantined.Render(textable.Row(lcols, []string{fmt.Sprint(ch.ID), ch.Key, ch.Text, ch.Reason})))
+		render(st.Status.Quarantined, wrappedRow(lcols, []string{fmt.Sprint(ch.ID), ch.Key, ch.Text, ch.Reason}))
 	}
 	return out
 }
