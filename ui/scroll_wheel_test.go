@@ -225,3 +225,52 @@ func TestCurateHeldDetailScrolls(t *testing.T) {
 		}
 	}
 }
+
+// TestGoldenDetailScrolls at 80×24 on the demo's set after a run: a
+// probe's detail taller than its room scrolls below its heading with J
+// and with the wheel over it to its last line, with the shared position
+// line; J/K are listed only while they move; the wheel over the rows
+// still moves the rows.
+func TestGoldenDetailScrolls(t *testing.T) {
+	eng, db := openDemo(t)
+	g := drive(t, goTo(t, renderModel(t, eng, db, 80, 24), "Golden"), press("r"))
+	t.Cleanup(func() { g.Close() })
+	gp := func(m Model) goldenPane {
+		p, _ := m.activePane()
+		return p.(goldenPane)
+	}
+	over := func(m Model) bool {
+		p := gp(m)
+		r, ok := p.probes.selected()
+		return ok && overflows(len(p.detailBody(r)), p.detailRows()-1)
+	}
+	for i := 0; i < 40 && !over(g); i++ {
+		g = drive(t, g, press("j"))
+	}
+	if !over(g) {
+		t.Fatalf("no probe's detail overflows at 80×24:\n%s", screen(g))
+	}
+	p := gp(g)
+	r, _ := p.probes.selected()
+	body := p.detailBody(r)
+	last := strings.TrimSpace(stripped(body[len(body)-1]))
+	if !hasDesc(listedBindings(g), "detail down") || hasDesc(listedBindings(g), "detail up") {
+		t.Errorf("at the top the footer should offer J, not K")
+	}
+	detailY := 1 + goldenHeaderLines + p.probes.listRows() + 2 // root rows
+	for _, msg := range []tea.Msg{press("J"), wheelDown(detailY)} {
+		end, seen := scrollToEnd(t, fork(g), msg)
+		if !seenWith(seen, last) {
+			t.Errorf("%v: the detail's last line %q never came on screen:\n%s", msg, last, screen(end))
+		}
+		if gp(end).probes.cursor != p.probes.cursor {
+			t.Errorf("%v moved the probe cursor", msg)
+		}
+		if hasDesc(listedBindings(end), "detail down") || !hasDesc(listedBindings(end), "detail up") {
+			t.Errorf("%v: at the end the footer should offer K, not J", msg)
+		}
+	}
+	if rows := drive(t, fork(g), wheelDown(1+goldenHeaderLines)); gp(rows).probes.cursor == p.probes.cursor {
+		t.Errorf("the wheel over the rows did not move them")
+	}
+}
