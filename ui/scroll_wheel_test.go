@@ -274,3 +274,28 @@ func TestGoldenDetailScrolls(t *testing.T) {
 		t.Errorf("the wheel over the rows did not move them")
 	}
 }
+
+// TestCapturesAuditScrolls at 80×24 on the demo: the store audit (A) is
+// taller than the pane; ↓/j, pgdn and the wheel bring its last line on
+// screen with the shared position line; the wheel up goes back.
+func TestCapturesAuditScrolls(t *testing.T) {
+	m := drive(t, goTo(t, heartbeatModel(t, 80, 24), "Captures"), press("A"))
+	cp := m.captures()
+	lines := cp.auditLines(cp.width)
+	if !cp.auditOpen || !overflows(len(lines), cp.height-1) {
+		t.Fatalf("the demo's audit fits at 80×24 (%d lines): the test needs one that overflows:\n%s", len(lines), screen(m))
+	}
+	if !strings.Contains(screen(m), "↓/j more") {
+		t.Errorf("no position line naming ↓/j:\n%s", screen(m))
+	}
+	last := strings.TrimSpace(stripped(lines[len(lines)-1]))
+	for _, msg := range []tea.Msg{press("j"), press("pgdown"), wheelDown(10)} {
+		end, seen := scrollToEnd(t, fork(m), msg)
+		if !seenWith(seen, last) {
+			t.Errorf("%v: the audit's last line %q never came on screen:\n%s", msg, last, screen(end))
+		}
+		if b := drive(t, fork(end), wheelUp(10)); strings.Contains(screen(b), "· end ·") {
+			t.Errorf("%v: the wheel up did not scroll the audit back", msg)
+		}
+	}
+}
