@@ -40,11 +40,12 @@ const MinText = 30
 
 // Fit is Fill with the last column (the text) kept at least minText
 // cells wide when the others can give way: first the columns with a Min
-// are narrowed (lowest Drop first, a Drop of 0 last), then the columns with a Drop are left
-// out, lowest first, until the text has minText cells; a narrowed column
-// gets back what the text does not need once others are left out. When
-// nothing more can give way the text takes what is left (at least 8
-// cells). Row and Header skip a left-out column and its gap.
+// are narrowed (lowest Drop first, a Drop of 0 last), then the columns
+// with a Drop are left out, lowest first, until the text has minText
+// cells; a narrowed column gets back what the text does not need once
+// others are left out. When nothing more can give way the text takes what
+// is left (at least 8 cells). Row and Header skip a left-out column and
+// its gap.
 func Fit(cols []Column, total, minText int) []Column {
 	out := Fill(cols, total, 1)
 	last := len(out) - 1
