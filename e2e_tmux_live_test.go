@@ -109,41 +109,6 @@ func TestTUIRetypeNoOpRefused(t *testing.T) {
 var retypeLabels = []string{"preference", "health", "date", "milestone", "habit", "achievement", "gift",
 	"shared_thing", "current_project", "rule", "correction", "note"}
 
-// TestTUIScrollsAt80x24: in tmux at 80×24 on the demo, the ? overlay
-// scrolls to its last line (the palette's last command) and the Memories
-// detail of the first memory scrolls to its end with J.
-func TestTUIScrollsAt80x24(t *testing.T) {
-	dir, bin, db := demoBinary(t)
-	s := startTmux(t, dir, 80, 24, bin, "--db", db)
-	s.waitText(t, "1 Trace", "query ›")
-	s.send(t, "?")
-	s.waitText(t, "Keys", "J more")
-	for i := 0; i < 40 && !strings.Contains(s.capture(t), "· end ·"); i++ {
-		s.send(t, "PageDown")
-		time.Sleep(50 * time.Millisecond)
-	}
-	s.waitText(t, "· end ·", ":quit")
-	s.send(t, "/")
-	s.typeText(t, "quit")
-	s.waitText(t, "/ quit", "ctrl+c")
-	s.send(t, "Enter", "Escape")
-	s.waitFor(t, "the overlay closed", func(screen string) bool { return !strings.Contains(screen, "Keys  /") })
-
-	s.send(t, "4")
-	s.waitText(t, "CONTENT", " of ")
-	s.send(t, "Enter")
-	s.waitText(t, "audit history")
-	if strings.Contains(s.capture(t), "J more") {
-		for i := 0; i < 60 && !strings.Contains(s.capture(t), "· end ·"); i++ {
-			s.send(t, "J")
-			time.Sleep(30 * time.Millisecond)
-		}
-		s.waitText(t, "· end ·")
-	}
-	s.send(t, "q")
-	s.waitExit(t)
-}
-
 // demoBinary skips (saying why) without tmux or under -short, else builds
 // the binary and a demo database in a temporary directory: the directory,
 // the binary and the database.

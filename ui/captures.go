@@ -80,7 +80,7 @@ type capturesPane struct {
 	audit        *curate.StoreAudit
 	auditOpen    bool
 	auditLoading bool
-	auditTop     int
+	auditScroll  detailScroll // the audit's scroll (↑/↓, pgup/pgdn, the wheel)
 
 	// tscroll is the decision trail's scroll (J/K, the wheel over it);
 	// tscrollID the capture it belongs to (another starts at its top).
@@ -105,12 +105,12 @@ func (p capturesPane) KeyBindings() []key.Binding {
 	}
 	if p.auditOpen {
 		out := []key.Binding{k.CloseAudit}
-		if n := len(p.auditLines(p.width)); n > p.height-1 {
-			if p.auditTop > 0 {
-				out = append(out, withHelp(k.list.Up, "↑/k", "scroll up"))
-			}
-			if p.auditTop < n-(p.height-1) {
-				out = append(out, withHelp(k.list.Down, "↓/j", "scroll down"))
+		total, n := len(p.auditLines(p.width)), p.height-1
+		for _, b := range p.auditScroll.bindings(k.list.Down, k.list.Up, total, n) {
+			if b.Help().Key == k.list.Up.Help().Key {
+				out = append(out, withHelp(k.list.Up, "↑/k", "scroll up"), withHelp(k.list.PageUp, "pgup", "page up"))
+			} else {
+				out = append(out, withHelp(k.list.Down, "↓/j", "scroll down"), withHelp(k.list.PageDown, "pgdn", "page down"))
 			}
 		}
 		return out
@@ -250,11 +250,7 @@ func (p capturesPane) update(msg tea.Msg) (capturesPane, tea.Cmd) {
 		return p.handleKey(msg)
 	case tea.MouseWheelMsg:
 		if p.auditOpen {
-			if msg.Mouse().Button == tea.MouseWheelDown {
-				p.auditTop = min(p.auditTop+3, max(0, len(p.auditLines(p.width))-(p.height-1)))
-			} else if msg.Mouse().Button == tea.MouseWheelUp {
-				p.auditTop = max(0, p.auditTop-3)
-			}
+			p.auditScroll, _ = p.auditScroll.update(msg, lineScrollKeys(p.keys.list), len(p.auditLines(p.width)), p.height-1)
 			return p, nil
 		}
 		// The wheel over the trail scrolls it; over the list, the list.
@@ -305,10 +301,8 @@ func (p capturesPane) handleKey(msg tea.KeyPressMsg) (capturesPane, tea.Cmd) {
 		switch {
 		case key.Matches(msg, k.CloseAudit):
 			return p.toggleAudit()
-		case key.Matches(msg, k.list.Up):
-			p.auditTop = max(0, p.auditTop-1)
-		case key.Matches(msg, k.list.Down):
-			p.auditTop = min(p.auditTop+1, max(0, len(p.auditLines(p.width))-(p.height-1)))
+		default:
+			p.auditScroll, _ = p.auditScroll.update(msg, lineScrollKeys(k.list), len(p.auditLines(p.width)), p.height-1)
 		}
 		return p, nil
 	}

@@ -39,7 +39,7 @@ func (p capturesPane) toggleAudit() (capturesPane, tea.Cmd) {
 		p.auditOpen = false
 		return p, nil
 	}
-	p.auditOpen, p.auditLoading, p.auditTop = true, true, 0
+	p.auditOpen, p.auditLoading, p.auditScroll = true, true, detailScroll{}
 	return p, p.auditCmd()
 }
 
@@ -85,12 +85,8 @@ func (p capturesPane) auditLines(w int) []string {
 // auditView is the audit filling the list area (n rows), scrolled by the
 // list keys.
 func (p capturesPane) auditView(n int) []string {
-	lines := p.auditLines(p.width)
-	top := max(0, min(p.auditTop, len(lines)-n))
-	lines = lines[top:]
-	if len(lines) > n {
-		lines = lines[:n]
-	}
+	k := p.keys.list
+	lines := p.auditScroll.windowKeys(p.c, p.auditLines(p.width), n, k.Down.Help().Key, k.Up.Help().Key)
 	for i, l := range lines {
 		lines[i] = safetext.PadRight(l, p.width)
 	}

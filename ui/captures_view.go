@@ -42,16 +42,16 @@ func (p capturesPane) View() string {
 		return strings.Join(append(lines, p.statusLine()), "\n")
 	}
 	lw, cw := p.listWidth(), p.countsWidth()
-	// REASON gives way on a narrow terminal so that TEXT keeps 8 cells and
-	// the row fits beside the pattern counts.
-	const fixed, minText = 6 + 1 + 11 + 1 + 10 + 1 + 1, 8
-	cols := textable.Fill([]textable.Column{
+	// TEXT keeps textable.MinText cells beside the pattern counts: REASON
+	// and LAYER narrow, then AT, REASON and LAYER give way (the trail
+	// below shows them all).
+	cols := textable.Fit([]textable.Column{
 		{Title: "ID", Width: 6, Right: true},
-		{Title: "AT", Width: 11},
-		{Title: "LAYER", Width: 10},
-		{Title: "REASON", Width: max(6, min(18, lw-fixed-minText))},
+		{Title: "AT", Width: 11, Drop: 1},
+		{Title: "LAYER", Width: 10, Min: 6, Drop: 3},
+		{Title: "REASON", Width: 18, Min: 8, Drop: 2},
 		{Title: "TEXT"},
-	}, lw, minText)
+	}, lw, textable.MinText)
 
 	var left []string
 	if p.input.Focused() || p.input.Value() != "" {
@@ -168,10 +168,11 @@ func (p capturesPane) trailLines() []string {
 	for _, l := range wrapText(c.Text, max(10, p.width-2), 2) {
 		lines = append(lines, "  "+l)
 	}
-	cols := textable.Fill([]textable.Column{{Title: "LAYER", Width: 10}, {Title: "VERDICT", Width: 10}, {Title: "PATTERN", Width: 20}, {Title: "REASON"}}, p.width, 10)
+	// A reason is read whole: it wraps at word boundaries under REASON.
+	cols := textable.Fit([]textable.Column{{Title: "LAYER", Width: 10, Min: 6}, {Title: "VERDICT", Width: 10, Min: 7}, {Title: "PATTERN", Width: 20, Min: 12}, {Title: "REASON"}}, p.width, textable.MinText)
 	lines = append(lines, st.Table.Header.Render(textable.Header(cols)))
 	for _, d := range c.Trail {
-		lines = append(lines, textable.Row(cols, []string{d.Layer, d.Verdict, d.Pattern, d.Reason}))
+		lines = append(lines, wrappedRow(cols, []string{d.Layer, d.Verdict, d.Pattern, d.Reason})...)
 	}
 	return lines
 }

@@ -70,22 +70,30 @@ func (v batchView) keyBindings(k curateKeys, move []key.Binding) []key.Binding {
 		out = []key.Binding{k.Rollback}
 	}
 	out = append(append(out, k.Back), listMoves(len(v.list.rows), move...)...)
+	out = append(out, v.detailBindings(k.scroll, len(v.detail()))...)
 	return append(out, k.Reload)
 }
 
 func (v batchView) View() string {
 	st := v.c.styles
-	cols := textable.Fill([]textable.Column{{Title: "AT", Width: 16}, {Title: "MEMORY", Width: 8}, {Title: "ACTION", Width: 12}, {Title: "CHANGE (before → after)"}}, v.width, 10)
+	cols := textable.Fit([]textable.Column{{Title: "AT", Width: 16}, {Title: "MEMORY", Width: 8}, {Title: "ACTION", Width: 12, Min: 10}, {Title: "CHANGE (before → after)"}}, v.width, textable.MinText)
 	empty := "this batch has no audit rows and decided no proposals"
 	if v.loading {
 		empty = "loading the batch's changes…"
 	}
 	out := v.list.table(st, cols, func(_ int, line []string) ([]string, bool) { return line, false }, empty)
+	return strings.Join(append(out, v.detailWindow(v.detail())...), "\n")
+}
+
+// detail is the batch and the selected change whole (J/K and the wheel
+// scroll it when it is taller than its lines).
+func (v batchView) detail() []string {
+	st := v.c.styles
 	b := v.info
 	detail := []string{st.Detail.Heading.Render(safetext.Truncate(fmt.Sprintf("── batch %s · by %s · %s", b.Batch, b.Actor, b.At.UTC().Format("2006-01-02 15:04")), v.width))}
 	detail = append(detail, st.Detail.Label.Render(safetext.Truncate(fmt.Sprintf("%s: %s", wording.Count(len(v.list.rows), "change"), b.Effect.String()), v.width)))
 	if line, ok := v.list.current(); ok {
-		for _, l := range wrapText(line[3], max(10, v.width-2), 4) {
+		for _, l := range wrapText(line[3], max(10, v.width-2), 0) {
 			detail = append(detail, "  "+l)
 		}
 	}
@@ -96,8 +104,7 @@ func (v batchView) View() string {
 	case !b.CanRollback:
 		state = "cannot roll back now: " + b.WhyNot + " · esc back"
 	}
-	detail = append(detail, st.App.Muted.Render(safetext.Truncate(state, v.width)))
-	return strings.Join(append(out, fill(detail, curateDetailLines)...), "\n")
+	return append(detail, st.App.Muted.Render(safetext.Truncate(state, v.width)))
 }
 
 func (p curatePane) openChanges(b engine.BatchInfo) (curatePane, tea.Cmd) {

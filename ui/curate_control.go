@@ -63,12 +63,13 @@ func (v controlView) keyBindings(k curateKeys) []key.Binding {
 		out = []key.Binding{k.LabelKeep, k.LabelEcho, k.LabelRoleplay, k.Retype}
 	}
 	out = append(out, listMoves(n, k.Up, k.Down)...)
+	out = append(out, v.detailBindings(k.scroll, len(v.detail()))...)
 	return append(out, k.Leave, k.Control, k.History, k.Reload)
 }
 
 func (v controlView) View() string {
 	st := v.c.styles
-	cols := textable.Fill([]textable.Column{{Title: "PROP", Width: 6, Right: true}, {Title: "MEM", Width: 6, Right: true}, {Title: "YOUR LABEL", Width: 22}, {Title: "MEMORY (judge the text; the verdict is hidden)"}}, v.width, 10)
+	cols := textable.Fit([]textable.Column{{Title: "PROP", Width: 6, Right: true}, {Title: "MEM", Width: 6, Right: true, Drop: 1}, {Title: "YOUR LABEL", Width: 22, Min: 12}, {Title: "MEMORY (judge the text; the verdict is hidden)"}}, v.width, textable.MinText)
 	out := v.list.table(st, cols, func(_ int, pr *engine.Proposal) ([]string, bool) {
 		pv, _ := curate.ParseProposalVerdict(pr)
 		lbl := pv.CuratorLabel
@@ -77,10 +78,17 @@ func (v controlView) View() string {
 		}
 		return []string{fmt.Sprint(pr.ID), fmt.Sprint(pr.MemoryID), lbl, v.memories.text(pr.MemoryID)}, false
 	}, "no control sample: run `memtrace triage --type milestone` first")
+	return strings.Join(append(out, v.detailWindow(v.detail())...), "\n")
+}
+
+// detail is the selected memory whole and the agreement so far (J/K and
+// the wheel scroll it when it is taller than its lines).
+func (v controlView) detail() []string {
+	st := v.c.styles
 	var detail []string
 	if pr, ok := v.list.current(); ok {
 		detail = append(detail, st.Detail.Heading.Render(fmt.Sprintf("── memory %d", pr.MemoryID)))
-		for _, l := range wrapText(v.memories.text(pr.MemoryID), max(10, v.width-2), 4) {
+		for _, l := range wrapText(v.memories.text(pr.MemoryID), max(10, v.width-2), 0) {
 			detail = append(detail, "  "+l)
 		}
 		detail = append(detail, st.App.Muted.Render("y keep · e echo · s role-play scene · t retype…"))
@@ -89,7 +97,7 @@ func (v controlView) View() string {
 		detail = append(detail, st.Detail.Heading.Render(fmt.Sprintf("agreement %.0f%% · Cohen's κ %.2f · false keeps %d · false quarantines %d · %d of %d labelled",
 			100*s.Agreement, s.Kappa, s.FalseKeeps, s.FalseQuarantines, s.Labelled, s.Sample)))
 	}
-	return strings.Join(append(out, fill(detail, curateDetailLines)...), "\n")
+	return detail
 }
 
 func (p curatePane) controlKey(msg tea.KeyPressMsg) (curatePane, tea.Cmd) {

@@ -39,27 +39,35 @@ func (v heldView) keyBindings(k curateKeys) []key.Binding {
 		out = []key.Binding{k.StoreHeld, k.SkipHeld}
 	}
 	out = append(out, listMoves(len(v.list.rows), k.Up, k.Down)...)
+	out = append(out, v.detailBindings(k.scroll, len(v.detail()))...)
 	return append(out, k.Leave, k.Held, k.History, k.Control, k.Superseded, k.Reload)
 }
 
 func (v heldView) View() string {
 	st := v.c.styles
-	cols := textable.Fill([]textable.Column{{Title: "ID", Width: 5, Right: true}, {Title: "TRIES", Width: 5, Right: true}, {Title: "MESSAGE", Width: 14}, {Title: "TEXT"}}, v.width, 10)
+	cols := textable.Fit([]textable.Column{{Title: "ID", Width: 5, Right: true}, {Title: "TRIES", Width: 5, Right: true, Drop: 2}, {Title: "MESSAGE", Width: 14, Min: 8, Drop: 1}, {Title: "TEXT"}}, v.width, textable.MinText)
 	out := v.list.table(st, cols, func(_ int, it *engine.ReviewItem) ([]string, bool) {
 		return []string{fmt.Sprint(it.ID), fmt.Sprint(it.Attempts), it.MessageID, it.Text}, false
 	}, "no held captures: `ingest --judge` holds a message here when the judge's answer does not validate")
+	return strings.Join(append(out, v.detailWindow(v.detail())...), "\n")
+}
+
+// detail is the selected held capture whole: its text and why it is held
+// (J/K and the wheel scroll it when it is taller than its lines).
+func (v heldView) detail() []string {
+	st := v.c.styles
 	var detail []string
 	if it, ok := v.list.current(); ok {
 		detail = append(detail, st.Detail.Heading.Render(fmt.Sprintf("── held capture %d · message %s · %s/%s", it.ID, it.MessageID, it.Session, it.Role)))
-		for _, l := range wrapText(it.Text, max(10, v.width-2), 3) {
+		for _, l := range wrapText(it.Text, max(10, v.width-2), 0) {
 			detail = append(detail, "  "+l)
 		}
-		for _, l := range wrapText("why held: "+it.Reason, max(10, v.width-2), 2) {
+		for _, l := range wrapText("why held: "+it.Reason, max(10, v.width-2), 0) {
 			detail = append(detail, st.App.Error.Render("  "+l))
 		}
 		detail = append(detail, st.App.Muted.Render("a store as… · x skip · ask the judge again: memtrace review retry --all --judge MODEL"))
 	}
-	return strings.Join(append(out, fill(detail, curateDetailLines)...), "\n")
+	return detail
 }
 
 func (p curatePane) heldKey(msg tea.KeyPressMsg) (curatePane, tea.Cmd) {

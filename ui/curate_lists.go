@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"memtrace/curate"
@@ -58,6 +59,9 @@ type curateList[T any] struct {
 	c     *common
 	list  rowList[T]
 	width int
+	// dscroll is the selected row's detail scroll (J/K, the wheel below
+	// the rows), back at the top when the cursor moves.
+	dscroll detailScroll
 }
 
 func newCurateList[T any](c *common) curateList[T] {
@@ -76,6 +80,9 @@ func (v curateList[T]) SetSize(w, h int) curateList[T] {
 func (v curateList[T]) Update(msg tea.Msg) (curateList[T], bool) {
 	var moved bool
 	v.list, moved = v.list.Update(msg)
+	if moved {
+		v.dscroll = detailScroll{}
+	}
 	return v, moved
 }
 
@@ -187,11 +194,43 @@ func (p curatePane) sized() curatePane {
 	return p
 }
 
+// scrollDetail scrolls the view's detail of total lines for J/K or the
+// wheel below the rows, and reports whether msg was one of them.
+func (v curateList[T]) scrollDetail(msg tea.Msg, k scrollKeys, total int) (curateList[T], bool) {
+	switch m := msg.(type) {
+	case tea.MouseWheelMsg:
+		if m.Mouse().Y < v.list.height {
+			return v, false
+		}
+	case tea.KeyPressMsg:
+	default:
+		return v, false
+	}
+	var used bool
+	v.dscroll, used = v.dscroll.update(msg, k, total, curateDetailLines)
+	return v, used
+}
+
+// detailWindow is the detail's lines that show, with a position line
+// when they overflow.
+func (v curateList[T]) detailWindow(lines []string) []string {
+	return v.dscroll.window(v.c, lines, curateDetailLines)
+}
+
+// detailBindings are J/K while the detail of total lines overflows.
+func (v curateList[T]) detailBindings(k scrollKeys, total int) []key.Binding {
+	return v.dscroll.bindings(k.Down, k.Up, total, curateDetailLines)
+}
+
 // updateView passes a key, a click or the wheel to the current view (a
-// click's Y made the row of the list it is on) and reports whether the
-// view used it.
+// click's or the wheel's Y made the row of the list it is on) and reports
+// whether the view used it.
 func (p curatePane) updateView(msg tea.Msg) (curatePane, bool) {
-	if m, ok := msg.(tea.MouseClickMsg); ok {
+	switch m := msg.(type) {
+	case tea.MouseClickMsg:
+		m.Y -= p.listTop()
+		msg = m
+	case tea.MouseWheelMsg:
 		m.Y -= p.listTop()
 		msg = m
 	}
@@ -200,13 +239,19 @@ func (p curatePane) updateView(msg tea.Msg) (curatePane, bool) {
 	case modeHistory:
 		p.hist.curateList, used = p.hist.Update(msg)
 	case modeBatch:
-		p.batch.curateList, used = p.batch.Update(msg)
+		if p.batch.curateList, used = p.batch.scrollDetail(msg, p.keys.scroll, len(p.batch.detail())); !used {
+			p.batch.curateList, used = p.batch.Update(msg)
+		}
 	case modeHeld:
-		p.held.curateList, used = p.held.Update(msg)
+		if p.held.curateList, used = p.held.scrollDetail(msg, p.keys.scroll, len(p.held.detail())); !used {
+			p.held.curateList, used = p.held.Update(msg)
+		}
 	case modeSuperseded:
 		p.sup.curateList, used = p.sup.Update(msg)
 	case modeControl:
-		p.control.curateList, used = p.control.Update(msg)
+		if p.control.curateList, used = p.control.scrollDetail(msg, p.keys.scroll, len(p.control.detail())); !used {
+			p.control.curateList, used = p.control.Update(msg)
+		}
 	default:
 		p.queues, used = p.queues.Update(msg)
 	}

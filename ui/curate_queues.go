@@ -25,8 +25,7 @@ type queuesView struct {
 	keys     curateKeys
 	props    []*engine.Proposal // every proposal loaded, of every queue
 	memories curateMemories
-	kindIdx  int          // the queue shown, in curateKinds
-	dscroll  detailScroll // the selected proposal's detail (J/K)
+	kindIdx  int // the queue shown, in curateKinds
 	selected map[int64]bool
 	anchor   int // where a V range began (-1: none)
 	// what waits elsewhere, for the header: held captures, new
@@ -44,6 +43,12 @@ func newQueuesView(c *common, k curateKeys) queuesView {
 // and moves down; it reports whether msg did one of them.
 func (v queuesView) Update(msg tea.Msg) (queuesView, bool) {
 	var used bool
+	if w, ok := msg.(tea.MouseWheelMsg); ok && w.Mouse().Y >= v.list.height {
+		// The wheel below the column header and the rows scrolls the
+		// detail (its reason, its memory whole).
+		v.dscroll, used = v.dscroll.update(msg, v.keys.scroll, len(v.detail()), curateDetailLines)
+		return v, used
+	}
 	if v.curateList, used = v.curateList.Update(msg); used {
 		v.dscroll = detailScroll{} // another proposal's detail starts at its top
 		return v, true

@@ -103,7 +103,10 @@ func (v queuesView) keyBindings(undo bool, filter, move []key.Binding) []key.Bin
 }
 
 func (v queuesView) View() string {
-	cols := textable.Fill([]textable.Column{{Title: " ", Width: 1}, {Title: "PROP", Width: 6, Right: true}, {Title: "MEM", Width: 6, Right: true}, {Title: "STATUS", Width: 12}, {Title: "CONF", Width: 4, Right: true}, {Title: "FLAGS", Width: 10}, {Title: "MEMORY"}}, v.width, 10)
+	// MEMORY keeps textable.MinText cells: STATUS and FLAGS narrow, then
+	// MEM and CONF give way (the detail below shows them).
+	cols := textable.Fit([]textable.Column{{Title: " ", Width: 1}, {Title: "PROP", Width: 6, Right: true}, {Title: "MEM", Width: 6, Right: true, Drop: 1},
+		{Title: "STATUS", Width: 12, Min: 8}, {Title: "CONF", Width: 4, Right: true, Drop: 2}, {Title: "FLAGS", Width: 10, Min: 6}, {Title: "MEMORY"}}, v.width, textable.MinText)
 	empty := "nothing in this queue (←/→ for the others)"
 	if v.list.filtered() {
 		empty = "no proposal in this queue matches the filter (esc clears it)"
@@ -174,14 +177,14 @@ func (v queuesView) detail() []string {
 		out = append(out, st.App.Error.Render(safetext.Truncate("⚠ injection_attempt: this memory's text tries to instruct the judge — do not trust the verdict", v.width)))
 	}
 	if pr.Kind == engine.ProposalPromote {
-		// No memory yet: the rule it would write, two lines at most so
-		// that the occurrences below stay on screen.
+		// No memory yet: the rule it would write, whole (J/K and the
+		// wheel scroll the detail to the occurrences below).
 		rule, edited := ruleWording(pr)
 		label := "HOT rule "
 		if edited {
 			label = "HOT rule (edited) "
 		}
-		lines := wrapText(rule, max(10, w-safetext.Width(label)), 2)
+		lines := wrapText(rule, max(10, w-safetext.Width(label)), 0)
 		for i, l := range lines {
 			if i == 0 {
 				out = append(out, st.Detail.Label.Render(label)+st.Detail.Value.Render(l))
@@ -225,9 +228,15 @@ func (v queuesView) evidence(pr *engine.Proposal) []string {
 		}
 		_ = json.Unmarshal(pr.Verdict, &ev)
 		out := []string{st.Detail.Label.Render(fmt.Sprintf("seen %s:", wording.Count(len(ev.Occurrences), "time")))}
+		// Each occurrence whole, wrapped under its text.
 		for _, o := range ev.Occurrences {
-			line := fmt.Sprintf("  %s %s: %s", o.At.UTC().Format("2006-01-02"), o.Session, o.Text)
-			out = append(out, safetext.Truncate(safetext.SanitizeLine(line), v.width))
+			for i, l := range wrapText(fmt.Sprintf("%s %s: %s", o.At.UTC().Format("2006-01-02"), o.Session, o.Text), max(10, v.width-4), 0) {
+				if i == 0 {
+					out = append(out, "  "+l)
+				} else {
+					out = append(out, "    "+l)
+				}
+			}
 		}
 		return out
 	}

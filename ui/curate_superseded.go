@@ -143,8 +143,8 @@ func (v supersededView) keyBindings(k curateKeys, filter, move []key.Binding) []
 
 func (v supersededView) View() string {
 	st := v.c.styles
-	cols := textable.Fill([]textable.Column{{Title: "OLD", Width: 6, Right: true}, {Title: "NEW", Width: 6, Right: true},
-		{Title: "BY", Width: 9}, {Title: "VALID TO", Width: 10}, {Title: "FORMER FACT → NEWER FACT"}}, v.width, 10)
+	cols := textable.Fit([]textable.Column{{Title: "OLD", Width: 6, Right: true}, {Title: "NEW", Width: 6, Right: true},
+		{Title: "BY", Width: 9, Drop: 1}, {Title: "VALID TO", Width: 10, Drop: 2}, {Title: "FORMER FACT → NEWER FACT"}}, v.width, textable.MinText)
 	empty := "no supersession links since the last review"
 	if v.list.filtered() {
 		empty = "no link matches the filter (esc clears it)"

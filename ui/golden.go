@@ -164,15 +164,7 @@ func (p goldenPane) KeyBindings() []key.Binding {
 	// J and K only while the detail has more lines than room, in the
 	// direction they can still scroll (the view clamps detailTop).
 	if r, ok := p.probes.selected(); ok {
-		n := p.probes.detailLines()
-		body := len(p.detailBody(r))
-		top := max(0, min(p.probes.detailTop, body-(n-1)))
-		if top < body-(n-1) {
-			out = append(out, k.DetailDown)
-		}
-		if top > 0 {
-			out = append(out, k.DetailUp)
-		}
+		out = append(out, p.detailScroll().bindings(k.DetailDown, k.DetailUp, len(p.detailBody(r)), p.detailRows()-1)...)
 	}
 	return append(out, k.list.bindings()...)
 }
@@ -257,6 +249,12 @@ func (p goldenPane) update(msg tea.Msg) (goldenPane, tea.Cmd) {
 	case tea.KeyPressMsg:
 		return p.handleKey(msg)
 	case tea.MouseWheelMsg:
+		// Over the selected probe's detail the wheel scrolls it; over the
+		// rows, the rows.
+		if msg.Mouse().Y >= goldenHeaderLines+p.probes.listRows() {
+			p, _ = p.scrollDetail(msg)
+			return p, nil
+		}
 		p.probes = p.probes.Update(msg)
 		return p, nil
 	case tea.MouseClickMsg:

@@ -107,6 +107,9 @@ func (p goldenPane) handleKey(msg tea.KeyPressMsg) (goldenPane, tea.Cmd) {
 		p.input.CursorEnd()
 		return p, p.input.Focus()
 	}
+	if q, ok := p.scrollDetail(msg); ok {
+		return q, nil
+	}
 	p.probes = p.probes.Update(msg)
 	return p, nil
 }

@@ -81,17 +81,13 @@ func (l probeList) detailLines() int {
 }
 
 // Update moves the list (the list keys, a click on a row — msg.Y is the
-// row of the window —, the wheel three rows a notch) or scrolls the detail
-// (J/K).
+// row of the window —, the wheel three rows a notch); the pane scrolls the
+// detail (goldenPane.scrollDetail).
 func (l probeList) Update(msg tea.Msg) probeList {
 	k := l.keys
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
 		switch {
-		case key.Matches(msg, k.DetailDown):
-			l.detailTop++
-		case key.Matches(msg, k.DetailUp):
-			l.detailTop = max(0, l.detailTop-1)
 		case key.Matches(msg, k.list.Up):
 			l.moveTo(l.cursor - 1)
 		case key.Matches(msg, k.list.Down):

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	tea "charm.land/bubbletea/v2"
+
 	"memtrace/golden"
 	"memtrace/internal/safetext"
 	"memtrace/internal/wording"
@@ -19,10 +21,31 @@ func (p goldenPane) View() string {
 	}
 	lines := p.headerLines()
 	lines = append(lines, p.probes.View())
-	status := p.statusLines()
-	lines = append(lines, p.detailView(p.probes.detailLines()-len(status)+1)...)
-	lines = append(lines, status...)
+	lines = append(lines, p.detailView(p.detailRows())...)
+	lines = append(lines, p.statusLines()...)
 	return strings.Join(lines, "\n")
+}
+
+// detailRows is the lines the selected probe's detail has: what the list
+// leaves, less the status lines.
+func (p goldenPane) detailRows() int {
+	return p.probes.detailLines() - len(p.statusLines()) + 1
+}
+
+// detailScroll is the selected probe's detail scroll.
+func (p goldenPane) detailScroll() detailScroll { return detailScroll{off: p.probes.detailTop} }
+
+// scrollDetail scrolls the selected probe's detail below its heading for
+// J/K or the wheel and reports whether msg was one of them.
+func (p goldenPane) scrollDetail(msg tea.Msg) (goldenPane, bool) {
+	r, ok := p.probes.selected()
+	if !ok {
+		return p, false
+	}
+	k := scrollKeys{Down: p.keys.DetailDown, Up: p.keys.DetailUp}
+	s, used := p.detailScroll().update(msg, k, len(p.detailBody(r)), p.detailRows()-1)
+	p.probes.detailTop = s.off
+	return p, used
 }
 
 func (p goldenPane) line(s string) string {
@@ -234,20 +257,11 @@ func (p goldenPane) detailView(n int) []string {
 			head += " (baseline: " + passWord(r.Change.WasPass) + ")"
 		}
 	}
-	body := p.detailBody(r)
-	top := max(0, min(p.probes.detailTop, len(body)-(n-1)))
-	if top > 0 {
-		head += fmt.Sprintf(" · lines %d+ (K up)", top+1)
-	}
 	lines := []string{st.Detail.Heading.Render(p.line(head))}
-	for _, l := range body[top:] {
+	for _, l := range p.detailScroll().window(p.c, p.detailBody(r), n-1) {
 		lines = append(lines, safetext.Truncate(l, p.width))
 	}
-	if len(lines) > n {
-		lines = lines[:n]
-		lines[n-1] = st.App.Muted.Render(safetext.Truncate(fmt.Sprintf("  … %d more lines (J scrolls)", len(body)-top-(n-2)), p.width))
-	}
-	return fill(lines, n)
+	return lines
 }
 
 func (p goldenPane) detailBody(r goldenRow) []string {
@@ -255,7 +269,7 @@ func (p goldenPane) detailBody(r goldenRow) []string {
 	var out []string
 	add := func(style func(...string) string, prefix, text string) {
 		w := max(10, p.width-safetext.Width(prefix)-1)
-		for i, l := range wrapText(text, w, 3) {
+		for i, l := range wrapText(text, w, 0) {
 			if i > 0 {
 				prefix = strings.Repeat(" ", safetext.Width(prefix))
 			}

@@ -34,10 +34,21 @@ func defaultHelpOverlayKeys() helpOverlayKeys {
 }
 
 // helpLines are the overlay's lines: every key of the mode with what it
-// does, those the filter keeps.
+// does, those the filter keeps; what a key does wraps whole at word
+// boundaries under itself, so it is read to its end at 80 columns.
 func (m Model) helpLines() []string {
 	h := m.activeKeys()
 	var out []string
+	inner := max(20, m.width-m.c.styles.Overlay.GetHorizontalFrameSize())
+	entry := func(k, desc string) {
+		for i, l := range wrapText(desc, max(10, inner-15), 0) {
+			if i == 0 {
+				out = append(out, m.c.styles.App.Title.Render(safetext.PadRight(k, 14))+" "+l)
+				continue
+			}
+			out = append(out, strings.Repeat(" ", 15)+l)
+		}
+	}
 	seen := map[string]bool{}
 	want := strings.ToLower(m.helpO.filter)
 	for _, col := range h.FullHelp() {
@@ -51,7 +62,7 @@ func (m Model) helpLines() []string {
 			if want != "" && !strings.Contains(strings.ToLower(hk.Key+" "+hk.Desc), want) {
 				continue
 			}
-			out = append(out, m.c.styles.App.Title.Render(safetext.PadRight(hk.Key, 14))+" "+hk.Desc)
+			entry(hk.Key, hk.Desc)
 		}
 	}
 	// Then the palette's commands, from its registry.
@@ -60,7 +71,7 @@ func (m Model) helpLines() []string {
 		if want != "" && !strings.Contains(strings.ToLower(name+" "+c.Help), want) {
 			continue
 		}
-		out = append(out, m.c.styles.App.Title.Render(safetext.PadRight(name, 14))+" "+c.Help)
+		entry(name, c.Help)
 	}
 	if len(out) == 0 {
 		out = append(out, m.c.styles.App.Muted.Render("no key matches "+m.helpO.filter))

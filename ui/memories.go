@@ -39,7 +39,7 @@ func defaultMemoriesKeys() memoriesKeys {
 		Reload:      key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "reload")),
 		sup:         defaultSupersedeKeys(),
 		sel:         defaultMemoriesSelectKeys(),
-		scroll:      defaultScrollKeys(),
+		scroll:      memoriesScrollKeys(),
 	}
 }
 
@@ -148,14 +148,30 @@ func (p memoriesPane) KeyBindings() []key.Binding {
 		// only what does not need one.
 		return append(out, k.Undo, k.Reload)
 	}
+	moves := k.list.bindings()
 	if !p.detail {
 		out = append(out, k.Detail)
 	} else {
 		n := p.detailRoom()
-		out = append(out, p.dscroll.bindings(k.scroll.Down, k.scroll.Up, len(p.detailLines(n)), n)...)
+		total := len(p.detailLines(n))
+		out = append(out, p.dscroll.bindings(k.scroll.Down, k.scroll.Up, total, n)...)
+		if overflows(total, n) {
+			// pgup/pgdn page the overflowing detail, not the list.
+			moves = []key.Binding{k.list.Up, k.list.Down, k.list.Top, k.list.Bottom}
+			out = append(out, p.dscroll.bindings(k.scroll.PageDown, k.scroll.PageUp, total, n)...)
+		}
 	}
 	out = append(out, k.Quarantine, k.Restore, k.MoreImp, k.LessImp, k.sel.Select, k.sel.Range, k.sup.Supersede, k.Undo, k.Reload)
-	return append(out, listMoves(p.list.total, k.list.bindings()...)...)
+	return append(out, listMoves(p.list.total, moves...)...)
+}
+
+// memoriesScrollKeys scroll the open detail: J/K a line, pgup/pgdn a page
+// while it overflows (else they page the list).
+func memoriesScrollKeys() scrollKeys {
+	k := defaultScrollKeys()
+	k.PageDown = key.NewBinding(key.WithKeys("pgdown", "ctrl+f"), key.WithHelp("pgdn", "detail page down"))
+	k.PageUp = key.NewBinding(key.WithKeys("pgup", "ctrl+b"), key.WithHelp("pgup", "detail page up"))
+	return k
 }
 
 // Layout: filter bar, column header, rows, then (with the detail open) the
@@ -239,6 +255,13 @@ func (p memoriesPane) update(msg tea.Msg) (memoriesPane, tea.Cmd) {
 	case tea.KeyPressMsg:
 		return p.handleKey(msg)
 	case tea.MouseWheelMsg:
+		// The wheel over the open detail scrolls it (rows start below the
+		// filter bar and the column header); over the list, the list.
+		if p.detail && msg.Mouse().Y >= 2+p.list.visible {
+			n := p.detailRoom()
+			p.dscroll, _ = p.dscroll.update(msg, p.keys.scroll, len(p.detailLines(n)), n)
+			return p, nil
+		}
 		p.list.wheel(msg)
 		return p.moved()
 	case tea.MouseClickMsg:
@@ -310,6 +333,10 @@ func (p memoriesPane) handleKey(msg tea.KeyPressMsg) (memoriesPane, tea.Cmd) {
 		p, cmd := p.startSupersede()
 		return p.relayout(), cmd
 	case key.Matches(msg, k.scroll.Down, k.scroll.Up) && p.detail:
+		n := p.detailRoom()
+		p.dscroll, _ = p.dscroll.update(msg, k.scroll, len(p.detailLines(n)), n)
+		return p, nil
+	case key.Matches(msg, k.scroll.PageDown, k.scroll.PageUp) && p.detail && overflows(len(p.detailLines(p.detailRoom())), p.detailRoom()):
 		n := p.detailRoom()
 		p.dscroll, _ = p.dscroll.update(msg, k.scroll, len(p.detailLines(n)), n)
 		return p, nil

@@ -91,10 +91,12 @@ func (p memoriesPane) detailRest(m *engine.Memory, lines []string, n int) []stri
 	case len(p.audit) == 0:
 		lines = append(lines, st.App.Muted.Render("  no audit rows"))
 	default:
-		cols := textable.Fill([]textable.Column{
-			{Title: "AT", Width: 16}, {Title: "ACTOR", Width: 10}, {Title: "ACTION", Width: 12},
-			{Title: "BATCH", Width: 24}, {Title: "CHANGE"},
-		}, p.width, 10)
+		// CHANGE keeps textable.MinText cells: ACTOR, BATCH and ACTION
+		// narrow first, then BATCH gives way (Curate's history has it whole).
+		cols := textable.Fit([]textable.Column{
+			{Title: "AT", Width: 16}, {Title: "ACTOR", Width: 10, Min: 8, Drop: 1}, {Title: "ACTION", Width: 12, Min: 10},
+			{Title: "BATCH", Width: 24, Min: 12, Drop: 2}, {Title: "CHANGE"},
+		}, p.width, textable.MinText)
 		lines = append(lines, st.Table.Header.Render(textable.Header(cols)))
 		// Newest first: what the curator just did is on top.
 		for i := len(p.audit) - 1; i >= 0; i-- {

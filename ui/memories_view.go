@@ -11,18 +11,20 @@ import (
 
 // The Memories tab's view: the list's columns and cells, the frame and the status line.
 
-// memoryColumns are the list's columns at width w.
+// memoryColumns are the list's columns at width w: CONTENT keeps
+// textable.MinText cells, TYPE narrowing and KEY, KIND, then TIER giving
+// way (the detail shows them all).
 func memoryColumns(w int) []textable.Column {
-	return textable.Fill([]textable.Column{
+	return textable.Fit([]textable.Column{
 		{Title: "ID", Width: 6, Right: true},
-		{Title: "KEY", Width: 12},
-		{Title: "TYPE", Width: 14},
-		{Title: "KIND", Width: 7},
-		{Title: "TIER", Width: 4},
+		{Title: "KEY", Width: 12, Drop: 1},
+		{Title: "TYPE", Width: 14, Min: 10, Drop: 4},
+		{Title: "KIND", Width: 7, Drop: 2},
+		{Title: "TIER", Width: 4, Drop: 3},
 		{Title: "STATUS", Width: 11},
 		{Title: "IMP", Width: 4, Right: true},
 		{Title: "CONTENT"},
-	}, w, 10)
+	}, w, textable.MinText)
 }
 
 func memoryCells(m *engine.Memory) []string {

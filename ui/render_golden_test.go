@@ -69,6 +69,11 @@ func TestRenderGolden(t *testing.T) {
 			shot("trace_item", drive(t, fork(items), press("enter")))
 			m = drive(t, m, press("]"), press("]"), press("]"), press("s"))
 			shot("trace_split", m)
+			// Scrolled to their last line: the split view, the ? overlay
+			// (and filtered), each with its position line.
+			shot("trace_split_end", toEnd(t, fork(m), "J"))
+			shot("trace_help_end", toEnd(t, drive(t, fork(m), press("?")), "pgdown"))
+			shot("trace_help_filter", drive(t, typeText(t, drive(t, fork(m), press("?"), press("/")), "quit"), press("enter")))
 
 			// p: the final prompt; ?: every key of the tab.
 			shot("trace_prompt", drive(t, fork(m), press("p")))
@@ -84,14 +89,22 @@ func TestRenderGolden(t *testing.T) {
 			shot("curate_history", hist)
 			shot("curate_batch", drive(t, fork(hist), press("enter")))
 			shot("curate_superseded", drive(t, fork(cur), press("S")))
+			// A lesson's detail (the promote queue) scrolled to its end.
+			prom := fork(cur)
+			for i := 0; i < 8 && !strings.Contains(screen(prom), "promote →"); i++ {
+				prom = drive(t, prom, press("right"))
+			}
+			shot("curate_promote_end", toEnd(t, prom, "J"))
 			mem := goTo(t, m, "Memories")
 			shot("memories", mem)
 			shot("memories_detail", drive(t, mem, press("enter")))
+			shot("memories_detail_end", toEnd(t, drive(t, fork(mem), press("enter")), "J"))
 			// The demo's phone: the iPhone superseded the Galaxy.
 			shot("memories_chain", drive(t, fork(mem), OpenMemoryMsg{Key: "m0480"}))
 			capt := goTo(t, m, "Captures")
 			shot("captures", capt)
 			shot("captures_patterns", drive(t, fork(capt), press("f")))
+			shot("captures_trail_end", toEnd(t, fork(capt), "J"))
 
 			// Golden: r runs the set on its fixture; enter on a probe
 			// opens the trace of its own run, labelled; M marks its
@@ -103,6 +116,21 @@ func TestRenderGolden(t *testing.T) {
 			shot("trace_mark", drive(t, g, press("M"), press("y"), press("j"), press("x")))
 		})
 	}
+}
+
+// toEnd presses k until the screen's position line says "end" (at once
+// when what it scrolls fits: no position line).
+func toEnd(t *testing.T, m Model, k string) Model {
+	t.Helper()
+	for i := 0; i < 80; i++ {
+		s := screen(m)
+		if strings.Contains(s, "· end ·") || !strings.Contains(s, " more · ") {
+			return m
+		}
+		m = drive(t, m, press(k))
+	}
+	t.Fatalf("%s never reached the end:\n%s", k, screen(m))
+	return m
 }
 
 // fork is m with panes of its own: a Model copy shares its panes slice,

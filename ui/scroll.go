@@ -25,12 +25,26 @@ func defaultScrollKeys() scrollKeys {
 	}
 }
 
+// lineScrollKeys are a view's scroll keys made of the list keys (j/k,
+// the arrows, pgup/pgdn): for a view that is all detail, where they have
+// nothing else to move.
+func lineScrollKeys(k listKeys) scrollKeys {
+	return scrollKeys{Down: k.Down, Up: k.Up, PageDown: k.PageDown, PageUp: k.PageUp}
+}
+
 // overflows reports whether total lines need more than n rows.
 func overflows(total, n int) bool { return n > 1 && total > n }
 
 // window is exactly n lines of lines: all of them (padded) when they fit,
-// else n-1 from the scroll position and a line saying where it is.
+// else n-1 from the scroll position and a line saying where it is and
+// that J and K move it.
 func (s detailScroll) window(c *common, lines []string, n int) []string {
+	return s.windowKeys(c, lines, n, "J", "K")
+}
+
+// windowKeys is window for a view that scrolls with other keys: the
+// position line names down and up (the wheel scrolls it too).
+func (s detailScroll) windowKeys(c *common, lines []string, n int, down, up string) []string {
 	if n <= 0 {
 		return nil
 	}
@@ -40,11 +54,11 @@ func (s detailScroll) window(c *common, lines []string, n int) []string {
 	room := n - 1
 	off := s.clamped(len(lines), n)
 	out := append([]string{}, lines[off:off+room]...)
-	more := "J more"
+	more := down + " more"
 	if off+room >= len(lines) {
 		more = "end"
 	}
-	pos := fmt.Sprintf("── lines %d–%d of %d · %s · K back", off+1, off+room, len(lines), more)
+	pos := fmt.Sprintf("── lines %d–%d of %d · %s · %s back", off+1, off+room, len(lines), more, up)
 	return append(out, c.styles.App.Muted.Render(pos))
 }
 

@@ -143,11 +143,11 @@ type tracePane struct {
 	stage       int
 	item        int
 	itemTop     int
-	// itemOpen shows the selected item whole; openTop is its first line.
-	itemOpen bool
-	openTop  int
-	// promptTop is the first line the prompt view shows.
-	promptTop int
+	// itemOpen shows the selected item whole; openScroll is its scroll.
+	itemOpen   bool
+	openScroll detailScroll
+	// promptScroll is the prompt view's scroll.
+	promptScroll detailScroll
 
 	seq     int
 	loading bool
@@ -190,7 +190,7 @@ func (p tracePane) KeyBindings() []key.Binding {
 		if items := p.stageItems(); p.item < len(items) && items[p.item].Key != "" {
 			out = append(out, k.ToMemory)
 		}
-		if len(p.openItemView(1<<20)) > p.bodyRows() {
+		if overflows(len(p.openItemBody()), p.bodyRows()-1) {
 			out = append(out, withHelp(k.list.Up, "↑/k", "scroll up"), withHelp(k.list.Down, "↓/j", "scroll down"))
 		}
 		return out
@@ -231,7 +231,7 @@ func (p tracePane) KeyBindings() []key.Binding {
 	}
 	if p.prompt && p.focus == focusItems {
 		// The moves scroll the prompt: only when it is longer than the view.
-		if len(wrapText(p.trace.Prompt, p.rightWidth(), 0))+1 <= p.bodyRows() {
+		if !overflows(len(p.promptLines()), p.bodyRows()-1) {
 			moves = nil
 		} else {
 			moves = moves[:5] // G does not scroll the prompt
@@ -314,6 +314,14 @@ func (p tracePane) update(msg tea.Msg) (tracePane, tea.Cmd) {
 	case tea.KeyPressMsg:
 		return p.handleKey(msg)
 	case tea.MouseWheelMsg:
+		switch {
+		case p.itemOpen && p.trace != nil && p.mark == nil && !p.picker.open:
+			p.openScroll, _ = p.openScroll.update(msg, lineScrollKeys(p.keys.list), len(p.openItemBody()), p.bodyRows()-1)
+			return p, nil
+		case p.prompt && !p.split && p.trace != nil && p.mark == nil && !p.picker.open:
+			p.promptScroll, _ = p.promptScroll.update(msg, lineScrollKeys(p.keys.list), len(p.promptLines()), p.bodyRows()-1)
+			return p, nil
+		}
 		if p.split && p.mark == nil && !p.itemOpen && !p.picker.open {
 			p.splitScroll, _ = p.splitScroll.update(msg, p.keys.splitScroll, len(p.splitView()), p.bodyRows())
 			return p, nil

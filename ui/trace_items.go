@@ -74,8 +74,8 @@ func (p tracePane) itemsView(n int) []string {
 // traceItemColumns are the item table's columns in rw cells: the mark, the
 // id, the key, the type (with the channel) and the text, which takes the rest.
 func traceItemColumns(rw int) []textable.Column {
-	return textable.Fill([]textable.Column{{Title: "", Width: 1}, {Title: "ID", Width: 5, Right: true}, {Title: "KEY", Width: 8},
-		{Title: "TYPE", Width: 10}, {Title: "TEXT"}}, rw, 10)
+	return textable.Fit([]textable.Column{{Title: "", Width: 1}, {Title: "ID", Width: 5, Right: true}, {Title: "KEY", Width: 8, Drop: 1},
+		{Title: "TYPE", Width: 10, Min: 6, Drop: 2}, {Title: "TEXT"}}, rw, textable.MinText)
 }
 
 // itemMark is ✓ for a kept item, ✗ for a dropped one, r for a kept item
@@ -164,7 +164,8 @@ func scoreParts(scores map[string]float64) []string {
 }
 
 // wrapParts joins parts with sep into lines of at most width cells,
-// breaking between parts (a part wider than a line is wrapped on its own);
+// breaking between parts (a part wider than a line is wrapped on its own,
+// at word boundaries);
 // at most maxLines lines, the last ending in "…" when parts were left out.
 func wrapParts(parts []string, sep string, width, maxLines int) []string {
 	var lines []string
@@ -180,10 +181,10 @@ func wrapParts(parts []string, sep string, width, maxLines int) []string {
 			lines = append(lines, cur)
 			cur = part
 		}
-		for safetext.Width(cur) > width {
-			cut := cutAt(cur, width)
-			lines = append(lines, cur[:cut])
-			cur = cur[cut:]
+		if safetext.Width(cur) > width {
+			wrapped := textable.Wrap(cur, width)
+			lines = append(lines, wrapped[:len(wrapped)-1]...)
+			cur = wrapped[len(wrapped)-1]
 		}
 	}
 	if cur != "" {
@@ -211,13 +212,14 @@ func (p tracePane) promptView(n int) []string {
 	if p.trace.Prompt == "" {
 		return append(out, st.App.Muted.Render("the prompt is empty: nothing survived the budget"))
 	}
-	lines := wrapText(p.trace.Prompt, rw, 0)
-	top := max(0, min(p.promptTop, len(lines)-(n-1)))
-	for _, l := range lines[top:] {
-		if len(out) == n {
-			break
-		}
-		out = append(out, l)
+	k := p.keys.list
+	return append(out, p.promptScroll.windowKeys(p.c, p.promptLines(), n-1, k.Down.Help().Key, k.Up.Help().Key)...)
+}
+
+// promptLines is the final prompt wrapped to the right column.
+func (p tracePane) promptLines() []string {
+	if p.trace == nil {
+		return nil
 	}
-	return out
+	return wrapText(p.trace.Prompt, p.rightWidth(), 0)
 }

@@ -71,7 +71,7 @@ func (p tracePane) handleKey(msg tea.KeyPressMsg) (tracePane, tea.Cmd) {
 	}
 	switch {
 	case key.Matches(msg, k.OpenItem) && p.focus == focusItems && !p.split && !p.prompt && len(p.stageItems()) > 0:
-		p.itemOpen, p.openTop = true, 0
+		p.itemOpen, p.openScroll = true, detailScroll{}
 		return p, nil
 	case key.Matches(msg, k.Mark):
 		return p.startMarking(), nil
@@ -146,19 +146,11 @@ func (p tracePane) move(msg tea.KeyPressMsg) tracePane {
 		return p
 	}
 	if p.prompt {
-		switch {
-		case key.Matches(msg, k.Up):
-			p.promptTop--
-		case key.Matches(msg, k.Down):
-			p.promptTop++
-		case key.Matches(msg, k.PageUp):
-			p.promptTop -= p.bodyRows() - 1
-		case key.Matches(msg, k.PageDown):
-			p.promptTop += p.bodyRows() - 1
-		case key.Matches(msg, k.Top):
-			p.promptTop = 0
+		if key.Matches(msg, k.Top) {
+			p.promptScroll = detailScroll{}
+			return p
 		}
-		p.promptTop = max(0, p.promptTop)
+		p.promptScroll, _ = p.promptScroll.update(msg, lineScrollKeys(k), len(p.promptLines()), p.bodyRows()-1)
 		return p
 	}
 	page := max(1, p.itemRows()/traceItemLines)

@@ -91,7 +91,7 @@ func (t tracePicker) View() []string {
 	if len(t.traces) == 0 {
 		return append(out, st.App.Muted.Render(safetext.Truncate("no stored traces yet: recalls made through `memtrace mcp` (memory_recall) are kept here", rw)))
 	}
-	cols := textable.Fill([]textable.Column{{Title: "#", Width: 5, Right: true}, {Title: "SOURCE", Width: 6}, {Title: "WHEN", Width: 16}, {Title: "SESSION", Width: 8}, {Title: "QUERY"}}, rw, 10)
+	cols := textable.Fit([]textable.Column{{Title: "#", Width: 5, Right: true}, {Title: "SOURCE", Width: 6, Drop: 1}, {Title: "WHEN", Width: 16}, {Title: "SESSION", Width: 8, Min: 6, Drop: 2}, {Title: "QUERY"}}, rw, textable.MinText)
 	out = append(out, st.Table.Header.Render(textable.Header(cols)))
 	start := max(0, min(t.cursor-(n-3), len(t.traces)-(n-2)))
 	for i := start; i < len(t.traces) && len(out) < n; i++ {

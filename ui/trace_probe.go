@@ -297,7 +297,7 @@ func (p tracePane) markView(n int) []string {
 		right, wrong, len(m.marks)-right-wrong, p.trace.Query, p.trace.At.UTC().Format("2006-01-02 15:04 UTC")), rw, 2) {
 		out = append(out, st.App.Muted.Render(l))
 	}
-	cols := textable.Fill([]textable.Column{{Title: "MARK", Width: 7}, {Title: "SELECTOR", Width: 14}, {Title: "TEXT"}}, rw, 10)
+	cols := textable.Fit([]textable.Column{{Title: "MARK", Width: 7}, {Title: "SELECTOR", Width: 14, Min: 8}, {Title: "TEXT"}}, rw, textable.MinText)
 	out = append(out, st.Table.Header.Render(textable.Header(cols)))
 	rows := max(1, n-len(out))
 	top := max(0, min(m.cursor-rows+1, len(m.marks)-rows))

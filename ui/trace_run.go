@@ -108,16 +108,10 @@ func (p tracePane) handleOpenItemKey(msg tea.KeyPressMsg) (tracePane, tea.Cmd) {
 			p.itemOpen = false
 			return p, func() tea.Msg { return OpenMemoryMsg{Key: key} }
 		}
-	case key.Matches(msg, k.list.Up):
-		p.openTop = max(0, p.openTop-1)
-	case key.Matches(msg, k.list.Down):
-		p.openTop++
-	case key.Matches(msg, k.list.PageUp):
-		p.openTop = max(0, p.openTop-p.bodyRows()+2)
-	case key.Matches(msg, k.list.PageDown):
-		p.openTop += p.bodyRows() - 2
 	case key.Matches(msg, k.list.Top):
-		p.openTop = 0
+		p.openScroll = detailScroll{}
+	default:
+		p.openScroll, _ = p.openScroll.update(msg, lineScrollKeys(k.list), len(p.openItemBody()), p.bodyRows()-1)
 	}
 	return p, nil
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/key"
+	"charm.land/lipgloss/v2"
 
 	"memtrace/engine"
 	"memtrace/inspector"
@@ -165,26 +166,33 @@ func (p tracePane) splitView() []string {
 	} else {
 		out = append(append(left, ""), right...)
 	}
-	out = append(out, "", st.Detail.Heading.Render(safetext.Truncate(fmt.Sprintf("forgotten %s: %d (%s)", by, len(m.Forgotten), note), rw)))
+	// The split scrolls: its summaries and each row's WHY wrap whole.
+	render := func(style lipgloss.Style, lines []string) {
+		for _, l := range lines {
+			out = append(out, style.Render(l))
+		}
+	}
+	out = append(out, "")
+	render(st.Detail.Heading, wrapText(fmt.Sprintf("forgotten %s: %d (%s)", by, len(m.Forgotten), note), rw, 0))
 	if m.RecognisedLater > 0 {
-		out = append(out, st.App.Muted.Render(safetext.Truncate(fmt.Sprintf("recognised %s: %d (forgotten in free recall, kept because the query cues them)", at, m.RecognisedLater), rw)))
+		render(st.App.Muted, wrapText(fmt.Sprintf("recognised %s: %d (forgotten in free recall, kept because the query cues them)", at, m.RecognisedLater), rw, 0))
 	}
-	fcols := textable.Fill([]textable.Column{{Title: "ID", Width: 5, Right: true}, {Title: "KEY", Width: 8}, {Title: "FORGOT", Width: 10}, {Title: "TEXT", Width: 30}, {Title: "WHY"}}, rw, 10)
+	fcols := textable.Fit([]textable.Column{{Title: "ID", Width: 5, Right: true}, {Title: "KEY", Width: 8, Drop: 1}, {Title: "FORGOT", Width: 10}, {Title: "TEXT", Width: 30, Min: 16}, {Title: "WHY"}}, rw, textable.MinText)
 	for _, ch := range m.Forgotten {
-		out = append(out, st.App.Error.Render(textable.Row(fcols, []string{fmt.Sprint(ch.ID), ch.Key, ch.ForgetAt.Format("2006-01-02"), ch.Text, ch.Reason})))
+		render(st.App.Error, wrappedRow(fcols, []string{fmt.Sprint(ch.ID), ch.Key, ch.ForgetAt.Format("2006-01-02"), ch.Text, ch.Reason}))
 	}
-	lcols := textable.Fill([]textable.Column{{Title: "ID", Width: 5, Right: true}, {Title: "KEY", Width: 8}, {Title: "TEXT", Width: 30}, {Title: "WHY"}}, rw, 10)
 	if len(m.Left) > 0 {
-		out = append(out, st.Detail.Heading.Render(safetext.Truncate(fmt.Sprintf("left %s: %d (still remembered, displaced or not retrieved)", by, len(m.Left)), rw)))
+		render(st.Detail.Heading, wrapText(fmt.Sprintf("left %s: %d (still remembered, displaced or not retrieved)", by, len(m.Left)), rw, 0))
 	}
+	lcols := textable.Fit([]textable.Column{{Title: "ID", Width: 5, Right: true}, {Title: "KEY", Width: 8, Drop: 1}, {Title: "TEXT", Width: 30, Min: 16}, {Title: "WHY"}}, rw, textable.MinText)
 	for _, ch := range m.Left {
-		out = append(out, st.Status.Quarantined.Render(textable.Row(lcols, []string{fmt.Sprint(ch.ID), ch.Key, ch.Text, ch.Reason})))
+		render(st.Status.Quarantined, wrappedRow(lcols, []string{fmt.Sprint(ch.ID), ch.Key, ch.Text, ch.Reason}))
 	}
 	if len(m.NotYet) > 0 {
-		out = append(out, st.Detail.Heading.Render(safetext.Truncate(fmt.Sprintf("not yet written %s: %d (survivors now, created after that time)", at, len(m.NotYet)), rw)))
+		render(st.Detail.Heading, wrapText(fmt.Sprintf("not yet written %s: %d (survivors now, created after that time)", at, len(m.NotYet)), rw, 0))
 	}
 	for _, ch := range m.NotYet {
-		out = append(out, st.App.Muted.Render(textable.Row(lcols, []string{fmt.Sprint(ch.ID), ch.Key, ch.Text, ch.Reason})))
+		render(st.App.Muted, wrappedRow(lcols, []string{fmt.Sprint(ch.ID), ch.Key, ch.Text, ch.Reason}))
 	}
 	return out
 }

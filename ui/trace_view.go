@@ -332,6 +332,20 @@ func (p tracePane) openItemView(n int) []string {
 		head += " (its key, in the open database)"
 	}
 	out := []string{st.Detail.Heading.Render(safetext.Truncate(safetext.SanitizeLine(head), rw))}
+	k := p.keys.list
+	return append(out, p.openScroll.windowKeys(p.c, p.openItemBody(), n-1, k.Down.Help().Key, k.Up.Help().Key)...)
+}
+
+// openItemBody is the open item's lines below its heading, the part that
+// scrolls.
+func (p tracePane) openItemBody() []string {
+	st := p.c.styles
+	rw := p.rightWidth()
+	items := p.stageItems()
+	if p.item >= len(items) {
+		return nil
+	}
+	it := items[p.item]
 	var body []string
 	switch {
 	case it.Dropped != "":
@@ -375,12 +389,5 @@ func (p tracePane) openItemView(n int) []string {
 			body = append(body, "  "+st.Detail.Value.Render(l))
 		}
 	}
-	top := max(0, min(p.openTop, len(body)-(n-1)))
-	for _, l := range body[top:] {
-		if len(out) == n {
-			break
-		}
-		out = append(out, l)
-	}
-	return out
+	return body
 }

@@ -172,6 +172,11 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		mouse.Y--
 		cmd = m.updateActive(tea.MouseClickMsg(mouse))
 	case tea.MouseWheelMsg:
+		if m.showHelp {
+			// The ? overlay covers the pane: the wheel scrolls it.
+			m.helpO.scroll, _ = m.helpO.scroll.update(msg, defaultScrollKeys(), len(m.helpLines()), helpRoom(m.height-chromeLines))
+			break
+		}
 		mouse := msg.Mouse()
 		mouse.Y--
 		cmd = m.updateActive(tea.MouseWheelMsg(mouse))

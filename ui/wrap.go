@@ -4,25 +4,14 @@ import (
 	"strings"
 
 	"memtrace/internal/safetext"
+	"memtrace/internal/textable"
 )
 
-// wrapText sanitises s and breaks it into lines of at most width cells,
-// keeping the text's own line breaks; at most maxLines lines, the last one
-// ending in "…" when text was left out.
+// wrapText is textable.Wrap (sanitised, whole words, the text's own line
+// breaks) with at most maxLines lines, the last one ending in "…" when
+// text was left out.
 func wrapText(s string, width, maxLines int) []string {
-	s = strings.ReplaceAll(safetext.Sanitize(s), "\t", " ")
-	var lines []string
-	for _, para := range strings.Split(s, "\n") {
-		for {
-			if safetext.Width(para) <= width {
-				lines = append(lines, para)
-				break
-			}
-			cut := wordCut(para, width)
-			lines = append(lines, strings.TrimRight(para[:cut], " "))
-			para = para[cut:]
-		}
-	}
+	lines := textable.Wrap(s, width)
 	if maxLines > 0 && len(lines) > maxLines {
 		lines = lines[:maxLines]
 		lines[maxLines-1] = endEllipsis(lines[maxLines-1], width)
@@ -36,38 +25,30 @@ func endEllipsis(line string, width int) string {
 	if safetext.Width(line)+1 <= width {
 		return line + safetext.Ellipsis
 	}
-	return line[:cutAt(line, max(1, width-1))] + safetext.Ellipsis
+	return line[:textable.CutAt(line, max(1, width-1))] + safetext.Ellipsis
 }
 
-// wordCut is where a line of at most width cells of s ends: after the last
-// space that fits (a word boundary), or mid-word when one word is wider
-// than the line.
-func wordCut(s string, width int) int {
-	cut := cutAt(s, width)
-	if cut >= len(s) {
-		return cut
+// wrappedRow is one table row whose last cell wraps whole at word
+// boundaries (wrapText) under its column, the other cells blank on the
+// lines after the first: a reason or a change is read whole.
+func wrappedRow(cols []textable.Column, cells []string) []string {
+	last := len(cols) - 1
+	if len(cells) <= last {
+		return []string{textable.Row(cols, cells)}
 	}
-	if s[cut] == ' ' {
-		return cut + 1
-	}
-	if i := strings.LastIndexByte(s[:cut], ' '); i > 0 {
-		return i + 1
-	}
-	return cut
-}
-
-// cutAt returns the byte index where the first width cells of s end,
-// never splitting a rune and always advancing at least one rune.
-func cutAt(s string, width int) int {
-	w := 0
-	for i, r := range s {
-		rw := safetext.Width(string(r))
-		if w+rw > width && i > 0 {
-			return i
+	var out []string
+	for i, l := range wrapText(cells[last], max(1, cols[last].Width), 0) {
+		row := make([]string, len(cols))
+		if i == 0 {
+			copy(row, cells)
 		}
-		w += rw
+		row[last] = l
+		out = append(out, textable.Row(cols, row))
 	}
-	return len(s)
+	if len(out) == 0 {
+		out = append(out, textable.Row(cols, cells))
+	}
+	return out
 }
 
 // labelled is text after a label, wrapped whole at word boundaries into

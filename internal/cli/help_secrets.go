@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"memtrace/engine/secret"
+	"memtrace/internal/textable"
 )
 
 // secretsHelp is `memtrace help secrets`: the pattern table of package
@@ -27,7 +28,7 @@ pattern (placeholder [secret:NAME]) — what it matches — example
 `)
 	for _, p := range secret.Patterns {
 		fmt.Fprintf(&b, "\n  %s\n", p.Name)
-		for _, line := range wrapWords(p.Shape, 72) {
+		for _, line := range textable.Wrap(strings.Join(strings.Fields(p.Shape), " "), 72) {
 			fmt.Fprintf(&b, "    %s\n", line)
 		}
 		fmt.Fprintf(&b, "    e.g. %q → %q\n", p.Example, secret.Redact(p.Example).Text)
@@ -61,24 +62,4 @@ listed: memtrace cannot reach into them. memory_forget still only
 quarantines (reversible).
 `)
 	return b.String()
-}
-
-// wrapWords splits s into lines of at most width bytes at spaces.
-func wrapWords(s string, width int) []string {
-	var lines []string
-	line := ""
-	for _, w := range strings.Fields(s) {
-		if line != "" && len(line)+1+len(w) > width {
-			lines = append(lines, line)
-			line = ""
-		}
-		if line != "" {
-			line += " "
-		}
-		line += w
-	}
-	if line != "" {
-		lines = append(lines, line)
-	}
-	return lines
 }
