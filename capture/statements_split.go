@@ -69,8 +69,12 @@ type statementPart struct {
 var clauseBoundary = regexp.MustCompile(`(?i)\s*(?:[,;]\s*(?:and\s+also|and|also)\s+|;\s+)|(?:고|구|며)\s*,\s+`)
 
 // mayHaveClauses is a quick test for a clauseBoundary in text: a ';', or
-// a ',' after 고/구/며 or before "and"/"also".
+// a ',' after 고/구/며 or before "and"/"also" — or for a sentence after
+// the first that opens with an additive coordinator (itemAfter).
 func mayHaveClauses(text string) bool {
+	if itemAfter.MatchString(text) {
+		return true
+	}
 	for i := 0; i < len(text); i++ {
 		switch text[i] {
 		case ';':
@@ -100,7 +104,15 @@ var pointsBack = map[string]bool{
 }
 
 // leadingCoordinator: a coordinator a split part may still open with.
-var leadingCoordinator = regexp.MustCompile(`(?i)^(?:and\s+also|and|also|plus|그리고|또)\s+`)
+var leadingCoordinator = regexp.MustCompile(`(?i)^(?:and\s+also|and|also|plus|그리고|또)(?:,\s*|\s+)`)
+
+// itemOpener: a sentence that opens with an additive coordinator ("Also,
+// please …", "그리고 다음 주 …", "또 …") is an item the speaker adds, a
+// statement of its own as a clause after "…, also" is.
+var itemOpener = regexp.MustCompile(`(?i)^\s*(?:and\s+also|also|plus|그리고|또)(?:,\s*|\s+)`)
+
+// itemAfter: a sentence end followed by an itemOpener.
+var itemAfter = regexp.MustCompile(`(?i)[.!?…\n]\s*(?:and\s+also|also|plus|그리고|또)(?:,\s*|\s+)`)
 
 // statementParts splits text into its candidate statements (see above),
 // or returns nil when it is one statement or must not be split.
@@ -126,9 +138,10 @@ func statementParts(text string) []statementPart {
 				announced = severalAnnounced.MatchString(m)
 			}
 		}
+		opens := len(parts) > 0 && itemOpener.MatchString(s)
 		cs, items := splitClauses(s)
 		for i, c := range cs {
-			parts = append(parts, statementPart{text: c, clause: i > 0, item: i > 0 && (items[i] || announced)})
+			parts = append(parts, statementPart{text: c, clause: i > 0, item: i > 0 && (items[i] || announced) || i == 0 && opens})
 		}
 	}
 	if len(parts) < 2 {
