@@ -58,6 +58,7 @@ func (r *supersedeRule) isSubjectName(w string) bool {
 
 // subjectsOf lists the lexicon subjects norm (lexNorm'd) names.
 func (r *supersedeRule) subjectsOf(norm string) []string {
+	norm = householdNorm(norm)
 	var hit uint64 // subjects found, by index (a table of at most 64)
 	if len(r.subjects) > 64 {
 		var out []string
@@ -153,7 +154,7 @@ type clauseReading struct {
 }
 
 func readClauses(s string) clauseReading {
-	return clauseReading{norm: lexNorm(s), terms: textnorm.Tokens(s)}
+	return clauseReading{norm: householdNorm(lexNorm(s)), terms: textnorm.Tokens(s)}
 }
 
 func readOld(text string) *oldFacts {
@@ -181,6 +182,12 @@ func (r *supersedeRule) subjectMatch(f changeFinding, old *oldFacts) string {
 		if !strings.Contains(norm, " "+p) {
 			return ""
 		}
+	}
+	// A relationship change with its partner named: the speaker's older
+	// memory naming that partner ("My girlfriend Hana …") is the one it
+	// ends; its person words are the partner's role.
+	if f.Partner != "" && namesPartner(old.self.norm, f.Partner) {
+		return "relationship"
 	}
 	for _, p := range old.people {
 		if !slices.Contains(f.People, p) {

@@ -3,6 +3,7 @@ package capture
 import (
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -96,6 +97,7 @@ func markerTable() []changeMarker {
 		open(en("switched to", `switched\s+(?P<obj>(?:\S+\s+){0,3}?)(?:to|from)`, "", "switched")),
 		open(en("moved to", `moved\s+(?:to|into)`, "home", "moved")),
 		open(en("moved … to", `moved\s+(?P<obj>(?:\S+\s+){1,3}?)to`, "", "moved")),
+		open(en("relocated to", `relocated\s+(?P<obj>(?:\S+\s+){0,3}?)(?:to|into)`, "", "relocated")),
 		retract(en("no longer", `no\s+longer|not\s+any\s*more|anymore`, "", "longer", "any")),
 		retract(en("cancelled", `cancel(?:l?ed)|called\s+off|(?:is|are|was|were|'s)\s+off`, "", "cancel", "called", "off")),
 		retract(en("gave up", `gave\s+up|given\s+up|giving\s+up`, "", "gave", "given", "giving")),
@@ -111,7 +113,7 @@ func markerTable() []changeMarker {
 		open(en("replaced", `replaced|upgraded\s+to|changed\s+(?P<obj>(?:\S+\s+){0,3}?)to`, "", "replaced", "upgraded", "changed")),
 		en("now", `now|nowadays|these\s+days`, "", "now", "these"),
 		open(ko("바꿨어", `바꿨|바꾸었|바뀌었|바꿈`, "", "바꿨", "바꾸었", "바뀌었", "바꿈")),
-		open(ko("옮겼어", `옮겼|옮기었|옮김`, "", "옮겼", "옮기었", "옮김")),
+		open(ko("옮겼어", `옮겼|옮기었|옮김|이전\s*(?:했|함|됐|완료)`, "", "옮겼", "옮기었", "옮김", "이전")),
 		intransitive(ko("이사했", `이사\s*(?:했|왔|갔|함|끝|완료|마쳤)`, "home", "이사")),
 		intransitive(ko("입사했", `입사\s*(?:했|함)|이직\s*(?:했|함)`, "employer", "입사", "이직")),
 		retract(ko("퇴사했", `퇴사\s*(?:했|함)`, "employer", "퇴사")),
@@ -244,6 +246,13 @@ type changeFinding struct {
 	Terms, Said, Partners, Object []string
 	Value                         [][]string
 	Open, Retract, Negates        bool
+	// Partner: the other party of a relationship change ("Hana and I
+	// split up", "태민이랑 결혼했어"), lower-cased; the older memory it
+	// replaces is the speaker's naming that partner (supersede_slot.go).
+	// Slot: which slot the change fills and how it was read, for the
+	// trail ("employer, implied by \"joined\" for the speaker",
+	// "membership of a club: no employer change").
+	Partner, Slot string
 }
 
 // anyLiteral: lower contains a literal of some marker.
@@ -341,13 +350,48 @@ func (r *supersedeRule) find(text string) changeFinding {
 		}
 	}
 	f.Subjects = r.subjectsOf(lexNorm(t.span))
-	if mk.implies != "" && t.mover && !slices.Contains(f.Subjects, mk.implies) {
-		f.Subjects = append(f.Subjects, mk.implies)
+	mover, implied := t.mover, mk.implies
+	if implied == "relationship" {
+		var rest string
+		if f.Partner, rest = partnerOf(clause, loc[0], loc[1], !isLatinMarker(mk.name)); f.Partner != "" {
+			mover = moverHead(rest)
+			f.Said = slices.DeleteFunc(f.Said, func(w string) bool { return strings.HasPrefix(w, f.Partner) })
+		}
+	}
+	group := ""
+	if mk.name == "joined" || strings.Contains(clause[loc[0]:loc[1]], "들어갔") {
+		group = membershipOf(clause, loc[0], loc[1], !isLatinMarker(mk.name))
+	}
+	switch {
+	case group != "":
+		// "joined a badminton club": the speaker is a member of a group;
+		// no employer or school changes, whatever the object's modifiers.
+		f.Subjects, implied = nil, ""
+		f.Slot = "membership of a " + group + " (the object of " + mk.name + "), no employer or school change"
+	case implied != "" && mover && !slices.Contains(f.Subjects, implied):
+		f.Subjects = append(f.Subjects, implied)
+		f.Slot = implied + ", implied by " + strconv.Quote(mk.name) + " for " + moverWho(f.Partner)
+	case len(f.Subjects) > 0:
+		f.Slot = strings.Join(f.Subjects, ", ") + ", named by the clause's subject or object"
+	case f.Open && len(f.Object) > 0:
+		f.Slot = "the object " + strconv.Quote(strings.Join(f.Object, " ")) + " of " + strconv.Quote(mk.name)
 	}
 	if m := newXIs.FindStringSubmatch(clause); m != nil && len(f.Subjects) == 0 {
 		f.AdHoc = strings.ToLower(m[1])
 	}
 	f.People = append(peopleOf(lexNorm(t.subject)), t.names...)
+	f.People = append(f.People, koSubjectNames(headBefore(clause, loc[0]))...)
+	if f.Partner != "" {
+		f.People = slices.DeleteFunc(f.People, func(p string) bool { return p == f.Partner })
+	}
 	f.Words = contentWords(text)
 	return f
+}
+
+// moverWho is whose change an implied subject is, for the trail.
+func moverWho(partner string) string {
+	if partner != "" {
+		return "the speaker (partner " + partner + ")"
+	}
+	return "the speaker or the people named"
 }
