@@ -101,7 +101,7 @@ func markerTable() []changeMarker {
 		retract(en("no longer", `no\s+longer|not\s+any\s*more|anymore`, "", "longer", "any")),
 		retract(en("cancelled", `cancel(?:l?ed)|called\s+off|(?:is|are|was|were|'s)\s+off`, "", "cancel", "called", "off")),
 		retract(en("gave up", `gave\s+up|given\s+up|giving\s+up`, "", "gave", "given", "giving")),
-		retract(en("last day at", `last\s+day\s+(?:at|with)|resigned\s+from|left\s+my\s+job\s+at`, "employer", "last", "resigned", "left")),
+		retract(en("last day at", `last\s+day\s+(?:at|with)|resigned\s+from|left\s+my\s+job\s+at|retired(?:\s+from)?`, "employer", "last", "resigned", "left", "retired")),
 		open(en("traded in", `traded\s+in|sold|got\s+rid\s+of`, "", "traded", "sold", "rid")),
 		en("got married", `got\s+(?:married|engaged|divorced|hitched)|tied\s+the\s+knot|broke\s+up|split\s+up`, "relationship", "got", "tied", "broke", "split"),
 		en("new X is", `new\s+(?:\S+\s+){1,2}?(?:is|are)`, "", "new"),
@@ -120,7 +120,7 @@ func markerTable() []changeMarker {
 		intransitive(ko("입학했", `입학\s*(?:했|함)|들어갔`, "school", "입학", "들어갔")),
 		ko("결혼했", `(?:결혼|약혼|이혼)\s*(?:했|함|식\s*올렸)|헤어졌|헤어짐`, "relationship", "결혼", "약혼", "이혼", "헤어"),
 		retract(ko("그만두고", `그만두고|그만뒀|그만\s+뒀|그만\s*둠|끊었|끊음|접었|접음`, "", "그만", "끊었", "끊음", "접었", "접음")),
-		retract(ko("취소했", `취소\s*(?:했|됐|됨|함|되었)`, "", "취소")),
+		retract(ko("취소했", `취소\s*(?:했|됐|됨|함|되었)|(?i:cancel)\s*(?:했|됐|됨|함)`, "", "취소", "cancel")),
 		retract(ko("이제 안", `(?:이제|더\s*이상)\s+(?:(?P<obj>\S+)\s+)?(?:안|못)\s`, "", "이제", "이상")),
 		ko("더 이상 … 안", `더\s*이상`, "", "이상"),
 		ko("새로", `새로|(?:^|\s)새\s`, "", "새"),
@@ -129,6 +129,17 @@ func markerTable() []changeMarker {
 		ko("대신", `대신`, "", "대신"),
 		ko("이제", `이제|요즘은`, "", "이제", "요즘은"),
 	}
+}
+
+// sentenceOf is the sentence of text that holds clause (text itself when
+// none does, or when the message is a single sentence).
+func sentenceOf(text, clause string) string {
+	for _, s := range sentenceSplit.Split(text, -1) {
+		if strings.Contains(s, clause) {
+			return s
+		}
+	}
+	return text
 }
 
 // headBefore is the words of clause before byte s, after its last colon.
@@ -312,14 +323,19 @@ func (r *supersedeRule) find(text string) changeFinding {
 		return f
 	}
 	f.Marker, f.Open, f.Retract, f.Negates = mk.name, mk.open, mk.retract, mk.negates
+	// A question anywhere makes the message no statement of a change; a
+	// hypothetical, an addition or a negation only in the marker's own
+	// sentence ("카페 알바 그만뒀어. 주말엔 쉬고 싶어서": the wish is the
+	// reason, the change is stated).
+	own := sentenceOf(text, clause)
 	switch {
 	case strings.Contains(text, "?") || questionStart.MatchString(text) || strings.HasSuffix(strings.TrimSpace(text), "니") || strings.HasSuffix(strings.TrimSpace(text), "나요"):
 		f.Guard = "question"
-	case hypothetical.MatchString(text):
+	case hypothetical.MatchString(own):
 		f.Guard = "hypothetical"
-	case additive.MatchString(text + " "):
+	case additive.MatchString(own + " "):
 		f.Guard = "addition"
-	case negatedEN.MatchString(text) || negatedKO.MatchString(text):
+	case negatedEN.MatchString(own) || negatedKO.MatchString(own):
 		f.Guard = "negated"
 	}
 	if f.Guard == "" && thirdPerson(headBefore(clause, loc[0])) {

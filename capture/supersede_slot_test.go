@@ -54,6 +54,12 @@ func TestSupersessionSlot(t *testing.T) {
 			"Last June I joined Coupang as a data engineer.", 0, "employer"},
 		{"my Pixel is a thing", []string{"My phone is a Pixel 6 with a cracked screen.", "I pay 40,000 won a month for my phone plan."},
 			"Dropped my Pixel in the sea so it's an iPhone 16 now.", 0, "phone"},
+		{"relative retired", []string{"My mom works at KEPCO in Naju.", "I work at Samsung in Suwon."},
+			"Mom retired from KEPCO last spring!", 0, ""},
+		{"mixed cancel", []string{"Friday 3시에 hair salon 예약 있어, 커트 하고 염색까지.", "our salon is in Hapjeong near the station"},
+			"금요일 미용실 예약 cancel했어, 다음 주로 미룸", 0, ""},
+		{"a wish in the next sentence", []string{"주말마다 동네 서점에서 알바해, 토요일 일요일 둘 다."},
+			"서점 알바 그만뒀어. 좀 쉬고 싶어서", 0, ""},
 		{"KO office relocated", []string{"우리 회사 사무실은 을지로에 있어.", "나 마포 합정동 살아."},
 			"사무실 판교로 이전했어, 출근이 더 멀어졌네.", 0, ""},
 	}
