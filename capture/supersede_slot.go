@@ -82,10 +82,10 @@ func membershipOf(clause string, s, e int, ko bool) string {
 }
 
 // liveWith: a verb of living with a companion (EN), after lexNorm.
-var liveWith = regexp.MustCompile(` (?:live|lives|lived|living) with `)
+var liveWith = regexp.MustCompile(` (?:live|lives|lived|living) (?:with|together|alone|on my own|by myself) `)
 
 // liveWithKO: a companion marked 랑/이랑/하고/와/과, then 살- (KO).
-var liveWithKO = regexp.MustCompile(`(?:랑|하고|와|과|이랑) (?:같이 |함께 |둘이 )?(살|사는|삽니다)`)
+var liveWithKO = regexp.MustCompile(`(?:(?:랑|하고|와|과|이랑) (?:같이 |함께 |둘이 )?| 혼자 | 같이 )(?:살|사는|삽니다)`)
 
 // placeAfter: a place phrase after a companion ("… with my cat in Mapo").
 var placeAfter = regexp.MustCompile(`^(?:\S+ ){0,4}?(?:in|near|at|around) `)
@@ -96,7 +96,7 @@ var koPlace = regexp.MustCompile(`\S(?:에서|에) `)
 // householdNorm is norm (lexNorm'd) with "live with X" rewritten so that
 // it names no home: who the speaker lives with is not where.
 func householdNorm(norm string) string {
-	if strings.Contains(norm, " with ") {
+	if strings.Contains(norm, " liv") {
 		locs := liveWith.FindAllStringIndex(norm, -1)
 		for i := len(locs) - 1; i >= 0; i-- {
 			l := locs[i]
@@ -106,7 +106,7 @@ func householdNorm(norm string) string {
 			norm = norm[:l[0]] + " cohabit with " + norm[l[1]:]
 		}
 	}
-	if !koPlace.MatchString(norm) {
+	if (strings.Contains(norm, "살") || strings.Contains(norm, "사는") || strings.Contains(norm, "삽니다")) && !koPlace.MatchString(norm) {
 		norm = liveWithKO.ReplaceAllString(norm, " 동거 ")
 	}
 	return norm
