@@ -21,6 +21,9 @@ func TestSentenceItemsSplit(t *testing.T) {
 		{"My shoe size is 270 in Korean sizes. Also, always reply to me in Korean from now on.", 2},
 		{"나 땅콩 알레르기 있어. 그리고 다음 달 3일에 치과 예약 있어", 2},
 		{"나 채식주의자야. 그리고 이번 주 금요일에 치과 예약 있어", 2},
+		{"my shoe size is 270 and always reply to me in Korean from now on", 2},
+		{"나 채식주의자이고 다음 주 금요일에 부산으로 출장 가", 2},
+		{"I walk to work and I take the bus home when it rains.", 1},
 		{"We moved to Busan last month. Still unpacking the kitchen boxes.", 1},
 	} {
 		e := openCaptureEngine(t, nil)

@@ -376,7 +376,7 @@ func chatter(s string) bool {
 }
 
 // selfDescription: a short copular statement of the speaker about
-// themself, "나 비건이야", "저 교사예요", "I'm vegan": one content word, but
+// themself, "나 비건이야", "저 교사예요", "나 학생이고", "I'm vegan": one content word, but
 // a fact about the user, not an interjection.
 func selfDescription(norm string) bool {
 	w := strings.Fields(norm)
@@ -388,7 +388,7 @@ func selfDescription(norm string) bool {
 		return true
 	case "나", "난", "저", "전", "나는", "저는":
 		last := w[len(w)-1]
-		for _, c := range []string{"이야", "야", "예요", "이에요", "입니다", "이다", "임"} {
+		for _, c := range []string{"이야", "야", "예요", "이에요", "입니다", "이다", "임", "이고"} {
 			if strings.HasSuffix(last, c) && len(last) > len(c) {
 				return true
 			}

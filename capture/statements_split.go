@@ -66,13 +66,22 @@ type statementPart struct {
 }
 
 // clauseBoundary: where a sentence divides into coordinated clauses.
-var clauseBoundary = regexp.MustCompile(`(?i)\s*(?:[,;]\s*(?:and\s+also|and|also)\s+|;\s+)|(?:고|구|며)\s*,\s+`)
+//
+// Without a comma, "and" divides a sentence only before a standing
+// instruction or a new clause of the speaker ("my birthday is May 3 and
+// always write …", "… and I'm allergic to …"), and a Korean copula's
+// connective 이고 ("나 비건이고 다음 주에 …") divides it as "…고," does.
+var clauseBoundary = regexp.MustCompile(`(?i)\s*(?:[,;]\s*(?:and\s+also|and|also)\s+|;\s+)|(?:고|구|며)\s*,\s+|\s+and\s+(?:also\s+)?(?:always|never|please|don't|do\s+not|from\s+now\s+on|call\s+me|i'm|i\s+am|i\s+have|i've|my)\s|\S(?:이고)\s+`)
+
+// keepAfterAnd: the words of a bare "and" boundary that open the clause
+// after it (the boundary ends before them).
+var keepAfterAnd = regexp.MustCompile(`(?i)^\s+and\s+(?:also\s+)?`)
 
 // mayHaveClauses is a quick test for a clauseBoundary in text: a ';', or
 // a ',' after 고/구/며 or before "and"/"also" — or for a sentence after
 // the first that opens with an additive coordinator (itemAfter).
 func mayHaveClauses(text string) bool {
-	if itemAfter.MatchString(text) {
+	if itemAfter.MatchString(text) || (strings.Contains(text, " and ") || strings.Contains(text, "이고 ")) && clauseBoundary.MatchString(text) {
 		return true
 	}
 	for i := 0; i < len(text); i++ {
@@ -117,7 +126,7 @@ var itemAfter = regexp.MustCompile(`(?i)[.!?…\n]\s*(?:and\s+also|also|plus|그
 // statementParts splits text into its candidate statements (see above),
 // or returns nil when it is one statement or must not be split.
 func statementParts(text string) []statementPart {
-	if !strings.ContainsAny(text, ",;.!?\n") {
+	if !strings.ContainsAny(text, ",;.!?\n") && !clauseBoundary.MatchString(text) {
 		return nil
 	}
 	acts := readActs(text)
@@ -168,6 +177,11 @@ func splitClauses(s string) (out []string, items []bool) {
 	items = append(items, false)
 	start := 0
 	for _, l := range locs {
+		if m := keepAfterAnd.FindStringIndex(s[l[0]:l[1]]); m != nil { // "… and always write …": keep "always"
+			l = []int{l[0], l[0] + m[1]}
+		} else if strings.HasSuffix(s[l[0]:l[1]], " ") && strings.Contains(s[l[0]:l[1]], "이고") { // "비건이고 다음 …"
+			l = []int{l[0] + strings.Index(s[l[0]:l[1]], "이고") + len("이"), l[1]} // at 고, which stays with its clause
+		}
 		rest := s[l[1]:]
 		items = append(items, additiveClause.MatchString(s[l[0]:l[1]]) || additiveClause.MatchString(rest[:min(len(rest), 5)]))
 		end := l[0]
