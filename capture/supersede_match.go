@@ -162,12 +162,17 @@ func readOld(text string) *oldFacts {
 	f := &oldFacts{norm: norm, people: peopleOf(norm), words: contentWords(text), terms: textnorm.Tokens(text),
 		first: firstClauseTerms(text), main: readClauses(mainText(text, false)), self: readClauses(mainText(text, true))}
 	for _, s := range clauses(text) {
-		if negation.MatchString(s + " ") {
+		if negation.MatchString(s+" ") || retracted.MatchString(s) {
 			f.negated = append(f.negated, textnorm.Tokens(s)...)
 		}
 	}
 	return f
 }
+
+// retracted: a clause that already retracts what it names ("다낭 여행
+// 취소했어", "the gym plan is off"); a later retraction agrees with it rather
+// than replacing it.
+var retracted = regexp.MustCompile(`(?i)\b(?:cancel(?:l?ed)|called\s+off|(?:is|are|was|were|'s)\s+off|gave\s+up|stopped|quit)\b|취소\s*(?:했|됐|됨|함)|그만\s*(?:두|뒀|둠)|끊었|접었`)
 
 // negation: a sentence that negates or forbids what it names (EN, KO).
 var negation = regexp.MustCompile(`(?i)\b(?:not|never|no|don't|dont|doesn't|didn't|won't|avoid|without)\b|n't\b|n’t\b|지\s*(?:마|말)|(?:^|\s)(?:안|못)\s|않|금지|말고`)
@@ -220,7 +225,7 @@ func (r *supersedeRule) subjectMatch(f changeFinding, old *oldFacts) string {
 		return ""
 	}
 	if s := topicShared(f, main.terms); s != "" {
-		if f.Negates && slices.ContainsFunc(f.Object, func(t string) bool { return slices.Contains(old.negated, t) }) {
+		if f.Negates && slices.ContainsFunc(append(slices.Clone(f.Object), partnersOf(f.Object)...), func(t string) bool { return slices.Contains(old.negated, t) }) {
 			return "" // "panic 말고 error로" over "panic 쓰지 마": it agrees
 		}
 		return s

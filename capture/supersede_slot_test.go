@@ -64,6 +64,8 @@ func TestSupersessionSlot(t *testing.T) {
 			"금요일 미용실 예약 cancel했어, 다음 주로 미룸", 0, ""},
 		{"a wish in the next sentence", []string{"주말마다 동네 서점에서 알바해, 토요일 일요일 둘 다."},
 			"서점 알바 그만뒀어. 좀 쉬고 싶어서", 0, ""},
+		{"a retraction over a retraction", []string{"We are flying to Sapporo in February for the snow festival.", "다낭 여행 취소했어 ㅠ 휴가가 안 나와서."},
+			"So the Hokkaido trip in February is off, the flights got too pricey.", -1, ""},
 		{"KO office relocated", []string{"우리 회사 사무실은 을지로에 있어.", "나 마포 합정동 살아."},
 			"사무실 판교로 이전했어, 출근이 더 멀어졌네.", 0, ""},
 	}
