@@ -24,6 +24,7 @@ func TestSentenceItemsSplit(t *testing.T) {
 		{"my shoe size is 270 and always reply to me in Korean from now on", 2},
 		{"나 채식주의자이고 다음 주 금요일에 부산으로 출장 가", 2},
 		{"I walk to work and I take the bus home when it rains.", 1},
+		{"We adopted a second cat last weekend, a grey one. Oh and never use emoji in your replies to me.", 2},
 		{"We moved to Busan last month. Still unpacking the kitchen boxes.", 1},
 	} {
 		e := openCaptureEngine(t, nil)

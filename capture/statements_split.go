@@ -113,15 +113,16 @@ var pointsBack = map[string]bool{
 }
 
 // leadingCoordinator: a coordinator a split part may still open with.
-var leadingCoordinator = regexp.MustCompile(`(?i)^(?:and\s+also|and|also|plus|그리고|또)(?:,\s*|\s+)`)
+// Lead-ins ("btw", "참고로", "아 맞다") stay: they are words of the part.
+var leadingCoordinator = regexp.MustCompile(`(?i)^(?:and\s+also|and|also|plus|oh,?\s+and|아\s+그리고|그리고|또)(?:,\s*|\s+)`)
 
 // itemOpener: a sentence that opens with an additive coordinator ("Also,
-// please …", "그리고 다음 주 …", "또 …") is an item the speaker adds, a
+// please …", "Oh and …", "btw …", "그리고 다음 주 …", "참고로 …", "또 …") is an item the speaker adds, a
 // statement of its own as a clause after "…, also" is.
-var itemOpener = regexp.MustCompile(`(?i)^\s*(?:and\s+also|also|plus|그리고|또)(?:,\s*|\s+)`)
+var itemOpener = regexp.MustCompile(`(?i)^\s*(?:and\s+also|also|plus|oh,?\s+and|btw|by\s+the\s+way|one\s+more\s+thing:?|아\s+그리고|그리고|참고로|아\s+맞다|또)(?:,\s*|\s+)`)
 
 // itemAfter: a sentence end followed by an itemOpener.
-var itemAfter = regexp.MustCompile(`(?i)[.!?…\n]\s*(?:and\s+also|also|plus|그리고|또)(?:,\s*|\s+)`)
+var itemAfter = regexp.MustCompile(`(?i)[.!?…\n]\s*(?:and\s+also|also|plus|oh,?\s+and|btw|by\s+the\s+way|one\s+more\s+thing:?|아\s+그리고|그리고|참고로|아\s+맞다|또)(?:,\s*|\s+)`)
 
 // statementParts splits text into its candidate statements (see above),
 // or returns nil when it is one statement or must not be split.

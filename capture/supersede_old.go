@@ -93,7 +93,7 @@ func mainText(text string, self bool) string {
 // namedStart: head opens with a name and a verb or a possessive.
 // A Korean given name as the topic or subject ("태민이는 …") is one; a
 // month is one only with a verb of a person ("June works at …", "June's
-// …"), not "June is hot".
+// …") or as "June is a/an/my …" ("June is a nurse"), not "June is hot".
 func namedStart(head string) bool {
 	if koNamedStart(head) {
 		return true
@@ -104,10 +104,16 @@ func namedStart(head string) bool {
 	}
 	lw := strings.ToLower(m[1])
 	if months[lw] {
-		return !strings.HasSuffix(m[0], " is") && !strings.HasSuffix(m[0], " was")
+		if strings.HasSuffix(m[0], " is") || strings.HasSuffix(m[0], " was") {
+			return personComplement.MatchString(head[len(m[0]):])
+		}
+		return true
 	}
 	return !isStopLike(lw) && !notTopic[lw]
 }
+
+// personComplement: "a/an/my/our X" after "June is": a person's role.
+var personComplement = regexp.MustCompile(`(?i)^\s+(?:a|an|my|our)\s`)
 
 // firstClauseTerms are the terms of text's first clause up to a
 // coordinating conjunction: where it states its value ("I live in Suwon

@@ -215,7 +215,7 @@ func partnerOf(clause string, s, e int, ko bool) (partner, rest string) {
 	if m := partnerHead.FindStringSubmatch(head); m != nil {
 		return strings.ToLower(m[1] + m[2]), "I " + head[len(m[0]):]
 	}
-	if m := partnerWith.FindStringSubmatch(clause[e:]); m != nil && !months[strings.ToLower(m[1])] {
+	if m := partnerWith.FindStringSubmatch(clause[e:]); m != nil { // "broke up with June": a person, no date takes "with"
 		return strings.ToLower(m[1]), head
 	}
 	return "", head
