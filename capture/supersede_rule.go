@@ -101,7 +101,7 @@ func markerTable() []changeMarker {
 		retract(en("no longer", `no\s+longer|not\s+any\s*more|anymore`, "", "longer", "any")),
 		retract(en("cancelled", `cancel(?:l?ed)|called\s+off|(?:is|are|was|were|'s)\s+off`, "", "cancel", "called", "off")),
 		retract(en("gave up", `gave\s+up|given\s+up|giving\s+up`, "", "gave", "given", "giving")),
-		retract(en("last day at", `last\s+day\s+(?:at|with)|resigned\s+from|left\s+my\s+job\s+at|retired(?:\s+from)?`, "employer", "last", "resigned", "left", "retired")),
+		retract(en("last day at", `last\s+day\s+(?:at|with)|resigned\s+from|left\s+my\s+job\s+at|retired\s+(?:from|last|this|in|early)|(?:has|have|just|finally)\s+retired|retired\s*[.!]`, "employer", "last", "resigned", "left", "retired")),
 		open(en("traded in", `traded\s+in|sold|got\s+rid\s+of`, "", "traded", "sold", "rid")),
 		en("got married", `got\s+(?:married|engaged|divorced|hitched)|tied\s+the\s+knot|broke\s+up|split\s+up`, "relationship", "got", "tied", "broke", "split"),
 		en("new X is", `new\s+(?:\S+\s+){1,2}?(?:is|are)`, "", "new"),

@@ -64,6 +64,8 @@ func TestSupersessionSlot(t *testing.T) {
 			"Dropped my Pixel in the sea so it's an iPhone 16 now.", 0, "phone"},
 		{"relative retired", []string{"My mom works at KEPCO in Naju.", "I work at Samsung in Suwon."},
 			"Mom retired from KEPCO last spring!", 0, ""},
+		{"retired as a modifier", []string{"I work at Samsung in Suwon, on the display team."},
+			"My retired uncle visits us on Sundays now, he brings fruit.", -1, ""},
 		{"mixed cancel", []string{"Friday 3시에 hair salon 예약 있어, 커트 하고 염색까지.", "our salon is in Hapjeong near the station"},
 			"금요일 미용실 예약 cancel했어, 다음 주로 미룸", 0, ""},
 		{"a wish in the next sentence", []string{"주말마다 동네 서점에서 알바해, 토요일 일요일 둘 다."},
