@@ -61,7 +61,7 @@ func (c *Capturer) splitStatements(ctx context.Context, p *pending, in engine.Ca
 	}
 	clauses := false
 	for _, pt := range parts {
-		clauses = clauses || pt.clause
+		clauses = clauses || pt.clause || pt.item
 	}
 	if !clauses && !typed(whole) {
 		return nil // sentences split only by type, and no sentence is typed

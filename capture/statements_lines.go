@@ -372,5 +372,27 @@ func chatter(s string) bool {
 	// A number beside a content word states something ("my birthday is
 	// May 3", where "may" is a stop word); a number alone does not.
 	n := filter.ContentWords(strings.Join(kept, " "), 2)
-	return n < 2 && !(n == 1 && numbers > 0 && len(kept) >= 3)
+	return n < 2 && !(n == 1 && numbers > 0 && len(kept) >= 3) && !(n == 1 && selfDescription(norm))
+}
+
+// selfDescription: a short copular statement of the speaker about
+// themself, "나 비건이야", "저 교사예요", "나 학생이고", "I'm vegan": one content word, but
+// a fact about the user, not an interjection.
+func selfDescription(norm string) bool {
+	w := strings.Fields(norm)
+	if len(w) < 2 || len(w) > 3 {
+		return false
+	}
+	switch w[0] {
+	case "i'm", "im":
+		return true
+	case "나", "난", "저", "전", "나는", "저는":
+		last := w[len(w)-1]
+		for _, c := range []string{"이야", "야", "예요", "이에요", "입니다", "이다", "임", "이고"} {
+			if strings.HasSuffix(last, c) && len(last) > len(c) {
+				return true
+			}
+		}
+	}
+	return false
 }

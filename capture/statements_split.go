@@ -66,11 +66,24 @@ type statementPart struct {
 }
 
 // clauseBoundary: where a sentence divides into coordinated clauses.
-var clauseBoundary = regexp.MustCompile(`(?i)\s*(?:[,;]\s*(?:and\s+also|and|also)\s+|;\s+)|(?:고|구|며)\s*,\s+`)
+//
+// Without a comma, "and" divides a sentence only before a standing
+// instruction or a new clause of the speaker ("my birthday is May 3 and
+// always write …", "… and I'm allergic to …"), and a Korean copula's
+// connective 이고 ("나 비건이고 다음 주에 …") divides it as "…고," does.
+var clauseBoundary = regexp.MustCompile(`(?i)\s*(?:[,;]\s*(?:and\s+also|and|also)\s+|;\s+)|(?:고|구|며)\s*,\s+|\s+and\s+(?:also\s+)?(?:always|never|please|don't|do\s+not|from\s+now\s+on|call\s+me|i'm|i\s+am|i\s+have|i've|my)\s|\S(?:이고)\s+`)
+
+// keepAfterAnd: the words of a bare "and" boundary that open the clause
+// after it (the boundary ends before them).
+var keepAfterAnd = regexp.MustCompile(`(?i)^\s+and\s+(?:also\s+)?`)
 
 // mayHaveClauses is a quick test for a clauseBoundary in text: a ';', or
-// a ',' after 고/구/며 or before "and"/"also".
+// a ',' after 고/구/며 or before "and"/"also" — or for a sentence after
+// the first that opens with an additive coordinator (itemAfter).
 func mayHaveClauses(text string) bool {
+	if itemAfter.MatchString(text) || (strings.Contains(text, " and ") || strings.Contains(text, "이고 ")) && clauseBoundary.MatchString(text) {
+		return true
+	}
 	for i := 0; i < len(text); i++ {
 		switch text[i] {
 		case ';':
@@ -100,12 +113,21 @@ var pointsBack = map[string]bool{
 }
 
 // leadingCoordinator: a coordinator a split part may still open with.
-var leadingCoordinator = regexp.MustCompile(`(?i)^(?:and\s+also|and|also|plus|그리고|또)\s+`)
+// Lead-ins ("btw", "참고로", "아 맞다") stay: they are words of the part.
+var leadingCoordinator = regexp.MustCompile(`(?i)^(?:and\s+also|and|also|plus|oh,?\s+and|아\s+그리고|그리고|또)(?:,\s*|\s+)`)
+
+// itemOpener: a sentence that opens with an additive coordinator ("Also,
+// please …", "Oh and …", "btw …", "그리고 다음 주 …", "참고로 …", "또 …") is an item the speaker adds, a
+// statement of its own as a clause after "…, also" is.
+var itemOpener = regexp.MustCompile(`(?i)^\s*(?:and\s+also|also|plus|oh,?\s+and|btw|by\s+the\s+way|one\s+more\s+thing:?|아\s+그리고|그리고|참고로|아\s+맞다|또)(?:,\s*|\s+)`)
+
+// itemAfter: a sentence end followed by an itemOpener.
+var itemAfter = regexp.MustCompile(`(?i)[.!?…\n]\s*(?:and\s+also|also|plus|oh,?\s+and|btw|by\s+the\s+way|one\s+more\s+thing:?|아\s+그리고|그리고|참고로|아\s+맞다|또)(?:,\s*|\s+)`)
 
 // statementParts splits text into its candidate statements (see above),
 // or returns nil when it is one statement or must not be split.
 func statementParts(text string) []statementPart {
-	if !strings.ContainsAny(text, ",;.!?\n") {
+	if !strings.ContainsAny(text, ",;.!?\n") && !clauseBoundary.MatchString(text) {
 		return nil
 	}
 	acts := readActs(text)
@@ -126,9 +148,10 @@ func statementParts(text string) []statementPart {
 				announced = severalAnnounced.MatchString(m)
 			}
 		}
+		opens := len(parts) > 0 && itemOpener.MatchString(s)
 		cs, items := splitClauses(s)
 		for i, c := range cs {
-			parts = append(parts, statementPart{text: c, clause: i > 0, item: i > 0 && (items[i] || announced)})
+			parts = append(parts, statementPart{text: c, clause: i > 0, item: i > 0 && (items[i] || announced) || i == 0 && opens})
 		}
 	}
 	if len(parts) < 2 {
@@ -155,6 +178,11 @@ func splitClauses(s string) (out []string, items []bool) {
 	items = append(items, false)
 	start := 0
 	for _, l := range locs {
+		if m := keepAfterAnd.FindStringIndex(s[l[0]:l[1]]); m != nil { // "… and always write …": keep "always"
+			l = []int{l[0], l[0] + m[1]}
+		} else if strings.HasSuffix(s[l[0]:l[1]], " ") && strings.Contains(s[l[0]:l[1]], "이고") { // "비건이고 다음 …"
+			l = []int{l[0] + strings.Index(s[l[0]:l[1]], "이고") + len("이"), l[1]} // at 고, which stays with its clause
+		}
 		rest := s[l[1]:]
 		items = append(items, additiveClause.MatchString(s[l[0]:l[1]]) || additiveClause.MatchString(rest[:min(len(rest), 5)]))
 		end := l[0]

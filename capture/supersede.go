@@ -153,8 +153,11 @@ func (w *batchWriter) supersessionFor(mem *engine.Memory, change *changeFinding)
 		if about != "" {
 			why = "no older active fact about " + about + " in scope " + mem.Scope
 		}
+		if f.Partner != "" {
+			why += " and none of the speaker's names the partner " + f.Partner
+		}
 		return nil, "", "", &engine.Decision{Layer: engine.LayerSupersede, Verdict: "pass", Pattern: f.Marker,
-			Reason: fmt.Sprintf("change marker %q but %s: supersedes nothing", f.Marker, why)}
+			Reason: fmt.Sprintf("change marker %q but %s: supersedes nothing", f.Marker, why) + slotNote(f.Slot)}
 	}
 	return best, bestSubject, f.Marker, nil
 }
@@ -190,13 +193,25 @@ func (w *batchWriter) linkSuperseded(ctx context.Context, p *pending, mem *engin
 	r.Kind = mem.Kind
 	r.Supersedes = append(r.Supersedes, engine.SupersedeInfo{ID: old.ID, Key: old.Key, Text: old.Content,
 		Subject: subject, Marker: marker, ValidTo: old.ValidTo, By: l.by})
+	slot := ""
+	if p.change != nil && l.subject != "" {
+		slot = slotNote(p.change.Slot)
+	}
 	r.Trail = append(r.Trail, engine.Decision{Layer: engine.LayerSupersede, Verdict: "supersede", Pattern: marker,
-		Reason: supersedeReasonBy(l)})
+		Reason: supersedeReasonBy(l) + slot})
 	return nil
 }
 
 // tokensOf is textnorm.Tokens for the lexical index.
 func tokensOf(s string) []string { return textnorm.Tokens(s) }
+
+// slotNote is the trail's note of the slot a change fills (changeFinding.Slot).
+func slotNote(slot string) string {
+	if slot == "" {
+		return ""
+	}
+	return " (slot: " + slot + ")"
+}
 
 func guardPhrase(g string) string {
 	switch g {
@@ -255,6 +270,10 @@ func (w *batchWriter) supersedeCandidates(f changeFinding) []int64 {
 		open = tokensOf(f.AdHoc)
 	} else if f.Open {
 		open = append(slices.Clone(f.Terms), f.Partners...)
+	}
+	if f.Partner != "" { // the speaker's memories naming the partner (supersede_slot.go)
+		open = append(open, f.Partner)
+		open = append(open, f.Partner+"이") // "준형이는" is indexed as 준형이
 	}
 	for _, t := range open {
 		all := c.dx.bySubject[topicKey(t)]

@@ -58,6 +58,7 @@ func (r *supersedeRule) isSubjectName(w string) bool {
 
 // subjectsOf lists the lexicon subjects norm (lexNorm'd) names.
 func (r *supersedeRule) subjectsOf(norm string) []string {
+	norm = householdNorm(norm)
 	var hit uint64 // subjects found, by index (a table of at most 64)
 	if len(r.subjects) > 64 {
 		var out []string
@@ -153,7 +154,7 @@ type clauseReading struct {
 }
 
 func readClauses(s string) clauseReading {
-	return clauseReading{norm: lexNorm(s), terms: textnorm.Tokens(s)}
+	return clauseReading{norm: householdNorm(lexNorm(s)), terms: textnorm.Tokens(s)}
 }
 
 func readOld(text string) *oldFacts {
@@ -161,12 +162,17 @@ func readOld(text string) *oldFacts {
 	f := &oldFacts{norm: norm, people: peopleOf(norm), words: contentWords(text), terms: textnorm.Tokens(text),
 		first: firstClauseTerms(text), main: readClauses(mainText(text, false)), self: readClauses(mainText(text, true))}
 	for _, s := range clauses(text) {
-		if negation.MatchString(s + " ") {
+		if negation.MatchString(s+" ") || retracted.MatchString(s) {
 			f.negated = append(f.negated, textnorm.Tokens(s)...)
 		}
 	}
 	return f
 }
+
+// retracted: a clause that already retracts what it names ("다낭 여행
+// 취소했어", "the gym plan is off"); a later retraction agrees with it rather
+// than replacing it.
+var retracted = regexp.MustCompile(`(?i)\b(?:cancel(?:l?ed)|called\s+off|(?:is|are|was|were|'s)\s+off|gave\s+up|stopped|quit)\b|취소\s*(?:했|됐|됨|함)|그만\s*(?:두|뒀|둠)|끊었|접었`)
 
 // negation: a sentence that negates or forbids what it names (EN, KO).
 var negation = regexp.MustCompile(`(?i)\b(?:not|never|no|don't|dont|doesn't|didn't|won't|avoid|without)\b|n't\b|n’t\b|지\s*(?:마|말)|(?:^|\s)(?:안|못)\s|않|금지|말고`)
@@ -181,6 +187,12 @@ func (r *supersedeRule) subjectMatch(f changeFinding, old *oldFacts) string {
 		if !strings.Contains(norm, " "+p) {
 			return ""
 		}
+	}
+	// A relationship change with its partner named: the speaker's older
+	// memory naming that partner ("My girlfriend Hana …") is the one it
+	// ends; its person words are the partner's role.
+	if f.Partner != "" && namesPartner(old.self.norm, f.Partner) {
+		return "relationship"
 	}
 	for _, p := range old.people {
 		if !slices.Contains(f.People, p) {
@@ -213,7 +225,7 @@ func (r *supersedeRule) subjectMatch(f changeFinding, old *oldFacts) string {
 		return ""
 	}
 	if s := topicShared(f, main.terms); s != "" {
-		if f.Negates && slices.ContainsFunc(f.Object, func(t string) bool { return slices.Contains(old.negated, t) }) {
+		if f.Negates && slices.ContainsFunc(append(slices.Clone(f.Object), partnersOf(f.Object)...), func(t string) bool { return slices.Contains(old.negated, t) }) {
 			return "" // "panic 말고 error로" over "panic 쓰지 마": it agrees
 		}
 		return s
@@ -288,7 +300,9 @@ hides a true fact). A newly stored memory supersedes an older one when
   2. it is not a question ("did you switch to Rust?"), a hypothetical ("if I
      moved to Jeju…", 만약, …면, 싶어, 예정, 고민 중), an addition ("I now
      also use Postgres", another, second, 또, 추가로), a negated change
-     ("I haven't switched", 안 바꿨어) or someone else's change (the clause
+     ("I haven't switched", 안 바꿨어) — these three read in the marker's own
+     sentence: "알바 그만뒀어. 좀 쉬고 싶어서" states the change, the wish is its
+     reason — or someone else's change (the clause
      opens with he, she, they, 걔 …: "he quit his office job");
   3. the older memory is active, in the same scope, not superseded already,
      recorded before the new one, does not state the new value in its
@@ -307,8 +321,22 @@ hides a true fact). A newly stored memory supersedes an older one when
          phone, ci, database, school, manager, office, relationship,
          editor; e.g. car = car, drive, 차, 자동차, 운전), or one the marker
          implies when people move ("we moved to", "my sister moved to" →
-         home; "joined"/입사/퇴사 → employer; 입학 → school; "got married",
-         결혼했 → relationship; a thing that moves implies nothing); or
+         home; "joined"/입사/퇴사/"retired from" → employer; 입학 → school;
+         "got married", 결혼했 → relationship; a thing that moves implies
+         nothing). The slot is read from the sentence's structure, not
+         from a word anywhere in it: "joined" a group ("a badminton club",
+         "the company futsal team", "동호회에 들어갔어") is membership, no
+         employer or school change; "live with X", "live alone", "X랑 같이
+         살아", "혼자 살아" say who the speaker lives with, not where (a
+         place, "… with my cat in Mapo", still names a home), in the new
+         memory and in the old; the partner of a relationship change ("Hana
+         and I split up", "broke up with Theo", "준형이랑 결혼했어") is the other
+         party: the change is the speaker's, and it ends the speaker's older
+         memory that names the partner ("My girlfriend Hana is a nurse",
+         "남자친구 준형이랑 …"), not a fact about the partner ("Hana's sister
+         …", "준형이는 … 일해"); the trail says the slot, e.g. "(slot:
+         membership of a club (the object of joined), no employer or
+         school change)"; or
        - the marker takes an object — stopped X, quit X, gave up X, X is
          off, cancelled X, no longer X, switched X, moved X to, last day at
          X, traded in X, instead of X, X 바꿨어, X 옮겼어, X 그만두고, X
@@ -319,8 +347,9 @@ hides a true fact). A newly stored memory supersedes an older one when
          translation only, never a same-language synonym). This path needs
          no lexicon: any subject can be retracted. An older memory that
          already negates X ("panic 쓰지 마", "never push to main") agrees
-         with "panic 말고 error로" or "instead of pushing to main": it is
-         not replaced; or
+         with "panic 말고 error로" or "instead of pushing to main", and one
+         that already retracts X ("다낭 여행 취소했어") with a later "the trip
+         is off": it is not replaced; or
        - for "new X is", both name X.
      The older memory is read the same way: its subject comes from its
      main clauses (a reason or time adjunct — "because …", "after …",
@@ -346,7 +375,13 @@ hides a true fact). A newly stored memory supersedes an older one when
      started first grade") occur in the old one, which names no other
      person ("my wife's new car" does not replace my car; "my brother
      moved to Busan" does not move me). A sentence-initial capital that
-     starts a longer phrase ("Huge news:", "Last Friday") is not a name.
+     starts a longer phrase ("Huge news:", "Last Friday") is not a name,
+     nor is a capital after a determiner ("dropped my Pixel", "the Han
+     river": things). A month is a date after a preposition or next to a
+     number ("in May", "last June", "May 3") and a person as the subject
+     ("June moved to Busan" does not move me). A Korean given name with
+     the affectionate -이 and a particle ("준형이는", "태민이가") is a person:
+     a clause it opens is that person's.
 
 Of several older memories that qualify, the one sharing the most words of
 the subject, then the most words, is superseded (ties: the newest); never
@@ -388,9 +423,10 @@ Kakao as an Android dev"); an adjunct clause in Korean ("MySQL 업그레이드
 끝나고 … 옮겼어" may link the MySQL fact); a change stated without a marker
 ("I report to David now" has one, "David is my boss since the reorg" has
 none); an old fact L1 dropped as too short (a message with no topic and
-anchor, "그거 Jenkins로 해"); a Korean name as the subject of an old fact ("다혜는
-수의사야" reads as the speaker's, only pronouns and English names are
-someone else's); and more than one old fact per statement. The judge,
+anchor, "그거 Jenkins로 해"); a Korean name without the affectionate -이 as the
+subject of an old fact ("다혜는 수의사야" reads as the speaker's; "준형이는
+…", pronouns and English names are someone else's); and more than one old
+fact per statement. The judge,
 when set, can catch those it is shown.
 
 With the Ollama judge (ingest/import/mcp --judge MODEL). A message that

@@ -91,10 +91,29 @@ func mainText(text string, self bool) string {
 }
 
 // namedStart: head opens with a name and a verb or a possessive.
+// A Korean given name as the topic or subject ("태민이는 …") is one; a
+// month is one only with a verb of a person ("June works at …", "June's
+// …") or as "June is a/an/my …" ("June is a nurse"), not "June is hot".
 func namedStart(head string) bool {
+	if koNamedStart(head) {
+		return true
+	}
 	m := otherStart.FindStringSubmatch(head)
-	return m != nil && !isStopLike(strings.ToLower(m[1])) && !notTopic[strings.ToLower(m[1])]
+	if m == nil {
+		return false
+	}
+	lw := strings.ToLower(m[1])
+	if months[lw] {
+		if strings.HasSuffix(m[0], " is") || strings.HasSuffix(m[0], " was") {
+			return personComplement.MatchString(head[len(m[0]):])
+		}
+		return true
+	}
+	return !isStopLike(lw) && !notTopic[lw]
 }
+
+// personComplement: "a/an/my/our X" after "June is": a person's role.
+var personComplement = regexp.MustCompile(`(?i)^\s+(?:a|an|my|our)\s`)
 
 // firstClauseTerms are the terms of text's first clause up to a
 // coordinating conjunction: where it states its value ("I live in Suwon
@@ -172,13 +191,18 @@ func namesIn(s string) []string {
 			out = append(out, textnorm.Tokens(w)...)
 		}
 		name = false
-		if i == 0 && !strings.HasPrefix(s, " ") || w == "" || !unicode.IsUpper(r) || lw == "i" || isStopLike(lw) || notTopic[lw] {
+		if i == 0 && !strings.HasPrefix(s, " ") || w == "" || !unicode.IsUpper(r) || lw == "i" || isStopLike(lw) || notTopic[lw] ||
+			i > 0 && possessive[strings.ToLower(strings.Fields(s)[i-1])] { // "dropped my Pixel": the old value
 			continue
 		}
 		out, name = append(out, textnorm.Tokens(w)...), true
 	}
 	return out
 }
+
+// possessive: a determiner before a capital that names the speaker's (or
+// someone's) thing as it is — the old value, not the new one.
+var possessive = map[string]bool{"my": true, "our": true, "your": true, "his": true, "her": true, "their": true}
 
 var sentenceSplit = regexp.MustCompile(`[.!?…\n]+(?:\s|$)|[!?]+`)
 

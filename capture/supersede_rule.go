@@ -3,6 +3,7 @@ package capture
 import (
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -96,10 +97,11 @@ func markerTable() []changeMarker {
 		open(en("switched to", `switched\s+(?P<obj>(?:\S+\s+){0,3}?)(?:to|from)`, "", "switched")),
 		open(en("moved to", `moved\s+(?:to|into)`, "home", "moved")),
 		open(en("moved … to", `moved\s+(?P<obj>(?:\S+\s+){1,3}?)to`, "", "moved")),
+		open(en("relocated to", `relocated\s+(?P<obj>(?:\S+\s+){0,3}?)(?:to|into)`, "", "relocated")),
 		retract(en("no longer", `no\s+longer|not\s+any\s*more|anymore`, "", "longer", "any")),
 		retract(en("cancelled", `cancel(?:l?ed)|called\s+off|(?:is|are|was|were|'s)\s+off`, "", "cancel", "called", "off")),
 		retract(en("gave up", `gave\s+up|given\s+up|giving\s+up`, "", "gave", "given", "giving")),
-		retract(en("last day at", `last\s+day\s+(?:at|with)|resigned\s+from|left\s+my\s+job\s+at`, "employer", "last", "resigned", "left")),
+		retract(en("last day at", `last\s+day\s+(?:at|with)|resigned\s+from|left\s+my\s+job\s+at|retired\s+(?:from|last|this|in|early)|(?:has|have|just|finally)\s+retired|retired\s*[.!]`, "employer", "last", "resigned", "left", "retired")),
 		open(en("traded in", `traded\s+in|sold|got\s+rid\s+of`, "", "traded", "sold", "rid")),
 		en("got married", `got\s+(?:married|engaged|divorced|hitched)|tied\s+the\s+knot|broke\s+up|split\s+up`, "relationship", "got", "tied", "broke", "split"),
 		en("new X is", `new\s+(?:\S+\s+){1,2}?(?:is|are)`, "", "new"),
@@ -111,14 +113,14 @@ func markerTable() []changeMarker {
 		open(en("replaced", `replaced|upgraded\s+to|changed\s+(?P<obj>(?:\S+\s+){0,3}?)to`, "", "replaced", "upgraded", "changed")),
 		en("now", `now|nowadays|these\s+days`, "", "now", "these"),
 		open(ko("바꿨어", `바꿨|바꾸었|바뀌었|바꿈`, "", "바꿨", "바꾸었", "바뀌었", "바꿈")),
-		open(ko("옮겼어", `옮겼|옮기었|옮김`, "", "옮겼", "옮기었", "옮김")),
+		open(ko("옮겼어", `옮겼|옮기었|옮김|이전\s*(?:했|함|됐|완료)`, "", "옮겼", "옮기었", "옮김", "이전")),
 		intransitive(ko("이사했", `이사\s*(?:했|왔|갔|함|끝|완료|마쳤)`, "home", "이사")),
 		intransitive(ko("입사했", `입사\s*(?:했|함)|이직\s*(?:했|함)`, "employer", "입사", "이직")),
 		retract(ko("퇴사했", `퇴사\s*(?:했|함)`, "employer", "퇴사")),
 		intransitive(ko("입학했", `입학\s*(?:했|함)|들어갔`, "school", "입학", "들어갔")),
 		ko("결혼했", `(?:결혼|약혼|이혼)\s*(?:했|함|식\s*올렸)|헤어졌|헤어짐`, "relationship", "결혼", "약혼", "이혼", "헤어"),
 		retract(ko("그만두고", `그만두고|그만뒀|그만\s+뒀|그만\s*둠|끊었|끊음|접었|접음`, "", "그만", "끊었", "끊음", "접었", "접음")),
-		retract(ko("취소했", `취소\s*(?:했|됐|됨|함|되었)`, "", "취소")),
+		retract(ko("취소했", `취소\s*(?:했|됐|됨|함|되었)|(?i:cancel)\s*(?:했|됐|됨|함)`, "", "취소", "cancel")),
 		retract(ko("이제 안", `(?:이제|더\s*이상)\s+(?:(?P<obj>\S+)\s+)?(?:안|못)\s`, "", "이제", "이상")),
 		ko("더 이상 … 안", `더\s*이상`, "", "이상"),
 		ko("새로", `새로|(?:^|\s)새\s`, "", "새"),
@@ -127,6 +129,17 @@ func markerTable() []changeMarker {
 		ko("대신", `대신`, "", "대신"),
 		ko("이제", `이제|요즘은`, "", "이제", "요즘은"),
 	}
+}
+
+// sentenceOf is the sentence of text that holds clause (text itself when
+// none does, or when the message is a single sentence).
+func sentenceOf(text, clause string) string {
+	for _, s := range sentenceSplit.Split(text, -1) {
+		if strings.Contains(s, clause) {
+			return s
+		}
+	}
+	return text
 }
 
 // headBefore is the words of clause before byte s, after its last colon.
@@ -244,6 +257,13 @@ type changeFinding struct {
 	Terms, Said, Partners, Object []string
 	Value                         [][]string
 	Open, Retract, Negates        bool
+	// Partner: the other party of a relationship change ("Hana and I
+	// split up", "태민이랑 결혼했어"), lower-cased; the older memory it
+	// replaces is the speaker's naming that partner (supersede_slot.go).
+	// Slot: which slot the change fills and how it was read, for the
+	// trail ("employer, implied by \"joined\" for the speaker",
+	// "membership of a club: no employer change").
+	Partner, Slot string
 }
 
 // anyLiteral: lower contains a literal of some marker.
@@ -303,14 +323,19 @@ func (r *supersedeRule) find(text string) changeFinding {
 		return f
 	}
 	f.Marker, f.Open, f.Retract, f.Negates = mk.name, mk.open, mk.retract, mk.negates
+	// A question anywhere makes the message no statement of a change; a
+	// hypothetical, an addition or a negation only in the marker's own
+	// sentence ("카페 알바 그만뒀어. 주말엔 쉬고 싶어서": the wish is the
+	// reason, the change is stated).
+	own := sentenceOf(text, clause)
 	switch {
 	case strings.Contains(text, "?") || questionStart.MatchString(text) || strings.HasSuffix(strings.TrimSpace(text), "니") || strings.HasSuffix(strings.TrimSpace(text), "나요"):
 		f.Guard = "question"
-	case hypothetical.MatchString(text):
+	case hypothetical.MatchString(own):
 		f.Guard = "hypothetical"
-	case additive.MatchString(text + " "):
+	case additive.MatchString(own + " "):
 		f.Guard = "addition"
-	case negatedEN.MatchString(text) || negatedKO.MatchString(text):
+	case negatedEN.MatchString(own) || negatedKO.MatchString(own):
 		f.Guard = "negated"
 	}
 	if f.Guard == "" && thirdPerson(headBefore(clause, loc[0])) {
@@ -341,13 +366,48 @@ func (r *supersedeRule) find(text string) changeFinding {
 		}
 	}
 	f.Subjects = r.subjectsOf(lexNorm(t.span))
-	if mk.implies != "" && t.mover && !slices.Contains(f.Subjects, mk.implies) {
-		f.Subjects = append(f.Subjects, mk.implies)
+	mover, implied := t.mover, mk.implies
+	if implied == "relationship" {
+		var rest string
+		if f.Partner, rest = partnerOf(clause, loc[0], loc[1], !isLatinMarker(mk.name)); f.Partner != "" {
+			mover = moverHead(rest)
+			f.Said = slices.DeleteFunc(f.Said, func(w string) bool { return strings.HasPrefix(w, f.Partner) })
+		}
+	}
+	group := ""
+	if mk.name == "joined" || strings.Contains(clause[loc[0]:loc[1]], "들어갔") {
+		group = membershipOf(clause, loc[0], loc[1], !isLatinMarker(mk.name))
+	}
+	switch {
+	case group != "":
+		// "joined a badminton club": the speaker is a member of a group;
+		// no employer or school changes, whatever the object's modifiers.
+		f.Subjects, implied = nil, ""
+		f.Slot = "membership of a " + group + " (the object of " + mk.name + "), no employer or school change"
+	case implied != "" && mover && !slices.Contains(f.Subjects, implied):
+		f.Subjects = append(f.Subjects, implied)
+		f.Slot = implied + ", implied by " + strconv.Quote(mk.name) + " for " + moverWho(f.Partner)
+	case len(f.Subjects) > 0:
+		f.Slot = strings.Join(f.Subjects, ", ") + ", named by the clause's subject or object"
+	case f.Open && len(f.Object) > 0:
+		f.Slot = "the object " + strconv.Quote(strings.Join(f.Object, " ")) + " of " + strconv.Quote(mk.name)
 	}
 	if m := newXIs.FindStringSubmatch(clause); m != nil && len(f.Subjects) == 0 {
 		f.AdHoc = strings.ToLower(m[1])
 	}
 	f.People = append(peopleOf(lexNorm(t.subject)), t.names...)
+	f.People = append(f.People, koSubjectNames(headBefore(clause, loc[0]))...)
+	if f.Partner != "" {
+		f.People = slices.DeleteFunc(f.People, func(p string) bool { return p == f.Partner })
+	}
 	f.Words = contentWords(text)
 	return f
+}
+
+// moverWho is whose change an implied subject is, for the trail.
+func moverWho(partner string) string {
+	if partner != "" {
+		return "the speaker (partner " + partner + ")"
+	}
+	return "the speaker or the people named"
 }

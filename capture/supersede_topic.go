@@ -80,7 +80,7 @@ var notTopic = map[string]bool{
 	"only": true, "still": true, "even": true, "btw": true,
 	"huge": true, "news": true, "big": true, "update": true, "guess": true, "well": true, "ok": true, "okay": true,
 	"monday": true, "tuesday": true, "wednesday": true, "thursday": true, "friday": true, "saturday": true, "sunday": true,
-	"january": true, "february": true, "march": true, "april": true, "june": true, "july": true, "august": true,
+	"january": true, "february": true, "march": true, "april": true, "may": true, "june": true, "july": true, "august": true,
 	"september": true, "october": true, "november": true, "december": true, "weekend": true, "week": true,
 	"month": true, "year": true, "day": true, "morning": true, "night": true, "tomorrow": true, "last": true,
 	"이번": true, "지난": true, "다음": true, "요즘": true, "요즘은": true, "오늘": true, "어제": true, "드디어": true,
@@ -270,13 +270,21 @@ func leadingNames(head string) []string {
 	for i, w := range np {
 		r, _ := utf8.DecodeRuneInString(w)
 		lw := strings.ToLower(w)
-		if !unicode.IsUpper(r) || lw == "i" || isStopLike(lw) || notTopic[lw] || i == 0 && !allCaps {
+		// A month is a person's name only as the subject, not as a date
+		// ("June moved …" vs "In June we …", "May 3"); a capital right
+		// after a determiner names a thing ("my Pixel", "the Han river").
+		person := months[lw] && !monthAsDate(words, i)
+		if !unicode.IsUpper(r) || lw == "i" || isStopLike(lw) || notTopic[lw] && !person || i == 0 && !allCaps ||
+			months[lw] && !person || i > 0 && determiner[strings.ToLower(np[i-1])] {
 			continue
 		}
 		out = append(out, lw)
 	}
 	return out
 }
+
+// determiner: a word before a capital that makes it a thing's name.
+var determiner = map[string]bool{"my": true, "our": true, "the": true, "a": true, "an": true, "your": true, "their": true, "his": true, "her": true}
 
 // thirdPerson: the head opens with a third-person pronoun ("he quit his
 // office job", "she moved to Busan", "걔 이사했어"): the change is someone

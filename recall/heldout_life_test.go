@@ -28,7 +28,10 @@ import (
 // this failure was described to the engineer who made it, so life3 is no
 // longer blind for the supersession rule (nor, after the script-aware
 // unknown-term rule, for the relevance gate).
-var heldoutLifeFloors = map[string]float64{"life.yaml": 28.0 / 50, "life3.yaml": 0.51, "life4.yaml": 22.0 / 50} // life3 24/47, rounded as the summary rounds; life4 (the blind fourth set) as main measured it before any change
+// After the supersession rule read slots from the sentence (supersede
+// branch: live with X names no home, a retraction agrees with an older
+// retraction), life 29/50 and life4 23/50 (measured, life4 unread).
+var heldoutLifeFloors = map[string]float64{"life.yaml": 29.0 / 50, "life3.yaml": 0.51, "life4.yaml": 23.0 / 50} // life3 24/47, rounded as the summary rounds; life4 (the blind fourth set) as measured, never read
 
 // TestHeldoutLifePassRate builds each held-out conversation through the
 // capture pipeline into a real SQLite file, runs its probes as `golden

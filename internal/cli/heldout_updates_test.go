@@ -27,8 +27,10 @@ import (
 // measured after the last change to the rule; raise it when a change
 // passes more cases, never lower it to let a change in. updates3.jsonl
 // (a third set by another author) has its own: 22/34 on main before any
-// mechanism was changed against it, 26/34 after session 9's.
-var heldoutUpdatesFloors = map[string]float64{"updates.jsonl": 35.0 / 36, "updates3.jsonl": 26.0 / 34, "updates4.jsonl": 20.0 / 34}
+// mechanism was changed against it, 26/34 after session 9's, 33/34 after
+// the supersede branch read slots from the sentence (its failures were
+// read); updates4 (blind, never read) 20/34 -> 21/34.
+var heldoutUpdatesFloors = map[string]float64{"updates.jsonl": 35.0 / 36, "updates3.jsonl": 33.0 / 34, "updates4.jsonl": 21.0 / 34}
 
 // updateCase is one line of testdata/heldout/updates.jsonl.
 type updateCase struct {
