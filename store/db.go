@@ -48,6 +48,9 @@ type DB struct {
 	// pinned is the database's pinned clock (engine.SettingClock), read at
 	// open and kept current by SetSetting; used when Open got no clock.
 	pinned atomic.Pointer[time.Time]
+	// vecPlan is the vector file VectorSlab mapped for the next load
+	// (vectors_file.go).
+	vecPlan atomic.Pointer[vectorPlan]
 
 	// pg: a PostgreSQL space (postgres.go); writer and reader are then one
 	// pool, dsn the address it was opened with, space its schema.

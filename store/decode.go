@@ -183,7 +183,10 @@ func (db *DB) forEachMemoryRaw(ctx context.Context, fn func(*engine.Memory) erro
 		// The map goes when the load is done (after the statement closes:
 		// deferred first, run last), and its pages leave the resident set.
 		defer c.Exec(unmapPragma, nil)
-		rows, err := c.QueryContext(ctx, `SELECT `+loadColumns+` FROM memories ORDER BY id`, nil)
+		vl := db.startVectorLoad(ctx, c)
+		done := false
+		defer func() { vl.finish(ctx, db, done) }()
+		rows, err := c.QueryContext(ctx, `SELECT `+vl.columns()+` FROM memories ORDER BY id`, nil)
 		if err != nil {
 			return txError(db.path, "load memories", err)
 		}
@@ -198,13 +201,19 @@ func (db *DB) forEachMemoryRaw(ctx context.Context, fn func(*engine.Memory) erro
 			}
 			err := rows.Next(vals)
 			if errors.Is(err, io.EOF) {
+				done = true
 				return nil
 			} else if err != nil {
 				return txError(db.path, "load memories", err)
 			}
 			m, err := ld.memory(vals)
+			blobless := vl != nil && vl.file != nil
 			if errors.Is(err, errUnpackable) {
 				m, err = readUnpacked(ctx, c, vals[0])
+				blobless = false
+			}
+			if err == nil && vl != nil {
+				err = vl.vector(ctx, c, m, blobless)
 			}
 			if err != nil {
 				return fmt.Errorf("load memories: %w", err)
