@@ -36,10 +36,15 @@ type vectorPlan struct {
 	dim      int
 }
 
+// VectorFileEnv turns the vector file off when set to "off": every load
+// then reads the blobs from SQLite and writes no file (a database on a
+// disk where the file cannot be mapped, or a measurement without it).
+const VectorFileEnv = "MEMTRACE_VECTOR_FILE"
+
 // vectorFilePath is the vector file of db, "" where there is none
-// (PostgreSQL, an in-memory or URI database).
+// (PostgreSQL, an in-memory or URI database, VectorFileEnv=off).
 func (db *DB) vectorFilePath() string {
-	if db.pg || db.path == "" || strings.HasPrefix(db.path, "file:") || strings.Contains(db.path, ":memory:") {
+	if os.Getenv(VectorFileEnv) == "off" || db.pg || db.path == "" || strings.HasPrefix(db.path, "file:") || strings.Contains(db.path, ":memory:") {
 		return ""
 	}
 	return db.path + vecfile.Suffix
