@@ -38,7 +38,9 @@ type vectorPlan struct {
 
 // VectorFileEnv turns the vector file off when set to "off": every load
 // then reads the blobs from SQLite and writes no file (a database on a
-// disk where the file cannot be mapped, or a measurement without it).
+// disk where the file cannot be mapped, or a measurement without it). Set
+// to "on" a load writes it whatever the number of memories (a check of a
+// small database with and without it).
 const VectorFileEnv = "MEMTRACE_VECTOR_FILE"
 
 // vectorFilePath is the vector file of db, "" where there is none
@@ -92,7 +94,7 @@ func (db *DB) startVectorLoad(ctx context.Context, c *sqlite3.SQLiteConn) *vecto
 	vl := &vectorLoad{file: plan.file}
 	total, changed, erasures, err := vectorCounts(ctx, c, plan.file)
 	vl.erasures = erasures
-	if err == nil && total >= vectorFileMin &&
+	if err == nil && (total >= vectorFileMin || os.Getenv(VectorFileEnv) == "on") &&
 		(plan.file == nil || total > plan.file.Slots() || changed > max(256, total/32)) {
 		if w, err := vecfile.Create(db.vectorFilePath(), plan.embedder, plan.dim, db.FilePerm()); err == nil {
 			vl.w = w
