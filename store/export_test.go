@@ -7,3 +7,6 @@ func SetVectorFileMin(n int) func() {
 	vectorFileMin = n
 	return func() { vectorFileMin = old }
 }
+
+// WaitVectorFile waits until the vector file a load wrote is in place.
+func (db *DB) WaitVectorFile() { db.vecCommits.Wait() }

@@ -52,6 +52,7 @@ func TestEngineOverVectorFileMatchesSQLite(t *testing.T) {
 		return e
 	}
 	open() // writes the file
+	db.WaitVectorFile()
 	if _, err := vecfile.Open(path + vecfile.Suffix); err != nil {
 		t.Fatal(err)
 	}

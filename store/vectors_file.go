@@ -212,17 +212,25 @@ func (vl *vectorLoad) finish(ctx context.Context, db *DB, ok bool) {
 		vl.w.Abort()
 		return
 	}
-	// A cache: a file that cannot be written leaves the load as it is.
-	_ = vl.w.Commit(vectorSpare(vl.w.Rows()), func() error {
-		var n int64
-		if err := db.reader.QueryRowContext(ctx, `SELECT count(*) FROM erasures`).Scan(&n); err != nil {
-			return err
-		}
-		if n != vl.erasures {
-			return errors.New("an erasure came after the load began")
-		}
-		return nil
-	})
+	// The rows are written; the sync and the rename, which wait for the
+	// disk, go on after the open returns, and Close waits for them. A
+	// cache: a file that cannot be written leaves the load as it is.
+	ctx = context.WithoutCancel(ctx)
+	w, erasures := vl.w, vl.erasures
+	db.vecCommits.Add(1)
+	go func() {
+		defer db.vecCommits.Done()
+		_ = w.Commit(vectorSpare(w.Rows()), func() error {
+			var n int64
+			if err := db.reader.QueryRowContext(ctx, `SELECT count(*) FROM erasures`).Scan(&n); err != nil {
+				return err
+			}
+			if n != erasures {
+				return errors.New("an erasure came after the load began")
+			}
+			return nil
+		})
+	}()
 }
 
 // vectorSpare is the number of spare slots a file of rows rows gets: the

@@ -57,6 +57,7 @@ func vfLoad(t *testing.T, db *store.DB) ([]float32, []*engine.Memory) {
 		ms = append(ms, m)
 		return nil
 	}))
+	db.WaitVectorFile()
 	return slab, ms
 }
 

@@ -29,6 +29,7 @@ import (
 	"hash/crc32"
 	"os"
 	"path/filepath"
+	"time"
 	"unsafe"
 )
 
@@ -176,7 +177,14 @@ type Writer struct {
 	table     []byte
 	maxSeq    int64
 	err       error
+	// buf holds the vectors of the slots from bufFrom on, written in
+	// blocks rather than a system call a row.
+	buf     []byte
+	bufFrom int
 }
+
+// writeBlock is the size of the blocks the slab is written in.
+const writeBlock = 1 << 20
 
 // Create starts a vector file for path whose vectors are embedder's, of
 // dim floats, with the file mode perm.
@@ -186,6 +194,14 @@ func Create(path, embedder string, dim int, perm os.FileMode) (*Writer, error) {
 	}
 	if dim <= 0 || len(embedder) > maxName {
 		return nil, fmt.Errorf("vector file %s: dim %d, embedder %q", path, dim, embedder)
+	}
+	// What a writer that died left (an hour is far beyond any write).
+	if tmps, _ := filepath.Glob(globEscape(path) + ".tmp-*"); len(tmps) > 0 {
+		for _, t := range tmps {
+			if st, err := os.Stat(t); err == nil && time.Since(st.ModTime()) > time.Hour {
+				os.Remove(t)
+			}
+		}
 	}
 	fd, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp-*")
 	if err != nil {
@@ -215,12 +231,22 @@ func (w *Writer) Add(id, seq int64, hash, embedder string, vec []float32) {
 		b := floatBytes(vec)
 		le.PutUint32(e[20:], flagVector)
 		le.PutUint32(e[24:], crc32.Checksum(b, castagnoli))
-		if _, err := w.fd.WriteAt(b, int64(headerSize)+int64(i)*int64(4*w.dim)); err != nil {
-			w.err = err
+		if stride := 4 * w.dim; w.bufFrom+len(w.buf)/stride != i || len(w.buf)+len(b) > writeBlock {
+			w.flush()
+			w.bufFrom = i
 		}
+		w.buf = append(w.buf, b...)
 	}
 	w.table = append(w.table, e[:]...)
 	w.maxSeq = max(w.maxSeq, seq)
+}
+
+// flush writes the buffered vectors at their slots.
+func (w *Writer) flush() {
+	if len(w.buf) > 0 && w.err == nil {
+		_, w.err = w.fd.WriteAt(w.buf, int64(headerSize)+int64(w.bufFrom)*int64(4*w.dim))
+	}
+	w.buf = w.buf[:0]
 }
 
 // Rows is the number of rows added.
@@ -233,6 +259,7 @@ func (w *Writer) Rows() int { return len(w.table) / entrySize }
 // Remove takes the same lock, so an erased vector never reaches path.
 func (w *Writer) Commit(spare int, check func() error) error {
 	defer w.Abort()
+	w.flush()
 	if w.err != nil {
 		return w.err
 	}
