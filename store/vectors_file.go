@@ -56,10 +56,13 @@ func (db *DB) vectorFilePath() string {
 // memories then carry the vectors of their slots, and returns its slab (nil
 // when there is no usable file of embedder's vectors of dim floats). It
 // implements engine.VectorSlabs.
-func (db *DB) VectorSlab(embedder string, dim int) []float32 {
+//
+// The owner is the mapped file: once it is unreachable (the engine that
+// adopted the slab is gone) its pages are released (vecfile.File.Release).
+func (db *DB) VectorSlab(embedder string, dim int) ([]float32, any) {
 	path := db.vectorFilePath()
 	if path == "" {
-		return nil
+		return nil, nil
 	}
 	plan := &vectorPlan{embedder: embedder, dim: dim}
 	if f, err := vecfile.Open(path); err == nil && f.Dim == dim && f.Embedder == embedder {
@@ -67,9 +70,9 @@ func (db *DB) VectorSlab(embedder string, dim int) []float32 {
 	}
 	db.vecPlan.Store(plan)
 	if plan.file == nil {
-		return nil
+		return nil, nil
 	}
-	return plan.file.Slab()
+	return plan.file.Slab(), plan.file
 }
 
 // vectorLoad is one load's use of the vector file.

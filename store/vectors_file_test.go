@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 	"unsafe"
 
@@ -48,10 +49,12 @@ func vfStore(t *testing.T, n int) (*store.DB, string) {
 	return db, path
 }
 
-// vfLoad is an engine open's load: the slab, then every memory.
+// vfLoad is an engine open's load: the slab, then every memory. The slab's
+// owner is kept until the test ends.
 func vfLoad(t *testing.T, db *store.DB) ([]float32, []*engine.Memory) {
 	t.Helper()
-	slab := db.VectorSlab("vf", vfDim)
+	slab, owner := db.VectorSlab("vf", vfDim)
+	t.Cleanup(func() { runtime.KeepAlive(owner) })
 	var ms []*engine.Memory
 	must(t, db.ForEachMemory(context.Background(), func(m *engine.Memory) error {
 		ms = append(ms, m)
@@ -109,7 +112,7 @@ func TestVectorFileWrittenThenMapped(t *testing.T) {
 		t.Fatalf("%d of 100 vectors from the mapped file", got)
 	}
 	// Another embedder's engine gets no slab and the blobs.
-	if db.VectorSlab("other", vfDim) != nil {
+	if slab, _ := db.VectorSlab("other", vfDim); slab != nil {
 		t.Fatal("a slab for another embedder")
 	}
 }

@@ -14,7 +14,7 @@ func TestAdoptTakesRowsInPlace(t *testing.T) {
 		Normalize(slab[r*dim : (r+1)*dim])
 	}
 	ix := NewVectors(dim)
-	ix.Adopt(slab)
+	ix.Adopt(slab, nil)
 	if !ix.Set(1, slab[0:dim]) {
 		t.Fatal("Set failed")
 	}

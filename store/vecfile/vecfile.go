@@ -53,7 +53,9 @@ var ErrInvalid = errors.New("vector file is invalid")
 
 // File is an open vector file. Its slab is a private mapping: writes to it
 // (a vector normalised or replaced in place) stay in this process and never
-// reach the file.
+// reach the file. Once the File is unreachable its pages are given back to
+// the system (the mapping stays, so a vector slice kept past its File reads
+// the file again instead of faulting); keep the File while its slab is used.
 type File struct {
 	Dim      int
 	Embedder string
@@ -144,6 +146,7 @@ func Open(path string) (*File, error) {
 	if slots > 0 && f.Dim > 0 {
 		f.slab = unsafe.Slice((*float32)(unsafe.Pointer(&data[headerSize])), slots*f.Dim)
 	}
+	releaseWhenUnreachable(f, data)
 	return f, nil
 }
 
