@@ -126,3 +126,62 @@ func inFileMapping(t *testing.T, v []float32, suffix string) bool {
 	}
 	return false
 }
+
+// A memory restored under an id between the file's rows puts every later
+// row one place off its slot: those are copied, never shared with a place
+// the vector index writes, and every vector is still the database's.
+func TestEngineOverVectorFileWithRowRestoredBetween(t *testing.T) {
+	t.Cleanup(store.SetVectorFileMin(16))
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "r.db")
+	db, err := store.Open(ctx, path, newClock().Now)
+	must(t, err)
+	defer db.Close()
+	emb := engine.NewHashed(engine.HashedDim)
+	const n = 3000 // several of the load's batches
+	texts := make([]string, n)
+	for i := range texts {
+		texts[i] = fmt.Sprintf("entry %d on the %d orchard rows and %d ladders", i, i%31, i%7)
+	}
+	vecs, err := emb.Embed(ctx, texts)
+	must(t, err)
+	insert := func(q engine.Queries, i int) error {
+		m := newMemory(fmt.Sprintf("k%d", i), texts[i])
+		m.ID, m.Embedding, m.Embedder = int64(i+1), vecs[i], emb.Name()
+		return q.InsertMemoryAt(ctx, m, engine.Actor{Name: "test"})
+	}
+	must(t, db.Update(ctx, func(q engine.Queries) error {
+		for i := range texts {
+			if i != 10 {
+				if err := insert(q, i); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}))
+	now := func() time.Time { return at(30) }
+	_, err = engine.Open(ctx, engine.Options{Store: db, Now: now})
+	must(t, err)
+	db.WaitVectorFile()
+	must(t, db.Update(ctx, func(q engine.Queries) error { return insert(q, 10) }))
+
+	mapped, err := engine.Open(ctx, engine.Options{Store: db, Now: now})
+	must(t, err)
+	t.Setenv(store.VectorFileEnv, "off")
+	read, err := engine.Open(ctx, engine.Options{Store: db, Now: now})
+	must(t, err)
+	for i := range texts {
+		a, _ := mapped.VectorOf(int64(i + 1))
+		b, _ := read.VectorOf(int64(i + 1))
+		if len(a) == 0 || fmt.Sprint(a) != fmt.Sprint(b) {
+			t.Fatalf("memory %d: mapped %v, read %v", i+1, a, b)
+		}
+	}
+	for i := 0; i < n; i += 97 {
+		q, _ := emb.Embed(ctx, []string{texts[i]})
+		if a, b := mapped.VectorSearch(q[0], 10), read.VectorSearch(q[0], 10); fmt.Sprint(a) != fmt.Sprint(b) {
+			t.Fatalf("query %d: mapped %v, read %v", i, a, b)
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/mattn/go-sqlite3"
@@ -80,6 +81,7 @@ type vectorLoad struct {
 	file   *vecfile.File
 	w      *vecfile.Writer
 	slot   int
+	rows   int // the rows delivered so far: the next one's place in the engine's slab
 	blob   *sqlite3.SQLiteStmt
 	misses int
 	// erasures is the count of erasures when the load began: a file is
@@ -144,12 +146,22 @@ func (vl *vectorLoad) columns() string {
 // vector gives m, decoded without its blob, its vector: its slot's when
 // that is still the row's, else the row's blob from SQLite. It then adds
 // the row to the file being written, if one is.
+//
+// The slot itself is handed out only when it is the row's place in the
+// engine's slab (the n-th row, slot n), where the vector index takes it in
+// place; the index writes a place only for its own row, so no vector handed
+// out is overwritten. A slot elsewhere (a row between the file's, restored
+// under an old id) is copied: the index will write into it for another row.
 func (vl *vectorLoad) vector(ctx context.Context, c *sqlite3.SQLiteConn, m *engine.Memory, blobless bool) error {
+	defer func() { vl.rows++ }()
 	if vl.file != nil && blobless {
 		for vl.slot < vl.file.Rows() && vl.file.ID(vl.slot) < m.ID {
 			vl.slot++
 		}
 		if v := vl.file.Vector(vl.slot, m.ID, m.Seq, m.Hash, m.Embedder); v != nil {
+			if vl.slot != vl.rows {
+				v = slices.Clone(v)
+			}
 			m.Embedding = v
 		} else {
 			vl.misses++
