@@ -83,7 +83,6 @@ type vectorLoad struct {
 	slot   int
 	rows   int // the rows delivered so far: the next one's place in the engine's slab
 	blob   *sqlite3.SQLiteStmt
-	misses int
 	// erasures is the count of erasures when the load began: a file is
 	// kept only if no erasure came after (commitVectors).
 	erasures int64
@@ -164,7 +163,6 @@ func (vl *vectorLoad) vector(ctx context.Context, c *sqlite3.SQLiteConn, m *engi
 			}
 			m.Embedding = v
 		} else {
-			vl.misses++
 			v, err := vl.readBlob(ctx, c, m.ID)
 			if err != nil {
 				return err
@@ -223,7 +221,10 @@ func (vl *vectorLoad) finish(ctx context.Context, db *DB, ok bool) {
 	if vl.w == nil {
 		return
 	}
-	if !ok {
+	// A file most of whose rows hold no vector of the engine's embedder
+	// (the database's are another's, and the engine embeds in memory)
+	// would only send the next loads to SQLite row by row.
+	if !ok || vl.w.Vectors() < vl.w.Rows()/2 {
 		vl.w.Abort()
 		return
 	}

@@ -243,3 +243,26 @@ func TestVectorFileWriterYieldsToErasure(t *testing.T) {
 		t.Fatalf("temporary files left: %v", left)
 	}
 }
+
+// A store whose vectors are another embedder's than the engine's gets no
+// file: its slots would all be empty and send every load to SQLite row by
+// row.
+func TestVectorFileNotWrittenForAnotherEmbedder(t *testing.T) {
+	db, path := vfStore(t, 100)
+	db.VectorSlab("other", vfDim)
+	n := 0
+	must(t, db.ForEachMemory(context.Background(), func(m *engine.Memory) error {
+		if len(m.Embedding) != vfDim {
+			t.Fatalf("memory %d lost its vector", m.ID)
+		}
+		n++
+		return nil
+	}))
+	db.WaitVectorFile()
+	if _, err := os.Stat(path + vecfile.Suffix); err == nil || n != 100 {
+		t.Fatalf("%d memories; a vector file of empty slots was written (%v)", n, err)
+	}
+	if left, _ := filepath.Glob(path + vecfile.Suffix + ".tmp-*"); len(left) > 0 {
+		t.Fatalf("temporary files left: %v", left)
+	}
+}

@@ -179,6 +179,7 @@ type Writer struct {
 	embedder  string
 	table     []byte
 	maxSeq    int64
+	vectors   int
 	err       error
 	// buf holds the vectors of the slots from bufFrom on, written in
 	// blocks rather than a system call a row.
@@ -232,6 +233,7 @@ func (w *Writer) Add(id, seq int64, hash, embedder string, vec []float32) {
 	le.PutUint32(e[16:], hashCRC(hash))
 	if embedder == w.embedder && len(vec) == w.dim {
 		b := floatBytes(vec)
+		w.vectors++
 		le.PutUint32(e[20:], flagVector)
 		le.PutUint32(e[24:], crc32.Checksum(b, castagnoli))
 		if stride := 4 * w.dim; w.bufFrom+len(w.buf)/stride != i || len(w.buf)+len(b) > writeBlock {
@@ -252,8 +254,9 @@ func (w *Writer) flush() {
 	w.buf = w.buf[:0]
 }
 
-// Rows is the number of rows added.
-func (w *Writer) Rows() int { return len(w.table) / entrySize }
+// Rows is the number of rows added, Vectors of those with their vector.
+func (w *Writer) Rows() int    { return len(w.table) / entrySize }
+func (w *Writer) Vectors() int { return w.vectors }
 
 // Commit adds spare slots, writes the table and the header, syncs the file
 // and renames it over path. The file is whole at path or not there at all.
