@@ -78,11 +78,11 @@ func (db *DB) VectorSlab(embedder string, dim int) ([]float32, any) {
 
 // vectorLoad is one load's use of the vector file.
 type vectorLoad struct {
-	file   *vecfile.File
-	w      *vecfile.Writer
-	slot   int
-	rows   int // the rows delivered so far: the next one's place in the engine's slab
-	blob   *sqlite3.SQLiteStmt
+	file *vecfile.File
+	w    *vecfile.Writer
+	slot int
+	rows int // the rows delivered so far: the next one's place in the engine's slab
+	blob *sqlite3.SQLiteStmt
 	// erasures is the count of erasures when the load began: a file is
 	// kept only if no erasure came after (commitVectors).
 	erasures int64
