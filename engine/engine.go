@@ -90,6 +90,9 @@ func Open(ctx context.Context, o Options) (*Engine, error) {
 		e.now = time.Now
 	}
 	e.vec = index.NewVectors(e.embedder.Dim())
+	if vs, ok := o.Store.(VectorSlabs); ok {
+		e.vec.Adopt(vs.VectorSlab(e.embedder.Name(), e.embedder.Dim()))
+	}
 	// Size the vector slab once: growing a 100 MB slab by appends copies it
 	// again and again and leaves the old copies to the collector.
 	total := 0

@@ -15,6 +15,13 @@ type Embedder interface {
 	Embed(ctx context.Context, texts []string) ([][]float32, error)
 }
 
+// VectorSlabs is a store that keeps its vectors in a file it maps: the slab
+// the next ForEachMemory's vectors lie in, in their order, or nil, and what
+// must stay reachable while the slab is used (its memory is released after).
+type VectorSlabs interface {
+	VectorSlab(embedder string, dim int) (slab []float32, owner any)
+}
+
 // BatchEmbedder is an Embedder on a server: capture embeds ahead, EmbedBatch texts a call.
 type BatchEmbedder interface {
 	Embedder

@@ -16,6 +16,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -48,6 +49,12 @@ type DB struct {
 	// pinned is the database's pinned clock (engine.SettingClock), read at
 	// open and kept current by SetSetting; used when Open got no clock.
 	pinned atomic.Pointer[time.Time]
+	// vecPlan is the vector file VectorSlab mapped for the next load
+	// (vectors_file.go).
+	vecPlan atomic.Pointer[vectorPlan]
+	// vecCommits are the vector files being synced and renamed, which
+	// Close waits for.
+	vecCommits sync.WaitGroup
 
 	// pg: a PostgreSQL space (postgres.go); writer and reader are then one
 	// pool, dsn the address it was opened with, space its schema.
@@ -267,6 +274,7 @@ func (db *DB) Now() time.Time { return db.now().UTC() }
 
 // Close closes both connection pools.
 func (db *DB) Close() error {
+	db.vecCommits.Wait()
 	var errs []error
 	if db.reader != nil {
 		errs = append(errs, db.reader.Close())

@@ -177,13 +177,24 @@ func (db *DB) forEachMemoryRaw(ctx context.Context, fn func(*engine.Memory) erro
 		if !ok {
 			return fmt.Errorf("load memories: unexpected driver connection %T", dc)
 		}
-		if _, err := c.Exec(loadPragma, nil); err != nil {
-			return txError(db.path, "load memories", err)
+		vl := db.startVectorLoad(ctx, c)
+		// Without the vector blobs to read (the vector file holds them) the
+		// load reads through the page cache instead: the map put the whole
+		// file (240 MB at 100k memories) in the resident set, and its page
+		// faults cost more CPU than the copies (at 100k: peak RSS 490 →
+		// 305 MB, 1.25 → 1.15 CPU-s).
+		if vl == nil || vl.file == nil {
+			if _, err := c.Exec(loadPragma, nil); err != nil {
+				return txError(db.path, "load memories", err)
+			}
+			// The map goes when the load is done (after the statement
+			// closes: deferred first, run last), and its pages leave the
+			// resident set.
+			defer c.Exec(unmapPragma, nil)
 		}
-		// The map goes when the load is done (after the statement closes:
-		// deferred first, run last), and its pages leave the resident set.
-		defer c.Exec(unmapPragma, nil)
-		rows, err := c.QueryContext(ctx, `SELECT `+loadColumns+` FROM memories ORDER BY id`, nil)
+		done := false
+		defer func() { vl.finish(ctx, db, done) }()
+		rows, err := c.QueryContext(ctx, `SELECT `+vl.columns()+` FROM memories ORDER BY id`, nil)
 		if err != nil {
 			return txError(db.path, "load memories", err)
 		}
@@ -198,13 +209,19 @@ func (db *DB) forEachMemoryRaw(ctx context.Context, fn func(*engine.Memory) erro
 			}
 			err := rows.Next(vals)
 			if errors.Is(err, io.EOF) {
+				done = true
 				return nil
 			} else if err != nil {
 				return txError(db.path, "load memories", err)
 			}
 			m, err := ld.memory(vals)
+			blobless := vl != nil && vl.file != nil
 			if errors.Is(err, errUnpackable) {
 				m, err = readUnpacked(ctx, c, vals[0])
+				blobless = false
+			}
+			if err == nil && vl != nil {
+				err = vl.vector(ctx, c, m, blobless)
 			}
 			if err != nil {
 				return fmt.Errorf("load memories: %w", err)

@@ -49,6 +49,12 @@ func (db *DB) EraseMemories(ctx context.Context, req engine.EraseRequest) (*engi
 		return nil, err
 	}
 	db.compactAfterErase(ctx, rep)
+	switch existed, err := db.removeVectorFile(); {
+	case err != nil:
+		rep.Pending = append(rep.Pending, fmt.Sprintf("%v: delete it by hand; until then it may hold the erased memories' vectors (memtrace writes it anew)", err))
+	case existed:
+		rep.Compaction = append(rep.Compaction, "the vector file beside the database was deleted: no erased vector stays in it (the next open writes it anew)")
+	}
 	scrubJudgeCaches(rep, texts)
 	return rep, nil
 }

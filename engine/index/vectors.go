@@ -37,6 +37,7 @@ type Vectors struct {
 	// codes are the rows' sign codes once the postings are dropped
 	// (vector_codes.go): row i's is codes[i*w : (i+1)*w], w = codeWords(dim).
 	codes []uint64
+	owner any // what holds an adopted slab (Adopt)
 }
 
 // NewVectors returns an empty index of dim dimensions.
@@ -63,6 +64,21 @@ func (ix *Vectors) Reserve(n int) {
 		copy(ids, ix.ids)
 		ix.ids = ids
 	}
+}
+
+// Adopt makes slab, whose rows are vectors of this index's length laid end
+// to end, the empty index's slab: a vector Set gives that lies where its
+// row goes (a memory's vector read from a mapped vector file, at its own
+// slot) is taken where it is instead of copied, and rows past the slab's
+// end move the slab as any growth does. The index keeps owner, which holds
+// the slab's memory, for as long as it lives (rows handed out may still
+// point into the slab after it moved). It is a no-op on an index that holds
+// rows or a slab of another stride.
+func (ix *Vectors) Adopt(slab []float32, owner any) {
+	if len(ix.ids) > 0 || ix.dim == 0 || len(slab)%ix.dim != 0 || len(slab) <= cap(ix.vecs) {
+		return
+	}
+	ix.vecs, ix.owner = slab[:0:len(slab)], owner
 }
 
 // Moves counts the times the slab was reallocated, moving every row.
@@ -96,7 +112,11 @@ func (ix *Vectors) Set(id int64, v []float32) bool {
 		// store's slab three times as often.
 		ix.Reserve(max(2*p, 64))
 	}
-	ix.vecs = append(ix.vecs, v...)
+	if n := len(ix.vecs); len(v) > 0 && &ix.vecs[n : n+1][0] == &v[0] {
+		ix.vecs = ix.vecs[:n+len(v)] // v is its row of an adopted slab already
+	} else {
+		ix.vecs = append(ix.vecs, v...)
+	}
 	toUnit(ix.row(p))
 	if ix.lists != nil {
 		ix.post(p)

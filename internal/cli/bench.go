@@ -16,6 +16,7 @@ import (
 	"memtrace/policy"
 	"memtrace/recall"
 	"memtrace/store"
+	"memtrace/store/vecfile"
 )
 
 // The benchmarks: `bench locomo` (retrieval quality on the LoCoMo
@@ -164,7 +165,7 @@ func benchOpen(fs *flag.FlagSet) runFunc {
 				if *keep != "" {
 					return nil
 				}
-				for _, p := range []string{path, path + "-wal", path + "-shm"} {
+				for _, p := range []string{path, path + "-wal", path + "-shm", path + vecfile.Suffix, path + vecfile.Suffix + ".lock"} {
 					if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
 						return err
 					}

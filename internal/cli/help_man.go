@@ -38,6 +38,8 @@ func WriteManPage(w io.Writer, version, date string) error {
 	}
 	b.WriteString(".SH ENVIRONMENT\n.TP\n.B MEMTRACE_DB\n" + roffText("The database file (or PostgreSQL DSN) when --db is not given."))
 	b.WriteString(".TP\n.B OLLAMA_HOST\n" + roffText("The Ollama server of --judge and of an ollama:MODEL embedder (default 127.0.0.1:11434)."))
+	b.WriteString(".TP\n.B MEMTRACE_VECTOR_FILE\n" + roffText("off: never use or write the vector file PATH-vectors beside a SQLite database (every open reads the vectors from the database); on: write it at any size (by default from 4,096 memories)."))
+	b.WriteString(".SH FILES\n.TP\n.B PATH\\-vectors\n" + roffText("The vector file beside the database PATH: every memory's vector, mapped by each new process instead of read from SQLite. A cache: rows written since are read from the database, a torn file is ignored and rewritten, memtrace erase deletes it, and deleting it by hand is safe."))
 	b.WriteString(".SH EXIT STATUS\n" + roffText("0 on success, 1 when the command failed (the message on stderr says what to do), 2 for a usage error."))
 	b.WriteString(".SH SEE ALSO\n" + roffText("The README and docs/ of the memtrace source, and `memtrace help COMMAND`."))
 	_, err := io.WriteString(w, b.String())
