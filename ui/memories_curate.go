@@ -38,6 +38,14 @@ func (p memoriesPane) changeImportance(delta float64) (memoriesPane, tea.Cmd) {
 func (p memoriesPane) curate(name string, action func(ctx context.Context, e *engine.Engine, ids []int64, a engine.Actor) (curate.Changed, error)) (memoriesPane, tea.Cmd) {
 	ids := p.targets()
 	if len(ids) == 0 {
+		// Never a silent no-op: the row under the cursor is not there yet
+		// (the window is being fetched again, after a write or R), or there
+		// is none.
+		if p.list.loading {
+			p.status = fmt.Sprintf("%s: the list is reloading, nothing was changed; press the key again when the rows show", name)
+		} else {
+			p.status = fmt.Sprintf("%s: no memory under the cursor, nothing was changed", name)
+		}
 		return p, nil
 	}
 	ctx, eng := p.c.ctx, p.c.deps.Engine

@@ -443,3 +443,21 @@ func TestMemoriesMarkSuperseded(t *testing.T) {
 		t.Errorf("no row reads superseded:\n%s", screen(m))
 	}
 }
+
+// TestImportanceWithoutARowAnswers: + and − with no memory under the
+// cursor (an empty list, or rows not fetched yet) write nothing and say so,
+// instead of doing nothing silently.
+func TestImportanceWithoutARowAnswers(t *testing.T) {
+	m, _ := openMemories(t, nil, 100, 30)
+	for _, k := range []string{"+", "-"} {
+		next, cmd := m.Update(press(k))
+		m = next.(Model)
+		p := m.memories()
+		if p.writes != 0 || cmd != nil {
+			t.Fatalf("%s on an empty list started a write", k)
+		}
+		if !strings.Contains(p.status, "nothing was changed") {
+			t.Fatalf("%s on an empty list says %q, want that nothing was changed", k, p.status)
+		}
+	}
+}

@@ -15,6 +15,7 @@ import (
 	"memtrace/capture"
 	"memtrace/engine"
 	"memtrace/internal/safetext"
+	"memtrace/internal/wording"
 	"memtrace/store"
 )
 
@@ -84,22 +85,21 @@ func cmdIngest(fs *flag.FlagSet) runFunc {
 				engine.ErrorMessage(err), t.Stats.Stored, t.Stats.Reinforced)
 		}
 		if t.Stats.Offered == 0 && len(t.Stats.Errors) > 0 {
-			msg := "no message of %s could be read (%d bad line(s) above); nothing was imported"
+			msg := fmt.Sprintf("no message of %s could be read (%s above); nothing was imported", name, wording.Count(len(t.Stats.Errors), "bad line"))
 			if created {
 				msg += ", and the new database was not kept"
 			}
-			return engine.Errorf(engine.EINVALID, msg, name, len(t.Stats.Errors))
+			return engine.Errorf(engine.EINVALID, "%s", msg)
 		}
 		if len(t.Stats.Errors) > 0 && *allowBad {
-			fmt.Fprintf(e.stderr, "%d line(s) of %s were not ingested (reported above); the other %d message(s) were (--allow-bad-lines: exit 0)\n",
-				len(t.Stats.Errors), name, t.Stats.Offered)
+			fmt.Fprintf(e.stderr, "%s (--allow-bad-lines: exit 0)\n", notIngested(len(t.Stats.Errors), name, t.Stats.Offered))
 			return nil
 		}
 		if len(t.Stats.Errors) > 0 {
 			// The rest is committed; the exit status still says that not
 			// every line went in, so a script notices.
-			return engine.Errorf(engine.EINVALID, "%d line(s) of %s were not ingested (reported above); the other %d message(s) were — fix those lines and run the same ingest again (messages already captured are skipped), or pass --allow-bad-lines for a zero exit",
-				len(t.Stats.Errors), name, t.Stats.Offered)
+			return engine.Errorf(engine.EINVALID, "%s — fix those lines and run the same ingest again (messages already captured are skipped), or pass --allow-bad-lines for a zero exit",
+				notIngested(len(t.Stats.Errors), name, t.Stats.Offered))
 		}
 		return nil
 	}
@@ -321,4 +321,12 @@ func holdSecrets(mode string) (bool, error) {
 		return true, nil
 	}
 	return false, usageError{fmt.Sprintf("--secrets %q: want redact or hold", mode)}
+}
+
+// notIngested says how many lines of name were refused and how many
+// messages went in: "1 line of x.jsonl was not ingested (reported above);
+// the other 6 messages were".
+func notIngested(bad int, name string, offered int) string {
+	return fmt.Sprintf("%s of %s %s not ingested (reported above); the other %s %s",
+		wording.Count(bad, "line"), name, wording.Was(bad), wording.Count(offered, "message"), wording.Was(offered))
 }

@@ -30,7 +30,7 @@ func TestIngestRefusesABadProjectLineAndIngestsTheRest(t *testing.T) {
 				if err := json.Unmarshal([]byte(out), &st); err != nil {
 					t.Fatalf("run %d: not the IngestStats JSON: %v\n%s", run, err, out)
 				}
-				if code != 1 || !strings.Contains(errOut, "1 line(s) of standard input were not ingested") {
+				if code != 1 || !strings.Contains(errOut, "1 line of standard input was not ingested") {
 					t.Fatalf("run %d: exit %d: %s", run, code, errOut)
 				}
 				if len(st.Errors) != 1 || st.Errors[0].Line != 2 || !strings.Contains(st.Errors[0].Error, "is not a project name") {

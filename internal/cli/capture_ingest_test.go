@@ -33,7 +33,7 @@ func TestIngestReportsBadLinesAndIngestsTheRest(t *testing.T) {
 	}, "\n")
 	code, out, errOut := runMemtrace(t, input, "--db", db, "ingest", "-", "--json")
 	// The good lines are committed; the exit status says not all went in.
-	if code != 1 || !strings.Contains(errOut, "2 line(s) of standard input were not ingested") {
+	if code != 1 || !strings.Contains(errOut, "2 lines of standard input were not ingested") {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	var st engine.IngestStats
@@ -156,7 +156,7 @@ func TestIngestBadLineExitAndNoEmptyDatabase(t *testing.T) {
 
 	db2 := filepath.Join(dir, "allowed.db")
 	code, _, errOut = runMemtrace(t, good+"\n"+bad+"\n", "--db", db2, "ingest", "-", "--allow-bad-lines")
-	if code != 0 || !strings.Contains(errOut, "line 2: ") || !strings.Contains(errOut, "1 line(s) of standard input were not ingested") {
+	if code != 0 || !strings.Contains(errOut, "line 2: ") || !strings.Contains(errOut, "1 line of standard input was not ingested") {
 		t.Errorf("--allow-bad-lines: exit %d\n%s", code, errOut)
 	}
 

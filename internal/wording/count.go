@@ -53,3 +53,12 @@ func hangulEnd(noun string) bool {
 	r := []rune(strings.TrimRightFunc(noun, func(r rune) bool { return !unicode.IsLetter(r) }))
 	return len(r) > 0 && unicode.Is(unicode.Hangul, r[len(r)-1])
 }
+
+// Was is "was" for one and "were" otherwise, for a sentence whose subject
+// is Count(n, …): "1 line was", "2 lines were".
+func Was(n int) string {
+	if n == 1 {
+		return "was"
+	}
+	return "were"
+}
