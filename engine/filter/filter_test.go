@@ -79,3 +79,30 @@ func TestScanReportsNoiseThatCarriesInformation(t *testing.T) {
 		t.Errorf("clean text matched %+v", ms)
 	}
 }
+
+// TestShortSelfStatements: a short self-statement clears L1 in either
+// script (issue #29); the chatter of the same length is still dropped.
+func TestShortSelfStatements(t *testing.T) {
+	f := New()
+	for _, text := range []string{
+		"나 비건이야",
+		"밀가루 안 먹어, 글루텐 프리 하는 중",
+		"저는 채식주의자예요",
+		"나 술 안 마셔",
+		"I am vegan now",
+		"I don't eat flour",
+		"My cat is Nabi",
+	} {
+		if m, ok := f.L1(text); ok {
+			t.Errorf("L1 dropped self-statement %q by %s", text, m.Name)
+		}
+	}
+	for _, text := range []string{
+		"ㅇㅋ", "ㅋㅋㅋ", "응 고마워", "ok", "thanks!", "음..", "잠깐만", "좋아 좋아", "hmm", "lol", "wait",
+		"나 ㅋㅋ", "나 응", "I'm fine", "I'm ok thanks", "hmm interesting", "응 안 먹어",
+	} {
+		if _, ok := f.L1(text); !ok {
+			t.Errorf("L1 kept chatter %q", text)
+		}
+	}
+}

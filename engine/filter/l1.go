@@ -20,6 +20,12 @@ import (
 // like a plan, let's see how it goes"). A first-person statement or one that
 // holds a number ("my daughter was born on 2019-03-03", "제 생일은 3월 3일")
 // is a whole fact in fewer characters, so it only has to clear the raw floor.
+//
+// A self-statement — a first-person opening ("나", "저는", "I'm", "my") or a
+// Korean elided-subject cue ("안 먹어", "하는 중") followed by a content word
+// that is no acknowledgement — has half the raw floor (SelfStatementFactor):
+// "나 비건이야" (6 runes, floor 5) and "밀가루 안 먹어, 글루텐 프리 하는 중"
+// are kept, "응 고마워", "ㅇㅋ", "ㅋㅋㅋ", "ok" and "I'm fine" are not.
 const (
 	RawFloorEN      = 20
 	StrippedFloorEN = 50
@@ -41,6 +47,16 @@ func floor(base float64, text string) float64 {
 		return base
 	}
 	return base * (1 - KoreanFactor*float64(hangul)/float64(letters))
+}
+
+// rawFloor is the raw floor for text: floor(RawFloorEN), scaled by
+// SelfStatementFactor when text is a self-statement (isSelfStatement).
+func rawFloor(text string, ack func(string) bool) float64 {
+	f := floor(RawFloorEN, text)
+	if f*SelfStatementFactor <= float64(measure(text)) && isSelfStatement(text, ack) {
+		return f * SelfStatementFactor
+	}
+	return f
 }
 
 // measure is the rune length of text with whitespace runs counted once.
@@ -121,15 +137,15 @@ func l1Rules(strip func(string) string, ack func(string) bool) []Rule {
 			Pattern: selfLimitKO()},
 		{Name: "acknowledgement", Layer: LayerL1, Langs: both, Scope: ScopeMessage, Func: ack},
 		{Name: "too_short", Layer: LayerL1, Langs: both, Scope: ScopeMessage, Func: func(t string) bool {
-			return float64(measure(t)) < floor(RawFloorEN, t)
+			return float64(measure(t)) < rawFloor(t, ack)
 		}},
 		{Name: "too_short_stripped", Layer: LayerL1, Langs: both, Scope: ScopeMessage, Func: func(t string) bool {
 			s := strip(t)
 			n := float64(measure(s))
-			if n < floor(RawFloorEN, s) {
+			if n < rawFloor(s, ack) {
 				return true
 			}
-			return n < floor(StrippedFloorEN, s) && !hasAnchor(s)
+			return n < floor(StrippedFloorEN, s) && !hasAnchor(s) && !isSelfStatement(s, ack)
 		}},
 	}
 }
