@@ -9,10 +9,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/colorprofile"
-	"github.com/charmbracelet/x/ansi"
-	charmgolden "github.com/charmbracelet/x/exp/golden"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"memtrace/curate"
@@ -33,21 +30,7 @@ func TestCurateEraseGolden(t *testing.T) {
 		t.Run(fmt.Sprintf("%dx%d", w, h), func(t *testing.T) {
 			eng, db := openDemo(t)
 			ctx := context.Background()
-			shot := func(name string, m Model) {
-				t.Run(name, func(t *testing.T) {
-					s := screen(m)
-					if got := strings.Count(s, "\n") + 1; got != h {
-						t.Errorf("%d lines on a %d-line terminal", got, h)
-					}
-					p, _ := m.activePane()
-					for i, line := range strings.Split(p.View(), "\n") {
-						if lw := lipgloss.Width(line); lw > w {
-							t.Errorf("line %d is %d cells wide on a %d-cell terminal: %q", i, lw, w, ansi.Strip(line))
-						}
-					}
-					charmgolden.RequireEqual(t, s)
-				})
-			}
+			shot := func(name string, m Model) { goldenShot(t, name, m, w, h) }
 			m := goTo(t, renderModel(t, eng, db, w, h), "Curate")
 			m = drive(t, m, press("E"))
 			if !strings.Contains(screen(m), "everything about:") {

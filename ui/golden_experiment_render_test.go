@@ -2,12 +2,7 @@ package ui
 
 import (
 	"fmt"
-	"strings"
 	"testing"
-
-	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
-	charmgolden "github.com/charmbracelet/x/exp/golden"
 )
 
 // shortEpisodePolicy is the policy file of the experiment screens and the
@@ -28,21 +23,7 @@ func TestExperimentRenderGolden(t *testing.T) {
 		t.Run(fmt.Sprintf("%dx%d", w, h), func(t *testing.T) {
 			m := renderModel(t, eng, db, w, h)
 			t.Cleanup(func() { _ = m.c.res.closeAll() })
-			shot := func(name string, m Model) {
-				t.Run(name, func(t *testing.T) {
-					s := screen(m)
-					if got := strings.Count(s, "\n") + 1; got != h {
-						t.Errorf("%d lines on a %d-line terminal", got, h)
-					}
-					p, _ := m.activePane()
-					for i, line := range strings.Split(p.View(), "\n") {
-						if lw := lipgloss.Width(line); lw > w {
-							t.Errorf("%s pane line %d is %d cells wide on a %d-cell terminal: %q", p.Title(), i, lw, w, ansi.Strip(line))
-						}
-					}
-					charmgolden.RequireEqual(t, s)
-				})
-			}
+			shot := func(name string, m Model) { goldenShot(t, name, m, w, h) }
 			m = goTo(t, m, "Golden")
 			m = drive(t, m, press("X"))
 			m = typeText(t, m, shortEpisodePolicy+" @ +30d")

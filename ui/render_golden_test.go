@@ -41,22 +41,7 @@ func TestRenderGolden(t *testing.T) {
 		w, h := size[0], size[1]
 		t.Run(fmt.Sprintf("%dx%d", w, h), func(t *testing.T) {
 			m := renderModel(t, eng, db, w, h)
-			shot := func(name string, m Model) {
-				t.Run(name, func(t *testing.T) {
-					s := screen(m)
-					if got := strings.Count(s, "\n") + 1; got != h {
-						t.Errorf("%d lines on a %d-line terminal", got, h)
-					}
-					// The root cuts what is too wide; the pane itself must fit.
-					p, _ := m.activePane()
-					for i, line := range strings.Split(p.View(), "\n") {
-						if lw := lipgloss.Width(line); lw > w {
-							t.Errorf("%s pane line %d is %d cells wide on a %d-cell terminal: %q", p.Title(), i, lw, w, ansi.Strip(line))
-						}
-					}
-					charmgolden.RequireEqual(t, s)
-				})
-			}
+			shot := func(name string, m Model) { goldenShot(t, name, m, w, h) }
 			m = drive(t, m, press("/"))
 			m = typeText(t, m, "충주 사과")
 			m = drive(t, m, press("enter"))
@@ -155,4 +140,24 @@ func renderModel(t *testing.T, eng *engine.Engine, db *store.DB, w, h int) Model
 	}
 	m = drive(t, m, tea.WindowSizeMsg{Width: w, Height: h})
 	return drive(t, m, startMsg{})
+}
+
+// goldenShot compares the screen of m with the golden file name, in a
+// subtest: the screen is exactly h lines, the active pane's lines fit w
+// cells (the root cuts what is too wide; the pane itself must fit).
+func goldenShot(t *testing.T, name string, m Model, w, h int) {
+	t.Helper()
+	t.Run(name, func(t *testing.T) {
+		s := screen(m)
+		if got := strings.Count(s, "\n") + 1; got != h {
+			t.Errorf("%d lines on a %d-line terminal", got, h)
+		}
+		p, _ := m.activePane()
+		for i, line := range strings.Split(p.View(), "\n") {
+			if lw := lipgloss.Width(line); lw > w {
+				t.Errorf("%s pane line %d is %d cells wide on a %d-cell terminal: %q", p.Title(), i, lw, w, ansi.Strip(line))
+			}
+		}
+		charmgolden.RequireEqual(t, s)
+	})
 }
