@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"memtrace/engine"
+	"memtrace/internal/wording"
 )
 
 // markControlSample marks a seeded random sample of the fresh proposals as
@@ -243,7 +244,7 @@ func DecideProposals(ctx context.Context, w Updater, ids []int64, status, by str
 					}
 				}
 				if left > 0 {
-					return engine.Errorf(engine.ECONFLICT, "label the control sample first: %d item(s) still to judge blind before approving judge verdicts", left)
+					return engine.Errorf(engine.ECONFLICT, "label the control sample first: %s still to judge blind before approving judge verdicts", wording.Count(left, "item"))
 				}
 			}
 			if p.Status == status {

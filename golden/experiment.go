@@ -7,6 +7,7 @@ import (
 
 	"memtrace/engine"
 	"memtrace/internal/safetext"
+	"memtrace/internal/wording"
 )
 
 // An experiment: the same set run under two policies (arms A and B) on the
@@ -195,7 +196,7 @@ func (x *Experiment) WriteText(w io.Writer) {
 	row("mean survivors", num(x.A.MeanSurvivors), num(x.B.MeanSurvivors))
 	row("strays", fmt.Sprint(x.A.StraySurvivors), fmt.Sprint(x.B.StraySurvivors))
 	row("guaranteed/prompt", num(x.A.MeanGuaranteed), num(x.B.MeanGuaranteed))
-	fmt.Fprintf(w, "\n%d probe(s) differ, %d flipped\n", x.Differences, x.Flipped)
+	fmt.Fprintf(w, "\n%s %s, %d flipped\n", wording.Count(x.Differences, "probe"), wording.Agree(x.Differences, "differs", "differ"), x.Flipped)
 	for _, d := range x.Probes {
 		fmt.Fprintf(w, "\n%s → %s  %s  %q\n", passWord(d.PassA), passWord(d.PassB), safetext.SanitizeLine(d.ID), clip(safetext.SanitizeLine(d.Query), 60))
 		for _, r := range d.Ranks {

@@ -10,6 +10,7 @@ import (
 	"memtrace/engine"
 	"memtrace/golden"
 	"memtrace/inspector"
+	"memtrace/internal/wording"
 )
 
 // The Golden tab's experiment view (issue #35): the set under two
@@ -201,7 +202,7 @@ func (p goldenPane) experimentDone(msg goldenExperimentMsg) (goldenPane, tea.Cmd
 	old := p.exp.arms
 	p.exp.a, p.exp.b, p.exp.x, p.exp.arms, p.exp.cur = msg.A, msg.B, msg.X, msg.Arms, 0
 	p.err = ""
-	p.status = fmt.Sprintf("experiment: %d probe(s) differ, %d flipped · enter: the split, W: write B as the database's policy", msg.X.Differences, msg.X.Flipped)
+	p.status = fmt.Sprintf("experiment: %s %s, %d flipped · enter: the split, W: write B as the database's policy", wording.Count(msg.X.Differences, "probe"), wording.Agree(msg.X.Differences, "differs", "differ"), msg.X.Flipped)
 	if msg.X.Differences == 0 {
 		p.status = "experiment: no probe differs between A and B"
 	}

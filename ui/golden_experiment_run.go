@@ -10,6 +10,7 @@ import (
 	"memtrace/curate"
 	"memtrace/engine"
 	"memtrace/golden"
+	"memtrace/internal/wording"
 	"memtrace/policy"
 )
 
@@ -113,7 +114,7 @@ func (p goldenPane) askWrite() (goldenPane, tea.Cmd) {
 	}
 	plan := "Write B (" + p.exp.b.Name + ") as the database's policy? " + strings.Join(keys, ", ") + "."
 	if capture > 0 {
-		plan += fmt.Sprintf(" %d capture-time key(s) apply to new captures only.", capture)
+		plan += fmt.Sprintf(" %s %s to new captures only.", wording.Count(capture, "capture-time key"), wording.Agree(capture, "applies", "apply"))
 	}
 	p.exp.plan = plan + " One policy batch, undone by memtrace rollback (or u in Curate's history). y/n"
 	p.exp.confirm = true

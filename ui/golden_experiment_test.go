@@ -83,7 +83,7 @@ func TestGoldenExperimentShorterHalfLifeSplit(t *testing.T) {
 	}
 	v := g.view()
 	for _, want := range []string{"Experiment · demo · at +30d", "A = defaults · B = " + displayPath(short), "pass rate",
-		"probe(s) differ", "fail"} {
+		"probes differ", "fail"} {
 		if !strings.Contains(v, want) {
 			t.Fatalf("the view lacks %q:\n%s", want, v)
 		}

@@ -7,6 +7,7 @@ import (
 	"memtrace/golden"
 	"memtrace/internal/safetext"
 	"memtrace/internal/textable"
+	"memtrace/internal/wording"
 )
 
 // experimentView is the whole tab while the experiment view is shown: the
@@ -41,7 +42,7 @@ func (p goldenPane) experimentView() string {
 		row("pass rate", fmt.Sprintf("%d/%d %.0f%%", x.A.Passed, x.A.Probes, 100*x.A.PassRate), fmt.Sprintf("%d/%d %.0f%%", x.B.Passed, x.B.Probes, 100*x.B.PassRate)),
 		row("mean survivors", fmt.Sprintf("%.2f", x.A.MeanSurvivors), fmt.Sprintf("%.2f", x.B.MeanSurvivors)),
 		row("strays", fmt.Sprint(x.A.StraySurvivors), fmt.Sprint(x.B.StraySurvivors)),
-		st.Detail.Heading.Render(p.line(fmt.Sprintf("%d probe(s) differ, %d flipped", x.Differences, x.Flipped))))
+		st.Detail.Heading.Render(p.line(fmt.Sprintf("%s %s, %d flipped", wording.Count(x.Differences, "probe"), wording.Agree(x.Differences, "differs", "differ"), x.Flipped))))
 	status := p.experimentStatus()
 	room := max(2, p.height-len(lines)-len(status))
 	if len(x.Probes) == 0 {

@@ -62,3 +62,12 @@ func Was(n int) string {
 	}
 	return "were"
 }
+
+// Agree is one when n is one and other otherwise: the verb (or any word)
+// that agrees with Count(n, …), as in "1 probe differs", "3 probes differ".
+func Agree(n int, one, other string) string {
+	if n == 1 || n == -1 {
+		return one
+	}
+	return other
+}
