@@ -44,7 +44,7 @@ type heldoutLessonSet struct {
 // blind; lessons2's concept rows were extended after reading its
 // failures, so its 1.0 is a ceiling, not a blind measure). Raise one when
 // a change passes more cases; never lower it to let a change through.
-var heldoutLessonsFloors = map[string]float64{"lessons.json": 1.0, "lessons2.json": 1.0, "lessons3.json": 23.0 / 37, "lessons4.json": 19.0 / 36}
+var heldoutLessonsFloors = map[string]float64{"lessons.json": 1.0, "lessons2.json": 1.0, "lessons3.json": 23.0 / 37, "lessons4.json": 19.0 / 36, "lessons5.json": 21.0 / 33} // lessons5: blind, session 12, measured before any change
 
 // TestHeldoutLessons measures lesson identity on the held-out set, every
 // case through capture.Correct (what memory_correct calls), each rewording
@@ -63,7 +63,7 @@ var heldoutLessonsFloors = map[string]float64{"lessons.json": 1.0, "lessons2.jso
 // Every failing case is logged with why; the test fails when the pass rate
 // drops below heldoutLessonsFloor.
 func TestHeldoutLessons(t *testing.T) {
-	for _, name := range []string{"lessons.json", "lessons2.json", "lessons3.json", "lessons4.json"} {
+	for _, name := range []string{"lessons.json", "lessons2.json", "lessons3.json", "lessons4.json", "lessons5.json"} {
 		t.Run(name, func(t *testing.T) { heldoutLessons(t, name, heldoutLessonsFloors[name]) })
 	}
 }
