@@ -59,7 +59,11 @@ const instructions = `memtrace is your long-term memory.
 
 // Server is the MCP front of one engine.
 type Server struct {
+	// e is the engine, set before ready is closed (NewOpening sets it
+	// from the background open); openErr is why it could not be opened.
 	e       *engine.Engine
+	ready   chan struct{}
+	openErr error
 	keep    int
 	detail  string // memory_recall's default detail
 	srv     *mcp.Server
@@ -70,10 +74,61 @@ type Server struct {
 
 // New builds the MCP server for e with the five memory tools.
 func New(e *engine.Engine, o Options) *Server {
-	keep := o.Keep
-	if keep <= 0 {
-		keep = e.Config().TraceKeep
+	s := newServer(o)
+	s.opened(e)
+	close(s.ready)
+	return s
+}
+
+// NewOpening builds the MCP server before its engine exists: open runs in
+// the background, so that a client's initialize and tools/list are
+// answered while a large database loads its indexes (the engine is needed
+// only by tool calls, which wait for it). If open fails, every tool call
+// answers with its error and Opened returns it.
+func NewOpening(open func() (*engine.Engine, error), o Options) *Server {
+	s := newServer(o)
+	go func() {
+		defer close(s.ready)
+		e, err := open()
+		if err != nil {
+			s.openErr = err
+			return
+		}
+		s.opened(e)
+	}()
+	return s
+}
+
+// Opened waits until the engine is open, or could not be, and returns why
+// not.
+func (s *Server) Opened() error {
+	<-s.ready
+	return s.openErr
+}
+
+// opened records the engine the tools work on.
+func (s *Server) opened(e *engine.Engine) {
+	s.e = e
+	if s.keep <= 0 {
+		s.keep = e.Config().TraceKeep
 	}
+}
+
+// await waits for the engine (a tool call arriving while it opens), or
+// for the call to be cancelled.
+func (s *Server) await(ctx context.Context) error {
+	select {
+	case <-s.ready:
+		if s.openErr != nil {
+			return toolError(s.openErr)
+		}
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func newServer(o Options) *Server {
 	version := o.Version
 	if version == "" {
 		version = memversion.String()
@@ -82,7 +137,7 @@ func New(e *engine.Engine, o Options) *Server {
 	if detail == "" {
 		detail = DetailTexts
 	}
-	s := &Server{e: e, keep: keep, detail: detail, schemas: map[string]*jsonschema.Schema{}, telemetry: o.Telemetry}
+	s := &Server{keep: o.Keep, ready: make(chan struct{}), detail: detail, schemas: map[string]*jsonschema.Schema{}, telemetry: o.Telemetry}
 	s.srv = mcp.NewServer(&mcp.Implementation{Name: "memtrace", Title: "memtrace long-term memory", Version: version},
 		&mcp.ServerOptions{Instructions: instructions,
 			// The tool list never changes while a session runs, and the

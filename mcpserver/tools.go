@@ -140,7 +140,11 @@ type ForgetOut struct {
 }
 
 // refresh picks up what other processes (the TUI, another agent) wrote.
+// It waits first for an engine still opening (NewOpening).
 func (s *Server) refresh(ctx context.Context) error {
+	if err := s.await(ctx); err != nil {
+		return err
+	}
 	if err := s.e.Refresh(ctx); err != nil {
 		return toolError(err)
 	}
@@ -153,6 +157,9 @@ func (s *Server) capture(ctx context.Context, _ *mcp.CallToolRequest, in Capture
 	}
 	// at reads the one time grammar, as the CLI's --at does; an offset
 	// counts from the engine's clock, and leaving it out is now.
+	if err := s.await(ctx); err != nil {
+		return nil, CaptureOut{}, err
+	}
 	now := s.e.Now()
 	at, err := engine.ParseAt(in.At, now)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"strings"
 
+	"memtrace/engine"
 	"memtrace/mcpserver"
 )
 
@@ -71,28 +72,50 @@ func cmdMCP(fl *flag.FlagSet) runFunc {
 		if err != nil {
 			return err
 		}
-		eng, closeEngine, err := openJudgedEngine(e, jf, false)
-		if err != nil {
-			tel.shutdown()
-			return err
-		}
-		defer closeEngine()
 		defer tel.shutdown()
-		srv := mcpserver.New(eng, mcpserver.Options{Keep: *keep, RecallDetail: recallDetail, Telemetry: tel.recorder()})
-		if ln != nil {
-			fmt.Fprintf(e.stderr, "memtrace mcp: serving http://%s%s\n", ln.Addr(), mcpserver.HTTPPath)
-			if err := srv.ServeHTTP(e.ctx, ln, ho); err != nil && !errors.Is(err, context.Canceled) {
-				return fmt.Errorf("mcp http: %w", err)
+		// The engine opens (every row read, the indexes built: seconds at
+		// 100k memories) while the server already answers initialize and
+		// tools/list; a tool call waits for it. A database that cannot be
+		// opened ends the server with that error, as before.
+		ctx, stop := context.WithCancelCause(e.ctx)
+		defer stop(nil)
+		var closeEngine func()
+		srv := mcpserver.NewOpening(func() (*engine.Engine, error) {
+			eng, closeDB, err := openJudgedEngine(e, jf, false)
+			if err != nil {
+				stop(err)
+				return nil, err
 			}
-			return nil
+			closeEngine = closeDB
+			return eng, nil
+		}, mcpserver.Options{Keep: *keep, RecallDetail: recallDetail, Telemetry: tel.recorder()})
+		err = serveMCP(ctx, e, srv, ln, ho)
+		// A client that left before the open ended still learns (exit
+		// status, stderr) that the database could not be opened.
+		if openErr := srv.Opened(); openErr != nil {
+			return openErr
 		}
-		// stdout belongs to the protocol: nothing else may be written to it.
-		// The line transport answers a malformed frame with a JSON-RPC error
-		// and keeps serving.
-		t := &mcpserver.LineTransport{Reader: e.stdin, Writer: e.stdout}
-		if err := srv.Run(e.ctx, t); err != nil && !errors.Is(err, context.Canceled) {
-			return fmt.Errorf("mcp session: %w", err)
+		closeEngine()
+		return err
+	}
+}
+
+// serveMCP serves srv on ln (HTTP) or on stdin/stdout until the client
+// leaves or ctx ends.
+func serveMCP(ctx context.Context, e *env, srv *mcpserver.Server, ln net.Listener, ho mcpserver.HTTPOptions) error {
+	if ln != nil {
+		fmt.Fprintf(e.stderr, "memtrace mcp: serving http://%s%s\n", ln.Addr(), mcpserver.HTTPPath)
+		if err := srv.ServeHTTP(ctx, ln, ho); err != nil && !errors.Is(err, context.Canceled) {
+			return fmt.Errorf("mcp http: %w", err)
 		}
 		return nil
 	}
+	// stdout belongs to the protocol: nothing else may be written to it.
+	// The line transport answers a malformed frame with a JSON-RPC error
+	// and keeps serving.
+	t := &mcpserver.LineTransport{Reader: e.stdin, Writer: e.stdout}
+	if err := srv.Run(ctx, t); err != nil && !errors.Is(err, context.Canceled) {
+		return fmt.Errorf("mcp session: %w", err)
+	}
+	return nil
 }
