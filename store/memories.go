@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"memtrace/engine"
 )
 
@@ -39,7 +41,26 @@ func scanMemory(s scanner) (*engine.Memory, error) {
 
 // GetMemory returns the memory with id, or ENOTFOUND.
 func (tx *Tx) GetMemory(ctx context.Context, id int64) (*engine.Memory, error) {
-	m, err := scanMemory(tx.tx.QueryRowContext(ctx, `SELECT `+memoryColumns+` FROM memories WHERE id = ?`, id))
+	const query = `SELECT ` + memoryColumns + ` FROM memories WHERE id = ?`
+	if p := tx.tx.pipe; p != nil {
+		var m *engine.Memory
+		err := p.query(ctx, query, []any{id}, func(rows pgx.Rows) error {
+			if !rows.Next() {
+				return nil
+			}
+			var err error
+			m, err = scanMemory(rows)
+			return err
+		}, func(err error) error { return fmt.Errorf("get memory %d: %w", id, err) })
+		if err != nil {
+			return nil, err
+		}
+		if m == nil {
+			return nil, engine.Errorf(engine.ENOTFOUND, "memory %d not found", id)
+		}
+		return m, nil
+	}
+	m, err := scanMemory(tx.tx.QueryRowContext(ctx, query, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, engine.Errorf(engine.ENOTFOUND, "memory %d not found", id)
 	} else if err != nil {
@@ -243,7 +264,23 @@ func (tx *Tx) insertMemory(ctx context.Context, m *engine.Memory, a engine.Actor
 		m.Boost, formatTime(m.BoostAt), m.Hash, encodeEmbedding(m.Embedding), m.Embedder, seq,
 		nullID(m.SupersededBy), nullTime(m.ValidTo), nullTime(m.SupersededAt))
 	var id int64
-	if tx.tx.pg {
+	if p := tx.tx.pipe; p != nil {
+		// With what is queued (the audit row before it, a batch's rows).
+		found := false
+		err = p.query(ctx, insert+onConflict+` RETURNING id`, args, func(rows pgx.Rows) error {
+			if !rows.Next() {
+				return nil
+			}
+			found = true
+			return rows.Scan(&id)
+		}, func(err error) error { return fmt.Errorf("insert memory: %w", err) })
+		if err != nil {
+			return err
+		}
+		if !found {
+			err = sql.ErrNoRows
+		}
+	} else if tx.tx.pg {
 		s, serr := tx.stmt(ctx, insert+onConflict+` RETURNING id`)
 		if serr != nil {
 			return fmt.Errorf("insert memory: %w", serr)
@@ -363,6 +400,26 @@ func affectOne(res sql.Result, err error) func(id int64) error {
 // MemoriesChangedSince returns the memories written after seq, in seq order,
 // and the highest seq among them (seq itself when none changed).
 func (tx *Tx) MemoriesChangedSince(ctx context.Context, seq int64) ([]*engine.Memory, int64, error) {
+	if p := tx.tx.pipe; p != nil {
+		// With what is queued: a capture's refresh goes with the lock.
+		var ms []*engine.Memory
+		highest := seq
+		err := p.query(ctx, `SELECT `+memoryColumns+` FROM memories WHERE seq > ? ORDER BY seq`, []any{seq}, func(rows pgx.Rows) error {
+			for rows.Next() {
+				m, err := scanMemory(rows)
+				if err != nil {
+					return err
+				}
+				highest = max(highest, m.Seq)
+				ms = append(ms, m)
+			}
+			return nil
+		}, func(err error) error { return fmt.Errorf("memories changed: %w", err) })
+		if err != nil {
+			return nil, seq, err
+		}
+		return ms, highest, nil
+	}
 	return memoriesChangedSince(ctx, tx.tx, false, seq) // sqlTx rebinds for PostgreSQL itself
 }
 
