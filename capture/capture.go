@@ -379,6 +379,14 @@ type capturesExistAhead interface {
 	CapturesExistAhead(messageIDs []string)
 }
 
+// insertMemoryAhead is a store transaction whose InsertMemoryAhead is
+// InsertMemory with a taken key failing the whole transaction, which lets
+// the insert wait for the transaction's next round trip (store's
+// PostgreSQL writes).
+type insertMemoryAhead interface {
+	InsertMemoryAhead(ctx context.Context, m *engine.Memory, a engine.Actor) error
+}
+
 // messageIDs lists the message ids of ps.
 func messageIDs(ps []*pending) []string {
 	ids := make([]string, len(ps))

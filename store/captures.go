@@ -190,7 +190,7 @@ func (tx *Tx) CapturesExistAhead(messageIDs []string) {
 	if p == nil || p.err != nil {
 		return
 	}
-	ahead := &capturesAhead{ids: slices.Clone(messageIDs), out: map[string]bool{}}
+	ahead := &capturesAhead{ids: slices.Clone(messageIDs), out: map[string]bool{}, trip: p.sent + 1}
 	for _, chunk := range captureChunks(messageIDs) {
 		p.queue(capturesExistQuery(len(chunk)), chunk, func(rows pgx.Rows) error { return scanCaptureIDs(rows, ahead.out) },
 			func(err error) error { return fmt.Errorf("captures exist: %w", err) })
@@ -201,8 +201,9 @@ func (tx *Tx) CapturesExistAhead(messageIDs []string) {
 // capturesAhead is a CapturesExist sent ahead: its ids and its answer
 // (filled when the pipe is flushed).
 type capturesAhead struct {
-	ids []string
-	out map[string]bool
+	ids  []string
+	out  map[string]bool
+	trip int // the round trip that answers it (pgPipe.sent)
 }
 
 // capturesExistChunk bounds the ids of one CapturesExist query, well under
@@ -214,8 +215,10 @@ const capturesExistChunk = 500
 func (tx *Tx) CapturesExist(ctx context.Context, messageIDs []string) (map[string]bool, error) {
 	if ahead := tx.capturesAhead; ahead != nil && slices.Equal(ahead.ids, messageIDs) {
 		tx.capturesAhead = nil
-		if err := tx.tx.pipe.flush(ctx); err != nil {
-			return nil, err
+		if p := tx.tx.pipe; p.sent < ahead.trip || p.err != nil {
+			if err := p.flush(ctx); err != nil {
+				return nil, err
+			}
 		}
 		return ahead.out, nil
 	}

@@ -42,6 +42,7 @@ type pgPipe struct {
 	conn  *sql.Conn
 	batch *pgx.Batch // statements for the next round trip
 	begun bool       // BEGIN went to the server
+	sent  int        // round trips made
 	err   error      // the first failure: the transaction is lost
 }
 
@@ -111,6 +112,7 @@ func (p *pgPipe) flush(ctx context.Context) error {
 	b := p.batch
 	p.batch = &pgx.Batch{}
 	p.begun = true
+	p.sent++
 	err := p.conn.Raw(func(dc any) error {
 		c, ok := dc.(*stdlib.Conn)
 		if !ok {
@@ -153,10 +155,26 @@ func (p *pgPipe) begin(tx *Tx) {
 		tx.batchLoaded = true
 		return nil
 	}, func(err error) error { return fmt.Errorf("read batch counter: %w", err) })
+	// The id the memories table gives next: its identity sequence's last
+	// value plus one; NULL (no prediction) before its first nextval or
+	// after a setval that left it uncalled.
+	p.queue(pgNextIDSQL, nil, func(rows pgx.Rows) error {
+		if !rows.Next() {
+			return errors.New("no row")
+		}
+		var last sql.NullInt64
+		if err := rows.Scan(&last); err != nil {
+			return err
+		}
+		tx.nextID, tx.idLoaded = last.Int64+1, last.Valid
+		return nil
+	}, func(err error) error { return fmt.Errorf("read memory id sequence: %w", err) })
 }
 
+const pgNextIDSQL = `SELECT pg_sequence_last_value(pg_get_serial_sequence('memories', 'id')::regclass)`
+
 // beginLen is how many statements begin queues.
-const beginLen = 3
+const beginLen = 4
 
 // commit sends what is queued and COMMIT. A transaction that sent nothing
 // but its opening statements ran nothing: there is nothing to commit.

@@ -37,6 +37,11 @@ type Tx struct {
 	batchLoaded bool
 	// capturesAhead is a CapturesExist sent ahead (CapturesExistAhead).
 	capturesAhead *capturesAhead
+	// nextID is the id the memories table gives next, as the opening of a
+	// PostgreSQL write read it and InsertMemoryAhead counts it up; valid
+	// while idLoaded (pgpipe.go).
+	nextID   int64
+	idLoaded bool
 
 	stmts map[string]*sql.Stmt
 
