@@ -154,12 +154,14 @@ func (tx *Tx) CaptureReasonCounts(ctx context.Context) ([]engine.ReasonCount, er
 	return out, rows.Err()
 }
 
+const captureExistsSQL = `SELECT EXISTS (SELECT 1 FROM captures WHERE message_id = ?)`
+
 // CaptureExists reports whether a message id was already offered.
 func (tx *Tx) CaptureExists(ctx context.Context, messageID string) (bool, error) {
 	if messageID == "" {
 		return false, nil
 	}
-	const query = `SELECT EXISTS (SELECT 1 FROM captures WHERE message_id = ?)`
+	const query = captureExistsSQL
 	if p := tx.tx.pipe; p != nil {
 		var ok bool
 		err := p.query(ctx, query, []any{messageID}, func(rows pgx.Rows) error {
