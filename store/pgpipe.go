@@ -20,22 +20,24 @@ import (
 // whose results nobody waits for — BEGIN, the audit rows, the batches and
 // captures rows, the seq flush and the notification, COMMIT — wait in the
 // pipe and go to the server in one pgx batch with the next statement whose
-// result is needed, so that a capture's transaction is four round trips:
+// result is needed. With what the capture sends ahead (CapturesExistAhead,
+// InsertMemoryAhead) a capture's transaction is two round trips:
 //
-//	BEGIN, lock seq, read the batch counter, refresh (what others committed)
-//	batch counter, batches row, taken check
-//	memory (its id)
-//	audit row, capture row, seq and notification, COMMIT
+//	BEGIN, lock seq, batch counter, memory id sequence, taken check, refresh
+//	batch counter, batches row, memory, audit row, capture row, seq and
+//	notification, COMMIT
 //
-// The statements and their order are those of the transaction run one by
-// one, so it writes the same rows; it is still one transaction. A queued
-// statement's failure is reported by the call that sent it (or, after a
-// QueryRowContext, which cannot return it, by the transaction): the
-// transaction is then rolled back as any other failure is.
+// The statements are those of the transaction run one by one, so it
+// writes the same rows; it is still one transaction. (The taken check now
+// runs before the batch counter moves, which touches no captures row.) A
+// queued statement's failure is reported by the call that sent it (or,
+// after a QueryRowContext, which cannot return it, by the transaction):
+// the transaction is then rolled back as any other failure is.
 //
-// The batch counter is read with the lock and counted up here: every
-// transaction that moves it holds the seq row lock, so nobody else can
-// meanwhile; its upsert still runs, and checks it got the same value.
+// The batch counter and the memories id sequence are read with the lock
+// and counted up here: every transaction that moves either holds the seq
+// row lock, so nobody else can meanwhile; the upsert and the insert still
+// run, and check they got the values counted.
 
 // pgPipe is the queue of one PostgreSQL write transaction.
 type pgPipe struct {
