@@ -285,7 +285,19 @@ func (c *Capturer) run(ctx context.Context, ps []*pending, done []bool, batch st
 	var terms map[int64][]string
 	var w *batchWriter
 	fresh := false
+	// The messages whose ids the transaction checks again under the lock.
+	var offered []*pending
+	for _, p := range todo {
+		if p.review == nil {
+			offered = append(offered, p)
+		}
+	}
 	err := e.Store().Update(ctx, func(q engine.Queries) error {
+		// On PostgreSQL the check goes to the server with the refresh:
+		// one round trip fewer under the space's lock.
+		if ahead, ok := q.(capturesExistAhead); ok {
+			ahead.CapturesExistAhead(messageIDs(offered))
+		}
 		// The transaction holds the write lock from its start (BEGIN
 		// IMMEDIATE), so the rows other writers changed since the cache's
 		// last refresh, read here, together with this batch's own writes
@@ -321,12 +333,6 @@ func (c *Capturer) run(ctx context.Context, ps []*pending, done []bool, batch st
 		// check above: one query for the batch, under the write lock.
 		// todo is every message not skipped, in order; the decision
 		// workers may still be deciding some of them.
-		var offered []*pending
-		for _, p := range todo {
-			if p.review == nil {
-				offered = append(offered, p)
-			}
-		}
 		if w.taken, err = q.CapturesExist(ctx, messageIDs(offered)); err != nil {
 			return fmt.Errorf("capture batch: %w", err)
 		}
@@ -363,6 +369,22 @@ func (c *Capturer) run(ctx context.Context, ps []*pending, done []bool, batch st
 		out[i] = p.res
 	}
 	return out, nil
+}
+
+// capturesExistAhead is a store transaction that can send a
+// CapturesExist query with the statement that follows it and answer the
+// CapturesExist call with the same ids from it (store's PostgreSQL
+// writes: the capture's refresh and its taken check in one round trip).
+type capturesExistAhead interface {
+	CapturesExistAhead(messageIDs []string)
+}
+
+// insertMemoryAhead is a store transaction whose InsertMemoryAhead is
+// InsertMemory with a taken key failing the whole transaction, which lets
+// the insert wait for the transaction's next round trip (store's
+// PostgreSQL writes).
+type insertMemoryAhead interface {
+	InsertMemoryAhead(ctx context.Context, m *engine.Memory, a engine.Actor) error
 }
 
 // messageIDs lists the message ids of ps.

@@ -121,7 +121,13 @@ func (w *batchWriter) storeOrReinforce(ctx context.Context, p *pending) error {
 		return err
 	}
 	links, notes := w.supersessions(p, mem)
-	if err := w.q.InsertMemory(ctx, mem, w.actor); err != nil {
+	insert := w.q.InsertMemory
+	if ahead, ok := w.q.(insertMemoryAhead); ok {
+		// A taken key fails the batch either way: on PostgreSQL the
+		// insert goes with the capture row and the commit.
+		insert = ahead.InsertMemoryAhead
+	}
+	if err := insert(ctx, mem, w.actor); err != nil {
 		return fmt.Errorf("store memory %s: %w", m.ID, err)
 	}
 	if w.insertedByID == nil {

@@ -4,8 +4,12 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"slices"
 	"strings"
+
+	"github.com/jackc/pgx/v5"
 
 	"memtrace/engine"
 )
@@ -40,6 +44,7 @@ func scanCapture(s scanner) (*engine.CaptureRecord, error) {
 // InsertCapture logs one message offered to the capture pipeline and sets
 // c.ID (and c.CreatedAt when it is zero).
 func (tx *Tx) InsertCapture(ctx context.Context, c *engine.CaptureRecord) error {
+	tx.capturesAhead = nil // its answer may not hold any more
 	if c.CreatedAt.IsZero() {
 		c.CreatedAt = tx.now().UTC()
 	}
@@ -55,6 +60,17 @@ func (tx *Tx) InsertCapture(ctx context.Context, c *engine.CaptureRecord) error 
 		dropped_by, reason, memory_id, trail, created_at, branch) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 	args := []any{c.MessageID, c.Session, c.Role, c.Project, c.Text, formatTime(c.At), c.Outcome,
 		c.DroppedBy, c.Reason, nullID(c.MemoryID), string(tb), formatTime(c.CreatedAt), c.Branch}
+	if p := tx.tx.pipe; p != nil {
+		// Nobody waits for it: it goes with the next statement (at the
+		// latest the commit), and c.ID is set then.
+		p.queue(insert+` RETURNING id`, args, func(rows pgx.Rows) error {
+			if !rows.Next() {
+				return errors.New("no id returned")
+			}
+			return rows.Scan(&c.ID)
+		}, func(err error) error { return captureInsertError(c, err) })
+		return nil
+	}
 	if tx.tx.pg {
 		s, serr := tx.stmt(ctx, insert+` RETURNING id`)
 		if serr != nil {
@@ -64,6 +80,11 @@ func (tx *Tx) InsertCapture(ctx context.Context, c *engine.CaptureRecord) error 
 	} else {
 		c.ID, err = tx.insertID(ctx, insert, args...)
 	}
+	return captureInsertError(c, err)
+}
+
+// captureInsertError is the error of InsertCapture's insert.
+func captureInsertError(c *engine.CaptureRecord, err error) error {
 	if isForeignKey(err) {
 		return engine.Errorf(engine.ENOTFOUND, "capture refers to memory %d, which does not exist", c.MemoryID)
 	} else if err != nil {
@@ -133,12 +154,25 @@ func (tx *Tx) CaptureReasonCounts(ctx context.Context) ([]engine.ReasonCount, er
 	return out, rows.Err()
 }
 
+const captureExistsSQL = `SELECT EXISTS (SELECT 1 FROM captures WHERE message_id = ?)`
+
 // CaptureExists reports whether a message id was already offered.
 func (tx *Tx) CaptureExists(ctx context.Context, messageID string) (bool, error) {
 	if messageID == "" {
 		return false, nil
 	}
-	s, err := tx.stmt(ctx, `SELECT EXISTS (SELECT 1 FROM captures WHERE message_id = ?)`)
+	const query = captureExistsSQL
+	if p := tx.tx.pipe; p != nil {
+		var ok bool
+		err := p.query(ctx, query, []any{messageID}, func(rows pgx.Rows) error {
+			if !rows.Next() {
+				return errors.New("no row")
+			}
+			return rows.Scan(&ok)
+		}, func(err error) error { return fmt.Errorf("capture exists: %w", err) })
+		return ok, err
+	}
+	s, err := tx.stmt(ctx, query)
 	if err != nil {
 		return false, fmt.Errorf("capture exists: %w", err)
 	}
@@ -149,6 +183,31 @@ func (tx *Tx) CaptureExists(ctx context.Context, messageID string) (bool, error)
 	return ok, nil
 }
 
+// CapturesExistAhead queues, in a PostgreSQL write, the CapturesExist
+// query of messageIDs to go to the server with the next statement; the
+// CapturesExist call with the same ids that follows answers from it,
+// unless a capture was inserted in between. Elsewhere it does nothing.
+func (tx *Tx) CapturesExistAhead(messageIDs []string) {
+	p := tx.tx.pipe
+	if p == nil || p.err != nil {
+		return
+	}
+	ahead := &capturesAhead{ids: slices.Clone(messageIDs), out: map[string]bool{}, trip: p.sent + 1}
+	for _, chunk := range captureChunks(messageIDs) {
+		p.queue(capturesExistQuery(len(chunk)), chunk, func(rows pgx.Rows) error { return scanCaptureIDs(rows, ahead.out) },
+			func(err error) error { return fmt.Errorf("captures exist: %w", err) })
+	}
+	tx.capturesAhead = ahead
+}
+
+// capturesAhead is a CapturesExist sent ahead: its ids and its answer
+// (filled when the pipe is flushed).
+type capturesAhead struct {
+	ids  []string
+	out  map[string]bool
+	trip int // the round trip that answers it (pgPipe.sent)
+}
+
 // capturesExistChunk bounds the ids of one CapturesExist query, well under
 // SQLite's and PostgreSQL's limits on bound parameters.
 const capturesExistChunk = 500
@@ -156,7 +215,28 @@ const capturesExistChunk = 500
 // CapturesExist returns which of the message ids were already offered, in
 // one query per capturesExistChunk ids.
 func (tx *Tx) CapturesExist(ctx context.Context, messageIDs []string) (map[string]bool, error) {
+	if ahead := tx.capturesAhead; ahead != nil && slices.Equal(ahead.ids, messageIDs) {
+		tx.capturesAhead = nil
+		if p := tx.tx.pipe; p.sent < ahead.trip || p.err != nil {
+			if err := p.flush(ctx); err != nil {
+				return nil, err
+			}
+		}
+		return ahead.out, nil
+	}
 	out := map[string]bool{}
+	for _, chunk := range captureChunks(messageIDs) {
+		if err := tx.capturesExist(ctx, capturesExistQuery(len(chunk)), chunk, out); err != nil {
+			return nil, fmt.Errorf("captures exist: %w", err)
+		}
+	}
+	return out, nil
+}
+
+// captureChunks are the non-empty ids of messageIDs as query arguments,
+// capturesExistChunk at most in each.
+func captureChunks(messageIDs []string) [][]any {
+	var out [][]any
 	ids := make([]any, 0, min(len(messageIDs), capturesExistChunk))
 	for _, id := range messageIDs {
 		if id != "" {
@@ -165,27 +245,41 @@ func (tx *Tx) CapturesExist(ctx context.Context, messageIDs []string) (map[strin
 	}
 	for len(ids) > 0 {
 		n := min(len(ids), capturesExistChunk)
-		q := `SELECT DISTINCT message_id FROM captures WHERE message_id IN (?` + strings.Repeat(`, ?`, n-1) + `)`
-		if err := tx.capturesExist(ctx, q, ids[:n], out); err != nil {
-			return nil, fmt.Errorf("captures exist: %w", err)
-		}
-		ids = ids[n:]
+		out, ids = append(out, ids[:n]), ids[n:]
 	}
-	return out, nil
+	return out
 }
 
-func (tx *Tx) capturesExist(ctx context.Context, q string, args []any, out map[string]bool) error {
-	rows, err := tx.tx.QueryContext(ctx, q, args...)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
+func capturesExistQuery(n int) string {
+	return `SELECT DISTINCT message_id FROM captures WHERE message_id IN (?` + strings.Repeat(`, ?`, n-1) + `)`
+}
+
+// scanCaptureIDs marks each message id of rows in out.
+func scanCaptureIDs(rows interface {
+	Next() bool
+	Scan(dest ...any) error
+}, out map[string]bool) error {
 	for rows.Next() {
 		var id string
 		if err := rows.Scan(&id); err != nil {
 			return err
 		}
 		out[id] = true
+	}
+	return nil
+}
+
+func (tx *Tx) capturesExist(ctx context.Context, q string, args []any, out map[string]bool) error {
+	if p := tx.tx.pipe; p != nil {
+		return p.query(ctx, q, args, func(rows pgx.Rows) error { return scanCaptureIDs(rows, out) }, nil)
+	}
+	rows, err := tx.tx.QueryContext(ctx, q, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	if err := scanCaptureIDs(rows, out); err != nil {
+		return err
 	}
 	return rows.Err()
 }

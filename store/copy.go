@@ -71,6 +71,7 @@ func Copy(ctx context.Context, src, dst *DB) (*CopyReport, error) {
 				return err
 			}
 			dtx.seqLoaded, dtx.seqDirty = false, false // the counter row is the source's now
+			dtx.batchLoaded, dtx.idLoaded = false, false
 			for _, t := range copyTables {
 				if err := copyTable(ctx, stx, dtx, t.name, t.order); err != nil {
 					return fmt.Errorf("copy %s: %w", t.name, err)

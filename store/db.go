@@ -308,6 +308,9 @@ func (db *DB) read(ctx context.Context, fn func(tx *Tx) error) error {
 }
 
 func (db *DB) run(ctx context.Context, pool *sql.DB, write bool, fn func(tx *Tx) error) error {
+	if db.pg && write {
+		return db.runPGWrite(ctx, fn) // pgpipe.go
+	}
 	var opts *sql.TxOptions
 	if db.pg && !write {
 		opts = &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true}
@@ -318,22 +321,11 @@ func (db *DB) run(ctx context.Context, pool *sql.DB, write bool, fn func(tx *Tx)
 	}
 	tx := &Tx{tx: sqlTx2(sqlTx, db.pg), now: db.now}
 	defer tx.close()
-	if db.pg && write {
-		// The row lock that serialises the writers of a space (postgres.go).
-		if err := tx.lockSeq(ctx); err != nil {
-			_ = sqlTx.Rollback()
-			return txError(db.path, "begin transaction", err)
-		}
-	}
 	if err := fn(tx); err != nil {
 		_ = sqlTx.Rollback()
 		return txError(db.path, "", err)
 	}
-	finish := tx.flushSeq
-	if db.pg && write {
-		finish = func(ctx context.Context) error { return tx.flushAndNotify(ctx, db.space) }
-	}
-	if err := finish(ctx); err != nil {
+	if err := tx.flushSeq(ctx); err != nil {
 		_ = sqlTx.Rollback()
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			return cancelled("commit", ctxErr)

@@ -16,28 +16,61 @@ import (
 // on PostgreSQL it rewrites each query once (rebind) — $n placeholders and
 // the few spellings the two do not share.
 
-// sqlTx is a database/sql transaction that knows its dialect.
+// sqlTx is a database/sql transaction that knows its dialect. On
+// PostgreSQL a write transaction runs on a connection of its own, with
+// the statements whose results nobody waits for queued in pipe for the
+// next round trip (pgpipe.go): every query here sends them first.
 type sqlTx struct {
-	*sql.Tx
-	pg bool
+	run  sqlRunner // a *sql.Tx, or the *sql.Conn of a PostgreSQL write
+	pg   bool
+	pipe *pgPipe // PostgreSQL writes only
 }
 
-func sqlTx2(tx *sql.Tx, pg bool) sqlTx { return sqlTx{Tx: tx, pg: pg} }
+// sqlRunner is what a transaction runs statements on: *sql.Tx or *sql.Conn.
+type sqlRunner interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	PrepareContext(ctx context.Context, query string) (*sql.Stmt, error)
+}
+
+func sqlTx2(tx *sql.Tx, pg bool) sqlTx { return sqlTx{run: tx, pg: pg} }
+
+// sync sends what the pipe holds before a statement of database/sql.
+func (t sqlTx) sync(ctx context.Context) error {
+	if t.pipe == nil {
+		return nil
+	}
+	return t.pipe.flush(ctx)
+}
 
 func (t sqlTx) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	return t.Tx.QueryContext(ctx, t.rebind(query), args...)
+	if err := t.sync(ctx); err != nil {
+		return nil, err
+	}
+	return t.run.QueryContext(ctx, t.rebind(query), args...)
 }
 
+// QueryRowContext cannot return a failure of the queued statements: the
+// pipe keeps it, the transaction fails with it (runPGWrite), and the
+// query itself fails on the aborted transaction.
 func (t sqlTx) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
-	return t.Tx.QueryRowContext(ctx, t.rebind(query), args...)
+	_ = t.sync(ctx)
+	return t.run.QueryRowContext(ctx, t.rebind(query), args...)
 }
 
 func (t sqlTx) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
-	return t.Tx.ExecContext(ctx, t.rebind(query), args...)
+	if err := t.sync(ctx); err != nil {
+		return nil, err
+	}
+	return t.run.ExecContext(ctx, t.rebind(query), args...)
 }
 
 func (t sqlTx) PrepareContext(ctx context.Context, query string) (*sql.Stmt, error) {
-	return t.Tx.PrepareContext(ctx, t.rebind(query))
+	if err := t.sync(ctx); err != nil {
+		return nil, err
+	}
+	return t.run.PrepareContext(ctx, t.rebind(query))
 }
 
 func (t sqlTx) rebind(query string) string {

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"memtrace/engine"
 )
 
@@ -39,7 +41,26 @@ func scanMemory(s scanner) (*engine.Memory, error) {
 
 // GetMemory returns the memory with id, or ENOTFOUND.
 func (tx *Tx) GetMemory(ctx context.Context, id int64) (*engine.Memory, error) {
-	m, err := scanMemory(tx.tx.QueryRowContext(ctx, `SELECT `+memoryColumns+` FROM memories WHERE id = ?`, id))
+	const query = `SELECT ` + memoryColumns + ` FROM memories WHERE id = ?`
+	if p := tx.tx.pipe; p != nil {
+		var m *engine.Memory
+		err := p.query(ctx, query, []any{id}, func(rows pgx.Rows) error {
+			if !rows.Next() {
+				return nil
+			}
+			var err error
+			m, err = scanMemory(rows)
+			return err
+		}, func(err error) error { return fmt.Errorf("get memory %d: %w", id, err) })
+		if err != nil {
+			return nil, err
+		}
+		if m == nil {
+			return nil, engine.Errorf(engine.ENOTFOUND, "memory %d not found", id)
+		}
+		return m, nil
+	}
+	m, err := scanMemory(tx.tx.QueryRowContext(ctx, query, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, engine.Errorf(engine.ENOTFOUND, "memory %d not found", id)
 	} else if err != nil {
@@ -204,11 +225,83 @@ func (tx *Tx) InsertMemoryAt(ctx context.Context, m *engine.Memory, a engine.Act
 		return err
 	}
 	if tx.tx.pg {
+		tx.idLoaded = false // the sequence moves
 		if _, err := tx.tx.ExecContext(ctx, `SELECT setval(pg_get_serial_sequence('memories', 'id'), GREATEST((SELECT COALESCE(MAX(id), 0) FROM memories) + 1, nextval(pg_get_serial_sequence('memories', 'id'))), false)`); err != nil {
 			return fmt.Errorf("restore memory %d: move the id sequence: %w", m.ID, err)
 		}
 	}
 	return nil
+}
+
+// InsertMemoryAhead is InsertMemory for a caller to whom a taken key is a
+// failure of the whole transaction (a capture's): on PostgreSQL the insert
+// then goes to the server with the transaction's next statement, under the
+// id the table will give it — the opening read the id sequence, which no
+// one else moves before the commit (pgpipe.go) —, and a taken key (or an
+// id other than that) fails the transaction there, ECONFLICT. Elsewhere,
+// and when the id is not known, it is InsertMemory.
+func (tx *Tx) InsertMemoryAhead(ctx context.Context, m *engine.Memory, a engine.Actor) error {
+	p := tx.tx.pipe
+	if p == nil || m.ID != 0 || !tx.idLoaded {
+		return tx.InsertMemory(ctx, m, a)
+	}
+	if err := checkActor(a); err != nil {
+		return err
+	}
+	seq, err := tx.nextSeq(ctx)
+	if err != nil {
+		return err
+	}
+	insert, args := memoryInsert(m, seq, true)
+	id, key := tx.nextID, m.Key
+	tx.nextID++
+	p.queue(insert+` RETURNING id`, args, func(rows pgx.Rows) error {
+		if !rows.Next() {
+			return engine.Errorf(engine.ECONFLICT, "a memory with key %q already exists", key)
+		}
+		var got int64
+		if err := rows.Scan(&got); err != nil {
+			return err
+		}
+		if got != id {
+			return fmt.Errorf("the table gave id %d, not %d as its sequence read under the lock", got, id)
+		}
+		return nil
+	}, func(err error) error {
+		if engine.ErrorCode(err) == engine.ECONFLICT {
+			return err
+		}
+		return fmt.Errorf("insert memory: %w", err)
+	})
+	m.ID, m.Seq = id, seq
+	return tx.writeAudit(ctx, auditRow{Batch: a.Batch, Actor: a.Name, Action: "create", MemoryID: id, After: m})
+}
+
+// memoryInsert is the INSERT of m with seq and its arguments; with id
+// when m.ID is set. On PostgreSQL (pg) a failed statement aborts the
+// whole transaction, so a taken key is an insert that returns no row, not
+// a constraint error (the caller may go on in the same transaction after
+// ECONFLICT).
+func memoryInsert(m *engine.Memory, seq int64, pg bool) (string, []any) {
+	onConflict := ""
+	if pg {
+		onConflict = ` ON CONFLICT (key) DO NOTHING`
+	}
+	cols, marks := "", ""
+	var args []any
+	if m.ID != 0 {
+		cols, marks, args = "id, ", "?, ", []any{m.ID}
+	}
+	insert := `INSERT INTO memories (` + cols + `key, content, kind, type, orig_type, status, tier, scope,
+		importance, role, session, created_at, last_accessed_at, access_count,
+		boost, boost_at, hash, embedding, embedder, seq, superseded_by, valid_to, superseded_at)
+		VALUES (` + marks + `?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)` + onConflict
+	args = append(args, nullString(m.Key), m.Content, string(m.Kind), m.Type, m.OrigType,
+		string(m.Status), string(m.Tier), m.Scope, m.Importance, m.Role, m.Session,
+		formatTime(m.CreatedAt), formatTime(m.LastAccessedAt), m.AccessCount,
+		m.Boost, formatTime(m.BoostAt), m.Hash, encodeEmbedding(m.Embedding), m.Embedder, seq,
+		nullID(m.SupersededBy), nullTime(m.ValidTo), nullTime(m.SupersededAt))
+	return insert, args
 }
 
 // insertMemory is InsertMemory's write: under m.ID when it is set, else
@@ -221,30 +314,29 @@ func (tx *Tx) insertMemory(ctx context.Context, m *engine.Memory, a engine.Actor
 	if err != nil {
 		return err
 	}
-	// On PostgreSQL a failed statement aborts the whole transaction, so a
-	// taken key is an insert that returns no row, not a constraint error
-	// (the caller may go on in the same transaction after ECONFLICT).
-	onConflict := ""
-	if tx.tx.pg {
-		onConflict = ` ON CONFLICT (key) DO NOTHING`
-	}
-	cols, marks := "", ""
-	var args []any
-	if m.ID != 0 {
-		cols, marks, args = "id, ", "?, ", []any{m.ID}
-	}
-	insert := `INSERT INTO memories (` + cols + `key, content, kind, type, orig_type, status, tier, scope,
-		importance, role, session, created_at, last_accessed_at, access_count,
-		boost, boost_at, hash, embedding, embedder, seq, superseded_by, valid_to, superseded_at)
-		VALUES (` + marks + `?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
-	args = append(args, nullString(m.Key), m.Content, string(m.Kind), m.Type, m.OrigType,
-		string(m.Status), string(m.Tier), m.Scope, m.Importance, m.Role, m.Session,
-		formatTime(m.CreatedAt), formatTime(m.LastAccessedAt), m.AccessCount,
-		m.Boost, formatTime(m.BoostAt), m.Hash, encodeEmbedding(m.Embedding), m.Embedder, seq,
-		nullID(m.SupersededBy), nullTime(m.ValidTo), nullTime(m.SupersededAt))
+	insert, args := memoryInsert(m, seq, tx.tx.pg)
 	var id int64
-	if tx.tx.pg {
-		s, serr := tx.stmt(ctx, insert+onConflict+` RETURNING id`)
+	if p := tx.tx.pipe; p != nil {
+		// With what is queued (the audit row before it, a batch's rows).
+		found := false
+		err = p.query(ctx, insert+` RETURNING id`, args, func(rows pgx.Rows) error {
+			if !rows.Next() {
+				return nil
+			}
+			found = true
+			return rows.Scan(&id)
+		}, func(err error) error { return fmt.Errorf("insert memory: %w", err) })
+		if err != nil {
+			return err
+		}
+		if !found {
+			err = sql.ErrNoRows
+			tx.idLoaded = false // the conflicting row took an id too
+		} else if m.ID == 0 {
+			tx.nextID, tx.idLoaded = id+1, true
+		}
+	} else if tx.tx.pg {
+		s, serr := tx.stmt(ctx, insert+` RETURNING id`)
 		if serr != nil {
 			return fmt.Errorf("insert memory: %w", serr)
 		}
@@ -363,6 +455,26 @@ func affectOne(res sql.Result, err error) func(id int64) error {
 // MemoriesChangedSince returns the memories written after seq, in seq order,
 // and the highest seq among them (seq itself when none changed).
 func (tx *Tx) MemoriesChangedSince(ctx context.Context, seq int64) ([]*engine.Memory, int64, error) {
+	if p := tx.tx.pipe; p != nil {
+		// With what is queued: a capture's refresh goes with the lock.
+		var ms []*engine.Memory
+		highest := seq
+		err := p.query(ctx, `SELECT `+memoryColumns+` FROM memories WHERE seq > ? ORDER BY seq`, []any{seq}, func(rows pgx.Rows) error {
+			for rows.Next() {
+				m, err := scanMemory(rows)
+				if err != nil {
+					return err
+				}
+				highest = max(highest, m.Seq)
+				ms = append(ms, m)
+			}
+			return nil
+		}, func(err error) error { return fmt.Errorf("memories changed: %w", err) })
+		if err != nil {
+			return nil, seq, err
+		}
+		return ms, highest, nil
+	}
 	return memoriesChangedSince(ctx, tx.tx, false, seq) // sqlTx rebinds for PostgreSQL itself
 }
 

@@ -62,21 +62,10 @@ func (tx *Tx) changed(memoryID int64, batch string) {
 // lockSeqSQL takes the row lock on the seq counter and reads it.
 const lockSeqSQL = `SELECT value FROM counters WHERE name = 'seq' FOR UPDATE`
 
-// lockSeq takes the row lock on the space's seq counter that serialises
-// its writers, and loads the counter (postgres.go says why a row lock).
-func (tx *Tx) lockSeq(ctx context.Context) error {
-	if err := tx.tx.QueryRowContext(ctx, lockSeqSQL).Scan(&tx.seq); err != nil {
-		return fmt.Errorf("lock seq: %w", err)
-	}
-	tx.seqLoaded = true
-	return nil
-}
-
-// flushAndNotify writes the seq counter (flushSeq) and queues the
+// flushAndNotify queues the seq counter's write (flushSeq) and the
 // transaction's notification, delivered when the transaction commits, in
-// one statement: one round trip fewer under the space's write lock, on the
-// path from a capture to every other process seeing it. A transaction that
-// wrote no memory sends none.
+// one statement that goes to the server with the COMMIT (pgpipe.go). A
+// transaction that wrote no memory sends none.
 func (tx *Tx) flushAndNotify(ctx context.Context, space string) error {
 	if !tx.wroteSeq && len(tx.memIDs) == 0 {
 		return tx.flushSeq(ctx)
@@ -86,16 +75,14 @@ func (tx *Tx) flushAndNotify(ctx context.Context, space string) error {
 		return err
 	}
 	if !tx.seqDirty {
-		if _, err := tx.tx.ExecContext(ctx, `SELECT pg_notify(?, ?)`, NotifyChannel(space), payload); err != nil {
-			return fmt.Errorf("notify: %w", err)
-		}
+		tx.tx.pipe.exec(`SELECT pg_notify(?, ?)`, []any{NotifyChannel(space), payload},
+			func(err error) error { return fmt.Errorf("notify: %w", err) }, nil)
 		return nil
 	}
 	// A data-modifying WITH runs whether or not the query reads it.
-	if _, err := tx.tx.ExecContext(ctx, `WITH flush AS (UPDATE counters SET value = ? WHERE name = 'seq')
-		SELECT pg_notify(?, ?)`, tx.seq, NotifyChannel(space), payload); err != nil {
-		return fmt.Errorf("write seq and notify: %w", err)
-	}
+	tx.tx.pipe.exec(`WITH flush AS (UPDATE counters SET value = ? WHERE name = 'seq')
+		SELECT pg_notify(?, ?)`, []any{tx.seq, NotifyChannel(space), payload},
+		func(err error) error { return fmt.Errorf("write seq and notify: %w", err) }, nil)
 	tx.seqDirty = false
 	return nil
 }

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/jackc/pgx/v5"
+
 	"memtrace/engine"
 	"memtrace/internal/wording"
 )
@@ -316,9 +318,34 @@ func (tx *Tx) NextBatchID(ctx context.Context, kind string) (string, error) {
 	if kind == "" {
 		kind = "batch"
 	}
+	const upsert = `INSERT INTO counters (name, value) VALUES ('batch', 1)
+		ON CONFLICT (name) DO UPDATE SET value = counters.value + 1 RETURNING value`
 	var n int64
-	if err := tx.tx.QueryRowContext(ctx, `INSERT INTO counters (name, value) VALUES ('batch', 1)
-		ON CONFLICT (name) DO UPDATE SET value = counters.value + 1 RETURNING value`).Scan(&n); err != nil {
+	if p := tx.tx.pipe; p != nil && !tx.batchLoaded {
+		if err := p.flush(ctx); err != nil { // the opening's read of the counter
+			return "", err
+		}
+	}
+	if p := tx.tx.pipe; p != nil && tx.batchLoaded {
+		// The counter as the transaction's opening read it, which no one
+		// else can move before the commit (pgpipe.go): the upsert goes with
+		// the next statement, and checks the value.
+		tx.batchCount++
+		n = tx.batchCount
+		p.queue(upsert, nil, func(rows pgx.Rows) error {
+			var got int64
+			if !rows.Next() {
+				return errors.New("no row")
+			}
+			if err := rows.Scan(&got); err != nil {
+				return err
+			}
+			if got != n {
+				return fmt.Errorf("the batch counter is %d, not %d as read under the lock", got, n)
+			}
+			return nil
+		}, func(err error) error { return fmt.Errorf("batch id: %w", err) })
+	} else if err := tx.tx.QueryRowContext(ctx, upsert).Scan(&n); err != nil {
 		return "", fmt.Errorf("batch id: %w", err)
 	}
 	id := engine.FormatBatchID(kind, tx.now(), n)
@@ -331,8 +358,13 @@ func (tx *Tx) NextBatchID(ctx context.Context, kind string) (string, error) {
 // recordBatch records the kind of a batch id the store issues and, for a
 // rollback, the batch it undoes (the batches table).
 func (tx *Tx) recordBatch(ctx context.Context, batch, kind, rollbackOf string) error {
-	if _, err := tx.tx.ExecContext(ctx, `INSERT INTO batches (batch, kind, rollback_of) VALUES (?, ?, ?)
-		ON CONFLICT (batch) DO NOTHING`, batch, kind, rollbackOf); err != nil {
+	const insert = `INSERT INTO batches (batch, kind, rollback_of) VALUES (?, ?, ?)
+		ON CONFLICT (batch) DO NOTHING`
+	if p := tx.tx.pipe; p != nil {
+		p.exec(insert, []any{batch, kind, rollbackOf}, func(err error) error { return fmt.Errorf("record batch %s: %w", batch, err) }, nil)
+		return nil
+	}
+	if _, err := tx.tx.ExecContext(ctx, insert, batch, kind, rollbackOf); err != nil {
 		return fmt.Errorf("record batch %s: %w", batch, err)
 	}
 	return nil

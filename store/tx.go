@@ -31,6 +31,18 @@ type Tx struct {
 	seqDirty  bool
 	wroteSeq  bool // some write took a seq (seqDirty is cleared by flushSeq)
 
+	// The batch counter as the opening of a PostgreSQL write read it,
+	// counted up by NextBatchID (pgpipe.go).
+	batchCount  int64
+	batchLoaded bool
+	// capturesAhead is a CapturesExist sent ahead (CapturesExistAhead).
+	capturesAhead *capturesAhead
+	// nextID is the id the memories table gives next, as the opening of a
+	// PostgreSQL write read it and InsertMemoryAhead counts it up; valid
+	// while idLoaded (pgpipe.go).
+	nextID   int64
+	idLoaded bool
+
 	stmts map[string]*sql.Stmt
 
 	// What the transaction changed, for the PostgreSQL notification sent
@@ -107,6 +119,11 @@ func (tx *Tx) close() {
 
 // nextSeq returns the next value of the global write counter.
 func (tx *Tx) nextSeq(ctx context.Context) (int64, error) {
+	if !tx.seqLoaded && tx.tx.pipe != nil {
+		if err := tx.tx.pipe.flush(ctx); err != nil { // the lock's read of seq
+			return 0, err
+		}
+	}
 	if !tx.seqLoaded {
 		if err := tx.tx.QueryRowContext(ctx, `SELECT value FROM counters WHERE name = 'seq'`).Scan(&tx.seq); err != nil {
 			return 0, fmt.Errorf("read seq: %w", err)
@@ -120,6 +137,11 @@ func (tx *Tx) nextSeq(ctx context.Context) (int64, error) {
 
 func (tx *Tx) flushSeq(ctx context.Context) error {
 	if !tx.seqDirty {
+		return nil
+	}
+	if p := tx.tx.pipe; p != nil {
+		p.exec(`UPDATE counters SET value = ? WHERE name = 'seq'`, []any{tx.seq}, func(err error) error { return fmt.Errorf("write seq: %w", err) }, nil)
+		tx.seqDirty = false
 		return nil
 	}
 	if _, err := tx.tx.ExecContext(ctx, `UPDATE counters SET value = ? WHERE name = 'seq'`, tx.seq); err != nil {
