@@ -51,7 +51,10 @@ import (
 //	recognised  when forgotten, not yet unrecognisable, and
 //	            cue_strength ≥ RecognitionCue (0.25), or ≥ 0.5 for a question
 //	            about now (what has left free recall is not current), or
-//	            when it was created in a period the query names; the trace
+//	            when it was created in a period the query names, or at 0.6
+//	            of that cue when another memory of its session meets it
+//	            (context reinstatement: one recognised part of an episode
+//	            brings back the rest; note session_recognition); the trace
 //	            says "recognised (forgotten in free recall on DATE, …)"
 //	The words that express the intent ("요즘", "currently", "last time")
 //	say when, not what: they are left out of cue_score and cue_strength.
@@ -127,7 +130,10 @@ Recognition — a specific cue finds what free recall has lost, for a while.
   recognised  when forgotten, not yet unrecognisable, and
               cue_strength ≥ RecognitionCue (0.25), or ≥ 0.5 for a question
               about now (what has left free recall is not current), or
-              when it was created in a period the query names; the trace
+              when it was created in a period the query names, or at 0.6
+              of that cue when another memory of its session meets it
+              (context reinstatement: one recognised part of an episode
+              brings back the rest; note session_recognition); the trace
               says "recognised (forgotten in free recall on DATE, …)"
   The words that express the intent ("요즘", "currently", "last time")
   say when, not what: they are left out of cue_score and cue_strength.

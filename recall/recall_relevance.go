@@ -93,7 +93,10 @@ drop_kind that says what it had:
                   word of its own, and specific_cosine_score < %.2f
   vector_only     no query term in its own text or its neighbours', and
                   specific_cosine_score < %.2f
-An item with evidence still leaves when relevance_score < %.2f (below_floor).
+An item with evidence still leaves when relevance_score < %.2f, or under
+%.0f%% of the best candidate's when that is lower (below_floor; rerank note
+relative_floor): a long question spreads its idf mass over many words, so
+its best match scores low, and a memory half as good is not unrelated.
 HOT memories that share no word with the query are judged by the guaranteed
 gate instead (stage 5). The rerank stage's items list matched_terms (the
 query terms in the memory's own text), generic_terms and context_terms.
@@ -101,7 +104,7 @@ query terms in the memory's own text), generic_terms and context_terms.
 Generic words (textnorm.GenericWordsEN, GenericWordsKO; compared after
 stemming and particle stripping, so "taking" counts as "take"):
 `, WLexicalLexical, WLexicalSemantic, MinIDFShare*100, MinIDFShare, VectorOnlyCosine, rareIDFShare*100,
-		MinIDFShare*100, VectorOnlyCosine, VectorOnlyCosine, tuning.RelevanceFloor)
+		MinIDFShare*100, VectorOnlyCosine, VectorOnlyCosine, tuning.RelevanceFloor, relativeFloorShare*100)
 	for _, list := range []struct {
 		name  string
 		words []string
@@ -241,6 +244,7 @@ func (r *recallRun) rerank(st *engine.StageTrace) {
 		return it
 	}
 	periodKept, hopKept := 0, 0
+	floor := relevanceFloor(r.live, tu.RelevanceFloor)
 	for _, c := range r.live {
 		if r.periodEvidence(c) {
 			periodKept++
@@ -257,15 +261,19 @@ func (r *recallRun) rerank(st *engine.StageTrace) {
 			dropped = append(dropped, matched(c.drop(kind, reason), c))
 			continue
 		}
-		if c.relevance < tu.RelevanceFloor && !c.fromHot {
-			dropped = append(dropped, matched(c.drop(engine.DropBelowFloor, "unrelated: relevance_score "+f3(c.relevance)+" < floor "+f3(tu.RelevanceFloor)), c))
+		if c.relevance < floor && !c.fromHot {
+			dropped = append(dropped, matched(c.drop(engine.DropBelowFloor, "unrelated: relevance_score "+f3(c.relevance)+" < floor "+f3(floor)), c))
 			continue
 		}
 		kept = append(kept, c)
 	}
 	st.Notes["formula"] = relevanceFormula(wLex, wVec)
 	st.Notes["idf_sum"] = f3(idfSum)
-	st.Notes["relevance_floor"] = f3(tu.RelevanceFloor)
+	st.Notes["relevance_floor"] = f3(floor)
+	if floor < tu.RelevanceFloor {
+		st.Notes["relative_floor"] = fmt.Sprintf("the best candidate's relevance_score is %s: floor %s × that, under the absolute %s",
+			f3(r.live[0].relevance), f3(relativeFloorShare), f3(tu.RelevanceFloor))
+	}
 	st.Notes["gate"] = "evidence: idf_share_score ≥ " + f3(tu.MinIDFShare) + " | specific_cosine_score ≥ " + f3(tu.VectorOnlyCosine) +
 		" | a neighbour holds a specific query term and its own text a query word; generic words are no evidence (memtrace help relevance)"
 	if len(r.periods) > 0 {
@@ -355,3 +363,22 @@ func quoteTerms(ts []string) string {
 
 // pct renders a share 0..1 as a percentage.
 func pct(x float64) string { return fmt.Sprintf("%.0f%%", x*100) }
+
+// relativeFloorShare: the relevance floor is at most this share of the
+// best candidate's relevance_score (relevanceFloor).
+const relativeFloorShare = 0.5
+
+// relevanceFloor is the rerank's floor for candidates cs sorted by
+// relevance: the absolute floor, or relativeFloorShare of the best
+// candidate's relevance when that is lower. The evidence gate is the
+// precision mechanism (a memory without evidence leaves at any score); the
+// floor removes the unrelated tail, and what an absolute number calls the
+// tail depends on the query: a twelve-word question spreads its idf mass
+// so that its best match has bm25_norm_score 0.2, and the memories half as
+// good are the next best answers, not noise.
+func relevanceFloor(cs []*candidate, absolute float64) float64 {
+	if len(cs) == 0 {
+		return absolute
+	}
+	return min(absolute, relativeFloorShare*cs[0].relevance)
+}

@@ -10,6 +10,14 @@ import (
 
 // Stage 4: temporal.
 
+// SessionRecognitionShare: a forgotten memory whose session the query
+// cues — another memory of that session has cue_strength at the
+// recognition threshold — is recognised at this share of the threshold
+// (context reinstatement: recognising one part of an episode brings back
+// its other parts; at the default 0.25, a cue of 0.15). The temporal
+// stage's note session_recognition names the sessions and what they kept.
+const SessionRecognitionShare = 0.6
+
 // temporal ages every item to q.At. Memories created after q.At do not
 // exist yet; memories past their recognition horizon (UnrecognisableAt)
 // are gone for every query; memories forgotten in free recall (decay ×
@@ -69,10 +77,12 @@ func (r *recallRun) temporal(st *engine.StageTrace) {
 		}
 		c.set("final_score", c.final)
 	}
+	cued := cuedSessions(r.live, intent, r.cfg)
 	sortByScore(r.live, func(c *candidate) float64 { return c.final })
 	var kept []*candidate
 	dropped := r.dropBuf()
 	var recognised []string
+	sessionKept := 0
 	day := func(t time.Time) string { return t.UTC().Format("2006-01-02") }
 	// horizons is an item with the temporal stage's facts about c.
 	horizons := func(it engine.TraceItem, c *candidate) engine.TraceItem {
@@ -90,9 +100,15 @@ func (r *recallRun) temporal(st *engine.StageTrace) {
 		case engine.BeyondRecognition(c.m, f.recognition, r.cfg):
 			dropped = append(dropped, horizons(c.drop(engine.DropUnrecognisable, fmt.Sprintf("unrecognisable since %s: recognition_decay %s × importance %s < threshold %s (forgotten in free recall on %s); no cue finds it any more",
 				day(f.unrecognisableAt), f3(f.recognition), f3(imp), f3(r.cfg.ForgetThreshold), day(f.forgetAt))), c))
-		case forgotten && !engine.RecognisedBy(intent, f.cue, r.cfg) && !f.timeCued:
+		case forgotten && !engine.RecognisedBy(intent, f.cue, r.cfg) && !f.timeCued && !(cued[c.m.Session] && sessionRecognised(intent, f.cue, r.cfg)):
 			dropped = append(dropped, horizons(c.drop(engine.DropForgotten, fmt.Sprintf("forgotten: decay %s × importance %s < threshold %s (forgot at %s); cue_strength %s < recognition %s (recognisable until %s)",
 				f3(c.decay), f3(imp), f3(r.cfg.ForgetThreshold), day(f.forgetAt), f3(f.cue), f3(r.cfg.Tuning.RecognitionCue), day(f.unrecognisableAt))), c))
+		case forgotten && !engine.RecognisedBy(intent, f.cue, r.cfg) && !f.timeCued:
+			sessionKept++
+			recognised = append(recognised, fmt.Sprintf("id %d: recognised through its session (forgotten in free recall on %s, unrecognisable after %s): cue_strength %s ≥ %s × %s, session %q cued",
+				c.m.ID, day(f.forgetAt), day(f.unrecognisableAt), f3(f.cue), f3(SessionRecognitionShare), f3(recognitionCue(intent, r.cfg)), engine.SanitizeText(c.m.Session)))
+			kept = append(kept, c)
+			f.recognised = true
 		case forgotten:
 			recognised = append(recognised, fmt.Sprintf("id %d: recognised (forgotten in free recall on %s, unrecognisable after %s): cue_strength %s ≥ %s",
 				c.m.ID, day(f.forgetAt), day(f.unrecognisableAt), f3(f.cue), f3(r.cfg.Tuning.RecognitionCue)))
@@ -125,6 +141,10 @@ func (r *recallRun) temporal(st *engine.StageTrace) {
 	if len(recognised) > 0 {
 		st.Notes["recognised"] = strings.Join(recognised, "; ")
 	}
+	if len(cued) > 0 {
+		st.Notes["session_recognition"] = fmt.Sprintf("a forgotten memory of a session in which another memory has cue_strength ≥ %s is recognised at cue_strength ≥ %s × that; %d sessions cued, %d memories kept by it",
+			f3(recognitionCue(intent, r.cfg)), f3(SessionRecognitionShare), len(cued), sessionKept)
+	}
 	r.keep(st, kept, dropped)
 	for i, c := range kept { // the kept items come first, in kept's order
 		st.Items[i] = horizons(st.Items[i], c)
@@ -141,4 +161,35 @@ type temporalFacts struct {
 	cue, recognition           float64
 	forgetAt, unrecognisableAt time.Time
 	timeCued, recognised       bool
+}
+
+// cuedSessions are the sessions of which the query cues a memory at the
+// recognition threshold (engine.RecognisedBy; cue_strength in the
+// temporal facts).
+func cuedSessions(cs []*candidate, intent engine.TemporalIntent, cfg engine.Config) map[string]bool {
+	var out map[string]bool
+	for _, c := range cs {
+		if c.m.Session != "" && engine.RecognisedBy(intent, c.facts.cue, cfg) {
+			if out == nil {
+				out = map[string]bool{}
+			}
+			out[c.m.Session] = true
+		}
+	}
+	return out
+}
+
+// recognitionCue is the cue_strength at which intent's queries recognise
+// a forgotten memory (engine.RecognisedBy).
+func recognitionCue(intent engine.TemporalIntent, cfg engine.Config) float64 {
+	if intent == engine.IntentNow {
+		return cfg.Tuning.RecognitionCueNow
+	}
+	return cfg.Tuning.RecognitionCue
+}
+
+// sessionRecognised reports whether cue recognises a forgotten memory of a
+// cued session: SessionRecognitionShare of the threshold.
+func sessionRecognised(intent engine.TemporalIntent, cue float64, cfg engine.Config) bool {
+	return cue >= SessionRecognitionShare*recognitionCue(intent, cfg)
 }
