@@ -1,6 +1,7 @@
 package capture
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -52,14 +53,24 @@ const notPrefix = "not_"
 // lessonTerms are the canonical terms, with polarity, a lesson is keyed by.
 func lessonTerms(text string) []string {
 	negated := map[string]bool{} // a term is negated when every mention is
+	ruled := map[string]bool{}   // a term mentioned in a prescribing clause
 	var terms []string
 	for _, cl := range termClauses(text) {
+		rule := prescribes(cl)
 		for _, m := range clauseTerms(cl) {
 			neg, seen := negated[m.term]
 			if !seen {
 				terms = append(terms, m.term)
 			}
-			negated[m.term] = (neg || !seen) && m.negated
+			switch {
+			case rule && !ruled[m.term]:
+				// The rule's own mention sets the polarity: "링크 달지
+				// 말고 …, 링크 너무 많아" forbids links, whatever the
+				// reason after it says about them.
+				negated[m.term], ruled[m.term] = m.negated, true
+			case rule || !ruled[m.term]:
+				negated[m.term] = (neg || !seen) && m.negated
+			}
 		}
 	}
 	for i, t := range terms {
@@ -129,6 +140,9 @@ type termMention struct {
 // phrase, whose objects one language puts before the negation and the
 // other after it.
 func clauseTerms(cl string) []termMention {
+	cl = formatPattern.ReplaceAllStringFunc(cl, func(p string) string {
+		return strings.ToLower(strings.NewReplacer("-", "", "/", "", ":", "", ".", "").Replace(p))
+	})
 	norm := lexNorm(cl)
 	var written []int // per word of norm, the written word it is part of
 	for i, rw := range strings.Fields(cl) {
@@ -138,11 +152,15 @@ func clauseTerms(cl string) []termMention {
 	}
 	var out []termMention
 	at, k := 0, 0
-	for _, word := range strings.Split(norm, " ") {
+	words := strings.Split(norm, " ")
+	for wi, word := range words {
 		p := at
 		at += len(word) + 1
 		if word == "" {
 			continue
+		}
+		if wi+1 < len(words) && koNegAux(words[wi+1]) {
+			word = koBeforeNegation(word) // 달지 말고 → 달, 붙이지 마 → 붙이
 		}
 		g := -1 - k // a word the written split did not see stands alone
 		if k < len(written) {
@@ -265,6 +283,34 @@ func canonWord(w string, hangul bool) string {
 		return g
 	}
 	return l
+}
+
+// formatPattern is a date or time format written in its placeholder
+// letters (YYYY-MM-DD, DD/MM/YYYY, HH:mm): one value, read as one term in
+// its order ("yyyymmdd", "ddmmyyyy"), so two formats are two values of one
+// slot rather than the same three words.
+var formatPattern = regexp.MustCompile(`\b(?:Y{2,4}|y{2,4}|M{1,2}|m{1,2}|D{1,2}|d{1,2}|H{1,2}|h{1,2}|s{2}|S{2})(?:[-/:.](?:Y{2,4}|y{2,4}|M{1,2}|m{1,2}|D{1,2}|d{1,2}|H{1,2}|h{1,2}|s{2}|S{2}))+\b`)
+
+// koNegAux reports whether a Korean word is the negative auxiliary of a
+// "-지 말다 / -지 않다" form (말고, 마, 마세요, 말아줘, 않게).
+func koNegAux(w string) bool {
+	for _, p := range []string{"말", "마", "않"} {
+		if strings.HasPrefix(w, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// koBeforeNegation is the verb stem of a Korean word written before a
+// negative auxiliary: its connective -지 cut ("달지" → 달, "붙이지" → 붙이),
+// so the stem is read as the verb it is (a carrier is dropped and the
+// negation falls on the object, as in "넣지마").
+func koBeforeNegation(w string) string {
+	if s, ok := strings.CutSuffix(w, "지"); ok && s != "" && isHangul(s) {
+		return s
+	}
+	return w
 }
 
 // koNegatorInside is where a negation written into a Korean word starts
