@@ -220,7 +220,7 @@ func knownTerm(t string) bool {
 // forbid the emoji, not the adding, so a carrier is no term and a
 // negation next to it falls on its object — Korean puts the negation on
 // the verb, English on the object.
-var carrierTerms = map[string]bool{"add": true, "붙": true, "달": true}
+var carrierTerms = map[string]bool{"add": true, "붙": true, "달": true, "give": true}
 
 // carrierStems start a carrier's Korean forms (붙여줘, 달아줘).
 var carrierStems = []string{"붙이", "붙여", "달아"}

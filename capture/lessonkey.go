@@ -3,6 +3,7 @@ package capture
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"strings"
 	"sync"
 	"unicode"
@@ -69,6 +70,9 @@ func nonLessonWords() []string {
 		"써요", "하지", "해", "해줘", "해주세요", "하세요", "해요", "주세요", "줘", "부탁해", "부탁해요", "부탁드려요",
 		"마세요", "마세", "마시고", "했잖아요", "했잖아", "했잖", "하라고", "하라니까", "했어", "했는데",
 		"금지", "요즘", "누가", "아까", "건", "걸", "게", "거야", "쓰",
+		// "When" and "like" in Korean (때, 이런, 이렇게, 처럼: English's are
+		// stop words) and indefinite pronouns.
+		"때", "때는", "때만", "때마다", "이런", "이렇게", "이러", "이러면", "이런거", "저런", "처럼", "something", "anything",
 	}
 }
 
@@ -122,9 +126,13 @@ func canonicalLessonKey(ctx context.Context, q engine.Queries, key, lesson strin
 		return "", nil, fmt.Errorf("lessons: %w", err)
 	}
 	best, bestShared := "", 0
+	nums := lessonNumbers(lesson)
 	for _, c := range all {
 		if c.LessonKey == key {
 			return key, all, nil
+		}
+		if !numbersAgree(nums, lessonNumbers(c.Lesson)) {
+			continue
 		}
 		shared, same := sameLesson(key, c.LessonKey)
 		if same && (best == "" || shared > bestShared || shared == bestShared && c.LessonKey < best) {
@@ -135,6 +143,9 @@ func canonicalLessonKey(ctx context.Context, q engine.Queries, key, lesson strin
 		return best, all, nil
 	}
 	for _, c := range all {
+		if !numbersAgree(nums, lessonNumbers(c.Lesson)) {
+			continue
+		}
 		shared, same := crossLesson(key, lesson, c)
 		if same && (best == "" || shared > bestShared || shared == bestShared && c.LessonKey < best) {
 			best, bestShared = c.LessonKey, shared
@@ -144,6 +155,42 @@ func canonicalLessonKey(ctx context.Context, q engine.Queries, key, lesson strin
 		best = key
 	}
 	return best, all, nil
+}
+
+// lessonNumbers are the numbers a lesson sentence states on their own
+// ("40 lines", "15줄", "₩1,350,000" → 1350000), not digits inside a name
+// or version (uint32_t, v1.2, python:3.12): a number is a value of the
+// rule, and no key holds it (keys are words), so it is compared here.
+func lessonNumbers(s string) map[string]bool {
+	var out map[string]bool
+	for _, m := range standaloneNumber.FindAllStringSubmatch(s, -1) {
+		n := strings.TrimLeft(strings.ReplaceAll(m[1], ",", ""), "0")
+		if n == "" {
+			n = "0"
+		}
+		if out == nil {
+			out = map[string]bool{}
+		}
+		out[n] = true
+	}
+	return out
+}
+
+var standaloneNumber = regexp.MustCompile(`(?:^|[^\w.:\-])(\d{1,3}(?:,\d{3})+|\d+)(?:[^\w.\-]|$|[가-힣])`)
+
+// numbersAgree reports whether two lessons' numbers allow one rule: when
+// both state numbers, they share one ("keep functions under 40 lines" is
+// not "15줄 안쪽으로": another value of the same frame).
+func numbersAgree(a, b map[string]bool) bool {
+	if len(a) == 0 || len(b) == 0 {
+		return true
+	}
+	for n := range a {
+		if b[n] {
+			return true
+		}
+	}
+	return false
 }
 
 // sameLesson reports whether two keys of the same kind are one lesson
