@@ -175,6 +175,9 @@ func clauseTerms(cl string) []termMention {
 	}
 	pre, post := cancelForgetting(norm, wordPositions(norm, preNegators()), wordPositions(norm, postNegators()))
 	for _, q := range pre {
+		if notOnly(norm, q) {
+			continue
+		}
 		for i := range out {
 			if out[i].at > q {
 				negateWord(out, out[i].written)
@@ -185,12 +188,29 @@ func clauseTerms(cl string) []termMention {
 	for _, q := range post {
 		for i := len(out) - 1; i >= 0; i-- {
 			if out[i].at < q {
-				negateWord(out, out[i].written)
+				if !onlyBefore(norm, out[i].at) {
+					negateWord(out, out[i].written)
+				}
 				break
 			}
 		}
 	}
 	return out
+}
+
+// notOnly reports whether the pre-negator at q reads "not just / not
+// only": "not just the diff, the tests too" adds, it forbids nothing.
+func notOnly(norm string, q int) bool {
+	f := strings.Fields(norm[q:])
+	return len(f) > 1 && (f[1] == "just" || f[1] == "only" || f[1] == "merely")
+}
+
+// onlyBefore reports whether the Korean word at offset at ends in the
+// particle 만 ("only"): "설명만 하지 말고 링크도" is "don't only explain",
+// an addition, not a ban on explaining.
+func onlyBefore(norm string, at int) bool {
+	w, _, _ := strings.Cut(norm[at:], " ")
+	return utf8.RuneCountInString(w) > 1 && strings.HasSuffix(w, "만")
 }
 
 // negateWord negates every term read from one written word: a
@@ -452,7 +472,49 @@ func lessonOverlap(a, b []string) (int, bool) {
 	if lo >= 3 && lo <= 5 && matched == lo-1 && len(usedB) < hi && swappable(a, b, usedB) {
 		return shared, false // one value swapped for another
 	}
-	return shared, shared >= need && 2*shared >= lo && 3*shared >= hi
+	half := 2*shared >= lo
+	if 2*shared == lo && lo <= 4 && bothOdd(a, b, usedB) {
+		// A short rule half shared, and each names a thing the other
+		// does not, one forbidding it: two rules on one frame ("put the
+		// unit in the variable name" vs "don't put the type in variable
+		// names").
+		half = false
+	}
+	return shared, shared >= need && half && 3*shared >= hi
+}
+
+// bothOdd reports whether a and b each hold an unmatched term in the same
+// script, one of them forbidden (not_) and the other's prescribed: one
+// rule forbids a thing the other does not name while the other
+// prescribes another ("don't put the type in variable names" vs "put the
+// unit in the variable name"). An untranslated Korean word against English
+// ones is no other thing.
+func bothOdd(a, b []string, usedB map[int]bool) bool {
+	var oddA, oddB []string
+	for _, x := range a {
+		if !slices.ContainsFunc(b, func(y string) bool { return termsMatch(x, y) }) {
+			oddA = append(oddA, x)
+		}
+	}
+	for j, y := range b {
+		if !usedB[j] {
+			oddB = append(oddB, y)
+		}
+	}
+	crossed := func(p, q []string) bool {
+		for _, x := range p {
+			if !strings.HasPrefix(x, notPrefix) {
+				continue
+			}
+			for _, y := range q {
+				if !strings.HasPrefix(y, notPrefix) && isHangul(bare(x)) == isHangul(y) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return crossed(oddA, oddB) || crossed(oddB, oddA)
 }
 
 // swappable reports whether the one term of a that b does not match can
