@@ -43,6 +43,12 @@ import (
 //   - Two lessons are one (lessonOverlap) when they share enough terms and
 //     no shared term has the opposite polarity: "rebase before review" and
 //     "don't rebase shared branches" are two lessons.
+//   - Polarity is the rule's: a term's mention in a prescribing clause sets
+//     it, a reason clause after it does not ("링크 달지 말고 …, 링크 너무
+//     많아"); "not only" (X만 하지 말고, not just X) negates nothing. Values
+//     a key cannot hold are compared too: a date or time format is one
+//     ordered term (yyyymmdd vs ddmmyyyy), and stated numbers must agree
+//     (lessonNumbers, lessonkey.go).
 
 // lessonTermsMaxCanon is how many terms a key holds: known terms (in the
 // glossary or WordNet) first, then the longest.

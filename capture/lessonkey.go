@@ -131,7 +131,7 @@ func canonicalLessonKey(ctx context.Context, q engine.Queries, key, lesson strin
 		if c.LessonKey == key {
 			return key, all, nil
 		}
-		if !numbersAgree(nums, lessonNumbers(c.Lesson)) {
+		if nums != nil && !numbersAgree(nums, lessonNumbers(c.Lesson)) {
 			continue
 		}
 		shared, same := sameLesson(key, c.LessonKey)
@@ -143,7 +143,7 @@ func canonicalLessonKey(ctx context.Context, q engine.Queries, key, lesson strin
 		return best, all, nil
 	}
 	for _, c := range all {
-		if !numbersAgree(nums, lessonNumbers(c.Lesson)) {
+		if nums != nil && !numbersAgree(nums, lessonNumbers(c.Lesson)) {
 			continue
 		}
 		shared, same := crossLesson(key, lesson, c)
@@ -162,6 +162,9 @@ func canonicalLessonKey(ctx context.Context, q engine.Queries, key, lesson strin
 // or version (uint32_t, v1.2, python:3.12): a number is a value of the
 // rule, and no key holds it (keys are words), so it is compared here.
 func lessonNumbers(s string) map[string]bool {
+	if !strings.ContainsAny(s, "0123456789") {
+		return nil
+	}
 	var out map[string]bool
 	for _, m := range standaloneNumber.FindAllStringSubmatch(s, -1) {
 		n := strings.TrimLeft(strings.ReplaceAll(m[1], ",", ""), "0")
