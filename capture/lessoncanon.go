@@ -86,11 +86,8 @@ func lessonTerms(text string) []string {
 	}
 	if len(terms) > lessonTermsMaxCanon {
 		slices.SortStableFunc(terms, func(a, b string) int {
-			if ka, kb := knownTerm(a), knownTerm(b); ka != kb {
-				if ka {
-					return -1
-				}
-				return 1
+			if ra, rb := termRank(a), termRank(b); ra != rb {
+				return ra - rb
 			}
 			return utf8.RuneCountInString(bare(b)) - utf8.RuneCountInString(bare(a))
 		})
@@ -231,6 +228,20 @@ func negateWord(ms []termMention, written int) {
 }
 
 func bare(t string) string { return strings.TrimPrefix(t, notPrefix) }
+
+// termRank orders the terms a key keeps when there are too many: a
+// forbidden term or a name in Latin script that neither the glossary nor
+// WordNet knows (a tool or identifier: pytest, dataclass, ctx — the rule's
+// value) first, then known words, then the rest.
+func termRank(t string) int {
+	switch {
+	case strings.HasPrefix(t, notPrefix), !isHangul(t) && !knownTerm(t):
+		return 0
+	case knownTerm(t):
+		return 1
+	}
+	return 2
+}
 
 // knownTerm reports whether a term is in the glossary or WordNet.
 func knownTerm(t string) bool {
