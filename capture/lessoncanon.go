@@ -1,6 +1,7 @@
 package capture
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -42,6 +43,12 @@ import (
 //   - Two lessons are one (lessonOverlap) when they share enough terms and
 //     no shared term has the opposite polarity: "rebase before review" and
 //     "don't rebase shared branches" are two lessons.
+//   - Polarity is the rule's: a term's mention in a prescribing clause sets
+//     it, a reason clause after it does not ("링크 달지 말고 …, 링크 너무
+//     많아"); "not only" (X만 하지 말고, not just X) negates nothing. Values
+//     a key cannot hold are compared too: a date or time format is one
+//     ordered term (yyyymmdd vs ddmmyyyy), and stated numbers must agree
+//     (lessonNumbers, lessonkey.go).
 
 // lessonTermsMaxCanon is how many terms a key holds: known terms (in the
 // glossary or WordNet) first, then the longest.
@@ -52,14 +59,24 @@ const notPrefix = "not_"
 // lessonTerms are the canonical terms, with polarity, a lesson is keyed by.
 func lessonTerms(text string) []string {
 	negated := map[string]bool{} // a term is negated when every mention is
+	ruled := map[string]bool{}   // a term mentioned in a prescribing clause
 	var terms []string
 	for _, cl := range termClauses(text) {
+		rule := prescribes(cl)
 		for _, m := range clauseTerms(cl) {
 			neg, seen := negated[m.term]
 			if !seen {
 				terms = append(terms, m.term)
 			}
-			negated[m.term] = (neg || !seen) && m.negated
+			switch {
+			case rule && !ruled[m.term]:
+				// The rule's own mention sets the polarity: "링크 달지
+				// 말고 …, 링크 너무 많아" forbids links, whatever the
+				// reason after it says about them.
+				negated[m.term], ruled[m.term] = m.negated, true
+			case rule || !ruled[m.term]:
+				negated[m.term] = (neg || !seen) && m.negated
+			}
 		}
 	}
 	for i, t := range terms {
@@ -69,11 +86,8 @@ func lessonTerms(text string) []string {
 	}
 	if len(terms) > lessonTermsMaxCanon {
 		slices.SortStableFunc(terms, func(a, b string) int {
-			if ka, kb := knownTerm(a), knownTerm(b); ka != kb {
-				if ka {
-					return -1
-				}
-				return 1
+			if ra, rb := termRank(a), termRank(b); ra != rb {
+				return ra - rb
 			}
 			return utf8.RuneCountInString(bare(b)) - utf8.RuneCountInString(bare(a))
 		})
@@ -129,6 +143,9 @@ type termMention struct {
 // phrase, whose objects one language puts before the negation and the
 // other after it.
 func clauseTerms(cl string) []termMention {
+	cl = formatPattern.ReplaceAllStringFunc(cl, func(p string) string {
+		return strings.ToLower(strings.NewReplacer("-", "", "/", "", ":", "", ".", "").Replace(p))
+	})
 	norm := lexNorm(cl)
 	var written []int // per word of norm, the written word it is part of
 	for i, rw := range strings.Fields(cl) {
@@ -138,11 +155,15 @@ func clauseTerms(cl string) []termMention {
 	}
 	var out []termMention
 	at, k := 0, 0
-	for _, word := range strings.Split(norm, " ") {
+	words := strings.Split(norm, " ")
+	for wi, word := range words {
 		p := at
 		at += len(word) + 1
 		if word == "" {
 			continue
+		}
+		if wi+1 < len(words) && koNegAux(words[wi+1]) {
+			word = koBeforeNegation(word) // 달지 말고 → 달, 붙이지 마 → 붙이
 		}
 		g := -1 - k // a word the written split did not see stands alone
 		if k < len(written) {
@@ -157,6 +178,9 @@ func clauseTerms(cl string) []termMention {
 	}
 	pre, post := cancelForgetting(norm, wordPositions(norm, preNegators()), wordPositions(norm, postNegators()))
 	for _, q := range pre {
+		if notOnly(norm, q) {
+			continue
+		}
 		for i := range out {
 			if out[i].at > q {
 				negateWord(out, out[i].written)
@@ -167,12 +191,29 @@ func clauseTerms(cl string) []termMention {
 	for _, q := range post {
 		for i := len(out) - 1; i >= 0; i-- {
 			if out[i].at < q {
-				negateWord(out, out[i].written)
+				if !onlyBefore(norm, out[i].at) {
+					negateWord(out, out[i].written)
+				}
 				break
 			}
 		}
 	}
 	return out
+}
+
+// notOnly reports whether the pre-negator at q reads "not just / not
+// only": "not just the diff, the tests too" adds, it forbids nothing.
+func notOnly(norm string, q int) bool {
+	f := strings.Fields(norm[q:])
+	return len(f) > 1 && (f[1] == "just" || f[1] == "only" || f[1] == "merely")
+}
+
+// onlyBefore reports whether the Korean word at offset at ends in the
+// particle 만 ("only"): "설명만 하지 말고 링크도" is "don't only explain",
+// an addition, not a ban on explaining.
+func onlyBefore(norm string, at int) bool {
+	w, _, _ := strings.Cut(norm[at:], " ")
+	return utf8.RuneCountInString(w) > 1 && strings.HasSuffix(w, "만")
 }
 
 // negateWord negates every term read from one written word: a
@@ -188,6 +229,20 @@ func negateWord(ms []termMention, written int) {
 
 func bare(t string) string { return strings.TrimPrefix(t, notPrefix) }
 
+// termRank orders the terms a key keeps when there are too many: a
+// forbidden term or a name in Latin script that neither the glossary nor
+// WordNet knows (a tool or identifier: pytest, dataclass, ctx — the rule's
+// value) first, then known words, then the rest.
+func termRank(t string) int {
+	switch {
+	case strings.HasPrefix(t, notPrefix), !isHangul(t) && !knownTerm(t):
+		return 0
+	case knownTerm(t):
+		return 1
+	}
+	return 2
+}
+
 // knownTerm reports whether a term is in the glossary or WordNet.
 func knownTerm(t string) bool {
 	t = bare(t)
@@ -202,7 +257,7 @@ func knownTerm(t string) bool {
 // forbid the emoji, not the adding, so a carrier is no term and a
 // negation next to it falls on its object — Korean puts the negation on
 // the verb, English on the object.
-var carrierTerms = map[string]bool{"add": true, "붙": true, "달": true}
+var carrierTerms = map[string]bool{"add": true, "붙": true, "달": true, "give": true}
 
 // carrierStems start a carrier's Korean forms (붙여줘, 달아줘).
 var carrierStems = []string{"붙이", "붙여", "달아"}
@@ -265,6 +320,34 @@ func canonWord(w string, hangul bool) string {
 		return g
 	}
 	return l
+}
+
+// formatPattern is a date or time format written in its placeholder
+// letters (YYYY-MM-DD, DD/MM/YYYY, HH:mm): one value, read as one term in
+// its order ("yyyymmdd", "ddmmyyyy"), so two formats are two values of one
+// slot rather than the same three words.
+var formatPattern = regexp.MustCompile(`\b(?:Y{2,4}|y{2,4}|M{1,2}|m{1,2}|D{1,2}|d{1,2}|H{1,2}|h{1,2}|s{2}|S{2})(?:[-/:.](?:Y{2,4}|y{2,4}|M{1,2}|m{1,2}|D{1,2}|d{1,2}|H{1,2}|h{1,2}|s{2}|S{2}))+\b`)
+
+// koNegAux reports whether a Korean word is the negative auxiliary of a
+// "-지 말다 / -지 않다" form (말고, 마, 마세요, 말아줘, 않게).
+func koNegAux(w string) bool {
+	for _, p := range []string{"말", "마", "않"} {
+		if strings.HasPrefix(w, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// koBeforeNegation is the verb stem of a Korean word written before a
+// negative auxiliary: its connective -지 cut ("달지" → 달, "붙이지" → 붙이),
+// so the stem is read as the verb it is (a carrier is dropped and the
+// negation falls on the object, as in "넣지마").
+func koBeforeNegation(w string) string {
+	if s, ok := strings.CutSuffix(w, "지"); ok && s != "" && isHangul(s) {
+		return s
+	}
+	return w
 }
 
 // koNegatorInside is where a negation written into a Korean word starts
@@ -406,7 +489,49 @@ func lessonOverlap(a, b []string) (int, bool) {
 	if lo >= 3 && lo <= 5 && matched == lo-1 && len(usedB) < hi && swappable(a, b, usedB) {
 		return shared, false // one value swapped for another
 	}
-	return shared, shared >= need && 2*shared >= lo && 3*shared >= hi
+	half := 2*shared >= lo
+	if 2*shared == lo && lo <= 4 && bothOdd(a, b, usedB) {
+		// A short rule half shared, and each names a thing the other
+		// does not, one forbidding it: two rules on one frame ("put the
+		// unit in the variable name" vs "don't put the type in variable
+		// names").
+		half = false
+	}
+	return shared, shared >= need && half && 3*shared >= hi
+}
+
+// bothOdd reports whether a and b each hold an unmatched term in the same
+// script, one of them forbidden (not_) and the other's prescribed: one
+// rule forbids a thing the other does not name while the other
+// prescribes another ("don't put the type in variable names" vs "put the
+// unit in the variable name"). An untranslated Korean word against English
+// ones is no other thing.
+func bothOdd(a, b []string, usedB map[int]bool) bool {
+	var oddA, oddB []string
+	for _, x := range a {
+		if !slices.ContainsFunc(b, func(y string) bool { return termsMatch(x, y) }) {
+			oddA = append(oddA, x)
+		}
+	}
+	for j, y := range b {
+		if !usedB[j] {
+			oddB = append(oddB, y)
+		}
+	}
+	crossed := func(p, q []string) bool {
+		for _, x := range p {
+			if !strings.HasPrefix(x, notPrefix) {
+				continue
+			}
+			for _, y := range q {
+				if !strings.HasPrefix(y, notPrefix) && isHangul(bare(x)) == isHangul(y) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return crossed(oddA, oddB) || crossed(oddB, oddA)
 }
 
 // swappable reports whether the one term of a that b does not match can

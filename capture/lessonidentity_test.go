@@ -52,3 +52,19 @@ func TestCorrectNeverJoinsConflictingValues(t *testing.T) {
 		}
 	}
 }
+
+// TestCorrectKeepsStatedValuesApart: two rules that differ only in a
+// stated number, or that forbid one thing and prescribe another on one
+// frame, are two lessons.
+func TestCorrectKeepsStatedValuesApart(t *testing.T) {
+	for _, p := range [][2]string{
+		{"Keep commit titles under 72 characters.", "커밋 제목은 50자 안쪽으로 써줘"},
+		{"Put the author in the file header.", "Don't put the date in file headers."},
+	} {
+		e := openCaptureEngine(t, nil)
+		keys := correctAll(t, e, p[0], p[1])
+		if keys[0] == keys[1] {
+			t.Errorf("%q and %q share lesson %s", p[0], p[1], keys[0])
+		}
+	}
+}

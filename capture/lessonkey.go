@@ -3,9 +3,11 @@ package capture
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"strings"
 	"sync"
 	"unicode"
+	"unicode/utf8"
 
 	"memtrace/engine"
 	"memtrace/engine/textnorm"
@@ -57,6 +59,8 @@ func nonLessonWords() []string {
 		"rather", "from", "now", "on", "going", "forward", "every", "time", "again", "anymore", "ever", "more",
 		"use", "using", "make", "let", "want", "like", "okay", "ok", "kindly", "pls", "plz",
 		"mr", "mrs", "ms", "dr", "sir", "madam",
+		// Discourse openers of chat: "btw, …", "also — …", "oh and …".
+		"btw", "also", "anyway", "oh",
 		// Forgetting and remembering verbs: "don't forget to X" prescribes X
 		// (lessonremember.go).
 		"forget", "forgets", "forgot", "forgetting", "remember", "잊", "잊지", "잊어", "까먹", "까먹지", "빼먹", "빼먹지", "기억해",
@@ -66,6 +70,9 @@ func nonLessonWords() []string {
 		"써요", "하지", "해", "해줘", "해주세요", "하세요", "해요", "주세요", "줘", "부탁해", "부탁해요", "부탁드려요",
 		"마세요", "마세", "마시고", "했잖아요", "했잖아", "했잖", "하라고", "하라니까", "했어", "했는데",
 		"금지", "요즘", "누가", "아까", "건", "걸", "게", "거야", "쓰",
+		// "When" and "like" in Korean (때, 이런, 이렇게, 처럼: English's are
+		// stop words) and indefinite pronouns.
+		"때", "때는", "때만", "때마다", "이런", "이렇게", "이러", "이러면", "이런거", "저런", "처럼", "something", "anything",
 	}
 }
 
@@ -119,9 +126,13 @@ func canonicalLessonKey(ctx context.Context, q engine.Queries, key, lesson strin
 		return "", nil, fmt.Errorf("lessons: %w", err)
 	}
 	best, bestShared := "", 0
+	nums := lessonNumbers(lesson)
 	for _, c := range all {
 		if c.LessonKey == key {
 			return key, all, nil
+		}
+		if nums != nil && !numbersAgree(nums, lessonNumbers(c.Lesson)) {
+			continue
 		}
 		shared, same := sameLesson(key, c.LessonKey)
 		if same && (best == "" || shared > bestShared || shared == bestShared && c.LessonKey < best) {
@@ -132,6 +143,9 @@ func canonicalLessonKey(ctx context.Context, q engine.Queries, key, lesson strin
 		return best, all, nil
 	}
 	for _, c := range all {
+		if nums != nil && !numbersAgree(nums, lessonNumbers(c.Lesson)) {
+			continue
+		}
 		shared, same := crossLesson(key, lesson, c)
 		if same && (best == "" || shared > bestShared || shared == bestShared && c.LessonKey < best) {
 			best, bestShared = c.LessonKey, shared
@@ -141,6 +155,45 @@ func canonicalLessonKey(ctx context.Context, q engine.Queries, key, lesson strin
 		best = key
 	}
 	return best, all, nil
+}
+
+// lessonNumbers are the numbers a lesson sentence states on their own
+// ("40 lines", "15줄", "₩1,350,000" → 1350000), not digits inside a name
+// or version (uint32_t, v1.2, python:3.12): a number is a value of the
+// rule, and no key holds it (keys are words), so it is compared here.
+func lessonNumbers(s string) map[string]bool {
+	if !strings.ContainsAny(s, "0123456789") {
+		return nil
+	}
+	var out map[string]bool
+	for _, m := range standaloneNumber.FindAllStringSubmatch(s, -1) {
+		n := strings.TrimLeft(strings.ReplaceAll(m[1], ",", ""), "0")
+		if n == "" {
+			n = "0"
+		}
+		if out == nil {
+			out = map[string]bool{}
+		}
+		out[n] = true
+	}
+	return out
+}
+
+var standaloneNumber = regexp.MustCompile(`(?:^|[^\w.:\-])(\d{1,3}(?:,\d{3})+|\d+)(?:[^\w.\-]|$|[가-힣])`)
+
+// numbersAgree reports whether two lessons' numbers allow one rule: when
+// both state numbers, they share one ("keep functions under 40 lines" is
+// not "15줄 안쪽으로": another value of the same frame).
+func numbersAgree(a, b map[string]bool) bool {
+	if len(a) == 0 || len(b) == 0 {
+		return true
+	}
+	for n := range a {
+		if b[n] {
+			return true
+		}
+	}
+	return false
 }
 
 // sameLesson reports whether two keys of the same kind are one lesson
@@ -199,8 +252,11 @@ func lessonText(text string) string {
 	ss := splitSentences(text)
 	var keep []string
 	for _, s := range ss {
-		if prescribes(s) {
-			keep = append(keep, trimReasons(s))
+		if len(ss) > 1 {
+			s = fromRule(s)
+		}
+		if prescribes(s) || clausePrescribes(s) {
+			keep = append(keep, dropOpeners(trimLeadingContext(trimReasons(s))))
 		}
 	}
 	if len(keep) == 0 {
@@ -208,6 +264,170 @@ func lessonText(text string) string {
 	}
 	return strings.Join(keep, ". ")
 }
+
+// splitAtLaughter cuts a chat sentence at a run of Hangul jamo used as
+// laughter or tears (ㅋㅋ, ㅎㅎ, ㅠㅠ) followed by more text: Korean chat
+// ends a sentence with it instead of a period ("test도 다 green이에요 ㅎㅎ
+// btw … 써주세요" is two sentences).
+func splitAtLaughter(s string) []string {
+	var out []string
+	f := strings.Fields(s)
+	start := 0
+	for i, w := range f {
+		if i == 0 || i == len(f)-1 || !jamoRun(w) {
+			continue
+		}
+		out = append(out, strings.Join(f[start:i+1], " "))
+		start = i + 1
+	}
+	if start < len(f) {
+		out = append(out, strings.Join(f[start:], " "))
+	}
+	return out
+}
+
+// fromRule is a chat sentence of a longer message from its first part
+// (cut at laughter, splitAtLaughter) that prescribes: the status talk
+// before it ("telemetry parser 거의 끝났고 … ㅎㅎ") is not the rule, what
+// follows it ("var 금지요 ㅋㅋ const 기본, let은 …") elaborates it. A
+// message of one sentence is all about its rule: a complaint before it
+// ("set -euo pipefail 빠졌어요 ㅠ 항상 첫 줄에 넣어주세요") names its object.
+func fromRule(s string) string {
+	parts := splitAtLaughter(s)
+	for i, p := range parts {
+		if prescribes(p) || clausePrescribes(p) {
+			if i == 0 {
+				return s
+			}
+			return strings.Join(parts[i:], " ")
+		}
+	}
+	return s
+}
+
+// dropOpeners cuts the chat openers a lesson sentence starts with ("btw",
+// "also —", "oh and").
+func dropOpeners(s string) string {
+	for {
+		f := strings.Fields(s)
+		if len(f) < 2 || !discourseOnly(strings.Fields(lexNorm(f[0]))) {
+			return s
+		}
+		s = strings.TrimLeftFunc(strings.TrimSpace(s[strings.Index(s, f[0])+len(f[0]):]), func(r rune) bool {
+			return unicode.IsSpace(r) || strings.ContainsRune(",—–-", r)
+		})
+	}
+}
+
+// jamoRun reports whether a written word is only Hangul jamo (and
+// trailing punctuation): ㅋㅋ, ㅎㅎ, ㅠㅠ, ㅜ.
+func jamoRun(w string) bool {
+	w = strings.TrimRightFunc(w, unicode.IsPunct)
+	if w == "" {
+		return false
+	}
+	for _, r := range w {
+		if r < 0x3131 || r > 0x318E {
+			return false
+		}
+	}
+	return true
+}
+
+// clausePrescribes reports whether a clause after the first of a sentence
+// (cut at , ; — :) prescribes: "in the README you wrote docker-compose up
+// again; it's docker compose now, use that everywhere" states its rule in
+// its last clause.
+func clausePrescribes(s string) bool {
+	cls := ruleClauses(s)
+	for _, cl := range cls[min(1, len(cls)):] {
+		if prescribes(cl) {
+			return true
+		}
+	}
+	return false
+}
+
+// ruleClauses cuts a sentence at , ; — – : (not inside a word: "14:30").
+func ruleClauses(s string) []string {
+	var out []string
+	start := 0
+	for i, r := range s {
+		if strings.ContainsRune(",;—–", r) || r == ':' && (i+1 >= len(s) || s[i+1] == ' ') {
+			out = append(out, s[start:i])
+			start = i + utf8.RuneLen(r)
+		}
+	}
+	return append(out, s[start:])
+}
+
+// trimLeadingContext cuts from a prescribing sentence the clauses before
+// its rule that only recount what happened: a clause that does not
+// prescribe and reads as a past or reproachful statement ("btw 아까 날씨
+// 알려줄 때 Fahrenheit로 말했잖아, 앞으로 …", "you wrote docker-compose
+// again, …"), while a later clause prescribes. The rule's own leading
+// clause ("For plain data holders in Python use a dataclass, not a
+// dict") is no statement and stays.
+func trimLeadingContext(s string) string {
+	cls := ruleClauses(s)
+	cut := 0
+	for i := 0; i < len(cls)-1; i++ {
+		cl := strings.TrimSpace(cls[i])
+		words := strings.Fields(lexNorm(cl))
+		if len(words) == 0 || prescribes(cl) || !recounts(words) && !discourseOnly(words) {
+			break
+		}
+		cut = i + 1
+	}
+	if cut == 0 {
+		return s
+	}
+	rest := strings.Join(cls[cut:], ",")
+	for i := cut; i < len(cls); i++ {
+		if prescribes(cls[i]) {
+			return strings.TrimSpace(rest)
+		}
+	}
+	return s
+}
+
+// recounts reports whether a clause's words recount rather than prescribe:
+// a Korean clause ending in a past or reproachful form (말했잖아, 붙였네,
+// 나왔어, 했는데), an English clause with a subject and a past verb ("you
+// wrote …", "it broke …").
+func recounts(words []string) bool {
+	last := words[len(words)-1]
+	if isHangul(last) {
+		for _, end := range []string{"잖아", "잖아요", "었어", "았어", "였어", "했어", "었네", "았네", "였네", "했네", "는데", "었는데", "았는데", "했는데", "었어요", "았어요", "했어요", "네요"} {
+			if strings.HasSuffix(last, end) {
+				return true
+			}
+		}
+		return false
+	}
+	for i, w := range words[:len(words)-1] {
+		if reasonOpeners[w] || w == "you" || w == "we" {
+			v := words[i+1]
+			return len(v) > 3 && strings.HasSuffix(v, "ed") || pastVerbs[v]
+		}
+	}
+	return false
+}
+
+// discourseOnly reports whether a clause is only chat openers ("Also",
+// "btw", "oh and").
+func discourseOnly(words []string) bool {
+	for _, w := range words {
+		switch w {
+		case "also", "btw", "oh", "and", "anyway", "so", "ok", "okay", "그리고", "아", "근데":
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+var pastVerbs = map[string]bool{"wrote": true, "gave": true, "made": true, "put": true, "said": true, "used": true, "did": true, "forgot": true, "broke": true, "left": true, "told": true, "sent": true, "ran": true}
 
 // trimReasons cuts from a prescribing sentence the clauses after its rule
 // that give a reason or context ("…, grep takes forever on node_modules",

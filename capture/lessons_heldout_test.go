@@ -42,9 +42,12 @@ type heldoutLessonSet struct {
 // session 9's, 23/37 after issue #29's Korean key stems, whose endings list was
 // extended with lessons3's Korean rewordings in view, so it is no longer
 // blind; lessons2's concept rows were extended after reading its
-// failures, so its 1.0 is a ceiling, not a blind measure). Raise one when
+// failures, so its 1.0 is a ceiling, not a blind measure; session 12's
+// clause, polarity, value and glossary mechanisms raised lessons3 to 30/37,
+// lessons4 to 22/36 — both read while changing them, no longer blind — and
+// the blind lessons5 to 22/33). Raise one when
 // a change passes more cases; never lower it to let a change through.
-var heldoutLessonsFloors = map[string]float64{"lessons.json": 1.0, "lessons2.json": 1.0, "lessons3.json": 23.0 / 37, "lessons4.json": 19.0 / 36, "lessons5.json": 21.0 / 33} // lessons5: blind, session 12, measured before any change
+var heldoutLessonsFloors = map[string]float64{"lessons.json": 1.0, "lessons2.json": 1.0, "lessons3.json": 30.0 / 37, "lessons4.json": 22.0 / 36, "lessons5.json": 22.0 / 33} // lessons5: blind, measured (aggregate only) after session 12's change
 
 // TestHeldoutLessons measures lesson identity on the held-out set, every
 // case through capture.Correct (what memory_correct calls), each rewording
