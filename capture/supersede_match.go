@@ -59,6 +59,15 @@ func (r *supersedeRule) isSubjectName(w string) bool {
 // subjectsOf lists the lexicon subjects norm (lexNorm'd) names.
 func (r *supersedeRule) subjectsOf(norm string) []string {
 	norm = householdNorm(norm)
+	out := r.lexiconSubjects(norm)
+	if jobFrame(norm) && !slices.Contains(out, "employer") {
+		out = append(out, "employer")
+	}
+	return out
+}
+
+// lexiconSubjects lists the lexicon subjects norm names by their words.
+func (r *supersedeRule) lexiconSubjects(norm string) []string {
 	var hit uint64 // subjects found, by index (a table of at most 64)
 	if len(r.subjects) > 64 {
 		var out []string
@@ -184,7 +193,7 @@ func (r *supersedeRule) subjectMatch(f changeFinding, old *oldFacts) string {
 	// Same people: the new text's people must be in the old one, and the
 	// old one must name no person the new one does not.
 	for _, p := range f.People {
-		if !strings.Contains(norm, " "+p) {
+		if !namesPerson(norm, p) {
 			return ""
 		}
 	}
@@ -195,7 +204,7 @@ func (r *supersedeRule) subjectMatch(f changeFinding, old *oldFacts) string {
 		return "relationship"
 	}
 	for _, p := range old.people {
-		if !slices.Contains(f.People, p) {
+		if !slices.ContainsFunc(f.People, func(q string) bool { return samePerson(p, q) }) {
 			return ""
 		}
 	}
@@ -231,7 +240,7 @@ func (r *supersedeRule) subjectMatch(f changeFinding, old *oldFacts) string {
 		return s
 	}
 	for _, s := range r.subjects {
-		if slices.Contains(f.Subjects, s.name) && matchAny(norm, s.words) != "" {
+		if slices.Contains(f.Subjects, s.name) && (matchAny(norm, s.words) != "" || s.name == "employer" && jobFrame(norm)) {
 			return s.name
 		}
 	}

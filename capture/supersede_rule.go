@@ -77,6 +77,11 @@ type changeMarker struct {
 	// retraction, "X 말고", "instead of X"), so an older memory that
 	// already negates X agrees with it rather than being replaced.
 	open, retract, intransitive, negates bool
+	// headOnly: the change is of the head's value ("the gym raised
+	// prices", "김밥집 가격 올랐어", "Pebblenote is now Quillbox"): the
+	// topic is the head noun alone, and with no head noun (the speaker:
+	// "I dropped by") the marker names no subject.
+	headOnly bool
 }
 
 // markerTable is the bilingual change-marker table, in order of strength.
@@ -92,6 +97,7 @@ func markerTable() []changeMarker {
 	retract := func(m changeMarker) changeMarker { m.open, m.retract, m.negates = true, true, true; return m }
 	replaceOf := func(m changeMarker) changeMarker { m.open, m.negates = true, true; return m }
 	intransitive := func(m changeMarker) changeMarker { m.intransitive = true; return m }
+	headOnly := func(m changeMarker) changeMarker { m.open, m.headOnly = true, true; return m }
 	return []changeMarker{
 		open(en("migrated from … to", `migrated\s+(?P<obj>(?:\S+\s+){0,4}?)from\s+\S+(?:\s+\S+){0,3}?\s+to`, "", "migrated")),
 		open(en("switched to", `switched\s+(?P<obj>(?:\S+\s+){0,3}?)(?:to|from)`, "", "switched")),
@@ -101,8 +107,11 @@ func markerTable() []changeMarker {
 		retract(en("no longer", `no\s+longer|not\s+any\s*more|anymore`, "", "longer", "any")),
 		retract(en("cancelled", `cancel(?:l?ed)|called\s+off|(?:is|are|was|were|'s)\s+off`, "", "cancel", "called", "off")),
 		retract(en("gave up", `gave\s+up|given\s+up|giving\s+up`, "", "gave", "given", "giving")),
-		retract(en("last day at", `last\s+day\s+(?:at|with)|resigned\s+from|left\s+my\s+job\s+at|retired\s+(?:from|last|this|in|early)|(?:has|have|just|finally)\s+retired|retired\s*[.!]`, "employer", "last", "resigned", "left", "retired")),
-		open(en("traded in", `traded\s+in|sold|got\s+rid\s+of`, "", "traded", "sold", "rid")),
+		retract(en("last day at", `last\s+day\s+(?:at|with|of\s+work)|final\s+(?:day|shift|workday)|resigned\s+from|left\s+my\s+job\s+at|retired\s+(?:from|last|this|in|early)|(?:has|have|just|finally)\s+retired|retired\s*[.!]`, "employer", "last", "final", "resigned", "left", "retired")),
+		open(en("traded in", `traded\s+in|traded\s+(?P<obj>(?:\S+\s+){1,3}?)in|sold|got\s+rid\s+of`, "", "traded", "sold", "rid")),
+		open(en("renamed", `(?:renamed|rebranded)\s+(?P<obj>(?:\S+\s+){0,3}?)(?:to|as)`, "", "renamed", "rebranded")),
+		headOnly(ko("is now NAME", `\b(?:is|are|Is|Are)\s+now\s+(?:(?i:called|named|known\s+as)\s+)?(?P<val>[A-Z])`, "", "now")),
+		headOnly(en("raised", `raised|increased|hiked|doubled|lowered|went\s+(?:up|down)|gone\s+(?:up|down)|goes\s+up|rose`, "", "raised", "increased", "hiked", "doubled", "lowered", "went", "gone", "goes", "rose")),
 		en("got married", `got\s+(?:married|engaged|divorced|hitched)|tied\s+the\s+knot|broke\s+up|split\s+up`, "relationship", "got", "tied", "broke", "split"),
 		en("new X is", `new\s+(?:\S+\s+){1,2}?(?:is|are)`, "", "new"),
 		en("joined", `joined`, "employer", "joined"),
@@ -112,14 +121,16 @@ func markerTable() []changeMarker {
 		en("instead", `instead`, "", "instead"),
 		open(en("replaced", `replaced|upgraded\s+to|changed\s+(?P<obj>(?:\S+\s+){0,3}?)to`, "", "replaced", "upgraded", "changed")),
 		en("now", `now|nowadays|these\s+days`, "", "now", "these"),
-		open(ko("바꿨어", `바꿨|바꾸었|바뀌었|바꿈`, "", "바꿨", "바꾸었", "바뀌었", "바꿈")),
-		open(ko("옮겼어", `옮겼|옮기었|옮김|이전\s*(?:했|함|됐|완료)`, "", "옮겼", "옮기었", "옮김", "이전")),
-		intransitive(ko("이사했", `이사\s*(?:했|왔|갔|함|끝|완료|마쳤)`, "home", "이사")),
-		intransitive(ko("입사했", `입사\s*(?:했|함)|이직\s*(?:했|함)`, "employer", "입사", "이직")),
-		retract(ko("퇴사했", `퇴사\s*(?:했|함)`, "employer", "퇴사")),
-		intransitive(ko("입학했", `입학\s*(?:했|함)|들어갔`, "school", "입학", "들어갔")),
-		ko("결혼했", `(?:결혼|약혼|이혼)\s*(?:했|함|식\s*올렸)|헤어졌|헤어짐`, "relationship", "결혼", "약혼", "이혼", "헤어"),
-		retract(ko("그만두고", `그만두고|그만뒀|그만\s+뒀|그만\s*둠|끊었|끊음|접었|접음`, "", "그만", "끊었", "끊음", "접었", "접음")),
+		open(ko("바꿨어", `바꿨|바꾸었|바뀌었|바꿈|바꾸셨`, "", "바꿨", "바꾸었", "바뀌었", "바꿈", "바꾸셨")),
+		open(ko("옮겼어", `옮겼|옮기었|옮김|옮기셨|이전\s*(?:했|함|됐|완료)`, "", "옮겼", "옮기었", "옮김", "옮기셨", "이전")),
+		intransitive(ko("이사했", `이사\s*(?:했|왔|갔|함|끝|완료|마쳤|하셨|오셨|가셨)`, "home", "이사")),
+		intransitive(ko("입사했", `입사\s*(?:했|함|하셨)|이직\s*(?:했|함|하셨)`, "employer", "입사", "이직")),
+		retract(ko("퇴사했", `퇴사\s*(?:했|함|하셨)`, "employer", "퇴사")),
+		intransitive(ko("입학했", `입학\s*(?:했|함|하셨)|들어갔`, "school", "입학", "들어갔")),
+		ko("결혼했", `(?:결혼|약혼|이혼)\s*(?:했|함|하셨|식\s*올렸)|헤어졌|헤어짐`, "relationship", "결혼", "약혼", "이혼", "헤어"),
+		retract(ko("그만두고", `그만두고|그만뒀|그만\s+뒀|그만\s*둠|그만두셨|끊었|끊음|끊으셨|접었|접음|접으셨`, "", "그만", "끊었", "끊음", "끊으셨", "접었", "접음", "접으셨")),
+		retract(ko("버렸", `(?P<obj>\S*[^아어여워해와봐줘져가나\s])\s+(?:내\s*)?버렸`, "", "버렸")),
+		headOnly(ko("올랐", `올랐|올라갔|내렸|(?:인상|인하)\s*(?:됐|했|되었|됨)`, "", "올랐", "올라갔", "내렸", "인상", "인하")),
 		retract(ko("취소했", `취소\s*(?:했|됐|됨|함|되었)|(?i:cancel)\s*(?:했|됐|됨|함)`, "", "취소", "cancel")),
 		retract(ko("이제 안", `(?:이제|더\s*이상)\s+(?:(?P<obj>\S+)\s+)?(?:안|못)\s`, "", "이제", "이상")),
 		ko("더 이상 … 안", `더\s*이상`, "", "이상"),
@@ -333,7 +344,7 @@ func (r *supersedeRule) find(text string) changeFinding {
 		f.Guard = "question"
 	case hypothetical.MatchString(own):
 		f.Guard = "hypothetical"
-	case additive.MatchString(own + " "):
+	case additive.MatchString(upToClause(own, clause) + " "):
 		f.Guard = "addition"
 	case negatedEN.MatchString(own) || negatedKO.MatchString(own):
 		f.Guard = "negated"
@@ -348,8 +359,15 @@ func (r *supersedeRule) find(text string) changeFinding {
 	if g := mk.re.SubexpIndex("obj"); g > 0 && loc[2*g] >= 0 {
 		obj = clause[loc[2*g]:loc[2*g+1]]
 	}
+	if g := mk.re.SubexpIndex("val"); g > 0 && loc[2*g] >= 0 {
+		loc[1] = loc[2*g] // "is now Quillbox": the value is no part of the marker
+	}
 	t := topicOf(clause, loc[0], loc[1], obj, !isLatinMarker(mk.name), mk.intransitive, mk.retract)
 	f.Terms, f.Object = t.terms, t.object
+	if mk.headOnly {
+		f.Terms = headNouns(headBefore(clause, loc[0]))
+		f.Object, f.Open = f.Terms, len(f.Terms) > 0
+	}
 	if !f.Retract && !f.Negates {
 		f.Value = valueOf(t, text, clause, f.Open)
 	}
