@@ -268,7 +268,8 @@ func statesHabit(m engine.Message) string {
 }
 
 // routineCue: a recurrence ("every Tuesday", "수요일마다", "격주로").
-var routineCue = lexicon{en: []string{"every", "each week", "weekly"}, ko: []string{"마다", "격주", "매달", "매년"}}
+var routineCue = lexicon{en: []string{"every", "each week", "weekly", "daily", "a day", "per day", "a week", "per week"},
+	ko: []string{"마다", "격주", "매달", "매년", "매일", "매주", "하루", "주 1회", "주 2회", "주 3회", "주 4회", "주 5회"}}
 
 // lengthFloor reports whether an L1 rule is one of the length floors,
 // which a correction is exempt from.

@@ -58,6 +58,7 @@ var personGroups = [][]string{
 // samePerson: person words a and b name one relation (equal, or in one
 // group across the scripts).
 func samePerson(a, b string) bool {
+	a, b = personBase(a), personBase(b)
 	if a == b {
 		return true
 	}
@@ -149,4 +150,39 @@ func thingName(w string) bool {
 		return false
 	}
 	return !nameParticles[w[i:]]
+}
+
+// differentOther: "another" as a change's destination or setting ("moved
+// to another team", "at another company") is a different one, not an
+// additional one; the addition guard does not read it.
+var differentOther = regexp.MustCompile(`(?i)\b(to|into|for|in|at|with|joined)\s+another\b`)
+
+// personBase is person word w without the Korean particle personWords
+// spells it with ("형은", "딸이" → 형, 딸).
+func personBase(w string) string {
+	for _, p := range []string{"은", "는", "이", "가", "의"} {
+		if t, ok := strings.CutSuffix(w, p); ok && utf8.RuneCountInString(t) == 1 && matchAny(" "+t+" ", personWords) != "" {
+			return t
+		}
+	}
+	return w
+}
+
+// partnerWords name the speaker's partner: a short statement that names
+// one ("남자친구 준서는 요리사예요") is the fact a breakup or a wedding replaces.
+var partnerWords = []string{"girlfriend", "boyfriend", "wife", "husband", "fiancé", "fiancée", "fiance", "fiancee", "partner",
+	"여자친구*", "남자친구*", "여친*", "남친*", "아내*", "와이프*", "남편*", "약혼자*"}
+
+// koFunction1 are one-syllable Korean words that carry no subject (bound
+// nouns, counters, adverbs).
+var koFunction1 = map[string]bool{"것": true, "거": true, "걸": true, "수": true, "때": true, "중": true, "번": true, "분": true,
+	"개": true, "건": true, "게": true, "데": true, "등": true, "뭐": true, "왜": true, "다": true, "또": true, "꼭": true,
+	"잘": true, "안": true, "못": true, "더": true, "좀": true, "딱": true, "막": true, "쭉": true, "한": true, "두": true, "세": true,
+	"네": true, "그": true, "이": true, "저": true, "나": true, "너": true, "날": true, "제": true, "내": true, "해": true, "했": true}
+
+// koNoun1: w is a one-syllable Korean noun that may be a change's topic
+// ("술 이제 안 해요", "차 바꿨어").
+func koNoun1(w string) bool {
+	r, size := utf8.DecodeRuneInString(w)
+	return size == len(w) && r >= 0xAC00 && r <= 0xD7A3 && !koFunction1[w]
 }

@@ -204,7 +204,7 @@ func (r *supersedeRule) subjectMatch(f changeFinding, old *oldFacts) string {
 		return "relationship"
 	}
 	for _, p := range old.people {
-		if !slices.ContainsFunc(f.People, func(q string) bool { return samePerson(p, q) }) {
+		if !slices.ContainsFunc(f.People, func(q string) bool { return samePerson(p, q) || strings.Contains(norm, " "+p+" "+q+" ") }) { // "my niece Yuna" is Yuna
 			return ""
 		}
 	}
@@ -256,6 +256,9 @@ func topicShared(f changeFinding, terms []string) string {
 	}
 	var shared []string
 	for _, t := range append(slices.Clone(f.Terms), f.Partners...) {
+		if matchAny(" "+t+" ", personWords) != "" {
+			continue // who changed is checked by the people rule; it is no topic ("엄마 안 본 지 …")
+		}
 		if slices.Contains(terms, t) && !slices.Contains(shared, t) {
 			shared = append(shared, t)
 		}

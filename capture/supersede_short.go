@@ -13,8 +13,8 @@ import (
 //
 //   - a statement of a slot the rule reads ("I live in Incheon", "Mom
 //     lives in Gimcheon", "I drive a K5"): a subject of the lexicon or the
-//     job frame, and a content word beside it — the fact a later "moved"
-//     or "sold" replaces;
+//     job frame, or the speaker's partner, and a content word beside it —
+//     the fact a later "moved", "sold" or "헤어졌어" replaces;
 //   - a routine on abbreviated weekdays ("볼링 동호회 화목 저녁에 나가요",
 //     "월수금 수영"): the habit a later "그만뒀어" ends.
 
@@ -24,7 +24,11 @@ func (c *Capturer) statesSlot(m engine.Message) string {
 		return ""
 	}
 	text := c.filter.StripMemoryTags(m.Text)
-	subjects := c.rule.subjectsOf(lexNorm(text))
+	norm := lexNorm(text)
+	subjects := c.rule.subjectsOf(norm)
+	if len(subjects) == 0 && matchAny(norm, partnerWords) != "" {
+		subjects = []string{"relationship"}
+	}
 	if len(subjects) == 0 || len(topicTerms(text)) < 2 {
 		return ""
 	}

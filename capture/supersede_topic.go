@@ -159,7 +159,9 @@ func topicOf(clause string, s, e int, obj string, ko, intransitive, retract bool
 			floor = objEnd
 		}
 		for j > floor && (bareWord(words[j-1]) || intransitive && strings.HasSuffix(words[j-1], "도")) && // 경기도, 제주도
-			(intransitive || !isHangulWord(words[j-1]) || startsWithDigit(words[j])) {
+			(intransitive || !isHangulWord(words[j-1]) || startsWithDigit(words[j])) &&
+			matchAny(" "+strings.ToLower(words[j-1])+" ", personWords) == "" { // "엄마 서울로 이사": 엄마 is who moved
+
 			j--
 		}
 		destWords = append(destWords, words[j:i+1]...)
@@ -203,7 +205,7 @@ func startsWithDigit(w string) bool {
 func topicTerms(s string) []string {
 	var out []string
 	for _, w := range textnorm.Tokens(s) {
-		if notTopic[w] || utf8.RuneCountInString(w) < 2 || strings.IndexFunc(w, unicode.IsLetter) < 0 {
+		if notTopic[w] || utf8.RuneCountInString(w) < 2 && !koNoun1(w) || strings.IndexFunc(w, unicode.IsLetter) < 0 {
 			continue
 		}
 		out = append(out, w)
