@@ -301,20 +301,30 @@ hides a true fact). A newly stored memory supersedes an older one when
   1. a clause of it carries a change marker (the first such clause states
      the change; clauses end at . ! ? ; — and commas):
        EN  moved to, moved … to, now, nowadays, these days, no longer,
-           anymore, switched to/from, migrated from … to, new X is, joined,
-           started, stopped, quit, gave up, cancelled, called off, is off,
-           last day at, traded in, sold, instead, instead of X, replaced,
-           upgraded to, changed … to, got married/engaged/divorced, broke up
-       KO  이제, 요즘은, 이제 안 …, 더 이상 안 …, 바꿨어, 옮겼어, 옮김, 이사했,
-           이사 끝, 입사했, 이직했, 퇴사했, 입학했, 들어갔, 그만두고, 그만뒀,
-           끊었, 접었, 취소했/됐, 새로, 새 …, 시작했, X 말고, X 대신, 대신,
-           결혼했, 약혼했, 이혼했, 헤어졌
+           anymore, switched to/from, migrated from … to, new X is, "New
+           X!", "New X: …", got/bought a new X, joined, started, stopped,
+           quit, gave up, ditched, scrapped, dropped out of, left the club
+           (team, band, job, company …), cancelled, called off, is off,
+           postponed, rescheduled, last day at, final shift, traded (X)
+           in, sold, renamed … to, X is now NAME, raised, increased, went
+           up/down, instead, instead of X, replaced, upgraded to, changed
+           … to, got married/engaged/divorced, broke up
+       KO  이제, 요즘은, 이제 안 …, 더 이상 안 …, 안 한 지 … 됐어, 바꿨어,
+           갈아탔어, 옮겼어, 옮김, 이사했, 이사 끝, 입사했, 이직했, 퇴사했,
+           퇴직했, 은퇴했, 입학했, 전학했, 들어갔, 그만두고, 그만뒀, 관뒀,
+           그만 다녀, 끊었, 접었, X 버렸어, 취소했/됐, 해지했, 탈퇴했,
+           연기됐, 미뤄졌, 올랐, 내렸, 인상됐, 새로, 새 …, 시작했, X 말고,
+           X 대신, 대신, 결혼했, 약혼했, 이혼했, 헤어졌 — and their honorific
+           forms (이사하셨, 퇴직하셨, 바꾸셨 …) for a relative's change
   2. it is not a question ("did you switch to Rust?"), a hypothetical ("if I
      moved to Jeju…", 만약, …면, 싶어, 예정, 고민 중), an addition ("I now
      also use Postgres", another, second, 또, 추가로), a negated change
      ("I haven't switched", 안 바꿨어) — these three read in the marker's own
      sentence: "알바 그만뒀어. 좀 쉬고 싶어서" states the change, the wish is its
-     reason — or someone else's change (the clause
+     reason; an addition only up to the marker's clause: "I quit the Spanish
+     lessons, … and I never found another one" is no addition, nor is
+     "another" after to/at/for ("moved to another team") — or someone else's
+     change (the clause
      opens with he, she, they, 걔 …: "he quit his office job");
   3. the older memory is active, in the same scope, not superseded already,
      recorded before the new one, does not state the new value in its
@@ -363,6 +373,18 @@ hides a true fact). A newly stored memory supersedes an older one when
          that already retracts X ("다낭 여행 취소했어") with a later "the trip
          is off": it is not replaced; or
        - for "new X is", both name X.
+     A change of a thing's value ("The gym raised prices", "김밥집 가격
+     올랐어요", "Pebblenote is now Quillbox") is about the head noun before
+     the marker (and, with one, the object: "the landlord raised the
+     rent"); with none ("I raised my kids") it names no subject. Of a
+     clause's markers the one that takes, ends or implies what it names and
+     comes first states the change ("My brother quit Hyundai and joined
+     Naver": quit Hyundai); a weak one (now, instead, started, 이제) only
+     when the clause has no other. A Korean part of a code-switched clause
+     is a clause of its own before an English run of three words or more
+     ("신림 원룸 탈출 ㅋㅋ moved into a two-room in Guro": the speaker moved).
+     The job frame "I'm a/an ROLE at ORG", "I work as a ROLE" names the
+     employer whatever the role ("I'm an air traffic controller at Gimpo").
      The older memory is read the same way: its subject comes from its
      main clauses (a reason or time adjunct — "because …", "after …",
      "이사 준비 땜에", "수술 후에" — names none: "요가는 이제 안 가, 이사 준비
@@ -386,7 +408,14 @@ hides a true fact). A newly stored memory supersedes an older one when
      subject (wife, son, sister, 아내, 딸, 친구 …) and its names ("Hana
      started first grade") occur in the old one, which names no other
      person ("my wife's new car" does not replace my car; "my brother
-     moved to Busan" does not move me). A sentence-initial capital that
+     moved to Busan" does not move me). Person words are one across the
+     scripts (엄마 ~ mom, 아들 ~ son, 형 ~ brother: "엄마 … 이사하셨어요"
+     replaces "Mom lives in Gimcheon", not "I live in Incheon"), relatives
+     and neighbours count (cousin, aunt, 사촌, 이모, 할머니 …), and a person
+     word with a name ("my niece Yuna") is that name. A preposition ends
+     the clause's subject ("Living in Jinju now", "I'm on a Sony Xperia"
+     name no one), and a Latin word with a Korean particle that is no
+     person's ("Aurora라는 이름") names a thing. A sentence-initial capital that
      starts a longer phrase ("Huge news:", "Last Friday") is not a name,
      nor is a capital after a determiner ("dropped my Pixel", "the Han
      river": things). A month is a date after a preposition or next to a
@@ -410,6 +439,10 @@ change marker ends, takes or implies what it names, with no guard and a
 topic ("I stopped running", "the Osaka trip is off", "고기 이제 안 먹어",
 "퇴사했어"), passes L1's too_short rules, as does a short routine
 ("수요일마다 필라테스 다녀") a later retraction may end, and a short
+short routine on abbreviated weekdays ("볼링 동호회 화목 저녁에 나가요") or
+per day ("하루에 커피 세 잔"), a short statement of a lexicon slot, the job
+frame or the speaker's partner ("Mom lives in Gimcheon", "I live in
+Incheon", "남자친구 준서는 요리사예요"), and a short
 statement of a fact with a topic and an anchored comment — a Korean noun
 marked 은/는/이/가 or an English "the/our/their X", then a number, a name or
 a place ("회사는 판교에 있어", "배포는 Jenkins로 해" — a Latin name with a Korean
@@ -420,10 +453,13 @@ several independent statements (memtrace help stages: statements) is read
 statement by statement: each may supersede one older fact.
 
 What the rule can link, in short: a move, job, school or relationship
-change of the speaker or a named person (implied subjects); any X that is
-stopped, quit, given up, cancelled, off, no longer done, replaced
-("X 말고 Y", "Y instead of X"), switched or moved, in either language and
-across them where the concept table pairs the words; a "new X is".
+change of the speaker, a relative or a named person (implied subjects,
+honorific Korean included); any X that is stopped, quit, given up,
+cancelled, off, postponed, no longer done, replaced ("X 말고 Y", "Y
+instead of X"), switched, sold, renamed or moved, in either language and
+across them where the concept table pairs the words; a value change of a
+named thing ("the gym raised prices", "김밥집 가격 올랐어요"); a "new X is",
+"New X!", "got a new X".
 
 What it cannot link: a change whose words share nothing with the old fact,
 in either language, and name no lexicon subject ("switched internet
@@ -434,7 +470,11 @@ fact states in words outside the lexicon ("left the company" over "I'm at
 Kakao as an Android dev"); an adjunct clause in Korean ("MySQL 업그레이드
 끝나고 … 옮겼어" may link the MySQL fact); a change stated without a marker
 ("I report to David now" has one, "David is my boss since the reorg" has
-none); an old fact L1 dropped as too short (a message with no topic and
+none); a second change in a message whose first marker clause links
+nothing (only the first clause with a marker is read); a single sentence-initial capital that is a role,
+not a name ("Landlord raised the rent" reads Landlord as a person); a
+planned change in the progressive ("I'm relocating to Busan next month");
+an old fact L1 dropped as too short (a message with no topic and
 anchor, "그거 Jenkins로 해"); a Korean name without the affectionate -이 as the
 subject of an old fact ("다혜는 수의사야" reads as the speaker's; "준형이는
 …", pronouns and English names are someone else's); and more than one old
