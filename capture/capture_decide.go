@@ -33,14 +33,16 @@ func (c *Capturer) screen(ctx context.Context, p *pending) (bool, error) {
 			lesson = f
 		}
 	}
-	if match, ok := c.filter.L1(m.Text); ok && lengthFloor(match.Name) && (lesson != nil && lesson.Skip == "" || c.statesChange(m) != "" || statesHabit(m) != "" || statesFact(m) != "") {
+	if match, ok := c.filter.L1(m.Text); ok && lengthFloor(match.Name) && (lesson != nil && lesson.Skip == "" || c.statesChange(m) != "" || statesHabit(m) != "" || statesFact(m) != "" || c.statesSlot(m) != "") {
 		why := "a correction states its lesson in few words"
 		if cue := c.statesChange(m); (lesson == nil || lesson.Skip != "") && cue != "" {
 			why = fmt.Sprintf("a change or retraction (%q) states itself in few words", cue)
 		} else if cue := statesHabit(m); (lesson == nil || lesson.Skip != "") && cue != "" {
 			why = fmt.Sprintf("a routine (%q) states itself in few words", cue)
+		} else if cue := statesFact(m); (lesson == nil || lesson.Skip != "") && cue != "" {
+			why = fmt.Sprintf("a fact about %q states itself in few words", cue)
 		} else if lesson == nil || lesson.Skip != "" {
-			why = fmt.Sprintf("a fact about %q states itself in few words", statesFact(m))
+			why = fmt.Sprintf("a fact of the slot %q (a later change may replace it) states itself in few words", c.statesSlot(m))
 		}
 		r.Trail = append(r.Trail, engine.Decision{Layer: engine.LayerL1, Verdict: "pass", Pattern: match.Name,
 			Reason: "L1 rule " + match.Name + " waived: " + why})
@@ -252,6 +254,9 @@ func statesHabit(m engine.Message) string {
 		cue = kwFind(norm, routineCue) // any "every …" / "…마다", not only the habit type's days
 	}
 	if cue == "" {
+		cue = koDayRun(m.Text) // "화목 저녁에", "월수금" (supersede_short.go)
+	}
+	if cue == "" {
 		return ""
 	}
 	for _, a := range readActs(m.Text) {
@@ -263,7 +268,8 @@ func statesHabit(m engine.Message) string {
 }
 
 // routineCue: a recurrence ("every Tuesday", "수요일마다", "격주로").
-var routineCue = lexicon{en: []string{"every", "each week", "weekly"}, ko: []string{"마다", "격주", "매달", "매년"}}
+var routineCue = lexicon{en: []string{"every", "each week", "weekly", "daily", "a day", "per day", "a week", "per week"},
+	ko: []string{"마다", "격주", "매달", "매년", "매일", "매주", "하루", "주 1회", "주 2회", "주 3회", "주 4회", "주 5회"}}
 
 // lengthFloor reports whether an L1 rule is one of the length floors,
 // which a correction is exempt from.

@@ -59,6 +59,15 @@ func (r *supersedeRule) isSubjectName(w string) bool {
 // subjectsOf lists the lexicon subjects norm (lexNorm'd) names.
 func (r *supersedeRule) subjectsOf(norm string) []string {
 	norm = householdNorm(norm)
+	out := r.lexiconSubjects(norm)
+	if jobFrame(norm) && !slices.Contains(out, "employer") {
+		out = append(out, "employer")
+	}
+	return out
+}
+
+// lexiconSubjects lists the lexicon subjects norm names by their words.
+func (r *supersedeRule) lexiconSubjects(norm string) []string {
 	var hit uint64 // subjects found, by index (a table of at most 64)
 	if len(r.subjects) > 64 {
 		var out []string
@@ -184,7 +193,7 @@ func (r *supersedeRule) subjectMatch(f changeFinding, old *oldFacts) string {
 	// Same people: the new text's people must be in the old one, and the
 	// old one must name no person the new one does not.
 	for _, p := range f.People {
-		if !strings.Contains(norm, " "+p) {
+		if !namesPerson(norm, p) {
 			return ""
 		}
 	}
@@ -195,7 +204,7 @@ func (r *supersedeRule) subjectMatch(f changeFinding, old *oldFacts) string {
 		return "relationship"
 	}
 	for _, p := range old.people {
-		if !slices.Contains(f.People, p) {
+		if !slices.ContainsFunc(f.People, func(q string) bool { return samePerson(p, q) || strings.Contains(norm, " "+p+" "+q+" ") }) { // "my niece Yuna" is Yuna
 			return ""
 		}
 	}
@@ -231,7 +240,7 @@ func (r *supersedeRule) subjectMatch(f changeFinding, old *oldFacts) string {
 		return s
 	}
 	for _, s := range r.subjects {
-		if slices.Contains(f.Subjects, s.name) && matchAny(norm, s.words) != "" {
+		if slices.Contains(f.Subjects, s.name) && (matchAny(norm, s.words) != "" || s.name == "employer" && jobFrame(norm)) {
 			return s.name
 		}
 	}
@@ -247,6 +256,9 @@ func topicShared(f changeFinding, terms []string) string {
 	}
 	var shared []string
 	for _, t := range append(slices.Clone(f.Terms), f.Partners...) {
+		if matchAny(" "+t+" ", personWords) != "" {
+			continue // who changed is checked by the people rule; it is no topic ("엄마 안 본 지 …")
+		}
 		if slices.Contains(terms, t) && !slices.Contains(shared, t) {
 			shared = append(shared, t)
 		}
@@ -269,199 +281,3 @@ func overlap(words []string, old *oldFacts) int {
 func SupersedeReason(old *engine.Memory, subject, marker string) string {
 	return fmt.Sprintf("superseded #%d %q — same subject %q, change marker %q", old.ID, Clip(engine.SanitizeText(old.Content), 60), subject, marker)
 }
-
-// SupersedeHelp is `memtrace help updates`: the supersession rule and how
-// recall treats a superseded memory.
-const SupersedeHelp = `Knowledge updates: a newer fact supersedes an older one.
-
-"I moved to Busan" supersedes "I live in Seoul". Nothing is deleted: the old
-memory keeps its status and gains superseded_by (the newer memory), valid_to
-(when it stopped holding) and superseded_at (when the link was recorded).
-The link is an audited update in the batch of the capture or curator action
-that made it: ` + "`memtrace rollback BATCH`" + ` removes it, and
-` + "`memtrace supersede OLD --unlink`" + ` does by hand. In the TUI, s in Memories
-links or unlinks by hand, and Curate's S queue lists the links made since the
-last review (u undoes one, m marks them reviewed).
-
-The rule, at capture (always on; precision first, since a wrong supersession
-hides a true fact). A newly stored memory supersedes an older one when
-
-  1. a clause of it carries a change marker (the first such clause states
-     the change; clauses end at . ! ? ; — and commas):
-       EN  moved to, moved … to, now, nowadays, these days, no longer,
-           anymore, switched to/from, migrated from … to, new X is, joined,
-           started, stopped, quit, gave up, cancelled, called off, is off,
-           last day at, traded in, sold, instead, instead of X, replaced,
-           upgraded to, changed … to, got married/engaged/divorced, broke up
-       KO  이제, 요즘은, 이제 안 …, 더 이상 안 …, 바꿨어, 옮겼어, 옮김, 이사했,
-           이사 끝, 입사했, 이직했, 퇴사했, 입학했, 들어갔, 그만두고, 그만뒀,
-           끊었, 접었, 취소했/됐, 새로, 새 …, 시작했, X 말고, X 대신, 대신,
-           결혼했, 약혼했, 이혼했, 헤어졌
-  2. it is not a question ("did you switch to Rust?"), a hypothetical ("if I
-     moved to Jeju…", 만약, …면, 싶어, 예정, 고민 중), an addition ("I now
-     also use Postgres", another, second, 또, 추가로), a negated change
-     ("I haven't switched", 안 바꿨어) — these three read in the marker's own
-     sentence: "알바 그만뒀어. 좀 쉬고 싶어서" states the change, the wish is its
-     reason — or someone else's change (the clause
-     opens with he, she, they, 걔 …: "he quit his office job");
-  3. the older memory is active, in the same scope, not superseded already,
-     recorded before the new one, does not state the new value in its
-     first clause ("then we moved to Seoul" over "I live in Seoul" is
-     background, not a change), and is about the same subject. The subject
-     is read from the marker's clause only: its head noun (after any colon)
-     and the marker's object, up to the first preposition, number or time
-     word; the new value after "to" or the word marked (으)로 is not the
-     subject (before a verb that takes no object — 이사했, 입사했, 입학했 —
-     neither are the bare words before it: "경기도 파주로 이사했어" names
-     only where the speaker went), and words of other clauses or of an
-     adjunct ("The build runner moved to rack 4 after the Redis upgrade")
-     never are. A capitalised opener before a colon ("Huge news:") is no
-     word of the change and no name. Either
-       - both name the same subject of the lexicon (home, employer, car,
-         phone, ci, database, school, manager, office, relationship,
-         editor; e.g. car = car, drive, 차, 자동차, 운전), or one the marker
-         implies when people move ("we moved to", "my sister moved to" →
-         home; "joined"/입사/퇴사/"retired from" → employer; 입학 → school;
-         "got married", 결혼했 → relationship; a thing that moves implies
-         nothing). The slot is read from the sentence's structure, not
-         from a word anywhere in it: "joined" a group ("a badminton club",
-         "the company futsal team", "동호회에 들어갔어") is membership, no
-         employer or school change; "live with X", "live alone", "X랑 같이
-         살아", "혼자 살아" say who the speaker lives with, not where (a
-         place, "… with my cat in Mapo", still names a home), in the new
-         memory and in the old; the partner of a relationship change ("Hana
-         and I split up", "broke up with Theo", "준형이랑 결혼했어") is the other
-         party: the change is the speaker's, and it ends the speaker's older
-         memory that names the partner ("My girlfriend Hana is a nurse",
-         "남자친구 준형이랑 …"), not a fact about the partner ("Hana's sister
-         …", "준형이는 … 일해"); the trail says the slot, e.g. "(slot:
-         membership of a club (the object of joined), no employer or
-         school change)"; or
-       - the marker takes an object — stopped X, quit X, gave up X, X is
-         off, cancelled X, no longer X, switched X, moved X to, last day at
-         X, traded in X, instead of X, X 바꿨어, X 옮겼어, X 그만두고, X
-         끊었어, X 접었어, X 취소했, X 이제 안 …, X 말고, X 대신 — and the older
-         memory names a word of X (after stemming and particle stripping:
-         running ~ run, 고기는 ~ 고기) or its partner in the other language
-         in the bilingual concept table (자전거 ~ bike, 커피 ~ coffee; a
-         translation only, never a same-language synonym). This path needs
-         no lexicon: any subject can be retracted. An older memory that
-         already negates X ("panic 쓰지 마", "never push to main") agrees
-         with "panic 말고 error로" or "instead of pushing to main", and one
-         that already retracts X ("다낭 여행 취소했어") with a later "the trip
-         is off": it is not replaced; or
-       - for "new X is", both name X.
-     The older memory is read the same way: its subject comes from its
-     main clauses (a reason or time adjunct — "because …", "after …",
-     "이사 준비 땜에", "수술 후에" — names none: "요가는 이제 안 가, 이사 준비
-     땜에 바빠서" is about yoga, not about home), and for the speaker's own
-     change only from the speaker's clauses: a clause that opens with he,
-     she, they, 걔, 그분, or a name and a verb or possessive ("Dahye is a
-     vet", "Kevin's birthday …"), and the clauses after it with no subject
-     of their own, are that person's ("I gave up coffee" does not retract
-     "he's into coffee gear"). An older memory whose first clause (up to
-     "and", "but", 그리고 …) already names the new value — every word of the
-     destination ("rack 4" is not "rack 2") or, with none, the names of the
-     change's clause or of an apposition after it, a name with its model
-     number ("Pixel 10"), in either script by sound (옥동 ~ Okdong, 해운대 ~
-     Haeundae) or by the concept table — agrees with the change ("found a place in
-     옥동" under "living in Okdong now"): it is not replaced, and the fact
-     before it is. After a Korean retraction nothing is its object ("취소했어
-     ㅠ Kevin's boss won't …" retracts the trip, not Kevin's birthday).
-     Of the memories under each subject or word, the 32 most recent are
-     considered;
-  4. both are about the same people: the person words of the clause's
-     subject (wife, son, sister, 아내, 딸, 친구 …) and its names ("Hana
-     started first grade") occur in the old one, which names no other
-     person ("my wife's new car" does not replace my car; "my brother
-     moved to Busan" does not move me). A sentence-initial capital that
-     starts a longer phrase ("Huge news:", "Last Friday") is not a name,
-     nor is a capital after a determiner ("dropped my Pixel", "the Han
-     river": things). A month is a date after a preposition or next to a
-     number ("in May", "last June", "May 3") and a person as the subject
-     ("June moved to Busan" does not move me). A Korean given name with
-     the affectionate -이 and a particle ("준형이는", "태민이가") is a person:
-     a clause it opens is that person's.
-
-Of several older memories that qualify, the one sharing the most words of
-the subject, then the most words, is superseded (ties: the newest); never
-more than one. The capture trail says what it did and why, e.g.
-  superseded #12 "I drive a 2015 Avante" — same subject "car", change marker "바꿨어"
-  superseded #7 "I run 10k every Sunday" — same subject "run", change marker "stopped"
-and, when a marker found nothing, why not. A memory that supersedes is
-stored as a fact (it states the current value of one); a retraction
-("the Osaka trip is off") takes the kind and importance of what it
-retracts, so it is not forgotten before the plan it cancels.
-
-A short update is not lost to the length floors: a user message whose
-change marker ends, takes or implies what it names, with no guard and a
-topic ("I stopped running", "the Osaka trip is off", "고기 이제 안 먹어",
-"퇴사했어"), passes L1's too_short rules, as does a short routine
-("수요일마다 필라테스 다녀") a later retraction may end, and a short
-statement of a fact with a topic and an anchored comment — a Korean noun
-marked 은/는/이/가 or an English "the/our/their X", then a number, a name or
-a place ("회사는 판교에 있어", "배포는 Jenkins로 해" — a Latin name with a Korean
-particle is a content word as the bare name is —, "The router sits in the
-hall closet"); "the
-weather is nice" and "날씨는 좋네" have no anchor and stay below the floor. A message of
-several independent statements (memtrace help stages: statements) is read
-statement by statement: each may supersede one older fact.
-
-What the rule can link, in short: a move, job, school or relationship
-change of the speaker or a named person (implied subjects); any X that is
-stopped, quit, given up, cancelled, off, no longer done, replaced
-("X 말고 Y", "Y instead of X"), switched or moved, in either language and
-across them where the concept table pairs the words; a "new X is".
-
-What it cannot link: a change whose words share nothing with the old fact,
-in either language, and name no lexicon subject ("switched internet
-provider to KT" over "we use SK Broadband" — that SK Broadband is an
-internet provider is world knowledge); a cross-language update whose words
-the concept table does not pair; a retraction whose implied subject the old
-fact states in words outside the lexicon ("left the company" over "I'm at
-Kakao as an Android dev"); an adjunct clause in Korean ("MySQL 업그레이드
-끝나고 … 옮겼어" may link the MySQL fact); a change stated without a marker
-("I report to David now" has one, "David is my boss since the reorg" has
-none); an old fact L1 dropped as too short (a message with no topic and
-anchor, "그거 Jenkins로 해"); a Korean name without the affectionate -이 as the
-subject of an old fact ("다혜는 수의사야" reads as the speaker's; "준형이는
-…", pronouns and English names are someone else's); and more than one old
-fact per statement. The judge,
-when set, can catch those it is shown.
-
-With the Ollama judge (ingest/import/mcp --judge MODEL). A message that
-carries a change marker and no guard is shown to the capture judge with
-up to 3 stored memories it may update (active, current, same scope,
-recorded before it; the rule's own same-subject candidates first, then
-lexical matches), each delimited as untrusted data and labelled C1, C2, C3.
-The judge answers "updates": the labels it replaces (` + "`memtrace help judge`" + `
-prints the schema). The answer is validated with the rest of the verdict:
-an unknown or repeated label, or updates named while "store" is false,
-fail it, and failing twice holds the message for review (needs_review),
-nothing linked. The judge decides for the candidates it was shown: it can
-catch an update the lexicon misses ("We switched the Kestrel frontend to
-Svelte" replaces "The Kestrel frontend is written in React") and veto one
-the rule would make. The rule decides the rest — an older memory stored
-earlier in the same capture batch, which the judge cannot see yet — and
-everything when the answer has no "updates" key or the judge failed. The
-trail shows both, e.g.
-  judge:ollama:qwen2.5:0.5b: the message updates none of the candidates shown (#12)
-  rule: would supersede #12 "I live in Seoul" (same subject "home", change
-        marker "moved to"); judge:ollama:qwen2.5:0.5b did not name it: kept current
-and each link in the capture result carries by: rule or judge:MODEL.
-
-Recall. At stage exclude a memory superseded at the recall's time (valid_to
-and superseded_at at or before --at) is dropped, drop_kind superseded,
-"superseded by #N on DATE" — unless the query asks about the past ("before
-I moved", "used to", "previously", "예전에", "전에 … 살았", "원래") or
---include-superseded. Then it is recalled as a former fact: the trace item
-carries superseded, superseded_by and valid_to, and its prompt line reads
-  - [2026-01-05 note] [until 2026-04-03] I live in Seoul
-With --at before the update the old fact is current and the new one does
-not exist yet, so ` + "`memtrace compare \"where do I live\" --at-a … --at-b …`" + `
-shows the switch: the old fact forgotten (superseded), the new one new.
-
-Curator: ` + "`memtrace supersede OLD NEW [--valid-to DAY]`" + ` links by hand,
-` + "`memtrace supersede OLD --unlink`" + ` unlinks; ` + "`memtrace show ID`" + ` prints the
-chain, and show/list --json carry superseded_by, valid_to and supersedes.
-`

@@ -77,6 +77,11 @@ type changeMarker struct {
 	// retraction, "X 말고", "instead of X"), so an older memory that
 	// already negates X agrees with it rather than being replaced.
 	open, retract, intransitive, negates bool
+	// headOnly: the change is of the head's value ("the gym raised
+	// prices", "김밥집 가격 올랐어", "Pebblenote is now Quillbox"): the
+	// topic is the head noun alone, and with no head noun (the speaker:
+	// "I dropped by") the marker names no subject.
+	headOnly bool
 }
 
 // markerTable is the bilingual change-marker table, in order of strength.
@@ -92,6 +97,7 @@ func markerTable() []changeMarker {
 	retract := func(m changeMarker) changeMarker { m.open, m.retract, m.negates = true, true, true; return m }
 	replaceOf := func(m changeMarker) changeMarker { m.open, m.negates = true, true; return m }
 	intransitive := func(m changeMarker) changeMarker { m.intransitive = true; return m }
+	headOnly := func(m changeMarker) changeMarker { m.open, m.headOnly = true, true; return m }
 	return []changeMarker{
 		open(en("migrated from … to", `migrated\s+(?P<obj>(?:\S+\s+){0,4}?)from\s+\S+(?:\s+\S+){0,3}?\s+to`, "", "migrated")),
 		open(en("switched to", `switched\s+(?P<obj>(?:\S+\s+){0,3}?)(?:to|from)`, "", "switched")),
@@ -100,11 +106,17 @@ func markerTable() []changeMarker {
 		open(en("relocated to", `relocated\s+(?P<obj>(?:\S+\s+){0,3}?)(?:to|into)`, "", "relocated")),
 		retract(en("no longer", `no\s+longer|not\s+any\s*more|anymore`, "", "longer", "any")),
 		retract(en("cancelled", `cancel(?:l?ed)|called\s+off|(?:is|are|was|were|'s)\s+off`, "", "cancel", "called", "off")),
-		retract(en("gave up", `gave\s+up|given\s+up|giving\s+up`, "", "gave", "given", "giving")),
-		retract(en("last day at", `last\s+day\s+(?:at|with)|resigned\s+from|left\s+my\s+job\s+at|retired\s+(?:from|last|this|in|early)|(?:has|have|just|finally)\s+retired|retired\s*[.!]`, "employer", "last", "resigned", "left", "retired")),
-		open(en("traded in", `traded\s+in|sold|got\s+rid\s+of`, "", "traded", "sold", "rid")),
+		retract(en("gave up", `gave\s+up|given\s+up|giving\s+up|ditched|scrapped|dropped\s+out\s+of`, "", "gave", "given", "giving", "ditched", "scrapped", "dropped")),
+		retract(en("left the group", `left\s+(?:the|my|our)\s+(?P<obj>(?:\S+\s+){0,2}?(?:club|team|band|choir|group|crew|league|class|course|gym|job|company|firm|startup))`, "", "left")),
+		open(en("postponed", `postponed|rescheduled|pushed\s+back|delayed`, "", "postponed", "rescheduled", "pushed", "delayed")),
+		retract(en("last day at", `last\s+day\s+(?:at|with|of\s+work)|final\s+(?:day|shift|workday)|resigned\s+from|left\s+my\s+job\s+at|retired\s+(?:from|last|this|in|early)|(?:has|have|just|finally)\s+retired|retired\s*[.!]`, "employer", "last", "final", "resigned", "left", "retired")),
+		open(en("traded in", `traded\s+in|traded\s+(?P<obj>(?:\S+\s+){1,3}?)in|sold|got\s+rid\s+of`, "", "traded", "sold", "rid")),
+		open(en("renamed", `(?:renamed|rebranded)\s+(?P<obj>(?:\S+\s+){0,3}?)(?:to|as)`, "", "renamed", "rebranded")),
+		headOnly(ko("is now NAME", `\b(?:is|are|Is|Are)\s+now\s+(?:(?i:called|named|known\s+as)\s+)?(?P<val>[A-Z])`, "", "now")),
+		headOnly(en("raised", `raised|increased|hiked|doubled|lowered|went\s+(?:up|down)|gone\s+(?:up|down)|goes\s+up|rose`, "", "raised", "increased", "hiked", "doubled", "lowered", "went", "gone", "goes", "rose")),
 		en("got married", `got\s+(?:married|engaged|divorced|hitched)|tied\s+the\s+knot|broke\s+up|split\s+up`, "relationship", "got", "tied", "broke", "split"),
 		en("new X is", `new\s+(?:\S+\s+){1,2}?(?:is|are)`, "", "new"),
+		ko("new X", `(?i)\b(?:got|bought|have|has|getting|found)\s+(?:a\s+|my\s+|our\s+)?new\s+[a-z]|(?i:^\s*(?:a\s+|my\s+|our\s+)?new\s+[a-z][a-z-]*(?:\s+[a-z][a-z-]*)?\s*(?::|!|$))`, "", "new"),
 		en("joined", `joined`, "employer", "joined"),
 		en("started", `started`, "", "started"),
 		retract(en("stopped", `stopped|quit`, "", "stopped", "quit")),
@@ -112,15 +124,21 @@ func markerTable() []changeMarker {
 		en("instead", `instead`, "", "instead"),
 		open(en("replaced", `replaced|upgraded\s+to|changed\s+(?P<obj>(?:\S+\s+){0,3}?)to`, "", "replaced", "upgraded", "changed")),
 		en("now", `now|nowadays|these\s+days`, "", "now", "these"),
-		open(ko("바꿨어", `바꿨|바꾸었|바뀌었|바꿈`, "", "바꿨", "바꾸었", "바뀌었", "바꿈")),
-		open(ko("옮겼어", `옮겼|옮기었|옮김|이전\s*(?:했|함|됐|완료)`, "", "옮겼", "옮기었", "옮김", "이전")),
-		intransitive(ko("이사했", `이사\s*(?:했|왔|갔|함|끝|완료|마쳤)`, "home", "이사")),
-		intransitive(ko("입사했", `입사\s*(?:했|함)|이직\s*(?:했|함)`, "employer", "입사", "이직")),
-		retract(ko("퇴사했", `퇴사\s*(?:했|함)`, "employer", "퇴사")),
-		intransitive(ko("입학했", `입학\s*(?:했|함)|들어갔`, "school", "입학", "들어갔")),
-		ko("결혼했", `(?:결혼|약혼|이혼)\s*(?:했|함|식\s*올렸)|헤어졌|헤어짐`, "relationship", "결혼", "약혼", "이혼", "헤어"),
-		retract(ko("그만두고", `그만두고|그만뒀|그만\s+뒀|그만\s*둠|끊었|끊음|접었|접음`, "", "그만", "끊었", "끊음", "접었", "접음")),
+		open(ko("바꿨어", `바꿨|바꾸었|바뀌었|바꿈|바꾸셨|갈아탔|갈아타셨`, "", "바꿨", "바꾸었", "바뀌었", "바꿈", "바꾸셨", "갈아탔", "갈아타셨")),
+		open(ko("옮겼어", `옮겼|옮기었|옮김|옮기셨|이전\s*(?:했|함|됐|완료)`, "", "옮겼", "옮기었", "옮김", "옮기셨", "이전")),
+		intransitive(ko("이사했", `이사\s*(?:했|왔|갔|함|끝|완료|마쳤|하셨|오셨|가셨)`, "home", "이사")),
+		intransitive(ko("입사했", `입사\s*(?:했|함|하셨)|이직\s*(?:했|함|하셨)`, "employer", "입사", "이직")),
+		retract(ko("퇴사했", `(?:퇴사|퇴직|은퇴)\s*(?:했|함|하셨)`, "employer", "퇴사", "퇴직", "은퇴")),
+		intransitive(ko("전학했", `전학\s*(?:했|갔|왔|함|하셨)`, "school", "전학")),
+		retract(ko("해지했", `(?:해지|해약|탈퇴)\s*(?:했|함|됐|하셨)`, "", "해지", "해약", "탈퇴")),
+		open(ko("미뤄졌", `연기\s*(?:됐|했|되었|됨)|미뤄졌|미뤘|미뤄짐`, "", "연기", "미뤄", "미뤘")),
+		intransitive(ko("입학했", `입학\s*(?:했|함|하셨)|들어갔`, "school", "입학", "들어갔")),
+		ko("결혼했", `(?:결혼|약혼|이혼)\s*(?:했|함|하셨|식\s*올렸)|헤어졌|헤어짐`, "relationship", "결혼", "약혼", "이혼", "헤어"),
+		retract(ko("그만두고", `그만\s+다(?:녀|니|님)|그만두고|그만뒀|관뒀|관둠|관두고|때려쳤|그만\s+뒀|그만\s*둠|그만두셨|끊었|끊음|끊으셨|접었|접음|접으셨`, "", "그만", "관뒀", "관둠", "관두고", "때려쳤", "끊었", "끊음", "끊으셨", "접었", "접음", "접으셨")),
+		retract(ko("버렸", `(?P<obj>\S*[^아어여워해와봐줘져가나\s])\s+(?:내\s*)?버렸`, "", "버렸")),
+		headOnly(ko("올랐", `올랐|올라갔|내렸|(?:인상|인하)\s*(?:됐|했|되었|됨)`, "", "올랐", "올라갔", "내렸", "인상", "인하")),
 		retract(ko("취소했", `취소\s*(?:했|됐|됨|함|되었)|(?i:cancel)\s*(?:했|됐|됨|함)`, "", "취소", "cancel")),
+		retract(ko("안 한 지", `(?:안|못)\s*\S*\s+지\s+(?:\S+\s+){0,3}?(?:됐|되었|넘었|됨)`, "", "지")),
 		retract(ko("이제 안", `(?:이제|더\s*이상)\s+(?:(?P<obj>\S+)\s+)?(?:안|못)\s`, "", "이제", "이상")),
 		ko("더 이상 … 안", `더\s*이상`, "", "이상"),
 		ko("새로", `새로|(?:^|\s)새\s`, "", "새"),
@@ -172,6 +190,7 @@ var (
 	negatedEN     = regexp.MustCompile(`(?i)\b(?:not|never|n't|haven't|hasn't|didn't|don't|won't)\s+(?:\S+\s+)?(?:moved|switched|migrated|joined|started|stopped|changed|replaced)\b`)
 	negatedKO     = regexp.MustCompile(`(?:안|못)\s*(?:바꿨|옮겼|이사|그만|바꾸)`)
 	newXIs        = regexp.MustCompile(`(?i)\bnew\s+([a-z][a-z-]+)(?:\s+[a-z][a-z-]+)?\s+(?:is|are)\b`)
+	newX          = regexp.MustCompile(`(?i)\bnew\s+([a-z][a-z-]+)`)
 )
 
 // subjectEntry is one subject of the lexicon: whole words, word prefixes
@@ -209,6 +228,8 @@ func subjectTable() []subjectEntry {
 // not one subject ("my wife's new car" is not my car).
 var personWords = []string{"wife", "husband", "spouse", "partner", "son", "daughter", "kid", "kids",
 	"mom", "mother", "dad", "father", "brother", "sister", "friend", "colleague", "girlfriend", "boyfriend",
+	"cousin", "aunt", "uncle", "grandma", "grandmother", "grandpa", "grandfather", "nephew", "niece", "neighbor", "neighbour", "roommate", "coworker",
+	"사촌*", "이모*", "고모*", "삼촌*", "할머니*", "할아버지*", "조카*", "이웃*", "룸메*",
 	"아내*", "와이프*", "남편*", "아들*", "딸", "딸이", "딸은", "딸의", "엄마*", "어머니*", "아빠*", "아버지*", "누나*", "여동생*", "남동생*", "형", "형이", "형은",
 	"오빠*", "언니*", "동생*", "친구*", "동료*", "여자친구*", "남자친구*"}
 
@@ -284,8 +305,15 @@ func isLatinMarker(name string) bool {
 
 // markerIn returns the strongest marker of clause and its match (the
 // submatch indexes), or nil.
+//
+// Of the markers that take, end or imply what they name, the one that
+// comes first in the clause states the change ("My brother quit Hyundai
+// and joined Naver": quit Hyundai); a weak marker (now, instead,
+// started, 이제 …) only when the clause has no other.
 func (r *supersedeRule) markerIn(clause string) (*changeMarker, []int) {
 	lower := strings.ToLower(clause)
+	var best *changeMarker
+	var bestLoc []int
 	for i := range r.markers {
 		m := &r.markers[i]
 		if !containsAny(lower, m.lits) {
@@ -298,10 +326,21 @@ func (r *supersedeRule) markerIn(clause string) (*changeMarker, []int) {
 		if m.name == "now" && notChange.MatchString(clause) && len(m.re.FindAllStringIndex(clause, -1)) <= len(notChange.FindAllStringIndex(clause, -1)) {
 			continue
 		}
-		return m, loc
+		if weakMarker(m) {
+			if best == nil {
+				best, bestLoc = m, loc
+			}
+			continue
+		}
+		if best == nil || weakMarker(best) || loc[0] < bestLoc[0] {
+			best, bestLoc = m, loc
+		}
 	}
-	return nil, nil
+	return best, bestLoc
 }
+
+// weakMarker: a marker that neither takes, ends nor implies what it names.
+func weakMarker(m *changeMarker) bool { return !m.open && !m.retract && m.implies == "" }
 
 // find reads the marker, guards and subjects of text: the first clause
 // that carries a marker is the one that states the change.
@@ -333,7 +372,7 @@ func (r *supersedeRule) find(text string) changeFinding {
 		f.Guard = "question"
 	case hypothetical.MatchString(own):
 		f.Guard = "hypothetical"
-	case additive.MatchString(own + " "):
+	case additive.MatchString(differentOther.ReplaceAllString(upToClause(own, clause), "$1 a different") + " "):
 		f.Guard = "addition"
 	case negatedEN.MatchString(own) || negatedKO.MatchString(own):
 		f.Guard = "negated"
@@ -348,8 +387,20 @@ func (r *supersedeRule) find(text string) changeFinding {
 	if g := mk.re.SubexpIndex("obj"); g > 0 && loc[2*g] >= 0 {
 		obj = clause[loc[2*g]:loc[2*g+1]]
 	}
+	if g := mk.re.SubexpIndex("val"); g > 0 && loc[2*g] >= 0 {
+		loc[1] = loc[2*g] // "is now Quillbox": the value is no part of the marker
+	}
 	t := topicOf(clause, loc[0], loc[1], obj, !isLatinMarker(mk.name), mk.intransitive, mk.retract)
 	f.Terms, f.Object = t.terms, t.object
+	if mk.headOnly {
+		// The head noun, and with one the object ("Landlord raised the
+		// rent"); the speaker's "I raised my kids" names no thing.
+		f.Terms = headNouns(headBefore(clause, loc[0]))
+		if len(f.Terms) > 0 && mk.re.SubexpIndex("val") < 0 {
+			f.Terms = append(f.Terms, slices.DeleteFunc(slices.Clone(t.object), func(w string) bool { return slices.Contains(f.Terms, w) || slices.Contains(t.dest, w) })...)
+		}
+		f.Object, f.Open = f.Terms, len(f.Terms) > 0
+	}
 	if !f.Retract && !f.Negates {
 		f.Value = valueOf(t, text, clause, f.Open)
 	}
@@ -394,6 +445,14 @@ func (r *supersedeRule) find(text string) changeFinding {
 	}
 	if m := newXIs.FindStringSubmatch(clause); m != nil && len(f.Subjects) == 0 {
 		f.AdHoc = strings.ToLower(m[1])
+	} else if m := newX.FindStringSubmatch(clause); m != nil && mk.name == "new X" && len(f.Subjects) == 0 {
+		// "New job!", "Got a new parking spot", "New number: …": the
+		// slot of the noun after "new", a lexicon subject or the noun.
+		if subj := r.subjectsOf(lexNorm(m[1])); len(subj) > 0 {
+			f.Subjects = subj
+		} else {
+			f.AdHoc = strings.ToLower(m[1])
+		}
 	}
 	f.People = append(peopleOf(lexNorm(t.subject)), t.names...)
 	f.People = append(f.People, koSubjectNames(headBefore(clause, loc[0]))...)

@@ -48,15 +48,15 @@ func clauses(text string) []string {
 	var out []string
 	for _, c := range clauseSplit.Split(text, -1) {
 		if c = strings.TrimSpace(c); c != "" {
-			out = append(out, c)
+			out = append(out, scriptSwitch(c)...)
 		}
 	}
 	return out
 }
 
 // objectEnd ends an English object: a preposition, a conjunction, a
-// number or a time word.
-var objectEnd = regexp.MustCompile(`(?i)\b(?:after|before|because|since|when|while|for|on|in|at|to|into|with|as|by|last|this|next|ago|and|but|so|then|now|yesterday|today|recently|already|anymore|any\s*more|one|two|three|four|five|six|seven|eight|nine|ten|a\s+few|several|couple)\b|\d`)
+// number (a word that starts with a digit: "K5" is a name) or a time word.
+var objectEnd = regexp.MustCompile(`(?i)\b(?:after|before|because|since|when|while|for|on|in|at|to|into|with|as|by|last|this|next|ago|and|but|so|then|now|yesterday|today|recently|already|anymore|any\s*more|one|two|three|four|five|six|seven|eight|nine|ten|a\s+few|several|couple)\b|\b\d`) // a number word, not the digit of a model name ("the K5")
 
 // mixedClause starts an English clause after a Korean one.
 var mixedClause = regexp.MustCompile(`(?i)\b(?:and|but|so|then|because|she|he|they|we|i|it|my|our)\b`)
@@ -159,7 +159,9 @@ func topicOf(clause string, s, e int, obj string, ko, intransitive, retract bool
 			floor = objEnd
 		}
 		for j > floor && (bareWord(words[j-1]) || intransitive && strings.HasSuffix(words[j-1], "도")) && // 경기도, 제주도
-			(intransitive || !isHangulWord(words[j-1]) || startsWithDigit(words[j])) {
+			(intransitive || !isHangulWord(words[j-1]) || startsWithDigit(words[j])) &&
+			matchAny(" "+strings.ToLower(words[j-1])+" ", personWords) == "" { // "엄마 서울로 이사": 엄마 is who moved
+
 			j--
 		}
 		destWords = append(destWords, words[j:i+1]...)
@@ -181,7 +183,8 @@ func topicOf(clause string, s, e int, obj string, ko, intransitive, retract bool
 		t.object = t.terms
 	}
 	head = strings.Join(slices.DeleteFunc(strings.Fields(head), func(w string) bool {
-		return hasHangulSuffix(w, koAdjunct) || isAdverb(w) || slices.Contains(destWords, w)
+		return hasHangulSuffix(w, koAdjunct) || isAdverb(w) || slices.Contains(destWords, w) ||
+			intransitive && hasHangulSuffix(w, []string{"에서"}) // the origin of a move ("Gimcheon에서 … 이사"), not a thing moved
 	}), " ")
 	t.names = leadingNames(head)
 	t.mover = moverHead(head)
@@ -202,7 +205,7 @@ func startsWithDigit(w string) bool {
 func topicTerms(s string) []string {
 	var out []string
 	for _, w := range textnorm.Tokens(s) {
-		if notTopic[w] || utf8.RuneCountInString(w) < 2 || strings.IndexFunc(w, unicode.IsLetter) < 0 {
+		if notTopic[w] || utf8.RuneCountInString(w) < 2 && !koNoun1(w) || strings.IndexFunc(w, unicode.IsLetter) < 0 {
 			continue
 		}
 		out = append(out, w)
@@ -260,8 +263,8 @@ func leadingNames(head string) []string {
 		}
 		r, _ := utf8.DecodeRuneInString(w)
 		lw := strings.ToLower(w)
-		if !unicode.IsUpper(r) && !isStopLike(lw) && !textnorm.IsStopWord(lw) {
-			break
+		if !unicode.IsUpper(r) && !isStopLike(lw) && !textnorm.IsStopWord(lw) || npEnd[lw] && len(np) > 0 {
+			break // a preposition ends the subject: "Living in Jinju now" names no one
 		}
 		np = append(np, w)
 	}
@@ -274,7 +277,7 @@ func leadingNames(head string) []string {
 		// ("June moved …" vs "In June we …", "May 3"); a capital right
 		// after a determiner names a thing ("my Pixel", "the Han river").
 		person := months[lw] && !monthAsDate(words, i)
-		if !unicode.IsUpper(r) || lw == "i" || isStopLike(lw) || notTopic[lw] && !person || i == 0 && !allCaps ||
+		if !unicode.IsUpper(r) || selfWords[lw] || thingName(w) || isStopLike(lw) || notTopic[lw] && !person || i == 0 && !allCaps ||
 			months[lw] && !person || i > 0 && determiner[strings.ToLower(np[i-1])] {
 			continue
 		}
@@ -282,6 +285,12 @@ func leadingNames(head string) []string {
 	}
 	return out
 }
+
+// npEnd are the prepositions that end a clause's subject noun phrase:
+// the capitals after one are a place or a thing ("Living in Jinju",
+// "I'm on a Sony Xperia"), and a first word before one is no name.
+var npEnd = map[string]bool{"in": true, "on": true, "at": true, "to": true, "into": true, "from": true, "for": true,
+	"with": true, "by": true, "near": true, "of": true, "about": true, "after": true, "before": true, "since": true}
 
 // determiner: a word before a capital that makes it a thing's name.
 var determiner = map[string]bool{"my": true, "our": true, "the": true, "a": true, "an": true, "your": true, "their": true, "his": true, "her": true}
