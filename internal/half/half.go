@@ -7,7 +7,10 @@
 // half range become ±Inf, NaN stays NaN.
 package half
 
-import "math"
+import (
+	"math"
+	"sync"
+)
 
 // FromFloat32 is f rounded to the nearest half.
 func FromFloat32(f float32) uint16 {
@@ -47,17 +50,19 @@ func FromFloat32(f float32) uint16 {
 }
 
 // ToFloat32 is the float32 of half h (exact: every half is a float32).
-func ToFloat32(h uint16) float32 { return table[h] }
+func ToFloat32(h uint16) float32 { return table()[h] }
 
 // table holds every half's float32 (256 KB): a lookup is cheaper than the
-// bit arithmetic in the loops that decode whole vectors.
-var table = func() *[1 << 16]float32 {
+// bit arithmetic in the loops that decode whole vectors. Built on first
+// use, so a process that never meets a half (the hashed embedder's) does
+// not carry it.
+var table = sync.OnceValue(func() *[1 << 16]float32 {
 	t := new([1 << 16]float32)
 	for i := range t {
 		t[i] = decode(uint16(i))
 	}
 	return t
-}()
+})
 
 func decode(h uint16) float32 {
 	sign := uint32(h&0x8000) << 16
@@ -93,24 +98,27 @@ func Encode(dst []byte, v []float32) []byte {
 // each) into dst, which must hold len(b)/2 floats.
 func Decode(dst []float32, b []byte) {
 	dst = dst[:len(b)/2]
+	t := table()
 	for i := range dst {
-		dst[i] = table[uint16(b[2*i])|uint16(b[2*i+1])<<8]
+		dst[i] = t[uint16(b[2*i])|uint16(b[2*i+1])<<8]
 	}
 }
 
 // Round replaces every value of v by its nearest half: what a vector is
 // once stored and read back.
 func Round(v []float32) {
+	t := table()
 	for i, f := range v {
-		v[i] = table[FromFloat32(f)]
+		v[i] = t[FromFloat32(f)]
 	}
 }
 
 // Exact reports whether every value of v is a half exactly (Round would
 // change no bit of it).
 func Exact(v []float32) bool {
+	t := table()
 	for _, x := range v {
-		if math.Float32bits(table[FromFloat32(x)]) != math.Float32bits(x) {
+		if math.Float32bits(t[FromFloat32(x)]) != math.Float32bits(x) {
 			return false
 		}
 	}
