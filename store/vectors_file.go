@@ -95,6 +95,7 @@ func (db *DB) startVectorLoad(ctx context.Context, c *sqlite3.SQLiteConn) *vecto
 		return nil
 	}
 	vl := &vectorLoad{file: plan.file}
+	db.vecLoaded.Store(plan.file)
 	total, changed, erasures, err := vectorCounts(ctx, c, plan.file)
 	vl.erasures = erasures
 	if err == nil && (total >= vectorFileMin || os.Getenv(VectorFileEnv) == "on") &&
@@ -251,6 +252,17 @@ func (vl *vectorLoad) finish(ctx context.Context, db *DB, ok bool) {
 			return nil
 		})
 	}()
+}
+
+// ReleaseVectorPages pages out the float32 slab of the vector file the last
+// load read (vecfile.File.PageOut): call it once the engine's open is over.
+// The slab's rows stay where they are, mapped, and a row read later comes
+// back from the page cache; at 1M hashed memories a process after its open
+// then keeps 1 GB less resident.
+func (db *DB) ReleaseVectorPages() {
+	if f := db.vecLoaded.Swap(nil); f != nil {
+		f.PageOut()
+	}
 }
 
 // vectorSpare is the number of spare slots a file of rows rows gets: the

@@ -153,6 +153,30 @@ func floatBytes(v []float32) []byte {
 	return unsafe.Slice((*byte)(unsafe.Pointer(&v[0])), 4*len(v))
 }
 
+// PageOut gives the resident pages of a float32 slab back to the page
+// cache, once the load that read them is over: the vector index keeps its
+// own lists of a sparse row's values (engine/index/vector_postings.go) and
+// reads a row again only when a memory's vector is asked for, so at 1M
+// hashed memories the gigabyte of slab the load touched need not stay
+// resident. A row read later is mapped again from the page cache. It is a
+// no-op for a float16 file (its slab is on the heap) and where there is no
+// mmap, and for a file of dense float32 vectors (written before float16):
+// a dense index scores a pool of rows a search, read from the slab.
+func (f *File) PageOut() {
+	if f.width != 4 || len(f.slab) == 0 || f.rows == 0 {
+		return
+	}
+	for i := range min(f.rows, 64) {
+		if binary.LittleEndian.Uint32(f.table[i*entrySize+20:])&flagVector != 0 {
+			if half.Dense(f.slab[i*f.Dim : (i+1)*f.Dim]) {
+				return
+			}
+			break
+		}
+	}
+	pageOut(f.raw)
+}
+
 // Open maps the vector file at path. A missing file is os.ErrNotExist; one
 // that is not whole is ErrInvalid.
 func Open(path string) (*File, error) {
