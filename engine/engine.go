@@ -86,6 +86,7 @@ func Open(ctx context.Context, o Options) (*Engine, error) {
 	if e.embedder == nil {
 		e.embedder = NewHashed(HashedDim)
 	}
+	e.embedder = index.HalfVectors(e.embedder) // a dense embedder's vectors: float16
 	if e.now == nil {
 		e.now = time.Now
 	}

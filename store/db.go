@@ -25,6 +25,7 @@ import (
 	"github.com/mattn/go-sqlite3"
 
 	"memtrace/engine"
+	"memtrace/store/vecfile"
 )
 
 // busyTimeout is how long a writer waits for another process's write lock
@@ -55,6 +56,9 @@ type DB struct {
 	// vecCommits are the vector files being synced and renamed, which
 	// Close waits for.
 	vecCommits sync.WaitGroup
+	// vecLoaded is the vector file the last load read from, until
+	// ReleaseVectorPages pages it out.
+	vecLoaded atomic.Pointer[vecfile.File]
 
 	// pg: a PostgreSQL space (postgres.go); writer and reader are then one
 	// pool, dsn the address it was opened with, space its schema.
@@ -275,6 +279,7 @@ func (db *DB) Now() time.Time { return db.now().UTC() }
 // Close closes both connection pools.
 func (db *DB) Close() error {
 	db.vecCommits.Wait()
+	db.vecLoaded.Store(nil)
 	var errs []error
 	if db.reader != nil {
 		errs = append(errs, db.reader.Close())

@@ -15,6 +15,7 @@ import (
 	"github.com/mattn/go-sqlite3"
 
 	"memtrace/engine"
+	"memtrace/internal/half"
 )
 
 // The engine loads every memory at open (100k memories with 256-dimensional
@@ -82,13 +83,22 @@ func memoryFromValues(v []driver.Value) (*engine.Memory, error) {
 	return &m, nil
 }
 
-// decodeEmbedding reads a little-endian float32 vector; nil stays nil. When
-// the bytes are owned (no one else holds them) and the machine is
-// little-endian, the vector is the bytes themselves: at open this saves a
-// copy of every vector (100 MB at 100k memories) and its allocation.
+// halfTag is the first byte of a vector stored as float16 (encodeEmbedding).
+const halfTag = 'h'
+
+// decodeEmbedding reads a little-endian float32 vector, or a float16 one
+// after halfTag; nil stays nil. When the bytes are owned (no one else
+// holds them) and the machine is little-endian, a float32 vector is the
+// bytes themselves: at open this saves a copy of every vector (100 MB at
+// 100k memories) and its allocation.
 func decodeEmbedding(b []byte, owned bool) ([]float32, error) {
 	if b == nil {
 		return nil, nil
+	}
+	if len(b)%2 == 1 && b[0] == halfTag {
+		v := make([]float32, len(b)/2)
+		half.Decode(v, b[1:])
+		return v, nil
 	}
 	if len(b)%4 != 0 {
 		return nil, fmt.Errorf("stored embedding has %d bytes, not a multiple of 4", len(b))

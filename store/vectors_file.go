@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"strings"
 
 	"github.com/mattn/go-sqlite3"
@@ -96,6 +95,7 @@ func (db *DB) startVectorLoad(ctx context.Context, c *sqlite3.SQLiteConn) *vecto
 		return nil
 	}
 	vl := &vectorLoad{file: plan.file}
+	db.vecLoaded.Store(plan.file)
 	total, changed, erasures, err := vectorCounts(ctx, c, plan.file)
 	vl.erasures = erasures
 	if err == nil && (total >= vectorFileMin || os.Getenv(VectorFileEnv) == "on") &&
@@ -150,17 +150,22 @@ func (vl *vectorLoad) columns() string {
 // engine's slab (the n-th row, slot n), where the vector index takes it in
 // place; the index writes a place only for its own row, so no vector handed
 // out is overwritten. A slot elsewhere (a row between the file's, restored
-// under an old id) is copied: the index will write into it for another row.
+// under an old id) is copied (CopyVector): the index will write into it
+// for another row, and a float16 file's slot would be decoded into a row
+// the index already gave another memory.
 func (vl *vectorLoad) vector(ctx context.Context, c *sqlite3.SQLiteConn, m *engine.Memory, blobless bool) error {
 	defer func() { vl.rows++ }()
 	if vl.file != nil && blobless {
 		for vl.slot < vl.file.Rows() && vl.file.ID(vl.slot) < m.ID {
 			vl.slot++
 		}
-		if v := vl.file.Vector(vl.slot, m.ID, m.Seq, m.Hash, m.Embedder); v != nil {
-			if vl.slot != vl.rows {
-				v = slices.Clone(v)
-			}
+		var v []float32
+		if vl.slot == vl.rows {
+			v = vl.file.Vector(vl.slot, m.ID, m.Seq, m.Hash, m.Embedder)
+		} else {
+			v = vl.file.CopyVector(vl.slot, m.ID, m.Seq, m.Hash, m.Embedder)
+		}
+		if v != nil {
 			m.Embedding = v
 		} else {
 			v, err := vl.readBlob(ctx, c, m.ID)
@@ -247,6 +252,17 @@ func (vl *vectorLoad) finish(ctx context.Context, db *DB, ok bool) {
 			return nil
 		})
 	}()
+}
+
+// ReleaseVectorPages pages out the float32 slab of the vector file the last
+// load read (vecfile.File.PageOut): call it once the engine's open is over.
+// The slab's rows stay where they are, mapped, and a row read later comes
+// back from the page cache; at 1M hashed memories a process after its open
+// then keeps 1 GB less resident.
+func (db *DB) ReleaseVectorPages() {
+	if f := db.vecLoaded.Swap(nil); f != nil {
+		f.PageOut()
+	}
 }
 
 // vectorSpare is the number of spare slots a file of rows rows gets: the

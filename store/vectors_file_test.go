@@ -18,11 +18,12 @@ import (
 
 const vfDim = 8
 
-// vfVector is memory i's vector, distinct per memory and per version.
+// vfVector is memory i's vector, distinct per memory and per version, and
+// no float16 exactly (a third in each value): stored as float32.
 func vfVector(i, version int) []float32 {
 	v := make([]float32, vfDim)
 	for j := range v {
-		v[j] = float32(i*vfDim+j) + float32(version)*0.5 + 1
+		v[j] = float32(i*vfDim+j) + float32(version)*0.5 + 1 + 1.0/3
 	}
 	return v
 }

@@ -138,6 +138,7 @@ func engineOver(ctx context.Context, db *store.DB, now func() time.Time, o engin
 	}
 	if eng.Len() >= freeAfterOpen {
 		debug.FreeOSMemory()
+		db.ReleaseVectorPages()
 	}
 	l := listenForChanges(ctx, db, eng)
 	return eng, db, func() { l.Stop(); db.Close() }, nil

@@ -10,10 +10,16 @@
 //
 //	[0, 4096)            header: magic, version, dim, rows, slots, the
 //	                     highest seq written, the embedder's name, the
-//	                     table's CRC-32C and the header's own
-//	[4096, 4096+S·4·dim) the slab: slot i's vector at 4096+i·4·dim
+//	                     table's CRC-32C, the width W of a value (4:
+//	                     float32, 2: float16) and the header's own CRC-32C
+//	[4096, 4096+S·W·dim) the slab: slot i's vector at 4096+i·W·dim
 //	[table, table+S·32)  one entry a slot: id, seq, CRC-32C of the content
 //	                     hash, flags, CRC-32C of the vector's bytes
+//
+// Version 2 added the width: a dense embedder's vectors, which the engine
+// keeps at float16 precision (engine/embed_half.go), are stored in half
+// the bytes (1.5 KB a 768-d row, not 3 KB). A file of version 1 is not
+// read (ErrInvalid), so the next load rewrites it.
 //
 // Slots past the rows are spare (holes in the file): the rows a process adds
 // after its open land there without moving the slab. A file is written
@@ -31,6 +37,8 @@ import (
 	"path/filepath"
 	"time"
 	"unsafe"
+
+	"memtrace/internal/half"
 )
 
 // Suffix names the file beside its database: PATH + Suffix.
@@ -38,11 +46,15 @@ const Suffix = "-vectors"
 
 const (
 	magic      = "MTVECS\x00\n"
-	version    = 1
+	version    = 2
 	headerSize = 4096
 	entrySize  = 32
 	maxName    = 256
 	flagVector = 1 // the slot holds the row's vector
+	// widthAt is where the header keeps the width of a value, crcAt its
+	// checksum of every byte before.
+	widthAt = 48 + maxName
+	crcAt   = widthAt + 4
 )
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -61,9 +73,15 @@ type File struct {
 	Embedder string
 	MaxSeq   int64 // the highest seq of a row written
 	rows     int
+	width    int       // bytes a value: 4 (float32) or 2 (float16)
 	slab     []float32 // slots · dim floats
+	raw      []byte    // the mapped slab (float16 files: the halves)
 	table    []byte
 }
+
+// Half reports whether the file keeps its vectors as float16; their floats
+// are then decoded into a slab on the heap as Vector reads them.
+func (f *File) Half() bool { return f.width == 2 }
 
 // Rows is the number of slots that hold a database row; Slots counts the
 // spare ones too.
@@ -79,20 +97,51 @@ func (f *File) ID(i int) int64 { return int64(binary.LittleEndian.Uint64(f.table
 // Vector returns slot i's vector when it is the one of the database row
 // (id, seq, hash, embedder): the slot is that row's, as it was at that
 // write, and its bytes are whole. Otherwise nil: read the row from SQLite.
+//
+// The vector returned is slot i's row of the slab; in a float16 file it is
+// decoded into that row first, over whatever the row held. CopyVector
+// leaves the slab alone.
 func (f *File) Vector(i int, id, seq int64, hash, embedder string) []float32 {
-	if i < 0 || i >= f.rows || embedder != f.Embedder {
+	if !f.current(i, id, seq, hash, embedder) {
 		return nil
+	}
+	v := f.slab[i*f.Dim : (i+1)*f.Dim : (i+1)*f.Dim]
+	if f.width == 2 {
+		half.Decode(v, f.raw[i*2*f.Dim:(i+1)*2*f.Dim])
+	}
+	return v
+}
+
+// CopyVector is Vector in memory of its own: the slab is not written.
+func (f *File) CopyVector(i int, id, seq int64, hash, embedder string) []float32 {
+	if !f.current(i, id, seq, hash, embedder) {
+		return nil
+	}
+	v := make([]float32, f.Dim)
+	if f.width == 2 {
+		half.Decode(v, f.raw[i*2*f.Dim:(i+1)*2*f.Dim])
+	} else {
+		copy(v, f.slab[i*f.Dim:(i+1)*f.Dim])
+	}
+	return v
+}
+
+// current reports whether slot i is the row's, as it was written, with its
+// bytes whole.
+func (f *File) current(i int, id, seq int64, hash, embedder string) bool {
+	if i < 0 || i >= f.rows || embedder != f.Embedder {
+		return false
 	}
 	e := f.table[i*entrySize : (i+1)*entrySize]
 	if int64(binary.LittleEndian.Uint64(e)) != id || int64(binary.LittleEndian.Uint64(e[8:])) != seq ||
 		binary.LittleEndian.Uint32(e[16:]) != hashCRC(hash) || binary.LittleEndian.Uint32(e[20:])&flagVector == 0 {
-		return nil
+		return false
 	}
-	v := f.slab[i*f.Dim : (i+1)*f.Dim : (i+1)*f.Dim]
-	if crc32.Checksum(floatBytes(v), castagnoli) != binary.LittleEndian.Uint32(e[24:]) {
-		return nil
+	b := f.raw[i*f.width*f.Dim : (i+1)*f.width*f.Dim]
+	if f.width == 4 {
+		b = floatBytes(f.slab[i*f.Dim : (i+1)*f.Dim])
 	}
-	return v
+	return crc32.Checksum(b, castagnoli) == binary.LittleEndian.Uint32(e[24:])
 }
 
 func hashCRC(hash string) uint32 { return crc32.Checksum([]byte(hash), castagnoli) }
@@ -102,6 +151,30 @@ func floatBytes(v []float32) []byte {
 		return nil
 	}
 	return unsafe.Slice((*byte)(unsafe.Pointer(&v[0])), 4*len(v))
+}
+
+// PageOut gives the resident pages of a float32 slab back to the page
+// cache, once the load that read them is over: the vector index keeps its
+// own lists of a sparse row's values (engine/index/vector_postings.go) and
+// reads a row again only when a memory's vector is asked for, so at 1M
+// hashed memories the gigabyte of slab the load touched need not stay
+// resident. A row read later is mapped again from the page cache. It is a
+// no-op for a float16 file (its slab is on the heap) and where there is no
+// mmap, and for a file of dense float32 vectors (written before float16):
+// a dense index scores a pool of rows a search, read from the slab.
+func (f *File) PageOut() {
+	if f.width != 4 || len(f.slab) == 0 || f.rows == 0 {
+		return
+	}
+	for i := range min(f.rows, 64) {
+		if binary.LittleEndian.Uint32(f.table[i*entrySize+20:])&flagVector != 0 {
+			if half.Dense(f.slab[i*f.Dim : (i+1)*f.Dim]) {
+				return
+			}
+			break
+		}
+	}
+	pageOut(f.raw)
 }
 
 // Open maps the vector file at path. A missing file is os.ErrNotExist; one
@@ -130,7 +203,7 @@ func Open(path string) (*File, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %s: %v", ErrInvalid, path, err)
 	}
-	size := int64(headerSize) + int64(slots)*int64(4*f.Dim) + int64(slots)*entrySize
+	size := int64(headerSize) + int64(slots)*int64(f.width*f.Dim) + int64(slots)*entrySize
 	if st.Size() != size {
 		return nil, fmt.Errorf("%w: %s: %d bytes, not %d", ErrInvalid, path, st.Size(), size)
 	}
@@ -138,13 +211,20 @@ func Open(path string) (*File, error) {
 	if err != nil {
 		return nil, fmt.Errorf("map %s: %w", path, err)
 	}
-	slabEnd := headerSize + slots*4*f.Dim
+	slabEnd := headerSize + slots*f.width*f.Dim
 	f.table = data[slabEnd:]
 	if crc32.Checksum(f.table, castagnoli) != tableCRC {
 		return nil, fmt.Errorf("%w: %s: the table's checksum does not match", ErrInvalid, path)
 	}
-	if slots > 0 && f.Dim > 0 {
+	f.raw = data[headerSize:slabEnd]
+	switch {
+	case slots == 0:
+	case f.width == 4:
 		f.slab = unsafe.Slice((*float32)(unsafe.Pointer(&data[headerSize])), slots*f.Dim)
+	default:
+		// Rows are decoded into it by Vector; the spare slots' pages are
+		// never touched until the index writes a row there.
+		f.slab = make([]float32, slots*f.Dim)
 	}
 	releaseWhenUnreachable(f, data)
 	return f, nil
@@ -155,18 +235,22 @@ func parseHeader(h []byte) (*File, int, uint32, error) {
 		return nil, 0, 0, errors.New("no vector file header")
 	}
 	le := binary.LittleEndian
-	if crc32.Checksum(h[:48+maxName], castagnoli) != le.Uint32(h[48+maxName:]) {
-		return nil, 0, 0, errors.New("the header's checksum does not match")
-	}
 	if v := le.Uint32(h[8:]); v != version {
 		return nil, 0, 0, fmt.Errorf("version %d, not %d", v, version)
+	}
+	if crc32.Checksum(h[:crcAt], castagnoli) != le.Uint32(h[crcAt:]) {
+		return nil, 0, 0, errors.New("the header's checksum does not match")
+	}
+	width := int(le.Uint32(h[widthAt:]))
+	if width != 4 && width != 2 {
+		return nil, 0, 0, fmt.Errorf("values of %d bytes", width)
 	}
 	dim, rows, slots := int(le.Uint32(h[12:])), le.Uint64(h[16:]), le.Uint64(h[24:])
 	nameLen := int(le.Uint32(h[40:]))
 	if dim <= 0 || dim > 1<<16 || rows > slots || slots > 1<<32 || nameLen > maxName {
 		return nil, 0, 0, fmt.Errorf("dim %d, %d rows in %d slots", dim, rows, slots)
 	}
-	f := &File{Dim: dim, rows: int(rows), MaxSeq: int64(le.Uint64(h[32:])), Embedder: string(h[48 : 48+nameLen])}
+	f := &File{Dim: dim, width: width, rows: int(rows), MaxSeq: int64(le.Uint64(h[32:])), Embedder: string(h[48 : 48+nameLen])}
 	return f, int(slots), le.Uint32(h[44:]), nil
 }
 
@@ -176,6 +260,7 @@ type Writer struct {
 	path, tmp string
 	fd        *os.File
 	dim       int
+	width     int // bytes a value, chosen by the first vector (0: none yet)
 	embedder  string
 	table     []byte
 	maxSeq    int64
@@ -185,6 +270,7 @@ type Writer struct {
 	// blocks rather than a system call a row.
 	buf     []byte
 	bufFrom int
+	halves  []byte // a float16 row's bytes
 }
 
 // writeBlock is the size of the blocks the slab is written in.
@@ -221,6 +307,14 @@ func Create(path, embedder string, dim int, perm os.FileMode) (*Writer, error) {
 
 // Add writes the next row: its id, seq, content hash, embedder and vector.
 // A vector of another embedder or length takes its slot without one.
+//
+// The first vector chooses the file's width: float16 when it is dense (at
+// most a quarter of its values zero, as a model's embeddings are) and each
+// of its values is a float16 exactly (the engine rounded them: a dense
+// embedder's vectors are kept at that precision), float32 otherwise (the
+// hashed embedder's sparse vectors, which stay exact). In a float16 file a
+// later vector that is not exactly float16 takes its slot without it (it is
+// read from the database), so no value is ever rounded here.
 func (w *Writer) Add(id, seq int64, hash, embedder string, vec []float32) {
 	if w.err != nil {
 		return
@@ -231,12 +325,22 @@ func (w *Writer) Add(id, seq int64, hash, embedder string, vec []float32) {
 	le.PutUint64(e[0:], uint64(id))
 	le.PutUint64(e[8:], uint64(seq))
 	le.PutUint32(e[16:], hashCRC(hash))
-	if embedder == w.embedder && len(vec) == w.dim {
+	if embedder == w.embedder && len(vec) == w.dim && w.width == 0 {
+		w.width = 4
+		if half.Keeps(vec) {
+			w.width = 2
+		}
+	}
+	if embedder == w.embedder && len(vec) == w.dim && (w.width == 4 || half.Exact(vec)) {
 		b := floatBytes(vec)
+		if w.width == 2 {
+			w.halves = half.Encode(w.halves[:0], vec)
+			b = w.halves
+		}
 		w.vectors++
 		le.PutUint32(e[20:], flagVector)
 		le.PutUint32(e[24:], crc32.Checksum(b, castagnoli))
-		if stride := 4 * w.dim; w.bufFrom+len(w.buf)/stride != i || len(w.buf)+len(b) > writeBlock {
+		if stride := w.width * w.dim; w.bufFrom+len(w.buf)/stride != i || len(w.buf)+len(b) > writeBlock {
 			w.flush()
 			w.bufFrom = i
 		}
@@ -249,7 +353,7 @@ func (w *Writer) Add(id, seq int64, hash, embedder string, vec []float32) {
 // flush writes the buffered vectors at their slots.
 func (w *Writer) flush() {
 	if len(w.buf) > 0 && w.err == nil {
-		_, w.err = w.fd.WriteAt(w.buf, int64(headerSize)+int64(w.bufFrom)*int64(4*w.dim))
+		_, w.err = w.fd.WriteAt(w.buf, int64(headerSize)+int64(w.bufFrom)*int64(w.width*w.dim))
 	}
 	w.buf = w.buf[:0]
 }
@@ -271,8 +375,11 @@ func (w *Writer) Commit(spare int, check func() error) error {
 	}
 	rows := len(w.table) / entrySize
 	slots := rows + max(spare, 0)
+	if w.width == 0 {
+		w.width = 4
+	}
 	w.table = append(w.table, make([]byte, (slots-rows)*entrySize)...)
-	tableAt := int64(headerSize) + int64(slots)*int64(4*w.dim)
+	tableAt := int64(headerSize) + int64(slots)*int64(w.width*w.dim)
 	if _, err := w.fd.WriteAt(w.table, tableAt); err != nil {
 		return err
 	}
@@ -287,7 +394,8 @@ func (w *Writer) Commit(spare int, check func() error) error {
 	le.PutUint32(h[40:], uint32(len(w.embedder)))
 	le.PutUint32(h[44:], crc32.Checksum(w.table, castagnoli))
 	copy(h[48:], w.embedder)
-	le.PutUint32(h[48+maxName:], crc32.Checksum(h[:48+maxName], castagnoli))
+	le.PutUint32(h[widthAt:], uint32(w.width))
+	le.PutUint32(h[crcAt:], crc32.Checksum(h[:crcAt], castagnoli))
 	if _, err := w.fd.WriteAt(h, 0); err != nil {
 		return err
 	}
