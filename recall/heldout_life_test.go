@@ -31,7 +31,10 @@ import (
 // After the supersession rule read slots from the sentence (supersede
 // branch: live with X names no home, a retraction agrees with an older
 // retraction), life 29/50 and life4 23/50 (measured, life4 unread).
-var heldoutLifeFloors = map[string]float64{"life.yaml": 29.0 / 50, "life3.yaml": 0.51, "life4.yaml": 23.0 / 50, "life5.yaml": 22.0 / 49} // life3 24/47, rounded as the summary rounds; life4 (the blind fourth set) as measured, never read
+// After the locomo branch (a cued session recognises its forgotten turns,
+// a relevance floor relative to the best candidate): life4 25/50, still
+// unread; life5 (the blind fifth set) as measured before any change.
+var heldoutLifeFloors = map[string]float64{"life.yaml": 29.0 / 50, "life3.yaml": 0.51, "life4.yaml": 25.0 / 50, "life5.yaml": 22.0 / 49} // life3 24/47, rounded as the summary rounds; life4 (the blind fourth set) as measured, never read
 
 // TestHeldoutLifePassRate builds each held-out conversation through the
 // capture pipeline into a real SQLite file, runs its probes as `golden
