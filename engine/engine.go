@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"memtrace/engine/index"
+	"memtrace/internal/half"
 )
 
 // Options wire an Engine.
@@ -86,7 +87,9 @@ func Open(ctx context.Context, o Options) (*Engine, error) {
 	if e.embedder == nil {
 		e.embedder = NewHashed(HashedDim)
 	}
-	e.embedder = index.HalfVectors(e.embedder) // a dense embedder's vectors: float16
+	if _, hashed := e.embedder.(*index.Hashed); !hashed {
+		e.embedder = half.Vectors(e.embedder) // a dense embedder's vectors: float16
+	}
 	if e.now == nil {
 		e.now = time.Now
 	}

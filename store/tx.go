@@ -160,7 +160,7 @@ func formatTime(t time.Time) string { return t.UTC().Format(timeLayout) }
 
 // encodeEmbedding stores a vector as little-endian float32; nil stays NULL.
 // A dense vector whose values are all float16 exactly (a dense embedder's:
-// the engine keeps them at that precision, engine/embed_half.go) is stored
+// the engine keeps them at that precision, internal/half/embedder.go) is stored
 // as halfTag and its halves instead, half the bytes (1,537 against 3,072 a
 // 768-d vector) and nothing lost: its odd length tells it from float32.
 func encodeEmbedding(v []float32) []byte {

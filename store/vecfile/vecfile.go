@@ -17,7 +17,7 @@
 //	                     hash, flags, CRC-32C of the vector's bytes
 //
 // Version 2 added the width: a dense embedder's vectors, which the engine
-// keeps at float16 precision (engine/embed_half.go), are stored in half
+// keeps at float16 precision (internal/half/embedder.go), are stored in half
 // the bytes (1.5 KB a 768-d row, not 3 KB). A file of version 1 is not
 // read (ErrInvalid), so the next load rewrites it.
 //

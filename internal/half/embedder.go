@@ -1,10 +1,6 @@
-package index
+package half
 
-import (
-	"context"
-
-	"memtrace/internal/half"
-)
+import "context"
 
 // Dense embedders' vectors are kept at float16 precision: rounded once,
 // as they come out of the embedder, so that the store keeps them in half
@@ -16,7 +12,7 @@ import (
 // rounded rows hold 0.9996–1 of the float32 top 50, against 0.990 for
 // int8 with a scale a row, whose cosines move by up to 1.3e-3.
 //
-// The hashed embedder is not wrapped: its sparse vectors, and every
+// The hashed embedder is not wrapped (the engine does not ask): its sparse vectors, and every
 // figure measured with them, stay exactly as they were.
 
 // Embedder is engine.Embedder (engine imports this package).
@@ -32,7 +28,7 @@ type halfEmbedder struct{ Embedder }
 func (h halfEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	vs, err := h.Embedder.Embed(ctx, texts)
 	for _, v := range vs {
-		half.Round(v)
+		Round(v)
 	}
 	return vs, err
 }
@@ -46,12 +42,12 @@ type halfBatchEmbedder struct {
 
 func (h halfBatchEmbedder) EmbedBatch() int { return h.batch.EmbedBatch() }
 
-// HalfVectors returns emb with its vectors rounded to float16 (kept with
-// that precision), or emb itself when it is the hashed embedder, nil, or
-// rounds already.
-func HalfVectors(emb Embedder) Embedder {
+// Vectors returns emb with its vectors rounded to float16 (kept with
+// that precision), or emb itself when it is nil or rounds already. The
+// engine leaves the hashed embedder out (engine.Open).
+func Vectors(emb Embedder) Embedder {
 	switch emb.(type) {
-	case nil, *Hashed, halfEmbedder, halfBatchEmbedder:
+	case nil, halfEmbedder, halfBatchEmbedder:
 		return emb
 	}
 	h := halfEmbedder{emb}
