@@ -93,6 +93,9 @@ func cmdMCP(fl *flag.FlagSet) runFunc {
 		// A client that left before the open ended still learns (exit
 		// status, stderr) that the database could not be opened.
 		if openErr := srv.Opened(); openErr != nil {
+			if e.ctx.Err() != nil && errors.Is(openErr, context.Canceled) {
+				return err // interrupted while the database opened: a clean stop
+			}
 			return openErr
 		}
 		closeEngine()
