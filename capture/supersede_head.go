@@ -24,17 +24,34 @@ import (
 // headNouns are the content terms of head (the words before a marker,
 // after any colon) that name a thing: without person words, names of
 // people, the speaker, and time or place adjuncts.
-func headNouns(head string) []string {
+func headNouns(head string) []string { return topicTerms(headPhrase(head)) }
+
+// headPhrase is the words of head that headNouns reads its terms from.
+func headPhrase(head string) string {
 	var kept []string
 	for _, w := range strings.Fields(head) {
 		lw := strings.ToLower(strings.Trim(w, ",.!?\"'()"))
+		if clauseOpener[lw] {
+			kept = kept[:0] // "I quit pottery because the rent went up": the rent's clause
+			continue
+		}
+		if npEnd[lw] && len(kept) > 0 {
+			// A preposition ends the head noun phrase: "the rent on my
+			// apartment went up" changes the rent, not the apartment.
+			break
+		}
 		if selfWords[lw] || hasHangulSuffix(w, koAdjunct) || isAdverb(w) || matchAny(" "+lw+" ", personWords) != "" {
 			continue
 		}
 		kept = append(kept, w)
 	}
-	return topicTerms(strings.Join(kept, " "))
+	return strings.Join(kept, " ")
 }
+
+// clauseOpener are the words that open a clause of their own inside a
+// sentence: a head noun is in its verb's clause.
+var clauseOpener = map[string]bool{"because": true, "since": true, "so": true, "and": true, "but": true, "when": true,
+	"while": true, "although": true, "though": true, "that": true, "which": true, "who": true, "cause": true, "coz": true}
 
 // upToClause is sentence up to the end of clause (the whole sentence when
 // clause is not in it): the part a guard is read in.

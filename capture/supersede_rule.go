@@ -397,7 +397,12 @@ func (r *supersedeRule) find(text string) changeFinding {
 		// rent"); the speaker's "I raised my kids" names no thing.
 		f.Terms = headNouns(headBefore(clause, loc[0]))
 		if len(f.Terms) > 0 && mk.re.SubexpIndex("val") < 0 {
-			f.Terms = append(f.Terms, slices.DeleteFunc(slices.Clone(t.object), func(w string) bool { return slices.Contains(f.Terms, w) || slices.Contains(t.dest, w) })...)
+			after := strings.ToLower(clause[loc[1]:])
+			f.Terms = append(f.Terms, slices.DeleteFunc(slices.Clone(t.object), func(w string) bool {
+				// only the marker's own object, after it: "the rent on my
+				// apartment went up" has none.
+				return slices.Contains(f.Terms, w) || slices.Contains(t.dest, w) || !strings.Contains(after, w)
+			})...)
 		}
 		f.Object, f.Open = f.Terms, len(f.Terms) > 0
 	}
@@ -417,6 +422,11 @@ func (r *supersedeRule) find(text string) changeFinding {
 		}
 	}
 	f.Subjects = r.subjectsOf(lexNorm(t.span))
+	if mk.headOnly {
+		// A change of a thing's value is about its head noun: "the rent
+		// on my apartment went up" names the rent, not the home.
+		f.Subjects = r.subjectsOf(lexNorm(headPhrase(headBefore(clause, loc[0]))))
+	}
 	mover, implied := t.mover, mk.implies
 	if implied == "relationship" {
 		var rest string
