@@ -339,7 +339,7 @@ func (r *supersedeRule) find(text string) changeFinding {
 	case negatedEN.MatchString(own) || negatedKO.MatchString(own):
 		f.Guard = "negated"
 	}
-	if f.Guard == "" && (thirdPerson(headBefore(clause, loc[0])) || filter.KoReportedClose(own)) {
+	if f.Guard == "" && (thirdPerson(headBefore(clause, loc[0])) || filter.KoReportedClose(clause)) {
 		f.Guard = "someone else" // a third-person pronoun, or hearsay ("…이사 갔대")
 	}
 	if f.Guard != "" {
