@@ -3,6 +3,8 @@ package capture
 import (
 	"regexp"
 	"strings"
+
+	"memtrace/engine/filter"
 )
 
 // Memory requests and forgetting verbs.
@@ -32,12 +34,10 @@ var (
 	rememberKO = regexp.MustCompile(`(?:잊지 ?말|잊지 ?마|잊으면 안|까먹지 ?마|까먹지 ?말|기억해|기억해 ?둬|기억해 ?줘|기억하고|명심해)[가-힣]*`)
 )
 
-// koFactEndings end a Korean statement of fact (a copula or a declarative
-// ending); koFactReports nominalise a reported fact.
-var (
-	koFactEndings = []string{"이야", "야", "이다", "다", "예요", "이에요", "에요", "입니다", "니다", "거든", "이래", "래", "이거든", "임"}
-	koFactReports = []string{"라는 거", "라는 것", "다는 거", "다는 것", "인 거", "인 것", "이란 거", "이란 것"}
-)
+// koFactReports nominalise a reported fact. A Korean statement of fact
+// ends on a declarative-only or a reported ending of engine/filter's one
+// ending table (filter.KoStatesFact): an informal …어/…해 may be a command.
+var koFactReports = []string{"라는 거", "라는 것", "다는 거", "다는 것", "인 거", "인 것", "이란 거", "이란 것"}
 
 // memoryRequest returns the request ("don't forget", "잊지 마") when text
 // only asks to keep facts in mind: it holds a memory request, and each of
@@ -69,11 +69,11 @@ func rememberComplement(s string) (phrase string, fact, ok bool) {
 			return phrase, false, true
 		}
 		words := strings.Fields(lexNorm(rest))
-		if len(words) == 0 || prescribes(rest) {
+		if len(words) == 0 || prescribes(rest) && !worldFact(rest) {
 			return phrase, false, true
 		}
 		if w, that := strings.CutPrefix(rest, "that "); that {
-			return phrase, !prescribes(w), true
+			return phrase, !prescribes(w) || worldFact(w), true
 		}
 		return phrase, sep || len(words) >= 2 && statement(words), true
 	}
@@ -84,7 +84,7 @@ func rememberComplement(s string) (phrase string, fact, ok bool) {
 	phrase = s[loc[0]:loc[1]]
 	rest := strings.TrimSpace(s[:loc[0]] + " " + s[loc[1]:])
 	rest = strings.Trim(rest, " ,.!?:~")
-	if rest == "" || prescribes(rest) {
+	if rest == "" || prescribes(rest) && !worldFact(rest) {
 		return phrase, false, true
 	}
 	for _, r := range koFactReports {
@@ -93,13 +93,74 @@ func rememberComplement(s string) (phrase string, fact, ok bool) {
 		}
 	}
 	f := strings.Fields(rest)
-	last := strings.TrimRight(f[len(f)-1], ".!?~ㅋㅎㅠ")
-	for _, e := range koFactEndings {
-		if strings.HasSuffix(last, e) {
-			return phrase, true, true
+	return phrase, filter.KoStatesFact(f[len(f)-1]), true
+}
+
+// worldFact reports whether a memory request's complement is a
+// declarative clause stating a fact — English: a subject that is not the
+// addressee and its finite verb ("the staging DB is read-only on
+// Fridays"); Korean: a close of the declarative-only or reported class
+// (filter.KoStatesFact: "금요일엔 스테이징이 읽기 전용이야") — that carries no
+// deontic marker (deonticMarkers). Inside such a clause a restrictive or
+// frequency adverb and a negation ("only", "always", "never", "not",
+// 만, 항상, 안) restrict the fact; they do not prescribe, so the rule markers
+// that make other sentences rules do not turn it into one: a memory
+// request stating a fact about the world is a memory, not a lesson.
+func worldFact(s string) bool {
+	norm := lexNorm(s)
+	if kwFind(norm, deonticMarkers()) != "" {
+		return false
+	}
+	words := strings.Fields(norm)
+	if len(words) < 2 {
+		return false
+	}
+	if hasHangul(s) {
+		return filter.KoStatesFact(words[len(words)-1])
+	}
+	return declarativeEN(words)
+}
+
+// deonticMarkers oblige, forbid or ask: what makes even a declarative
+// clause a rule ("the tests must pass", "force push is not allowed",
+// "금요일엔 배포 금지야").
+func deonticMarkers() lexicon {
+	return lexicon{
+		en: []string{"should", "shouldn't", "must", "mustn't", "need to", "needs to", "have to", "has to", "please", "pls", "make sure",
+			"banned", "forbidden", "prohibited", "not allowed", "is a no", "you", "from now on"},
+		ko: []string{"해야", "하도록", "부탁", "금지", "안 돼", "안돼", "지 마", "지마", "지 말", "말고", "앞으로"},
+	}
+}
+
+// clauseAdverbs may stand between an English subject and its verb.
+var clauseAdverbs = map[string]bool{"only": true, "always": true, "never": true, "usually": true, "still": true, "also": true,
+	"often": true, "sometimes": true, "rarely": true, "just": true, "now": true, "actually": true, "not": true}
+
+// declarativeEN: words open with a subject (a determiner or possessive,
+// up to three noun words) and a finite verb, adverbs allowed between —
+// not with an imperative verb, a negator or the addressee.
+func declarativeEN(words []string) bool {
+	switch words[0] {
+	case "the", "a", "an", "our", "my", "your", "these", "those", "every", "all", "his", "her", "their":
+		words = words[1:]
+	}
+	if len(words) < 2 || imperativeVerbs[words[0]] || clauseAdverbs[words[0]] || words[0] == "you" || words[0] == "u" ||
+		words[0] == "don't" || words[0] == "dont" || words[0] == "do" {
+		return false
+	}
+	for i := 1; i < min(len(words), 5); i++ {
+		v := words[i]
+		if clauseAdverbs[v] {
+			continue
+		}
+		// A verb in -s counts after an adverb ("the shuttle never runs"),
+		// where a plural noun does not stand.
+		if finiteVerbs[v] || len(v) > 4 && strings.HasSuffix(v, "es") || len(v) > 3 && strings.HasSuffix(v, "ed") ||
+			len(v) > 3 && strings.HasSuffix(v, "s") && clauseAdverbs[words[i-1]] {
+			return true
 		}
 	}
-	return phrase, false, true
+	return false
 }
 
 // forgetEN are the English forgetting verbs; koForgetStems start the

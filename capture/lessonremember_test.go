@@ -20,6 +20,12 @@ func TestMemoryRequestOfAFactIsNotALesson(t *testing.T) {
 		"잊지 마, 내 동생 생일은 5월 3일이야.",
 		"내 동생 생일이 5월 3일이라는 거 잊지 마",
 		"기억해 둬: 우리 팀 회의는 매주 화요일이야.",
+		// A fact about the world restricted by "only", a frequency adverb
+		// or a negation is still a fact, not a rule.
+		"Don't forget: the staging database is read-only on Fridays.",
+		"Remember that the office is only open until 6 on Saturdays.",
+		"Keep in mind, the shuttle never runs on public holidays.",
+		"잊지 마, 스테이징 DB는 금요일에만 읽기 전용이야.",
 	} {
 		e := openCaptureEngine(t, nil)
 		_, err := capture.Correct(ctx, e, engine.Message{Session: "s1", Role: "user", Text: text, At: testNow})
@@ -32,6 +38,23 @@ func TestMemoryRequestOfAFactIsNotALesson(t *testing.T) {
 		}
 		if res.Correction != nil {
 			t.Errorf("Capture(%q) recorded lesson %s", text, res.Correction.LessonKey)
+		}
+	}
+}
+
+// TestMemoryRequestOfARuleIsALesson: a memory request whose complement
+// obliges or forbids, or addresses the assistant, is an instruction.
+func TestMemoryRequestOfARuleIsALesson(t *testing.T) {
+	ctx := context.Background()
+	for _, text := range []string{
+		"Don't forget: the tests must pass before you push.",
+		"Remember, force pushing to main is not allowed.",
+		"Don't forget to only use pnpm in this repo.",
+		"잊지 마, 금요일엔 배포 금지야.",
+	} {
+		e := openCaptureEngine(t, nil)
+		if _, err := capture.Correct(ctx, e, engine.Message{Session: "s1", Role: "user", Text: text, At: testNow}); err != nil {
+			t.Errorf("Correct(%q) = %v, want a lesson", text, err)
 		}
 	}
 }

@@ -377,22 +377,12 @@ func chatter(s string) bool {
 
 // selfDescription: a short copular statement of the speaker about
 // themself, "나 비건이야", "저 교사예요", "나 학생이고", "I'm vegan": one content word, but
-// a fact about the user, not an interjection.
+// a fact about the user, not an interjection. It is the one self-statement
+// detector of engine/filter (SelfStatement), asked for its copular reading.
 func selfDescription(norm string) bool {
-	w := strings.Fields(norm)
-	if len(w) < 2 || len(w) > 3 {
+	if n := len(strings.Fields(norm)); n < 2 || n > 3 {
 		return false
 	}
-	switch w[0] {
-	case "i'm", "im":
-		return true
-	case "나", "난", "저", "전", "나는", "저는":
-		last := w[len(w)-1]
-		for _, c := range []string{"이야", "야", "예요", "이에요", "입니다", "이다", "임", "이고"} {
-			if strings.HasSuffix(last, c) && len(last) > len(c) {
-				return true
-			}
-		}
-	}
-	return false
+	_, copular := filter.SelfStatement(norm)
+	return copular
 }

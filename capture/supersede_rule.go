@@ -8,6 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"memtrace/engine/filter"
 	"memtrace/engine/textnorm"
 )
 
@@ -377,8 +378,8 @@ func (r *supersedeRule) find(text string) changeFinding {
 	case negatedEN.MatchString(own) || negatedKO.MatchString(own):
 		f.Guard = "negated"
 	}
-	if f.Guard == "" && thirdPerson(headBefore(clause, loc[0])) {
-		f.Guard = "someone else"
+	if f.Guard == "" && (thirdPerson(headBefore(clause, loc[0])) || filter.KoReportedClose(clause)) {
+		f.Guard = "someone else" // a third-person pronoun, or hearsay ("…이사 갔대")
 	}
 	if f.Guard != "" {
 		return f
@@ -465,7 +466,11 @@ func (r *supersedeRule) find(text string) changeFinding {
 		}
 	}
 	f.People = append(peopleOf(lexNorm(t.subject)), t.names...)
-	f.People = append(f.People, koSubjectNames(headBefore(clause, loc[0]))...)
+	for _, n := range koSubjectNames(clause) { // "민수 결혼했어", "지현은 …": that person's change
+		if !slices.Contains(f.People, n) {
+			f.People = append(f.People, n)
+		}
+	}
 	if f.Partner != "" {
 		f.People = slices.DeleteFunc(f.People, func(p string) bool { return p == f.Partner })
 	}

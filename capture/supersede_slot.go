@@ -4,9 +4,9 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
+	"memtrace/engine/filter"
 	"memtrace/engine/textnorm"
 )
 
@@ -115,51 +115,30 @@ func householdNorm(norm string) string {
 // hasBatchim: the Hangul syllable r ends in a final consonant.
 func hasBatchim(r rune) bool { return r >= 0xAC00 && r <= 0xD7A3 && (r-0xAC00)%28 != 0 }
 
-// notKoName are two-syllable stems that take -이 as nouns, not names.
-var notKoName = map[string]bool{"고양": true, "어린": true, "원숭": true, "호랑": true, "지렁": true, "꼬맹": true, "막둥": true,
-	"멍멍": true, "얼룩": true, "똑똑": true, "뚱뚱": true}
-
-// koNameParticles follow the -이 of a Korean given name.
-var koNameParticles = []string{"는", "가", "랑", "하고", "한테", "도", "를", "의", "네", "와", "한테서", "이랑"}
-
 // koName returns the given name of a Korean word read as one — a
-// two-syllable stem ending in a final consonant, the affectionate -이 and a
-// particle ("태민이는", "준형이랑") — and its particle, or "".
-func koName(w string) (name, particle string) {
-	w = strings.Trim(w, ",.!?\"'()~")
-	for _, p := range koNameParticles {
-		rest, ok := strings.CutSuffix(w, "이"+p)
-		if !ok || utf8.RuneCountInString(rest) != 2 || notKoName[rest] {
-			continue
-		}
-		r, _ := utf8.DecodeLastRuneInString(rest)
-		f, _ := utf8.DecodeRuneInString(rest)
-		if hasBatchim(r) && unicode.Is(unicode.Hangul, f) {
-			return rest, p
-		}
-	}
-	return "", ""
-}
+// two-syllable name (after an optional surname), with or without the
+// affectionate -이, and a particle ("태민이는", "준형이랑", "민수는",
+// "지현도") — and its particle, or "" (filter.KoGivenName, one reader for
+// the capture and the length floors).
+func koName(w string) (name, particle string) { return filter.KoGivenName(w, false) }
 
 // koNamedStart: head opens with a Korean given name as its topic or
-// subject ("태민이는 …", "준형이가 …").
-func koNamedStart(head string) bool {
-	w := strings.Fields(head)
-	if len(w) == 0 {
-		return false
-	}
-	_, p := koName(w[0])
-	return p == "는" || p == "가" || p == "도"
-}
+// subject ("태민이는 …", "준형이가 …", "민수는 …") or a bare name and a
+// predicate ("민수 결혼했어").
+func koNamedStart(head string) bool { return filter.KoNamedSubject(head) != "" }
 
-// koSubjectNames are the Korean given names of head marked as its topic or
-// subject (the people the change is about).
-func koSubjectNames(head string) []string {
+// koSubjectNames are the Korean given names of clause marked as its topic
+// or subject, or opening it bare before a predicate (the people the
+// change is about).
+func koSubjectNames(clause string) []string {
 	var out []string
-	for _, w := range strings.Fields(head) {
-		if n, p := koName(w); p == "는" || p == "가" || p == "도" {
+	for _, w := range strings.Fields(clause) {
+		if n, p := koName(w); p == "는" || p == "은" || p == "가" || p == "이" || p == "도" {
 			out = append(out, n)
 		}
+	}
+	if n := filter.KoNamedSubject(clause); n != "" && !slices.Contains(out, n) {
+		out = append(out, n)
 	}
 	return out
 }
