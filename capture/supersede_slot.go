@@ -112,9 +112,6 @@ func householdNorm(norm string) string {
 	return norm
 }
 
-// hasBatchim: the Hangul syllable r ends in a final consonant.
-func hasBatchim(r rune) bool { return r >= 0xAC00 && r <= 0xD7A3 && (r-0xAC00)%28 != 0 }
-
 // koName returns the given name of a Korean word read as one — a
 // two-syllable name (after an optional surname), with or without the
 // affectionate -이, and a particle ("태민이는", "준형이랑", "민수는",

@@ -107,9 +107,8 @@ func Decode(dst []float32, b []byte) {
 // Round replaces every value of v by its nearest half: what a vector is
 // once stored and read back.
 func Round(v []float32) {
-	t := table()
 	for i, f := range v {
-		v[i] = t[FromFloat32(f)]
+		v[i] = ToFloat32(FromFloat32(f))
 	}
 }
 
