@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"memtrace/engine"
 	"memtrace/engine/index"
@@ -58,24 +57,7 @@ func TestReleaseVectorPages(t *testing.T) {
 	for i := range texts {
 		texts[i] = fmt.Sprintf("note %d on the orchard, 과수원 %d and the frost of week %d", i, i%23, i%7)
 	}
-	vecs, err := emb.Embed(ctx, texts)
-	must(t, err)
-	must(t, db.Update(ctx, func(q engine.Queries) error {
-		for i, text := range texts {
-			m := newMemory(fmt.Sprintf("k%d", i), text)
-			m.Embedding, m.Embedder = vecs[i], emb.Name()
-			if err := q.InsertMemory(ctx, m, engine.Actor{Name: "test"}); err != nil {
-				return err
-			}
-		}
-		return nil
-	}))
-	now := func() time.Time { return at(30) }
-	open := func() *engine.Engine {
-		e, err := engine.Open(ctx, engine.Options{Store: db, Now: now})
-		must(t, err)
-		return e
-	}
+	open := fillHashed(t, db, emb, texts)
 	open() // writes the file
 	db.WaitVectorFile()
 	e := open()
@@ -87,6 +69,8 @@ func TestReleaseVectorPages(t *testing.T) {
 	if before < 2000 || after > before/4 {
 		t.Fatalf("the vector file's resident kB: %d before, %d after", before, after)
 	}
+	vecs, err := emb.Embed(ctx, texts)
+	must(t, err)
 	for i := int64(1); i <= int64(len(texts)); i++ {
 		v, _ := e.VectorOf(i)
 		if index.Cosine(v, vecs[i-1]) < 0.99999 {
