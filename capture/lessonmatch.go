@@ -1,0 +1,194 @@
+package capture
+
+// Matching two lessons' terms (lessonOverlap): the same word, a long shared
+// stem or WordNet synonyms, and the value and polarity checks that keep
+// opposites apart. The terms themselves are read in lessoncanon.go.
+
+import (
+	"memtrace/engine/wordnet"
+	"slices"
+	"strings"
+	"sync"
+	"unicode/utf8"
+)
+
+// termsMatch reports whether two terms (polarity aside) are the same word
+// for keying.
+func termsMatch(a, b string) bool {
+	a, b = bare(a), bare(b)
+	if a == b {
+		return true
+	}
+	ha, hb := isHangul(a), isHangul(b)
+	switch {
+	case ha && hb:
+		if utf8.RuneCountInString(a) > utf8.RuneCountInString(b) {
+			a, b = b, a
+		}
+		return utf8.RuneCountInString(a) >= 2 && strings.HasPrefix(b, a)
+	case ha:
+		return soundMatch(a, b)
+	case hb:
+		return soundMatch(b, a)
+	}
+	return wordnetSynonyms(a, b) || longStem(a, b)
+}
+
+// longStem reports whether two English words share a stem of at least
+// five letters covering three quarters of the shorter (description ~
+// descript, abbreviation ~ abbreviate).
+func longStem(a, b string) bool {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n >= 5 && 4*n >= 3*min(len(a), len(b))
+}
+
+// wnSenses is how many of a word's most frequent senses count for synonymy.
+const wnSenses = 2
+
+var synCache sync.Map // [2]string → bool
+
+// wordnetSynonyms reports whether a and b share a synset among their most
+// frequent senses of one part of speech.
+func wordnetSynonyms(a, b string) bool {
+	if a > b {
+		a, b = b, a
+	}
+	k := [2]string{a, b}
+	if v, ok := synCache.Load(k); ok {
+		return v.(bool)
+	}
+	same := false
+	for _, pos := range []byte{'n', 'v', 'a'} {
+		sa, sb := wordnet.Senses(a, pos), wordnet.Senses(b, pos)
+		for _, x := range sa[:min(len(sa), wnSenses)] {
+			if slices.Contains(sb[:min(len(sb), wnSenses)], x) {
+				same = true
+			}
+		}
+	}
+	synCache.Store(k, same)
+	return same
+}
+
+// lessonOverlap is how many terms of a match terms of b, and whether the
+// two sets are the same lesson:
+//
+//   - a matched pair of opposite polarity does not count as shared, and
+//     when such pairs are as many as the shared terms the two are
+//     opposites ("use rg, not grep" and "use grep, not rg");
+//   - it must reach two (one when a set has one term) and cover half the
+//     smaller set and a third of the larger;
+//   - a value slot: when every term of a short smaller set (three to five
+//     terms) but one is shared
+//     and the larger set holds a term the smaller lacks, the two name the
+//     same frame with another value ("double quotes" and "single quotes",
+//     "snake_case" and "kebab-case" file names) and are two lessons —
+//     unless the larger set holds no unmatched term in the script of the
+//     smaller's odd one (an untranslated 읽어 is no value: swappable).
+func lessonOverlap(a, b []string) (int, bool) {
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	shared, against := 0, 0
+	usedB := map[int]bool{}
+	for _, x := range a {
+		for j, y := range b {
+			if !usedB[j] && termsMatch(x, y) {
+				usedB[j] = true
+				if strings.HasPrefix(x, notPrefix) != strings.HasPrefix(y, notPrefix) {
+					against++
+				} else {
+					shared++
+				}
+				break
+			}
+		}
+	}
+	lo, hi := len(a), len(b)
+	if lo == 0 {
+		return 0, false
+	}
+	matched := shared + against
+	if against > 0 && against >= shared {
+		return shared, false
+	}
+	need := 2
+	if lo == 1 {
+		need = 1
+	}
+	if lo >= 3 && lo <= 5 && matched == lo-1 && len(usedB) < hi && swappable(a, b, usedB) {
+		return shared, false // one value swapped for another
+	}
+	half := 2*shared >= lo
+	if 2*shared == lo && lo <= 4 && bothOdd(a, b, usedB) {
+		// A short rule half shared, and each names a thing the other
+		// does not, one forbidding it: two rules on one frame ("put the
+		// unit in the variable name" vs "don't put the type in variable
+		// names").
+		half = false
+	}
+	return shared, shared >= need && half && 3*shared >= hi
+}
+
+// bothOdd reports whether a and b each hold an unmatched term in the same
+// script, one of them forbidden (not_) and the other's prescribed: one
+// rule forbids a thing the other does not name while the other
+// prescribes another ("don't put the type in variable names" vs "put the
+// unit in the variable name"). An untranslated Korean word against English
+// ones is no other thing.
+func bothOdd(a, b []string, usedB map[int]bool) bool {
+	var oddA, oddB []string
+	for _, x := range a {
+		if !slices.ContainsFunc(b, func(y string) bool { return termsMatch(x, y) }) {
+			oddA = append(oddA, x)
+		}
+	}
+	for j, y := range b {
+		if !usedB[j] {
+			oddB = append(oddB, y)
+		}
+	}
+	crossed := func(p, q []string) bool {
+		for _, x := range p {
+			if !strings.HasPrefix(x, notPrefix) {
+				continue
+			}
+			for _, y := range q {
+				if !strings.HasPrefix(y, notPrefix) && isHangul(bare(x)) == isHangul(y) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return crossed(oddA, oddB) || crossed(oddB, oddA)
+}
+
+// swappable reports whether the one term of a that b does not match can
+// be a value b swaps for another: some unmatched term of b is written in
+// the same script. A Korean word of a rewording (읽어, 써줘) against an
+// English wording is untranslated, not another value.
+func swappable(a, b []string, usedB map[int]bool) bool {
+	var odd string
+	for _, x := range a {
+		found := false
+		for _, y := range b {
+			if termsMatch(x, y) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			odd = x
+		}
+	}
+	for j, y := range b {
+		if !usedB[j] && isHangul(bare(y)) == isHangul(bare(odd)) {
+			return true
+		}
+	}
+	return false
+}
