@@ -113,7 +113,13 @@ func importMessages(kind string) func(fl *flag.FlagSet) runFunc {
 			if fatal == nil {
 				fatal = im.flush()
 			}
-			im.stats.Batch = capt.Batch()
+			// The batch is named only when the run wrote under it: a run
+			// that skipped or dropped everything has nothing to roll back.
+			if b := capt.Batch(); b != "" {
+				if rows, err := eng.Store().AuditForBatch(e.ctx, b); err == nil && len(rows) > 0 {
+					im.stats.Batch = b
+				}
+			}
 			if err := printImport(e.stdout, path, im.stats, *asJSON); err != nil {
 				return err
 			}

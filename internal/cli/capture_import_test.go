@@ -149,6 +149,10 @@ not json
 	if second.Offered != 0 || second.Skipped != 3 {
 		t.Fatalf("second: %+v", second)
 	}
+	// It wrote nothing, so it names no batch to roll back (the first does).
+	if first.Batch == "" || second.Batch != "" {
+		t.Fatalf("batches: first %q, second %q (a run that wrote nothing has none)", first.Batch, second.Batch)
+	}
 	if dbSnapshot(t, dbPath) != once {
 		t.Fatal("second import changed the database")
 	}
