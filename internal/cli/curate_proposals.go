@@ -18,7 +18,7 @@ import (
 func cmdProposals(fs *flag.FlagSet) runFunc {
 	status := enumString(fs, "status", engine.ProposalPending, "`STATUS`: pending, needs_review, approved, applied, rejected, rolled_back, withdrawn, or all",
 		engine.ProposalPending, engine.ProposalReview, engine.ProposalApproved, engine.ProposalApplied, engine.ProposalRejected, engine.ProposalRolledBack, engine.ProposalWithdrawn, "all")
-	kind := enumString(fs, "kind", "", "`KIND`: promote, demote, archive, quarantine, retype, restore", engine.ProposalPromote, engine.ProposalDemote, engine.ProposalArchive, engine.ProposalQuarantine, engine.ProposalRetype, engine.ProposalRestore)
+	kind := enumString(fs, "kind", "", "`KIND`: promote, demote, archive, quarantine, retype, restore, keep (leave the memory as it is)", engine.ProposalPromote, engine.ProposalDemote, engine.ProposalArchive, engine.ProposalQuarantine, engine.ProposalRetype, engine.ProposalRestore, engine.ProposalKeep)
 	asJSON := fs.Bool("json", false, "print {\"proposals\": [...]} as JSON")
 	return func(e *env, args []string) error {
 		if len(args) > 0 {
