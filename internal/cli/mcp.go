@@ -87,6 +87,7 @@ func cmdMCP(fl *flag.FlagSet) runFunc {
 				return nil, err
 			}
 			closeEngine = closeDB
+			releaseVectorPages(eng)
 			return eng, nil
 		}, mcpserver.Options{Keep: *keep, RecallDetail: recallDetail, Telemetry: tel.recorder()})
 		err = serveMCP(ctx, e, srv, ln, ho)

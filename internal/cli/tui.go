@@ -53,6 +53,7 @@ func openTUI(e *env) error {
 		if err != nil {
 			return ui.Deps{}, err
 		}
+		releaseVectorPages(eng)
 		// The engine follows other processes' writes (listenForChanges:
 		// PostgreSQL notifications, SQLite's data_version): the tabs
 		// reload when it applied some.
