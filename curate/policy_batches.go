@@ -177,7 +177,7 @@ func mergePolicy(out, pol []engine.BatchInfo) []engine.BatchInfo {
 func mergeNewest(out, extra []engine.BatchInfo) []engine.BatchInfo {
 	merged := make([]engine.BatchInfo, 0, len(out)+len(extra))
 	for _, b := range out {
-		for len(extra) > 0 && extra[0].At.After(b.At) {
+		for len(extra) > 0 && newer(extra[0], b) {
 			merged, extra = append(merged, extra[0]), extra[1:]
 		}
 		merged = append(merged, b)

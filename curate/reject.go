@@ -171,7 +171,7 @@ func BatchHistory(ctx context.Context, q engine.Queries, limit int) ([]engine.Ba
 	}
 	// The audited batches keep their order; each rejection and each policy
 	// batch goes before the first of them that is older.
-	sort.SliceStable(extra, func(i, j int) bool { return extra[i].At.After(extra[j].At) })
+	sort.SliceStable(extra, func(i, j int) bool { return newer(extra[i], extra[j]) })
 	out = mergeNewest(out, extra)
 	pol, err := PolicyBatches(ctx, q)
 	if err != nil {

@@ -86,3 +86,36 @@ func TestRejectRefusesAnAppliedProposal(t *testing.T) {
 		t.Fatalf("the open proposal was rejected anyway: %+v", p)
 	}
 }
+
+// Under a pinned clock (the demo's) a rejection and the audited batch
+// before it carry one time: the history still lists the later one first,
+// by the store's batch counter.
+func TestRejectionListsBeforeAnOlderBatchOfTheSameTime(t *testing.T) {
+	ctx := context.Background()
+	e, _ := tierstest.Open(t)
+	st := e.Store()
+	m := &engine.Memory{Key: "k1", Content: "Deploys go through staging first.", Kind: engine.KindFact, Type: "note",
+		Tier: engine.TierWarm, Scope: engine.ScopeGlobal, Importance: 0.5, CreatedAt: e.Now()}
+	if err := e.PrepareMemory(ctx, m); err != nil {
+		t.Fatal(err)
+	}
+	added, err := e.AddMemoryInBatch(ctx, m, "curator")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &engine.Proposal{Kind: engine.ProposalQuarantine, MemoryID: m.ID, Proposer: engine.ProposerJudge, Status: engine.ProposalPending}
+	if err := st.InsertProposal(ctx, p); err != nil {
+		t.Fatal(err)
+	}
+	res, err := curate.RejectProposalsInBatch(ctx, e, []int64{p.ID}, curate.RejectOptions{Reason: "a real fact", Now: e.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hist, err := curate.BatchHistory(ctx, st, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hist) != 2 || !hist[0].At.Equal(hist[1].At) || hist[0].Batch != res.Batch || hist[1].Batch != added {
+		t.Fatalf("history = %+v; want the rejection %s before %s", hist, res.Batch, added)
+	}
+}
