@@ -76,10 +76,12 @@ type queryFlags struct {
 	k, budget        *int
 	includeCold      *bool
 	includeSuper     *bool
+	fs               *flag.FlagSet
 }
 
 func addQueryFlags(fs *flag.FlagSet) queryFlags {
 	return queryFlags{
+		fs:           fs,
 		session:      fs.String("session", "", "the live `SESSION` (its last minutes are echoes; its share is capped)"),
 		project:      fs.String("project", "", "the `PROJECT` the query is about (other projects' memories are excluded)"),
 		k:            fs.Int("k", 0, "memories to recall (default from config)"),
@@ -89,12 +91,19 @@ func addQueryFlags(fs *flag.FlagSet) queryFlags {
 	}
 }
 
-// check refuses a negative --k or --budget.
+// check refuses a --k or --budget below 1 (left out, each is the
+// config's).
 func (f queryFlags) check() error {
+	var bad error
+	f.fs.Visit(func(fl *flag.Flag) {
+		if (fl.Name == "k" && *f.k < 1) || (fl.Name == "budget" && *f.budget < 1) {
+			bad = usageError{"--k and --budget must be positive (leave one out for the config's default)"}
+		}
+	})
 	if *f.k < 0 || *f.budget < 0 {
-		return usageError{"--k and --budget must be positive"}
+		bad = usageError{"--k and --budget must be positive (leave one out for the config's default)"}
 	}
-	return nil
+	return bad
 }
 
 // query is the query the flags describe, for text.
