@@ -29,7 +29,7 @@ func connect(t *testing.T, now time.Time) (*mcp.ClientSession, *engine.Engine) {
 		t.Fatal(err)
 	}
 	st, ct := mcp.NewInMemoryTransports()
-	ss, err := New(e, Options{}).srv.Connect(ctx, st, nil)
+	ss, err := serverOf(t, e, Options{}).srv.Connect(ctx, st, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -39,7 +39,8 @@ func serveHTTP(t *testing.T, o HTTPOptions) string {
 		t.Fatal(err)
 	}
 	done := make(chan error, 1)
-	go func() { done <- New(e, Options{}).ServeHTTP(ctx, ln, o) }()
+	srv := serverOf(t, e, Options{})
+	go func() { done <- srv.ServeHTTP(ctx, ln, o) }()
 	t.Cleanup(func() {
 		cancel()
 		if err := <-done; err != nil {

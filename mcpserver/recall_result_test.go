@@ -159,7 +159,7 @@ func TestRecallTextsAreTerminalSafe(t *testing.T) {
 // the text content defaults to detail ids.
 func TestRecallDetailOption(t *testing.T) {
 	_, e := connect(t, time.Now())
-	s := New(e, Options{RecallDetail: DetailIDs})
+	s := serverOf(t, e, Options{RecallDetail: DetailIDs})
 	if s.detail != DetailIDs {
 		t.Fatalf("detail %q", s.detail)
 	}

@@ -35,7 +35,7 @@ func TestMCPDoorsRedactSecrets(t *testing.T) {
 		t.Fatal(err)
 	}
 	st, ct := mcp.NewInMemoryTransports()
-	ss, err := New(e, Options{Keep: 10}).srv.Connect(ctx, st, nil)
+	ss, err := serverOf(t, e, Options{Keep: 10}).srv.Connect(ctx, st, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

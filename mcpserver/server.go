@@ -72,19 +72,12 @@ type Server struct {
 	telemetry Telemetry
 }
 
-// New builds the MCP server for e with the five memory tools.
-func New(e *engine.Engine, o Options) *Server {
-	s := newServer(o)
-	s.opened(e)
-	close(s.ready)
-	return s
-}
-
-// NewOpening builds the MCP server before its engine exists: open runs in
-// the background, so that a client's initialize and tools/list are
-// answered while a large database loads its indexes (the engine is needed
-// only by tool calls, which wait for it). If open fails, every tool call
-// answers with its error and Opened returns it.
+// NewOpening builds the MCP server with the five memory tools before its
+// engine exists: open runs in the background, so that a client's
+// initialize and tools/list are answered while a large database loads its
+// indexes (the engine is needed only by tool calls, which wait for it). If
+// open fails, every tool call answers with its error and Opened returns it.
+// A caller whose engine is already open passes a func returning it.
 func NewOpening(open func() (*engine.Engine, error), o Options) *Server {
 	s := newServer(o)
 	go func() {

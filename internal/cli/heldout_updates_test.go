@@ -152,7 +152,7 @@ func viaMCP(t *testing.T, c updateCase) updateOutcome {
 	defer cancel()
 	e, _ := enginetest.Open(t, filepath.Join(t.TempDir(), "u.db"), time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC))
 	ct, st := mcp.NewInMemoryTransports()
-	srv := mcpserver.New(e, mcpserver.Options{})
+	srv := mcpServerOf(t, e)
 	done := make(chan error, 1)
 	go func() { done <- srv.Run(ctx, st) }()
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "heldout", Version: "1"}, nil).Connect(ctx, ct, nil)

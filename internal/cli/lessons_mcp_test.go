@@ -55,7 +55,7 @@ type mcpCorrector struct {
 
 func newMCPCorrector(t *testing.T) *mcpCorrector {
 	e, _ := enginetest.Open(t, filepath.Join(t.TempDir(), "l.db"), time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC))
-	return &mcpCorrector{t: t, e: e, srv: mcpserver.New(e, mcpserver.Options{})}
+	return &mcpCorrector{t: t, e: e, srv: mcpServerOf(t, e)}
 }
 
 // session opens an MCP client session of its own and returns it with its
@@ -227,4 +227,15 @@ func TestLessonsThroughMCP(t *testing.T) {
 	if rate < lessonsMCPFloor {
 		t.Errorf("lesson pass rate %.3f through memory_correct is below the floor %.3f", rate, lessonsMCPFloor)
 	}
+}
+
+// mcpServerOf is the MCP server of an engine the test already opened,
+// ready (NewOpening with nothing left to open).
+func mcpServerOf(t *testing.T, e *engine.Engine) *mcpserver.Server {
+	t.Helper()
+	srv := mcpserver.NewOpening(func() (*engine.Engine, error) { return e, nil }, mcpserver.Options{})
+	if err := srv.Opened(); err != nil {
+		t.Fatal(err)
+	}
+	return srv
 }

@@ -293,7 +293,7 @@ func truthViaMCP(t *testing.T, msgs []truthMsg) truthGot {
 	defer cancel()
 	e, _ := enginetest.Open(t, filepath.Join(t.TempDir(), "t.db"), time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC))
 	ct, st := mcp.NewInMemoryTransports()
-	srv := mcpserver.New(e, mcpserver.Options{})
+	srv := mcpServerOf(t, e)
 	done := make(chan error, 1)
 	go func() { done <- srv.Run(ctx, st) }()
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "truth", Version: "1"}, nil).Connect(ctx, ct, nil)
