@@ -110,28 +110,7 @@ func (tx *Tx) FindCaptures(ctx context.Context, f engine.CaptureFilter) ([]*engi
 	if f.Text != "" {
 		where, args = append(where, `text LIKE ? ESCAPE '\'`), append(args, likePattern(f.Text))
 	}
-	cond := whereClause(where)
-	var total int
-	if err := tx.tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM captures`+cond, args...).Scan(&total); err != nil {
-		return nil, 0, fmt.Errorf("count captures: %w", err)
-	}
-	rows, err := tx.tx.QueryContext(ctx, `SELECT `+captureColumns+` FROM captures`+cond+` ORDER BY id`+limitClause(f.Limit, f.Offset), args...)
-	if err != nil {
-		return nil, 0, fmt.Errorf("find captures: %w", err)
-	}
-	defer rows.Close()
-	var out []*engine.CaptureRecord
-	for rows.Next() {
-		c, err := scanCapture(rows)
-		if err != nil {
-			return nil, 0, fmt.Errorf("find captures: %w", err)
-		}
-		out = append(out, c)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, 0, fmt.Errorf("find captures: %w", err)
-	}
-	return out, total, nil
+	return findPage(ctx, tx, "captures", "captures", captureColumns, whereClause(where), args, f.Limit, f.Offset, scanCapture)
 }
 
 // CaptureReasonCounts counts dropped captures by the layer that dropped them

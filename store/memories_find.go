@@ -82,27 +82,7 @@ func (tx *Tx) GetMemoryByKey(ctx context.Context, key string) (*engine.Memory, e
 // match in all (ignoring Limit and Offset) for paging.
 func (tx *Tx) FindMemories(ctx context.Context, f engine.MemoryFilter) ([]*engine.Memory, int, error) {
 	cond, args := memoryWhere(f)
-	var total int
-	if err := tx.tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM memories`+cond, args...).Scan(&total); err != nil {
-		return nil, 0, fmt.Errorf("count memories: %w", err)
-	}
-	rows, err := tx.tx.QueryContext(ctx, `SELECT `+memoryColumns+` FROM memories`+cond+` ORDER BY id`+limitClause(f.Limit, f.Offset), args...)
-	if err != nil {
-		return nil, 0, fmt.Errorf("find memories: %w", err)
-	}
-	defer rows.Close()
-	var ms []*engine.Memory
-	for rows.Next() {
-		m, err := scanMemory(rows)
-		if err != nil {
-			return nil, 0, fmt.Errorf("find memories: %w", err)
-		}
-		ms = append(ms, m)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, 0, fmt.Errorf("find memories: %w", err)
-	}
-	return ms, total, nil
+	return findPage(ctx, tx, "memories", "memories", memoryColumns, cond, args, f.Limit, f.Offset, scanMemory)
 }
 
 // findMemoriesPG is FindMemories on PostgreSQL in one statement outside a

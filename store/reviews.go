@@ -101,14 +101,7 @@ func (tx *Tx) FindReviews(ctx context.Context, f engine.ReviewFilter) ([]*engine
 	if len(f.IDs) > 0 {
 		where, args = append(where, `id IN (SELECT value FROM json_each(?))`), append(args, int64sJSON(f.IDs))
 	}
-	cond := whereClause(where)
-	var total int
-	if err := tx.tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM review_queue`+cond, args...).Scan(&total); err != nil {
-		return nil, 0, fmt.Errorf("count review items: %w", err)
-	}
-	out, err := queryAll(ctx, tx, "find review items", scanReview,
-		`SELECT `+reviewColumns+` FROM review_queue`+cond+` ORDER BY id`+limitClause(f.Limit, f.Offset), args...)
-	return out, total, err
+	return findPage(ctx, tx, "review items", "review_queue", reviewColumns, whereClause(where), args, f.Limit, f.Offset, scanReview)
 }
 
 // GetReviewByMessage returns the review item of a message, or ENOTFOUND.

@@ -241,3 +241,18 @@ func queryAll[T any](ctx context.Context, tx *Tx, what string, scan func(scanner
 	}
 	return out, rows.Err()
 }
+
+// findPage is a Find… query of table: the rows matching cond (a WHERE
+// clause with its args) in id order, one page of them (limit, offset), and
+// how many match in all, for paging; what names the rows in errors.
+func findPage[T any](ctx context.Context, tx *Tx, what, table, columns, cond string, args []any, limit, offset int, scan func(scanner) (T, error)) ([]T, int, error) {
+	var total int
+	if err := tx.tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM `+table+cond, args...).Scan(&total); err != nil {
+		return nil, 0, fmt.Errorf("count %s: %w", what, err)
+	}
+	out, err := queryAll(ctx, tx, "find "+what, scan, `SELECT `+columns+` FROM `+table+cond+` ORDER BY id`+limitClause(limit, offset), args...)
+	if err != nil {
+		return nil, 0, err
+	}
+	return out, total, nil
+}
