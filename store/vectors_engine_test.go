@@ -22,20 +22,10 @@ import (
 // read every vector from SQLite, and its vectors are the file's pages, not
 // copies; the rows another process wrote since are the database's.
 func TestEngineOverVectorFileMatchesSQLite(t *testing.T) {
-	t.Cleanup(store.SetVectorFileMin(16))
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "e.db")
-	db, err := store.Open(ctx, path, newClock().Now)
-	must(t, err)
-	defer db.Close()
-	emb := engine.NewHashed(engine.HashedDim)
-	texts := make([]string, 300)
-	for i := range texts {
-		texts[i] = fmt.Sprintf("note %d about the garden, the %d tomatoes and the rain of week %d", i, i%17, i%5)
-	}
-	open := fillHashed(t, db, emb, texts)
-	open() // writes the file
-	db.WaitVectorFile()
+	path, _, emb, texts, open := vectorFileFixture(t, "e.db", 300, func(i int) string {
+		return fmt.Sprintf("note %d about the garden, the %d tomatoes and the rain of week %d", i, i%17, i%5)
+	})
 	if _, err := vecfile.Open(path + vecfile.Suffix); err != nil {
 		t.Fatal(err)
 	}
@@ -169,6 +159,28 @@ func TestEngineOverVectorFileWithRowRestoredBetween(t *testing.T) {
 			t.Fatalf("query %d: mapped %v, read %v", i, a, b)
 		}
 	}
+}
+
+// vectorFileFixture is a database at name in a temporary directory (vector
+// files from 16 rows) holding n memories, text(i) each, with the hashed
+// embedder's vectors, and its vector file written by a first open; open
+// opens an engine over it at day 30.
+func vectorFileFixture(t *testing.T, name string, n int, text func(int) string) (path string, db *store.DB, emb engine.Embedder, texts []string, open func() *engine.Engine) {
+	t.Helper()
+	t.Cleanup(store.SetVectorFileMin(16))
+	path = filepath.Join(t.TempDir(), name)
+	db, err := store.Open(context.Background(), path, newClock().Now)
+	must(t, err)
+	t.Cleanup(func() { db.Close() })
+	emb = engine.NewHashed(engine.HashedDim)
+	texts = make([]string, n)
+	for i := range texts {
+		texts[i] = text(i)
+	}
+	open = fillHashed(t, db, emb, texts)
+	open() // writes the file
+	db.WaitVectorFile()
+	return path, db, emb, texts, open
 }
 
 // fillHashed inserts one memory a text (keys k0, k1, …) with emb's

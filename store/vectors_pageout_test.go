@@ -5,15 +5,12 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
 	"testing"
 
-	"memtrace/engine"
 	"memtrace/engine/index"
-	"memtrace/store"
 )
 
 // mappedRSS is the resident kilobytes of this process's mappings of files
@@ -46,20 +43,10 @@ func TestReleaseVectorPages(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("MADV_PAGEOUT is Linux's")
 	}
-	t.Cleanup(store.SetVectorFileMin(16))
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "p.db")
-	db, err := store.Open(ctx, path, newClock().Now)
-	must(t, err)
-	defer db.Close()
-	emb := engine.NewHashed(engine.HashedDim)
-	texts := make([]string, 3000)
-	for i := range texts {
-		texts[i] = fmt.Sprintf("note %d on the orchard, 과수원 %d and the frost of week %d", i, i%23, i%7)
-	}
-	open := fillHashed(t, db, emb, texts)
-	open() // writes the file
-	db.WaitVectorFile()
+	path, db, emb, texts, open := vectorFileFixture(t, "p.db", 3000, func(i int) string {
+		return fmt.Sprintf("note %d on the orchard, 과수원 %d and the frost of week %d", i, i%23, i%7)
+	})
 	e := open()
 	q, _ := e.Embed(ctx, "the orchard frost 과수원")
 	want := e.VectorSearch(q[0], 30)
