@@ -33,19 +33,14 @@ func (c *Capturer) screen(ctx context.Context, p *pending) (bool, error) {
 			lesson = f
 		}
 	}
-	if match, ok := c.filter.L1(m.Text); ok && lengthFloor(match.Name) && (lesson != nil && lesson.Skip == "" || c.statesChange(m) != "" || statesHabit(m) != "" || statesFact(m) != "" || c.statesSlot(m) != "") {
-		why := "a correction states its lesson in few words"
-		if cue := c.statesChange(m); (lesson == nil || lesson.Skip != "") && cue != "" {
-			why = fmt.Sprintf("a change or retraction (%q) states itself in few words", cue)
-		} else if cue := statesHabit(m); (lesson == nil || lesson.Skip != "") && cue != "" {
-			why = fmt.Sprintf("a routine (%q) states itself in few words", cue)
-		} else if cue := statesFact(m); (lesson == nil || lesson.Skip != "") && cue != "" {
-			why = fmt.Sprintf("a fact about %q states itself in few words", cue)
-		} else if lesson == nil || lesson.Skip != "" {
-			why = fmt.Sprintf("a fact of the slot %q (a later change may replace it) states itself in few words", c.statesSlot(m))
-		}
+	match, ok := c.filter.L1(m.Text)
+	waived := ""
+	if ok && lengthFloor(match.Name) {
+		waived = c.floorWaiver(m, lesson)
+	}
+	if waived != "" {
 		r.Trail = append(r.Trail, engine.Decision{Layer: engine.LayerL1, Verdict: "pass", Pattern: match.Name,
-			Reason: "L1 rule " + match.Name + " waived: " + why})
+			Reason: "L1 rule " + match.Name + " waived: " + waived})
 	} else if ok {
 		r.Outcome, r.DroppedBy, r.Reason = engine.OutcomeDropped, engine.LayerL1, match.Name
 		r.Trail = append(r.Trail, engine.Decision{Layer: engine.LayerL1, Verdict: "drop", Pattern: match.Name, Reason: "L1 rule " + match.Name})
@@ -270,6 +265,30 @@ func statesHabit(m engine.Message) string {
 // routineCue: a recurrence ("every Tuesday", "수요일마다", "격주로").
 var routineCue = lexicon{en: []string{"every", "each week", "weekly", "daily", "a day", "per day", "a week", "per week"},
 	ko: []string{"마다", "격주", "매달", "매년", "매일", "매주", "하루", "주 1회", "주 2회", "주 3회", "주 4회", "주 5회"}}
+
+// floorWaiver is why a message caught by one of L1's length floors is
+// kept all the same ("" when it is not): a user's lesson, a change or
+// retraction, a routine, a fact, or the fact of a slot a later change may
+// replace, each stated in few words — the first that applies, each asked
+// once.
+func (c *Capturer) floorWaiver(m engine.Message, lesson *lessonFinding) string {
+	if lesson != nil && lesson.Skip == "" {
+		return "a correction states its lesson in few words"
+	}
+	if cue := c.statesChange(m); cue != "" {
+		return fmt.Sprintf("a change or retraction (%q) states itself in few words", cue)
+	}
+	if cue := statesHabit(m); cue != "" {
+		return fmt.Sprintf("a routine (%q) states itself in few words", cue)
+	}
+	if cue := statesFact(m); cue != "" {
+		return fmt.Sprintf("a fact about %q states itself in few words", cue)
+	}
+	if cue := c.statesSlot(m); cue != "" {
+		return fmt.Sprintf("a fact of the slot %q (a later change may replace it) states itself in few words", cue)
+	}
+	return ""
+}
 
 // lengthFloor reports whether an L1 rule is one of the length floors,
 // which a correction is exempt from.
