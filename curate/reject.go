@@ -49,6 +49,7 @@ func RejectProposalsInBatch(ctx context.Context, w Updater, ids []int64, o Rejec
 	var res RejectResult
 	err := w.Update(ctx, func(q engine.Queries) error {
 		res = RejectResult{}
+		rec := &rejectionRecord{Actor: o.Curator, At: o.Now.UTC(), Note: reason}
 		for _, id := range ids {
 			p, err := q.GetProposal(ctx, id)
 			if err != nil {
@@ -66,6 +67,7 @@ func RejectProposalsInBatch(ctx context.Context, w Updater, ids []int64, o Rejec
 					return err
 				}
 			}
+			rec.Proposals = append(rec.Proposals, rejectedProposal{ID: p.ID, Prior: p.Status})
 			p.PriorStatus, p.Status, p.RejectNote = p.Status, engine.ProposalRejected, reason
 			p.DecidedBy, p.DecidedAt, p.Batch = o.Curator, o.Now.UTC(), res.Batch
 			if err := q.UpdateProposal(ctx, p); err != nil {
@@ -76,7 +78,10 @@ func RejectProposalsInBatch(ctx context.Context, w Updater, ids []int64, o Rejec
 			}
 			res.Rejected++
 		}
-		return nil
+		if res.Batch == "" {
+			return nil
+		}
+		return saveRejectionRecord(ctx, q, res.Batch, rec, true)
 	})
 	if err != nil {
 		return nil, err
@@ -136,7 +141,9 @@ func unreject(ctx context.Context, q engine.Queries, ps []*engine.Proposal) erro
 
 // BatchHistory is the batch history of the CLI and the TUI: the audited
 // batches (Queries.Batches), the rejections, which change no memory and
-// so have no audit rows, and the policy batches (PolicyBatches), newest first, at most limit (0: all).
+// so have no audit rows (their records, rejectionBatches, with their
+// rollbacks), and the policy batches (PolicyBatches), newest first, at
+// most limit (0: all).
 func BatchHistory(ctx context.Context, q engine.Queries, limit int) ([]engine.BatchInfo, error) {
 	out, err := q.Batches(ctx, limit)
 	if err != nil {
@@ -150,8 +157,20 @@ func BatchHistory(ctx context.Context, q engine.Queries, limit int) ([]engine.Ba
 	for _, b := range out {
 		seen[b.Batch] = true
 	}
+	open := map[string]int{}
+	for _, p := range rejected {
+		open[p.Batch]++
+	}
+	extra, err := rejectionBatches(ctx, q, open)
+	if err != nil {
+		return nil, err
+	}
+	for _, b := range extra {
+		seen[b.Batch] = true
+	}
+	// Rejections written before their records: listed from the proposals
+	// they still hold.
 	idx := map[string]int{}
-	var extra []engine.BatchInfo
 	for _, p := range rejected {
 		if p.Batch == "" || seen[p.Batch] {
 			continue

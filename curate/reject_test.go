@@ -2,6 +2,7 @@ package curate_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"memtrace/curate"
@@ -58,8 +59,18 @@ func TestRejectionRollsBackToThePriorStatus(t *testing.T) {
 			t.Fatalf("proposal %d after rollback = %+v; want %s", ids[i], p, want)
 		}
 	}
-	if _, err := curate.RollbackApplied(ctx, st, res.Batch, "curator"); err == nil {
-		t.Fatal("a second rollback of the rejection succeeded; want a refusal")
+	// The rejection and its rollback stay in the history: the proposals
+	// no longer name the batch, its record does.
+	hist, err = curate.BatchHistory(ctx, st, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hist) != 2 || hist[0].Kind != engine.BatchRollback || hist[0].RollbackOf != res.Batch || hist[0].Actor != "curator" ||
+		hist[1].Batch != res.Batch || !hist[1].RolledBack || hist[1].CanRollback || hist[1].Effect.Rejected != 3 {
+		t.Fatalf("history after the rollback = %+v; want its rollback, then the rejection marked rolled back", hist)
+	}
+	if _, err := curate.RollbackApplied(ctx, st, res.Batch, "curator"); err == nil || !strings.Contains(err.Error(), "already rolled back") {
+		t.Fatalf("a second rollback of the rejection: %v; want a refusal that says it was rolled back", err)
 	}
 	if m, _ := st.GetMemory(ctx, id); m.Status != engine.StatusActive {
 		t.Fatalf("the memory changed: %+v", m)

@@ -44,6 +44,17 @@ func PlanRollback(ctx context.Context, q engine.Queries, batch string) (*engine.
 	} else if kind == BatchPolicy {
 		return planPolicyRollback(ctx, q, batch)
 	}
+	if rec, err := readRejectionRecord(ctx, q, batch); err != nil {
+		return nil, err
+	} else if rec != nil && rec.RolledBack {
+		// A rejection changes no memory: after its rollback only its
+		// record knows it.
+		kind, _, err := q.BatchKind(ctx, batch)
+		if err != nil {
+			return nil, err
+		}
+		return &engine.RollbackPlan{Batch: batch, Actor: rec.Actor, At: rec.At, RolledBack: true, Kind: kind}, nil
+	}
 	plan, err := q.PlanRollback(ctx, batch)
 	if err != nil {
 		return nil, err
@@ -111,7 +122,11 @@ func Rollback(ctx context.Context, st engine.Store, o RollbackOptions) (*Rollbac
 				return err
 			}
 			rep.Rejected = len(rej)
-			return unreject(ctx, q, rej)
+			if err := unreject(ctx, q, rej); err != nil {
+				return err
+			}
+			_, err = markRejectionRolledBack(ctx, q, o.Batch, o.Actor)
+			return err
 		}
 		props, err := q.FindProposals(ctx, engine.ProposalFilter{Batch: o.Batch, Status: engine.ProposalApplied})
 		if err != nil {

@@ -81,6 +81,7 @@ type BatchEffect struct {
 	Kept        int `json:"kept,omitempty"`       // keep decisions recorded (no change to the memory)
 	Rejected    int `json:"rejected,omitempty"`   // proposals a curator rejected (no change to any memory)
 	Erased      int `json:"erased,omitempty"`     // erased by a curator (engine.StatusErased): never undone
+	Reopened    int `json:"reopened,omitempty"`   // rejected proposals a rollback reopened (no change to any memory)
 }
 
 // Change kinds ClassifyChange returns.
@@ -175,7 +176,7 @@ func (b BatchEffect) String() string {
 		word string
 	}{{b.Created, "created"}, {b.Quarantined, "quarantined"}, {b.Restored, "restored"}, {b.Archived, "archived"},
 		{b.Moved, "moved"}, {b.Retyped, "retyped"}, {b.Updated, "updated"},
-		{b.Superseded, "superseded"}, {b.Unlinked, "unlinked"}, {b.Erased, "erased"}, {b.Kept, "kept"}, {b.Rejected, "rejected"}} {
+		{b.Superseded, "superseded"}, {b.Unlinked, "unlinked"}, {b.Erased, "erased"}, {b.Kept, "kept"}, {b.Rejected, "rejected"}, {b.Reopened, "reopened"}} {
 		if p.n > 0 {
 			parts = append(parts, fmt.Sprintf("%s %d", p.word, p.n))
 		}

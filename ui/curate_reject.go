@@ -143,11 +143,12 @@ func (p curatePane) rejectView() string {
 }
 
 // stillRejected keeps the session's rejection batches the history still
-// lists as rejections (one rolled back from the history is gone).
+// lists as rejections that are not rolled back (one rolled back from
+// the history stays there, marked so, beside its rollback).
 func stillRejected(rejects []string, hist []engine.BatchInfo) []string {
 	open := map[string]bool{}
 	for _, b := range hist {
-		if b.Effect.Rejected > 0 {
+		if b.Effect.Rejected > 0 && !b.RolledBack {
 			open[b.Batch] = true
 		}
 	}

@@ -81,8 +81,11 @@ func cmdRollback(fs *flag.FlagSet) runFunc {
 		if rep.Effect.Changed() > 0 {
 			msg += " (" + rep.Effect.String() + ")"
 		}
-		if rep.Policy {
+		switch {
+		case rep.Policy:
 			msg = fmt.Sprintf("rolled back batch %s: the policy before it is restored (memtrace policy show)", rep.Batch)
+		case rep.Rejected > 0 && rep.Restored == 0:
+			msg = fmt.Sprintf("rolled back rejection %s: %s open again as they were; no memory changed", rep.Batch, wording.Count(rep.Rejected, "proposal"))
 		}
 		if rep.Proposals > 0 {
 			msg += fmt.Sprintf("; %s marked rolled back", wording.Count(rep.Proposals, "proposal"))
