@@ -15,6 +15,13 @@ const (
 	KindEpisode Kind = "episode"
 )
 
+// Types are the memory labels the judges assign, retype offers and `add`
+// takes (an import may carry others).
+func Types() []string {
+	return []string{"preference", "health", "date", "milestone", "habit", "achievement", "gift",
+		"shared_thing", "current_project", "rule", "correction", "note"}
+}
+
 // Status is the lifecycle state of a memory. Nothing is ever hard-deleted:
 // noise is quarantined (reversibly, keeping orig_type) and old memories are
 // archived.

@@ -72,10 +72,7 @@ Answer with one JSON object and nothing else: "verdict", "retype_to" (only with 
 const retryInstruction = "Your previous answer was rejected: %s. Answer again with one JSON object that satisfies the schema, and nothing else."
 
 // DefaultTypes are the memory labels the judges may assign (DESIGN.md).
-var DefaultTypes = []string{
-	"preference", "health", "date", "milestone", "habit", "achievement", "gift",
-	"shared_thing", "current_project", "rule", "correction", "note",
-}
+var DefaultTypes = engine.Types()
 
 func captureSystemPrompt(detail string, types []string) string {
 	g, ok := detailGuidance[detail]

@@ -23,10 +23,7 @@ func curateKinds() []string {
 const curateReview = "review"
 
 // retypeTargets are the labels the retype chooser offers.
-func retypeTargets() []string {
-	return []string{"preference", "health", "date", "milestone", "habit", "achievement", "gift",
-		"shared_thing", "current_project", "rule", "correction", "note"}
-}
+func retypeTargets() []string { return engine.Types() }
 
 type curateMode int
 

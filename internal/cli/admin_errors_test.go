@@ -76,6 +76,7 @@ func TestAddRefusesBadValuesNamingTheField(t *testing.T) {
 		{"--importance", "1e308", "--importance 1e+308"},
 		{"--kind", "thought", "kind"},
 		{"--scope", "team:x", "--scope"},
+		{"--type", "prefrence", `--type "prefrence": want one of preference,`},
 	} {
 		code, _, errOut := runMemtrace(t, "", "--db", db, "add", "--kind", "fact", "--type", "note", tc.flag, tc.value, "a fact to remember for the test")
 		if code == 0 || !strings.Contains(errOut, tc.want) {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"memtrace/capture"
+	"slices"
 	"strings"
 
 	"memtrace/engine"
@@ -14,7 +15,7 @@ import (
 // gates — audited as a curator write.
 func cmdAdd(fs *flag.FlagSet) runFunc {
 	kind := fs.String("kind", string(engine.KindFact), "`KIND`: fact or episode")
-	typ := fs.String("type", "note", "`TYPE` label: preference, health, date, milestone, habit, achievement, gift, shared_thing, current_project, rule, correction, note …")
+	typ := fs.String("type", "note", "`TYPE` label: "+strings.Join(engine.Types(), ", "))
 	importance := fs.Float64("importance", 0.5, "importance 0..1")
 	key := fs.String("key", "", "stable external id `K` (unique)")
 	scope := fs.String("scope", engine.ScopeGlobal, "`SCOPE`: global, project:NAME or domain:NAME")
@@ -37,6 +38,8 @@ func cmdAdd(fs *flag.FlagSet) runFunc {
 			return usageError{fmt.Sprintf("--scope %q: want global, project:NAME or domain:NAME", *scope)}
 		case *tier != string(engine.TierHot) && *tier != string(engine.TierWarm) && *tier != string(engine.TierCold):
 			return usageError{fmt.Sprintf("--tier %q: want hot, warm or cold", *tier)}
+		case !slices.Contains(engine.Types(), *typ):
+			return usageError{fmt.Sprintf("--type %q: want one of %s", *typ, strings.Join(engine.Types(), ", "))}
 		}
 		eng, closeDB, err := openOrCreate(e)
 		if err != nil {

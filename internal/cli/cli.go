@@ -90,7 +90,7 @@ func commands() []command {
 		{name: "reject", args: "ID…", summary: "reject proposals in one batch (rollback reopens them)", define: cmdReject},
 		{name: "proposals", summary: "list proposals waiting for the curator", define: cmdProposals},
 		{name: "batches", summary: "audited batches and rejections, newest first: actor, what each did, whether it can be rolled back", define: cmdBatches},
-		{name: "supersede", args: "OLD [NEW]", summary: "link by hand: NEW supersedes OLD (a knowledge update); --unlink makes OLD current again; audited, undone by rollback", define: cmdSupersede},
+		{name: "supersede", args: "OLD [NEW]", summary: "link by hand: NEW supersedes OLD (each an ID or key:K; a knowledge update); --unlink makes OLD current again; audited, undone by rollback", define: cmdSupersede},
 		{name: "erase", args: "[ID|key:K …]", summary: "erase memories for good (curator): their text leaves every table, index and trace, a tombstone stays; asks twice, cannot be rolled back", define: cmdErase},
 		{name: "policy", summary: "the memory policy this database runs with: show, set FILE (audited, rolled back like any batch), diff A B", subs: policyCommands()},
 		{name: "rollback", args: "BATCH", summary: "undo a batch: says what it will do by kind and asks (--yes: don't ask; --force: a whole capture run)", define: cmdRollback},

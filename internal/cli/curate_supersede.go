@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"memtrace/capture"
@@ -39,13 +40,13 @@ func cmdSupersede(fs *flag.FlagSet) runFunc {
 			}
 			return usageError{"want two memory ids: memtrace supersede OLD NEW (NEW supersedes OLD), or OLD --unlink"}
 		}
-		ids := make([]int64, len(words))
-		for i, w := range words {
-			id, err := strconv.ParseInt(w, 10, 64)
-			if err != nil || id <= 0 {
-				return usageError{fmt.Sprintf("%q is not a memory id; find ids with `memtrace list --text WORD`", w)}
+		for _, w := range words {
+			if _, ok := strings.CutPrefix(w, "key:"); ok {
+				continue
 			}
-			ids[i] = id
+			if id, err := strconv.ParseInt(w, 10, 64); err != nil || id <= 0 {
+				return usageError{fmt.Sprintf("%q is neither a memory id nor key:K; find them with `memtrace list --text WORD`", w)}
+			}
 		}
 		var at time.Time
 		if *validTo != "" {
@@ -60,6 +61,12 @@ func cmdSupersede(fs *flag.FlagSet) runFunc {
 			return err
 		}
 		defer closeDB()
+		ids := make([]int64, len(words))
+		for i, w := range words {
+			if ids[i], err = supersedeRef(e, eng, w); err != nil {
+				return err
+			}
+		}
 		actor := engine.Actor{Name: "curator"}
 		var m *engine.Memory
 		var batch string
@@ -82,6 +89,23 @@ func cmdSupersede(fs *flag.FlagSet) runFunc {
 			m.ID, safetext.SanitizeLine(m.Content), m.SupersededBy, m.ValidTo.Format("2006-01-02"), batch, m.ID, batch)
 		return nil
 	}
+}
+
+// supersedeRef resolves an argument of supersede, "ID" or "key:K" (checked
+// by the caller), to a memory id.
+func supersedeRef(e *env, eng *engine.Engine, w string) (int64, error) {
+	k, ok := strings.CutPrefix(w, "key:")
+	if !ok {
+		return strconv.ParseInt(w, 10, 64)
+	}
+	m, err := eng.Store().GetMemoryByKey(e.ctx, k)
+	if engine.ErrorCode(err) == engine.ENOTFOUND {
+		return 0, engine.Errorf(engine.ENOTFOUND, "no memory %s; find one with `memtrace list --text WORD`", safetext.SanitizeLine(w))
+	}
+	if err != nil {
+		return 0, err
+	}
+	return m.ID, nil
 }
 
 // parseDayOrTime reads RFC 3339 or a bare day (UTC midnight).

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -122,5 +123,35 @@ func TestHelpUpdatesDocumentsTheRule(t *testing.T) {
 		if code != 0 || !strings.Contains(out, want) {
 			t.Errorf("help updates (exit %d) lacks %q", code, want)
 		}
+	}
+}
+
+// supersede names memories the way show and erase do: an id or key:K (a
+// memory made from a message has the message's id as its key).
+func TestSupersedeTakesKeys(t *testing.T) {
+	dir := t.TempDir()
+	db, msgs := filepath.Join(dir, "k.db"), filepath.Join(dir, "m.jsonl")
+	lines := `{"id":"fav-1","session":"s1","role":"user","text":"My favourite editor is Vim, I have used it for ten years.","at":"2026-01-05T09:00:00Z"}
+{"id":"fav-2","session":"s2","role":"user","text":"요즘은 Helix 에디터를 제일 좋아해, 설정이 거의 필요 없어서 편해.","at":"2026-03-05T09:00:00Z"}
+`
+	if err := os.WriteFile(msgs, []byte(lines), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, errOut, code := runCLI(t, "--db", db, "ingest", msgs); code != 0 {
+		t.Fatalf("ingest: %s", errOut)
+	}
+	out, errOut, code := runCLI(t, "--db", db, "supersede", "key:fav-1", "key:fav-2", "--json")
+	var res supersedeOutput
+	if code != 0 || json.Unmarshal([]byte(out), &res) != nil || res.Memory.Key != "fav-1" || res.Memory.SupersededBy == 0 || !res.Linked {
+		t.Fatalf("supersede key:fav-1 key:fav-2: exit %d %s%s", code, out, errOut)
+	}
+	if _, errOut, code := runCLI(t, "--db", db, "supersede", "key:nothing", "key:fav-2"); code == 0 || !strings.Contains(errOut, "no memory key:nothing") {
+		t.Fatalf("an unknown key: exit %d %s", code, errOut)
+	}
+	if _, errOut, code := runCLI(t, "--db", db, "supersede", "fav-1", "--unlink"); code != 2 || !strings.Contains(errOut, "key:K") {
+		t.Fatalf("a bare key: exit %d %s; want a usage error naming key:K", code, errOut)
+	}
+	if out, errOut, code := runCLI(t, "--db", db, "supersede", "key:fav-1", "--unlink"); code != 0 || !strings.Contains(out, "current again") {
+		t.Fatalf("unlink by key: exit %d %s%s", code, out, errOut)
 	}
 }
