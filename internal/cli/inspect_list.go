@@ -24,7 +24,7 @@ type listOutput struct {
 // cmdList runs `memtrace list`: memories by status, type, kind, tier, scope
 // and text.
 func cmdList(fs *flag.FlagSet) runFunc {
-	status := fs.String("status", "", "`STATUS`: active, quarantined or archived (default any)")
+	status := fs.String("status", "", "`STATUS`: active, quarantined, archived, or superseded (linked to a newer memory, whatever its stored status) (default any)")
 	typ := fs.String("type", "", "`TYPE` label, e.g. milestone")
 	kind := fs.String("kind", "", "`KIND`: fact or episode")
 	tier := fs.String("tier", "", "`TIER`: hot, warm or cold")
@@ -41,11 +41,15 @@ func cmdList(fs *flag.FlagSet) runFunc {
 			return usageError{"--limit and --offset must be 0 or more"}
 		}
 		f := engine.MemoryFilter{Text: *text, Limit: *limit, Offset: *offset}
-		if *status != "" {
-			s := engine.Status(*status)
-			if s != engine.StatusActive && s != engine.StatusQuarantined && s != engine.StatusArchived {
-				return usageError{fmt.Sprintf("--status %q: want active, quarantined or archived", *status)}
-			}
+		switch s := engine.Status(*status); {
+		case *status == "":
+		case *status == "superseded":
+			// Not a stored status: a former fact, as the TUI's
+			// status:superseded filter and STATUS column name it.
+			f.Superseded = true
+		case s != engine.StatusActive && s != engine.StatusQuarantined && s != engine.StatusArchived:
+			return usageError{fmt.Sprintf("--status %q: want active, quarantined, archived or superseded", *status)}
+		default:
 			f.Status = &s
 		}
 		if *typ != "" {
@@ -98,7 +102,7 @@ func cmdList(fs *flag.FlagSet) runFunc {
 		tbl := textable.New("ID", "KEY", "STATUS", "TIER", "KIND", "TYPE", "IMP", "CONTENT").
 			AlignRight(0, 6).Cap(1, 16).Cap(5, 15).Cap(7, 80)
 		for _, m := range ms {
-			tbl.Add(m.ID, m.Key, m.Status, m.Tier, m.Kind, m.Type, fmt.Sprintf("%.2f", m.Importance), m.Content)
+			tbl.Add(m.ID, m.Key, listStatus(m), m.Tier, m.Kind, m.Type, fmt.Sprintf("%.2f", m.Importance), m.Content)
 		}
 		if err := tbl.Write(e.stdout); err != nil {
 			return err
@@ -163,4 +167,15 @@ func pageLine(offset, shown, total int) string {
 		return line + fmt.Sprintf("; --offset %d for the next page, --limit 0 for all", next)
 	}
 	return line + "; --offset 0 --limit 0 for all"
+}
+
+// listStatus is the STATUS cell of the list, as the TUI's Memories tab
+// shows it: superseded for an active memory a newer one superseded (a
+// former fact, recalled no more), else the stored status. The JSON keeps
+// the stored status and superseded_by.
+func listStatus(m *engine.Memory) string {
+	if m.SupersededBy != 0 && m.Status == engine.StatusActive {
+		return "superseded"
+	}
+	return string(m.Status)
 }

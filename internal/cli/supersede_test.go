@@ -145,6 +145,10 @@ func TestSupersedeTakesKeys(t *testing.T) {
 	if code != 0 || json.Unmarshal([]byte(out), &res) != nil || res.Memory.Key != "fav-1" || res.Memory.SupersededBy == 0 || !res.Linked {
 		t.Fatalf("supersede key:fav-1 key:fav-2: exit %d %s%s", code, out, errOut)
 	}
+	// list names it as the TUI does, and --status superseded finds it.
+	if out, errOut, code := runCLI(t, "--db", db, "list", "--status", "superseded"); code != 0 || !strings.Contains(out, "fav-1  superseded") || strings.Contains(out, "fav-2") {
+		t.Fatalf("list --status superseded: exit %d\n%s%s", code, out, errOut)
+	}
 	if _, errOut, code := runCLI(t, "--db", db, "supersede", "key:nothing", "key:fav-2"); code == 0 || !strings.Contains(errOut, "no memory key:nothing") {
 		t.Fatalf("an unknown key: exit %d %s", code, errOut)
 	}
