@@ -45,17 +45,13 @@ func issuedAt(ctx context.Context, q engine.Queries, batch string) (time.Time, e
 // index, then (a database written before the index) the chain back from
 // the current one.
 func policyBatchIDs(ctx context.Context, q engine.Queries) ([]string, error) {
-	index, err := q.GetSetting(ctx, settingPolicyBatches)
+	ids, err := settingLines(ctx, q, settingPolicyBatches)
 	if err != nil {
 		return nil, err
 	}
-	var ids []string
 	seen := map[string]bool{}
-	for _, id := range strings.Split(index, "\n") {
-		if id = strings.TrimSpace(id); id != "" && !seen[id] {
-			seen[id] = true
-			ids = append(ids, id)
-		}
+	for _, id := range ids {
+		seen[id] = true
 	}
 	last, err := q.GetSetting(ctx, settingPolicyLast)
 	if err != nil {

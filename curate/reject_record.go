@@ -79,7 +79,13 @@ func saveRejectionRecord(ctx context.Context, q engine.Queries, batch string, re
 
 // rejectionBatchIDs are the recorded rejection batches, oldest first.
 func rejectionBatchIDs(ctx context.Context, q engine.Queries) ([]string, error) {
-	index, err := q.GetSetting(ctx, settingRejections)
+	return settingLines(ctx, q, settingRejections)
+}
+
+// settingLines are the distinct non-empty lines of setting key, in order:
+// the index of the policy and the rejection records.
+func settingLines(ctx context.Context, q engine.Queries, key string) ([]string, error) {
+	index, err := q.GetSetting(ctx, key)
 	if err != nil {
 		return nil, err
 	}
