@@ -126,3 +126,13 @@ func (ix *BM25) AddDocs(ids []int64, start []int, nos []int32, tfs []float64, wo
 	}
 	wg.Wait()
 }
+
+// Terms is every term by its number (TermNo): a bulk load's dictionary,
+// which a lexicon file keeps beside the term numbers of each document.
+func (ix *BM25) Terms() []string {
+	out := make([]string, len(ix.terms))
+	for t, no := range ix.termNo {
+		out[no] = t
+	}
+	return out
+}
