@@ -30,10 +30,12 @@ type bulkLoad struct {
 func (e *Engine) startBulkLoad(ctx context.Context, n int, lx *lexfile.Load) *bulkLoad {
 	ld := &bulkLoad{jobs: make(chan []*Memory, 8), vecs: make(chan []*Memory, 8), done: make(chan struct{}), vdone: make(chan struct{})}
 	e.sessions = newSessionIndex(n)
-	e.mems = make(map[int64]*Memory, n)
+	e.mems, e.byKey = make(map[int64]*Memory, n), make(map[string]int64, n)
 	e.ids = make([]int64, 0, n)
+	e.vec.DeferPostings() // posted at once when the last row is in (finish)
 	go func() {
 		defer close(ld.vdone)
+		defer e.vec.PostDeferred()
 		for ms := range ld.vecs {
 			for _, m := range ms {
 				if e.cacheVector(m) {

@@ -21,6 +21,9 @@ func (ix *BM25) Reserve(docs int, counts []int) {
 // reservePostings is Reserve without the room for documents' term lists;
 // it returns the postings counted.
 func (ix *BM25) reservePostings(docs int, counts []int) int {
+	if len(ix.slotOf) == 0 && docs > 0 {
+		ix.slotOf = make(map[int64]int32, docs) // not rehashed as it fills
+	}
 	if docs > len(ix.docs) {
 		grown := make([]doc, len(ix.docs), docs)
 		copy(grown, ix.docs)
