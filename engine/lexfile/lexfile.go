@@ -11,10 +11,11 @@
 //
 // Layout (little-endian, every section 4-byte aligned):
 //
-//	[0, 64)   header: magic, version, the writer's identity (the
+//	[0, 72)   header: magic, version, the writer's identity (the
 //	          executable's size and modification time), rows, terms,
-//	          tokens, the highest seq written, the body's CRC-32C and
-//	          the header's own CRC-32C
+//	          tokens, the highest seq written, the count of the
+//	          database's erasures it was written after, the body's
+//	          CRC-32C and the header's own CRC-32C
 //	rows      rows·24 bytes: id, seq, content CRC-32C, content length in
 //	          bytes; then (rows+1)·4: the first token of each row
 //	terms     (terms+1)·4 offsets, then the terms' bytes, padded to 4
@@ -26,6 +27,8 @@
 // file a crash tore is refused as a whole. An erasure removes the file
 // (Remove) under the lock a writer renames under, after checking that no
 // erasure came since its open began: no erased memory's terms stay in it.
+// A file written before the database's last erasure (one a build without
+// this file made, which left it) is rewritten or removed by the next open.
 package lexfile
 
 import (
@@ -45,7 +48,7 @@ const Suffix = "-lexicon"
 const (
 	magic      = "MTLEXF\x00\n"
 	version    = 1
-	headerSize = 64
+	headerSize = 72
 	rowSize    = 24
 )
 
@@ -58,15 +61,16 @@ var ErrInvalid = errors.New("lexicon file is invalid")
 // File is an open lexicon file, mapped read-only (or read into memory where
 // there is no mmap) until Close.
 type File struct {
-	MaxSeq int64 // the highest seq of a row written
-	data   []byte
-	unmap  func()
-	rows   []byte // rows·rowSize
-	starts []byte // (rows+1)·4
-	offs   []byte // (terms+1)·4
-	text   []byte
-	toks   []byte
-	n      int
+	MaxSeq   int64 // the highest seq of a row written
+	Erasures int64 // the database's erasures when it was written
+	data     []byte
+	unmap    func()
+	rows     []byte // rows·rowSize
+	starts   []byte // (rows+1)·4
+	offs     []byte // (terms+1)·4
+	text     []byte
+	toks     []byte
+	n        int
 	// cursor is the next row a lookup starts from: rows are asked for in
 	// id order, as the database's load reads them.
 	cursor int
@@ -140,7 +144,7 @@ func parse(data []byte) (*File, error) {
 	if v := le.Uint32(h[8:]); v != version {
 		return nil, fmt.Errorf("version %d, not %d", v, version)
 	}
-	if crc32.Checksum(h[:60], castagnoli) != le.Uint32(h[60:]) {
+	if crc32.Checksum(h[:68], castagnoli) != le.Uint32(h[68:]) {
 		return nil, errors.New("the header's checksum does not match")
 	}
 	if le.Uint64(h[16:]) != identity() {
@@ -151,10 +155,10 @@ func parse(data []byte) (*File, error) {
 		return nil, fmt.Errorf("%d rows, %d terms, %d tokens", rows, terms, tokens)
 	}
 	body := data[headerSize:]
-	if crc32.Checksum(body, castagnoli) != le.Uint32(h[56:]) {
+	if crc32.Checksum(body, castagnoli) != le.Uint32(h[64:]) {
 		return nil, errors.New("the body's checksum does not match")
 	}
-	f := &File{MaxSeq: int64(le.Uint64(h[48:])), data: data, n: int(rows)}
+	f := &File{MaxSeq: int64(le.Uint64(h[48:])), Erasures: int64(le.Uint64(h[56:])), data: data, n: int(rows)}
 	take := func(n uint64) ([]byte, bool) {
 		if n > uint64(len(body)) {
 			return nil, false

@@ -28,7 +28,7 @@ func testRows() []row {
 
 func write(t *testing.T, path string, rows []row, check func() error) error {
 	t.Helper()
-	return Write(path, 0o600, testTerms, len(rows), func(i int) (int64, int64, string, []int32) {
+	return Write(path, 0o600, 0, testTerms, len(rows), func(i int) (int64, int64, string, []int32) {
 		r := rows[i]
 		return r.id, r.seq, r.content, r.toks
 	}, check)
@@ -221,5 +221,60 @@ func TestLoadTakesCurrentRowsAndRewrites(t *testing.T) {
 	t.Setenv(FileEnv, "off")
 	if Start(ctx, path, 0o600, count) != nil {
 		t.Fatal("a load with the file off")
+	}
+}
+
+// A file written before an erasure it did not see (a build without the
+// file erased and left it) is rewritten by the next load, or removed when
+// that load writes none.
+func TestLoadPurgesAFileOlderThanAnErasure(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "m.db"+Suffix)
+	rows := testRows()
+	if err := write(t, path, rows, nil); err != nil { // written at 0 erasures
+		t.Fatal(err)
+	}
+	one := func(context.Context) (int64, error) { return 1, nil }
+	finish := func(l *Load, rows []row) error {
+		return l.Finish(ctx, testTerms, len(rows), func(i int) (int64, int64, string, []int32) {
+			return rows[i].id, rows[i].seq, rows[i].content, rows[i].toks
+		})
+	}
+	// The erased row (id 4) is gone from the database: the load reads the
+	// other three, all current, and still rewrites the file.
+	t.Setenv(FileEnv, "on")
+	kept := []row{rows[0], rows[1], rows[3]}
+	l := Start(ctx, path, 0o600, one)
+	for _, r := range kept {
+		if _, ok := l.Terms(nil, r.id, r.seq, r.content, func(string) int32 { return 0 }); !ok {
+			t.Fatalf("row %d not taken from the file", r.id)
+		}
+	}
+	if err := finish(l, kept); err != nil {
+		t.Fatal(err)
+	}
+	f, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Rows() != 3 || f.Erasures != 1 {
+		t.Fatalf("after the purge: %d rows, %d erasures", f.Rows(), f.Erasures)
+	}
+	for i := range f.Terms() {
+		if f.Term(int32(i)) == "사과" {
+			t.Error("the erased row's term is still in the file")
+		}
+	}
+	f.Close()
+	// Below MinRows, with the file not forced on, the load removes it.
+	if err := write(t, path, rows, nil); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(FileEnv, "")
+	if err := finish(Start(ctx, path, 0o600, one), kept); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(path); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("a file older than an erasure is still there: %v", err)
 	}
 }

@@ -16,6 +16,9 @@ type Load struct {
 	file     *File
 	erasures func(context.Context) (int64, error)
 	before   int64 // the erasures when the load began
+	// purge: the file was written before an erasure it did not see (a
+	// build without it erased): it must not stay as it is.
+	purge bool
 	// trans is the file's term number → the index's, -1 until first met.
 	trans      []int32
 	hits, miss int
@@ -45,7 +48,7 @@ func Start(ctx context.Context, path string, perm os.FileMode, erasures func(con
 	}
 	l := &Load{path: path, perm: perm, erasures: erasures, before: n}
 	if f, err := Open(path); err == nil {
-		l.file = f
+		l.file, l.purge = f, f.Erasures != n
 		l.trans = make([]int32, f.Terms())
 		for i := range l.trans {
 			l.trans[i] = -1
@@ -83,21 +86,28 @@ func (l *Load) Terms(dst []int32, id, seq int64, content string, termNo func(str
 	return dst, true
 }
 
-// Finish closes the file and rewrites it when it was not there or too many
-// rows were tokenised (more than max(256, rows/32)): rows rows in id order
-// as row gives them, their term numbers into terms. A file that cannot be
-// written leaves the open as it is (it is a cache); the error is returned
-// for tests.
+// Finish closes the file and rewrites it when it was not there, too many
+// rows were tokenised (more than max(256, rows/32)) or it predates an
+// erasure: rows rows in id order as row gives them, their term numbers into
+// terms. A file that predates an erasure and is not rewritten is removed.
+// A file that cannot be written leaves the open as it is (it is a cache);
+// the error is returned for tests.
 func (l *Load) Finish(ctx context.Context, terms []string, rows int, row func(i int) (id, seq int64, content string, toks []int32)) error {
 	if l == nil {
 		return nil
 	}
 	l.file.Close()
-	stale := l.file == nil || l.miss > max(256, rows/32) || l.file.Rows() > rows+max(256, rows/32)
-	if !stale || (rows < MinRows && os.Getenv(FileEnv) != "on") {
+	stale := l.purge || l.file == nil || l.miss > max(256, rows/32) || l.file.Rows() > rows+max(256, rows/32)
+	if !stale {
 		return nil
 	}
-	return Write(l.path, l.perm, terms, rows, row, func() error {
+	if rows < MinRows && os.Getenv(FileEnv) != "on" {
+		if l.purge {
+			return Remove(l.path)
+		}
+		return nil
+	}
+	err := Write(l.path, l.perm, l.before, terms, rows, row, func() error {
 		n, err := l.erasures(context.WithoutCancel(ctx))
 		if err != nil {
 			return err
@@ -107,6 +117,10 @@ func (l *Load) Finish(ctx context.Context, terms []string, rows int, row func(i 
 		}
 		return nil
 	})
+	if err != nil && l.purge {
+		return errors.Join(err, Remove(l.path))
+	}
+	return err
 }
 
 // Counts is the number of rows the load took from the file and the number

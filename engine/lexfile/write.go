@@ -12,7 +12,8 @@ import (
 	"unsafe"
 )
 
-// Write writes the lexicon file at path, with the file mode perm: rows
+// Write writes the lexicon file at path, with the file mode perm, of a
+// database that had made erasures erasures when the rows were read: rows
 // rows in ascending id order, row(i) giving the i-th one's id, seq, content
 // and term numbers (into terms), and renames it into place under the lock
 // once check (nil: none) says the rows are still fit to keep (no erasure
@@ -22,7 +23,7 @@ import (
 //
 // The file is not synced: a crash may leave it empty or torn, which its
 // checksum refuses (it is a cache; the next open tokenises and rewrites).
-func Write(path string, perm os.FileMode, terms []string, rows int, row func(i int) (id, seq int64, content string, toks []int32), check func() error) (err error) {
+func Write(path string, perm os.FileMode, erasures int64, terms []string, rows int, row func(i int) (id, seq int64, content string, toks []int32), check func() error) (err error) {
 	if !nativeLittleEndian() {
 		return errBigEndian
 	}
@@ -120,8 +121,9 @@ func Write(path string, perm os.FileMode, terms []string, rows int, row func(i i
 	le.PutUint64(h[32:], uint64(len(used)))
 	le.PutUint64(h[40:], uint64(tokens))
 	le.PutUint64(h[48:], uint64(maxSeq))
-	le.PutUint32(h[56:], sum.Sum32())
-	le.PutUint32(h[60:], crc32.Checksum(h[:60], castagnoli))
+	le.PutUint64(h[56:], uint64(erasures))
+	le.PutUint32(h[64:], sum.Sum32())
+	le.PutUint32(h[68:], crc32.Checksum(h[:68], castagnoli))
 	if _, err := fd.WriteAt(h, 0); err != nil {
 		return err
 	}

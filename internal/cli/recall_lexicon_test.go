@@ -189,4 +189,39 @@ func TestRecallOverLexiconFileMatchesFullOpen(t *testing.T) {
 		t.Fatal("the lexicon file holds the erased memory's term")
 	}
 	sameRecalls(t, "after an erase", cold, recallAll(t, path, "off"))
+
+	// An erase by a build that knew no lexicon file leaves it: the next
+	// open sees it predates an erasure and rewrites it.
+	db, err = store.Open(ctx, path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng, err = engine.Open(ctx, engine.Options{Store: db})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sm = engine.Memory{Key: "secret2", Content: "the spare key is under the quokkastone pot", Session: "s2"}
+	if err := eng.AddMemory(ctx, &sm, engine.Actor{Name: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	if err := lexfile.Remove(file); err != nil {
+		t.Fatal(err)
+	}
+	recallAll(t, path, "on")
+	old, err := os.ReadFile(file)
+	if err != nil || !bytes.Contains(old, []byte("quokka")) {
+		t.Fatalf("the rewritten lexicon file lacks the new memory's term (%v)", err)
+	}
+	if _, stderr, code := runRecallCLI(t, "--db", path, "erase", "key:secret2", "--reason", "test", "--confirm", "1"); code != 0 {
+		t.Fatalf("erase: exit %d: %s", code, stderr)
+	}
+	if err := os.WriteFile(file, old, 0o644); err != nil { // as the older build left it
+		t.Fatal(err)
+	}
+	cold = recallAll(t, path, "on")
+	if raw, _ := os.ReadFile(file); bytes.Contains(raw, []byte("quokka")) {
+		t.Fatal("a lexicon file older than an erasure was kept as it was")
+	}
+	sameRecalls(t, "after an older build's erase", cold, recallAll(t, path, "off"))
 }
