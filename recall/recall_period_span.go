@@ -2,6 +2,7 @@ package recall
 
 import (
 	"regexp"
+	"strings"
 	"time"
 )
 
@@ -128,9 +129,13 @@ func offsetPeriod(n int, unit string, after bool, day time.Time) (period, bool) 
 // 11일", "8월 11일").
 const koDate = `(?:(\d{4})년 ?)?(\d{1,2})월 ?(\d{1,2})일`
 
+// spanPatterns run only on a text that can hold one (need): the regular
+// expressions cost tens of microseconds a text, and a recall reads the
+// query and the text of every memory told soon after a named period.
 var spanPatterns = []struct {
 	re   *regexp.Regexp
 	read func(m []string, at time.Time) (period, bool)
+	need func(t string) bool
 }{
 	{regexp.MustCompile(`\b(?:between|from) ` + enDate + ` ?(?:and|to|until|till|through|-|–) ` + enDate + `\b`), func(m []string, at time.Time) (period, bool) {
 		y1, m1, d1, ok1 := writtenDate(m[1])
@@ -139,14 +144,14 @@ var spanPatterns = []struct {
 			return period{}, false
 		}
 		return rangePeriod(y1, m1, d1, y2, m2, d2, at)
-	}},
+	}, func(t string) bool { return hasDigit(t) && hasMonth(t) }},
 	{regexp.MustCompile(koDate + `(?:부터|에서) ?(?:(\d{1,2})월 ?)?(\d{1,2})일(?:까지)?`), func(m []string, at time.Time) (period, bool) {
 		m2 := atoi(m[2])
 		if m[4] != "" {
 			m2 = atoi(m[4])
 		}
 		return rangePeriod(atoi(m[1]), time.Month(atoi(m[2])), atoi(m[3]), 0, time.Month(m2), atoi(m[5]), at)
-	}},
+	}, func(t string) bool { return hasDigit(t) && strings.Contains(t, "월") }},
 	{regexp.MustCompile(`\b(\d{1,2}|` + numberAlt + `) (day|week|month)s? (before|after|prior to|earlier than|later than) ` + enDate + `\b`), func(m []string, at time.Time) (period, bool) {
 		y, mo, d, ok := writtenDate(m[4])
 		if !ok {
@@ -157,14 +162,14 @@ var spanPatterns = []struct {
 			return period{}, false
 		}
 		return offsetPeriod(numberOf(m[1]), m[2], m[3] == "after" || m[3] == "later than", day)
-	}},
+	}, func(t string) bool { return hasDigit(t) && hasMonth(t) }},
 	{regexp.MustCompile(koDate + `(?:보다|로부터|으로부터|에서|기준으로|기준)? ?(\d{1,2}|한|두|세|네|다섯|여섯) ?(일|주일|주|달|개월) ?(전|후|뒤)`), func(m []string, at time.Time) (period, bool) {
 		day, ok := spanDay(atoi(m[1]), time.Month(atoi(m[2])), atoi(m[3]), at)
 		if !ok {
 			return period{}, false
 		}
 		return offsetPeriod(numberOf(m[4]), m[5], m[6] != "전", day)
-	}},
+	}, func(t string) bool { return hasDigit(t) && strings.Contains(t, "월") }},
 	{regexp.MustCompile(`\b` + seasonAlt + `,? (?:of )?((?:19|20)\d{2})\b|\b((?:19|20)\d{2}) ` + seasonAlt + `\b|((?:19|20)\d{2})년 ?(봄|여름|가을|겨울)`), func(m []string, _ time.Time) (period, bool) {
 		switch {
 		case m[1] != "":
@@ -173,7 +178,7 @@ var spanPatterns = []struct {
 			return seasonPeriod(atoi(m[3]), seasons[m[4]]), true
 		}
 		return seasonPeriod(atoi(m[5]), seasons[m[6]]), true
-	}},
+	}, func(t string) bool { return hasDigit(t) && hasSeason(t) }},
 	{regexp.MustCompile(`\b(on |by |since |until )?` + monthAlt + ` (\d{1,2})(?:st|nd|rd|th)?(?:(?:,\s*|\s+)((?:19|20)\d{2}))?\b`), func(m []string, at time.Time) (period, bool) {
 		if m[2] == "may" && m[1] == "" && m[4] == "" {
 			return period{}, false // "I may 2 …": a verb
@@ -183,7 +188,24 @@ var spanPatterns = []struct {
 			return period{}, false
 		}
 		return dayOf(day), true
-	}},
+	}, func(t string) bool { return hasDigit(t) && hasMonth(t) }},
 }
 
-func init() { periodPatterns = append(spanPatterns, periodPatterns...) }
+// hasMonth: t holds the first three letters of a month's name (t is lower-case).
+func hasMonth(t string) bool {
+	for _, m := range [...]string{"jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"} {
+		if strings.Contains(t, m) {
+			return true
+		}
+	}
+	return false
+}
+
+func hasSeason(t string) bool {
+	for _, w := range [...]string{"spring", "summer", "fall", "autumn", "winter", "봄", "여름", "가을", "겨울"} {
+		if strings.Contains(t, w) {
+			return true
+		}
+	}
+	return false
+}
