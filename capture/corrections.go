@@ -121,7 +121,7 @@ func detectLesson(text string, explicit bool) *lessonFinding {
 	}
 	lesson := lessonText(text)
 	key := ""
-	if sig := lessonSignature(text, lesson); sig.keyed() {
+	if sig := lessonSignature(text, lesson); sig.keyed() && !thinSig(sig, lesson) {
 		key = sig.key()
 	} else {
 		terms := lessonTerms(lesson)

@@ -168,9 +168,12 @@ func bothOdd(a, b []string, usedB map[int]bool) bool {
 }
 
 // swappable reports whether the one term of a that b does not match can
-// be a value b swaps for another: some unmatched term of b is written in
-// the same script. A Korean word of a rewording (읽어, 써줘) against an
-// English wording is untranslated, not another value.
+// be a value b swaps for another: some unmatched term of b is a value of
+// the same frame (frameValues) or of the other polarity in the same
+// script. A Korean word of a rewording (읽어, 써줘) against an English
+// wording is untranslated, not another value; two English words of
+// different kinds (after ~ sum, description ~ first) are two wordings'
+// extras, not two values.
 func swappable(a, b []string, usedB map[int]bool) bool {
 	var odd string
 	for _, x := range a {
@@ -186,7 +189,76 @@ func swappable(a, b []string, usedB map[int]bool) bool {
 		}
 	}
 	for j, y := range b {
-		if !usedB[j] && isHangul(bare(y)) == isHangul(bare(odd)) {
+		if usedB[j] {
+			continue
+		}
+		// One forbids a thing and the other prescribes another in its
+		// place ("put the author in the file header" vs "don't put the
+		// date in file headers"), or the two are values of one frame.
+		crossed := strings.HasPrefix(odd, notPrefix) != strings.HasPrefix(y, notPrefix) && isHangul(bare(odd)) == isHangul(bare(y))
+		if crossed || frameValues(bare(odd), bare(y)) {
+			return true
+		}
+	}
+	return false
+}
+
+// frameValues reports whether two terms can be two values of one frame
+// (a slot one lesson fills with one and another lesson with the other):
+// two Korean words (the stems of one script, the value unread); two
+// names WordNet does not know (tools, identifiers, formats: uv ~ pip is
+// read by polarity, rg ~ ag, mmddyyyy ~ ddmmyyyy here); two adjectives
+// (british ~ american spelling, double ~ single quotes); or two nouns or
+// verbs under one hypernym within two steps among their most frequent
+// senses (tabs ~ spaces, json ~ yaml). A word of the other script, a
+// word WordNet knows against one it does not, or words of different
+// parts of speech are no values of one frame: "run go mod tidy after …"
+// and "… go.sum 또 안 맞아요" differ by after and sum, not by a value.
+func frameValues(x, y string) bool {
+	hx, hy := isHangul(x), isHangul(y)
+	if hx || hy {
+		return hx && hy
+	}
+	kx, ky := wordnet.Known(x), wordnet.Known(y)
+	if !kx || !ky {
+		return !kx && !ky
+	}
+	if len(wordnet.Senses(x, 'a')) > 0 && len(wordnet.Senses(y, 'a')) > 0 {
+		return true
+	}
+	for _, pos := range []byte{'n', 'v'} {
+		if near(wordnet.Senses(x, pos), wordnet.Senses(y, pos)) {
+			return true
+		}
+	}
+	return false
+}
+
+var nearDepth = 1
+
+// near reports whether a synset among the first wnSenses of a and one
+// among those of b share a hypernym within two steps.
+func near(a, b []wordnet.Synset) bool {
+	up := func(ss []wordnet.Synset) map[wordnet.Synset]bool {
+		out := map[wordnet.Synset]bool{}
+		for _, s := range ss[:min(len(ss), wnSenses)] {
+			for _, h := range wordnet.Hypernyms(s) {
+				out[h] = true
+				if nearDepth > 1 {
+					for _, g := range wordnet.Hypernyms(h) {
+						out[g] = true
+					}
+				}
+			}
+		}
+		return out
+	}
+	if len(a) == 0 || len(b) == 0 {
+		return false
+	}
+	ua := up(a)
+	for h := range up(b) {
+		if ua[h] {
 			return true
 		}
 	}
