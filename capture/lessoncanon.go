@@ -63,15 +63,17 @@ func lessonTerms(text string) []string {
 	clauses := termClauses(text)
 	mentions := make([][]termMention, len(clauses))
 	count := map[string]int{} // clauses that mention a term
+	repeated := false
 	for i, cl := range clauses {
 		mentions[i] = clauseTerms(cl, nil)
 		for _, t := range distinctTerms(mentions[i]) {
 			count[t]++
+			repeated = repeated || count[t] > 1
 		}
 	}
 	for i, cl := range clauses {
 		rule := prescribes(cl)
-		if len(clauses) > 1 {
+		if repeated && slices.ContainsFunc(mentions[i], func(m termMention) bool { return count[m.term] > 1 }) {
 			mentions[i] = clauseTerms(cl, func(t string) bool { return count[t] > 1 })
 		}
 		for _, m := range mentions[i] {

@@ -67,7 +67,7 @@ func conditionSplit(cl string) []sigClause {
 	for len(norm) > 0 && jamoRun(norm[len(norm)-1]) {
 		norm = norm[:len(norm)-1] // 붙였네 ㅋㅋ: the laughter ends the clause
 	}
-	return []sigClause{{text: cl, context: len(norm) > 0 && !prescribes(cl) && recounts(norm)}}
+	return []sigClause{{text: cl, context: len(norm) > 0 && recounts(norm) && !prescribes(cl)}}
 }
 
 var enCondition = map[string]bool{"if": true, "when": true, "whenever": true, "while": true, "once": true}
