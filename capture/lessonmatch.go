@@ -209,8 +209,7 @@ func swappable(a, b []string, usedB map[int]bool) bool {
 // names WordNet does not know (tools, identifiers, formats: uv ~ pip is
 // read by polarity, rg ~ ag, mmddyyyy ~ ddmmyyyy here); two adjectives
 // (british ~ american spelling, double ~ single quotes); or two nouns or
-// verbs under one hypernym within two steps among their most frequent
-// senses (tabs ~ spaces, json ~ yaml). A word of the other script, a
+// verbs whose most frequent senses share a direct hypernym (near). A word of the other script, a
 // word WordNet knows against one it does not, or words of different
 // parts of speech are no values of one frame: "run go mod tidy after …"
 // and "… go.sum 또 안 맞아요" differ by after and sum, not by a value.
@@ -234,31 +233,15 @@ func frameValues(x, y string) bool {
 	return false
 }
 
-var nearDepth = 1
-
-// near reports whether a synset among the first wnSenses of a and one
-// among those of b share a hypernym within two steps.
+// near reports whether the most frequent senses of a and b share a
+// direct hypernym (co-hyponyms: json ~ yaml under one kind, not
+// description ~ command, which meet only through rarer senses).
 func near(a, b []wordnet.Synset) bool {
-	up := func(ss []wordnet.Synset) map[wordnet.Synset]bool {
-		out := map[wordnet.Synset]bool{}
-		for _, s := range ss[:min(len(ss), wnSenses)] {
-			for _, h := range wordnet.Hypernyms(s) {
-				out[h] = true
-				if nearDepth > 1 {
-					for _, g := range wordnet.Hypernyms(h) {
-						out[g] = true
-					}
-				}
-			}
-		}
-		return out
-	}
 	if len(a) == 0 || len(b) == 0 {
 		return false
 	}
-	ua := up(a)
-	for h := range up(b) {
-		if ua[h] {
+	for _, h := range wordnet.Hypernyms(a[0]) {
+		if slices.Contains(wordnet.Hypernyms(b[0]), h) {
 			return true
 		}
 	}
