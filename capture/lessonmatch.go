@@ -138,7 +138,9 @@ func lessonOverlap(a, b []string) (int, bool) {
 // rule forbids a thing the other does not name while the other
 // prescribes another ("don't put the type in variable names" vs "put the
 // unit in the variable name"). An untranslated Korean word against English
-// ones is no other thing.
+// ones is no other thing. So do two rules each naming an object of two
+// Latin-script words the other lacks ("set a timeout on HTTP clients" vs
+// "set a timeout on database queries": one frame, two objects).
 func bothOdd(a, b []string, usedB map[int]bool) bool {
 	var oddA, oddB []string
 	for _, x := range a {
@@ -164,7 +166,18 @@ func bothOdd(a, b []string, usedB map[int]bool) bool {
 		}
 		return false
 	}
-	return crossed(oddA, oddB) || crossed(oddB, oddA)
+	latin := func(ts []string) int {
+		n := 0
+		for _, t := range ts {
+			if !isHangul(bare(t)) {
+				n++
+			}
+		}
+		return n
+	}
+	// Or each names an object of two words of its own ("set a timeout on
+	// HTTP clients" vs "… on database queries").
+	return crossed(oddA, oddB) || crossed(oddB, oddA) || latin(oddA) >= 2 && latin(oddB) >= 2
 }
 
 // swappable reports whether the one term of a that b does not match can

@@ -11,7 +11,7 @@ import (
 // written and committed before the mechanism was changed or the cases run;
 // the floor is the pass count measured then, raised by each change that
 // passes more.
-const ownLessonsFloor = 21.0 / 27 // main before any change: 13 of 27
+const ownLessonsFloor = 22.0 / 27 // main before any change: 13 of 27
 
 // TestOwnLessons measures lesson identity on testdata/lessons7.json the
 // way TestHeldoutLessons measures the held-out sets.
