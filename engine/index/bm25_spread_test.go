@@ -1,0 +1,186 @@
+package index
+
+import (
+	"math/rand/v2"
+	"reflect"
+	"sort"
+	"testing"
+)
+
+// spreadFixture is a context index of sessions whose common terms have
+// enough postings to be kept as spread lists, with the sessions it holds.
+func spreadFixture(r *rand.Rand) (*BM25, [][]*ctxDoc, []string) {
+	vocab := []string{"apple", "pie", "dog", "shelter", "adopt", "luna", "사과", "충주", "work", "long", "day", "trip", "x1", "x2", "x3", "x4"}
+	ix := NewContextBM25(K1, B, ctxWeights)
+	var sessions [][]*ctxDoc
+	id := int64(0)
+	for range 300 {
+		var s []*ctxDoc
+		for i := range 1 + r.IntN(20) {
+			id++
+			d := &ctxDoc{id: id, mute: r.IntN(8) == 0, order: i}
+			for range 1 + r.IntN(6) {
+				// Skewed: the first words are common, the last rare.
+				d.toks = append(d.toks, vocab[min(r.IntN(len(vocab)), r.IntN(len(vocab)))])
+			}
+			s = append(s, d)
+			ix.Add(d.id, d.toks)
+		}
+		sessions = append(sessions, s)
+	}
+	setWindows(ix, sessions)
+	return ix, sessions, vocab
+}
+
+func setWindows(ix *BM25, sessions [][]*ctxDoc) {
+	for _, s := range sessions {
+		for i, d := range s {
+			ix.SetContext(d.id, ctxWindow(s, i), !d.mute)
+		}
+	}
+	ix.RelengthAll()
+}
+
+// spreadingSearch is the search without spread lists: every term spread
+// over the postings' windows, as before the lists.
+func spreadingSearch(ix *BM25, terms map[string]float64, n int) ([]Hit, map[string]int) {
+	df := map[string]int{}
+	for t := range terms {
+		df[t] = 0
+	}
+	keys := make([]string, 0, len(terms))
+	for t := range terms {
+		keys = append(keys, t)
+	}
+	sort.Strings(keys)
+	avg := float64(ix.totalLen) / lengthScale / float64(ix.n)
+	h := ix.searchSpreading(keys, terms, n, df, avg)
+	return h, df
+}
+
+func randomQuery(r *rand.Rand, vocab []string) map[string]float64 {
+	q := map[string]float64{}
+	for range 1 + r.IntN(5) {
+		q[vocab[r.IntN(len(vocab))]] = []float64{1, 0.5, 0.3}[r.IntN(3)]
+	}
+	if r.IntN(4) == 0 {
+		q["nowhere"] = 1
+	}
+	return q
+}
+
+// A search through the spread lists returns exactly the hits and document
+// frequencies of the spreading search — bit for bit, ties included — and
+// keeps doing so as documents are removed, re-added with other words,
+// added, and their windows and mute flags change (each change makes the
+// kept lists stale).
+func TestSpreadListsMatchSpreading(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	ix, sessions, vocab := spreadFixture(r)
+	check := func(when string) {
+		t.Helper()
+		for range 60 {
+			q := randomQuery(r, vocab)
+			n := []int{1, 5, 50, 10000}[r.IntN(4)]
+			want, wantDF := spreadingSearch(ix, q, n)
+			df := map[string]int{}
+			got := ix.SearchWeightedDF(q, n, df)
+			if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(df, wantDF) {
+				t.Fatalf("%s: query %v n=%d:\n got %v %v\nwant %v %v", when, q, n, got, df, want, wantDF)
+			}
+			for term, f := range wantDF {
+				if term != "nowhere" && ix.DocFreq(term) != f {
+					t.Fatalf("%s: DocFreq(%s) = %d, spread %d", when, term, ix.DocFreq(term), f)
+				}
+			}
+		}
+	}
+	check("built")
+	if len(ix.spreads.lists) == 0 {
+		t.Fatal("no spread list kept: the fixture's terms are too rare to test them")
+	}
+	check("kept lists") // the second round reads the lists the first kept
+
+	// Remove a document from every fifth session.
+	for i := 0; i < len(sessions); i += 5 {
+		s := sessions[i]
+		if len(s) < 2 {
+			continue
+		}
+		k := r.IntN(len(s))
+		ix.Remove(s[k].id)
+		sessions[i] = append(s[:k:k], s[k+1:]...)
+	}
+	setWindows(ix, sessions)
+	check("after removals")
+
+	// Re-add documents with other words.
+	for i := 1; i < len(sessions); i += 7 {
+		for _, d := range sessions[i] {
+			d.toks = append(d.toks[:0], vocab[r.IntN(4)], vocab[r.IntN(len(vocab))])
+			ix.Add(d.id, d.toks)
+		}
+	}
+	setWindows(ix, sessions)
+	check("after re-adds")
+
+	// Windows alone: mute flags flip, nothing is re-posted.
+	before := ix.gen
+	for _, s := range sessions[:100] {
+		for _, d := range s {
+			d.mute = !d.mute
+		}
+	}
+	setWindows(ix, sessions)
+	if ix.gen != before {
+		t.Fatal("SetContext changed gen: the test no longer tests ctxEdits")
+	}
+	check("after mute flips")
+
+	// New documents.
+	s := sessions[len(sessions)-1]
+	for i := range 40 {
+		d := &ctxDoc{id: 100000 + int64(i), toks: []string{vocab[r.IntN(3)]}, order: len(s)}
+		s = append(s, d)
+		ix.Add(d.id, d.toks)
+	}
+	sessions[len(sessions)-1] = s
+	setWindows(ix, sessions)
+	check("after adds")
+}
+
+// The kept lists stay within their budget, least recently read dropped
+// first.
+func TestSpreadListsBounded(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	ix, _, vocab := spreadFixture(r)
+	budget := spreadBudget(len(ix.docs))
+	for _, term := range vocab {
+		ix.SearchWeighted(map[string]float64{term: 1}, 10)
+		if ix.spreads.entries > budget {
+			t.Fatalf("%d entries kept, budget %d", ix.spreads.entries, budget)
+		}
+	}
+	sum := 0
+	for _, l := range ix.spreads.lists {
+		sum += len(l.slots)
+	}
+	if sum != ix.spreads.entries {
+		t.Fatalf("entries %d, lists hold %d", ix.spreads.entries, sum)
+	}
+	// A tiny budget: only the last list read is kept.
+	c := &ix.spreads
+	no, _ := ix.Lookup("apple")
+	c.mu.Lock()
+	for len(c.lists) > 1 {
+		c.evictOldest()
+	}
+	c.mu.Unlock()
+	if len(c.lists) != 1 {
+		t.Fatal("eviction emptied the cache")
+	}
+	ix.SearchWeighted(map[string]float64{"apple": 1}, 10)
+	if _, ok := c.lists[no]; !ok {
+		t.Fatal("the list just read is not kept")
+	}
+}
