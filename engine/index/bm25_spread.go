@@ -150,16 +150,20 @@ func (ix *BM25) makeSpread(no int32) *spreadList {
 	f := ix.spread(acc, no)
 	l := &spreadList{slots: make([]int32, 0, f), tf: make([]uint32, 0, f)}
 	if 32*f >= len(ix.docs) {
-		// Dense: a pass over the frequencies is quicker than a sort.
-		for s, tf := range acc.tf[:len(ix.docs)] {
+		// Dense: a pass over the frequencies, clearing them, is quicker
+		// than a sort and the release's scattered clearing.
+		tfs := acc.tf[:len(ix.docs)]
+		for s, tf := range tfs {
 			if tf != 0 {
 				if tf > math.MaxUint32 {
-					return nil
+					return nil // the release clears the rest
 				}
+				tfs[s] = 0
 				l.slots = append(l.slots, int32(s))
 				l.tf = append(l.tf, uint32(tf))
 			}
 		}
+		acc.reached = acc.reached[:0]
 	} else {
 		l.slots = append(l.slots, acc.reached...)
 		slices.Sort(l.slots)

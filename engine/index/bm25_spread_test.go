@@ -1,6 +1,7 @@
 package index
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"reflect"
 	"sort"
@@ -9,7 +10,9 @@ import (
 
 // spreadFixture is a context index of sessions whose common terms have
 // enough postings to be kept as spread lists, with the sessions it holds.
-func spreadFixture(r *rand.Rand) (*BM25, [][]*ctxDoc, []string) {
+// filler documents (sessions of ten, words of their own) make the common
+// terms rare enough to be made into lists by a sort rather than a pass.
+func spreadFixture(r *rand.Rand, filler int) (*BM25, [][]*ctxDoc, []string) {
 	vocab := []string{"apple", "pie", "dog", "shelter", "adopt", "luna", "사과", "충주", "work", "long", "day", "trip", "x1", "x2", "x3", "x4"}
 	ix := NewContextBM25(K1, B, ctxWeights)
 	var sessions [][]*ctxDoc
@@ -23,6 +26,16 @@ func spreadFixture(r *rand.Rand) (*BM25, [][]*ctxDoc, []string) {
 				// Skewed: the first words are common, the last rare.
 				d.toks = append(d.toks, vocab[min(r.IntN(len(vocab)), r.IntN(len(vocab)))])
 			}
+			s = append(s, d)
+			ix.Add(d.id, d.toks)
+		}
+		sessions = append(sessions, s)
+	}
+	for i := 0; i < filler; i += 10 {
+		var s []*ctxDoc
+		for k := range 10 {
+			id++
+			d := &ctxDoc{id: id, toks: []string{fmt.Sprintf("f%d", (i+k)%97)}, order: k}
 			s = append(s, d)
 			ix.Add(d.id, d.toks)
 		}
@@ -75,8 +88,14 @@ func randomQuery(r *rand.Rand, vocab []string) map[string]float64 {
 // added, and their windows and mute flags change (each change makes the
 // kept lists stale).
 func TestSpreadListsMatchSpreading(t *testing.T) {
+	for _, filler := range []int{0, 60000} {
+		t.Run(fmt.Sprint("filler", filler), func(t *testing.T) { testSpreadLists(t, filler) })
+	}
+}
+
+func testSpreadLists(t *testing.T, filler int) {
 	r := rand.New(rand.NewPCG(7, 8))
-	ix, sessions, vocab := spreadFixture(r)
+	ix, sessions, vocab := spreadFixture(r, filler)
 	check := func(when string) {
 		t.Helper()
 		for range 60 {
@@ -98,6 +117,15 @@ func TestSpreadListsMatchSpreading(t *testing.T) {
 	check("built")
 	if len(ix.spreads.lists) == 0 {
 		t.Fatal("no spread list kept: the fixture's terms are too rare to test them")
+	}
+	sorted := 0 // lists made by a sort of the reached documents
+	for _, l := range ix.spreads.lists {
+		if 32*len(l.slots) < len(ix.docs) {
+			sorted++
+		}
+	}
+	if filler > 0 && (sorted == 0 || sorted == len(ix.spreads.lists)) {
+		t.Fatalf("%d of %d lists sorted: the fixture must make lists both ways", sorted, len(ix.spreads.lists))
 	}
 	check("kept lists") // the second round reads the lists the first kept
 
@@ -153,7 +181,7 @@ func TestSpreadListsMatchSpreading(t *testing.T) {
 // first.
 func TestSpreadListsBounded(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 10))
-	ix, _, vocab := spreadFixture(r)
+	ix, _, vocab := spreadFixture(r, 0)
 	budget := spreadBudget(len(ix.docs))
 	for _, term := range vocab {
 		ix.SearchWeighted(map[string]float64{term: 1}, 10)
