@@ -269,13 +269,14 @@ func (ix *BM25) DocFreq(t string) int {
 	if len(ix.ctxW) == 0 {
 		return ix.terms[no].df
 	}
-	if l := ix.spreadOf(no); l != nil {
-		return len(l.slots)
+	if f, ok := ix.keptDocFreq(no); ok {
+		return f
 	}
 	acc := ix.getAcc()
 	df := ix.spread(acc, no)
 	acc.release()
 	ix.scratch.Put(acc)
+	ix.keepDocFreq(no, df)
 	return df
 }
 

@@ -64,6 +64,10 @@ type spreadCache struct {
 	lists   map[int32]*spreadList
 	entries int
 	tick    uint64
+	// df holds document frequencies DocFreq counted without making a
+	// list (a term asked about but not searched for: a query expansion
+	// judged too common, say).
+	df map[int32]int
 }
 
 // spreadBudget is the most entries (a reached document of one term, 8
@@ -89,7 +93,7 @@ func (ix *BM25) spreadOf(no int32) *spreadList {
 	st := ix.stamp()
 	c.mu.Lock()
 	if c.stamp != st {
-		c.stamp, c.lists, c.entries = st, nil, 0
+		c.stamp, c.lists, c.entries, c.df = st, nil, 0, nil
 	}
 	c.tick++
 	if l, ok := c.lists[no]; ok {
@@ -125,6 +129,42 @@ func (ix *BM25) spreadOf(no int32) *spreadList {
 	c.entries += len(l.slots)
 	return l
 }
+
+// keptDocFreq is term no's document frequency from a kept list or count.
+func (ix *BM25) keptDocFreq(no int32) (int, bool) {
+	c := &ix.spreads
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.stamp != ix.stamp() {
+		return 0, false
+	}
+	if l, ok := c.lists[no]; ok {
+		return len(l.slots), true
+	}
+	f, ok := c.df[no]
+	return f, ok
+}
+
+// keepDocFreq keeps the document frequency f of term no, counted now.
+func (ix *BM25) keepDocFreq(no int32, f int) {
+	c := &ix.spreads
+	st := ix.stamp()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.stamp != st {
+		c.stamp, c.lists, c.entries, c.df = st, nil, 0, nil
+	}
+	if c.df == nil {
+		c.df = map[int32]int{}
+	}
+	if len(c.df) >= spreadDocFreqs {
+		clear(c.df)
+	}
+	c.df[no] = f
+}
+
+// spreadDocFreqs bounds the document frequencies kept without lists.
+const spreadDocFreqs = 4096
 
 // evictOldest drops the least recently read list. Caller holds c.mu.
 func (c *spreadCache) evictOldest() {
