@@ -212,3 +212,38 @@ func TestSpreadListsBounded(t *testing.T) {
 		t.Fatal("the list just read is not kept")
 	}
 }
+
+// Searches run concurrently under their callers' read locks: they make,
+// keep and read lists at once and each gets the spreading search's hits.
+func TestSpreadListsConcurrentSearches(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	ix, _, vocab := spreadFixture(r, 0)
+	type job struct {
+		q    map[string]float64
+		want []Hit
+	}
+	var jobs []job
+	for range 40 {
+		q := randomQuery(r, vocab)
+		want, _ := spreadingSearch(ix, q, 20)
+		jobs = append(jobs, job{q, want})
+	}
+	errs := make(chan error, 4)
+	for w := range 4 {
+		go func() {
+			for i := range jobs {
+				j := jobs[(i+w*7)%len(jobs)]
+				if got := ix.SearchWeighted(j.q, 20); !reflect.DeepEqual(got, j.want) {
+					errs <- fmt.Errorf("query %v: got %v, want %v", j.q, got, j.want)
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for range 4 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+}
