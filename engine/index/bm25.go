@@ -80,6 +80,10 @@ type BM25 struct {
 	// ctxW[k] the weight at which it counts the words of neighbour k.
 	ctxW []float64
 	win  []int32 // slot*len(ctxW) + k → neighbour slot, or -1
+	// ctxEdits counts SetContext calls, and spreads are the spreads kept
+	// between searches (bm25_spread.go).
+	ctxEdits uint64
+	spreads  spreadCache
 }
 
 // lengthScale is the fixed-point scale of document lengths (term weights
@@ -265,10 +269,14 @@ func (ix *BM25) DocFreq(t string) int {
 	if len(ix.ctxW) == 0 {
 		return ix.terms[no].df
 	}
+	if f, ok := ix.keptDocFreq(no); ok {
+		return f
+	}
 	acc := ix.getAcc()
 	df := ix.spread(acc, no)
 	acc.release()
 	ix.scratch.Put(acc)
+	ix.keepDocFreq(no, df)
 	return df
 }
 
@@ -361,13 +369,22 @@ func (ix *BM25) SearchWeightedDF(terms map[string]float64, n int, df map[string]
 	if avg == 0 {
 		avg = 1
 	}
-	acc := ix.getAcc()
 	// Iterate terms in a fixed order: float addition is not associative.
 	keys := make([]string, 0, len(terms))
 	for t := range terms {
 		keys = append(keys, t)
 	}
 	sort.Strings(keys)
+	if h, ok := ix.searchSpreads(keys, terms, n, df); ok {
+		return h
+	}
+	return ix.searchSpreading(keys, terms, n, df, avg)
+}
+
+// searchSpreading is SearchWeightedDF term by term over the postings (keys:
+// the terms, sorted), spreading each over the windows with context.
+func (ix *BM25) searchSpreading(keys []string, terms map[string]float64, n int, df map[string]int, avg float64) []Hit {
+	acc := ix.getAcc()
 	k1, b := ix.k1, ix.b
 	add := func(slot int32, idf, tf float64) {
 		if !acc.seen[slot] {

@@ -42,6 +42,7 @@ func (ix *BM25) SetContext(id int64, window []int64, lends bool) {
 	if !ok || len(ix.ctxW) == 0 {
 		return
 	}
+	ix.ctxEdits++
 	ix.docs[slot].mute = !lends
 	w := ix.win[int(slot)*len(ix.ctxW) : int(slot+1)*len(ix.ctxW)]
 	for k := range w {
