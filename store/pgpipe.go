@@ -204,6 +204,9 @@ func (p *pgPipe) commit(ctx context.Context, channel, payload string) error {
 		// once the transaction has committed (after a failure it skips
 		// it), so the lock is not held while the notification queue is
 		// (its lock is the server's, shared by every space).
+		// (A COMMIT the server answers ROLLBACK, a failure the pipe did
+		// not see, is still followed by it: its listeners then find
+		// nothing new above their seq.)
 		// Its failure does not undo the commit; a listener that missed
 		// it catches up at the next notification or reconnection (it
 		// asks for everything above the seq it applied).
