@@ -157,6 +157,18 @@ func (c *Capturer) prepareStore(p *pending) {
 	p.prepared = true
 }
 
+// prepareAll is prepareStore of p and of the statements stored with it,
+// when p is to be stored.
+func (c *Capturer) prepareAll(p *pending) {
+	if !p.store {
+		return
+	}
+	c.prepareStore(p)
+	for _, s := range p.more {
+		c.prepareAll(s)
+	}
+}
+
 // CaptureBatch runs msgs through the pipeline — L1 rules, L2 regex, the L3
 // judge, the extraction gates, dedupe/reinforce, corrections — and writes
 // every message to captures with its trail, all in one transaction. The
@@ -278,6 +290,13 @@ func (c *Capturer) run(ctx context.Context, ps []*pending, done []bool, batch st
 			if err := c.decide(ctx, p); err != nil {
 				return nil, err
 			}
+		}
+		// What a memory of each message would hold (content, hash,
+		// terms, subjects) depends on the message only: computed here,
+		// not under the store's write lock (on PostgreSQL a space's
+		// other writers wait for it).
+		for _, p := range todo {
+			c.prepareAll(p)
 		}
 	}
 	seq0 := e.Seq()

@@ -105,9 +105,21 @@ func (c *Capturer) syncIndex() {
 	if dx.synced && dx.syncSeq == v.Seq() {
 		return // the cache has not changed since
 	}
+	// What the cache took since the last sync, when it still knows it
+	// (a capture syncs under the store's write lock: no pass over every
+	// memory there); else every memory.
+	scan := v.IDs()
+	if dx.synced {
+		if changed, ok := v.ChangedSince(dx.syncSeq); ok {
+			scan = changed
+		}
+	}
 	var fresh []*engine.Memory
-	for _, id := range v.IDs() {
+	for _, id := range scan {
 		m := v.Memory(id)
+		if m == nil {
+			continue
+		}
 		ent, ok := dx.indexed[id]
 		switch {
 		case !ok && m.Status == engine.StatusActive:

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"memtrace/engine/changelog"
 	"memtrace/engine/index"
 	"memtrace/internal/half"
 )
@@ -52,6 +53,7 @@ type Engine struct {
 	lex   *index.BM25
 	vec   *index.Vectors
 	seq   int64
+	log   changelog.Log // the memories the cache took last (View.ChangedSince)
 
 	sessions *sessionIndex  // conversation order for the lexical context window (context_index.go)
 	hot      map[int64]bool // active HOT-tier memories: the guaranteed channel's candidates
@@ -210,6 +212,7 @@ func (e *Engine) cacheFields(m *Memory) (old *Memory, existed bool) {
 		delete(e.byKey, old.Key)
 	}
 	e.mems[m.ID] = m
+	e.log.Add(m.ID, m.Seq)
 	if !existed {
 		e.ids = append(e.ids, m.ID)
 		if n := len(e.ids); n > 1 && e.ids[n-2] > m.ID {

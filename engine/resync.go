@@ -68,6 +68,7 @@ func (e *Engine) Resync(ctx context.Context) error {
 	e.mu.Lock()
 	e.mems, e.ids, e.byKey, e.lex, e.vec, e.seq = fresh.mems, fresh.ids, fresh.byKey, fresh.lex, fresh.vec, fresh.seq
 	e.sessions, e.hot, e.supersedes = fresh.sessions, fresh.hot, fresh.supersedes
+	e.log.Invalidate()
 	e.mu.Unlock()
 	select {
 	case e.changesChan() <- struct{}{}:

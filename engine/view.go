@@ -81,3 +81,6 @@ func (v View) Seq() int64 { return v.e.seq }
 
 // IDs is every cached memory's id in order: shared, read-only.
 func (v View) IDs() []int64 { return v.e.ids }
+
+// ChangedSince lists the memories the cache took above seq; !ok: it may lack some.
+func (v View) ChangedSince(seq int64) ([]int64, bool) { return v.e.log.Since(seq) }

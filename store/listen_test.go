@@ -94,3 +94,73 @@ func TestListen(t *testing.T) {
 	must(t, writer.InsertMemory(ctx, newMemory("k3", "after the reconnect"), engine.Actor{Name: "t"}))
 	wait("a notification after the reconnect", func() bool { return len(notes) == 3 })
 }
+
+// A process knows its own writes' notifications by their token, and no
+// other's: two processes write into one space, both listening; each
+// notification is its writer's own write and nobody else's, and a rolled
+// back write's token never comes back in one.
+func TestOwnWriteNotifications(t *testing.T) {
+	ctx := context.Background()
+	dsn := storetest.PGDSN(t)
+	a := storetest.MustOpenPath(t, dsn, nil)
+	b := storetest.MustOpenPath(t, dsn, nil)
+	var mu sync.Mutex
+	heard := map[*store.DB][]store.Notification{}
+	ready := map[*store.DB]bool{}
+	for _, db := range []*store.DB{a, b} {
+		l := db.StartListening(ctx, func(n store.Notification) {
+			mu.Lock()
+			heard[db] = append(heard[db], n)
+			mu.Unlock()
+		}, func() {
+			mu.Lock()
+			ready[db] = true
+			mu.Unlock()
+		})
+		defer l.Stop()
+	}
+	wait := func(what string, cond func() bool) {
+		t.Helper()
+		for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(2 * time.Millisecond) {
+			mu.Lock()
+			ok := cond()
+			mu.Unlock()
+			if ok {
+				return
+			}
+		}
+		t.Fatalf("timed out waiting for %s", what)
+	}
+	wait("both LISTENs", func() bool { return ready[a] && ready[b] })
+	ma, mb := newMemory("ka", "a's write 가"), newMemory("kb", "b's write 나")
+	must(t, a.InsertMemory(ctx, ma, engine.Actor{Name: "t"}))
+	err := b.Update(ctx, func(q engine.Queries) error {
+		if err := q.InsertMemory(ctx, newMemory("kc", "rolled back"), engine.Actor{Name: "t"}); err != nil {
+			return err
+		}
+		return engine.Errorf(engine.EINVALID, "give up")
+	})
+	wantCode(t, err, engine.EINVALID)
+	must(t, b.InsertMemory(ctx, mb, engine.Actor{Name: "t"}))
+	wait("both notifications in both", func() bool { return len(heard[a]) == 2 && len(heard[b]) == 2 })
+	for _, db := range []*store.DB{a, b} {
+		for _, n := range heard[db] {
+			if n.Tx == "" {
+				t.Fatalf("notification %+v carries no token", n)
+			}
+			byA := len(n.Memories) == 1 && n.Memories[0] == ma.ID
+			if !byA && (len(n.Memories) != 1 || n.Memories[0] != mb.ID) {
+				t.Fatalf("notification %+v of neither write (a: %d, b: %d)", n, ma.ID, mb.ID)
+			}
+			if a.OwnWrite(n) != byA || b.OwnWrite(n) != !byA {
+				t.Fatalf("notification %+v (a's write: %v): own to a %v, to b %v", n, byA, a.OwnWrite(n), b.OwnWrite(n))
+			}
+		}
+	}
+	if heard[a][0].Tx != heard[b][0].Tx || heard[a][1].Tx != heard[b][1].Tx || heard[a][0].Tx == heard[a][1].Tx {
+		t.Fatalf("tokens %q %q (a) and %q %q (b): want the same two, different", heard[a][0].Tx, heard[a][1].Tx, heard[b][0].Tx, heard[b][1].Tx)
+	}
+	if a.OwnWrite(store.Notification{Seq: ma.Seq, Memories: []int64{ma.ID}}) {
+		t.Fatal("a notification without a token is nobody's own")
+	}
+}
