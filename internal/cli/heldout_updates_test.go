@@ -43,6 +43,7 @@ type updateCase struct {
 	Expect struct {
 		Supersedes *string `json:"supersedes"`
 		Note       string  `json:"note"`
+		Retract    bool    `json:"retract,omitempty"` // a retraction: it takes the kind and importance of what it retracts (updates_written.jsonl)
 	} `json:"expect"`
 }
 
@@ -77,6 +78,7 @@ func readUpdateCases(t *testing.T, path string) []updateCase {
 type updateOutcome struct {
 	linked []string
 	why    string // trail of the after message, for the log
+	db     string // the database ingest wrote (viaIngest only)
 }
 
 // judgeUpdate is "" when got is what c expects, else why not.
@@ -130,7 +132,7 @@ func viaIngest(t *testing.T, c updateCase) updateOutcome {
 	if err != nil {
 		return updateOutcome{why: "after message not stored"}
 	}
-	var out updateOutcome
+	out := updateOutcome{db: db}
 	for _, b := range c.Before {
 		m, err := s.GetMemoryByKey(ctx, b.ID)
 		if err != nil {
@@ -200,7 +202,14 @@ func TestHeldoutUpdates(t *testing.T) {
 }
 
 func heldoutUpdates(t *testing.T, name string, floor float64) {
-	cases := readUpdateCases(t, filepath.Join("testdata", "heldout", name))
+	heldoutUpdatesAt(t, filepath.Join("testdata", "heldout", name), floor)
+}
+
+// heldoutUpdatesAt runs the update cases of the file at path (from the
+// module root) through both paths and fails below floor.
+func heldoutUpdatesAt(t *testing.T, path string, floor float64) {
+	name := filepath.Base(path)
+	cases := readUpdateCases(t, path)
 	pass, passIngest, passMCP := 0, 0, 0
 	for _, c := range cases {
 		wi, wm := judgeUpdate(c, viaIngest(t, c)), judgeUpdate(c, viaMCP(t, c))
