@@ -268,7 +268,7 @@ var routineCue = lexicon{en: []string{"every", "each week", "weekly", "daily", "
 
 // floorWaiver is why a message caught by one of L1's length floors is
 // kept all the same ("" when it is not): a user's lesson, a change or
-// retraction, a routine, a fact, or the fact of a slot a later change may
+// retraction, a routine, a dated plan, a fact, or the fact of a slot a later change may
 // replace, each stated in few words — the first that applies, each asked
 // once.
 func (c *Capturer) floorWaiver(m engine.Message, lesson *lessonFinding) string {
@@ -280,6 +280,9 @@ func (c *Capturer) floorWaiver(m engine.Message, lesson *lessonFinding) string {
 	}
 	if cue := statesHabit(m); cue != "" {
 		return fmt.Sprintf("a routine (%q) states itself in few words", cue)
+	}
+	if cue := statesPlan(m); cue != "" {
+		return fmt.Sprintf("a dated plan (%q) states itself in few words", cue)
 	}
 	if cue := statesFact(m); cue != "" {
 		return fmt.Sprintf("a fact about %q states itself in few words", cue)
