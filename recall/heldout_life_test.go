@@ -33,8 +33,9 @@ import (
 // retraction), life 29/50 and life4 23/50 (measured, life4 unread).
 // After the locomo branch (a cued session recognises its forgotten turns,
 // a relevance floor relative to the best candidate): life4 25/50, still
-// unread; life5 (the blind fifth set) as measured before any change.
-var heldoutLifeFloors = map[string]float64{"life.yaml": 29.0 / 50, "life3.yaml": 0.51, "life4.yaml": 25.0 / 50, "life5.yaml": 22.0 / 49} // life3 24/47, rounded as the summary rounds; life4 (the blind fourth set) as measured, never read
+// unread; life5 (the blind fifth set) as measured before any change; life6
+// (the blind sixth set, session 14) as measured on main before any change.
+var heldoutLifeFloors = map[string]float64{"life.yaml": 29.0 / 50, "life3.yaml": 0.51, "life4.yaml": 25.0 / 50, "life5.yaml": 22.0 / 49, "life6.yaml": 26.0 / 49} // life3 24/47, rounded as the summary rounds; life4 (the blind fourth set) as measured, never read
 
 // TestHeldoutLifePassRate builds each held-out conversation through the
 // capture pipeline into a real SQLite file, runs its probes as `golden
@@ -44,7 +45,7 @@ func TestHeldoutLifePassRate(t *testing.T) {
 	if testing.Short() {
 		t.Skip("held-out sets: ingest 200 and 168 messages")
 	}
-	for _, name := range []string{"life.yaml", "life3.yaml", "life4.yaml", "life5.yaml"} {
+	for _, name := range []string{"life.yaml", "life3.yaml", "life4.yaml", "life5.yaml", "life6.yaml"} {
 		t.Run(name, func(t *testing.T) { heldoutLifePassRate(t, name, heldoutLifeFloors[name]) })
 	}
 }
@@ -84,7 +85,7 @@ func heldoutLifePassRate(t *testing.T, name string, floor float64) {
 	s := res.Summary
 	t.Logf("held-out %s: %d/%d probes pass (%.2f), present recall %.2f, strays %d",
 		name, s.Passed, s.Probes, s.PassRate, s.PresentRecall, s.StraySurvivors)
-	if s.PassRate < floor {
+	if float64(s.Passed)+1e-9 < floor*float64(s.Probes) { // counts, not the rounded rate
 		t.Errorf("held-out %s pass rate %.2f < floor %.2f", name, s.PassRate, floor)
 	}
 }
