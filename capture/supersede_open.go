@@ -18,7 +18,8 @@ import (
 //
 //   - loanwords across the scripts by sound: "넷플릭스 해지했어" names the
 //     Netflix of "I'm subscribed to Netflix Premium", "Stopped running"
-//     the 러닝 of "아침마다 한강에서 러닝해" (loanword.go's soundKey). The
+//     the 러닝 of "아침마다 한강에서 러닝해", "필라테스 그만뒀어" the Pilates
+//     of "I do Pilates on Tuesdays" (loanword.go's soundKey). The
 //     subject index keeps, per sound key, the terms it has seen (a
 //     vocabulary, not a posting list), so the lookup costs a map read per
 //     topic term;
@@ -59,20 +60,38 @@ func surfaceOf(clause string, terms []string) []string {
 	return out
 }
 
-// soundKeys are the keys the subject index files term under by sound: its
-// key when it holds two consonants or more (soundMatch's floor) and, for
-// a Hangul word with a verb ending (러닝해, 캠핑함), the key without it.
+// soundKeys are the keys the subject index files term under by sound:
+// its key when it holds three consonants or more; for a Hangul word with
+// a light verb (러닝해, 캠핑함) also the key without it; for a Latin term
+// (a stem) also the keys of its inflected spellings a loanword keeps
+// ("pilat" of Pilates ~ 필라테스, "camp" of camping ~ 캠핑).
 func soundKeys(term string) []string {
 	var out []string
-	for _, w := range []string{term, koVerbBase(term)} {
-		k := soundKey(w)
-		if w == "" || strings.Count(k, "V") > len(k)-2 || slices.Contains(out, k) {
-			continue
+	add := func(k string) {
+		if len(k)-strings.Count(k, "V") >= 3 && !slices.Contains(out, k) {
+			out = append(out, k)
 		}
-		out = append(out, k)
+	}
+	if !isHangul(term) {
+		k := soundKey(term)
+		if len(k)-strings.Count(k, "V") < 3 {
+			return nil
+		}
+		for _, suf := range stemSounds {
+			add(k + suf)
+		}
+		return out
+	}
+	add(soundKey(term))
+	if b := koVerbBase(term); b != "" {
+		add(soundKey(b))
 	}
 	return out
 }
+
+// stemSounds are the sound-key endings an English stem loses that its
+// Korean loanword keeps: none, -s/-es (필라테스), -ing (캠핑, 러닝).
+var stemSounds = []string{"", "S", "VS", "VN"}
 
 // koVerbEnds are the light-verb endings a Korean loanword takes ("러닝해",
 // "캠핑했어"); koVerbBase strips one, "" when w has none.
@@ -90,20 +109,21 @@ func koVerbBase(w string) string {
 	return ""
 }
 
-// loanSound: Hangul word ko and Latin word en are one loanword: equal
-// sound keys, the Korean one's with or without its light verb. Looser
-// than soundMatch (which lets any Korean key extend an English one of
-// four, and keys of two consonants), since here the match alone picks
-// the fact a change ends: "because" is no 패키지, and 술 (drink) no Seoul.
+// loanSound: Hangul word ko and Latin word en (a surface word or a
+// stem) are one loanword: the Korean key, with or without its light verb,
+// is the English one's with one of stemSounds, of three consonants or
+// more. Stricter than soundMatch (which lets any Korean key extend an
+// English one of four), since here the match alone picks the fact a
+// change ends: "because" is no 패키지, and 술 (drink) no Seoul.
 func loanSound(ko, en string) bool {
 	if !isHangul(ko) || isHangul(en) || len(en) < 3 || adjunctEnd.MatchString(en) || clauseOpener[en] || textnorm.IsStopWord(en) {
 		return false
 	}
-	k := soundKey(en)
-	if len(k)-strings.Count(k, "V") < 3 { // 술 and Seoul share SVL: two consonants say too little
+	keys := soundKeys(en)
+	if len(keys) == 0 {
 		return false
 	}
-	return soundKey(ko) == k || koVerbBase(ko) != "" && soundKey(koVerbBase(ko)) == k
+	return slices.Contains(keys, soundKey(ko)) || koVerbBase(ko) != "" && slices.Contains(keys, soundKey(koVerbBase(ko)))
 }
 
 // indexSound files term, seen by the subject index for the first time,

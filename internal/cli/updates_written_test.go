@@ -15,7 +15,7 @@ import (
 // tools, named projects, people — in English, Korean and code-switched,
 // and look-alikes that change nothing) that pass through both `ingest` and
 // `memory_capture`. Raise it when a change passes more, never lower it.
-const writtenUpdatesFloor = 30.0 / 46 // session 14: measured on main before any change
+const writtenUpdatesFloor = 46.0 / 46 // session 14: 30/46 on main before any change, 46/46 after the open retraction path
 
 // TestWrittenUpdates runs the written cases as TestHeldoutUpdates runs
 // the held-out ones, and checks of each retraction that links (expect
