@@ -23,9 +23,10 @@ hides a true fact). A newly stored memory supersedes an older one when
            X!", "New X: …", got/bought a new X, joined, started, stopped,
            quit, gave up (on), ditched, scrapped, shelved, dropped out of,
            left the club (team, band, job, company …), cancelled, called
-           off, is off, I'm done with X, no more X, X fell through, X is
-           over, I'm off X ("I'm off melatonin"), unsubscribed from,
-           uninstalled, decided not to, postponed, rescheduled, last day
+           off, is off, I'm done with X, no more X, X fell through
+           (apart), X is over, I'm off X ("I'm off melatonin"),
+           unsubscribed from, uninstalled, deleted X for good (my X
+           account), decided not to, postponed, rescheduled, last day
            (shift) at, final shift, traded (X) in, sold, renamed … to, X
            is now NAME, raised, increased, went up/down, instead, instead
            of X, replaced, upgraded to, changed … to, got
@@ -35,6 +36,7 @@ hides a true fact). A newly stored memory supersedes an older one when
            퇴직했, 은퇴했, 입학했, 전학했, 들어갔, 그만두고, 그만뒀, 관뒀,
            그만 다녀, 그만했, 그만하기로, 끊었, 끊기로, 접었, 접기로, X 안
            가기로 했어 (안 …기로 했), X 무산됐어, 파토났어, 엎어졌어, X
+           없어졌어, 사라졌어, 폐업했어, X
            버렸어, 취소했/됐, 해지했, 탈퇴했, 연기됐, 미뤄졌, 올랐, 내렸,
            인상됐, 새로, 새 …, 시작했, X 말고, X 대신, 대신, 결혼했, 약혼했,
            이혼했, 헤어졌 — and their honorific
@@ -103,7 +105,11 @@ hides a true fact). A newly stored memory supersedes an older one when
          that shares only its modifier heading another noun there ("캠핑
          의자는 작년에 샀어", "my salsa shoes are from …"); and the person
          of its "for" phrase is whose change it is ("No more coffee for my
-         dad" retracts nothing of the speaker's). An older memory that
+         dad" retracts nothing of the speaker's). An English object "X of
+         Y" names X ("done with the first chapter of the Rust book" ends no
+         reading of the book), unless X is a part or a quantity ("the rest
+         of the tour"); a capitalised -ly word is a name ("stopped using
+         Grammarly"), not an adverb ("Finally"). An older memory that
          already negates X ("panic 쓰지 마", "never push to main") agrees
          with "panic 말고 error로" or "instead of pushing to main", and one
          that already retracts X ("다낭 여행 취소했어") with a later "the trip
@@ -174,7 +180,8 @@ A short update is not lost to the length floors: a user message whose
 change marker ends, takes or implies what it names, with no guard and a
 topic ("I stopped running", "the Osaka trip is off", "고기 이제 안 먹어",
 "퇴사했어"), passes L1's too_short rules, as does a short routine
-("수요일마다 필라테스 다녀") a later retraction may end, a short dated
+("수요일마다 필라테스 다녀", "Hana takes ballet on Saturdays") a later
+retraction may end, a short dated
 booking or plan ("다음 주 토요일 캠핑 예약했어, 가평으로", "booked the
 cabin for next Friday") a later "취소했어" cancels, and a short
 short routine on abbreviated weekdays ("볼링 동호회 화목 저녁에 나가요") or

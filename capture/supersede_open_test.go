@@ -36,6 +36,13 @@ func TestOpenRetractions(t *testing.T) {
 		{"off-work", []string{"I work at Naver on the search team."}, "I'm off work today, the office is closed.", -1},
 		{"done-for-today", []string{"I work at Naver on the search team."}, "I'm done with work for today.", -1},
 		{"over-budget", []string{"I'm leading Project Halyard, the billing migration at work."}, "Project Halyard is over budget again.", -1},
+		{"fell-apart", []string{"I'm in a book club that meets monthly at Cafe Onion."}, "Our book club fell apart over the summer.", 0},
+		{"deleted-for-good", []string{"I post my film photos on Instagram most weekends."}, "Deleted Instagram for good, too much doomscrolling.", 0},
+		{"gone-ko", []string{"목요일마다 볼링 모임 나가."}, "매주 가던 볼링 모임 없어졌어.", 0},
+		{"of-head", []string{"I'm reading the Rust book in the evenings."}, "I'm done with the first chapter of the Rust book.", -1},
+		{"of-part", []string{"We're touring Europe with the band this summer, twelve cities."}, "Cancelled the rest of the European tour, the drummer broke his wrist.", 0},
+		{"ly-name", []string{"I use Grammarly Premium for my emails."}, "I've stopped using Grammarly.", 0},
+		{"routine-on-days", []string{"Hana takes ballet on Saturdays."}, "Hana's not doing ballet anymore.", 0},
 		{"seoul-sul", []string{"I live in Seoul near Mapo with my wife."}, "술 끊었어, 건강검진 결과 보고.", -1},
 	}
 	for _, tc := range cases {

@@ -125,7 +125,8 @@ func markerTable() []changeMarker {
 		retract(unless(en("done with", `(?:i'm|i’m|i\s+am|im|we're|we\s+are|i've\s+been|all|finally|officially)\s+done\s+with|(?:i'm|i’m|i\s+am|im|we're)\s+finished\s+with`, "", "done", "finished"),
 			`^\s*(?:it|this|that|him|her|them|you)\b|\b(?:for\s+(?:today|tonight|now|the\s+(?:day|night|week))|today|tonight|yet)\b`)),
 		retract(unless(en("no more", `no\s+more`, "", "more"), `^\s*(?:than|questions|worries|excuses|problem)\b`)),
-		retract(en("fell through", `(?:fell|falls|fallen|fall)\s+through`, "", "fell", "falls", "fallen", "fall")),
+		retract(en("fell through", `(?:fell|falls|fallen|fall|falling)\s+(?:through|apart)`, "", "fell", "falls", "fallen", "fall")),
+		retract(en("deleted X for good", `deleted\s+(?:my\s+|the\s+)?(?P<obj>(?:\S+\s+){1,2}?)(?:account|app|for\s+good)`, "", "deleted")),
 		retract(unless(en("is over", `(?:is|are|was|were|'s)\s+(?:all\s+|finally\s+)?over`, "", "over"),
 			`^\s*(?:there|here|the|a|an|my|our|his|her|their|budget|capacity|\d)`)),
 		retract(unless(en("off X", `(?:i'm|i’m|i\s+am|im|we're|we\s+are|been|went|gone|came|come)\s+off`, "", "off"),
@@ -163,6 +164,7 @@ func markerTable() []changeMarker {
 		// "X 무산됐어", "파토났어", "엎어졌어": X fell through.
 		retract(ko("안 …기로 했", `(?:^|\s)(?:안|못)\s*\S*기로\s*(?:했|함|하셨|결정)`, "", "기로")),
 		retract(ko("무산됐", `무산\s*(?:됐|되었|됨)|파토\s*(?:났|남)|엎어졌|없던\s*일로`, "", "무산", "파토", "엎어졌", "없던")),
+		retract(ko("없어졌", `없어졌|없어짐|사라졌|폐업\s*(?:했|함|됐)`, "", "없어", "사라졌", "폐업")),
 		retract(ko("버렸", `(?P<obj>\S*[^아어여워해와봐줘져가나\s])\s+(?:내\s*)?버렸`, "", "버렸")),
 		headOnly(ko("올랐", `올랐|올라갔|내렸|(?:인상|인하)\s*(?:됐|했|되었|됨)`, "", "올랐", "올라갔", "내렸", "인상", "인하")),
 		retract(ko("취소했", `취소\s*(?:했|됐|됨|함|되었)|(?i:cancel)\s*(?:했|됐|됨|함)`, "", "취소", "cancel")),

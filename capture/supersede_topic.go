@@ -142,6 +142,9 @@ func topicOf(clause string, s, e int, obj string, ko, intransitive, retract bool
 	} else if m := objectEnd.FindStringIndex(tail); m != nil {
 		tail = tail[:m[0]]
 	}
+	if !ko {
+		tail = ofHead(tail)
+	}
 	var t topicReading
 	var destWords []string
 	words := strings.Fields(head + " " + obj + " " + tail)
@@ -243,9 +246,49 @@ func bareWord(w string) bool {
 }
 
 // isAdverb: an English -ly adverb ("finally", "recently").
+//
+// A capitalised -ly word is a name ("Grammarly", "Bubbly") unless it
+// ends in a productive adverb suffix ("Finally", "Recently", "Luckily").
 func isAdverb(w string) bool {
-	lw := strings.ToLower(strings.Trim(w, ",.!?"))
-	return len(lw) > 4 && strings.HasSuffix(lw, "ly") && lw != "family" && lw != "italy"
+	t := strings.Trim(w, ",.!?")
+	lw := strings.ToLower(t)
+	if len(lw) <= 4 || !strings.HasSuffix(lw, "ly") || lw == "family" || lw == "italy" {
+		return false
+	}
+	if r, _ := utf8.DecodeRuneInString(t); unicode.IsUpper(r) {
+		for _, suf := range []string{"ally", "ully", "ously", "ively", "ently", "antly", "ately", "edly", "ily", "ingly", "ckly", "ntly"} {
+			if strings.HasSuffix(lw, suf) {
+				return true
+			}
+		}
+		return false
+	}
+	return true
+}
+
+// ofRE splits an English object at "of".
+var ofRE = regexp.MustCompile(`(?i)\bof\b`)
+
+// partWords name a part or a quantity of what follows "of".
+var partWords = map[string]bool{"rest": true, "most": true, "all": true, "half": true, "part": true, "remainder": true, "end": true,
+	"lot": true, "lots": true, "bunch": true, "couple": true, "piece": true, "bit": true, "kind": true, "sort": true, "type": true, "some": true}
+
+// ofHead is the head of an English object "X of Y": X names the thing
+// ("done with the first chapter of the Rust book" ends the chapter, not
+// the book), unless X is only a part or a quantity word ("cancelled the
+// rest of the tour" ends the tour).
+func ofHead(tail string) string {
+	loc := ofRE.FindStringIndex(tail)
+	if loc == nil {
+		return tail
+	}
+	before := tail[:loc[0]]
+	for _, w := range strings.Fields(strings.ToLower(before)) {
+		if w = strings.Trim(w, ",.!?\"'"); !partWords[w] && !textnorm.IsStopWord(w) && len(topicTerms(w)) > 0 {
+			return before
+		}
+	}
+	return tail[loc[1]:]
 }
 
 // leadingNames are the names of head's leading noun phrase: capitalised
