@@ -109,7 +109,10 @@ hides a true fact). A newly stored memory supersedes an older one when
          Y" names X ("done with the first chapter of the Rust book" ends no
          reading of the book), unless X is a part or a quantity ("the rest
          of the tour"); a capitalised -ly word is a name ("stopped using
-         Grammarly"), not an adverb ("Finally"). An older memory that
+         Grammarly"), not an adverb ("Finally"). The head starts after a
+         subordinator before the marker ("The deploy failed because the
+         staging DB port changed to 5433" changes the port, not the
+         deploy). An older memory that
          already negates X ("panic 쓰지 마", "never push to main") agrees
          with "panic 말고 error로" or "instead of pushing to main", and one
          that already retracts X ("다낭 여행 취소했어") with a later "the trip

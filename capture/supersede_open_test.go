@@ -2,6 +2,7 @@ package capture_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"memtrace/capture"
@@ -43,6 +44,7 @@ func TestOpenRetractions(t *testing.T) {
 		{"of-part", []string{"We're touring Europe with the band this summer, twelve cities."}, "Cancelled the rest of the European tour, the drummer broke his wrist.", 0},
 		{"ly-name", []string{"I use Grammarly Premium for my emails."}, "I've stopped using Grammarly.", 0},
 		{"routine-on-days", []string{"Hana takes ballet on Saturdays."}, "Hana's not doing ballet anymore.", 0},
+		{"subordinate-head", []string{"The deploy runs every Friday from Jenkins.", "The staging DB port is 5432."}, "The deploy failed with ECONNREFUSED because the staging DB port changed to 5433.", 1},
 		{"seoul-sul", []string{"I live in Seoul near Mapo with my wife."}, "술 끊었어, 건강검진 결과 보고.", -1},
 	}
 	for _, tc := range cases {
@@ -50,7 +52,7 @@ func TestOpenRetractions(t *testing.T) {
 			e := openCaptureEngine(t, nil)
 			var olds []int64
 			for i, o := range tc.olds {
-				olds = append(olds, captureAt(t, e, tc.name+"-old", o, onDay(i)).MemoryID)
+				olds = append(olds, captureAt(t, e, fmt.Sprintf("%s-old%d", tc.name, i), o, onDay(i)).MemoryID)
 			}
 			up, err := capture.Capture(context.Background(), e, engine.Message{ID: tc.name + "-new", Session: "s-new", Role: "user", Text: tc.update, At: onDay(60)})
 			if err != nil {

@@ -68,6 +68,10 @@ var destEnd = regexp.MustCompile(`(?i)\b(?:after|before|because|since|when|while
 // a clause-level adjunct ("… after the Redis upgrade") is incidental.
 var adjunctEnd = regexp.MustCompile(`(?i)\b(?:after|before|because|since|when|while|until|though|although)\b|때문에|하고\s*나서|후에|전에`)
 
+// subordinator opens a clause inside an English sentence: a marker's
+// head starts after the last one before it.
+var subordinator = regexp.MustCompile(`(?i)\b(?:because|since|when|whenever|while|although|though|cause|coz|cuz|so\s+that|now\s+that)\s`)
+
 // destStart opens an English destination ("to KT", "into a flat").
 var destStart = regexp.MustCompile(`(?i)^\s*(?:to|into)\b`)
 
@@ -104,6 +108,12 @@ func topicOf(clause string, s, e int, obj string, ko, intransitive, retract bool
 	head := clause[:s]
 	if i := strings.LastIndex(head, ":"); i >= 0 {
 		head = head[i+1:]
+	}
+	if m := subordinator.FindAllStringIndex(head, -1); m != nil {
+		// "The deploy failed because the staging DB port changed to
+		// 5433": the marker's clause opens after the subordinator; the
+		// deploy is no word of the change.
+		head = head[m[len(m)-1][1]:]
 	}
 	tail := clause[e:]
 	lexTail := tail
