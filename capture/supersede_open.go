@@ -170,7 +170,7 @@ func compoundHeads(text string, strict bool) map[string][]string {
 	for i, w := range words {
 		core := strings.TrimRight(w, ",.!?;:\"')…")
 		cur := ""
-		if tok := textnorm.Tokens(core); len(tok) == 1 && len(topicTerms(core)) == 1 {
+		if tok := textnorm.Tokens(core); len(tok) == 1 && isTopicTerm(tok[0]) {
 			cur = tok[0]
 		}
 		if prev != "" && cur != "" && (!strict || nounAfter(words, prevAt, i, core)) {
@@ -224,10 +224,11 @@ var npClose = map[string]bool{"is": true, "are": true, "was": true, "were": true
 // shares of the retraction's compound ("캠핑 예약", adjacent in its clause:
 // newHeads) only modifiers that head other compounds there: "캠핑 예약
 // 취소했어" against "캠핑 의자는 작년에 샀어".
-func otherCompound(object, shared []string, newHeads, oldHeads map[string][]string) bool {
+func otherCompound(object, shared []string, newHeads map[string][]string, old func() map[string][]string) bool {
 	if len(object) < 2 || len(shared) == 0 || slices.Contains(shared, object[len(object)-1]) {
 		return false // one word, or the compound's head named
 	}
+	oldHeads := old()
 	for _, s := range shared {
 		if !slices.ContainsFunc(newHeads[s], func(h string) bool { return slices.Contains(object, h) && !slices.Contains(shared, h) }) {
 			return false // no modifier of the change's compound
@@ -238,4 +239,11 @@ func otherCompound(object, shared []string, newHeads, oldHeads map[string][]stri
 		}
 	}
 	return true
+}
+
+// compounds is the older memory's compound heads (compoundHeads, strict),
+// read on first use.
+func (f *oldFacts) compounds() map[string][]string {
+	f.headsOnce.Do(func() { f.heads = compoundHeads(f.text, true) })
+	return f.heads
 }

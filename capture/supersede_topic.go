@@ -218,12 +218,16 @@ func startsWithDigit(w string) bool {
 func topicTerms(s string) []string {
 	var out []string
 	for _, w := range textnorm.Tokens(s) {
-		if notTopic[w] || utf8.RuneCountInString(w) < 2 && !koNoun1(w) || strings.IndexFunc(w, unicode.IsLetter) < 0 {
-			continue
+		if isTopicTerm(w) {
+			out = append(out, w)
 		}
-		out = append(out, w)
 	}
 	return out
+}
+
+// isTopicTerm: term w (a token) may carry a subject.
+func isTopicTerm(w string) bool {
+	return !notTopic[w] && (utf8.RuneCountInString(w) >= 2 || koNoun1(w)) && strings.IndexFunc(w, unicode.IsLetter) >= 0
 }
 
 // hasHangulSuffix: w is Hangul and ends in one of sufs (a particle).
