@@ -121,10 +121,10 @@ func detectLesson(text string, explicit bool) *lessonFinding {
 	}
 	lesson := lessonText(text)
 	key := ""
-	if sig := lessonSignature(text, lesson); sig.keyed() {
+	if sig := lessonSignature(text, lesson); sig.keyed() && !thinSig(sig, lesson) {
 		key = sig.key()
 	} else {
-		terms := lessonTerms(lesson)
+		terms := cachedLessonTerms(lesson) // read once already when the signature was weighed (thinSig)
 		if len(terms) == 0 {
 			if explicit {
 				return &lessonFinding{NoTerms: true, Marker: marker}

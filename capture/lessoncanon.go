@@ -60,9 +60,23 @@ func lessonTerms(text string) []string {
 	negated := map[string]bool{} // a term is negated when every mention is
 	ruled := map[string]bool{}   // a term mentioned in a prescribing clause
 	var terms []string
-	for _, cl := range termClauses(text) {
+	clauses := termClauses(text)
+	mentions := make([][]termMention, len(clauses))
+	count := map[string]int{} // clauses that mention a term
+	repeated := false
+	for i, cl := range clauses {
+		mentions[i] = clauseTerms(cl, nil)
+		for _, t := range distinctTerms(mentions[i]) {
+			count[t]++
+			repeated = repeated || count[t] > 1
+		}
+	}
+	for i, cl := range clauses {
 		rule := prescribes(cl)
-		for _, m := range clauseTerms(cl) {
+		if repeated && slices.ContainsFunc(mentions[i], func(m termMention) bool { return count[m.term] > 1 }) {
+			mentions[i] = clauseTerms(cl, func(t string) bool { return count[t] > 1 })
+		}
+		for _, m := range mentions[i] {
 			neg, seen := negated[m.term]
 			if !seen {
 				terms = append(terms, m.term)
@@ -141,7 +155,10 @@ type termMention struct {
 // ("grep 말고 rg": grep; "변수 이름 줄여 쓰지 마": 줄여) — not the whole
 // phrase, whose objects one language puts before the negation and the
 // other after it.
-func clauseTerms(cl string) []termMention {
+//
+// elsewhere, when not nil, reports whether a term is also named in
+// another clause of the text.
+func clauseTerms(cl string, elsewhere func(string) bool) []termMention {
 	cl = formatPattern.ReplaceAllStringFunc(cl, func(p string) string {
 		return strings.ToLower(strings.NewReplacer("-", "", "/", "", ":", "", ".", "").Replace(p))
 	})
@@ -183,6 +200,17 @@ func clauseTerms(cl string) []termMention {
 		for i := range out {
 			if out[i].at > q {
 				negateWord(out, out[i].written)
+				if elsewhere != nil && elsewhere(out[i].term) {
+					// "use git switch, not git checkout": the word
+					// after the negator is a modifier the rule names
+					// again elsewhere; the negation falls on the head.
+					for j := i + 1; j < len(out); j++ {
+						if out[j].written != out[i].written {
+							negateWord(out, out[j].written)
+							break
+						}
+					}
+				}
 				break
 			}
 		}
@@ -195,6 +223,17 @@ func clauseTerms(cl string) []termMention {
 				}
 				break
 			}
+		}
+	}
+	return out
+}
+
+// distinctTerms are the terms of ms, each once.
+func distinctTerms(ms []termMention) []string {
+	var out []string
+	for _, m := range ms {
+		if !slices.Contains(out, m.term) {
+			out = append(out, m.term)
 		}
 	}
 	return out

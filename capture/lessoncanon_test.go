@@ -31,8 +31,10 @@ func TestLessonTermsPolarity(t *testing.T) {
 	}{
 		{"use yarn instead of bower", []string{"not_bower", "yarn"}},
 		{"bower 말고 yarn 써줘", []string{"not_bower", "yarn"}},
-		// don't negates call, its head; call said again positively is not negated
-		{"Don't call me Mr. Lee, call me Sam.", []string{"call", "lee", "sam"}},
+		// don't negates call, its head; call said again positively in
+		// another clause is not negated, so the negation falls on what
+		// follows it (Lee), as in "call me Sam, not Mr. Lee"
+		{"Don't call me Mr. Lee, call me Sam.", []string{"call", "not_lee", "sam"}},
 		{"Please call me Sam, not Mr. Lee.", []string{"call", "not_lee", "sam"}},
 	} {
 		if got := lessonTerms(c.text); !slices.Equal(got, c.want) {

@@ -151,6 +151,20 @@ func devGlossary() [][]string {
 		{"separator", "separators", "구분자"},
 		{"speed", "fast", "faster", "quick", "빠르", "빨라", "속도"},
 		{"slow", "forever", "느리", "느려"},
+		// Languages, quoting, installing, design.
+		{"english", "영어", "영문"},
+		{"korean", "한국어", "한글"},
+		{"quote", "quotes", "quoted", "quotation", "따옴표", "큰따옴표", "작은따옴표", "인용"},
+		{"install", "installs", "installation", "설치"},
+		{"compare", "comparison", "비교"},
+		{"inheritance", "inherit", "subclass", "상속"},
+		{"composition", "조합", "합성"},
+		{"hierarchy", "계층"},
+		{"timeout", "timeouts", "타임아웃", "시간제한"},
+		{"client", "clients", "클라이언트"},
+		{"block", "blocks", "블록", "블럭"},
+		{"lockfile", "lock", "락파일"},
+		{"dependency", "dependencies", "deps", "dep", "의존성", "디펜던시"},
 	}
 }
 

@@ -51,10 +51,38 @@ func crossLesson(key, lesson string, old *engine.Correction) (int, bool) {
 	default:
 		return 0, false
 	}
-	if len(conceptTerms) == 0 || !conceptCovers(conceptKey, termsLesson) || !valuesSaid(conceptKey, conceptTerms, terms) {
+	if len(conceptTerms) == 0 || !conceptCovers(conceptKey, termsLesson) || !valuesSaid(conceptKey, conceptTerms, terms) ||
+		otherTopic(conceptKey, termsLesson, terms, conceptTerms) {
 		return 0, false
 	}
 	return lessonOverlap(terms, conceptTerms)
+}
+
+// otherTopic reports whether the terms lesson acts on another object than
+// the concept lesson's topic: the concept key names a topic (logging,
+// commit_message …) the terms lesson's sentence does not name, and the
+// terms lesson names a Latin-script term the concept lesson's sentence
+// does not match — "Keep commit titles short" is not "Keep log lines
+// short" though both keep something short. A Korean word the glossary
+// does not read may be the topic in other words, and is no evidence.
+func otherTopic(conceptKey, termsLesson string, terms, conceptTerms []string) bool {
+	ck, _ := sigFromKey(conceptKey)
+	ts := cachedSignature(termsLesson)
+	unsaid := false
+	for _, e := range ck.elems {
+		if c := conceptByID()[e]; c != nil && c.generic && !slices.Contains(ts.elems, e) {
+			unsaid = true
+		}
+	}
+	if !unsaid {
+		return false
+	}
+	for _, t := range terms {
+		if !isHangul(bare(t)) && !slices.ContainsFunc(conceptTerms, func(y string) bool { return termsMatch(t, y) }) {
+			return true
+		}
+	}
+	return false
 }
 
 // valuesSaid reports whether the terms lesson says, in its own words, each

@@ -165,6 +165,7 @@ func lessonNumbers(s string) map[string]bool {
 		return nil
 	}
 	var out map[string]bool
+	s = clockTime.ReplaceAllString(s, " ") // 14:30, 18:00: an example of a format, not a value
 	for _, m := range standaloneNumber.FindAllStringSubmatch(s, -1) {
 		n := strings.TrimLeft(strings.ReplaceAll(m[1], ",", ""), "0")
 		if n == "" {
@@ -177,6 +178,8 @@ func lessonNumbers(s string) map[string]bool {
 	}
 	return out
 }
+
+var clockTime = regexp.MustCompile(`\b\d{1,2}:\d{2}\b`)
 
 var standaloneNumber = regexp.MustCompile(`(?:^|[^\w.:\-])(\d{1,3}(?:,\d{3})+|\d+)(?:[^\w.\-]|$|[가-힣])`)
 

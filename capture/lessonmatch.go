@@ -138,7 +138,9 @@ func lessonOverlap(a, b []string) (int, bool) {
 // rule forbids a thing the other does not name while the other
 // prescribes another ("don't put the type in variable names" vs "put the
 // unit in the variable name"). An untranslated Korean word against English
-// ones is no other thing.
+// ones is no other thing. So do two rules each naming an object of two
+// Latin-script words the other lacks ("set a timeout on HTTP clients" vs
+// "set a timeout on database queries": one frame, two objects).
 func bothOdd(a, b []string, usedB map[int]bool) bool {
 	var oddA, oddB []string
 	for _, x := range a {
@@ -164,13 +166,27 @@ func bothOdd(a, b []string, usedB map[int]bool) bool {
 		}
 		return false
 	}
-	return crossed(oddA, oddB) || crossed(oddB, oddA)
+	latin := func(ts []string) int {
+		n := 0
+		for _, t := range ts {
+			if !isHangul(bare(t)) {
+				n++
+			}
+		}
+		return n
+	}
+	// Or each names an object of two words of its own ("set a timeout on
+	// HTTP clients" vs "… on database queries").
+	return crossed(oddA, oddB) || crossed(oddB, oddA) || latin(oddA) >= 2 && latin(oddB) >= 2
 }
 
 // swappable reports whether the one term of a that b does not match can
-// be a value b swaps for another: some unmatched term of b is written in
-// the same script. A Korean word of a rewording (읽어, 써줘) against an
-// English wording is untranslated, not another value.
+// be a value b swaps for another: some unmatched term of b is a value of
+// the same frame (frameValues) or of the other polarity in the same
+// script. A Korean word of a rewording (읽어, 써줘) against an English
+// wording is untranslated, not another value; two English words of
+// different kinds (after ~ sum, description ~ first) are two wordings'
+// extras, not two values.
 func swappable(a, b []string, usedB map[int]bool) bool {
 	var odd string
 	for _, x := range a {
@@ -186,7 +202,59 @@ func swappable(a, b []string, usedB map[int]bool) bool {
 		}
 	}
 	for j, y := range b {
-		if !usedB[j] && isHangul(bare(y)) == isHangul(bare(odd)) {
+		if usedB[j] {
+			continue
+		}
+		// One forbids a thing and the other prescribes another in its
+		// place ("put the author in the file header" vs "don't put the
+		// date in file headers"), or the two are values of one frame.
+		crossed := strings.HasPrefix(odd, notPrefix) != strings.HasPrefix(y, notPrefix) && isHangul(bare(odd)) == isHangul(bare(y))
+		if crossed || frameValues(bare(odd), bare(y)) {
+			return true
+		}
+	}
+	return false
+}
+
+// frameValues reports whether two terms can be two values of one frame
+// (a slot one lesson fills with one and another lesson with the other):
+// two Korean words (the stems of one script, the value unread); two
+// names WordNet does not know (tools, identifiers, formats: uv ~ pip is
+// read by polarity, rg ~ ag, mmddyyyy ~ ddmmyyyy here); two adjectives
+// (british ~ american spelling, double ~ single quotes); or two nouns or
+// verbs whose most frequent senses share a direct hypernym (near). A word of the other script, a
+// word WordNet knows against one it does not, or words of different
+// parts of speech are no values of one frame: "run go mod tidy after …"
+// and "… go.sum 또 안 맞아요" differ by after and sum, not by a value.
+func frameValues(x, y string) bool {
+	hx, hy := isHangul(x), isHangul(y)
+	if hx || hy {
+		return hx && hy
+	}
+	kx, ky := wordnet.Known(x), wordnet.Known(y)
+	if !kx || !ky {
+		return !kx && !ky
+	}
+	if len(wordnet.Senses(x, 'a')) > 0 && len(wordnet.Senses(y, 'a')) > 0 {
+		return true
+	}
+	for _, pos := range []byte{'n', 'v'} {
+		if near(wordnet.Senses(x, pos), wordnet.Senses(y, pos)) {
+			return true
+		}
+	}
+	return false
+}
+
+// near reports whether the most frequent senses of a and b share a
+// direct hypernym (co-hyponyms: json ~ yaml under one kind, not
+// description ~ command, which meet only through rarer senses).
+func near(a, b []wordnet.Synset) bool {
+	if len(a) == 0 || len(b) == 0 {
+		return false
+	}
+	for _, h := range wordnet.Hypernyms(a[0]) {
+		if slices.Contains(wordnet.Hypernyms(b[0]), h) {
 			return true
 		}
 	}

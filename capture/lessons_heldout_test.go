@@ -45,9 +45,12 @@ type heldoutLessonSet struct {
 // failures, so its 1.0 is a ceiling, not a blind measure; session 12's
 // clause, polarity, value and glossary mechanisms raised lessons3 to 30/37,
 // lessons4 to 22/36 — both read while changing them, no longer blind — and
-// the blind lessons5 to 22/33). Raise one when
+// the blind lessons5 to 22/33; session 14's thin-concept, context-clause,
+// frame-value and negation-head mechanisms raised lessons3 to 32/37,
+// lessons4 to 29/36, and the blind lessons5 to 24/33 and lessons6 to
+// 24/36). Raise one when
 // a change passes more cases; never lower it to let a change through.
-var heldoutLessonsFloors = map[string]float64{"lessons.json": 1.0, "lessons2.json": 1.0, "lessons3.json": 30.0 / 37, "lessons4.json": 22.0 / 36, "lessons5.json": 22.0 / 33, "lessons6.json": 22.0 / 36} // lessons5: blind, measured (aggregate only) after session 12's change
+var heldoutLessonsFloors = map[string]float64{"lessons.json": 1.0, "lessons2.json": 1.0, "lessons3.json": 32.0 / 37, "lessons4.json": 29.0 / 36, "lessons5.json": 24.0 / 33, "lessons6.json": 24.0 / 36} // lessons5, lessons6: blind, aggregates only, after session 14's object, context and frame-value change
 
 // TestHeldoutLessons measures lesson identity on the held-out set, every
 // case through capture.Correct (what memory_correct calls), each rewording
@@ -72,7 +75,13 @@ func TestHeldoutLessons(t *testing.T) {
 }
 
 func heldoutLessons(t *testing.T, name string, floor float64) {
-	raw, err := os.ReadFile(filepath.Join("..", "testdata", "heldout", name))
+	lessonSetAt(t, filepath.Join("..", "testdata", "heldout", name), name, floor)
+}
+
+// lessonSetAt runs the lesson-identity measure of TestHeldoutLessons over
+// the set at path (the held-out files' shape), logged as name.
+func lessonSetAt(t *testing.T, path, name string, floor float64) {
+	raw, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}

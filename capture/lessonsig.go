@@ -52,6 +52,14 @@ type concept struct {
 	// generic: a broad topic (comment, test, error …) that alone does not
 	// say what the lesson is; a specific convention (gofmt, slog) does.
 	generic bool
+	// object: a predicate that acts on an object the sentence names
+	// (pin, short, wrap, ask first, upper case: pin what, short what);
+	// alone it is a thin key (thinSig, lessonobject.go).
+	object bool
+	// with: the concept is its action on one of these concepts only
+	// (wrap_errors wraps errors: "코드 블록으로 감싸서" wraps none), so it
+	// is read only where one of them is named too.
+	with []string
 }
 
 // concepts is conceptTable built once (read only), forms normalised.
@@ -99,6 +107,7 @@ type sigHit struct {
 	id      string
 	order   int // reading order
 	negated bool
+	context bool // named in a condition or a recounting (lessoncontext.go)
 }
 
 // fileNames are written file names ("package-lock.json", "go.mod"): what
@@ -113,7 +122,10 @@ var fileNames = regexp.MustCompile(`\b[\w-]+\.(?:json|ya?ml|lock|toml|mod|sum|go
 // sentence first.
 func lessonSignature(message, lesson string) lessonSig {
 	sig := readSignature(lesson, lesson)
-	if sig.keyed() || lesson == message {
+	if sig.keyed() || lesson == message || len(sig.elems) == 0 && objectTerms(lesson) >= thinObjectTerms {
+		// A sentence that names its own object is not about a concept
+		// another sentence of the message names ("… panic 날 것 같아요.
+		// lib 코드에선 ? 써서 Result로 넘겨줘").
 		return sig
 	}
 	whole := readSignature(message, lesson)
@@ -172,7 +184,8 @@ func namedScope(text string) string {
 func readHits(text string) (hits, nums []sigHit) {
 	text = fileNames.ReplaceAllString(text, " ")
 	order := 0
-	for _, cl := range lessonClauses(text) {
+	for _, sc := range sigClauses(text) {
+		cl := sc.text
 		norm := lexNorm(cl)
 		pre, post := cancelForgetting(norm, wordPositions(norm, preNegators()), wordPositions(norm, postNegators()))
 		neg := func(p int) bool {
@@ -198,7 +211,7 @@ func readHits(text string) (hits, nums []sigHit) {
 				ps = append(ps, 0)
 			}
 			for _, p := range ps {
-				hits = append(hits, sigHit{id: c.id, order: order*100000 + p, negated: neg(p)})
+				hits = append(hits, sigHit{id: c.id, order: order*100000 + p, negated: neg(p), context: sc.context})
 			}
 		}
 		for _, n := range numberPositions(norm) {
@@ -219,12 +232,22 @@ func signature(hits, nums []sigHit) lessonSig {
 			hidden[x] = true
 		}
 	}
+	named := map[string]bool{}
+	for _, h := range hits {
+		named[h.id] = true
+	}
 	set := map[string]bool{}
 	slotPos, slotNeg := map[string]string{}, map[string]string{}
+	ruled := map[string]bool{} // slots with a value named outside context
+	for _, h := range hits {
+		if c := byID[h.id]; c.slot != "" && !h.context && !hidden[c.id] {
+			ruled[c.slot] = true
+		}
+	}
 	numeric := false
 	for _, h := range hits {
 		c := byID[h.id]
-		if hidden[c.id] {
+		if hidden[c.id] || c.slot != "" && h.context && ruled[c.slot] || len(c.with) > 0 && !slices.ContainsFunc(c.with, func(w string) bool { return named[w] }) {
 			continue
 		}
 		numeric = numeric || c.num

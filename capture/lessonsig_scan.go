@@ -112,7 +112,19 @@ func numberPositions(norm string) []sigHit {
 // lessonClauses cuts the lesson text into clauses for reading negation.
 func lessonClauses(text string) []string {
 	text = strings.NewReplacer("tl;dr", "tldr", "TL;DR", "tldr", "TL;dr", "tldr").Replace(text)
-	return strings.FieldsFunc(text, func(r rune) bool {
-		return strings.ContainsRune(",;:—–!?\n", r)
-	})
+	var out []string
+	start := 0
+	for i, r := range text {
+		// A colon inside a word (python:latest, 14:30, path:line) joins.
+		if strings.ContainsRune(",;—–!?\n", r) || r == ':' && (i+1 >= len(text) || text[i+1] == ' ' || i == 0 || text[i-1] == ' ') {
+			if i > start {
+				out = append(out, text[start:i])
+			}
+			start = i + utf8.RuneLen(r)
+		}
+	}
+	if start < len(text) {
+		out = append(out, text[start:])
+	}
+	return out
 }

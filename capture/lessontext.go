@@ -20,6 +20,19 @@ import (
 // after it ("4칸은 너무 넓어", "I can't track them" in its own sentence) does
 // not.
 func lessonText(text string) string {
+	// A question mark standing alone between words is an operator
+	// (Rust's "?", "lib 코드에선 ? 써서 …"), not a sentence end: a
+	// question's mark follows its last word.
+	if strings.Contains(text, " ? ") {
+		return strings.ReplaceAll(lessonTextOf(strings.ReplaceAll(text, " ? ", " "+loneQuestion+" ")), loneQuestion, "?")
+	}
+	return lessonTextOf(text)
+}
+
+// loneQuestion holds a lone "?" while lessonText cuts sentences.
+const loneQuestion = "\ue000"
+
+func lessonTextOf(text string) string {
 	ss := splitSentences(text)
 	var keep []string
 	for _, s := range ss {

@@ -111,7 +111,8 @@ func Open(ctx context.Context, o Options) (*Engine, error) {
 	// take each batch while this one decodes the next: one caches and
 	// tokenises, the other fills the vector index (each in read order: the
 	// result is the same as doing it in line).
-	ld := e.startBulkLoad(ctx, total)
+	lx := openLexicon(ctx, o.Store)
+	ld := e.startBulkLoad(ctx, total, lx)
 	var batch []*Memory
 	err := o.Store.ForEachMemory(ctx, func(m *Memory) error {
 		batch = append(batch, m)
@@ -135,6 +136,7 @@ func Open(ctx context.Context, o Options) (*Engine, error) {
 	}
 	sort.Slice(e.ids, func(i, j int) bool { return e.ids[i] < e.ids[j] })
 	e.buildLexical()
+	e.saveLexicon(ctx, lx)
 	return e, nil
 }
 

@@ -2,9 +2,9 @@ package engine
 
 import (
 	"context"
-	"strings"
 
 	"memtrace/engine/index"
+	"memtrace/engine/lexfile"
 	"memtrace/engine/textnorm"
 )
 
@@ -26,14 +26,16 @@ type bulkLoad struct {
 }
 
 // startBulkLoad starts the goroutines; n is the number of memories
-// expected (a hint: the caches are sized for it).
-func (e *Engine) startBulkLoad(ctx context.Context, n int) *bulkLoad {
+// expected (a hint: the caches are sized for it), lx the lexicon file's.
+func (e *Engine) startBulkLoad(ctx context.Context, n int, lx *lexfile.Load) *bulkLoad {
 	ld := &bulkLoad{jobs: make(chan []*Memory, 8), vecs: make(chan []*Memory, 8), done: make(chan struct{}), vdone: make(chan struct{})}
 	e.sessions = newSessionIndex(n)
-	e.mems = make(map[int64]*Memory, n)
+	e.mems, e.byKey = make(map[int64]*Memory, n), make(map[string]int64, n)
 	e.ids = make([]int64, 0, n)
+	e.vec.DeferPostings() // posted at once when the last row is in (finish)
 	go func() {
 		defer close(ld.vdone)
+		defer e.vec.PostDeferred()
 		for ms := range ld.vecs {
 			for _, m := range ms {
 				if e.cacheVector(m) {
@@ -45,12 +47,9 @@ func (e *Engine) startBulkLoad(ctx context.Context, n int) *bulkLoad {
 	go func() {
 		defer close(ld.done)
 		defer close(ld.vecs)
-		// Each distinct word is turned into a term number once: a word's
-		// term (stemming, particle stripping) and its number are the cost
-		// of tokenising, and text repeats its words (Zipf). The numbers of
-		// many memories share one block.
-		const memoLimit = 1 << 18
-		memo := make(map[string]int32, 1<<14) // word → term number, -1: no term
+		// The terms of many memories share one block; a row the lexicon
+		// file holds as it is takes its terms from there.
+		var memo textnorm.Memo
 		var block []int32
 		for ms := range ld.jobs {
 			if ld.err != nil {
@@ -67,22 +66,10 @@ func (e *Engine) startBulkLoad(ctx context.Context, n int) *bulkLoad {
 					block = make([]int32, 0, 1<<14)
 				}
 				first := len(block)
-				textnorm.Words(m.Content, func(w string, hangul bool) {
-					no, hit := memo[w]
-					if !hit {
-						no = -1
-						if t, ok := textnorm.Term(w, hangul); ok {
-							no = e.lex.TermNo(t)
-						}
-						if len(memo) >= memoLimit {
-							clear(memo)
-						}
-						memo[strings.Clone(w)] = no
-					}
-					if no >= 0 {
-						block = append(block, no)
-					}
-				})
+				var ok bool
+				if block, ok = lx.Terms(block, m.ID, m.Seq, m.Content, e.lex.TermNo); !ok {
+					block = memo.Nos(block, m.Content, e.lex.TermNo)
+				}
 				var toks []int32 // a memory without terms has none (as termNos)
 				if len(block) > first {
 					toks = block[first:len(block):len(block)]
@@ -158,4 +145,22 @@ func (e *Engine) buildLexical() {
 		}
 	}
 	e.lex.RelengthAll()
+}
+
+// openLexicon starts the open's use of the store's lexicon file, if it has one.
+func openLexicon(ctx context.Context, s Store) *lexfile.Load {
+	if lf, ok := s.(LexiconFiles); ok {
+		path, perm := lf.LexiconFile()
+		return lexfile.Start(ctx, path, perm, lf.Erasures)
+	}
+	return nil
+}
+
+// saveLexicon ends it: the file is rewritten when too many rows were
+// tokenised. Caller owns e.
+func (e *Engine) saveLexicon(ctx context.Context, lx *lexfile.Load) {
+	_ = lx.Finish(ctx, e.lex.Terms(), len(e.ids), func(i int) (int64, int64, string, []int32) {
+		m := e.mems[e.ids[i]]
+		return m.ID, m.Seq, m.Content, e.sessions.toks[m.ID]
+	})
 }

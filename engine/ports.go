@@ -22,6 +22,13 @@ type VectorSlabs interface {
 	VectorSlab(embedder string, dim int) (slab []float32, owner any)
 }
 
+// LexiconFiles is a store with a lexicon file beside it (engine/lexfile):
+// its path ("": none) and mode, and the count of the store's erasures.
+type LexiconFiles interface {
+	LexiconFile() (path string, perm os.FileMode)
+	Erasures(ctx context.Context) (int64, error)
+}
+
 // BatchEmbedder is an Embedder on a server: capture embeds ahead, EmbedBatch texts a call.
 type BatchEmbedder interface {
 	Embedder

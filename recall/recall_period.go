@@ -235,32 +235,43 @@ func namedPeriods(text string, at time.Time) []period {
 func readPeriods(text string, at time.Time) ([]period, string) {
 	t := strings.ToLower(text)
 	var out []period
+	for _, p := range spanPatterns { // before the single dates (recall_period_span.go)
+		if p.need(t) {
+			t = applyPeriodPattern(p.re, p.read, t, at, &out)
+		}
+	}
 	for _, p := range periodPatterns {
-		locs := p.re.FindAllStringSubmatchIndex(t, -1)
-		if len(locs) == 0 {
-			continue // most patterns match nothing: no copy of t to blank
-		}
-		for _, loc := range locs {
-			m := make([]string, len(loc)/2)
-			for i := range m {
-				if loc[2*i] >= 0 {
-					m[i] = t[loc[2*i]:loc[2*i+1]]
-				}
-			}
-			if per, ok := p.read(m, at); ok {
-				per.text = strings.TrimSpace(m[0])
-				out = append(out, per)
-			}
-		}
-		b := []byte(t) // blank the matches (the same leftmost matches ReplaceAll finds)
-		for _, loc := range locs {
-			for i := loc[0]; i < loc[1]; i++ {
-				b[i] = ' '
-			}
-		}
-		t = string(b)
+		t = applyPeriodPattern(p.re, p.read, t, at, &out)
 	}
 	return out, t
+}
+
+// applyPeriodPattern appends the periods re finds in t to out and returns
+// t with its matches blanked.
+func applyPeriodPattern(re *regexp.Regexp, read func(m []string, at time.Time) (period, bool), t string, at time.Time, out *[]period) string {
+	locs := re.FindAllStringSubmatchIndex(t, -1)
+	if len(locs) == 0 {
+		return t // most patterns match nothing: no copy of t to blank
+	}
+	for _, loc := range locs {
+		m := make([]string, len(loc)/2)
+		for i := range m {
+			if loc[2*i] >= 0 {
+				m[i] = t[loc[2*i]:loc[2*i+1]]
+			}
+		}
+		if per, ok := read(m, at); ok {
+			per.text = strings.TrimSpace(m[0])
+			*out = append(*out, per)
+		}
+	}
+	b := []byte(t) // blank the matches (the same leftmost matches ReplaceAll finds)
+	for _, loc := range locs {
+		for i := loc[0]; i < loc[1]; i++ {
+			b[i] = ' '
+		}
+	}
+	return string(b)
 }
 
 // dayPeriod is the calendar day, widened by a day either side: the day a

@@ -75,3 +75,40 @@ func TestRelativePeriods(t *testing.T) {
 		}
 	}
 }
+
+// Ranges, dates with an offset, seasons of a year and month-day dates
+// without a year (recall_period_span.go), English and Korean.
+func TestSpanPeriods(t *testing.T) {
+	at := time.Date(2026, 10, 20, 9, 0, 0, 0, time.UTC)
+	d := func(y int, m time.Month, day int) time.Time { return time.Date(y, m, day, 0, 0, 0, 0, time.UTC) }
+	for _, tt := range []struct {
+		q        string
+		from, to time.Time // zero: no period
+		n        int
+	}{
+		{"Where was John between August 11 and August 15 2023?", d(2023, 8, 10), d(2023, 8, 17), 1},
+		{"what did we do from 3 May to 9 May", d(2026, 5, 2), d(2026, 5, 11), 1},
+		{"between December 28 and January 3, 2024", d(2023, 12, 27), d(2024, 1, 5), 1},
+		{"8월 11일부터 15일까지 어디 있었지?", d(2026, 8, 10), d(2026, 8, 17), 1},
+		{"2023년 8월 11일부터 9월 2일까지", d(2023, 8, 10), d(2023, 9, 4), 1},
+		{"the puppy she got two weeks before August 11, 2023", d(2023, 7, 28).Add(-84*time.Hour).AddDate(0, 0, -1), d(2023, 8, 13), 1},
+		{"what happened 3 days after 1 May 2025", d(2025, 4, 30), d(2025, 5, 6), 1},
+		{"2023년 8월 11일 2주 전에 뭐 샀지", d(2023, 7, 28).Add(-84*time.Hour).AddDate(0, 0, -1), d(2023, 8, 13), 1},
+		{"What state did Joanna visit in summer 2021?", d(2021, 6, 1), d(2021, 9, 1), 1},
+		{"the winter of 2022", d(2022, 12, 1), d(2023, 3, 1), 1},
+		{"2021년 여름에 간 곳", d(2021, 6, 1), d(2021, 9, 1), 1},
+		{"the forest picture shared on December 1,2023", d(2023, 11, 30), d(2023, 12, 3), 1},
+		{"what did I buy on August 11?", d(2026, 8, 10), d(2026, 8, 13), 1},
+		{"I may 2 go", time.Time{}, time.Time{}, 0},           // "may" alone is a verb
+		{"between May and June", time.Time{}, time.Time{}, 0}, // months without "in": no day range either
+	} {
+		ps := namedPeriods(tt.q, at)
+		switch {
+		case len(ps) != tt.n:
+			t.Errorf("%q: %d periods %+v, want %d", tt.q, len(ps), ps, tt.n)
+		case tt.n == 0:
+		case !ps[0].from.Equal(tt.from) || !ps[0].to.Equal(tt.to):
+			t.Errorf("%q: [%v, %v), want [%v, %v)", tt.q, ps[0].from, ps[0].to, tt.from, tt.to)
+		}
+	}
+}

@@ -54,6 +54,12 @@ func (db *DB) EraseMemories(ctx context.Context, req engine.EraseRequest) (*engi
 	case existed:
 		rep.Compaction = append(rep.Compaction, "the vector file beside the database was deleted: no erased vector stays in it (the next open writes it anew)")
 	}
+	switch existed, err := db.removeLexiconFile(); {
+	case err != nil:
+		rep.Pending = append(rep.Pending, fmt.Sprintf("%v: delete it by hand; until then it may hold the erased memories' terms (memtrace writes it anew)", err))
+	case existed:
+		rep.Compaction = append(rep.Compaction, "the lexicon file beside the database was deleted: no erased memory's terms stay in it (the next open writes it anew)")
+	}
 	scrubJudgeCaches(rep, texts)
 	return rep, nil
 }

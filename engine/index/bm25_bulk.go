@@ -21,6 +21,9 @@ func (ix *BM25) Reserve(docs int, counts []int) {
 // reservePostings is Reserve without the room for documents' term lists;
 // it returns the postings counted.
 func (ix *BM25) reservePostings(docs int, counts []int) int {
+	if len(ix.slotOf) == 0 && docs > 0 {
+		ix.slotOf = make(map[int64]int32, docs) // not rehashed as it fills
+	}
 	if docs > len(ix.docs) {
 		grown := make([]doc, len(ix.docs), docs)
 		copy(grown, ix.docs)
@@ -125,4 +128,14 @@ func (ix *BM25) AddDocs(ids []int64, start []int, nos []int32, tfs []float64, wo
 		}()
 	}
 	wg.Wait()
+}
+
+// Terms is every term by its number (TermNo): a bulk load's dictionary,
+// which a lexicon file keeps beside the term numbers of each document.
+func (ix *BM25) Terms() []string {
+	out := make([]string, len(ix.terms))
+	for t, no := range ix.termNo {
+		out[no] = t
+	}
+	return out
 }

@@ -117,7 +117,7 @@ var lanesPool sync.Pool // *[][4]float32
 // searchPostings is Search through the pair postings, when that reads less
 // than an eighth of what a row scan multiplies; ok false: scan the rows.
 func (ix *Vectors) searchPostings(qn []float32, n int) (h []Hit, ok bool) {
-	if ix.lists == nil {
+	if ix.lists == nil || ix.deferFrom >= 0 { // none, or a bulk load's not posted yet
 		return nil, false
 	}
 	work := 0

@@ -38,11 +38,14 @@ type Vectors struct {
 	// (vector_codes.go): row i's is codes[i*w : (i+1)*w], w = codeWords(dim).
 	codes []uint64
 	owner any // what holds an adopted slab (Adopt)
+	// deferFrom is the first row a bulk load has not posted yet, -1 when
+	// none is under way (vector_bulk.go).
+	deferFrom int
 }
 
 // NewVectors returns an empty index of dim dimensions.
 func NewVectors(dim int) *Vectors {
-	return &Vectors{dim: dim, pos: make(map[int64]int), lists: make([][]rowPosting, numLists(dim))}
+	return &Vectors{dim: dim, pos: make(map[int64]int), lists: make([][]rowPosting, numLists(dim)), deferFrom: -1}
 }
 
 // Reserve makes room for n vectors in all, so that adding them does not
@@ -58,6 +61,9 @@ func (ix *Vectors) Reserve(n int) {
 		codes := make([]uint64, len(ix.codes), need)
 		copy(codes, ix.codes)
 		ix.codes = codes
+	}
+	if len(ix.pos) == 0 && n > 0 {
+		ix.pos = make(map[int64]int, n) // not rehashed as it fills
 	}
 	if n > cap(ix.ids) {
 		ids := make([]int64, len(ix.ids), n)
@@ -99,6 +105,7 @@ func (ix *Vectors) Set(id int64, v []float32) bool {
 		return false
 	}
 	if p, ok := ix.pos[id]; ok {
+		ix.PostDeferred()
 		ix.replace(p, v)
 		return true
 	}
@@ -118,7 +125,9 @@ func (ix *Vectors) Set(id int64, v []float32) bool {
 		ix.vecs = append(ix.vecs, v...)
 	}
 	toUnit(ix.row(p))
-	if ix.lists != nil {
+	if ix.deferFrom >= 0 {
+		// posted by PostDeferred
+	} else if ix.lists != nil {
 		ix.post(p)
 		ix.postingsBudget()
 	} else {
@@ -187,6 +196,7 @@ func (ix *Vectors) Remove(id int64) {
 	if !ok {
 		return
 	}
+	ix.PostDeferred()
 	last := len(ix.ids) - 1
 	if ix.lists != nil {
 		ix.unpost(p)

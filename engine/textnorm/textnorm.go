@@ -347,3 +347,39 @@ func isASCIILetters(w string) bool {
 	}
 	return true
 }
+
+// Memo numbers the terms of many texts, turning each distinct word into its
+// term number once: a word's term (stemming, particle stripping) and its
+// number are the cost of tokenising, and text repeats its words (Zipf). The
+// zero Memo is ready; it is not safe for concurrent use.
+type Memo struct {
+	words map[string]int32 // word → term number, -1: no term
+}
+
+// memoLimit bounds a Memo: past it the memo starts over.
+const memoLimit = 1 << 18
+
+// Nos appends to dst the numbers no gives the terms of text's words (Words,
+// Term), in order, and returns it.
+func (m *Memo) Nos(dst []int32, text string, no func(term string) int32) []int32 {
+	if m.words == nil {
+		m.words = make(map[string]int32, 1<<14)
+	}
+	Words(text, func(w string, hangul bool) {
+		n, hit := m.words[w]
+		if !hit {
+			n = -1
+			if t, ok := Term(w, hangul); ok {
+				n = no(t)
+			}
+			if len(m.words) >= memoLimit {
+				clear(m.words)
+			}
+			m.words[strings.Clone(w)] = n
+		}
+		if n >= 0 {
+			dst = append(dst, n)
+		}
+	})
+	return dst
+}

@@ -263,6 +263,13 @@ func Hyponyms(s Synset) []Synset {
 	return d.hypos[d.hypoAt[s]:d.hypoAt[s+1]:d.hypoAt[s+1]]
 }
 
+// Hypernyms is the synsets s is a direct (or instance) hyponym of (shared:
+// do not modify).
+func Hypernyms(s Synset) []Synset {
+	d := load()
+	return d.hypers[d.hyperAt[s]:d.hyperAt[s+1]:d.hyperAt[s+1]]
+}
+
 func (d *db) known(pos byte, w string) bool {
 	_, at := d.find(pos, w)
 	return at >= 0

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"memtrace/engine"
+	"memtrace/engine/lexfile"
 	"memtrace/golden"
 	"memtrace/policy"
 	"memtrace/recall"
@@ -165,7 +166,7 @@ func benchOpen(fs *flag.FlagSet) runFunc {
 				if *keep != "" {
 					return nil
 				}
-				for _, p := range []string{path, path + "-wal", path + "-shm", path + vecfile.Suffix, path + vecfile.Suffix + ".lock"} {
+				for _, p := range []string{path, path + "-wal", path + "-shm", path + vecfile.Suffix, path + vecfile.Suffix + ".lock", path + lexfile.Suffix, path + lexfile.Suffix + ".lock"} {
 					if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
 						return err
 					}
