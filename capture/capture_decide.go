@@ -263,12 +263,13 @@ func statesHabit(m engine.Message) string {
 }
 
 // routineCue: a recurrence ("every Tuesday", "수요일마다", "격주로").
-var routineCue = lexicon{en: []string{"every", "each week", "weekly", "daily", "a day", "per day", "a week", "per week"},
+var routineCue = lexicon{en: []string{"every", "each week", "weekly", "daily", "a day", "per day", "a week", "per week",
+	"on mondays", "on tuesdays", "on wednesdays", "on thursdays", "on fridays", "on saturdays", "on sundays", "on weekends", "on weeknights"},
 	ko: []string{"마다", "격주", "매달", "매년", "매일", "매주", "하루", "주 1회", "주 2회", "주 3회", "주 4회", "주 5회"}}
 
 // floorWaiver is why a message caught by one of L1's length floors is
 // kept all the same ("" when it is not): a user's lesson, a change or
-// retraction, a routine, a fact, or the fact of a slot a later change may
+// retraction, a routine, a dated plan, a fact, or the fact of a slot a later change may
 // replace, each stated in few words — the first that applies, each asked
 // once.
 func (c *Capturer) floorWaiver(m engine.Message, lesson *lessonFinding) string {
@@ -280,6 +281,9 @@ func (c *Capturer) floorWaiver(m engine.Message, lesson *lessonFinding) string {
 	}
 	if cue := statesHabit(m); cue != "" {
 		return fmt.Sprintf("a routine (%q) states itself in few words", cue)
+	}
+	if cue := statesPlan(m); cue != "" {
+		return fmt.Sprintf("a dated plan (%q) states itself in few words", cue)
 	}
 	if cue := statesFact(m); cue != "" {
 		return fmt.Sprintf("a fact about %q states itself in few words", cue)

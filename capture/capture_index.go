@@ -36,6 +36,9 @@ type dedupeIndex struct {
 	rule      *supersedeRule
 	subjects  bool
 	bySubject map[string][]int64
+	// bySound files the terms bySubject has seen under their sound keys
+	// (supersede_open.go): loanwords across the scripts.
+	bySound map[string][]string
 	// owner is the Capturer that last used the index.
 	owner *Capturer
 }
@@ -96,7 +99,7 @@ func (c *Capturer) syncIndex() {
 	e := c.e
 	if c.dx == nil {
 		c.dx = &dedupeIndex{byHash: map[string]int64{}, lsh: newLSH(e.Embedder().Dim()), indexed: map[int64]indexedEntry{},
-			rule: newSupersedeRule(), subjects: c.rule != nil, bySubject: map[string][]int64{}, owner: c}
+			rule: newSupersedeRule(), subjects: c.rule != nil, bySubject: map[string][]int64{}, bySound: map[string][]string{}, owner: c}
 		c.st.dx = c.dx
 	}
 	dx := c.dx
@@ -202,6 +205,10 @@ func (dx *dedupeIndex) put(m *engine.Memory, en *lshEntry, subjects []string) {
 		dx.lsh.put(m.ID, en)
 	}
 	for _, s := range subjects {
-		dx.bySubject[s] = append(dx.bySubject[s], m.ID)
+		ids, seen := dx.bySubject[s]
+		if !seen {
+			dx.indexSound(s)
+		}
+		dx.bySubject[s] = append(ids, m.ID)
 	}
 }

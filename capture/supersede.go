@@ -124,7 +124,13 @@ func (w *batchWriter) supersessionFor(mem *engine.Memory, change *changeFinding)
 	bestOverlap := -1
 	// Rank: topic terms shared (the object named), then all words shared,
 	// then the newest — the nearest older memory naming the subject.
-	for _, id := range w.supersedeCandidates(f) {
+	ids, sounds := w.supersedeCandidates(f)
+	for _, s := range sounds { // loanwords of the topic in the other script, by sound
+		if !slices.Contains(f.Partners, s) {
+			f.Partners = append(f.Partners, s)
+		}
+	}
+	for _, id := range ids {
 		old := w.find(id)
 		if old == nil || old.SupersededBy != 0 || old.Scope != mem.Scope ||
 			old.CreatedAt.After(mem.CreatedAt) {
@@ -253,8 +259,10 @@ const subjectCandidates = 32
 // subject index's entries (active memories of the cache and of this
 // batch) for its lexicon subjects and, for an open marker's topic or an
 // ad-hoc subject ("new X is"), for each of its terms — the most recent of
-// each, so the nearest older memory naming X is among them.
-func (w *batchWriter) supersedeCandidates(f changeFinding) []int64 {
+// each, so the nearest older memory naming X is among them — and for the
+// open topic's terms of the other script that sound alike (loanwords,
+// supersede_open.go), which it returns.
+func (w *batchWriter) supersedeCandidates(f changeFinding) ([]int64, []string) {
 	c := w.c
 	if !w.synced {
 		c.syncIndex()
@@ -275,10 +283,14 @@ func (w *batchWriter) supersedeCandidates(f changeFinding) []int64 {
 		open = append(open, f.Partner)
 		open = append(open, f.Partner+"이") // "준형이는" is indexed as 준형이
 	}
-	for _, t := range open {
+	var sounds []string
+	if f.Open && f.AdHoc == "" {
+		sounds = c.dx.soundPartners(append(slices.Clone(f.Terms), f.Surface...))
+	}
+	for _, t := range append(open, sounds...) {
 		all := c.dx.bySubject[topicKey(t)]
 		ids = append(ids, all[max(0, len(all)-subjectCandidates):]...)
 	}
 	slices.Sort(ids)
-	return slices.Compact(ids)
+	return slices.Compact(ids), sounds
 }

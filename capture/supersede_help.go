@@ -21,19 +21,29 @@ hides a true fact). A newly stored memory supersedes an older one when
        EN  moved to, moved … to, now, nowadays, these days, no longer,
            anymore, switched to/from, migrated from … to, new X is, "New
            X!", "New X: …", got/bought a new X, joined, started, stopped,
-           quit, gave up, ditched, scrapped, dropped out of, left the club
-           (team, band, job, company …), cancelled, called off, is off,
-           postponed, rescheduled, last day at, final shift, traded (X)
-           in, sold, renamed … to, X is now NAME, raised, increased, went
-           up/down, instead, instead of X, replaced, upgraded to, changed
-           … to, got married/engaged/divorced, broke up
+           quit, gave up (on), ditched, scrapped, shelved, dropped out of,
+           left the club (team, band, job, company …), cancelled, called
+           off, is off, I'm done with X, no more X, X fell through
+           (apart), X is over, I'm off X ("I'm off melatonin"),
+           unsubscribed from, uninstalled, deleted X for good (my X
+           account), decided not to, postponed, rescheduled, last day
+           (shift) at, final shift, traded (X) in, sold, renamed … to, X
+           is now NAME, raised, increased, went up/down, instead, instead
+           of X, replaced, upgraded to, changed … to, got
+           married/engaged/divorced, broke up
        KO  이제, 요즘은, 이제 안 …, 더 이상 안 …, 안 한 지 … 됐어, 바꿨어,
            갈아탔어, 옮겼어, 옮김, 이사했, 이사 끝, 입사했, 이직했, 퇴사했,
            퇴직했, 은퇴했, 입학했, 전학했, 들어갔, 그만두고, 그만뒀, 관뒀,
-           그만 다녀, 끊었, 접었, X 버렸어, 취소했/됐, 해지했, 탈퇴했,
-           연기됐, 미뤄졌, 올랐, 내렸, 인상됐, 새로, 새 …, 시작했, X 말고,
-           X 대신, 대신, 결혼했, 약혼했, 이혼했, 헤어졌 — and their honorific
+           그만 다녀, 그만했, 그만하기로, 끊었, 끊기로, 접었, 접기로, X 안
+           가기로 했어 (안 …기로 했), X 무산됐어, 파토났어, 엎어졌어, X
+           없어졌어, 사라졌어, 폐업했어, X
+           버렸어, 취소했/됐, 해지했, 탈퇴했, 연기됐, 미뤄졌, 올랐, 내렸,
+           인상됐, 새로, 새 …, 시작했, X 말고, X 대신, 대신, 결혼했, 약혼했,
+           이혼했, 헤어졌 — and their honorific
            forms (이사하셨, 퇴직하셨, 바꾸셨 …) for a relative's change
+     — a phrase is no marker where the rest of its clause makes it none:
+     "I'm off to Lisbon", "I'm off work today", "done with work for
+     today", "no more than 5", "the project is over budget";
   2. it is not a question ("did you switch to Rust?"), a hypothetical ("if I
      moved to Jeju…", 만약, …면, 싶어, 예정, 고민 중), an addition ("I now
      also use Postgres", another, second, 또, 추가로), a negated change
@@ -84,8 +94,25 @@ hides a true fact). A newly stored memory supersedes an older one when
          memory names a word of X (after stemming and particle stripping:
          running ~ run, 고기는 ~ 고기) or its partner in the other language
          in the bilingual concept table (자전거 ~ bike, 커피 ~ coffee; a
-         translation only, never a same-language synonym). This path needs
-         no lexicon: any subject can be retracted. An older memory that
+         translation only, never a same-language synonym) or, for a
+         loanword, its spelling in the other script by sound (넷플릭스 ~
+         Netflix, 러닝해 ~ running, 필라테스 ~ Pilates: equal sound keys of
+         three consonants or more, a Korean light verb 해/했 aside; 술 and
+         Seoul share too little). This path needs no lexicon: any subject
+         can be retracted — a medication, a subscription, a club, a tool,
+         a named project. A retraction of a compound ("캠핑 예약 취소했어",
+         "the salsa lessons got cancelled") does not end an older memory
+         that shares only its modifier heading another noun there ("캠핑
+         의자는 작년에 샀어", "my salsa shoes are from …"); and the person
+         of its "for" phrase is whose change it is ("No more coffee for my
+         dad" retracts nothing of the speaker's). An English object "X of
+         Y" names X ("done with the first chapter of the Rust book" ends no
+         reading of the book), unless X is a part or a quantity ("the rest
+         of the tour"); a capitalised -ly word is a name ("stopped using
+         Grammarly"), not an adverb ("Finally"). The head starts after a
+         subordinator before the marker ("The deploy failed because the
+         staging DB port changed to 5433" changes the port, not the
+         deploy). An older memory that
          already negates X ("panic 쓰지 마", "never push to main") agrees
          with "panic 말고 error로" or "instead of pushing to main", and one
          that already retracts X ("다낭 여행 취소했어") with a later "the trip
@@ -156,7 +183,10 @@ A short update is not lost to the length floors: a user message whose
 change marker ends, takes or implies what it names, with no guard and a
 topic ("I stopped running", "the Osaka trip is off", "고기 이제 안 먹어",
 "퇴사했어"), passes L1's too_short rules, as does a short routine
-("수요일마다 필라테스 다녀") a later retraction may end, and a short
+("수요일마다 필라테스 다녀", "Hana takes ballet on Saturdays") a later
+retraction may end, a short dated
+booking or plan ("다음 주 토요일 캠핑 예약했어, 가평으로", "booked the
+cabin for next Friday") a later "취소했어" cancels, and a short
 short routine on abbreviated weekdays ("볼링 동호회 화목 저녁에 나가요") or
 per day ("하루에 커피 세 잔"), a short statement of a lexicon slot, the job
 frame or the speaker's partner ("Mom lives in Gimcheon", "I live in
@@ -183,7 +213,9 @@ What it cannot link: a change whose words share nothing with the old fact,
 in either language, and name no lexicon subject ("switched internet
 provider to KT" over "we use SK Broadband" — that SK Broadband is an
 internet provider is world knowledge); a cross-language update whose words
-the concept table does not pair; a retraction whose implied subject the old
+the concept table does not pair and that are no loanword of three
+consonants or more ("펍 이제 안 가요" over "we go to the pub every Friday":
+펍 and pub share two); a retraction of a hypernym ("술 끊었어" over "I drink beer on Fridays"); a retraction whose implied subject the old
 fact states in words outside the lexicon ("left the company" over "I'm at
 Kakao as an Android dev"); an adjunct clause in Korean ("MySQL 업그레이드
 끝나고 … 옮겼어" may link the MySQL fact); a change stated without a marker

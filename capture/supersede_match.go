@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 
 	"memtrace/engine"
@@ -154,6 +155,12 @@ type oldFacts struct {
 	// states.
 	main, self clauseReading
 	first      []string
+	// text, heads: the memory's text and, per term, the nouns written
+	// right after it (the heads of the compounds it modifies,
+	// supersede_open.go), read once when a retraction asks (compounds).
+	text      string
+	heads     map[string][]string
+	headsOnce sync.Once
 }
 
 // clauseReading is the lexNorm and the terms of some clauses of a text.
@@ -169,7 +176,8 @@ func readClauses(s string) clauseReading {
 func readOld(text string) *oldFacts {
 	norm := lexNorm(text)
 	f := &oldFacts{norm: norm, people: peopleOf(norm), words: contentWords(text), terms: textnorm.Tokens(text),
-		first: firstClauseTerms(text), main: readClauses(mainText(text, false)), self: readClauses(mainText(text, true))}
+		first: firstClauseTerms(text), main: readClauses(mainText(text, false)), self: readClauses(mainText(text, true)),
+		text: text}
 	for _, s := range clauses(text) {
 		if negation.MatchString(s+" ") || retracted.MatchString(s) {
 			f.negated = append(f.negated, textnorm.Tokens(s)...)
@@ -233,7 +241,7 @@ func (r *supersedeRule) subjectMatch(f changeFinding, old *oldFacts) string {
 		}
 		return ""
 	}
-	if s := topicShared(f, main.terms); s != "" {
+	if s := topicShared(f, main.terms); s != "" && !(f.Retract && otherCompound(f.Object, strings.Fields(s), f.Heads, old.compounds)) {
 		if f.Negates && slices.ContainsFunc(append(slices.Clone(f.Object), partnersOf(f.Object)...), func(t string) bool { return slices.Contains(old.negated, t) }) {
 			return "" // "panic 말고 error로" over "panic 쓰지 마": it agrees
 		}

@@ -83,6 +83,10 @@ type changeMarker struct {
 	// topic is the head noun alone, and with no head noun (the speaker:
 	// "I dropped by") the marker names no subject.
 	headOnly bool
+	// notAfter: the rest of the clause after a match that makes the
+	// words no change ("I'm off to Lisbon", "done with work for today",
+	// "no more than 5"): the marker is not read there.
+	notAfter *regexp.Regexp
 }
 
 // markerTable is the bilingual change-marker table, in order of strength.
@@ -99,6 +103,10 @@ func markerTable() []changeMarker {
 	replaceOf := func(m changeMarker) changeMarker { m.open, m.negates = true, true; return m }
 	intransitive := func(m changeMarker) changeMarker { m.intransitive = true; return m }
 	headOnly := func(m changeMarker) changeMarker { m.open, m.headOnly = true, true; return m }
+	unless := func(m changeMarker, pattern string) changeMarker {
+		m.notAfter = regexp.MustCompile(`(?i)` + pattern)
+		return m
+	}
 	return []changeMarker{
 		open(en("migrated from … to", `migrated\s+(?P<obj>(?:\S+\s+){0,4}?)from\s+\S+(?:\s+\S+){0,3}?\s+to`, "", "migrated")),
 		open(en("switched to", `switched\s+(?P<obj>(?:\S+\s+){0,3}?)(?:to|from)`, "", "switched")),
@@ -107,10 +115,26 @@ func markerTable() []changeMarker {
 		open(en("relocated to", `relocated\s+(?P<obj>(?:\S+\s+){0,3}?)(?:to|into)`, "", "relocated")),
 		retract(en("no longer", `no\s+longer|not\s+any\s*more|anymore`, "", "longer", "any")),
 		retract(en("cancelled", `cancel(?:l?ed)|called\s+off|(?:is|are|was|were|'s)\s+off`, "", "cancel", "called", "off")),
-		retract(en("gave up", `gave\s+up|given\s+up|giving\s+up|ditched|scrapped|dropped\s+out\s+of`, "", "gave", "given", "giving", "ditched", "scrapped", "dropped")),
+		retract(en("gave up", `(?:gave|given|giving)\s+up(?:\s+on)?|ditched|scrapped|shelved|mothballed|dropped\s+out\s+of`, "", "gave", "given", "giving", "ditched", "scrapped", "shelved", "mothballed", "dropped")),
+		// The open retractions of a phrase rather than a verb: "I'm done
+		// with X", "no more X", "X fell through", "X is over", "I'm off X",
+		// "unsubscribed from X", "decided not to X" — each takes the
+		// object the older memory names; the rest of the clause tells a
+		// look-alike ("done with work for today", "no more than 5", "is
+		// over budget", "I'm off to Lisbon").
+		retract(unless(en("done with", `(?:i'm|i’m|i\s+am|im|we're|we\s+are|i've\s+been|all|finally|officially)\s+done\s+with|(?:i'm|i’m|i\s+am|im|we're)\s+finished\s+with`, "", "done", "finished"),
+			`^\s*(?:it|this|that|him|her|them|you)\b|\b(?:for\s+(?:today|tonight|now|the\s+(?:day|night|week))|today|tonight|yet)\b`)),
+		retract(unless(en("no more", `no\s+more`, "", "more"), `^\s*(?:than|questions|worries|excuses|problem)\b`)),
+		retract(en("fell through", `(?:fell|falls|fallen|fall|falling)\s+(?:through|apart)`, "", "fell", "falls", "fallen", "fall")),
+		retract(en("deleted X for good", `deleted\s+(?:my\s+|the\s+)?(?P<obj>(?:\S+\s+){1,2}?)(?:account|app|for\s+good)`, "", "deleted")),
+		retract(unless(en("is over", `(?:is|are|was|were|'s)\s+(?:all\s+|finally\s+)?over`, "", "over"),
+			`^\s*(?:there|here|the|a|an|my|our|his|her|their|budget|capacity|\d)`)),
+		retract(unless(en("off X", `(?:i'm|i’m|i\s+am|im|we're|we\s+are|been|went|gone|came|come)\s+off`, "", "off"),
+			`^\s*(?:to|for|at|on|in|work|duty|sick|today|tonight|tomorrow|now|again|the\s+(?:hook|grid|clock|record|charts))\b|^\s*$`)),
+		retract(en("unsubscribed", `unsubscribed(?:\s+from)?|uninstalled|deactivated|decided\s+(?:not\s+to|against)`, "", "unsubscribed", "uninstalled", "deactivated", "decided")),
 		retract(en("left the group", `left\s+(?:the|my|our)\s+(?P<obj>(?:\S+\s+){0,2}?(?:club|team|band|choir|group|crew|league|class|course|gym|job|company|firm|startup))`, "", "left")),
 		open(en("postponed", `postponed|rescheduled|pushed\s+back|delayed`, "", "postponed", "rescheduled", "pushed", "delayed")),
-		retract(en("last day at", `last\s+day\s+(?:at|with|of\s+work)|final\s+(?:day|shift|workday)|resigned\s+from|left\s+my\s+job\s+at|retired\s+(?:from|last|this|in|early)|(?:has|have|just|finally)\s+retired|retired\s*[.!]`, "employer", "last", "final", "resigned", "left", "retired")),
+		retract(en("last day at", `(?:last|final)\s+(?:day|shift)\s+(?:at|with)|last\s+day\s+of\s+work|final\s+(?:day|shift|workday)|resigned\s+from|left\s+my\s+job\s+at|retired\s+(?:from|last|this|in|early)|(?:has|have|just|finally)\s+retired|retired\s*[.!]`, "employer", "last", "final", "resigned", "left", "retired")),
 		open(en("traded in", `traded\s+in|traded\s+(?P<obj>(?:\S+\s+){1,3}?)in|sold|got\s+rid\s+of`, "", "traded", "sold", "rid")),
 		open(en("renamed", `(?:renamed|rebranded)\s+(?P<obj>(?:\S+\s+){0,3}?)(?:to|as)`, "", "renamed", "rebranded")),
 		headOnly(ko("is now NAME", `\b(?:is|are|Is|Are)\s+now\s+(?:(?i:called|named|known\s+as)\s+)?(?P<val>[A-Z])`, "", "now")),
@@ -135,7 +159,12 @@ func markerTable() []changeMarker {
 		open(ko("미뤄졌", `연기\s*(?:됐|했|되었|됨)|미뤄졌|미뤘|미뤄짐`, "", "연기", "미뤄", "미뤘")),
 		intransitive(ko("입학했", `입학\s*(?:했|함|하셨)|들어갔`, "school", "입학", "들어갔")),
 		ko("결혼했", `(?:결혼|약혼|이혼)\s*(?:했|함|하셨|식\s*올렸)|헤어졌|헤어짐`, "relationship", "결혼", "약혼", "이혼", "헤어"),
-		retract(ko("그만두고", `그만\s+다(?:녀|니|님)|그만두고|그만뒀|관뒀|관둠|관두고|때려쳤|그만\s+뒀|그만\s*둠|그만두셨|끊었|끊음|끊으셨|접었|접음|접으셨`, "", "그만", "관뒀", "관둠", "관두고", "때려쳤", "끊었", "끊음", "끊으셨", "접었", "접음", "접으셨")),
+		retract(ko("그만두고", `그만\s+다(?:녀|니|님)|그만\s*(?:하|두|다니|배우)기로|(?:접|끊|관두)기로|그만\s*했|그만함|그만두고|그만뒀|관뒀|관둠|관두고|때려쳤|그만\s+뒀|그만\s*둠|그만두셨|끊었|끊음|끊으셨|접었|접음|접으셨`, "", "그만", "관뒀", "관둠", "관두고", "때려쳤", "끊었", "끊음", "끊으셨", "접었", "접음", "접으셨", "기로")),
+		// "X 안 가기로 했어" (decided not to go): a decision that ends X;
+		// "X 무산됐어", "파토났어", "엎어졌어": X fell through.
+		retract(ko("안 …기로 했", `(?:^|\s)(?:안|못)\s*\S*기로\s*(?:했|함|하셨|결정)`, "", "기로")),
+		retract(ko("무산됐", `무산\s*(?:됐|되었|됨)|파토\s*(?:났|남)|엎어졌|없던\s*일로`, "", "무산", "파토", "엎어졌", "없던")),
+		retract(ko("없어졌", `없어졌|없어짐|사라졌|폐업\s*(?:했|함|됐)`, "", "없어", "사라졌", "폐업")),
 		retract(ko("버렸", `(?P<obj>\S*[^아어여워해와봐줘져가나\s])\s+(?:내\s*)?버렸`, "", "버렸")),
 		headOnly(ko("올랐", `올랐|올라갔|내렸|(?:인상|인하)\s*(?:됐|했|되었|됨)`, "", "올랐", "올라갔", "내렸", "인상", "인하")),
 		retract(ko("취소했", `취소\s*(?:했|됐|됨|함|되었)|(?i:cancel)\s*(?:했|됐|됨|함)`, "", "취소", "cancel")),
@@ -194,46 +223,6 @@ var (
 	newX          = regexp.MustCompile(`(?i)\bnew\s+([a-z][a-z-]+)`)
 )
 
-// subjectEntry is one subject of the lexicon: whole words, word prefixes
-// (ending in *) and phrases, EN and KO.
-type subjectEntry struct {
-	name  string
-	words []string
-}
-
-func subjectTable() []subjectEntry {
-	return []subjectEntry{
-		{"home", []string{"i live", "we live", "i lived", "we lived", "i'm living", "living in", "lives in", "my apartment", "our apartment",
-			"my house", "our house", "my address", "hometown", "my place", "our place", "a place in", "renting", "i rent", "we rent",
-			"살아", "살고", "살았", "사는", "살아요", "이사*", "거주*", "우리 집", "집은", "집이", "월세*", "전세*", "자취*"}},
-		{"employer", []string{"work at", "work for", "works at", "working at", "job", "company", "employer",
-			"회사*", "직장*", "다녀", "다니고", "다녀요", "입사*", "근무*", "이직*", "일해", "일해요", "일하고", "일하는", "일합니다"}},
-		{"car", []string{"car", "cars", "drive", "drives", "driving", "vehicle",
-			"차", "차는", "차를", "차가", "차로", "자동차*", "운전*"}},
-		{"phone", []string{"phone", "smartphone", "iphone", "galaxy", "pixel",
-			"핸드폰*", "휴대폰*", "폰", "폰은", "폰을", "폰이", "스마트폰*", "아이폰*", "갤럭시*"}},
-		{"ci", []string{"ci", "jenkins", "github actions", "circleci", "gitlab ci", "buildkite", "빌드 서버", "젠킨스*"}},
-		{"database", []string{"database", "databases", "db", "mysql", "postgres", "postgresql", "sqlite", "mongodb",
-			"데이터베이스*", "디비*"}},
-		{"school", []string{"kindergarten", "preschool", "grade", "school", "elementary",
-			"유치원*", "어린이집*", "학년*", "학교*", "초등학교*", "입학*"}},
-		{"manager", []string{"manager", "boss", "team lead", "report to", "reports to", "reporting to", "매니저*", "팀장*", "상사*"}},
-		{"office", []string{"office", "사무실*"}},
-		{"relationship", []string{"engaged", "engagement", "fiancé", "fiancée", "fiance", "fiancee", "wedding", "married", "marriage",
-			"dating", "divorced", "약혼*", "결혼*", "연애*", "사귀*", "이혼*", "예비신부", "예비신랑", "예비 신부", "예비 신랑"}},
-		{"editor", []string{"editor", "vim", "neovim", "emacs", "vscode", "vs code", "에디터*", "편집기*"}},
-	}
-}
-
-// personWords name people; two facts about different people's things are
-// not one subject ("my wife's new car" is not my car).
-var personWords = []string{"wife", "husband", "spouse", "partner", "son", "daughter", "kid", "kids",
-	"mom", "mother", "dad", "father", "brother", "sister", "friend", "colleague", "girlfriend", "boyfriend",
-	"cousin", "aunt", "uncle", "grandma", "grandmother", "grandpa", "grandfather", "nephew", "niece", "neighbor", "neighbour", "roommate", "coworker",
-	"사촌*", "이모*", "고모*", "삼촌*", "할머니*", "할아버지*", "조카*", "이웃*", "룸메*",
-	"아내*", "와이프*", "남편*", "아들*", "딸", "딸이", "딸은", "딸의", "엄마*", "어머니*", "아빠*", "아버지*", "누나*", "여동생*", "남동생*", "형", "형이", "형은",
-	"오빠*", "언니*", "동생*", "친구*", "동료*", "여자친구*", "남자친구*"}
-
 // supersedeRule is the prepared rule: the tables compiled once.
 type supersedeRule struct {
 	markers  []changeMarker
@@ -277,8 +266,14 @@ type changeFinding struct {
 	// that are not its object), which an older memory that already names
 	// it agrees with.
 	Terms, Said, Partners, Object []string
-	Value                         [][]string
-	Open, Retract, Negates        bool
+	// Surface: the Terms as written ("running" for run), whose sound
+	// finds a loanword in the other script (supersede_open.go).
+	Surface []string
+	// Heads: a retraction's compounds, each term's next term in the
+	// clause ("캠핑 예약": 캠핑 → 예약), read against an older memory's.
+	Heads                  map[string][]string
+	Value                  [][]string
+	Open, Retract, Negates bool
 	// Partner: the other party of a relationship change ("Hana and I
 	// split up", "태민이랑 결혼했어"), lower-cased; the older memory it
 	// replaces is the speaker's naming that partner (supersede_slot.go).
@@ -321,7 +316,7 @@ func (r *supersedeRule) markerIn(clause string) (*changeMarker, []int) {
 			continue
 		}
 		loc := m.re.FindStringSubmatchIndex(clause)
-		if loc == nil {
+		if loc == nil || m.notAfter != nil && m.notAfter.MatchString(clause[loc[1]:]) {
 			continue
 		}
 		if m.name == "now" && notChange.MatchString(clause) && len(m.re.FindAllStringIndex(clause, -1)) <= len(notChange.FindAllStringIndex(clause, -1)) {
@@ -473,6 +468,19 @@ func (r *supersedeRule) find(text string) changeFinding {
 	}
 	if f.Partner != "" {
 		f.People = slices.DeleteFunc(f.People, func(p string) bool { return p == f.Partner })
+	}
+	if f.Retract { // "No more coffee for my dad": the father's change
+		for _, p := range beneficiaries(clause[loc[1]:]) {
+			if !slices.Contains(f.People, p) {
+				f.People = append(f.People, p)
+			}
+		}
+	}
+	if f.Open {
+		f.Surface = surfaceOf(clause, f.Terms)
+	}
+	if f.Retract {
+		f.Heads = compoundHeads(clause, false)
 	}
 	f.Words = contentWords(text)
 	return f

@@ -1,6 +1,7 @@
 package capture
 
 import (
+	"regexp"
 	"strings"
 
 	"memtrace/engine"
@@ -16,7 +17,9 @@ import (
 //     job frame, or the speaker's partner, and a content word beside it —
 //     the fact a later "moved", "sold" or "헤어졌어" replaces;
 //   - a routine on abbreviated weekdays ("볼링 동호회 화목 저녁에 나가요",
-//     "월수금 수영"): the habit a later "그만뒀어" ends.
+//     "월수금 수영"): the habit a later "그만뒀어" ends;
+//   - a dated booking or plan ("다음 주 토요일 캠핑 예약했어"): the plan a
+//     later "취소했어" retracts (statesPlan).
 
 // statesSlot is the lexicon subject a short user message states, or "".
 func (c *Capturer) statesSlot(m engine.Message) string {
@@ -73,4 +76,31 @@ func koDayRun(text string) string {
 		}
 	}
 	return ""
+}
+
+// planCue: a booking or a decided plan ("booked", "예약했어", "가기로 했어").
+var planCue = lexicon{en: []string{"booked", "reserved", "signed up for", "registered for", "bought tickets", "got tickets", "i'm flying to", "we're flying to", "i'm going to", "we're going to"},
+	ko: []string{"예약했", "예약 완료", "예매했", "예매 완료", "신청했", "등록했", "가기로 했", "하기로 했", "보기로 했", "가기로 함"}}
+
+// planWhen: the date of a plan ("next week", "on Saturday", "다음 주 토요일", "3일에").
+var planWhen = regexp.MustCompile(`(?i)\b(?:next\s+(?:week|month|weekend|year|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|tomorrow|tonight|this\s+(?:weekend|saturday|sunday|friday)|on\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\s+\d{1,2})\b|다음\s*(?:주|달|달에|주말)|내일|모레|이번\s*(?:주|주말|달)|[월화수목금토일]요일|\d{1,2}\s*일에|\d{1,2}\s*월\s*\d{1,2}\s*일`)
+
+// statesPlan is the plan cue of a short user message that states a
+// dated booking or plan ("다음 주 토요일 캠핑 예약했어, 가평으로", "booked
+// Jeju for next Friday"), or "": it is what a later "취소했어" or "the trip
+// is off" retracts, so it passes L1's length floors as a routine does.
+func statesPlan(m engine.Message) string {
+	if m.Role != "user" || !planWhen.MatchString(m.Text) {
+		return ""
+	}
+	cue := kwFind(lexNorm(m.Text), planCue)
+	if cue == "" || len(topicTerms(m.Text)) < 2 {
+		return ""
+	}
+	for _, a := range readActs(m.Text) {
+		if a.act != actStatement {
+			return ""
+		}
+	}
+	return cue
 }

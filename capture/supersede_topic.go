@@ -68,6 +68,10 @@ var destEnd = regexp.MustCompile(`(?i)\b(?:after|before|because|since|when|while
 // a clause-level adjunct ("… after the Redis upgrade") is incidental.
 var adjunctEnd = regexp.MustCompile(`(?i)\b(?:after|before|because|since|when|while|until|though|although)\b|때문에|하고\s*나서|후에|전에`)
 
+// subordinator opens a clause inside an English sentence: a marker's
+// head starts after the last one before it.
+var subordinator = regexp.MustCompile(`(?i)\b(?:because|since|when|whenever|while|although|though|cause|coz|cuz|so\s+that|now\s+that)\s`)
+
 // destStart opens an English destination ("to KT", "into a flat").
 var destStart = regexp.MustCompile(`(?i)^\s*(?:to|into)\b`)
 
@@ -105,6 +109,12 @@ func topicOf(clause string, s, e int, obj string, ko, intransitive, retract bool
 	if i := strings.LastIndex(head, ":"); i >= 0 {
 		head = head[i+1:]
 	}
+	if m := subordinator.FindAllStringIndex(head, -1); m != nil {
+		// "The deploy failed because the staging DB port changed to
+		// 5433": the marker's clause opens after the subordinator; the
+		// deploy is no word of the change.
+		head = head[m[len(m)-1][1]:]
+	}
 	tail := clause[e:]
 	lexTail := tail
 	if m := adjunctEnd.FindStringIndex(lexTail); m != nil {
@@ -141,6 +151,9 @@ func topicOf(clause string, s, e int, obj string, ko, intransitive, retract bool
 		dest, tail = tail[:end], ""
 	} else if m := objectEnd.FindStringIndex(tail); m != nil {
 		tail = tail[:m[0]]
+	}
+	if !ko {
+		tail = ofHead(tail)
 	}
 	var t topicReading
 	var destWords []string
@@ -205,12 +218,16 @@ func startsWithDigit(w string) bool {
 func topicTerms(s string) []string {
 	var out []string
 	for _, w := range textnorm.Tokens(s) {
-		if notTopic[w] || utf8.RuneCountInString(w) < 2 && !koNoun1(w) || strings.IndexFunc(w, unicode.IsLetter) < 0 {
-			continue
+		if isTopicTerm(w) {
+			out = append(out, w)
 		}
-		out = append(out, w)
 	}
 	return out
+}
+
+// isTopicTerm: term w (a token) may carry a subject.
+func isTopicTerm(w string) bool {
+	return !notTopic[w] && (utf8.RuneCountInString(w) >= 2 || koNoun1(w)) && strings.IndexFunc(w, unicode.IsLetter) >= 0
 }
 
 // hasHangulSuffix: w is Hangul and ends in one of sufs (a particle).
@@ -243,9 +260,49 @@ func bareWord(w string) bool {
 }
 
 // isAdverb: an English -ly adverb ("finally", "recently").
+//
+// A capitalised -ly word is a name ("Grammarly", "Bubbly") unless it
+// ends in a productive adverb suffix ("Finally", "Recently", "Luckily").
 func isAdverb(w string) bool {
-	lw := strings.ToLower(strings.Trim(w, ",.!?"))
-	return len(lw) > 4 && strings.HasSuffix(lw, "ly") && lw != "family" && lw != "italy"
+	t := strings.Trim(w, ",.!?")
+	lw := strings.ToLower(t)
+	if len(lw) <= 4 || !strings.HasSuffix(lw, "ly") || lw == "family" || lw == "italy" {
+		return false
+	}
+	if r, _ := utf8.DecodeRuneInString(t); unicode.IsUpper(r) {
+		for _, suf := range []string{"ally", "ully", "ously", "ively", "ently", "antly", "ately", "edly", "ily", "ingly", "ckly", "ntly"} {
+			if strings.HasSuffix(lw, suf) {
+				return true
+			}
+		}
+		return false
+	}
+	return true
+}
+
+// ofRE splits an English object at "of".
+var ofRE = regexp.MustCompile(`(?i)\bof\b`)
+
+// partWords name a part or a quantity of what follows "of".
+var partWords = map[string]bool{"rest": true, "most": true, "all": true, "half": true, "part": true, "remainder": true, "end": true,
+	"lot": true, "lots": true, "bunch": true, "couple": true, "piece": true, "bit": true, "kind": true, "sort": true, "type": true, "some": true}
+
+// ofHead is the head of an English object "X of Y": X names the thing
+// ("done with the first chapter of the Rust book" ends the chapter, not
+// the book), unless X is only a part or a quantity word ("cancelled the
+// rest of the tour" ends the tour).
+func ofHead(tail string) string {
+	loc := ofRE.FindStringIndex(tail)
+	if loc == nil {
+		return tail
+	}
+	before := tail[:loc[0]]
+	for _, w := range strings.Fields(strings.ToLower(before)) {
+		if w = strings.Trim(w, ",.!?\"'"); !partWords[w] && !textnorm.IsStopWord(w) && len(topicTerms(w)) > 0 {
+			return before
+		}
+	}
+	return tail[loc[1]:]
 }
 
 // leadingNames are the names of head's leading noun phrase: capitalised
