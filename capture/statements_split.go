@@ -2,6 +2,7 @@ package capture
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -71,7 +72,18 @@ type statementPart struct {
 // instruction or a new clause of the speaker ("my birthday is May 3 and
 // always write …", "… and I'm allergic to …"), and a Korean copula's
 // connective 이고 ("나 비건이고 다음 주에 …") divides it as "…고," does.
-var clauseBoundary = regexp.MustCompile(`(?i)\s*(?:[,;]\s*(?:and\s+also|and|also)\s+|;\s+)|(?:고|구|며)\s*,\s+|\s+and\s+(?:also\s+)?(?:always|never|please|don't|do\s+not|from\s+now\s+on|call\s+me|i'm|i\s+am|i\s+have|i've|my)\s|\S(?:이고)\s+`)
+var clauseBoundary = regexp.MustCompile(`(?i)\s*(?:[,;]\s*(?:and\s+also|and|also)\s+|;\s+)|(?:고|구|며)\s*,\s+|\s+and\s+(?:also\s+)?(?:always|never|please|don't|do\s+not|from\s+now\s+on|call\s+me|i'm|i\s+am|i\s+have|i've|my)\s|\S(?:이고)\s+|,\s+(?:I|I'm|I’m|I've|I’ve|[Mm]y|[Ww]e|[Ww]e're|[Oo]ur)\s`)
+
+// commaSplice: a bare comma boundary, before a clause that opens with
+// the speaker or a possessive ("My sister lives in Daejeon, I'm allergic to
+// peanuts"); splitClauses keeps the words after the comma and divides
+// there only when the clause before opens with a subject of its own.
+var commaSplice = regexp.MustCompile(`^,\s+`)
+
+// subjectOpen: a clause that opens with its subject (a pronoun, a
+// possessive or a determiner and a noun) — not an adverbial ("In March,
+// we …", "Honestly, I …").
+var subjectOpen = regexp.MustCompile(`^(?:I|I'm|I’m|I've|I’ve|[Ww]e|[Ww]e're|[Mm]y|[Oo]ur|[Hh]is|[Hh]er|[Tt]heir|[Tt]he|[A-Z][a-z]+'s|[A-Z][a-z]+)\s`)
 
 // keepAfterAnd: the words of a bare "and" boundary that open the clause
 // after it (the boundary ends before them).
@@ -109,7 +121,7 @@ var pointsBack = map[string]bool{
 	"it": true, "it's": true, "its": true, "that": true, "that's": true, "this": true, "they": true, "they're": true, "them": true,
 	"he": true, "she": true, "his": true, "her": true, "which": true, "who": true, "so": true, "but": true, "then": true, "there": true,
 	"though": true, "because": true, "still": true, "which's": true, "both": true,
-	"plus": true, "그거": true, "그게": true, "그건": true, "그래서": true, "거기": true, "그때": true, "그": true, "근데": true, "하지만": true, "그런데": true,
+	"plus": true, "since": true, "as": true, "cause": true, "coz": true, "she's": true, "he's": true, "그거": true, "그게": true, "그건": true, "그래서": true, "거기": true, "그때": true, "그": true, "근데": true, "하지만": true, "그런데": true,
 }
 
 // leadingCoordinator: a coordinator a split part may still open with.
@@ -132,23 +144,29 @@ func statementParts(text string) []statementPart {
 	}
 	acts := readActs(text)
 	var parts []statementPart
-	announced := false
+	announced, listed := false, false
 	for _, a := range acts {
 		switch a.act {
 		case actPaste, actHypothetical:
 			return nil
 		case actStatement:
 		default:
+			// "1. …" reads as the sentence "1" and the item after it.
+			listed = listed || listNumber.MatchString(a.text)
 			continue
 		}
 		s := a.text
+		if m := listMarker.FindString(s); m != "" {
+			s, listed = s[len(m):], true
+		}
 		if len(parts) == 0 {
 			if m := leadIn.FindString(s); m != "" && len(strings.Fields(m)) <= 3 && !strings.Contains(m, "//") {
 				s = s[len(m):]
 				announced = severalAnnounced.MatchString(m)
 			}
 		}
-		opens := len(parts) > 0 && itemOpener.MatchString(s)
+		opens := len(parts) > 0 && (itemOpener.MatchString(s) || listed)
+		listed = false
 		cs, items := splitClauses(s)
 		for i, c := range cs {
 			parts = append(parts, statementPart{text: c, clause: i > 0, item: i > 0 && (items[i] || announced) || i == 0 && opens})
@@ -158,6 +176,49 @@ func statementParts(text string) []statementPart {
 		return nil
 	}
 	return parts
+}
+
+// listMarker opens a bulleted or numbered line ("- ", "• ", "2) ");
+// listNumber is the number of a numbered line read as a sentence ("1").
+var (
+	listMarker = regexp.MustCompile(`^(?:[-*•·]|\d{1,2}[.)])\s+`)
+	listNumber = regexp.MustCompile(`^\d{1,2}[.)]?$`)
+)
+
+// mayHaveParts is splitStatements' quick test: text may hold a clause
+// boundary (mayHaveClauses) or a second sentence — a terminator or a line
+// break with more text after it.
+func mayHaveParts(text string) bool {
+	for i := 0; i < len(text)-1; i++ {
+		switch text[i] {
+		case '\n':
+			if strings.TrimSpace(text[i+1:]) != "" {
+				return true
+			}
+		case '.', '!', '?':
+			if text[i+1] == ' ' && strings.TrimSpace(text[i+1:]) != "" {
+				return true
+			}
+		}
+	}
+	return strings.ContainsAny(text, "。！？…") || mayHaveClauses(text) || commaSpliceHint(text)
+}
+
+// commaSpliceHint: ", " before a word that may open a clause with its
+// subject (the cheap side of clauseBoundary's comma splice).
+func commaSpliceHint(text string) bool {
+	for rest := text; ; {
+		i := strings.Index(rest, ", ")
+		if i < 0 {
+			return false
+		}
+		rest = rest[i+2:]
+		w, _, _ := strings.Cut(rest, " ")
+		switch strings.ToLower(w) {
+		case "i", "i'm", "i’m", "i've", "i’ve", "my", "we", "we're", "our":
+			return true
+		}
+	}
 }
 
 // severalAnnounced: a lead-in that announces several items.
@@ -178,7 +239,14 @@ func splitClauses(s string) (out []string, items []bool) {
 	items = append(items, false)
 	start := 0
 	for _, l := range locs {
-		if m := keepAfterAnd.FindStringIndex(s[l[0]:l[1]]); m != nil { // "… and always write …": keep "always"
+		if commaSplice.MatchString(s[l[0]:l[1]]) {
+			// ", I …": the subject opens the next clause; a comma divides
+			// only two clauses that each open with their subject.
+			if head := strings.TrimSpace(s[start:l[0]]); !subjectOpen.MatchString(head) || len(strings.Fields(head)) < 3 {
+				continue
+			}
+			l = []int{l[0], l[0] + len(commaSplice.FindString(s[l[0]:l[1]]))}
+		} else if m := keepAfterAnd.FindStringIndex(s[l[0]:l[1]]); m != nil { // "… and always write …": keep "always"
 			l = []int{l[0], l[0] + m[1]}
 		} else if strings.HasSuffix(s[l[0]:l[1]], " ") && strings.Contains(s[l[0]:l[1]], "이고") { // "비건이고 다음 …"
 			l = []int{l[0] + strings.Index(s[l[0]:l[1]], "이고") + len("이"), l[1]} // at 고, which stays with its clause
@@ -201,17 +269,30 @@ func splitClauses(s string) (out []string, items []bool) {
 
 // standsAlone reports whether part could be a message of its own: a
 // statement of enough words that does not point back to what came before.
-func standsAlone(part string) bool {
+func standsAlone(part string) bool { return aloneWhy(part, false) == "" }
+
+// aloneWhy is why part could not be a message of its own ("" when it
+// could): too few words, a first word that points back, a Korean pro-form
+// (그랬어), a speech act other than a statement — and, for a part after
+// the first (later), an English verb with its subject left out.
+func aloneWhy(part string, later bool) string {
 	words := strings.Fields(lexNorm(part))
 	if len(words) == 0 {
-		return false
+		return "empty"
 	}
 	hangul := strings.IndexFunc(part, isHangulRune) >= 0
 	if len(words) < 3 && !(hangul && len(words) >= 2) {
-		return false
+		return "too short to stand alone"
 	}
 	if pointsBack[words[0]] {
-		return false
+		return "it opens with " + strconv.Quote(words[0]) + ", pointing back"
+	}
+	if later {
+		if why := laterWhy(part); why != "" {
+			return why
+		}
+	} else if why := firstWhy(part); why != "" {
+		return why
 	}
 	digit := strings.IndexFunc(part, unicode.IsDigit) >= 0
 	for _, a := range readActs(part) {
@@ -219,10 +300,10 @@ func standsAlone(part string) bool {
 		// ("my birthday is May 3": "may" is a stop word), but three words
 		// with a number state something.
 		if a.act != actStatement && !(a.act == actChatter && digit) {
-			return false
+			return "a " + a.act + ", not a statement"
 		}
 	}
-	return true
+	return ""
 }
 
 func isHangulRune(r rune) bool { return r >= 0xAC00 && r <= 0xD7A3 }

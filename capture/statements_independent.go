@@ -1,0 +1,573 @@
+package capture
+
+import (
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"memtrace/engine/textnorm"
+)
+
+// Whether a part of a message is a statement of its own after the part
+// before it, read from the parts' content, not from the types a judge
+// gives them (issue 29). A part that stands alone (standsAlone: its own
+// predicate, enough words, nothing pointing back) is independent of the
+// part before when
+//
+//   - the speaker marks it as an item of its own ("…, also …", "Two
+//     things: …", a bulleted or numbered line), or
+//   - one of the two is a standing instruction and the other is not (a
+//     rule and a fact: "my shoe size is 270 and always reply in Korean"),
+//     or
+//   - it speaks of another subject: another owner (the speaker, a person
+//     word, a name: "My sister lives in Daejeon and I'm allergic to
+//     peanuts"), or the same owner's other thing — no slot of the
+//     supersession lexicon (home, employer, car …) and no head noun in
+//     common ("생일은 3월 2일이고 혈액형은 O형이야": 생일 / 혈액형).
+//
+// It stays with the part before when it says more of the same subject
+// ("We moved CI to GitHub Actions, and the Jenkins box is off": both ci),
+// when it qualifies that part with a condition or an exception ("I walk to
+// work and I take the bus home when it rains", "…면", "…때는"), and when it
+// goes on with the same account: two past events of the same people, the
+// later without a time of its own ("We won the futsal final on Saturday!!
+// I scored the winner", "친구 만나고, 저녁 먹었어"). Reasons, results and
+// contrasts never divide a message: "because", "so", "but", "-아서",
+// "-니까", "그래서", "근데" are no boundary, and a part that opens with one
+// points back.
+
+// partTopic is what a part speaks of: its owners (person words, names,
+// "self" for the speaker or none), the lexicon slots it names, and its
+// head nouns (content terms, people and predicates aside).
+type partTopic struct {
+	owners, slots, heads []string
+}
+
+// topicOfPart reads part's topic; rule may be nil (no slots then).
+func topicOfPart(part string, rule *supersedeRule) partTopic {
+	norm := lexNorm(part)
+	var t partTopic
+	t.owners = ownersOf(part)
+	if rule != nil {
+		t.slots = rule.subjectsOf(norm)
+	}
+	for _, w := range topicTerms(part) {
+		if predicateTerm[w] || matchAny(" "+w+" ", personWords) != "" || slices.Contains(t.owners, w) || koPredicate(w) {
+			continue
+		}
+		if !slices.Contains(t.heads, w) {
+			t.heads = append(t.heads, w)
+		}
+	}
+	return t
+}
+
+// ownersOf lists whom part is about: the person words and names in its
+// subject position (an English clause's first three words, a Korean word
+// marked 은/는/이/가/도, a Korean name), each person word by its relation
+// in either script (엄마 = mom); "self" when it names no one there.
+func ownersOf(part string) []string {
+	var out []string
+	add := func(o string) {
+		if !slices.Contains(out, o) {
+			out = append(out, o)
+		}
+	}
+	words := strings.Fields(part)
+	for i, w := range words {
+		lw := strings.ToLower(strings.Trim(w, ",.!?\"'()"))
+		lw = strings.TrimSuffix(strings.TrimSuffix(lw, "'s"), "’s")
+		if isHangulWord(w) {
+			for _, p := range []string{"은", "는", "이", "가", "도", "의"} {
+				if noun, ok := strings.CutSuffix(lw, p); ok && noun != "" && matchAny(" "+noun+" ", personWords) != "" {
+					add(personKey(noun))
+					break
+				}
+			}
+			continue
+		}
+		if i < 3 && matchAny(" "+lw+" ", personWords) != "" {
+			add(personKey(lw))
+		}
+	}
+	for _, n := range leadingNames(part) {
+		add(n)
+	}
+	for _, n := range koSubjectNames(part) {
+		add(n)
+	}
+	if len(out) == 0 {
+		out = append(out, "self")
+	}
+	return out
+}
+
+// personKey is the relation person word w names, one key for both
+// scripts (the first word of its personGroups entry).
+func personKey(w string) string {
+	w = personBase(w)
+	for _, g := range personGroups {
+		if slices.Contains(g, w) {
+			return g[0]
+		}
+	}
+	return w
+}
+
+// predicateTerm are content terms that say what is the case rather than
+// what it is about: a shared one ("lives", "like") is no shared subject.
+var predicateTerm = map[string]bool{
+	"live": true, "lives": true, "lived": true, "work": true, "works": true, "like": true, "love": true, "hate": true,
+	"prefer": true, "want": true, "need": true, "allerg": true, "start": true, "started": true, "moved": true, "move": true,
+	"got": true, "went": true, "new": true, "favorite": true, "favourite": true, "usual": true, "usually": true,
+	"im": true, "i'm": true, "ive": true, "i've": true, "always": true, "never": true, "reply": true, "answer": true,
+}
+
+// koPredicate: a Korean term that is a predicate (a verb or adjective with
+// its ending: 살아, 좋아해, 있어), not a noun the part is about.
+func koPredicate(w string) bool {
+	if !isHangulWord(w) {
+		return false
+	}
+	for _, e := range []string{"어", "아", "야", "요", "다", "고", "해", "했", "함", "음", "지", "네", "게", "며"} {
+		if strings.HasSuffix(w, e) && utf8.RuneCountInString(w) >= 2 {
+			return true
+		}
+	}
+	return false
+}
+
+// sameSubject reports whether b speaks of a's subject, and which.
+func sameSubject(a, b partTopic) (bool, string) {
+	owner := ""
+	for _, o := range b.owners {
+		if slices.Contains(a.owners, o) {
+			owner = o
+			break
+		}
+	}
+	if owner == "" {
+		return false, "owners " + strings.Join(a.owners, "+") + " / " + strings.Join(b.owners, "+")
+	}
+	for _, s := range b.slots {
+		if slices.Contains(a.slots, s) {
+			return true, s
+		}
+	}
+	for _, h := range b.heads {
+		for _, g := range a.heads {
+			if h == g || textnorm.Stem(h) == textnorm.Stem(g) || koSameNoun(h, g) {
+				return true, h
+			}
+		}
+	}
+	return false, "subjects " + topicLabel(a) + " / " + topicLabel(b)
+}
+
+// topicLabel names a topic for the trail: its slots, else its first head
+// nouns, else its owner.
+func topicLabel(t partTopic) string {
+	if len(t.slots) > 0 {
+		return strings.Join(t.slots, "+")
+	}
+	if len(t.heads) > 0 {
+		return strings.Join(t.heads[:min(len(t.heads), 2)], "+")
+	}
+	return strings.Join(t.owners, "+")
+}
+
+// independentOf decides whether cur (a part that stands alone) is a
+// statement of its own after prev (the text of the statement so far,
+// whose last part is prevPart); why says so for the trail.
+func independentOf(prev, prevPart, cur string, item bool, rule *supersedeRule) (ok bool, why string) {
+	if item {
+		return true, "the speaker adds it as an item of its own"
+	}
+	pr, cr := instruction(prev), instruction(cur)
+	if conditional(cur) && !cr {
+		return false, "it qualifies the statement before (a condition or an exception)"
+	}
+	if cr && reporting.MatchString(prevPart) {
+		return false, "it is what someone was reported to say, not an instruction of the speaker's"
+	}
+	if pr != cr {
+		return true, "a standing instruction and a statement"
+	}
+	pt, ct := topicOfPart(prev, rule), topicOfPart(cur, rule)
+	if hasHangul(cur) && !koOwnSubject(cur) && !slices.Contains(pt.owners, "self") {
+		return false, "its subject is left out: the person of the part before"
+	}
+	same, what := sameSubject(pt, ct)
+	if same {
+		return false, "same subject (" + what + ")"
+	}
+	if continuesAccount(prev, cur, pt, ct) {
+		return false, "it goes on with the account before (the same people, no time of its own)"
+	}
+	return true, "different " + what
+}
+
+// reporting: a verb of saying that makes the instruction after it
+// reported speech ("physio said …, don't jump off", "…래", "…했대").
+var reporting = regexp.MustCompile(`(?i)\b(?:said|says|told|tells|asked|warned|recommended|suggested)\b|(?:했대|하래|하라고|랬어|라고\s*했)`)
+
+// koOwnSubject: a Korean part names its own topic or subject — a word
+// marked 은/는/이/가, or the speaker (나, 저 …).
+func koOwnSubject(part string) bool {
+	for _, w := range strings.Fields(part) {
+		w = strings.TrimRightFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+		if selfWords[w] {
+			return true
+		}
+		if utf8.RuneCountInString(w) >= 2 && isHangulWord(w) && koTopicMarked(w) {
+			return true
+		}
+	}
+	return false
+}
+
+// koTopicMarked: Korean word w ends in a topic or subject particle.
+func koTopicMarked(w string) bool {
+	for _, p := range []string{"은", "는", "이", "가", "도"} {
+		if strings.HasSuffix(w, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// standing: text holds a standing-instruction marker.
+func standing(text string) bool { return kwFind(lexNorm(text), standingLexicon()) != "" }
+
+// conditionalEN / conditionalKO: a condition or exception inside a clause.
+var (
+	conditionalEN = regexp.MustCompile(`(?i)\b(?:when|whenever|if|unless|except|only\s+when|on\s+days|otherwise)\b`)
+	conditionalKO = regexp.MustCompile(`\S(?:으면|면|때는|때만|때엔|경우엔|경우에는|빼고|말고는)(?:\s|$|,)`)
+)
+
+// conditional: text states its fact under a condition ("… when it
+// rains", "비 오면 …").
+func conditional(text string) bool {
+	return conditionalEN.MatchString(text) || hasHangul(text) && conditionalKO.MatchString(text)
+}
+
+// timeAnchor: a part names a time of its own.
+var (
+	timeAnchorEN = regexp.MustCompile(`(?i)\b(?:yesterday|today|tonight|tomorrow|ago|last|next|now|currently|these\s+days|nowadays|this\s+(?:morning|afternoon|evening|week|month|year|weekend|spring|summer|fall|autumn|winter)|(?:on|since|in|by)\s+(?:mon|tues|wednes|thurs|fri|satur|sun)day|(?:in|since|by|from)\s+(?:january|february|march|april|may|june|july|august|september|october|november|december|\d{4})|(?:january|february|march|april|may|june|july|august|september|october|november|december)\s+\d)\b`)
+	timeAnchorKO = regexp.MustCompile(`어제|오늘|내일|그저께|지난|이번|다음|작년|올해|내년|주말|\d+월|\d+일|아침|저녁|어릴|예전|요즘|지금`)
+)
+
+func timeAnchor(text string) bool {
+	return timeAnchorEN.MatchString(text) || hasHangul(text) && timeAnchorKO.MatchString(text)
+}
+
+// continuesAccount: cur goes on with the events prev tells — a past
+// event (a Korean clause in -고 without a tense of its own takes the tense
+// of the clause after it) followed, without a time of its own, by another
+// past event, or by a state that does not open with the speaker ("went
+// bouldering … my forearms are dead", "보리 백신 맞췄어. 45,000원 나옴"),
+// about the speaker or people the account already names.
+func continuesAccount(prev, cur string, pt, ct partTopic) bool {
+	if timeAnchor(cur) || !(pastEvent(prev) || tenselessGo(prev) && pastEvent(cur)) {
+		return false
+	}
+	if !pastEvent(cur) && speakerOpens(cur) {
+		return false // "I moved to Busan last year and I'm allergic to peanuts"
+	}
+	lower := strings.ToLower(prev)
+	for _, o := range ct.owners {
+		if o != "self" && !slices.Contains(pt.owners, o) && !strings.Contains(lower, o) {
+			return false
+		}
+	}
+	return true
+}
+
+// speakerOpens: text opens with the speaker as its subject (I, I'm, we,
+// 나, 저 …).
+func speakerOpens(text string) bool {
+	w := strings.Fields(strings.ToLower(text))
+	if len(w) == 0 {
+		return false
+	}
+	first := strings.Trim(w[0], ",.!?\"()")
+	return selfWords[first] && first != "my" && first != "our" && first != "내" && first != "제"
+}
+
+// instruction: a standing instruction to the assistant — a standing
+// marker in a part that addresses the assistant (you, reply, answer,
+// 답, 말해 …) or is an imperative (a request ending, "always …", "don't
+// …"); "에피펜 항상 들고 다녀" (I always carry an EpiPen) is a habit.
+func instruction(text string) bool {
+	if !standing(text) {
+		return false
+	}
+	norm := lexNorm(text)
+	if kwFind(norm, addressLexicon) != "" || hasHangul(text) && koRequest(text) {
+		return true
+	}
+	ws := strings.Fields(norm)
+	for len(ws) > 1 && leadFillers[ws[0]] {
+		ws = ws[1:]
+	}
+	if len(ws) == 0 {
+		return false
+	}
+	switch ws[0] {
+	case "always", "never", "don't", "dont", "do", "from", "stop", "make", "keep", "use", "write", "call", "remind":
+		return true
+	}
+	t := trimKoTail(text)
+	for _, e := range []string{"지 마", "지마", "지 말아", "지 말고", "해라", "하세요", "하지 마세요"} {
+		if strings.HasSuffix(t, e) {
+			return true
+		}
+	}
+	return false
+}
+
+// addressLexicon: words that address the assistant or its replies.
+var addressLexicon = lexicon{
+	en: []string{"you", "your", "reply", "replies", "answer*", "respond*", "response*", "tell me", "remind me", "call me", "explain*", "suggest*", "recommend*", "code", "commit*"},
+	ko: []string{"답", "대답", "답변", "말해", "알려", "불러", "설명", "추천", "존댓말", "반말", "코드", "커밋"},
+}
+
+// irregularPast are English past forms of common event verbs.
+var irregularPast = map[string]bool{
+	"went": true, "ate": true, "got": true, "won": true, "made": true, "took": true, "saw": true, "met": true,
+	"had": true, "did": true, "came": true, "ran": true, "bought": true, "told": true, "said": true, "left": true,
+	"found": true, "gave": true, "felt": true, "lost": true, "fell": true, "broke": true, "drove": true, "flew": true,
+	"wrote": true, "spent": true, "sent": true, "slept": true, "caught": true, "brought": true, "thought": true,
+	"swam": true, "sang": true, "drank": true, "began": true, "kept": true, "paid": true, "sat": true, "stood": true,
+	"threw": true, "hit": true, "rode": true, "woke": true, "chose": true, "forgot": true, "built": true, "heard": true,
+}
+
+// pastEvent: text tells a past event — an English past verb (a past form
+// or a -ed word), or a Korean predicate in the past tense (a syllable with
+// final ㅆ, 있 aside) or in the diary's nominal ending (…함, …옴, …했음).
+func pastEvent(text string) bool {
+	if hasHangul(text) {
+		for _, w := range strings.Fields(text) {
+			if koPast(w) {
+				return true
+			}
+		}
+		if endsKorean(text) {
+			words := strings.Fields(trimKoTail(text))
+			r, _ := utf8.DecodeLastRuneInString(words[len(words)-1])
+			if r >= 0xAC00 && r <= 0xD7A3 && (r-0xAC00)%28 == 16 { // final ㅁ
+				return true
+			}
+		}
+	}
+	for _, w := range strings.Fields(lexNorm(text)) {
+		if irregularPast[w] || len(w) > 4 && strings.HasSuffix(w, "ed") && !strings.HasSuffix(w, "eed") {
+			return true
+		}
+	}
+	return false
+}
+
+// koPast: a Korean word holds a syllable with final ㅆ (했, 갔, 먹었),
+// 있 (to be, present) aside.
+func koPast(w string) bool {
+	for _, r := range w {
+		if r >= 0xAC00 && r <= 0xD7A3 && (r-0xAC00)%28 == 20 && r != '있' {
+			return true
+		}
+	}
+	return false
+}
+
+// tenselessGo: a Korean clause ending in a verb's -고 without a tense of
+// its own ("친구 만나고"): its tense is the next clause's.
+func tenselessGo(text string) bool {
+	if !hasHangul(text) {
+		return false
+	}
+	words := strings.Fields(trimKoTail(text))
+	if len(words) == 0 {
+		return false
+	}
+	last := words[len(words)-1]
+	return strings.HasSuffix(last, "고") && !strings.HasSuffix(last, "이고") && !koPast(last)
+}
+
+// ellipsisStart: an English part after the first that opens with a verb
+// or an auxiliary, its subject left out ("… is a chef", "ate way too much
+// pizza", "love it here"): the subject is the part before's.
+func ellipsisStart(part string) bool {
+	if f := strings.Fields(part); len(f) == 0 || hasHangul(f[0]) {
+		return false
+	}
+	words := strings.Fields(lexNorm(part))
+	for len(words) > 1 && leadFillers[words[0]] {
+		words = words[1:]
+	}
+	if len(words) == 0 {
+		return false
+	}
+	w := words[0]
+	return elidedSubjectVerb[w] || irregularPast[w] || len(w) > 4 && strings.HasSuffix(w, "ed") && !strings.HasSuffix(w, "eed") ||
+		len(w) > 4 && strings.HasSuffix(w, "ing") && !strings.HasSuffix(w, "thing")
+}
+
+// elidedSubjectVerb open a clause whose subject is left out.
+var elidedSubjectVerb = map[string]bool{
+	"is": true, "are": true, "was": true, "were": true, "am": true, "has": true, "have": true, "had": true,
+	"will": true, "would": true, "can": true, "could": true, "should": true, "must": true, "does": true, "did": true,
+	"love": true, "loves": true, "like": true, "likes": true, "hate": true, "miss": true, "hope": true, "think": true,
+	"feel": true, "feels": true, "looks": true, "seems": true, "sounds": true, "gets": true, "makes": true,
+	"couldn't": true, "can't": true, "didn't": true, "wasn't": true, "won't": true, "isn't": true, "aren't": true,
+	"doesn't": true, "hasn't": true, "haven't": true, "been": true, "being": true,
+}
+
+// koProVerb: a Korean pro-form that stands for the clause before ("그랬어",
+// "그렇대", "그래서", "그런"): the part says nothing of its own.
+func koProVerb(part string) bool {
+	for _, w := range strings.Fields(part) {
+		w = strings.TrimRightFunc(w, func(r rune) bool { return !unicode.Is(unicode.Hangul, r) })
+		if strings.HasPrefix(w, "그랬") || strings.HasPrefix(w, "그렇") || w == "그래" || w == "그래요" || w == "그런" ||
+			strings.HasPrefix(w, "그래서") || strings.HasPrefix(w, "마찬가지") {
+			return true
+		}
+	}
+	return false
+}
+
+// koSameNoun: Korean nouns a and b share a stem of two syllables or more
+// that is the whole of one of them (조개 and 조개류, 알레르기 and 알레르기가).
+func koSameNoun(a, b string) bool {
+	if !isHangulWord(a) || !isHangulWord(b) {
+		return false
+	}
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	return utf8.RuneCountInString(a) >= 2 && strings.HasPrefix(b, a)
+}
+
+// laterWhy is why a part after the first cannot be a statement of its
+// own, read from its content ("" when it can): it points back (a pronoun
+// or pro-form anywhere, a reason's ending), leaves its subject out, or has
+// no subject or predicate of its own.
+func laterWhy(part string) string {
+	words := strings.Fields(lexNorm(part))
+	for _, w := range words {
+		if anaphor[w] {
+			return "it points back (" + strconv.Quote(w) + ")"
+		}
+	}
+	if endsKorean(part) {
+		if koProVerb(part) {
+			return "a pro-form stands for the part before"
+		}
+		if koReasonEnd(part) {
+			return "it gives the reason or the background of the part before"
+		}
+		if !koPredicateEnd(part) {
+			return "no predicate of its own"
+		}
+		return ""
+	}
+	if ellipsisStart(part) {
+		return "its subject is left out (the part before's)"
+	}
+	if !standing(part) && !enVerbCue(part) {
+		return "no predicate of its own"
+	}
+	return ""
+}
+
+// endsKorean: the last word of part (laughter and emoji aside) is Korean,
+// so its predicate is read by the Korean endings.
+func endsKorean(part string) bool {
+	ws := strings.Fields(strings.TrimRightFunc(part, func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) || r >= 0x3131 && r <= 0x318E // ㅋㅋ, ㅠㅠ
+	}))
+	return len(ws) > 0 && hasHangul(ws[len(ws)-1])
+}
+
+// firstWhy is why the first part cannot open a statement of its own: no
+// predicate ("ok so big thing", "dentist tomorrow 10am", "이름은 서하").
+func firstWhy(part string) string {
+	if endsKorean(part) {
+		if !koPredicateEnd(part) {
+			return "no predicate of its own"
+		}
+		return ""
+	}
+	if !standing(part) && !enVerbCue(part) {
+		return "no predicate of its own"
+	}
+	return ""
+}
+
+// anaphor are words that refer to something named before them, anywhere
+// in a part: a part with one is not a statement by itself.
+var anaphor = map[string]bool{
+	"it": true, "it's": true, "its": true, "there": true, "them": true, "they": true, "they're": true, "their": true,
+	"he": true, "he's": true, "him": true, "his": true, "she": true, "she's": true, "her": true, "same": true,
+	"거기": true, "거기서": true, "거기에": true, "그거": true, "그게": true, "그건": true, "걔": true, "걔가": true, "걔는": true,
+	"그분": true, "그분이": true, "그곳": true, "그곳에": true,
+}
+
+// koReasonEnd: a Korean part ends in an ending that gives a reason or the
+// background of what is said beside it (…거든, …니까, …어서, …는데).
+func koReasonEnd(part string) bool {
+	t := trimKoTail(part)
+	for _, e := range []string{"거든", "거든요", "니까", "니깐", "어서", "아서", "해서", "라서", "여서", "길래", "는데", "은데", "던데", "때문에", "땜에"} {
+		if strings.HasSuffix(t, e) {
+			return true
+		}
+	}
+	return false
+}
+
+// koPredicateEnd: a Korean part ends in a predicate — a verb, adjective or
+// copula with its ending (…어, …야, …요, …다, …함, …래) — not a bare noun
+// ("이름은 서하", "KTX 예매 완료").
+func koPredicateEnd(part string) bool {
+	words := strings.Fields(trimKoTail(trailingParen.ReplaceAllString(part, "")))
+	if len(words) == 0 {
+		return false
+	}
+	last := words[len(words)-1]
+	if !isHangulWord(last) {
+		return false
+	}
+	r, _ := utf8.DecodeLastRuneInString(last)
+	if strings.ContainsRune("어아야요다지네래대해돼워와줘고며임함음옴됨봐써게걸까냐니녀려겨져쳐혀놔둬가사서타자", r) {
+		return true
+	}
+	return (r-0xAC00)%28 == 16 || (r-0xAC00)%28 == 20 // final ㅁ (…했음), final ㅆ
+}
+
+// subjectPronoun: a word after one is a verb ("I walk …", "we rent …").
+var subjectPronoun = map[string]bool{"i": true, "we": true, "you": true, "they": true, "he": true, "she": true}
+
+// trailingParen: a parenthesis that ends a part ("… 키워 (나비, 호두)").
+var trailingParen = regexp.MustCompile(`\s*\([^()]*\)\s*$`)
+
+// enVerbCue: an English part holds a finite verb — an auxiliary, a
+// copula or its contraction, a past form, or a verb after the speaker.
+func enVerbCue(part string) bool {
+	words := strings.Fields(lexNorm(part))
+	for i, w := range words {
+		if elidedSubjectVerb[w] || irregularPast[w] || len(w) > 4 && strings.HasSuffix(w, "ed") && !strings.HasSuffix(w, "eed") {
+			return true
+		}
+		for _, c := range []string{"'s", "'m", "'re", "'ve", "'d", "'ll", "n't"} {
+			if strings.HasSuffix(w, c) {
+				return true
+			}
+		}
+		if i > 0 && subjectPronoun[words[i-1]] {
+			return true // "I walk …", "we rent …"
+		}
+	}
+	return false
+}
