@@ -468,10 +468,7 @@ func laterWhy(part string) string {
 		if koReasonEnd(part) {
 			return "it gives the reason or the background of the part before"
 		}
-		if !koPredicateEnd(part) {
-			return "no predicate of its own"
-		}
-		return ""
+		return "" // Korean states a fact without a verb ("혈액형 O형", "다음 주 출장"): no predicate is required
 	}
 	if ellipsisStart(part) {
 		return "its subject is left out (the part before's)"
@@ -480,6 +477,15 @@ func laterWhy(part string) string {
 		return "no predicate of its own"
 	}
 	return ""
+}
+
+// verbless: a statement without a verb that names a topic and its value
+// ("혈액형 O형", "birthday March 2"): a first word and an anchor after it
+// (a number, a name, a place: anchored). "very dramatic about baths" is no
+// statement of its own.
+func verbless(part string) bool {
+	words := strings.Fields(part)
+	return len(words) >= 2 && anchored(words[1:], hasHangul(part))
 }
 
 // endsKorean: the last word of part (laughter and emoji aside) is Korean,
@@ -492,12 +498,9 @@ func endsKorean(part string) bool {
 }
 
 // firstWhy is why the first part cannot open a statement of its own: no
-// predicate ("ok so big thing", "dentist tomorrow 10am", "이름은 서하").
+// predicate ("ok so big thing", "dentist tomorrow 10am").
 func firstWhy(part string) string {
 	if endsKorean(part) {
-		if !koPredicateEnd(part) {
-			return "no predicate of its own"
-		}
 		return ""
 	}
 	if !standing(part) && !enVerbCue(part) {
@@ -527,30 +530,28 @@ func koReasonEnd(part string) bool {
 	return false
 }
 
-// koPredicateEnd: a Korean part ends in a predicate — a verb, adjective or
-// copula with its ending (…어, …야, …요, …다, …함, …래) — not a bare noun
-// ("이름은 서하", "KTX 예매 완료").
-func koPredicateEnd(part string) bool {
-	words := strings.Fields(trimKoTail(trailingParen.ReplaceAllString(part, "")))
-	if len(words) == 0 {
-		return false
-	}
-	last := words[len(words)-1]
-	if !isHangulWord(last) {
-		return false
-	}
-	r, _ := utf8.DecodeLastRuneInString(last)
-	if strings.ContainsRune("어아야요다지네래대해돼워와줘고며임함음옴됨봐써게걸까냐니녀려겨져쳐혀놔둬가사서타자", r) {
-		return true
-	}
-	return (r-0xAC00)%28 == 16 || (r-0xAC00)%28 == 20 // final ㅁ (…했음), final ㅆ
+// presentS: w may be a verb's third person (-s), not a plural after a
+// determiner (nounOpener) or a number.
+func presentS(w string) bool {
+	return len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us") &&
+		!strings.HasSuffix(w, "'s") && !strings.HasSuffix(w, "ics")
 }
+
+// presentVerb are common verbs in the present after a plural subject
+// ("my parents live in Busan").
+var presentVerb = map[string]bool{"live": true, "work": true, "have": true, "like": true, "love": true, "use": true,
+	"want": true, "need": true, "own": true, "play": true, "run": true, "drive": true, "eat": true,
+	"speak": true, "study": true, "teach": true, "take": true, "make": true, "hate": true, "prefer": true, "visit": true}
+
+// nounOpener: a word before a noun (a determiner, a number word, a
+// preposition, a conjunction), so the -s word after it is a plural.
+var nounOpener = map[string]bool{"my": true, "our": true, "the": true, "a": true, "an": true, "his": true, "her": true,
+	"their": true, "your": true, "some": true, "many": true, "few": true, "two": true, "three": true, "four": true,
+	"five": true, "several": true, "these": true, "those": true, "no": true, "all": true, "both": true,
+	"about": true, "of": true, "in": true, "on": true, "at": true, "with": true, "for": true, "from": true, "to": true, "and": true, "or": true}
 
 // subjectPronoun: a word after one is a verb ("I walk …", "we rent …").
 var subjectPronoun = map[string]bool{"i": true, "we": true, "you": true, "they": true, "he": true, "she": true}
-
-// trailingParen: a parenthesis that ends a part ("… 키워 (나비, 호두)").
-var trailingParen = regexp.MustCompile(`\s*\([^()]*\)\s*$`)
 
 // enVerbCue: an English part holds a finite verb — an auxiliary, a
 // copula or its contraction, a past form, or a verb after the speaker.
@@ -567,6 +568,9 @@ func enVerbCue(part string) bool {
 		}
 		if i > 0 && subjectPronoun[words[i-1]] {
 			return true // "I walk …", "we rent …"
+		}
+		if i > 0 && !nounOpener[words[i-1]] && !startsWithDigit(words[i-1]) && (presentVerb[w] || presentS(w)) {
+			return true // "my sister lives …", "my parents own …"
 		}
 	}
 	return false
