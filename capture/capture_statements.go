@@ -80,7 +80,7 @@ func (c *Capturer) splitStatements(ctx context.Context, p *pending, in engine.Ca
 		}
 		if why == "" {
 			var ok bool
-			if ok, why = independentOf(groups[last].text, parts[i-1].text, pt.text, pt.item, c.rule); ok {
+			if ok, why = independentOf(groups[last].text, parts[i-1].text, pt.text, pt.item, pt.clause, c.rule); ok {
 				groups = append(groups, statementGroup{text: pt.text, v: v})
 				kept = append(kept, fmt.Sprintf("part %d %q: a statement of its own — %s", i+1, pt.text, why))
 				continue
@@ -155,6 +155,9 @@ func (c *Capturer) splitStatements(ctx context.Context, p *pending, in engine.Ca
 func joinPart(text, part string, clause bool) string {
 	if text == "" {
 		return part
+	}
+	if strings.HasSuffix(text, ":") {
+		return text + " " + part // "Things about me: …"
 	}
 	if clause {
 		return text + ", " + part

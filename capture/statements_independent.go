@@ -167,6 +167,16 @@ func sameSubject(a, b partTopic) (bool, string) {
 	return false, "subjects " + topicLabel(a) + " / " + topicLabel(b)
 }
 
+// sharesOwner: a and b are about one of the same owners.
+func sharesOwner(a, b partTopic) bool {
+	for _, o := range b.owners {
+		if slices.Contains(a.owners, o) {
+			return true
+		}
+	}
+	return false
+}
+
 // topicLabel names a topic for the trail: its slots, else its first head
 // nouns, else its owner.
 func topicLabel(t partTopic) string {
@@ -181,8 +191,9 @@ func topicLabel(t partTopic) string {
 
 // independentOf decides whether cur (a part that stands alone) is a
 // statement of its own after prev (the text of the statement so far,
-// whose last part is prevPart); why says so for the trail.
-func independentOf(prev, prevPart, cur string, item bool, rule *supersedeRule) (ok bool, why string) {
+// whose last part is prevPart; clause: cur divides a sentence rather than
+// starting one); why says so for the trail.
+func independentOf(prev, prevPart, cur string, item, clause bool, rule *supersedeRule) (ok bool, why string) {
 	if item {
 		return true, "the speaker adds it as an item of its own"
 	}
@@ -196,13 +207,29 @@ func independentOf(prev, prevPart, cur string, item bool, rule *supersedeRule) (
 	if pr != cr {
 		return true, "a standing instruction and a statement"
 	}
+	if rule != nil && !cr {
+		if f := rule.find(prevPart); f.Marker != "" && f.Guard == "" && f.Retract {
+			return false, "it explains the retraction before (" + strconv.Quote(f.Marker) + ")"
+		}
+	}
 	pt, ct := topicOfPart(prev, rule), topicOfPart(cur, rule)
-	if hasHangul(cur) && !koOwnSubject(cur) && !slices.Contains(pt.owners, "self") {
-		return false, "its subject is left out: the person of the part before"
+	if endsKorean(cur) && !koOwnSubject(cur) && (!clause || !slices.Contains(pt.owners, "self")) {
+		// Korean leaves out a subject it keeps: a sentence without one goes
+		// on about the sentence before ("설 연휴에 경주 내려가. 2/14 토요일
+		// 출발해서 …"); a clause after "…고," may leave out the speaker.
+		return false, "its subject is left out: it goes on about the part before"
 	}
 	same, what := sameSubject(pt, ct)
 	if same {
 		return false, "same subject (" + what + ")"
+	}
+	if !clause && !endsKorean(cur) && sharesOwner(pt, ct) && speakerOpens(cur) {
+		// A sentence in which the speaker goes on ("packing is hell. we
+		// have 14 boxes of books", "We hiked Jirisan. I twisted my ankle")
+		// more often tells more of the account than starts a statement; a
+		// clause of its own subject, a sentence that opens with a topic of
+		// its own ("My favourite band is …") or about someone else does not.
+		return false, "another sentence about the same people (" + strings.Join(ct.owners, "+") + ") goes on with the one before"
 	}
 	if continuesAccount(prev, cur, pt, ct) {
 		return false, "it goes on with the account before (the same people, no time of its own)"
@@ -363,13 +390,21 @@ func pastEvent(text string) bool {
 			}
 		}
 	}
-	for _, w := range strings.Fields(lexNorm(text)) {
-		if irregularPast[w] || len(w) > 4 && strings.HasSuffix(w, "ed") && !strings.HasSuffix(w, "eed") {
+	words := strings.Fields(lexNorm(text))
+	for i, w := range words {
+		if irregularPast[w] {
 			return true
+		}
+		if len(w) > 4 && strings.HasSuffix(w, "ed") && !strings.HasSuffix(w, "eed") && !(i > 0 && stateCopula[words[i-1]]) {
+			return true // not "is called", "are married": a state
 		}
 	}
 	return false
 }
+
+// stateCopula: a present copula before a participle makes it a state.
+var stateCopula = map[string]bool{"is": true, "are": true, "am": true, "i'm": true, "it's": true, "he's": true,
+	"she's": true, "we're": true, "they're": true, "be": true, "been": true, "get": true, "gets": true}
 
 // koPast: a Korean word holds a syllable with final ㅆ (했, 갔, 먹었),
 // 있 (to be, present) aside.
@@ -452,11 +487,11 @@ func koSameNoun(a, b string) bool {
 
 // laterWhy is why a part after the first cannot be a statement of its
 // own, read from its content ("" when it can): it points back (a pronoun
-// or pro-form anywhere, a reason's ending), leaves its subject out, or has
+// in its first clause, a pro-form, a reason's ending), leaves its subject out, or has
 // no subject or predicate of its own.
 func laterWhy(part string) string {
-	words := strings.Fields(lexNorm(part))
-	for _, w := range words {
+	first, _, _ := strings.Cut(strings.NewReplacer(";", ",", " — ", ",", " - ", ",").Replace(part), ",")
+	for _, w := range strings.Fields(lexNorm(first)) { // "my blood type is A+, needed it for …": its own "it"
 		if anaphor[w] {
 			return "it points back (" + strconv.Quote(w) + ")"
 		}
@@ -473,19 +508,17 @@ func laterWhy(part string) string {
 	if ellipsisStart(part) {
 		return "its subject is left out (the part before's)"
 	}
-	if !standing(part) && !enVerbCue(part) {
+	if !standing(part) && !imperative(part) && !enVerbCue(part) {
 		return "no predicate of its own"
 	}
 	return ""
 }
 
-// verbless: a statement without a verb that names a topic and its value
-// ("혈액형 O형", "birthday March 2"): a first word and an anchor after it
-// (a number, a name, a place: anchored). "very dramatic about baths" is no
-// statement of its own.
-func verbless(part string) bool {
-	words := strings.Fields(part)
-	return len(words) >= 2 && anchored(words[1:], hasHangul(part))
+// imperative: an English part opens with a plea and a verb ("please keep
+// …", "pls use …", "kindly reply …").
+func imperative(part string) bool {
+	ws := strings.Fields(lexNorm(part))
+	return len(ws) >= 2 && (ws[0] == "please" || ws[0] == "pls" || ws[0] == "plz" || ws[0] == "kindly")
 }
 
 // endsKorean: the last word of part (laughter and emoji aside) is Korean,
@@ -503,7 +536,7 @@ func firstWhy(part string) string {
 	if endsKorean(part) {
 		return ""
 	}
-	if !standing(part) && !enVerbCue(part) {
+	if !standing(part) && !imperative(part) && !enVerbCue(part) {
 		return "no predicate of its own"
 	}
 	return ""
@@ -528,6 +561,20 @@ func koReasonEnd(part string) bool {
 		}
 	}
 	return false
+}
+
+// subjectBefore: the words before words[i] can be a subject noun phrase
+// that opens the part — a name or noun of up to two words ("Bori hates
+// …", "Minji Kang works …"), or a determiner or possessive and up to three
+// words ("my older sister lives …").
+func subjectBefore(words []string, i int) bool {
+	if i < 1 || i > 4 || nounOpener[words[i-1]] || startsWithDigit(words[i-1]) {
+		return false
+	}
+	if i <= 2 && !isAdverb(words[0]) && !leadFillers[words[0]] && !textnorm.IsStopWord(words[0]) {
+		return true // "Bori hates …", "Minji Kang works …", "Jiwoo's dad runs …"
+	}
+	return enDeterminer[words[0]] || words[0] == "my" || words[0] == "a" || words[0] == "an"
 }
 
 // presentS: w may be a verb's third person (-s), not a plural after a
@@ -569,8 +616,8 @@ func enVerbCue(part string) bool {
 		if i > 0 && subjectPronoun[words[i-1]] {
 			return true // "I walk …", "we rent …"
 		}
-		if i > 0 && !nounOpener[words[i-1]] && !startsWithDigit(words[i-1]) && (presentVerb[w] || presentS(w)) {
-			return true // "my sister lives …", "my parents own …"
+		if subjectBefore(words, i) && (presentVerb[w] || presentS(w)) {
+			return true // "my sister lives …", "my parents own …", "Bori hates baths"
 		}
 	}
 	return false
