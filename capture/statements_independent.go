@@ -204,6 +204,11 @@ func independentOf(prev, prevPart, cur string, item, clause bool, rule *supersed
 	if cr && reporting.MatchString(prevPart) {
 		return false, "it is what someone was reported to say, not an instruction of the speaker's"
 	}
+	if pr && !cr {
+		// "앞으로 릴리스 노트는 두 언어로 써줘. 사용자 절반이 한국 사람이야":
+		// a statement after an instruction is most often its reason.
+		return false, "it gives the reason or the context of the instruction before"
+	}
 	if pr != cr {
 		return true, "a standing instruction and a statement"
 	}
