@@ -81,6 +81,10 @@ func ownersOf(part string) []string {
 		lw := strings.ToLower(strings.Trim(w, ",.!?\"'()"))
 		lw = strings.TrimSuffix(strings.TrimSuffix(lw, "'s"), "’s")
 		if isHangulWord(w) {
+			if matchAny(" "+lw+" ", personWords) != "" { // "내 여동생 이름은 …"
+				add(personKey(lw))
+				continue
+			}
 			for _, p := range []string{"은", "는", "이", "가", "도", "의"} {
 				if noun, ok := strings.CutSuffix(lw, p); ok && noun != "" && matchAny(" "+noun+" ", personWords) != "" {
 					add(personKey(noun))
@@ -254,12 +258,16 @@ func koOwnSubject(part string) bool {
 		if selfWords[w] {
 			return true
 		}
-		if utf8.RuneCountInString(w) >= 2 && isHangulWord(w) && koTopicMarked(w) {
+		if utf8.RuneCountInString(w) >= 2 && isHangulWord(w) && koTopicMarked(w) && !koAdverbI[w] {
 			return true
 		}
 	}
 	return false
 }
+
+// koAdverbI are adverbs that end in 이 or 가 like a subject particle.
+var koAdverbI = map[string]bool{"같이": true, "많이": true, "깊이": true, "높이": true, "굳이": true, "일찍이": true,
+	"틈틈이": true, "곰곰이": true, "나란히": true, "함께": true, "가끔": true, "겨우": true}
 
 // koTopicMarked: Korean word w ends in a topic or subject particle.
 func koTopicMarked(w string) bool {
@@ -496,8 +504,9 @@ func koSameNoun(a, b string) bool {
 // no subject or predicate of its own.
 func laterWhy(part string) string {
 	first, _, _ := strings.Cut(strings.NewReplacer(";", ",", " — ", ",", " - ", ",").Replace(part), ",")
-	for _, w := range strings.Fields(lexNorm(first)) { // "my blood type is A+, needed it for …": its own "it"
-		if anaphor[w] {
+	fw := strings.Fields(lexNorm(first))
+	for i, w := range fw { // "my blood type is A+, needed it for …": its own "it"
+		if anaphor[w] || w == "one" && i > 0 && (fw[i-1] == "old" || fw[i-1] == "new" || fw[i-1] == "that" || fw[i-1] == "this") {
 			return "it points back (" + strconv.Quote(w) + ")"
 		}
 	}

@@ -98,6 +98,10 @@ var commaSplice = regexp.MustCompile(`^,\s+(?:I|I'm|I’m|I've|I’ve|[Mm]y|[Ww]
 // we …", "Honestly, I …").
 var subjectOpen = regexp.MustCompile(`^(?:I|I'm|I’m|I've|I’ve|[Ww]e|[Ww]e're|[Mm]y|[Oo]ur|[Hh]is|[Hh]er|[Tt]heir|[Tt]he|[A-Z][a-z]+'s|[A-Z][a-z]+)\s`)
 
+// subordinator opens a clause that depends on the one after its comma ("If
+// I moved to Jeju, I would …").
+var subordinator = regexp.MustCompile(`(?i)^(?:if|when|whenever|because|since|although|though|while|after|before|unless|as|once|until)\b`)
+
 // keepAfterAnd: the words of a bare "and" boundary that open the clause
 // after it (the boundary ends before them).
 var keepAfterAnd = regexp.MustCompile(`(?i)^\s+and\s+(?:also\s+)?`)
@@ -163,7 +167,7 @@ func statementParts(text string) []statementPart {
 		case actPaste, actHypothetical:
 			return nil
 		case actStatement:
-			if deliberation.MatchString(a.text) {
+			if deliberation.MatchString(a.text) || rolePlay.MatchString(a.text) {
 				return nil // "폰 바꿀까 고민중. I have a Galaxy S22 …": the message weighs a change; it is not split
 			}
 		case actChatter:
@@ -207,6 +211,11 @@ func statementParts(text string) []statementPart {
 // deliberation: a part that weighs a change rather than stating one
 // ("바꿀까 고민중", "이사할지 생각 중", "thinking about switching").
 var deliberation = regexp.MustCompile(`(?i)(?:까|지)\s*(?:고민|생각)|\b(?:thinking\s+(?:about|of)|considering|torn\s+between|not\s+sure\s+(?:if|whether))\b`)
+
+// rolePlay: a message that sets up a game or a scene ("역할극 하자. 너는
+// 기사고 나는 공주야", "Let's do a little story: you are a ronin …") is
+// never split: its "I am …" is a role, not a statement about the speaker.
+var rolePlay = regexp.MustCompile(`(?i)역할극|상황극|롤플|\brole-?play|\blet'?s\s+(?:do|play)\b|\byou\s+are\s+an?\s+\S+\s+and\s+i\s+am\b|너는\s+\S+(?:고|이고)\s+나는`)
 
 // listMarker opens a bulleted or numbered line ("- ", "• ", "2) ");
 // listNumber is the number of a numbered line read as a sentence ("1").
@@ -272,7 +281,7 @@ func splitClauses(s string) (out []string, items []bool) {
 		if commaSplice.MatchString(s[l[0]:l[1]]) {
 			// ", I …": the subject opens the next clause; a comma divides
 			// only two clauses that each open with their subject.
-			if head := strings.TrimSpace(s[start:l[0]]); !subjectOpen.MatchString(head) || len(strings.Fields(head)) < 3 {
+			if head := strings.TrimSpace(s[start:l[0]]); !subjectOpen.MatchString(head) || subordinator.MatchString(head) || len(strings.Fields(head)) < 3 {
 				continue
 			}
 			after := s[l[0]+1 : l[1]] // what follows the comma: spaces, then the subject, which stays
