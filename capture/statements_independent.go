@@ -101,7 +101,9 @@ func ownersOf(part string) []string {
 		add(n)
 	}
 	for _, n := range koSubjectNames(part) {
-		add(n)
+		if n2, p := koName(n + "이는"); n2 != "" && p != "" && strings.Contains(part, n+"이") {
+			add(n) // a name with the affectionate -이 (태민이는); a bare noun with 가 (호수가) may be no one
+		}
 	}
 	if len(out) == 0 {
 		out = append(out, "self")
