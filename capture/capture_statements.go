@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"memtrace/engine"
 )
@@ -19,52 +20,22 @@ type statementGroup struct {
 	v    engine.CaptureVerdict
 }
 
-// typed: a verdict that labels its text with a type the judge reads
-// reliably — not a plain note, and not a declaration type the gates must
-// confirm first.
-func typed(v engine.CaptureVerdict) bool {
-	t := normalType(v.Type)
-	return t != "note" && !isDeclaration(t)
-}
-
-// differ reports whether statement v needs a decision of its own after
-// prev: a clause when the judge types the two differently (one of them
-// at least typed, "my birthday is May 3, and always write …": date and
-// rule); a sentence only when both are typed reliably (typed) and
-// differently. Two notes stay one memory ("We moved CI to GitHub Actions,
-// and the Jenkins box is switched off" is one change).
-func differ(clause bool, v, prev engine.CaptureVerdict) bool {
-	t, u := normalType(v.Type), normalType(prev.Type)
-	if t == u {
-		return false
-	}
-	if clause {
-		return true
-	}
-	return typed(v) && typed(prev)
-}
-
 // splitStatements decides p's message statement by statement when it
-// holds several (statements_split.go): p becomes the first statement and
-// p.more the others, each with its own verdict, vector and gate decision.
-// whole is the verdict of the whole message. A message of one statement,
-// or one whose parts the judge would not each store, is left as it is.
+// holds several (statements_split.go, statements_independent.go): p
+// becomes the first statement and p.more the others, each with its own
+// verdict, vector and gate decision. whole is the verdict of the whole
+// message. A message of one statement, or one whose parts the judge would
+// not each store, is left as it is; when it had several parts, the trail
+// says why they stayed one memory.
 func (c *Capturer) splitStatements(ctx context.Context, p *pending, in engine.CaptureInput, whole engine.CaptureVerdict) error {
-	// Most messages hold no clause boundary and no typed sentence: they
+	// Most messages hold no clause boundary and no second sentence: they
 	// are one statement, known without reading their speech acts.
-	if !typed(whole) && !mayHaveClauses(in.Text) {
+	if !mayHaveParts(in.Text) {
 		return nil
 	}
 	parts := statementParts(in.Text)
 	if parts == nil {
 		return nil
-	}
-	clauses := false
-	for _, pt := range parts {
-		clauses = clauses || pt.clause || pt.item
-	}
-	if !clauses && !typed(whole) {
-		return nil // sentences split only by type, and no sentence is typed
 	}
 	judge := func(text string) (engine.CaptureVerdict, bool, error) {
 		pin := in
@@ -76,33 +47,53 @@ func (c *Capturer) splitStatements(ctx context.Context, p *pending, in engine.Ca
 		return v, v.Store && !v.NeedsReview, nil
 	}
 	var groups []statementGroup
+	var kept []string // why a part stayed with the statement before it
 	merged := map[int]bool{}
-	for _, pt := range parts {
-		alone := standsAlone(pt.text)
+	carry := "" // parts before the first that stands alone: they open it
+	for i, pt := range parts {
+		why := aloneWhy(pt.text, len(groups) > 0 || carry != "")
 		var v engine.CaptureVerdict
-		if alone {
+		if why == "" {
 			var err error
-			if v, alone, err = judge(pt.text); err != nil {
+			var ok bool
+			if v, ok, err = judge(pt.text); err != nil {
 				return nil // the judge broke on a part: the whole message decides, as it did
+			} else if !ok {
+				why = "the judge would not store it alone"
 			}
 		}
-		last := len(groups) - 1
-		split := alone && len(groups) < MaxStatements && (last < 0 || pt.item || differ(pt.clause, v, groups[last].v))
-		if last < 0 || split {
-			groups = append(groups, statementGroup{text: pt.text, v: v})
-			if !alone {
-				merged[len(groups)-1] = true
+		if len(groups) == 0 {
+			if why != "" {
+				carry = joinPart(carry, pt.text, pt.clause)
+				kept = append(kept, fmt.Sprintf("part %d %q opens the statement after it: %s", i+1, pt.text, why))
+				continue
 			}
+			text := joinPart(carry, pt.text, pt.clause)
+			groups = append(groups, statementGroup{text: text, v: v})
+			merged[0] = carry != ""
+			carry = ""
 			continue
 		}
-		sep := ". "
-		if pt.clause {
-			sep = ", "
+		last := len(groups) - 1
+		if why == "" && len(groups) >= MaxStatements {
+			why = fmt.Sprintf("a message becomes at most %d memories", MaxStatements)
 		}
-		groups[last].text += sep + pt.text
+		if why == "" {
+			var ok bool
+			if ok, why = independentOf(groups[last].text, parts[i-1].text, pt.text, pt.item, pt.clause, c.rule); ok {
+				groups = append(groups, statementGroup{text: pt.text, v: v})
+				kept = append(kept, fmt.Sprintf("part %d %q: a statement of its own — %s", i+1, pt.text, why))
+				continue
+			}
+		}
+		kept = append(kept, fmt.Sprintf("part %d %q stays with the statement before: %s", i+1, pt.text, why))
+		groups[last].text = joinPart(groups[last].text, pt.text, pt.clause)
 		merged[last] = true
 	}
+	r := p.res
 	if len(groups) < 2 {
+		r.Trail = append(r.Trail, engine.Decision{Layer: LayerStatements, Verdict: "whole",
+			Reason: fmt.Sprintf("%d parts, one statement: %s", len(parts), strings.Join(kept, "; "))})
 		return nil
 	}
 	// A group that took in the parts after it is judged again as the
@@ -111,6 +102,8 @@ func (c *Capturer) splitStatements(ctx context.Context, p *pending, in engine.Ca
 		if merged[i] {
 			v, ok, err := judge(groups[i].text)
 			if err != nil || !ok {
+				r.Trail = append(r.Trail, engine.Decision{Layer: LayerStatements, Verdict: "whole",
+					Reason: fmt.Sprintf("not split: the judge would not store statement %d %q alone", i+1, groups[i].text)})
 				return nil
 			}
 			groups[i].v = v
@@ -124,9 +117,8 @@ func (c *Capturer) splitStatements(ctx context.Context, p *pending, in engine.Ca
 	if err != nil {
 		return fmt.Errorf("embed statements of %s: %w", p.msg.ID, err)
 	}
-	r := p.res
 	r.Trail = append(r.Trail, engine.Decision{Layer: LayerStatements, Verdict: "split",
-		Reason: fmt.Sprintf("%d independent statements: each is decided and stored on its own (keys %s, %s#2 …)", len(groups), p.msg.ID, p.msg.ID)})
+		Reason: fmt.Sprintf("%d independent statements: each is decided and stored on its own (keys %s, %s#2 …); %s", len(groups), p.msg.ID, p.msg.ID, strings.Join(kept, "; "))})
 	for i, g := range groups {
 		v := g.v
 		typ, ds, err := c.gates.check(ctx, c.embedder(), g.text, vecs[i], normalType(v.Type))
@@ -157,6 +149,20 @@ func (c *Capturer) splitStatements(ctx context.Context, p *pending, in engine.Ca
 			res: &engine.CaptureResult{MessageID: p.msg.ID, Key: m.ID, Kind: v.Kind, Type: v.Type, Trail: []engine.Decision{}}})
 	}
 	return nil
+}
+
+// joinPart appends part to text, as a clause (", ") or a sentence (". ").
+func joinPart(text, part string, clause bool) string {
+	if text == "" {
+		return part
+	}
+	if strings.HasSuffix(text, ":") {
+		return text + " " + part // "Things about me: …"
+	}
+	if clause {
+		return text + ", " + part
+	}
+	return text + ". " + part
 }
 
 // storeStatements stores the statements after the first of p's message

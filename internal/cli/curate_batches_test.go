@@ -338,8 +338,8 @@ func mustAudit(t *testing.T, st *store.DB, batch string) []*engine.AuditEntry {
 
 // The demo pins its clock before it ingests: every audit row, the batch and
 // the heartbeat's proposals are on the pinned timeline, and the demo is one
-// capture batch: 162 memories, 153 messages and the 9 further statements
-// capture splits out of multi-statement messages (m0022#2, m0041#2 …).
+// capture batch: 165 memories, 153 messages and the 12 further statements
+// capture splits out of multi-statement messages (m0022#2, m0024#2 …).
 func TestDemoWritesOnItsPinnedClock(t *testing.T) {
 	ctx := context.Background()
 	db := demoDB(t)
@@ -353,7 +353,7 @@ func TestDemoWritesOnItsPinnedClock(t *testing.T) {
 		t.Fatalf("the store's clock is %s, want the pinned %s", st.Now(), pinned)
 	}
 	bs := listBatches(t, db)
-	if len(bs) != 1 || bs[0].Effect.Created != 162 || bs[0].Effect.Superseded != 5 || !bs[0].At.Equal(pinned) {
+	if len(bs) != 1 || bs[0].Effect.Created != 165 || bs[0].Effect.Superseded != 5 || !bs[0].At.Equal(pinned) {
 		t.Fatalf("demo batches: %+v", bs)
 	}
 	for _, r := range mustAudit(t, st, bs[0].Batch) {

@@ -339,8 +339,32 @@ func printGateCalibration(e *env) error {
 	}
 	fmt.Fprintf(e.stdout, "  restatements of one fact  %s\n", cosines(d.Duplicates))
 	fmt.Fprintf(e.stdout, "  near misses, other facts  %s\n", cosines(d.Distinct))
+	fmt.Fprint(e.stdout, statementsHelp)
 	return nil
 }
+
+// statementsHelp describes the capture's statement split (capture/
+// statements_split.go, statements_independent.go).
+const statementsHelp = `
+Capture's statement split (trail layer "statements"): a message of several
+independent statements becomes one memory each, keys KEY, KEY#2, KEY#3 (at
+most 4); a message of one statement keeps its key exactly. Parts are its
+sentences, lines, bulleted or numbered items and coordinated clauses
+(", and", "; ", "…고,", "이고", "그리고", "Also, …"). A part is a statement
+of its own when it stands alone — a statement (no question, request or
+chatter), its own predicate (English; Korean needs no verb), no pronoun or
+pro-form pointing back ("he rides it", "그랬어"), no reason's ending
+("…거든", "…해서"), no subject left out — and it speaks of another subject
+than the part before: another person or the speaker, another slot (home,
+employer …) or head noun. It stays with the part before when it qualifies
+it (a condition), gives its reason (after an instruction or a
+retraction), goes on with the same account (past events without a time of
+their own, a Korean sentence without a subject), or is what someone was
+reported to say. An instruction beside a fact and an item the speaker adds
+split whatever their subject. Each statement is then judged, gated, typed,
+deduped and superseded alone; the trail says why each part was or was not
+one, also for a message that stayed one memory.
+`
 
 // helpEmbedder is the embedder --embedder names, else the offline one.
 func helpEmbedder(e *env) (engine.Embedder, error) {
