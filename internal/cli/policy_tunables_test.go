@@ -122,6 +122,7 @@ func TestPolicyEqualsCompiledIn(t *testing.T) {
 		"recall.k":                  "every demo probe takes k from the set's defaults",
 		"recall.budget":             "every demo probe takes its budget from the set's defaults",
 		"recall.time_cue_boost":     "no demo probe names a period a fixture memory is of (recall's TestTimeCueBoostFollowsThePolicy covers it)",
+		"capture.dedupe_similarity": "no two demo memories lie between the calibrated threshold and 1 once its statements are split (capture's TestDedupeSimilarityFollowsTheConfig covers it)",
 	}
 	_, defItems := tunableRun(t, engine.DefaultConfig())
 	defFull, _ := tunableRun(t, engine.DefaultConfig())
