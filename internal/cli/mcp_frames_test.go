@@ -310,15 +310,23 @@ func startHTTPMCP(t *testing.T, bin string, args ...string) (url, line string) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	r := bufio.NewReader(stderr)
+	rest := make(chan string, 1)
 	t.Cleanup(func() {
 		_ = cmd.Process.Signal(os.Interrupt)
+		said := <-rest // what it wrote after its first line (read before Wait closes the pipe)
 		if err := cmd.Wait(); err != nil {
-			t.Errorf("memtrace mcp --http did not stop cleanly on interrupt: %v", err)
+			t.Errorf("memtrace mcp --http did not stop cleanly on interrupt: %v; it said after starting:\n%s", err, said)
 		}
 	})
-	line, err = bufio.NewReader(stderr).ReadString('\n')
+	line, err = r.ReadString('\n')
 	if err != nil {
+		rest <- ""
 		t.Fatal(err)
 	}
+	go func() {
+		b, _ := io.ReadAll(r)
+		rest <- string(b)
+	}()
 	return strings.TrimSpace(strings.TrimPrefix(line, "memtrace mcp: serving ")), line
 }
