@@ -28,8 +28,12 @@ import (
 // statements). capture3.jsonl's was 41/47 on main before any mechanism
 // was changed against it, 42/47 after session 9's, 44/47 after the
 // statement split read sentence-initial items (Also, / 그리고) and short
-// copular self-statements (its two statements cases were read).
-var heldoutCaptureFloors = map[string]float64{"capture.jsonl": 1.0, "capture3.jsonl": 44.0 / 47, "capture4.jsonl": 41.0 / 47, "capture5.jsonl": 39.0 / 50, "capture6.jsonl": 39.0 / 50} // capture5: the blind fifth set (session 12), as measured on main before any change against it
+// copular self-statements (its two statements cases were read). Session
+// 14's split by content (each part stands alone and names another
+// subject) raised capture4 41 → 43/47, capture5 39 → 40/50 and the blind
+// capture6 39 → 42/50 (capture4 and capture5 case lines were once printed
+// to its engineer, so they are no longer strictly blind).
+var heldoutCaptureFloors = map[string]float64{"capture.jsonl": 1.0, "capture3.jsonl": 44.0 / 47, "capture4.jsonl": 43.0 / 47, "capture5.jsonl": 40.0 / 50, "capture6.jsonl": 42.0 / 50} // capture5: the blind fifth set (session 12), as measured on main before any change against it
 
 // heldoutLifeNoiseCeiling is how many memories of the held-out life
 // conversation may be questions, requests, acknowledgements, greetings,

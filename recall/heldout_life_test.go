@@ -36,7 +36,7 @@ import (
 // unread; life5 (the blind fifth set) as measured before any change; life6
 // (the blind sixth set, session 14) 26/49 on main before any change, 27/49
 // after the updates6 branch (the open retraction path).
-var heldoutLifeFloors = map[string]float64{"life.yaml": 29.0 / 50, "life3.yaml": 0.51, "life4.yaml": 25.0 / 50, "life5.yaml": 22.0 / 49, "life6.yaml": 27.0 / 49} // life3 24/47, rounded as the summary rounds; life4 (the blind fourth set) as measured, never read
+var heldoutLifeFloors = map[string]float64{"life.yaml": 29.0 / 50, "life3.yaml": 25.0 / 47, "life4.yaml": 25.0 / 50, "life5.yaml": 22.0 / 49, "life6.yaml": 27.0 / 49} // life3 24/47, rounded as the summary rounds; life4 (the blind fourth set) as measured, never read
 
 // TestHeldoutLifePassRate builds each held-out conversation through the
 // capture pipeline into a real SQLite file, runs its probes as `golden
