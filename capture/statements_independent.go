@@ -13,7 +13,7 @@ import (
 
 // Whether a part of a message is a statement of its own after the part
 // before it, read from the parts' content, not from the types a judge
-// gives them (issue 29). A part that stands alone (standsAlone: its own
+// gives them (issue 29). A part that stands alone (aloneWhy says nothing against it: its own
 // predicate, enough words, nothing pointing back) is independent of the
 // part before when
 //

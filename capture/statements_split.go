@@ -307,10 +307,6 @@ func splitClauses(s string) (out []string, items []bool) {
 	return out, items
 }
 
-// standsAlone reports whether part could be a message of its own: a
-// statement of enough words that does not point back to what came before.
-func standsAlone(part string) bool { return aloneWhy(part, false) == "" }
-
 // aloneWhy is why part could not be a message of its own ("" when it
 // could): too few words, a first word that points back, a Korean pro-form
 // (그랬어), a speech act other than a statement — and, for a part after
