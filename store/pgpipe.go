@@ -180,7 +180,7 @@ const beginLen = 4
 
 // commit sends what is queued and COMMIT. A transaction that sent nothing
 // but its opening statements ran nothing: there is nothing to commit.
-func (p *pgPipe) commit(ctx context.Context, channel, payload string) error {
+func (p *pgPipe) commit(ctx context.Context) error {
 	if p.err != nil {
 		return p.err
 	}
@@ -198,22 +198,6 @@ func (p *pgPipe) commit(ctx context.Context, channel, payload string) error {
 			return fmt.Errorf("commit: the server answered %s", ct.String())
 		}
 		return nil
-	}
-	if payload != "" {
-		// After the COMMIT, in the same round trip: the server runs it
-		// once the transaction has committed (after a failure it skips
-		// it), so the lock is not held while the notification queue is
-		// (its lock is the server's, shared by every space).
-		// (A COMMIT the server answers ROLLBACK, a failure the pipe did
-		// not see, is still followed by it: its listeners then find
-		// nothing new above their seq.)
-		// Its failure does not undo the commit; a listener that missed
-		// it catches up at the next notification or reconnection (it
-		// asks for everything above the seq it applied).
-		p.batch.Queue(`SELECT pg_notify($1, $2)`, channel, payload).Fn = func(br pgx.BatchResults) error {
-			_, _ = br.Exec()
-			return nil
-		}
 	}
 	return p.flush(ctx)
 }
@@ -253,15 +237,14 @@ func (db *DB) runPGWrite(ctx context.Context, fn func(tx *Tx) error) error {
 		return txError(db.path, "", cause(err))
 	}
 	err = p.err
-	var payload string
 	if err == nil {
-		payload, err = tx.flushAndNotify(ctx)
+		err = tx.flushAndNotify(ctx, db.space)
 	}
 	if err == nil && tx.token != "" {
 		db.own.add(tx.token)
 	}
 	if err == nil {
-		err = p.commit(ctx, NotifyChannel(db.space), payload)
+		err = p.commit(ctx)
 	}
 	if err != nil {
 		err = cause(err)
