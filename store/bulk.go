@@ -124,7 +124,7 @@ func (db *DB) copyMemories(ctx context.Context, tx pgx.Tx, ms []*engine.Memory, 
 		batches = []string{a.Batch}
 	}
 	newSeq := seq + int64(len(ms))
-	payload, err := notificationPayload(newSeq, ids, batches, "") // its memories are not in any cache yet
+	payload, err := notificationPayload(newSeq, ids, batches)
 	if err != nil {
 		return err
 	}

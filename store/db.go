@@ -65,9 +65,6 @@ type DB struct {
 	pg    bool
 	dsn   string
 	space string
-	// own are the tokens of this DB's latest write transactions, which
-	// their notifications carry (OwnWrite, notify.go).
-	own ownWrites
 }
 
 var _ engine.Store = (*DB)(nil)

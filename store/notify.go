@@ -6,10 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"math/rand/v2"
 	"slices"
-	"strconv"
-	"sync"
 )
 
 // On PostgreSQL every write transaction that changed memories sends, as
@@ -28,9 +25,6 @@ type Notification struct {
 	Batches  []string `json:"batches,omitempty"`
 	// More: ids were left out to keep the payload under PostgreSQL's limit.
 	More bool `json:"more,omitempty"`
-	// Tx is a random token of the write transaction, by which the process
-	// that wrote it knows its own notification (DB.OwnWrite).
-	Tx string `json:"tx,omitempty"`
 }
 
 // NotifyChannel is the LISTEN/NOTIFY channel of a space: memtrace_SPACE,
@@ -93,17 +87,15 @@ func (tx *Tx) flushAndNotify(ctx context.Context, space string) error {
 	return nil
 }
 
-// notification is the payload of the transaction's notification, under
-// a new token (tx.token).
+// notification is the payload of the transaction's notification.
 func (tx *Tx) notification() (string, error) {
-	tx.token = newWriteToken()
-	return notificationPayload(tx.seq, tx.memIDs, tx.batches, tx.token)
+	return notificationPayload(tx.seq, tx.memIDs, tx.batches)
 }
 
 // notificationPayload is the JSON of a notification of the changes up to
 // seq: the memory ids sorted and unique, at most notifyMaxIDs of them.
-func notificationPayload(seq int64, memIDs []int64, batches []string, token string) (string, error) {
-	n := Notification{Seq: seq, Batches: batches, Tx: token}
+func notificationPayload(seq int64, memIDs []int64, batches []string) (string, error) {
+	n := Notification{Seq: seq, Batches: batches}
 	ids := slices.Clone(memIDs)
 	slices.Sort(ids)
 	ids = slices.Compact(ids)
@@ -116,55 +108,4 @@ func notificationPayload(seq int64, memIDs []int64, batches []string, token stri
 		return "", err
 	}
 	return string(b), nil
-}
-
-// A process hears its own writes' notifications too. The listener checks
-// a notification at or below the seq its caches applied against the store
-// (engine.Diverged: a query of every row from that seq on, and a pass over
-// the cache), because a space restored from a backup hands out seqs again;
-// for the process's own write that check finds, by construction, the rows
-// it has just written and put in its caches. With four processes capturing
-// into one space it ran after every capture in each of them, on the
-// server's two cores beside the captures (bench scale: 4-writer capture
-// 295/s with it, 366/s with it skipped, the mean of three runs each in one
-// window). The token tells the process its own notifications: random, so
-// no other process's write, before or after a restore, carries one.
-
-// newWriteToken is a write transaction's token: 64 random bits in hex.
-func newWriteToken() string {
-	return strconv.FormatUint(rand.Uint64(), 16)
-}
-
-// ownWrites holds the tokens of a DB's latest write transactions: a
-// bounded ring (a notification arrives within milliseconds of its commit).
-type ownWrites struct {
-	mu   sync.Mutex
-	set  map[string]bool
-	ring [256]string
-	next int
-}
-
-// add records token, before the commit that sends it (the notification
-// may reach the listener before the commit's answer reaches the writer).
-func (o *ownWrites) add(token string) {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	if o.set == nil {
-		o.set = map[string]bool{}
-	}
-	delete(o.set, o.ring[o.next])
-	o.ring[o.next] = token
-	o.set[token] = true
-	o.next = (o.next + 1) % len(o.ring)
-}
-
-// OwnWrite reports whether n is the notification of a write transaction
-// of this DB (one of its latest 256).
-func (db *DB) OwnWrite(n Notification) bool {
-	if n.Tx == "" {
-		return false
-	}
-	db.own.mu.Lock()
-	defer db.own.mu.Unlock()
-	return db.own.set[n.Tx]
 }

@@ -240,9 +240,6 @@ func (db *DB) runPGWrite(ctx context.Context, fn func(tx *Tx) error) error {
 	if err == nil {
 		err = tx.flushAndNotify(ctx, db.space)
 	}
-	if err == nil && tx.token != "" {
-		db.own.add(tx.token)
-	}
 	if err == nil {
 		err = p.commit(ctx)
 	}

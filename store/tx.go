@@ -50,7 +50,6 @@ type Tx struct {
 	// at commit (notify.go): audited memory ids and batch ids.
 	memIDs  []int64
 	batches []string
-	token   string // the notification's token (notify.go)
 }
 
 var _ engine.Queries = (*Tx)(nil)

@@ -159,12 +159,6 @@ func listenForChanges(ctx context.Context, db *store.DB, eng *engine.Engine) *st
 		// into a store whose seq moved back (a restored space), which
 		// Refresh would never see: that is checked, and the caches are
 		// rebuilt when the store no longer holds what they applied.
-		// This process's own write, when nothing above it was applied
-		// since, is what the caches hold by construction: its rows are the
-		// store's rows from its seq on (store.DB.OwnWrite).
-		if n.Seq == eng.Seq() && db.OwnWrite(n) {
-			return
-		}
 		if n.Seq <= eng.Seq() {
 			if moved, err := eng.Diverged(lctx, n.Seq); err == nil && moved {
 				_ = eng.Resync(lctx)
