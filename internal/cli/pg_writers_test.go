@@ -147,7 +147,17 @@ func TestFourWritersCaptureIntoOnePostgresSpace(t *testing.T) {
 			return len(v.IDs()) == len(ms)
 		}
 		if seenWithin(5*time.Second, current) < 0 {
-			t.Fatalf("engine %d holds seq %d after 5 s, the store %d (%d memories)", w, eng.Seq(), top, len(ms))
+			why := ""
+			for _, m := range ms {
+				if c, ok := eng.Memory(m.ID); !ok || c.Seq != m.Seq || c.Hash != m.Hash || c.AccessCount != m.AccessCount {
+					why = fmt.Sprintf("memory %d: cached %v (seq %d, access %d), stored seq %d, access %d", m.ID, ok, c.Seq, c.AccessCount, m.Seq, m.AccessCount)
+					break
+				}
+			}
+			v := eng.View()
+			n := len(v.IDs())
+			v.Close()
+			t.Fatalf("engine %d holds seq %d after 5 s, the store %d (%d memories, %d in its view): %s", w, eng.Seq(), top, len(ms), n, why)
 		}
 	}
 	t.Logf("%d writers, %d messages each: %d memories stored, every engine current", writers, each, stored)
