@@ -446,48 +446,6 @@ func tenselessGo(text string) bool {
 	return strings.HasSuffix(last, "고") && !strings.HasSuffix(last, "이고") && !koPast(last)
 }
 
-// ellipsisStart: an English part after the first that opens with a verb
-// or an auxiliary, its subject left out ("… is a chef", "ate way too much
-// pizza", "love it here"): the subject is the part before's.
-func ellipsisStart(part string) bool {
-	if f := strings.Fields(part); len(f) == 0 || hasHangul(f[0]) {
-		return false
-	}
-	words := strings.Fields(lexNorm(part))
-	for len(words) > 1 && leadFillers[words[0]] {
-		words = words[1:]
-	}
-	if len(words) == 0 {
-		return false
-	}
-	w := words[0]
-	return elidedSubjectVerb[w] || irregularPast[w] || len(w) > 4 && strings.HasSuffix(w, "ed") && !strings.HasSuffix(w, "eed") ||
-		len(w) > 4 && strings.HasSuffix(w, "ing") && !strings.HasSuffix(w, "thing")
-}
-
-// elidedSubjectVerb open a clause whose subject is left out.
-var elidedSubjectVerb = map[string]bool{
-	"is": true, "are": true, "was": true, "were": true, "am": true, "has": true, "have": true, "had": true,
-	"will": true, "would": true, "can": true, "could": true, "should": true, "must": true, "does": true, "did": true,
-	"love": true, "loves": true, "like": true, "likes": true, "hate": true, "miss": true, "hope": true, "think": true,
-	"feel": true, "feels": true, "looks": true, "seems": true, "sounds": true, "gets": true, "makes": true,
-	"couldn't": true, "can't": true, "didn't": true, "wasn't": true, "won't": true, "isn't": true, "aren't": true,
-	"doesn't": true, "hasn't": true, "haven't": true, "been": true, "being": true,
-}
-
-// koProVerb: a Korean pro-form that stands for the clause before ("그랬어",
-// "그렇대", "그래서", "그런"): the part says nothing of its own.
-func koProVerb(part string) bool {
-	for _, w := range strings.Fields(part) {
-		w = strings.TrimRightFunc(w, func(r rune) bool { return !unicode.Is(unicode.Hangul, r) })
-		if strings.HasPrefix(w, "그랬") || strings.HasPrefix(w, "그렇") || w == "그래" || w == "그래요" || w == "그런" ||
-			strings.HasPrefix(w, "그래서") || strings.HasPrefix(w, "마찬가지") {
-			return true
-		}
-	}
-	return false
-}
-
 // koSameNoun: Korean nouns a and b share a stem of two syllables or more
 // that is the whole of one of them (조개 and 조개류, 알레르기 and 알레르기가).
 func koSameNoun(a, b string) bool {
