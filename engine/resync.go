@@ -1,6 +1,9 @@
 package engine
 
-import "context"
+import (
+	"context"
+	"fmt"
+)
 
 // A store whose seq moves backwards — a space restored from a backup, a
 // server that lost acknowledged commits — hands out seqs the caches have
@@ -75,4 +78,67 @@ func (e *Engine) Resync(ctx context.Context) error {
 	default:
 	}
 	return nil
+}
+
+// Refresh picks up every memory written since the last refresh, by this
+// process or another sharing the database. Refreshes run one at a time
+// (refreshMu): one that waited asks only for what the other did not apply.
+func (e *Engine) Refresh(ctx context.Context) error {
+	e.refreshMu.Lock()
+	defer e.refreshMu.Unlock()
+	return e.refreshLocked(ctx)
+}
+
+// RefreshPast is Refresh unless the caches have already applied seq (a
+// change notification's, applied by this process's own write or a refresh
+// that ran while it waited): then it costs no store query.
+func (e *Engine) RefreshPast(ctx context.Context, seq int64) error {
+	if e.Seq() >= seq {
+		return nil
+	}
+	e.refreshMu.Lock()
+	defer e.refreshMu.Unlock()
+	if e.Seq() >= seq {
+		return nil
+	}
+	return e.refreshLocked(ctx)
+}
+
+func (e *Engine) refreshLocked(ctx context.Context) error {
+	e.mu.RLock()
+	seq := e.seq
+	e.mu.RUnlock()
+	ms, _, err := e.store.MemoriesChangedSince(ctx, seq)
+	if err != nil {
+		return fmt.Errorf("refresh: %w", err)
+	}
+	if len(ms) == 0 {
+		return nil
+	}
+	if err := e.load(ctx, ms); err != nil {
+		return err
+	}
+	select {
+	case e.changesChan() <- struct{}{}:
+	default: // one pending signal stands for any number of refreshes
+	}
+	return nil
+}
+
+// Changes is signalled whenever a Refresh applied changed memories, this
+// process's or another's (on PostgreSQL the CLI refreshes on every change
+// notification); a view of the store reloads on it, one signal for many.
+func (e *Engine) Changes() <-chan struct{} { return e.changesChan() }
+
+func (e *Engine) changesChan() chan struct{} {
+	e.changesOnce.Do(func() { e.changes = make(chan struct{}, 1) })
+	return e.changes
+}
+
+// Seq is the highest store seq the caches have applied: a change
+// notification at or below it is already in them.
+func (e *Engine) Seq() int64 {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	return e.seq
 }
