@@ -83,13 +83,8 @@ func ownersOf(part string) []string {
 		if isHangulWord(w) {
 			if matchAny(" "+lw+" ", personWords) != "" { // "내 여동생 이름은 …"
 				add(personKey(lw))
-				continue
-			}
-			for _, p := range []string{"은", "는", "이", "가", "도", "의"} {
-				if noun, ok := strings.CutSuffix(lw, p); ok && noun != "" && matchAny(" "+noun+" ", personWords) != "" {
-					add(personKey(noun))
-					break
-				}
+			} else if base := personBase(lw); base != lw { // "형도", "딸이"
+				add(personKey(base))
 			}
 			continue
 		}

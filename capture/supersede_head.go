@@ -175,9 +175,9 @@ func thingName(w string) bool {
 var differentOther = regexp.MustCompile(`(?i)\b(to|into|for|in|at|with|joined)\s+another\b`)
 
 // personBase is person word w without the Korean particle personWords
-// spells it with ("형은", "딸이" → 형, 딸).
+// spells it with ("형은", "딸이", "형도" → 형, 딸, 형).
 func personBase(w string) string {
-	for _, p := range []string{"은", "는", "이", "가", "의"} {
+	for _, p := range []string{"은", "는", "이", "가", "도", "의"} {
 		if t, ok := strings.CutSuffix(w, p); ok && utf8.RuneCountInString(t) == 1 && matchAny(" "+t+" ", personWords) != "" {
 			return t
 		}
