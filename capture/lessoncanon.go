@@ -162,6 +162,7 @@ func clauseTerms(cl string, elsewhere func(string) bool) []termMention {
 	cl = formatPattern.ReplaceAllStringFunc(cl, func(p string) string {
 		return strings.ToLower(strings.NewReplacer("-", "", "/", "", ":", "", ".", "").Replace(p))
 	})
+	cl = titleBeforeName.ReplaceAllString(cl, "$1")
 	norm := lexNorm(cl)
 	var written []int // per word of norm, the written word it is part of
 	for i, rw := range strings.Fields(cl) {
@@ -295,10 +296,14 @@ func knownTerm(t string) bool {
 // forbid the emoji, not the adding, so a carrier is no term and a
 // negation next to it falls on its object — Korean puts the negation on
 // the verb, English on the object.
-var carrierTerms = map[string]bool{"add": true, "붙": true, "달": true, "give": true}
+// Writing and leaving carry their object too: "write durations in
+// seconds" ~ "초 단위로 써줘" (쓰다 is a generic verb), "don't leave
+// trailing whitespace" ~ "공백 남기지 마" forbids the whitespace.
+var carrierTerms = map[string]bool{"add": true, "붙": true, "달": true, "give": true, "write": true, "적": true, "leave": true}
 
-// carrierStems start a carrier's Korean forms (붙여줘, 달아줘).
-var carrierStems = []string{"붙이", "붙여", "달아"}
+// carrierStems start a carrier's Korean forms (붙여줘, 달아줘, 적어줘,
+// 남기지).
+var carrierStems = []string{"붙이", "붙여", "달아", "적어", "남기", "남겨"}
 
 func carrier(t string) bool {
 	if carrierTerms[t] {
@@ -359,6 +364,11 @@ func canonWord(w string, hangul bool) string {
 	}
 	return l
 }
+
+// titleBeforeName is a title before a name ("Mr. Kim", "Ms Park", "Dr.
+// Lee"): it says how politely, not what the lesson is about, and "ms"
+// alone is a unit (milliseconds).
+var titleBeforeName = regexp.MustCompile(`\b(?:Mrs?|Ms|Dr|mrs?|ms|dr)(?:\.\s*| +)([A-Z가-힣])`)
 
 // formatPattern is a date or time format written in its placeholder
 // letters (YYYY-MM-DD, DD/MM/YYYY, HH:mm): one value, read as one term in
