@@ -12,7 +12,7 @@ func conceptTable() []concept {
 		// Indentation and layout.
 		{id: "indent", generic: true, num: true, forms: lexicon{en: []string{"indent*"}, ko: []string{"들여쓰기", "인덴트"}}},
 		{id: "tabs", slot: "indent_char", num: true, forms: lexicon{en: []string{"tab", "tabs"}, ko: []string{"탭"}}},
-		{id: "spaces", slot: "indent_char", num: true, forms: lexicon{en: []string{"space", "spaces"}, ko: []string{"스페이스", "공백", "칸"}}},
+		{id: "spaces", slot: "indent_char", num: true, with: []string{"indent", "tabs"}, forms: lexicon{en: []string{"space", "spaces"}, ko: []string{"스페이스", "공백", "칸"}}},
 		{id: "line_length", num: true, forms: lexicon{en: []string{"line length", "line limit", "lines max", "max line*", "line width", "characters per line", "column limit"}, ko: []string{"줄 길이", "줄길이", "줄당", "한 줄에"}}},
 		{id: "gofmt", forms: lexicon{en: []string{"gofmt*", "go fmt", "goimports"}, ko: []string{"gofmt", "고fmt"}}},
 		// Languages (of answers, messages, documents).

@@ -192,7 +192,7 @@ func devGlossary() [][]string {
 		{"apologize", "apologise", "apology", "apologies", "sorry", "사과", "죄송", "미안"},
 		{"compliment", "compliments", "praise", "flattery", "칭찬", "아부"},
 		{"start", "starts", "begin", "begins", "opener", "opening", "시작"},
-		{"mention", "mentions", "mentioned", "talk", "talks", "언급", "얘기", "이야기", "말할", "말하"},
+		{"mention", "mentions", "mentioned", "talk", "talks", "언급", "얘기", "이야기"},
 		// Dates, times and durations.
 		{"deadline", "deadlines", "due", "마감", "마감일", "기한"},
 		{"weekday", "weekdays", "요일"},
