@@ -19,6 +19,9 @@ func conceptTable() []concept {
 		{id: "korean", slot: "language", forms: lexicon{en: []string{"korean"}, ko: []string{"한국어", "한글"}}},
 		{id: "english", slot: "language", forms: lexicon{en: []string{"english"}, ko: []string{"영어", "영문"}}},
 		{id: "japanese", slot: "language", forms: lexicon{en: []string{"japanese"}, ko: []string{"일본어"}}},
+		// Speech level (of Korean, and of any reply's register).
+		{id: "formal_speech", slot: "speech_level", forms: lexicon{en: []string{"formal korean", "formal speech", "polite speech", "polite form*", "honorific*", "formal register", "formal tone", "jondaetmal"}, ko: []string{"존댓말", "존대", "높임말"}}},
+		{id: "casual_speech", slot: "speech_level", forms: lexicon{en: []string{"casual speech", "casual korean", "informal speech", "informal korean", "casual tone", "banmal"}, ko: []string{"반말", "편하게 말"}}},
 		{id: "answer", generic: true, forms: lexicon{en: []string{"answer*", "reply", "replies", "respond"}, ko: []string{"대답", "답변", "답해", "답하", "답을"}}},
 		{id: "conclusion_first", hides: []string{"answer"}, forms: lexicon{en: []string{"first line", "conclusion first", "answer first", "bottom line first", "lead with the answer", "lead with the conclusion"}, ko: []string{"결론부터", "결론 먼저", "결론을 먼저", "맨 위에", "첫 줄에", "첫줄에"}}},
 		{id: "short", object: true, slot: "length", forms: lexicon{en: []string{"short*", "brief*", "concise*", "terse", "tldr", "tl dr", "to the point"}, ko: []string{"짧게", "짧은", "간단히", "간결"}}},
