@@ -272,7 +272,7 @@ func negateBefore(out []termMention, words []string, i int) {
 		w := words[out[j].word]
 		switch {
 		case gap == 0 && latin == !isHangul(out[j].term):
-		case gap == 1 && latin && !isHangul(w):
+		case gap == 1 && latin && !isHangul(w) && !hangulEnd(w): // a particle ends the phrase: "subject는 past tense 말고"
 		case gap == 1 && isHangul(w) && (strings.HasSuffix(w, "이나") || strings.HasSuffix(w, "거나")):
 			latin = false
 		default:
@@ -482,6 +482,13 @@ func englishLemma(w string) string {
 		return w
 	}
 	return best
+}
+
+// hangulEnd reports whether s ends with a Hangul syllable (a Latin word
+// with its Korean particle: "subject는").
+func hangulEnd(s string) bool {
+	r, _ := utf8.DecodeLastRuneInString(s)
+	return r >= 0xAC00 && r <= 0xD7A3
 }
 
 // isHangul reports whether s starts with a Hangul syllable.
