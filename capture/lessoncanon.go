@@ -163,7 +163,7 @@ func clauseTerms(cl string, elsewhere func(string) bool) []termMention {
 	cl = formatPattern.ReplaceAllStringFunc(cl, func(p string) string {
 		return strings.ToLower(strings.NewReplacer("-", "", "/", "", ":", "", ".", "").Replace(p))
 	})
-	cl = unitSymbols.Replace(titleBeforeName.ReplaceAllString(cl, "$1"))
+	cl = unitSymbols.Replace(titleBeforeName.ReplaceAllString(cl, "$1$2"))
 	norm := lexNorm(cl)
 	var written []int // per word of norm, the written word it is part of
 	for i, rw := range strings.Fields(cl) {
@@ -421,7 +421,7 @@ func canonWord(w string, hangul bool) string {
 // titleBeforeName is a title before a name ("Mr. Kim", "Ms Park", "Dr.
 // Lee"): it says how politely, not what the lesson is about, and "ms"
 // alone is a unit (milliseconds).
-var titleBeforeName = regexp.MustCompile(`\b(?:Mrs?|Ms|Dr|mrs?|ms|dr)(?:\.\s*| +)([A-Z가-힣])`)
+var titleBeforeName = regexp.MustCompile(`\b(?:Mrs?|Ms|Dr|mrs?|ms|dr)\.\s*([A-Za-z가-힣])|\b(?:Mrs?|Ms|Dr) +([A-Z])`)
 
 // unitSymbols are the written symbols of units, read as their words
 // ("°C랑 km" names Celsius as "섭씨로" and "in Celsius" do).
