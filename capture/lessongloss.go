@@ -11,7 +11,8 @@ import (
 // first word the canonical term a lesson key holds, then English words
 // (whole lemmas) and Korean stems (a Korean word matches a stem it starts
 // with, particles and endings after it; a one-syllable stem only when an
-// ending follows, see koStemMatch). It is a general glossary of the trade —
+// ending follows, see koStemMatch; a form written with a trailing "=" only
+// as the whole key stem: 초=, 분=). It is a general glossary of the trade —
 // code, files, version control, tests, data, deployment, review,
 // communication — not the wording of any one lesson; extend it by concept.
 // English words the glossary does not hold are matched through WordNet
