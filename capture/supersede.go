@@ -142,6 +142,9 @@ func (w *batchWriter) supersessionFor(mem *engine.Memory, change *changeFinding)
 			continue
 		}
 		ov := overlap(f.Words, facts) + 1000*len(strings.Fields(topicShared(f, facts.main.terms)))
+		if modifierOnly(f, facts, facts.main.terms) {
+			ov -= 500 // "My climbing shoes are …" after "I go climbing …"
+		}
 		if ov > bestOverlap || ov == bestOverlap && (old.CreatedAt.After(best.CreatedAt) ||
 			old.CreatedAt.Equal(best.CreatedAt) && old.ID > best.ID) {
 			best, bestSubject, bestOverlap = old, subject, ov
@@ -225,6 +228,8 @@ func guardPhrase(g string) string {
 		return "a question"
 	case "addition":
 		return "an addition (also, another, second, 또, 추가로 …)"
+	case "attempt":
+		return "an attempt, not a change (tried to …, almost …)"
 	case "someone else":
 		return "about someone else (he, she, they, 걔 …)"
 	}

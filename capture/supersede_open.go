@@ -247,3 +247,51 @@ func (f *oldFacts) compounds() map[string][]string {
 	f.headsOnce.Do(func() { f.heads = compoundHeads(f.text, true) })
 	return f.heads
 }
+
+// prepStart opens the prepositional object of a retraction that names the
+// old value after it ("no longer at Kakao", "not with the choir anymore").
+var prepStart = regexp.MustCompile(`(?i)^\s*(?:at|with|in|on|part\s+of|a\s+member\s+of)\s+(?:the\s+|my\s+|our\s+|a\s+)?`)
+
+// prepObject are the content terms of the noun phrase after the
+// preposition that opens tail (the clause after a retraction with no
+// object of its own), up to where an English object ends; nil without one.
+func prepObject(tail string) []string {
+	loc := prepStart.FindStringIndex(tail)
+	if loc == nil {
+		return nil
+	}
+	np := tail[loc[1]:]
+	if m := objectEnd.FindStringIndex(np); m != nil {
+		np = np[:m[0]]
+	}
+	return topicTerms(ofHead(np))
+}
+
+// modifierOnly: every topic term the older memory (its terms: the
+// clauses the rule reads) shares with the change modifies another noun
+// there ("My climbing shoes are La Sportiva", "My meditation app is
+// Calm"): that memory is about the other thing, so one that names the
+// term itself ("I go climbing every Wednesday") ranks before it.
+func modifierOnly(f changeFinding, old *oldFacts, terms []string) bool {
+	shared := strings.Fields(topicShared(f, terms))
+	if len(shared) == 0 {
+		return false
+	}
+	heads := old.compounds()
+	for _, s := range shared {
+		hs := heads[s]
+		if len(hs) == 0 || slices.ContainsFunc(hs, func(h string) bool { return slices.Contains(f.Terms, h) }) {
+			return false
+		}
+		n := 0
+		for _, t := range old.terms {
+			if t == s {
+				n++
+			}
+		}
+		if n > len(hs) {
+			return false // named elsewhere in it as itself
+		}
+	}
+	return true
+}

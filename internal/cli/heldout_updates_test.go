@@ -134,13 +134,24 @@ func viaIngest(t *testing.T, c updateCase) updateOutcome {
 		return updateOutcome{why: "after message not stored"}
 	}
 	out := updateOutcome{db: db}
+	// A message of several statements is stored as KEY, KEY#2 …: each may
+	// supersede one older fact, and memory_capture reports them all in its
+	// result, so the message links what any of them linked.
+	mine := map[int64]bool{after.ID: true}
+	for i := 2; ; i++ {
+		m, err := s.GetMemoryByKey(ctx, fmt.Sprintf("%s#%d", c.After.ID, i))
+		if err != nil {
+			break
+		}
+		mine[m.ID] = true
+	}
 	for _, b := range c.Before {
 		m, err := s.GetMemoryByKey(ctx, b.ID)
 		if err != nil {
 			out.why += b.ID + " not stored; "
 			continue
 		}
-		if m.SupersededBy == after.ID {
+		if mine[m.SupersededBy] {
 			out.linked = append(out.linked, b.ID)
 		}
 	}
