@@ -41,7 +41,7 @@ func codeLine(line string, block bool) bool {
 	if t == "" {
 		return false
 	}
-	if block && (strings.HasPrefix(line, "\t") || strings.HasPrefix(line, "  ")) {
+	if block && (strings.HasPrefix(line, "\t") || strings.HasPrefix(line, "  ")) || machineLine(line, block) {
 		return true
 	}
 	switch t[len(t)-1] {
