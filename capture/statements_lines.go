@@ -275,7 +275,7 @@ func actOf(s, line string) string {
 	if question || englishQuestion(words) || clauses && clauseQuestion(s) || hangul && koQuestion(s) {
 		return actQuestion
 	}
-	if taskRequest(words) || mayRequest(norm) && headRequest(s) || hangul && koRequest(s) {
+	if taskRequest(words) || mayRequest(norm) && headRequest(s) || wantRequest(words) || hangul && (koRequest(s) || koWishRequest.MatchString(s)) {
 		return actRequest
 	}
 	if chatter(s) {
