@@ -142,9 +142,6 @@ func (w *batchWriter) supersessionFor(mem *engine.Memory, change *changeFinding)
 			continue
 		}
 		ov := overlap(f.Words, facts) + 1000*len(strings.Fields(topicShared(f, facts.main.terms)))
-		if modifierOnly(f, facts, facts.main.terms) {
-			ov -= 500 // "My climbing shoes are …" after "I go climbing …"
-		}
 		if ov > bestOverlap || ov == bestOverlap && (old.CreatedAt.After(best.CreatedAt) ||
 			old.CreatedAt.Equal(best.CreatedAt) && old.ID > best.ID) {
 			best, bestSubject, bestOverlap = old, subject, ov

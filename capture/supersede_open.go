@@ -266,32 +266,3 @@ func prepObject(tail string) []string {
 	}
 	return topicTerms(ofHead(np))
 }
-
-// modifierOnly: every topic term the older memory (its terms: the
-// clauses the rule reads) shares with the change modifies another noun
-// there ("My climbing shoes are La Sportiva", "My meditation app is
-// Calm"): that memory is about the other thing, so one that names the
-// term itself ("I go climbing every Wednesday") ranks before it.
-func modifierOnly(f changeFinding, old *oldFacts, terms []string) bool {
-	shared := strings.Fields(topicShared(f, terms))
-	if len(shared) == 0 {
-		return false
-	}
-	heads := old.compounds()
-	for _, s := range shared {
-		hs := heads[s]
-		if len(hs) == 0 || slices.ContainsFunc(hs, func(h string) bool { return slices.Contains(f.Terms, h) }) {
-			return false
-		}
-		n := 0
-		for _, t := range old.terms {
-			if t == s {
-				n++
-			}
-		}
-		if n > len(hs) {
-			return false // named elsewhere in it as itself
-		}
-	}
-	return true
-}
