@@ -216,17 +216,11 @@ var pronouns = map[string]bool{"i": true, "you": true, "we": true, "it": true, "
 var koQuestionEnds = []string{"뭐야", "뭐지", "뭐예요", "뭐에요", "뭔가요", "뭔데", "뭐임", "까", "까요", "나요", "니", "냐",
 	"어때", "어때요", "는지", "던가", "을래", "할래"}
 
-// koQuestion: s opens with 혹시 or ends in a Korean question ending. An ending that is a
+// koQuestion: s ends in a Korean question ending. An ending that is a
 // suffix (…나요, …니, …까) must follow a stem: a last word that is the
 // ending alone is a verb ("두드러기 나요", hives break out: 나다 + 요).
 func koQuestion(s string) bool {
 	t := trimKoTail(s)
-	if lead := strings.TrimSpace(t); strings.HasPrefix(lead, "혹시 ") && !strings.HasPrefix(lead, "혹시 몰라") {
-		// 혹시 (by any chance) opening a sentence asks, whatever its
-		// ending: "혹시 일요일에도 여는 약국 아는 데 있어"; "혹시 몰라서
-		// 우산 챙겼어" (just in case) is the idiom that states.
-		return true
-	}
 	last := t[strings.LastIndexFunc(t, unicode.IsSpace)+1:]
 	for _, e := range koQuestionEnds {
 		if strings.HasSuffix(t, e) && (last != e || !koSuffixEnd[e]) {
