@@ -21,7 +21,7 @@ var writtenUpdatesFloors = map[string]float64{
 	// session 15 (updates7): varied shapes — a change as one clause of a
 	// long message, voice-typed text, loanwords, comparisons, old-value
 	// changes, relatives, implied subjects, postponed plans, look-alikes
-	"internal/cli/testdata/updates_written3.jsonl": 41.0 / 46, // 28/46 on main before any change, 43/46 on its branch; 41/46 once the modifier-only rank rule went (it cost the blind updates7 one case)
+	"internal/cli/testdata/updates_written3.jsonl": 40.0 / 46, // 28/46 on main before any change, 43/46 on its branch; 40/46 once the modifier-only rank rule (it cost the blind updates7 one case) and the " 있어" plan cue (it stored "혹시 … 아는 데 있어", a question) went
 }
 
 // TestWrittenUpdates runs the written cases as TestHeldoutUpdates runs
