@@ -51,7 +51,7 @@ type heldoutLessonSet struct {
 // 24/36; lessons7, the blind seventh set of session 15, 18/36 on main
 // before any change). Raise one when
 // a change passes more cases; never lower it to let a change through.
-var heldoutLessonsFloors = map[string]float64{"lessons.json": 1.0, "lessons2.json": 1.0, "lessons3.json": 32.0 / 37, "lessons4.json": 29.0 / 36, "lessons5.json": 24.0 / 33, "lessons6.json": 24.0 / 36, "lessons7.json": 18.0 / 36} // lessons5, lessons6: blind, aggregates only, after session 14's object, context and frame-value change
+var heldoutLessonsFloors = map[string]float64{"lessons.json": 1.0, "lessons2.json": 1.0, "lessons3.json": 32.0 / 37, "lessons4.json": 30.0 / 36, "lessons5.json": 26.0 / 33, "lessons6.json": 25.0 / 36, "lessons7.json": 18.0 / 36} // lessons5, lessons6: blind, aggregates only, after session 14's object, context and frame-value change
 
 // TestHeldoutLessons measures lesson identity on the held-out set, every
 // case through capture.Correct (what memory_correct calls), each rewording
