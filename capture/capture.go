@@ -298,6 +298,10 @@ func (c *Capturer) run(ctx context.Context, ps []*pending, done []bool, batch st
 		for _, p := range todo {
 			c.prepareAll(p)
 		}
+		// And the dedupe index's catch-up and its LSH scan, at the seq the
+		// cache is at now: under the lock, only what changed since is
+		// scanned again (batchWriter.duplicate).
+		c.preScan(todo)
 	}
 	seq0 := e.Seq()
 	var changed []*engine.Memory

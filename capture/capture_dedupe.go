@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"memtrace/engine/index"
 )
@@ -367,6 +368,54 @@ func (ix *lshIndex) scan(s *lshScratch, vec []float32, q *lshEntry, threshold fl
 		}
 	}
 	return best, bestSim
+}
+
+// rescan is scan's answer now from pre, a scan of the same query at an
+// earlier seq of the cache: the candidates nothing changed since answer as
+// they did, so only changed — the memories the cache took since pre.seq
+// (View.ChangedSince; known: it still knows them) — are looked at again,
+// those in one of the query's buckets, by the same cosine, and the best
+// of them and pre's wins (the higher cosine, the lower id on a tie), as
+// one scan over all would choose. Not ok when the cache no longer knows
+// what changed, or pre's own memory changed (what came second then is
+// unknown): the caller scans.
+func (ix *lshIndex) rescan(pre *preDup, changed []int64, known bool, vec []float32, q *lshEntry, threshold float64, vecOf func(int64) ([]float32, bool)) (int64, float64, bool) {
+	if !known || q.norm == 0 || slices.Contains(changed, pre.id) {
+		return 0, 0, false
+	}
+	best, bestSim := pre.id, threshold
+	if best != 0 {
+		bestSim = pre.sim
+	}
+	for _, id := range changed {
+		if id < 0 || int(id) >= len(ix.norms) || !ix.inBuckets(id, q) {
+			continue
+		}
+		vn := ix.norms[id]
+		if vn == 0 {
+			continue
+		}
+		w, ok := vecOf(id)
+		if !ok || len(w) != len(vec) {
+			continue
+		}
+		sim := float64(index.Dot(vec, w)) / (q.norm * vn)
+		if sim >= bestSim && (best == 0 || sim > bestSim || id < best) {
+			best, bestSim = id, sim
+		}
+	}
+	return best, bestSim, true
+}
+
+// inBuckets reports whether id is in one of the buckets of q's codes: a
+// candidate of q's scan.
+func (ix *lshIndex) inBuckets(id int64, q *lshEntry) bool {
+	for b, c := range q.codes {
+		if slices.Contains(ix.buckets[b][c], id) {
+			return true
+		}
+	}
+	return false
 }
 
 func norm(v []float32) float64 {

@@ -145,3 +145,109 @@ func TestLSHPutAllIsPut(t *testing.T) {
 		t.Fatal("putAll left another index than put one by one")
 	}
 }
+
+// TestRescanMatchesScan: a scan at an earlier state of the index plus a
+// rescan of only the memories changed since (new ones, near-duplicates of
+// the query among them, and old ones whose vector went or changed)
+// chooses the memory and the cosine a whole scan of the index now
+// chooses; it gives up (the caller scans) only when the earlier choice
+// itself changed.
+func TestRescanMatchesScan(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	h := engine.NewHashed(0)
+	words := func(n int) string {
+		var w []string
+		for range n {
+			w = append(w, fmt.Sprintf("w%dx", rng.IntN(300)))
+		}
+		return strings.Join(w, " ")
+	}
+	near := func(v []float32, noise float64) []float32 {
+		c := append([]float32(nil), v...)
+		for range 1 + rng.IntN(6) {
+			c[rng.IntN(len(c))] += float32(rng.NormFloat64() * noise)
+		}
+		index.Normalize(c)
+		return c
+	}
+	const thr = 0.92
+	answered, gaveUp, viaChanged := 0, 0, 0
+	for trial := range 300 {
+		vecs := map[int64][]float32{}
+		vecOf := func(id int64) ([]float32, bool) { v, ok := vecs[id]; return v, ok }
+		ix := newLSH(h.Dim())
+		var id int64
+		add := func(v []float32) {
+			id++
+			vecs[id] = v
+			ix.add(id, v)
+		}
+		query := h.EmbedOne(words(8))
+		for range 200 {
+			add(h.EmbedOne(words(4 + rng.IntN(8))))
+		}
+		for range rng.IntN(4) {
+			add(near(query, 0.1))
+		}
+		q := ix.entry(query)
+		preID, preSim := ix.scan(&ix.own, query, &q, thr, true, vecOf)
+		pre := &preDup{id: preID, sim: preSim}
+		// What other writers change before the lock: new memories (some
+		// near the query, one a copy of the earlier choice: a tie), old
+		// ones archived (no vector) or re-embedded.
+		var changed []int64
+		for range 1 + rng.IntN(4) {
+			switch rng.IntN(4) {
+			case 0:
+				add(h.EmbedOne(words(6)))
+			case 1:
+				add(near(query, 0.05+rng.Float64()*0.2))
+			case 2:
+				if pre.id != 0 && trial%5 == 0 {
+					add(append([]float32(nil), vecs[pre.id]...))
+				} else {
+					add(near(query, 0.08))
+				}
+			default:
+				old := 1 + rng.Int64N(id)
+				if rng.IntN(2) == 0 {
+					delete(vecs, old)
+				} else {
+					vecs[old] = near(vecs[old], 0.3)
+					ix.setSketch(old, vecs[old])
+				}
+				changed = append(changed, old)
+				continue
+			}
+			changed = append(changed, id)
+		}
+		wantID, wantSim := ix.scan(&ix.own, query, &q, thr, false, vecOf)
+		gotID, gotSim, ok := ix.rescan(pre, changed, true, query, &q, thr, vecOf)
+		if !ok {
+			gaveUp++
+			continue
+		}
+		answered++
+		if gotID != preID {
+			viaChanged++
+		}
+		if gotID != wantID || gotSim != wantSim {
+			t.Fatalf("trial %d: rescan chose %d (%v), a whole scan %d (%v); earlier %d (%v), changed %v", trial, gotID, gotSim, wantID, wantSim, preID, preSim, changed)
+		}
+	}
+	if _, _, ok := ix0Rescan(); ok {
+		t.Fatal("rescan answered without knowing what changed")
+	}
+	if answered < 200 || viaChanged < 30 {
+		t.Fatalf("the test exercises too little: %d answered (%d gave up), %d chose a changed memory", answered, gaveUp, viaChanged)
+	}
+	t.Logf("%d rescans agreed with a whole scan (%d chose a changed memory); %d gave up", answered, viaChanged, gaveUp)
+}
+
+// ix0Rescan is a rescan whose cache no longer knows what changed.
+func ix0Rescan() (int64, float64, bool) {
+	ix := newLSH(8)
+	v := []float32{1, 0, 0, 0, 0, 0, 0, 0}
+	q := ix.entry(v)
+	return ix.rescan(&preDup{}, nil, false, v, &q, 0.9, func(int64) ([]float32, bool) { return nil, false })
+}

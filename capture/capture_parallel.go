@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 )
@@ -126,6 +127,37 @@ func (c *Capturer) decideScan(ctx context.Context, dx *dedupeIndex, s *lshScratc
 		v.Close()
 	}
 	return nil
+}
+
+// preScan is decideScan's scan for a batch decided in order: the index
+// caught up with the cache and each memory to store scanned against its
+// LSH (p.entry, p.pre), before the store's write lock, where the write
+// then rescans only the memories the cache took since (rescan).
+func (c *Capturer) preScan(ps []*pending) {
+	if !slices.ContainsFunc(ps, func(p *pending) bool { return p.store }) {
+		return
+	}
+	c.syncIndex()
+	dx := c.dx
+	v := c.e.View()
+	defer v.Close()
+	if v.Seq() != dx.syncSeq {
+		return
+	}
+	var scan func(ps []*pending)
+	scan = func(ps []*pending) {
+		for _, p := range ps {
+			if !p.store || p.vec == nil {
+				continue
+			}
+			en := dx.lsh.entry(p.vec)
+			p.entry = &en
+			id, sim := dx.lsh.scan(&dx.lsh.own, p.vec, &en, c.gates.dedupe.Threshold, true, v.Vector)
+			p.pre = &preDup{id: id, sim: sim, seq: dx.syncSeq}
+			scan(p.more)
+		}
+	}
+	scan(ps)
 }
 
 // decided waits for p's decision and returns its chunk's error.

@@ -198,7 +198,14 @@ func (w *batchWriter) duplicate(hash string, p *pending) (*engine.Memory, string
 		id, sim = p.pre.id, p.pre.sim
 	} else {
 		v := e.View()
-		id, sim = dx.lsh.scan(&dx.lsh.own, p.vec, p.entry, thr, v.Seq() == dx.syncSeq, v.Vector)
+		var ok bool
+		if p.pre != nil {
+			changed, known := v.ChangedSince(p.pre.seq)
+			id, sim, ok = dx.lsh.rescan(p.pre, changed, known, p.vec, p.entry, thr, v.Vector)
+		}
+		if !ok {
+			id, sim = dx.lsh.scan(&dx.lsh.own, p.vec, p.entry, thr, v.Seq() == dx.syncSeq, v.Vector)
+		}
 		v.Close()
 	}
 	// The LSH holds none of this batch's inserts yet: they are scanned here.

@@ -128,11 +128,15 @@ func (p *pgPipe) flush(ctx context.Context) error {
 	return err
 }
 
-// pgBeginSQL are the statements that open a write transaction: BEGIN, the
-// seq row lock, and the batch counter (after the lock, in a statement of
-// its own: a statement's snapshot is taken when it starts, before the
-// lock's wait).
-const pgBatchCounterSQL = `SELECT COALESCE((SELECT value FROM counters WHERE name = 'batch'), 0)`
+// pgOpeningSQL reads, after the seq row lock and in a statement of its
+// own (a statement's snapshot is taken when it starts, before the lock's
+// wait), the batch counter — NULL while no batch was ever counted — and
+// the id the memories table gives next: its identity sequence's last
+// value plus one; NULL (no prediction) before its first nextval or after
+// a setval that left it uncalled. One statement, not one each: every
+// statement under the lock is time the space's other writers wait.
+const pgOpeningSQL = `SELECT (SELECT value FROM counters WHERE name = 'batch'),
+	pg_sequence_last_value(pg_get_serial_sequence('memories', 'id')::regclass)`
 
 // begin queues what opens tx: they go with its first statement.
 func (p *pgPipe) begin(tx *Tx) {
@@ -147,36 +151,22 @@ func (p *pgPipe) begin(tx *Tx) {
 		tx.seqLoaded = true
 		return nil
 	}, func(err error) error { return fmt.Errorf("lock seq: %w", err) })
-	p.queue(pgBatchCounterSQL, nil, func(rows pgx.Rows) error {
+	p.queue(pgOpeningSQL, nil, func(rows pgx.Rows) error {
 		if !rows.Next() {
 			return errors.New("no row")
 		}
-		if err := rows.Scan(&tx.batchCount); err != nil {
+		var batch, last sql.NullInt64
+		if err := rows.Scan(&batch, &last); err != nil {
 			return err
 		}
-		tx.batchLoaded = true
-		return nil
-	}, func(err error) error { return fmt.Errorf("read batch counter: %w", err) })
-	// The id the memories table gives next: its identity sequence's last
-	// value plus one; NULL (no prediction) before its first nextval or
-	// after a setval that left it uncalled.
-	p.queue(pgNextIDSQL, nil, func(rows pgx.Rows) error {
-		if !rows.Next() {
-			return errors.New("no row")
-		}
-		var last sql.NullInt64
-		if err := rows.Scan(&last); err != nil {
-			return err
-		}
+		tx.batchCount, tx.batchRow, tx.batchLoaded = batch.Int64, batch.Valid, true
 		tx.nextID, tx.idLoaded = last.Int64+1, last.Valid
 		return nil
-	}, func(err error) error { return fmt.Errorf("read memory id sequence: %w", err) })
+	}, func(err error) error { return fmt.Errorf("read the batch counter and the memory id sequence: %w", err) })
 }
 
-const pgNextIDSQL = `SELECT pg_sequence_last_value(pg_get_serial_sequence('memories', 'id')::regclass)`
-
 // beginLen is how many statements begin queues.
-const beginLen = 4
+const beginLen = 3
 
 // commit sends what is queued and COMMIT. A transaction that sent nothing
 // but its opening statements ran nothing: there is nothing to commit.

@@ -332,7 +332,15 @@ func (tx *Tx) NextBatchID(ctx context.Context, kind string) (string, error) {
 		// the next statement, and checks the value.
 		tx.batchCount++
 		n = tx.batchCount
-		p.queue(upsert, nil, func(rows pgx.Rows) error {
+		query := upsert
+		if tx.batchRow {
+			// The row is there (the opening read it, or an earlier batch of
+			// this transaction made it): a plain update, cheaper under the
+			// lock than the upsert's speculative insertion; the same row.
+			query = `UPDATE counters SET value = value + 1 WHERE name = 'batch' RETURNING value`
+		}
+		tx.batchRow = true
+		p.queue(query, nil, func(rows pgx.Rows) error {
 			var got int64
 			if !rows.Next() {
 				return errors.New("no row")

@@ -36,6 +36,7 @@ type Tx struct {
 	// counted up by NextBatchID (pgpipe.go).
 	batchCount  int64
 	batchLoaded bool
+	batchRow    bool // the counter's row exists: NextBatchID updates it
 	// capturesAhead is a CapturesExist sent ahead (CapturesExistAhead).
 	capturesAhead *capturesAhead
 	// nextID is the id the memories table gives next, as the opening of a
