@@ -151,7 +151,18 @@ func viaIngest(t *testing.T, c updateCase) updateOutcome {
 			out.why += b.ID + " not stored; "
 			continue
 		}
-		if mine[m.SupersededBy] {
+		linked := mine[m.SupersededBy]
+		// A before-message of several statements is KEY, KEY#2 …: a link
+		// to any of them is a link to the message (as memory_capture's
+		// ids below are the message's).
+		for i := 2; !linked; i++ {
+			p, err := s.GetMemoryByKey(ctx, fmt.Sprintf("%s#%d", b.ID, i))
+			if err != nil {
+				break
+			}
+			linked = mine[p.SupersededBy]
+		}
+		if linked {
 			out.linked = append(out.linked, b.ID)
 		}
 	}
@@ -189,13 +200,20 @@ func viaMCP(t *testing.T, c updateCase) updateOutcome {
 			continue
 		}
 		ids[r.MemoryID] = b.ID
+		for _, st := range r.Statements { // KEY#2 …: the message's too
+			if st.MemoryID != 0 {
+				ids[st.MemoryID] = b.ID
+			}
+		}
 	}
 	r := capt(c.After)
 	for _, s := range r.Supersedes {
-		if id, ok := ids[s.ID]; ok {
+		id, ok := ids[s.ID]
+		if !ok {
+			id = fmt.Sprintf("#%d", s.ID)
+		}
+		if !slices.Contains(out.linked, id) {
 			out.linked = append(out.linked, id)
-		} else {
-			out.linked = append(out.linked, fmt.Sprintf("#%d", s.ID))
 		}
 	}
 	out.why += fmt.Sprintf("after %s %s as %s/%s; %s", r.Outcome, r.Reason, r.Kind, r.Type, trailText(r.Trail))
