@@ -171,18 +171,18 @@ func markerTable() []changeMarker {
 		open(ko("바꿨어", `바꿨|바꾸었|바뀌었|바꿈|바꾸셨|갈아탔|갈아타셨`, "", "바꿨", "바꾸었", "바뀌었", "바꿈", "바꾸셨", "갈아탔", "갈아타셨")),
 		open(ko("옮겼어", `옮겼|옮기었|옮김|옮기셨|이전\s*(?:했|함|됐|완료)`, "", "옮겼", "옮기었", "옮김", "옮기셨", "이전")),
 		intransitive(ko("이사했", `이사\s*(?:했|왔|갔|함|끝|완료|마쳤|하셨|오셨|가셨)`, "home", "이사")),
-		intransitive(ko("입사했", `입사\s*(?:했|함|하셨)|이직\s*(?:했|함|하셨)`, "employer", "입사", "이직")),
-		retract(ko("퇴사했", `(?:퇴사|퇴직|은퇴)\s*(?:했|함|하셨)`, "employer", "퇴사", "퇴직", "은퇴")),
+		intransitive(ko("입사했", `(?:입사|이직)\s*`+koHaPast, "employer", "입사", "이직")),
+		retract(ko("퇴사했", `(?:퇴사|퇴직|은퇴)\s*`+koHa, "employer", "퇴사", "퇴직", "은퇴")),
 		intransitive(ko("전학했", `전학\s*(?:했|갔|왔|함|하셨)`, "school", "전학")),
-		retract(ko("해지했", `(?:해지|해약|탈퇴)\s*(?:했|함|됐|하셨)`, "", "해지", "해약", "탈퇴")),
-		open(ko("미뤄졌", `연기\s*(?:됐|했|되었|됨)|미뤄졌|미뤘|미뤄짐`, "", "연기", "미뤄", "미뤘")),
+		retract(ko("해지했", `(?:해지|해약|탈퇴)\s*`+koHa, "", "해지", "해약", "탈퇴")),
+		open(ko("미뤄졌", `연기\s*`+koHa+`|미뤄졌|미뤘|미뤄짐`, "", "연기", "미뤄", "미뤘")),
 		intransitive(ko("입학했", `입학\s*(?:했|함|하셨)|들어갔`, "school", "입학", "들어갔")),
 		ko("결혼했", `(?:결혼|약혼|이혼)\s*(?:했|함|하셨|식\s*올렸)|헤어졌|헤어짐`, "relationship", "결혼", "약혼", "이혼", "헤어"),
 		// The retraction verbs by stem, in any ending but the
 		// intentional ones (끊으려고, 접을까 are guarded as hypotheticals):
 		// past (끊었어), connective (끊고 태권도 다니기 시작했어, 노션 접고
 		// Obsidian 쓰는 중), nominal (끊음) and causal (끊어서) alike.
-		retract(ko("끊고", `(?:^|\s)\S*?(?:끊|관두|그만두|때려치)(?:고|어서|었고|었는데|은\s+지)(?:\s|$)|\s접고(?:\s|$)`, "", "끊", "관두", "그만두", "때려치", "접고")),
+		retract(ko("끊고", `(?:^|\s)\S*?(?:끊|관두|그만두|때려치)(?:고|어서|었고|었는데|은\s+지|어요|습니다)(?:\s|$|[.!,])|(?:그만|관)(?:둬요|둬|둡니다)(?:\s|$|[.!,])|\s접고(?:\s|$)`, "", "끊", "관두", "관둬", "그만", "때려치", "접고")),
 		retract(ko("그만두고", `그만\s+다(?:녀|니|님)|그만\s*(?:하|두|다니|배우)기로|(?:접|끊|관두)기로|그만\s*했|그만함|그만두고|그만뒀|관뒀|관둠|관두고|때려쳤|그만\s+뒀|그만\s*둠|그만두셨|끊었|끊음|끊으셨|접었|접음|접으셨`, "", "그만", "관뒀", "관둠", "관두고", "때려쳤", "끊었", "끊음", "끊으셨", "접었", "접음", "접으셨", "기로")),
 		// "X 안 가기로 했어" (decided not to go): a decision that ends X;
 		// "X 무산됐어", "파토났어", "엎어졌어": X fell through.
@@ -191,7 +191,7 @@ func markerTable() []changeMarker {
 		retract(ko("없어졌", `없어졌|없어짐|사라졌|폐업\s*(?:했|함|됐)`, "", "없어", "사라졌", "폐업")),
 		retract(ko("버렸", `(?P<obj>\S*[^아어여워해와봐줘져가나\s])\s+(?:내\s*)?버렸`, "", "버렸")),
 		headOnly(ko("올랐", `올랐|올라갔|내렸|(?:인상|인하)\s*(?:됐|했|되었|됨)`, "", "올랐", "올라갔", "내렸", "인상", "인하")),
-		retract(ko("취소했", `취소\s*(?:했|됐|됨|함|되었)|(?i:cancel)\s*(?:했|됐|됨|함)`, "", "취소", "cancel")),
+		retract(ko("취소했", `취소\s*`+koHa+`|(?i:cancel)\s*(?:했|됐|됨|함)`, "", "취소", "cancel")),
 		retract(ko("안 한 지", `(?:안|못)\s*\S*\s+지\s+(?:\S+\s+){0,3}?(?:됐|되었|넘었|됨)`, "", "지")),
 		// "이제 네이버 소속 아니에요", "더 이상 학생 아니야": no longer X.
 		retract(ko("이제 … 아니", `(?:이제|더\s*이상)\s+(?P<obj>(?:\S+\s+){1,3}?)아니(?:야|에요|예요|고|다|라|거든|지만)`, "", "아니")),
@@ -212,6 +212,17 @@ func markerTable() []changeMarker {
 		ko("이제", `이제|요즘은`, "", "이제", "요즘은"),
 	}
 }
+
+// koHa are the endings of a Korean verbal noun's 하다/되다 in which it
+// states what was done or is being done, whatever the noun: past (해지했어,
+// 취소됐어), formal (해지했습니다), connective (해지하고 Bitwarden으로 …,
+// 취소해서), present of a decision (퇴사해요, 해지합니다); koHaPast the
+// ones of a completed act only (이직했어, 이직하고), since a bare present
+// of a move or a new job (이직해요) is as often a plan.
+const (
+	koHa     = `(?:했|함|됐|됨|하셨|되었|되어|되고|하고|해서|해요|합니다|됩니다)`
+	koHaPast = `(?:했|함|하셨|하고(?:\s|$)|되었)`
+)
 
 // sentenceOf is the sentence of text that holds clause (text itself when
 // none does, or when the message is a single sentence).
@@ -316,6 +327,10 @@ type changeFinding struct {
 	// trail ("employer, implied by \"joined\" for the speaker",
 	// "membership of a club: no employer change").
 	Partner, Slot string
+	// Year, Ago: when the marker's sentence dates the change in the
+	// past — a year ("back in 2019", "2019년에") or years before the
+	// message ("three years ago", "재작년", "2년 전") — else 0.
+	Year, Ago int
 }
 
 // anyLiteral: lower contains a literal of some marker.
@@ -417,6 +432,7 @@ func (r *supersedeRule) find(text string) changeFinding {
 	if f.Guard != "" {
 		return f
 	}
+	f.Year, f.Ago = pastDate(own)
 	obj := ""
 	if g := mk.re.SubexpIndex("obj"); g > 0 && loc[2*g] >= 0 {
 		obj = clause[loc[2*g]:loc[2*g+1]]
