@@ -156,6 +156,14 @@ func markerTable() []changeMarker {
 		// A negated perfect over a stretch of time ends a habit, whatever
 		// the verb: "I haven't played bass since the band broke up",
 		// "haven't meditated in months".
+		// The end of a standing thing of the speaker's, in either
+		// language: "ended my Anytime Fitness membership", "U-10 coaching은
+		// 이번 시즌으로 끝이에요" (the head noun is what ends).
+		retract(en("ended my X", `ended\s+(?:my|our)\s+(?P<obj>(?:\S+\s+){0,3}?\S+)`, "", "ended")),
+		retract(ko("끝이에요", `(?:^|\s)\S*(?:으로|로)\s+끝(?:이야|이에요|이예요|입니다|이다|임)`, "", "끝")),
+		// "X 아니고 이제 Y": the new value with the old one negated beside
+		// it ("비건은 아니고 이제 페스코야").
+		replaceOf(ko("X 아니고 이제", `(?P<obj>\S+?)(?:은|는|이|가)?\s+아니고\s+(?:이제|요즘은|지금은)`, "", "아니고")),
 		objOnly(retract(en("haven't … since", `(?:haven't|hasn't|haven’t|hasn’t|havent|hasnt|have\s+not|has\s+not)\s+(?P<obj>(?:\S+\s+){1,4}?)(?:since|in\s+(?:months|years|weeks|ages|forever|a\s+(?:while|year|month|long\s+time)))`, "", "haven", "hasn", "have not", "has not"))),
 		// The replacement frame "VERB-ed X for Y" (swapped my Kindle for
 		// a Kobo, dropped Jira for Linear, traded the bike for a scooter):
@@ -168,7 +176,7 @@ func markerTable() []changeMarker {
 		en("instead", `instead`, "", "instead"),
 		open(en("replaced", `replaced|upgraded\s+to|changed\s+(?P<obj>(?:\S+\s+){0,3}?)to`, "", "replaced", "upgraded", "changed")),
 		en("now", `now|nowadays|these\s+days`, "", "now", "these"),
-		open(ko("바꿨어", `바꿨|바꾸었|바뀌었|바꿈|바꾸셨|갈아탔|갈아타셨`, "", "바꿨", "바꾸었", "바뀌었", "바꿈", "바꾸셨", "갈아탔", "갈아타셨")),
+		open(ko("바꿨어", `바꿨|바꾸었|바뀌었|바꿈|바꾸셨|갈아탔|갈아타셨|변경\s*`+koHa, "", "바꿨", "바꾸었", "바뀌었", "바꿈", "바꾸셨", "갈아탔", "갈아타셨", "변경")),
 		open(ko("옮겼어", `옮겼|옮기었|옮김|옮기셨|이전\s*(?:했|함|됐|완료)`, "", "옮겼", "옮기었", "옮김", "옮기셨", "이전")),
 		intransitive(ko("이사했", `이사\s*(?:했|왔|갔|함|끝|완료|마쳤|하셨|오셨|가셨)`, "home", "이사")),
 		intransitive(ko("입사했", `(?:입사|이직)\s*`+koHaPast, "employer", "입사", "이직")),
