@@ -121,7 +121,7 @@ func (w *batchWriter) supersessionFor(mem *engine.Memory, change *changeFinding)
 	}
 	var best *engine.Memory
 	var bestSubject string
-	bestOverlap := -1
+	bestOverlap, dated := -1, 0
 	// Rank: topic terms shared (the object named), then all words shared,
 	// then the newest — the nearest older memory naming the subject.
 	ids, sounds := w.supersedeCandidates(f)
@@ -134,6 +134,10 @@ func (w *batchWriter) supersessionFor(mem *engine.Memory, change *changeFinding)
 		old := w.find(id)
 		if old == nil || old.SupersededBy != 0 || old.Scope != mem.Scope ||
 			old.CreatedAt.After(mem.CreatedAt) {
+			continue
+		}
+		if datedBefore(f, mem.CreatedAt, old.CreatedAt) {
+			dated++
 			continue
 		}
 		facts := c.oldFacts(old)
@@ -161,6 +165,9 @@ func (w *batchWriter) supersessionFor(mem *engine.Memory, change *changeFinding)
 		}
 		if f.Partner != "" {
 			why += " and none of the speaker's names the partner " + f.Partner
+		}
+		if dated > 0 {
+			why += fmt.Sprintf(" (the change is dated a year or more before %d older fact(s) were stated: a story of the past)", dated)
 		}
 		return nil, "", "", &engine.Decision{Layer: engine.LayerSupersede, Verdict: "pass", Pattern: f.Marker,
 			Reason: fmt.Sprintf("change marker %q but %s: supersedes nothing", f.Marker, why) + slotNote(f.Slot)}

@@ -90,7 +90,7 @@ func samePerson(a, b string) bool {
 // namesPerson: norm (an older memory's, lexNorm'd) names person p, in
 // either script.
 func namesPerson(norm string, p string) bool {
-	if strings.Contains(norm, " "+p) {
+	if strings.Contains(norm, " "+p) || personBase(p) != p && strings.Contains(norm, " "+personBase(p)) { // 딸이 ~ 딸은
 		return true
 	}
 	for _, g := range personGroups {
@@ -202,4 +202,21 @@ var koFunction1 = map[string]bool{"것": true, "거": true, "걸": true, "수": 
 func koNoun1(w string) bool {
 	r, size := utf8.DecodeRuneInString(w)
 	return size == len(w) && r >= 0xAC00 && r <= 0xD7A3 && !koFunction1[w]
+}
+
+// koPluralSubjects are the plural nouns of a Korean head in the case of
+// its subject or topic ("테니스 치는 사람들이", "애들은"): the plural 들
+// with 이/가/은/는 names people other than the speaker, whose change it is
+// ("우리들은" is the speaker).
+func koPluralSubjects(head string) []string {
+	var out []string
+	for _, w := range strings.Fields(head) {
+		w = strings.Trim(w, ",.!?\"'()")
+		for _, p := range []string{"들이", "들은", "들도", "들가", "들는"} {
+			if t, ok := strings.CutSuffix(w, p); ok && t != "" && isHangul(t) && !selfWords[t] && t != "우리" && t != "저희" {
+				out = append(out, t+"들")
+			}
+		}
+	}
+	return out
 }

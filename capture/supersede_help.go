@@ -43,6 +43,23 @@ hides a true fact). A newly stored memory supersedes an older one when
            인상됐, 새로, 새 …, 시작했, X 말고, X 대신, 대신, 결혼했, 약혼했,
            이혼했, 헤어졌 — and their honorific
            forms (이사하셨, 퇴직하셨, 바꾸셨 …) for a relative's change
+     Some markers are read by the form of the clause, not by its verb: a
+     Korean negated predicate (안/못 …, -지 않아) under an adverb of
+     contrast with the past (이제, 이젠, 이제는, 더는, 더 이상, 요즘은,
+     요새는, 앞으로는 — not the bare 요즘, "lately") retracts what the
+     clause names whatever the verb ("이젠 커피 안 마셔", "테니스는 더는 안
+     쳐", "요새는 맥주 입에도 안 대"); the retraction stems 끊, 관두, 그만두
+     and 접고 in any ending but an intention (끊고 태권도 다니기 시작했어,
+     노션 접고 Obsidian 쓰는 중, 그만둬요); a Korean verbal noun in any
+     하다/되다 ending that states the act (해지하고, 취소해서, 퇴사해요,
+     변경되었습니다; 이직/입사 only completed: 이직하고, 이직했어); "X(으)로
+     끝이에요" (the head ends); "X 아니고 이제 Y" (X the old value); EN a
+     negated perfect over a stretch of time ("I haven't played bass since
+     the band broke up", "haven't meditated in months": the object only,
+     not the since-clause); the replacement frame "VERB-ed my X for Y" /
+     "VERB-ed NAME for NAME" ("swapped my Kindle for a Kobo", "dropped Jira
+     for Linear"; not when Y is a date, a number or a person: "paid my rent
+     for March"); "ended my X"
      — a phrase is no marker where the rest of its clause makes it none:
      "I'm off to Lisbon", "I'm off work today", "done with work for
      today", "no more than 5", "the project is over budget";
@@ -55,7 +72,12 @@ hides a true fact). A newly stored memory supersedes an older one when
      lessons, … and I never found another one" is no addition, nor is
      "another" after to/at/for ("moved to another team") — or someone else's
      change (the clause
-     opens with he, she, they, 걔 …: "he quit his office job");
+     opens with he, she, they, 걔 …: "he quit his office job"; a Korean
+     plural subject, "테니스 치는 사람들이 …", names people other than the
+     speaker); nor a story of the past: a change its sentence dates a year
+     or more before the older fact was stated ("back in 2019 when I sold the
+     old Matiz", "재작년에 금요일 밤으로 바꿨거든", "three years ago") does not
+     supersede that fact, which was said after it;
   3. the older memory is active, in the same scope, not superseded already,
      recorded before the new one, does not state the new value in its
      first clause ("then we moved to Seoul" over "I live in Seoul" is
@@ -222,7 +244,9 @@ fact states in words outside the lexicon ("left the company" over "I'm at
 Kakao as an Android dev"); an adjunct clause in Korean ("MySQL 업그레이드
 끝나고 … 옮겼어" may link the MySQL fact); a change stated without a marker
 ("I report to David now" has one, "David is my boss since the reorg" has
-none); a second change in a message whose first marker clause links
+none), or with a verb no table or form above reads ("cut out coffee",
+"넷플릭스 정리했어", "수강 철회했습니다", "stepped down from", "Retired the
+ThinkPad"), or an intransitive end ("the sublet ended early"); a second change in a message whose first marker clause links
 nothing (only the first clause with a marker is read); a single sentence-initial capital that is a role,
 not a name ("Landlord raised the rent" reads Landlord as a person); a
 planned change in the progressive ("I'm relocating to Busan next month");

@@ -170,7 +170,19 @@ type clauseReading struct {
 }
 
 func readClauses(s string) clauseReading {
-	return clauseReading{norm: householdNorm(lexNorm(s)), terms: textnorm.Tokens(s)}
+	return clauseReading{norm: householdNorm(lexNorm(s)), terms: withVerbBases(textnorm.Tokens(s))}
+}
+
+// withVerbBases adds to terms the noun of each Korean light-verb term
+// ("봉사하셔" → 봉사, "러닝해" → 러닝): the older memory's "봉사하셔" names
+// the 봉사 a later "봉사 안 하셔" ends, in any ending or honorific.
+func withVerbBases(terms []string) []string {
+	for _, t := range terms {
+		if b := koVerbBase(t); b != "" && !slices.Contains(terms, b) {
+			terms = append(terms, b)
+		}
+	}
+	return terms
 }
 
 func readOld(text string) *oldFacts {

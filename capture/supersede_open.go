@@ -95,7 +95,7 @@ var stemSounds = []string{"", "S", "VS", "VN"}
 
 // koVerbEnds are the light-verb endings a Korean loanword takes ("러닝해",
 // "캠핑했어"); koVerbBase strips one, "" when w has none.
-var koVerbEnds = []string{"했어요", "했어", "해요", "했다", "하는", "하고", "했", "해", "함", "한다"}
+var koVerbEnds = []string{"하십니다", "하셨어", "하세요", "했어요", "했어", "해요", "했다", "하는", "하고", "하셔", "합니다", "했", "해", "함", "한다"}
 
 func koVerbBase(w string) string {
 	if !isHangul(w) {

@@ -83,6 +83,10 @@ type changeMarker struct {
 	// topic is the head noun alone, and with no head noun (the speaker:
 	// "I dropped by") the marker names no subject.
 	headOnly bool
+	// objOnly: the topic is the marker's object group alone; the words
+	// after the match are an adjunct or the new value ("haven't played
+	// bass since the band broke up", "swapped my Kindle for a Kobo").
+	objOnly bool
 	// notAfter: the rest of the clause after a match that makes the
 	// words no change ("I'm off to Lisbon", "done with work for today",
 	// "no more than 5"): the marker is not read there.
@@ -103,6 +107,7 @@ func markerTable() []changeMarker {
 	replaceOf := func(m changeMarker) changeMarker { m.open, m.negates = true, true; return m }
 	intransitive := func(m changeMarker) changeMarker { m.intransitive = true; return m }
 	headOnly := func(m changeMarker) changeMarker { m.open, m.headOnly = true, true; return m }
+	objOnly := func(m changeMarker) changeMarker { m.objOnly = true; return m }
 	unless := func(m changeMarker, pattern string) changeMarker {
 		m.notAfter = regexp.MustCompile(`(?i)` + pattern)
 		return m
@@ -148,21 +153,44 @@ func markerTable() []changeMarker {
 		ko("new X", `(?i)\b(?:got|bought|have|has|getting|found)\s+(?:a\s+|my\s+|our\s+)?new\s+[a-z]|(?i:^\s*(?:a\s+|my\s+|our\s+)?new\s+[a-z][a-z-]*(?:\s+[a-z][a-z-]*)?\s*(?::|!|$))`, "", "new"),
 		en("joined", `joined`, "employer", "joined"),
 		en("started", `started`, "", "started"),
+		// A negated perfect over a stretch of time ends a habit, whatever
+		// the verb: "I haven't played bass since the band broke up",
+		// "haven't meditated in months".
+		// The end of a standing thing of the speaker's, in either
+		// language: "ended my Anytime Fitness membership", "U-10 coaching은
+		// 이번 시즌으로 끝이에요" (the head noun is what ends).
+		retract(en("ended my X", `ended\s+(?:my|our)\s+(?P<obj>(?:\S+\s+){0,3}?\S+)`, "", "ended")),
+		retract(ko("끝이에요", `(?:^|\s)\S*(?:으로|로)\s+끝(?:이야|이에요|이예요|입니다|이다|임)`, "", "끝")),
+		// "X 아니고 이제 Y": the new value with the old one negated beside
+		// it ("비건은 아니고 이제 페스코야").
+		replaceOf(ko("X 아니고 이제", `(?P<obj>\S+?)(?:은|는|이|가)?\s+아니고\s+(?:이제|요즘은|지금은)`, "", "아니고")),
+		objOnly(retract(en("haven't … since", `(?:haven't|hasn't|haven’t|hasn’t|havent|hasnt|have\s+not|has\s+not)\s+(?P<obj>(?:\S+\s+){1,4}?)(?:since|in\s+(?:months|years|weeks|ages|forever|a\s+(?:while|year|month|long\s+time)))`, "", "haven", "hasn", "have not", "has not"))),
+		// The replacement frame "VERB-ed X for Y" (swapped my Kindle for
+		// a Kobo, dropped Jira for Linear, traded the bike for a scooter):
+		// a past verb, its object (after a possessive or a name), "for"
+		// and the new value (a/an/the noun or a name, not a date or a
+		// person); the older memory names X.
+		objOnly(replaceOf(ko("X for Y", `(?i:\b[a-z]+ed|\bleft|\bsold)\s+(?:(?i:my|our|the)\s+(?P<obj>(?:\S+\s+){0,2}?\S+)|(?P<name>[A-Z]\S*(?:\s+[A-Z]\S*)?))\s+(?i:for)\s+(?P<val>(?i:a|an|the)\s+\S+|[A-Z]\S*)`, "", "for"))),
 		retract(en("stopped", `stopped|quit|(?:had|decided|chose)\s+to\s+(?:stop|give\s+up|drop)`, "", "stopped", "quit", "had to", "decided to", "chose to")),
 		replaceOf(en("instead of", `instead\s+of\s+(?:the\s+|my\s+|our\s+|a\s+)?(?P<obj>\S+)`, "", "instead")),
 		en("instead", `instead`, "", "instead"),
 		open(en("replaced", `replaced|upgraded\s+to|changed\s+(?P<obj>(?:\S+\s+){0,3}?)to`, "", "replaced", "upgraded", "changed")),
 		en("now", `now|nowadays|these\s+days`, "", "now", "these"),
-		open(ko("바꿨어", `바꿨|바꾸었|바뀌었|바꿈|바꾸셨|갈아탔|갈아타셨`, "", "바꿨", "바꾸었", "바뀌었", "바꿈", "바꾸셨", "갈아탔", "갈아타셨")),
+		open(ko("바꿨어", `바꿨|바꾸었|바뀌었|바꿈|바꾸셨|갈아탔|갈아타셨|변경\s*`+koHa, "", "바꿨", "바꾸었", "바뀌었", "바꿈", "바꾸셨", "갈아탔", "갈아타셨", "변경")),
 		open(ko("옮겼어", `옮겼|옮기었|옮김|옮기셨|이전\s*(?:했|함|됐|완료)`, "", "옮겼", "옮기었", "옮김", "옮기셨", "이전")),
 		intransitive(ko("이사했", `이사\s*(?:했|왔|갔|함|끝|완료|마쳤|하셨|오셨|가셨)`, "home", "이사")),
-		intransitive(ko("입사했", `입사\s*(?:했|함|하셨)|이직\s*(?:했|함|하셨)`, "employer", "입사", "이직")),
-		retract(ko("퇴사했", `(?:퇴사|퇴직|은퇴)\s*(?:했|함|하셨)`, "employer", "퇴사", "퇴직", "은퇴")),
+		intransitive(ko("입사했", `(?:입사|이직)\s*`+koHaPast, "employer", "입사", "이직")),
+		retract(ko("퇴사했", `(?:퇴사|퇴직|은퇴)\s*`+koHa, "employer", "퇴사", "퇴직", "은퇴")),
 		intransitive(ko("전학했", `전학\s*(?:했|갔|왔|함|하셨)`, "school", "전학")),
-		retract(ko("해지했", `(?:해지|해약|탈퇴)\s*(?:했|함|됐|하셨)`, "", "해지", "해약", "탈퇴")),
-		open(ko("미뤄졌", `연기\s*(?:됐|했|되었|됨)|미뤄졌|미뤘|미뤄짐`, "", "연기", "미뤄", "미뤘")),
+		retract(ko("해지했", `(?:해지|해약|탈퇴)\s*`+koHa, "", "해지", "해약", "탈퇴")),
+		open(ko("미뤄졌", `연기\s*`+koHa+`|미뤄졌|미뤘|미뤄짐`, "", "연기", "미뤄", "미뤘")),
 		intransitive(ko("입학했", `입학\s*(?:했|함|하셨)|들어갔`, "school", "입학", "들어갔")),
 		ko("결혼했", `(?:결혼|약혼|이혼)\s*(?:했|함|하셨|식\s*올렸)|헤어졌|헤어짐`, "relationship", "결혼", "약혼", "이혼", "헤어"),
+		// The retraction verbs by stem, in any ending but the
+		// intentional ones (끊으려고, 접을까 are guarded as hypotheticals):
+		// past (끊었어), connective (끊고 태권도 다니기 시작했어, 노션 접고
+		// Obsidian 쓰는 중), nominal (끊음) and causal (끊어서) alike.
+		retract(ko("끊고", `(?:^|\s)\S*?(?:끊|관두|그만두|때려치)(?:고|어서|었고|었는데|은\s+지|어요|습니다)(?:\s|$|[.!,])|(?:그만|관)(?:둬요|둬|둡니다)(?:\s|$|[.!,])|\s접고(?:\s|$)`, "", "끊", "관두", "관둬", "그만", "때려치", "접고")),
 		retract(ko("그만두고", `그만\s+다(?:녀|니|님)|그만\s*(?:하|두|다니|배우)기로|(?:접|끊|관두)기로|그만\s*했|그만함|그만두고|그만뒀|관뒀|관둠|관두고|때려쳤|그만\s+뒀|그만\s*둠|그만두셨|끊었|끊음|끊으셨|접었|접음|접으셨`, "", "그만", "관뒀", "관둠", "관두고", "때려쳤", "끊었", "끊음", "끊으셨", "접었", "접음", "접으셨", "기로")),
 		// "X 안 가기로 했어" (decided not to go): a decision that ends X;
 		// "X 무산됐어", "파토났어", "엎어졌어": X fell through.
@@ -171,11 +199,18 @@ func markerTable() []changeMarker {
 		retract(ko("없어졌", `없어졌|없어짐|사라졌|폐업\s*(?:했|함|됐)`, "", "없어", "사라졌", "폐업")),
 		retract(ko("버렸", `(?P<obj>\S*[^아어여워해와봐줘져가나\s])\s+(?:내\s*)?버렸`, "", "버렸")),
 		headOnly(ko("올랐", `올랐|올라갔|내렸|(?:인상|인하)\s*(?:됐|했|되었|됨)`, "", "올랐", "올라갔", "내렸", "인상", "인하")),
-		retract(ko("취소했", `취소\s*(?:했|됐|됨|함|되었)|(?i:cancel)\s*(?:했|됐|됨|함)`, "", "취소", "cancel")),
+		retract(ko("취소했", `취소\s*`+koHa+`|(?i:cancel)\s*(?:했|됐|됨|함)`, "", "취소", "cancel")),
 		retract(ko("안 한 지", `(?:안|못)\s*\S*\s+지\s+(?:\S+\s+){0,3}?(?:됐|되었|넘었|됨)`, "", "지")),
 		// "이제 네이버 소속 아니에요", "더 이상 학생 아니야": no longer X.
 		retract(ko("이제 … 아니", `(?:이제|더\s*이상)\s+(?P<obj>(?:\S+\s+){1,3}?)아니(?:야|에요|예요|고|다|라|거든|지만)`, "", "아니")),
-		retract(ko("이제 안", `(?:이제|더\s*이상)\s+(?:(?P<obj>\S+)\s+)?(?:안|못)\s`, "", "이제", "이상")),
+		// A negated predicate under an adverb of contrast with the past —
+		// 이제, 이젠, 이제는, 더는, 더 이상, and the contrastive topic of
+		// 요즘은, 요새는, 앞으로는 — ends what it names, whatever the verb
+		// ("이젠 커피 안 마셔", "테니스는 더는 안 쳐", "요새는 맥주 입에도 안
+		// 대", "이제 아침에 빵 먹지 않아"); the bare 요즘 (lately) is no
+		// contrast ("요즘 바빠서 운동 못 해").
+		retract(ko("이제 안", `(?:^|\s)(?:이제|이젠|이제는|더는|더\s*이상|요즘(?:은|엔)|요새(?:는|엔)|앞으로(?:는)?)\s+(?:(?P<obj>(?:\S+\s+){0,2}?\S+)\s+)?(?:안|못)\s`, "", "이제", "이젠", "이상", "더는", "요즘", "요새", "앞으로")),
+		retract(ko("이제 … 않", `(?:^|\s)(?:이제|이젠|이제는|더는|더\s*이상|요즘(?:은|엔)|요새(?:는|엔)|앞으로(?:는)?)\s+(?P<obj>(?:\S+\s+){0,2}?)\S+지\s*(?:않|못\s*해)`, "", "않", "못")),
 		ko("더 이상 … 안", `더\s*이상`, "", "이상"),
 		replaceOf(ko("새 … 보다", `(?:^|\s)(?:새|이제)\s+(?:\S+\s+){0,3}?(?P<obj>\S+?)보다(?:\s|$)`, "", "보다")),
 		ko("새로", `새로|(?:^|\s)새\s`, "", "새"),
@@ -185,6 +220,17 @@ func markerTable() []changeMarker {
 		ko("이제", `이제|요즘은`, "", "이제", "요즘은"),
 	}
 }
+
+// koHa are the endings of a Korean verbal noun's 하다/되다 in which it
+// states what was done or is being done, whatever the noun: past (해지했어,
+// 취소됐어), formal (해지했습니다), connective (해지하고 Bitwarden으로 …,
+// 취소해서), present of a decision (퇴사해요, 해지합니다); koHaPast the
+// ones of a completed act only (이직했어, 이직하고), since a bare present
+// of a move or a new job (이직해요) is as often a plan.
+const (
+	koHa     = `(?:했|함|됐|됨|하셨|되었|되어|되고|하고|해서|해요|합니다|됩니다)`
+	koHaPast = `(?:했|함|하셨|하고(?:\s|$)|되었)`
+)
 
 // sentenceOf is the sentence of text that holds clause (text itself when
 // none does, or when the message is a single sentence).
@@ -289,6 +335,10 @@ type changeFinding struct {
 	// trail ("employer, implied by \"joined\" for the speaker",
 	// "membership of a club: no employer change").
 	Partner, Slot string
+	// Year, Ago: when the marker's sentence dates the change in the
+	// past — a year ("back in 2019", "2019년에") or years before the
+	// message ("three years ago", "재작년", "2년 전") — else 0.
+	Year, Ago int
 }
 
 // anyLiteral: lower contains a literal of some marker.
@@ -324,7 +374,7 @@ func (r *supersedeRule) markerIn(clause string) (*changeMarker, []int) {
 			continue
 		}
 		loc := m.re.FindStringSubmatchIndex(clause)
-		if loc == nil || m.notAfter != nil && m.notAfter.MatchString(clause[loc[1]:]) {
+		if loc == nil || m.notAfter != nil && m.notAfter.MatchString(clause[loc[1]:]) || timeOrPerson(m, clause, loc) {
 			continue
 		}
 		if m.name == "now" && notChange.MatchString(clause) && len(m.re.FindAllStringIndex(clause, -1)) <= len(notChange.FindAllStringIndex(clause, -1)) {
@@ -390,14 +440,29 @@ func (r *supersedeRule) find(text string) changeFinding {
 	if f.Guard != "" {
 		return f
 	}
+	f.Year, f.Ago = pastDate(own)
 	obj := ""
 	if g := mk.re.SubexpIndex("obj"); g > 0 && loc[2*g] >= 0 {
 		obj = clause[loc[2*g]:loc[2*g+1]]
+	}
+	if g := mk.re.SubexpIndex("name"); g > 0 && loc[2*g] >= 0 && obj == "" {
+		obj = clause[loc[2*g]:loc[2*g+1]]
+	}
+	forValue := ""
+	if mk.name == "X for Y" {
+		g := mk.re.SubexpIndex("val")
+		forValue = clause[loc[2*g]:loc[2*g+1]]
 	}
 	if g := mk.re.SubexpIndex("val"); g > 0 && loc[2*g] >= 0 {
 		loc[1] = loc[2*g] // "is now Quillbox": the value is no part of the marker
 	}
 	t := topicOf(clause, loc[0], loc[1], obj, !isLatinMarker(mk.name), mk.intransitive, mk.retract)
+	if mk.objOnly {
+		// "swapped my Kindle for a Kobo": the topic is the object alone,
+		// what follows "for" the new value.
+		t.terms, t.dest = topicTerms(obj), textnorm.Tokens(forValue)
+		t.object = t.terms
+	}
 	if mk.retract && isLatinMarker(mk.name) && len(t.terms) == 0 {
 		// "I'm no longer at Kakao", "no longer with the choir": what
 		// ended is the old value after the preposition.
@@ -490,7 +555,7 @@ func (r *supersedeRule) find(text string) changeFinding {
 		}
 	}
 	f.People = append(peopleOf(lexNorm(t.subject)), t.names...)
-	for _, n := range koSubjectNames(clause) { // "민수 결혼했어", "지현은 …": that person's change
+	for _, n := range append(koSubjectNames(clause), koPluralSubjects(headBefore(clause, loc[0]))...) { // "민수 결혼했어", "지현은 …", "사람들이 …": their change
 		if !slices.Contains(f.People, n) {
 			f.People = append(f.People, n)
 		}
@@ -528,4 +593,21 @@ func moverWho(partner string) string {
 		return "the speaker (partner " + partner + ")"
 	}
 	return "the speaker or the people named"
+}
+
+// timeOrPerson: the new value of a replacement frame ("X for Y") is a
+// date or a person ("paid my rent for March", "booked the table for
+// Friday", "cooked dinner for the kids"): no value replaces X there.
+func timeOrPerson(m *changeMarker, clause string, loc []int) bool {
+	if m.name != "X for Y" {
+		return false
+	}
+	g := m.re.SubexpIndex("val")
+	for _, w := range strings.Fields(strings.ToLower(clause[loc[2*g]:loc[2*g+1]])) {
+		w = strings.Trim(w, ",.!?\"'()")
+		if months[w] || notTopic[w] || matchAny(" "+w+" ", personWords) != "" || startsWithDigit(w) {
+			return true
+		}
+	}
+	return false
 }

@@ -2,7 +2,9 @@ package capture
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
+	"time"
 
 	"memtrace/engine"
 )
@@ -105,4 +107,53 @@ func statesPlan(m engine.Message) string {
 		}
 	}
 	return cue
+}
+
+// pastYearRE dates a change in a year: "in 2019", "back in 2019", "2019년에".
+var pastYearRE = regexp.MustCompile(`(?i)\b(?:back\s+)?in\s+((?:19|20)\d\d)\b|\b((?:19|20)\d\d)년(?:에|도에|\s)`)
+
+// agoRE dates a change years before the message: "three years ago",
+// "2년 전", "재작년".
+var agoRE = regexp.MustCompile(`(?i)\b(\d+|two|three|four|five|six|seven|eight|nine|ten|several|a\s+few)\s+years?\s+ago\b|(\d+)\s*년\s*전|(재작년)`)
+
+var agoWords = map[string]int{"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10, "several": 3, "a few": 2}
+
+// pastDate reads when sentence dates its change in the past: a year, or
+// how many years before the message (0, 0: not dated so).
+func pastDate(sentence string) (year, ago int) {
+	if m := pastYearRE.FindStringSubmatch(sentence); m != nil {
+		y, _ := strconv.Atoi(m[1] + m[2])
+		return y, 0
+	}
+	if m := agoRE.FindStringSubmatch(sentence); m != nil {
+		switch {
+		case m[3] != "":
+			return 0, 2
+		case m[2] != "":
+			n, _ := strconv.Atoi(m[2])
+			return 0, n
+		}
+		if n, err := strconv.Atoi(m[1]); err == nil {
+			return 0, n
+		}
+		return 0, agoWords[strings.ToLower(strings.Join(strings.Fields(m[1]), " "))]
+	}
+	return 0, 0
+}
+
+// datedBefore: the change f, stated at at, is dated a year or more before
+// an older memory was stated (created): that memory was said after the
+// change and still held then, so a story of the past ("back in 2019 when
+// I sold the old Matiz", "재작년에 금요일 밤으로 바꿨거든") does not
+// supersede it.
+func datedBefore(f changeFinding, at, oldAt time.Time) bool {
+	y := f.Year
+	if y == 0 && f.Ago > 0 {
+		y = at.Year() - f.Ago
+	}
+	if y == 0 {
+		return false
+	}
+	end := time.Date(y+1, 1, 1, 0, 0, 0, 0, time.UTC) // the change is at the latest in year y
+	return end.AddDate(1, 0, 0).Before(oldAt)
 }
