@@ -17,12 +17,14 @@ import (
 // The column file (store/colfile) beside a SQLite database: every memory's
 // fields but its text and vector, as the last full load read them. A load
 // that finds it whole and current reads from SQLite only each row's id,
-// seq and content (columnQuery), takes the other fields from the file for
-// every row whose id, seq and content are unchanged, and reads any other
-// row whole (readUnpacked, on the same connection: the same snapshot). A
-// load that finds none, or one of another build, one that predates an
-// erasure or one too many rows were written after, reads every column and
-// writes the file anew as it streams the rows.
+// seq and content (columnQuery: from the covering index memories_text,
+// not the table, whose pages hold the vector blobs too), takes the other
+// fields from the file for every row whose id, seq and content are
+// unchanged, and reads any other row whole (readUnpacked, on the same
+// connection: the same snapshot). A load that finds none, or one of
+// another build, one that predates an erasure or one too many rows were
+// written after, reads every column and writes the file anew as it
+// streams the rows.
 
 // columnLoad is one load's use of the column file; nil: none.
 type columnLoad struct {
