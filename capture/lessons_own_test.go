@@ -32,3 +32,16 @@ const ownLessons8Floor = 30.0 / 36 // main before any change: 19 of 36
 func TestOwnLessons8(t *testing.T) {
 	lessonSetAt(t, filepath.Join("testdata", "lessons8.json"), "lessons8.json", ownLessons8Floor)
 }
+
+// ownLessons9Floor is the ratchet of testdata/lessons9.json, the session 16
+// lessons helper's own cases (6 rule groups whose third rewording opens
+// with a complaint, Korean loanwords among them; 10 opposite pairs, one
+// an opposite said by the verb; 1 retry; 1 embedded), committed before
+// they were run or the mechanism changed.
+const ownLessons9Floor = 6.0 / 18 // main (int16) before any change: 6 of 18
+
+// TestOwnLessons9 measures lesson identity on testdata/lessons9.json the
+// way TestHeldoutLessons measures the held-out sets.
+func TestOwnLessons9(t *testing.T) {
+	lessonSetAt(t, filepath.Join("testdata", "lessons9.json"), "lessons9.json", ownLessons9Floor)
+}
