@@ -55,6 +55,72 @@ const lessonTermsMaxCanon = 8
 
 const notPrefix = "not_"
 
+// aboutPrefix marks a term named only in a complaint or statement beside
+// the rule ("pip 너무 느려요 ㅠ uv로 설치해줘", "The stack traces you paste are
+// enormous — only show …"): what went wrong, or what the rule is about,
+// with no polarity of its own — it matches a term of either polarity
+// (polarityAgrees). An unread Korean word of such a clause is its
+// predicate and no term.
+const aboutPrefix = "re_"
+
+// englishStatement reports whether an English clause is a statement: it
+// opens with a subject pronoun or a reason's opener ("it's", "I", "they"),
+// or a finite verb (is, are, keeps, takes …) stands among its first words
+// after a subject ("the stack traces you paste are enormous") — not an
+// imperative, whose first word is its verb ("round percentages to one
+// decimal place": percentages is a plural, not a verb).
+func englishStatement(words []string) bool {
+	if len(words) < 3 || isHangul(words[0]) || imperativeVerbs[words[0]] {
+		return false
+	}
+	if reasonOpeners[words[0]] || words[0] == "you" || words[0] == "we" {
+		return true
+	}
+	for _, w := range words[1:min(len(words), 6)] {
+		if finiteVerbs[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// polarityAgrees reports whether two matched terms are said the same way:
+// both forbidden, both prescribed, or one only named beside the rule.
+func polarityAgrees(x, y string) bool {
+	if strings.HasPrefix(x, aboutPrefix) || strings.HasPrefix(y, aboutPrefix) {
+		return true
+	}
+	return strings.HasPrefix(x, notPrefix) == strings.HasPrefix(y, notPrefix)
+}
+
+// complains reports whether a clause that does not prescribe is a
+// statement beside the rule: an English subject and finite verb, a
+// recounting, or a Korean clause ending in a predicate (느려요, 깨졌어,
+// 지옥이네, 힘듦) — not a topic or condition ("파이썬에서 데이터만 담는 건",
+// "커밋할 때는").
+func complains(cl string) bool {
+	words := strings.Fields(lexNorm(cl))
+	for len(words) > 0 && jamoRun(words[len(words)-1]) {
+		words = words[:len(words)-1]
+	}
+	if len(words) == 0 {
+		return false
+	}
+	if recounts(words) || englishStatement(words) {
+		return true
+	}
+	last := words[len(words)-1]
+	if !isHangul(last) || koCondition(last) {
+		return false
+	}
+	for _, end := range []string{"요", "어", "아", "네", "다", "함", "음", "됨", "임", "져", "워"} {
+		if strings.HasSuffix(last, end) {
+			return true
+		}
+	}
+	return false
+}
+
 // lessonTerms are the canonical terms, with polarity, a lesson is keyed by.
 func lessonTerms(text string) []string {
 	negated := map[string]bool{} // a term is negated when every mention is
@@ -71,6 +137,14 @@ func lessonTerms(text string) []string {
 			repeated = repeated || count[t] > 1
 		}
 	}
+	complaint := make([]bool, len(clauses)) // a statement beside the rule
+	anyRule := false
+	for i, cl := range clauses {
+		rule := prescribes(cl)
+		anyRule = anyRule || rule
+		complaint[i] = !rule && complains(cl)
+	}
+	about := map[string]bool{} // named only in a complaint, never negated
 	for i, cl := range clauses {
 		rule := prescribes(cl)
 		if repeated && slices.ContainsFunc(mentions[i], func(m termMention) bool { return count[m.term] > 1 }) {
@@ -80,6 +154,10 @@ func lessonTerms(text string) []string {
 			neg, seen := negated[m.term]
 			if !seen {
 				terms = append(terms, m.term)
+				about[m.term] = true
+			}
+			if !complaint[i] {
+				about[m.term] = false
 			}
 			switch {
 			case rule && !ruled[m.term]:
@@ -92,11 +170,19 @@ func lessonTerms(text string) []string {
 			}
 		}
 	}
-	for i, t := range terms {
-		if negated[t] {
-			terms[i] = notPrefix + t
+	kept := terms[:0]
+	for _, t := range terms {
+		switch {
+		case negated[t]:
+			t = notPrefix + t
+		case anyRule && about[t] && isHangul(t):
+			continue // an unread Korean word of a complaint: its predicate (깨져요, 느려요), not its object
+		case anyRule && about[t]:
+			t = aboutPrefix + t
 		}
+		kept = append(kept, t)
 	}
+	terms = kept
 	if len(terms) > lessonTermsMaxCanon {
 		slices.SortStableFunc(terms, func(a, b string) int {
 			if ra, rb := termRank(a), termRank(b); ra != rb {
@@ -122,7 +208,7 @@ func termClauses(text string) []string {
 				i++
 				p += ". " + parts[i]
 			}
-			out = append(out, p)
+			out = append(out, splitAtLaughter(p)...)
 		}
 	}
 	return out
@@ -319,7 +405,9 @@ func negateWord(ms []termMention, written int) {
 	}
 }
 
-func bare(t string) string { return strings.TrimPrefix(t, notPrefix) }
+func bare(t string) string {
+	return strings.TrimPrefix(strings.TrimPrefix(t, notPrefix), aboutPrefix)
+}
 
 // termRank orders the terms a key keeps when there are too many: a
 // forbidden term or a name in Latin script that neither the glossary nor
@@ -480,6 +568,14 @@ func englishLemma(w string) string {
 	}
 	if best == "" {
 		return w
+	}
+	if best != w && len(best) < len(w) {
+		// A base form may itself be inflected ("endings" → ending → end,
+		// as "ending" reads): read it once more, so every form of one
+		// word meets on one base.
+		if again := englishLemma(best); len(again) < len(best) {
+			return again
+		}
 	}
 	return best
 }
