@@ -250,6 +250,7 @@ func clauseTerms(cl string, elsewhere func(string) bool) []termMention {
 		return strings.ToLower(strings.NewReplacer("-", "", "/", "", ":", "", ".", "").Replace(p))
 	})
 	cl = unitSymbols.Replace(titleBeforeName.ReplaceAllString(cl, "$1$2"))
+	cl = codeNegation(cl)
 	norm := lexNorm(cl)
 	var written []int // per word of norm, the written word it is part of
 	for i, rw := range strings.Fields(cl) {
@@ -510,6 +511,21 @@ func canonWord(w string, hangul bool) string {
 // Lee"): it says how politely, not what the lesson is about, and "ms"
 // alone is a unit (milliseconds).
 var titleBeforeName = regexp.MustCompile(`\b(?:Mrs?|Ms|Dr|mrs?|ms|dr)\.\s*([A-Za-z가-힣])|\b(?:Mrs?|Ms|Dr) +([A-Z])`)
+
+// keywordNot is NOT between two upper-case keywords (SQL's IF NOT EXISTS,
+// IS NOT NULL, NOT IN after a keyword): a construct the rule names, one
+// term, not a negation of the rule ("don't add IF NOT EXISTS" forbids the
+// construct "write migrations with IF NOT EXISTS" prescribes).
+var keywordNot = regexp.MustCompile(`\b([A-Z]{2,}) NOT ([A-Z]{2,})\b`)
+
+// codeNegation joins each keywordNot construct into one lower-case word
+// (IF NOT EXISTS → ifnotexists).
+func codeNegation(s string) string {
+	if !strings.Contains(s, " NOT ") {
+		return s
+	}
+	return keywordNot.ReplaceAllStringFunc(s, func(m string) string { return strings.ToLower(strings.ReplaceAll(m, " ", "")) })
+}
 
 // unitSymbols are the written symbols of units, read as their words
 // ("°C랑 km" names Celsius as "섭씨로" and "in Celsius" do).

@@ -186,7 +186,7 @@ func namedScope(text string) string {
 // readHits finds the concepts and numbers text names, with their
 // negation.
 func readHits(text string) (hits, nums []sigHit) {
-	text = fileNames.ReplaceAllString(text, " ")
+	text = codeNegation(fileNames.ReplaceAllString(text, " "))
 	order := 0
 	for _, sc := range sigClauses(text) {
 		cl := sc.text
