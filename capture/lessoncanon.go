@@ -253,7 +253,8 @@ func clauseTerms(cl string, elsewhere func(string) bool) []termMention {
 	cl = codeNegation(cl)
 	norm := lexNorm(cl)
 	var written []int // per word of norm, the written word it is part of
-	for i, rw := range strings.Fields(cl) {
+	raw := strings.Fields(cl)
+	for i, rw := range raw {
 		for range strings.Fields(lexNorm(rw)) {
 			written = append(written, i)
 		}
@@ -290,6 +291,7 @@ func clauseTerms(cl string, elsewhere func(string) bool) []termMention {
 			if out[i].at > q {
 				negateWord(out, out[i].written)
 				negateJoined(out, words, i, removalAt(norm, q))
+				negateQuoted(out, raw, out[i].written, true)
 				if elsewhere != nil && elsewhere(out[i].term) {
 					// "use git switch, not git checkout": the word
 					// after the negator is a modifier the rule names
@@ -311,12 +313,60 @@ func clauseTerms(cl string, elsewhere func(string) bool) []termMention {
 				if !onlyBefore(norm, out[i].at) {
 					negateWord(out, out[i].written)
 					negateBefore(out, words, i)
+					negateQuoted(out, raw, out[i].written, false)
 				}
 				break
 			}
 		}
 	}
 	return out
+}
+
+// negateQuoted extends a negation that falls on a quoted word over the
+// whole quotation: "No 'Best regards'", "don't open with 'Hey guys'",
+// "'혼란을 드려 죄송합니다' 같은 말 빼고" forbid the phrase, not its first or
+// last word. forward: the negated word opens the quotation (an English
+// pre-negator), else it closes it (a Korean post-negator).
+func negateQuoted(out []termMention, raw []string, at int, forward bool) {
+	if at < 0 || at >= len(raw) {
+		return
+	}
+	opens := func(w string) bool { return strings.ContainsAny(w[:min(len(w), 3)], "'\"‘“") }
+	closes := func(w string) bool {
+		w = strings.TrimRightFunc(w, func(r rune) bool { return r >= 0xAC00 && r <= 0xD7A3 || strings.ContainsRune(".,;:!?)", r) })
+		return len(w) > 0 && strings.ContainsAny(w[max(0, len(w)-3):], "'\"’”")
+	}
+	from, to := at, at
+	if forward {
+		if !opens(raw[at]) || closes(raw[at]) {
+			return
+		}
+		for to+1 < len(raw) && to-at < 8 {
+			to++
+			if closes(raw[to]) {
+				break
+			}
+		}
+		if !closes(raw[to]) {
+			return
+		}
+	} else {
+		if !closes(raw[at]) || opens(raw[at]) {
+			return
+		}
+		for from > 0 && at-from < 8 {
+			from--
+			if opens(raw[from]) {
+				break
+			}
+		}
+		if !opens(raw[from]) {
+			return
+		}
+	}
+	for w := from; w <= to; w++ {
+		negateWord(out, w)
+	}
 }
 
 // negateJoined extends a pre-negator's negation from the term at i over
