@@ -71,6 +71,14 @@ func lessonTerms(text string) []string {
 			repeated = repeated || count[t] > 1
 		}
 	}
+	complaint := make([]bool, len(clauses)) // a statement beside the rule
+	anyRule := false
+	for i, cl := range clauses {
+		rule := prescribes(cl)
+		anyRule = anyRule || rule
+		complaint[i] = !rule && complains(cl)
+	}
+	about := map[string]bool{} // named only in a complaint, never negated
 	for i, cl := range clauses {
 		rule := prescribes(cl)
 		if repeated && slices.ContainsFunc(mentions[i], func(m termMention) bool { return count[m.term] > 1 }) {
@@ -80,6 +88,10 @@ func lessonTerms(text string) []string {
 			neg, seen := negated[m.term]
 			if !seen {
 				terms = append(terms, m.term)
+				about[m.term] = true
+			}
+			if !complaint[i] {
+				about[m.term] = false
 			}
 			switch {
 			case rule && !ruled[m.term]:
@@ -92,11 +104,19 @@ func lessonTerms(text string) []string {
 			}
 		}
 	}
-	for i, t := range terms {
-		if negated[t] {
-			terms[i] = notPrefix + t
+	kept := terms[:0]
+	for _, t := range terms {
+		switch {
+		case negated[t]:
+			t = notPrefix + t
+		case anyRule && about[t] && isHangul(t):
+			continue // an unread Korean word of a complaint: its predicate (깨져요, 느려요), not its object
+		case anyRule && about[t]:
+			t = aboutPrefix + t
 		}
+		kept = append(kept, t)
 	}
+	terms = kept
 	if len(terms) > lessonTermsMaxCanon {
 		slices.SortStableFunc(terms, func(a, b string) int {
 			if ra, rb := termRank(a), termRank(b); ra != rb {
@@ -122,7 +142,7 @@ func termClauses(text string) []string {
 				i++
 				p += ". " + parts[i]
 			}
-			out = append(out, p)
+			out = append(out, splitAtLaughter(p)...)
 		}
 	}
 	return out
@@ -164,9 +184,11 @@ func clauseTerms(cl string, elsewhere func(string) bool) []termMention {
 		return strings.ToLower(strings.NewReplacer("-", "", "/", "", ":", "", ".", "").Replace(p))
 	})
 	cl = unitSymbols.Replace(titleBeforeName.ReplaceAllString(cl, "$1$2"))
+	cl = codeNegation(cl)
 	norm := lexNorm(cl)
 	var written []int // per word of norm, the written word it is part of
-	for i, rw := range strings.Fields(cl) {
+	raw := strings.Fields(cl)
+	for i, rw := range raw {
 		for range strings.Fields(lexNorm(rw)) {
 			written = append(written, i)
 		}
@@ -203,6 +225,7 @@ func clauseTerms(cl string, elsewhere func(string) bool) []termMention {
 			if out[i].at > q {
 				negateWord(out, out[i].written)
 				negateJoined(out, words, i, removalAt(norm, q))
+				negateQuoted(out, raw, out[i].written, true)
 				if elsewhere != nil && elsewhere(out[i].term) {
 					// "use git switch, not git checkout": the word
 					// after the negator is a modifier the rule names
@@ -224,6 +247,7 @@ func clauseTerms(cl string, elsewhere func(string) bool) []termMention {
 				if !onlyBefore(norm, out[i].at) {
 					negateWord(out, out[i].written)
 					negateBefore(out, words, i)
+					negateQuoted(out, raw, out[i].written, false)
 				}
 				break
 			}
@@ -319,7 +343,9 @@ func negateWord(ms []termMention, written int) {
 	}
 }
 
-func bare(t string) string { return strings.TrimPrefix(t, notPrefix) }
+func bare(t string) string {
+	return strings.TrimPrefix(strings.TrimPrefix(t, notPrefix), aboutPrefix)
+}
 
 // termRank orders the terms a key keeps when there are too many: a
 // forbidden term or a name in Latin script that neither the glossary nor
@@ -480,6 +506,14 @@ func englishLemma(w string) string {
 	}
 	if best == "" {
 		return w
+	}
+	if best != w && len(best) < len(w) {
+		// A base form may itself be inflected ("endings" → ending → end,
+		// as "ending" reads): read it once more, so every form of one
+		// word meets on one base.
+		if again := englishLemma(best); len(again) < len(best) {
+			return again
+		}
 	}
 	return best
 }

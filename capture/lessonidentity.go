@@ -107,7 +107,7 @@ func valuesSaid(conceptKey string, conceptTerms, terms []string) bool {
 			continue
 		}
 		if !slices.ContainsFunc(terms, func(y string) bool {
-			return termsMatch(t, y) && strings.HasPrefix(t, notPrefix) == strings.HasPrefix(y, notPrefix)
+			return termsMatch(t, y) && polarityAgrees(t, y)
 		}) {
 			return false
 		}

@@ -60,6 +60,8 @@ func nonLessonWords() []string {
 		"mr", "mrs", "dr", "sir", "madam", // "Ms." as a title: titleBeforeName (ms alone is milliseconds)
 		// Discourse openers of chat: "btw, …", "also — …", "oh and …".
 		"btw", "also", "anyway", "oh",
+		// Negators that are prepositions: the negation is read (preNegators), the word is no term.
+		"without",
 		// Forgetting and remembering verbs: "don't forget to X" prescribes X
 		// (lessonremember.go).
 		"forget", "forgets", "forgot", "forgetting", "remember", "잊", "잊지", "잊어", "까먹", "까먹지", "빼먹", "빼먹지", "기억해",
@@ -74,6 +76,9 @@ func nonLessonWords() []string {
 		"때", "때는", "때만", "때마다", "땐", "이런", "이렇게", "이러", "이러면", "이런거", "저런", "처럼", "같은", "같", "something", "anything",
 		// Where and which way (쪽: "generator 쪽을", the side of).
 		"쪽",
+		// Existence and cause, Korean's "be" and "because": "관련 있는
+		// 프레임", "공백 없는", "DefaultClient 때문에" say nothing of the rule.
+		"있", "있는", "있어", "없", "없는", "때문", "때문에",
 	}
 }
 
@@ -159,15 +164,32 @@ func canonicalLessonKey(ctx context.Context, q engine.Queries, key, lesson strin
 }
 
 // lessonNumbers are the numbers a lesson sentence states on their own
-// ("40 lines", "15줄", "₩1,350,000" → 1350000), not digits inside a name
+// ("40 lines", "15줄", "₩1,350,000" → 1350000, "one serving" → 1, "10am"
+// → 10; not in an example: withoutExamples), not digits inside a name
 // or version (uint32_t, v1.2, python:3.12): a number is a value of the
 // rule, and no key holds it (keys are words), so it is compared here.
 func lessonNumbers(s string) map[string]bool {
-	if !strings.ContainsAny(s, "0123456789") {
+	if !strings.ContainsAny(s, "0123456789") && !countWord.MatchString(s) {
 		return nil
 	}
 	var out map[string]bool
 	s = clockTime.ReplaceAllString(s, " ") // 14:30, 18:00: an example of a format, not a value
+	s = withoutExamples(s)
+	s = clockHour.ReplaceAllString(s, " $1 ") // 10am, 4 pm: the hour is the value
+	for _, m := range namedNumber.FindAllStringSubmatch(s, -1) {
+		if out == nil {
+			out = map[string]bool{}
+		}
+		out[m[1]] = true
+	}
+	for _, m := range countWord.FindAllStringSubmatch(s, -1) {
+		if !notCounted[strings.ToLower(m[2])] {
+			if out == nil {
+				out = map[string]bool{}
+			}
+			out[numberWords[strings.ToLower(m[1])]] = true
+		}
+	}
 	for _, m := range standaloneNumber.FindAllStringSubmatch(s, -1) {
 		n := strings.TrimLeft(strings.ReplaceAll(m[1], ",", ""), "0")
 		if n == "" {
@@ -182,6 +204,45 @@ func lessonNumbers(s string) map[string]bool {
 }
 
 var clockTime = regexp.MustCompile(`\b\d{1,2}:\d{2}\b`)
+
+// namedNumber is the number of a standard or format's name ("UTF-8",
+// "UTF-16": one or two digits, so "ES-2015" is not), the value that tells
+// one from another; a version (v1.2, python:3.12) is not one.
+var namedNumber = regexp.MustCompile(`\b[A-Za-z]{2,}-(\d{1,2})\b`)
+
+// countWord is an English number word counting the noun after it ("one
+// serving", "six people"): the same value as its digits.
+var countWord = regexp.MustCompile(`(?i)\b(one|two|three|four|five|six|seven|eight|nine|ten|twelve|sixteen|twenty) +([a-z]+)`)
+
+// notCounted follow a number word that counts nothing ("one of", "one
+// more", "one or two").
+var notCounted = map[string]bool{"of": true, "more": true, "another": true, "or": true, "and": true, "by": true, "at": true, "thing": true, "way": true, "day": true}
+
+var clockHour = regexp.MustCompile(`(?i)\b(\d{1,2}) ?(?:am|pm|a\.m\.|p\.m\.)`)
+
+// exampleMarkers open the example of a rule ("like 90 minutes", "e.g.
+// 12.3%", "135분이라고", "'3월 12일 목요일'처럼"): a number there shows
+// the format, it is not the value the rule sets.
+var exampleMarkers = regexp.MustCompile(`(?i)(?:^|\s)(?:like|e\.g\.?|eg|for example|such as|for instance)\s|처럼|예를 들어|예시|예:|이라고`)
+
+// exampleClauseEnd ends a clause for withoutExamples: clause punctuation
+// before a space or the end, so "1,350,000" stays one number.
+var exampleClauseEnd = regexp.MustCompile(`[,;—–!?]\s|[.]\s|\n`)
+
+// withoutExamples is s without its example clauses: the clauses that hold
+// an example marker.
+func withoutExamples(s string) string {
+	if !exampleMarkers.MatchString(s) {
+		return s
+	}
+	var keep []string
+	for _, cl := range exampleClauseEnd.Split(s, -1) {
+		if !exampleMarkers.MatchString(cl) {
+			keep = append(keep, cl)
+		}
+	}
+	return strings.Join(keep, " ; ")
+}
 
 var standaloneNumber = regexp.MustCompile(`(?:^|[^\w.:\-])(\d{1,3}(?:,\d{3})+|\d+)(?:[^\w.\-]|$|[가-힣])`)
 
@@ -255,10 +316,10 @@ func prescribes(s string) bool {
 	for len(words) > 0 && politeOpeners[words[0]] {
 		words = words[1:]
 	}
-	if len(words) > 0 && imperativeVerbs[words[0]] {
+	last := strings.TrimRightFunc(strings.TrimSpace(norm), func(r rune) bool { return r >= 0x3131 && r <= 0x318E })
+	if len(words) > 0 && imperativeVerbs[words[0]] && !koreanClause(last) {
 		return true
 	}
-	last := strings.TrimRightFunc(strings.TrimSpace(norm), func(r rune) bool { return r >= 0x3131 && r <= 0x318E })
 	if f := strings.Fields(last); len(f) > 0 {
 		w := f[len(f)-1]
 		for _, end := range koreanCommandEndings() {
@@ -268,6 +329,15 @@ func prescribes(s string) bool {
 		}
 	}
 	return false
+}
+
+// koreanClause reports whether a normalised clause ends in a Korean word:
+// its grammar is Korean, so an English word opening it is a noun of the
+// clause, not an imperative ("load test 아직 40%쯤 진행 중": load is no verb
+// there); its own ending says whether it requests.
+func koreanClause(norm string) bool {
+	f := strings.Fields(norm)
+	return len(f) > 1 && isHangul(f[len(f)-1])
 }
 
 // prescriptionMarkers are modals and requests that make a sentence a rule.

@@ -21,7 +21,10 @@ import (
 // stays whole, so a one-syllable name (준, 민) is kept; a word that is all
 // one ending of the list (야, 돼, 요) is no term. Stripping is the same for
 // every wording, so a noun whose last syllable looks like a particle (회의)
-// is cut the same way in each of them and the wordings still meet.
+// is cut the same way in each of them and the wordings still meet. The
+// nominaliser 임 is not stripped: it ends loanwords (프레임, 런타임, 게임)
+// that must keep their sound to meet their English word, and a Korean
+// prefix match (문제임 ~ 문제) meets it anyway.
 
 // koKeyEndings are the particles and verb endings a key stem drops, as a
 // closed list; built longest first once (koKeyEndingsSorted).
@@ -37,7 +40,7 @@ func koKeyEndings() []string {
 		"하면", "하고", "하게", "하지", "하는", "하던", "했던", "했어", "했지", "해줘", "해요", "할때", "한테", "할",
 		"되면", "되는", "되게", "돼요", "됐어", "돼야", "된", "될", "됨", "돼",
 		"으니까", "니까", "으면", "으려면", "려면", "거든", "잖아", "는데", "인데", "이고", "이지", "이다", "입니다", "이에요", "예요", "에요",
-		"어서", "아서", "어도", "아도", "어야", "아야", "으세요", "세요", "면", "임", "함", "죠",
+		"어서", "아서", "어도", "아도", "어야", "아야", "으세요", "세요", "면", "함", "죠",
 		"었어요", "았어요", "였어요", "거나", "는지", "은지", "인지",
 		// Endings a one-syllable stem may be a noun's last syllable of (필요,
 		// 최고): stripped only when two syllables remain (koKeyMinTwo).

@@ -87,8 +87,17 @@ func wordnetSynonyms(a, b string) bool {
 //     same frame with another value ("double quotes" and "single quotes",
 //     "snake_case" and "kebab-case" file names) and are two lessons —
 //     unless the larger set holds no unmatched term in the script of the
-//     smaller's odd one (an untranslated 읽어 is no value: swappable).
+//     smaller's odd one (an untranslated 읽어 is no value: swappable);
+//   - against a lesson said wholly in Latin-script terms, the Korean words
+//     of the other that the glossary did not read and that sound like
+//     none of its words are untranslated, not evidence either way: they
+//     are left out of both counts (untranslated), so "트랜잭션으로 묶어줘"
+//     is weighed by what it shares, not by the Korean words English has
+//     no way to meet.
 func lessonOverlap(a, b []string) (int, bool) {
+	ra, rb := untranslated(a, b), untranslated(b, a)
+	reduced := len(ra) != len(a) || len(rb) != len(b)
+	a, b = ra, rb
 	if len(a) > len(b) {
 		a, b = b, a
 	}
@@ -99,7 +108,7 @@ func lessonOverlap(a, b []string) (int, bool) {
 		for j, y := range b {
 			if !usedB[j] && termsMatch(x, y) {
 				usedB[j] = true
-				if strings.HasPrefix(x, notPrefix) != strings.HasPrefix(y, notPrefix) {
+				if !polarityAgrees(x, y) {
 					against++
 					swapped = append(swapped, x)
 				} else {
@@ -114,7 +123,7 @@ func lessonOverlap(a, b []string) (int, bool) {
 		return 0, false
 	}
 	matched := shared + against
-	if against > 0 && against >= shared || valueSwap(swapped) {
+	if against > 0 && against >= shared || valueSwap(swapped) || forbidsPrescribed(a, b, swapped, matched) {
 		return shared, false
 	}
 	if otherNames(a, b) {
@@ -124,7 +133,9 @@ func lessonOverlap(a, b []string) (int, bool) {
 	if lo == 1 {
 		need = 1
 	}
-	if lo >= 3 && lo <= 5 && matched == lo-1 && len(usedB) < hi && swappable(a, b, usedB) {
+	// (A set without its untranslated words is not weighed for a swapped
+	// value: its odd term may be what one of them says.)
+	if !reduced && lo >= 3 && lo <= 5 && matched == lo-1 && len(usedB) < hi && swappable(a, b, usedB) {
 		return shared, false // one value swapped for another
 	}
 	half := 2*shared >= lo
@@ -138,6 +149,62 @@ func lessonOverlap(a, b []string) (int, bool) {
 	return shared, shared >= need && half && 3*shared >= hi
 }
 
+// untranslated is a without its unread Korean terms that match no term
+// of b, when b holds no Korean term at all (a wording in English or in
+// the glossary's words); a is returned as it is otherwise, and when fewer
+// than two terms would be left.
+func untranslated(a, b []string) []string {
+	if slices.ContainsFunc(b, func(t string) bool { return isHangul(bare(t)) }) {
+		return a
+	}
+	var out []string
+	for _, x := range a {
+		if isHangul(bare(x)) && !slices.ContainsFunc(b, func(y string) bool { return termsMatch(x, y) }) {
+			continue
+		}
+		out = append(out, x)
+	}
+	if len(out) < 2 || len(out) == len(a) {
+		return a
+	}
+	return out
+}
+
+// forbidsPrescribed reports whether one lesson forbids what the other
+// prescribes: the smaller lesson a (either, when the two are as long)
+// names at most one term b does not, the one term matched with the other
+// polarity is forbidden in it, and b forbids nothing — "never log
+// request bodies" against "log request bodies at debug level", "never
+// retry failed payment calls" against "retry failed network calls with
+// backoff" (the action or value itself is negated). A lesson of five
+// terms or more is too likely to hold a term its negation missed. A negation
+// read on a phrase's other word (Korean negates a phrase's head, English
+// the word after its negator) leaves a term of b forbidden or a's
+// swapped term prescribed, and stays one lesson.
+func forbidsPrescribed(a, b, swapped []string, matched int) bool {
+	one := func(x, y []string) bool {
+		if len(x) > 4 || slices.ContainsFunc(y, func(t string) bool { return strings.HasPrefix(t, notPrefix) }) {
+			return false
+		}
+		against, found := 0, 0
+		for _, t := range x {
+			j := slices.IndexFunc(y, func(u string) bool { return termsMatch(t, u) })
+			if j < 0 {
+				continue
+			}
+			found++
+			if strings.HasPrefix(t, notPrefix) && !polarityAgrees(t, y[j]) {
+				against++
+			}
+		}
+		return against == 1 && found >= len(x)-1
+	}
+	if len(swapped) != 1 {
+		return false
+	}
+	return one(a, b) || len(a) == len(b) && one(b, a)
+}
+
 // valueSwap reports whether the terms of one lesson that the other names
 // with the opposite polarity hold a prescribed and a forbidden value of
 // one frame (frameValues): "MiB, not MB" and "MB, not MiB" swap two
@@ -145,10 +212,16 @@ func lessonOverlap(a, b []string) (int, bool) {
 // unittest.TestCase classes" ~ "unittest 클래스 말고": Korean negates a
 // phrase's head, English the word after its negator) are no two values
 // of one frame and are tolerated as one misread negation.
+//
+// A swap both ways in one script is two values whatever their kind: one
+// lesson forbids X and prescribes Y, the other prescribes X and forbids Y
+// ("a cursor, not offset" vs "offset, not a cursor"). A split phrase
+// flips one word only, never one each way.
 func valueSwap(swapped []string) bool {
 	for _, x := range swapped {
 		for _, y := range swapped {
-			if strings.HasPrefix(x, notPrefix) && !strings.HasPrefix(y, notPrefix) && frameValues(bare(x), bare(y)) {
+			if strings.HasPrefix(x, notPrefix) && !strings.HasPrefix(y, notPrefix) &&
+				(frameValues(bare(x), bare(y)) || isHangul(bare(x)) == isHangul(y)) {
 				return true
 			}
 		}
@@ -244,6 +317,9 @@ func swappable(a, b []string, usedB map[int]bool) bool {
 		if !found {
 			odd = x
 		}
+	}
+	if strings.HasPrefix(odd, aboutPrefix) {
+		return false // named beside the rule, not a value it prescribes
 	}
 	for j, y := range b {
 		if usedB[j] {

@@ -21,7 +21,16 @@ const thinObjectTerms = 3
 
 // thinSig reports whether sig, read from lesson, is a single concept the
 // lesson's own object terms outnumber (see above).
+//
+// A signature of broad topics only (sql+migration, comment+why: no slot
+// value, action, number or named convention) is thin the same way: it
+// says what the rule is about, not what it prescribes, and "write
+// migrations with IF NOT EXISTS" is not "don't add IF NOT EXISTS to
+// migrations".
 func thinSig(sig lessonSig, lesson string) bool {
+	if len(sig.elems) > 1 {
+		return topicsOnly(sig) && ownTerms(sig, lesson) >= thinObjectTerms
+	}
 	if len(sig.elems) != 1 {
 		return false
 	}
@@ -44,6 +53,38 @@ func thinSig(sig lessonSig, lesson string) bool {
 		}
 	}
 	return others >= thinObjectTerms
+}
+
+// topicsOnly reports whether every element of sig is a generic topic.
+func topicsOnly(sig lessonSig) bool {
+	for _, e := range sig.elems {
+		id, slot, polar, value := elemKind(e)
+		c := conceptByID()[id]
+		if c == nil || !c.generic || slot != "" || polar || value || strings.HasPrefix(e, notPrefix) {
+			return false
+		}
+	}
+	return true
+}
+
+// ownTerms counts the Latin-script terms of lesson that are no word of
+// sig's concepts: the rule's own object and values.
+func ownTerms(sig lessonSig, lesson string) int {
+	n := 0
+	for _, t := range cachedLessonTerms(lesson) {
+		if isHangul(bare(t)) {
+			continue
+		}
+		named := false
+		for _, e := range sig.elems {
+			id, slot, _, _ := elemKind(e)
+			named = named || conceptWord(bare(t), id, slot)
+		}
+		if !named {
+			n++
+		}
+	}
+	return n
 }
 
 // objectTerms counts the terms of lesson that may name an object: words

@@ -49,9 +49,13 @@ type heldoutLessonSet struct {
 // frame-value and negation-head mechanisms raised lessons3 to 32/37,
 // lessons4 to 29/36, and the blind lessons5 to 24/33 and lessons6 to
 // 24/36; lessons7, the blind seventh set of session 15, 18/36 on main
-// before any change). Raise one when
+// before any change; lessons8, session 16's development set (readable,
+// written without reading code), 21/39 on int16 before any change, 27/39
+// after session 16's structural reading — read while changing it; that
+// change raised the blind lessons6 to 26/36 and lessons7 to 19/36,
+// aggregates only, run once at its end). Raise one when
 // a change passes more cases; never lower it to let a change through.
-var heldoutLessonsFloors = map[string]float64{"lessons.json": 1.0, "lessons2.json": 1.0, "lessons3.json": 32.0 / 37, "lessons4.json": 30.0 / 36, "lessons5.json": 26.0 / 33, "lessons6.json": 25.0 / 36, "lessons7.json": 18.0 / 36} // lessons5, lessons6: blind, aggregates only, after session 14's object, context and frame-value change
+var heldoutLessonsFloors = map[string]float64{"lessons.json": 1.0, "lessons2.json": 1.0, "lessons3.json": 32.0 / 37, "lessons4.json": 30.0 / 36, "lessons5.json": 26.0 / 33, "lessons6.json": 26.0 / 36, "lessons7.json": 19.0 / 36, "lessons8.json": 27.0 / 39} // lessons5, lessons6: blind, aggregates only, after session 14's object, context and frame-value change
 
 // TestHeldoutLessons measures lesson identity on the held-out set, every
 // case through capture.Correct (what memory_correct calls), each rewording
@@ -70,7 +74,7 @@ var heldoutLessonsFloors = map[string]float64{"lessons.json": 1.0, "lessons2.jso
 // Every failing case is logged with why; the test fails when the pass rate
 // drops below heldoutLessonsFloor.
 func TestHeldoutLessons(t *testing.T) {
-	for _, name := range []string{"lessons.json", "lessons2.json", "lessons3.json", "lessons4.json", "lessons5.json", "lessons6.json", "lessons7.json"} {
+	for _, name := range []string{"lessons.json", "lessons2.json", "lessons3.json", "lessons4.json", "lessons5.json", "lessons6.json", "lessons7.json", "lessons8.json"} {
 		t.Run(name, func(t *testing.T) { heldoutLessons(t, name, heldoutLessonsFloors[name]) })
 	}
 }

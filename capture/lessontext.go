@@ -122,9 +122,16 @@ func jamoRun(w string) bool {
 // (cut at , ; — :) prescribes: "in the README you wrote docker-compose up
 // again; it's docker compose now, use that everywhere" states its rule in
 // its last clause.
+//
+// The first clause counts too when the sentence has more than one: a
+// Korean request ending closes it ("duration은 그냥 minutes로 적어줘요, 2.25
+// hours 이런 거 헷갈려요" states its rule first and its complaint after).
 func clausePrescribes(s string) bool {
 	cls := ruleClauses(s)
-	for _, cl := range cls[min(1, len(cls)):] {
+	if len(cls) < 2 {
+		return false
+	}
+	for _, cl := range cls {
 		if prescribes(cl) {
 			return true
 		}
