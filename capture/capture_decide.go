@@ -290,6 +290,9 @@ func (c *Capturer) floorWaiver(m engine.Message, lesson *lessonFinding) string {
 	if cue := statesFact(m); cue != "" {
 		return fmt.Sprintf("a fact about %q states itself in few words", cue)
 	}
+	if cue := statesKoEvent(m); cue != "" {
+		return fmt.Sprintf("a Korean account of a past event (%q) states itself in few words", cue)
+	}
 	if cue := c.statesSlot(m); cue != "" {
 		return fmt.Sprintf("a fact of the slot %q (a later change may replace it) states itself in few words", cue)
 	}
