@@ -11,7 +11,7 @@ import "testing"
 // correction-like phrases, voice-typed run-ons, bullets, Korean endings
 // and romanised Korean). Raise it when a mechanism improves, never lower
 // it.
-const ownCaptureFloor = 73.0 / 76 // 57 on main before any change against the set, 66 after session 15, 73 after capture8
+const ownCaptureFloor = 74.0 / 76 // 57 on main before any change against the set, 66 after session 15, 74 after capture8
 
 // TestOwnCapture runs the own capture cases through the held-out
 // harness (the same checks: store/drop, kind, type_not, statements).

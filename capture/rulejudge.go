@@ -421,7 +421,7 @@ func pastTense(norm string) bool {
 			continue
 		}
 		switch rs[i+1] {
-		case '어', '다', '습', '지', '는', '고', '대', '더':
+		case '어', '다', '습', '지', '는', '고', '대', '더', '네': // 나왔네, 샀네: a past event noticed
 			return true
 		}
 	}
