@@ -32,7 +32,7 @@ var preferenceAfterWould = map[string]bool{"like": true, "love": true, "prefer":
 // counterfactual reports whether sentence s (norm: lexNorm(s)) is a
 // daydream or a counterfactual premise.
 func counterfactual(s, norm string) bool {
-	if hasHangul(s) && koCounterfact.MatchString(s) {
+	if strings.Contains(s, "텐데") && koCounterfact.MatchString(s) {
 		return true
 	}
 	if !strings.Contains(norm, " if ") || strings.Contains(norm, " you ") || strings.Contains(norm, " remind me ") {

@@ -111,6 +111,11 @@ var leadingSubordinator = regexp.MustCompile(`(?i)^(?:if|when|whenever|because|s
 // boundary ends before the topic (group 1 starts it).
 var koTopicAfterGo = regexp.MustCompile(`^(?:고|구)\s+([가-힣]{1,8}(?:은|는)\s)$`)
 
+// koTopicAfterGoMay is the cheap test for a …고 before a 은/는 topic.
+func koTopicAfterGoMay(text string) bool {
+	return strings.Contains(text, "고 ") && (strings.Contains(text, "는 ") || strings.Contains(text, "은 "))
+}
+
 // keepAfterAnd: the words of a bare "and" boundary that open the clause
 // after it (the boundary ends before them).
 var keepAfterAnd = regexp.MustCompile(`(?i)^\s+and\s+(?:also\s+)?`)
@@ -119,7 +124,7 @@ var keepAfterAnd = regexp.MustCompile(`(?i)^\s+and\s+(?:also\s+)?`)
 // a ',' after 고/구/며 or before "and"/"also" — or for a sentence after
 // the first that opens with an additive coordinator (itemAfter).
 func mayHaveClauses(text string) bool {
-	if itemAfter.MatchString(text) || (strings.Contains(text, " and ") || strings.Contains(text, "고 ") || strings.Contains(text, " 그리고 ") || strings.Contains(text, "고 또 ")) && clauseBoundary.MatchString(text) {
+	if itemAfter.MatchString(text) || (strings.Contains(text, " and ") || strings.Contains(text, "이고 ") || koTopicAfterGoMay(text) || strings.Contains(text, " 그리고 ") || strings.Contains(text, "고 또 ")) && clauseBoundary.MatchString(text) {
 		return true
 	}
 	for i := 0; i < len(text); i++ {
