@@ -323,7 +323,9 @@ func printGateCalibration(e *env) error {
 			fmt.Sprintf("%d/%d", c.Kept, c.Exemplars), fmt.Sprintf("%d/%d", c.Stopped, c.PlainN), note)
 	}
 	fmt.Fprintln(e.stdout, "kept: held-out exemplars at or above the threshold; stopped: plain statements")
-	fmt.Fprintln(e.stdout, "below it. A similarity half that keeps or stops none is void.")
+	fmt.Fprintln(e.stdout, "below it. A similarity half that keeps, or stops, half or fewer is void: it")
+	fmt.Fprintln(e.stdout, "decides nothing the keyword did not (under the offline embedder a test holds")
+	fmt.Fprintln(e.stdout, "every centroid above half of both, with three exemplars or more a script).")
 	fmt.Fprintf(e.stdout, "Each threshold is read from this embedder (memtrace help embedder): where the\n")
 	fmt.Fprintf(e.stdout, "held-out exemplars' p10 is above plain statements' p90 (%d of %d here), the\n", apart, len(cs))
 	fmt.Fprintf(e.stdout, "configured %.2f stands if it lies between them, else their midpoint; where it\n", engine.DefaultConfig().GateSimilarity)
