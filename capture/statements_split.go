@@ -82,15 +82,10 @@ type statementPart struct {
 // clauseBoundary: where a sentence divides into coordinated clauses.
 //
 // Without a comma, "and" divides a sentence only before a standing
-// instruction or a clause that opens with the speaker or a possessive
-// ("my birthday is May 3 and always write …", "… and I work as …", "… and
-// our son plays …"), and a Korean copula's connective 이고 ("나 비건이고
-// 다음 주에 …") divides it as "…고," does, as does a connective …고
-// before a new topic (a word marked 은/는: "…다니고 있고 남자친구는 …").
-// Whether the parts are statements of their own is still read from their
-// content: the same subject, or a first part of no predicate ("my sister
-// and I run …"), keeps one statement.
-var clauseBoundary = regexp.MustCompile(`(?i)\s*(?:[,;]\s*(?:and\s+also|and|also)\s+|;\s+)|(?:고|구|며)\s*,\s+|\s+and\s+(?:also\s+)?(?:always|never|please|don't|do\s+not|from\s+now\s+on|call\s+me|i'm|i've|i|my|our)\s|(?:고|구)\s+[가-힣]{1,8}(?:은|는)\s|\S(?:이고)\s+|(?:고|구)\s+또\s+|\s+그리고\s+|,\s+(?:I|I'm|I’m|I've|I’ve|[Mm]y|[Ww]e|[Ww]e're|[Oo]ur)\s`)
+// instruction or a new clause of the speaker ("my birthday is May 3 and
+// always write …", "… and I'm allergic to …"), and a Korean copula's
+// connective 이고 ("나 비건이고 다음 주에 …") divides it as "…고," does.
+var clauseBoundary = regexp.MustCompile(`(?i)\s*(?:[,;]\s*(?:and\s+also|and|also)\s+|;\s+)|(?:고|구|며)\s*,\s+|\s+and\s+(?:also\s+)?(?:always|never|please|don't|do\s+not|from\s+now\s+on|call\s+me|i'm|i\s+am|i\s+have|i've|my)\s|\S(?:이고)\s+|(?:고|구)\s+또\s+|\s+그리고\s+|,\s+(?:I|I'm|I’m|I've|I’ve|[Mm]y|[Ww]e|[Ww]e're|[Oo]ur)\s`)
 
 // commaSplice: a bare comma boundary, before a clause that opens with
 // the speaker or a possessive ("My sister lives in Daejeon, I'm allergic to
@@ -107,15 +102,6 @@ var subjectOpen = regexp.MustCompile(`^(?:I|I'm|I’m|I've|I’ve|[Ww]e|[Ww]e're
 // I moved to Jeju, I would …").
 var leadingSubordinator = regexp.MustCompile(`(?i)^(?:if|when|whenever|because|since|although|though|while|after|before|unless|as|once|until)\b`)
 
-// koTopicAfterGo: a connective …고 and the new topic after it; the
-// boundary ends before the topic (group 1 starts it).
-var koTopicAfterGo = regexp.MustCompile(`^(?:고|구)\s+([가-힣]{1,8}(?:은|는)\s)$`)
-
-// koTopicAfterGoMay is the cheap test for a …고 before a 은/는 topic.
-func koTopicAfterGoMay(text string) bool {
-	return strings.Contains(text, "고 ") && (strings.Contains(text, "는 ") || strings.Contains(text, "은 "))
-}
-
 // keepAfterAnd: the words of a bare "and" boundary that open the clause
 // after it (the boundary ends before them).
 var keepAfterAnd = regexp.MustCompile(`(?i)^\s+and\s+(?:also\s+)?`)
@@ -124,7 +110,7 @@ var keepAfterAnd = regexp.MustCompile(`(?i)^\s+and\s+(?:also\s+)?`)
 // a ',' after 고/구/며 or before "and"/"also" — or for a sentence after
 // the first that opens with an additive coordinator (itemAfter).
 func mayHaveClauses(text string) bool {
-	if itemAfter.MatchString(text) || (strings.Contains(text, " and ") || strings.Contains(text, "이고 ") || koTopicAfterGoMay(text) || strings.Contains(text, " 그리고 ") || strings.Contains(text, "고 또 ")) && clauseBoundary.MatchString(text) {
+	if itemAfter.MatchString(text) || (strings.Contains(text, " and ") || strings.Contains(text, "이고 ") || strings.Contains(text, " 그리고 ") || strings.Contains(text, "고 또 ")) && clauseBoundary.MatchString(text) {
 		return true
 	}
 	for i := 0; i < len(text); i++ {
@@ -302,8 +288,6 @@ func splitClauses(s string) (out []string, items []bool) {
 			l = []int{l[0], l[0] + 1 + len(after) - len(strings.TrimLeft(after, " \t"))}
 		} else if m := keepAfterAnd.FindStringIndex(s[l[0]:l[1]]); m != nil { // "… and always write …": keep "always"
 			l = []int{l[0], l[0] + m[1]}
-		} else if m := koTopicAfterGo.FindStringSubmatchIndex(s[l[0]:l[1]]); m != nil { // "…있고 남자친구는": keep the topic
-			l = []int{l[0], l[0] + m[2]}
 		} else if strings.HasSuffix(s[l[0]:l[1]], " ") && strings.Contains(s[l[0]:l[1]], "이고") { // "비건이고 다음 …"
 			l = []int{l[0] + strings.Index(s[l[0]:l[1]], "이고") + len("이"), l[1]} // at 고, which stays with its clause
 		}
