@@ -143,6 +143,11 @@ type gateCut struct {
 	plainP90    float64 // 90th percentile of plain statements of the script
 	threshold   float64 // what the gate uses
 	separates   bool    // exemplarP10 > plainP90
+	// The similarity half at that threshold: how many held-out exemplars
+	// it keeps (≥ threshold) and how many plain statements it stops (<).
+	// A half that stops no plain statement, or keeps no exemplar, is void
+	// whatever the reference (TestGateCentroidsNotVoid).
+	kept, exemplars, stopped, plain int
 }
 
 // gateCutFor is the rule: the held-out exemplars' 10th percentile against
@@ -158,6 +163,17 @@ func gateCutFor(exemplars, plain []float64, configured float64) gateCut {
 	c.separates = len(exemplars) > 0 && len(plain) > 0 && c.exemplarP10 > c.plainP90
 	if c.separates && (configured <= c.plainP90 || configured > c.exemplarP10) {
 		c.threshold = (c.exemplarP10 + c.plainP90) / 2
+	}
+	c.exemplars, c.plain = len(exemplars), len(plain)
+	for _, x := range exemplars {
+		if x >= c.threshold {
+			c.kept++
+		}
+	}
+	for _, x := range plain {
+		if x < c.threshold {
+			c.stopped++
+		}
 	}
 	return c
 }

@@ -267,7 +267,8 @@ func statesHabit(m engine.Message) string {
 // routineCue: a recurrence ("every Tuesday", "수요일마다", "격주로").
 var routineCue = lexicon{en: []string{"every", "each week", "weekly", "daily", "a day", "per day", "a week", "per week",
 	"on mondays", "on tuesdays", "on wednesdays", "on thursdays", "on fridays", "on saturdays", "on sundays", "on weekends", "on weeknights"},
-	ko: []string{"마다", "격주", "매달", "매년", "매일", "매주", "하루", "주 1회", "주 2회", "주 3회", "주 4회", "주 5회"}}
+	ko: []string{"마다", "격주", "매달", "매년", "매일", "매주", "하루", "주 1회", "주 2회", "주 3회", "주 4회", "주 5회",
+		"는 날에는", "는 날엔", "은 날에는", "은 날엔"}} // "비 오는 날에는 …": on the days when, a recurrence
 
 // floorWaiver is why a message caught by one of L1's length floors is
 // kept all the same ("" when it is not): a user's lesson, a change or
@@ -289,6 +290,9 @@ func (c *Capturer) floorWaiver(m engine.Message, lesson *lessonFinding) string {
 	}
 	if cue := statesFact(m); cue != "" {
 		return fmt.Sprintf("a fact about %q states itself in few words", cue)
+	}
+	if cue := statesKoEvent(m); cue != "" {
+		return fmt.Sprintf("a Korean account of a past event (%q) states itself in few words", cue)
 	}
 	if cue := c.statesSlot(m); cue != "" {
 		return fmt.Sprintf("a fact of the slot %q (a later change may replace it) states itself in few words", cue)

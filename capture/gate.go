@@ -205,6 +205,11 @@ func gateExemplars(typ string) []string {
 			"I got my mom a necklace for her birthday gift.",
 			"친구가 생일 선물로 시계를 사줬어요.",
 			"엄마에게 목걸이를 선물했어요.",
+			// Calibration: a leave-one-out reference needs three exemplars
+			// a script (two give each the other's cosine, always 1.0).
+			"남자친구가 기념일 선물로 목걸이를 사줬어.",
+			"동생이 생일 선물로 향수를 줬어.",
+			"아빠 생신 선물로 시계를 사 드렸어요.",
 		}
 	case "shared_thing":
 		return []string{
@@ -319,6 +324,13 @@ type GateCentroid struct {
 	Exemplars10 float64 `json:"exemplar_p10"`
 	Separates   bool    `json:"separates"`
 	Configured  float64 `json:"configured"`
+	// At Threshold, the similarity half keeps Kept of the exemplars, each
+	// held out of the centroid, and stops Stopped of PlainN plain
+	// statements of the script: a half that keeps none or stops none is
+	// void (TestGateCentroidsNotVoid holds every one above half of both).
+	Kept    int `json:"exemplars_kept"`
+	Stopped int `json:"plain_stopped"`
+	PlainN  int `json:"plain"`
 }
 
 // GateCalibration reports every gated type's centroids under emb, in
@@ -342,7 +354,8 @@ func GateCalibration(ctx context.Context, emb engine.Embedder) ([]GateCentroid, 
 			k := typ + "/" + script
 			c := g.cuts[k]
 			out = append(out, GateCentroid{Type: typ, Script: script, Exemplars: n[script], Reference: ref, Floored: ref <= minReference,
-				Plain: c.plainP90, Threshold: c.threshold, Exemplars10: c.exemplarP10, Separates: c.separates, Configured: g.threshold})
+				Plain: c.plainP90, Threshold: c.threshold, Exemplars10: c.exemplarP10, Separates: c.separates, Configured: g.threshold,
+				Kept: c.kept, Stopped: c.stopped, PlainN: c.plain})
 		}
 	}
 	return out, nil

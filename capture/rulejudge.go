@@ -87,6 +87,11 @@ func (r RuleJudge) JudgeCapture(ctx context.Context, in engine.CaptureInput) (en
 		}
 		typ, kw = rest.classify(norm)
 	}
+	if typ == "health" {
+		if w := occupationKeyword(norm, kw); w != "" { // "is a dentist": a job (rulejudge_occupation.go)
+			typ, kw = tables.classify(strings.Replace(norm, w, " ", 1))
+		}
+	}
 	v.Type = typ
 	v.Kind = kindOf(typ, norm)
 	v.Importance = typeImportance(typ)
@@ -416,7 +421,7 @@ func pastTense(norm string) bool {
 			continue
 		}
 		switch rs[i+1] {
-		case '어', '다', '습', '지', '는', '고', '대', '더':
+		case '어', '다', '습', '지', '는', '고', '대', '더', '네': // 나왔네, 샀네: a past event noticed
 			return true
 		}
 	}

@@ -108,6 +108,15 @@ func readActs(text string) []sentenceAct {
 			}
 		}
 	}
+	if !asks {
+		anyPaste := false
+		for _, p := range paste {
+			anyPaste = anyPaste || p
+		}
+		for _, s := range prose {
+			asks = asks || anyPaste && pointsAtPaste(s.text) // "this throws every time" over a code block
+		}
+	}
 	out := pasteActs(lines, paste, asks)
 	// A short fragment after a question or request qualifies it ("10 min
 	// max", "3-4 bullets, no drama", "like 4 weeks out"); in a message that
@@ -123,11 +132,18 @@ func readActs(text string) []sentenceAct {
 		if a.act != actStatement {
 			continue
 		}
+		if asks && pasted && pointsAtPaste(a.text) {
+			a.act = actRequest // "this throws every time": about the material, whatever its markers
+			continue
+		}
 		follows := i > 0 && (out[i-1].act == actQuestion || out[i-1].act == actRequest) && len(strings.Fields(a.text)) <= 4
 		if !(asks && pasted) && !follows || kwFind(lexNorm(a.text), standingLexicon()) != "" {
 			continue
 		}
 		if asks && pasted {
+			if ownNews(a.text) {
+				continue // "I moved to the platform team last week. Here's the log …" (statements_cover.go)
+			}
 			a.act = actRequest
 		} else {
 			a.act = out[i-1].act

@@ -258,7 +258,7 @@ func koRequest(s string) bool {
 // actOf classifies one sentence s of line.
 func actOf(s, line string) string {
 	norm := lexNorm(s)
-	if kwFind(norm, hypotheticalLexicon()) != "" {
+	if kwFind(norm, hypotheticalLexicon()) != "" || counterfactual(s, norm) {
 		return actHypothetical
 	}
 	question := endsWithQuestionMark(s, line)

@@ -52,8 +52,18 @@ func TestGateCentroidsNotVoid(t *testing.T) {
 		t.Fatalf("%d centroids, want one per type and script: %+v", len(cs), cs)
 	}
 	for _, c := range cs {
+		t.Logf("%s/%s: %d exemplars, reference %.3f, keeps %d, stops %d of %d plain at %.2f", c.Type, c.Script, c.Exemplars, c.Reference, c.Kept, c.Stopped, c.PlainN, c.Threshold)
 		if c.Reference < 2*minReference {
 			t.Errorf("%s/%s reference %.3f is near the floor %.2f", c.Type, c.Script, c.Reference, minReference)
+		}
+		// Clear of the floor is not enough: at its threshold the half
+		// must keep most exemplars it has not seen and stop most plain
+		// statements, or it decides nothing the keyword did not.
+		if c.Exemplars < 3 {
+			t.Errorf("%s/%s: %d exemplars, a leave-one-out reference needs 3", c.Type, c.Script, c.Exemplars)
+		}
+		if 2*c.Kept <= c.Exemplars || 2*c.Stopped <= c.PlainN {
+			t.Errorf("%s/%s similarity half void: keeps %d of %d held-out exemplars, stops %d of %d plain statements at %.2f", c.Type, c.Script, c.Kept, c.Exemplars, c.Stopped, c.PlainN, c.Threshold)
 		}
 	}
 }

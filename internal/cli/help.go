@@ -304,7 +304,7 @@ func printGateCalibration(e *env) error {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "\nCapture's extraction gates (%s): exemplar centroids\n", emb.Name())
-	fmt.Fprintln(e.stdout, "  type          script  exemplars  reference  exemplar p10  plain p90  threshold")
+	fmt.Fprintln(e.stdout, "  type          script  exemplars  reference  exemplar p10  plain p90  threshold  kept   stopped")
 	apart := 0
 	for _, c := range cs {
 		note := ""
@@ -319,8 +319,13 @@ func printGateCalibration(e *env) error {
 		if c.Separates {
 			apart++
 		}
-		fmt.Fprintf(e.stdout, "  %-13s %-7s %9d  %9.3f  %12.3f  %9.3f  %9.3f%s\n", c.Type, c.Script, c.Exemplars, c.Reference, c.Exemplars10, c.Plain, c.Threshold, note)
+		fmt.Fprintf(e.stdout, "  %-13s %-7s %9d  %9.3f  %12.3f  %9.3f  %9.3f  %-5s  %-7s%s\n", c.Type, c.Script, c.Exemplars, c.Reference, c.Exemplars10, c.Plain, c.Threshold,
+			fmt.Sprintf("%d/%d", c.Kept, c.Exemplars), fmt.Sprintf("%d/%d", c.Stopped, c.PlainN), note)
 	}
+	fmt.Fprintln(e.stdout, "kept: held-out exemplars at or above the threshold; stopped: plain statements")
+	fmt.Fprintln(e.stdout, "below it. A similarity half that keeps, or stops, half or fewer is void: it")
+	fmt.Fprintln(e.stdout, "decides nothing the keyword did not (under the offline embedder a test holds")
+	fmt.Fprintln(e.stdout, "every centroid above half of both, with three exemplars or more a script).")
 	fmt.Fprintf(e.stdout, "Each threshold is read from this embedder (memtrace help embedder): where the\n")
 	fmt.Fprintf(e.stdout, "held-out exemplars' p10 is above plain statements' p90 (%d of %d here), the\n", apart, len(cs))
 	fmt.Fprintf(e.stdout, "configured %.2f stands if it lies between them, else their midpoint; where it\n", engine.DefaultConfig().GateSimilarity)
