@@ -267,6 +267,9 @@ func (r *recallRun) rerank(st *engine.StageTrace) {
 		}
 		kept = append(kept, c)
 	}
+	if note := r.speakerRanks(r.live, kept); note != "" {
+		st.Notes["speaker"] = note
+	}
 	st.Notes["formula"] = relevanceFormula(wLex, wVec)
 	st.Notes["idf_sum"] = f3(idfSum)
 	st.Notes["relevance_floor"] = f3(floor)
