@@ -270,6 +270,9 @@ func (r *recallRun) rerank(st *engine.StageTrace) {
 	if note := r.speakerRanks(r.live, kept); note != "" {
 		st.Notes["speaker"] = note
 	}
+	if note := r.askRanks(kept); note != "" {
+		st.Notes["asks_only"] = note
+	}
 	st.Notes["formula"] = relevanceFormula(wLex, wVec)
 	st.Notes["idf_sum"] = f3(idfSum)
 	st.Notes["relevance_floor"] = f3(floor)
