@@ -43,31 +43,39 @@ func asksOnly(text string, specific []string) bool {
 			return false // only the speaker's name: nothing asked or told
 		}
 	}
-	stated := false
-	start := 0
-	flush := func(end int, question bool) {
-		seg := text[start:end]
-		start = end
-		if question || stated {
-			return
-		}
-		for _, t := range textnorm.Tokens(seg) {
-			if slices.Contains(specific, t) {
-				stated = true
-				return
-			}
-		}
-	}
+	// The questions first: they are short, and a term missing from them
+	// is stated (every specific term is in the memory's own words).
+	asked := make([]bool, len(specific))
+	n := 0
+	var statements []string
+	from := 0
 	for i := 0; i < len(text); i++ {
 		switch text[i] {
 		case '.', '!', '\n':
-			flush(i+1, false)
+			statements = append(statements, text[from:i+1])
+			from = i + 1
 		case '?':
-			flush(i+1, true)
+			for _, t := range textnorm.Tokens(text[from : i+1]) {
+				if k := slices.Index(specific, t); k >= 0 && !asked[k] {
+					asked[k] = true
+					n++
+				}
+			}
+			from = i + 1
 		}
 	}
-	flush(len(text), false)
-	return !stated
+	if n < len(specific) {
+		return false
+	}
+	statements = append(statements, text[from:])
+	for _, seg := range statements {
+		for _, t := range textnorm.Tokens(seg) {
+			if slices.Contains(specific, t) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // askRanks applies AsksOnlyShare to the kept candidates (their evidence
