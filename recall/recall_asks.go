@@ -79,7 +79,7 @@ func asksOnly(text string, specific []string) bool {
 }
 
 // askRanks applies AsksOnlyShare to the kept candidates (their evidence
-// still set; sorted by relevance on return) and says what it did, "" when
+// still set; the caller sorts them again) and says what it did, "" when
 // nothing.
 func (r *recallRun) askRanks(kept []*candidate) string {
 	moved := 0
@@ -95,6 +95,5 @@ func (r *recallRun) askRanks(kept []*candidate) string {
 	if moved == 0 {
 		return ""
 	}
-	sortByScore(kept, func(c *candidate) float64 { return c.relevance })
 	return fmt.Sprintf("%d memories hold the query's specific terms only in their questions: they rank × %s", moved, f3(AsksOnlyShare))
 }

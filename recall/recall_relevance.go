@@ -267,11 +267,15 @@ func (r *recallRun) rerank(st *engine.StageTrace) {
 		}
 		kept = append(kept, c)
 	}
-	if note := r.speakerRanks(r.live, kept); note != "" {
-		st.Notes["speaker"] = note
+	spk, asks := r.speakerRanks(r.live, kept), r.askRanks(kept)
+	if spk != "" {
+		st.Notes["speaker"] = spk
 	}
-	if note := r.askRanks(kept); note != "" {
-		st.Notes["asks_only"] = note
+	if asks != "" {
+		st.Notes["asks_only"] = asks
+	}
+	if spk != "" || asks != "" {
+		sortByScore(kept, func(c *candidate) float64 { return c.relevance })
 	}
 	st.Notes["formula"] = relevanceFormula(wLex, wVec)
 	st.Notes["idf_sum"] = f3(idfSum)

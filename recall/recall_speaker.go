@@ -66,8 +66,8 @@ func speakerOf(text string) string {
 	return name
 }
 
-// speakerRanks applies the speaker field to the kept candidates (sorted by
-// relevance on return), the speakers counted over every candidate the
+// speakerRanks applies the speaker field to the kept candidates (the
+// caller sorts them again), the speakers counted over every candidate the
 // gate judged (pool), and says what it did, "" when nothing.
 func (r *recallRun) speakerRanks(pool, kept []*candidate) string {
 	lines := map[string]int{}
@@ -105,7 +105,6 @@ func (r *recallRun) speakerRanks(pool, kept []*candidate) string {
 	if moved == 0 {
 		return ""
 	}
-	sortByScore(kept, func(c *candidate) float64 { return c.relevance })
 	return fmt.Sprintf("the query names speaker %s of %s: %d memories spoken by another rank × %s",
 		strings.Join(named, ", "), strings.Join(speakers, ", "), moved, f3(SpeakerOtherShare))
 }
