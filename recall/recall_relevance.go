@@ -267,6 +267,16 @@ func (r *recallRun) rerank(st *engine.StageTrace) {
 		}
 		kept = append(kept, c)
 	}
+	spk, asks := r.speakerRanks(r.live, kept), r.askRanks(kept)
+	if spk != "" {
+		st.Notes["speaker"] = spk
+	}
+	if asks != "" {
+		st.Notes["asks_only"] = asks
+	}
+	if spk != "" || asks != "" {
+		sortByScore(kept, func(c *candidate) float64 { return c.relevance })
+	}
 	st.Notes["formula"] = relevanceFormula(wLex, wVec)
 	st.Notes["idf_sum"] = f3(idfSum)
 	st.Notes["relevance_floor"] = f3(floor)
