@@ -47,13 +47,16 @@ func TestHeldoutLifePassRate(t *testing.T) {
 		t.Skip("held-out sets: ingest 200 and 168 messages")
 	}
 	for _, name := range []string{"life.yaml", "life3.yaml", "life4.yaml", "life5.yaml", "life6.yaml"} {
-		t.Run(name, func(t *testing.T) { heldoutLifePassRate(t, name, heldoutLifeFloors[name]) })
+		t.Run(name, func(t *testing.T) {
+			heldoutLifePassRate(t, filepath.Join("..", "testdata", "heldout", name), heldoutLifeFloors[name])
+		})
 	}
 }
 
-func heldoutLifePassRate(t *testing.T, name string, floor float64) {
+func heldoutLifePassRate(t *testing.T, file string, floor float64) {
 	ctx := context.Background()
-	set, err := golden.Load(filepath.Join("..", "testdata", "heldout", name))
+	name := filepath.Base(file)
+	set, err := golden.Load(file)
 	if err != nil {
 		t.Fatal(err)
 	}
