@@ -29,7 +29,9 @@ func (c *Capturer) screen(ctx context.Context, p *pending) (bool, error) {
 	var lesson *lessonFinding
 	if m.Role == "user" || m.Correction {
 		// Role-play and jokes state no lesson ("*bows* I'll always trust you").
-		if f := detectLesson(m.Text, m.Correction); f != nil && !f.NoTerms && (m.Correction || c.gates.roleplay(m.Text) == "") {
+		// Nor does an account of what someone else told the user ("my PT
+		// told me to stop locking my knees"; capture_recounted.go).
+		if f := detectLesson(m.Text, m.Correction); f != nil && !f.NoTerms && (m.Correction || c.gates.roleplay(m.Text) == "" && !recountedInstruction(m.Text)) {
 			lesson = f
 		}
 	}

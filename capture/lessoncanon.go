@@ -144,6 +144,7 @@ func endsWithAbbrev(s string) bool {
 type termMention struct {
 	term    string
 	at      int // byte offset of its word in the clause's lexNorm
+	word    int // index of that word among the clause's lexNorm words
 	written int // index of the written word it is read from (os.path.join)
 	negated bool
 }
@@ -162,6 +163,7 @@ func clauseTerms(cl string, elsewhere func(string) bool) []termMention {
 	cl = formatPattern.ReplaceAllStringFunc(cl, func(p string) string {
 		return strings.ToLower(strings.NewReplacer("-", "", "/", "", ":", "", ".", "").Replace(p))
 	})
+	cl = unitSymbols.Replace(titleBeforeName.ReplaceAllString(cl, "$1$2"))
 	norm := lexNorm(cl)
 	var written []int // per word of norm, the written word it is part of
 	for i, rw := range strings.Fields(cl) {
@@ -188,7 +190,7 @@ func clauseTerms(cl string, elsewhere func(string) bool) []termMention {
 		k++
 		textnorm.Words(word, func(w string, hangul bool) {
 			if t := canonTerm(w, hangul); t != "" {
-				out = append(out, termMention{term: t, at: p, written: g})
+				out = append(out, termMention{term: t, at: p, word: wi, written: g})
 			}
 		})
 	}
@@ -200,6 +202,7 @@ func clauseTerms(cl string, elsewhere func(string) bool) []termMention {
 		for i := range out {
 			if out[i].at > q {
 				negateWord(out, out[i].written)
+				negateJoined(out, words, i, removalAt(norm, q))
 				if elsewhere != nil && elsewhere(out[i].term) {
 					// "use git switch, not git checkout": the word
 					// after the negator is a modifier the rule names
@@ -220,12 +223,63 @@ func clauseTerms(cl string, elsewhere func(string) bool) []termMention {
 			if out[i].at < q {
 				if !onlyBefore(norm, out[i].at) {
 					negateWord(out, out[i].written)
+					negateBefore(out, words, i)
 				}
 				break
 			}
 		}
 	}
 	return out
+}
+
+// negateJoined extends a pre-negator's negation from the term at i over
+// the alternatives joined to it ("not sed or awk", "no tabs nor spaces")
+// and, after a removal verb (remove, strip, drop), over the rest of its
+// object: "strip trailing whitespace" forbids the whitespace, as "공백
+// 남기지 마" does.
+func negateJoined(out []termMention, words []string, i int, removal bool) {
+	for j := i + 1; j < len(out); j++ {
+		gap := out[j].word - out[j-1].word
+		switch {
+		case gap == 0 || removal && gap == 1:
+		case gap == 2 && (words[out[j-1].word+1] == "or" || words[out[j-1].word+1] == "nor"):
+		default:
+			return
+		}
+		negateWord(out, out[j].written)
+	}
+}
+
+// removalAt reports whether the pre-negator at q is a removal verb.
+func removalAt(norm string, q int) bool {
+	for _, v := range []string{"remove ", "strip ", "drop ", "get rid of "} {
+		if strings.HasPrefix(norm[q:], v) {
+			return true
+		}
+	}
+	return false
+}
+
+// negateBefore extends a Korean post-negator's negation from the term at
+// i back over the written English phrase it ends ("numbered list 말고",
+// "past tense 말고": the negator follows the phrase, whose first word is
+// the value, as "not numbered lists" negates it in English) and over an
+// alternative joined by 이나 or 거나 ("마일이나 화씨 말고").
+func negateBefore(out []termMention, words []string, i int) {
+	latin := !isHangul(out[i].term)
+	for j := i - 1; j >= 0; j-- {
+		gap := out[j+1].word - out[j].word
+		w := words[out[j].word]
+		switch {
+		case gap == 0 && latin == !isHangul(out[j].term):
+		case gap == 1 && latin && !isHangul(w) && !hangulEnd(w): // a particle ends the phrase: "subject는 past tense 말고"
+		case gap == 1 && isHangul(w) && (strings.HasSuffix(w, "이나") || strings.HasSuffix(w, "거나")):
+			latin = false
+		default:
+			return
+		}
+		negateWord(out, out[j].written)
+	}
 }
 
 // distinctTerms are the terms of ms, each once.
@@ -295,10 +349,14 @@ func knownTerm(t string) bool {
 // forbid the emoji, not the adding, so a carrier is no term and a
 // negation next to it falls on its object — Korean puts the negation on
 // the verb, English on the object.
-var carrierTerms = map[string]bool{"add": true, "붙": true, "달": true, "give": true}
+// Writing and leaving carry their object too: "write durations in
+// seconds" ~ "초 단위로 써줘" (쓰다 is a generic verb), "don't leave
+// trailing whitespace" ~ "공백 남기지 마" forbids the whitespace.
+var carrierTerms = map[string]bool{"add": true, "붙": true, "달": true, "give": true, "write": true, "적": true, "leave": true}
 
-// carrierStems start a carrier's Korean forms (붙여줘, 달아줘).
-var carrierStems = []string{"붙이", "붙여", "달아"}
+// carrierStems start a carrier's Korean forms (붙여줘, 달아줘, 적어줘,
+// 남기지).
+var carrierStems = []string{"붙이", "붙여", "달아", "적어", "남기", "남겨"}
 
 func carrier(t string) bool {
 	if carrierTerms[t] {
@@ -360,6 +418,15 @@ func canonWord(w string, hangul bool) string {
 	return l
 }
 
+// titleBeforeName is a title before a name ("Mr. Kim", "Ms Park", "Dr.
+// Lee"): it says how politely, not what the lesson is about, and "ms"
+// alone is a unit (milliseconds).
+var titleBeforeName = regexp.MustCompile(`\b(?:Mrs?|Ms|Dr|mrs?|ms|dr)\.\s*([A-Za-z가-힣])|\b(?:Mrs?|Ms|Dr) +([A-Z])`)
+
+// unitSymbols are the written symbols of units, read as their words
+// ("°C랑 km" names Celsius as "섭씨로" and "in Celsius" do).
+var unitSymbols = strings.NewReplacer("°C", " celsius ", "℃", " celsius ", "°F", " fahrenheit ", "℉", " fahrenheit ", "°c", " celsius ", "°f", " fahrenheit ")
+
 // formatPattern is a date or time format written in its placeholder
 // letters (YYYY-MM-DD, DD/MM/YYYY, HH:mm): one value, read as one term in
 // its order ("yyyymmdd", "ddmmyyyy"), so two formats are two values of one
@@ -415,6 +482,13 @@ func englishLemma(w string) string {
 		return w
 	}
 	return best
+}
+
+// hangulEnd reports whether s ends with a Hangul syllable (a Latin word
+// with its Korean particle: "subject는").
+func hangulEnd(s string) bool {
+	r, _ := utf8.DecodeLastRuneInString(s)
+	return r >= 0xAC00 && r <= 0xD7A3
 }
 
 // isHangul reports whether s starts with a Hangul syllable.

@@ -12,13 +12,16 @@ func conceptTable() []concept {
 		// Indentation and layout.
 		{id: "indent", generic: true, num: true, forms: lexicon{en: []string{"indent*"}, ko: []string{"들여쓰기", "인덴트"}}},
 		{id: "tabs", slot: "indent_char", num: true, forms: lexicon{en: []string{"tab", "tabs"}, ko: []string{"탭"}}},
-		{id: "spaces", slot: "indent_char", num: true, forms: lexicon{en: []string{"space", "spaces"}, ko: []string{"스페이스", "공백", "칸"}}},
+		{id: "spaces", slot: "indent_char", num: true, with: []string{"indent", "tabs"}, forms: lexicon{en: []string{"space", "spaces"}, ko: []string{"스페이스", "공백", "칸"}}},
 		{id: "line_length", num: true, forms: lexicon{en: []string{"line length", "line limit", "lines max", "max line*", "line width", "characters per line", "column limit"}, ko: []string{"줄 길이", "줄길이", "줄당", "한 줄에"}}},
 		{id: "gofmt", forms: lexicon{en: []string{"gofmt*", "go fmt", "goimports"}, ko: []string{"gofmt", "고fmt"}}},
 		// Languages (of answers, messages, documents).
 		{id: "korean", slot: "language", forms: lexicon{en: []string{"korean"}, ko: []string{"한국어", "한글"}}},
 		{id: "english", slot: "language", forms: lexicon{en: []string{"english"}, ko: []string{"영어", "영문"}}},
 		{id: "japanese", slot: "language", forms: lexicon{en: []string{"japanese"}, ko: []string{"일본어"}}},
+		// Speech level (of Korean, and of any reply's register).
+		{id: "formal_speech", slot: "speech_level", forms: lexicon{en: []string{"formal korean", "formal speech", "polite speech", "polite form*", "honorific*", "formal register", "formal tone", "jondaetmal"}, ko: []string{"존댓말", "존대", "높임말"}}},
+		{id: "casual_speech", slot: "speech_level", forms: lexicon{en: []string{"casual speech", "casual korean", "informal speech", "informal korean", "casual tone", "banmal"}, ko: []string{"반말", "편하게 말"}}},
 		{id: "answer", generic: true, forms: lexicon{en: []string{"answer*", "reply", "replies", "respond"}, ko: []string{"대답", "답변", "답해", "답하", "답을"}}},
 		{id: "conclusion_first", hides: []string{"answer"}, forms: lexicon{en: []string{"first line", "conclusion first", "answer first", "bottom line first", "lead with the answer", "lead with the conclusion"}, ko: []string{"결론부터", "결론 먼저", "결론을 먼저", "맨 위에", "첫 줄에", "첫줄에"}}},
 		{id: "short", object: true, slot: "length", forms: lexicon{en: []string{"short*", "brief*", "concise*", "terse", "tldr", "tl dr", "to the point"}, ko: []string{"짧게", "짧은", "간단히", "간결"}}},

@@ -11,7 +11,8 @@ import (
 // first word the canonical term a lesson key holds, then English words
 // (whole lemmas) and Korean stems (a Korean word matches a stem it starts
 // with, particles and endings after it; a one-syllable stem only when an
-// ending follows, see koStemMatch). It is a general glossary of the trade —
+// ending follows, see koStemMatch; a form written with a trailing "=" only
+// as the whole key stem: 초=, 분=). It is a general glossary of the trade —
 // code, files, version control, tests, data, deployment, review,
 // communication — not the wording of any one lesson; extend it by concept.
 // English words the glossary does not hold are matched through WordNet
@@ -44,7 +45,7 @@ func devGlossary() [][]string {
 		{"feature", "features", "기능"},
 		{"bug", "bugs", "버그"},
 		{"fix", "fixes", "수정", "고치", "고쳐"},
-		{"change", "changes", "changed", "modify", "edit", "변경", "바꾸", "바꿔", "건드린", "건드"},
+		{"change", "changes", "changed", "modify", "edit", "touch", "변경", "바꾸", "바꿔", "건드린", "건드", "손대"},
 		{"add", "insert", "include", "put", "넣", "추가", "담아", "담"},
 		{"remove", "drop", "strip", "빼", "제거", "없애"},
 		{"delete", "deletion", "erase", "rm", "지우", "지워", "삭제"},
@@ -60,7 +61,7 @@ func devGlossary() [][]string {
 		{"directory", "folder", "dir", "디렉터리", "디렉토리", "폴더"},
 		{"path", "paths", "경로"},
 		{"search", "find", "lookup", "검색", "찾", "찾아"},
-		{"format", "formatting", "formatter", "reformat", "포맷", "포매터", "포맷터", "정렬"},
+		{"format", "formatting", "formatter", "reformat", "포맷", "포매터", "포맷터"},
 		{"whole", "entire", "all", "everything", "전체", "모든", "전부"},
 		{"repository", "repo", "repos", "레포", "저장소"},
 		// Version control and review.
@@ -78,7 +79,6 @@ func devGlossary() [][]string {
 		{"case", "cases", "케이스", "사례"},
 		{"table", "tables", "테이블", "표"},
 		{"integration", "통합"},
-		{"unit", "단위"},
 		{"mock", "mocks", "mocked", "mocking", "fake", "stub", "목", "모킹", "목킹", "가짜"},
 		{"real", "actual", "genuine", "진짜", "실제"},
 		// Data and deployment.
@@ -91,7 +91,7 @@ func devGlossary() [][]string {
 		{"container", "containers", "docker", "컨테이너", "도커"},
 		{"server", "servers", "서버"},
 		{"run", "execute", "돌리", "돌려", "실행", "치"},
-		{"directly", "manually", "yourself", "직접", "수동"},
+		{"directly", "manually", "yourself", "hand", "직접", "수동"},
 		{"automatic", "automatically", "own", "자동", "자동으로", "알아서"},
 		// Communication.
 		{"reply", "replies", "response", "respond", "message", "답변", "답장", "응답", "대답"},
@@ -105,7 +105,7 @@ func devGlossary() [][]string {
 		{"line", "lines", "줄", "라인"},
 		{"keep", "maintain", "preserve", "유지", "지키", "지켜"},
 		{"part", "parts", "portion", "section", "부분"},
-		{"show", "display", "보여주", "보여줘"},
+		{"show", "display", "보여주", "보여줘", "표시", "표기"},
 		{"size", "sizes", "크기", "사이즈"},
 		{"value", "values", "값"},
 		{"parameter", "parameters", "param", "params", "argument", "arguments", "arg", "args", "인자", "인수", "매개변수", "파라미터"},
@@ -165,6 +165,53 @@ func devGlossary() [][]string {
 		{"block", "blocks", "블록", "블럭"},
 		{"lockfile", "lock", "락파일"},
 		{"dependency", "dependencies", "deps", "dep", "의존성", "디펜던시"},
+		// Review, order and lists.
+		{"problem", "problems", "문제", "문제점"},
+		{"severity", "serious", "severe", "critical", "심각", "심각도", "치명"},
+		{"priority", "priorities", "prioritize", "우선순위", "우선"},
+		{"order", "ordering", "sequence", "순서", "차례", "순으로"},
+		{"sort", "sorted", "sorting", "정렬"},
+		{"list", "lists", "listing", "enumerate", "목록", "나열", "리스트"},
+		{"option", "options", "choice", "choices", "alternative", "alternatives", "선택지", "옵션", "대안"},
+		{"bullet", "bullets", "글머리", "불릿"},
+		{"symbol", "symbols", "기호"},
+		{"heading", "headings", "header", "headers", "title", "titles", "subject", "subjects", "제목", "헤더", "헤딩"},
+		{"relevant", "related", "relevance", "관련", "관련된", "상관있"},
+		{"irrelevant", "unrelated", "무관", "상관없"},
+		{"example", "examples", "sample", "samples", "예시", "예제", "샘플"},
+		{"warning", "warnings", "경고"},
+		{"trace", "traces", "stacktrace", "traceback", "트레이스", "트레이스백"},
+		{"whitespace", "blank", "blanks", "공백", "빈칸"},
+		{"trail", "trailing", "end", "ends", "끝", "맨끝"},
+		// Writing: grammar, tone and politeness.
+		{"tense", "tenses", "시제"},
+		{"past", "과거", "과거형"},
+		{"imperative", "명령형"},
+		{"tone", "tones", "voice", "말투", "어조", "톤"},
+		{"formal", "polite", "politely", "honorific", "honorifics", "존댓말", "존대", "높임말", "공손"},
+		{"casual", "informal", "반말", "편하게"},
+		{"apologize", "apologise", "apology", "apologies", "sorry", "사과", "죄송", "미안"},
+		{"compliment", "compliments", "praise", "flattery", "칭찬", "아부"},
+		{"start", "starts", "begin", "begins", "opener", "opening", "시작"},
+		{"mention", "mentions", "mentioned", "talk", "talks", "언급", "얘기", "이야기"},
+		// Dates, times and durations.
+		{"deadline", "deadlines", "due", "마감", "마감일", "기한"},
+		{"weekday", "weekdays", "요일"},
+		{"timestamp", "timestamps", "타임스탬프"},
+		{"timezone", "timezones", "시간대", "타임존"},
+		{"duration", "durations", "기간", "시간="},
+		{"second", "seconds", "sec", "secs", "초="},
+		{"millisecond", "milliseconds", "ms", "msec", "밀리초"},
+		{"minute", "minutes", "mins", "분="},
+		// Configuration, generation and tools.
+		{"config", "configs", "configuration", "settings", "setting", "설정", "환경설정", "컨피그"},
+		{"generate", "generated", "codegen", "생성", "자동생성"},
+		{"parse", "parsing", "parser", "파싱", "파서", "구문분석"},
+		{"sign", "signed", "signing", "signature", "서명", "사인"},
+		{"key", "keys", "키"},
+		{"report", "reports", "보고", "리포트", "보고서"},
+		{"byte", "bytes", "바이트"},
+		{"unit", "units", "단위"},
 	}
 }
 
@@ -175,14 +222,21 @@ type glossaryIndex struct {
 	ko []koStem
 }
 
-type koStem struct{ stem, canon string }
+// koStem is one Korean form of a row; exact forms (written with a
+// trailing "=" in the table: 초=, 분=) match only a key stem equal to them
+// — a one-syllable unit word that starts many other words (초기화, 분석).
+type koStem struct {
+	stem, canon string
+	exact       bool
+}
 
 var glossary = sync.OnceValue(func() glossaryIndex {
 	g := glossaryIndex{en: map[string]string{}}
 	for _, row := range devGlossary() {
 		for _, w := range row {
 			if isHangul(w) {
-				g.ko = append(g.ko, koStem{w, row[0]})
+				stem, exact := strings.CutSuffix(w, "=")
+				g.ko = append(g.ko, koStem{stem, row[0], exact})
 			} else if _, ok := g.en[w]; !ok {
 				g.en[w] = row[0]
 			}
@@ -201,7 +255,7 @@ var glossary = sync.OnceValue(func() glossaryIndex {
 // still follow it), or "".
 func glossKorean(w string) string {
 	for _, s := range glossary().ko {
-		if koStemMatch(w, s.stem) {
+		if s.exact && w == s.stem || !s.exact && koStemMatch(w, s.stem) {
 			return s.canon
 		}
 	}

@@ -57,7 +57,7 @@ func nonLessonWords() []string {
 		"don't", "dont", "do", "not", "no", "never", "stop", "always", "please", "just", "instead", "prefer",
 		"rather", "from", "now", "on", "going", "forward", "every", "time", "again", "anymore", "ever", "more",
 		"use", "using", "make", "let", "want", "like", "okay", "ok", "kindly", "pls", "plz",
-		"mr", "mrs", "ms", "dr", "sir", "madam",
+		"mr", "mrs", "dr", "sir", "madam", // "Ms." as a title: titleBeforeName (ms alone is milliseconds)
 		// Discourse openers of chat: "btw, …", "also — …", "oh and …".
 		"btw", "also", "anyway", "oh",
 		// Forgetting and remembering verbs: "don't forget to X" prescribes X
@@ -71,7 +71,9 @@ func nonLessonWords() []string {
 		"금지", "요즘", "누가", "아까", "건", "걸", "게", "거야", "쓰",
 		// "When" and "like" in Korean (때, 이런, 이렇게, 처럼: English's are
 		// stop words) and indefinite pronouns.
-		"때", "때는", "때만", "때마다", "이런", "이렇게", "이러", "이러면", "이런거", "저런", "처럼", "something", "anything",
+		"때", "때는", "때만", "때마다", "땐", "이런", "이렇게", "이러", "이러면", "이런거", "저런", "처럼", "같은", "같", "something", "anything",
+		// Where and which way (쪽: "generator 쪽을", the side of).
+		"쪽",
 	}
 }
 

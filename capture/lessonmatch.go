@@ -93,6 +93,7 @@ func lessonOverlap(a, b []string) (int, bool) {
 		a, b = b, a
 	}
 	shared, against := 0, 0
+	var swapped []string // the terms of a matched with the other polarity in b
 	usedB := map[int]bool{}
 	for _, x := range a {
 		for j, y := range b {
@@ -100,6 +101,7 @@ func lessonOverlap(a, b []string) (int, bool) {
 				usedB[j] = true
 				if strings.HasPrefix(x, notPrefix) != strings.HasPrefix(y, notPrefix) {
 					against++
+					swapped = append(swapped, x)
 				} else {
 					shared++
 				}
@@ -112,7 +114,10 @@ func lessonOverlap(a, b []string) (int, bool) {
 		return 0, false
 	}
 	matched := shared + against
-	if against > 0 && against >= shared {
+	if against > 0 && against >= shared || valueSwap(swapped) {
+		return shared, false
+	}
+	if otherNames(a, b) {
 		return shared, false
 	}
 	need := 2
@@ -131,6 +136,45 @@ func lessonOverlap(a, b []string) (int, bool) {
 		half = false
 	}
 	return shared, shared >= need && half && 3*shared >= hi
+}
+
+// valueSwap reports whether the terms of one lesson that the other names
+// with the opposite polarity hold a prescribed and a forbidden value of
+// one frame (frameValues): "MiB, not MB" and "MB, not MiB" swap two
+// values. Two words of one phrase read with split polarity ("not
+// unittest.TestCase classes" ~ "unittest 클래스 말고": Korean negates a
+// phrase's head, English the word after its negator) are no two values
+// of one frame and are tolerated as one misread negation.
+func valueSwap(swapped []string) bool {
+	for _, x := range swapped {
+		for _, y := range swapped {
+			if strings.HasPrefix(x, notPrefix) && !strings.HasPrefix(y, notPrefix) && frameValues(bare(x), bare(y)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// otherNames reports whether each of a and b names a tool or identifier
+// the other does not: an unmatched Latin-script term that neither the
+// glossary nor WordNet knows (jq and yq, mib and kib) — a name is the
+// rule's value, and a rewording keeps its names in either language, so
+// two lessons naming two different ones are two rules on one frame
+// ("parse JSON with jq" vs "parse YAML with yq").
+func otherNames(a, b []string) bool {
+	odd := func(p, q []string) bool {
+		for _, x := range p {
+			if t := bare(x); isHangul(t) || knownTerm(t) || len(t) < 2 {
+				continue
+			}
+			if !slices.ContainsFunc(q, func(y string) bool { return termsMatch(x, y) }) {
+				return true
+			}
+		}
+		return false
+	}
+	return odd(a, b) && odd(b, a)
 }
 
 // bothOdd reports whether a and b each hold an unmatched term in the same

@@ -48,9 +48,10 @@ type heldoutLessonSet struct {
 // the blind lessons5 to 22/33; session 14's thin-concept, context-clause,
 // frame-value and negation-head mechanisms raised lessons3 to 32/37,
 // lessons4 to 29/36, and the blind lessons5 to 24/33 and lessons6 to
-// 24/36). Raise one when
+// 24/36; lessons7, the blind seventh set of session 15, 18/36 on main
+// before any change). Raise one when
 // a change passes more cases; never lower it to let a change through.
-var heldoutLessonsFloors = map[string]float64{"lessons.json": 1.0, "lessons2.json": 1.0, "lessons3.json": 32.0 / 37, "lessons4.json": 29.0 / 36, "lessons5.json": 24.0 / 33, "lessons6.json": 24.0 / 36} // lessons5, lessons6: blind, aggregates only, after session 14's object, context and frame-value change
+var heldoutLessonsFloors = map[string]float64{"lessons.json": 1.0, "lessons2.json": 1.0, "lessons3.json": 32.0 / 37, "lessons4.json": 30.0 / 36, "lessons5.json": 26.0 / 33, "lessons6.json": 25.0 / 36, "lessons7.json": 18.0 / 36} // lessons5, lessons6: blind, aggregates only, after session 14's object, context and frame-value change
 
 // TestHeldoutLessons measures lesson identity on the held-out set, every
 // case through capture.Correct (what memory_correct calls), each rewording
@@ -69,7 +70,7 @@ var heldoutLessonsFloors = map[string]float64{"lessons.json": 1.0, "lessons2.jso
 // Every failing case is logged with why; the test fails when the pass rate
 // drops below heldoutLessonsFloor.
 func TestHeldoutLessons(t *testing.T) {
-	for _, name := range []string{"lessons.json", "lessons2.json", "lessons3.json", "lessons4.json", "lessons5.json", "lessons6.json"} {
+	for _, name := range []string{"lessons.json", "lessons2.json", "lessons3.json", "lessons4.json", "lessons5.json", "lessons6.json", "lessons7.json"} {
 		t.Run(name, func(t *testing.T) { heldoutLessons(t, name, heldoutLessonsFloors[name]) })
 	}
 }

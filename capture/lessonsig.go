@@ -58,7 +58,9 @@ type concept struct {
 	object bool
 	// with: the concept is its action on one of these concepts only
 	// (wrap_errors wraps errors: "코드 블록으로 감싸서" wraps none), so it
-	// is read only where one of them is named too.
+	// is read only where one of them is named too — or, for a numeric
+	// concept, a number ("2 spaces": spaces are an indent character only
+	// in the frame of indentation, "줄 끝에 공백" is whitespace).
 	with []string
 }
 
@@ -88,7 +90,7 @@ func preNegators() lexicon {
 func postNegators() lexicon {
 	return lexicon{
 		en: []string{"banned", "forbidden", "prohibited", "not allowed", "is a no", "nothing", "none"},
-		ko: []string{"지 마", "지마", "지 말", "지말", "말고", "말구", "말라", "금지", "안 돼", "안돼", "없이", "빼고", "빼줘", "빼 줘", "빼주", "빼요", "없애", "하지 않"},
+		ko: []string{"지 마", "지마", "지 말", "지말", "말고", "말구", "말라", "금지", "안 돼", "안돼", "없이", "빼고", "빼줘", "빼 줘", "빼주", "빼요", "없애", "하지 않", "그만"},
 	}
 }
 
@@ -247,7 +249,8 @@ func signature(hits, nums []sigHit) lessonSig {
 	numeric := false
 	for _, h := range hits {
 		c := byID[h.id]
-		if hidden[c.id] || c.slot != "" && h.context && ruled[c.slot] || len(c.with) > 0 && !slices.ContainsFunc(c.with, func(w string) bool { return named[w] }) {
+		if hidden[c.id] || c.slot != "" && h.context && ruled[c.slot] ||
+			len(c.with) > 0 && !slices.ContainsFunc(c.with, func(w string) bool { return named[w] }) && !(c.num && len(nums) > 0) {
 			continue
 		}
 		numeric = numeric || c.num

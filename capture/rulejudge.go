@@ -77,6 +77,16 @@ func (r RuleJudge) JudgeCapture(ctx context.Context, in engine.CaptureInput) (en
 		tables = defaultTypeTables()
 	}
 	typ, kw := tables.classify(norm)
+	if (typ == "correction" || typ == "rule") && recountedInstruction(in.Text) {
+		// Another person's words told in an account of the day are no
+		// instruction to the assistant (capture_recounted.go): the type
+		// comes from the other tables.
+		rest := recountTables()
+		if r.tables != nil {
+			rest = newTypeClassifier(r.tables.tables[2:])
+		}
+		typ, kw = rest.classify(norm)
+	}
 	v.Type = typ
 	v.Kind = kindOf(typ, norm)
 	v.Importance = typeImportance(typ)
@@ -226,6 +236,9 @@ type typeTable struct {
 var (
 	defaultTypeTables = sync.OnceValue(func() *typeClassifier { return newTypeClassifier(typeTables()) })
 	decisionLexicon   = sync.OnceValue(decisionWords)
+	// recountTables are the tables after correction and rule, for a
+	// recounted instruction.
+	recountTables = sync.OnceValue(func() *typeClassifier { return newTypeClassifier(typeTables()[2:]) })
 )
 
 // typeTables lists the type keyword tables in priority order.

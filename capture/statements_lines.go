@@ -41,7 +41,7 @@ func codeLine(line string, block bool) bool {
 	if t == "" {
 		return false
 	}
-	if block && (strings.HasPrefix(line, "\t") || strings.HasPrefix(line, "  ")) {
+	if block && (strings.HasPrefix(line, "\t") || strings.HasPrefix(line, "  ")) || machineLine(line, block) {
 		return true
 	}
 	switch t[len(t)-1] {
@@ -275,7 +275,7 @@ func actOf(s, line string) string {
 	if question || englishQuestion(words) || clauses && clauseQuestion(s) || hangul && koQuestion(s) {
 		return actQuestion
 	}
-	if taskRequest(words) || mayRequest(norm) && headRequest(s) || hangul && koRequest(s) {
+	if taskRequest(words) || mayRequest(norm) && headRequest(s) || wantRequest(words) || hangul && (koRequest(s) || koWishRequest.MatchString(s)) {
 		return actRequest
 	}
 	if chatter(s) {

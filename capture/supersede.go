@@ -225,6 +225,8 @@ func guardPhrase(g string) string {
 		return "a question"
 	case "addition":
 		return "an addition (also, another, second, 또, 추가로 …)"
+	case "attempt":
+		return "an attempt, not a change (tried to …, almost …)"
 	case "someone else":
 		return "about someone else (he, she, they, 걔 …)"
 	}

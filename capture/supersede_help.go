@@ -26,16 +26,18 @@ hides a true fact). A newly stored memory supersedes an older one when
            off, is off, I'm done with X, no more X, X fell through
            (apart), X is over, I'm off X ("I'm off melatonin"),
            unsubscribed from, uninstalled, deleted X for good (my X
-           account), decided not to, postponed, rescheduled, last day
+           account), decided not to, had to cancel (stop), postponed,
+           rescheduled, pushed (bumped) to next …, no longer at X (the
+           old value after the preposition), "new … than X was", last day
            (shift) at, final shift, traded (X) in, sold, renamed … to, X
            is now NAME, raised, increased, went up/down, instead, instead
            of X, replaced, upgraded to, changed … to, got
            married/engaged/divorced, broke up
-       KO  이제, 요즘은, 이제 안 …, 더 이상 안 …, 안 한 지 … 됐어, 바꿨어,
+       KO  이제, 요즘은, 이제 안 …, 이제 X 아니에요, 더 이상 안 …, 안 한 지 … 됐어, 바꿨어,
            갈아탔어, 옮겼어, 옮김, 이사했, 이사 끝, 입사했, 이직했, 퇴사했,
            퇴직했, 은퇴했, 입학했, 전학했, 들어갔, 그만두고, 그만뒀, 관뒀,
            그만 다녀, 그만했, 그만하기로, 끊었, 끊기로, 접었, 접기로, X 안
-           가기로 했어 (안 …기로 했), X 무산됐어, 파토났어, 엎어졌어, X
+           가기로 했어 (안 …기로 했, 안 가게 됐어), 새 X는 Y보다 (Y the old value), X 무산됐어, 파토났어, 엎어졌어, X
            없어졌어, 사라졌어, 폐업했어, X
            버렸어, 취소했/됐, 해지했, 탈퇴했, 연기됐, 미뤄졌, 올랐, 내렸,
            인상됐, 새로, 새 …, 시작했, X 말고, X 대신, 대신, 결혼했, 약혼했,

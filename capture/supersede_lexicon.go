@@ -14,7 +14,7 @@ func subjectTable() []subjectEntry {
 	return []subjectEntry{
 		{"home", []string{"i live", "we live", "i lived", "we lived", "i'm living", "living in", "lives in", "my apartment", "our apartment",
 			"my house", "our house", "my flat", "our flat", "my address", "hometown", "my place", "our place", "a place in", "renting", "i rent", "we rent",
-			"살아", "살고", "살았", "사는", "살아요", "이사*", "거주*", "우리 집", "집은", "집이", "월세*", "전세*", "자취*"}},
+			"살아", "살고", "살았", "사는", "살아요", "사세요", "사시고", "사시는", "사십니다", "이사*", "거주*", "우리 집", "집은", "집이", "월세*", "전세*", "자취*"}},
 		{"employer", []string{"work at", "work for", "works at", "working at", "job", "company", "employer",
 			"회사*", "직장*", "다녀", "다니고", "다녀요", "입사*", "근무*", "이직*", "일해", "일해요", "일하고", "일하는", "일합니다"}},
 		{"car", []string{"car", "cars", "drive", "drives", "driving", "vehicle",

@@ -247,3 +247,22 @@ func (f *oldFacts) compounds() map[string][]string {
 	f.headsOnce.Do(func() { f.heads = compoundHeads(f.text, true) })
 	return f.heads
 }
+
+// prepStart opens the prepositional object of a retraction that names the
+// old value after it ("no longer at Kakao", "not with the choir anymore").
+var prepStart = regexp.MustCompile(`(?i)^\s*(?:at|with|in|on|part\s+of|a\s+member\s+of)\s+(?:the\s+|my\s+|our\s+|a\s+)?`)
+
+// prepObject are the content terms of the noun phrase after the
+// preposition that opens tail (the clause after a retraction with no
+// object of its own), up to where an English object ends; nil without one.
+func prepObject(tail string) []string {
+	loc := prepStart.FindStringIndex(tail)
+	if loc == nil {
+		return nil
+	}
+	np := tail[loc[1]:]
+	if m := objectEnd.FindStringIndex(np); m != nil {
+		np = np[:m[0]]
+	}
+	return topicTerms(ofHead(np))
+}

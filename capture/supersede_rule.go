@@ -114,7 +114,7 @@ func markerTable() []changeMarker {
 		open(en("moved … to", `moved\s+(?P<obj>(?:\S+\s+){1,3}?)to`, "", "moved")),
 		open(en("relocated to", `relocated\s+(?P<obj>(?:\S+\s+){0,3}?)(?:to|into)`, "", "relocated")),
 		retract(en("no longer", `no\s+longer|not\s+any\s*more|anymore`, "", "longer", "any")),
-		retract(en("cancelled", `cancel(?:l?ed)|called\s+off|(?:is|are|was|were|'s)\s+off`, "", "cancel", "called", "off")),
+		retract(en("cancelled", `cancel(?:l?ed)|(?:had|decided|chose|ended\s+up\s+having)\s+to\s+cancel|ended\s+up\s+cancell?ing|called\s+off|(?:is|are|was|were|'s)\s+off`, "", "cancel", "called", "off")),
 		retract(en("gave up", `(?:gave|given|giving)\s+up(?:\s+on)?|ditched|scrapped|shelved|mothballed|dropped\s+out\s+of`, "", "gave", "given", "giving", "ditched", "scrapped", "shelved", "mothballed", "dropped")),
 		// The open retractions of a phrase rather than a verb: "I'm done
 		// with X", "no more X", "X fell through", "X is over", "I'm off X",
@@ -133,18 +133,22 @@ func markerTable() []changeMarker {
 			`^\s*(?:to|for|at|on|in|work|duty|sick|today|tonight|tomorrow|now|again|the\s+(?:hook|grid|clock|record|charts))\b|^\s*$`)),
 		retract(en("unsubscribed", `unsubscribed(?:\s+from)?|uninstalled|deactivated|decided\s+(?:not\s+to|against)`, "", "unsubscribed", "uninstalled", "deactivated", "decided")),
 		retract(en("left the group", `left\s+(?:the|my|our)\s+(?P<obj>(?:\S+\s+){0,2}?(?:club|team|band|choir|group|crew|league|class|course|gym|job|company|firm|startup))`, "", "left")),
-		open(en("postponed", `postponed|rescheduled|pushed\s+back|delayed`, "", "postponed", "rescheduled", "pushed", "delayed")),
+		open(en("postponed", `postponed|rescheduled|pushed\s+back|delayed|(?:pushed|bumped)\s+(?:to|until|till)\s+(?:next|later|tomorrow|the\s+following|(?:mon|tues|wednes|thurs|fri|satur|sun)day)`, "", "postponed", "rescheduled", "pushed", "bumped", "delayed")),
 		retract(en("last day at", `(?:last|final)\s+(?:day|shift)\s+(?:at|with)|last\s+day\s+of\s+work|final\s+(?:day|shift|workday)|resigned\s+from|left\s+my\s+job\s+at|retired\s+(?:from|last|this|in|early)|(?:has|have|just|finally)\s+retired|retired\s*[.!]`, "employer", "last", "final", "resigned", "left", "retired")),
 		open(en("traded in", `traded\s+in|traded\s+(?P<obj>(?:\S+\s+){1,3}?)in|sold|got\s+rid\s+of`, "", "traded", "sold", "rid")),
 		open(en("renamed", `(?:renamed|rebranded)\s+(?P<obj>(?:\S+\s+){0,3}?)(?:to|as)`, "", "renamed", "rebranded")),
 		headOnly(ko("is now NAME", `\b(?:is|are|Is|Are)\s+now\s+(?:(?i:called|named|known\s+as)\s+)?(?P<val>[A-Z])`, "", "now")),
 		headOnly(en("raised", `raised|increased|hiked|doubled|lowered|went\s+(?:up|down)|gone\s+(?:up|down)|goes\s+up|rose`, "", "raised", "increased", "hiked", "doubled", "lowered", "went", "gone", "goes", "rose")),
 		en("got married", `got\s+(?:married|engaged|divorced|hitched)|tied\s+the\s+knot|broke\s+up|split\s+up`, "relationship", "got", "tied", "broke", "split"),
+		// "The new place is closer than Mapo was", "새 집은 망원동보다 넓어":
+		// a comparison with what held before names the old value; it is
+		// the object an older memory names (as "instead of X").
+		replaceOf(en("than X was", `(?:new|now)\b.{0,80}?\bthan\s+(?:the\s+|my\s+|our\s+|in\s+|at\s+)?(?P<obj>\S+(?:\s+\S+)?)\s+(?:was|were|did|used\s+to\s+be)`, "", "than")),
 		en("new X is", `new\s+(?:\S+\s+){1,2}?(?:is|are)`, "", "new"),
 		ko("new X", `(?i)\b(?:got|bought|have|has|getting|found)\s+(?:a\s+|my\s+|our\s+)?new\s+[a-z]|(?i:^\s*(?:a\s+|my\s+|our\s+)?new\s+[a-z][a-z-]*(?:\s+[a-z][a-z-]*)?\s*(?::|!|$))`, "", "new"),
 		en("joined", `joined`, "employer", "joined"),
 		en("started", `started`, "", "started"),
-		retract(en("stopped", `stopped|quit`, "", "stopped", "quit")),
+		retract(en("stopped", `stopped|quit|(?:had|decided|chose)\s+to\s+(?:stop|give\s+up|drop)`, "", "stopped", "quit", "had to", "decided to", "chose to")),
 		replaceOf(en("instead of", `instead\s+of\s+(?:the\s+|my\s+|our\s+|a\s+)?(?P<obj>\S+)`, "", "instead")),
 		en("instead", `instead`, "", "instead"),
 		open(en("replaced", `replaced|upgraded\s+to|changed\s+(?P<obj>(?:\S+\s+){0,3}?)to`, "", "replaced", "upgraded", "changed")),
@@ -162,15 +166,18 @@ func markerTable() []changeMarker {
 		retract(ko("그만두고", `그만\s+다(?:녀|니|님)|그만\s*(?:하|두|다니|배우)기로|(?:접|끊|관두)기로|그만\s*했|그만함|그만두고|그만뒀|관뒀|관둠|관두고|때려쳤|그만\s+뒀|그만\s*둠|그만두셨|끊었|끊음|끊으셨|접었|접음|접으셨`, "", "그만", "관뒀", "관둠", "관두고", "때려쳤", "끊었", "끊음", "끊으셨", "접었", "접음", "접으셨", "기로")),
 		// "X 안 가기로 했어" (decided not to go): a decision that ends X;
 		// "X 무산됐어", "파토났어", "엎어졌어": X fell through.
-		retract(ko("안 …기로 했", `(?:^|\s)(?:안|못)\s*\S*기로\s*(?:했|함|하셨|결정)`, "", "기로")),
+		retract(ko("안 …기로 했", `(?:^|\s)(?:안|못)\s*\S*(?:기로\s*(?:했|함|하셨|결정)|게\s*(?:됐|되었|됨))`, "", "기로", "게")),
 		retract(ko("무산됐", `무산\s*(?:됐|되었|됨)|파토\s*(?:났|남)|엎어졌|없던\s*일로`, "", "무산", "파토", "엎어졌", "없던")),
 		retract(ko("없어졌", `없어졌|없어짐|사라졌|폐업\s*(?:했|함|됐)`, "", "없어", "사라졌", "폐업")),
 		retract(ko("버렸", `(?P<obj>\S*[^아어여워해와봐줘져가나\s])\s+(?:내\s*)?버렸`, "", "버렸")),
 		headOnly(ko("올랐", `올랐|올라갔|내렸|(?:인상|인하)\s*(?:됐|했|되었|됨)`, "", "올랐", "올라갔", "내렸", "인상", "인하")),
 		retract(ko("취소했", `취소\s*(?:했|됐|됨|함|되었)|(?i:cancel)\s*(?:했|됐|됨|함)`, "", "취소", "cancel")),
 		retract(ko("안 한 지", `(?:안|못)\s*\S*\s+지\s+(?:\S+\s+){0,3}?(?:됐|되었|넘었|됨)`, "", "지")),
+		// "이제 네이버 소속 아니에요", "더 이상 학생 아니야": no longer X.
+		retract(ko("이제 … 아니", `(?:이제|더\s*이상)\s+(?P<obj>(?:\S+\s+){1,3}?)아니(?:야|에요|예요|고|다|라|거든|지만)`, "", "아니")),
 		retract(ko("이제 안", `(?:이제|더\s*이상)\s+(?:(?P<obj>\S+)\s+)?(?:안|못)\s`, "", "이제", "이상")),
 		ko("더 이상 … 안", `더\s*이상`, "", "이상"),
+		replaceOf(ko("새 … 보다", `(?:^|\s)(?:새|이제)\s+(?:\S+\s+){0,3}?(?P<obj>\S+?)보다(?:\s|$)`, "", "보다")),
 		ko("새로", `새로|(?:^|\s)새\s`, "", "새"),
 		ko("시작했", `시작했`, "", "시작했"),
 		replaceOf(ko("말고", `(?P<obj>\S*[^지\s])\s+(?:말고|대신)(?:\s|$)`, "", "말고", "대신")),
@@ -219,6 +226,7 @@ var (
 	additive      = regexp.MustCompile(`(?i)\btoo\s*(?:[.!?,;)]|$)|\b(?:also|as\s+well|another|second|additionally|in\s+addition|besides|along\s+with|on\s+top\s+of)\b|추가로|하나\s*더|두\s*번째|(?:^|\s)또\s`)
 	negatedEN     = regexp.MustCompile(`(?i)\b(?:not|never|n't|haven't|hasn't|didn't|don't|won't)\s+(?:\S+\s+)?(?:moved|switched|migrated|joined|started|stopped|changed|replaced)\b`)
 	negatedKO     = regexp.MustCompile(`(?:안|못)\s*(?:바꿨|옮겼|이사|그만|바꾸)`)
+	attempted     = regexp.MustCompile(`(?:\b(?:tried|trying|tries|try|attempted|attempting|attempt|failed)\s+(?:hard\s+|again\s+|once\s+|twice\s+)?to\s+|\b(?:almost|nearly)\s+)$`)
 	newXIs        = regexp.MustCompile(`(?i)\bnew\s+([a-z][a-z-]+)(?:\s+[a-z][a-z-]+)?\s+(?:is|are)\b`)
 	newX          = regexp.MustCompile(`(?i)\bnew\s+([a-z][a-z-]+)`)
 )
@@ -373,6 +381,9 @@ func (r *supersedeRule) find(text string) changeFinding {
 	case negatedEN.MatchString(own) || negatedKO.MatchString(own):
 		f.Guard = "negated"
 	}
+	if f.Guard == "" && attempted.MatchString(strings.ToLower(clause[:loc[0]])) {
+		f.Guard = "attempt" // "I tried to quit smoking but it didn't stick", "almost cancelled"
+	}
 	if f.Guard == "" && (thirdPerson(headBefore(clause, loc[0])) || filter.KoReportedClose(clause)) {
 		f.Guard = "someone else" // a third-person pronoun, or hearsay ("…이사 갔대")
 	}
@@ -387,6 +398,13 @@ func (r *supersedeRule) find(text string) changeFinding {
 		loc[1] = loc[2*g] // "is now Quillbox": the value is no part of the marker
 	}
 	t := topicOf(clause, loc[0], loc[1], obj, !isLatinMarker(mk.name), mk.intransitive, mk.retract)
+	if mk.retract && isLatinMarker(mk.name) && len(t.terms) == 0 {
+		// "I'm no longer at Kakao", "no longer with the choir": what
+		// ended is the old value after the preposition.
+		if p := prepObject(clause[loc[1]:]); len(p) > 0 {
+			t.terms, t.object = p, p
+		}
+	}
 	f.Terms, f.Object = t.terms, t.object
 	if mk.headOnly {
 		// The head noun, and with one the object ("Landlord raised the
@@ -435,6 +453,14 @@ func (r *supersedeRule) find(text string) changeFinding {
 	if mk.name == "joined" || strings.Contains(clause[loc[0]:loc[1]], "들어갔") {
 		group = membershipOf(clause, loc[0], loc[1], !isLatinMarker(mk.name))
 	}
+	if mk.name == "옮겼어" && implied == "" && mover && len(t.dest) > 0 && len(peopleOf(lexNorm(t.subject))) > 0 {
+		// "할머니가 요양원으로 옮기셨어요": a person who moves to a place
+		// moves home or work — whichever the person's older memory states.
+		implied = "home"
+		if !slices.Contains(f.Subjects, "employer") {
+			f.Subjects = append(f.Subjects, "employer")
+		}
+	}
 	switch {
 	case group != "":
 		// "joined a badminton club": the speaker is a member of a group;
@@ -444,6 +470,9 @@ func (r *supersedeRule) find(text string) changeFinding {
 	case implied != "" && mover && !slices.Contains(f.Subjects, implied):
 		f.Subjects = append(f.Subjects, implied)
 		f.Slot = implied + ", implied by " + strconv.Quote(mk.name) + " for " + moverWho(f.Partner)
+		if mk.name == "옮겼어" {
+			f.Slot = "home or employer, implied by " + strconv.Quote(mk.name) + " for the person who moved"
+		}
 	case len(f.Subjects) > 0:
 		f.Slot = strings.Join(f.Subjects, ", ") + ", named by the clause's subject or object"
 	case f.Open && len(f.Object) > 0:
@@ -468,6 +497,13 @@ func (r *supersedeRule) find(text string) changeFinding {
 	}
 	if f.Partner != "" {
 		f.People = slices.DeleteFunc(f.People, func(p string) bool { return p == f.Partner })
+	}
+	if f.Retract && !isLatinMarker(mk.name) {
+		// "Starbucks 이제 안 가", "Notion 해지했어": a bare Latin name before
+		// a Korean retraction is what it ends, not who changed.
+		f.People = slices.DeleteFunc(f.People, func(p string) bool {
+			return !isHangul(p) && matchAny(" "+p+" ", personWords) == "" && slices.ContainsFunc(textnorm.Tokens(p), func(t string) bool { return slices.Contains(f.Object, t) })
+		})
 	}
 	if f.Retract { // "No more coffee for my dad": the father's change
 		for _, p := range beneficiaries(clause[loc[1]:]) {

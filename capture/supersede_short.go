@@ -78,9 +78,11 @@ func koDayRun(text string) string {
 	return ""
 }
 
-// planCue: a booking or a decided plan ("booked", "예약했어", "가기로 했어").
+// planCue: a booking, a decided plan or a dated event ("booked",
+// "예약했어", "가기로 했어", "… 회식 있어").
 var planCue = lexicon{en: []string{"booked", "reserved", "signed up for", "registered for", "bought tickets", "got tickets", "i'm flying to", "we're flying to", "i'm going to", "we're going to"},
-	ko: []string{"예약했", "예약 완료", "예매했", "예매 완료", "신청했", "등록했", "가기로 했", "하기로 했", "보기로 했", "가기로 함"}}
+	ko: []string{"예약했", "예약 완료", "예매했", "예매 완료", "신청했", "등록했", "가기로 했", "하기로 했", "보기로 했", "가기로 함",
+		" 잡혔", " 잡았"}} // a dated event: "목요일에 면접 잡혔어" (not " 있어": "… 아는 데 있어" asks)
 
 // planWhen: the date of a plan ("next week", "on Saturday", "다음 주 토요일", "3일에").
 var planWhen = regexp.MustCompile(`(?i)\b(?:next\s+(?:week|month|weekend|year|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|tomorrow|tonight|this\s+(?:weekend|saturday|sunday|friday)|on\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\s+\d{1,2})\b|다음\s*(?:주|달|달에|주말)|내일|모레|이번\s*(?:주|주말|달)|[월화수목금토일]요일|\d{1,2}\s*일에|\d{1,2}\s*월\s*\d{1,2}\s*일`)

@@ -82,6 +82,7 @@ var notTopic = map[string]bool{
 	"keep": true, "be": true, "re": true, "ve": true, "ll": true, "don": true, "didn": true, "doesn": true,
 	"isn": true, "aren": true, "wasn": true, "won": true, "not": true, "never": true, "just": true, "really": true,
 	"only": true, "still": true, "even": true, "btw": true,
+	"dont": true, "didnt": true, "doesnt": true, "isnt": true, "arent": true, "wasnt": true, "havent": true, "hasnt": true, "cant": true, // voice-typed, no apostrophe
 	"huge": true, "news": true, "big": true, "update": true, "guess": true, "well": true, "ok": true, "okay": true,
 	"monday": true, "tuesday": true, "wednesday": true, "thursday": true, "friday": true, "saturday": true, "sunday": true,
 	"january": true, "february": true, "march": true, "april": true, "may": true, "june": true, "july": true, "august": true,

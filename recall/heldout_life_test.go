@@ -35,8 +35,9 @@ import (
 // a relevance floor relative to the best candidate): life4 25/50, still
 // unread; life5 (the blind fifth set) as measured before any change; life6
 // (the blind sixth set, session 14) 26/49 on main before any change, 27/49
-// after the updates6 branch (the open retraction path).
-var heldoutLifeFloors = map[string]float64{"life.yaml": 29.0 / 50, "life3.yaml": 25.0 / 47, "life4.yaml": 25.0 / 50, "life5.yaml": 22.0 / 49, "life6.yaml": 27.0 / 49} // life3 24/47, rounded as the summary rounds; life4 (the blind fourth set) as measured, never read
+// after the updates6 branch (the open retraction path); life7 (the blind
+// seventh set, session 15) 20/47 on main before any change.
+var heldoutLifeFloors = map[string]float64{"life.yaml": 29.0 / 50, "life3.yaml": 25.0 / 47, "life4.yaml": 25.0 / 50, "life5.yaml": 22.0 / 49, "life6.yaml": 27.0 / 49, "life7.yaml": 20.0 / 47} // life3 24/47, rounded as the summary rounds; life4 (the blind fourth set) as measured, never read
 
 // TestHeldoutLifePassRate builds each held-out conversation through the
 // capture pipeline into a real SQLite file, runs its probes as `golden
@@ -46,7 +47,7 @@ func TestHeldoutLifePassRate(t *testing.T) {
 	if testing.Short() {
 		t.Skip("held-out sets: ingest 200 and 168 messages")
 	}
-	for _, name := range []string{"life.yaml", "life3.yaml", "life4.yaml", "life5.yaml", "life6.yaml"} {
+	for _, name := range []string{"life.yaml", "life3.yaml", "life4.yaml", "life5.yaml", "life6.yaml", "life7.yaml"} {
 		t.Run(name, func(t *testing.T) {
 			heldoutLifePassRate(t, filepath.Join("..", "testdata", "heldout", name), heldoutLifeFloors[name])
 		})

@@ -54,8 +54,12 @@ func (r *recallRun) preprocess(st *engine.StageTrace) error {
 	if len(r.expandedFrom) > 0 {
 		st.Notes["concept_expansions"] = expansionNote(r.expandedFrom, r.weights)
 	}
-	if rel := expandWordNet(r.e, r.q.Text, r.weights, r.expandedFrom, skip); len(rel) > 0 {
+	rel, names := expandWordNet(r.e, r.q.Text, r.weights, r.expandedFrom, skip)
+	if len(rel) > 0 {
 		st.Notes["wordnet_expansions"] = wordnetNote(rel, r.expandedFrom, r.weights)
+	}
+	if len(names) > 0 {
+		st.Notes["wordnet_names"] = strings.Join(names, " ")
 	}
 	st.In = len(kept) + len(dropped)
 	st.Out = len(kept)

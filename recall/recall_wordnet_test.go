@@ -65,3 +65,41 @@ func TestWordNetExpansionIsGated(t *testing.T) {
 		}
 	}
 }
+
+// A name is not a common noun: "John" in the middle of a question is a
+// person, not WordNet's john (a toilet), so it brings no "bathroom"; the
+// trace names it in wordnet_names. The same word opening a sentence is not
+// read as a name.
+func TestWordNetLeavesNamesUnexpanded(t *testing.T) {
+	e, _ := enginetest.Open(t, t.TempDir()+"/n.db", enginetest.DemoNow)
+	add := func(key, text string) {
+		enginetest.Add(t, e, engine.Memory{Key: key, Content: text, CreatedAt: enginetest.DemoNow.AddDate(0, 0, -2),
+			Status: engine.StatusActive, Kind: engine.KindEpisode, Importance: 0.5, Type: "event"})
+	}
+	add("john", "John started a new job at the bakery")
+	add("bath", "the bathroom tiles need fixing")
+	add("poodle", "our neighbour's poodle barks at the mailman")
+	add("rent", "the rent goes up in March")
+
+	tr := enginetest.Recall(t, e, enginetest.ReadOnly("what did John start?"))
+	note := tr.Stages[0].Notes["wordnet_expansions"]
+	if strings.Contains(note, "john →") {
+		t.Errorf("the name John was expanded: %q", note)
+	}
+	if got := tr.Stages[0].Notes["wordnet_names"]; got != "john" {
+		t.Errorf("wordnet_names %q, want john", got)
+	}
+	for _, k := range enginetest.SurvivorKeys(tr) {
+		if k == "bath" {
+			t.Errorf("the bathroom memory survived a question about John: %v", enginetest.SurvivorKeys(tr))
+		}
+	}
+	// a common noun in the same place is still expanded
+	tr = enginetest.Recall(t, e, enginetest.ReadOnly("what did the dog do?"))
+	if got := tr.Stages[0].Notes["wordnet_expansions"]; !strings.Contains(got, "dog → poodle") {
+		t.Errorf("dog query: wordnet_expansions %q", got)
+	}
+	if got := tr.Stages[0].Notes["wordnet_names"]; got != "" {
+		t.Errorf("dog query: wordnet_names %q, want none", got)
+	}
+}

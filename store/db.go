@@ -65,6 +65,8 @@ type DB struct {
 	pg    bool
 	dsn   string
 	space string
+	// writing counts the PostgreSQL writes under way (writegate.go).
+	writing writeGate
 }
 
 var _ engine.Store = (*DB)(nil)

@@ -204,12 +204,21 @@ func (db *DB) forEachMemoryRaw(ctx context.Context, fn func(*engine.Memory) erro
 		}
 		done := false
 		defer func() { vl.finish(ctx, db, done) }()
-		rows, err := c.QueryContext(ctx, `SELECT `+vl.columns()+` FROM memories ORDER BY id`, nil)
+		cl := db.startColumnLoad(ctx, c)
+		defer func() { cl.finish(ctx, db, done) }()
+		query := `SELECT ` + vl.columns() + ` FROM memories ORDER BY id`
+		if cl.reading() {
+			query = columnQuery(vl == nil || vl.file == nil)
+		}
+		rows, err := c.QueryContext(ctx, query, nil)
 		if err != nil {
 			return txError(db.path, "load memories", err)
 		}
 		defer rows.Close()
 		vals := make([]driver.Value, loadColumnCount)
+		if cl.reading() {
+			vals = vals[:len(rows.Columns())]
+		}
 		ld := loadDecoder{vocab: map[string]string{}}
 		for n := 0; ; n++ {
 			if n%1024 == 0 {
@@ -224,11 +233,21 @@ func (db *DB) forEachMemoryRaw(ctx context.Context, fn func(*engine.Memory) erro
 			} else if err != nil {
 				return txError(db.path, "load memories", err)
 			}
-			m, err := ld.memory(vals)
+			var m *engine.Memory
 			blobless := vl != nil && vl.file != nil
-			if errors.Is(err, errUnpackable) {
-				m, err = readUnpacked(ctx, c, vals[0])
-				blobless = false
+			if cl.reading() {
+				var whole bool
+				m, whole, err = cl.memory(ctx, c, vals)
+				blobless = blobless && !whole
+			} else {
+				m, err = ld.memory(vals)
+				if errors.Is(err, errUnpackable) {
+					m, err = readUnpacked(ctx, c, vals[0])
+					blobless = false
+				}
+				if err == nil {
+					cl.add(m)
+				}
 			}
 			if err == nil && vl != nil {
 				err = vl.vector(ctx, c, m, blobless)

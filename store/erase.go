@@ -60,6 +60,12 @@ func (db *DB) EraseMemories(ctx context.Context, req engine.EraseRequest) (*engi
 	case existed:
 		rep.Compaction = append(rep.Compaction, "the lexicon file beside the database was deleted: no erased memory's terms stay in it (the next open writes it anew)")
 	}
+	switch existed, err := db.removeColumnsFile(); {
+	case err != nil:
+		rep.Pending = append(rep.Pending, fmt.Sprintf("%v: delete it by hand; until then it may hold the erased memories' keys, sessions and hashes (memtrace writes it anew)", err))
+	case existed:
+		rep.Compaction = append(rep.Compaction, "the column file beside the database was deleted: no erased memory's key, session or hash stays in it (the next load writes it anew)")
+	}
 	scrubJudgeCaches(rep, texts)
 	return rep, nil
 }

@@ -217,6 +217,8 @@ func (p *pgPipe) rollback(ctx context.Context) {
 // runPGWrite is run for a PostgreSQL write: fn's statements and the seq
 // flush, notification and commit on one connection, through the pipe.
 func (db *DB) runPGWrite(ctx context.Context, fn func(tx *Tx) error) error {
+	db.writing.enter()
+	defer db.writing.leave()
 	conn, err := db.writer.Conn(ctx)
 	if err != nil {
 		return txError(db.path, "begin transaction", err)

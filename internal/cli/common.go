@@ -139,42 +139,8 @@ func engineOver(ctx context.Context, db *store.DB, now func() time.Time, o engin
 	if eng.Len() >= freeAfterOpen {
 		debug.FreeOSMemory()
 	}
-	l := listenForChanges(ctx, db, eng)
-	return eng, db, func() { l.Stop(); db.Close() }, nil
-}
-
-// listenForChanges keeps eng current with what other processes write to
-// its database. On SQLite the store polls the file's data_version about
-// once a second and asks for the same catch-up as a reconnection below. On
-// PostgreSQL each change notification, and each reconnection
-// after a lost connection, refreshes the engine's caches and indexes from
-// the seq it last applied (store.DB.Listen says why that is complete). A
-// notification the engine has already applied (its own writes) is
-// skipped. A refresh that fails is tried again at the next notification.
-func listenForChanges(ctx context.Context, db *store.DB, eng *engine.Engine) *store.Listener {
-	lctx := context.WithoutCancel(ctx)
-	return db.StartListening(lctx, func(n store.Notification) {
-		// A notification at or below what the caches applied is this
-		// process's own write, or one a refresh already took — or a write
-		// into a store whose seq moved back (a restored space), which
-		// Refresh would never see: that is checked, and the caches are
-		// rebuilt when the store no longer holds what they applied.
-		if n.Seq <= eng.Seq() {
-			if moved, err := eng.Diverged(lctx, n.Seq); err == nil && moved {
-				_ = eng.Resync(lctx)
-			}
-			return
-		}
-		_ = eng.RefreshPast(lctx, n.Seq)
-	}, func() {
-		// Back after a lost connection (a server restarted from a
-		// backup, perhaps): the same check, then what was missed.
-		if moved, err := eng.Diverged(lctx, eng.Seq()); err == nil && moved {
-			_ = eng.Resync(lctx)
-			return
-		}
-		_ = eng.Refresh(lctx)
-	})
+	stop := listenForChanges(ctx, db, eng)
+	return eng, db, func() { stop(); db.Close() }, nil
 }
 
 // openEngine opens the engine on e.dbPath (see openEngineAt) with the

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"encoding/hex"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,7 +12,9 @@ import (
 
 	"memtrace/engine"
 	"memtrace/engine/lexfile"
+	"memtrace/recall"
 	"memtrace/store"
+	"memtrace/store/colfile"
 )
 
 // lexiconCorpus is a bilingual conversation: sessions of turns about a few
@@ -224,4 +227,121 @@ func TestRecallOverLexiconFileMatchesFullOpen(t *testing.T) {
 		t.Fatal("a lexicon file older than an erasure was kept as it was")
 	}
 	sameRecalls(t, "after an older build's erase", cold, recallAll(t, path, "off"))
+}
+
+// recallColumns is every query's recall --json with the column file on or
+// off (off: every column of every row read from SQLite).
+func recallColumns(t *testing.T, path, file string) []string {
+	t.Helper()
+	t.Setenv(colfile.FileEnv, file)
+	return recallAll(t, path, "on")
+}
+
+// A one-shot recall over the column file prints byte for byte what one
+// that read every column prints, and what a warm engine that made the
+// writes itself recalls: as written, after another process added, rewrote
+// and quarantined memories (those rows are read whole beside the file),
+// and after an erase (the file is gone, then written without the erased
+// memory).
+func TestRecallOverColumnFileMatchesFullOpen(t *testing.T) {
+	path := lexiconTestDB(t, 420)
+	file := path + colfile.Suffix
+	recallColumns(t, path, "on") // the first open writes the file
+	f, err := colfile.Open(file)
+	if err != nil {
+		t.Fatalf("no column file after an open: %v", err)
+	}
+	if f.Rows() != 420 {
+		t.Fatalf("the file holds %d rows", f.Rows())
+	}
+	f.Close()
+	sameRecalls(t, "as written", recallColumns(t, path, "on"), recallColumns(t, path, "off"))
+
+	// Another process adds memories, rewrites one and quarantines one; a
+	// warm engine (this one) holds them all.
+	ctx := context.Background()
+	t.Setenv(colfile.FileEnv, "off")
+	db, err := store.Open(ctx, path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	eng, err := engine.Open(ctx, engine.Options{Store: db})
+	if err != nil {
+		t.Fatal(err)
+	}
+	addLexiconMemories(t, eng, 420, 470)
+	m, ok := eng.MemoryByKey("lx0003")
+	if !ok {
+		t.Fatal("no lx0003")
+	}
+	m.Content = "Caroline switched from marathons to ultra trail running, 80 km in the mountains"
+	m.Hash = engine.ContentHash(m.Content)
+	v, err := eng.Embed(ctx, m.Content)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Embedding = v[0]
+	q, ok := eng.MemoryByKey("lx0010")
+	if !ok {
+		t.Fatal("no lx0010")
+	}
+	q.Quarantine()
+	if err := eng.Update(ctx, func(qs engine.Queries) error {
+		if err := qs.UpdateMemory(ctx, &m, engine.Actor{Name: "test"}, "edit"); err != nil {
+			return err
+		}
+		return qs.UpdateMemory(ctx, &q, engine.Actor{Name: "test"}, "quarantine")
+	}); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.ReadFile(file)
+	cold := recallColumns(t, path, "on")
+	if after, _ := os.ReadFile(file); !bytes.Equal(before, after) {
+		t.Fatal("52 changed rows of 470 rewrote the file; the test wants them read beside it")
+	}
+	sameRecalls(t, "after another process wrote", cold, recallColumns(t, path, "off"))
+	at := time.Date(2026, 4, 1, 9, 0, 0, 0, time.UTC)
+	for i, qtext := range lexiconQueries {
+		tr, err := recall.Recall(ctx, eng, engine.Query{Text: qtext, K: 12, At: at, ReadOnly: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var warm bytes.Buffer
+		if err := writeJSONText(&warm, tr); err != nil {
+			t.Fatal(err)
+		}
+		if w := tookMS.ReplaceAllString(warm.String(), ""); cold[i] != w {
+			t.Errorf("recall %q: the cold open over the column file differs from the warm engine's", qtext)
+		}
+	}
+
+	// An erase removes the file; the next open writes it without the
+	// erased memory.
+	sm := engine.Memory{Key: "secret-zq", Content: "the vault code is kept under the zanzibarite stone", Session: "secret-session-zq"}
+	if err := eng.AddMemory(ctx, &sm, engine.Actor{Name: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := colfile.Remove(file); err != nil {
+		t.Fatal(err)
+	}
+	recallColumns(t, path, "on")
+	if raw, _ := os.ReadFile(file); !bytes.Contains(raw, []byte("secret-session-zq")) {
+		t.Fatal("the rewritten column file lacks the new memory")
+	}
+	if _, stderr, code := runRecallCLI(t, "--db", path, "erase", "key:secret-zq", "--reason", "test", "--confirm", "1"); code != 0 {
+		t.Fatalf("erase: exit %d: %s", code, stderr)
+	}
+	if _, err := os.Lstat(file); !os.IsNotExist(err) {
+		t.Fatalf("the column file is there after an erase: %v", err)
+	}
+	cold = recallColumns(t, path, "on")
+	raw, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatalf("no column file written after the erase: %v", err)
+	}
+	if sum, _ := hex.DecodeString(sm.Hash); bytes.Contains(raw, sum) {
+		t.Fatal("the column file holds the erased memory's hash")
+	}
+	sameRecalls(t, "after an erase", cold, recallColumns(t, path, "off"))
 }

@@ -18,6 +18,10 @@ import (
 var writtenUpdatesFloors = map[string]float64{
 	"updates_written.jsonl":  46.0 / 46, // session 14: 30/46 on main before any change, 46/46 after the open retraction path
 	"updates_written2.jsonl": 21.0 / 22, // a second batch, written after that change: 14/22 before any change against it, 21/22 after
+	// session 15 (updates7): varied shapes — a change as one clause of a
+	// long message, voice-typed text, loanwords, comparisons, old-value
+	// changes, relatives, implied subjects, postponed plans, look-alikes
+	"internal/cli/testdata/updates_written3.jsonl": 40.0 / 46, // 28/46 on main before any change, 43/46 on its branch; 40/46 once the modifier-only rank rule (it cost the blind updates7 one case) and the " 있어" plan cue (it stored "혹시 … 아는 데 있어", a question) went
 }
 
 // TestWrittenUpdates runs the written cases as TestHeldoutUpdates runs
@@ -26,7 +30,11 @@ var writtenUpdatesFloors = map[string]float64{
 // retracts (so it is not forgotten before the plan it cancels).
 func TestWrittenUpdates(t *testing.T) {
 	for name, floor := range writtenUpdatesFloors {
-		t.Run(name, func(t *testing.T) { writtenUpdates(t, filepath.Join("testdata", "supersede", name), floor) })
+		path := name
+		if filepath.Base(name) == name {
+			path = filepath.Join("testdata", "supersede", name)
+		}
+		t.Run(filepath.Base(name), func(t *testing.T) { writtenUpdates(t, path, floor) })
 	}
 }
 
