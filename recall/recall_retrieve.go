@@ -61,6 +61,9 @@ func (r *recallRun) preprocess(st *engine.StageTrace) error {
 	if len(names) > 0 {
 		st.Notes["wordnet_names"] = strings.Join(names, " ")
 	}
+	if why := expandNames(r.e, r.q.Text, kept, r.weights, r.expandedFrom, skip, r.cfg.Tuning.ConceptWeight); len(why) > 0 {
+		st.Notes["name_expansions"] = nameNote(why, r.expandedFrom, r.weights)
+	}
 	st.In = len(kept) + len(dropped)
 	st.Out = len(kept)
 	st.Notes["normalized"] = textnorm.Normalize(r.q.Text)
