@@ -83,16 +83,24 @@ func periodSearch(e *engine.Engine, ps []period, qv *index.Sparse, n int) (hits 
 
 // asksOnlyWhen reports whether a query, its periods blanked (rest, from
 // readPeriods), asks about nothing but a time: no specific term is left.
+// Korean asks "what happened" with an empty noun ("무슨 일 있었지?", "뭔
+// 일이야"), the way English says "what thing": beside a time, such a noun
+// asks nothing (emptyNounsKO); elsewhere it stays a term ("일 그만뒀어").
 func asksOnlyWhen(rest string) bool {
 	kept, _ := textnorm.QueryTerms(rest)
 	markers := MarkerTerms(rest)
 	for _, t := range kept {
-		if !textnorm.IsGeneric(t) && !markers[t] {
+		if !textnorm.IsGeneric(t) && !markers[t] && !emptyNounsKO[t] {
 			return false
 		}
 	}
 	return true
 }
+
+// emptyNounsKO are the Korean nouns that name no thing in particular (일
+// "matter", 것/거 "thing"), as index terms, and 뭔, the spoken 무슨 ("what
+// kind of"), which the stop list does not hold.
+var emptyNounsKO = map[string]bool{"일": true, "것": true, "거": true, "뭔": true}
 
 // periodEvidence reports whether c's being of the query's period is
 // evidence enough for the relevance gate.
