@@ -133,6 +133,9 @@ type recallRun struct {
 	// besides when (recall_period_channel.go).
 	periods  []period
 	onlyWhen bool
+	// periodBroad: the periods hold most of the store, so being of them
+	// is no evidence (periodEvidence).
+	periodBroad bool
 	// periodCut are the query terms of the periods it names: never
 	// unknown terms (recall_unknown.go).
 	periodCut map[string]bool

@@ -54,13 +54,15 @@ func ofPeriods(m *engine.Memory, ps []period) bool {
 // periodSearch is the period channel: up to n memories of ps, the most
 // similar to the query vector first (ties by id), and how many there were. Quarantined memories are
 // never recalled and take no place.
-func periodSearch(e *engine.Engine, ps []period, qv *index.Sparse, n int) (hits []engine.Hit, total int) {
+func periodSearch(e *engine.Engine, ps []period, qv *index.Sparse, n int) (hits []engine.Hit, total, all int) {
 	if len(ps) == 0 || n <= 0 {
-		return nil, 0
+		return nil, 0, 0
 	}
 	v := e.View()
 	defer v.Close()
-	for _, id := range v.IDs() {
+	ids := v.IDs()
+	all = len(ids)
+	for _, id := range ids {
 		m := v.Memory(id)
 		if m == nil || m.Status == engine.StatusQuarantined || !ofPeriods(m, ps) {
 			continue
@@ -78,7 +80,7 @@ func periodSearch(e *engine.Engine, ps []period, qv *index.Sparse, n int) (hits 
 	if len(hits) > n {
 		hits = hits[:n]
 	}
-	return hits, total
+	return hits, total, all
 }
 
 // asksOnlyWhen reports whether a query, its periods blanked (rest, from
@@ -97,6 +99,10 @@ func asksOnlyWhen(rest string) bool {
 	return true
 }
 
+// broadPeriod reports whether a period holding total of all memories
+// holds most of the store (more than half).
+func broadPeriod(total, all int) bool { return 2*total > all }
+
 // emptyNounsKO are the Korean nouns that name no thing in particular (일
 // "matter", 것/거 "thing"), as index terms, and 뭔, the spoken 무슨 ("what
 // kind of"), which the stop list does not hold.
@@ -104,8 +110,12 @@ var emptyNounsKO = map[string]bool{"일": true, "것": true, "거": true, "뭔":
 
 // periodEvidence reports whether c's being of the query's period is
 // evidence enough for the relevance gate.
+//
+// A period that holds most of the store ("this year" in a store of this
+// year's memories, broadPeriod) tells no memory from another: being of it
+// is no evidence, though it still ranks (temporal).
 func (r *recallRun) periodEvidence(c *candidate) bool {
-	if !c.ofPeriod {
+	if !c.ofPeriod || r.periodBroad {
 		return false
 	}
 	ev := c.ev

@@ -98,7 +98,9 @@ func (r *recallRun) candidates(st *engine.StageTrace) error {
 	if ps, rest := readPeriods(r.q.Text, r.q.At); len(ps) > 0 {
 		r.periods, r.onlyWhen = ps, asksOnlyWhen(rest)
 		r.periodCut = periodWords(r.q.Text, rest)
-		per, perTotal = periodSearch(r.e, ps, &qv, pool)
+		var all int
+		per, perTotal, all = periodSearch(r.e, ps, &qv, pool)
+		r.periodBroad = broadPeriod(perTotal, all)
 	}
 	hop, via, hopNote := r.twoHop(lex)
 	order, vecHits, hot := recallPool(r.e, lex, vec, per, hop, r.e.HotIDs())
