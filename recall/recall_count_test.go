@@ -57,3 +57,25 @@ func TestCountingQuestionKeepsEveryOccurrence(t *testing.T) {
 		t.Errorf("rerank note period_evidence = %q, want the broad period named as no evidence", note)
 	}
 }
+
+// A period that holds at most k memories is evidence on its own: "지난주에
+// 뭐 샀더라?" finds last week's English purchase, though they share no word.
+func TestNarrowPeriodIsEvidence(t *testing.T) {
+	now := t0
+	e, _ := enginetest.Open(t, "", now)
+	add := func(key, text string, ago time.Duration) {
+		enginetest.Add(t, e, engine.Memory{Key: key, Content: text, Importance: 0.6, CreatedAt: now.Add(-ago)})
+	}
+	add("desk", "bought a standing desk for home office, 590,000 won", 6*day)
+	add("rain", "the storm flooded the underpass by the station", 5*day)
+	for i := range 30 {
+		add(fmt.Sprintf("old%d", i), fmt.Sprintf("reminder %d: renew the parking permit and water the plants", i), time.Duration(20+i)*day)
+	}
+	tr := enginetest.Recall(t, e, engine.Query{Text: "지난주에 뭐 샀더라?", At: now, K: 5, ReadOnly: true})
+	if got := enginetest.SurvivorKeys(tr); !slices.Contains(got, "desk") {
+		t.Errorf("survivors %v, want desk (of the named week, which holds two memories)", got)
+	}
+	if note := tr.Stage("rerank").Notes["period_evidence"]; !strings.Contains(note, "at most k") {
+		t.Errorf("rerank note period_evidence = %q", note)
+	}
+}

@@ -103,6 +103,10 @@ func asksOnlyWhen(rest string) bool {
 // holds most of the store (more than half).
 func broadPeriod(total, all int) bool { return 2*total > all }
 
+// narrowPeriod reports whether a period holding total memories fits in
+// k slots.
+func narrowPeriod(total, k int) bool { return total > 0 && total <= k }
+
 // emptyNounsKO are the Korean nouns that name no thing in particular (일
 // "matter", 것/거 "thing"), as index terms, and 뭔, the spoken 무슨 ("what
 // kind of"), which the stop list does not hold.
@@ -113,13 +117,17 @@ var emptyNounsKO = map[string]bool{"일": true, "것": true, "거": true, "뭔":
 //
 // A period that holds most of the store ("this year" in a store of this
 // year's memories, broadPeriod) tells no memory from another: being of it
-// is no evidence, though it still ranks (temporal).
+// is no evidence, though it still ranks (temporal). A period that holds at
+// most k memories (narrowPeriod: "지난주에 뭐 샀더라?" over a week of four
+// memories) is evidence on its own: the answer is one of those few, told
+// in words the query may not share ("bought a standing desk"), and all of
+// them fit in the k slots.
 func (r *recallRun) periodEvidence(c *candidate) bool {
 	if !c.ofPeriod || r.periodBroad {
 		return false
 	}
 	ev := c.ev
-	return r.onlyWhen || len(ev.specific)+len(ev.generic)+len(ev.context) > 0 || c.cosineSpecific >= r.cfg.Tuning.VectorOnlyCosine/2
+	return r.onlyWhen || r.periodNarrow || len(ev.specific)+len(ev.generic)+len(ev.context) > 0 || c.cosineSpecific >= r.cfg.Tuning.VectorOnlyCosine/2
 }
 
 // periodNote is the candidates stage's account of the period channel.

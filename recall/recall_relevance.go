@@ -281,6 +281,9 @@ func (r *recallRun) rerank(st *engine.StageTrace) {
 		if r.onlyWhen {
 			what = "alone: the query asks nothing besides when"
 		}
+		if r.periodNarrow {
+			what = "alone: the period holds at most k memories"
+		}
 		if r.periodBroad {
 			what = "none: the period holds most of the store, so it tells no memory from another"
 		}

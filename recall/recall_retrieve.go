@@ -101,6 +101,7 @@ func (r *recallRun) candidates(st *engine.StageTrace) error {
 		var all int
 		per, perTotal, all = periodSearch(r.e, ps, &qv, pool)
 		r.periodBroad = broadPeriod(perTotal, all)
+		r.periodNarrow = narrowPeriod(perTotal, r.q.K)
 	}
 	hop, via, hopNote := r.twoHop(lex)
 	order, vecHits, hot := recallPool(r.e, lex, vec, per, hop, r.e.HotIDs())
