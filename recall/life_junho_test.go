@@ -13,8 +13,9 @@ import (
 // (Sena/세나, Mochi/모찌), two-hop, retraction, updates with time travel,
 // named and relative periods, counting, two people named Jisoo, nothing
 // relevant, preference with exception and forgetting. 19/37 on main
-// before any change. Raise it when a change passes more; never lower it.
-const lifeJunhoFloor = 19.0 / 37
+// before any change, 23/37 after the liferecall branch's recall changes.
+// Raise it when a change passes more; never lower it.
+const lifeJunhoFloor = 23.0 / 37
 
 func TestLifeJunhoPassRate(t *testing.T) {
 	if testing.Short() {
