@@ -69,11 +69,16 @@ type nameBook struct {
 // word, and expands into none of them.
 const maxCompounds = 6
 
+// names holds a book per engine (a server may serve several spaces, one
+// engine each, and alternate between them), at most maxNameBooks: past
+// that the map starts over, so engines opened and closed one after another
+// (tests, one-shot commands) do not accumulate.
 var names struct {
 	sync.Mutex
-	e    *engine.Engine
-	book *nameBook
+	books map[*engine.Engine]*nameBook
 }
+
+const maxNameBooks = 16
 
 // nameBookOf returns e's name book, current at the view's seq.
 func nameBookOf(e *engine.Engine) *nameBook {
@@ -81,20 +86,29 @@ func nameBookOf(e *engine.Engine) *nameBook {
 	defer names.Unlock()
 	v := e.View()
 	defer v.Close()
-	b := names.book
+	if names.books == nil || len(names.books) >= maxNameBooks && names.books[e] == nil {
+		names.books = map[*engine.Engine]*nameBook{}
+	}
+	b := names.books[e]
 	var ids []int64
-	if names.e == e && b != nil {
+	if b != nil {
 		if b.seq == v.Seq() {
 			return b
 		}
 		changed, ok := v.ChangedSince(b.seq)
+		for _, id := range changed {
+			if m := v.Memory(id); m == nil || m.Status == engine.StatusQuarantined {
+				ok = false // a memory gone or quarantined: its names must go too, so read the store again
+				break
+			}
+		}
 		if ok {
 			ids = changed
 		} else {
 			b = nil
 		}
 	}
-	if names.e != e || b == nil {
+	if b == nil {
 		b = &nameBook{bySound: map[string][]string{}, latin: map[string]bool{}, roles: map[string][]string{}, sound: map[string]string{}, heads: map[string][]string{}}
 		ids = v.IDs()
 	}
@@ -104,7 +118,7 @@ func nameBookOf(e *engine.Engine) *nameBook {
 		}
 	}
 	b.seq = v.Seq()
-	names.e, names.book = e, b
+	names.books[e] = b
 	return b
 }
 
