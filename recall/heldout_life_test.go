@@ -37,7 +37,10 @@ import (
 // (the blind sixth set, session 14) 26/49 on main before any change, 27/49
 // after the updates6 branch (the open retraction path); life7 (the blind
 // seventh set, session 15) 20/47 on main before any change.
-var heldoutLifeFloors = map[string]float64{"life.yaml": 29.0 / 50, "life3.yaml": 25.0 / 47, "life4.yaml": 25.0 / 50, "life5.yaml": 22.0 / 49, "life6.yaml": 27.0 / 49, "life7.yaml": 20.0 / 47} // life3 24/47, rounded as the summary rounds; life4 (the blind fourth set) as measured, never read
+// After the liferecall branch (names across scripts and by role, "무슨 일"
+// beside a period, counting questions by score, broad and narrow periods):
+// life 34/50, life3 32/47 (both read while tuning).
+var heldoutLifeFloors = map[string]float64{"life.yaml": 34.0 / 50, "life3.yaml": 32.0 / 47, "life4.yaml": 25.0 / 50, "life5.yaml": 22.0 / 49, "life6.yaml": 27.0 / 49, "life7.yaml": 20.0 / 47} // life3 24/47, rounded as the summary rounds; life4 (the blind fourth set) as measured, never read
 
 // TestHeldoutLifePassRate builds each held-out conversation through the
 // capture pipeline into a real SQLite file, runs its probes as `golden
@@ -48,13 +51,16 @@ func TestHeldoutLifePassRate(t *testing.T) {
 		t.Skip("held-out sets: ingest 200 and 168 messages")
 	}
 	for _, name := range []string{"life.yaml", "life3.yaml", "life4.yaml", "life5.yaml", "life6.yaml", "life7.yaml"} {
-		t.Run(name, func(t *testing.T) { heldoutLifePassRate(t, name, heldoutLifeFloors[name]) })
+		t.Run(name, func(t *testing.T) {
+			heldoutLifePassRate(t, filepath.Join("..", "testdata", "heldout", name), heldoutLifeFloors[name])
+		})
 	}
 }
 
-func heldoutLifePassRate(t *testing.T, name string, floor float64) {
+func heldoutLifePassRate(t *testing.T, file string, floor float64) {
 	ctx := context.Background()
-	set, err := golden.Load(filepath.Join("..", "testdata", "heldout", name))
+	name := filepath.Base(file)
+	set, err := golden.Load(file)
 	if err != nil {
 		t.Fatal(err)
 	}

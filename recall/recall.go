@@ -133,6 +133,10 @@ type recallRun struct {
 	// besides when (recall_period_channel.go).
 	periods  []period
 	onlyWhen bool
+	// periodBroad: the periods hold most of the store, so being of them
+	// is no evidence; periodNarrow: they hold at most k memories, so being
+	// of them is evidence on its own (periodEvidence).
+	periodBroad, periodNarrow bool
 	// periodCut are the query terms of the periods it names: never
 	// unknown terms (recall_unknown.go).
 	periodCut map[string]bool

@@ -54,13 +54,15 @@ func ofPeriods(m *engine.Memory, ps []period) bool {
 // periodSearch is the period channel: up to n memories of ps, the most
 // similar to the query vector first (ties by id), and how many there were. Quarantined memories are
 // never recalled and take no place.
-func periodSearch(e *engine.Engine, ps []period, qv *index.Sparse, n int) (hits []engine.Hit, total int) {
+func periodSearch(e *engine.Engine, ps []period, qv *index.Sparse, n int) (hits []engine.Hit, total, all int) {
 	if len(ps) == 0 || n <= 0 {
-		return nil, 0
+		return nil, 0, 0
 	}
 	v := e.View()
 	defer v.Close()
-	for _, id := range v.IDs() {
+	ids := v.IDs()
+	all = len(ids)
+	for _, id := range ids {
 		m := v.Memory(id)
 		if m == nil || m.Status == engine.StatusQuarantined || !ofPeriods(m, ps) {
 			continue
@@ -78,30 +80,54 @@ func periodSearch(e *engine.Engine, ps []period, qv *index.Sparse, n int) (hits 
 	if len(hits) > n {
 		hits = hits[:n]
 	}
-	return hits, total
+	return hits, total, all
 }
 
 // asksOnlyWhen reports whether a query, its periods blanked (rest, from
 // readPeriods), asks about nothing but a time: no specific term is left.
+// Korean asks "what happened" with an empty noun ("무슨 일 있었지?", "뭔
+// 일이야"), the way English says "what thing": beside a time, such a noun
+// asks nothing (emptyNounsKO); elsewhere it stays a term ("일 그만뒀어").
 func asksOnlyWhen(rest string) bool {
 	kept, _ := textnorm.QueryTerms(rest)
 	markers := MarkerTerms(rest)
 	for _, t := range kept {
-		if !textnorm.IsGeneric(t) && !markers[t] {
+		if !textnorm.IsGeneric(t) && !markers[t] && !emptyNounsKO[t] {
 			return false
 		}
 	}
 	return true
 }
 
+// broadPeriod reports whether a period holding total of all memories
+// holds most of the store (more than half).
+func broadPeriod(total, all int) bool { return 2*total > all }
+
+// narrowPeriod reports whether a period holding total memories fits in
+// k slots.
+func narrowPeriod(total, k int) bool { return total > 0 && total <= k }
+
+// emptyNounsKO are the Korean nouns that name no thing in particular (일
+// "matter", 것/거 "thing"), as index terms, and 뭔, the spoken 무슨 ("what
+// kind of"), which the stop list does not hold.
+var emptyNounsKO = map[string]bool{"일": true, "것": true, "거": true, "뭔": true}
+
 // periodEvidence reports whether c's being of the query's period is
 // evidence enough for the relevance gate.
+//
+// A period that holds most of the store ("this year" in a store of this
+// year's memories, broadPeriod) tells no memory from another: being of it
+// is no evidence, though it still ranks (temporal). A period that holds at
+// most k memories (narrowPeriod: "지난주에 뭐 샀더라?" over a week of four
+// memories) is evidence on its own: the answer is one of those few, told
+// in words the query may not share ("bought a standing desk"), and all of
+// them fit in the k slots.
 func (r *recallRun) periodEvidence(c *candidate) bool {
-	if !c.ofPeriod {
+	if !c.ofPeriod || r.periodBroad {
 		return false
 	}
 	ev := c.ev
-	return r.onlyWhen || len(ev.specific)+len(ev.generic)+len(ev.context) > 0 || c.cosineSpecific >= r.cfg.Tuning.VectorOnlyCosine/2
+	return r.onlyWhen || r.periodNarrow || len(ev.specific)+len(ev.generic)+len(ev.context) > 0 || c.cosineSpecific >= r.cfg.Tuning.VectorOnlyCosine/2
 }
 
 // periodNote is the candidates stage's account of the period channel.

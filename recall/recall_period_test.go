@@ -112,3 +112,27 @@ func TestSpanPeriods(t *testing.T) {
 		}
 	}
 }
+
+// asksOnlyWhen: a query whose words, its period blanked, are all generic or
+// empty nouns asks only when; one with a content word does not.
+func TestAsksOnlyWhen(t *testing.T) {
+	at := time.Date(2026, 9, 28, 9, 0, 0, 0, time.UTC)
+	for _, tt := range []struct {
+		q    string
+		only bool
+	}{
+		{"5월에 무슨 일 있었지?", true},
+		{"what happened in March?", true},
+		{"7월에 뭔 일 있었어?", true},
+		{"5월에 산 책 뭐였지?", false},
+		{"what did I buy in March?", false},
+	} {
+		ps, rest := readPeriods(tt.q, at)
+		if len(ps) == 0 {
+			t.Fatalf("%q: no period read", tt.q)
+		}
+		if got := asksOnlyWhen(rest); got != tt.only {
+			t.Errorf("%q (rest %q): asksOnlyWhen = %v, want %v", tt.q, rest, got, tt.only)
+		}
+	}
+}

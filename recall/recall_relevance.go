@@ -291,6 +291,12 @@ func (r *recallRun) rerank(st *engine.StageTrace) {
 		if r.onlyWhen {
 			what = "alone: the query asks nothing besides when"
 		}
+		if r.periodNarrow {
+			what = "alone: the period holds at most k memories"
+		}
+		if r.periodBroad {
+			what = "none: the period holds most of the store, so it tells no memory from another"
+		}
 		st.Notes["period_evidence"] = fmt.Sprintf("being of the named period (period_match 1) is evidence %s; %d kept by it", what, periodKept)
 	}
 	st.Notes["min_idf_share"] = f3(tu.MinIDFShare)

@@ -61,6 +61,9 @@ func (r *recallRun) preprocess(st *engine.StageTrace) error {
 	if len(names) > 0 {
 		st.Notes["wordnet_names"] = strings.Join(names, " ")
 	}
+	if why := expandNames(r.e, r.q.Text, kept, r.weights, r.expandedFrom, skip, r.cfg.Tuning.ConceptWeight); len(why) > 0 {
+		st.Notes["name_expansions"] = nameNote(why, r.expandedFrom, r.weights)
+	}
 	st.In = len(kept) + len(dropped)
 	st.Out = len(kept)
 	st.Notes["normalized"] = textnorm.Normalize(r.q.Text)
@@ -95,7 +98,10 @@ func (r *recallRun) candidates(st *engine.StageTrace) error {
 	if ps, rest := readPeriods(r.q.Text, r.q.At); len(ps) > 0 {
 		r.periods, r.onlyWhen = ps, asksOnlyWhen(rest)
 		r.periodCut = periodWords(r.q.Text, rest)
-		per, perTotal = periodSearch(r.e, ps, &qv, pool)
+		var all int
+		per, perTotal, all = periodSearch(r.e, ps, &qv, pool)
+		r.periodBroad = broadPeriod(perTotal, all)
+		r.periodNarrow = narrowPeriod(perTotal, r.q.K)
 	}
 	hop, via, hopNote := r.twoHop(lex)
 	order, vecHits, hot := recallPool(r.e, lex, vec, per, hop, r.e.HotIDs())

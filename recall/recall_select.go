@@ -70,6 +70,10 @@ func (r *recallRun) guaranteed(st *engine.StageTrace) {
 // keeps the first 2·k (merge picks k of them) and drops near-duplicates.
 func (r *recallRun) mmr(st *engine.StageTrace) {
 	lambda := r.cfg.MMRLambda
+	if w := countingQuery(r.q.Text); w != "" {
+		lambda = 1
+		st.Notes["counting"] = "the query asks how many times (" + w + "): every occurrence is wanted, so no diversity term (λ = 1)"
+	}
 	keepN := 2 * r.q.K
 	var selected, pool []*candidate
 	for _, c := range r.live {
@@ -175,6 +179,12 @@ func (r *recallRun) merge(st *engine.StageTrace) {
 	}
 	free := k - len(guaranteed)
 	quota := map[string]int{ChannelFact: (free + 1) / 2, ChannelSemantic: free / 2}
+	full := func(c *candidate) string { return c.channel + " quota" }
+	if w := countingQuery(r.q.Text); w != "" {
+		full = func(*candidate) string { return "score order" }
+		quota = map[string]int{} // score order alone: every slot goes in the second pass
+		st.Notes["counting"] = "the query asks how many times (" + w + "): slots in score order, no fact/semantic quota"
+	}
 	take := make([]bool, len(others))
 	taken := 0
 	for i, c := range others { // first pass: each channel up to its quota
@@ -196,7 +206,7 @@ func (r *recallRun) merge(st *engine.StageTrace) {
 		if take[i] {
 			kept = append(kept, c)
 		} else {
-			dropped = append(dropped, c.drop(engine.DropSlotsFull, fmt.Sprintf("k=%d slots filled (%s quota)", k, c.channel)))
+			dropped = append(dropped, c.drop(engine.DropSlotsFull, fmt.Sprintf("k=%d slots filled (%s)", k, full(c))))
 		}
 	}
 	for _, c := range overflow {
