@@ -83,7 +83,7 @@ func TestHeadersKeepTheirCounts(t *testing.T) {
 				t.Errorf("%d columns: %s header cut: %q", w, tab, got)
 			}
 		}
-		check("Curate", 1, `keep 6\b`, `promote 2\b`, `archive 10\b`, `1 approved \(P`, `5 (superseded|new supersession links) \(S\)`)
+		check("Curate", 1, `keep 4\b`, `promote 2\b`, `archive 12\b`, `1 approved \(P`, `5 (superseded|new supersession links) \(S\)`)
 		check("Trace", 2, `at \+30d`, `split`)
 		check("Golden", 1, `demo`, `79 probes`, `baseline`)
 		// ? on every width and tab: the keys box keeps its right side.
