@@ -1,16 +1,15 @@
 //go:build linux || darwin || freebsd
 
-package sidefile
+package colfile
 
 import (
 	"os"
 	"syscall"
 )
 
-// Lock takes the exclusive lock of the file at path (PATH.lock, never
-// followed if a symbolic link), which a writer holds to rename and an
-// eraser to remove; the returned function releases it.
-func Lock(path string) (func(), error) {
+// lock takes the exclusive lock of path's column file (PATH.lock), which a
+// writer holds to rename and an eraser to remove.
+func lock(path string) (func(), error) {
 	fd, err := os.OpenFile(path+".lock", os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
 	if err != nil {
 		return nil, err
