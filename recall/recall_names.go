@@ -144,15 +144,8 @@ func (b *nameBook) read(text string) {
 			i += n
 			continue
 		}
-		j := i
 		hangul := unicode.Is(unicode.Hangul, r)
-		for j < len(text) {
-			r2, n2 := utf8.DecodeRuneInString(text[j:])
-			if !(unicode.IsLetter(r2) || unicode.IsDigit(r2)) || unicode.Is(unicode.Hangul, r2) != hangul {
-				break
-			}
-			j += n2
-		}
+		j := scriptRunEnd(text, i, hangul)
 		w := text[i:j]
 		lw := strings.ToLower(w)
 		if hangul {

@@ -184,15 +184,8 @@ func entityTerms(text string) []string {
 			i += n
 			continue
 		}
-		j := i
 		hangul := unicode.Is(unicode.Hangul, r)
-		for j < len(text) {
-			r2, n2 := utf8.DecodeRuneInString(text[j:])
-			if !(unicode.IsLetter(r2) || unicode.IsDigit(r2)) || unicode.Is(unicode.Hangul, r2) != hangul {
-				break
-			}
-			j += n2
-		}
+		j := scriptRunEnd(text, i, hangul)
 		w := text[i:j]
 		named := !hangul && !start && unicode.IsUpper(r) && len(w) >= 3
 		if hangul {
@@ -257,4 +250,19 @@ func (r *recallRun) hopRelevance() {
 func twoHopEvidenceNote(kept int, weight float64) string {
 	return fmt.Sprintf("a candidate found through a seed's entity (candidates note two_hop) has evidence when the seed has its own; relevance_score ≥ %s × the seed's, no floor; %d kept by it",
 		f3(weight), kept)
+}
+
+// scriptRunEnd is the end of the word that starts at i in text: letters
+// and digits of one script, Hangul (hangul) or not, so "Sena가" is the
+// name Sena and its particle.
+func scriptRunEnd(text string, i int, hangul bool) int {
+	j := i
+	for j < len(text) {
+		r, n := utf8.DecodeRuneInString(text[j:])
+		if !(unicode.IsLetter(r) || unicode.IsDigit(r)) || unicode.Is(unicode.Hangul, r) != hangul {
+			break
+		}
+		j += n
+	}
+	return j
 }
