@@ -117,20 +117,7 @@ func vectorCounts(ctx context.Context, c *sqlite3.SQLiteConn, f *vecfile.File) (
 	if f != nil {
 		since = f.MaxSeq
 	}
-	rows, err := c.QueryContext(ctx, `SELECT count(*), count(CASE WHEN seq > ? THEN 1 END), (SELECT count(*) FROM erasures) FROM memories`,
-		[]driver.NamedValue{{Ordinal: 1, Value: since}})
-	if err != nil {
-		return 0, 0, 0, err
-	}
-	defer rows.Close()
-	vals := make([]driver.Value, 3)
-	if err := rows.Next(vals); err != nil {
-		return 0, 0, 0, err
-	}
-	t, _ := vals[0].(int64)
-	n, _ := vals[1].(int64)
-	erasures, _ = vals[2].(int64)
-	return int(t), int(n), erasures, nil
+	return memoryCounts(ctx, c, since)
 }
 
 // columns is the load's query: without the vector blobs when the file
