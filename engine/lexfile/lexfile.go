@@ -76,21 +76,6 @@ type File struct {
 	cursor int
 }
 
-// identity is what tells this binary's files from another build's: the
-// executable's size and modification time. A new build (a changed
-// tokeniser among others) writes its own file on its first open.
-var identity = sync.OnceValue(func() uint64 {
-	exe, err := os.Executable()
-	if err != nil {
-		return 0
-	}
-	st, err := os.Stat(exe)
-	if err != nil {
-		return 0
-	}
-	return uint64(st.Size())*0x9E3779B97F4A7C15 ^ uint64(st.ModTime().UnixNano())
-})
-
 // Open maps the lexicon file at path. A missing file is os.ErrNotExist; a
 // symbolic link, or a file that is not whole or of another binary, is
 // ErrInvalid.
@@ -138,17 +123,8 @@ func Open(path string) (*File, error) {
 func parse(data []byte) (*File, error) {
 	le := binary.LittleEndian
 	h := data[:headerSize]
-	if string(h[:8]) != magic {
-		return nil, errors.New("no lexicon file header")
-	}
-	if v := le.Uint32(h[8:]); v != version {
-		return nil, fmt.Errorf("version %d, not %d", v, version)
-	}
-	if crc32.Checksum(h[:68], castagnoli) != le.Uint32(h[68:]) {
-		return nil, errors.New("the header's checksum does not match")
-	}
-	if le.Uint64(h[16:]) != identity() {
-		return nil, errors.New("written by another build of memtrace")
+	if err := CheckHeader(h, magic, version, "lexicon"); err != nil {
+		return nil, err
 	}
 	rows, terms, tokens := le.Uint64(h[24:]), le.Uint64(h[32:]), le.Uint64(h[40:])
 	if rows >= 1<<31 || terms >= 1<<31 || tokens >= 1<<31 {

@@ -18,7 +18,3 @@ func mapFile(fd *os.File, size int) ([]byte, func(), error) {
 	}
 	return b, func() {}, nil
 }
-
-// lock is a no-op without flock: a writer's check and rename are then not
-// atomic against an eraser's remove.
-func lock(string) (func(), error) { return func() {}, nil }

@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"time"
 	"unsafe"
 )
 
@@ -27,7 +26,7 @@ func Write(path string, perm os.FileMode, erasures int64, terms []string, rows i
 	if !nativeLittleEndian() {
 		return errBigEndian
 	}
-	removeStale(path)
+	RemoveStaleTemps(path)
 	fd, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp-*")
 	if err != nil {
 		return err
@@ -116,7 +115,7 @@ func Write(path string, perm os.FileMode, erasures int64, terms []string, rows i
 	h := make([]byte, headerSize)
 	copy(h, magic)
 	le.PutUint32(h[8:], version)
-	le.PutUint64(h[16:], identity())
+	le.PutUint64(h[16:], Identity())
 	le.PutUint64(h[24:], uint64(rows))
 	le.PutUint64(h[32:], uint64(len(used)))
 	le.PutUint64(h[40:], uint64(tokens))
@@ -132,58 +131,10 @@ func Write(path string, perm os.FileMode, erasures int64, terms []string, rows i
 		return err
 	}
 	fd = nil
-	unlock, err := lock(path)
-	if err != nil {
-		return err
-	}
-	defer unlock()
-	if check != nil {
-		if err := check(); err != nil {
-			return err
-		}
-	}
-	return os.Rename(tmp, path)
-}
-
-// removeStale removes what a writer that died left (an hour is far beyond
-// any write).
-func removeStale(path string) {
-	tmps, _ := filepath.Glob(globEscape(path) + ".tmp-*")
-	for _, t := range tmps {
-		if st, err := os.Lstat(t); err == nil && time.Since(st.ModTime()) > time.Hour {
-			os.Remove(t)
-		}
-	}
+	return RenameCacheFile(tmp, path, check)
 }
 
 // Remove deletes the lexicon file of a database (erase: no erased memory's
 // terms may survive in it) and any temporary file a writer left, under the
 // lock a writer renames under.
-func Remove(path string) error {
-	unlock, err := lock(path)
-	if err != nil {
-		return err
-	}
-	defer unlock()
-	err = os.Remove(path)
-	if errors.Is(err, os.ErrNotExist) {
-		err = nil
-	}
-	tmps, _ := filepath.Glob(globEscape(path) + ".tmp-*")
-	for _, t := range tmps {
-		os.Remove(t)
-	}
-	return err
-}
-
-func globEscape(p string) string {
-	out := make([]byte, 0, len(p))
-	for i := 0; i < len(p); i++ {
-		switch p[i] {
-		case '*', '?', '[', '\\':
-			out = append(out, '\\')
-		}
-		out = append(out, p[i])
-	}
-	return string(out)
-}
+func Remove(path string) error { return RemoveCacheFile(path) }

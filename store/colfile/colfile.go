@@ -42,9 +42,10 @@ import (
 	"io"
 	"math"
 	"os"
-	"sync"
 	"time"
 	"unsafe"
+
+	"memtrace/engine/lexfile"
 )
 
 // Suffix names the file beside its database: PATH + Suffix.
@@ -106,20 +107,6 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 // binary (torn, truncated, of another build or not one at all).
 var ErrInvalid = errors.New("column file is invalid")
 
-// identity is what tells this binary's files from another build's: the
-// executable's size and modification time (as the lexicon file's).
-var identity = sync.OnceValue(func() uint64 {
-	exe, err := os.Executable()
-	if err != nil {
-		return 0
-	}
-	st, err := os.Stat(exe)
-	if err != nil {
-		return 0
-	}
-	return uint64(st.Size())*0x9E3779B97F4A7C15 ^ uint64(st.ModTime().UnixNano())
-})
-
 // File is an open column file, read in id order until Close.
 type File struct {
 	MaxSeq   int64 // the highest seq of a row written
@@ -171,20 +158,11 @@ func parse(fd *os.File, lst os.FileInfo) (*File, error) {
 	if _, err := fd.ReadAt(h, 0); err != nil {
 		return nil, err
 	}
-	if string(h[:8]) != magic {
-		return nil, errors.New("no column file header")
-	}
-	if v := le.Uint32(h[8:]); v != version {
-		return nil, fmt.Errorf("version %d, not %d", v, version)
+	if err := lexfile.CheckHeader(h, magic, version, "column"); err != nil {
+		return nil, err
 	}
 	if s := le.Uint32(h[12:]); s != Stride {
 		return nil, fmt.Errorf("rows of %d bytes, not %d", s, Stride)
-	}
-	if crc32.Checksum(h[:68], castagnoli) != le.Uint32(h[68:]) {
-		return nil, errors.New("the header's checksum does not match")
-	}
-	if le.Uint64(h[16:]) != identity() {
-		return nil, errors.New("written by another build of memtrace")
 	}
 	rows, strs, strBytes := le.Uint64(h[24:]), le.Uint64(h[32:]), le.Uint64(h[40:])
 	if rows >= 1<<31 || strs >= 1<<31 || strBytes >= 1<<32 {

@@ -11,6 +11,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"memtrace/engine/lexfile"
 )
 
 // Stride is the bytes of a row:
@@ -123,7 +125,7 @@ func (w *Writer) Write(path string, perm os.FileMode, erasures int64, check func
 	if len(w.strs) >= 1<<31 || w.bytes >= 1<<32-8 || w.n >= 1<<31 {
 		return errors.New("column file: too many rows or string bytes")
 	}
-	removeStale(path)
+	lexfile.RemoveStaleTemps(path)
 	fd, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp-*")
 	if err != nil {
 		return err
@@ -166,7 +168,7 @@ func (w *Writer) Write(path string, perm os.FileMode, erasures int64, check func
 	copy(h, magic)
 	le.PutUint32(h[8:], version)
 	le.PutUint32(h[12:], Stride)
-	le.PutUint64(h[16:], identity())
+	le.PutUint64(h[16:], lexfile.Identity())
 	le.PutUint64(h[24:], uint64(w.n))
 	le.PutUint64(h[32:], uint64(len(w.strs)))
 	le.PutUint64(h[40:], uint64(off))
@@ -182,58 +184,10 @@ func (w *Writer) Write(path string, perm os.FileMode, erasures int64, check func
 		return err
 	}
 	fd = nil
-	unlock, err := lock(path)
-	if err != nil {
-		return err
-	}
-	defer unlock()
-	if check != nil {
-		if err := check(); err != nil {
-			return err
-		}
-	}
-	return os.Rename(tmp, path)
-}
-
-// removeStale removes what a writer that died left (an hour is far beyond
-// any write).
-func removeStale(path string) {
-	tmps, _ := filepath.Glob(globEscape(path) + ".tmp-*")
-	for _, t := range tmps {
-		if st, err := os.Lstat(t); err == nil && time.Since(st.ModTime()) > time.Hour {
-			os.Remove(t)
-		}
-	}
+	return lexfile.RenameCacheFile(tmp, path, check)
 }
 
 // Remove deletes the column file of a database (erase: no erased memory's
 // key, session or hash may survive in it) and any temporary file a writer
 // left, under the lock a writer renames under.
-func Remove(path string) error {
-	unlock, err := lock(path)
-	if err != nil {
-		return err
-	}
-	defer unlock()
-	err = os.Remove(path)
-	if errors.Is(err, os.ErrNotExist) {
-		err = nil
-	}
-	tmps, _ := filepath.Glob(globEscape(path) + ".tmp-*")
-	for _, t := range tmps {
-		os.Remove(t)
-	}
-	return err
-}
-
-func globEscape(p string) string {
-	out := make([]byte, 0, len(p))
-	for i := 0; i < len(p); i++ {
-		switch p[i] {
-		case '*', '?', '[', '\\':
-			out = append(out, '\\')
-		}
-		out = append(out, p[i])
-	}
-	return string(out)
-}
+func Remove(path string) error { return lexfile.RemoveCacheFile(path) }
