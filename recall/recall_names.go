@@ -344,34 +344,14 @@ func speaksOfSelf(text string) bool {
 // bory → bori).
 func capitalised(text string) map[string]string {
 	out := map[string]string{}
-	start := true
-	i := 0
-	for i < len(text) {
-		r, n := utf8.DecodeRuneInString(text[i:])
-		if !unicode.IsLetter(r) || unicode.Is(unicode.Hangul, r) {
-			if strings.ContainsRune(".!?:\n", r) {
-				start = true
-			}
-			i += n
-			continue
-		}
-		j := i
-		for j < len(text) {
-			r2, n2 := utf8.DecodeRuneInString(text[j:])
-			if !unicode.IsLetter(r2) || unicode.Is(unicode.Hangul, r2) {
-				break
-			}
-			j += n2
-		}
-		if w := text[i:j]; !start && unicode.IsUpper(r) && len(w) >= 3 {
+	sentenceWords(text, func(w string, hangul, opens bool) {
+		if !hangul && !opens && startsUpper(w) && len(w) >= 3 {
 			lw := strings.ToLower(w)
 			if t, ok := textnorm.Term(lw, false); ok {
 				out[t] = lw
 			}
 		}
-		start = false
-		i = j
-	}
+	})
 	return out
 }
 

@@ -172,22 +172,8 @@ func koreanName(w string) (string, bool) {
 // two or three syllables before a personMarkers ending.
 func entityTerms(text string) []string {
 	var out []string
-	start := true
-	i := 0
-	for i < len(text) {
-		r, n := utf8.DecodeRuneInString(text[i:])
-		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
-			switch r {
-			case '.', '!', '?', ':', '\n':
-				start = true
-			}
-			i += n
-			continue
-		}
-		hangul := unicode.Is(unicode.Hangul, r)
-		j := scriptRunEnd(text, i, hangul)
-		w := text[i:j]
-		named := !hangul && !start && unicode.IsUpper(r) && len(w) >= 3
+	sentenceWords(text, func(w string, hangul, opens bool) {
+		named := !hangul && !opens && startsUpper(w) && len(w) >= 3
 		if hangul {
 			w, named = koreanName(w)
 		}
@@ -208,10 +194,31 @@ func entityTerms(text string) []string {
 				out = append(out, t)
 			}
 		}
-		start = false
+	})
+	return out
+}
+
+// sentenceWords calls fn with each word of text — letters and digits of
+// one script — whether it is Hangul, and whether it opens a sentence (it
+// is the first word, or follows . ! ? : or a line break): where a capital
+// is the writer's and where it is the sentence's.
+func sentenceWords(text string, fn func(w string, hangul, opens bool)) {
+	opens := true
+	for i := 0; i < len(text); {
+		r, n := utf8.DecodeRuneInString(text[i:])
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			if strings.ContainsRune(".!?:\n", r) {
+				opens = true
+			}
+			i += n
+			continue
+		}
+		hangul := unicode.Is(unicode.Hangul, r)
+		j := scriptRunEnd(text, i, hangul)
+		fn(text[i:j], hangul, opens)
+		opens = false
 		i = j
 	}
-	return out
 }
 
 // hopRelevance gives each two-hop candidate whose seed has evidence of its
@@ -265,4 +272,10 @@ func scriptRunEnd(text string, i int, hangul bool) int {
 		j += n
 	}
 	return j
+}
+
+// startsUpper: w's first letter is a capital.
+func startsUpper(w string) bool {
+	r, _ := utf8.DecodeRuneInString(w)
+	return unicode.IsUpper(r)
 }
