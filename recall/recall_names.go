@@ -62,6 +62,8 @@ type nameBook struct {
 	// Hangul index terms that end in it: the compounds it heads (백신 →
 	// 종합백신, 병원 → 동물병원), at most maxCompounds each.
 	heads map[string][]string
+	// hangul are the Hangul words read so far, as written.
+	hangul map[string]struct{}
 }
 
 // maxCompounds bounds the compounds filed under one head: a head in more
@@ -109,7 +111,7 @@ func nameBookOf(e *engine.Engine) *nameBook {
 		}
 	}
 	if b == nil {
-		b = &nameBook{bySound: map[string][]string{}, latin: map[string]bool{}, roles: map[string][]string{}, sound: map[string]string{}, heads: map[string][]string{}}
+		b = &nameBook{bySound: map[string][]string{}, latin: map[string]bool{}, roles: map[string][]string{}, sound: map[string]string{}, heads: map[string][]string{}, hangul: map[string]struct{}{}}
 		ids = v.IDs()
 	}
 	for _, id := range ids {
@@ -131,8 +133,11 @@ func (b *nameBook) read(text string) {
 	start := true
 	i := 0
 	for i < len(text) {
-		r, n := utf8.DecodeRuneInString(text[i:])
-		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+		r, n := rune(text[i]), 1
+		if r >= utf8.RuneSelf {
+			r, n = utf8.DecodeRuneInString(text[i:])
+		}
+		if r < utf8.RuneSelf && !asciiAlnum(byte(r)) || r >= utf8.RuneSelf && !unicode.IsLetter(r) && !unicode.IsDigit(r) {
 			switch r {
 			case '.', '!', '?', ':', '\n':
 				start, prev = true, prev[:0]
@@ -147,13 +152,21 @@ func (b *nameBook) read(text string) {
 		hangul := unicode.Is(unicode.Hangul, r)
 		j := scriptRunEnd(text, i, hangul)
 		w := text[i:j]
-		lw := strings.ToLower(w)
+		lw := w // Hangul has no case; a Latin word is read lower-cased
+		if !hangul {
+			lw = strings.ToLower(w)
+		}
 		if hangul {
-			if t, ok := textnorm.Term(w, true); ok {
-				if c := utf8.RuneCountInString(t); c >= 2 && c <= 3 {
-					b.file(t, t)
+			if _, seen := b.hangul[w]; !seen {
+				// A Hangul word files the same whatever memory holds it:
+				// read each once (the store repeats most of them).
+				b.hangul[w] = struct{}{}
+				if t, ok := textnorm.Term(w, true); ok {
+					if c := utf8.RuneCountInString(t); c >= 2 && c <= 3 {
+						b.file(t, t)
+					}
+					b.compound(t)
 				}
-				b.compound(t)
 			}
 		} else if !start && unicode.IsUpper(r) && len(w) >= 3 && isNameWord(lw) {
 			if t, ok := textnorm.Term(lw, false); ok {

@@ -265,6 +265,13 @@ func twoHopEvidenceNote(kept int, weight float64) string {
 func scriptRunEnd(text string, i int, hangul bool) int {
 	j := i
 	for j < len(text) {
+		if c := text[j]; c < utf8.RuneSelf { // ASCII: no table lookups
+			if hangul || !asciiAlnum(c) {
+				break
+			}
+			j++
+			continue
+		}
 		r, n := utf8.DecodeRuneInString(text[j:])
 		if !(unicode.IsLetter(r) || unicode.IsDigit(r)) || unicode.Is(unicode.Hangul, r) != hangul {
 			break
@@ -272,6 +279,10 @@ func scriptRunEnd(text string, i int, hangul bool) int {
 		j += n
 	}
 	return j
+}
+
+func asciiAlnum(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
 }
 
 // startsUpper: w's first letter is a capital.
