@@ -19,10 +19,6 @@ func mapFile(fd *os.File, size int) ([]byte, error) {
 	return b, nil
 }
 
-// lock is a no-op without flock: a writer's check and rename are then not
-// atomic against an eraser's remove.
-func lock(string) (func(), error) { return func() {}, nil }
-
 // releaseWhenUnreachable has nothing to do where the file is read into the
 // heap: the collector frees it when no vector points into it.
 func releaseWhenUnreachable(*File, []byte) {}

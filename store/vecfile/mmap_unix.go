@@ -15,23 +15,6 @@ func mapFile(fd *os.File, size int) ([]byte, error) {
 	return syscall.Mmap(int(fd.Fd()), 0, size, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE)
 }
 
-// lock takes the exclusive lock of path's vector file (PATH.lock), which a
-// writer holds to rename and an eraser to remove.
-func lock(path string) (func(), error) {
-	fd, err := os.OpenFile(path+".lock", os.O_RDWR|os.O_CREATE, 0o600)
-	if err != nil {
-		return nil, err
-	}
-	if err := syscall.Flock(int(fd.Fd()), syscall.LOCK_EX); err != nil {
-		fd.Close()
-		return nil, err
-	}
-	return func() {
-		syscall.Flock(int(fd.Fd()), syscall.LOCK_UN)
-		fd.Close()
-	}, nil
-}
-
 // releaseWhenUnreachable gives data's pages back once f is unreachable
 // (MADV_DONTNEED: the copied pages are dropped, the file's leave the
 // resident set). It never unmaps: memories copied out of a closed engine

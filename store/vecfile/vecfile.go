@@ -35,9 +35,9 @@ import (
 	"hash/crc32"
 	"os"
 	"path/filepath"
-	"time"
 	"unsafe"
 
+	"memtrace/engine/lexfile"
 	"memtrace/internal/half"
 )
 
@@ -285,14 +285,7 @@ func Create(path, embedder string, dim int, perm os.FileMode) (*Writer, error) {
 	if dim <= 0 || len(embedder) > maxName {
 		return nil, fmt.Errorf("vector file %s: dim %d, embedder %q", path, dim, embedder)
 	}
-	// What a writer that died left (an hour is far beyond any write).
-	if tmps, _ := filepath.Glob(globEscape(path) + ".tmp-*"); len(tmps) > 0 {
-		for _, t := range tmps {
-			if st, err := os.Stat(t); err == nil && time.Since(st.ModTime()) > time.Hour {
-				os.Remove(t)
-			}
-		}
-	}
+	lexfile.RemoveStaleTemps(path) // what a writer that died left
 	fd, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp-*")
 	if err != nil {
 		return nil, err
@@ -406,17 +399,7 @@ func (w *Writer) Commit(spare int, check func() error) error {
 		return err
 	}
 	w.fd = nil
-	unlock, err := lock(w.path)
-	if err != nil {
-		return err
-	}
-	defer unlock()
-	if check != nil {
-		if err := check(); err != nil {
-			return err
-		}
-	}
-	if err := os.Rename(w.tmp, w.path); err != nil {
+	if err := lexfile.RenameCacheFile(w.tmp, w.path, check); err != nil {
 		return err
 	}
 	w.tmp = ""
@@ -441,35 +424,7 @@ func (w *Writer) Abort() {
 
 // Remove deletes the vector file of a database (erase: no erased vector
 // may survive in it) and any temporary file a crashed writer left.
-func Remove(path string) error {
-	unlock, err := lock(path)
-	if err != nil {
-		return err
-	}
-	defer unlock()
-	err = os.Remove(path)
-	if errors.Is(err, os.ErrNotExist) {
-		err = nil
-	}
-	if tmps, _ := filepath.Glob(globEscape(path) + ".tmp-*"); len(tmps) > 0 {
-		for _, t := range tmps {
-			os.Remove(t)
-		}
-	}
-	return err
-}
-
-func globEscape(p string) string {
-	out := make([]byte, 0, len(p))
-	for i := 0; i < len(p); i++ {
-		switch p[i] {
-		case '*', '?', '[', '\\':
-			out = append(out, '\\')
-		}
-		out = append(out, p[i])
-	}
-	return string(out)
-}
+func Remove(path string) error { return lexfile.RemoveCacheFile(path) }
 
 // errBigEndian: the slab is the machine's floats, which are little-endian
 // here; elsewhere the vectors are read from SQLite.
