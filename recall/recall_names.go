@@ -179,6 +179,11 @@ func mayName(text string) bool {
 		if 'A' <= c && c <= 'Z' {
 			return true
 		}
+		if c >= 0xEB && c <= 0xED {
+			// U+B000–U+DFFF: Hangul syllables and jamo (no case) or
+			// surrogates (not UTF-8): no capital, nothing to decode.
+			continue
+		}
 		if c >= utf8.RuneSelf && utf8.RuneStart(c) {
 			r, n := utf8.DecodeRuneInString(text[i:])
 			if r >= 0xAC00 && r <= 0xD7A3 { // a Hangul syllable: no case
