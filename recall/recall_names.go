@@ -111,8 +111,8 @@ func nameBookOf(e *engine.Engine) *nameBook {
 		}
 		changed, ok := v.ChangedSince(b.seq)
 		for _, id := range changed {
-			if m := v.Memory(id); m == nil || m.Status == engine.StatusQuarantined {
-				ok = false // a memory gone or quarantined: its names must go too, so read the store again
+			if m := v.Memory(id); m == nil || m.Status == engine.StatusQuarantined || m.Status == engine.StatusErased {
+				ok = false // a memory gone, quarantined or erased: its names must go too, so read the store again
 				break
 			}
 		}

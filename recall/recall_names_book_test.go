@@ -3,8 +3,10 @@ package recall_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 
+	"memtrace/curate"
 	"memtrace/engine"
 	"memtrace/internal/testdata/enginetest"
 	"memtrace/recall"
@@ -58,6 +60,24 @@ func TestNameBookFromVocabularyEqualsTexts(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("after a quarantine", e)
+	// An erasure leaves a tombstone row: the names its text gave the book
+	// go with the text (the book is read again, as for a quarantine).
+	gone := mk("erased", "our parrot Zorbagel and 조르바겔 went to 앵무새병원", engine.StatusActive)
+	check("before an erase", e)
+	if !strings.Contains(recall.NameBookDump(e), "zorbagel") {
+		t.Fatal("the book lacks the name about to be erased")
+	}
+	gm, _ := e.Memory(gone.ID)
+	if _, err := curate.Erase(ctx, e.Store(), []*engine.Memory{&gm}, "test", "test"); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Refresh(ctx); err != nil {
+		t.Fatal(err)
+	}
+	check("after an erase", e)
+	if d := recall.NameBookDump(e); strings.Contains(d, "zorbagel") || strings.Contains(d, "조르바겔") {
+		t.Fatal("the book keeps an erased memory's names")
+	}
 	other, err := engine.Open(ctx, engine.Options{Store: e.Store(), Now: e.Now})
 	if err != nil {
 		t.Fatal(err)
