@@ -20,6 +20,12 @@ type Options struct {
 	Judge    Judge            // nil: the rule-based fallback decides
 	Now      func() time.Time // nil: time.Now
 	Config   Config           // zero fields take DefaultConfig()
+	// OneShot: the engine answers one request and closes (a command's
+	// recall): what pays off only over many searches is not built at
+	// open. The vector index's pair postings are left unposted — a search
+	// scans the rows, the same hits bit for bit (index.Vectors), and the
+	// first write that needs the lists posts them.
+	OneShot bool
 }
 
 // Hit is a search result; Score is higher-is-better. It is the type the
@@ -114,7 +120,7 @@ func Open(ctx context.Context, o Options) (*Engine, error) {
 	// tokenises, the other fills the vector index (each in read order: the
 	// result is the same as doing it in line).
 	lx := openLexicon(ctx, o.Store)
-	ld := e.startBulkLoad(ctx, total, lx)
+	ld := e.startBulkLoad(ctx, total, lx, !o.OneShot)
 	var batch []*Memory
 	err := o.Store.ForEachMemory(ctx, func(m *Memory) error {
 		batch = append(batch, m)

@@ -26,8 +26,10 @@ type bulkLoad struct {
 }
 
 // startBulkLoad starts the goroutines; n is the number of memories
-// expected (a hint: the caches are sized for it), lx the lexicon file's.
-func (e *Engine) startBulkLoad(ctx context.Context, n int, lx *lexfile.Load) *bulkLoad {
+// expected (a hint: the caches are sized for it), lx the lexicon file's;
+// post: post the vector postings at the end (else they stay deferred,
+// Options.OneShot).
+func (e *Engine) startBulkLoad(ctx context.Context, n int, lx *lexfile.Load, post bool) *bulkLoad {
 	ld := &bulkLoad{jobs: make(chan []*Memory, 8), vecs: make(chan []*Memory, 8), done: make(chan struct{}), vdone: make(chan struct{})}
 	e.sessions = newSessionIndex(n)
 	e.mems, e.byKey = make(map[int64]*Memory, n), make(map[string]int64, n)
@@ -35,7 +37,9 @@ func (e *Engine) startBulkLoad(ctx context.Context, n int, lx *lexfile.Load) *bu
 	e.vec.DeferPostings() // posted at once when the last row is in (finish)
 	go func() {
 		defer close(ld.vdone)
-		defer e.vec.PostDeferred()
+		if post {
+			defer e.vec.PostDeferred()
+		}
 		for ms := range ld.vecs {
 			for _, m := range ms {
 				if e.cacheVector(m) {

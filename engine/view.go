@@ -84,3 +84,19 @@ func (v View) IDs() []int64 { return v.e.ids }
 
 // ChangedSince lists the memories the cache took above seq; !ok: it may lack some.
 func (v View) ChangedSince(seq int64) ([]int64, bool) { return v.e.log.Since(seq) }
+
+// HeldTerms calls fn for every term of the lexical index for which want is
+// true and that a memory not quarantined holds in its own words: the
+// store's vocabulary, without reading a text (a term a removed memory left
+// behind is not held).
+func (v View) HeldTerms(want func(t string) bool, fn func(t string)) {
+	held := func(id int64) bool {
+		m := v.e.mems[id]
+		return m != nil && m.Status != StatusQuarantined
+	}
+	v.e.lex.EachTerm(func(t string, no int32) {
+		if want(t) && v.e.lex.Holds(no, held) {
+			fn(t)
+		}
+	})
+}

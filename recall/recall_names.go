@@ -50,8 +50,11 @@ const maxRoleNames = 2
 
 // nameBook is what the store says about names: each name-like index term
 // under its sound, the Latin terms written as names, and the names each
-// role word stands before. It is built from every memory once and then
-// kept current from the change log.
+// role word stands before. It is built once — its Hangul terms from the
+// lexical index's vocabulary (the terms a memory not quarantined holds:
+// no text is read for them), its Latin names and roles from the texts
+// that write a capital where a name can stand — and then kept current
+// from the change log.
 type nameBook struct {
 	seq     int64
 	bySound map[string][]string
@@ -62,8 +65,17 @@ type nameBook struct {
 	// Hangul index terms that end in it: the compounds it heads (백신 →
 	// 종합백신, 병원 → 동물병원), at most maxCompounds each.
 	heads map[string][]string
-	// hangul are the Hangul words read so far, as written.
+	// hangul are the Hangul index terms filed so far.
 	hangul map[string]struct{}
+	// words are the capitalised Latin words read so far, as written.
+	words map[string]nameWord
+}
+
+// nameWord is what read makes of a capitalised Latin word: the word
+// lower-cased and, when it can be a name, its index term (ok).
+type nameWord struct {
+	lw, t string
+	ok    bool
 }
 
 // maxCompounds bounds the compounds filed under one head: a head in more
@@ -99,8 +111,8 @@ func nameBookOf(e *engine.Engine) *nameBook {
 		}
 		changed, ok := v.ChangedSince(b.seq)
 		for _, id := range changed {
-			if m := v.Memory(id); m == nil || m.Status == engine.StatusQuarantined {
-				ok = false // a memory gone or quarantined: its names must go too, so read the store again
+			if m := v.Memory(id); m == nil || m.Status == engine.StatusQuarantined || m.Status == engine.StatusErased {
+				ok = false // a memory gone, quarantined or erased: its names must go too, so read the store again
 				break
 			}
 		}
@@ -112,11 +124,29 @@ func nameBookOf(e *engine.Engine) *nameBook {
 	}
 	if b == nil {
 		b = &nameBook{bySound: map[string][]string{}, latin: map[string]bool{}, roles: map[string][]string{}, sound: map[string]string{}, heads: map[string][]string{}, hangul: map[string]struct{}{}}
-		ids = v.IDs()
+		// What the book files of a Hangul term depends on the term alone
+		// and not on the order terms come in (a sound's terms and a head's
+		// compounds are sets), so the vocabulary gives them all at once.
+		v.HeldTerms(isHangul, b.hangulTerm)
+		for _, id := range v.IDs() {
+			if m := v.Memory(id); m != nil && m.Status != engine.StatusQuarantined && mayName(m.Content) {
+				b.read(m.Content)
+			}
+		}
+		ids = nil
 	}
 	for _, id := range ids {
 		if m := v.Memory(id); m != nil && m.Status != engine.StatusQuarantined {
-			b.read(m.Content)
+			// The changed memory's Hangul index terms, as the index
+			// tokenised them, and its Latin names.
+			textnorm.Words(m.Content, func(w string, hangul bool) {
+				if t, ok := textnorm.Term(w, hangul); ok && hangul {
+					b.hangulTerm(t)
+				}
+			})
+			if mayName(m.Content) {
+				b.read(m.Content)
+			}
 		}
 	}
 	b.seq = v.Seq()
@@ -127,9 +157,55 @@ func nameBookOf(e *engine.Engine) *nameBook {
 // possessives open the noun phrase of an appositive role ("my wife Sena").
 var possessives = map[string]bool{"my": true, "our": true, "his": true, "her": true, "their": true}
 
-// read files one memory's names, Hangul words and appositive roles.
+// hangulTerm files Hangul index term t: under its sound when it has two or
+// three syllables (a name's length), and under the heads it ends in; once.
+func (b *nameBook) hangulTerm(t string) {
+	if _, seen := b.hangul[t]; seen {
+		return
+	}
+	b.hangul[t] = struct{}{}
+	if c := utf8.RuneCountInString(t); c >= 2 && c <= 3 {
+		b.file(t, t)
+	}
+	b.compound(t)
+}
+
+// mayName: text writes a capital letter after its first character, the
+// least a Latin name needs where no sentence opens (read files none in a
+// text without one).
+func mayName(text string) bool {
+	for i := 1; i < len(text); i++ {
+		c := text[i]
+		if 'A' <= c && c <= 'Z' {
+			return true
+		}
+		if c >= 0xEB && c <= 0xED {
+			// U+B000–U+DFFF: Hangul syllables and jamo (no case) or
+			// surrogates (not UTF-8): no capital, nothing to decode.
+			continue
+		}
+		if c >= utf8.RuneSelf && utf8.RuneStart(c) {
+			r, n := utf8.DecodeRuneInString(text[i:])
+			if r >= 0xAC00 && r <= 0xD7A3 { // a Hangul syllable: no case
+				i += n - 1
+				continue
+			}
+			if unicode.IsUpper(r) {
+				return true
+			}
+			i += n - 1
+		}
+	}
+	return false
+}
+
+// read files one memory's Latin names and appositive roles (its Hangul
+// words come from the index: hangulTerm).
 func (b *nameBook) read(text string) {
-	var prev []string // the lower-cased words before the current one, last three
+	// The words before the current one, last three, as written: lowered
+	// only when a name needs its role (most words are no name).
+	var buf [3]string
+	prev := buf[:0]
 	start := true
 	i := 0
 	for i < len(text) {
@@ -152,35 +228,36 @@ func (b *nameBook) read(text string) {
 		hangul := unicode.Is(unicode.Hangul, r)
 		j := scriptRunEnd(text, i, hangul)
 		w := text[i:j]
-		lw := w // Hangul has no case; a Latin word is read lower-cased
-		if !hangul {
-			lw = strings.ToLower(w)
-		}
-		if hangul {
-			if _, seen := b.hangul[w]; !seen {
-				// A Hangul word files the same whatever memory holds it:
-				// read each once (the store repeats most of them).
-				b.hangul[w] = struct{}{}
-				if t, ok := textnorm.Term(w, true); ok {
-					if c := utf8.RuneCountInString(t); c >= 2 && c <= 3 {
-						b.file(t, t)
-					}
-					b.compound(t)
+		if !hangul && !start && unicode.IsUpper(r) && len(w) >= 3 {
+			nw, seen := b.words[w]
+			if !seen {
+				// A capitalised word is the same name (or none) wherever
+				// it stands: lower it and find its term once.
+				nw.lw = strings.ToLower(w)
+				if isNameWord(nw.lw) {
+					nw.t, nw.ok = textnorm.Term(nw.lw, false)
 				}
+				if b.words == nil {
+					b.words = map[string]nameWord{}
+				}
+				b.words[strings.Clone(w)] = nw // not the text it stands in
 			}
-		} else if !start && unicode.IsUpper(r) && len(w) >= 3 && isNameWord(lw) {
-			if t, ok := textnorm.Term(lw, false); ok {
+			if t := nw.t; nw.ok {
 				b.latin[t] = true
-				b.file(t, lw)
-				if role := roleBefore(prev); role != "" && !slices.Contains(b.roles[role], t) {
+				b.file(t, nw.lw)
+				var low [3]string
+				for k, p := range prev {
+					low[k] = strings.ToLower(p)
+				}
+				if role := roleBefore(low[:len(prev)]); role != "" && !slices.Contains(b.roles[role], t) {
 					b.roles[role] = append(b.roles[role], t)
 				}
 			}
 		}
 		if len(prev) == 3 {
-			prev = append(prev[:0], prev[1:]...)
+			prev[0], prev[1], prev = prev[1], prev[2], prev[:2]
 		}
-		prev = append(prev, lw)
+		prev = append(prev, w)
 		start = false
 		i = j
 	}

@@ -273,6 +273,13 @@ func scriptRunEnd(text string, i int, hangul bool) int {
 			continue
 		}
 		r, n := utf8.DecodeRuneInString(text[j:])
+		if r >= 0xAC00 && r <= 0xD7A3 { // a Hangul syllable: a letter, no table lookups
+			if !hangul {
+				break
+			}
+			j += n
+			continue
+		}
 		if !(unicode.IsLetter(r) || unicode.IsDigit(r)) || unicode.Is(unicode.Hangul, r) != hangul {
 			break
 		}

@@ -139,3 +139,26 @@ func (ix *BM25) Terms() []string {
 	}
 	return out
 }
+
+// EachTerm calls fn for every term of the vocabulary with its number, in no
+// particular order, including terms no live document holds any more.
+func (ix *BM25) EachTerm(fn func(t string, no int32)) {
+	for t, no := range ix.termNo {
+		fn(t, no)
+	}
+}
+
+// Holds reports whether a live document for which ok is true holds term
+// number no in its own words (a pass over the term's postings that stops
+// at the first).
+func (ix *BM25) Holds(no int32, ok func(id int64) bool) bool {
+	if no < 0 || int(no) >= len(ix.terms) {
+		return false
+	}
+	for _, p := range ix.terms[no].postings {
+		if ix.valid(p) && ok(ix.docs[p.slot].id) {
+			return true
+		}
+	}
+	return false
+}

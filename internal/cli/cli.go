@@ -124,6 +124,7 @@ func (u usageError) Error() string { return u.msg }
 // process exit code: 0 on success, 1 when the command failed, 2 for a usage
 // error.
 func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	defer startProfile(stderr)()
 	return run(ctx, args, stdin, stdout, stderr)
 }
 

@@ -169,6 +169,14 @@ func openExisting(e *env) (*engine.Engine, func(), error) {
 	return eng, closeDB, err
 }
 
+// openOneShot is openExisting for a command that answers one request
+// and exits (engine.Options.OneShot): nothing that pays off only across
+// many requests is built at open.
+func openOneShot(e *env) (*engine.Engine, func(), error) {
+	eng, _, closeDB, err := openEngine(e, true, engine.Options{OneShot: true})
+	return eng, closeDB, err
+}
+
 // openOrCreate opens the engine on e.dbPath, creating the database when
 // it is missing; the returned func closes it.
 func openOrCreate(e *env) (*engine.Engine, func(), error) {

@@ -34,7 +34,7 @@ func cmdRecall(fs *flag.FlagSet) runFunc {
 		if err := qf.check(); err != nil {
 			return err
 		}
-		eng, closeStore, err := openExisting(e)
+		eng, closeStore, err := openOneShot(e)
 		if err != nil {
 			return err
 		}

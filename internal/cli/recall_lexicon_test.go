@@ -128,6 +128,7 @@ func TestRecallOverLexiconFileMatchesFullOpen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	sameWarm(t, "as written", recallAll(t, path, "on"), eng) // the warm engine's name book, read once
 	addLexiconMemories(t, eng, 420, 470)
 	m, ok := eng.MemoryByKey("lx0003")
 	if !ok {
@@ -143,13 +144,16 @@ func TestRecallOverLexiconFileMatchesFullOpen(t *testing.T) {
 	if err := eng.Update(ctx, func(q engine.Queries) error { return q.UpdateMemory(ctx, &m, engine.Actor{Name: "test"}, "edit") }); err != nil {
 		t.Fatal(err)
 	}
-	db.Close()
 	before, _ := os.ReadFile(file)
 	cold := recallAll(t, path, "on")
 	if after, _ := os.ReadFile(file); !bytes.Equal(before, after) {
 		t.Fatal("51 changed rows of 470 rewrote the file; the test wants them tokenised beside it")
 	}
 	sameRecalls(t, "after another process wrote", cold, recallAll(t, path, "off"))
+	// The warm engine that wrote them: its vector postings posted, its
+	// name book kept current from the change log.
+	sameWarm(t, "after the writes", cold, eng)
+	db.Close()
 
 	// An erase removes the file; the next open writes it without the
 	// erased memory's terms.
@@ -229,6 +233,27 @@ func TestRecallOverLexiconFileMatchesFullOpen(t *testing.T) {
 	sameRecalls(t, "after an older build's erase", cold, recallAll(t, path, "off"))
 }
 
+// sameWarm checks the one-shot recalls cold (recall --json in a new
+// process: the vector postings unposted, the name book from the index's
+// vocabulary) against eng's, a warm engine's, in this process.
+func sameWarm(t *testing.T, when string, cold []string, eng *engine.Engine) {
+	t.Helper()
+	at := time.Date(2026, 4, 1, 9, 0, 0, 0, time.UTC)
+	for i, qtext := range lexiconQueries {
+		tr, err := recall.Recall(context.Background(), eng, engine.Query{Text: qtext, K: 12, At: at, ReadOnly: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var warm bytes.Buffer
+		if err := writeJSONText(&warm, tr); err != nil {
+			t.Fatal(err)
+		}
+		if w := tookMS.ReplaceAllString(warm.String(), ""); cold[i] != w {
+			t.Errorf("%s: recall %q: the one-shot recall differs from the warm engine's", when, qtext)
+		}
+	}
+}
+
 // recallColumns is every query's recall --json with the column file on or
 // off (off: every column of every row read from SQLite).
 func recallColumns(t *testing.T, path, file string) []string {
@@ -301,20 +326,7 @@ func TestRecallOverColumnFileMatchesFullOpen(t *testing.T) {
 		t.Fatal("52 changed rows of 470 rewrote the file; the test wants them read beside it")
 	}
 	sameRecalls(t, "after another process wrote", cold, recallColumns(t, path, "off"))
-	at := time.Date(2026, 4, 1, 9, 0, 0, 0, time.UTC)
-	for i, qtext := range lexiconQueries {
-		tr, err := recall.Recall(ctx, eng, engine.Query{Text: qtext, K: 12, At: at, ReadOnly: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var warm bytes.Buffer
-		if err := writeJSONText(&warm, tr); err != nil {
-			t.Fatal(err)
-		}
-		if w := tookMS.ReplaceAllString(warm.String(), ""); cold[i] != w {
-			t.Errorf("recall %q: the cold open over the column file differs from the warm engine's", qtext)
-		}
-	}
+	sameWarm(t, "over the column file", cold, eng)
 
 	// An erase removes the file; the next open writes it without the
 	// erased memory.
