@@ -304,3 +304,18 @@ func (f enumFlag) Set(v string) error {
 	}
 	return errors.New(msg)
 }
+
+// givenFlag names the first of names given on fs's command line ("--name"),
+// or "": for a command to refuse a flag that means nothing beside the
+// others given, instead of ignoring it.
+func givenFlag(fs *flag.FlagSet, names ...string) string {
+	given := ""
+	fs.Visit(func(f *flag.Flag) {
+		for _, n := range names {
+			if given == "" && f.Name == n {
+				given = "--" + n
+			}
+		}
+	})
+	return given
+}
