@@ -159,3 +159,27 @@ func TestEmptyRecallSaysWhy(t *testing.T) {
 		}
 	}
 }
+
+// An empty review queue is named as the status asked for ("no review
+// items" for --status all, not "no all review items"), with both ways a
+// message gets held.
+func TestEmptyReviewQueueWording(t *testing.T) {
+	db := demoDB(t)
+	for status, want := range map[string]string{"all": "no review items;", "held": "no held review items;", "stored": "no stored review items;"} {
+		out := mustRunCLI(t, "--db", db, "review", "list", "--status", status)
+		if !strings.HasPrefix(out, want) || !strings.Contains(out, "--secrets hold") {
+			t.Errorf("review list --status %s: %q; want it to start %q and name --secrets hold", status, out, want)
+		}
+	}
+}
+
+// import md on a directory without tier files names every file it reads
+// (WARM.md was missing from the list).
+func TestImportMDNamesEveryTierFile(t *testing.T) {
+	_, stderr, code := runCLI(t, "--db", demoDB(t), "import", "md", t.TempDir())
+	for _, f := range []string{"HOT.md", "WARM.md", "corrections.md", "projects/", "domains/", "archive/"} {
+		if code != 1 || !strings.Contains(stderr, f) {
+			t.Errorf("import md of an empty directory: exit %d, %q lacks %s", code, stderr, f)
+		}
+	}
+}
