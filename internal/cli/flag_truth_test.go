@@ -183,3 +183,15 @@ func TestImportMDNamesEveryTierFile(t *testing.T) {
 		}
 	}
 }
+
+// `list --type` with a label capture never assigns, and no memory holds,
+// says so (a typo, most likely) instead of suggesting an ingest.
+func TestListUnknownTypeSaysSo(t *testing.T) {
+	db := demoDB(t)
+	if out := mustRunCLI(t, "--db", db, "list", "--type", "milestones"); !strings.Contains(out, `no memory has the type "milestones", which is none of the labels capture assigns (preference,`) {
+		t.Errorf("list --type milestones: %q", out)
+	}
+	if out := mustRunCLI(t, "--db", db, "list", "--type", "gift"); !strings.Contains(out, "try fewer filters") {
+		t.Errorf("list --type gift (a label no demo memory has): %q", out)
+	}
+}
