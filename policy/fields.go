@@ -86,7 +86,7 @@ var fields = []field{
 		func(c *engine.Config) *float64 { return &c.ForgetThreshold }),
 	fl("association.threshold", Recall, 0.01, 1, "τ: neighbours with cosine ≥ τ of a committed recall gain the boost",
 		func(c *engine.Config) *float64 { return &c.AssocThreshold }),
-	fl("association.boost", Recall, 0.0001, 10, "boost added per committed recall (written by recall --commit)",
+	fl("association.boost", Recall, 0.0001, 10, "boost added per committed recall (written by recall --commit-access)",
 		func(c *engine.Config) *float64 { return &c.AssocBoost }),
 	du("association.boost_half_life", Recall, 1, 100*365*day, "boost(t) = boost · 2^(−Δt/h)",
 		func(c *engine.Config) *time.Duration { return &c.BoostHalfLife }),

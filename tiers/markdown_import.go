@@ -73,7 +73,7 @@ func ImportMarkdown(ctx context.Context, e *engine.Engine, dir string) (*Markdow
 		return nil, err
 	}
 	if len(files) == 0 {
-		return nil, engine.Errorf(engine.ENOTFOUND, "no tier files (HOT.md, projects/, domains/, archive/, corrections.md) in %s; write them with `memtrace export md %s`", dir, dir)
+		return nil, engine.Errorf(engine.ENOTFOUND, "no tier files (HOT.md, WARM.md, corrections.md, projects/*.md, domains/*.md, archive/*.md) in %s; write them with `memtrace export md %s`", dir, dir)
 	}
 	if err := refuseLinks(dir, files); err != nil {
 		return nil, err
@@ -250,7 +250,7 @@ func CheckTierDir(dir string) error {
 		return err
 	}
 	if len(files) == 0 {
-		return engine.Errorf(engine.ENOTFOUND, "no tier files (HOT.md, projects/, domains/, archive/, corrections.md) in %s; write them with `memtrace export md %s`", dir, dir)
+		return engine.Errorf(engine.ENOTFOUND, "no tier files (HOT.md, WARM.md, corrections.md, projects/*.md, domains/*.md, archive/*.md) in %s; write them with `memtrace export md %s`", dir, dir)
 	}
 	return refuseLinks(dir, files)
 }

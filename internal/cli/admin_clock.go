@@ -16,9 +16,9 @@ func cmdClock(fs *flag.FlagSet) runFunc {
 	unset := fs.Bool("unset", false, "use the wall clock again")
 	return func(e *env, words []string) error {
 		if len(words) > 1 || (*unset && len(words) > 0) {
-			return usageError{"give one RFC 3339 time, or --unset, or nothing to show the clock"}
+			return usageError{"give one TIME (an RFC 3339 time, a date, or an offset such as +1d from the clock), or --unset, or nothing to show the clock"}
 		}
-		db, _, err := openStore(e, true)
+		db, now, err := openStore(e, true)
 		if err != nil {
 			return err
 		}
@@ -29,9 +29,11 @@ func cmdClock(fs *flag.FlagSet) runFunc {
 				return err
 			}
 		case len(words) == 1:
-			t, err := time.Parse(time.RFC3339, words[0])
+			// The time grammar of every --at: an offset moves the clock
+			// from where it stands (pinned, else the wall clock).
+			t, err := engine.ParseAt(words[0], now())
 			if err != nil {
-				return usageError{fmt.Sprintf("%q is not an RFC 3339 time such as 2026-07-21T09:00:00Z", words[0])}
+				return usageError{fmt.Sprintf("%q: %s (%s)", words[0], engine.ErrorMessage(err), engine.TimeGrammar)}
 			}
 			if err := db.SetSetting(e.ctx, settingClock, t.UTC().Format(time.RFC3339)); err != nil {
 				return err

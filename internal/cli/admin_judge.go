@@ -25,7 +25,7 @@ type judgeCheckReport struct {
 // refused), does one short chat with `format` come back as JSON and how
 // fast, and which digest would verdicts be pinned to.
 func cmdJudgeCheck(fs *flag.FlagSet) runFunc {
-	model := fs.String("model", judgeModelFromEnv(), "judge `MODEL` (default $MEMTRACE_JUDGE_MODEL or "+ollama.DefaultModel+")")
+	model := fs.String("model", judgeModelFromEnv(), "judge `MODEL` ($MEMTRACE_JUDGE_MODEL sets the default)")
 	timeout := fs.Duration("timeout", 30*time.Second, "per-request timeout")
 	asJSON := fs.Bool("json", false, "print JSON")
 	return func(e *env, args []string) error {

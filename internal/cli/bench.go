@@ -139,7 +139,13 @@ func benchOpen(fs *flag.FlagSet) runFunc {
 	binary := fs.String("binary", "", "with --one-shot: run the memtrace binary at `PATH` (another build, for a reference in the same run) instead of this one")
 	return func(e *env, args []string) error {
 		if *oneShot {
+			if f := givenFlag(fs, "n", "opens", "keep"); f != "" {
+				return usageError{"--one-shot times the database --db names; " + f + " is for the synthetic databases of a bench open without it: leave " + f + " out"}
+			}
 			return benchOneShot(e, args, *binary, *asJSON)
+		}
+		if *binary != "" {
+			return usageError{"--binary goes with --one-shot (the build whose processes are timed); add --one-shot --db FILE, or leave --binary out"}
 		}
 		ns, tmp, err := sizedBench(fs.Name(), args, nsFlag, "opens", opens)
 		if err != nil {

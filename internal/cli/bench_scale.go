@@ -88,7 +88,7 @@ func benchScale(fs *flag.FlagSet) runFunc {
 			return usageError{fmt.Sprintf("unexpected argument %q", args[0])}
 		}
 		if !store.IsDSN(e.dbPath) {
-			return usageError{"give the PostgreSQL server with --db postgres://USER@HOST/DB (spaces scale_* are made there and dropped afterwards)"}
+			return usageError{"give the PostgreSQL server with --db postgres://USER@HOST/DB (its spaces scratch_…_scale_* are made there and dropped afterwards)"}
 		}
 		if *spaces < 0 || *per <= 0 || *open <= 0 || *queries <= 0 || *writes <= 0 || *notifies <= 0 {
 			return usageError{"--spaces must not be negative, the other counts must be positive"}

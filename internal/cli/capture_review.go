@@ -56,7 +56,11 @@ func reviewList(fs *flag.FlagSet) runFunc {
 			return writeJSONText(e.stdout, map[string]any{"items": items, "total": total})
 		}
 		if len(items) == 0 {
-			fmt.Fprintf(e.stdout, "no %s review items; `ingest --judge` holds a message here when the judge's answer does not validate\n", *status)
+			which := *status + " "
+			if *status == "all" {
+				which = ""
+			}
+			fmt.Fprintf(e.stdout, "no %sreview items; a capture holds a message here when the judge's answer does not validate (`ingest --judge MODEL`) or it holds a secret value (`--secrets hold`)\n", which)
 			return nil
 		}
 		printReviewItems(e.stdout, items)

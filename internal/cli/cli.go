@@ -111,7 +111,7 @@ func commands() []command {
 		{name: "spaces", summary: "the memory spaces (schemas) of the PostgreSQL server --db points at, with their counts; a SQLite file is one space", define: cmdSpaces},
 		{name: "clock", args: "[TIME]", summary: "show, pin (TIME) or unpin (--unset) the database's clock (demo databases pin theirs)", define: cmdClock},
 		{name: "version", summary: "version, commit and build date of this binary (also `memtrace --version`)", define: cmdVersion},
-		{name: "help", args: "[" + strings.Join(helpTopicNames(), "|") + "|COMMAND [SUBCOMMAND]]", summary: "commands, the decay math, the recall stages, the trace JSON, the judge schemas, the time grammar, the review queue, the embedders", define: cmdHelp},
+		{name: "help", args: "[" + strings.Join(helpTopicNames(), "|") + "|COMMAND [SUBCOMMAND]]", summary: "the commands, one command's every flag, or a topic: the decay math, the embedders, the heartbeat's rules, the trace JSON, the judge schemas, the policy schema, the relevance gate, the review queue, secrets and erasure, the recall stages, the time grammar, knowledge updates", define: cmdHelp},
 	}
 }
 
@@ -152,7 +152,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		printUsage(stdout)
 		return 0
 	case err != nil:
-		fmt.Fprintf(stderr, "memtrace: %v%s\n", err, flagHint(top, err))
+		fmt.Fprintf(stderr, "memtrace: %s\n", flagError(top, err))
 		printUsage(stderr)
 		return 2
 	}

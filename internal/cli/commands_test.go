@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"flag"
 	"io"
 	"os"
@@ -100,6 +101,78 @@ func TestREADMEListsEveryCommand(t *testing.T) {
 			t.Errorf("README.md lacks the usage of %s: %s", name, line)
 		}
 	})
+}
+
+// The README's list of help topics (`memtrace help decay|embedder|…`) is
+// the binary's, and every topic it names answers.
+func TestREADMEListsEveryHelpTopic(t *testing.T) {
+	b, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	topics := strings.Join(helpTopicNames(), "|")
+	if !strings.Contains(string(b), "`memtrace help "+topics+"`") {
+		t.Errorf("README.md lacks the help topics as the binary has them: `memtrace help %s`", topics)
+	}
+	for _, name := range helpTopicNames() {
+		if out, stderr, code := runCLI(t, "help", name); code != 0 || out == "" {
+			t.Errorf("help %s: exit %d: %s", name, code, stderr)
+		}
+	}
+}
+
+// Every top-level key a command's --json prints is named in the README's
+// JSON contract of that command (`CMD --json` → `{…}`): a key added to the
+// output is added to the contract.
+func TestREADMEJSONContractsNameEveryKey(t *testing.T) {
+	b, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(b)
+	db := demoDB(t)
+	fresh := filepath.Join(t.TempDir(), "fresh.db")
+	for _, c := range []struct {
+		contract string   // the README's name for it: "CMD --json"
+		args     []string // after --db
+		db       string
+	}{
+		{"ingest --json", []string{"ingest", "testdata/demo.jsonl", "--json"}, fresh},
+		{"list --json", []string{"list", "--limit", "1", "--json"}, db},
+		{"show --json", []string{"show", "1", "--json"}, db},
+		{"recall --json", []string{"recall", "충주 사과", "--json"}, db},
+		{"compare --json", []string{"compare", "충주 사과", "--json"}, db},
+		{"golden run --json", []string{"golden", "run", demoSet, "--json"}, db},
+		{"bench recall --json", []string{"bench", "recall", "--n", "50", "--queries", "2", "--json"}, db},
+		{"bench open --json", []string{"bench", "open", "--n", "50", "--opens", "1", "--json"}, db},
+		{"review list --json", []string{"review", "list", "--status", "all", "--json"}, db},
+		{"audit --json", []string{"audit", "--json"}, db},
+		{"batches --json", []string{"batches", "--json"}, db},
+		{"heartbeat --json", []string{"heartbeat", "--dry-run", "--json"}, db},
+		{"version --json", []string{"version", "--json"}, db},
+		{"reembed --json", []string{"reembed", "--json"}, db},
+		{"approve --json", []string{"approve", "1", "--json"}, db},
+		{"rollback --json", []string{"rollback", "approve-20260721T090000Z-2", "--yes", "--json"}, db},
+	} {
+		out := mustRunCLI(t, append([]string{"--db", c.db}, c.args...)...) // first: a later case may need what it wrote
+		i := strings.Index(readme, "`"+c.contract+"` → `{")
+		if i < 0 {
+			t.Errorf("README.md has no contract `%s` → `{…}`", c.contract)
+			continue
+		}
+		start := i + len("`"+c.contract+"` → `")
+		contract := readme[start : start+strings.Index(readme[start:], "`")]
+		var doc map[string]json.RawMessage
+		if err := json.Unmarshal([]byte(out), &doc); err != nil {
+			t.Errorf("%s: not a JSON object: %v", c.contract, err)
+			continue
+		}
+		for key := range doc {
+			if !strings.Contains(contract, `"`+key+`"`) {
+				t.Errorf("README's `%s` contract lacks %q: %s", c.contract, key, contract)
+			}
+		}
+	}
 }
 
 // globalCase is one command run with --db after its name and with --db

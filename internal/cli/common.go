@@ -149,6 +149,14 @@ func engineOver(ctx context.Context, db *store.DB, now func() time.Time, o engin
 // database (mustExist false) are the writers: an empty database records
 // the embedder asked for.
 func openEngine(e *env, mustExist bool, o engine.Options) (*engine.Engine, *store.DB, func(), error) {
+	return openEngineAdjusted(e, mustExist, o, nil)
+}
+
+// openEngineAdjusted is openEngine with adjust, when not nil, laid over
+// the policy the engine opens with (o.Config, else the database's recorded
+// one): a flag that sets one key (--detail) keeps every other key of the
+// recorded policy.
+func openEngineAdjusted(e *env, mustExist bool, o engine.Options, adjust func(*engine.Config)) (*engine.Engine, *store.DB, func(), error) {
 	db, now, err := openStoreAt(e.ctx, e.dbPath, mustExist)
 	if err != nil {
 		return nil, nil, nil, err
@@ -158,6 +166,13 @@ func openEngine(e *env, mustExist bool, o engine.Options) (*engine.Engine, *stor
 			db.Close()
 			return nil, nil, nil, err
 		}
+	}
+	if adjust != nil {
+		if err := withRecordedPolicy(e.ctx, db, &o); err != nil {
+			db.Close()
+			return nil, nil, nil, err
+		}
+		adjust(&o.Config)
 	}
 	return engineOver(e.ctx, db, now, o)
 }
@@ -211,7 +226,7 @@ func openJudgedEngine(e *env, jf *judgeFlags, mustExist bool) (eng *engine.Engin
 	if err != nil {
 		return nil, nil, err
 	}
-	eng, _, closeDB, err := openEngine(e, mustExist, opts)
+	eng, _, closeDB, err := openEngineAdjusted(e, mustExist, opts, jf.adjustConfig)
 	if err != nil {
 		release()
 		return nil, nil, err

@@ -99,6 +99,7 @@ func cmdErase(fs *flag.FlagSet) runFunc {
 		}
 		fmt.Fprintln(out, "an erasure cannot be rolled back: the text is gone for good (a tombstone keeps who, when, why and a salted hash)")
 		if *dryRun {
+			fmt.Fprintln(out, "dry run: nothing erased; run it again without --dry-run, with --reason, to erase")
 			return nil
 		}
 		if strings.TrimSpace(*reason) == "" {

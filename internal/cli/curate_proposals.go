@@ -107,7 +107,7 @@ func cmdApprove(fs *flag.FlagSet) runFunc {
 	kind := enumString(fs, "kind", "", "with --all-pending: only this `KIND` (promote, demote, archive, quarantine, retype, restore)", engine.ProposalPromote, engine.ProposalDemote, engine.ProposalArchive, engine.ProposalQuarantine, engine.ProposalRetype, engine.ProposalRestore)
 	newWording := fs.String("wording", "", "the HOT rule `TEXT` for a single promote proposal (the curator's edit)")
 	curator := fs.String("as", engine.ActorCurator, "curator `NAME` recorded in the audit log")
-	asJSON := fs.Bool("json", false, "print {\"batch\", \"applied\"} as JSON")
+	asJSON := fs.Bool("json", false, "print {\"batch\", \"applied\", \"items\"} as JSON")
 	return func(e *env, pos []string) error {
 		ids, err := proposalIDs(pos)
 		if err != nil {
@@ -142,6 +142,12 @@ func cmdApprove(fs *flag.FlagSet) runFunc {
 		}
 		o := curate.ApproveOptions{Curator: *curator}
 		if *newWording != "" {
+			// The wording is a promotion's HOT rule; any other kind
+			// would apply without it.
+			p, err := eng.Store().GetProposal(e.ctx, ids[0])
+			if err == nil && p.Kind != engine.ProposalPromote {
+				return usageError{fmt.Sprintf("--wording is the HOT rule of a promote proposal; proposal %d is %s: approve it without --wording", p.ID, p.Kind)}
+			}
 			o.Wording = map[int64]string{ids[0]: *newWording}
 		}
 		res, err := curate.ApproveProposals(e.ctx, eng, ids, o)

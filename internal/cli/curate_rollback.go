@@ -59,6 +59,7 @@ func cmdRollback(fs *flag.FlagSet) runFunc {
 		}
 		fmt.Fprintf(out, "batch %s by %s at %s: rolling it back will %s\n", batch, plan.Actor, plan.At.UTC().Format("2006-01-02 15:04:05"), what)
 		if *dryRun {
+			fmt.Fprintf(out, "dry run: nothing changed; `memtrace rollback %s` rolls it back\n", batch)
 			return nil
 		}
 		if !*yes {

@@ -27,7 +27,7 @@ type supersedeOutput struct {
 // rollback.
 func cmdSupersede(fs *flag.FlagSet) runFunc {
 	unlink := fs.Bool("unlink", false, "remove OLD's supersession link: it is current again")
-	validTo := fs.String("valid-to", "", "when OLD stopped holding, RFC 3339 or YYYY-MM-DD (default: when NEW was created)")
+	validTo := fs.String("valid-to", "", "when OLD stopped holding, time `T`: a date, RFC 3339 or an offset from the database clock such as -2d (default: when NEW was created)")
 	asJSON := fs.Bool("json", false, "print JSON")
 	return func(e *env, words []string) error {
 		want := 2
@@ -48,19 +48,21 @@ func cmdSupersede(fs *flag.FlagSet) runFunc {
 				return usageError{fmt.Sprintf("%q is neither a memory id nor key:K; find them with `memtrace list --text WORD`", w)}
 			}
 		}
-		var at time.Time
-		if *validTo != "" {
-			t, err := parseDayOrTime(*validTo)
-			if err != nil {
-				return usageError{fmt.Sprintf("--valid-to %q: want RFC 3339 or YYYY-MM-DD", *validTo)}
-			}
-			at = t
-		}
 		eng, closeDB, err := openExisting(e)
 		if err != nil {
 			return err
 		}
 		defer closeDB()
+		var at time.Time
+		if *validTo != "" {
+			// The time grammar of every --at, offsets from the
+			// database clock.
+			t, err := engine.ParseAt(*validTo, eng.Now())
+			if err != nil {
+				return usageError{"--valid-to: " + engine.ErrorMessage(err)}
+			}
+			at = t
+		}
 		ids := make([]int64, len(words))
 		for i, w := range words {
 			if ids[i], err = supersedeRef(e, eng, w); err != nil {
@@ -106,12 +108,4 @@ func supersedeRef(e *env, eng *engine.Engine, w string) (int64, error) {
 		return 0, err
 	}
 	return m.ID, nil
-}
-
-// parseDayOrTime reads RFC 3339 or a bare day (UTC midnight).
-func parseDayOrTime(s string) (time.Time, error) {
-	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
-		return t.UTC(), nil
-	}
-	return time.Parse("2006-01-02", s)
 }

@@ -19,7 +19,7 @@ import (
 // stored as pending proposals with a control sample for the curator.
 func cmdTriage(fs *flag.FlagSet) runFunc {
 	typ := fs.String("type", "", requiredMark+"memory `TYPE` to triage, e.g. milestone")
-	model := fs.String("model", judgeModelFromEnv(), "judge `MODEL` (default $MEMTRACE_JUDGE_MODEL or "+ollama.DefaultModel+")")
+	model := fs.String("model", judgeModelFromEnv(), "judge `MODEL` ($MEMTRACE_JUDGE_MODEL sets the default)")
 	sample := fs.Int("sample", curate.DefaultControlSample, "control sample size the curator labels blind (0: none)")
 	seed := fs.Uint64("seed", 1, "seed of the control sample")
 	verdicts := fs.String("verdicts", "", "verdict `FILE` to write (default triage/verdicts-TYPE-TIME.jsonl beside the DB)")

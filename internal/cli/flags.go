@@ -57,7 +57,10 @@ func parseGlobal(e *env, name string, args []string) ([]string, error) {
 	fs := newFlagSet(name)
 	registerGlobalFlags(fs, e)
 	if err := fs.Parse(args); err != nil {
-		return nil, err
+		if errors.Is(err, flag.ErrHelp) {
+			return nil, err
+		}
+		return nil, errors.New(flagError(fs, err))
 	}
 	return fs.Args(), nil
 }
@@ -73,7 +76,7 @@ func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 			if errors.Is(err, flag.ErrHelp) {
 				return nil, err
 			}
-			return nil, usageError{err.Error() + flagHint(fs, err)}
+			return nil, usageError{flagError(fs, err)}
 		}
 		rest := fs.Args()
 		if n := len(args) - len(rest); n > 0 && args[n-1] == "--" {
@@ -303,4 +306,19 @@ func (f enumFlag) Set(v string) error {
 		msg += "; did you mean " + s + "?"
 	}
 	return errors.New(msg)
+}
+
+// givenFlag names the first of names given on fs's command line ("--name"),
+// or "": for a command to refuse a flag that means nothing beside the
+// others given, instead of ignoring it.
+func givenFlag(fs *flag.FlagSet, names ...string) string {
+	given := ""
+	fs.Visit(func(f *flag.Flag) {
+		for _, n := range names {
+			if given == "" && f.Name == n {
+				given = "--" + n
+			}
+		}
+	})
+	return given
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"slices"
+	"strings"
 
 	"memtrace/engine"
 	"memtrace/internal/textable"
@@ -96,6 +98,12 @@ func cmdList(fs *flag.FlagSet) runFunc {
 			return nil
 		}
 		if len(ms) == 0 {
+			if *typ != "" && !slices.Contains(engine.Types(), *typ) {
+				// A label no judge assigns: only an import could have
+				// brought it, and none did — most likely a typo.
+				fmt.Fprintf(e.stdout, "no memories match; no memory has the type %q, which is none of the labels capture assigns (%s)\n", *typ, strings.Join(engine.Types(), ", "))
+				return nil
+			}
 			fmt.Fprintln(e.stdout, "no memories match; try fewer filters, or `memtrace ingest FILE.jsonl` to add some")
 			return nil
 		}

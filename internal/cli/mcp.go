@@ -38,6 +38,9 @@ func cmdMCP(fl *flag.FlagSet) runFunc {
 		if err != nil {
 			return usageError{"--" + err.Error() + ": use texts, ids or full"}
 		}
+		if err := of.check(false); err != nil {
+			return err
+		}
 		if *httpAddr == "" && (*tokenFile != "" || *origins != "") {
 			return usageError{"--token-file and --allow-origin apply to --http only: stdin/stdout needs neither"}
 		}

@@ -93,6 +93,7 @@ func cmdPolicySet(fs *flag.FlagSet) runFunc {
 		}
 		printPolicyPlan(e, changes)
 		if *dryRun {
+			fmt.Fprintln(e.stdout, "dry run: nothing recorded; run it again without --dry-run to record the policy")
 			return nil
 		}
 		batch, err := curate.SetPolicy(e.ctx, db, string(policy.Encode(cfg)), engine.ActorCurator, now())

@@ -117,8 +117,8 @@ func TestPolicyEqualsCompiledIn(t *testing.T) {
 	inert := map[string]string{
 		"rerank.w_lexical_semantic": "the demo set recalls with the hashed embedder (recall's TestRelevanceWeightsFollowThePolicy covers it)",
 		"recall.trace_keep":         "how many stored traces are kept, not what a recall does",
-		"association.threshold":     "read by recall --commit, which a golden run never does",
-		"association.boost":         "written by recall --commit, which a golden run never does",
+		"association.threshold":     "read by recall --commit-access, which a golden run never does",
+		"association.boost":         "written by recall --commit-access, which a golden run never does",
 		"recall.k":                  "every demo probe takes k from the set's defaults",
 		"recall.budget":             "every demo probe takes its budget from the set's defaults",
 		"recall.time_cue_boost":     "no demo probe names a period a fixture memory is of (recall's TestTimeCueBoostFollowsThePolicy covers it)",

@@ -10,6 +10,7 @@ import (
 	"memtrace/engine"
 	"memtrace/inspector"
 	"memtrace/internal/safetext"
+	"memtrace/internal/wording"
 	"memtrace/recall"
 )
 
@@ -32,6 +33,9 @@ func cmdRecall(fs *flag.FlagSet) runFunc {
 			return usageError{"choose one of --trace and --json"}
 		}
 		if err := qf.check(); err != nil {
+			return err
+		}
+		if err := of.check(); err != nil {
 			return err
 		}
 		eng, closeStore, err := openOneShot(e)
@@ -62,12 +66,27 @@ func cmdRecall(fs *flag.FlagSet) runFunc {
 			printTraceTable(out, tr)
 		}
 		if tr.Prompt == "" {
-			fmt.Fprintln(out, "(no memory recalled: nothing relevant survived; run with --trace to see why)")
+			fmt.Fprintln(out, emptyRecallNote(tr, *showTrace))
 			return nil
 		}
 		fmt.Fprintln(out, tr.Prompt)
 		return nil
 	}
+}
+
+// emptyRecallNote says why a recall gave no prompt: the memories that
+// reached the budget stage did not fit --budget (they were relevant), or
+// nothing relevant survived. traced: the stage table is already printed.
+func emptyRecallNote(tr *engine.Trace, traced bool) string {
+	if st := tr.Stage("budget"); st != nil {
+		if n := inspector.DropCounts(*st)[string(engine.DropOverBudget)]; n > 0 && n == st.In {
+			return fmt.Sprintf("(no memory recalled: %s survived, but no line of them fits the budget of %d chars; raise --budget)", wording.Memories(n), tr.Budget)
+		}
+	}
+	if traced {
+		return "(no memory recalled: nothing relevant survived)"
+	}
+	return "(no memory recalled: nothing relevant survived; run with --trace to see why)"
 }
 
 // queryFlags are the query flags recall and compare share.

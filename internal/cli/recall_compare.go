@@ -24,6 +24,9 @@ func cmdCompare(fs *flag.FlagSet) runFunc {
 		if err := qf.check(); err != nil {
 			return err
 		}
+		if err := of.check(); err != nil {
+			return err
+		}
 		eng, closeStore, err := openExisting(e)
 		if err != nil {
 			return err

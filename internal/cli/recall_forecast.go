@@ -46,6 +46,9 @@ func cmdForecast(fs *flag.FlagSet) runFunc {
 		if *n < 0 {
 			return usageError{"--n must be 0 or more"}
 		}
+		if len(words) == 1 && givenFlag(fs, "n") != "" {
+			return usageError{"--n is how many memories the list shows; one memory's forecast (" + words[0] + ") takes no --n: leave out the memory for the list"}
+		}
 		eng, closeStore, err := openExisting(e)
 		if err != nil {
 			return err

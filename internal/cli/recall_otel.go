@@ -39,14 +39,17 @@ type otelFlags struct {
 func addOTelFlags(fs *flag.FlagSet, what string) otelFlags {
 	return otelFlags{
 		file:      fs.String("otel", "", "also append "+what+" as OTLP/JSON spans (one ExportTraceServiceRequest a line) to `FILE`; - writes them to stdout and the report to stderr"),
-		otlpFlags: addOTLPFlags(fs, what),
+		otlpFlags: withFile(addOTLPFlags(fs, what)),
 	}
 }
+
+func withFile(o otlpFlags) otlpFlags { o.hasFile = true; return o }
 
 // otlpFlags are --otlp-endpoint and --otel-content.
 type otlpFlags struct {
 	endpoint *string
 	content  *bool
+	hasFile  bool // the command has --otel FILE too
 }
 
 func addOTLPFlags(fs *flag.FlagSet, what string) otlpFlags {
@@ -55,6 +58,23 @@ func addOTLPFlags(fs *flag.FlagSet, what string) otlpFlags {
 		content:  fs.Bool("otel-content", false, "put the query text and the recalled memories' texts into the spans (off by default, as the GenAI conventions ask; "+inspector.EnvCaptureContent+"=true does the same)"),
 	}
 }
+
+// check refuses --otel-content when no span leaves the process: no
+// --otlp-endpoint and no OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT (file says
+// whether --otel FILE writes some).
+func (o otlpFlags) check(file bool) error {
+	if !*o.content || file || inspector.ExportEnabled(*o.endpoint) {
+		return nil
+	}
+	to := "--otlp-endpoint URL (or OTEL_EXPORTER_OTLP_ENDPOINT)"
+	if o.hasFile {
+		to = "--otel FILE or " + to
+	}
+	return usageError{"--otel-content puts texts into the exported spans, and none are exported: add " + to + ", or leave --otel-content out"}
+}
+
+// check is otlpFlags.check with --otel FILE.
+func (o otelFlags) check() error { return o.otlpFlags.check(*o.file != "") }
 
 // spanOptions are the options of every span a command exports: the
 // store's stable id and the content switch.

@@ -2,7 +2,10 @@ package cli
 
 import (
 	"flag"
+	"fmt"
+	"regexp"
 	"strings"
+	"time"
 )
 
 // suggest is the candidate closest to what the user typed, or "" when
@@ -87,4 +90,73 @@ func flagHint(fs *flag.FlagSet, err error) string {
 		return "; did you mean --" + s + "?"
 	}
 	return ""
+}
+
+// The flag package's parse errors, which name a flag -NAME.
+var (
+	flagUndefined = regexp.MustCompile(`^flag provided but not defined: -+(.+)$`)
+	flagNoValue   = regexp.MustCompile(`^flag needs an argument: -+(.+)$`)
+	flagBadValue  = regexp.MustCompile(`^invalid (?:boolean )?value (".*") for (?:flag )?-+([^:]+): (.*)$`)
+)
+
+// flagError is a flag parse error of fs in the --NAME form the usage
+// lines and the README use, saying what the flag wants: `--limit "x":
+// want a whole number` rather than `invalid value "x" for flag -limit:
+// parse error`. An unknown flag gets its did-you-mean.
+func flagError(fs *flag.FlagSet, err error) string {
+	msg := err.Error()
+	if m := flagUndefined.FindStringSubmatch(msg); m != nil {
+		if m[1][0] >= '0' && m[1][0] <= '9' {
+			// No flag starts with a digit: a negative offset (-2h) given
+			// as an argument, which only -- keeps from the flags.
+			return fmt.Sprintf("-%s is read as a flag; an argument that starts with - goes after --: `memtrace %s -- -%s`", m[1], fs.Name(), m[1])
+		}
+		return "unknown flag --" + m[1] + flagHint(fs, err)
+	}
+	if m := flagNoValue.FindStringSubmatch(msg); m != nil {
+		f := fs.Lookup(m[1])
+		if f == nil {
+			return msg
+		}
+		return "--" + m[1] + " needs a value: " + flagTitle(f)
+	}
+	if m := flagBadValue.FindStringSubmatch(msg); m != nil {
+		f := fs.Lookup(m[2])
+		if f == nil {
+			return msg
+		}
+		reason := m[3]
+		if reason == "parse error" || reason == "value out of range" {
+			reason = "want " + flagWants(f, reason == "value out of range")
+		}
+		return "--" + m[2] + " " + m[1] + ": " + reason
+	}
+	return msg
+}
+
+// flagWants says what kind of value f takes.
+func flagWants(f *flag.Flag, outOfRange bool) string {
+	g, ok := f.Value.(flag.Getter)
+	if !ok {
+		return "another value"
+	}
+	var want string
+	switch g.Get().(type) {
+	case bool:
+		return "true or false (or leave the value out: --" + f.Name + ")"
+	case int, int64:
+		want = "a whole number"
+	case uint, uint64:
+		want = "a whole number, 0 or more"
+	case float64:
+		want = "a number"
+	case time.Duration:
+		want = "a duration such as 30s, 5m or 2h"
+	default:
+		return "another value"
+	}
+	if outOfRange {
+		return want + " in range"
+	}
+	return want
 }

@@ -16,10 +16,10 @@ import (
 func cmdHeartbeat(fs *flag.FlagSet) runFunc {
 	every := fs.Duration("every", 0, "run a pass every interval until Ctrl-C (e.g. 4h)")
 	at := fs.String("at", "", "simulate the pass at time `T`: +30d, +1w, a date or RFC 3339 (offsets from the database clock)")
-	asJSON := fs.Bool("json", false, "print {\"proposals\": [...]} as JSON")
+	asJSON := fs.Bool("json", false, "print {\"at\", \"proposals\": [...], \"scopes\", \"already_pending\", \"max_share\", \"budget\", \"waiting\", …} as JSON")
 	dry := fs.Bool("dry-run", false, "report what is due without writing proposals (e.g. with --at)")
 	review := fs.Bool("review", false, "have the local Ollama judge review each new promotion candidate first")
-	model := fs.String("model", judgeModelFromEnv(), "judge `MODEL` for --review (default $MEMTRACE_JUDGE_MODEL)")
+	model := fs.String("model", judgeModelFromEnv(), "judge `MODEL` for --review ($MEMTRACE_JUDGE_MODEL sets the default)")
 	timeout := fs.Duration("timeout", 60*time.Second, "judge timeout per call for --review")
 	maxShare := fs.Float64("max-share", tiers.DefaultMaxShare, "the age rules keep at most this `SHARE` (0..1) of the active memories waiting (see memtrace help heartbeat)")
 	return func(e *env, args []string) error {
@@ -31,6 +31,9 @@ func cmdHeartbeat(fs *flag.FlagSet) runFunc {
 		}
 		if *every < 0 || (*every > 0 && *every < time.Second) {
 			return usageError{"--every must be at least 1s"}
+		}
+		if f := givenFlag(fs, "model", "timeout"); f != "" && !*review {
+			return usageError{f + " is for the judge of --review: add --review, or leave " + f + " out"}
 		}
 		eng, closeDB, err := openExisting(e)
 		if err != nil {
