@@ -36,8 +36,10 @@ type topicReading struct {
 	subject string   // head + object: where people are looked for
 	object  []string // the terms of the marker's object (after the head), or terms when it has none of its own
 	dest    []string // tokens of the destination (numbers kept), the new value
-	names   []string // names of the head's leading noun phrase (lower-cased)
-	mover   bool     // the head names no thing, only the speaker or people ("we", "my sister")
+	// destText: the destination as written, for its head (valueHead)
+	destText string
+	names    []string // names of the head's leading noun phrase (lower-cased)
+	mover    bool     // the head names no thing, only the speaker or people ("we", "my sister")
 }
 
 // clauseSplit separates the clauses of a message.
@@ -191,7 +193,7 @@ func topicOf(clause string, s, e int, obj string, ko, intransitive, retract bool
 	}
 	t.terms = topicTerms(t.subject)
 	destTerms := topicTerms(dest)
-	t.dest = textnorm.Tokens(dest)
+	t.dest, t.destText = textnorm.Tokens(dest), dest
 	t.object = slices.DeleteFunc(topicTerms(obj+" "+tail), func(w string) bool { return slices.Contains(destTerms, w) })
 	if len(t.object) == 0 {
 		t.object = t.terms
