@@ -36,6 +36,9 @@ func TestSupersessionReadsTheClause(t *testing.T) {
 		// a copula's head noun with "now"; a pronoun head leaves the clause to another marker
 		{[]string{"Our standup is at 9:30 every morning.", "Lunch is at noon."}, "The standup is at 10 now.", 0},
 		{[]string{"I take 20 mg of Lexapro every night.", "My sister takes vitamins."}, "Saw the doctor, it's 10 mg now instead of 20.", 0},
+		// the old value in an apposition ("now, not X")
+		{[]string{"Our monorepo builds everything with npm workspaces.", "I use yarn for my side projects."}, "We build the monorepo with pnpm now, not npm.", 0},
+		{[]string{"I have a bad knee."}, "It's fine now, not bad at all.", -1},
 		// a thing taken out of use, a role left, a course withdrawn, an old value back
 		{[]string{"My laptop is a Dell XPS 13.", "My monitor is an LG UltraFine."}, "Retired the Dell, I use a Framework now.", 0},
 		{[]string{"I eat bread with every meal.", "My brother bakes bread."}, "I've cut out bread for good.", 0},

@@ -33,7 +33,9 @@ hides a true fact). A newly stored memory supersedes an older one when
            is now NAME, X is VALUE now (the head noun before it: "rent's
            950,000 won now"; not with a pronoun head, "it's 50 mcg now
            instead of 75" is read by "instead of"), raised, increased,
-           went up/down, instead, instead of X, replaced, upgraded to,
+           went up/down, instead, instead of X, Y now, not X (X the old
+           value, an apposition of up to three words: "I'm on Android now,
+           not iPhone"), replaced, upgraded to,
            changed … to, switched (gone, come) back to, retired the (my)
            X, cut out X, stepped down (away) from X, got
            married/engaged/divorced, broke up

@@ -95,6 +95,9 @@ func markerTable() []changeMarker {
 		// person); the older memory names X.
 		objOnly(replaceOf(ko("X for Y", `(?i:\b[a-z]+ed|\bleft|\bsold)\s+(?:(?i:my|our|the)\s+(?P<obj>(?:\S+\s+){0,2}?\S+)|(?P<name>[A-Z]\S*(?:\s+[A-Z]\S*)?))\s+(?i:for)\s+(?P<val>(?i:a|an|the)\s+\S+|[A-Z]\S*)`, "", "for"))),
 		retract(en("stopped", `stopped|quit|(?:had|decided|chose)\s+to\s+(?:stop|give\s+up|drop)`, "", "stopped", "quit", "had to", "decided to", "chose to")),
+		// "I'm on Android now, not iPhone", "we use pnpm now, not npm":
+		// the old value in an apposition after the new one.
+		objOnly(replaceOf(en("now, not X", `now,?\s+not\s+(?:the\s+|my\s+|our\s+|a\s+|an\s+)?(?P<obj>[^\s,.!?;]+(?:\s+[^\s,.!?;]+)?)\s*[.!?]*\s*$`, "", "now"))),
 		replaceOf(en("instead of", `instead\s+of\s+(?:the\s+|my\s+|our\s+|a\s+)?(?P<obj>\S+)`, "", "instead")),
 		en("instead", `instead`, "", "instead"),
 		open(en("replaced", `replaced|upgraded\s+to|changed\s+(?P<obj>(?:\S+\s+){0,3}?)to`, "", "replaced", "upgraded", "changed")),

@@ -272,7 +272,7 @@ func (r *supersedeRule) find(text string) changeFinding {
 	var mk *changeMarker
 	var loc []int
 	var clause string
-	for _, c := range clauses(text) {
+	for _, c := range changeClauses(text) {
 		if mk, loc = r.markerIn(c); mk != nil {
 			clause = c
 			break

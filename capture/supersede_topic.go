@@ -56,6 +56,25 @@ func clauses(text string) []string {
 	return out
 }
 
+// changeClauses are the clauses of a new message in which a marker is
+// looked for: those of clauses, with an apposition "not X" of three
+// words or fewer ("I'm on Android now, not iPhone") kept in the clause
+// before, where it names the old value. (An older memory's "I'm
+// gluten-free, not coeliac" stays two clauses: its negation is of
+// coeliac only.)
+func changeClauses(text string) []string {
+	cs := clauses(text)
+	out := cs[:0:0]
+	for _, c := range cs {
+		if rest, ok := strings.CutPrefix(c, "not "); ok && len(out) > 0 && len(strings.Fields(rest)) <= 3 {
+			out[len(out)-1] += ", " + c
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
 // objectEnd ends an English object: a preposition, a conjunction, a
 // number (a word that starts with a digit: "K5" is a name) or a time word.
 var objectEnd = regexp.MustCompile(`(?i)\b(?:after|before|because|since|when|while|for|on|in|at|to|into|with|as|by|last|this|next|ago|and|but|so|then|now|yesterday|today|recently|already|anymore|any\s*more|one|two|three|four|five|six|seven|eight|nine|ten|a\s+few|several|couple)\b|\b\d`) // a number word, not the digit of a model name ("the K5")
