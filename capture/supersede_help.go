@@ -274,7 +274,11 @@ intransitive end ("the sublet ended early": "X ended" is as often an
 event's report, "the meeting ended early"); a retraction whose thing the
 candidates share only as a modifier, when the other names it too ("gave
 up on meditating" over "I meditate every morning" and "My meditation app
-is Calm": the newest wins the tie); a change whose old value is named only
+is Calm": the newest wins the tie); a part replaced, read against the
+habit it belongs to ("테니스 라켓 줄 바꿨어" links "주말마다 테니스 쳐": the
+compound's head 줄 is not required, since "도서관 자원봉사 시간이 변경되었습니다"
+changes the volunteering, and a head rule measured a held-out loss); a
+change whose old value is named only
 in its reason ("Started biking to work instead, the bus was always
 late"); an older memory that names the change's word only in an adjunct
 ("회사까지 지하철 타고 다녀" under "요즘은 회사까지 자전거로 출근해"); a second change in a message whose first marker clause links
