@@ -30,8 +30,14 @@ hides a true fact). A newly stored memory supersedes an older one when
            rescheduled, pushed (bumped) to next …, no longer at X (the
            old value after the preposition), "new … than X was", last day
            (shift) at, final shift, traded (X) in, sold, renamed … to, X
-           is now NAME, raised, increased, went up/down, instead, instead
-           of X, replaced, upgraded to, changed … to, got
+           is now NAME, X is VALUE now (the head noun before it: "rent's
+           950,000 won now"; not with a pronoun head, "it's 50 mcg now
+           instead of 75" is read by "instead of"), raised, increased,
+           went up/down, instead, instead of X, Y now, not X (X the old
+           value, an apposition of up to three words: "I'm on Android now,
+           not iPhone"), replaced, upgraded to,
+           changed … to, switched (gone, come) back to, retired the (my)
+           X, cut out X, stepped down (away) from X, got
            married/engaged/divorced, broke up
        KO  이제, 요즘은, 이제 안 …, 이제 X 아니에요, 더 이상 안 …, 안 한 지 … 됐어, 바꿨어,
            갈아탔어, 옮겼어, 옮김, 이사했, 이사 끝, 입사했, 이직했, 퇴사했,
@@ -39,7 +45,7 @@ hides a true fact). A newly stored memory supersedes an older one when
            그만 다녀, 그만했, 그만하기로, 끊었, 끊기로, 접었, 접기로, X 안
            가기로 했어 (안 …기로 했, 안 가게 됐어), 새 X는 Y보다 (Y the old value), X 무산됐어, 파토났어, 엎어졌어, X
            없어졌어, 사라졌어, 폐업했어, X
-           버렸어, 취소했/됐, 해지했, 탈퇴했, 연기됐, 미뤄졌, 올랐, 내렸,
+           버렸어, 취소했/됐, 해지했, 탈퇴했, 철회했, 연기됐, 미뤄졌, 올랐, 내렸,
            인상됐, 새로, 새 …, 시작했, X 말고, X 대신, 대신, 결혼했, 약혼했,
            이혼했, 헤어졌 — and their honorific
            forms (이사하셨, 퇴직하셨, 바꾸셨 …) for a relative's change
@@ -59,7 +65,11 @@ hides a true fact). A newly stored memory supersedes an older one when
      not the since-clause); the replacement frame "VERB-ed my X for Y" /
      "VERB-ed NAME for NAME" ("swapped my Kindle for a Kobo", "dropped Jira
      for Linear"; not when Y is a date, a number or a person: "paid my rent
-     for March"); "ended my X"
+     for March"); "ended my X"; a negation that "anymore" closes: the
+     retracted thing is what the negation scopes over before it, and the
+     words after it are another clause ("i dont go climbing on wednesdays
+     anymore my shoulder is messed up" retracts climbing, not the
+     shoulder)
      — a phrase is no marker where the rest of its clause makes it none:
      "I'm off to Lisbon", "I'm off work today", "done with work for
      today", "no more than 5", "the project is over budget";
@@ -111,6 +121,11 @@ hides a true fact). A newly stored memory supersedes an older one when
          …", "준형이는 … 일해"); the trail says the slot, e.g. "(slot:
          membership of a club (the object of joined), no employer or
          school change)"; or
+       - a change whose new value is a common noun phrase and that names
+         no thing of its own ("Switched to day shifts") is about the
+         value's head noun (shift), which the older memory names with
+         another modifier ("I'm on the night shift"); a name or a model
+         ("Switched to Linear", "to a Pixel 9") has no such head; or
        - the marker takes an object — stopped X, quit X, gave up X, X is
          off, cancelled X, no longer X, switched X, moved X to, last day at
          X, traded in X, instead of X, X 바꿨어, X 옮겼어, X 그만두고, X
@@ -191,11 +206,18 @@ hides a true fact). A newly stored memory supersedes an older one when
      number ("in May", "last June", "May 3") and a person as the subject
      ("June moved to Busan" does not move me). A Korean given name with
      the affectionate -이 and a particle ("준형이는", "태민이가") is a person:
-     a clause it opens is that person's.
+     a clause it opens is that person's. The older memory's people are
+     those of its subject and possessors: a person in a prepositional or
+     comitative phrase is a party to the speaker's clause, not whose it is
+     ("I'm subletting a room in Itaewon from my friend Sang-ah", "I teach
+     piano to two kids", "친구랑 배드민턴 쳐" are the speaker's; "My sister's
+     lease", "친구는 배드민턴 쳐" are not).
 
 Of several older memories that qualify, the one sharing the most words of
-the subject, then the most words, is superseded (ties: the newest); never
-more than one. The capture trail says what it did and why, e.g.
+the subject, then the most words — counted as written (the same particle:
+"커피" over "커피는") and by stem without stop words ("on wednesdays" ~
+"every Wednesday"; a shared "my" does not count) — is superseded (ties:
+the newest); never more than one. The capture trail says what it did and why, e.g.
   superseded #12 "I drive a 2015 Avante" — same subject "car", change marker "바꿨어"
   superseded #7 "I run 10k every Sunday" — same subject "run", change marker "stopped"
 and, when a marker found nothing, why not. A memory that supersedes is
@@ -226,9 +248,11 @@ statement by statement: each may supersede one older fact.
 
 What the rule can link, in short: a move, job, school or relationship
 change of the speaker, a relative or a named person (implied subjects,
-honorific Korean included); any X that is stopped, quit, given up,
-cancelled, off, postponed, no longer done, replaced ("X 말고 Y", "Y
-instead of X"), switched, sold, renamed or moved, in either language and
+honorific Korean included); any X that is stopped, quit, given up, cut
+out, retired, stepped down from, cancelled, withdrawn (철회), off,
+postponed, no longer done, replaced ("X 말고 Y", "Y instead of X"),
+switched (or back), sold, renamed or moved, the slot of a new value's head
+("switched to day shifts"), the value of a head noun ("rent's … now"), in either language and
 across them where the concept table pairs the words; a value change of a
 named thing ("the gym raised prices", "김밥집 가격 올랐어요"); a "new X is",
 "New X!", "got a new X".
@@ -244,9 +268,20 @@ fact states in words outside the lexicon ("left the company" over "I'm at
 Kakao as an Android dev"); an adjunct clause in Korean ("MySQL 업그레이드
 끝나고 … 옮겼어" may link the MySQL fact); a change stated without a marker
 ("I report to David now" has one, "David is my boss since the reorg" has
-none), or with a verb no table or form above reads ("cut out coffee",
-"넷플릭스 정리했어", "수강 철회했습니다", "stepped down from", "Retired the
-ThinkPad"), or an intransitive end ("the sublet ended early"); a second change in a message whose first marker clause links
+none), or with a verb no table or form above reads ("넷플릭스 정리했어",
+"finished the ML specialisation", "Broke my lease early"), or an
+intransitive end ("the sublet ended early": "X ended" is as often an
+event's report, "the meeting ended early"); a retraction whose thing the
+candidates share only as a modifier, when the other names it too ("gave
+up on meditating" over "I meditate every morning" and "My meditation app
+is Calm": the newest wins the tie); a part replaced, read against the
+habit it belongs to ("테니스 라켓 줄 바꿨어" links "주말마다 테니스 쳐": the
+compound's head 줄 is not required, since "도서관 자원봉사 시간이 변경되었습니다"
+changes the volunteering, and a head rule measured a held-out loss); a
+change whose old value is named only
+in its reason ("Started biking to work instead, the bus was always
+late"); an older memory that names the change's word only in an adjunct
+("회사까지 지하철 타고 다녀" under "요즘은 회사까지 자전거로 출근해"); a second change in a message whose first marker clause links
 nothing (only the first clause with a marker is read); a single sentence-initial capital that is a role,
 not a name ("Landlord raised the rent" reads Landlord as a person); a
 planned change in the progressive ("I'm relocating to Busan next month");

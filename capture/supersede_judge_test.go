@@ -27,7 +27,7 @@ func TestJudgeAssistedSupersession(t *testing.T) {
 		{"judge and rule agree", "내 핸드폰은 갤럭시 S21이야.", "아이폰 15로 바꿨어, 카메라가 훨씬 좋아.", "chat_capture_update.ndjson",
 			true, "judge:ollama:" + ollamatest.Model, []string{"updates #1 of the candidates shown (#1)", "named by judge:ollama:" + ollamatest.Model + "; the rule agrees (same subject \"phone\""}},
 		{"judge finds what the lexicon misses", "The Kestrel frontend is written in React with a small Redux store.", "The Kestrel UI is built with Svelte now, with much less code than the old version and no Redux store at all.", "chat_capture_update.ndjson",
-			true, "judge:ollama:" + ollamatest.Model, []string{"named by judge:ollama:" + ollamatest.Model + "; the rule would not supersede it", "rule: change marker \"now\" but no subject from the lexicon"}},
+			true, "judge:ollama:" + ollamatest.Model, []string{"named by judge:ollama:" + ollamatest.Model + "; the rule would not supersede it", "rule: change marker \"X is Y now\" but no older active fact about kestrel ui"}},
 		{"judge names none: the rule's choice is kept current", "I live in Seoul, near Mapo.", "I moved to Busan in April and live near Haeundae beach.", "chat_capture_update_none.ndjson",
 			false, "", []string{"updates none of the candidates shown (#1)", "rule: would supersede #1 \"I live in Seoul, near Mapo.\" (same subject \"home\", change marker \"moved to\"); judge:ollama:" + ollamatest.Model + " did not name it: kept current"}},
 		{"judge silent on updates: the rule decides", "Our CI runs on Jenkins with a nightly build.", "We moved CI to GitHub Actions this week.", "chat_capture_store.ndjson",

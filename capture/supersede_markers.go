@@ -17,12 +17,17 @@ func markerTable() []changeMarker {
 	intransitive := func(m changeMarker) changeMarker { m.intransitive = true; return m }
 	headOnly := func(m changeMarker) changeMarker { m.open, m.headOnly = true, true; return m }
 	objOnly := func(m changeMarker) changeMarker { m.objOnly = true; return m }
+	needsHead := func(m changeMarker) changeMarker { m = headOnly(m); m.needsHead = true; return m }
 	unless := func(m changeMarker, pattern string) changeMarker {
 		m.notAfter = regexp.MustCompile(`(?i)` + pattern)
 		return m
 	}
 	return []changeMarker{
 		open(en("migrated from … to", `migrated\s+(?P<obj>(?:\S+\s+){0,4}?)from\s+\S+(?:\s+\S+){0,3}?\s+to`, "", "migrated")),
+		// "switched back to Vim", "I've gone back to Vim after ten years
+		// of VS Code": the old value returns; the verb of the perfect or
+		// of a switch, not "went back to Busan for Chuseok" (a visit).
+		open(en("back to", `(?:switched|switching|gone|come)\s+back\s+to`, "", "back")),
 		open(en("switched to", `switched\s+(?P<obj>(?:\S+\s+){0,3}?)(?:to|from)`, "", "switched")),
 		open(en("moved to", `moved\s+(?:to|into)`, "home", "moved")),
 		open(en("moved … to", `moved\s+(?P<obj>(?:\S+\s+){1,3}?)to`, "", "moved")),
@@ -48,10 +53,19 @@ func markerTable() []changeMarker {
 		retract(en("unsubscribed", `unsubscribed(?:\s+from)?|uninstalled|deactivated|decided\s+(?:not\s+to|against)`, "", "unsubscribed", "uninstalled", "deactivated", "decided")),
 		retract(en("left the group", `left\s+(?:the|my|our)\s+(?P<obj>(?:\S+\s+){0,2}?(?:club|team|band|choir|group|crew|league|class|course|gym|job|company|firm|startup))`, "", "left")),
 		open(en("postponed", `postponed|rescheduled|pushed\s+back|delayed|(?:pushed|bumped)\s+(?:to|until|till)\s+(?:next|later|tomorrow|the\s+following|(?:mon|tues|wednes|thurs|fri|satur|sun)day)`, "", "postponed", "rescheduled", "pushed", "bumped", "delayed")),
+		// A thing taken out of use or a role left, by its object: "Retired
+		// the ThinkPad", "I've cut out coffee", "stepped down from the
+		// food bank shift".
+		retract(en("retired X", `retired\s+(?:my|our|the)\s+(?P<obj>(?:\S+\s+){0,2}?\S+)`, "", "retired")),
+		retract(unless(en("cut out", `(?:cut|cutting|cuts)\s+out`, "", "cut"), `^\s*(?:$|[.,!?]|on|for|of|in|at|early|halfway|and|again|the\s+middle)`)),
+		retract(en("stepped down", `(?:stepped|stepping|step)\s+(?:down|away|back)\s+from`, "", "step")),
 		retract(en("last day at", `(?:last|final)\s+(?:day|shift)\s+(?:at|with)|last\s+day\s+of\s+work|final\s+(?:day|shift|workday)|resigned\s+from|left\s+my\s+job\s+at|retired\s+(?:from|last|this|in|early)|(?:has|have|just|finally)\s+retired|retired\s*[.!]`, "employer", "last", "final", "resigned", "left", "retired")),
 		open(en("traded in", `traded\s+in|traded\s+(?P<obj>(?:\S+\s+){1,3}?)in|sold|got\s+rid\s+of`, "", "traded", "sold", "rid")),
 		open(en("renamed", `(?:renamed|rebranded)\s+(?P<obj>(?:\S+\s+){0,3}?)(?:to|as)`, "", "renamed", "rebranded")),
 		headOnly(ko("is now NAME", `\b(?:is|are|Is|Are)\s+now\s+(?:(?i:called|named|known\s+as)\s+)?(?P<val>[A-Z])`, "", "now")),
+		// "rent's 950,000 won now", "the standup is at 10 now": a copula
+		// with a value and "now" changes its head noun's value.
+		needsHead(en("X is Y now", `(?:is|are|'s|’s)\s+(?P<val>(?:\S+\s+){1,3}?)now`, "", "now")),
 		headOnly(en("raised", `raised|increased|hiked|doubled|lowered|went\s+(?:up|down)|gone\s+(?:up|down)|goes\s+up|rose`, "", "raised", "increased", "hiked", "doubled", "lowered", "went", "gone", "goes", "rose")),
 		en("got married", `got\s+(?:married|engaged|divorced|hitched)|tied\s+the\s+knot|broke\s+up|split\s+up`, "relationship", "got", "tied", "broke", "split"),
 		// "The new place is closer than Mapo was", "새 집은 망원동보다 넓어":
@@ -81,6 +95,9 @@ func markerTable() []changeMarker {
 		// person); the older memory names X.
 		objOnly(replaceOf(ko("X for Y", `(?i:\b[a-z]+ed|\bleft|\bsold)\s+(?:(?i:my|our|the)\s+(?P<obj>(?:\S+\s+){0,2}?\S+)|(?P<name>[A-Z]\S*(?:\s+[A-Z]\S*)?))\s+(?i:for)\s+(?P<val>(?i:a|an|the)\s+\S+|[A-Z]\S*)`, "", "for"))),
 		retract(en("stopped", `stopped|quit|(?:had|decided|chose)\s+to\s+(?:stop|give\s+up|drop)`, "", "stopped", "quit", "had to", "decided to", "chose to")),
+		// "I'm on Android now, not iPhone", "we use pnpm now, not npm":
+		// the old value in an apposition after the new one.
+		objOnly(replaceOf(en("now, not X", `now,?\s+not\s+(?:the\s+|my\s+|our\s+|a\s+|an\s+)?(?P<obj>[^\s,.!?;]+(?:\s+[^\s,.!?;]+)?)\s*[.!?]*\s*$`, "", "now"))),
 		replaceOf(en("instead of", `instead\s+of\s+(?:the\s+|my\s+|our\s+|a\s+)?(?P<obj>\S+)`, "", "instead")),
 		en("instead", `instead`, "", "instead"),
 		open(en("replaced", `replaced|upgraded\s+to|changed\s+(?P<obj>(?:\S+\s+){0,3}?)to`, "", "replaced", "upgraded", "changed")),
@@ -91,7 +108,7 @@ func markerTable() []changeMarker {
 		intransitive(ko("입사했", `(?:입사|이직)\s*`+koHaPast, "employer", "입사", "이직")),
 		retract(ko("퇴사했", `(?:퇴사|퇴직|은퇴)\s*`+koHa, "employer", "퇴사", "퇴직", "은퇴")),
 		intransitive(ko("전학했", `전학\s*(?:했|갔|왔|함|하셨)`, "school", "전학")),
-		retract(ko("해지했", `(?:해지|해약|탈퇴)\s*`+koHa, "", "해지", "해약", "탈퇴")),
+		retract(ko("해지했", `(?:해지|해약|탈퇴|철회)\s*`+koHa, "", "해지", "해약", "탈퇴", "철회")),
 		open(ko("미뤄졌", `연기\s*`+koHa+`|미뤄졌|미뤘|미뤄짐`, "", "연기", "미뤄", "미뤘")),
 		intransitive(ko("입학했", `입학\s*(?:했|함|하셨)|들어갔`, "school", "입학", "들어갔")),
 		ko("결혼했", `(?:결혼|약혼|이혼)\s*(?:했|함|하셨|식\s*올렸)|헤어졌|헤어짐`, "relationship", "결혼", "약혼", "이혼", "헤어"),

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"unicode"
 
 	"memtrace/engine"
 	"memtrace/engine/textnorm"
@@ -127,25 +126,16 @@ func isStopLike(w string) bool {
 	return false
 }
 
-// contentWords are the lower-cased letter/digit words of text longer than
-// one character, for the overlap tie-break.
-func contentWords(text string) []string {
-	var out []string
-	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
-		if len([]rune(w)) > 1 && !slices.Contains(out, w) {
-			out = append(out, w)
-		}
-	}
-	return out
-}
-
 // oldFacts is what the rule reads from an older memory's text, kept per
 // memory by the Capturer so that a memory checked again costs a lookup.
 type oldFacts struct {
 	norm   string
 	people []string
-	words  []string
-	terms  []string // textnorm.Tokens, for the topic of an open marker
+	// own: the people of its subject and possessors, not of its
+	// prepositional phrases (ownPeople): whose the memory is.
+	own   []string
+	words []string
+	terms []string // textnorm.Tokens, for the topic of an open marker
 	// negated: the terms of its clauses that carry a negation or a
 	// prohibition ("panic 쓰지 마", "I don't eat meat").
 	negated []string
@@ -187,7 +177,7 @@ func withVerbBases(terms []string) []string {
 
 func readOld(text string) *oldFacts {
 	norm := lexNorm(text)
-	f := &oldFacts{norm: norm, people: peopleOf(norm), words: contentWords(text), terms: textnorm.Tokens(text),
+	f := &oldFacts{norm: norm, people: peopleOf(norm), own: ownPeople(text), words: overlapWords(text), terms: textnorm.Tokens(text),
 		first: firstClauseTerms(text), main: readClauses(mainText(text, false)), self: readClauses(mainText(text, true)),
 		text: text}
 	for _, s := range clauses(text) {
@@ -223,7 +213,7 @@ func (r *supersedeRule) subjectMatch(f changeFinding, old *oldFacts) string {
 	if f.Partner != "" && namesPartner(old.self.norm, f.Partner) {
 		return "relationship"
 	}
-	for _, p := range old.people {
+	for _, p := range old.own {
 		if !slices.ContainsFunc(f.People, func(q string) bool { return samePerson(p, q) || strings.Contains(norm, " "+p+" "+q+" ") }) { // "my niece Yuna" is Yuna
 			return ""
 		}
@@ -286,7 +276,7 @@ func topicShared(f changeFinding, terms []string) string {
 	return strings.Join(shared, " ")
 }
 
-// overlap is how many content words two texts share.
+// overlap is how many overlapWords two texts share.
 func overlap(words []string, old *oldFacts) int {
 	n := 0
 	for _, w := range old.words {

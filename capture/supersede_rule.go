@@ -87,6 +87,10 @@ type changeMarker struct {
 	// after the match are an adjunct or the new value ("haven't played
 	// bass since the band broke up", "swapped my Kindle for a Kobo").
 	objOnly bool
+	// needsHead: the marker is read only with a head noun before it ("rent's
+	// 950,000 won now"; "it's 50 mcg now instead of 75" leaves it to
+	// "instead of").
+	needsHead bool
 	// notAfter: the rest of the clause after a match that makes the
 	// words no change ("I'm off to Lisbon", "done with work for today",
 	// "no more than 5"): the marker is not read there.
@@ -235,7 +239,8 @@ func (r *supersedeRule) markerIn(clause string) (*changeMarker, []int) {
 			continue
 		}
 		loc := m.re.FindStringSubmatchIndex(clause)
-		if loc == nil || m.notAfter != nil && m.notAfter.MatchString(clause[loc[1]:]) || timeOrPerson(m, clause, loc) {
+		if loc == nil || m.notAfter != nil && m.notAfter.MatchString(clause[loc[1]:]) || timeOrPerson(m, clause, loc) ||
+			m.needsHead && len(headNouns(headBefore(clause, loc[0]))) == 0 {
 			continue
 		}
 		if m.name == "now" && notChange.MatchString(clause) && len(m.re.FindAllStringIndex(clause, -1)) <= len(notChange.FindAllStringIndex(clause, -1)) {
@@ -267,7 +272,7 @@ func (r *supersedeRule) find(text string) changeFinding {
 	var mk *changeMarker
 	var loc []int
 	var clause string
-	for _, c := range clauses(text) {
+	for _, c := range changeClauses(text) {
 		if mk, loc = r.markerIn(c); mk != nil {
 			clause = c
 			break
@@ -317,6 +322,11 @@ func (r *supersedeRule) find(text string) changeFinding {
 	if g := mk.re.SubexpIndex("val"); g > 0 && loc[2*g] >= 0 {
 		loc[1] = loc[2*g] // "is now Quillbox": the value is no part of the marker
 	}
+	if mk.name == "no longer" {
+		if c, ok := anymoreScope(clause, loc); ok {
+			clause = c // "i dont go climbing anymore my shoulder …": the negation's scope (supersede_clause.go)
+		}
+	}
 	t := topicOf(clause, loc[0], loc[1], obj, !isLatinMarker(mk.name), mk.intransitive, mk.retract)
 	if mk.objOnly {
 		// "swapped my Kindle for a Kobo": the topic is the object alone,
@@ -349,6 +359,13 @@ func (r *supersedeRule) find(text string) changeFinding {
 	if !f.Retract && !f.Negates {
 		f.Value = valueOf(t, text, clause, f.Open)
 	}
+	if f.Open && !f.Retract && mk.implies == "" && len(f.Terms) == 0 && len(t.dest) > 0 && len(r.subjectsOf(lexNorm(t.span))) == 0 {
+		// "Switched to day shifts": no thing named moved, the new value's
+		// head is the slot it fills (supersede_clause.go).
+		if h := valueHead(t.destText); h != "" {
+			f.Terms, f.Object = []string{h}, []string{h}
+		}
+	}
 	if f.Open {
 		f.Partners = partnersOf(f.Terms)
 	}
@@ -365,7 +382,11 @@ func (r *supersedeRule) find(text string) changeFinding {
 	if mk.headOnly {
 		// A change of a thing's value is about its head noun: "the rent
 		// on my apartment went up" names the rent, not the home.
-		f.Subjects = r.subjectsOf(lexNorm(headPhrase(headBefore(clause, loc[0]))))
+		head := headPhrase(headBefore(clause, loc[0]))
+		if mk.needsHead {
+			head = headNP(headBefore(clause, loc[0])) // "My address is … now": the possessive is the phrase's
+		}
+		f.Subjects = r.subjectsOf(lexNorm(head))
 	}
 	mover, implied := t.mover, mk.implies
 	if implied == "relationship" {
@@ -444,7 +465,7 @@ func (r *supersedeRule) find(text string) changeFinding {
 	if f.Retract {
 		f.Heads = compoundHeads(clause, false)
 	}
-	f.Words = contentWords(text)
+	f.Words = overlapWords(text)
 	return f
 }
 

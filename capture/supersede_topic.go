@@ -36,8 +36,10 @@ type topicReading struct {
 	subject string   // head + object: where people are looked for
 	object  []string // the terms of the marker's object (after the head), or terms when it has none of its own
 	dest    []string // tokens of the destination (numbers kept), the new value
-	names   []string // names of the head's leading noun phrase (lower-cased)
-	mover   bool     // the head names no thing, only the speaker or people ("we", "my sister")
+	// destText: the destination as written, for its head (valueHead)
+	destText string
+	names    []string // names of the head's leading noun phrase (lower-cased)
+	mover    bool     // the head names no thing, only the speaker or people ("we", "my sister")
 }
 
 // clauseSplit separates the clauses of a message.
@@ -50,6 +52,25 @@ func clauses(text string) []string {
 		if c = strings.TrimSpace(c); c != "" {
 			out = append(out, scriptSwitch(c)...)
 		}
+	}
+	return out
+}
+
+// changeClauses are the clauses of a new message in which a marker is
+// looked for: those of clauses, with an apposition "not X" of three
+// words or fewer ("I'm on Android now, not iPhone") kept in the clause
+// before, where it names the old value. (An older memory's "I'm
+// gluten-free, not coeliac" stays two clauses: its negation is of
+// coeliac only.)
+func changeClauses(text string) []string {
+	cs := clauses(text)
+	out := cs[:0:0]
+	for _, c := range cs {
+		if rest, ok := strings.CutPrefix(c, "not "); ok && len(out) > 0 && len(strings.Fields(rest)) <= 3 {
+			out[len(out)-1] += ", " + c
+			continue
+		}
+		out = append(out, c)
 	}
 	return out
 }
@@ -191,7 +212,7 @@ func topicOf(clause string, s, e int, obj string, ko, intransitive, retract bool
 	}
 	t.terms = topicTerms(t.subject)
 	destTerms := topicTerms(dest)
-	t.dest = textnorm.Tokens(dest)
+	t.dest, t.destText = textnorm.Tokens(dest), dest
 	t.object = slices.DeleteFunc(topicTerms(obj+" "+tail), func(w string) bool { return slices.Contains(destTerms, w) })
 	if len(t.object) == 0 {
 		t.object = t.terms

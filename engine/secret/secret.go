@@ -21,6 +21,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Pattern is one row of the table: Name is what the drop log counts and
@@ -319,14 +320,15 @@ func assignedKO(v, form string) bool {
 }
 
 // secretLooking: a digit, or a symbol other than closing punctuation, or
-// at least long bytes.
+// at least long characters (not bytes: "1Password 해지하고" is a product
+// and a verb, and 해지하고 is 4 characters in 12 bytes).
 func secretLooking(v string, long int) bool {
 	for _, r := range v {
 		if unicode.IsDigit(r) || (unicode.IsPunct(r) || unicode.IsSymbol(r)) && !strings.ContainsRune(".,!?)]}'\"", r) {
 			return true
 		}
 	}
-	return len(v) >= long
+	return utf8.RuneCountInString(v) >= long
 }
 
 // mixedToken: a token holds a digit (a word joined by hyphens does not).

@@ -52,6 +52,10 @@ func TestRedact(t *testing.T) {
 		{"max_tokens=512 and 4111 apples", ""},
 		{"I use sk-learn and a well-known-hyphenated-phrase-here", ""},
 		{"password=${DB_PASSWORD}", ""},
+		// A product named after the keyword, then a Korean word: its length
+		// is 4 characters, not its 12 bytes.
+		{"1Password 해지하고 Bitwarden으로 갈아탔어", ""},
+		{"password 바꿔야지", ""},
 	} {
 		want := c.want
 		if want == "" {
