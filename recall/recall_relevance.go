@@ -267,14 +267,17 @@ func (r *recallRun) rerank(st *engine.StageTrace) {
 		}
 		kept = append(kept, c)
 	}
-	spk, asks := r.speakerRanks(r.live, kept), r.askRanks(kept)
+	spk, asks, when := r.speakerRanks(r.live, kept), r.askRanks(kept), r.whenRanks(kept)
 	if spk != "" {
 		st.Notes["speaker"] = spk
 	}
 	if asks != "" {
 		st.Notes["asks_only"] = asks
 	}
-	if spk != "" || asks != "" {
+	if when != "" {
+		st.Notes["asks_when"] = when
+	}
+	if spk != "" || asks != "" || when != "" {
 		sortByScore(kept, func(c *candidate) float64 { return c.relevance })
 	}
 	st.Notes["formula"] = relevanceFormula(wLex, wVec)
