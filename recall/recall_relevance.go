@@ -385,7 +385,7 @@ func pct(x float64) string { return fmt.Sprintf("%.0f%%", x*100) }
 
 // relativeFloorShare: the relevance floor is at most this share of the
 // best candidate's relevance_score (relevanceFloor). 0.5 → 0.4 (LoCoMo
-// pipeline R@50 0.879 → 0.882 with the when and answer ranks; 0.3 gave
+// pipeline R@50 0.879 → 0.881 with the when and answer ranks; 0.3 gave
 // 0.885 but two more stray survivors in the held-out life sets, 0.4 one).
 const relativeFloorShare = 0.4
 
