@@ -13,9 +13,10 @@ import (
 // (Sena/세나, Mochi/모찌), two-hop, retraction, updates with time travel,
 // named and relative periods, counting, two people named Jisoo, nothing
 // relevant, preference with exception and forgetting. 19/37 on main
-// before any change, 23/37 after the liferecall branch's recall changes.
+// before any change, 23/37 after the liferecall branch's recall changes,
+// 24/37 with the relative relevance floor at 0.4 of the best (locomo5).
 // Raise it when a change passes more; never lower it.
-const lifeJunhoFloor = 23.0 / 37
+const lifeJunhoFloor = 24.0 / 37
 
 func TestLifeJunhoPassRate(t *testing.T) {
 	if testing.Short() {

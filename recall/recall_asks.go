@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"memtrace/engine"
+	"memtrace/engine/index"
 	"memtrace/engine/textnorm"
 )
 
@@ -81,12 +83,21 @@ func asksOnly(text string, specific []string) bool {
 // askRanks applies AsksOnlyShare to the kept candidates (their evidence
 // still set; the caller sorts them again) and says what it did, "" when
 // nothing.
+//
+// The turn after such a question in its session is where it is answered
+// ("How often do you work out together?" — "Three times a week"): a kept
+// memory that follows an asking memory in its session, said by another
+// speaker (or by anyone when the memories name no speaker), ranks at
+// least AnswerShare of the question's relevance before its AsksOnlyShare
+// (score answers_question: the question's id).
 func (r *recallRun) askRanks(kept []*candidate) string {
 	moved := 0
+	var questions []askedMemory
 	for _, c := range kept {
 		if c.ev == nil || !asksOnly(c.m.Content, c.ev.specific) {
 			continue
 		}
+		questions = append(questions, askedMemory{c, c.relevance})
 		c.relevance *= AsksOnlyShare
 		c.set("asks_only", 1)
 		c.set("relevance_score", c.relevance)
@@ -95,5 +106,48 @@ func (r *recallRun) askRanks(kept []*candidate) string {
 	if moved == 0 {
 		return ""
 	}
-	return fmt.Sprintf("%d memories hold the query's specific terms only in their questions: they rank × %s", moved, f3(AsksOnlyShare))
+	note := fmt.Sprintf("%d memories hold the query's specific terms only in their questions: they rank × %s", moved, f3(AsksOnlyShare))
+	if n := r.answerRanks(kept, questions); n > 0 {
+		note += fmt.Sprintf("; %d memories that answer one (the next turn of its session) rank at least %s × its relevance_score", n, f3(AnswerShare))
+	}
+	return note
+}
+
+// askedMemory is a memory askRanks lowered, with its relevance before.
+type askedMemory struct {
+	c   *candidate
+	rel float64
+}
+
+// AnswerShare: the turn that answers an asking memory ranks at least this
+// share of the question's relevance (askRanks).
+const AnswerShare = 0.9
+
+// answerRanks lifts the kept memory that follows each question in its
+// session (askRanks) and returns how many it lifted.
+func (r *recallRun) answerRanks(kept []*candidate, questions []askedMemory) int {
+	byID := make(map[int64]*candidate, len(kept))
+	for _, c := range kept {
+		byID[c.m.ID] = c
+	}
+	w := make([]int64, 2*engine.ContextWindow)
+	v := r.e.View()
+	defer v.Close()
+	lifted := 0
+	for _, q := range questions {
+		if !v.Window(q.c.m.ID, w) || w[1] == index.None {
+			continue
+		}
+		a, ok := byID[w[1]]
+		if !ok || speakerOf(a.m.Content) == speakerOf(q.c.m.Content) && speakerOf(a.m.Content) != "" {
+			continue
+		}
+		if lift := AnswerShare * q.rel; lift > a.relevance {
+			a.relevance = lift
+			a.set("answers_question", float64(q.c.m.ID))
+			a.set("relevance_score", a.relevance)
+			lifted++
+		}
+	}
+	return lifted
 }

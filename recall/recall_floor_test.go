@@ -3,7 +3,7 @@ package recall
 import "testing"
 
 // The floor is the absolute RelevanceFloor unless the best candidate is
-// weak; then half of the best one's relevance.
+// weak; then relativeFloorShare (0.4) of the best one's relevance.
 func TestRelevanceFloorRelative(t *testing.T) {
 	cs := func(rs ...float64) []*candidate {
 		out := make([]*candidate, len(rs))
@@ -17,8 +17,8 @@ func TestRelevanceFloorRelative(t *testing.T) {
 		want float64
 	}{
 		{[]float64{0.9, 0.3, 0.1}, 0.2},    // a strong best match: the absolute floor
-		{[]float64{0.4, 0.3}, 0.2},         // exactly twice the floor
-		{[]float64{0.3, 0.16, 0.14}, 0.15}, // a long question: half the best
+		{[]float64{0.5, 0.3}, 0.2},         // exactly the floor ÷ 0.4
+		{[]float64{0.3, 0.16, 0.14}, 0.12}, // a long question: 0.4 of the best
 		{nil, 0.2},
 	} {
 		if got := relevanceFloor(cs(tc.rs...), 0.2); got != tc.want {

@@ -13,7 +13,7 @@ import (
 // budget) as measured when this gate was set, at R@5/10/25/50. A change that
 // lowers any of them by more than pipelineTolerance fails; a change that
 // raises them should raise these numbers in the same commit.
-var pipelineFloor = map[int]float64{5: 0.692, 10: 0.779, 25: 0.845, 50: 0.875}
+var pipelineFloor = map[int]float64{5: 0.723, 10: 0.801, 25: 0.858, 50: 0.881}
 
 // pipelineTolerance absorbs the last-digit rounding of the recorded figures
 // and tie-order changes that move a question or two (1/1982 ≈ 0.0005).
