@@ -126,7 +126,7 @@ func lessonOverlap(a, b []string) (int, bool) {
 	if against > 0 && against >= shared || valueSwap(swapped) || forbidsPrescribed(a, b, swapped, matched) {
 		return shared, false
 	}
-	if otherNames(a, b) {
+	if otherNames(a, b) || opposedOdd(a, b, usedB) {
 		return shared, false
 	}
 	need := 2
@@ -172,18 +172,21 @@ func untranslated(a, b []string) []string {
 
 // forbidsPrescribed reports whether one lesson forbids what the other
 // prescribes: the smaller lesson a (either, when the two are as long)
-// names at most one term b does not, the one term matched with the other
-// polarity is forbidden in it, and b forbids nothing — "never log
+// names at most one term b does not, the terms matched with the other
+// polarity are all forbidden in it, and b forbids nothing — "never log
 // request bodies" against "log request bodies at debug level", "never
 // retry failed payment calls" against "retry failed network calls with
 // backoff" (the action or value itself is negated). A lesson of five
-// terms or more is too likely to hold a term its negation missed. A negation
-// read on a phrase's other word (Korean negates a phrase's head, English
+// terms or more is too likely to hold a term its negation missed, unless
+// the negation covers a phrase of two or more of its terms ("forbid
+// trailing commas in multi-line arrays" against "allow trailing commas in
+// multi-line arrays": the forbidden phrase is what the other prescribes).
+// A negation read on a phrase's other word (Korean negates a phrase's head, English
 // the word after its negator) leaves a term of b forbidden or a's
 // swapped term prescribed, and stays one lesson.
 func forbidsPrescribed(a, b, swapped []string, matched int) bool {
 	one := func(x, y []string) bool {
-		if len(x) > 4 || slices.ContainsFunc(y, func(t string) bool { return strings.HasPrefix(t, notPrefix) }) {
+		if len(x) > 4 && len(swapped) < 2 || slices.ContainsFunc(y, func(t string) bool { return strings.HasPrefix(t, notPrefix) }) {
 			return false
 		}
 		against, found := 0, 0
@@ -197,9 +200,9 @@ func forbidsPrescribed(a, b, swapped []string, matched int) bool {
 				against++
 			}
 		}
-		return against == 1 && found >= len(x)-1
+		return against == len(swapped) && found >= len(x)-1
 	}
-	if len(swapped) != 1 {
+	if len(swapped) == 0 {
 		return false
 	}
 	return one(a, b) || len(a) == len(b) && one(b, a)
@@ -222,6 +225,24 @@ func valueSwap(swapped []string) bool {
 		for _, y := range swapped {
 			if strings.HasPrefix(x, notPrefix) && !strings.HasPrefix(y, notPrefix) &&
 				(frameValues(bare(x), bare(y)) || isHangul(bare(x)) == isHangul(y)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// opposedOdd reports whether a term of a that b does not match and one of
+// b that a does not match are WordNet antonyms (ascending ~ descending,
+// increase ~ decrease, first ~ last: opposedTerms): the two lessons set
+// one frame to opposite values.
+func opposedOdd(a, b []string, usedB map[int]bool) bool {
+	for _, x := range a {
+		if slices.ContainsFunc(b, func(y string) bool { return termsMatch(x, y) }) {
+			continue
+		}
+		for j, y := range b {
+			if !usedB[j] && opposedTerms(x, y) {
 				return true
 			}
 		}
