@@ -58,6 +58,8 @@ func nonLessonWords() []string {
 		"rather", "from", "now", "on", "going", "forward", "every", "time", "again", "anymore", "ever", "more",
 		"use", "using", "make", "let", "want", "like", "okay", "ok", "kindly", "pls", "plz",
 		"mr", "mrs", "dr", "sir", "madam", // "Ms." as a title: titleBeforeName (ms alone is milliseconds)
+		// Korean titles after a name ("김 선생님", "민수 씨", "준 님"): how politely.
+		"선생님", "씨", "님", "선배님", "교수님",
 		// Discourse openers of chat: "btw, …", "also — …", "oh and …".
 		"btw", "also", "anyway", "oh",
 		// Negators that are prepositions: the negation is read (preNegators), the word is no term.
