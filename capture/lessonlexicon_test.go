@@ -103,3 +103,31 @@ func TestAntonymValuesApart(t *testing.T) {
 		}
 	}
 }
+
+// TestLessonsHelpPrintsTheTables: `memtrace help lessons` is printed from
+// the tables the canonicaliser reads, every row of them.
+func TestLessonsHelpPrintsTheTables(t *testing.T) {
+	h := LessonsHelp()
+	for _, want := range []string{"concept:", "terms:", "not_", "re_"} {
+		if !strings.Contains(h, want) {
+			t.Errorf("help lessons lacks the key format %q", want)
+		}
+	}
+	for _, p := range polarPairs() {
+		for _, w := range append(append(p.forbidEN, p.forbidKO...), p.allowEN...) {
+			if !strings.Contains(h, w) {
+				t.Errorf("help lessons lacks the rule verb %s", w)
+			}
+		}
+	}
+	for _, c := range conceptTable() {
+		if !strings.Contains(h, "  "+c.id+" ") {
+			t.Errorf("help lessons lacks concept %s", c.id)
+		}
+	}
+	for _, row := range devGlossary() {
+		if !strings.Contains(h, "  "+row[0]+" — ") {
+			t.Errorf("help lessons lacks glossary row %s", row[0])
+		}
+	}
+}
