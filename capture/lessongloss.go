@@ -23,7 +23,6 @@ func devGlossary() [][]string {
 		{"variable", "var", "vars", "variables", "변수"},
 		{"function", "func", "functions", "method", "methods", "함수", "메서드", "메소드"},
 		{"name", "names", "naming", "rename", "identifier", "이름", "네이밍", "명명"},
-		{"call", "calls", "calling", "called", "불러", "부르", "호칭"},
 		{"abbreviate", "abbreviation", "abbreviations", "abbreviated", "abbrev", "shorten", "약어", "줄여", "줄이", "축약"},
 		{"condition", "conditions", "conditional", "if", "조건", "조건문"},
 		{"loop", "loops", "iterate", "iteration", "반복", "반복문", "루프"},
