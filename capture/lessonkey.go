@@ -287,16 +287,26 @@ func sameLesson(a, b string) (int, bool) {
 // ("reply in English" after "reply in Korean", "4 spaces" after "2
 // spaces"). The later lesson replaces the earlier one instead of counting
 // toward it; a promoted lesson is left to the curator.
+//
+// A terms lesson opposes an earlier terms lesson that says the same terms
+// with the polarity of some flipped or a value swapped for its WordNet
+// antonym, and nothing else ("allow trailing commas in arrays" after
+// "forbid trailing commas in arrays": termsOppose).
 func supersedeOpposites(ctx context.Context, q engine.Queries, c *engine.Correction, all []*engine.Correction) error {
-	sig, ok := sigFromKey(c.LessonKey)
-	if !ok {
+	sig, isSig := sigFromKey(c.LessonKey)
+	terms := keyTerms(c.LessonKey)
+	if !isSig && terms == nil {
 		return nil
 	}
 	for _, old := range all {
 		if old.Status != engine.CorrectionPending && old.Status != engine.CorrectionCandidate || old.LessonKey == c.LessonKey {
 			continue
 		}
-		if other, ok := sigFromKey(old.LessonKey); !ok || !opposes(sig, other) {
+		if isSig {
+			if other, ok := sigFromKey(old.LessonKey); !ok || !opposes(sig, other) {
+				continue
+			}
+		} else if other := keyTerms(old.LessonKey); other == nil || !termsOppose(terms, other) {
 			continue
 		}
 		old.Status = engine.CorrectionSuperseded

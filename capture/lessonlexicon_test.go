@@ -131,3 +131,24 @@ func TestLessonsHelpPrintsTheTables(t *testing.T) {
 		}
 	}
 }
+
+func TestTermsOppose(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		want bool
+	}{
+		{"Forbid trailing commas in multi-line arrays.", "Allow trailing commas in multi-line arrays.", true},
+		{"Sort search results by date in ascending order.", "Sort search results by date in descending order.", true},
+		{"Enable telemetry by default.", "Disable telemetry by default.", true},
+		{"Allow trailing commas in multi-line arrays.", "Allow trailing commas in JSON files.", false},
+		{"Disable telemetry by default.", "Turn telemetry off by default.", false},
+	} {
+		a, b := lessonTerms(c.a), lessonTerms(c.b)
+		if got := termsOppose(a, b); got != c.want {
+			t.Errorf("termsOppose(%v, %v) = %v, want %v", a, b, got, c.want)
+		}
+	}
+	if termsOppose([]string{"not_global", "variable"}, []string{"global", "not_variable"}) {
+		t.Error("a negation read on a phrase's other word supersedes")
+	}
+}

@@ -250,6 +250,55 @@ func opposedOdd(a, b []string, usedB map[int]bool) bool {
 	return false
 }
 
+// termsOppose reports whether two terms lessons are one rule and its
+// opposite: every term of each is matched one to one by a term of the
+// other — the same word (termsMatch) or its WordNet antonym — and the
+// pairs said with the other polarity are all forbidden on one side (one
+// lesson forbids what the other prescribes: "forbid trailing commas" and
+// "allow trailing commas"), or some pair is an antonym pair. Flips both
+// ways are left alone: a negation read on a phrase's other word
+// (not_global+variable ~ global+not_variable) is a misreading, not an
+// opposite. A lesson naming anything the other does not is another rule.
+func termsOppose(a, b []string) bool {
+	if len(a) != len(b) || len(a) == 0 {
+		return false
+	}
+	used := make([]bool, len(b))
+	forbidsA, forbidsB, antonyms := 0, 0, 0
+	for _, x := range a {
+		found := false
+		for j, y := range b {
+			if !used[j] && termsMatch(x, y) {
+				used[j], found = true, true
+				if !polarityAgrees(x, y) {
+					if strings.HasPrefix(x, notPrefix) {
+						forbidsA++
+					} else {
+						forbidsB++
+					}
+				}
+				break
+			}
+		}
+		if !found {
+			for j, y := range b {
+				if !used[j] && polarityAgrees(x, y) && opposedTerms(x, y) {
+					used[j], found = true, true
+					antonyms++
+					break
+				}
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	if forbidsA > 0 && forbidsB > 0 {
+		return false
+	}
+	return forbidsA+forbidsB+antonyms > 0
+}
+
 // otherNames reports whether each of a and b names a tool or identifier
 // the other does not: an unmatched Latin-script term that neither the
 // glossary nor WordNet knows (jq and yq, mib and kib) — a name is the
