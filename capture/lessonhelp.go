@@ -31,8 +31,10 @@ stems, loanwords by sound); markers, politeness, generic verbs, numbers
 and ids dropped. A recorded lesson with enough shared terms of one
 polarity is the same lesson; opposite polarity, a swapped value, other
 names (jq vs yq), numbers that disagree (40 vs 15 lines) or two WordNet
-antonyms (ascending vs descending) make two. A later opposite of a
-concept lesson supersedes the earlier one.
+antonyms (ascending vs descending) make two. A later opposite lesson
+supersedes the earlier one: a concept key with the other value or
+polarity, or a terms key saying the same terms with what one forbids
+prescribed by the other, or a value swapped for its antonym.
 
 Rule verbs (capture/lessonlexicon.go): each pair's English heads are WordNet
 antonyms and every English form a WordNet synonym of its head; the forbidding
