@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"memtrace/engine/wordnet"
 )
@@ -171,18 +172,19 @@ func koPolarStem(w string, stems []string) bool {
 }
 
 // polarNegatorsKO are the Korean post-negator forms of the forbidding
-// verbs: each stem with the endings a request puts after it.
+// verbs, matched as substrings (lessonsig_scan.go): a stem of two
+// syllables as it is (제외, 숨겨, 비활성화 start every form), a stem of one
+// (꺼, 끄) or one that is also a noun (피해, damage) only with the endings
+// a request puts after it (꺼줘, 끄고, 피해줘), so 꺼내 and 피해가 are none.
 var polarNegatorsKO = sync.OnceValue(func() []string {
 	var out []string
 	for _, s := range polarWords().postKO {
-		for _, end := range []string{"해", "해줘", "해주", "하고", "하지", "해요", "하세요", "줘", "주", "고", "기", "요", "세요", "둬", "두", "놔", "놓"} {
-			if strings.HasSuffix(s, "하") && strings.HasPrefix(end, "해") {
-				continue // 금하 + 해: no form
-			}
-			out = append(out, s+end)
+		if utf8.RuneCountInString(s) >= 2 && s != "피해" {
+			out = append(out, s)
+			continue
 		}
-		if !strings.HasSuffix(s, "하") && !strings.HasSuffix(s, "해") {
-			out = append(out, s+" ")
+		for _, end := range []string{"줘", "주", "고", "기", "요", "세요", "둬", "두", "놔", "놓", " "} {
+			out = append(out, s+end)
 		}
 	}
 	return out
