@@ -182,7 +182,7 @@ func clauseTerms(cl string, elsewhere func(string) bool) []termMention {
 		return strings.ToLower(strings.NewReplacer("-", "", "/", "", ":", "", ".", "").Replace(p))
 	})
 	cl = unitSymbols.Replace(titleBeforeName.ReplaceAllString(cl, "$1$2"))
-	cl = codeNegation(cl)
+	cl = readPhrasal(codeNegation(cl))
 	norm := lexNorm(cl)
 	var written []int // per word of norm, the written word it is part of
 	raw := strings.Fields(cl)
@@ -221,6 +221,7 @@ func clauseTerms(cl string, elsewhere func(string) bool) []termMention {
 		}
 		for i := range out {
 			if out[i].at > q {
+				i = passPermit(out, i, 1)
 				negateWord(out, out[i].written)
 				negateJoined(out, words, i, removalAt(norm, q))
 				negateQuoted(out, raw, out[i].written, true)
@@ -242,6 +243,7 @@ func clauseTerms(cl string, elsewhere func(string) bool) []termMention {
 	for _, q := range post {
 		for i := len(out) - 1; i >= 0; i-- {
 			if out[i].at < q {
+				i = passPermit(out, i, -1)
 				if !onlyBefore(norm, out[i].at) {
 					negateWord(out, out[i].written)
 					negateBefore(out, words, i)
@@ -251,7 +253,32 @@ func clauseTerms(cl string, elsewhere func(string) bool) []termMention {
 			}
 		}
 	}
-	return out
+	kept := out[:0]
+	for _, m := range out {
+		if m.term != "" {
+			kept = append(kept, m)
+		}
+	}
+	return kept
+}
+
+// passPermit moves a negation that falls on a permitting verb (show,
+// display, 보여주: lessonlexicon.go) on to the next term in dir (after it
+// in English, before it in Korean), dropping the verb: "don't expose
+// internal fields" forbids the fields. i itself when nothing follows.
+func passPermit(out []termMention, i, dir int) int {
+	for permitVerb(out[i].term) {
+		j := i + dir
+		for j >= 0 && j < len(out) && out[j].written == out[i].written {
+			j += dir
+		}
+		if j < 0 || j >= len(out) {
+			return i
+		}
+		out[i].term = ""
+		i = j
+	}
+	return i
 }
 
 // negateJoined extends a pre-negator's negation from the term at i over
@@ -272,10 +299,18 @@ func negateJoined(out []termMention, words []string, i int, removal bool) {
 	}
 }
 
-// removalAt reports whether the pre-negator at q is a removal verb.
+// removalAt reports whether the pre-negator at q is a removal verb or a
+// forbidding verb of the rule-verb lexicon (forbid, exclude, hide …:
+// lessonlexicon.go), whose negation covers its whole object: "forbid
+// trailing commas" forbids the trailing commas, as "쉼표 금지" does.
 func removalAt(norm string, q int) bool {
 	for _, v := range []string{"remove ", "strip ", "drop ", "get rid of "} {
 		if strings.HasPrefix(norm[q:], v) {
+			return true
+		}
+	}
+	for _, v := range polarWords().preEN {
+		if strings.HasPrefix(norm[q:], v) && strings.HasPrefix(norm[q+len(v):], " ") {
 			return true
 		}
 	}

@@ -58,6 +58,8 @@ func nonLessonWords() []string {
 		"rather", "from", "now", "on", "going", "forward", "every", "time", "again", "anymore", "ever", "more",
 		"use", "using", "make", "let", "want", "like", "okay", "ok", "kindly", "pls", "plz",
 		"mr", "mrs", "dr", "sir", "madam", // "Ms." as a title: titleBeforeName (ms alone is milliseconds)
+		// Korean titles after a name ("김 선생님", "민수 씨", "준 님"): how politely.
+		"선생님", "씨", "님", "선배님", "교수님",
 		// Discourse openers of chat: "btw, …", "also — …", "oh and …".
 		"btw", "also", "anyway", "oh",
 		// Negators that are prepositions: the negation is read (preNegators), the word is no term.
@@ -285,16 +287,26 @@ func sameLesson(a, b string) (int, bool) {
 // ("reply in English" after "reply in Korean", "4 spaces" after "2
 // spaces"). The later lesson replaces the earlier one instead of counting
 // toward it; a promoted lesson is left to the curator.
+//
+// A terms lesson opposes an earlier terms lesson that says the same terms
+// with the polarity of some flipped or a value swapped for its WordNet
+// antonym, and nothing else ("allow trailing commas in arrays" after
+// "forbid trailing commas in arrays": termsOppose).
 func supersedeOpposites(ctx context.Context, q engine.Queries, c *engine.Correction, all []*engine.Correction) error {
-	sig, ok := sigFromKey(c.LessonKey)
-	if !ok {
+	sig, isSig := sigFromKey(c.LessonKey)
+	terms := keyTerms(c.LessonKey)
+	if !isSig && terms == nil {
 		return nil
 	}
 	for _, old := range all {
 		if old.Status != engine.CorrectionPending && old.Status != engine.CorrectionCandidate || old.LessonKey == c.LessonKey {
 			continue
 		}
-		if other, ok := sigFromKey(old.LessonKey); !ok || !opposes(sig, other) {
+		if isSig {
+			if other, ok := sigFromKey(old.LessonKey); !ok || !opposes(sig, other) {
+				continue
+			}
+		} else if other := keyTerms(old.LessonKey); other == nil || !termsOppose(terms, other) {
 			continue
 		}
 		old.Status = engine.CorrectionSuperseded
@@ -367,4 +379,7 @@ var imperativeVerbs = map[string]bool{
 	"document": true, "comment": true, "sort": true, "split": true, "move": true, "rename": true, "store": true,
 	"load": true, "save": true, "print": true, "default": true, "lint": true, "build": true, "merge": true,
 	"rebase": true, "review": true, "reference": true, "link": true, "include": true, "mention": true,
+	// The rule-verb lexicon's (lessonlexicon.go).
+	"allow": true, "permit": true, "enable": true, "activate": true, "increase": true, "decrease": true,
+	"accept": true, "reveal": true, "expose": true, "display": true,
 }

@@ -126,7 +126,7 @@ func lessonOverlap(a, b []string) (int, bool) {
 	if against > 0 && against >= shared || valueSwap(swapped) || forbidsPrescribed(a, b, swapped, matched) {
 		return shared, false
 	}
-	if otherNames(a, b) {
+	if otherNames(a, b) || opposedOdd(a, b, usedB) {
 		return shared, false
 	}
 	need := 2
@@ -172,18 +172,21 @@ func untranslated(a, b []string) []string {
 
 // forbidsPrescribed reports whether one lesson forbids what the other
 // prescribes: the smaller lesson a (either, when the two are as long)
-// names at most one term b does not, the one term matched with the other
-// polarity is forbidden in it, and b forbids nothing — "never log
+// names at most one term b does not, the terms matched with the other
+// polarity are all forbidden in it, and b forbids nothing — "never log
 // request bodies" against "log request bodies at debug level", "never
 // retry failed payment calls" against "retry failed network calls with
 // backoff" (the action or value itself is negated). A lesson of five
-// terms or more is too likely to hold a term its negation missed. A negation
-// read on a phrase's other word (Korean negates a phrase's head, English
+// terms or more is too likely to hold a term its negation missed, unless
+// the negation covers a phrase of two or more of its terms ("forbid
+// trailing commas in multi-line arrays" against "allow trailing commas in
+// multi-line arrays": the forbidden phrase is what the other prescribes).
+// A negation read on a phrase's other word (Korean negates a phrase's head, English
 // the word after its negator) leaves a term of b forbidden or a's
 // swapped term prescribed, and stays one lesson.
 func forbidsPrescribed(a, b, swapped []string, matched int) bool {
 	one := func(x, y []string) bool {
-		if len(x) > 4 || slices.ContainsFunc(y, func(t string) bool { return strings.HasPrefix(t, notPrefix) }) {
+		if len(x) > 4 && len(swapped) < 2 || slices.ContainsFunc(y, func(t string) bool { return strings.HasPrefix(t, notPrefix) }) {
 			return false
 		}
 		against, found := 0, 0
@@ -197,9 +200,9 @@ func forbidsPrescribed(a, b, swapped []string, matched int) bool {
 				against++
 			}
 		}
-		return against == 1 && found >= len(x)-1
+		return against == len(swapped) && found >= len(x)-1
 	}
-	if len(swapped) != 1 {
+	if len(swapped) == 0 {
 		return false
 	}
 	return one(a, b) || len(a) == len(b) && one(b, a)
@@ -227,6 +230,73 @@ func valueSwap(swapped []string) bool {
 		}
 	}
 	return false
+}
+
+// opposedOdd reports whether a term of a that b does not match and one of
+// b that a does not match are WordNet antonyms (ascending ~ descending,
+// increase ~ decrease, first ~ last: opposedTerms): the two lessons set
+// one frame to opposite values.
+func opposedOdd(a, b []string, usedB map[int]bool) bool {
+	for _, x := range a {
+		if slices.ContainsFunc(b, func(y string) bool { return termsMatch(x, y) }) {
+			continue
+		}
+		for j, y := range b {
+			if !usedB[j] && opposedTerms(x, y) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// termsOppose reports whether two terms lessons are one rule and its
+// opposite: every term of each is matched one to one by a term of the
+// other — the same word (termsMatch) or its WordNet antonym — and the
+// pairs said with the other polarity are all forbidden on one side (one
+// lesson forbids what the other prescribes: "forbid trailing commas" and
+// "allow trailing commas"), or some pair is an antonym pair. Flips both
+// ways are left alone: a negation read on a phrase's other word
+// (not_global+variable ~ global+not_variable) is a misreading, not an
+// opposite. A lesson naming anything the other does not is another rule.
+func termsOppose(a, b []string) bool {
+	if len(a) != len(b) || len(a) == 0 {
+		return false
+	}
+	used := make([]bool, len(b))
+	forbidsA, forbidsB, antonyms := 0, 0, 0
+	for _, x := range a {
+		found := false
+		for j, y := range b {
+			if !used[j] && termsMatch(x, y) {
+				used[j], found = true, true
+				if !polarityAgrees(x, y) {
+					if strings.HasPrefix(x, notPrefix) {
+						forbidsA++
+					} else {
+						forbidsB++
+					}
+				}
+				break
+			}
+		}
+		if !found {
+			for j, y := range b {
+				if !used[j] && polarityAgrees(x, y) && opposedTerms(x, y) {
+					used[j], found = true, true
+					antonyms++
+					break
+				}
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	if forbidsA > 0 && forbidsB > 0 {
+		return false
+	}
+	return forbidsA+forbidsB+antonyms > 0
 }
 
 // otherNames reports whether each of a and b names a tool or identifier

@@ -83,16 +83,24 @@ var concepts = sync.OnceValue(func() []concept {
 // Negators. preNegators negate what follows them in a clause,
 // postNegators what precedes them. Removing is negating: "remove the
 // emojis" and "이모지 빼줘" forbid what "no emojis" forbids.
-func preNegators() lexicon {
-	return lexicon{en: []string{"not", "no", "never", "don't", "dont", "doesn't", "shouldn't", "stop", "avoid", "without", "instead of", "rather than", "nor", "no more", "quit", "remove", "drop", "strip", "get rid of"}}
-}
+func preNegators() lexicon { return negators().pre }
 
-func postNegators() lexicon {
-	return lexicon{
+func postNegators() lexicon { return negators().post }
+
+// negators are the negation words, read once: English pre-negators and
+// the forbidding verbs of the rule-verb lexicon (forbid, exclude, disable,
+// hide …: lessonlexicon.go) before what they negate; post-negators after
+// it, the Korean forbidding verbs' forms among them (제외해, 꺼줘, 숨겨줘).
+var negators = sync.OnceValue(func() struct{ pre, post lexicon } {
+	pre := lexicon{en: []string{"not", "no", "never", "don't", "dont", "doesn't", "shouldn't", "stop", "without", "instead of", "rather than", "nor", "no more", "quit", "remove", "drop", "strip", "get rid of"}}
+	pre.en = append(pre.en, polarWords().preEN...)
+	post := lexicon{
 		en: []string{"banned", "forbidden", "prohibited", "not allowed", "is a no", "nothing", "none"},
 		ko: []string{"지 마", "지마", "지 말", "지말", "말고", "말구", "말라", "금지", "안 돼", "안돼", "없이", "빼고", "빼줘", "빼 줘", "빼주", "빼요", "없애", "하지 않", "그만"},
 	}
-}
+	post.ko = append(post.ko, polarNegatorsKO()...)
+	return struct{ pre, post lexicon }{pre, post}
+})
 
 // conceptByID indexes the table.
 var conceptByID = sync.OnceValue(func() map[string]*concept {
@@ -186,7 +194,7 @@ func namedScope(text string) string {
 // readHits finds the concepts and numbers text names, with their
 // negation.
 func readHits(text string) (hits, nums []sigHit) {
-	text = codeNegation(fileNames.ReplaceAllString(text, " "))
+	text = readPhrasal(codeNegation(fileNames.ReplaceAllString(text, " ")))
 	order := 0
 	for _, sc := range sigClauses(text) {
 		cl := sc.text

@@ -180,3 +180,23 @@ func TestPromotionProposesLatestWordingAndSharedScope(t *testing.T) {
 		}
 	}
 }
+
+// TestLaterOppositeTermsLessonSupersedes: a terms lesson said the other
+// way round ("allow" after "forbid") replaces the earlier one, as a
+// concept lesson's opposite does; a rewording does not.
+func TestLaterOppositeTermsLessonSupersedes(t *testing.T) {
+	e := openCaptureEngine(t, nil)
+	ctx := context.Background()
+	keys := correctAll(t, e, "Forbid trailing commas in multi-line arrays.", "Don't allow trailing commas in multi-line arrays.", "Allow trailing commas in multi-line arrays.")
+	if keys[0] != keys[1] || keys[2] == keys[0] {
+		t.Fatalf("keys %q: want the two forbidding wordings on one lesson and allowing apart", keys)
+	}
+	old, err := e.Store().GetCorrection(ctx, keys[0])
+	if err != nil || old.Status != engine.CorrectionSuperseded {
+		t.Fatalf("forbidding lesson %+v %v, want superseded", old, err)
+	}
+	cur, err := e.Store().GetCorrection(ctx, keys[2])
+	if err != nil || cur.Status == engine.CorrectionSuperseded {
+		t.Fatalf("allowing lesson %+v %v, want open", cur, err)
+	}
+}

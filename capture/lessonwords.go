@@ -86,6 +86,9 @@ func canonWord(w string, hangul bool) string {
 		if i := koNegatorInside(w); i > 0 {
 			w = w[:i] // 하지말고 → 하, 넣지마 → 넣: the verb before the negation
 		}
+		if polarVerb(w, true) {
+			return "" // 허용, 제외해줘, 꺼줘: the rule's polarity (lessonlexicon.go)
+		}
 		if g := glossKorean(w); g != "" {
 			return g
 		}
@@ -105,8 +108,8 @@ func canonWord(w string, hangul bool) string {
 		return g
 	}
 	l := englishLemma(w)
-	if skip[l] || textnorm.IsStopWord(l) {
-		return ""
+	if skip[l] || textnorm.IsStopWord(l) || polarVerb(w, false) || polarVerb(l, false) {
+		return "" // allow, forbid, excluded: the rule's polarity (lessonlexicon.go)
 	}
 	if g, ok := glossary().en[l]; ok {
 		return g

@@ -1,7 +1,8 @@
 // Package wordnet is Princeton WordNet 3.0's English noun, verb, adjective
 // and adverb synsets, compiled into a compact embedded table: each synset's
 // single-word lemmas with their sense ranks, its direct (and instance)
-// hypernyms, and WordNet's morphological exception lists. Recall uses it as
+// hypernyms, the antonymy between synsets, and WordNet's morphological
+// exception lists. Recall uses it as
 // gated, down-weighted query expansion — synonyms and hyponyms, so
 // "desserts" can find "cobbler" (recall/recall_wordnet.go).
 //
@@ -17,7 +18,8 @@
 // rank R (its place among the lemma's senses of that part of speech, most
 // frequent first) omitted when 1, H the hypernyms' record numbers in base
 // 36 (record 0 is the first synset line); an exception is
-// "x<TAB>POS<TAB>form base …" ("x n mice mouse"). The table is read once,
+// "x<TAB>POS<TAB>form base …" ("x n mice mouse"); a synset's antonyms are
+// "!<TAB>A<TAB>B C …" (record numbers in base 36, A ascending). The table is read once,
 // at the first call that needs it, not at process start.
 //
 // It imports nothing of the module, so the engine may use it.
@@ -58,6 +60,9 @@ type db struct {
 	slots   []int32             // open addressing: index into lemmas, -1 empty
 	senses  []sense             // linked per lemma through next
 	exc     map[string][]string // "n mice" → base forms (5k entries)
+	antOf   []Synset            // the synsets with antonyms, ascending
+	antAt   []uint32            // per antOf, +1: its antonyms are ants[antAt[i]:antAt[i+1]]
+	ants    []Synset
 }
 
 // span is a word inside the embedded table.
@@ -163,6 +168,18 @@ func loadTable() *db {
 			d.exc[p+" "+ws[0]] = ws[1:]
 			continue
 		}
+		if pos == "!" {
+			a, _ := next('\t')
+			line, _ := next('\n')
+			v, _ := strconv.ParseInt(a, 36, 32)
+			d.antOf = append(d.antOf, Synset(v))
+			d.antAt = append(d.antAt, uint32(len(d.ants)))
+			for _, b := range strings.Fields(line) {
+				w, _ := strconv.ParseInt(b, 36, 32)
+				d.ants = append(d.ants, Synset(w))
+			}
+			continue
+		}
 		n := Synset(len(d.pos))
 		d.pos = append(d.pos, pos[0])
 		d.wordAt = append(d.wordAt, uint32(len(d.words)))
@@ -192,6 +209,7 @@ func loadTable() *db {
 	}
 	d.wordAt = append(d.wordAt, uint32(len(d.words)))
 	d.hyperAt = append(d.hyperAt, uint32(len(d.hypers)))
+	d.antAt = append(d.antAt, uint32(len(d.ants)))
 	d.linkHyponyms()
 	return d
 }
@@ -268,6 +286,46 @@ func Hyponyms(s Synset) []Synset {
 func Hypernyms(s Synset) []Synset {
 	d := load()
 	return d.hypers[d.hyperAt[s]:d.hyperAt[s+1]:d.hyperAt[s+1]]
+}
+
+// Antonyms is the synsets s stands against: WordNet's direct antonymy of
+// their lemmas (permit → forbid, include → exclude, ascending →
+// descending), kept between whole synsets (shared: do not modify).
+func Antonyms(s Synset) []Synset {
+	d := load()
+	i, ok := slices.BinarySearch(d.antOf, s)
+	if !ok {
+		return nil
+	}
+	return d.ants[d.antAt[i]:d.antAt[i+1]:d.antAt[i+1]]
+}
+
+// Opposed reports whether a and b are antonyms: one of the two most
+// frequent senses of one of them (of one part of speech) stands against
+// one of the four most frequent of the other — "allow" and "forbid",
+// "enable" and "disable", "ascending" and "descending", "top" and
+// "bottom", "hide" and "show" (whose sense that hide opposes is its
+// fourth). a and b are lower-case base forms.
+func Opposed(a, b string) bool {
+	for _, pos := range []byte{'v', 'a', 'n', 'r'} {
+		sa, sb := Senses(a, pos), Senses(b, pos)
+		if len(sa) > 0 && len(sb) > 0 && (against(sa[:min(len(sa), 2)], sb[:min(len(sb), 4)]) || against(sb[:min(len(sb), 2)], sa[:min(len(sa), 4)])) {
+			return true
+		}
+	}
+	return false
+}
+
+// against reports whether a synset of xs has one of ys as its antonym.
+func against(xs, ys []Synset) bool {
+	for _, x := range xs {
+		for _, y := range Antonyms(x) {
+			if slices.Contains(ys, y) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (d *db) known(pos byte, w string) bool {

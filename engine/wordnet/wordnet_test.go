@@ -158,3 +158,29 @@ func TestKnown(t *testing.T) {
 		}
 	}
 }
+
+func TestOpposed(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		want bool
+	}{
+		{"allow", "forbid", true}, {"permit", "prohibit", true}, {"forbid", "allow", true},
+		{"include", "exclude", true}, {"enable", "disable", true}, {"show", "hide", true},
+		{"increase", "decrease", true}, {"ascending", "descending", true}, {"top", "bottom", true},
+		{"allow", "permit", false}, {"include", "contain", false}, {"test", "lint", false}, {"korean", "english", false},
+	} {
+		if got := Opposed(c.a, c.b); got != c.want {
+			t.Errorf("Opposed(%q, %q) = %v, want %v", c.a, c.b, got, c.want)
+		}
+	}
+	for _, s := range Senses("permit", 'v')[:1] {
+		for _, a := range Antonyms(s) {
+			for _, b := range Antonyms(a) {
+				if b == s {
+					return
+				}
+			}
+		}
+	}
+	t.Error("antonymy of permit (v) is not symmetric")
+}

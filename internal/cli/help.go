@@ -77,6 +77,8 @@ func helpTopics() map[string]string {
 		"embedder": embedderTopicHelp,
 		// Knowledge updates: the supersession rule and recall across it.
 		"updates": capture.SupersedeHelp,
+		// Lesson identity: the key format and the canonicaliser's tables.
+		"lessons": capture.LessonsHelp(),
 		// The relevance gate at rerank: its thresholds and generic words.
 		"relevance": recall.RelevanceGateHelp(),
 		// Secret redaction at every door and erasure (help_secrets.go).

@@ -12,8 +12,9 @@
 // (lower-case ASCII letters only: no collocations, no hyphens, no digits)
 // with each lemma's sense rank from index.POS, and its direct hypernyms and
 // instance hypernyms as line numbers; the exception lists (*.exc) whose
-// words are single words, for the morphology. Glosses, examples, verb
-// frames and the other pointers are dropped.
+// words are single words, for the morphology; the antonymy between
+// synsets (WordNet's "!" pointers). Glosses, examples, verb frames and
+// the other pointers are dropped.
 package main
 
 import (
@@ -22,6 +23,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -34,6 +36,7 @@ type synset struct {
 	offset string
 	words  []string
 	hyps   []ref
+	ants   []ref // synsets a lemma of this one is a direct antonym of
 	line   int
 }
 
@@ -114,6 +117,9 @@ func run(dir, out string) error {
 			return err
 		}
 	}
+	if err := writeAntonyms(&b, all, byKey); err != nil {
+		return err
+	}
 	return os.WriteFile(out, []byte(b.String()), 0o644)
 }
 
@@ -161,8 +167,13 @@ func readData(path, pos string) ([]*synset, error) {
 			if tpos == "s" {
 				tpos = "a"
 			}
-			if sym == "@" || sym == "@i" {
+			switch sym {
+			case "@", "@i":
 				s.hyps = append(s.hyps, ref{tpos, off})
+			case "!":
+				if !slices.Contains(s.ants, ref{tpos, off}) {
+					s.ants = append(s.ants, ref{tpos, off})
+				}
 			}
 			i += 4
 		}
@@ -237,6 +248,34 @@ func writeExceptions(b *strings.Builder, path, pos string) error {
 	sort.Strings(lines)
 	for _, l := range lines {
 		b.WriteString(l)
+	}
+	return nil
+}
+
+// writeAntonyms appends the antonymy of the synsets, one line a synset
+// that has any: "!<TAB>A<TAB>B C …", A and B … record numbers in base 36.
+// WordNet's antonymy is lexical (allow → disallow, permit → forbid): it
+// is kept at the synset level, so every lemma of {permit, allow, let}
+// stands against every lemma of {forbid, prohibit, disallow}.
+func writeAntonyms(b *strings.Builder, all []*synset, byKey map[ref]*synset) error {
+	for _, s := range all {
+		if len(s.ants) == 0 {
+			continue
+		}
+		b.WriteString("!\t")
+		b.WriteString(strconv.FormatInt(int64(s.line), 36))
+		b.WriteByte('\t')
+		for i, a := range s.ants {
+			t, ok := byKey[a]
+			if !ok {
+				return fmt.Errorf("synset %s %s: antonym %s %s not in the data files", s.pos, s.offset, a.pos, a.offset)
+			}
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(strconv.FormatInt(int64(t.line), 36))
+		}
+		b.WriteByte('\n')
 	}
 	return nil
 }
