@@ -37,7 +37,7 @@ func TestOwnCapture8(t *testing.T) {
 // happenings are episodes) and to messages of several independent
 // statements (semicolons, ", and", Also, / 그리고 (또), Korean -고 / -는데
 // joining two subjects) against one account that must stay whole.
-const ownCapture9Floor = 46.0 / 50 // 44 on int17 before any change against the set, 46 after the bare-connective split
+const ownCapture9Floor = 48.0 / 50 // 44 on int17 before any change against the set, 46 after the bare-connective split, 48 after kind from the predicate
 
 func TestOwnCapture9(t *testing.T) {
 	heldoutCaptureRate(t, "../../capture/testdata/capture_own9.jsonl", ownCapture9Floor)
