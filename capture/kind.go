@@ -133,14 +133,39 @@ var changeOfState = lexicon{
 	ko: []string{"이직했", "입사했", "퇴사했", "그만뒀", "그만 뒀", "옮겼", "바꿨", "갈아탔", "끊었", "입양했", "등록했", "시작했", "전학"},
 }
 
-// lifePeriodRE: a stative predicate over a span of years or since a time
-// ("for six years", "for a decade", "since 2019", "ever since", "4년
-// 동안", "10년째", "3년 넘게"), a stage of life ("in college", "as a kid",
-// "대학 때", "어릴 때"), where one lived or grew up, or what one studied.
-var lifePeriodRE = regexp.MustCompile(`\bfor (?:[0-9]+|a|one|two|three|four|five|six|seven|eight|nine|ten|many|several|a few) (?:years?|decades?)\b|\bever since\b|\bsince (?:i was|childhood|high school|college|university|middle school|elementary school|[0-9]{4})\b|[0-9]+\s?년\s?(?:동안|간|째|넘게|이상)|(?:\bi|\bwe|\bshe|\bhe|\bthey)(?: \w+)? lived\b|\b(?:grew up|raised|brought up|born and)\b|\b(?:in college|in high school|in university|at university|as a kid|as a child|as a teenager|growing up|when i was (?:a kid|a child|little|young|younger|a teenager|[0-9]+))\b|\b(?:majored in|studied at|studied in|trained as|served in|graduated from)\b|살았|자랐|자취했|거주했|전공했|복무했|어릴 때|어렸을 때|대학 때|학생 때|고등학교 때|중학교 때|초등학교 때`)
+// lifePeriod: norm states a period of life — a stative predicate over a
+// span of years or since a time ("for six years", "for a decade", "since
+// 2019", "ever since", "4년 동안", "10년째", "3년 넘게"), a stage of life
+// ("in college", "as a kid", "대학 때", "어릴 때"), where one lived or grew
+// up, or what one studied. The fixed phrases are a lexicon; the patterns
+// with a number or a subject run only where their word occurs.
+func lifePeriod(norm string) bool {
+	if kwFind(norm, lifeStage) != "" {
+		return true
+	}
+	return strings.Contains(norm, " for ") && (strings.Contains(norm, " year") || strings.Contains(norm, " decade")) && spanOfYears.MatchString(norm) ||
+		strings.Contains(norm, " since ") && sinceStage.MatchString(norm) ||
+		strings.Contains(norm, " when i was ") && whenIWas.MatchString(norm) ||
+		strings.Contains(norm, "년") && koSpanOfYears.MatchString(norm) ||
+		strings.Contains(norm, " lived ") && livedRE.MatchString(norm)
+}
 
-// lifePeriod: norm states a period of life (lifePeriodRE).
-func lifePeriod(norm string) bool { return lifePeriodRE.MatchString(norm) }
+// lifeStage: the fixed phrases of lifePeriod.
+var lifeStage = lexicon{
+	en: []string{"ever since", "in college", "in high school", "in university", "at university", "as a kid", "as a child", "as a teenager",
+		"growing up", "grew up", "raised", "brought up", "born and", "majored in", "studied at", "studied in", "trained as", "served in",
+		"graduated from"},
+	ko: []string{"살았", "자랐", "자취했", "거주했", "전공했", "복무했", "어릴 때", "어렸을 때", "대학 때", "학생 때", "고등학교 때", "중학교 때", "초등학교 때"},
+}
+
+// The patterns of lifePeriod.
+var (
+	spanOfYears   = regexp.MustCompile(`\bfor (?:[0-9]+|a|one|two|three|four|five|six|seven|eight|nine|ten|many|several|a few) (?:years?|decades?)\b`)
+	sinceStage    = regexp.MustCompile(`\bsince (?:i was|childhood|high school|college|university|middle school|elementary school|[0-9]{4})\b`)
+	whenIWas      = regexp.MustCompile(`\bwhen i was (?:a kid|a child|little|young|younger|a teenager|[0-9]+)\b`)
+	koSpanOfYears = regexp.MustCompile(`[0-9]+\s?년\s?(?:동안|간|째|넘게|이상)`)
+	livedRE       = regexp.MustCompile(`\b(?:i|we|she|he|they)(?: \w+)? lived\b`)
+)
 
 // standingConditions are the words of a lasting condition, fear, allergy
 // or trait, in both languages. (A relationship is a fact by default; a

@@ -57,8 +57,12 @@ func mayJoin(s string) bool {
 func enJoins(s string) [][]int {
 	var out [][]int
 	start := 0
+	lower := strings.ToLower(s) // ASCII "and" keeps its offsets
+	if len(lower) != len(s) {
+		lower = s
+	}
 	for i := 0; i < len(s); {
-		j := strings.Index(strings.ToLower(s[i:]), " and ")
+		j := strings.Index(lower[i:], " and ")
 		if j < 0 {
 			break
 		}
