@@ -11,7 +11,7 @@ import "testing"
 // correction-like phrases, voice-typed run-ons, bullets, Korean endings
 // and romanised Korean). Raise it when a mechanism improves, never lower
 // it.
-const ownCaptureFloor = 72.0 / 76 // 57 on main before any change against the set, 66 after session 15, 72 after capture8
+const ownCaptureFloor = 74.0 / 76 // 57 on main before any change against the set, 66 after session 15, 72 after capture8, 74 after capture9's bare-connective split
 
 // TestOwnCapture runs the own capture cases through the held-out
 // harness (the same checks: store/drop, kind, type_not, statements).
@@ -24,8 +24,21 @@ func TestOwnCapture(t *testing.T) {
 // test (counterfactual daydreams against real conditionals, bare "and" /
 // Korean -고 run-ons of two subjects against one account, relatives'
 // occupations, statements and help lines beside a paste).
-const ownCapture8Floor = 14.0 / 18 // 5 before any change against the set
+const ownCapture8Floor = 18.0 / 18 // 5 before any change against the set, 14 after capture8, 18 after capture9's bare-connective split
 
 func TestOwnCapture8(t *testing.T) {
 	heldoutCaptureRate(t, "../../capture/testdata/capture_own8.jsonl", ownCapture8Floor)
+}
+
+// ownCapture9Floor is the ratchet of testdata/capture_own9.jsonl, cases
+// written by the capture9 session before it changed the mechanisms they
+// test, weighted to kind from content (conditions, fears, allergies,
+// relationships, possessions, places lived and habits are facts; dated
+// happenings are episodes) and to messages of several independent
+// statements (semicolons, ", and", Also, / 그리고 (또), Korean -고 / -는데
+// joining two subjects) against one account that must stay whole.
+const ownCapture9Floor = 48.0 / 50 // 44 on int17 before any change against the set, 46 after the bare-connective split, 48 after kind from the predicate
+
+func TestOwnCapture9(t *testing.T) {
+	heldoutCaptureRate(t, "../../capture/testdata/capture_own9.jsonl", ownCapture9Floor)
 }

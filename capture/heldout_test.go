@@ -34,7 +34,9 @@ import (
 // capture6 39 → 42/50 (capture4 and capture5 case lines were once printed
 // to its engineer, so they are no longer strictly blind). capture7: the
 // blind seventh set (session 15), 40/50 on main before any change.
-var heldoutCaptureFloors = map[string]float64{"capture.jsonl": 1.0, "capture3.jsonl": 47.0 / 47, "capture4.jsonl": 44.0 / 47, "capture5.jsonl": 42.0 / 50, "capture6.jsonl": 45.0 / 50, "capture7.jsonl": 40.0 / 50, "capture8.jsonl": 43.0 / 50} // capture5: the blind fifth set (session 12), as measured on main before any change against it
+// capture9's kind from the predicate (kind.go) raised capture5 42 → 43/50
+// and capture7 40 → 44/50 (aggregates only).
+var heldoutCaptureFloors = map[string]float64{"capture.jsonl": 1.0, "capture3.jsonl": 47.0 / 47, "capture4.jsonl": 44.0 / 47, "capture5.jsonl": 43.0 / 50, "capture6.jsonl": 45.0 / 50, "capture7.jsonl": 44.0 / 50, "capture8.jsonl": 43.0 / 50} // capture5: the blind fifth set (session 12), as measured on main before any change against it
 
 // heldoutLifeNoiseCeiling is how many memories of the held-out life
 // conversation may be questions, requests, acknowledgements, greetings,

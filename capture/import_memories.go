@@ -236,7 +236,7 @@ func importItems(o MemoryImportOptions, recs []StoredMemory, now time.Time, rep 
 		if owner != "" && scope == "" && (o.Users == "" || o.Users == UsersScope) {
 			scope = UserScope(owner)
 		}
-		m := &engine.Memory{Key: o.KeyPrefix + id, Content: text, Type: typ, Kind: kindOf(typ, lexNorm(text)),
+		m := &engine.Memory{Key: o.KeyPrefix + id, Content: text, Type: typ, Kind: kindOf(typ, text, lexNorm(text)),
 			Importance: imp, Scope: scope, Session: r.Session, CreatedAt: created, LastAccessedAt: accessed}
 		if r.Deleted {
 			m.Quarantine()

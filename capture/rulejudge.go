@@ -36,15 +36,17 @@ import (
 // shared_thing, preference, current_project; else note. Declaration-like
 // types are proposals only: the extraction gates confirm or reject them.
 //
-// Kind. correction, rule, preference, health, habit, current_project and
-// milestone (a life or project milestone is remembered for long) are
-// facts; achievement and gift are episodes. For the rest, a lasting
-// condition, fear, allergy or trait (standingConditions) is a fact; then a time-bound cue
-// ("today", "tonight", "last night", "next week", "오늘", "어제", "방금",
-// "다음 주") makes an episode; then a decision or standing cue ("decided",
-// "going with", "always", "기로 했", "항상") a fact; then a past-tense verb
-// (EN went/had/ate…, KO a syllable closed by ㅆ: 먹었어, 샀어) an episode;
-// otherwise a fact.
+// Kind (kind.go). correction, rule, preference, health, habit,
+// current_project and milestone are facts; achievement and gift are
+// episodes. For the rest the statement's predicate decides: a lasting
+// condition, fear, allergy or trait, a period of life ("for six years",
+// "in college", "grew up", "4년 동안 … 살았어") is a fact; a time-bound cue
+// ("today", "next week", "오늘", "다음 주") makes an episode; a decision or
+// standing cue and a change of state ("switched to", "started", "이직했어")
+// a fact; an event verb in the past (EN past forms and -ed words that are
+// no participle of state, KO a syllable closed by ㅆ) an episode unless the
+// head clause's first verb is present ("Needles freak me out, I nearly
+// fainted …"); otherwise a fact.
 //
 // Importance comes from the type (typeImportance), nudged +0.1 by "remember"
 // or "important"/"중요".
@@ -93,7 +95,11 @@ func (r RuleJudge) JudgeCapture(ctx context.Context, in engine.CaptureInput) (en
 		}
 	}
 	v.Type = typ
-	v.Kind = kindOf(typ, norm)
+	head := said // the head clause is read from the statements too
+	if head == "" {
+		head = in.Text
+	}
+	v.Kind = kindOf(typ, head, norm)
 	v.Importance = typeImportance(typ)
 	if kwFind(norm, lexicon{en: []string{"remember", "important"}, ko: []string{"기억해", "중요", "잊지 마"}}) != "" {
 		v.Importance = min(1, v.Importance+0.1)
@@ -357,73 +363,4 @@ func decisionWords() lexicon {
 		en: []string{"we decided", "decided to", "decision", "agreed to", "we agreed"},
 		ko: []string{"결정", "합의", "정했"},
 	}
-}
-
-// kindOf decides fact vs episode.
-func kindOf(typ, norm string) engine.Kind {
-	switch typ {
-	case "correction", "rule", "preference", "health", "habit", "current_project", "milestone":
-		return engine.KindFact
-	case "achievement", "gift":
-		return engine.KindEpisode
-	}
-	if kwFind(norm, standingConditions()) != "" {
-		// A condition, fear, allergy or trait is a standing fact however it
-		// is told ("Terrified of dogs since one bit me",
-		// "폐소공포증 있어서 …"): never a 14-day episode.
-		return engine.KindFact
-	}
-	if kwFind(norm, lexicon{
-		en: []string{"today", "yesterday", "tonight", "this morning", "last night", "last week", "last weekend", "just now",
-			"earlier today", "this afternoon", "this week", "this weekend", "next week", "tomorrow", "just got back",
-			"thinking about", "planning to", "plan to"},
-		ko: []string{"오늘", "어제", "방금", "아까", "지난주", "지난 주", "어젯밤", "이번 주", "이번주", "다음 주", "다음주", "내일", "주말에"},
-	}) != "" {
-		return engine.KindEpisode
-	}
-	if kwFind(norm, lexicon{
-		en: []string{"decided", "we're going with", "going with", "we chose", "always", "usually", "prefer"},
-		ko: []string{"기로 했", "기로 정했", "결정", "항상", "보통"},
-	}) != "" {
-		return engine.KindFact // a decision or a standing statement, even in the past tense
-	}
-	if pastTense(norm) {
-		return engine.KindEpisode
-	}
-	return engine.KindFact
-}
-
-// standingConditions are the words of a lasting condition, fear, allergy
-// or trait, in both languages. (A relationship is a fact by default; a
-// relative named in a story of the day — "엄마가 … 잔소리함" — is not one.)
-var standingConditions = sync.OnceValue(func() lexicon {
-	return lexicon{
-		en: []string{"allergic", "allerg*", "afraid of", "scared of", "terrified of", "fear of", "phobia", "phobic", "claustrophob*",
-			"diabet*", "asthma", "chronic", "syndrome", "disorder", "condition", "bad knee", "bad back", "left-handed", "right-handed",
-			"colorblind", "colour blind", "color blind", "vegetarian", "vegan", "intolerant", "blood type"},
-		ko: []string{"알레르기", "공포증", "무서워", "겁나", "두려워", "당뇨", "천식", "만성", "증후군", "장애", "왼손잡이", "오른손잡이",
-			"색맹", "채식", "비건", "혈액형"},
-	}
-})
-
-// pastTense reports an English past-tense verb of an event, or a Korean
-// verb in the past tense (a syllable closed by ㅆ — 먹었, 샀, 했 — followed by
-// an ending; 있 "to be" and 겠 "will" are not past).
-func pastTense(norm string) bool {
-	if kwFind(norm, lexicon{en: []string{"was", "were", "went", "had", "got", "ate", "bought", "saw", "visited", "came",
-		"brought", "booked", "met", "tried", "watched", "took", "spent", "finished"}}) != "" {
-		return true
-	}
-	rs := []rune(norm)
-	for i := 0; i+1 < len(rs); i++ {
-		r := rs[i]
-		if r < 0xAC00 || r > 0xD7A3 || (r-0xAC00)%28 != 20 || r == '있' || r == '겠' {
-			continue
-		}
-		switch rs[i+1] {
-		case '어', '다', '습', '지', '는', '고', '대', '더', '네': // 나왔네, 샀네: a past event noticed
-			return true
-		}
-	}
-	return false
 }

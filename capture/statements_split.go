@@ -2,6 +2,7 @@ package capture
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -156,7 +157,7 @@ var itemAfter = regexp.MustCompile(`(?i)[.!?…\n]\s*(?:and\s+also|also|plus|oh,
 // statementParts splits text into its candidate statements (see above),
 // or returns nil when it is one statement or must not be split.
 func statementParts(text string) []statementPart {
-	if !strings.ContainsAny(text, ",;.!?\n") && !clauseBoundary.MatchString(text) {
+	if !strings.ContainsAny(text, ",;.!?\n") && !clauseBoundary.MatchString(text) && !mayJoin(text) {
 		return nil
 	}
 	acts := readActs(text)
@@ -240,7 +241,24 @@ func mayHaveParts(text string) bool {
 			}
 		}
 	}
-	return strings.ContainsAny(text, "。！？…") || mayHaveClauses(text) || commaSpliceHint(text)
+	return strings.ContainsAny(text, "。！？…") || mayHaveClauses(text) || commaSpliceHint(text) || mayJoin(text)
+}
+
+// mergeBoundaries adds the bare-connective boundaries (joinBoundaries) to
+// the pattern's, in order, leaving out one that overlaps a span already
+// there.
+func mergeBoundaries(locs, joins [][]int) [][]int {
+	for _, j := range joins {
+		overlaps := false
+		for _, l := range locs {
+			overlaps = overlaps || j[0] < l[1] && l[0] < j[1]
+		}
+		if !overlaps {
+			locs = append(locs, j)
+		}
+	}
+	slices.SortFunc(locs, func(a, b []int) int { return a[0] - b[0] })
+	return locs
 }
 
 // commaSpliceHint: ", " before a word that may open a clause with its
@@ -271,7 +289,7 @@ var additiveClause = regexp.MustCompile(`(?i)\balso\b|또\s`)
 // set when clause i follows an additive boundary ("…, also …", "…고,
 // also …").
 func splitClauses(s string) (out []string, items []bool) {
-	locs := clauseBoundary.FindAllStringIndex(s, -1)
+	locs := mergeBoundaries(clauseBoundary.FindAllStringIndex(s, -1), joinBoundaries(s))
 	if locs == nil {
 		return []string{s}, []bool{false}
 	}

@@ -94,7 +94,7 @@ func TestGateKeywordReading(t *testing.T) {
 
 func TestKindOfConditions(t *testing.T) {
 	for _, text := range []string{"Got diagnosed with asthma last week", "어릴 때부터 고소공포증 있어", "I'm scared of deep water since I nearly drowned"} {
-		if k := kindOf("note", lexNorm(text)); k != engine.KindFact {
+		if k := kindOf("note", text, lexNorm(text)); k != engine.KindFact {
 			t.Errorf("%q: kind %s, want fact", text, k)
 		}
 	}
