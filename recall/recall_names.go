@@ -12,6 +12,7 @@ import (
 
 	"memtrace/engine"
 	"memtrace/engine/textnorm"
+	"memtrace/engine/wordnet"
 )
 
 // Names (preprocess, after the concept table and WordNet): a person or a
@@ -26,7 +27,10 @@ import (
 //     or three syllables — brings the store's words of the other script
 //     that sound the same (nameSound: consonant classes and vowel classes
 //     of the Revised Romanization read both ways, so 세나 ~ Sena, 승호 ~
-//     Seungho, 모찌 ~ Mochi, 보리 ~ Bori; 시내 is not Sena). The Latin side
+//     Seungho, 모찌 ~ Mochi, 보리 ~ Bori; 시내 is not Sena). A Latin
+//     query word that is no English word (foreignWord: chungju, busan)
+//     counts as a name in any case, so a romanised place meets its Hangul
+//     form (chungju → 충주) wherever the query puts it. The Latin side
 //     is only the store's names, so a Korean word never finds an English
 //     common noun;
 //   - by role: a query term, or a concept partner of one ("spouse" →
@@ -429,13 +433,16 @@ func speaksOfSelf(text string) bool {
 	return false
 }
 
-// capitalised maps the index terms of the query's Latin words written with
-// a capital where no sentence opens to the words, lower-cased ("Bori's":
-// bory → bori).
+// capitalised maps the index terms of the query's Latin words that read as
+// names to the words, lower-cased ("Bori's": bory → bori): a word written
+// with a capital where no sentence opens, or a word of four letters or more
+// that is no English word (foreignWord), in any case and anywhere — a
+// place romanised from Korean opens a query as often as not ("Chungju
+// apples", "busan trip").
 func capitalised(text string) map[string]string {
 	out := map[string]string{}
 	sentenceWords(text, func(w string, hangul, opens bool) {
-		if !hangul && !opens && startsUpper(w) && len(w) >= 3 {
+		if !hangul && len(w) >= 3 && (!opens && startsUpper(w) || foreignWord(w)) {
 			lw := strings.ToLower(w)
 			if t, ok := textnorm.Term(lw, false); ok {
 				out[t] = lw
@@ -443,6 +450,31 @@ func capitalised(text string) map[string]string {
 		}
 	})
 	return out
+}
+
+// foreignWord: a Latin word of four letters or more, ASCII letters only,
+// that WordNet knows as no noun, verb, adjective or adverb by its own
+// morphology, and no month or weekday — so a romanised Korean word
+// (chungju, haeundae), not an English one.
+func foreignWord(w string) bool {
+	if len(w) < 4 {
+		return false
+	}
+	for i := 0; i < len(w); i++ {
+		if c := w[i] | 0x20; c < 'a' || c > 'z' {
+			return false
+		}
+	}
+	lw := strings.ToLower(w)
+	if !isNameWord(lw) || textnorm.IsStopWord(lw) {
+		return false
+	}
+	for _, p := range []byte{'n', 'v', 'a', 'r'} {
+		if len(wordnet.Lemmas(lw, p)) > 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // nameNote renders the name expansions: "sena → 세나 ×0.500 (script of sena)".
