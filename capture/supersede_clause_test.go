@@ -1,13 +1,6 @@
 package capture_test
 
-import (
-	"context"
-	"fmt"
-	"testing"
-
-	"memtrace/capture"
-	"memtrace/engine"
-)
+import "testing"
 
 // TestSupersessionReadsTheClause (issue 29): the clause reader of
 // supersede_clause.go and the markers that read a head or an object —
@@ -17,11 +10,7 @@ import (
 // each through Capture with a look-alike beside it: want is the index of
 // the older message the update supersedes, -1 none.
 func TestSupersessionReadsTheClause(t *testing.T) {
-	cases := []struct {
-		old  []string
-		new  string
-		want int
-	}{
+	cases := []supersedeCase{
 		// negation scope: the words after "anymore" are another clause
 		{[]string{"I go bouldering at Seoul Forest every Friday.", "My shoulder physio is Dr. Kang."}, "i dont go bouldering on fridays anymore my shoulder is bad", 0},
 		{[]string{"I'm in the Mapo running crew.", "My knee brace is from Decathlon."}, "Not running with the crew anymore, my knee brace broke.", 0},
@@ -50,32 +39,5 @@ func TestSupersessionReadsTheClause(t *testing.T) {
 		{[]string{"I go to the office on Mondays."}, "The power cut out at the office.", -1},
 		{[]string{"I live in Busan."}, "It's 3pm now, heading out.", -1},
 	}
-	for ci, c := range cases {
-		t.Run(fmt.Sprint(ci), func(t *testing.T) {
-			e := openCaptureEngine(t, nil)
-			var ids []int64
-			for i, o := range c.old {
-				r, err := capture.Capture(context.Background(), e, engine.Message{ID: fmt.Sprintf("o%d", i), Session: "s", Role: "user", Text: o, At: onDay(i)})
-				if err != nil {
-					t.Fatal(err)
-				}
-				ids = append(ids, r.MemoryID)
-			}
-			up, err := capture.Capture(context.Background(), e, engine.Message{ID: "n", Session: "s2", Role: "user", Text: c.new, At: onDay(50)})
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := -1
-			for _, s := range up.Supersedes {
-				for i, id := range ids {
-					if id != 0 && id == s.ID {
-						got = i
-					}
-				}
-			}
-			if got != c.want {
-				t.Errorf("%q over %q: superseded %d, want %d; trail %+v", c.new, c.old, got, c.want, up.Trail)
-			}
-		})
-	}
+	runSupersedeCases(t, cases)
 }

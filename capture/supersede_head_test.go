@@ -17,11 +17,7 @@ import (
 // length floors — each through Capture: want is the index of the older
 // message the update supersedes, -1 none.
 func TestSupersessionReadsStructure(t *testing.T) {
-	cases := []struct {
-		old  []string
-		new  string
-		want int
-	}{
+	cases := []supersedeCase{
 		{[]string{"저 지금 수원 영통에 살아요", "제 동생은 망원동 살아요"}, "드디어 이사 끝났어요 ㅎㅎ 이제 합정동 주민임", 0},
 		{[]string{"I live in Bundang.", "My company also has a branch in Daegu."}, "Big news: moved to Daegu last week!", 0},
 		{[]string{"I work as a pharmacist at a hospital in Suwon.", "My wife is a pharmacist too."}, "New job! I'm now at a startup doing drug-safety data.", 0},
@@ -67,6 +63,22 @@ func TestSupersessionReadsStructure(t *testing.T) {
 		{[]string{"I take the subway to work."}, "My wife takes the bus now.", -1},
 		{[]string{"My brother works at LG."}, "I quit LG.", -1},
 	}
+	runSupersedeCases(t, cases)
+}
+
+// supersedeCase is one update case: the older messages, the new one and
+// the index of the older one it must supersede (-1: none).
+type supersedeCase struct {
+	old  []string
+	new  string
+	want int
+}
+
+// runSupersedeCases captures each case's older messages and then its new
+// one into a fresh engine, and checks which older memory the new one
+// superseded.
+func runSupersedeCases(t *testing.T, cases []supersedeCase) {
+	t.Helper()
 	for ci, c := range cases {
 		t.Run(fmt.Sprint(ci), func(t *testing.T) {
 			e := openCaptureEngine(t, nil)
