@@ -1,7 +1,6 @@
 package capture
 
 import (
-	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -33,13 +32,10 @@ import (
 //     stem and without stop words ("wednesdays" ~ "every Wednesday", not
 //     a shared "my").
 
-// negationWord: an English negation that opens the scope "anymore" closes
-// (with the voice-typed forms that have no apostrophe).
-var negationWord = regexp.MustCompile(`(?i)(?:\b(?:not|never|no)\b|n't\b|n’t\b|\b(?:dont|doesnt|didnt|isnt|arent|wasnt|werent|cant|wont|aint)\b)`)
-
 // anymoreScope returns the marker's clause cut after "anymore" when the
 // marker matched at [loc[0], loc[1]) is a bare "anymore"/"any more" under a
-// negation in the words before it; ok false otherwise ("no longer X",
+// negation (supersede_match.go's, voice-typed forms too) in the words
+// before it; ok false otherwise ("no longer X",
 // "not any more at X" take their object after the marker).
 func anymoreScope(clause string, loc []int) (string, bool) {
 	m := strings.ToLower(clause[loc[0]:loc[1]])
@@ -47,7 +43,7 @@ func anymoreScope(clause string, loc []int) (string, bool) {
 		return "", false
 	}
 	head := headBefore(clause, loc[0])
-	if !negationWord.MatchString(head) {
+	if !negation.MatchString(head + " ") {
 		return "", false
 	}
 	return clause[:loc[1]], true

@@ -193,8 +193,9 @@ func readOld(text string) *oldFacts {
 // than replacing it.
 var retracted = regexp.MustCompile(`(?i)\b(?:cancel(?:l?ed)|called\s+off|(?:is|are|was|were|'s)\s+off|gave\s+up|stopped|quit)\b|취소\s*(?:했|됐|됨|함)|그만\s*(?:두|뒀|둠)|끊었|접었`)
 
-// negation: a sentence that negates or forbids what it names (EN, KO).
-var negation = regexp.MustCompile(`(?i)\b(?:not|never|no|don't|dont|doesn't|didn't|won't|avoid|without)\b|n't\b|n’t\b|지\s*(?:마|말)|(?:^|\s)(?:안|못)\s|않|금지|말고`)
+// negation: a sentence that negates or forbids what it names (EN, KO),
+// with the voice-typed forms that have no apostrophe ("i dont", "isnt").
+var negation = regexp.MustCompile(`(?i)\b(?:not|never|no|don't|doesn't|didn't|won't|avoid|without|dont|doesnt|didnt|isnt|arent|wasnt|werent|cant|wont|aint)\b|n't\b|n’t\b|지\s*(?:마|말)|(?:^|\s)(?:안|못)\s|않|금지|말고`)
 
 // subjectMatch is why an older memory is about the finding's subject: the
 // shared subject, or "" when it is not.
