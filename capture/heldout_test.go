@@ -36,7 +36,7 @@ import (
 // blind seventh set (session 15), 40/50 on main before any change.
 // capture9's kind from the predicate (kind.go) raised capture5 42 → 43/50
 // and capture7 40 → 44/50 (aggregates only).
-var heldoutCaptureFloors = map[string]float64{"capture.jsonl": 1.0, "capture3.jsonl": 47.0 / 47, "capture4.jsonl": 44.0 / 47, "capture5.jsonl": 43.0 / 50, "capture6.jsonl": 45.0 / 50, "capture7.jsonl": 44.0 / 50, "capture8.jsonl": 43.0 / 50} // capture5: the blind fifth set (session 12), as measured on main before any change against it
+var heldoutCaptureFloors = map[string]float64{"capture.jsonl": 1.0, "capture3.jsonl": 47.0 / 47, "capture4.jsonl": 44.0 / 47, "capture5.jsonl": 43.0 / 50, "capture6.jsonl": 45.0 / 50, "capture7.jsonl": 44.0 / 50, "capture8.jsonl": 43.0 / 50, "capture9.jsonl": 40.0 / 50} // capture5: the blind fifth set (session 12), as measured on main before any change against it
 
 // heldoutLifeNoiseCeiling is how many memories of the held-out life
 // conversation may be questions, requests, acknowledgements, greetings,
@@ -105,7 +105,7 @@ func memoriesOf(t *testing.T, e *engine.Engine, id string) []*engine.Memory {
 // its own engine (a real SQLite file) and checks store/drop, kind,
 // type_not and the number of statements.
 func TestHeldoutCapture(t *testing.T) {
-	for _, name := range []string{"capture.jsonl", "capture3.jsonl", "capture4.jsonl", "capture5.jsonl", "capture6.jsonl", "capture7.jsonl", "capture8.jsonl"} {
+	for _, name := range []string{"capture.jsonl", "capture3.jsonl", "capture4.jsonl", "capture5.jsonl", "capture6.jsonl", "capture7.jsonl", "capture8.jsonl", "capture9.jsonl"} {
 		t.Run(name, func(t *testing.T) { heldoutCaptureRate(t, name, heldoutCaptureFloors[name]) })
 	}
 }
