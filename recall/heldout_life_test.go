@@ -59,7 +59,7 @@ func TestHeldoutLifePassRate(t *testing.T) {
 	if testing.Short() {
 		t.Skip("held-out sets: ingest 200 and 168 messages")
 	}
-	for _, name := range []string{"life.yaml", "life3.yaml", "life4.yaml", "life5.yaml", "life6.yaml", "life7.yaml", "life8.yaml"} {
+	for _, name := range []string{"life.yaml", "life3.yaml", "life4.yaml", "life5.yaml", "life6.yaml", "life7.yaml", "life8.yaml", "life9.yaml"} {
 		t.Run(name, func(t *testing.T) {
 			heldoutLifePassRate(t, filepath.Join("..", "testdata", "heldout", name), heldoutLifeFloors[name])
 		})
