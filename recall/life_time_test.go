@@ -15,7 +15,7 @@ import (
 // climbing coach, a sister-in-law), counting, and retractions and updates
 // recalled now and with `at` in the past. Raise it when a change passes
 // more; never lower it.
-const lifeTimeFloor = 14.0 / 27 // 14/27 on main before any change
+const lifeTimeFloor = 17.0 / 27 // 14/27 on main before any change; 17/27 after two-back periods, fortnights and 지난 겨울
 
 func TestLifeTimePassRate(t *testing.T) {
 	if testing.Short() {
