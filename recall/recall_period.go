@@ -56,6 +56,29 @@ var periodPatterns = []struct {
 	{regexp.MustCompile(`\b(\d{1,2})(?:st|nd|rd|th)? (?:of )?` + monthAlt + `,? (\d{4})\b`), func(m []string, _ time.Time) (period, bool) {
 		return dayPeriod(atoi(m[3]), monthNames[m[2]], atoi(m[1]))
 	}},
+	// Two back ("the month before last", 지지난달, 재작년) before one back:
+	// "지난달" is inside "지지난달", "작년" inside "재작년".
+	{regexp.MustCompile(`\b(?:the )?year before last\b|(?:재작년|지지난 ?해)(?: ?(\d{1,2})월| ?(봄|여름|가을|겨울))?`), func(m []string, at time.Time) (period, bool) {
+		switch {
+		case m[1] != "":
+			return monthPeriod(at.Year()-2, time.Month(atoi(m[1])))
+		case m[2] != "":
+			return seasonPeriod(at.Year()-2, seasons[m[2]]), true
+		}
+		return yearPeriod(at.Year() - 2), true
+	}},
+	{regexp.MustCompile(`\b(?:the )?month before last\b|지지난 ?달|지지저번 ?달`), func(_ []string, at time.Time) (period, bool) {
+		first := time.Date(at.Year(), at.Month(), 1, 0, 0, 0, 0, time.UTC).AddDate(0, -2, 0)
+		return monthPeriod(first.Year(), first.Month())
+	}},
+	{regexp.MustCompile(`\b(?:the )?weekend before last\b|지지난 ?주 ?주말|지지난 ?주말`), func(_ []string, at time.Time) (period, bool) {
+		sat := weekStart(at).AddDate(0, 0, -9)
+		return period{from: sat.AddDate(0, 0, -1), to: sat.AddDate(0, 0, 3)}, true
+	}},
+	{regexp.MustCompile(`\b(?:the )?week before last\b|지지난 ?주|지지저번 ?주`), func(_ []string, at time.Time) (period, bool) {
+		mon := weekStart(at).AddDate(0, 0, -14)
+		return period{from: mon.AddDate(0, 0, -1), to: mon.AddDate(0, 0, 8)}, true
+	}},
 	{regexp.MustCompile(`(?:작년|지난해) ?(\d{1,2})월`), func(m []string, at time.Time) (period, bool) {
 		return monthPeriod(at.Year()-1, time.Month(atoi(m[1])))
 	}},
@@ -81,17 +104,23 @@ var periodPatterns = []struct {
 		return yearPeriod(atoi(m[1] + m[2])), true
 	}}, // Relative periods, read from at (the query's time, or a memory's
 	// creation when its own text is read, periodsOfMemory).
-	{regexp.MustCompile(`\b(?:last|past) ` + seasonAlt + `\b|(?:작년|지난해) ?(봄|여름|가을|겨울)`), func(m []string, at time.Time) (period, bool) {
+	{regexp.MustCompile(`\b(?:last|past) ` + seasonAlt + `\b|(?:작년|지난해) ?(봄|여름|가을|겨울)|(?:지난|저번) ?(봄|여름|가을|겨울)`), func(m []string, at time.Time) (period, bool) {
 		if m[2] != "" {
 			return seasonPeriod(at.Year()-1, seasons[m[2]]), true
 		}
-		return lastSeason(seasons[m[1]], at), true
+		return lastSeason(seasons[m[1]+m[3]], at), true // 지난 겨울: the latest winter over
 	}},
 	{regexp.MustCompile(`\bthis ` + seasonAlt + `\b|(?:올|올해 ?|이번 ?)(봄|여름|가을|겨울)`), func(m []string, at time.Time) (period, bool) {
 		return seasonPeriod(at.Year(), seasons[m[1]+m[2]]), true
 	}},
-	{regexp.MustCompile(`\b(\d{1,2}|` + numberAlt + `) (day|week|month|year)s? ago\b|(\d{1,2}|한|두|세|네|다섯|여섯) ?(일|주일|주|달|개월|년) ?전`), func(m []string, at time.Time) (period, bool) {
+	{regexp.MustCompile(`\b(\d{1,2}|` + numberAlt + `|a couple of|a few) (day|week|fortnight|month|year)s? ago\b|(\d{1,2}|한|두|세|네|다섯|여섯|몇) ?(일|주일|주|달|개월|년) ?전|(보름) ?전`), func(m []string, at time.Time) (period, bool) {
 		n, unit := numberOf(m[1]+m[3]), m[2]+m[4]
+		if m[5] != "" { // 보름 전: half a month, a fortnight
+			n, unit = 1, "fortnight"
+		}
+		if m[1] == "a few" || m[3] == "몇" { // a few days ago: 2–5 units back
+			return fewAgoPeriod(unit, at)
+		}
 		return agoPeriod(n, unit, at)
 	}},
 	{regexp.MustCompile(`\b(?:the )?day before yesterday\b|그저께|그제`), func(_ []string, at time.Time) (period, bool) {
@@ -130,7 +159,7 @@ var periodPatterns = []struct {
 		first := time.Date(at.Year(), at.Month(), 1, 0, 0, 0, 0, time.UTC).AddDate(0, -1, 0)
 		return monthPeriod(first.Year(), first.Month())
 	}},
-	{regexp.MustCompile(`\bthis month\b|이번 ?달`), func(_ []string, at time.Time) (period, bool) {
+	{regexp.MustCompile(`\b(?:earlier )?this month\b|이번 ?달|이달`), func(_ []string, at time.Time) (period, bool) {
 		return monthPeriod(at.Year(), at.Month())
 	}},
 	{regexp.MustCompile(`\blast year\b|작년|지난해`), func(_ []string, at time.Time) (period, bool) {
@@ -167,7 +196,7 @@ func lastSeason(start time.Month, at time.Time) period {
 const numberAlt = `a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve`
 
 var numberWords = map[string]int{
-	"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+	"a": 1, "an": 1, "a couple of": 2, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
 	"nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "한": 1, "두": 2, "세": 3, "네": 4, "다섯": 5, "여섯": 6,
 }
 
@@ -191,6 +220,8 @@ func agoPeriod(n int, unit string, at time.Time) (period, bool) {
 		return dayOf(at.AddDate(0, 0, -n)), true
 	case "week", "주", "주일":
 		mid, span = at.AddDate(0, 0, -7*n), 7*day
+	case "fortnight":
+		mid, span = at.AddDate(0, 0, -14*n), 7*day
 	case "month", "달", "개월":
 		mid, span = at.AddDate(0, -n, 0), 30*day
 	case "year", "년":
@@ -199,6 +230,23 @@ func agoPeriod(n int, unit string, at time.Time) (period, bool) {
 		return period{}, false
 	}
 	return period{from: mid.Add(-span / 2), to: mid.Add(span / 2)}, true
+}
+
+// fewAgoPeriod is "a few units ago" ("a few days ago", "몇 주 전"): from
+// five units back to two, the days widened as a named day is.
+func fewAgoPeriod(unit string, at time.Time) (period, bool) {
+	far, near := at, at
+	switch unit {
+	case "day", "일":
+		far, near = at.AddDate(0, 0, -5), at.AddDate(0, 0, -2)
+	case "week", "주", "주일":
+		far, near = at.AddDate(0, 0, -35), at.AddDate(0, 0, -14)
+	case "month", "달", "개월":
+		far, near = at.AddDate(0, -5, 0), at.AddDate(0, -2, 0)
+	default:
+		return period{}, false
+	}
+	return period{from: dayOf(far).from, to: dayOf(near).to}, true
 }
 
 // dayOf is the calendar day of t, widened as dayPeriod widens.

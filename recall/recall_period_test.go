@@ -65,6 +65,24 @@ func TestRelativePeriods(t *testing.T) {
 		{"last saturday", d(2026, 10, 16), d(2026, 10, 19), 1},
 		{"지난주 토요일에 강릉", d(2026, 10, 16), d(2026, 10, 19), 1},
 		{"this year", d(2026, 1, 1), d(2027, 1, 1), 1},
+		// two back, read before one back ("지난달" is inside "지지난달")
+		{"what did we do the weekend before last?", d(2026, 10, 9), d(2026, 10, 13), 1},
+		{"지지난 주말에 뭐 했지", d(2026, 10, 9), d(2026, 10, 13), 1},
+		{"the week before last", d(2026, 10, 4), d(2026, 10, 13), 1},
+		{"지지난주에 산 거", d(2026, 10, 4), d(2026, 10, 13), 1},
+		{"지지난달에 무슨 일", d(2026, 8, 1), d(2026, 9, 1), 1},
+		{"the month before last", d(2026, 8, 1), d(2026, 9, 1), 1},
+		{"재작년 여름", d(2024, 6, 1), d(2024, 9, 1), 1},
+		{"재작년에 이사", d(2024, 1, 1), d(2025, 1, 1), 1},
+		{"the year before last", d(2024, 1, 1), d(2025, 1, 1), 1},
+		// a fortnight is two weeks; 보름 half a month
+		{"a fortnight ago", d(2026, 10, 2).Add(21 * time.Hour), d(2026, 10, 9).Add(21 * time.Hour), 1},
+		{"보름 전에", d(2026, 10, 2).Add(21 * time.Hour), d(2026, 10, 9).Add(21 * time.Hour), 1},
+		{"a couple of weeks ago", d(2026, 10, 2).Add(21 * time.Hour), d(2026, 10, 9).Add(21 * time.Hour), 1},
+		{"a few days ago", d(2026, 10, 14), d(2026, 10, 20), 1},
+		{"지난 겨울", d(2025, 12, 1), d(2026, 3, 1), 1},
+		{"earlier this month", d(2026, 10, 1), d(2026, 11, 1), 1},
+		{"이달에 본 영화", d(2026, 10, 1), d(2026, 11, 1), 1},
 	} {
 		ps := namedPeriods(tt.q, at)
 		switch {
