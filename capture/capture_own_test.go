@@ -11,7 +11,7 @@ import "testing"
 // correction-like phrases, voice-typed run-ons, bullets, Korean endings
 // and romanised Korean). Raise it when a mechanism improves, never lower
 // it.
-const ownCaptureFloor = 74.0 / 76 // 57 on main before any change against the set, 66 after session 15, 72 after capture8, 74 after capture9's bare-connective split
+const ownCaptureFloor = 75.0 / 76 // 57 on main before any change against the set, 66 after session 15, 72 after capture8, 74 after capture9's bare-connective split, 75 after capturemean's condition waiver of the length floors
 
 // TestOwnCapture runs the own capture cases through the held-out
 // harness (the same checks: store/drop, kind, type_not, statements).
@@ -53,7 +53,7 @@ func TestOwnCapture9(t *testing.T) {
 // if you could", "-해 줄 수 있어?", "혹시 … 알아?"), pastes by shape
 // (YAML, a markdown table, a log, CSV and code after a statement) and
 // diary lines recounting an instruction.
-const ownCapture10Floor = 51.0 / 60 // 51 on main before any change against the set
+const ownCapture10Floor = 60.0 / 60 // 51 on main before any change against the set, 60 after indirect requests and questions, the paste announcement's statement, -지만, and diagnoses as conditions
 
 func TestOwnCapture10(t *testing.T) {
 	heldoutCaptureRate(t, "../../capture/testdata/capture_own10.jsonl", ownCapture10Floor)
