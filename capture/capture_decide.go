@@ -264,10 +264,30 @@ func statesHabit(m engine.Message) string {
 	return cue
 }
 
+// statesCondition is the condition word of a short user message that
+// states a lasting condition, fear, allergy or diagnosis
+// (standingConditions: "Got diagnosed with ADHD last spring", "개 무서워"),
+// or "": all its sentences are statements.
+func statesCondition(m engine.Message) string {
+	if m.Role != "user" {
+		return ""
+	}
+	cue := kwFind(lexNorm(m.Text), standingConditions())
+	if cue == "" {
+		return ""
+	}
+	for _, a := range readActs(m.Text) {
+		if a.act != actStatement {
+			return ""
+		}
+	}
+	return cue
+}
+
 // routineCue: a recurrence ("every Tuesday", "수요일마다", "격주로").
 var routineCue = lexicon{en: []string{"every", "each week", "weekly", "daily", "a day", "per day", "a week", "per week",
-	"on mondays", "on tuesdays", "on wednesdays", "on thursdays", "on fridays", "on saturdays", "on sundays", "on weekends", "on weeknights"},
-	ko: []string{"마다", "격주", "매달", "매년", "매일", "매주", "하루", "주 1회", "주 2회", "주 3회", "주 4회", "주 5회",
+	"often", "usually", "on mondays", "on tuesdays", "on wednesdays", "on thursdays", "on fridays", "on saturdays", "on sundays", "on weekends", "on weeknights"},
+	ko: []string{"마다", "자주", "격주", "매달", "매년", "매일", "매주", "하루", "주 1회", "주 2회", "주 3회", "주 4회", "주 5회",
 		"는 날에는", "는 날엔", "은 날에는", "은 날엔"}} // "비 오는 날에는 …": on the days when, a recurrence
 
 // floorWaiver is why a message caught by one of L1's length floors is
@@ -287,6 +307,9 @@ func (c *Capturer) floorWaiver(m engine.Message, lesson *lessonFinding) string {
 	}
 	if cue := statesPlan(m); cue != "" {
 		return fmt.Sprintf("a dated plan (%q) states itself in few words", cue)
+	}
+	if cue := statesCondition(m); cue != "" {
+		return fmt.Sprintf("a lasting condition (%q) states itself in few words", cue)
 	}
 	if cue := statesFact(m); cue != "" {
 		return fmt.Sprintf("a fact about %q states itself in few words", cue)

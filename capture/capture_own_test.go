@@ -11,7 +11,7 @@ import "testing"
 // correction-like phrases, voice-typed run-ons, bullets, Korean endings
 // and romanised Korean). Raise it when a mechanism improves, never lower
 // it.
-const ownCaptureFloor = 74.0 / 76 // 57 on main before any change against the set, 66 after session 15, 72 after capture8, 74 after capture9's bare-connective split
+const ownCaptureFloor = 75.0 / 76 // 57 on main before any change against the set, 66 after session 15, 72 after capture8, 74 after capture9's bare-connective split, 75 after capturemean's condition waiver of the length floors
 
 // TestOwnCapture runs the own capture cases through the held-out
 // harness (the same checks: store/drop, kind, type_not, statements).
@@ -41,4 +41,20 @@ const ownCapture9Floor = 48.0 / 50 // 44 on int17 before any change against the 
 
 func TestOwnCapture9(t *testing.T) {
 	heldoutCaptureRate(t, "../../capture/testdata/capture_own9.jsonl", ownCapture9Floor)
+}
+
+// ownCapture10Floor is the ratchet of testdata/capture_own10.jsonl, cases
+// written by the capturemean session before it changed the mechanisms
+// they test: statement splitting in Korean (-는데, -지만, -고, 그리고 and
+// 참 / 또 with and without line breaks) and English (", and", "; ",
+// Also, bullets) against one-statement controls, kind from the Korean
+// predicate (past -았/었어 episodes against 있어 / 이야 states, 알레르기,
+// 무서워, 진단 받았어), indirect requests and questions ("I was wondering
+// if you could", "-해 줄 수 있어?", "혹시 … 알아?"), pastes by shape
+// (YAML, a markdown table, a log, CSV and code after a statement) and
+// diary lines recounting an instruction.
+const ownCapture10Floor = 60.0 / 60 // 51 on main before any change against the set, 60 after indirect requests and questions, the paste announcement's statement, -지만, and diagnoses as conditions
+
+func TestOwnCapture10(t *testing.T) {
+	heldoutCaptureRate(t, "../../capture/testdata/capture_own10.jsonl", ownCapture10Floor)
 }

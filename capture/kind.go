@@ -174,9 +174,10 @@ var standingConditions = sync.OnceValue(func() lexicon {
 	return lexicon{
 		en: []string{"allergic", "allerg*", "afraid of", "scared of", "terrified of", "fear of", "phobia", "phobic", "claustrophob*",
 			"diabet*", "asthma", "chronic", "syndrome", "disorder", "condition", "bad knee", "bad back", "left-handed", "right-handed",
-			"left handed", "right handed", "colorblind", "colour blind", "color blind", "vegetarian", "vegan", "intolerant", "blood type"},
+			"left handed", "right handed", "colorblind", "colour blind", "color blind", "vegetarian", "vegan", "intolerant", "blood type",
+			"diagnosed with", "diagnosis of"}, // a diagnosis names the condition it starts, even dated ("diagnosed with ADHD last spring")
 		ko: []string{"알레르기", "공포증", "무서워", "겁나", "두려워", "당뇨", "천식", "만성", "증후군", "장애", "왼손잡이", "오른손잡이",
-			"색맹", "채식", "비건", "혈액형"},
+			"색맹", "채식", "비건", "혈액형", "진단 받", "진단받", "진단을 받"},
 	}
 })
 

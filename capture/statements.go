@@ -175,7 +175,14 @@ func pasteActs(lines []string, paste []bool, asks bool) []sentenceAct {
 		for _, s := range splitSentences(l) {
 			act := actOf(s, l)
 			if asks && pasteIntro(s) {
-				act = actRequest // "here's the whole config": the paste's cover note
+				// "here's the whole config": the paste's cover note; a
+				// statement before it in the same sentence stays one ("I
+				// track my runs in a spreadsheet, here's this week's:").
+				if head, intro, ok := introClause(s); ok && actOf(head, l) == actStatement {
+					out = append(out, sentenceAct{head, actStatement})
+					s = intro
+				}
+				act = actRequest
 			}
 			out = append(out, sentenceAct{s, act})
 		}
@@ -207,4 +214,20 @@ func firstNonStatement(acts []sentenceAct) string {
 		return acts[0].act
 	}
 	return actChatter
+}
+
+// introClause splits s before a later clause that announces pasted
+// material ("…, here's …", "…; below is …"): head and intro, when the
+// clause before has no paste announcement of its own.
+func introClause(s string) (head, intro string, ok bool) {
+	for i := 0; i < len(s); i++ {
+		if s[i] != ',' && s[i] != ';' {
+			continue
+		}
+		h, rest := strings.TrimSpace(s[:i]), strings.TrimSpace(s[i+1:])
+		if h != "" && rest != "" && pasteIntro(rest) && !pasteIntro(h) && len(strings.Fields(h)) >= 3 {
+			return h, rest, true
+		}
+	}
+	return "", "", false
 }

@@ -62,7 +62,7 @@ func ownNews(s string) bool {
 // speakerLead: the speaker as the subject that opens a sentence — not a
 // possessive, which may name the material ("our retry wrapper keeps …").
 var speakerLead = map[string]bool{"i": true, "i'm": true, "i've": true, "we": true, "we're": true,
-	"저는": true, "제가": true, "나는": true, "내가": true, "난": true, "전": true}
+	"저는": true, "제가": true, "나는": true, "내가": true, "난": true, "전": true, "나": true, "저": true} // 나 / 저 unmarked: "나 회사에서 Go로 개발해"
 
 // timeNoun: after "this" a time, not the material ("this week").
 var timeNoun = map[string]bool{"morning": true, "afternoon": true, "evening": true, "week": true, "weekend": true, "month": true,

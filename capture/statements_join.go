@@ -11,8 +11,8 @@ import (
 // (issue 29): "my brother lives in Ulsan and I teach piano on weekends",
 // "my wife is a pharmacist and our son plays the violin", "나 판교에서
 // 일하고 여자친구는 수원에 살아", "회사는 강남인데 집은 일산이야". The
-// connective (a bare "and"; a Korean verb's -고, -고 있고, or the
-// background ending -는데 / -은데 / -인데) is a candidate boundary only
+// connective (a bare "and"; a Korean verb's -고, -고 있고, the
+// background ending -는데 / -은데 / -인데, or the contrast -지만) is a candidate boundary only
 // where
 //
 //   - the clause before it has a predicate of its own (an English finite
@@ -47,9 +47,9 @@ func joinBoundaries(s string) [][]int {
 }
 
 // mayJoin is joinBoundaries' cheap test: a bare " and ", or a Korean word
-// ending in -고 / -데 before another word.
+// ending in -고 / -데 / -지만 before another word.
 func mayJoin(s string) bool {
-	return (strings.Contains(s, " and ") || strings.Contains(s, " And ") || strings.Contains(s, "고 ") || strings.Contains(s, "데 ")) &&
+	return (strings.Contains(s, " and ") || strings.Contains(s, " And ") || strings.Contains(s, "고 ") || strings.Contains(s, "데 ") || strings.Contains(s, "지만 ")) &&
 		len(joinBoundaries(s)) > 0
 }
 
@@ -175,7 +175,7 @@ func koConnective(w string) bool {
 	case strings.HasSuffix(w, "고"):
 		return true
 	}
-	for _, e := range []string{"는데", "은데", "인데"} {
+	for _, e := range []string{"는데", "은데", "인데", "지만"} { // -지만: a contrast of two subjects ("형은 결혼했지만 나는 …")
 		if strings.HasSuffix(w, e) && utf8.RuneCountInString(w) > 2 {
 			return true
 		}

@@ -272,10 +272,10 @@ func actOf(s, line string) string {
 	}
 	hangul := hasHangul(s)
 	clauses := strings.ContainsAny(s, ",;:—")
-	if question || englishQuestion(words) || clauses && clauseQuestion(s) || hangul && koQuestion(s) {
+	if question || englishQuestion(words) || askingLead(words) || clauses && clauseQuestion(s) || hangul && (koQuestion(s) || koWhQuestion(s)) {
 		return actQuestion
 	}
-	if taskRequest(words) || mayRequest(norm) && headRequest(s) || wantRequest(words) || hangul && (koRequest(s) || koWishRequest.MatchString(s)) {
+	if taskRequest(words) || mayRequest(norm) && (headRequest(s) || politeRequest.MatchString(norm)) || wantRequest(words) || hangul && (koRequest(s) || koWishRequest.MatchString(s)) {
 		return actRequest
 	}
 	if chatter(s) {
@@ -385,4 +385,59 @@ func selfDescription(norm string) bool {
 	}
 	_, copular := filter.SelfStatement(norm)
 	return copular
+}
+
+// Indirect requests and questions (issue 29): a task for the assistant
+// wrapped in a politeness frame — "I was wondering if you could …", "I'd
+// appreciate it if you could …", "it would be great if you could …" —
+// is a request however it opens; "any idea why …", "any tips for …" ask
+// without an auxiliary. The frame must name the assistant as the one
+// who could ("if you could / can / would"): "I wonder if I should have
+// studied law" is the speaker's own musing and stays a statement.
+var politeRequest = regexp.MustCompile(`\b(?:wonder|wondering|wondered|appreciate|appreciated|grateful|great|helpful|nice|love it|happy|possible)\b(?: \S+){0,4} if you (?:could|can|would|'d|might|have time|get a chance)\b`)
+
+// askingLeads open a question without an auxiliary ("any idea why …",
+// "any tips for …", "no idea if …" is not one: it is a statement).
+var askingLeads = map[string]bool{"idea": true, "ideas": true, "clue": true, "tips": true, "tip": true, "suggestions": true,
+	"recommendations": true, "advice": true, "thoughts": true}
+
+// askingLead: the words (fillers removed) open with "any" and an asking
+// noun ("any idea why my sourdough …", "any tips on …").
+func askingLead(words []string) bool {
+	return len(words) >= 3 && words[0] == "any" && askingLeads[words[1]]
+}
+
+// koWhWords are Korean interrogative words (with their particles) that
+// make a sentence a question when they stand near its plain final
+// ending ("뭐가 문제야", "왜 안 돼", "어디서 사", "누가 만들었어"). 몇 and
+// 얼마나 are left out: "몇 년 전에 …" and "얼마나 좋았는데" state things.
+var koWhWords = map[string]bool{"뭐가": true, "뭘": true, "뭐를": true, "왜": true, "어디": true, "어디가": true, "어디서": true,
+	"어디에": true, "어디로": true, "누가": true, "누구": true, "누구한테": true, "무슨": true, "어떤": true, "어느": true,
+	"어떻게": true, "언제": true}
+
+// koPlainEnds are the plain (non-interrogative in form) sentence endings
+// a Korean question without a question mark often takes.
+var koPlainEnds = []string{"야", "예요", "에요", "어", "어요", "아", "아요", "지", "죠", "돼", "대", "래", "해"}
+
+// koWhQuestion: one of the last three words of s is an interrogative word
+// and s ends in a plain ending — a question sent without its mark.
+func koWhQuestion(s string) bool {
+	t := trimKoTail(s)
+	words := strings.Fields(t)
+	if len(words) < 2 {
+		return false
+	}
+	ends := false
+	for _, e := range koPlainEnds {
+		ends = ends || strings.HasSuffix(t, e)
+	}
+	if !ends {
+		return false
+	}
+	for _, w := range words[max(0, len(words)-3) : len(words)-1] {
+		if koWhWords[strings.TrimRightFunc(w, func(r rune) bool { return !isHangulRune(r) })] {
+			return true
+		}
+	}
+	return false
 }

@@ -33,7 +33,9 @@ import (
 //     clause ("… and always write …", "… and I'm …"); a Korean connective
 //     ending before a comma (…고, …구, …며,), the copula's 이고, "…고 또",
 //     and "그리고" inside a sentence. Reasons, results and contrasts
-//     (because, so, but, -아서, -니까, -는데) are never a boundary.
+//     (because, so, but, -아서, -니까) are never a boundary; the Korean
+//     -는데 and -지만 are one only before a new subject
+//     (statements_join.go).
 //
 // Whether a part becomes a statement of its own is read from the parts'
 // content, not from the types the judge gives them

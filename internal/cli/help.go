@@ -357,7 +357,8 @@ Capture's statement split (trail layer "statements"): a message of several
 independent statements becomes one memory each, keys KEY, KEY#2, KEY#3 (at
 most 4); a message of one statement keeps its key exactly. Parts are its
 sentences, lines, bulleted or numbered items and coordinated clauses
-(", and", "; ", "…고,", "이고", "그리고", "Also, …"). A part is a statement
+(", and", "; ", "…고,", "이고", "그리고", "Also, …", and a bare "and",
+"…고", "…는데" or "…지만" before a clause with a subject of its own). A part is a statement
 of its own when it stands alone — a statement (no question, request or
 chatter), its own predicate (English; Korean needs no verb), no pronoun or
 pro-form pointing back ("he rides it", "그랬어"), no reason's ending
