@@ -1,9 +1,12 @@
 package capture
 
 import (
+	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	bilingual "memtrace/engine/concept"
 )
 
 // devGlossary is the curated bilingual (English–Korean) vocabulary of
@@ -294,3 +297,60 @@ func koStemMatch(w, stem string) bool {
 // koVerbEndings are the endings and particles that may follow a
 // one-syllable stem.
 var koVerbEndings = []string{"지", "어", "아", "고", "기", "는", "은", "을", "를", "으", "줘", "줄", "면", "서", "세요", "요", "게", "도"}
+
+// conceptKorean reads a Korean word the glossary does not hold over the
+// bilingual concept table of everyday words (engine/concept: 회의 ~
+// meeting, 재료 ~ ingredient, 오전 ~ morning): the English word of its
+// group, canonicalised as an English word of a lesson is, so "회의는 잡지
+// 마" and "no meetings" name one term instead of an untranslated stem. A
+// form of two or more syllables matches a word it starts (회의는, 재료를);
+// a one-syllable form only as the whole word or its key stem (차를, not
+// 차단). The table's first group holding a form wins. "" when none does.
+func conceptKorean(w string) string {
+	idx := conceptKoIndex()
+	stem := ""
+	for _, f := range idx.forms {
+		if w == f || utf8.RuneCountInString(f) >= 2 && strings.HasPrefix(w, f) {
+			stem = f
+			break
+		}
+	}
+	if stem == "" {
+		if base := koKeyStem(w); base != "" && idx.head[base] != "" && utf8.RuneCountInString(base) == 1 {
+			stem = base
+		}
+	}
+	if stem == "" {
+		return ""
+	}
+	return canonWord(idx.head[stem], false)
+}
+
+type conceptKo struct {
+	head  map[string]string // Korean form → the English word heading its first group
+	forms []string          // the Korean forms, longest first
+}
+
+var conceptKoIndex = sync.OnceValue(func() conceptKo {
+	idx := conceptKo{head: map[string]string{}}
+	for _, g := range bilingual.Groups() {
+		en := ""
+		for _, w := range g {
+			if !isHangul(w) {
+				en = w
+				break
+			}
+		}
+		if en == "" {
+			continue
+		}
+		for _, w := range g {
+			if isHangul(w) && idx.head[w] == "" {
+				idx.head[w] = en
+				idx.forms = append(idx.forms, w)
+			}
+		}
+	}
+	slices.SortStableFunc(idx.forms, func(a, b string) int { return len(b) - len(a) })
+	return idx
+})

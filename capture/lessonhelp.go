@@ -26,7 +26,8 @@ Key formats (the contract; extended, never renamed):
 How a terms key is read (capture/lessoncanon.go): clauses cut at , ; : —
 and sentence ends; negation per clause — an English negator negates the
 term after it, a Korean one (말고, 하지 마, 금지 …) the term before it; the
-words to canonical terms (the glossary, WordNet base forms, Korean key
+words to canonical terms (the glossary, WordNet base forms, Korean
+everyday words by the bilingual concept table of engine/concept, Korean key
 stems, loanwords by sound); markers, politeness, generic verbs, numbers
 and ids dropped. A recorded lesson with enough shared terms of one
 polarity is the same lesson; opposite polarity, a swapped value, other

@@ -64,3 +64,19 @@ const ownLessons10Floor = 27.0 / 32 // int17 before any change: 20 of 32
 func TestOwnLessons10(t *testing.T) {
 	lessonSetAt(t, filepath.Join("testdata", "lessons10.json"), "own/lessons10.json", ownLessons10Floor)
 }
+
+// ownLessons12Floor is the ratchet of testdata/lessons12.json, the session
+// 18 lessons helper's own cases (14 rule groups said in paraphrase shapes:
+// please don't / never / avoid / is not allowed, prefer / always, the
+// passive voice, Korean -지 마 / -지 말아 주세요 / 금지 / -는 게 좋겠어 / 항상 /
+// 꼭, an English object inside a Korean sentence; 16 pairs opposite by
+// polarity, a swapped or antonym value, a number, or a different object;
+// 1 retry; 1 embedded), committed before they were run or the mechanism
+// changed.
+const ownLessons12Floor = 26.0 / 32 // main before any change: 26 of 32 (42 of 48 rewording pairs)
+
+// TestOwnLessons12 measures lesson identity on testdata/lessons12.json the
+// way TestHeldoutLessons measures the held-out sets.
+func TestOwnLessons12(t *testing.T) {
+	lessonSetAt(t, filepath.Join("testdata", "lessons12.json"), "own/lessons12.json", ownLessons12Floor)
+}

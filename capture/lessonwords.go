@@ -92,6 +92,9 @@ func canonWord(w string, hangul bool) string {
 		if g := glossKorean(w); g != "" {
 			return g
 		}
+		if e := conceptKorean(w); e != "" {
+			return e
+		}
 		base := koKeyStem(w) // 비밀번호는, 비밀번호야 → 비밀번호 (lessonkostem.go)
 		if base == "" || textnorm.IsStopWord(base) || skip[base] || !keyTerm(base) {
 			return ""
