@@ -11,9 +11,11 @@ import (
 // by meaning without a model (issue #29): a hypernym in the query over the
 // specific word in the memory, paraphrase, code-switching both ways, and
 // nothing-relevant probes an expansion must not break.
-// 21/34 on main before any change. Raise it when a change passes more;
+// 21/34 on main before any change; 22/34 after the concept table took
+// everyday pairs it lacked (apple/사과, milk/우유, pottery/도자기 …).
+// Raise it when a change passes more;
 // never lower it.
-const lifeMeaningFloor = 21.0 / 34
+const lifeMeaningFloor = 22.0 / 34
 
 func TestLifeMeaningPassRate(t *testing.T) {
 	if testing.Short() {
