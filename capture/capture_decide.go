@@ -256,10 +256,8 @@ func statesHabit(m engine.Message) string {
 	if cue == "" {
 		return ""
 	}
-	for _, a := range readActs(m.Text) {
-		if a.act != actStatement {
-			return ""
-		}
+	if !allStatements(m.Text) {
+		return ""
 	}
 	return cue
 }
@@ -276,10 +274,8 @@ func statesCondition(m engine.Message) string {
 	if cue == "" {
 		return ""
 	}
-	for _, a := range readActs(m.Text) {
-		if a.act != actStatement {
-			return ""
-		}
+	if !allStatements(m.Text) {
+		return ""
 	}
 	return cue
 }
@@ -335,4 +331,15 @@ func normalType(t string) string {
 		return "note"
 	}
 	return t
+}
+
+// allStatements: every sentence of text is a statement (readActs), none a
+// question, request or acknowledgement.
+func allStatements(text string) bool {
+	for _, a := range readActs(text) {
+		if a.act != actStatement {
+			return false
+		}
+	}
+	return true
 }

@@ -46,10 +46,8 @@ func statesKoEvent(m engine.Message) string {
 	if cue == "" {
 		return ""
 	}
-	for _, a := range readActs(m.Text) {
-		if a.act != actStatement {
-			return ""
-		}
+	if !allStatements(m.Text) {
+		return ""
 	}
 	return cue
 }
